@@ -1,0 +1,205 @@
+/* util.c: pool allocation, lists, byte buffers and the names of types and axes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tilec.h"
+
+/* The pool is a chain of large chunks; everything the compiler builds lives until pool_free_all. */
+typedef struct Chunk {
+	struct Chunk *next;
+	size_t used, size;
+	max_align_t data[];
+} Chunk;
+
+static Chunk *pool_head;
+
+void *
+pool_alloc(size_t size)
+{
+	size = (size + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+	if (!pool_head || pool_head->size - pool_head->used < size) {
+		size_t chunk = 1 << 16;
+		if (chunk < size)
+			chunk = size;
+		Chunk *c = malloc(sizeof(Chunk) + chunk);
+		if (!c)
+			fatal("out of memory");
+		c->next = pool_head;
+		c->used = 0;
+		c->size = chunk;
+		pool_head = c;
+	}
+	void *p = (char *)pool_head->data + pool_head->used;
+	pool_head->used += size;
+	memset(p, 0, size);
+	return p;
+}
+
+char *
+pool_strndup(const char *s, size_t n)
+{
+	char *p = pool_alloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = 0;
+	return p;
+}
+
+char *
+pool_strdup(const char *s)
+{
+	return pool_strndup(s, strlen(s));
+}
+
+char *
+pool_printf(const char *fmt, ...)
+{
+	Buf b = {0};
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&b, fmt, ap);
+	va_end(ap);
+	char *p = pool_strndup(b.data ? b.data : "", b.len);
+	buf_free(&b);
+	return p;
+}
+
+void
+pool_free_all(void)
+{
+	while (pool_head) {
+		Chunk *next = pool_head->next;
+		free(pool_head);
+		pool_head = next;
+	}
+}
+
+void
+list_push(List *list, void *item)
+{
+	if (list->n == list->cap) {
+		int cap = list->cap ? 2 * list->cap : 4;
+		void **v = pool_alloc(cap * sizeof *v);
+		if (list->n)
+			memcpy(v, list->v, list->n * sizeof *v);
+		list->v = v;
+		list->cap = cap;
+	}
+	list->v[list->n++] = item;
+}
+
+void
+fatal(const char *fmt, ...)
+{
+	va_list ap;
+	fputs("tilec: internal error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(4);
+}
+
+static void
+buf_reserve(Buf *b, size_t extra)
+{
+	if (b->len + extra + 1 <= b->cap)
+		return;
+	size_t cap = b->cap ? b->cap : 256;
+	while (cap < b->len + extra + 1)
+		cap *= 2;
+	char *p = realloc(b->data, cap);
+	if (!p)
+		fatal("out of memory");
+	b->data = p;
+	b->cap = cap;
+}
+
+void
+buf_putc(Buf *b, char c)
+{
+	buf_reserve(b, 1);
+	b->data[b->len++] = c;
+	b->data[b->len] = 0;
+}
+
+void
+buf_puts(Buf *b, const char *s)
+{
+	size_t n = strlen(s);
+	buf_reserve(b, n);
+	memcpy(b->data + b->len, s, n + 1);
+	b->len += n;
+}
+
+void
+buf_vprintf(Buf *b, const char *fmt, va_list ap)
+{
+	va_list copy;
+	va_copy(copy, ap);
+	int n = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
+	if (n < 0)
+		fatal("bad format");
+	buf_reserve(b, (size_t)n);
+	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	b->len += (size_t)n;
+}
+
+void
+buf_printf(Buf *b, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(b, fmt, ap);
+	va_end(ap);
+}
+
+void
+buf_free(Buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+static const struct {
+	const char *name;
+	int bits;
+	bool is_float, is_signed;
+} etypes[T_COUNT] = {
+	[T_NONE] = {"void", 0, false, false},
+	[T_F32] = {"f32", 32, true, true},
+	[T_F16] = {"f16", 16, true, true},
+	[T_BF16] = {"bf16", 16, true, true},
+	[T_I32] = {"i32", 32, false, true},
+	[T_U32] = {"u32", 32, false, false},
+	[T_I16] = {"i16", 16, false, true},
+	[T_U16] = {"u16", 16, false, false},
+	[T_I8] = {"i8", 8, false, true},
+	[T_U8] = {"u8", 8, false, false},
+};
+
+const char *etype_name(EType t) { return etypes[t].name; }
+int etype_bits(EType t) { return etypes[t].bits; }
+bool etype_is_float(EType t) { return etypes[t].is_float; }
+bool etype_is_signed(EType t) { return etypes[t].is_signed; }
+
+static const char *const axis_names[AX_COUNT] = {
+	[AX_TX] = "tx", [AX_TID_IN_WG] = "tid_in_wg", [AX_LANEID] = "laneid",
+	[AX_WARPID] = "warpid", [AX_WID_IN_WG] = "wid_in_wg", [AX_WGID] = "wgid",
+	[AX_M] = "m", [AX_TLANE] = "TLane", [AX_TCOL] = "TCol",
+};
+
+const char *axis_name(Axis a) { return axis_names[a]; }
+
+bool
+axis_from_name(const char *name, Axis *out)
+{
+	for (int a = 0; a < AX_COUNT; a++) {
+		if (strcmp(axis_names[a], name) == 0) {
+			*out = (Axis)a;
+			return true;
+		}
+	}
+	return false;
+}
