@@ -4,6 +4,7 @@
 
 #include <check.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* Each test prints one line that the make check summary counts: "PASS unit/<case>" or "FAIL unit/<case>: why". */
 #define UNIT_MAIN(make_suite)                                                          \
