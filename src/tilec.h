@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#define TILEC_VERSION "0.1.0"
+
 /* ---------------------------------------------------------------- basics */
 
 /* A source range. Lines and columns are 1-based; columns count bytes. */
@@ -180,6 +182,7 @@ struct Stmt {
 	Expr *scope_arg;  /* apply: K of warp(K) / warpgroup(K), or NULL */
 	Loc scope_loc;
 	List named;       /* apply: NamedArg* after the scope */
+	bool fence_before, fence_after; /* cta_sync: set by lowering */
 };
 
 typedef struct Param {
@@ -211,6 +214,27 @@ typedef struct Item {
 	Kernel *kernel;   /* kernel */
 	const char *path; /* include: the string's contents */
 } Item;
+
+/* ---------------------------------------------------------------- instruction images (image.c) */
+
+/* The one table of tcgen05.ld / tcgen05.st images (TCGEN05.md sections 2 and 3). */
+typedef enum Shape { SH_32X32B, SH_16X64B, SH_16X128B, SH_16X256B, SH_16X32BX2, SH_COUNT } Shape;
+
+typedef struct Opcode {
+	bool is_ld;  /* tcgen05.ld, else tcgen05.st */
+	Shape shape;
+	int n;       /* the .xN repetition */
+	bool pack;   /* .pack::16b on ld, .unpack::16b on st */
+} Opcode;
+
+/* Where register r of lane l lands, relative to the instruction's address. */
+typedef struct ImageCell {
+	int row;    /* TMEM lane offset, 0..31 (32x32b) or 0..15 */
+	int col;    /* 32-bit column offset (before packing doubles it) */
+	int access; /* 16x32bx2: 0 at taddr, 1 at taddr + imm; otherwise 0 */
+} ImageCell;
+
+typedef struct Var Var;
 
 /* ---------------------------------------------------------------- util.c */
 
@@ -282,24 +306,271 @@ bool parse_file(int file, List *items);
 
 void ast_dump(FILE *out, List *items);
 
+
+/* ---------------------------------------------------------------- semantic model */
+
+typedef enum TensorKind { TK_GLOBAL, TK_SHARED, TK_LOCAL, TK_TMEM } TensorKind;
+
+#define MAX_RANK 16
+
+/* A layout evaluated for one tensor: every element's places on the axes. */
+typedef struct Layout {
+	int count;        /* logical elements */
+	int nrep;         /* places per element (replicas) */
+	int32_t *place;   /* count * nrep * AX_COUNT */
+	unsigned axes;    /* bit per axis that some place names */
+	int slots;        /* local: slots a thread holds (max m + 1) */
+} Layout;
+
+#define LAYOUT_PLACE(l, e, r) (&(l)->place[((size_t)(e) * (l)->nrep + (r)) * AX_COUNT])
+
+typedef struct IExpr IExpr;
+
+/* One tcgen05.alloc: which shared slot receives the address, and how many columns. */
+typedef struct AllocInfo {
+	struct Tensor *slot;
+	int slot_index;
+	int ncols;
+	Loc loc;
+} AllocInfo;
+
+typedef struct Tensor {
+	TensorKind kind;
+	const char *name;
+	const char *cname; /* name in the generated code */
+	Loc loc;
+	EType type;
+	int rank;
+	int dims[MAX_RANK];
+	int count;
+	Layout *layout;    /* local, tmem */
+	int words;         /* local: 32-bit registers per thread */
+	IExpr *addr;       /* tmem: its base address */
+	AllocInfo *alloc;  /* tmem: the allocation it lies in, when known */
+	int col_offset;    /* tmem: its base column relative to that allocation */
+	int lane_offset;   /* tmem: its base lane (bits 31..16 of a constant offset) */
+	bool deallocated;
+	int index;         /* parameter position for TK_GLOBAL */
+} Tensor;
+
+/* A view: a shape over a tensor's elements (or, per_thread, over one thread's slots). */
+typedef struct View {
+	Tensor *base;
+	const char *name;
+	int rank;
+	int dims[MAX_RANK];
+	int count;
+	int32_t *map;      /* view flat index -> base flat index (per_thread: slot) */
+	bool per_thread;
+} View;
+
+
+/* ---------------------------------------------------------------- sema.c */
+
+/* Evaluates a compile-time integer in the current scope; reports an error and returns false otherwise. */
+bool const_int(Expr *e, int64_t *out, const char *what);
+/* The layout bound to a `layout NAME = ...` item, or NULL after an error. */
+LayoutExpr *layout_lookup(const char *name, Loc loc);
+
+typedef enum SymKind { SYM_CONST, SYM_LAYOUT, SYM_VALUE, SYM_VAR, SYM_TENSOR, SYM_VIEW, SYM_KERNEL } SymKind;
+
+typedef struct Sym {
+	SymKind kind;
+	const char *name;
+	Loc loc;
+	int depth;
+	IExpr *value;       /* SYM_CONST, SYM_VALUE (an IE_INT when constant) */
+	Var *var;           /* SYM_VAR */
+	Tensor *tensor;     /* SYM_TENSOR */
+	View *view;         /* SYM_VIEW */
+	LayoutExpr *layout; /* SYM_LAYOUT */
+} Sym;
+
+void scope_push(void);
+void scope_pop(void);
+/* Declares a name in the innermost scope; reports a redeclaration there and returns NULL. */
+Sym *sym_declare(SymKind kind, const char *name, Loc loc);
+Sym *sym_lookup(const char *name);
+void sema_reset(void);
+void sema_set_block(const int dims[3]);
+IExpr *sema_element(Expr *e, Tensor **tensor, IExpr **index, int *slot);
+
+/* Lowers an expression to a typed IExpr, folding constants; NULL after an error. */
+IExpr *sema_expr(Expr *e);
+IExpr *ie_int(int64_t v, EType type);
+IExpr *ie_builtin(Builtin b);
+IExpr *ie_binary(Op op, IExpr *a, IExpr *b);
+IExpr *ie_convert(IExpr *e, EType to);
+bool ie_is_const(const IExpr *e, int64_t *out);
+/* Evaluates e for one thread of a block; false when it depends on anything but the thread's ids and constants. */
+bool ie_eval_thread(const IExpr *e, int thread, int64_t *out);
+bool ie_varying(const IExpr *e);
+/* The element type of a value type: i32, u32 or f32. */
+EType value_type(EType t);
+
+/* ---------------------------------------------------------------- layout.c */
+
+/* Evaluates a layout for a tensor; reports errors at the layout and returns NULL on failure. */
+Layout *layout_eval(LayoutExpr *le, Tensor *t, int block_threads);
+/* The thread (linear in the CTA) that the place names, and which levels it fixes. */
+bool layout_place_owned_by(const Layout *l, const int32_t *place, int thread);
+int layout_place_thread(const int32_t *place);
+bool layout_names_thread(const Layout *l);
+bool layout_check_one_to_one(Layout *l, Tensor *t, Loc loc);
+/* The slot element e occupies in thread t, or -1 when t does not hold it. */
+int layout_slot_in_thread(const Layout *l, int e, int thread);
+
+/* ---------------------------------------------------------------- view.c */
+
+View *view_of_tensor(Tensor *t);
+View *view_reshape(View *v, int rank, const int *dims, Loc loc);
+View *view_per_thread(Tensor *t, int n, Loc loc);
+View *view_rearrange(View *v, const char *pattern, Loc pattern_loc, const char **names, const int *sizes, const Loc *locs, int nbind);
+/* Slice: for each index, is_range with [lo, hi) or a single index (dropping the dimension). */
+typedef struct SliceSpec {
+	bool is_range;
+	int lo, hi;
+	Loc loc;
+} SliceSpec;
+View *view_slice(View *v, const SliceSpec *spec, int n);
+void format_coords(char *buf, size_t len, int rank, const int *dims, int flat);
+
+
+/* ---------------------------------------------------------------- the lowered program (ir) */
+
+struct Var {
+	const char *name;  /* in the source */
+	const char *cname; /* in the generated code */
+	EType type;        /* declared type (storage) */
+	bool is_let;
+	bool varying;      /* may differ between the lanes of a warp */
+	IExpr *def;        /* let: its value, for analyses that look through names */
+	bool is_param;
+};
+
+typedef enum IKind {
+	IE_INT,     /* ival, type i32 or u32 */
+	IE_FLOAT,   /* fval, type f32 */
+	IE_VAR,     /* var */
+	IE_BUILTIN, /* builtin */
+	IE_LOAD,    /* tensor (global or shared) [index] */
+	IE_SADDR,   /* shared-window address of tensor[index], u32 */
+	IE_REG,     /* element slot of local tensor, in the calling thread */
+	IE_UNARY,   /* op a */
+	IE_BINARY,  /* a op b */
+	IE_CONV     /* to(a): rounds to the element type 'to' */
+} IKind;
+
+/* A typed expression. Its value type is i32, u32 or f32; small types are widened as in C. */
+struct IExpr {
+	IKind kind;
+	EType type;
+	int64_t ival;
+	double fval;
+	Var *var;
+	Builtin builtin;
+	Tensor *tensor;
+	IExpr *index;
+	int slot;
+	Op op;
+	IExpr *a, *b;
+	EType to;
+};
+
+typedef enum LKind {
+	L_LET,       /* const var = value */
+	L_VAR,       /* var [= value] */
+	L_ASSIGN,    /* var = value */
+	L_STORE,     /* tensor[index] = value (global or shared) */
+	L_SHARED,    /* declares a shared tensor */
+	L_REGS,      /* declares the registers of a local tensor */
+	L_REG_STORE, /* tensor slot = value */
+	L_TMEM,      /* declares a tmem tensor's base address: tensor, value */
+	L_IF,        /* if (cond) body else els */
+	L_FOR,       /* for (var = lo; var < hi; var++) body */
+	L_BLOCK,     /* { body } */
+	L_BARRIER,   /* cta_sync with the fences it needs */
+	L_WARP_SYNC,
+	L_TC         /* one tcgen05 instruction */
+} LKind;
+
+typedef enum TcKind {
+	TC_ALLOC, TC_DEALLOC, TC_RELINQUISH, TC_WAIT_LD, TC_WAIT_ST, TC_FENCE_BEFORE, TC_FENCE_AFTER, TC_LD, TC_ST
+} TcKind;
+
+typedef struct RegRef {
+	Tensor *tensor;
+	int word;
+} RegRef;
+
+typedef struct LStmt LStmt;
+struct LStmt {
+	LKind kind;
+	Loc loc;
+	Var *var;
+	IExpr *value;
+	Tensor *tensor;
+	IExpr *index;
+	int slot;
+	IExpr *cond;
+	List body; /* LStmt* */
+	List els;  /* LStmt* */
+	IExpr *lo, *hi;
+	bool fence_before, fence_after;
+	/* L_TC */
+	TcKind tc;
+	int cta_group;
+	Opcode op;
+	IExpr *addr;   /* alloc: shared slot address; dealloc, ld, st: TMEM address */
+	int ncols;
+	uint32_t imm;  /* 16x32bx2 */
+	RegRef *regs;
+	int nregs;
+	const char *comment; /* apply: its source line */
+};
+
+typedef struct KernelIR {
+	const char *name;
+	Loc loc;
+	List params;  /* Param-order Tensor* (global) or Var* (scalar): see param_is_tensor */
+	List param_is_tensor; /* non-NULL entry marks a tensor */
+	int grid[3], block[3];
+	int threads;
+	List body;    /* LStmt* */
+	List names;   /* const char*: every name the generated code uses */
+	bool uses_f16, uses_bf16;
+} KernelIR;
+
+typedef struct Program {
+	const char *source_name; /* file name without directories, for comments */
+	List kernels; /* KernelIR* */
+} Program;
+
+/* ---------------------------------------------------------------- lower.c */
+
+/* Checks the whole program and lowers every kernel; returns NULL when errors were reported. */
+Program *lower_program(List *items, const char *source_name);
+
+/* ---------------------------------------------------------------- apply.c */
+
+typedef struct ApplyCtx {
+	KernelIR *kernel;
+	uint64_t warps;      /* warps that may execute the apply */
+	int fixed_warp;      /* the one warp, when the code fixes it; else -1 */
+} ApplyCtx;
+
+/* Checks an apply against its image and appends its lowered instructions to out. */
+bool apply_lower(Stmt *s, View **operands, int noperands, ApplyCtx *ctx, List *out);
+
+/* ---------------------------------------------------------------- emitters (emit_cu.c, emit_ptx.c) */
+
+bool emit_cuda(Program *p, const char *arch, Buf *out);
+
+/* ---------------------------------------------------------------- driver.c */
+
+int tilec_main(int argc, char **argv);
+
 /* ---------------------------------------------------------------- image.c */
-
-/* The one table of tcgen05.ld / tcgen05.st images (TCGEN05.md sections 2 and 3). */
-typedef enum Shape { SH_32X32B, SH_16X64B, SH_16X128B, SH_16X256B, SH_16X32BX2, SH_COUNT } Shape;
-
-typedef struct Opcode {
-	bool is_ld;  /* tcgen05.ld, else tcgen05.st */
-	Shape shape;
-	int n;       /* the .xN repetition */
-	bool pack;   /* .pack::16b on ld, .unpack::16b on st */
-} Opcode;
-
-/* Where register r of lane l lands, relative to the instruction's address. */
-typedef struct ImageCell {
-	int row;    /* TMEM lane offset, 0..31 (32x32b) or 0..15 */
-	int col;    /* 32-bit column offset (before packing doubles it) */
-	int access; /* 16x32bx2: 0 at taddr, 1 at taddr + imm; otherwise 0 */
-} ImageCell;
 
 const char *shape_name(Shape s);
 int shape_rows(Shape s);             /* lanes per access: 32 or 16 */

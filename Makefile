@@ -1,0 +1,166 @@
+# Makefile for tilec. Plain make plus GNU make's wildcard and pattern rules.
+# Everything generated goes to build/; `make clean` removes it.
+
+# The version is defined once, in src/tilec.h; the Makefile only copies it into tilert.pc.
+VERSION = $(shell sed -n 's/^\#define TILEC_VERSION "\(.*\)"$$/\1/p' src/tilec.h)
+
+PREFIX = /usr/local
+BINDIR = $(PREFIX)/bin
+MANDIR = $(PREFIX)/share/man
+LIBDIR = $(PREFIX)/lib
+INCLUDEDIR = $(PREFIX)/include
+PKGCONFIGDIR = $(LIBDIR)/pkgconfig
+
+CC = cc
+AR = ar
+CFLAGS = -std=c11 -Wall -Wextra -Werror -O2 -g
+CPPFLAGS =
+LDFLAGS =
+LDLIBS = -lm
+
+# Where CUDA lives; empty: tilec and the tests look at CUDA_HOME, CUDA_PATH, PATH, /usr/local/cuda.
+CUDA_HOME ?=
+ifneq ($(CUDA_HOME),)
+export CUDA_HOME
+endif
+
+# The sanitizer build: `make check` builds everything again with B=build/asan SAN='$(SANFLAGS)'.
+# -O0 and -Wno-error: with -O2, gcc 12's UBSan instrumentation makes bogus warnings (e.g.
+# "null format string" at vsnprintf); warnings are enforced by the normal build.
+SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -g -O0 -Wno-error
+B = build
+SAN =
+
+TILEC_CPPFLAGS = -Isrc -Ibuild -D_POSIX_C_SOURCE=200809L $(CPPFLAGS)
+RT_CPPFLAGS = -Iruntime -D_POSIX_C_SOURCE=200809L $(CPPFLAGS)
+UNIT_CPPFLAGS = -Isrc -Ibuild -Iruntime -Itests/unit -D_POSIX_C_SOURCE=200809L $(CPPFLAGS)
+
+SRCS = $(wildcard src/*.c)
+OBJS = $(SRCS:src/%.c=$(B)/obj/%.o) $(B)/obj/lexer.o $(B)/obj/parser.o
+LIB_OBJS = $(filter-out $(B)/obj/main.o,$(OBJS))
+RT_SRCS = $(wildcard runtime/*.c)
+UNIT_SRCS = $(wildcard tests/unit/test_*.c)
+UNITS = $(UNIT_SRCS:tests/unit/%.c=$(B)/unit/%)
+
+all: $(B)/tilec $(B)/libtilert.a $(B)/libtilert.so
+
+# ---------------------------------------------------------------- generated sources (build/ only)
+
+build/lexer.c: grammar/lexer.re
+	@mkdir -p build
+	re2c -W -o build/lexer.c grammar/lexer.re
+
+# A pattern rule, so that one bison run makes both files.
+build/%.c build/%.h: grammar/%.y
+	@mkdir -p build
+	bison -Wall -Werror --defines=build/$*.h -o build/$*.c grammar/$*.y
+
+# ---------------------------------------------------------------- the compiler
+
+$(B)/obj/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN) $(TILEC_CPPFLAGS) -c -o $@ $<
+
+$(B)/obj/%.o: build/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN) $(TILEC_CPPFLAGS) -c -o $@ $<
+
+# Named here, the generated files are not intermediate: make keeps them.
+$(B)/obj/lexer.o: build/lexer.c
+$(B)/obj/parser.o: build/parser.c
+$(OBJS): src/tilec.h build/parser.h
+
+$(B)/tilec: $(OBJS)
+	$(CC) $(LDFLAGS) $(SAN) -o $@ $(OBJS) $(LDLIBS)
+
+# ---------------------------------------------------------------- libtilert
+
+$(B)/rt/%.o: runtime/%.c runtime/tilert.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN) $(RT_CPPFLAGS) -c -o $@ $<
+
+$(B)/rt/%.pic.o: runtime/%.c runtime/tilert.h
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN) $(RT_CPPFLAGS) -fPIC -c -o $@ $<
+
+$(B)/libtilert.a: $(RT_SRCS:runtime/%.c=$(B)/rt/%.o)
+	rm -f $@
+	$(AR) -rc $@ $(RT_SRCS:runtime/%.c=$(B)/rt/%.o)
+
+$(B)/libtilert.so: $(RT_SRCS:runtime/%.c=$(B)/rt/%.pic.o)
+	$(CC) $(LDFLAGS) $(SAN) -shared -o $@ $(RT_SRCS:runtime/%.c=$(B)/rt/%.pic.o) -ldl
+
+# ---------------------------------------------------------------- unit tests
+# test_tilert links libtilert; every other test_*.c links the compiler's objects except main.o.
+
+$(B)/unit/test_tilert: tests/unit/test_tilert.c tests/unit/unit.h runtime/tilert.h $(B)/libtilert.a
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN) $(UNIT_CPPFLAGS) `pkg-config --cflags check` $(LDFLAGS) -o $@ \
+		tests/unit/test_tilert.c $(B)/libtilert.a -ldl `pkg-config --libs check`
+
+$(B)/unit/%: tests/unit/%.c tests/unit/unit.h src/tilec.h build/parser.h $(LIB_OBJS)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(SAN) $(UNIT_CPPFLAGS) `pkg-config --cflags check` $(LDFLAGS) -o $@ \
+		$< $(LIB_OBJS) `pkg-config --libs check` $(LDLIBS)
+
+# What one test pass needs, for B=build and for B=build/asan.
+check-build: $(B)/tilec $(B)/libtilert.a $(UNITS)
+
+# ---------------------------------------------------------------- make check
+# Every runner prints PASS/FAIL lines; tests/run-step.sh copies them to the terminal and to
+# build/check.log (prefixed asan/ for the sanitizer binaries) and turns a runner that failed
+# without a FAIL line into one. The last line is the total over build/check.log.
+
+check:
+	@sh tools/install-deps.sh
+	@$(MAKE) --no-print-directory all check-build
+	@$(MAKE) --no-print-directory B=build/asan SAN='$(SANFLAGS)' check-build
+	@rm -f build/check.log; \
+	printf 'int main(void) { return 0; }\n' >build/asan/lsan-probe.c; \
+	$(CC) $(SANFLAGS) -o build/asan/lsan-probe build/asan/lsan-probe.c; \
+	if ASAN_OPTIONS=detect_leaks=1 build/asan/lsan-probe >/dev/null 2>&1; then lsan=1; \
+	else lsan=0; echo 'make check: LeakSanitizer cannot run here; ASAN_OPTIONS=detect_leaks=0'; fi; \
+	ASAN_OPTIONS=detect_leaks=$$lsan; UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1; \
+	export ASAN_OPTIONS UBSAN_OPTIONS; \
+	step='sh tests/run-step.sh build/check.log'; \
+	for t in $(UNIT_SRCS:tests/unit/%.c=%); do $$step - unit/$$t build/unit/$$t; done; \
+	for t in $(UNIT_SRCS:tests/unit/%.c=%); do $$step asan unit/$$t build/asan/unit/$$t; done; \
+	$$step - run-golden sh tests/run-golden.sh build/tilec; \
+	$$step asan run-golden sh tests/run-golden.sh build/asan/tilec; \
+	$$step - cli sh tests/cli.sh build/tilec; \
+	$$step asan cli sh tests/cli.sh build/asan/tilec; \
+	$$step - install sh tests/install.sh '$(MAKE)'; \
+	$$step - ptxas sh tests/ptxas.sh; \
+	$$step - man sh tests/man.sh; \
+	if [ -f tests/docs.sh ]; then $$step - docs sh tests/docs.sh; fi; \
+	awk '/^PASS /{p++} /^FAIL /{f++} END{printf "%d passed, %d failed\n", p, f; exit (f > 0)}' build/check.log
+
+# ---------------------------------------------------------------- make demo
+
+demo:
+	@sh tools/install-deps.sh
+	@$(MAKE) --no-print-directory build/tilec
+	@sh tools/demo.sh build/tilec
+
+# ---------------------------------------------------------------- install
+
+install: all
+	mkdir -p $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(LIBDIR) \
+		$(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
+	cp build/tilec $(DESTDIR)$(BINDIR)/tilec
+	cp docs/tilec.1 $(DESTDIR)$(MANDIR)/man1/tilec.1
+	cp build/libtilert.a build/libtilert.so $(DESTDIR)$(LIBDIR)/
+	cp runtime/tilert.h $(DESTDIR)$(INCLUDEDIR)/tilert.h
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
+		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+		runtime/tilert.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/tilert.pc
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/tilec $(DESTDIR)$(MANDIR)/man1/tilec.1 \
+		$(DESTDIR)$(LIBDIR)/libtilert.a $(DESTDIR)$(LIBDIR)/libtilert.so \
+		$(DESTDIR)$(INCLUDEDIR)/tilert.h $(DESTDIR)$(PKGCONFIGDIR)/tilert.pc
+
+clean:
+	rm -rf build
+
+.PHONY: all check check-build demo install uninstall clean

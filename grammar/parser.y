@@ -1,0 +1,928 @@
+/* parser.y: the bison grammar of .tile (LANGUAGE.md section 3); builds the AST of tilec.h in the pool. */
+%define api.pure full
+%define api.location.type {Loc}
+%define parse.error custom
+%define parse.lac full
+%locations
+%expect 0
+%parse-param {Parser *ps}
+%lex-param {Parser *ps}
+
+%code requires {
+#include "tilec.h"
+
+/* The value of a token: text for identifiers, opcodes and (decoded) strings. */
+typedef struct Tok {
+	const char *text;
+	uint32_t ival;
+	bool usuffix;
+	double fval;
+	EType etype;
+} Tok;
+
+typedef struct Parser Parser;
+}
+
+%code provides {
+/* The token function of grammar/lexer.re: returns the token kind, 0 at the end. */
+int lexer_lex(YYSTYPE *lval, Loc *lloc, Lexer *lx);
+}
+
+%code {
+#include <string.h>
+
+/* The parser's state for one file. */
+struct Parser {
+	Lexer lx;
+	List *items;
+	int syntax_errors;
+	bool stop; /* too many syntax errors: the lexer reports the end of the file */
+};
+
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                                      \
+	do {                                                                 \
+		if (N) {                                                         \
+			(Cur).first_line = YYRHSLOC(Rhs, 1).first_line;              \
+			(Cur).first_column = YYRHSLOC(Rhs, 1).first_column;          \
+			(Cur).last_line = YYRHSLOC(Rhs, N).last_line;                \
+			(Cur).last_column = YYRHSLOC(Rhs, N).last_column;            \
+			(Cur).file = YYRHSLOC(Rhs, 1).file;                          \
+		} else {                                                         \
+			(Cur).first_line = (Cur).last_line = YYRHSLOC(Rhs, 0).last_line; \
+			(Cur).first_column = (Cur).last_column = YYRHSLOC(Rhs, 0).last_column; \
+			(Cur).file = YYRHSLOC(Rhs, 0).file;                          \
+		}                                                                \
+	} while (0)
+
+/* Deeper expressions than this are refused, so that later recursive passes cannot run out of stack. */
+#define MAX_EXPR_DEPTH 1000
+/* A file with this many syntax errors is abandoned. */
+#define MAX_SYNTAX_ERRORS 20
+
+static int yylex(YYSTYPE *lval, Loc *lloc, Parser *ps);
+static void yyerror(Loc *loc, Parser *ps, const char *msg);
+
+/* Every Expr the parser makes carries its depth, for MAX_EXPR_DEPTH. */
+typedef struct ExprBox {
+	Expr e;
+	int depth;
+} ExprBox;
+
+static Expr *
+mk_expr(ExprKind kind, Loc loc)
+{
+	ExprBox *b = pool_alloc(sizeof *b);
+	b->e.kind = kind;
+	b->e.loc = loc;
+	b->depth = 1;
+	return &b->e;
+}
+
+static int
+depth_of(Expr *e)
+{
+	return e ? ((ExprBox *)e)->depth : 0;
+}
+
+/* Sets e's depth from its operands; an over-deep expression is reported once and replaced by 0. */
+static Expr *
+finish(Expr *e)
+{
+	int d = depth_of(e->a), worst = d;
+	if (depth_of(e->b) > d)
+		d = depth_of(e->b);
+	if (depth_of(e->b) < worst)
+		worst = depth_of(e->b);
+	for (int i = 0; i < e->args.n; i++) {
+		int di = depth_of(LIST_AT(e->args, Expr, i));
+		if (di > d)
+			d = di;
+		if (di < worst)
+			worst = di;
+	}
+	if (worst < 0) {
+		/* Already reported inside. */
+		((ExprBox *)e)->depth = worst;
+		return e;
+	}
+	if (d + 1 > MAX_EXPR_DEPTH) {
+		error(e->loc, "expression nested too deeply (more than %d levels)", MAX_EXPR_DEPTH);
+		Expr *z = mk_expr(E_INT, e->loc);
+		((ExprBox *)z)->depth = -(1 << 28); /* keeps the enclosing levels from reporting again */
+		return z;
+	}
+	((ExprBox *)e)->depth = d + 1;
+	return e;
+}
+
+static Expr *
+mk_binary(Op op, Expr *a, Expr *b, Loc loc)
+{
+	Expr *e = mk_expr(E_BINARY, loc);
+	e->op = op;
+	e->a = a;
+	e->b = b;
+	return finish(e);
+}
+
+static Expr *
+mk_unary(Op op, Expr *a, Loc loc)
+{
+	Expr *e = mk_expr(E_UNARY, loc);
+	e->op = op;
+	e->a = a;
+	return finish(e);
+}
+
+static Expr *
+mk_tuple(Expr *first, List *rest, Loc loc)
+{
+	Expr *e = mk_expr(E_TUPLE, loc);
+	list_push(&e->args, first);
+	for (int i = 0; rest && i < rest->n; i++)
+		list_push(&e->args, rest->v[i]);
+	return finish(e);
+}
+
+static Expr *
+mk_builtin(const char *base, const char *comp, Loc comp_loc, Builtin first, Loc loc)
+{
+	Expr *e = mk_expr(E_BUILTIN, loc);
+	if (strcmp(comp, "x") == 0)
+		e->builtin = first;
+	else if (strcmp(comp, "y") == 0)
+		e->builtin = (Builtin)(first + 1);
+	else if (strcmp(comp, "z") == 0)
+		e->builtin = (Builtin)(first + 2);
+	else {
+		error(comp_loc, "expected 'x', 'y' or 'z' after '%s.', not '%s'", base, comp);
+		e->builtin = first;
+	}
+	return e;
+}
+
+static Stmt *
+mk_stmt(StmtKind kind, Loc loc)
+{
+	Stmt *s = pool_alloc(sizeof *s);
+	s->kind = kind;
+	s->loc = loc;
+	return s;
+}
+
+static Item *
+mk_item(Parser *ps, ItemKind kind, Loc loc)
+{
+	Item *it = pool_alloc(sizeof *it);
+	it->kind = kind;
+	it->loc = loc;
+	list_push(ps->items, it);
+	return it;
+}
+
+static NamedArg *
+mk_named(const char *name, Loc loc, Expr *value)
+{
+	NamedArg *a = pool_alloc(sizeof *a);
+	a->name = name;
+	a->loc = loc;
+	a->value = value;
+	return a;
+}
+
+static List
+list_of(void *x)
+{
+	List l = {0};
+	list_push(&l, x);
+	return l;
+}
+
+static void
+check_not_tuple(Expr *e, const char *what)
+{
+	if (e && e->kind == E_TUPLE)
+		error(e->loc, "%s cannot be a tuple", what);
+}
+
+static Stride *
+mk_stride(Expr *value, const char *axis, Loc axis_loc, Loc loc)
+{
+	Stride *s = pool_alloc(sizeof *s);
+	s->value = value;
+	s->axis = AX_M;
+	s->loc = loc;
+	check_not_tuple(value, "a stride");
+	if (axis && !axis_from_name(axis, &s->axis))
+		error(axis_loc, "unknown axis '%s'; the axes are tx, tid_in_wg, laneid, warpid, wid_in_wg, wgid, m, TLane and TCol", axis);
+	return s;
+}
+
+/* The extents of S[...] or R[...]: a tuple gives its elements, anything else is one extent. */
+static List
+extents_of(Expr *e)
+{
+	if (e->kind != E_TUPLE)
+		return list_of(e);
+	for (int i = 0; i < e->args.n; i++)
+		check_not_tuple(LIST_AT(e->args, Expr, i), "an extent");
+	return e->args;
+}
+
+static List
+list_prepend(void *x, List rest)
+{
+	List l = list_of(x);
+	for (int i = 0; i < rest.n; i++)
+		list_push(&l, rest.v[i]);
+	return l;
+}
+}
+
+%initial-action {
+	@$.first_line = @$.last_line = 1;
+	@$.first_column = @$.last_column = 1;
+	@$.file = ps->lx.file;
+}
+
+%union {
+	Tok tok;
+	Expr *expr;
+	List list;
+	LayoutExpr *layout;
+	LayoutTerm *term;
+	Stride *stride;
+	ViewExpr *view;
+	ViewOp *vop;
+	SliceIndex *index;
+	NamedArg *named;
+	Stmt *stmt;
+	Param *param;
+}
+
+%token <tok> IDENT "identifier"
+%token <tok> INT "integer"
+%token <tok> FLOAT "number"
+%token <tok> STRING "string"
+%token <tok> ETYPE "element type"
+%token <tok> OPCODE "tcgen05 opcode"
+
+%token INCLUDE "keyword 'include'"
+%token CONST "keyword 'const'"
+%token LAYOUT "keyword 'layout'"
+%token KERNEL "keyword 'kernel'"
+%token LAUNCH "keyword 'launch'"
+%token LET "keyword 'let'"
+%token VAR "keyword 'var'"
+%token SHARED "keyword 'shared'"
+%token LOCAL "keyword 'local'"
+%token TMEM "keyword 'tmem'"
+%token VIEW "keyword 'view'"
+%token AT "keyword 'at'"
+%token APPLY "keyword 'apply'"
+%token SCOPE "keyword 'scope'"
+%token IF "keyword 'if'"
+%token ELSE "keyword 'else'"
+%token FOR "keyword 'for'"
+%token IN "keyword 'in'"
+%token CTA_SYNC "keyword 'cta_sync'"
+%token WARP_SYNC "keyword 'warp_sync'"
+%token DEFAULT "keyword 'default'"
+
+%token THREAD_IDX "'thread_idx'"
+%token BLOCK_IDX "'block_idx'"
+%token WARP_ID "'warp_id'"
+%token LANE_ID "'lane_id'"
+%token WARPGROUP_ID "'warpgroup_id'"
+%token TMEM_DATAPATH_LAYOUT "'tmem_datapath_layout'"
+
+%token DOTDOT "'..'"
+%token ARROW "'->'"
+%token SHL "'<<'"
+%token SHR "'>>'"
+%token LE "'<='"
+%token GE "'>='"
+%token EQ "'=='"
+%token NE "'!='"
+%token ANDAND "'&&'"
+%token OROR "'||'"
+
+%left OROR
+%left ANDAND
+%left '|'
+%left '^'
+%left '&'
+%left EQ NE
+%left '<' LE '>' GE
+%left SHL SHR
+%left '+' '-'
+%left '*' '/' '%'
+%precedence UNARY
+
+%type <expr> expr sexpr primary unary lvalue
+%type <list> exprs block stmts params param_list launchargs named_args bindings indices viewexprs
+%type <list> strides stride_rest stride_more stride_list terms
+%type <stride> stride
+%type <layout> layout
+%type <term> term
+%type <view> viewexpr
+%type <index> index
+%type <named> launcharg
+%type <stmt> stmt ifstmt scope
+%type <param> param
+
+%%
+
+file
+	: items
+	;
+
+items
+	: %empty
+	| items item
+	;
+
+item
+	: INCLUDE STRING ';'
+		{ Item *it = mk_item(ps, I_INCLUDE, @$); it->path = $2.text; }
+	| CONST IDENT '=' expr ';'
+		{ Item *it = mk_item(ps, I_CONST, @$); it->name = $2.text; it->name_loc = @2; it->value = $4; }
+	| LAYOUT IDENT '=' layout ';'
+		{ Item *it = mk_item(ps, I_LAYOUT, @$); it->name = $2.text; it->name_loc = @2; it->layout = $4; }
+	| KERNEL IDENT '(' params ')' LAUNCH '(' launchargs ')' block
+		{
+			Kernel *k = pool_alloc(sizeof *k);
+			k->name = $2.text;
+			k->loc = @$;
+			k->name_loc = @2;
+			k->params = $4;
+			k->launch = $8;
+			k->body = $10;
+			Item *it = mk_item(ps, I_KERNEL, @$);
+			it->name = k->name;
+			it->name_loc = @2;
+			it->kernel = k;
+		}
+	| KERNEL IDENT error block
+	| error ';'
+	| error '}'
+	;
+
+params
+	: %empty { $$ = (List){0}; }
+	| param_list
+	;
+
+param_list
+	: param { $$ = list_of($1); }
+	| param_list ',' param { $$ = $1; list_push(&$$, $3); }
+	;
+
+param
+	: IDENT ':' ETYPE
+		{ $$ = pool_alloc(sizeof *$$); $$->name = $1.text; $$->loc = @$; $$->type = $3.etype; }
+	| IDENT ':' ETYPE '[' exprs ']'
+		{
+			$$ = pool_alloc(sizeof *$$);
+			$$->name = $1.text;
+			$$->loc = @$;
+			$$->type = $3.etype;
+			$$->has_shape = true;
+			$$->dims = $5;
+		}
+	;
+
+launchargs
+	: launcharg { $$ = list_of($1); }
+	| launchargs ',' launcharg { $$ = $1; list_push(&$$, $3); }
+	;
+
+launcharg
+	: IDENT '=' expr
+		{
+			if (strcmp($1.text, "grid") != 0 && strcmp($1.text, "block") != 0)
+				error(@1, "expected 'grid' or 'block', not '%s'", $1.text);
+			$$ = mk_named($1.text, @1, $3);
+		}
+	;
+
+block
+	: '{' stmts '}' { $$ = $2; }
+	| '{' stmts error '}' { $$ = $2; yyerrok; }
+	;
+
+stmts
+	: %empty { $$ = (List){0}; }
+	| stmts stmt { $$ = $1; if ($2) list_push(&$$, $2); }
+	;
+
+stmt
+	: LET IDENT '=' expr ';'
+		{ $$ = mk_stmt(S_LET, @$); $$->name = $2.text; $$->name_loc = @2; $$->value = $4; }
+	| VAR IDENT ':' ETYPE ';'
+		{ $$ = mk_stmt(S_VAR, @$); $$->name = $2.text; $$->name_loc = @2; $$->type = $4.etype; }
+	| VAR IDENT ':' ETYPE '=' expr ';'
+		{
+			$$ = mk_stmt(S_VAR, @$);
+			$$->name = $2.text;
+			$$->name_loc = @2;
+			$$->type = $4.etype;
+			$$->value = $6;
+		}
+	| SHARED IDENT ':' ETYPE '[' exprs ']' ';'
+		{
+			$$ = mk_stmt(S_SHARED, @$);
+			$$->name = $2.text;
+			$$->name_loc = @2;
+			$$->type = $4.etype;
+			$$->dims = $6;
+		}
+	| LOCAL IDENT ':' ETYPE '[' exprs ']' LAYOUT layout ';'
+		{
+			$$ = mk_stmt(S_LOCAL, @$);
+			$$->name = $2.text;
+			$$->name_loc = @2;
+			$$->type = $4.etype;
+			$$->dims = $6;
+			$$->layout = $9;
+		}
+	| TMEM IDENT ':' ETYPE '[' exprs ']' AT expr LAYOUT layout ';'
+		{
+			$$ = mk_stmt(S_TMEM, @$);
+			$$->name = $2.text;
+			$$->name_loc = @2;
+			$$->type = $4.etype;
+			$$->dims = $6;
+			$$->value = $9;
+			$$->layout = $11;
+		}
+	| VIEW IDENT '=' viewexpr ';'
+		{ $$ = mk_stmt(S_VIEW, @$); $$->name = $2.text; $$->name_loc = @2; $$->view = $4; }
+	| lvalue '=' expr ';'
+		{ $$ = mk_stmt(S_ASSIGN, @$); $$->target = $1; $$->value = $3; }
+	| ifstmt
+	| FOR IDENT IN expr DOTDOT expr block
+		{
+			$$ = mk_stmt(S_FOR, @$);
+			$$->name = $2.text;
+			$$->name_loc = @2;
+			$$->value = $4;
+			$$->hi = $6;
+			$$->body = $7;
+		}
+	| APPLY OPCODE '(' viewexprs ')' SCOPE scope named_args ';'
+		{
+			$$ = mk_stmt(S_APPLY, @$);
+			$$->opcode = $2.text;
+			$$->opcode_loc = @2;
+			$$->operands = $4;
+			$$->scope = $7->scope;
+			$$->scope_arg = $7->scope_arg;
+			$$->scope_loc = $7->scope_loc;
+			$$->named = $8;
+		}
+	| OPCODE ';'
+		{ $$ = mk_stmt(S_INSTR, @$); $$->opcode = $1.text; $$->opcode_loc = @1; }
+	| OPCODE '(' ')' ';'
+		{ $$ = mk_stmt(S_INSTR, @$); $$->opcode = $1.text; $$->opcode_loc = @1; }
+	| OPCODE '(' exprs ')' ';'
+		{ $$ = mk_stmt(S_INSTR, @$); $$->opcode = $1.text; $$->opcode_loc = @1; $$->operands = $3; }
+	| CTA_SYNC ';' { $$ = mk_stmt(S_CTA_SYNC, @$); }
+	| WARP_SYNC ';' { $$ = mk_stmt(S_WARP_SYNC, @$); }
+	| block { $$ = mk_stmt(S_BLOCK, @$); $$->body = $1; }
+	| error ';' { $$ = NULL; yyerrok; }
+	;
+
+ifstmt
+	: IF '(' expr ')' block
+		{ $$ = mk_stmt(S_IF, @$); $$->value = $3; $$->body = $5; }
+	| IF '(' expr ')' block ELSE block
+		{ $$ = mk_stmt(S_IF, @$); $$->value = $3; $$->body = $5; $$->has_else = true; $$->else_body = $7; }
+	| IF '(' expr ')' block ELSE ifstmt
+		{
+			$$ = mk_stmt(S_IF, @$);
+			$$->value = $3;
+			$$->body = $5;
+			$$->has_else = true;
+			$$->else_body = list_of($7);
+		}
+	;
+
+/* Only the scope fields of the returned Stmt are used. */
+scope
+	: IDENT
+		{
+			$$ = mk_stmt(S_APPLY, @$);
+			$$->scope_loc = @1;
+			if (strcmp($1.text, "warp") == 0)
+				$$->scope = SCOPE_WARP;
+			else if (strcmp($1.text, "warpgroup") == 0)
+				$$->scope = SCOPE_WARPGROUP;
+			else if (strcmp($1.text, "cta") == 0)
+				$$->scope = SCOPE_CTA;
+			else
+				error(@1, "unknown scope '%s'; expected 'warp', 'warpgroup' or 'cta'", $1.text);
+		}
+	| IDENT '(' expr ')'
+		{
+			$$ = mk_stmt(S_APPLY, @$);
+			$$->scope_loc = @$;
+			$$->scope_arg = $3;
+			if (strcmp($1.text, "warp") == 0)
+				$$->scope = SCOPE_WARP;
+			else if (strcmp($1.text, "warpgroup") == 0)
+				$$->scope = SCOPE_WARPGROUP;
+			else if (strcmp($1.text, "cta") == 0) {
+				$$->scope = SCOPE_CTA;
+				$$->scope_arg = NULL;
+				error(@$, "scope 'cta' takes no argument");
+			} else
+				error(@1, "unknown scope '%s'; expected 'warp', 'warpgroup' or 'cta'", $1.text);
+		}
+	;
+
+named_args
+	: %empty { $$ = (List){0}; }
+	| named_args ',' IDENT '=' expr { $$ = $1; list_push(&$$, mk_named($3.text, @3, $5)); }
+	;
+
+lvalue
+	: IDENT { $$ = mk_expr(E_NAME, @$); $$->name = $1.text; }
+	| IDENT '[' exprs ']' { $$ = mk_expr(E_INDEX, @$); $$->name = $1.text; $$->args = $3; $$ = finish($$); }
+	;
+
+viewexprs
+	: viewexpr { $$ = list_of($1); }
+	| viewexprs ',' viewexpr { $$ = $1; list_push(&$$, $3); }
+	;
+
+viewexpr
+	: IDENT
+		{ $$ = pool_alloc(sizeof *$$); $$->base = $1.text; $$->loc = @$; $$->base_loc = @1; }
+	| viewexpr '.' VIEW '(' exprs ')'
+		{
+			ViewOp *op = pool_alloc(sizeof *op);
+			op->kind = VOP_VIEW;
+			op->loc = loc_span(@2, @6);
+			op->dims = $5;
+			$$ = $1;
+			$$->loc = @$;
+			list_push(&$$->ops, op);
+		}
+	| viewexpr '.' VIEW '(' exprs ',' LAYOUT '=' layout ')'
+		{
+			ViewOp *op = pool_alloc(sizeof *op);
+			op->kind = VOP_VIEW;
+			op->loc = loc_span(@2, @10);
+			op->dims = $5;
+			op->layout = $9;
+			$$ = $1;
+			$$->loc = @$;
+			list_push(&$$->ops, op);
+		}
+	| viewexpr '.' IDENT '(' STRING bindings ')'
+		{
+			if (strcmp($3.text, "rearrange") != 0)
+				error(@3, "expected 'view' or 'rearrange', not '%s'", $3.text);
+			ViewOp *op = pool_alloc(sizeof *op);
+			op->kind = VOP_REARRANGE;
+			op->loc = loc_span(@2, @7);
+			op->pattern = $5.text;
+			op->pattern_loc = @5;
+			op->bindings = $6;
+			$$ = $1;
+			$$->loc = @$;
+			list_push(&$$->ops, op);
+		}
+	| viewexpr '[' indices ']'
+		{
+			ViewOp *op = pool_alloc(sizeof *op);
+			op->kind = VOP_SLICE;
+			op->loc = loc_span(@2, @4);
+			op->indices = $3;
+			$$ = $1;
+			$$->loc = @$;
+			list_push(&$$->ops, op);
+		}
+	;
+
+bindings
+	: %empty { $$ = (List){0}; }
+	| bindings ',' IDENT '=' expr { $$ = $1; list_push(&$$, mk_named($3.text, @3, $5)); }
+	;
+
+indices
+	: index { $$ = list_of($1); }
+	| indices ',' index { $$ = $1; list_push(&$$, $3); }
+	;
+
+index
+	: expr { $$ = pool_alloc(sizeof *$$); $$->index = $1; $$->loc = @$; }
+	| ':' { $$ = pool_alloc(sizeof *$$); $$->is_range = true; $$->loc = @$; }
+	| expr ':' { $$ = pool_alloc(sizeof *$$); $$->is_range = true; $$->lo = $1; $$->loc = @$; }
+	| ':' expr { $$ = pool_alloc(sizeof *$$); $$->is_range = true; $$->hi = $2; $$->loc = @$; }
+	| expr ':' expr
+		{ $$ = pool_alloc(sizeof *$$); $$->is_range = true; $$->lo = $1; $$->hi = $3; $$->loc = @$; }
+	;
+
+/* Checked as soon as the '[' is read, so that the error comes before those inside the brackets. */
+strided
+	: IDENT '['
+		{
+			if (strcmp($1.text, "S") != 0)
+				error(@1, "expected 'S', 'tmem_datapath_layout', 'default' or a layout name, not '%s['", $1.text);
+		}
+	;
+
+layout
+	: strided expr ':' strides ']' terms
+		{
+			$$ = pool_alloc(sizeof *$$);
+			$$->kind = LAY_STRIDED;
+			$$->loc = @$;
+			$$->extents = extents_of($2);
+			$$->strides = $4;
+			$$->terms = $6;
+		}
+	| TMEM_DATAPATH_LAYOUT '(' STRING ',' expr ',' expr ')'
+		{
+			$$ = pool_alloc(sizeof *$$);
+			$$->kind = LAY_DATAPATH;
+			$$->loc = @$;
+			$$->letter = $3.text;
+			$$->letter_loc = @3;
+			$$->rows = $5;
+			$$->cols = $7;
+		}
+	| TMEM_DATAPATH_LAYOUT '(' STRING ',' expr ',' expr ',' IDENT '=' expr ')'
+		{
+			if (strcmp($9.text, "sub_slab") != 0)
+				error(@9, "expected 'sub_slab', not '%s'", $9.text);
+			$$ = pool_alloc(sizeof *$$);
+			$$->kind = LAY_DATAPATH;
+			$$->loc = @$;
+			$$->letter = $3.text;
+			$$->letter_loc = @3;
+			$$->rows = $5;
+			$$->cols = $7;
+			$$->sub_slab = $11;
+		}
+	| DEFAULT
+		{ $$ = pool_alloc(sizeof *$$); $$->kind = LAY_DEFAULT; $$->loc = @$; }
+	| IDENT
+		{ $$ = pool_alloc(sizeof *$$); $$->kind = LAY_NAME; $$->loc = @$; $$->name = $1.text; }
+	;
+
+terms
+	: %empty { $$ = (List){0}; }
+	| terms term { $$ = $1; list_push(&$$, $2); }
+	;
+
+term
+	: '+' IDENT '[' expr ':' strides ']'
+		{
+			if (strcmp($2.text, "R") != 0)
+				error(@2, "expected 'R[...]' or an offset 'k@axis', not '%s['", $2.text);
+			$$ = pool_alloc(sizeof *$$);
+			$$->kind = LT_REPLICA;
+			$$->loc = loc_span(@2, @7);
+			$$->extents = extents_of($4);
+			$$->strides = $6;
+		}
+	| '+' expr '@' IDENT
+		{
+			$$ = pool_alloc(sizeof *$$);
+			$$->kind = LT_OFFSET;
+			$$->loc = loc_span(@2, @4);
+			$$->offset = $2;
+			check_not_tuple($2, "an offset");
+			Stride *s = mk_stride($2, $4.text, @4, @$);
+			$$->axis = s->axis;
+		}
+	;
+
+/*
+ * Strides. A parenthesised list of strides and a parenthesised expression both start with '(';
+ * a stride list that starts with '(' is told apart by a ',' or an '@' after its first expression,
+ * and sexpr is an expression that does not start with a tuple, so that no state has to choose.
+ */
+strides
+	: sexpr { $$ = list_of(mk_stride($1, NULL, @1, @$)); }
+	| sexpr '@' IDENT { $$ = list_of(mk_stride($1, $3.text, @3, @$)); }
+	| '(' expr '@' IDENT stride_rest ')'
+		{ $$ = list_prepend(mk_stride($2, $4.text, @4, loc_span(@2, @4)), $5); }
+	| '(' expr ',' stride_more ')'
+		{ $$ = list_prepend(mk_stride($2, NULL, @2, @2), $4); }
+	;
+
+stride_rest
+	: %empty { $$ = (List){0}; }
+	| ',' stride_more { $$ = $2; }
+	;
+
+stride_more
+	: %empty { $$ = (List){0}; }
+	| stride_list
+	| stride_list ','
+	;
+
+stride_list
+	: stride { $$ = list_of($1); }
+	| stride_list ',' stride { $$ = $1; list_push(&$$, $3); }
+	;
+
+stride
+	: expr { $$ = mk_stride($1, NULL, @1, @$); }
+	| expr '@' IDENT { $$ = mk_stride($1, $3.text, @3, @$); }
+	;
+
+exprs
+	: expr { $$ = list_of($1); }
+	| exprs ',' expr { $$ = $1; list_push(&$$, $3); }
+	;
+
+expr
+	: primary
+	| unary
+	| '(' expr ')' { $$ = $2; }
+	| '(' expr ',' ')' { $$ = mk_tuple($2, NULL, @$); }
+	| '(' expr ',' exprs ')' { $$ = mk_tuple($2, &$4, @$); }
+	| '(' expr ',' exprs ',' ')' { $$ = mk_tuple($2, &$4, @$); }
+	| expr OROR expr	{ $$ = mk_binary(OP_LOR, $1, $3, @$); }
+	| expr ANDAND expr	{ $$ = mk_binary(OP_LAND, $1, $3, @$); }
+	| expr '|' expr	{ $$ = mk_binary(OP_BITOR, $1, $3, @$); }
+	| expr '^' expr	{ $$ = mk_binary(OP_BITXOR, $1, $3, @$); }
+	| expr '&' expr	{ $$ = mk_binary(OP_BITAND, $1, $3, @$); }
+	| expr EQ expr	{ $$ = mk_binary(OP_EQ, $1, $3, @$); }
+	| expr NE expr	{ $$ = mk_binary(OP_NE, $1, $3, @$); }
+	| expr '<' expr	{ $$ = mk_binary(OP_LT, $1, $3, @$); }
+	| expr LE expr	{ $$ = mk_binary(OP_LE, $1, $3, @$); }
+	| expr '>' expr	{ $$ = mk_binary(OP_GT, $1, $3, @$); }
+	| expr GE expr	{ $$ = mk_binary(OP_GE, $1, $3, @$); }
+	| expr SHL expr	{ $$ = mk_binary(OP_SHL, $1, $3, @$); }
+	| expr SHR expr	{ $$ = mk_binary(OP_SHR, $1, $3, @$); }
+	| expr '+' expr	{ $$ = mk_binary(OP_ADD, $1, $3, @$); }
+	| expr '-' expr	{ $$ = mk_binary(OP_SUB, $1, $3, @$); }
+	| expr '*' expr	{ $$ = mk_binary(OP_MUL, $1, $3, @$); }
+	| expr '/' expr	{ $$ = mk_binary(OP_DIV, $1, $3, @$); }
+	| expr '%' expr	{ $$ = mk_binary(OP_MOD, $1, $3, @$); }
+	;
+
+/* An expression in stride position: a leading '(' may only open a plain parenthesised expression. */
+sexpr
+	: primary
+	| unary
+	| '(' expr ')' { $$ = $2; }
+	| sexpr OROR expr	{ $$ = mk_binary(OP_LOR, $1, $3, @$); }
+	| sexpr ANDAND expr	{ $$ = mk_binary(OP_LAND, $1, $3, @$); }
+	| sexpr '|' expr	{ $$ = mk_binary(OP_BITOR, $1, $3, @$); }
+	| sexpr '^' expr	{ $$ = mk_binary(OP_BITXOR, $1, $3, @$); }
+	| sexpr '&' expr	{ $$ = mk_binary(OP_BITAND, $1, $3, @$); }
+	| sexpr EQ expr	{ $$ = mk_binary(OP_EQ, $1, $3, @$); }
+	| sexpr NE expr	{ $$ = mk_binary(OP_NE, $1, $3, @$); }
+	| sexpr '<' expr	{ $$ = mk_binary(OP_LT, $1, $3, @$); }
+	| sexpr LE expr	{ $$ = mk_binary(OP_LE, $1, $3, @$); }
+	| sexpr '>' expr	{ $$ = mk_binary(OP_GT, $1, $3, @$); }
+	| sexpr GE expr	{ $$ = mk_binary(OP_GE, $1, $3, @$); }
+	| sexpr SHL expr	{ $$ = mk_binary(OP_SHL, $1, $3, @$); }
+	| sexpr SHR expr	{ $$ = mk_binary(OP_SHR, $1, $3, @$); }
+	| sexpr '+' expr	{ $$ = mk_binary(OP_ADD, $1, $3, @$); }
+	| sexpr '-' expr	{ $$ = mk_binary(OP_SUB, $1, $3, @$); }
+	| sexpr '*' expr	{ $$ = mk_binary(OP_MUL, $1, $3, @$); }
+	| sexpr '/' expr	{ $$ = mk_binary(OP_DIV, $1, $3, @$); }
+	| sexpr '%' expr	{ $$ = mk_binary(OP_MOD, $1, $3, @$); }
+	;
+
+unary
+	: '-' expr %prec UNARY { $$ = mk_unary(OP_NEG, $2, @$); }
+	| '!' expr %prec UNARY { $$ = mk_unary(OP_NOT, $2, @$); }
+	| '~' expr %prec UNARY { $$ = mk_unary(OP_BITNOT, $2, @$); }
+	;
+
+primary
+	: INT { $$ = mk_expr(E_INT, @$); $$->ival = $1.ival; $$->usuffix = $1.usuffix; }
+	| FLOAT { $$ = mk_expr(E_FLOAT, @$); $$->fval = $1.fval; }
+	| IDENT { $$ = mk_expr(E_NAME, @$); $$->name = $1.text; }
+	| IDENT '[' exprs ']' { $$ = mk_expr(E_INDEX, @$); $$->name = $1.text; $$->args = $3; $$ = finish($$); }
+	| '&' IDENT '[' expr ']'
+		{ $$ = mk_expr(E_ADDR, @$); $$->name = $2.text; $$->args = list_of($4); $$ = finish($$); }
+	| ETYPE '(' expr ')' { $$ = mk_expr(E_CONV, @$); $$->type = $1.etype; $$->a = $3; $$ = finish($$); }
+	| THREAD_IDX '.' IDENT { $$ = mk_builtin("thread_idx", $3.text, @3, B_THREAD_X, @$); }
+	| BLOCK_IDX '.' IDENT { $$ = mk_builtin("block_idx", $3.text, @3, B_BLOCK_X, @$); }
+	| WARP_ID { $$ = mk_expr(E_BUILTIN, @$); $$->builtin = B_WARP_ID; }
+	| LANE_ID { $$ = mk_expr(E_BUILTIN, @$); $$->builtin = B_LANE_ID; }
+	| WARPGROUP_ID { $$ = mk_expr(E_BUILTIN, @$); $$->builtin = B_WARPGROUP_ID; }
+	;
+
+%%
+
+static int
+yylex(YYSTYPE *lval, Loc *lloc, Parser *ps)
+{
+	if (ps->stop) {
+		memset(lval, 0, sizeof *lval);
+		*lloc = (Loc){ps->lx.line, 1, ps->lx.line, 1, ps->lx.file};
+		return 0;
+	}
+	return lexer_lex(lval, lloc, &ps->lx);
+}
+
+/* Only bison's own failures come here (the stack limit); syntax errors go to yyreport_syntax_error. */
+static void
+yyerror(Loc *loc, Parser *ps, const char *msg)
+{
+	(void)ps;
+	if (strcmp(msg, "memory exhausted") == 0)
+		error(*loc, "nesting too deep for the parser");
+	else
+		error(*loc, "%s", msg);
+}
+
+/* A token as a person would name it; the lookahead is the lexer's last token, so its text is at hand. */
+static void
+describe_lookahead(Buf *b, yysymbol_kind_t kind, Parser *ps)
+{
+	const char *what = NULL;
+	switch (kind) {
+	case YYSYMBOL_IDENT: what = "identifier"; break;
+	case YYSYMBOL_INT: what = "integer"; break;
+	case YYSYMBOL_FLOAT: what = "number"; break;
+	case YYSYMBOL_STRING: what = "string"; break;
+	case YYSYMBOL_ETYPE: what = "element type"; break;
+	case YYSYMBOL_OPCODE: what = "opcode"; break;
+	default:
+		buf_puts(b, yysymbol_name(kind));
+		return;
+	}
+	int n = (int)(ps->lx.cursor - ps->lx.start);
+	bool quote = kind != YYSYMBOL_INT && kind != YYSYMBOL_FLOAT && kind != YYSYMBOL_STRING;
+	buf_printf(b, "%s %s%.*s%s%s", what, quote ? "'" : "", n > 40 ? 40 : n, ps->lx.start,
+	           n > 40 ? "..." : "", quote ? "'" : "");
+}
+
+static int
+yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
+{
+	static const int binary_ops[] = {
+		OROR, ANDAND, '|', '^', '&', EQ, NE, '<', LE, '>', GE, SHL, SHR, '+', '-', '*', '/', '%',
+	};
+	static const int expr_start[] = {
+		INT, FLOAT, IDENT, ETYPE, THREAD_IDX, BLOCK_IDX, WARP_ID, LANE_ID, WARPGROUP_ID,
+		'(', '-', '!', '~', '&',
+	};
+	if (ps->stop)
+		return 0;
+	Buf b = {0};
+	yysymbol_kind_t la = yypcontext_token(ctx);
+	buf_puts(&b, "unexpected ");
+	describe_lookahead(&b, la, ps);
+
+	yysymbol_kind_t exp[YYNTOKENS];
+	int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
+	/* Where an expression may start or go on, say "expression" or "operator" rather than list tokens. */
+	bool want_expr = false, want_op = false;
+	for (int i = 0; i < n; i++) {
+		want_expr |= exp[i] == YYSYMBOL_INT;
+		want_op |= exp[i] == YYTRANSLATE('*');
+	}
+	const char *names[YYNTOKENS + 2];
+	int m = 0;
+	for (int i = 0; i < n; i++) {
+		bool grouped = false;
+		for (size_t j = 0; want_expr && j < sizeof expr_start / sizeof expr_start[0]; j++)
+			grouped |= exp[i] == YYTRANSLATE(expr_start[j]);
+		for (size_t j = 0; want_op && j < sizeof binary_ops / sizeof binary_ops[0]; j++)
+			grouped |= exp[i] == YYTRANSLATE(binary_ops[j]);
+		if (!grouped)
+			names[m++] = yysymbol_name(exp[i]);
+	}
+	if (want_expr)
+		names[m++] = "expression";
+	if (want_op)
+		names[m++] = "operator";
+	if (m > 0 && m <= 4) {
+		buf_puts(&b, ", expected ");
+		for (int i = 0; i < m; i++)
+			buf_printf(&b, "%s%s", i == 0 ? "" : i == m - 1 ? " or " : ", ", names[i]);
+	}
+	error(*yypcontext_location(ctx), "%s", b.data);
+	buf_free(&b);
+	if (++ps->syntax_errors >= MAX_SYNTAX_ERRORS) {
+		note(*yypcontext_location(ctx), "too many syntax errors; the rest of %s is skipped",
+		     source_path(ps->lx.file));
+		ps->stop = true;
+	}
+	return 0;
+}
+
+bool
+parse_file(int file, List *items)
+{
+	int errors = error_count;
+	Parser ps;
+	memset(&ps, 0, sizeof ps);
+	lexer_init(&ps.lx, file);
+	ps.items = items;
+	int r = yyparse(&ps);
+	return r == 0 && error_count == errors;
+}

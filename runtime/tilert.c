@@ -1,0 +1,783 @@
+/* tilert.c: libtilert, loading libcuda.so.1 at run time and wrapping the few Driver API calls a tilec kernel needs. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tilert.h"
+
+/*
+ * The Driver API types we use, declared here rather than taken from cuda.h so that the library builds
+ * without the CUDA toolkit. The layouts are the driver's stable ABI: handles are opaque pointers,
+ * CUdeviceptr is 64 bits on every 64-bit platform, enums are passed as int.
+ */
+typedef int CUresult;
+typedef int CUdevice;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUstream_st *CUstream;
+typedef unsigned long long CUdeviceptr;
+
+enum {
+	CUDA_SUCCESS = 0,
+	CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
+	CUDA_ERROR_NOT_FOUND = 500,
+	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+	CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+	CU_JIT_ERROR_LOG_BUFFER = 5,
+	CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
+};
+
+/* Above this much dynamic shared memory a kernel must opt in with cuFuncSetAttribute before launching. */
+#define DEFAULT_SHARED_LIMIT (48u * 1024u)
+
+#define EM_CUDA 190
+#define FATBIN_MAGIC 0xBA55ED50u
+
+typedef struct {
+	void *handle;
+	CUresult (*cuInit)(unsigned flags);
+	CUresult (*cuDeviceGetCount)(int *count);
+	CUresult (*cuDeviceGet)(CUdevice *dev, int ordinal);
+	CUresult (*cuDeviceGetName)(char *name, int len, CUdevice dev);
+	CUresult (*cuDeviceGetAttribute)(int *value, int attrib, CUdevice dev);
+	CUresult (*cuCtxCreate)(CUcontext *ctx, unsigned flags, CUdevice dev);
+	CUresult (*cuCtxDestroy)(CUcontext ctx);
+	CUresult (*cuCtxSetCurrent)(CUcontext ctx);
+	CUresult (*cuCtxSynchronize)(void);
+	CUresult (*cuMemAlloc)(CUdeviceptr *ptr, size_t bytes);
+	CUresult (*cuMemFree)(CUdeviceptr ptr);
+	CUresult (*cuMemcpyHtoD)(CUdeviceptr dst, const void *src, size_t bytes);
+	CUresult (*cuMemcpyDtoH)(void *dst, CUdeviceptr src, size_t bytes);
+	CUresult (*cuModuleLoadData)(CUmodule *mod, const void *image);
+	CUresult (*cuModuleLoadDataEx)(CUmodule *mod, const void *image, unsigned nopts, int *opts, void **values);
+	CUresult (*cuModuleUnload)(CUmodule mod);
+	CUresult (*cuModuleGetFunction)(CUfunction *fn, CUmodule mod, const char *name);
+	CUresult (*cuModuleGetGlobal)(CUdeviceptr *ptr, size_t *bytes, CUmodule mod, const char *name);
+	CUresult (*cuFuncSetAttribute)(CUfunction fn, int attrib, int value);
+	CUresult (*cuLaunchKernel)(CUfunction fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+	                           unsigned bz, unsigned shared, CUstream stream, void **params, void **extra);
+	CUresult (*cuGetErrorName)(CUresult r, const char **name);
+	CUresult (*cuGetErrorString)(CUresult r, const char **str);
+} Driver;
+
+/* The versioned names are the ones cuda.h maps the plain names to; the plain symbols are the old ABI. */
+static const struct {
+	const char *name;
+	size_t offset;
+	bool required;
+} symbols[] = {
+	{"cuInit", offsetof(Driver, cuInit), true},
+	{"cuDeviceGetCount", offsetof(Driver, cuDeviceGetCount), false},
+	{"cuDeviceGet", offsetof(Driver, cuDeviceGet), true},
+	{"cuDeviceGetName", offsetof(Driver, cuDeviceGetName), true},
+	{"cuDeviceGetAttribute", offsetof(Driver, cuDeviceGetAttribute), true},
+	{"cuCtxCreate_v2", offsetof(Driver, cuCtxCreate), true},
+	{"cuCtxDestroy_v2", offsetof(Driver, cuCtxDestroy), true},
+	{"cuCtxSetCurrent", offsetof(Driver, cuCtxSetCurrent), true},
+	{"cuCtxSynchronize", offsetof(Driver, cuCtxSynchronize), true},
+	{"cuMemAlloc_v2", offsetof(Driver, cuMemAlloc), true},
+	{"cuMemFree_v2", offsetof(Driver, cuMemFree), true},
+	{"cuMemcpyHtoD_v2", offsetof(Driver, cuMemcpyHtoD), true},
+	{"cuMemcpyDtoH_v2", offsetof(Driver, cuMemcpyDtoH), true},
+	{"cuModuleLoadData", offsetof(Driver, cuModuleLoadData), true},
+	{"cuModuleLoadDataEx", offsetof(Driver, cuModuleLoadDataEx), true},
+	{"cuModuleUnload", offsetof(Driver, cuModuleUnload), true},
+	{"cuModuleGetFunction", offsetof(Driver, cuModuleGetFunction), true},
+	{"cuModuleGetGlobal_v2", offsetof(Driver, cuModuleGetGlobal), true},
+	{"cuFuncSetAttribute", offsetof(Driver, cuFuncSetAttribute), false},
+	{"cuLaunchKernel", offsetof(Driver, cuLaunchKernel), true},
+	{"cuGetErrorName", offsetof(Driver, cuGetErrorName), false},
+	{"cuGetErrorString", offsetof(Driver, cuGetErrorString), false},
+};
+
+/* Storing dlsym's void * into a function pointer slot relies on POSIX's guarantee that they have one size. */
+_Static_assert(sizeof(void *) == sizeof(void (*)(void)), "function and object pointers differ in size");
+
+struct tilert_ctx {
+	Driver *drv;
+	CUcontext cu;
+	CUdevice dev;
+	int ordinal;
+	int major, minor;
+	char name[256];
+	tilert_module *modules;
+};
+
+struct tilert_module {
+	tilert_ctx *ctx;
+	CUmodule cu;
+	char *source; /* the file name, or "module image", for messages */
+	tilert_kernel *kernels;
+	tilert_module *prev, *next;
+};
+
+struct tilert_kernel {
+	tilert_module *module;
+	CUfunction fn;
+	char *name;
+	bool has_dims;
+	unsigned grid[3], block[3];
+	tilert_kernel *next;
+};
+
+typedef enum { IMG_CUBIN, IMG_PTX, IMG_FATBIN } ImageKind;
+
+/* Per thread, so that concurrent callers (each with its own context) never read each other's message. */
+static _Thread_local char last_error[8192];
+
+/* Loaded once and kept for the life of the process; published atomically so racing first calls agree. */
+static _Atomic(Driver *) the_driver;
+
+const char *
+tilert_last_error(void)
+{
+	return last_error;
+}
+
+static int
+fail(int status, const char *fmt, ...)
+{
+	int n = snprintf(last_error, sizeof last_error, "tilert: ");
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(last_error + n, sizeof last_error - (size_t)n, fmt, ap);
+	va_end(ap);
+	return status;
+}
+
+static void
+append_error(const char *fmt, ...)
+{
+	size_t n = strlen(last_error);
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(last_error + n, sizeof last_error - n, fmt, ap);
+	va_end(ap);
+}
+
+/* CUDA_ERROR_xxx: text, falling back to the number when the driver cannot name it (or is too old to try). */
+static void
+describe(CUresult r, char *buf, size_t len)
+{
+	Driver *d = atomic_load(&the_driver);
+	const char *name = NULL, *str = NULL;
+	if (d && d->cuGetErrorName && d->cuGetErrorName(r, &name) != CUDA_SUCCESS)
+		name = NULL;
+	if (d && d->cuGetErrorString && d->cuGetErrorString(r, &str) != CUDA_SUCCESS)
+		str = NULL;
+	if (name && str)
+		snprintf(buf, len, "%s: %s", name, str);
+	else if (name)
+		snprintf(buf, len, "%s", name);
+	else
+		snprintf(buf, len, "CUDA error %d", r);
+}
+
+/* "cuXxx failed: CUDA_ERROR_yyy: text (context)"; fmt may be NULL when the call needs no context. */
+static int
+cuda_fail(CUresult r, const char *call, const char *fmt, ...)
+{
+	char what[512], context[1024] = "";
+	describe(r, what, sizeof what);
+	if (fmt) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(context, sizeof context, fmt, ap);
+		va_end(ap);
+	}
+	return fail(TILERT_ERR_CUDA, "%s failed: %s%s%s%s", call, what, fmt ? " (" : "", context, fmt ? ")" : "");
+}
+
+static char *
+dup_string(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	char *p = malloc(n);
+	if (p)
+		memcpy(p, s, n);
+	return p;
+}
+
+/* Failures are not cached: a later call retries, which lets a test change TILERT_LIBCUDA between calls. */
+static int
+load_driver(Driver **out)
+{
+	Driver *d = atomic_load(&the_driver);
+	if (d) {
+		*out = d;
+		return TILERT_OK;
+	}
+	const char *lib = getenv("TILERT_LIBCUDA");
+	if (!lib || !*lib)
+		lib = "libcuda.so.1";
+	dlerror();
+	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		const char *why = dlerror();
+		return fail(TILERT_ERR_NO_DRIVER, "cannot load %s: %s; is an NVIDIA driver installed?", lib,
+		            why ? why : "unknown error");
+	}
+	d = calloc(1, sizeof *d);
+	if (!d) {
+		dlclose(h);
+		return fail(TILERT_ERR_NOMEM, "out of memory");
+	}
+	d->handle = h;
+	for (size_t i = 0; i < sizeof symbols / sizeof symbols[0]; i++) {
+		void *p = dlsym(h, symbols[i].name);
+		if (!p && symbols[i].required) {
+			dlclose(h);
+			free(d);
+			return fail(TILERT_ERR_NO_DRIVER, "%s has no entry point %s; is the NVIDIA driver too old?", lib,
+			            symbols[i].name);
+		}
+		memcpy((char *)d + symbols[i].offset, &p, sizeof p);
+	}
+	Driver *expected = NULL;
+	if (!atomic_compare_exchange_strong(&the_driver, &expected, d)) {
+		dlclose(h);
+		free(d);
+		d = expected;
+	}
+	*out = d;
+	return TILERT_OK;
+}
+
+/* A context is current per thread; making it current on every call lets callers hop between threads. */
+static int
+make_current(tilert_ctx *ctx)
+{
+	CUresult r = ctx->drv->cuCtxSetCurrent(ctx->cu);
+	if (r != CUDA_SUCCESS)
+		return cuda_fail(r, "cuCtxSetCurrent", "device %d", ctx->ordinal);
+	return TILERT_OK;
+}
+
+int
+tilert_init(tilert_ctx **out, int device)
+{
+	if (!out)
+		return fail(TILERT_ERR_ARG, "tilert_init: out is NULL");
+	*out = NULL;
+	if (device < 0)
+		return fail(TILERT_ERR_ARG, "tilert_init: device %d is negative", device);
+	Driver *d = NULL;
+	int status = load_driver(&d);
+	if (status)
+		return status;
+	CUresult r = d->cuInit(0);
+	if (r != CUDA_SUCCESS)
+		return cuda_fail(r, "cuInit", NULL);
+	int count = 0;
+	if (d->cuDeviceGetCount && d->cuDeviceGetCount(&count) == CUDA_SUCCESS && device >= count)
+		return fail(TILERT_ERR_ARG, "tilert_init: device %d does not exist; this machine has %d CUDA device%s",
+		            device, count, count == 1 ? "" : "s");
+	tilert_ctx *ctx = calloc(1, sizeof *ctx);
+	if (!ctx)
+		return fail(TILERT_ERR_NOMEM, "out of memory");
+	ctx->drv = d;
+	ctx->ordinal = device;
+	if ((r = d->cuDeviceGet(&ctx->dev, device)) != CUDA_SUCCESS) {
+		status = cuda_fail(r, "cuDeviceGet", "device %d", device);
+		goto out;
+	}
+	if ((r = d->cuDeviceGetName(ctx->name, (int)sizeof ctx->name, ctx->dev)) != CUDA_SUCCESS) {
+		status = cuda_fail(r, "cuDeviceGetName", "device %d", device);
+		goto out;
+	}
+	if ((r = d->cuDeviceGetAttribute(&ctx->major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, ctx->dev)) ||
+	    (r = d->cuDeviceGetAttribute(&ctx->minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, ctx->dev))) {
+		status = cuda_fail(r, "cuDeviceGetAttribute", "compute capability of device %d", device);
+		goto out;
+	}
+	if ((r = d->cuCtxCreate(&ctx->cu, 0, ctx->dev)) != CUDA_SUCCESS) {
+		status = cuda_fail(r, "cuCtxCreate", "device %d", device);
+		goto out;
+	}
+	*out = ctx;
+	return TILERT_OK;
+out:
+	free(ctx);
+	return status;
+}
+
+static void
+free_module(tilert_module *m)
+{
+	while (m->kernels) {
+		tilert_kernel *k = m->kernels;
+		m->kernels = k->next;
+		free(k->name);
+		free(k);
+	}
+	if (m->prev)
+		m->prev->next = m->next;
+	else
+		m->ctx->modules = m->next;
+	if (m->next)
+		m->next->prev = m->prev;
+	free(m->source);
+	free(m);
+}
+
+int
+tilert_destroy(tilert_ctx *ctx)
+{
+	if (!ctx)
+		return TILERT_OK;
+	Driver *d = ctx->drv;
+	int status = make_current(ctx);
+	/* Destroying the context unloads its modules with it; only our bookkeeping needs freeing. */
+	while (ctx->modules)
+		free_module(ctx->modules);
+	CUresult r = d->cuCtxDestroy(ctx->cu);
+	int ordinal = ctx->ordinal;
+	free(ctx);
+	if (r != CUDA_SUCCESS)
+		return cuda_fail(r, "cuCtxDestroy", "device %d", ordinal);
+	return status;
+}
+
+int
+tilert_device_name(tilert_ctx *ctx, char *buf, size_t len)
+{
+	if (!ctx || !buf || len == 0)
+		return fail(TILERT_ERR_ARG, "tilert_device_name: %s", !ctx ? "ctx is NULL" : !buf ? "buf is NULL" : "len is 0");
+	snprintf(buf, len, "%s", ctx->name);
+	return TILERT_OK;
+}
+
+int
+tilert_device_cc(tilert_ctx *ctx, int *major, int *minor)
+{
+	if (!ctx || !major || !minor)
+		return fail(TILERT_ERR_ARG, "tilert_device_cc: %s", !ctx ? "ctx is NULL" : !major ? "major is NULL" : "minor is NULL");
+	*major = ctx->major;
+	*minor = ctx->minor;
+	return TILERT_OK;
+}
+
+/* Reads the whole file plus a NUL, because the driver takes PTX as a C string. */
+static int
+read_file(const char *path, char **data, size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return fail(TILERT_ERR_FILE, "%s: cannot open: %s", path, strerror(errno));
+	size_t len = 0, cap = 1 << 16;
+	char *buf = malloc(cap);
+	for (;;) {
+		if (!buf) {
+			fclose(f);
+			return fail(TILERT_ERR_NOMEM, "%s: out of memory reading the file", path);
+		}
+		len += fread(buf + len, 1, cap - len - 1, f);
+		if (len < cap - 1)
+			break;
+		cap *= 2;
+		char *p = realloc(buf, cap);
+		if (!p)
+			free(buf);
+		buf = p;
+	}
+	if (ferror(f)) {
+		int e = errno;
+		fclose(f);
+		free(buf);
+		return fail(TILERT_ERR_FILE, "%s: cannot read: %s", path, strerror(e));
+	}
+	fclose(f);
+	buf[len] = 0;
+	*data = buf;
+	*size = len;
+	return TILERT_OK;
+}
+
+/* PTX must open with .version, after any comments and white space; this is how the driver recognises it too. */
+static bool
+looks_like_ptx(const char *p, size_t n)
+{
+	size_t i = 0;
+	while (i < n) {
+		if (p[i] == ' ' || p[i] == '\t' || p[i] == '\n' || p[i] == '\r') {
+			i++;
+		} else if (i + 1 < n && p[i] == '/' && p[i + 1] == '/') {
+			while (i < n && p[i] != '\n')
+				i++;
+		} else if (i + 1 < n && p[i] == '/' && p[i + 1] == '*') {
+			i += 2;
+			while (i + 1 < n && !(p[i] == '*' && p[i + 1] == '/'))
+				i++;
+			i += 2;
+		} else {
+			break;
+		}
+	}
+	static const char directive[] = ".version";
+	size_t len = sizeof directive - 1;
+	return i + len < n && memcmp(p + i, directive, len) == 0 && (p[i + len] == ' ' || p[i + len] == '\t');
+}
+
+/* Everything that can be said about an image without a driver, so a bad file is reported as such. */
+static int
+classify(const char *what, const void *image, size_t size, ImageKind *kind)
+{
+	const unsigned char *p = image;
+	if (size == 0)
+		return fail(TILERT_ERR_FILE, "%s: is empty", what);
+	if (size >= 4 && memcmp(p, "\x7f" "ELF", 4) == 0) {
+		if (size < 52)
+			return fail(TILERT_ERR_FILE, "%s: truncated ELF file (%zu bytes)", what, size);
+		/* EI_DATA (byte 5) says how e_machine (bytes 18-19) is stored. */
+		unsigned machine = p[5] == 2 ? (unsigned)p[18] << 8 | p[19] : (unsigned)p[19] << 8 | p[18];
+		if (machine != EM_CUDA)
+			return fail(TILERT_ERR_FILE, "%s: an ELF file but not a CUDA cubin (e_machine %u; a cubin has %d)",
+			            what, machine, EM_CUDA);
+		*kind = IMG_CUBIN;
+		return TILERT_OK;
+	}
+	if (size >= 4 && ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24) == FATBIN_MAGIC) {
+		*kind = IMG_FATBIN;
+		return TILERT_OK;
+	}
+	if (looks_like_ptx(image, size)) {
+		*kind = IMG_PTX;
+		return TILERT_OK;
+	}
+	return fail(TILERT_ERR_FILE, "%s: neither a cubin (ELF) nor PTX (text starting with .version)", what);
+}
+
+static int
+load_image(tilert_ctx *ctx, const char *source, const void *image, ImageKind kind, tilert_module **out)
+{
+	int status = make_current(ctx);
+	if (status)
+		return status;
+	Driver *d = ctx->drv;
+	CUmodule cu = NULL;
+	CUresult r;
+	if (kind == IMG_PTX) {
+		/* The JIT explains a rejection only through its error log, so ask for it. */
+		char log[4096] = "";
+		int opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+		void *values[] = {log, (void *)(uintptr_t)sizeof log};
+		r = d->cuModuleLoadDataEx(&cu, image, 2, opts, values);
+		if (r != CUDA_SUCCESS) {
+			size_t n = (size_t)(uintptr_t)values[1];
+			log[n < sizeof log ? n : sizeof log - 1] = 0;
+			status = cuda_fail(r, "cuModuleLoadDataEx", "module %s for sm_%d%d", source, ctx->major, ctx->minor);
+			if (log[0])
+				append_error("\nPTX JIT error log:\n%s", log);
+			return status;
+		}
+	} else {
+		r = d->cuModuleLoadData(&cu, image);
+		if (r == CUDA_ERROR_NO_BINARY_FOR_GPU)
+			return cuda_fail(r, "cuModuleLoadData", "module %s was not built for this device, sm_%d%d", source,
+			                 ctx->major, ctx->minor);
+		if (r != CUDA_SUCCESS)
+			return cuda_fail(r, "cuModuleLoadData", "module %s", source);
+	}
+	tilert_module *m = calloc(1, sizeof *m);
+	char *name = dup_string(source);
+	if (!m || !name) {
+		free(m);
+		free(name);
+		d->cuModuleUnload(cu);
+		return fail(TILERT_ERR_NOMEM, "out of memory");
+	}
+	m->ctx = ctx;
+	m->cu = cu;
+	m->source = name;
+	m->next = ctx->modules;
+	if (m->next)
+		m->next->prev = m;
+	ctx->modules = m;
+	*out = m;
+	return TILERT_OK;
+}
+
+int
+tilert_module_load_file(tilert_ctx *ctx, const char *path, tilert_module **out)
+{
+	if (!path || !out)
+		return fail(TILERT_ERR_ARG, "tilert_module_load_file: %s is NULL", !path ? "path" : "out");
+	*out = NULL;
+	/* The file is checked before ctx, so a bad file is named even where no driver could give a context. */
+	char *data = NULL;
+	size_t size = 0;
+	ImageKind kind = IMG_CUBIN;
+	int status = read_file(path, &data, &size);
+	if (status)
+		return status;
+	status = classify(path, data, size, &kind);
+	if (!status && !ctx)
+		status = fail(TILERT_ERR_ARG, "tilert_module_load_file: ctx is NULL");
+	if (!status)
+		status = load_image(ctx, path, data, kind, out);
+	free(data);
+	return status;
+}
+
+int
+tilert_module_load_data(tilert_ctx *ctx, const void *image, size_t size, tilert_module **out)
+{
+	if (!image || !out)
+		return fail(TILERT_ERR_ARG, "tilert_module_load_data: %s is NULL", !image ? "image" : "out");
+	*out = NULL;
+	ImageKind kind = IMG_CUBIN;
+	int status = classify("module image", image, size, &kind);
+	if (status)
+		return status;
+	if (!ctx)
+		return fail(TILERT_ERR_ARG, "tilert_module_load_data: ctx is NULL");
+	if (kind != IMG_PTX || memchr(image, 0, size))
+		return load_image(ctx, "module image", image, kind, out);
+	/* PTX without its NUL: the driver would read past the end, so give it a terminated copy. */
+	char *copy = malloc(size + 1);
+	if (!copy)
+		return fail(TILERT_ERR_NOMEM, "out of memory");
+	memcpy(copy, image, size);
+	copy[size] = 0;
+	status = load_image(ctx, "module image", copy, kind, out);
+	free(copy);
+	return status;
+}
+
+int
+tilert_module_unload(tilert_module *module)
+{
+	if (!module)
+		return TILERT_OK;
+	tilert_ctx *ctx = module->ctx;
+	int status = make_current(ctx);
+	CUresult r = status ? CUDA_SUCCESS : ctx->drv->cuModuleUnload(module->cu);
+	char *source = dup_string(module->source);
+	free_module(module);
+	if (r != CUDA_SUCCESS)
+		status = cuda_fail(r, "cuModuleUnload", "module %s", source ? source : "?");
+	free(source);
+	return status;
+}
+
+/* Reads tilec_launch_<name>: absent means a kernel from elsewhere, malformed means a compiler bug worth reporting. */
+static int
+read_launch_config(tilert_kernel *k)
+{
+	tilert_module *m = k->module;
+	Driver *d = m->ctx->drv;
+	static const char prefix[] = "tilec_launch_";
+	size_t n = sizeof prefix + strlen(k->name);
+	char *symbol = malloc(n);
+	if (!symbol)
+		return fail(TILERT_ERR_NOMEM, "out of memory");
+	snprintf(symbol, n, "%s%s", prefix, k->name);
+	CUdeviceptr ptr = 0;
+	size_t bytes = 0;
+	unsigned v[6];
+	int status = TILERT_OK;
+	CUresult r = d->cuModuleGetGlobal(&ptr, &bytes, m->cu, symbol);
+	if (r == CUDA_ERROR_NOT_FOUND) {
+		k->has_dims = false;
+	} else if (r != CUDA_SUCCESS) {
+		status = cuda_fail(r, "cuModuleGetGlobal", "%s in module %s", symbol, m->source);
+	} else if (bytes != sizeof v) {
+		status = fail(TILERT_ERR_FILE, "module %s: %s is %zu bytes; a launch configuration is 6 u32 (%zu bytes)",
+		              m->source, symbol, bytes, sizeof v);
+	} else if ((r = d->cuMemcpyDtoH(v, ptr, sizeof v)) != CUDA_SUCCESS) {
+		status = cuda_fail(r, "cuMemcpyDtoH", "reading %s in module %s", symbol, m->source);
+	} else if (!v[0] || !v[1] || !v[2] || !v[3] || !v[4] || !v[5]) {
+		status = fail(TILERT_ERR_FILE, "module %s: %s has a zero dimension (grid %ux%ux%u, block %ux%ux%u)",
+		              m->source, symbol, v[0], v[1], v[2], v[3], v[4], v[5]);
+	} else {
+		k->has_dims = true;
+		memcpy(k->grid, v, sizeof k->grid);
+		memcpy(k->block, v + 3, sizeof k->block);
+	}
+	free(symbol);
+	return status;
+}
+
+int
+tilert_kernel_get(tilert_module *module, const char *name, tilert_kernel **out)
+{
+	if (!module || !name || !out)
+		return fail(TILERT_ERR_ARG, "tilert_kernel_get: %s is NULL", !module ? "module" : !name ? "name" : "out");
+	*out = NULL;
+	for (tilert_kernel *k = module->kernels; k; k = k->next) {
+		if (strcmp(k->name, name) == 0) {
+			*out = k;
+			return TILERT_OK;
+		}
+	}
+	int status = make_current(module->ctx);
+	if (status)
+		return status;
+	CUfunction fn = NULL;
+	CUresult r = module->ctx->drv->cuModuleGetFunction(&fn, module->cu, name);
+	if (r == CUDA_ERROR_NOT_FOUND)
+		return fail(TILERT_ERR_CUDA, "module %s has no kernel %s (a CUDA C kernel needs extern \"C\" to keep "
+		            "its name unmangled)", module->source, name);
+	if (r != CUDA_SUCCESS)
+		return cuda_fail(r, "cuModuleGetFunction", "kernel %s in module %s", name, module->source);
+	tilert_kernel *k = calloc(1, sizeof *k);
+	if (!k || !(k->name = dup_string(name))) {
+		free(k);
+		return fail(TILERT_ERR_NOMEM, "out of memory");
+	}
+	k->module = module;
+	k->fn = fn;
+	status = read_launch_config(k);
+	if (status) {
+		free(k->name);
+		free(k);
+		return status;
+	}
+	k->next = module->kernels;
+	module->kernels = k;
+	*out = k;
+	return TILERT_OK;
+}
+
+static int
+no_launch_config(tilert_kernel *kernel)
+{
+	return fail(TILERT_ERR_NO_LAUNCH, "kernel %s carries no launch configuration (was it compiled by tilec?); "
+	            "launch it with tilert_kernel_launch_ex", kernel->name);
+}
+
+int
+tilert_kernel_dims(tilert_kernel *kernel, unsigned grid[3], unsigned block[3])
+{
+	if (!kernel || !grid || !block)
+		return fail(TILERT_ERR_ARG, "tilert_kernel_dims: %s is NULL", !kernel ? "kernel" : !grid ? "grid" : "block");
+	if (!kernel->has_dims)
+		return no_launch_config(kernel);
+	memcpy(grid, kernel->grid, sizeof kernel->grid);
+	memcpy(block, kernel->block, sizeof kernel->block);
+	return TILERT_OK;
+}
+
+static int
+launch(tilert_kernel *k, const unsigned grid[3], const unsigned block[3], unsigned shared, void **args)
+{
+	tilert_ctx *ctx = k->module->ctx;
+	Driver *d = ctx->drv;
+	int status = make_current(ctx);
+	if (status)
+		return status;
+	CUresult r;
+	if (shared > DEFAULT_SHARED_LIMIT && d->cuFuncSetAttribute &&
+	    (r = d->cuFuncSetAttribute(k->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)shared)) != CUDA_SUCCESS)
+		return cuda_fail(r, "cuFuncSetAttribute", "kernel %s, %u bytes of dynamic shared memory", k->name, shared);
+	r = d->cuLaunchKernel(k->fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared, NULL, args, NULL);
+	if (r != CUDA_SUCCESS)
+		return cuda_fail(r, "cuLaunchKernel", "kernel %s, grid %ux%ux%u, block %ux%ux%u, %u bytes of shared memory",
+		                 k->name, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared);
+	/* Faults inside the kernel surface only here; synchronizing pins them to this launch. */
+	if ((r = d->cuCtxSynchronize()) != CUDA_SUCCESS)
+		return cuda_fail(r, "cuCtxSynchronize", "after launching kernel %s", k->name);
+	return TILERT_OK;
+}
+
+int
+tilert_kernel_launch(tilert_kernel *kernel, void **args)
+{
+	if (!kernel)
+		return fail(TILERT_ERR_ARG, "tilert_kernel_launch: kernel is NULL");
+	if (!kernel->has_dims)
+		return no_launch_config(kernel);
+	return launch(kernel, kernel->grid, kernel->block, 0, args);
+}
+
+int
+tilert_kernel_launch_ex(tilert_kernel *kernel, const unsigned grid[3], const unsigned block[3], unsigned shared_bytes,
+                        void **args)
+{
+	if (!kernel || !grid || !block)
+		return fail(TILERT_ERR_ARG, "tilert_kernel_launch_ex: %s is NULL", !kernel ? "kernel" : !grid ? "grid" : "block");
+	if (!grid[0] || !grid[1] || !grid[2] || !block[0] || !block[1] || !block[2])
+		return fail(TILERT_ERR_ARG, "tilert_kernel_launch_ex: kernel %s: zero dimension (grid %ux%ux%u, block %ux%ux%u)",
+		            kernel->name, grid[0], grid[1], grid[2], block[0], block[1], block[2]);
+	return launch(kernel, grid, block, shared_bytes, args);
+}
+
+int
+tilert_alloc(tilert_ctx *ctx, size_t bytes, tilert_dev_ptr *out)
+{
+	if (!ctx || !out)
+		return fail(TILERT_ERR_ARG, "tilert_alloc: %s is NULL", !ctx ? "ctx" : "out");
+	*out = 0;
+	if (bytes == 0)
+		return fail(TILERT_ERR_ARG, "tilert_alloc: cannot allocate 0 bytes");
+	int status = make_current(ctx);
+	if (status)
+		return status;
+	CUdeviceptr p = 0;
+	CUresult r = ctx->drv->cuMemAlloc(&p, bytes);
+	if (r != CUDA_SUCCESS)
+		return cuda_fail(r, "cuMemAlloc", "%zu bytes on device %d", bytes, ctx->ordinal);
+	*out = p;
+	return TILERT_OK;
+}
+
+int
+tilert_free(tilert_ctx *ctx, tilert_dev_ptr ptr)
+{
+	if (!ctx)
+		return fail(TILERT_ERR_ARG, "tilert_free: ctx is NULL");
+	if (!ptr)
+		return TILERT_OK;
+	int status = make_current(ctx);
+	if (status)
+		return status;
+	CUresult r = ctx->drv->cuMemFree(ptr);
+	if (r != CUDA_SUCCESS)
+		return cuda_fail(r, "cuMemFree", "0x%llx", ptr);
+	return TILERT_OK;
+}
+
+int
+tilert_copy_to_device(tilert_ctx *ctx, tilert_dev_ptr dst, const void *src, size_t bytes)
+{
+	if (!ctx || (bytes && (!dst || !src)))
+		return fail(TILERT_ERR_ARG, "tilert_copy_to_device: %s", !ctx ? "ctx is NULL" : !dst ? "dst is 0" : "src is NULL");
+	if (!bytes)
+		return TILERT_OK;
+	int status = make_current(ctx);
+	if (status)
+		return status;
+	CUresult r = ctx->drv->cuMemcpyHtoD(dst, src, bytes);
+	if (r != CUDA_SUCCESS)
+		return cuda_fail(r, "cuMemcpyHtoD", "%zu bytes to 0x%llx", bytes, dst);
+	return TILERT_OK;
+}
+
+int
+tilert_copy_to_host(tilert_ctx *ctx, void *dst, tilert_dev_ptr src, size_t bytes)
+{
+	if (!ctx || (bytes && (!dst || !src)))
+		return fail(TILERT_ERR_ARG, "tilert_copy_to_host: %s", !ctx ? "ctx is NULL" : !dst ? "dst is NULL" : "src is 0");
+	if (!bytes)
+		return TILERT_OK;
+	int status = make_current(ctx);
+	if (status)
+		return status;
+	CUresult r = ctx->drv->cuMemcpyDtoH(dst, src, bytes);
+	if (r != CUDA_SUCCESS)
+		return cuda_fail(r, "cuMemcpyDtoH", "%zu bytes from 0x%llx", bytes, src);
+	return TILERT_OK;
+}

@@ -1,0 +1,224 @@
+/* diag.c: the source table and clang-style diagnostics (location, message, source line, caret). */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* isatty, strdup */
+#endif
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tilec.h"
+
+typedef struct Source {
+	char *path;
+	char *text;
+	size_t len;
+	size_t *lines; /* byte offset of each line's start, built on the first diagnostic */
+	int nlines;
+} Source;
+
+static Source *sources;
+static int nsources, capsources;
+
+int error_count;
+int warning_count;
+bool diag_werror;
+bool diag_nowarn;
+const Loc no_loc = {0, 0, 0, 0, -1};
+
+static bool colour;
+/* Notes belong to the diagnostic before them: a suppressed warning suppresses its notes too. */
+static bool last_suppressed;
+
+int
+source_add(const char *path, char *text, size_t len)
+{
+	if (nsources == capsources) {
+		capsources = capsources ? 2 * capsources : 8;
+		sources = realloc(sources, capsources * sizeof *sources);
+		if (!sources)
+			fatal("out of memory");
+	}
+	/* The lexer relies on a NUL after the last byte, whatever the caller allocated. */
+	char *t = realloc(text, len + 1);
+	if (!t)
+		fatal("out of memory");
+	t[len] = 0;
+	char *p = strdup(path);
+	if (!p)
+		fatal("out of memory");
+	sources[nsources] = (Source){p, t, len, NULL, 0};
+	return nsources++;
+}
+
+const char *
+source_path(int file)
+{
+	return file >= 0 && file < nsources ? sources[file].path : "tilec";
+}
+
+const char *
+source_text(int file, size_t *len)
+{
+	if (file < 0 || file >= nsources) {
+		*len = 0;
+		return "";
+	}
+	*len = sources[file].len;
+	return sources[file].text;
+}
+
+int
+source_count(void)
+{
+	return nsources;
+}
+
+void
+diag_setup(void)
+{
+	const char *nc = getenv("NO_COLOR");
+	colour = isatty(STDERR_FILENO) && !(nc && *nc);
+}
+
+Loc
+loc_span(Loc a, Loc b)
+{
+	Loc r = a;
+	r.last_line = b.last_line;
+	r.last_column = b.last_column;
+	return r;
+}
+
+static void
+build_lines(Source *s)
+{
+	int cap = 64;
+	s->lines = malloc(cap * sizeof *s->lines);
+	if (!s->lines)
+		fatal("out of memory");
+	s->nlines = 0;
+	s->lines[s->nlines++] = 0;
+	for (size_t i = 0; i < s->len; i++) {
+		if (s->text[i] != '\n')
+			continue;
+		if (s->nlines == cap) {
+			cap *= 2;
+			s->lines = realloc(s->lines, cap * sizeof *s->lines);
+			if (!s->lines)
+				fatal("out of memory");
+		}
+		s->lines[s->nlines++] = i + 1;
+	}
+}
+
+/* Echoes the line of loc and a caret line under its range; bytes that would upset the terminal print as '?'. */
+static void
+show_source(Loc loc)
+{
+	Source *s = &sources[loc.file];
+	if (!s->lines)
+		build_lines(s);
+	if (loc.first_line > s->nlines)
+		return;
+	size_t start = s->lines[loc.first_line - 1], end = start;
+	while (end < s->len && s->text[end] != '\n')
+		end++;
+	if (end > start && s->text[end - 1] == '\r')
+		end--;
+	for (size_t i = start; i < end; i++) {
+		unsigned char c = (unsigned char)s->text[i];
+		fputc(c == '\t' || (c >= 0x20 && c < 0x7f) ? c : '?', stderr);
+	}
+	fputc('\n', stderr);
+	int col = loc.first_column < 1 ? 1 : loc.first_column;
+	for (int i = 1; i < col; i++) {
+		size_t at = start + (size_t)i - 1;
+		fputc(at < end && s->text[at] == '\t' ? '\t' : ' ', stderr);
+	}
+	if (colour)
+		fputs("\033[1;32m", stderr);
+	fputc('^', stderr);
+	if (loc.last_line == loc.first_line)
+		for (int i = col + 1; i <= loc.last_column; i++)
+			fputc('~', stderr);
+	if (colour)
+		fputs("\033[0m", stderr);
+	fputc('\n', stderr);
+}
+
+static void
+emit(Loc loc, const char *kind, const char *kcolour, const char *suffix, const char *fmt, va_list ap)
+{
+	bool has_loc = loc.file >= 0 && loc.file < nsources && loc.first_line > 0;
+	if (colour)
+		fputs("\033[1m", stderr);
+	if (has_loc)
+		fprintf(stderr, "%s:%d:%d: ", sources[loc.file].path, loc.first_line, loc.first_column);
+	else
+		fputs("tilec: ", stderr);
+	if (colour)
+		fprintf(stderr, "\033[1;%sm%s:\033[0m\033[1m ", kcolour, kind);
+	else
+		fprintf(stderr, "%s: ", kind);
+	vfprintf(stderr, fmt, ap);
+	fputs(suffix, stderr);
+	if (colour)
+		fputs("\033[0m", stderr);
+	fputc('\n', stderr);
+	if (has_loc)
+		show_source(loc);
+}
+
+/* A run that reports this many errors has nothing more useful to say. */
+static void
+count_error(void)
+{
+	if (error_count >= 100) {
+		fputs("tilec: error: too many errors, stopping\n", stderr);
+		fflush(stderr);
+		exit(1);
+	}
+	error_count++;
+}
+
+void
+error(Loc loc, const char *fmt, ...)
+{
+	count_error();
+	last_suppressed = false;
+	va_list ap;
+	va_start(ap, fmt);
+	emit(loc, "error", "31", "", fmt, ap);
+	va_end(ap);
+}
+
+void
+warning(Loc loc, const char *fmt, ...)
+{
+	if (diag_nowarn) {
+		last_suppressed = true;
+		return;
+	}
+	last_suppressed = false;
+	va_list ap;
+	va_start(ap, fmt);
+	if (diag_werror) {
+		count_error();
+		emit(loc, "error", "31", " [-Werror]", fmt, ap);
+	} else {
+		warning_count++;
+		emit(loc, "warning", "35", "", fmt, ap);
+	}
+	va_end(ap);
+}
+
+void
+note(Loc loc, const char *fmt, ...)
+{
+	if (last_suppressed)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	emit(loc, "note", "36", "", fmt, ap);
+	va_end(ap);
+}

@@ -1,0 +1,778 @@
+/* emit_cu.c: writes the lowered program as self-contained CUDA C with one asm volatile per tcgen05 instruction. */
+#include <math.h>
+#include <string.h>
+
+#include "tilec.h"
+
+typedef struct Emitter {
+	Buf *out;
+	KernelIR *k;
+	int indent;
+	bool f16, bf16;
+	List pending;  /* RegRef*: registers loaded since the last wait::ld */
+	List in_scope; /* Tensor*: local tensors whose registers are declared here */
+} Emitter;
+
+static Emitter E;
+
+static const char *
+ctype(EType t)
+{
+	switch (t) {
+	case T_F32: return "float";
+	case T_F16: case T_BF16: case T_U16: return "unsigned short";
+	case T_I32: return "int";
+	case T_U32: return "unsigned";
+	case T_I16: return "short";
+	case T_I8: return "signed char";
+	case T_U8: return "unsigned char";
+	default: return "int";
+	}
+}
+
+/* The C type of a scalar variable: 16-bit floats are held as float, rounded at each assignment. */
+static const char *
+var_ctype(EType t)
+{
+	return etype_is_float(t) ? "float" : ctype(t);
+}
+
+static void
+line_start(void)
+{
+	for (int i = 0; i < E.indent; i++)
+		buf_putc(E.out, '\t');
+}
+
+static void expr(const IExpr *e);
+static void expr_top(const IExpr *e);
+
+static void
+int_literal(int64_t v, EType t)
+{
+	if (t == T_U32)
+		buf_printf(E.out, "%lluu", (unsigned long long)(uint32_t)v);
+	else if (v == INT32_MIN)
+		buf_puts(E.out, "(-2147483647 - 1)");
+	else if (v < 0)
+		buf_printf(E.out, "(%lld)", (long long)v);
+	else
+		buf_printf(E.out, "%lld", (long long)v);
+}
+
+static void
+float_literal(double v)
+{
+	float f = (float)v;
+	if (isnan(f)) {
+		buf_puts(E.out, "__int_as_float(0x7fffffff)");
+	} else if (isinf(f)) {
+		buf_puts(E.out, f > 0 ? "__int_as_float(0x7f800000)" : "__int_as_float((int)0xff800000u)");
+	} else {
+		char tmp[64];
+		snprintf(tmp, sizeof tmp, "%.9g", (double)f);
+		if (!strpbrk(tmp, ".eE"))
+			strcat(tmp, ".0");
+		buf_printf(E.out, f < 0 ? "(%sf)" : "%sf", tmp);
+	}
+}
+
+static void
+thread_linear(void)
+{
+	if (E.k->block[1] == 1 && E.k->block[2] == 1)
+		buf_puts(E.out, "threadIdx.x");
+	else
+		buf_printf(E.out, "(threadIdx.x + %du * (threadIdx.y + %du * threadIdx.z))", E.k->block[0], E.k->block[1]);
+}
+
+static void
+builtin(Builtin b)
+{
+	switch (b) {
+	case B_THREAD_X: buf_puts(E.out, "(int)threadIdx.x"); break;
+	case B_THREAD_Y: buf_puts(E.out, "(int)threadIdx.y"); break;
+	case B_THREAD_Z: buf_puts(E.out, "(int)threadIdx.z"); break;
+	case B_BLOCK_X: buf_puts(E.out, "(int)blockIdx.x"); break;
+	case B_BLOCK_Y: buf_puts(E.out, "(int)blockIdx.y"); break;
+	case B_BLOCK_Z: buf_puts(E.out, "(int)blockIdx.z"); break;
+	case B_WARP_ID: buf_puts(E.out, "tl_warp_id"); break;
+	case B_LANE_ID:
+		buf_puts(E.out, "(int)(");
+		thread_linear();
+		buf_puts(E.out, " & 31u)");
+		break;
+	case B_WARPGROUP_ID: buf_puts(E.out, "(tl_warp_id >> 2)"); break;
+	}
+}
+
+static const char *
+binop_text(Op op)
+{
+	switch (op) {
+	case OP_MUL: return "*";
+	case OP_DIV: return "/";
+	case OP_MOD: return "%";
+	case OP_ADD: return "+";
+	case OP_SUB: return "-";
+	case OP_SHL: return "<<";
+	case OP_SHR: return ">>";
+	case OP_LT: return "<";
+	case OP_LE: return "<=";
+	case OP_GT: return ">";
+	case OP_GE: return ">=";
+	case OP_EQ: return "==";
+	case OP_NE: return "!=";
+	case OP_BITAND: return "&";
+	case OP_BITXOR: return "^";
+	case OP_BITOR: return "|";
+	case OP_LAND: return "&&";
+	case OP_LOR: return "||";
+	case OP_NEG: return "-";
+	case OP_NOT: return "!";
+	case OP_BITNOT: return "~";
+	default: return "?";
+	}
+}
+
+/* Widens a stored element (its C storage value in text) to its value type. */
+static void
+widen(EType t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+widen(EType t, const char *fmt, ...)
+{
+	Buf inner = {0};
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(&inner, fmt, ap);
+	va_end(ap);
+	switch (t) {
+	case T_F16:
+		E.f16 = true;
+		buf_printf(E.out, "tl_h2f(%s)", inner.data);
+		break;
+	case T_BF16:
+		E.bf16 = true;
+		buf_printf(E.out, "tl_bf2f(%s)", inner.data);
+		break;
+	case T_F32:
+	case T_U32:
+		buf_puts(E.out, inner.data);
+		break;
+	default:
+		buf_printf(E.out, "(int)%s", inner.data);
+		break;
+	}
+	buf_free(&inner);
+}
+
+static void
+register_read(const Tensor *t, int slot)
+{
+	int bits = etype_bits(t->type);
+	int per = 32 / bits;
+	int word = slot / per, part = slot % per;
+	if (bits == 32) {
+		if (t->type == T_F32)
+			buf_printf(E.out, "__uint_as_float(%s[%d])", t->cname, word);
+		else if (t->type == T_I32)
+			buf_printf(E.out, "(int)%s[%d]", t->cname, word);
+		else
+			buf_printf(E.out, "%s[%d]", t->cname, word);
+		return;
+	}
+	const char *cast = t->type == T_I16 ? "(short)" : t->type == T_I8 ? "(signed char)"
+	                   : t->type == T_U8 ? "(unsigned char)" : "(unsigned short)";
+	if (part)
+		widen(t->type, "%s(%s[%d] >> %d)", cast, t->cname, word, part * bits);
+	else
+		widen(t->type, "%s%s[%d]", cast, t->cname, word);
+}
+
+static void
+convert(const IExpr *e)
+{
+	const IExpr *a = e->a;
+	switch (e->to) {
+	case T_F32:
+		buf_puts(E.out, "(float)(");
+		expr_top(a);
+		buf_puts(E.out, ")");
+		break;
+	case T_F16:
+		E.f16 = true;
+		buf_puts(E.out, "tl_h2f(tl_f2h((float)(");
+		expr_top(a);
+		buf_puts(E.out, ")))");
+		break;
+	case T_BF16:
+		E.bf16 = true;
+		buf_puts(E.out, "tl_bf2f(tl_f2bf((float)(");
+		expr_top(a);
+		buf_puts(E.out, ")))");
+		break;
+	case T_I32:
+		buf_puts(E.out, "(int)(");
+		expr_top(a);
+		buf_puts(E.out, ")");
+		break;
+	case T_U32:
+		buf_puts(E.out, "(unsigned)(");
+		expr_top(a);
+		buf_puts(E.out, ")");
+		break;
+	default:
+		buf_printf(E.out, "(int)(%s)(", ctype(e->to));
+		expr_top(a);
+		buf_puts(E.out, ")");
+		break;
+	}
+}
+
+/* An expression in a position that needs no parentheses of its own (a statement, an argument). */
+static void
+expr_top(const IExpr *e)
+{
+	if (e->kind == IE_BINARY && e->op != OP_NONE) {
+		expr(e->a);
+		buf_printf(E.out, " %s ", binop_text(e->op));
+		expr(e->b);
+	} else {
+		expr(e);
+	}
+}
+
+static void
+expr(const IExpr *e)
+{
+	switch (e->kind) {
+	case IE_INT:
+		int_literal(e->ival, e->type);
+		break;
+	case IE_FLOAT:
+		float_literal(e->fval);
+		break;
+	case IE_VAR:
+		buf_puts(E.out, e->var->cname);
+		break;
+	case IE_BUILTIN:
+		builtin(e->builtin);
+		break;
+	case IE_LOAD: {
+		Buf idx = {0};
+		Buf *saved = E.out;
+		E.out = &idx;
+		expr_top(e->index);
+		E.out = saved;
+		widen(e->tensor->type, "%s[%s]", e->tensor->cname, idx.data);
+		buf_free(&idx);
+		break;
+	}
+	case IE_SADDR:
+		buf_printf(E.out, "(unsigned)__cvta_generic_to_shared(&%s[", e->tensor->cname);
+		expr_top(e->index);
+		buf_puts(E.out, "])");
+		break;
+	case IE_REG:
+		register_read(e->tensor, e->slot);
+		break;
+	case IE_UNARY:
+		buf_printf(E.out, "(%s", binop_text(e->op));
+		expr(e->a);
+		buf_puts(E.out, ")");
+		break;
+	case IE_BINARY:
+		if (e->op == OP_NONE) { /* select, built by apply for per-warp offsets */
+			buf_puts(E.out, "(");
+			expr(e->a);
+			buf_puts(E.out, " ? ");
+			expr(e->b);
+			buf_puts(E.out, " : ");
+			expr(e->index);
+			buf_puts(E.out, ")");
+			break;
+		}
+		buf_puts(E.out, "(");
+		expr(e->a);
+		buf_printf(E.out, " %s ", binop_text(e->op));
+		expr(e->b);
+		buf_puts(E.out, ")");
+		break;
+	case IE_CONV:
+		convert(e);
+		break;
+	}
+}
+
+/* The bits to store for an element of type t, from a value already rounded to t. */
+static void
+stored_bits(EType t, const IExpr *value)
+{
+	if (value->kind == IE_CONV && value->to == t)
+		value = value->a;
+	if (value->type == t && (t == T_F32 || t == T_I32 || t == T_U32)) {
+		expr_top(value);
+		return;
+	}
+	switch (t) {
+	case T_F32:
+		buf_puts(E.out, "(float)(");
+		break;
+	case T_F16:
+		E.f16 = true;
+		buf_puts(E.out, "tl_f2h((float)(");
+		break;
+	case T_BF16:
+		E.bf16 = true;
+		buf_puts(E.out, "tl_f2bf((float)(");
+		break;
+	default:
+		buf_printf(E.out, "(%s)(", ctype(t));
+		break;
+	}
+	expr_top(value);
+	buf_puts(E.out, t == T_F16 || t == T_BF16 ? "))" : ")");
+}
+
+static void stmts(List *list);
+
+static void
+reg_operands(const LStmt *s, int first)
+{
+	for (int r = 0; r < s->nregs; r++) {
+		buf_printf(E.out, "%s%%%d", r ? (r % 16 ? ", " : ",\"\n\t\t\"") : "", first + r);
+	}
+}
+
+static void
+reg_constraints(const LStmt *s, const char *constraint)
+{
+	for (int r = 0; r < s->nregs; r++) {
+		if (r % 8 == 0) {
+			buf_puts(E.out, "\n");
+			line_start();
+			buf_puts(E.out, "\t  ");
+		}
+		buf_printf(E.out, "\"%s\"(%s[%d])%s", constraint, s->regs[r].tensor->cname, s->regs[r].word,
+		           r + 1 == s->nregs ? "" : r % 8 == 7 ? "," : ", ");
+	}
+}
+
+static bool
+tensor_in_scope(const Tensor *t)
+{
+	for (int i = 0; i < E.in_scope.n; i++)
+		if (LIST_AT(E.in_scope, Tensor, i) == t)
+			return true;
+	return false;
+}
+
+/* wait::ld names the loaded registers as in-out operands so that no read of them moves above it. */
+static void
+wait_ld(void)
+{
+	List regs = {0};
+	for (int i = 0; i < E.pending.n; i++) {
+		RegRef *r = LIST_AT(E.pending, RegRef, i);
+		bool dup = false;
+		for (int j = 0; j < regs.n && !dup; j++) {
+			RegRef *q = LIST_AT(regs, RegRef, j);
+			dup = q->tensor == r->tensor && q->word == r->word;
+		}
+		if (!dup && tensor_in_scope(r->tensor))
+			list_push(&regs, r);
+	}
+	E.pending.n = 0;
+	for (int chunk = 0; chunk == 0 || chunk * 64 < regs.n; chunk++) {
+		line_start();
+		buf_printf(E.out, "asm volatile(\"%s\"", chunk ? "" : "tcgen05.wait::ld.sync.aligned;");
+		int end = regs.n < (chunk + 1) * 64 ? regs.n : (chunk + 1) * 64;
+		if (end > chunk * 64) {
+			buf_puts(E.out, " :");
+			for (int i = chunk * 64; i < end; i++) {
+				RegRef *r = LIST_AT(regs, RegRef, i);
+				if ((i - chunk * 64) % 8 == 0) {
+					buf_puts(E.out, "\n");
+					line_start();
+					buf_puts(E.out, "\t  ");
+				}
+				buf_printf(E.out, "\"+r\"(%s[%d])%s", r->tensor->cname, r->word,
+				           i + 1 == end ? "" : (i - chunk * 64) % 8 == 7 ? "," : ", ");
+			}
+			buf_puts(E.out, " :: \"memory\");\n");
+		} else {
+			buf_puts(E.out, " ::: \"memory\");\n");
+		}
+	}
+}
+
+static void
+tc(const LStmt *s)
+{
+	char text[96];
+	switch (s->tc) {
+	case TC_ALLOC:
+		line_start();
+		buf_printf(E.out, "asm volatile(\"tcgen05.alloc.cta_group::%d.sync.aligned.shared::cta.b32 [%%0], %d;\" :: \"r\"(",
+		           s->cta_group, s->ncols);
+		expr(s->addr);
+		buf_puts(E.out, ") : \"memory\");\n");
+		return;
+	case TC_DEALLOC:
+		line_start();
+		buf_printf(E.out, "asm volatile(\"tcgen05.dealloc.cta_group::%d.sync.aligned.b32 %%0, %d;\" :: \"r\"(",
+		           s->cta_group, s->ncols);
+		expr(s->addr);
+		buf_puts(E.out, ") : \"memory\");\n");
+		return;
+	case TC_RELINQUISH:
+		line_start();
+		buf_printf(E.out, "asm volatile(\"tcgen05.relinquish_alloc_permit.cta_group::%d.sync.aligned;\" ::: \"memory\");\n",
+		           s->cta_group);
+		return;
+	case TC_WAIT_LD:
+		wait_ld();
+		return;
+	case TC_WAIT_ST:
+		line_start();
+		buf_puts(E.out, "asm volatile(\"tcgen05.wait::st.sync.aligned;\" ::: \"memory\");\n");
+		return;
+	case TC_FENCE_BEFORE:
+		line_start();
+		buf_puts(E.out, "asm volatile(\"tcgen05.fence::before_thread_sync;\" ::: \"memory\");\n");
+		return;
+	case TC_FENCE_AFTER:
+		line_start();
+		buf_puts(E.out, "asm volatile(\"tcgen05.fence::after_thread_sync;\" ::: \"memory\");\n");
+		return;
+	case TC_LD:
+	case TC_ST:
+		break;
+	}
+	opcode_format(&s->op, text, sizeof text);
+	bool x2 = s->op.shape == SH_16X32BX2;
+	line_start();
+	if (s->tc == TC_LD) {
+		buf_printf(E.out, "asm volatile(\"%s {", text);
+		reg_operands(s, 0);
+		buf_printf(E.out, "}, [%%%d]", s->nregs);
+		if (x2)
+			buf_printf(E.out, ", %u", s->imm);
+		buf_puts(E.out, ";\"\n");
+		line_start();
+		buf_puts(E.out, "\t:");
+		reg_constraints(s, "=r");
+		buf_puts(E.out, "\n");
+		line_start();
+		buf_puts(E.out, "\t: \"r\"(");
+		expr_top(s->addr);
+		buf_puts(E.out, ") : \"memory\");\n");
+		for (int r = 0; r < s->nregs; r++)
+			list_push(&E.pending, &s->regs[r]);
+	} else {
+		buf_printf(E.out, "asm volatile(\"%s [%%0]", text);
+		if (x2)
+			buf_printf(E.out, ", %u", s->imm);
+		buf_puts(E.out, ", {");
+		reg_operands(s, 1);
+		buf_puts(E.out, "};\"\n");
+		line_start();
+		buf_puts(E.out, "\t:: \"r\"(");
+		expr_top(s->addr);
+		buf_puts(E.out, "),");
+		reg_constraints(s, "r");
+		buf_puts(E.out, " : \"memory\");\n");
+	}
+}
+
+static void
+reg_store(const LStmt *s)
+{
+	const Tensor *t = s->tensor;
+	int bits = etype_bits(t->type);
+	int per = 32 / bits;
+	int word = s->slot / per, shift = (s->slot % per) * bits;
+	line_start();
+	if (bits == 32) {
+		buf_printf(E.out, "%s[%d] = ", t->cname, word);
+		if (t->type == T_F32) {
+			const IExpr *v = s->value->kind == IE_CONV && s->value->to == T_F32 ? s->value->a : s->value;
+			buf_puts(E.out, "__float_as_uint(");
+			if (v->type == T_F32)
+				expr(v);
+			else {
+				buf_puts(E.out, "(float)(");
+				expr(v);
+				buf_puts(E.out, ")");
+			}
+			buf_puts(E.out, ");\n");
+		} else {
+			buf_puts(E.out, "(unsigned)(");
+			expr(s->value);
+			buf_puts(E.out, ");\n");
+		}
+		return;
+	}
+	unsigned mask = bits == 16 ? 0xffffu : 0xffu;
+	buf_printf(E.out, "%s[%d] = (%s[%d] & 0x%08xu) | ((unsigned)(", t->cname, word, t->cname, word, ~(mask << shift));
+	stored_bits(t->type, s->value);
+	buf_printf(E.out, " & 0x%xu) << %d);\n", mask, shift);
+}
+
+static void
+comment(const LStmt *s)
+{
+	if (!s->comment)
+		return;
+	line_start();
+	buf_printf(E.out, "// %s\n", s->comment);
+}
+
+static bool
+declares(const List *body)
+{
+	for (int i = 0; i < body->n; i++) {
+		LKind k = LIST_AT(*body, LStmt, i)->kind;
+		if (k == L_LET || k == L_VAR || k == L_SHARED || k == L_REGS || k == L_TMEM)
+			return true;
+	}
+	return false;
+}
+
+static void
+block(List *body)
+{
+	int scope = E.in_scope.n;
+	E.indent++;
+	stmts(body);
+	E.indent--;
+	E.in_scope.n = scope;
+}
+
+static void
+stmt(const LStmt *s)
+{
+	comment(s);
+	switch (s->kind) {
+	case L_LET:
+		line_start();
+		buf_printf(E.out, "const %s %s = ", ctype(s->var->type), s->var->cname);
+		expr_top(s->value);
+		buf_puts(E.out, ";\n");
+		break;
+	case L_VAR:
+		line_start();
+		buf_printf(E.out, "%s %s", var_ctype(s->var->type), s->var->cname);
+		if (s->value) {
+			buf_puts(E.out, " = ");
+			expr_top(s->value);
+		}
+		buf_puts(E.out, ";\n");
+		break;
+	case L_ASSIGN:
+		line_start();
+		buf_printf(E.out, "%s = ", s->var->cname);
+		expr_top(s->value);
+		buf_puts(E.out, ";\n");
+		break;
+	case L_STORE:
+		line_start();
+		buf_printf(E.out, "%s[", s->tensor->cname);
+		expr_top(s->index);
+		buf_puts(E.out, "] = ");
+		stored_bits(s->tensor->type, s->value);
+		buf_puts(E.out, ";\n");
+		break;
+	case L_SHARED:
+		line_start();
+		if (s->tensor->type == T_F16)
+			E.f16 = true;
+		if (s->tensor->type == T_BF16)
+			E.bf16 = true;
+		buf_printf(E.out, "__shared__ __align__(16) %s %s[%d];\n", ctype(s->tensor->type), s->tensor->cname,
+		           s->tensor->count);
+		break;
+	case L_REGS:
+		line_start();
+		buf_printf(E.out, "unsigned %s[%d]%s;\n", s->tensor->cname, s->tensor->words,
+		           etype_bits(s->tensor->type) < 32 ? " = {0}" : "");
+		list_push(&E.in_scope, s->tensor);
+		break;
+	case L_REG_STORE:
+		reg_store(s);
+		break;
+	case L_TMEM:
+		line_start();
+		buf_printf(E.out, "const unsigned %s = ", s->tensor->cname);
+		expr_top(s->value);
+		buf_puts(E.out, ";\n");
+		break;
+	case L_IF: {
+		line_start();
+		const LStmt *cur = s;
+		buf_puts(E.out, "if (");
+		for (;;) {
+			expr_top(cur->cond);
+			buf_puts(E.out, ") {\n");
+			block((List *)&cur->body);
+			line_start();
+			if (cur->els.n == 1 && LIST_AT(cur->els, LStmt, 0)->kind == L_IF &&
+			    !LIST_AT(cur->els, LStmt, 0)->comment) {
+				cur = LIST_AT(cur->els, LStmt, 0);
+				buf_puts(E.out, "} else if (");
+				continue;
+			}
+			if (cur->els.n) {
+				buf_puts(E.out, "} else {\n");
+				block((List *)&cur->els);
+				line_start();
+			}
+			buf_puts(E.out, "}\n");
+			break;
+		}
+		break;
+	}
+	case L_FOR:
+		line_start();
+		buf_printf(E.out, "for (int %s = ", s->var->cname);
+		expr_top(s->lo);
+		buf_printf(E.out, "; %s < ", s->var->cname);
+		expr_top(s->hi);
+		buf_printf(E.out, "; %s++) {\n", s->var->cname);
+		block((List *)&s->body);
+		line_start();
+		buf_puts(E.out, "}\n");
+		break;
+	case L_BLOCK:
+		if (!declares(&s->body)) {
+			stmts((List *)&s->body);
+			break;
+		}
+		line_start();
+		buf_puts(E.out, "{\n");
+		block((List *)&s->body);
+		line_start();
+		buf_puts(E.out, "}\n");
+		break;
+	case L_BARRIER:
+		if (s->fence_before) {
+			line_start();
+			buf_puts(E.out, "asm volatile(\"tcgen05.fence::before_thread_sync;\" ::: \"memory\");\n");
+		}
+		line_start();
+		buf_puts(E.out, "__syncthreads();\n");
+		if (s->fence_after) {
+			line_start();
+			buf_puts(E.out, "asm volatile(\"tcgen05.fence::after_thread_sync;\" ::: \"memory\");\n");
+		}
+		break;
+	case L_WARP_SYNC:
+		line_start();
+		buf_puts(E.out, "__syncwarp();\n");
+		break;
+	case L_TC:
+		tc(s);
+		break;
+	}
+}
+
+static void
+stmts(List *list)
+{
+	for (int i = 0; i < list->n; i++)
+		stmt(LIST_AT(*list, LStmt, i));
+}
+
+static bool
+uses_builtin(const IExpr *e, Builtin b);
+
+static bool
+list_uses_warp(List *list)
+{
+	for (int i = 0; i < list->n; i++) {
+		LStmt *s = LIST_AT(*list, LStmt, i);
+		if (uses_builtin(s->value, B_WARP_ID) || uses_builtin(s->cond, B_WARP_ID) ||
+		    uses_builtin(s->addr, B_WARP_ID) || uses_builtin(s->index, B_WARP_ID) ||
+		    uses_builtin(s->lo, B_WARP_ID) || uses_builtin(s->hi, B_WARP_ID) ||
+		    uses_builtin(s->value, B_WARPGROUP_ID) || uses_builtin(s->cond, B_WARPGROUP_ID) ||
+		    uses_builtin(s->addr, B_WARPGROUP_ID) || uses_builtin(s->index, B_WARPGROUP_ID) ||
+		    list_uses_warp(&s->body) || list_uses_warp(&s->els))
+			return true;
+	}
+	return false;
+}
+
+static bool
+uses_builtin(const IExpr *e, Builtin b)
+{
+	if (!e)
+		return false;
+	if (e->kind == IE_BUILTIN)
+		return e->builtin == b;
+	return uses_builtin(e->a, b) || uses_builtin(e->b, b) || uses_builtin(e->index, b);
+}
+
+static void
+kernel(KernelIR *k)
+{
+	E.k = k;
+	E.indent = 1;
+	E.pending = (List){0};
+	E.in_scope = (List){0};
+	buf_printf(E.out, "extern \"C\" __global__ void __launch_bounds__(%d) %s(", k->threads, k->name);
+	for (int i = 0; i < k->params.n; i++) {
+		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
+		if (i)
+			buf_puts(E.out, ", ");
+		if (t) {
+			if (t->type == T_F16)
+				E.f16 = true;
+			if (t->type == T_BF16)
+				E.bf16 = true;
+			buf_printf(E.out, "%s *__restrict__ %s", ctype(t->type), t->cname);
+		} else {
+			Var *v = LIST_AT(k->params, Var, i);
+			buf_printf(E.out, "%s %s", etype_is_float(v->type) ? "float" : ctype(v->type), v->cname);
+		}
+	}
+	buf_puts(E.out, ")\n{\n");
+	if (list_uses_warp(&k->body)) {
+		/* the shuffle tells the compiler the warp index is uniform, so addresses stay in uniform registers */
+		buf_puts(E.out, "\tconst int tl_warp_id = __shfl_sync(0xffffffffu, (int)(");
+		thread_linear();
+		buf_puts(E.out, " >> 5), 0);\n");
+	}
+	stmts(&k->body);
+	buf_puts(E.out, "}\n\n");
+	buf_printf(E.out, "// launch configuration for libtilert: grid x, y, z, block x, y, z\n"
+	                  "extern \"C\" __device__ const unsigned tilec_launch_%s[6] = {%d, %d, %d, %d, %d, %d};\n",
+	           k->name, k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2]);
+}
+
+bool
+emit_cuda(Program *p, const char *arch, Buf *out)
+{
+	Buf body = {0};
+	E = (Emitter){0};
+	E.out = &body;
+	for (int i = 0; i < p->kernels.n; i++) {
+		if (i)
+			buf_puts(&body, "\n");
+		kernel(LIST_AT(p->kernels, KernelIR, i));
+	}
+	buf_printf(out, "// Generated by tilec %s from %s for %s. Do not edit.\n\n", TILEC_VERSION, p->source_name, arch);
+	if (E.f16)
+		buf_puts(out, "static __device__ __forceinline__ unsigned short tl_f2h(float x)\n"
+		              "{\n\tunsigned short h;\n\tasm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(x));\n\treturn h;\n}\n\n"
+		              "static __device__ __forceinline__ float tl_h2f(unsigned short h)\n"
+		              "{\n\tfloat x;\n\tasm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(x) : \"h\"(h));\n\treturn x;\n}\n\n");
+	if (E.bf16)
+		buf_puts(out, "static __device__ __forceinline__ unsigned short tl_f2bf(float x)\n"
+		              "{\n\tunsigned short h;\n\tasm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(x));\n\treturn h;\n}\n\n"
+		              "static __device__ __forceinline__ float tl_bf2f(unsigned short h)\n"
+		              "{\n\treturn __uint_as_float((unsigned)h << 16);\n}\n\n");
+	buf_puts(out, body.data ? body.data : "");
+	buf_free(&body);
+	return true;
+}

@@ -1,0 +1,439 @@
+/* layout.c: evaluates layouts (S/R strides, offsets, default, datapath layouts) into per-element places. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tilec.h"
+
+#define THREAD_AXES ((1u << AX_TX) | (1u << AX_TID_IN_WG) | (1u << AX_LANEID) | (1u << AX_WARPID) | \
+                     (1u << AX_WID_IN_WG) | (1u << AX_WGID))
+#define WARP_LEVEL_AXES ((1u << AX_TX) | (1u << AX_TID_IN_WG) | (1u << AX_WARPID) | (1u << AX_WID_IN_WG))
+#define GROUP_LEVEL_AXES ((1u << AX_TX) | (1u << AX_WARPID) | (1u << AX_WGID))
+#define TMEM_AXES ((1u << AX_TLANE) | (1u << AX_TCOL))
+
+typedef struct Digits {
+	int n;
+	int64_t extent[MAX_RANK * 2];
+	int64_t stride[MAX_RANK * 2];
+	Axis axis[MAX_RANK * 2];
+} Digits;
+
+static bool
+eval_digits(List *extents, List *strides, Loc loc, Digits *d)
+{
+	if (extents->n != strides->n) {
+		error(loc, "%d extents but %d strides", extents->n, strides->n);
+		return false;
+	}
+	if (extents->n > MAX_RANK * 2) {
+		error(loc, "too many modes (at most %d)", MAX_RANK * 2);
+		return false;
+	}
+	d->n = extents->n;
+	for (int i = 0; i < extents->n; i++) {
+		Stride *s = LIST_AT(*strides, Stride, i);
+		if (!const_int(LIST_AT(*extents, Expr, i), &d->extent[i], "a layout extent") ||
+		    !const_int(s->value, &d->stride[i], "a layout stride"))
+			return false;
+		if (d->extent[i] <= 0) {
+			error(LIST_AT(*extents, Expr, i)->loc, "layout extent must be positive, got %lld",
+			      (long long)d->extent[i]);
+			return false;
+		}
+		d->axis[i] = s->axis;
+	}
+	return true;
+}
+
+static int64_t
+digits_product(const Digits *d)
+{
+	int64_t p = 1;
+	for (int i = 0; i < d->n; i++) {
+		p *= d->extent[i];
+		if (p > (1 << 24))
+			return -1;
+	}
+	return p;
+}
+
+static Layout *
+layout_new(int count, int nrep)
+{
+	Layout *l = pool_alloc(sizeof *l);
+	l->count = count;
+	l->nrep = nrep;
+	l->place = pool_alloc((size_t)count * nrep * AX_COUNT * sizeof(int32_t));
+	return l;
+}
+
+static void
+add_digits(int32_t *place, const Digits *d, int64_t index)
+{
+	for (int i = d->n - 1; i >= 0; i--) {
+		int64_t digit = index % d->extent[i];
+		index /= d->extent[i];
+		place[d->axis[i]] += (int32_t)(digit * d->stride[i]);
+	}
+}
+
+static Layout *
+eval_strided(LayoutExpr *le, Tensor *t)
+{
+	Digits main;
+	if (!eval_digits(&le->extents, &le->strides, le->loc, &main))
+		return NULL;
+	int64_t product = digits_product(&main);
+	if (product != t->count) {
+		error(le->loc, "layout extents cover %lld elements but tensor '%s' has %d",
+		      (long long)product, t->name, t->count);
+		return NULL;
+	}
+	Digits reps[8];
+	int nreps = 0;
+	int64_t nrep = 1;
+	int32_t offset[AX_COUNT] = {0};
+	unsigned axes = 0;
+	for (int i = 0; i < main.n; i++)
+		axes |= 1u << main.axis[i];
+	for (int i = 0; i < le->terms.n; i++) {
+		LayoutTerm *term = LIST_AT(le->terms, LayoutTerm, i);
+		if (term->kind == LT_OFFSET) {
+			int64_t v;
+			if (!const_int(term->offset, &v, "a layout offset"))
+				return NULL;
+			offset[term->axis] += (int32_t)v;
+			axes |= 1u << term->axis;
+			continue;
+		}
+		if (nreps == 8) {
+			error(term->loc, "too many replica terms (at most 8)");
+			return NULL;
+		}
+		if (!eval_digits(&term->extents, &term->strides, term->loc, &reps[nreps]))
+			return NULL;
+		for (int k = 0; k < reps[nreps].n; k++)
+			axes |= 1u << reps[nreps].axis[k];
+		int64_t p = digits_product(&reps[nreps]);
+		nrep *= p;
+		if (p < 0 || nrep > 4096) {
+			error(term->loc, "too many replicas");
+			return NULL;
+		}
+		nreps++;
+	}
+	Layout *l = layout_new(t->count, (int)nrep);
+	l->axes = axes;
+	for (int e = 0; e < t->count; e++) {
+		for (int r = 0; r < nrep; r++) {
+			int32_t *place = LAYOUT_PLACE(l, e, r);
+			memcpy(place, offset, sizeof offset);
+			add_digits(place, &main, e);
+			int64_t rest = r;
+			for (int k = nreps - 1; k >= 0; k--) {
+				int64_t p = digits_product(&reps[k]);
+				add_digits(place, &reps[k], rest % p);
+				rest /= p;
+			}
+		}
+	}
+	return l;
+}
+
+static Layout *
+eval_default(Tensor *t)
+{
+	Layout *l = layout_new(t->count, 1);
+	int last = t->rank ? t->dims[t->rank - 1] : 1;
+	for (int e = 0; e < t->count; e++) {
+		int32_t *place = LAYOUT_PLACE(l, e, 0);
+		if (t->kind == TK_TMEM) {
+			place[AX_TLANE] = e / last;
+			place[AX_TCOL] = e % last;
+		} else {
+			place[AX_M] = e;
+		}
+	}
+	l->axes = t->kind == TK_TMEM ? TMEM_AXES : 1u << AX_M;
+	return l;
+}
+
+static Layout *
+eval_datapath(LayoutExpr *le, Tensor *t)
+{
+	static const struct {
+		char letter;
+		int rows;
+	} letters[] = {{'A', 128}, {'B', 64}, {'D', 128}, {'E', 64}, {'F', 64}, {'G', 32}};
+	const char *s = le->letter;
+	if (strcmp(s, "C") == 0) {
+		error(le->letter_loc, "tmem_datapath_layout \"C\" (M=128 sparse, cta_group::2) is not supported: "
+		                      "its lane organisation is not settled (the sources disagree)");
+		return NULL;
+	}
+	int want = -1;
+	for (size_t i = 0; i < sizeof letters / sizeof letters[0]; i++)
+		if (s[0] == letters[i].letter && s[1] == 0)
+			want = letters[i].rows;
+	if (want < 0) {
+		error(le->letter_loc, "unknown datapath layout \"%s\"; expected one of \"A\", \"B\", \"D\", \"E\", \"F\", \"G\"", s);
+		return NULL;
+	}
+	int64_t rows, cols, sub = 0;
+	if (!const_int(le->rows, &rows, "the row count") || !const_int(le->cols, &cols, "the column count"))
+		return NULL;
+	if (le->sub_slab && !const_int(le->sub_slab, &sub, "sub_slab"))
+		return NULL;
+	char letter = s[0];
+	if (rows != want) {
+		error(le->rows->loc, "layout \"%c\" has %d rows per CTA, not %lld", letter, want, (long long)rows);
+		return NULL;
+	}
+	if (cols <= 0) {
+		error(le->cols->loc, "column count must be positive, got %lld", (long long)cols);
+		return NULL;
+	}
+	if (letter == 'F') {
+		if (sub != 0 && sub != 1) {
+			error(le->sub_slab->loc, "sub_slab of layout \"F\" must be 0 or 1, got %lld", (long long)sub);
+			return NULL;
+		}
+	} else if (sub != 0) {
+		error(le->sub_slab->loc, "layout \"%c\" has no sub-slabs (sub_slab must be 0)", letter);
+		return NULL;
+	}
+	if ((letter == 'B' || letter == 'E') && cols % 2) {
+		error(le->cols->loc, "layout \"%c\" needs an even column count, got %lld", letter, (long long)cols);
+		return NULL;
+	}
+	if (letter == 'G' && cols % 4) {
+		error(le->cols->loc, "layout \"G\" needs a column count divisible by 4, got %lld", (long long)cols);
+		return NULL;
+	}
+	if (t->rank != 2 || t->dims[0] != rows || t->dims[1] != cols) {
+		char shape[64];
+		format_coords(shape, sizeof shape, t->rank, t->dims, -1);
+		error(le->loc, "tmem_datapath_layout(\"%c\", %lld, %lld) describes a [%lld, %lld] tensor, but '%s' is %s",
+		      letter, (long long)rows, (long long)cols, (long long)rows, (long long)cols, t->name, shape);
+		return NULL;
+	}
+	Layout *l = layout_new(t->count, 1);
+	l->axes = TMEM_AXES;
+	int c = (int)cols;
+	for (int i = 0; i < rows; i++) {
+		for (int j = 0; j < c; j++) {
+			int32_t *place = LAYOUT_PLACE(l, i * c + j, 0);
+			switch (letter) {
+			case 'A':
+			case 'D':
+				place[AX_TLANE] = i;
+				place[AX_TCOL] = j;
+				break;
+			case 'B':
+			case 'E':
+				place[AX_TLANE] = i + 64 * (j / (c / 2));
+				place[AX_TCOL] = j % (c / 2);
+				break;
+			case 'F':
+				place[AX_TLANE] = 32 * (i / 16) + 16 * (int)sub + i % 16;
+				place[AX_TCOL] = j;
+				break;
+			case 'G':
+				place[AX_TLANE] = i + 32 * (j / (c / 4));
+				place[AX_TCOL] = j % (c / 4);
+				break;
+			}
+		}
+	}
+	return l;
+}
+
+int
+layout_place_thread(const int32_t *place)
+{
+	return place[AX_TX] + place[AX_TID_IN_WG] + place[AX_LANEID] +
+	       32 * (place[AX_WARPID] + place[AX_WID_IN_WG]) + 128 * place[AX_WGID];
+}
+
+bool
+layout_names_thread(const Layout *l)
+{
+	return (l->axes & THREAD_AXES) != 0;
+}
+
+bool
+layout_place_owned_by(const Layout *l, const int32_t *place, int thread)
+{
+	if (!(l->axes & THREAD_AXES))
+		return true;
+	int owner = layout_place_thread(place);
+	if (owner % 32 != thread % 32)
+		return false;
+	if ((l->axes & WARP_LEVEL_AXES) && (owner / 32) % 4 != (thread / 32) % 4)
+		return false;
+	if ((l->axes & GROUP_LEVEL_AXES) && owner / 128 != thread / 128)
+		return false;
+	return true;
+}
+
+int
+layout_slot_in_thread(const Layout *l, int e, int thread)
+{
+	for (int r = 0; r < l->nrep; r++) {
+		const int32_t *place = LAYOUT_PLACE(l, e, r);
+		if (layout_place_owned_by(l, place, thread))
+			return place[AX_M];
+	}
+	return -1;
+}
+
+/* Open-addressing set of 64-bit keys mapping to the first element that took them. */
+typedef struct KeySet {
+	uint64_t *keys;
+	int32_t *elem;
+	size_t cap;
+} KeySet;
+
+static int
+keyset_put(KeySet *ks, uint64_t key, int elem)
+{
+	size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (ks->cap - 1);
+	while (ks->elem[h] >= 0) {
+		if (ks->keys[h] == key)
+			return ks->elem[h];
+		h = (h + 1) & (ks->cap - 1);
+	}
+	ks->keys[h] = key;
+	ks->elem[h] = elem;
+	return -1;
+}
+
+bool
+layout_check_one_to_one(Layout *l, Tensor *t, Loc loc)
+{
+	size_t need = (size_t)l->count * l->nrep * 2, cap = 16;
+	while (cap < need)
+		cap *= 2;
+	KeySet ks = {malloc(cap * sizeof(uint64_t)), malloc(cap * sizeof(int32_t)), cap};
+	if (!ks.keys || !ks.elem)
+		fatal("out of memory");
+	memset(ks.elem, 0xff, cap * sizeof(int32_t));
+	bool ok = true;
+	for (int e = 0; e < l->count && ok; e++) {
+		for (int r = 0; r < l->nrep && ok; r++) {
+			const int32_t *place = LAYOUT_PLACE(l, e, r);
+			uint64_t a, b;
+			if (t->kind == TK_TMEM) {
+				a = (uint32_t)place[AX_TLANE];
+				b = (uint32_t)place[AX_TCOL];
+			} else {
+				a = (uint32_t)layout_place_thread(place);
+				b = (uint32_t)place[AX_M];
+			}
+			int other = keyset_put(&ks, a << 32 | b, e);
+			if (other >= 0 && other != e) {
+				char c1[96], c2[96];
+				format_coords(c1, sizeof c1, t->rank, t->dims, other);
+				format_coords(c2, sizeof c2, t->rank, t->dims, e);
+				if (t->kind == TK_TMEM)
+					error(loc, "layout of '%s' is not one-to-one: elements %s and %s share TMEM lane %d, column %d",
+					      t->name, c1, c2, place[AX_TLANE], place[AX_TCOL]);
+				else
+					error(loc, "layout of '%s' is not one-to-one: elements %s and %s share thread %d, slot %d",
+					      t->name, c1, c2, (int)a, place[AX_M]);
+				ok = false;
+			}
+		}
+	}
+	free(ks.keys);
+	free(ks.elem);
+	return ok;
+}
+
+/* Checks that every place lies on the axes and in the ranges the tensor's storage allows. */
+static bool
+validate(Layout *l, Tensor *t, Loc loc, int block_threads)
+{
+	unsigned allowed = t->kind == TK_TMEM ? TMEM_AXES : THREAD_AXES | (1u << AX_M);
+	for (int a = 0; a < AX_COUNT; a++) {
+		if ((l->axes & (1u << a)) && !(allowed & (1u << a))) {
+			error(loc, "a %s layout cannot use axis '%s' (it takes %s)",
+			      t->kind == TK_TMEM ? "tmem" : "local", axis_name((Axis)a),
+			      t->kind == TK_TMEM ? "TLane and TCol" : "thread axes and m");
+			return false;
+		}
+	}
+	int bits = etype_bits(t->type);
+	int nwarps = (block_threads + 31) / 32;
+	struct {
+		Axis axis;
+		int limit;
+	} ranges[] = {
+		{AX_TX, block_threads}, {AX_TID_IN_WG, 128}, {AX_LANEID, 32}, {AX_WARPID, nwarps},
+		{AX_WID_IN_WG, 4}, {AX_WGID, (block_threads + 127) / 128}, {AX_M, 1 << 20},
+		{AX_TLANE, 128}, {AX_TCOL, 512 * 32 / (bits ? bits : 32)},
+	};
+	int max_m = -1;
+	for (int e = 0; e < l->count; e++) {
+		for (int r = 0; r < l->nrep; r++) {
+			const int32_t *place = LAYOUT_PLACE(l, e, r);
+			for (size_t k = 0; k < sizeof ranges / sizeof ranges[0]; k++) {
+				int v = place[ranges[k].axis];
+				if (v < 0 || v >= ranges[k].limit) {
+					char c[96];
+					format_coords(c, sizeof c, t->rank, t->dims, e);
+					if (ranges[k].axis == AX_TCOL)
+						error(loc, "element %s of '%s' is at TCol %d, past the 512 columns of tensor memory",
+						      c, t->name, v);
+					else
+						error(loc, "element %s of '%s' is at %s = %d, outside 0..%d", c, t->name,
+						      axis_name(ranges[k].axis), v, ranges[k].limit - 1);
+					return false;
+				}
+			}
+			if (t->kind != TK_TMEM && (l->axes & THREAD_AXES) && layout_place_thread(place) >= block_threads) {
+				char c[96];
+				format_coords(c, sizeof c, t->rank, t->dims, e);
+				error(loc, "element %s of '%s' belongs to thread %d, but the block has %d threads", c, t->name,
+				      layout_place_thread(place), block_threads);
+				return false;
+			}
+			if (place[AX_M] > max_m)
+				max_m = place[AX_M];
+		}
+	}
+	l->slots = max_m + 1;
+	return true;
+}
+
+Layout *
+layout_eval(LayoutExpr *le, Tensor *t, int block_threads)
+{
+	Layout *l = NULL;
+	LayoutExpr *orig = le;
+	if (le->kind == LAY_NAME) {
+		le = layout_lookup(le->name, le->loc);
+		if (!le)
+			return NULL;
+	}
+	switch (le->kind) {
+	case LAY_DEFAULT:
+		l = eval_default(t);
+		break;
+	case LAY_STRIDED:
+		l = eval_strided(le, t);
+		break;
+	case LAY_DATAPATH:
+		if (t->kind != TK_TMEM) {
+			error(orig->loc, "tmem_datapath_layout describes tensor memory; '%s' is not a tmem tensor", t->name);
+			return NULL;
+		}
+		l = eval_datapath(le, t);
+		break;
+	case LAY_NAME:
+		error(orig->loc, "layout '%s' names another layout name", orig->name);
+		return NULL;
+	}
+	if (!l || !validate(l, t, orig->loc, block_threads) || !layout_check_one_to_one(l, t, orig->loc))
+		return NULL;
+	return l;
+}

@@ -1,0 +1,1005 @@
+/* lower.c: walks each kernel, checks statements and tcgen05 instructions, and builds the lowered program. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tilec.h"
+
+typedef struct Walk {
+	KernelIR *k;
+	List *out;          /* where lowered statements go */
+	uint64_t warps;     /* warps that may execute the current statement */
+	bool varying_flow;  /* inside control flow that may split a warp */
+	int cta_group;      /* 0 until the first instruction that names one */
+	Loc cta_group_loc;
+	List allocs;        /* AllocInfo* */
+} Walk;
+
+static Walk W;
+
+static const char *const reserved_names[] = {
+	"auto", "bool", "break", "case", "char", "class", "const", "continue", "default", "delete", "do",
+	"double", "else", "enum", "extern", "false", "float", "for", "goto", "if", "inline", "int", "long",
+	"namespace", "new", "operator", "private", "protected", "public", "register", "restrict", "return",
+	"short", "signed", "sizeof", "static", "struct", "switch", "template", "this", "true", "typedef",
+	"typename", "union", "unsigned", "using", "virtual", "void", "volatile", "while", "asm", "threadIdx",
+	"blockIdx", "blockDim", "gridDim", "warpSize", "main", "dim3", "uint", "half", "nullptr", "and", "or",
+	"not", "xor", "bitand", "bitor", "compl", "catch", "try", "throw", "friend", "mutable", "export",
+};
+
+static bool
+name_taken(KernelIR *k, const char *name)
+{
+	if (strncmp(name, "tl_", 3) == 0 || strncmp(name, "__", 2) == 0)
+		return true;
+	for (size_t i = 0; i < sizeof reserved_names / sizeof reserved_names[0]; i++)
+		if (strcmp(reserved_names[i], name) == 0)
+			return true;
+	for (int i = 0; i < k->names.n; i++)
+		if (strcmp(LIST_AT(k->names, char, i), name) == 0)
+			return true;
+	return false;
+}
+
+/* A name for the generated code: the source name where it is free, else the name with a suffix. */
+static const char *
+cname_for(const char *want)
+{
+	const char *name = want;
+	for (int n = 1; name_taken(W.k, name); n++)
+		name = pool_printf("%s_%d", want, n);
+	list_push(&W.k->names, (void *)name);
+	return name;
+}
+
+static LStmt *
+emit(LKind kind, Loc loc)
+{
+	LStmt *s = pool_alloc(sizeof *s);
+	s->kind = kind;
+	s->loc = loc;
+	list_push(W.out, s);
+	return s;
+}
+
+static bool
+const_dims(List *dims, Tensor *t, Loc loc)
+{
+	if (dims->n > MAX_RANK) {
+		error(loc, "at most %d dimensions", MAX_RANK);
+		return false;
+	}
+	t->rank = dims->n;
+	long long count = 1;
+	for (int i = 0; i < dims->n; i++) {
+		int64_t d;
+		Expr *e = LIST_AT(*dims, Expr, i);
+		if (!const_int(e, &d, "a dimension"))
+			return false;
+		if (d <= 0) {
+			error(e->loc, "dimension must be positive, got %lld", (long long)d);
+			return false;
+		}
+		count *= d;
+		if (count > (1 << 24)) {
+			error(loc, "tensor '%s' is too large (more than 2^24 elements)", t->name);
+			return false;
+		}
+		t->dims[i] = (int)d;
+	}
+	t->count = (int)count;
+	return true;
+}
+
+static Tensor *
+tensor_new(TensorKind kind, const char *name, Loc loc, EType type)
+{
+	Tensor *t = pool_alloc(sizeof *t);
+	t->kind = kind;
+	t->name = name;
+	t->loc = loc;
+	t->type = type;
+	return t;
+}
+
+/* --------------------------------------------------------------- views */
+
+static View *
+eval_view(ViewExpr *ve)
+{
+	Sym *s = sym_lookup(ve->base);
+	if (!s) {
+		error(ve->base_loc, "unknown name '%s'", ve->base);
+		return NULL;
+	}
+	View *v;
+	if (s->kind == SYM_VIEW)
+		v = s->view;
+	else if (s->kind == SYM_TENSOR)
+		v = view_of_tensor(s->tensor);
+	else {
+		error(ve->base_loc, "'%s' is not a tensor or a view", ve->base);
+		note(s->loc, "'%s' is defined here", ve->base);
+		return NULL;
+	}
+	v->name = ve->base;
+	for (int i = 0; i < ve->ops.n && v; i++) {
+		ViewOp *op = LIST_AT(ve->ops, ViewOp, i);
+		if (op->kind == VOP_VIEW) {
+			int dims[MAX_RANK];
+			if (op->dims.n > MAX_RANK) {
+				error(op->loc, "at most %d dimensions", MAX_RANK);
+				return NULL;
+			}
+			for (int d = 0; d < op->dims.n; d++) {
+				int64_t x;
+				if (!const_int(LIST_AT(op->dims, Expr, d), &x, "a view dimension"))
+					return NULL;
+				if (x <= 0 || x > (1 << 24)) {
+					error(LIST_AT(op->dims, Expr, d)->loc, "view dimension must be positive, got %lld",
+					      (long long)x);
+					return NULL;
+				}
+				dims[d] = (int)x;
+			}
+			if (op->layout) {
+				if (op->layout->kind != LAY_DEFAULT) {
+					error(op->layout->loc, "a per-thread view takes only 'layout = default'");
+					return NULL;
+				}
+				if (i != 0 || s->kind != SYM_TENSOR) {
+					error(op->loc, "the per-thread view is taken of a local tensor itself, not of a view");
+					return NULL;
+				}
+				int n = 1;
+				for (int d = 0; d < op->dims.n; d++)
+					n *= dims[d];
+				v = view_per_thread(s->tensor, n, op->loc);
+				if (v && op->dims.n != 1)
+					v = view_reshape(v, op->dims.n, dims, op->loc);
+			} else {
+				v = view_reshape(v, op->dims.n, dims, op->loc);
+			}
+		} else if (op->kind == VOP_REARRANGE) {
+			int n = op->bindings.n;
+			const char **names = malloc(sizeof(char *) * (n ? n : 1));
+			int *sizes = malloc(sizeof(int) * (n ? n : 1));
+			Loc *locs = malloc(sizeof(Loc) * (n ? n : 1));
+			bool ok = names && sizes && locs;
+			for (int b = 0; b < n && ok; b++) {
+				NamedArg *na = LIST_AT(op->bindings, NamedArg, b);
+				int64_t x;
+				ok = const_int(na->value, &x, "a rearrange size");
+				names[b] = na->name;
+				sizes[b] = x > 0 && x < (1 << 24) ? (int)x : 0;
+				locs[b] = na->loc;
+			}
+			v = ok ? view_rearrange(v, op->pattern, op->pattern_loc, names, sizes, locs, n) : NULL;
+			free(names);
+			free(sizes);
+			free(locs);
+		} else {
+			SliceSpec spec[MAX_RANK];
+			if (op->indices.n > v->rank || op->indices.n > MAX_RANK) {
+				error(op->loc, "%d indices for '%s' of rank %d", op->indices.n, ve->base, v->rank);
+				return NULL;
+			}
+			for (int d = 0; d < op->indices.n; d++) {
+				SliceIndex *si = LIST_AT(op->indices, SliceIndex, d);
+				int64_t lo = 0, hi = v->dims[d];
+				spec[d].loc = si->loc;
+				spec[d].is_range = si->is_range;
+				if (si->is_range) {
+					if ((si->lo && !const_int(si->lo, &lo, "a slice bound")) ||
+					    (si->hi && !const_int(si->hi, &hi, "a slice bound")))
+						return NULL;
+				} else if (!const_int(si->index, &lo, "an index into a view")) {
+					return NULL;
+				}
+				spec[d].lo = lo < -1 ? -1 : lo > (1 << 24) ? (1 << 24) : (int)lo;
+				spec[d].hi = hi < -1 ? -1 : hi > (1 << 24) ? (1 << 24) : (int)hi;
+			}
+			v = view_slice(v, spec, op->indices.n);
+		}
+		if (v)
+			v->name = ve->base;
+	}
+	return v;
+}
+
+/* --------------------------------------------------------------- warps and control flow */
+
+static int
+popcount64(uint64_t x)
+{
+	int n = 0;
+	for (; x; x &= x - 1)
+		n++;
+	return n;
+}
+
+static int
+lowest_warp(uint64_t x)
+{
+	for (int i = 0; i < 64; i++)
+		if (x >> i & 1)
+			return i;
+	return -1;
+}
+
+/* Splits the current warps by a condition: which warps take each side, and whether a warp may split. */
+static void
+split_warps(IExpr *cond, uint64_t *then_warps, uint64_t *else_warps, bool *varying)
+{
+	*then_warps = *else_warps = 0;
+	*varying = false;
+	int nwarps = (W.k->threads + 31) / 32;
+	for (int w = 0; w < nwarps; w++) {
+		if (!(W.warps >> w & 1))
+			continue;
+		int ntrue = 0, nfalse = 0;
+		for (int l = 0; l < 32 && w * 32 + l < W.k->threads; l++) {
+			int64_t v;
+			if (!ie_eval_thread(cond, w * 32 + l, &v)) {
+				*then_warps = *else_warps = W.warps;
+				*varying = ie_varying(cond);
+				return;
+			}
+			if (v)
+				ntrue++;
+			else
+				nfalse++;
+		}
+		if (ntrue)
+			*then_warps |= 1ull << w;
+		if (nfalse)
+			*else_warps |= 1ull << w;
+		if (ntrue && nfalse)
+			*varying = true;
+	}
+}
+
+/* --------------------------------------------------------------- tcgen05 single instructions */
+
+typedef struct InstrSpec {
+	const char *prefix; /* text before the cta_group number, or the whole opcode */
+	const char *suffix; /* text after it; NULL when the opcode has no cta_group */
+	TcKind kind;
+	int noperands;
+} InstrSpec;
+
+static const InstrSpec instr_specs[] = {
+	{"tcgen05.alloc.cta_group::", ".sync.aligned.shared::cta.b32", TC_ALLOC, 2},
+	{"tcgen05.dealloc.cta_group::", ".sync.aligned.b32", TC_DEALLOC, 2},
+	{"tcgen05.relinquish_alloc_permit.cta_group::", ".sync.aligned", TC_RELINQUISH, 0},
+	{"tcgen05.wait::ld.sync.aligned", NULL, TC_WAIT_LD, 0},
+	{"tcgen05.wait::st.sync.aligned", NULL, TC_WAIT_ST, 0},
+	{"tcgen05.fence::before_thread_sync", NULL, TC_FENCE_BEFORE, 0},
+	{"tcgen05.fence::after_thread_sync", NULL, TC_FENCE_AFTER, 0},
+};
+
+static const InstrSpec *
+match_instr(const char *text, int *cta_group)
+{
+	for (size_t i = 0; i < sizeof instr_specs / sizeof instr_specs[0]; i++) {
+		const InstrSpec *spec = &instr_specs[i];
+		size_t n = strlen(spec->prefix);
+		if (!spec->suffix) {
+			if (strcmp(text, spec->prefix) == 0)
+				return spec;
+			continue;
+		}
+		if (strncmp(text, spec->prefix, n) == 0 && (text[n] == '1' || text[n] == '2') &&
+		    strcmp(text + n + 1, spec->suffix) == 0) {
+			*cta_group = text[n] - '0';
+			return spec;
+		}
+	}
+	return NULL;
+}
+
+static bool
+check_ncols(Expr *e, int *out)
+{
+	int64_t n;
+	if (!const_int(e, &n, "the column count"))
+		return false;
+	if (n < 32 || n > 512 || (n & (n - 1))) {
+		error(e->loc, "tcgen05 allocations take a power of two from 32 to 512 columns, not %lld", (long long)n);
+		return false;
+	}
+	*out = (int)n;
+	return true;
+}
+
+static void
+note_cta_group(int group, Loc loc)
+{
+	if (!W.cta_group) {
+		W.cta_group = group;
+		W.cta_group_loc = loc;
+	} else if (W.cta_group != group) {
+		error(loc, "cta_group::%d mixed with cta_group::%d in one kernel", group, W.cta_group);
+		note(W.cta_group_loc, "cta_group::%d is used here", W.cta_group);
+	}
+}
+
+/* tcgen05 instructions are .sync.aligned: the whole warp must execute each one. */
+static bool
+check_warp_uniform(Loc loc, const char *what)
+{
+	if (W.varying_flow) {
+		error(loc, "%s inside control flow that can split a warp; every lane of the warp must execute it", what);
+		return false;
+	}
+	return true;
+}
+
+static void
+lower_instr(Stmt *s)
+{
+	int group = 0;
+	const InstrSpec *spec = match_instr(s->opcode, &group);
+	if (!spec) {
+		if (strncmp(s->opcode, "tcgen05.ld.", 11) == 0 || strncmp(s->opcode, "tcgen05.st.", 11) == 0)
+			error(s->opcode_loc, "tcgen05.%s is written with apply, which checks it against its image: "
+			                     "apply %s(...) scope warpgroup;", s->opcode[8] == 'l' ? "ld" : "st", s->opcode);
+		else
+			error(s->opcode_loc, "unknown tcgen05 instruction '%s'; tilec knows alloc, dealloc, "
+			                     "relinquish_alloc_permit, wait::ld, wait::st and the two thread_sync fences "
+			                     "(with their exact PTX spelling), and ld / st through apply", s->opcode);
+		return;
+	}
+	if (s->operands.n != spec->noperands) {
+		error(s->loc, "%s takes %d operand%s, not %d", s->opcode, spec->noperands, spec->noperands == 1 ? "" : "s",
+		      s->operands.n);
+		return;
+	}
+	if (spec->kind != TC_FENCE_BEFORE && spec->kind != TC_FENCE_AFTER && !check_warp_uniform(s->loc, s->opcode))
+		return;
+	if (group)
+		note_cta_group(group, s->opcode_loc);
+	LStmt *l = pool_alloc(sizeof *l);
+	l->kind = L_TC;
+	l->loc = s->loc;
+	l->tc = spec->kind;
+	l->cta_group = group;
+	if (spec->kind == TC_ALLOC) {
+		Expr *slot = LIST_AT(s->operands, Expr, 0);
+		IExpr *addr = sema_expr(slot);
+		if (!addr)
+			return;
+		if (addr->kind != IE_SADDR || addr->tensor->type != T_U32) {
+			error(slot->loc, "tcgen05.alloc writes the TMEM address to a shared u32 slot: pass &slot[i]");
+			return;
+		}
+		if (!check_ncols(LIST_AT(s->operands, Expr, 1), &l->ncols))
+			return;
+		if (popcount64(W.warps) > 1) {
+			error(s->loc, "tcgen05.alloc must be executed by one warp, but %d warps can reach it here; "
+			              "guard it with if (warp_id == K)", popcount64(W.warps));
+			return;
+		}
+		int64_t index;
+		AllocInfo *a = pool_alloc(sizeof *a);
+		a->slot = addr->tensor;
+		a->slot_index = ie_is_const(addr->index, &index) ? (int)index : -1;
+		a->ncols = l->ncols;
+		a->loc = s->loc;
+		list_push(&W.allocs, a);
+		l->addr = addr;
+	} else if (spec->kind == TC_DEALLOC) {
+		Expr *ae = LIST_AT(s->operands, Expr, 0);
+		IExpr *addr = sema_expr(ae);
+		if (!addr)
+			return;
+		if (addr->type == T_F32) {
+			error(ae->loc, "tcgen05.dealloc takes a TMEM address (u32), not a float");
+			return;
+		}
+		if (!check_ncols(LIST_AT(s->operands, Expr, 1), &l->ncols))
+			return;
+		if (popcount64(W.warps) > 1) {
+			error(s->loc, "tcgen05.dealloc must be executed by one warp, but %d warps can reach it here; "
+			              "guard it with if (warp_id == K)", popcount64(W.warps));
+			return;
+		}
+		l->addr = ie_convert(addr, T_U32);
+	}
+	list_push(W.out, l);
+}
+
+/* --------------------------------------------------------------- statements */
+
+static void lower_stmts(List *stmts);
+
+/* A loop must be unrolled when its body touches registers, views or tensor memory. */
+static bool
+needs_unroll_expr(Expr *e)
+{
+	if (!e)
+		return false;
+	if (e->kind == E_INDEX || e->kind == E_NAME) {
+		Sym *s = sym_lookup(e->name);
+		if (s && (s->kind == SYM_VIEW || (s->kind == SYM_TENSOR && s->tensor->kind == TK_LOCAL)))
+			return true;
+	}
+	if (needs_unroll_expr(e->a) || needs_unroll_expr(e->b))
+		return true;
+	for (int i = 0; i < e->args.n; i++)
+		if (needs_unroll_expr(LIST_AT(e->args, Expr, i)))
+			return true;
+	return false;
+}
+
+static bool
+needs_unroll(List *stmts)
+{
+	for (int i = 0; i < stmts->n; i++) {
+		Stmt *s = LIST_AT(*stmts, Stmt, i);
+		switch (s->kind) {
+		case S_APPLY:
+		case S_VIEW:
+		case S_LOCAL:
+		case S_TMEM:
+			return true;
+		case S_ASSIGN:
+			if (needs_unroll_expr(s->target) || needs_unroll_expr(s->value))
+				return true;
+			break;
+		case S_LET:
+		case S_VAR:
+			if (needs_unroll_expr(s->value))
+				return true;
+			break;
+		case S_IF:
+			if (needs_unroll_expr(s->value) || needs_unroll(&s->body) || needs_unroll(&s->else_body))
+				return true;
+			break;
+		case S_FOR:
+		case S_BLOCK:
+			if (needs_unroll(&s->body))
+				return true;
+			break;
+		default:
+			break;
+		}
+	}
+	return false;
+}
+
+static void
+lower_nested(LStmt *holder, List *into, List *stmts, uint64_t warps, bool varying)
+{
+	(void)holder;
+	List *saved_out = W.out;
+	uint64_t saved_warps = W.warps;
+	bool saved_varying = W.varying_flow;
+	W.out = into;
+	W.warps = warps;
+	W.varying_flow = varying;
+	scope_push();
+	lower_stmts(stmts);
+	scope_pop();
+	W.out = saved_out;
+	W.warps = saved_warps;
+	W.varying_flow = saved_varying;
+}
+
+static void
+lower_assign(Stmt *s)
+{
+	IExpr *value = sema_expr(s->value);
+	if (!value)
+		return;
+	Expr *t = s->target;
+	if (t->kind == E_NAME) {
+		Sym *sym = sym_lookup(t->name);
+		if (!sym) {
+			error(t->loc, "unknown name '%s'", t->name);
+			return;
+		}
+		if (sym->kind != SYM_VAR) {
+			error(t->loc, "cannot assign to '%s': only 'var' scalars and elements can be assigned", t->name);
+			note(sym->loc, "'%s' is defined here", t->name);
+			return;
+		}
+		Var *v = sym->var;
+		if (ie_varying(value) || W.varying_flow)
+			v->varying = true;
+		LStmt *l = emit(L_ASSIGN, s->loc);
+		l->var = v;
+		l->value = ie_convert(value, v->type);
+		return;
+	}
+	Tensor *tensor;
+	IExpr *index;
+	int slot;
+	if (!sema_element(t, &tensor, &index, &slot))
+		return;
+	if (tensor->kind == TK_LOCAL) {
+		LStmt *l = emit(L_REG_STORE, s->loc);
+		l->tensor = tensor;
+		l->slot = slot;
+		l->value = ie_convert(value, tensor->type);
+	} else {
+		LStmt *l = emit(L_STORE, s->loc);
+		l->tensor = tensor;
+		l->index = index;
+		l->value = ie_convert(value, tensor->type);
+	}
+}
+
+static void
+lower_for(Stmt *s)
+{
+	IExpr *lo = sema_expr(s->value);
+	IExpr *hi = lo ? sema_expr(s->hi) : NULL;
+	if (!hi)
+		return;
+	if (lo->type == T_F32 || hi->type == T_F32) {
+		error(s->loc, "loop bounds must be integers");
+		return;
+	}
+	int64_t a, b;
+	bool constant = ie_is_const(lo, &a) && ie_is_const(hi, &b);
+	if (needs_unroll(&s->body)) {
+		if (!constant) {
+			error(s->loc, "this loop touches registers or views, so tilec unrolls it; its bounds must be "
+			              "compile-time constants");
+			return;
+		}
+		if (b - a > 4096) {
+			error(s->loc, "loop of %lld iterations is too long to unroll (at most 4096)", (long long)(b - a));
+			return;
+		}
+		for (int64_t i = a; i < b && error_count < 100; i++) {
+			LStmt *block = emit(L_BLOCK, s->loc);
+			List *saved = W.out;
+			W.out = &block->body;
+			scope_push();
+			Sym *sym = sym_declare(SYM_VALUE, s->name, s->name_loc);
+			if (sym)
+				sym->value = ie_int(i, T_I32);
+			lower_nested(block, &block->body, &s->body, W.warps, W.varying_flow);
+			scope_pop();
+			W.out = saved;
+			if (block->body.n == 0)
+				W.out->n--;
+		}
+		return;
+	}
+	LStmt *l = emit(L_FOR, s->loc);
+	Var *v = pool_alloc(sizeof *v);
+	v->name = s->name;
+	v->cname = cname_for(s->name);
+	v->type = T_I32;
+	v->is_let = true;
+	v->varying = ie_varying(lo) || ie_varying(hi) || W.varying_flow;
+	l->var = v;
+	l->lo = ie_convert(lo, T_I32);
+	l->hi = ie_convert(hi, T_I32);
+	scope_push();
+	Sym *sym = sym_declare(SYM_VALUE, s->name, s->name_loc);
+	if (sym) {
+		IExpr *ref = pool_alloc(sizeof *ref);
+		ref->kind = IE_VAR;
+		ref->type = T_I32;
+		ref->var = v;
+		sym->value = ref;
+	}
+	lower_nested(l, &l->body, &s->body, W.warps, W.varying_flow || v->varying);
+	scope_pop();
+}
+
+static AllocInfo *
+find_alloc(IExpr *addr, int *col_offset, int *lane_offset)
+{
+	int64_t off = 0, index;
+	if (addr->kind == IE_BINARY && addr->op == OP_ADD && ie_is_const(addr->b, &off))
+		addr = addr->a;
+	if (addr->kind == IE_CONV)
+		addr = addr->a;
+	if (addr->kind != IE_LOAD || addr->tensor->kind != TK_SHARED || !ie_is_const(addr->index, &index))
+		return NULL;
+	for (int i = W.allocs.n - 1; i >= 0; i--) {
+		AllocInfo *a = LIST_AT(W.allocs, AllocInfo, i);
+		if (a->slot == addr->tensor && a->slot_index == index) {
+			*col_offset = (int)(off & 0xffff);
+			*lane_offset = (int)((uint32_t)off >> 16);
+			return a;
+		}
+	}
+	return NULL;
+}
+
+static void
+lower_decl(Stmt *s)
+{
+	TensorKind kind = s->kind == S_SHARED ? TK_SHARED : s->kind == S_LOCAL ? TK_LOCAL : TK_TMEM;
+	Tensor *t = tensor_new(kind, s->name, s->name_loc, s->type);
+	if (!const_dims(&s->dims, t, s->loc))
+		return;
+	if (kind == TK_LOCAL || kind == TK_TMEM) {
+		t->layout = layout_eval(s->layout, t, W.k->threads);
+		if (!t->layout)
+			return;
+	}
+	IExpr *addr = NULL;
+	if (kind == TK_TMEM) {
+		addr = sema_expr(s->value);
+		if (!addr)
+			return;
+		if (addr->type == T_F32) {
+			error(s->value->loc, "a TMEM address is a u32, not a float");
+			return;
+		}
+		t->alloc = find_alloc(addr, &t->col_offset, &t->lane_offset);
+	}
+	Sym *sym = sym_declare(SYM_TENSOR, s->name, s->name_loc);
+	if (!sym)
+		return;
+	sym->tensor = t;
+	t->cname = cname_for(s->name);
+	if (kind == TK_SHARED) {
+		emit(L_SHARED, s->loc)->tensor = t;
+	} else if (kind == TK_LOCAL) {
+		int bits = etype_bits(t->type);
+		t->words = (t->layout->slots * bits + 31) / 32;
+		if (t->words > 255) {
+			error(s->loc, "'%s' needs %d registers per thread; a thread has at most 255", t->name, t->words);
+			return;
+		}
+		emit(L_REGS, s->loc)->tensor = t;
+	} else {
+		t->addr = addr;
+		LStmt *l = emit(L_TMEM, s->loc);
+		l->tensor = t;
+		l->value = ie_convert(addr, T_U32);
+	}
+}
+
+static void
+lower_stmt(Stmt *s)
+{
+	switch (s->kind) {
+	case S_LET: {
+		IExpr *v = sema_expr(s->value);
+		if (!v)
+			return;
+		Sym *sym = sym_declare(SYM_VALUE, s->name, s->name_loc);
+		if (!sym)
+			return;
+		if (v->kind == IE_INT || v->kind == IE_FLOAT) {
+			sym->value = v;
+			return;
+		}
+		Var *var = pool_alloc(sizeof *var);
+		var->name = s->name;
+		var->cname = cname_for(s->name);
+		var->type = v->type;
+		var->is_let = true;
+		var->def = v;
+		var->varying = ie_varying(v);
+		IExpr *ref = pool_alloc(sizeof *ref);
+		ref->kind = IE_VAR;
+		ref->type = v->type;
+		ref->var = var;
+		sym->value = ref;
+		LStmt *l = emit(L_LET, s->loc);
+		l->var = var;
+		l->value = v;
+		return;
+	}
+	case S_VAR: {
+		IExpr *v = s->value ? sema_expr(s->value) : NULL;
+		if (s->value && !v)
+			return;
+		Sym *sym = sym_declare(SYM_VAR, s->name, s->name_loc);
+		if (!sym)
+			return;
+		Var *var = pool_alloc(sizeof *var);
+		var->name = s->name;
+		var->cname = cname_for(s->name);
+		var->type = s->type;
+		var->varying = (v && ie_varying(v)) || W.varying_flow;
+		sym->var = var;
+		if (s->type == T_F16)
+			W.k->uses_f16 = true;
+		if (s->type == T_BF16)
+			W.k->uses_bf16 = true;
+		LStmt *l = emit(L_VAR, s->loc);
+		l->var = var;
+		l->value = v ? ie_convert(v, s->type) : NULL;
+		return;
+	}
+	case S_SHARED:
+	case S_LOCAL:
+	case S_TMEM:
+		lower_decl(s);
+		return;
+	case S_VIEW: {
+		View *v = eval_view(s->view);
+		if (!v)
+			return;
+		Sym *sym = sym_declare(SYM_VIEW, s->name, s->name_loc);
+		if (sym) {
+			View *named = pool_alloc(sizeof *named);
+			*named = *v;
+			named->name = s->name;
+			sym->view = named;
+		}
+		return;
+	}
+	case S_ASSIGN:
+		lower_assign(s);
+		return;
+	case S_IF: {
+		IExpr *cond = sema_expr(s->value);
+		if (!cond)
+			return;
+		uint64_t then_warps, else_warps;
+		bool varying;
+		split_warps(cond, &then_warps, &else_warps, &varying);
+		varying |= W.varying_flow;
+		LStmt *l = emit(L_IF, s->loc);
+		l->cond = cond;
+		lower_nested(l, &l->body, &s->body, then_warps, varying);
+		if (s->has_else)
+			lower_nested(l, &l->els, &s->else_body, else_warps, varying);
+		return;
+	}
+	case S_FOR:
+		lower_for(s);
+		return;
+	case S_APPLY: {
+		View *ops[8];
+		if (s->operands.n > 8) {
+			error(s->loc, "too many operands");
+			return;
+		}
+		for (int i = 0; i < s->operands.n; i++) {
+			ops[i] = eval_view(LIST_AT(s->operands, ViewExpr, i));
+			if (!ops[i])
+				return;
+		}
+		if (!check_warp_uniform(s->loc, "apply"))
+			return;
+		ApplyCtx ctx = {W.k, W.warps, popcount64(W.warps) == 1 ? lowest_warp(W.warps) : -1};
+		apply_lower(s, ops, s->operands.n, &ctx, W.out);
+		return;
+	}
+	case S_INSTR:
+		lower_instr(s);
+		return;
+	case S_CTA_SYNC: {
+		if (W.varying_flow)
+			warning(s->loc, "cta_sync inside control flow that can split a warp");
+		LStmt *l = emit(L_BARRIER, s->loc);
+		l->fence_before = s->fence_before;
+		l->fence_after = s->fence_after;
+		return;
+	}
+	case S_WARP_SYNC:
+		emit(L_WARP_SYNC, s->loc);
+		return;
+	case S_BLOCK: {
+		LStmt *l = emit(L_BLOCK, s->loc);
+		lower_nested(l, &l->body, &s->body, W.warps, W.varying_flow);
+		return;
+	}
+	}
+}
+
+static void
+lower_stmts(List *stmts)
+{
+	for (int i = 0; i < stmts->n; i++)
+		lower_stmt(LIST_AT(*stmts, Stmt, i));
+}
+
+/* --------------------------------------------------------------- fences around cta_sync */
+
+static bool
+is_tc_stmt(Stmt *s)
+{
+	if (s->kind == S_APPLY)
+		return true;
+	return s->kind == S_INSTR && strstr(s->opcode, "fence::") == NULL;
+}
+
+static int
+count_tc(List *stmts)
+{
+	int n = 0;
+	for (int i = 0; i < stmts->n; i++) {
+		Stmt *s = LIST_AT(*stmts, Stmt, i);
+		n += is_tc_stmt(s) + count_tc(&s->body) + count_tc(&s->else_body);
+	}
+	return n;
+}
+
+static bool
+is_fence(Stmt *s, const char *which)
+{
+	return s && s->kind == S_INSTR && strcmp(s->opcode, which) == 0;
+}
+
+/* A cta_sync needs fence::before when tcgen05 work may precede it, fence::after when some may follow. */
+static void
+mark_fences(List *stmts, int total, int *seen, bool in_tc_loop)
+{
+	for (int i = 0; i < stmts->n; i++) {
+		Stmt *s = LIST_AT(*stmts, Stmt, i);
+		if (s->kind == S_CTA_SYNC) {
+			Stmt *prev = i > 0 ? LIST_AT(*stmts, Stmt, i - 1) : NULL;
+			Stmt *next = i + 1 < stmts->n ? LIST_AT(*stmts, Stmt, i + 1) : NULL;
+			s->fence_before = (*seen > 0 || in_tc_loop) && !is_fence(prev, "tcgen05.fence::before_thread_sync");
+			s->fence_after = (*seen < total || in_tc_loop) && !is_fence(next, "tcgen05.fence::after_thread_sync");
+		}
+		*seen += is_tc_stmt(s);
+		bool loop_tc = in_tc_loop || (s->kind == S_FOR && count_tc(&s->body) > 0);
+		mark_fences(&s->body, total, seen, loop_tc);
+		mark_fences(&s->else_body, total, seen, loop_tc);
+	}
+}
+
+/* --------------------------------------------------------------- kernels */
+
+static bool
+launch_dims(NamedArg *a, int out[3])
+{
+	out[0] = out[1] = out[2] = 1;
+	List single = {0};
+	List *elems = &single;
+	if (a->value->kind == E_TUPLE)
+		elems = &a->value->args;
+	else
+		list_push(&single, a->value);
+	if (elems->n > 3) {
+		error(a->value->loc, "%s takes at most three dimensions", a->name);
+		return false;
+	}
+	for (int i = 0; i < elems->n; i++) {
+		int64_t v;
+		Expr *e = LIST_AT(*elems, Expr, i);
+		if (!const_int(e, &v, a->name))
+			return false;
+		if (v <= 0 || v > 0x7fffffff) {
+			error(e->loc, "%s dimension must be positive, got %lld", a->name, (long long)v);
+			return false;
+		}
+		out[i] = (int)v;
+	}
+	return true;
+}
+
+static KernelIR *
+lower_kernel(Kernel *kd)
+{
+	KernelIR *k = pool_alloc(sizeof *k);
+	k->name = kd->name;
+	k->loc = kd->loc;
+	bool have_block = false, have_grid = false, ok = true;
+	k->grid[0] = k->grid[1] = k->grid[2] = 1;
+	for (int i = 0; i < kd->launch.n; i++) {
+		NamedArg *a = LIST_AT(kd->launch, NamedArg, i);
+		bool is_block = strcmp(a->name, "block") == 0;
+		if (!is_block && strcmp(a->name, "grid") != 0) {
+			error(a->loc, "unknown launch argument '%s'; expected 'grid' or 'block'", a->name);
+			ok = false;
+			continue;
+		}
+		bool *have = is_block ? &have_block : &have_grid;
+		if (*have) {
+			error(a->loc, "'%s' is given twice", a->name);
+			ok = false;
+			continue;
+		}
+		*have = true;
+		ok &= launch_dims(a, is_block ? k->block : k->grid);
+	}
+	if (!have_block) {
+		error(kd->name_loc, "kernel '%s' needs 'block = N' in its launch(...)", kd->name);
+		return NULL;
+	}
+	if (!ok)
+		return NULL;
+	long long threads = (long long)k->block[0] * k->block[1] * k->block[2];
+	if (threads > 1024) {
+		error(kd->name_loc, "a block has at most 1024 threads; '%s' asks for %lld", kd->name, threads);
+		return NULL;
+	}
+	k->threads = (int)threads;
+	sema_set_block(k->block);
+
+	W = (Walk){0};
+	W.k = k;
+	W.out = &k->body;
+	int nwarps = (k->threads + 31) / 32;
+	W.warps = nwarps >= 64 ? ~0ull : (1ull << nwarps) - 1;
+	/* names the generated code uses for its own purposes */
+	list_push(&k->names, (void *)k->name);
+
+	scope_push();
+	for (int i = 0; i < kd->params.n; i++) {
+		Param *p = LIST_AT(kd->params, Param, i);
+		if (p->type == T_F16)
+			k->uses_f16 = true;
+		if (p->type == T_BF16)
+			k->uses_bf16 = true;
+		if (p->has_shape) {
+			Tensor *t = tensor_new(TK_GLOBAL, p->name, p->loc, p->type);
+			if (!const_dims(&p->dims, t, p->loc))
+				continue;
+			Sym *s = sym_declare(SYM_TENSOR, p->name, p->loc);
+			if (!s)
+				continue;
+			s->tensor = t;
+			t->cname = cname_for(p->name);
+			t->index = i;
+			list_push(&k->params, t);
+			list_push(&k->param_is_tensor, t);
+		} else {
+			Sym *s = sym_declare(SYM_VAR, p->name, p->loc);
+			if (!s)
+				continue;
+			Var *v = pool_alloc(sizeof *v);
+			v->name = p->name;
+			v->cname = cname_for(p->name);
+			v->type = p->type;
+			v->is_param = true;
+			s->var = v;
+			list_push(&k->params, v);
+			list_push(&k->param_is_tensor, NULL);
+		}
+	}
+	int seen = 0;
+	mark_fences(&kd->body, count_tc(&kd->body), &seen, false);
+	scope_push();
+	lower_stmts(&kd->body);
+	scope_pop();
+	scope_pop();
+	return k;
+}
+
+Program *
+lower_program(List *items, const char *source_name)
+{
+	Program *p = pool_alloc(sizeof *p);
+	p->source_name = source_name;
+	sema_reset();
+	scope_push();
+	for (int i = 0; i < items->n; i++) {
+		Item *it = LIST_AT(*items, Item, i);
+		switch (it->kind) {
+		case I_INCLUDE:
+			break;
+		case I_CONST: {
+			int64_t v;
+			if (!const_int(it->value, &v, "a const"))
+				break;
+			Sym *s = sym_declare(SYM_CONST, it->name, it->name_loc);
+			if (s)
+				s->value = ie_int(v, v > INT32_MAX ? T_U32 : T_I32);
+			break;
+		}
+		case I_LAYOUT: {
+			Sym *s = sym_declare(SYM_LAYOUT, it->name, it->name_loc);
+			if (s)
+				s->layout = it->layout;
+			break;
+		}
+		case I_KERNEL: {
+			Sym *s = sym_declare(SYM_KERNEL, it->kernel->name, it->kernel->name_loc);
+			if (!s)
+				break;
+			KernelIR *k = lower_kernel(it->kernel);
+			if (k)
+				list_push(&p->kernels, k);
+			break;
+		}
+		}
+	}
+	scope_pop();
+	return error_count ? NULL : p;
+}

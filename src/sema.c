@@ -1,0 +1,614 @@
+/* sema.c: names and scopes, typing and constant folding of expressions. */
+#include <math.h>
+#include <string.h>
+
+#include "tilec.h"
+
+static List symbols; /* Sym*, innermost last */
+static int depth;
+static int block_dims[3] = {1, 1, 1};
+
+void
+sema_set_block(const int dims[3])
+{
+	memcpy(block_dims, dims, sizeof block_dims);
+}
+
+void
+sema_reset(void)
+{
+	symbols = (List){0};
+	depth = 0;
+}
+
+void
+scope_push(void)
+{
+	depth++;
+}
+
+void
+scope_pop(void)
+{
+	while (symbols.n && LIST_AT(symbols, Sym, symbols.n - 1)->depth == depth)
+		symbols.n--;
+	depth--;
+}
+
+Sym *
+sym_lookup(const char *name)
+{
+	for (int i = symbols.n - 1; i >= 0; i--) {
+		Sym *s = LIST_AT(symbols, Sym, i);
+		if (strcmp(s->name, name) == 0)
+			return s;
+	}
+	return NULL;
+}
+
+Sym *
+sym_declare(SymKind kind, const char *name, Loc loc)
+{
+	for (int i = symbols.n - 1; i >= 0; i--) {
+		Sym *s = LIST_AT(symbols, Sym, i);
+		if (s->depth != depth)
+			break;
+		if (strcmp(s->name, name) == 0) {
+			error(loc, "redefinition of '%s'", name);
+			note(s->loc, "'%s' was defined here", name);
+			return NULL;
+		}
+	}
+	Sym *s = pool_alloc(sizeof *s);
+	s->kind = kind;
+	s->name = name;
+	s->loc = loc;
+	s->depth = depth;
+	list_push(&symbols, s);
+	return s;
+}
+
+LayoutExpr *
+layout_lookup(const char *name, Loc loc)
+{
+	Sym *s = sym_lookup(name);
+	if (!s) {
+		error(loc, "unknown layout '%s'", name);
+		return NULL;
+	}
+	if (s->kind != SYM_LAYOUT) {
+		error(loc, "'%s' is not a layout", name);
+		note(s->loc, "'%s' is defined here", name);
+		return NULL;
+	}
+	return s->layout;
+}
+
+EType
+value_type(EType t)
+{
+	if (etype_is_float(t))
+		return T_F32;
+	return t == T_U32 ? T_U32 : T_I32;
+}
+
+static IExpr *
+ie_new(IKind kind, EType type)
+{
+	IExpr *e = pool_alloc(sizeof *e);
+	e->kind = kind;
+	e->type = type;
+	return e;
+}
+
+IExpr *
+ie_int(int64_t v, EType type)
+{
+	IExpr *e = ie_new(IE_INT, type);
+	e->ival = type == T_U32 ? (int64_t)(uint32_t)v : (int64_t)(int32_t)v;
+	return e;
+}
+
+static IExpr *
+ie_float(double v)
+{
+	IExpr *e = ie_new(IE_FLOAT, T_F32);
+	e->fval = (float)v;
+	return e;
+}
+
+IExpr *
+ie_builtin(Builtin b)
+{
+	IExpr *e = ie_new(IE_BUILTIN, T_I32);
+	e->builtin = b;
+	return e;
+}
+
+bool
+ie_is_const(const IExpr *e, int64_t *out)
+{
+	if (e->kind != IE_INT)
+		return false;
+	*out = e->ival;
+	return true;
+}
+
+/* Rounds a float to a 16-bit float format, for constant conversions. */
+static double
+round_to(double v, EType to)
+{
+	if (to == T_BF16) {
+		float f = (float)v;
+		uint32_t bits;
+		memcpy(&bits, &f, 4);
+		if ((bits & 0x7f800000u) != 0x7f800000u)
+			bits += 0x7fffu + ((bits >> 16) & 1);
+		bits &= 0xffff0000u;
+		memcpy(&f, &bits, 4);
+		return f;
+	}
+	if (to == T_F16) {
+		if (v != v || fabs(v) >= 65520.0)
+			return v != v ? v : copysign(INFINITY, v);
+		int exp;
+		frexp(v, &exp);
+		int shift = exp - 1 < -14 ? -24 : exp - 11; /* ulp of the f16 result */
+		return nearbyint(ldexp(v, -shift)) * ldexp(1.0, shift);
+	}
+	return (float)v;
+}
+
+static int64_t
+wrap(int64_t v, EType t)
+{
+	return t == T_U32 ? (int64_t)(uint32_t)v : (int64_t)(int32_t)(uint32_t)v;
+}
+
+static int64_t
+int_convert(int64_t v, EType to)
+{
+	switch (to) {
+	case T_I8: return (int8_t)v;
+	case T_U8: return (uint8_t)v;
+	case T_I16: return (int16_t)v;
+	case T_U16: return (uint16_t)v;
+	case T_U32: return (uint32_t)v;
+	default: return (int32_t)(uint32_t)v;
+	}
+}
+
+IExpr *
+ie_convert(IExpr *e, EType to)
+{
+	EType vt = value_type(to);
+	if (e->kind == IE_INT && !etype_is_float(to))
+		return ie_int(int_convert(e->ival, to), vt);
+	if (e->kind == IE_INT && etype_is_float(to))
+		return ie_float(round_to((double)e->ival, to));
+	if (e->kind == IE_FLOAT && etype_is_float(to))
+		return ie_float(round_to(e->fval, to));
+	if (e->kind == IE_FLOAT && !etype_is_float(to) && e->fval > -2147483649.0 && e->fval < 4294967296.0)
+		return ie_int(int_convert((int64_t)e->fval, to), vt);
+	if (e->type == to && (to == T_I32 || to == T_U32 || to == T_F32))
+		return e;
+	IExpr *c = ie_new(IE_CONV, vt);
+	c->a = e;
+	c->to = to;
+	return c;
+}
+
+static bool
+op_is_compare(Op op)
+{
+	return op >= OP_LT && op <= OP_NE;
+}
+
+static const char *
+op_text(Op op)
+{
+	static const char *const text[] = {
+		[OP_NEG] = "-", [OP_NOT] = "!", [OP_BITNOT] = "~", [OP_MUL] = "*", [OP_DIV] = "/", [OP_MOD] = "%",
+		[OP_ADD] = "+", [OP_SUB] = "-", [OP_SHL] = "<<", [OP_SHR] = ">>", [OP_LT] = "<", [OP_LE] = "<=",
+		[OP_GT] = ">", [OP_GE] = ">=", [OP_EQ] = "==", [OP_NE] = "!=", [OP_BITAND] = "&",
+		[OP_BITXOR] = "^", [OP_BITOR] = "|", [OP_LAND] = "&&", [OP_LOR] = "||",
+	};
+	return op < sizeof text / sizeof text[0] && text[op] ? text[op] : "?";
+}
+
+/* Folds a binary operation on constants as 32-bit C does; false when it is undefined. */
+static bool
+fold_int(Op op, int64_t x, int64_t y, EType t, int64_t *out)
+{
+	uint32_t ux = (uint32_t)x, uy = (uint32_t)y;
+	bool u = t == T_U32;
+	switch (op) {
+	case OP_MUL: *out = (int64_t)((uint64_t)x * (uint64_t)y); break;
+	case OP_DIV:
+	case OP_MOD:
+		if (y == 0 || (!u && x == INT32_MIN && y == -1))
+			return false;
+		if (u)
+			*out = op == OP_DIV ? ux / uy : ux % uy;
+		else
+			*out = op == OP_DIV ? x / y : x % y;
+		break;
+	case OP_ADD: *out = x + y; break;
+	case OP_SUB: *out = x - y; break;
+	case OP_SHL:
+		if (uy >= 32)
+			return false;
+		*out = (int64_t)(ux << uy);
+		break;
+	case OP_SHR:
+		if (uy >= 32)
+			return false;
+		*out = u ? (int64_t)(ux >> uy) : (int64_t)((int32_t)ux >> uy);
+		break;
+	case OP_LT: *out = u ? ux < uy : x < y; break;
+	case OP_LE: *out = u ? ux <= uy : x <= y; break;
+	case OP_GT: *out = u ? ux > uy : x > y; break;
+	case OP_GE: *out = u ? ux >= uy : x >= y; break;
+	case OP_EQ: *out = ux == uy; break;
+	case OP_NE: *out = ux != uy; break;
+	case OP_BITAND: *out = ux & uy; break;
+	case OP_BITXOR: *out = ux ^ uy; break;
+	case OP_BITOR: *out = ux | uy; break;
+	case OP_LAND: *out = x && y; break;
+	case OP_LOR: *out = x || y; break;
+	default: return false;
+	}
+	*out = wrap(*out, op_is_compare(op) || op == OP_LAND || op == OP_LOR ? T_I32 : t);
+	return true;
+}
+
+IExpr *
+ie_binary(Op op, IExpr *a, IExpr *b)
+{
+	EType t;
+	if (op == OP_LAND || op == OP_LOR)
+		t = T_I32;
+	else if (op == OP_SHL || op == OP_SHR)
+		t = a->type;
+	else if (a->type == T_F32 || b->type == T_F32)
+		t = T_F32;
+	else if (a->type == T_U32 || b->type == T_U32)
+		t = T_U32;
+	else
+		t = T_I32;
+	EType operand = op == OP_SHL || op == OP_SHR ? a->type : t;
+	if (op != OP_LAND && op != OP_LOR) {
+		if (operand == T_F32) {
+			a = ie_convert(a, T_F32);
+			b = ie_convert(b, T_F32);
+		} else if (op != OP_SHL && op != OP_SHR) {
+			a = ie_convert(a, operand);
+			b = ie_convert(b, operand);
+		}
+	}
+	EType result = op_is_compare(op) ? T_I32 : t;
+	int64_t x, y, v;
+	if (a->kind == IE_INT && b->kind == IE_INT && fold_int(op, a->ival, b->ival, operand, &v))
+		return ie_int(v, result);
+	IExpr *e = ie_new(IE_BINARY, result);
+	e->op = op;
+	e->a = a;
+	e->b = b;
+	/* x + 0, x * 1 and friends keep generated address arithmetic readable */
+	if (operand != T_F32) {
+		if (ie_is_const(b, &y) && y == 0 && (op == OP_ADD || op == OP_SUB || op == OP_BITOR || op == OP_SHL))
+			return a;
+		if (ie_is_const(a, &x) && x == 0 && (op == OP_ADD || op == OP_BITOR))
+			return b;
+		if (ie_is_const(b, &y) && y == 1 && (op == OP_MUL || op == OP_DIV))
+			return a;
+		if (ie_is_const(a, &x) && x == 1 && op == OP_MUL)
+			return b;
+	}
+	return e;
+}
+
+static IExpr *
+binary_checked(Expr *src, Op op, IExpr *a, IExpr *b)
+{
+	bool intonly = op == OP_MOD || op == OP_SHL || op == OP_SHR || op == OP_BITAND || op == OP_BITOR ||
+	               op == OP_BITXOR;
+	if (intonly && (a->type == T_F32 || b->type == T_F32)) {
+		error(src->loc, "operator '%s' needs integer operands", op_text(op));
+		return NULL;
+	}
+	if ((op == OP_LAND || op == OP_LOR) && (a->type == T_F32 || b->type == T_F32)) {
+		error(src->loc, "operator '%s' needs integer operands; compare the float with 0.0", op_text(op));
+		return NULL;
+	}
+	IExpr *r = ie_binary(op, a, b);
+	if (r->kind == IE_BINARY && a->kind == IE_INT && b->kind == IE_INT) {
+		error(src->loc, "constant expression %s is undefined (division by zero, overflow or a shift of 32 or more)",
+		      op_text(op));
+		return NULL;
+	}
+	return r;
+}
+
+static IExpr *
+unary(Expr *src, Op op, IExpr *a)
+{
+	if ((op == OP_BITNOT || op == OP_NOT) && a->type == T_F32) {
+		error(src->loc, "operator '%s' needs an integer operand", op_text(op));
+		return NULL;
+	}
+	if (a->kind == IE_INT) {
+		int64_t v = op == OP_NEG ? -a->ival : op == OP_NOT ? !a->ival : ~a->ival;
+		return ie_int(v, op == OP_NOT ? T_I32 : a->type);
+	}
+	if (a->kind == IE_FLOAT && op == OP_NEG)
+		return ie_float(-a->fval);
+	IExpr *e = ie_new(IE_UNARY, op == OP_NOT ? T_I32 : a->type);
+	e->op = op;
+	e->a = a;
+	return e;
+}
+
+static bool
+index_tensor(Expr *e, Tensor *t, IExpr **out)
+{
+	if (e->args.n != t->rank) {
+		error(e->loc, "'%s' has %d dimension%s but %d ind%s given", t->name, t->rank, t->rank == 1 ? "" : "s",
+		      e->args.n, e->args.n == 1 ? "ex is" : "ices are");
+		return false;
+	}
+	IExpr *flat = ie_int(0, T_I32);
+	for (int i = 0; i < t->rank; i++) {
+		Expr *ae = LIST_AT(e->args, Expr, i);
+		IExpr *ix = sema_expr(ae);
+		if (!ix)
+			return false;
+		if (ix->type == T_F32) {
+			error(ae->loc, "index must be an integer");
+			return false;
+		}
+		int64_t c;
+		if (ie_is_const(ix, &c) && (c < 0 || c >= t->dims[i])) {
+			error(ae->loc, "index %lld is out of range for dimension %d of '%s' (size %d)", (long long)c, i,
+			      t->name, t->dims[i]);
+			return false;
+		}
+		flat = ie_binary(OP_ADD, ie_binary(OP_MUL, flat, ie_int(t->dims[i], T_I32)), ix);
+	}
+	*out = flat;
+	return true;
+}
+
+/* Reads one element of a per-thread view; the index must be a compile-time constant. */
+static IExpr *
+register_element(Expr *e, View *v, int *slot_out)
+{
+	if (e->args.n != v->rank) {
+		error(e->loc, "view '%s' has %d dimension%s but %d ind%s given", v->name, v->rank,
+		      v->rank == 1 ? "" : "s", e->args.n, e->args.n == 1 ? "ex is" : "ices are");
+		return NULL;
+	}
+	int flat = 0;
+	for (int i = 0; i < v->rank; i++) {
+		Expr *ae = LIST_AT(e->args, Expr, i);
+		IExpr *ix = sema_expr(ae);
+		if (!ix)
+			return NULL;
+		int64_t c;
+		if (!ie_is_const(ix, &c)) {
+			error(ae->loc, "registers are not addressable: the index into '%s' must be a compile-time constant "
+			               "(a loop over it must have constant bounds)", v->name);
+			return NULL;
+		}
+		if (c < 0 || c >= v->dims[i]) {
+			error(ae->loc, "index %lld is out of range for dimension %d of '%s' (size %d)", (long long)c, i,
+			      v->name, v->dims[i]);
+			return NULL;
+		}
+		flat = flat * v->dims[i] + (int)c;
+	}
+	*slot_out = v->map[flat];
+	IExpr *r = ie_new(IE_REG, value_type(v->base->type));
+	r->tensor = v->base;
+	r->slot = v->map[flat];
+	return r;
+}
+
+/* Resolves NAME[...] as an element: a global or shared load, or a register of a per-thread view. */
+IExpr *
+sema_element(Expr *e, Tensor **tensor, IExpr **index, int *slot)
+{
+	Sym *s = sym_lookup(e->name);
+	*tensor = NULL;
+	if (!s) {
+		error(e->loc, "unknown name '%s'", e->name);
+		return NULL;
+	}
+	if (s->kind == SYM_VIEW) {
+		View *v = s->view;
+		if (!v->per_thread) {
+			error(e->loc, "'%s' is a view of %s tensor '%s'; elements are read and written only through a "
+			              "per-thread view such as %s.view(n, layout = default)", e->name,
+			      v->base->kind == TK_TMEM ? "tmem" : "local", v->base->name, v->base->name);
+			return NULL;
+		}
+		IExpr *r = register_element(e, v, slot);
+		if (r)
+			*tensor = v->base;
+		return r;
+	}
+	if (s->kind != SYM_TENSOR) {
+		error(e->loc, "'%s' is not a tensor", e->name);
+		note(s->loc, "'%s' is defined here", e->name);
+		return NULL;
+	}
+	Tensor *t = s->tensor;
+	if (t->kind == TK_LOCAL) {
+		error(e->loc, "'%s' is distributed over threads; read and write it through a per-thread view: "
+		              "%s.view(%d, layout = default)", t->name, t->name, t->layout->slots);
+		return NULL;
+	}
+	if (t->kind == TK_TMEM) {
+		error(e->loc, "'%s' lives in tensor memory; it is read and written only with apply tcgen05.ld / "
+		              "tcgen05.st", t->name);
+		return NULL;
+	}
+	if (!index_tensor(e, t, index))
+		return NULL;
+	*tensor = t;
+	IExpr *r = ie_new(IE_LOAD, value_type(t->type));
+	r->tensor = t;
+	r->index = *index;
+	return r;
+}
+
+IExpr *
+sema_expr(Expr *e)
+{
+	switch (e->kind) {
+	case E_INT:
+		return ie_int(e->ival, e->usuffix || e->ival > INT32_MAX ? T_U32 : T_I32);
+	case E_FLOAT:
+		return ie_float(e->fval);
+	case E_TUPLE:
+		error(e->loc, "a parenthesised list is not a value here");
+		return NULL;
+	case E_BUILTIN:
+		return ie_builtin(e->builtin);
+	case E_NAME: {
+		Sym *s = sym_lookup(e->name);
+		if (!s) {
+			error(e->loc, "unknown name '%s'", e->name);
+			return NULL;
+		}
+		switch (s->kind) {
+		case SYM_CONST:
+		case SYM_VALUE:
+			return s->value;
+		case SYM_VAR: {
+			IExpr *r = ie_new(IE_VAR, value_type(s->var->type));
+			r->var = s->var;
+			return r;
+		}
+		default:
+			error(e->loc, "'%s' is not a value", e->name);
+			note(s->loc, "'%s' is defined here", e->name);
+			return NULL;
+		}
+	}
+	case E_INDEX: {
+		Tensor *t;
+		IExpr *ix;
+		int slot;
+		return sema_element(e, &t, &ix, &slot);
+	}
+	case E_ADDR: {
+		Sym *s = sym_lookup(e->name);
+		if (!s) {
+			error(e->loc, "unknown name '%s'", e->name);
+			return NULL;
+		}
+		if (s->kind != SYM_TENSOR || s->tensor->kind != TK_SHARED) {
+			error(e->loc, "'&' takes an element of a shared tensor; '%s' is not one", e->name);
+			return NULL;
+		}
+		IExpr *ix;
+		if (!index_tensor(e, s->tensor, &ix))
+			return NULL;
+		IExpr *r = ie_new(IE_SADDR, T_U32);
+		r->tensor = s->tensor;
+		r->index = ix;
+		return r;
+	}
+	case E_UNARY: {
+		IExpr *a = sema_expr(e->a);
+		return a ? unary(e, e->op, a) : NULL;
+	}
+	case E_BINARY: {
+		IExpr *a = sema_expr(e->a);
+		IExpr *b = a ? sema_expr(e->b) : NULL;
+		return b ? binary_checked(e, e->op, a, b) : NULL;
+	}
+	case E_CONV: {
+		IExpr *a = sema_expr(e->a);
+		return a ? ie_convert(a, e->type) : NULL;
+	}
+	}
+	return NULL;
+}
+
+bool
+const_int(Expr *e, int64_t *out, const char *what)
+{
+	int before = error_count;
+	IExpr *v = sema_expr(e);
+	if (!v)
+		return false;
+	if (v->kind != IE_INT) {
+		if (error_count == before)
+			error(e->loc, "%s must be a compile-time integer", what);
+		return false;
+	}
+	*out = v->ival;
+	return true;
+}
+
+bool
+ie_eval_thread(const IExpr *e, int thread, int64_t *out)
+{
+	int64_t x, y;
+	switch (e->kind) {
+	case IE_INT:
+		*out = e->ival;
+		return true;
+	case IE_BUILTIN:
+		switch (e->builtin) {
+		case B_WARP_ID: *out = thread / 32; return true;
+		case B_LANE_ID: *out = thread % 32; return true;
+		case B_WARPGROUP_ID: *out = thread / 128; return true;
+		case B_THREAD_X: *out = thread % block_dims[0]; return true;
+		case B_THREAD_Y: *out = thread / block_dims[0] % block_dims[1]; return true;
+		case B_THREAD_Z: *out = thread / (block_dims[0] * block_dims[1]); return true;
+		default: return false;
+		}
+	case IE_VAR:
+		return e->var->is_let && e->var->def && ie_eval_thread(e->var->def, thread, out);
+	case IE_UNARY:
+		if (!ie_eval_thread(e->a, thread, &x))
+			return false;
+		*out = wrap(e->op == OP_NEG ? -x : e->op == OP_NOT ? !x : ~x, e->op == OP_NOT ? T_I32 : e->type);
+		return true;
+	case IE_BINARY:
+		if (!ie_eval_thread(e->a, thread, &x) || !ie_eval_thread(e->b, thread, &y))
+			return false;
+		return fold_int(e->op, x, y, e->op == OP_SHL || e->op == OP_SHR ? e->a->type : e->a->type, out);
+	case IE_CONV:
+		if (etype_is_float(e->to) || !ie_eval_thread(e->a, thread, &x))
+			return false;
+		*out = int_convert(x, e->to);
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool
+ie_varying(const IExpr *e)
+{
+	if (!e)
+		return false;
+	switch (e->kind) {
+	case IE_BUILTIN:
+		return e->builtin == B_LANE_ID || e->builtin == B_THREAD_X || e->builtin == B_THREAD_Y ||
+		       e->builtin == B_THREAD_Z;
+	case IE_VAR:
+		return e->var->varying;
+	case IE_REG:
+		return true;
+	case IE_LOAD:
+	case IE_SADDR:
+		return ie_varying(e->index);
+	default:
+		return ie_varying(e->a) || ie_varying(e->b);
+	}
+}

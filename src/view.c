@@ -1,0 +1,309 @@
+/* view.c: views as index maps: reshape, the per-thread register view, einops rearrange and slices. */
+#include <ctype.h>
+#include <string.h>
+
+#include "tilec.h"
+
+void
+format_coords(char *buf, size_t len, int rank, const int *dims, int flat)
+{
+	int coord[MAX_RANK];
+	for (int i = rank - 1; i >= 0; i--) {
+		coord[i] = flat < 0 ? dims[i] : flat % dims[i];
+		if (flat >= 0)
+			flat /= dims[i];
+	}
+	size_t n = (size_t)snprintf(buf, len, "[");
+	for (int i = 0; i < rank && n < len; i++)
+		n += (size_t)snprintf(buf + n, len - n, "%s%d", i ? ", " : "", coord[i]);
+	if (n < len)
+		snprintf(buf + n, len - n, "]");
+}
+
+static View *
+view_new(View *from, int rank, const int *dims)
+{
+	View *v = pool_alloc(sizeof *v);
+	v->base = from ? from->base : NULL;
+	v->per_thread = from ? from->per_thread : false;
+	v->rank = rank;
+	v->count = 1;
+	for (int i = 0; i < rank; i++) {
+		v->dims[i] = dims[i];
+		v->count *= dims[i];
+	}
+	v->map = pool_alloc((size_t)(v->count ? v->count : 1) * sizeof(int32_t));
+	return v;
+}
+
+View *
+view_of_tensor(Tensor *t)
+{
+	View *v = view_new(NULL, t->rank, t->dims);
+	v->base = t;
+	for (int i = 0; i < v->count; i++)
+		v->map[i] = i;
+	return v;
+}
+
+View *
+view_per_thread(Tensor *t, int n, Loc loc)
+{
+	if (t->kind != TK_LOCAL) {
+		error(loc, "'%s' is not a local tensor; only local tensors have a per-thread view", t->name);
+		return NULL;
+	}
+	if (n != t->layout->slots) {
+		error(loc, "a thread of '%s' holds %d elements, not %d", t->name, t->layout->slots, n);
+		return NULL;
+	}
+	View *v = view_new(NULL, 1, &n);
+	v->base = t;
+	v->per_thread = true;
+	for (int i = 0; i < n; i++)
+		v->map[i] = i;
+	return v;
+}
+
+View *
+view_reshape(View *v, int rank, const int *dims, Loc loc)
+{
+	long long count = 1;
+	for (int i = 0; i < rank; i++) {
+		if (dims[i] <= 0) {
+			error(loc, "view dimension %d is %d; dimensions must be positive", i, dims[i]);
+			return NULL;
+		}
+		count *= dims[i];
+		if (count > (1 << 24))
+			break;
+	}
+	if (count != v->count) {
+		error(loc, "view has %lld elements but '%s' has %d", count, v->base->name, v->count);
+		return NULL;
+	}
+	View *r = view_new(v, rank, dims);
+	memcpy(r->map, v->map, (size_t)v->count * sizeof(int32_t));
+	return r;
+}
+
+/* One side of a rearrange pattern: a sequence of groups, each a list of names. */
+typedef struct Side {
+	int ngroups;
+	int group_start[MAX_RANK + 1];
+	int nnames;
+	const char *names[MAX_RANK * 2];
+} Side;
+
+static bool
+parse_side(const char *s, const char *end, Side *side, Loc loc)
+{
+	side->ngroups = side->nnames = 0;
+	bool in_group = false;
+	while (s < end) {
+		if (isspace((unsigned char)*s)) {
+			s++;
+		} else if (*s == '(') {
+			if (in_group) {
+				error(loc, "rearrange pattern: groups do not nest");
+				return false;
+			}
+			if (side->ngroups == MAX_RANK) {
+				error(loc, "rearrange pattern: too many dimensions");
+				return false;
+			}
+			in_group = true;
+			side->group_start[side->ngroups++] = side->nnames;
+			s++;
+		} else if (*s == ')') {
+			if (!in_group) {
+				error(loc, "rearrange pattern: ')' without '('");
+				return false;
+			}
+			in_group = false;
+			s++;
+		} else if (isalpha((unsigned char)*s) || *s == '_') {
+			const char *b = s;
+			while (s < end && (isalnum((unsigned char)*s) || *s == '_'))
+				s++;
+			if (side->nnames == MAX_RANK * 2 || (!in_group && side->ngroups == MAX_RANK)) {
+				error(loc, "rearrange pattern: too many names");
+				return false;
+			}
+			if (!in_group)
+				side->group_start[side->ngroups++] = side->nnames;
+			side->names[side->nnames++] = pool_strndup(b, (size_t)(s - b));
+		} else {
+			error(loc, "rearrange pattern: unexpected '%c'", *s);
+			return false;
+		}
+	}
+	if (in_group) {
+		error(loc, "rearrange pattern: '(' without ')'");
+		return false;
+	}
+	side->group_start[side->ngroups] = side->nnames;
+	return true;
+}
+
+static int
+find_name(const Side *side, const char *name)
+{
+	for (int i = 0; i < side->nnames; i++)
+		if (strcmp(side->names[i], name) == 0)
+			return i;
+	return -1;
+}
+
+View *
+view_rearrange(View *v, const char *pattern, Loc loc, const char **names, const int *sizes, const Loc *locs,
+               int nbind)
+{
+	const char *arrow = strstr(pattern, "->");
+	if (!arrow) {
+		error(loc, "rearrange pattern needs '->' between its two sides");
+		return NULL;
+	}
+	Side lhs, rhs;
+	if (!parse_side(pattern, arrow, &lhs, loc) || !parse_side(arrow + 2, pattern + strlen(pattern), &rhs, loc))
+		return NULL;
+	if (lhs.ngroups != v->rank) {
+		error(loc, "rearrange pattern has %d input dimensions but the operand has %d", lhs.ngroups, v->rank);
+		return NULL;
+	}
+	for (int i = 0; i < lhs.nnames; i++) {
+		if (find_name(&lhs, lhs.names[i]) != i) {
+			error(loc, "rearrange pattern names '%s' twice on the left", lhs.names[i]);
+			return NULL;
+		}
+	}
+	for (int i = 0; i < rhs.nnames; i++) {
+		if (find_name(&rhs, rhs.names[i]) != i) {
+			error(loc, "rearrange pattern names '%s' twice on the right", rhs.names[i]);
+			return NULL;
+		}
+		if (find_name(&lhs, rhs.names[i]) < 0) {
+			error(loc, "rearrange pattern: '%s' is on the right but not on the left", rhs.names[i]);
+			return NULL;
+		}
+	}
+	for (int i = 0; i < lhs.nnames; i++) {
+		if (find_name(&rhs, lhs.names[i]) < 0) {
+			error(loc, "rearrange pattern: '%s' is on the left but not on the right", lhs.names[i]);
+			return NULL;
+		}
+	}
+	int size[MAX_RANK * 2];
+	for (int i = 0; i < lhs.nnames; i++)
+		size[i] = -1;
+	for (int b = 0; b < nbind; b++) {
+		int k = find_name(&lhs, names[b]);
+		if (k < 0) {
+			error(locs[b], "'%s' does not appear in the rearrange pattern", names[b]);
+			return NULL;
+		}
+		if (size[k] >= 0) {
+			error(locs[b], "'%s' is given twice", names[b]);
+			return NULL;
+		}
+		if (sizes[b] <= 0) {
+			error(locs[b], "'%s' must be positive, got %d", names[b], sizes[b]);
+			return NULL;
+		}
+		size[k] = sizes[b];
+	}
+	for (int g = 0; g < lhs.ngroups; g++) {
+		int known = 1, unknown = -1;
+		for (int k = lhs.group_start[g]; k < lhs.group_start[g + 1]; k++) {
+			if (size[k] < 0) {
+				if (unknown >= 0) {
+					error(loc, "rearrange: both '%s' and '%s' need a size", lhs.names[unknown], lhs.names[k]);
+					return NULL;
+				}
+				unknown = k;
+			} else {
+				known *= size[k];
+			}
+		}
+		int dim = v->dims[g];
+		if (unknown >= 0) {
+			if (dim % known) {
+				error(loc, "rearrange: dimension %d has size %d, not divisible by %d", g, dim, known);
+				return NULL;
+			}
+			size[unknown] = dim / known;
+		} else if (known != dim) {
+			error(loc, "rearrange: dimension %d has size %d but the pattern gives %d", g, dim, known);
+			return NULL;
+		}
+	}
+	int out_dims[MAX_RANK];
+	for (int g = 0; g < rhs.ngroups; g++) {
+		out_dims[g] = 1;
+		for (int k = rhs.group_start[g]; k < rhs.group_start[g + 1]; k++)
+			out_dims[g] *= size[find_name(&lhs, rhs.names[k])];
+	}
+	View *r = view_new(v, rhs.ngroups, out_dims);
+	int value[MAX_RANK * 2];
+	for (int f = 0; f < r->count; f++) {
+		int rest = f;
+		for (int k = rhs.nnames - 1; k >= 0; k--) {
+			int li = find_name(&lhs, rhs.names[k]);
+			value[li] = rest % size[li];
+			rest /= size[li];
+		}
+		int in = 0;
+		for (int k = 0; k < lhs.nnames; k++)
+			in = in * size[k] + value[k];
+		r->map[f] = v->map[in];
+	}
+	return r;
+}
+
+View *
+view_slice(View *v, const SliceSpec *spec, int n)
+{
+	if (n > v->rank) {
+		error(spec[v->rank].loc, "%d indices for a view of rank %d", n, v->rank);
+		return NULL;
+	}
+	int lo[MAX_RANK], step_dims[MAX_RANK], out_dims[MAX_RANK], rank = 0;
+	for (int i = 0; i < v->rank; i++) {
+		if (i >= n) {
+			lo[i] = 0;
+			step_dims[i] = v->dims[i];
+			out_dims[rank++] = v->dims[i];
+			continue;
+		}
+		const SliceSpec *s = &spec[i];
+		if (s->is_range) {
+			if (s->lo < 0 || s->hi > v->dims[i] || s->lo >= s->hi) {
+				error(s->loc, "slice %d:%d is out of range for dimension %d of size %d", s->lo, s->hi, i,
+				      v->dims[i]);
+				return NULL;
+			}
+			lo[i] = s->lo;
+			step_dims[i] = s->hi - s->lo;
+			out_dims[rank++] = step_dims[i];
+		} else {
+			if (s->lo < 0 || s->lo >= v->dims[i]) {
+				error(s->loc, "index %d is out of range for dimension %d of size %d", s->lo, i, v->dims[i]);
+				return NULL;
+			}
+			lo[i] = s->lo;
+			step_dims[i] = 1;
+		}
+	}
+	View *r = view_new(v, rank, out_dims);
+	for (int f = 0; f < r->count; f++) {
+		int rest = f, in = 0, mul = 1;
+		for (int i = v->rank - 1; i >= 0; i--) {
+			int c = lo[i] + rest % step_dims[i];
+			rest /= step_dims[i];
+			in += c * mul;
+			mul *= v->dims[i];
+		}
+		r->map[f] = v->map[in];
+	}
+	return r;
+}

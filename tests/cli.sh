@@ -1,0 +1,230 @@
+#!/bin/sh
+# cli.sh TILEC: tests of the tilec command line against LANGUAGE.md section 9, one PASS/FAIL
+# line each. Where the contract does not fix a message's wording, only the exit status and a
+# non-empty stderr are checked. Exits 1 when a test failed.
+if [ $# -ne 1 ]; then
+	echo "usage: $0 TILEC" >&2
+	exit 2
+fi
+cd "$(dirname "$0")/.." || exit 2
+case $1 in
+/*) tilec=$1 ;;
+*) tilec=$PWD/$1 ;;
+esac
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+if command -v timeout >/dev/null 2>&1; then limit='timeout 120'; else limit=; fi
+example=examples/tmem_roundtrip.tile
+unset NO_COLOR
+esc=$(printf '\033')
+failed=0
+
+pass() {
+	echo "PASS cli/$1"
+}
+
+# fail NAME WHY: a FAIL line, then the head of the last run's stderr, indented.
+fail() {
+	echo "FAIL cli/$1: $2"
+	if [ -s "$tmp/err" ]; then
+		head -n 10 "$tmp/err" | sed 's/^/    stderr: /'
+	fi
+	failed=1
+}
+
+# run ARGS...: runs tilec, stdout into $tmp/out and stderr into $tmp/err; sets rc.
+run() {
+	$limit "$tilec" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+}
+
+# status NAME WANT ARGS...: runs tilec; true when its exit status matches the case pattern WANT.
+status() {
+	name=$1 want=$2
+	shift 2
+	run "$@"
+	# shellcheck disable=SC2254 # WANT is a pattern
+	case $rc in
+	$want) return 0 ;;
+	esac
+	fail "$name" "tilec $* exited with status $rc, expected $want"
+	return 1
+}
+
+# has NAME FILE WHY: true when FILE is not empty; else a FAIL line saying WHY.
+has() {
+	[ -s "$2" ] && return 0
+	fail "$1" "$3"
+	return 1
+}
+
+# lacks NAME FILE: true when FILE does not exist; else a FAIL line.
+lacks() {
+	[ ! -e "$2" ] && return 0
+	fail "$1" "a failed run left ${2##*/} behind"
+	return 1
+}
+
+# plain NAME FILE: true when FILE has no escape byte; else a FAIL line.
+plain() {
+	grep -q "$esc" "$2" || return 0
+	fail "$1" "escape bytes in the diagnostics"
+	return 1
+}
+
+# An input with a syntax error.
+cat >"$tmp/bad.tile" <<'TILE'
+kernel broken(A: f32[32]) launch(grid = 1, block = 32)
+{
+    let x = ;
+}
+TILE
+
+# An input that includes a file from an -I directory.
+mkdir "$tmp/inc"
+echo 'const CLI_TEST_UNUSED = 1;' >"$tmp/inc/cli_defs.tile"
+{ echo 'include "cli_defs.tile";'; cat "$example"; } >"$tmp/with_include.tile"
+
+# A CUDA installation whose nvcc and ptxas always fail.
+mkdir -p "$tmp/cuda/bin"
+for tool in nvcc ptxas; do
+	printf '#!/bin/sh\necho "fake %s: failing" >&2\nexit 1\n' "$tool" >"$tmp/cuda/bin/$tool"
+	chmod +x "$tmp/cuda/bin/$tool"
+done
+
+status help 0 --help && has help "$tmp/out" "--help printed nothing on stdout" && pass help
+status version 0 --version && has version "$tmp/out" "--version printed nothing on stdout" && pass version
+status no-input 2 && has no-input "$tmp/err" "no message on stderr" && pass no-input
+status unknown-option 2 --no-such-option "$example" -o - &&
+	has unknown-option "$tmp/err" "no message on stderr" && pass unknown-option
+status bad-emit 2 --emit=nonsense "$example" -o - && has bad-emit "$tmp/err" "no message on stderr" &&
+	pass bad-emit
+
+for arch in sm_90a sm_100; do
+	if status "bad-arch-$arch" 2 "-arch=$arch" "$example" -o -; then
+		lines=$(wc -l <"$tmp/err")
+		if [ "$lines" -eq 1 ]; then
+			pass "bad-arch-$arch"
+		else
+			fail "bad-arch-$arch" "$lines lines on stderr, expected exactly 1"
+		fi
+	fi
+done
+
+for arch in sm_100a sm_100f sm_103a sm_103f sm_110a sm_110f; do
+	status "arch-$arch" 0 "-arch=$arch" "$example" -o - &&
+		has "arch-$arch" "$tmp/out" "nothing on stdout" && pass "arch-$arch"
+done
+
+if status missing-file '[12]' "$tmp/no_such_file.tile" -o -; then
+	if grep -q no_such_file "$tmp/err"; then
+		pass missing-file
+	else
+		fail missing-file "the message does not name the file"
+	fi
+fi
+
+# -o FILE.cu writes what -o - prints; twice the same.
+if status output-file 0 "$example" -o "$tmp/out1.cu" && status output-file 0 "$example" -o -; then
+	if [ ! -s "$tmp/out1.cu" ]; then
+		fail output-file "-o $tmp/out1.cu wrote nothing"
+	elif ! cmp -s "$tmp/out1.cu" "$tmp/out"; then
+		fail output-file "-o FILE.cu and -o - differ"
+	else
+		pass output-file
+	fi
+fi
+if status deterministic 0 "$example" -o "$tmp/out2.cu"; then
+	if cmp -s "$tmp/out1.cu" "$tmp/out2.cu"; then
+		pass deterministic
+	else
+		fail deterministic "two runs wrote different files"
+	fi
+fi
+
+status emit-cu 0 --emit=cu "$example" -o - && has emit-cu "$tmp/out" "nothing on stdout" && pass emit-cu
+status emit-tokens 0 --emit=tokens "$example" -o - &&
+	has emit-tokens "$tmp/out" "nothing on stdout" && pass emit-tokens
+status emit-ast 0 --emit=ast "$example" -o - && has emit-ast "$tmp/out" "nothing on stdout" && pass emit-ast
+status werror-clean 0 -Werror "$example" -o - && pass werror-clean
+status no-warnings 0 -w "$example" -o - && pass no-warnings
+
+# Errors in the input: exit 1, a diagnostic, no output file.
+status error-exit 1 "$tmp/bad.tile" -o "$tmp/bad.cu" && has error-exit "$tmp/err" "no diagnostic" &&
+	lacks error-exit "$tmp/bad.cu" && pass error-exit
+status error-no-cubin 1 "$tmp/bad.tile" -o "$tmp/bad.cubin" && lacks error-no-cubin "$tmp/bad.cubin" &&
+	pass error-no-cubin
+status error-no-depfile 1 -MD -MF "$tmp/bad.d" "$tmp/bad.tile" -o "$tmp/bad2.cu" &&
+	lacks error-no-depfile "$tmp/bad2.cu" && lacks error-no-depfile "$tmp/bad.d" && pass error-no-depfile
+
+# No colour when stderr is not a terminal, nor with NO_COLOR set, even on a terminal.
+status no-color-pipe 1 "$tmp/bad.tile" -o - && plain no-color-pipe "$tmp/err" && pass no-color-pipe
+NO_COLOR=1
+export NO_COLOR
+status no-color-env 1 "$tmp/bad.tile" -o - && plain no-color-env "$tmp/err" && pass no-color-env
+if command -v script >/dev/null 2>&1; then
+	script -qec "'$tilec' '$tmp/bad.tile' -o -" /dev/null >"$tmp/tty" 2>&1 </dev/null
+	rc=$?
+	cp "$tmp/tty" "$tmp/err"
+	if [ $rc -ne 1 ]; then
+		fail no-color-tty "exit status $rc on a terminal, expected 1"
+	elif ! grep -q 'error' "$tmp/tty"; then
+		fail no-color-tty "no diagnostic on the terminal"
+	elif grep -q -e Sanitizer -e 'runtime error' "$tmp/tty"; then
+		fail no-color-tty "a sanitizer report on the terminal"
+	else
+		plain no-color-tty "$tmp/tty" && pass no-color-tty
+	fi
+else
+	echo "SKIP cli/no-color-tty: script(1) is not installed"
+fi
+unset NO_COLOR
+
+# Includes, -I and make dependencies.
+status include-dir 0 -I "$tmp/inc" "$tmp/with_include.tile" -o - && pass include-dir
+if status depfile 0 -I "$tmp/inc" -MD -MF "$tmp/dep.d" -MP "$tmp/with_include.tile" -o "$tmp/dep.cu"; then
+	if [ ! -s "$tmp/dep.d" ]; then
+		fail depfile "-MF wrote nothing"
+	elif ! grep -q "dep\.cu *:" "$tmp/dep.d"; then
+		fail depfile "no rule for the output dep.cu"
+	elif ! grep -q "with_include\.tile" "$tmp/dep.d" || ! grep -q "cli_defs\.tile" "$tmp/dep.d"; then
+		fail depfile "the input and the included file are not both listed"
+	elif ! grep -q "cli_defs\.tile *:" "$tmp/dep.d"; then
+		fail depfile "-MP gave no phony target for cli_defs.tile"
+	else
+		pass depfile
+	fi
+fi
+if status depfile-target 0 -MD -MF "$tmp/dep2.d" -MT custom-target "$example" -o "$tmp/dep2.cu"; then
+	if grep -q "^custom-target *:" "$tmp/dep2.d"; then
+		pass depfile-target
+	else
+		fail depfile-target "-MT custom-target is not the rule's target"
+	fi
+fi
+
+# External tools: a failing nvcc/ptxas is exit status 3 and leaves no output behind.
+saved_cuda_home=${CUDA_HOME-}
+CUDA_HOME=$tmp/cuda
+export CUDA_HOME
+status tool-fails 3 "$example" -o "$tmp/fake.cubin" &&
+	has tool-fails "$tmp/err" "no message" && lacks tool-fails "$tmp/fake.cubin" && pass tool-fails
+if [ -n "$saved_cuda_home" ]; then CUDA_HOME=$saved_cuda_home; else unset CUDA_HOME; fi
+if sh tools/find-nvcc.sh >/dev/null; then
+	if status cubin 0 "$example" -o "$tmp/x.cubin"; then
+		if [ "$(head -c 4 "$tmp/x.cubin" | od -An -c | tr -d ' ')" = '177ELF' ]; then
+			pass cubin
+		else
+			fail cubin "x.cubin is not an ELF file"
+		fi
+	fi
+	status emit-ptx 0 --emit=ptx "$example" -o - && if grep -q '^\.version' "$tmp/out"; then
+		pass emit-ptx
+	else
+		fail emit-ptx "no .version line in the output"
+	fi
+else
+	echo "SKIP cli/cubin: no nvcc"
+	echo "SKIP cli/emit-ptx: no nvcc"
+fi
+exit $failed

@@ -1,0 +1,122 @@
+#!/bin/sh
+# run-golden.sh TILEC: the golden tests and the examples, one PASS/FAIL line each.
+#   tests/golden/NAME.tile + NAME.cu:  `TILEC [NAME.args] NAME.tile -o -`, run inside tests/golden,
+#       exits 0 and prints exactly NAME.cu, twice the same (determinism).
+#   tests/golden/NAME.tile + NAME.err: the same command exits 1 and its stderr is exactly NAME.err.
+#   examples/NAME.tile + tests/examples/NAME.cu: `TILEC examples/NAME.tile -o -` from the
+#       repository root prints exactly NAME.cu, twice the same.
+# NO_COLOR=1 throughout; NAME.args is one line of extra options. Exits 1 when a test failed.
+if [ $# -ne 1 ]; then
+	echo "usage: $0 TILEC" >&2
+	exit 2
+fi
+cd "$(dirname "$0")/.." || exit 2
+case $1 in
+/*) tilec=$1 ;;
+*) tilec=$PWD/$1 ;;
+esac
+if [ ! -x "$tilec" ]; then
+	echo "FAIL golden: $1 is not an executable"
+	exit 1
+fi
+NO_COLOR=1
+export NO_COLOR
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+if command -v timeout >/dev/null 2>&1; then limit='timeout 120'; else limit=; fi
+failed=0
+
+fail() {
+	echo "FAIL $name: $*"
+	failed=1
+}
+
+# compile DIR RUN ARGS...: runs tilec inside DIR, stdout and stderr into $tmp/RUN.out and
+# $tmp/RUN.err; sets rc.
+compile() {
+	dir=$1 run=$2
+	shift 2
+	(cd "$dir" && exec $limit "$tilec" "$@") >"$tmp/$run.out" 2>"$tmp/$run.err"
+	rc=$?
+}
+
+# show_diff EXPECTED GOT: the first 200 lines of a unified diff, indented.
+show_diff() {
+	diff -u --label "$1" --label got "$1" "$2" | head -n 200 | sed 's/^/    /'
+}
+
+show_stderr() {
+	if [ -s "$tmp/a.err" ]; then
+		echo "    stderr:"
+		head -n 40 "$tmp/a.err" | sed 's/^/    /'
+	fi
+}
+
+# expect_cu DIR EXPECTED.cu ARGS...: the test of a .cu-producing run inside DIR.
+expect_cu() {
+	where=$1 expected=$2
+	shift 2
+	compile "$where" a "$@"
+	if [ $rc -ne 0 ]; then
+		fail "exit status $rc, expected 0"
+		show_stderr
+		return
+	fi
+	if ! cmp -s "$expected" "$tmp/a.out"; then
+		fail "output differs from $expected (- expected, + got)"
+		show_diff "$expected" "$tmp/a.out"
+		return
+	fi
+	compile "$where" b "$@"
+	if ! cmp -s "$tmp/a.out" "$tmp/b.out"; then
+		fail "not deterministic: a second run printed something else"
+		return
+	fi
+	echo "PASS $name"
+}
+
+for tile in tests/golden/*.tile; do
+	[ -f "$tile" ] || continue
+	base=${tile%.tile}
+	stem=${base##*/}
+	name=golden/$stem
+	args=
+	[ -f "$base.args" ] && args=$(cat "$base.args")
+	if [ -f "$base.cu" ] && [ -f "$base.err" ]; then
+		fail "both $stem.cu and $stem.err exist"
+	elif [ -f "$base.cu" ]; then
+		set -f # NAME.args is split into words, never globbed
+		# shellcheck disable=SC2086
+		expect_cu tests/golden "$base.cu" $args "$stem.tile" -o -
+		set +f
+	elif [ -f "$base.err" ]; then
+		set -f
+		# shellcheck disable=SC2086
+		compile tests/golden a $args "$stem.tile" -o -
+		set +f
+		if [ $rc -ne 1 ]; then
+			fail "exit status $rc, expected 1"
+			show_stderr
+		elif ! cmp -s "$base.err" "$tmp/a.err"; then
+			fail "stderr differs from $base.err (- expected, + got)"
+			show_diff "$base.err" "$tmp/a.err"
+		else
+			echo "PASS $name"
+		fi
+	else
+		fail "neither $stem.cu nor $stem.err exists"
+	fi
+done
+
+for tile in examples/*.tile; do
+	[ -f "$tile" ] || continue
+	stem=${tile##*/}
+	stem=${stem%.tile}
+	name=example/$stem
+	if [ -f "tests/examples/$stem.cu" ]; then
+		expect_cu . "tests/examples/$stem.cu" "$tile" -o -
+	else
+		echo "SKIP $name: no tests/examples/$stem.cu"
+	fi
+done
+exit $failed

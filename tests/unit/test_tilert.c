@@ -1,0 +1,295 @@
+/* test_tilert.c: libtilert's behaviour where there is no GPU: clean failures, file checks and argument checks. */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L
+#endif
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tilert.h"
+#include "unit.h"
+
+/* Every failure must leave a message that says it comes from tilert and mentions `needle`. */
+static void
+expect_error(int status, int want, const char *needle)
+{
+	const char *msg = tilert_last_error();
+	ck_assert_ptr_nonnull(msg);
+	ck_assert_msg(status == want, "status %d, want %d; message: %s", status, want, msg);
+	ck_assert_msg(strncmp(msg, "tilert: ", 8) == 0, "message lacks the tilert: prefix: %s", msg);
+	if (needle)
+		ck_assert_msg(strstr(msg, needle), "message lacks \"%s\": %s", needle, msg);
+}
+
+/* A file in a fresh temporary directory, holding `size` bytes of `data`; the name is static storage. */
+static const char *
+temp_file(const char *base, const void *data, size_t size)
+{
+	static char path[512];
+	const char *tmp = getenv("TMPDIR");
+	snprintf(path, sizeof path, "%s/tilert-test-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(path));
+	size_t n = strlen(path);
+	snprintf(path + n, sizeof path - n, "/%s", base);
+	FILE *f = fopen(path, "wb");
+	ck_assert_ptr_nonnull(f);
+	if (size)
+		ck_assert_uint_eq(fwrite(data, 1, size, f), size);
+	ck_assert_int_eq(fclose(f), 0);
+	return path;
+}
+
+static void
+remove_temp(const char *path)
+{
+	char dir[512];
+	snprintf(dir, sizeof dir, "%s", path);
+	unlink(path);
+	*strrchr(dir, '/') = 0;
+	rmdir(dir);
+}
+
+/* A 64-bit little-endian ELF header with the given e_machine and nothing else. */
+static void
+fake_elf(unsigned char header[64], unsigned machine)
+{
+	memset(header, 0, 64);
+	memcpy(header, "\x7f" "ELF", 4);
+	header[4] = 2; /* ELFCLASS64 */
+	header[5] = 1; /* ELFDATA2LSB */
+	header[6] = 1;
+	header[18] = machine & 0xff;
+	header[19] = machine >> 8;
+}
+
+/* Runs first: once a real driver has been loaded the override no longer applies. */
+START_TEST(missing_driver)
+{
+	setenv("TILERT_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
+	tilert_ctx *ctx = (tilert_ctx *)1;
+	int status = tilert_init(&ctx, 0);
+	unsetenv("TILERT_LIBCUDA");
+	expect_error(status, TILERT_ERR_NO_DRIVER, "cannot load /nonexistent/libcuda.so.1: ");
+	expect_error(status, TILERT_ERR_NO_DRIVER, "; is an NVIDIA driver installed?");
+	ck_assert_ptr_null(ctx);
+}
+END_TEST
+
+START_TEST(driver_lacks_entry_points)
+{
+	/* libc is always loadable and has no cu* symbols: the dlsym failure path. */
+	setenv("TILERT_LIBCUDA", "libc.so.6", 1);
+	tilert_ctx *ctx = NULL;
+	int status = tilert_init(&ctx, 0);
+	unsetenv("TILERT_LIBCUDA");
+	expect_error(status, TILERT_ERR_NO_DRIVER, "libc.so.6 has no entry point cuInit");
+	ck_assert_ptr_null(ctx);
+}
+END_TEST
+
+START_TEST(init_fails_cleanly)
+{
+	/* No GPU here, probably no driver either; on a GPU machine this simply succeeds. */
+	tilert_ctx *ctx = NULL;
+	int status = tilert_init(&ctx, 0);
+	if (status == TILERT_OK) {
+		ck_assert_ptr_nonnull(ctx);
+		char name[256];
+		ck_assert_int_eq(tilert_device_name(ctx, name, sizeof name), 0);
+		ck_assert_int_eq(tilert_destroy(ctx), 0);
+		return;
+	}
+	ck_assert_ptr_null(ctx);
+	ck_assert_msg(status == TILERT_ERR_NO_DRIVER || status == TILERT_ERR_CUDA || status == TILERT_ERR_ARG,
+	              "unexpected status %d: %s", status, tilert_last_error());
+	expect_error(status, status, NULL);
+	ck_assert_uint_gt(strlen(tilert_last_error()), strlen("tilert: "));
+}
+END_TEST
+
+START_TEST(init_negative_device)
+{
+	tilert_ctx *ctx = NULL;
+	expect_error(tilert_init(&ctx, -1), TILERT_ERR_ARG, "device -1 is negative");
+	ck_assert_ptr_null(ctx);
+}
+END_TEST
+
+START_TEST(load_missing_file)
+{
+	tilert_module *m = (tilert_module *)1;
+	expect_error(tilert_module_load_file(NULL, "/nonexistent/dir/k.cubin", &m), TILERT_ERR_FILE,
+	             "/nonexistent/dir/k.cubin: cannot open: ");
+	ck_assert_ptr_null(m);
+}
+END_TEST
+
+START_TEST(load_empty_file)
+{
+	const char *path = temp_file("empty.cubin", "", 0);
+	tilert_module *m = NULL;
+	int status = tilert_module_load_file(NULL, path, &m);
+	expect_error(status, TILERT_ERR_FILE, path);
+	expect_error(status, TILERT_ERR_FILE, "is empty");
+	ck_assert_ptr_null(m);
+	remove_temp(path);
+}
+END_TEST
+
+START_TEST(load_garbage_file)
+{
+	static const char garbage[] = "this is not a kernel\n.version 8.0\n";
+	const char *path = temp_file("garbage.cubin", garbage, sizeof garbage - 1);
+	tilert_module *m = NULL;
+	int status = tilert_module_load_file(NULL, path, &m);
+	expect_error(status, TILERT_ERR_FILE, path);
+	expect_error(status, TILERT_ERR_FILE, "neither a cubin (ELF) nor PTX");
+	ck_assert_ptr_null(m);
+	remove_temp(path);
+}
+END_TEST
+
+START_TEST(load_directory)
+{
+	tilert_module *m = NULL;
+	expect_error(tilert_module_load_file(NULL, "/", &m), TILERT_ERR_FILE, "/: cannot ");
+}
+END_TEST
+
+START_TEST(load_host_elf)
+{
+	unsigned char header[64];
+	fake_elf(header, 62); /* EM_X86_64 */
+	const char *path = temp_file("host.o", header, sizeof header);
+	tilert_module *m = NULL;
+	int status = tilert_module_load_file(NULL, path, &m);
+	expect_error(status, TILERT_ERR_FILE, path);
+	expect_error(status, TILERT_ERR_FILE, "not a CUDA cubin (e_machine 62");
+	remove_temp(path);
+}
+END_TEST
+
+START_TEST(load_truncated_elf)
+{
+	const char *path = temp_file("short.cubin", "\x7f" "ELF\2\1", 6);
+	tilert_module *m = NULL;
+	int status = tilert_module_load_file(NULL, path, &m);
+	expect_error(status, TILERT_ERR_FILE, path);
+	expect_error(status, TILERT_ERR_FILE, "truncated ELF file (6 bytes)");
+	remove_temp(path);
+}
+END_TEST
+
+START_TEST(valid_files_need_ctx)
+{
+	/* A plausible PTX and cubin pass the file checks, so the NULL context is what gets reported. */
+	static const char ptx[] = "//\n// Generated by tilec\n/* block\n comment */\n\n.version 8.7\n.target sm_100a\n";
+	const char *path = temp_file("k.ptx", ptx, sizeof ptx - 1);
+	tilert_module *m = NULL;
+	expect_error(tilert_module_load_file(NULL, path, &m), TILERT_ERR_ARG, "ctx is NULL");
+	remove_temp(path);
+	unsigned char header[64];
+	fake_elf(header, 190);
+	path = temp_file("k.cubin", header, sizeof header);
+	expect_error(tilert_module_load_file(NULL, path, &m), TILERT_ERR_ARG, "ctx is NULL");
+	remove_temp(path);
+	ck_assert_ptr_null(m);
+}
+END_TEST
+
+START_TEST(load_data_checks)
+{
+	tilert_module *m = NULL;
+	expect_error(tilert_module_load_data(NULL, "", 0, &m), TILERT_ERR_FILE, "module image: is empty");
+	expect_error(tilert_module_load_data(NULL, "garbage", 7, &m), TILERT_ERR_FILE, "module image: neither");
+	/* PTX without a terminating NUL is still recognised. */
+	static const char ptx[] = ".version 8.7";
+	expect_error(tilert_module_load_data(NULL, ptx, sizeof ptx - 1, &m), TILERT_ERR_ARG, "ctx is NULL");
+	ck_assert_ptr_null(m);
+}
+END_TEST
+
+/* The thread's own message dies with the thread, so report only whether it was a non-NULL empty string. */
+static void *
+read_error_in_thread(void *arg)
+{
+	const char *msg = tilert_last_error();
+	*(int *)arg = msg != NULL && msg[0] == 0;
+	return NULL;
+}
+
+START_TEST(last_error_never_null)
+{
+	ck_assert_ptr_nonnull(tilert_last_error());
+	tilert_init(NULL, 0);
+	ck_assert_ptr_nonnull(tilert_last_error());
+	ck_assert_str_ne(tilert_last_error(), "");
+	/* The message is per thread: a fresh thread has seen no failure. */
+	pthread_t t;
+	int fresh = 0;
+	ck_assert_int_eq(pthread_create(&t, NULL, read_error_in_thread, &fresh), 0);
+	ck_assert_int_eq(pthread_join(t, NULL), 0);
+	ck_assert_int_eq(fresh, 1);
+}
+END_TEST
+
+START_TEST(null_arguments)
+{
+	tilert_module *m = NULL;
+	tilert_kernel *k = NULL;
+	tilert_dev_ptr p = 0;
+	unsigned dims[3] = {1, 1, 1};
+	char buf[16];
+	int major, minor;
+	expect_error(tilert_init(NULL, 0), TILERT_ERR_ARG, "out is NULL");
+	ck_assert_int_eq(tilert_destroy(NULL), 0);
+	ck_assert_int_eq(tilert_module_unload(NULL), 0);
+	expect_error(tilert_module_load_file(NULL, NULL, &m), TILERT_ERR_ARG, "path is NULL");
+	expect_error(tilert_module_load_file(NULL, "/nonexistent", NULL), TILERT_ERR_ARG, "out is NULL");
+	expect_error(tilert_module_load_data(NULL, NULL, 4, &m), TILERT_ERR_ARG, "image is NULL");
+	expect_error(tilert_module_load_data(NULL, "x", 1, NULL), TILERT_ERR_ARG, "out is NULL");
+	expect_error(tilert_kernel_get(NULL, "k", &k), TILERT_ERR_ARG, "module is NULL");
+	expect_error(tilert_kernel_dims(NULL, dims, dims), TILERT_ERR_ARG, "kernel is NULL");
+	expect_error(tilert_kernel_launch(NULL, NULL), TILERT_ERR_ARG, "kernel is NULL");
+	expect_error(tilert_kernel_launch_ex(NULL, dims, dims, 0, NULL), TILERT_ERR_ARG, "kernel is NULL");
+	expect_error(tilert_alloc(NULL, 16, &p), TILERT_ERR_ARG, "ctx is NULL");
+	expect_error(tilert_free(NULL, 0), TILERT_ERR_ARG, "ctx is NULL");
+	expect_error(tilert_copy_to_device(NULL, 0, buf, sizeof buf), TILERT_ERR_ARG, "ctx is NULL");
+	expect_error(tilert_copy_to_host(NULL, buf, 0, sizeof buf), TILERT_ERR_ARG, "ctx is NULL");
+	expect_error(tilert_device_name(NULL, buf, sizeof buf), TILERT_ERR_ARG, "ctx is NULL");
+	expect_error(tilert_device_cc(NULL, &major, &minor), TILERT_ERR_ARG, "ctx is NULL");
+}
+END_TEST
+
+#define CASE(fn)                                 \
+	do {                                         \
+		TCase *tc = tcase_create(#fn);           \
+		tcase_add_test(tc, fn);                  \
+		suite_add_tcase(s, tc);                  \
+	} while (0)
+
+static Suite *
+tilert_suite(void)
+{
+	Suite *s = suite_create("tilert");
+	CASE(missing_driver);
+	CASE(driver_lacks_entry_points);
+	CASE(init_fails_cleanly);
+	CASE(init_negative_device);
+	CASE(load_missing_file);
+	CASE(load_empty_file);
+	CASE(load_garbage_file);
+	CASE(load_directory);
+	CASE(load_host_elf);
+	CASE(load_truncated_elf);
+	CASE(valid_files_need_ctx);
+	CASE(load_data_checks);
+	CASE(last_error_never_null);
+	CASE(null_arguments);
+	return s;
+}
+
+UNIT_MAIN(tilert_suite)
