@@ -21,6 +21,7 @@ typedef struct Options {
 	bool md, mp;
 	const char *mf, *mt;
 	bool via_nvcc;
+	bool emu;       /* --target=emu: CUDA C for pre-Blackwell GPUs and the CPU, tcgen05 emulated */
 } Options;
 
 static const char *const archs[] = {"sm_100a", "sm_100f", "sm_103a", "sm_103f", "sm_110a", "sm_110f"};
@@ -495,6 +496,10 @@ parse_args(int argc, char **argv, Options *opt, int *done)
 					opt->kind = kinds[k].kind;
 			if (opt->kind == K_NONE)
 				return usage_error("unknown --emit kind '%s'; expected cu, ptx, cubin, tokens or ast", a + 7);
+		} else if (strcmp(a, "--target=emu") == 0) {
+			opt->emu = true;
+		} else if (strncmp(a, "--target=", 9) == 0) {
+			return usage_error("unknown --target '%s'; the only one is emu (the default is the -arch GPU)", a + 9);
 		} else if (strcmp(a, "--via=nvcc") == 0) {
 			opt->via_nvcc = true;
 		} else if (strncmp(a, "--via=", 6) == 0) {
@@ -580,7 +585,7 @@ compile(Options *opt)
 		output = replace_ext(base_name(opt->input), ext);
 	}
 	Buf cu = {0};
-	emit_cuda(prog, opt->arch, &cu);
+	emit_cuda(prog, opt->arch, opt->emu, &cu);
 	int rc;
 	if (kind == K_CU) {
 		rc = commit_output(output, cu.data ? cu.data : "", cu.len);
@@ -603,6 +608,12 @@ tilec_main(int argc, char **argv)
 	Options opt = {0};
 	opt.arch = "sm_100a";
 	diag_setup();
+	if (argc > 1 && strcmp(argv[1], "run") == 0) {
+		int rc = tilec_run(argc - 1, argv + 1);
+		fflush(stdout);
+		pool_free_all();
+		return rc;
+	}
 	int done;
 	int rc = parse_args(argc, argv, &opt, &done);
 	if (rc == 0 && done < 0)

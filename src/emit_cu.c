@@ -751,8 +751,9 @@ kernel(KernelIR *k)
 }
 
 bool
-emit_cuda(Program *p, const char *arch, Buf *out)
+emit_cuda(Program *p, const char *arch, bool emu, Buf *out)
 {
+	(void)emu;
 	Buf body = {0};
 	E = (Emitter){0};
 	E.out = &body;

@@ -564,7 +564,13 @@ bool apply_lower(Stmt *s, View **operands, int noperands, ApplyCtx *ctx, List *o
 
 /* ---------------------------------------------------------------- emitters (emit_cu.c, emit_ptx.c) */
 
-bool emit_cuda(Program *p, const char *arch, Buf *out);
+/* CUDA C for arch; with emu, for any GPU from sm_80 and for the CPU, with tensor memory emulated. */
+bool emit_cuda(Program *p, const char *arch, bool emu, Buf *out);
+
+/* ---------------------------------------------------------------- run.c */
+
+/* tilec run FILE.tile [--kernel NAME] [--seed S] [--expect OUT=IN]...: runs a kernel on the CPU emulator. */
+int tilec_run(int argc, char **argv);
 
 /* ---------------------------------------------------------------- driver.c */
 
