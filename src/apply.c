@@ -665,9 +665,29 @@ emit_issues(Check *c, Issue *issues, int nwarp, ApplyCtx *ctx, List *out)
 				affine = is->offset == a + d * (uint32_t)group_index(c, is->warp);
 			}
 			IExpr *addr;
+			/* a CTA-wide group often moves by slab (w % 4) and by warpgroup (w / 4) separately */
+			uint32_t b = 0, q = 0, base_off = 0;
+			bool split = false;
+			if (!affine && s->scope == SCOPE_CTA && nwarp > 4) {
+				base_off = issues[p].offset;
+				b = issues[c->repeats + p].offset - base_off;
+				q = issues[4 * c->repeats + p].offset - base_off;
+				split = true;
+				for (int w = 0; w < nwarp && split; w++) {
+					Issue *is = &issues[w * c->repeats + p];
+					split = is->offset == base_off + b * (uint32_t)(is->warp % 4) + q * (uint32_t)(is->warp / 4);
+				}
+			}
 			if (affine) {
 				IExpr *step = ie_binary(OP_MUL, ie_convert(gi_expr, T_U32), ie_int(d, T_U32));
 				addr = ie_binary(OP_ADD, tensor_base(c), ie_binary(OP_ADD, ie_int(a, T_U32), step));
+			} else if (split) {
+				IExpr *slab = ie_binary(OP_MOD, ie_builtin(B_WARP_ID), ie_int(4, T_I32));
+				IExpr *group = ie_builtin(B_WARPGROUP_ID);
+				IExpr *off = ie_binary(OP_ADD, ie_int(base_off, T_U32),
+				                       ie_binary(OP_ADD, ie_binary(OP_MUL, ie_convert(slab, T_U32), ie_int(b, T_U32)),
+				                                 ie_binary(OP_MUL, ie_convert(group, T_U32), ie_int(q, T_U32))));
+				addr = ie_binary(OP_ADD, tensor_base(c), off);
 			} else {
 				/* a chain of selects keeps one instruction for all warps */
 				addr = ie_int(issues[p].offset, T_U32);
