@@ -32,6 +32,7 @@ typedef struct Issue {
 	int warp, repeat;
 	int *words;      /* opcode_regs entries */
 	uint32_t offset; /* (lane << 16) + column, relative to the tensor's base address */
+	int lane[2], col[2]; /* each access's base, relative to its tensor */
 } Issue;
 
 static void
@@ -306,11 +307,11 @@ check_slab(Check *c, Issue *is, Base *b, int k)
 	}
 	int cols = opcode_tmem_cols(&c->op);
 	int first = t->col_offset + b->col;
-	int limit = t->alloc ? t->alloc->ncols : 512;
+	int limit = t->alloc && t->alloc->ncols ? t->alloc->ncols : 512;
 	if (first < 0 || first + cols > limit) {
 		error(c->s->loc, "%s of warp %d reaches TMEM columns %d..%d, past the %d columns %s", c->text, is->warp,
-		      first, first + cols - 1, limit, t->alloc ? "allocated" : "of tensor memory");
-		if (t->alloc)
+		      first, first + cols - 1, limit, limit < 512 ? "allocated" : "of tensor memory");
+		if (limit < 512)
 			note(t->alloc->loc, "the allocation of %d columns is here", t->alloc->ncols);
 		return false;
 	}
@@ -334,9 +335,12 @@ check_issue(Check *c, Issue *is)
 				return false;
 		}
 	}
-	for (int k = 0; k < c->ntmem; k++)
+	for (int k = 0; k < c->ntmem; k++) {
 		if (!check_slab(c, is, &base[k], k))
 			return false;
+		is->lane[k] = base[k].lane;
+		is->col[k] = base[k].col;
+	}
 	is->offset = ((uint32_t)base[0].lane << 16) + (uint32_t)base[0].col;
 	if (c->ntmem == 2) {
 		uint32_t high = ((uint32_t)base[1].lane << 16) + (uint32_t)base[1].col;
@@ -585,11 +589,6 @@ setup(Check *c, View **ops, int nops, ApplyCtx *ctx, uint64_t *warps)
 			                                                      "tensor; '%s' is not", c->text, c->tmem[k].name);
 			return false;
 		}
-		if (c->tmem[k].view->base->deallocated) {
-			error(LIST_AT(s->operands, ViewExpr, tm_at + k)->loc, "'%s' is used after its tcgen05.dealloc",
-			      c->tmem[k].name);
-			return false;
-		}
 	}
 	EType rt = reg->view->base->type;
 	for (int k = 0; k < c->ntmem; k++) {
@@ -759,5 +758,26 @@ apply_lower(Stmt *s, View **ops, int nops, ApplyCtx *ctx, List *out)
 		}
 	}
 	emit_issues(&c, issues, nwarp, ctx, out);
+	/* what the protocol checks of lower.c need to know */
+	ctx->is_ld = c.op.is_ld;
+	for (int k = 0; k < nwarp * c.repeats; k++) {
+		for (int a = 0; a < c.ntmem; a++) {
+			Tensor *t = c.tmem[a].view->base;
+			TmemRect *r = pool_alloc(sizeof *r);
+			r->space = t->alloc ? (const void *)t->alloc : (const void *)t;
+			r->warp = issues[k].warp;
+			r->lane0 = t->lane_offset + issues[k].lane[a];
+			r->lanes = shape_rows(c.op.shape);
+			r->col0 = t->col_offset + issues[k].col[a];
+			r->cols = opcode_tmem_cols(&c.op);
+			list_push(&ctx->rects, r);
+		}
+		for (int r = 0; r < nregs; r++) {
+			RegRef *ref = pool_alloc(sizeof *ref);
+			ref->tensor = c.reg.view->base;
+			ref->word = issues[k].words[r];
+			list_push(&ctx->regs, ref);
+		}
+	}
 	return true;
 }

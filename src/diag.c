@@ -23,6 +23,10 @@ int error_count;
 int warning_count;
 bool diag_werror;
 bool diag_nowarn;
+/* The run stops (exit 1) at this many errors; 0 means never (the fuzzer, fuzz/fuzz_tilec.c, which must not exit). */
+int diag_max_errors = 100;
+/* Where diagnostics go; NULL means stderr. The fuzzer points it at /dev/null: the text is still formatted. */
+FILE *diag_stream;
 const Loc no_loc = {0, 0, 0, 0, -1};
 
 static bool colour;
@@ -48,6 +52,22 @@ source_add(const char *path, char *text, size_t len)
 		fatal("out of memory");
 	sources[nsources] = (Source){p, t, len, NULL, 0};
 	return nsources++;
+}
+
+/* Forgets every source file and resets the counters, so that a process can compile again (the fuzzer). */
+void
+diag_reset(void)
+{
+	for (int i = 0; i < nsources; i++) {
+		free(sources[i].path);
+		free(sources[i].text);
+		free(sources[i].lines);
+	}
+	free(sources);
+	sources = NULL;
+	nsources = capsources = 0;
+	error_count = warning_count = 0;
+	last_suppressed = false;
 }
 
 const char *
@@ -111,10 +131,17 @@ build_lines(Source *s)
 	}
 }
 
+static FILE *
+diag_out(void)
+{
+	return diag_stream ? diag_stream : stderr;
+}
+
 /* Echoes the line of loc and a caret line under its range; bytes that would upset the terminal print as '?'. */
 static void
 show_source(Loc loc)
 {
+	FILE *out = diag_out();
 	Source *s = &sources[loc.file];
 	if (!s->lines)
 		build_lines(s);
@@ -127,44 +154,45 @@ show_source(Loc loc)
 		end--;
 	for (size_t i = start; i < end; i++) {
 		unsigned char c = (unsigned char)s->text[i];
-		fputc(c == '\t' || (c >= 0x20 && c < 0x7f) ? c : '?', stderr);
+		fputc(c == '\t' || (c >= 0x20 && c < 0x7f) ? c : '?', out);
 	}
-	fputc('\n', stderr);
+	fputc('\n', out);
 	int col = loc.first_column < 1 ? 1 : loc.first_column;
 	for (int i = 1; i < col; i++) {
 		size_t at = start + (size_t)i - 1;
-		fputc(at < end && s->text[at] == '\t' ? '\t' : ' ', stderr);
+		fputc(at < end && s->text[at] == '\t' ? '\t' : ' ', out);
 	}
 	if (colour)
-		fputs("\033[1;32m", stderr);
-	fputc('^', stderr);
+		fputs("\033[1;32m", out);
+	fputc('^', out);
 	if (loc.last_line == loc.first_line)
 		for (int i = col + 1; i <= loc.last_column; i++)
-			fputc('~', stderr);
+			fputc('~', out);
 	if (colour)
-		fputs("\033[0m", stderr);
-	fputc('\n', stderr);
+		fputs("\033[0m", out);
+	fputc('\n', out);
 }
 
 static void
 emit(Loc loc, const char *kind, const char *kcolour, const char *suffix, const char *fmt, va_list ap)
 {
+	FILE *out = diag_out();
 	bool has_loc = loc.file >= 0 && loc.file < nsources && loc.first_line > 0;
 	if (colour)
-		fputs("\033[1m", stderr);
+		fputs("\033[1m", out);
 	if (has_loc)
-		fprintf(stderr, "%s:%d:%d: ", sources[loc.file].path, loc.first_line, loc.first_column);
+		fprintf(out, "%s:%d:%d: ", sources[loc.file].path, loc.first_line, loc.first_column);
 	else
-		fputs("tilec: ", stderr);
+		fputs("tilec: ", out);
 	if (colour)
-		fprintf(stderr, "\033[1;%sm%s:\033[0m\033[1m ", kcolour, kind);
+		fprintf(out, "\033[1;%sm%s:\033[0m\033[1m ", kcolour, kind);
 	else
-		fprintf(stderr, "%s: ", kind);
-	vfprintf(stderr, fmt, ap);
-	fputs(suffix, stderr);
+		fprintf(out, "%s: ", kind);
+	vfprintf(out, fmt, ap);
+	fputs(suffix, out);
 	if (colour)
-		fputs("\033[0m", stderr);
-	fputc('\n', stderr);
+		fputs("\033[0m", out);
+	fputc('\n', out);
 	if (has_loc)
 		show_source(loc);
 }
@@ -173,9 +201,10 @@ emit(Loc loc, const char *kind, const char *kcolour, const char *suffix, const c
 static void
 count_error(void)
 {
-	if (error_count >= 100) {
-		fputs("tilec: error: too many errors, stopping\n", stderr);
-		fflush(stderr);
+	if (diag_max_errors > 0 && error_count >= diag_max_errors) {
+		FILE *out = diag_out();
+		fputs("tilec: error: too many errors, stopping\n", out);
+		fflush(out);
 		exit(1);
 	}
 	error_count++;

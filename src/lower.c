@@ -4,6 +4,42 @@
 
 #include "tilec.h"
 
+/* Facts of the protocol checks carry the set of warps on whose path they hold: a branch whose
+   condition splits the CTA by warp sends each warp down one side only. */
+
+/* A register written by tcgen05.ld that no wait::ld has covered yet. */
+typedef struct LoadedReg {
+	Tensor *tensor;
+	int word;
+	Loc loc;
+	uint64_t warps;
+} LoadedReg;
+
+/* An allocation not yet freed. */
+typedef struct LiveAlloc {
+	AllocInfo *alloc;
+	uint64_t warps;
+} LiveAlloc;
+
+/* A TMEM rectangle written by one warp's tcgen05.st, and how far it has completed on this path. */
+typedef struct StoreState {
+	TmemRect rect;
+	Loc loc;
+	bool pending;  /* its warp has not executed wait::st since */
+	bool unsynced; /* no cta_sync after that wait: other warps may not read it */
+	int id;
+} StoreState;
+
+/* What the protocol checks know at a point of the kernel; merged where control flow joins. */
+typedef struct Flow {
+	List loaded;  /* LoadedReg*, owned by this path */
+	List stores;  /* StoreState*, owned by this path */
+	List live;    /* LiveAlloc*, owned by this path */
+	List freed;   /* AllocInfo*: freed on some path */
+	uint64_t relinquished_some, relinquished_all; /* warps */
+	Loc relinquish_loc;
+} Flow;
+
 typedef struct Walk {
 	KernelIR *k;
 	List *out;          /* where lowered statements go */
@@ -12,6 +48,8 @@ typedef struct Walk {
 	int cta_group;      /* 0 until the first instruction that names one */
 	Loc cta_group_loc;
 	List allocs;        /* AllocInfo* */
+	Flow flow;
+	int store_ids;
 } Walk;
 
 static Walk W;
@@ -258,6 +296,272 @@ split_warps(IExpr *cond, uint64_t *then_warps, uint64_t *else_warps, bool *varyi
 	}
 }
 
+
+static AllocInfo *find_alloc(IExpr *addr, int *col_offset, int *lane_offset);
+
+/* --------------------------------------------------------------- protocol flow */
+
+static List
+list_copy(const List *l)
+{
+	List r = {0};
+	for (int i = 0; i < l->n; i++)
+		list_push(&r, l->v[i]);
+	return r;
+}
+
+static bool
+list_has(const List *l, const void *p)
+{
+	for (int i = 0; i < l->n; i++)
+		if (l->v[i] == p)
+			return true;
+	return false;
+}
+
+static Flow
+flow_copy(const Flow *f)
+{
+	Flow r = *f;
+	r.freed = list_copy(&f->freed);
+	r.loaded = r.stores = r.live = (List){0};
+	for (int i = 0; i < f->loaded.n; i++) {
+		LoadedReg *x = pool_alloc(sizeof *x);
+		*x = *LIST_AT(f->loaded, LoadedReg, i);
+		list_push(&r.loaded, x);
+	}
+	for (int i = 0; i < f->stores.n; i++) {
+		StoreState *x = pool_alloc(sizeof *x);
+		*x = *LIST_AT(f->stores, StoreState, i);
+		list_push(&r.stores, x);
+	}
+	for (int i = 0; i < f->live.n; i++) {
+		LiveAlloc *x = pool_alloc(sizeof *x);
+		*x = *LIST_AT(f->live, LiveAlloc, i);
+		list_push(&r.live, x);
+	}
+	return r;
+}
+
+/* Joins two paths: warps that went only one way keep that side's facts, warps that may have gone
+   either way keep the union (may facts) or the intersection (must facts). */
+static uint64_t
+join_may(uint64_t a, uint64_t b, uint64_t t, uint64_t e)
+{
+	return (a & t) | (b & e) | (a & ~t & ~e);
+}
+
+static uint64_t
+join_must(uint64_t a, uint64_t b, uint64_t t, uint64_t e)
+{
+	return (a & t & ~e) | (b & e & ~t) | (a & b & t & e) | (a & ~t & ~e);
+}
+
+static Flow
+flow_merge(const Flow *a, const Flow *b, uint64_t t, uint64_t e)
+{
+	Flow r = flow_copy(a);
+	for (int i = 0; i < r.loaded.n; i++) {
+		LoadedReg *x = LIST_AT(r.loaded, LoadedReg, i);
+		uint64_t other = 0;
+		for (int j = 0; j < b->loaded.n; j++) {
+			LoadedReg *y = LIST_AT(b->loaded, LoadedReg, j);
+			if (y->tensor == x->tensor && y->word == x->word)
+				other = y->warps;
+		}
+		x->warps = join_may(x->warps, other, t, e);
+	}
+	for (int j = 0; j < b->loaded.n; j++) {
+		LoadedReg *y = LIST_AT(b->loaded, LoadedReg, j);
+		bool seen = false;
+		for (int i = 0; i < a->loaded.n && !seen; i++)
+			seen = LIST_AT(a->loaded, LoadedReg, i)->tensor == y->tensor &&
+			       LIST_AT(a->loaded, LoadedReg, i)->word == y->word;
+		if (!seen) {
+			LoadedReg *x = pool_alloc(sizeof *x);
+			*x = *y;
+			x->warps = join_may(0, y->warps, t, e);
+			list_push(&r.loaded, x);
+		}
+	}
+	for (int i = 0; i < r.live.n; i++) {
+		LiveAlloc *x = LIST_AT(r.live, LiveAlloc, i);
+		uint64_t other = 0;
+		for (int j = 0; j < b->live.n; j++)
+			if (LIST_AT(b->live, LiveAlloc, j)->alloc == x->alloc)
+				other = LIST_AT(b->live, LiveAlloc, j)->warps;
+		x->warps = join_may(x->warps, other, t, e);
+	}
+	for (int j = 0; j < b->live.n; j++) {
+		LiveAlloc *y = LIST_AT(b->live, LiveAlloc, j);
+		bool seen = false;
+		for (int i = 0; i < a->live.n && !seen; i++)
+			seen = LIST_AT(a->live, LiveAlloc, i)->alloc == y->alloc;
+		if (!seen) {
+			LiveAlloc *x = pool_alloc(sizeof *x);
+			*x = *y;
+			x->warps = join_may(0, y->warps, t, e);
+			list_push(&r.live, x);
+		}
+	}
+	for (int i = 0; i < b->freed.n; i++)
+		if (!list_has(&r.freed, b->freed.v[i]))
+			list_push(&r.freed, b->freed.v[i]);
+	for (int i = 0; i < r.stores.n; i++) {
+		StoreState *x = LIST_AT(r.stores, StoreState, i);
+		uint64_t bit = 1ull << x->rect.warp, pb = 0, ub = 0;
+		for (int j = 0; j < b->stores.n; j++) {
+			StoreState *y = LIST_AT(b->stores, StoreState, j);
+			if (y->id == x->id) {
+				pb = y->pending ? bit : 0;
+				ub = y->unsynced ? bit : 0;
+			}
+		}
+		x->pending = join_may(x->pending ? bit : 0, pb, t, e) != 0;
+		x->unsynced = join_may(x->unsynced ? bit : 0, ub, t, e) != 0;
+	}
+	for (int j = 0; j < b->stores.n; j++) {
+		StoreState *y = LIST_AT(b->stores, StoreState, j);
+		bool seen = false;
+		for (int i = 0; i < a->stores.n && !seen; i++)
+			seen = LIST_AT(a->stores, StoreState, i)->id == y->id;
+		if (!seen) {
+			StoreState *x = pool_alloc(sizeof *x);
+			*x = *y;
+			list_push(&r.stores, x);
+		}
+	}
+	r.relinquished_some = join_may(a->relinquished_some, b->relinquished_some, t, e);
+	r.relinquished_all = join_must(a->relinquished_all, b->relinquished_all, t, e);
+	if (!a->relinquished_some)
+		r.relinquish_loc = b->relinquish_loc;
+	return r;
+}
+
+static LoadedReg *
+find_loaded(Tensor *t, int word)
+{
+	for (int i = 0; i < W.flow.loaded.n; i++) {
+		LoadedReg *r = LIST_AT(W.flow.loaded, LoadedReg, i);
+		if (r->tensor == t && r->word == word && (r->warps & W.warps))
+			return r;
+	}
+	return NULL;
+}
+
+/* Reports a read of a register that a tcgen05.ld may still be writing. */
+static void
+check_reads(const IExpr *e, Loc loc)
+{
+	if (!e)
+		return;
+	if (e->kind == IE_REG) {
+		int word = e->slot * etype_bits(e->tensor->type) / 32;
+		LoadedReg *r = find_loaded(e->tensor, word);
+		if (r) {
+			error(loc, "reads register slot %d of '%s' before tcgen05.wait::ld; the tcgen05.ld that writes it may "
+			           "not have completed", e->slot, e->tensor->name);
+			note(r->loc, "the tcgen05.ld that writes it is here; put tcgen05.wait::ld.sync.aligned; after it "
+			             "on every path to the read");
+			/* one report per load is enough */
+			for (int i = 0; i < W.flow.loaded.n; i++)
+				if (LIST_AT(W.flow.loaded, LoadedReg, i)->loc.first_line == r->loc.first_line &&
+				    LIST_AT(W.flow.loaded, LoadedReg, i)->loc.file == r->loc.file)
+					LIST_AT(W.flow.loaded, LoadedReg, i)->warps = 0;
+		}
+		return;
+	}
+	check_reads(e->a, loc);
+	check_reads(e->b, loc);
+	check_reads(e->index, loc);
+}
+
+static bool
+rects_overlap(const TmemRect *a, const TmemRect *b)
+{
+	return a->space == b->space && a->lane0 < b->lane0 + b->lanes && b->lane0 < a->lane0 + a->lanes &&
+	       a->col0 < b->col0 + b->cols && b->col0 < a->col0 + a->cols;
+}
+
+/* The ordering rules of TCGEN05.md section 5 for one apply, then its effect on the flow. */
+static void
+apply_protocol(Stmt *s, ApplyCtx *ctx)
+{
+	if (!ctx->is_ld) {
+		for (int i = 0; i < ctx->regs.n; i++) {
+			RegRef *ref = LIST_AT(ctx->regs, RegRef, i);
+			LoadedReg *r = find_loaded(ref->tensor, ref->word);
+			if (r) {
+				error(s->loc, "this tcgen05.st stores registers of '%s' that a tcgen05.ld may still be writing",
+				      ref->tensor->name);
+				note(r->loc, "the tcgen05.ld is here; tcgen05.wait::ld.sync.aligned must come between");
+				for (int j = 0; j < W.flow.loaded.n; j++)
+					LIST_AT(W.flow.loaded, LoadedReg, j)->warps = 0;
+				break;
+			}
+		}
+		for (int i = 0; i < ctx->rects.n; i++) {
+			StoreState *st = pool_alloc(sizeof *st);
+			st->rect = *LIST_AT(ctx->rects, TmemRect, i);
+			st->loc = s->loc;
+			st->pending = st->unsynced = true;
+			st->id = ++W.store_ids;
+			list_push(&W.flow.stores, st);
+		}
+		return;
+	}
+	bool reported = false;
+	for (int i = 0; i < ctx->rects.n && !reported; i++) {
+		TmemRect *r = LIST_AT(ctx->rects, TmemRect, i);
+		for (int j = 0; j < W.flow.stores.n && !reported; j++) {
+			StoreState *st = LIST_AT(W.flow.stores, StoreState, j);
+			if (!rects_overlap(r, &st->rect))
+				continue;
+			int lane = r->lane0 > st->rect.lane0 ? r->lane0 : st->rect.lane0;
+			int col = r->col0 > st->rect.col0 ? r->col0 : st->rect.col0;
+			if (st->rect.warp == r->warp && st->pending) {
+				error(s->loc, "tcgen05.ld reads TMEM (lane %d, column %d) that warp %d stored with tcgen05.st "
+				              "without tcgen05.wait::st in between", lane, col, r->warp);
+				note(st->loc, "the tcgen05.st is here; put tcgen05.wait::st.sync.aligned; after it");
+				reported = true;
+			} else if (st->rect.warp != r->warp && st->unsynced) {
+				error(s->loc, "warp %d reads TMEM (lane %d, column %d) that warp %d stored; warp %d must execute "
+				              "tcgen05.wait::st and then cta_sync before this load", r->warp, lane, col,
+				      st->rect.warp, st->rect.warp);
+				note(st->loc, "the tcgen05.st of warp %d is here", st->rect.warp);
+				reported = true;
+			}
+		}
+	}
+	for (int i = 0; i < ctx->regs.n; i++) {
+		RegRef *ref = LIST_AT(ctx->regs, RegRef, i);
+		LoadedReg *r = NULL;
+		for (int j = 0; j < W.flow.loaded.n && !r; j++)
+			if (LIST_AT(W.flow.loaded, LoadedReg, j)->tensor == ref->tensor &&
+			    LIST_AT(W.flow.loaded, LoadedReg, j)->word == ref->word)
+				r = LIST_AT(W.flow.loaded, LoadedReg, j);
+		if (!r) {
+			r = pool_alloc(sizeof *r);
+			r->tensor = ref->tensor;
+			r->word = ref->word;
+			list_push(&W.flow.loaded, r);
+		}
+		r->loc = s->loc;
+		r->warps |= W.warps;
+	}
+}
+
+static bool
+check_not_freed(Tensor *t, Loc loc)
+{
+	if (t->alloc && list_has(&W.flow.freed, t->alloc)) {
+		error(loc, "'%s' is used after the tcgen05.dealloc of its tensor memory", t->name);
+		note(t->alloc->freed_at, "the tcgen05.dealloc is here");
+		return false;
+	}
+	return true;
+}
+
 /* --------------------------------------------------------------- tcgen05 single instructions */
 
 typedef struct InstrSpec {
@@ -354,7 +658,9 @@ lower_instr(Stmt *s)
 		      s->operands.n);
 		return;
 	}
-	if (spec->kind != TC_FENCE_BEFORE && spec->kind != TC_FENCE_AFTER && !check_warp_uniform(s->loc, s->opcode))
+	/* alloc and dealloc go on after this error so that the allocation they name stays known */
+	bool uniform = spec->kind == TC_FENCE_BEFORE || spec->kind == TC_FENCE_AFTER || check_warp_uniform(s->loc, s->opcode);
+	if (!uniform && spec->kind != TC_ALLOC && spec->kind != TC_DEALLOC)
 		return;
 	if (group)
 		note_cta_group(group, s->opcode_loc);
@@ -372,12 +678,30 @@ lower_instr(Stmt *s)
 			error(slot->loc, "tcgen05.alloc writes the TMEM address to a shared u32 slot: pass &slot[i]");
 			return;
 		}
-		if (!check_ncols(LIST_AT(s->operands, Expr, 1), &l->ncols))
-			return;
+		/* after an error the allocation is still recorded, so later statements do not cascade */
+		bool ok = check_ncols(LIST_AT(s->operands, Expr, 1), &l->ncols);
+		if (!ok)
+			l->ncols = 0; /* unknown: later checks of the column count stay quiet */
 		if (popcount64(W.warps) > 1) {
-			error(s->loc, "tcgen05.alloc must be executed by one warp, but %d warps can reach it here; "
-			              "guard it with if (warp_id == K)", popcount64(W.warps));
-			return;
+			if (uniform)
+				error(s->loc, "tcgen05.alloc must be executed by one warp, but %d warps can reach it here; "
+				              "guard it with if (warp_id == K)", popcount64(W.warps));
+			ok = false;
+		}
+		uint64_t by = ok ? W.warps : 1ull << lowest_warp(W.warps);
+		if (ok && (W.flow.relinquished_some & W.warps)) {
+			error(s->loc, "tcgen05.alloc after tcgen05.relinquish_alloc_permit: this CTA gave up its right to "
+			              "allocate");
+			note(W.flow.relinquish_loc, "the relinquish_alloc_permit is here");
+		}
+		for (int i = 0; i < W.allocs.n && ok; i++) {
+			AllocInfo *prev = LIST_AT(W.allocs, AllocInfo, i);
+			if (prev->ncols && prev->ncols < l->ncols) {
+				error(s->loc, "tcgen05.alloc of %d columns after one of %d: the column count must not grow "
+				              "between allocations of a CTA", l->ncols, prev->ncols);
+				note(prev->loc, "the earlier allocation is here");
+				ok = false;
+			}
 		}
 		int64_t index;
 		AllocInfo *a = pool_alloc(sizeof *a);
@@ -385,8 +709,15 @@ lower_instr(Stmt *s)
 		a->slot_index = ie_is_const(addr->index, &index) ? (int)index : -1;
 		a->ncols = l->ncols;
 		a->loc = s->loc;
+		a->warps = by;
 		list_push(&W.allocs, a);
+		LiveAlloc *live = pool_alloc(sizeof *live);
+		live->alloc = a;
+		live->warps = by;
+		list_push(&W.flow.live, live);
 		l->addr = addr;
+		if (!ok)
+			return;
 	} else if (spec->kind == TC_DEALLOC) {
 		Expr *ae = LIST_AT(s->operands, Expr, 0);
 		IExpr *addr = sema_expr(ae);
@@ -399,11 +730,60 @@ lower_instr(Stmt *s)
 		if (!check_ncols(LIST_AT(s->operands, Expr, 1), &l->ncols))
 			return;
 		if (popcount64(W.warps) > 1) {
-			error(s->loc, "tcgen05.dealloc must be executed by one warp, but %d warps can reach it here; "
-			              "guard it with if (warp_id == K)", popcount64(W.warps));
+			if (uniform)
+				error(s->loc, "tcgen05.dealloc must be executed by one warp, but %d warps can reach it here; "
+				              "guard it with if (warp_id == K)", popcount64(W.warps));
 			return;
 		}
+		check_reads(addr, ae->loc);
 		l->addr = ie_convert(addr, T_U32);
+		int col, lane;
+		AllocInfo *a = find_alloc(addr, &col, &lane);
+		if (a && (col || lane)) {
+			error(ae->loc, "tcgen05.dealloc takes the address the allocation returned, not an offset into it");
+			note(a->loc, "the allocation is here");
+			return;
+		}
+		if (a && list_has(&W.flow.freed, a)) {
+			error(s->loc, "tensor memory freed twice");
+			note(a->freed_at, "it is freed here first");
+			return;
+		}
+		bool ncols_ok = true;
+		if (a && a->ncols && a->ncols != l->ncols) {
+			error(LIST_AT(s->operands, Expr, 1)->loc, "tcgen05.dealloc of %d columns, but the allocation has %d",
+			      l->ncols, a->ncols);
+			note(a->loc, "the allocation is here");
+			ncols_ok = false;
+		}
+		for (int i = 0; i < W.flow.live.n; i++) {
+			LiveAlloc *live = LIST_AT(W.flow.live, LiveAlloc, i);
+			if (a ? live->alloc == a : live->alloc->ncols == l->ncols && (live->warps & W.warps)) {
+				live->warps &= ~W.warps;
+				a = live->alloc;
+			}
+		}
+		if (a) {
+			if (!list_has(&W.flow.freed, a))
+				list_push(&W.flow.freed, a);
+			a->freed_at = s->loc;
+		}
+		if (!ncols_ok)
+			return;
+	} else if (spec->kind == TC_RELINQUISH) {
+		if (!W.flow.relinquished_some)
+			W.flow.relinquish_loc = s->loc;
+		W.flow.relinquished_some |= W.warps;
+		W.flow.relinquished_all |= W.warps;
+	} else if (spec->kind == TC_WAIT_LD) {
+		for (int i = 0; i < W.flow.loaded.n; i++)
+			LIST_AT(W.flow.loaded, LoadedReg, i)->warps &= ~W.warps;
+	} else if (spec->kind == TC_WAIT_ST) {
+		for (int i = 0; i < W.flow.stores.n; i++) {
+			StoreState *st = LIST_AT(W.flow.stores, StoreState, i);
+			if (W.warps >> st->rect.warp & 1)
+				st->pending = false;
+		}
 	}
 	list_push(W.out, l);
 }
@@ -491,6 +871,7 @@ lower_assign(Stmt *s)
 	IExpr *value = sema_expr(s->value);
 	if (!value)
 		return;
+	check_reads(value, s->value->loc);
 	Expr *t = s->target;
 	if (t->kind == E_NAME) {
 		Sym *sym = sym_lookup(t->name);
@@ -540,6 +921,8 @@ lower_for(Stmt *s)
 		error(s->loc, "loop bounds must be integers");
 		return;
 	}
+	check_reads(lo, s->value->loc);
+	check_reads(hi, s->hi->loc);
 	int64_t a, b;
 	bool constant = ie_is_const(lo, &a) && ie_is_const(hi, &b);
 	if (needs_unroll(&s->body)) {
@@ -587,7 +970,10 @@ lower_for(Stmt *s)
 		ref->var = v;
 		sym->value = ref;
 	}
+	/* the body may run zero times; applies and register reads never sit in such a loop */
+	Flow before = flow_copy(&W.flow);
 	lower_nested(l, &l->body, &s->body, W.warps, W.varying_flow || v->varying);
+	W.flow = flow_merge(&before, &W.flow, W.warps, W.warps);
 	scope_pop();
 }
 
@@ -595,10 +981,12 @@ static AllocInfo *
 find_alloc(IExpr *addr, int *col_offset, int *lane_offset)
 {
 	int64_t off = 0, index;
+	while (addr->kind == IE_VAR && addr->var->is_let && addr->var->def)
+		addr = addr->var->def;
 	if (addr->kind == IE_BINARY && addr->op == OP_ADD && ie_is_const(addr->b, &off))
 		addr = addr->a;
-	if (addr->kind == IE_CONV)
-		addr = addr->a;
+	while (addr->kind == IE_CONV || (addr->kind == IE_VAR && addr->var->is_let && addr->var->def))
+		addr = addr->kind == IE_CONV ? addr->a : addr->var->def;
 	if (addr->kind != IE_LOAD || addr->tensor->kind != TK_SHARED || !ie_is_const(addr->index, &index))
 		return NULL;
 	for (int i = W.allocs.n - 1; i >= 0; i--) {
@@ -634,6 +1022,11 @@ lower_decl(Stmt *s)
 			return;
 		}
 		t->alloc = find_alloc(addr, &t->col_offset, &t->lane_offset);
+		if (!t->alloc)
+			error(s->value->loc, "no tcgen05.alloc writes the address '%s' is declared at; declare a tmem tensor "
+			                     "at the shared slot an alloc filled (plus a constant offset)", s->name);
+		else
+			check_not_freed(t, s->value->loc);
 	}
 	Sym *sym = sym_declare(SYM_TENSOR, s->name, s->name_loc);
 	if (!sym)
@@ -666,6 +1059,7 @@ lower_stmt(Stmt *s)
 		IExpr *v = sema_expr(s->value);
 		if (!v)
 			return;
+		check_reads(v, s->value->loc);
 		Sym *sym = sym_declare(SYM_VALUE, s->name, s->name_loc);
 		if (!sym)
 			return;
@@ -694,6 +1088,8 @@ lower_stmt(Stmt *s)
 		IExpr *v = s->value ? sema_expr(s->value) : NULL;
 		if (s->value && !v)
 			return;
+		if (v)
+			check_reads(v, s->value->loc);
 		Sym *sym = sym_declare(SYM_VAR, s->name, s->name_loc);
 		if (!sym)
 			return;
@@ -741,11 +1137,16 @@ lower_stmt(Stmt *s)
 		bool varying;
 		split_warps(cond, &then_warps, &else_warps, &varying);
 		varying |= W.varying_flow;
+		check_reads(cond, s->value->loc);
 		LStmt *l = emit(L_IF, s->loc);
 		l->cond = cond;
+		Flow before = flow_copy(&W.flow);
 		lower_nested(l, &l->body, &s->body, then_warps, varying);
+		Flow after_then = W.flow;
+		W.flow = before;
 		if (s->has_else)
 			lower_nested(l, &l->els, &s->else_body, else_warps, varying);
+		W.flow = flow_merge(&after_then, &W.flow, then_warps, else_warps);
 		return;
 	}
 	case S_FOR:
@@ -761,11 +1162,18 @@ lower_stmt(Stmt *s)
 			ops[i] = eval_view(LIST_AT(s->operands, ViewExpr, i));
 			if (!ops[i])
 				return;
+			if (ops[i]->base->kind == TK_TMEM &&
+			    !check_not_freed(ops[i]->base, LIST_AT(s->operands, ViewExpr, i)->loc))
+				return;
 		}
 		if (!check_warp_uniform(s->loc, "apply"))
 			return;
-		ApplyCtx ctx = {W.k, W.warps, popcount64(W.warps) == 1 ? lowest_warp(W.warps) : -1};
-		apply_lower(s, ops, s->operands.n, &ctx, W.out);
+		ApplyCtx ctx = {0};
+		ctx.kernel = W.k;
+		ctx.warps = W.warps;
+		ctx.fixed_warp = popcount64(W.warps) == 1 ? lowest_warp(W.warps) : -1;
+		if (apply_lower(s, ops, s->operands.n, &ctx, W.out))
+			apply_protocol(s, &ctx);
 		return;
 	}
 	case S_INSTR:
@@ -774,6 +1182,11 @@ lower_stmt(Stmt *s)
 	case S_CTA_SYNC: {
 		if (W.varying_flow)
 			warning(s->loc, "cta_sync inside control flow that can split a warp");
+		/* stores their warps have waited for become visible to every warp */
+		for (int i = 0; i < W.flow.stores.n; i++) {
+			StoreState *st = LIST_AT(W.flow.stores, StoreState, i);
+			st->unsynced = st->pending;
+		}
 		LStmt *l = emit(L_BARRIER, s->loc);
 		l->fence_before = s->fence_before;
 		l->fence_after = s->fence_after;
@@ -959,6 +1372,24 @@ lower_kernel(Kernel *kd)
 	lower_stmts(&kd->body);
 	scope_pop();
 	scope_pop();
+	uint64_t alloc_warps = 0;
+	for (int i = 0; i < W.flow.live.n; i++) {
+		LiveAlloc *live = LIST_AT(W.flow.live, LiveAlloc, i);
+		AllocInfo *a = live->alloc;
+		alloc_warps |= 1ull << lowest_warp(a->warps);
+		if (!live->warps)
+			continue;
+		error(a->loc, "tensor memory allocated here is not freed with tcgen05.dealloc (%d columns) on every path "
+		              "to the end of kernel '%s'", a->ncols, kd->name);
+		if (a->freed_at.first_line)
+			note(a->freed_at, "it is freed here, but not on every path");
+	}
+	if ((alloc_warps & ~W.flow.relinquished_all) && !error_count) {
+		warning(kd->name_loc, "kernel '%s' allocates tensor memory but does not execute "
+		                      "tcgen05.relinquish_alloc_permit on every path; other CTAs on the SM may wait for "
+		                      "columns", kd->name);
+		note(LIST_AT(W.allocs, AllocInfo, 0)->loc, "the allocation is here");
+	}
 	return k;
 }
 

@@ -332,6 +332,8 @@ typedef struct AllocInfo {
 	int slot_index;
 	int ncols;
 	Loc loc;
+	uint64_t warps; /* the warp that executes it */
+	Loc freed_at; /* the dealloc that frees it (on some path), once lowering has seen it */
 } AllocInfo;
 
 typedef struct Tensor {
@@ -349,7 +351,6 @@ typedef struct Tensor {
 	AllocInfo *alloc;  /* tmem: the allocation it lies in, when known */
 	int col_offset;    /* tmem: its base column relative to that allocation */
 	int lane_offset;   /* tmem: its base lane (bits 31..16 of a constant offset) */
-	bool deallocated;
 	int index;         /* parameter position for TK_GLOBAL */
 } Tensor;
 
@@ -553,10 +554,21 @@ Program *lower_program(List *items, const char *source_name);
 
 /* ---------------------------------------------------------------- apply.c */
 
+/* A TMEM rectangle one warp's instruction touches, in the coordinates of its allocation. */
+typedef struct TmemRect {
+	const void *space; /* the AllocInfo, or the Tensor when its allocation is unknown */
+	int warp;
+	int lane0, lanes;
+	int col0, cols;
+} TmemRect;
+
 typedef struct ApplyCtx {
 	KernelIR *kernel;
 	uint64_t warps;      /* warps that may execute the apply */
 	int fixed_warp;      /* the one warp, when the code fixes it; else -1 */
+	bool is_ld;          /* out: the instruction's direction */
+	List rects;          /* out: TmemRect* the apply touches */
+	List regs;           /* out: RegRef* it reads (st) or writes (ld) */
 } ApplyCtx;
 
 /* Checks an apply against its image and appends its lowered instructions to out. */

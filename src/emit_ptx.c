@@ -1,0 +1,1168 @@
+/* emit_ptx.c: writes the lowered program directly as PTX: one .entry per kernel, virtual registers
+ * (ptxas allocates them), structured branches, and every tcgen05 instruction spelled as emit_cu.c
+ * spells it. The semantics are those of the CUDA C that emit_cu.c writes; see docs/ptx.md. */
+#include <string.h>
+
+#include "tilec.h"
+
+/* ---------------------------------------------------------------- operands */
+
+typedef enum OKind {
+	O_NONE,
+	O_R,    /* %rN: .b32, an i32 or u32 value */
+	O_F,    /* %fN: .f32 */
+	O_H,    /* %hN: .b16, f16 / bf16 bits */
+	O_P,    /* %pN: .pred */
+	O_D,    /* %rdN: .b64 */
+	O_IMM,  /* integer immediate v */
+	O_FIMM, /* f32 immediate, bits in v */
+	O_WORD  /* register word n of local tensor t */
+} OKind;
+
+typedef struct Opnd {
+	OKind k;
+	int n;
+	int64_t v;
+	const Tensor *t;
+	bool mut; /* a register that is assigned again later (a var, a tensor word) */
+} Opnd;
+
+/* A memory operand: [base+off] or [sym+off]. */
+typedef struct Addr {
+	Opnd base;
+	const char *sym;
+	int64_t off;
+} Addr;
+
+/* cname -> operand, for vars, lets, tmem base addresses and scalar parameters. */
+typedef struct MapEntry {
+	const char *key;
+	Opnd val;
+} MapEntry;
+
+typedef struct Px {
+	Buf *out;
+	KernelIR *k;
+	int ki;
+	int nr, nf, nh, np, nd, nlabel;
+	MapEntry *map;
+	size_t map_cap, map_n;
+	List regs;   /* Tensor*: local tensors, declared as .b32 word registers */
+	List shared; /* Tensor*: shared arrays */
+	int *param_base; /* per parameter: %rdN of a global tensor's base, after cvta.to.global */
+	bool *param_written;
+	Opnd tid[3], ctaid[3], linear, warp, lane, wg;
+} Px;
+
+static Px P;
+
+/* ---------------------------------------------------------------- output */
+
+static void
+put_int(Buf *b, int64_t v)
+{
+	char tmp[24];
+	int n = 0;
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		tmp[n++] = '-';
+	char rev[24];
+	for (int i = 0; i < n; i++)
+		rev[i] = tmp[n - 1 - i];
+	rev[n] = 0;
+	buf_puts(b, rev);
+}
+
+/* The register name of word w of local tensor t: %NAME_W. Underscore-and-digits never occurs in the
+ * temporaries (%r7, %f2, ...), and NAME_W splits uniquely at its last underscore, so no two tensors
+ * collide. A few special registers have the same shape (%pm0_64, %reserved_smem_offset_0): those
+ * names get a tl_ prefix, which no tilec name starts with. */
+static void
+put_word(Buf *b, const Tensor *t, int w)
+{
+	const char *name = t->cname;
+	bool special = strcmp(name, "reserved_smem_offset") == 0 ||
+	               (name[0] == 'p' && name[1] == 'm' && name[2] >= '0' && name[2] <= '7' && !name[3]);
+	buf_puts(b, special ? "%tl_" : "%");
+	buf_puts(b, name);
+	buf_putc(b, '_');
+	put_int(b, w);
+}
+
+static void
+put_op(Buf *b, Opnd o)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	switch (o.k) {
+	case O_R: buf_puts(b, "%r"); put_int(b, o.n); break;
+	case O_F: buf_puts(b, "%f"); put_int(b, o.n); break;
+	case O_H: buf_puts(b, "%h"); put_int(b, o.n); break;
+	case O_P: buf_puts(b, "%p"); put_int(b, o.n); break;
+	case O_D: buf_puts(b, "%rd"); put_int(b, o.n); break;
+	case O_IMM: put_int(b, o.v); break;
+	case O_FIMM: {
+		char tmp[11] = "0f";
+		for (int i = 0; i < 8; i++)
+			tmp[2 + i] = hex[(o.v >> (28 - 4 * i)) & 15];
+		tmp[10] = 0;
+		buf_puts(b, tmp);
+		break;
+	}
+	case O_WORD: put_word(b, o.t, o.n); break;
+	case O_NONE: fatal("emit_ptx: an operand without a value");
+	}
+}
+
+static void
+put_addr(Buf *b, const Addr *a)
+{
+	buf_putc(b, '[');
+	if (a->sym)
+		buf_puts(b, a->sym);
+	else
+		put_op(b, a->base);
+	if (a->off > 0)
+		buf_putc(b, '+');
+	if (a->off)
+		put_int(b, a->off);
+	buf_putc(b, ']');
+}
+
+/* One instruction line: a tab, fmt with %o (Opnd), %a (Addr *), %d (int), %s (string), then a newline. */
+static void
+ins(const char *fmt, ...)
+{
+	Buf *b = P.out;
+	va_list ap;
+	va_start(ap, fmt);
+	buf_putc(b, '\t');
+	const char *lit = fmt;
+	for (const char *f = fmt; *f; f++) {
+		if (*f != '%')
+			continue;
+		if (f > lit) {
+			size_t n = (size_t)(f - lit);
+			buf_puts(b, pool_strndup(lit, n));
+		}
+		f++;
+		switch (*f) {
+		case 'o': put_op(b, va_arg(ap, Opnd)); break;
+		case 'a': put_addr(b, va_arg(ap, const Addr *)); break;
+		case 'd': put_int(b, va_arg(ap, int)); break;
+		case 's': buf_puts(b, va_arg(ap, const char *)); break;
+		default: buf_putc(b, *f); break;
+		}
+		lit = f + 1;
+	}
+	buf_puts(b, lit);
+	buf_putc(b, '\n');
+	va_end(ap);
+}
+
+static void
+label(int n)
+{
+	buf_puts(P.out, "$L_");
+	put_int(P.out, P.ki);
+	buf_putc(P.out, '_');
+	put_int(P.out, n);
+	buf_puts(P.out, ":\n");
+}
+
+static const char *
+label_name(int n)
+{
+	return pool_printf("$L_%d_%d", P.ki, n);
+}
+
+/* A comment line; bytes that are not printable ASCII become '?' (ptxas reads ASCII). */
+static void
+comment_line(const char *prefix, const char *text)
+{
+	Buf *b = P.out;
+	buf_puts(b, "\t// ");
+	buf_puts(b, prefix);
+	for (const unsigned char *s = (const unsigned char *)text; *s; s++)
+		buf_putc(b, *s >= 0x20 && *s < 0x7f ? (char)*s : *s == '\t' ? ' ' : '?');
+	buf_putc(b, '\n');
+}
+
+/* ---------------------------------------------------------------- registers and the name map */
+
+static Opnd new_r(void) { return (Opnd){O_R, ++P.nr, 0, NULL, false}; }
+static Opnd new_f(void) { return (Opnd){O_F, ++P.nf, 0, NULL, false}; }
+static Opnd new_h(void) { return (Opnd){O_H, ++P.nh, 0, NULL, false}; }
+static Opnd new_p(void) { return (Opnd){O_P, ++P.np, 0, NULL, false}; }
+static Opnd new_d(void) { return (Opnd){O_D, ++P.nd, 0, NULL, false}; }
+static Opnd imm(int64_t v) { return (Opnd){O_IMM, 0, v, NULL, false}; }
+
+static Opnd
+fimm(double v)
+{
+	float f = (float)v;
+	uint32_t bits;
+	memcpy(&bits, &f, 4);
+	return (Opnd){O_FIMM, 0, bits, NULL, false};
+}
+
+static bool is_imm(Opnd o) { return o.k == O_IMM || o.k == O_FIMM; }
+
+/* An immediate moved into a register, for operand positions that take only registers. */
+static Opnd
+reg(Opnd o)
+{
+	if (o.k == O_IMM) {
+		Opnd r = new_r();
+		ins("mov.b32 %o, %o;", r, o);
+		return r;
+	}
+	if (o.k == O_FIMM) {
+		Opnd f = new_f();
+		ins("mov.f32 %o, %o;", f, o);
+		return f;
+	}
+	return o;
+}
+
+static uint64_t
+hash_str(const char *s)
+{
+	uint64_t h = 1469598103934665603ull;
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
+static void
+map_put(const char *key, Opnd val)
+{
+	if (2 * (P.map_n + 1) > P.map_cap) {
+		size_t cap = P.map_cap ? 2 * P.map_cap : 64;
+		MapEntry *m = pool_alloc(cap * sizeof *m);
+		for (size_t i = 0; i < P.map_cap; i++) {
+			if (!P.map[i].key)
+				continue;
+			size_t j = hash_str(P.map[i].key) & (cap - 1);
+			while (m[j].key)
+				j = (j + 1) & (cap - 1);
+			m[j] = P.map[i];
+		}
+		P.map = m;
+		P.map_cap = cap;
+	}
+	size_t j = hash_str(key) & (P.map_cap - 1);
+	while (P.map[j].key && strcmp(P.map[j].key, key) != 0)
+		j = (j + 1) & (P.map_cap - 1);
+	if (!P.map[j].key)
+		P.map_n++;
+	P.map[j].key = key;
+	P.map[j].val = val;
+}
+
+static Opnd
+map_get(const char *key)
+{
+	if (P.map_cap) {
+		size_t j = hash_str(key) & (P.map_cap - 1);
+		for (; P.map[j].key; j = (j + 1) & (P.map_cap - 1))
+			if (strcmp(P.map[j].key, key) == 0)
+				return P.map[j].val;
+	}
+	fatal("emit_ptx: '%s' is used before its definition", key);
+}
+
+/* ---------------------------------------------------------------- expressions */
+
+static Opnd ev(const IExpr *e);
+static Opnd pred(const IExpr *e);
+
+static bool
+is_compare(Op op)
+{
+	return op >= OP_LT && op <= OP_NE;
+}
+
+static const char *
+int_suffix(EType t)
+{
+	return t == T_U32 ? "u32" : "s32";
+}
+
+/* An i32 / u32 / f32 value as f32, as C's (float) does. */
+static Opnd
+to_f32(Opnd v, EType from)
+{
+	if (from == T_F32)
+		return v;
+	if (v.k == O_IMM)
+		return fimm(from == T_U32 ? (double)(uint32_t)v.v : (double)(int32_t)v.v);
+	Opnd f = new_f();
+	ins("cvt.rn.f32.%s %o, %o;", int_suffix(from), f, v);
+	return f;
+}
+
+/* A value as a 32-bit integer: C's (int) or (unsigned) of a float truncates. */
+static Opnd
+to_int(Opnd v, EType from, bool is_unsigned)
+{
+	if (from != T_F32)
+		return v;
+	Opnd r = new_r();
+	ins("cvt.rzi.%s.f32 %o, %o;", is_unsigned ? "u32" : "s32", r, reg(v));
+	return r;
+}
+
+/* f32 bits of a bf16 held in the low 16 bits of r, as tl_bf2f does: (unsigned)h << 16. */
+static Opnd
+bf16_bits_to_f32(Opnd r16)
+{
+	Opnd s = new_r(), f = new_f();
+	ins("shl.b32 %o, %o, 16;", s, r16);
+	ins("mov.b32 %o, %o;", f, s);
+	return f;
+}
+
+static Opnd
+half_to_f32(Opnd h, EType t)
+{
+	if (t == T_F16) {
+		Opnd f = new_f();
+		ins("cvt.f32.f16 %o, %o;", f, h);
+		return f;
+	}
+	Opnd r = new_r();
+	ins("cvt.u32.u16 %o, %o;", r, h);
+	return bf16_bits_to_f32(r);
+}
+
+static Opnd
+f32_to_half(Opnd f, EType t)
+{
+	Opnd h = new_h();
+	ins("cvt.rn.%s.f32 %o, %o;", t == T_F16 ? "f16" : "bf16", h, reg(f));
+	return h;
+}
+
+static Opnd
+convert(const IExpr *e)
+{
+	const IExpr *a = e->a;
+	Opnd v = ev(a);
+	switch (e->to) {
+	case T_F32:
+		return to_f32(v, a->type);
+	case T_F16:
+	case T_BF16:
+		return half_to_f32(f32_to_half(to_f32(v, a->type), e->to), e->to);
+	case T_I32:
+	case T_U32:
+		return to_int(v, a->type, e->to == T_U32);
+	default: {
+		/* (int)(short)(x) and friends: sign- or zero-extend the low bits */
+		bool sgn = etype_is_signed(e->to);
+		int bits = etype_bits(e->to);
+		Opnd x = to_int(v, a->type, !sgn), r = new_r();
+		if (sgn)
+			ins("bfe.s32 %o, %o, 0, %d;", r, reg(x), bits);
+		else
+			ins("and.b32 %o, %o, %d;", r, x, bits == 16 ? 0xffff : 0xff);
+		return r;
+	}
+	}
+}
+
+/* The address of element index of a global or shared tensor. */
+static Addr
+address(const Tensor *t, const IExpr *index)
+{
+	int size = etype_bits(t->type) / 8;
+	Addr a = {{O_NONE, 0, 0, NULL, false}, NULL, 0};
+	int64_t c;
+	if (ie_is_const(index, &c)) {
+		a.off = c * size;
+		if (t->kind == TK_GLOBAL)
+			a.base = (Opnd){O_D, P.param_base[t->index], 0, NULL, false};
+		else
+			a.sym = pool_printf("tl_smem_%s", t->cname);
+		return a;
+	}
+	/* a constant term moves into the offset; for a global tensor only with a signed index, whose
+	 * overflow is undefined in C (an unsigned index wraps before it is widened) */
+	const IExpr *idx = index;
+	if (idx->kind == IE_BINARY && idx->op == OP_ADD && ie_is_const(idx->b, &c) &&
+	    (t->kind == TK_SHARED || idx->type == T_I32)) {
+		a.off = c * size;
+		idx = idx->a;
+	}
+	Opnd i = reg(ev(idx));
+	if (t->kind == TK_GLOBAL) {
+		Opnd w = new_d(), s = new_d();
+		ins("mul.wide.%s %o, %o, %d;", int_suffix(idx->type), w, i, size);
+		ins("add.s64 %o, %o, %o;", s, (Opnd){O_D, P.param_base[t->index], 0, NULL, false}, w);
+		a.base = s;
+	} else {
+		Opnd base = new_r(), off = new_r(), sum = new_r();
+		ins("mov.u32 %o, tl_smem_%s;", base, t->cname);
+		if (size == 1)
+			off = i;
+		else
+			ins("shl.b32 %o, %o, %d;", off, i, size == 2 ? 1 : 2);
+		ins("add.s32 %o, %o, %o;", sum, base, off);
+		a.base = sum;
+	}
+	return a;
+}
+
+static const char *
+space(const Tensor *t)
+{
+	if (t->kind == TK_SHARED)
+		return "shared";
+	return P.param_written[t->index] ? "global" : "global.nc";
+}
+
+/* Loads an element and widens it to its value type, as C does. */
+static Opnd
+load(const Tensor *t, const IExpr *index)
+{
+	Addr a = address(t, index);
+	const char *sp = space(t);
+	Opnd r;
+	switch (t->type) {
+	case T_F32:
+		r = new_f();
+		ins("ld.%s.f32 %o, %a;", sp, r, &a);
+		return r;
+	case T_F16: {
+		Opnd h = new_h();
+		ins("ld.%s.b16 %o, %a;", sp, h, &a);
+		return half_to_f32(h, T_F16);
+	}
+	case T_BF16:
+		r = new_r();
+		ins("ld.%s.u16 %o, %a;", sp, r, &a);
+		return bf16_bits_to_f32(r);
+	default: {
+		static const char *const sfx[T_COUNT] = {
+			[T_I32] = "u32", [T_U32] = "u32", [T_I16] = "s16", [T_U16] = "u16", [T_I8] = "s8", [T_U8] = "u8",
+		};
+		r = new_r();
+		ins("ld.%s.%s %o, %a;", sp, sfx[t->type], r, &a);
+		return r;
+	}
+	}
+}
+
+static Opnd
+shared_address(const IExpr *e)
+{
+	int size = etype_bits(e->tensor->type) / 8;
+	Opnd base = new_r();
+	ins("mov.u32 %o, tl_smem_%s;", base, e->tensor->cname);
+	int64_t c;
+	Opnd sum = new_r();
+	if (ie_is_const(e->index, &c)) {
+		if (c == 0)
+			return base;
+		ins("add.s32 %o, %o, %d;", sum, base, (int)(c * size));
+		return sum;
+	}
+	Opnd i = ev(e->index), off = new_r();
+	ins("mul.lo.s32 %o, %o, %d;", off, reg(i), size);
+	ins("add.s32 %o, %o, %o;", sum, base, off);
+	return sum;
+}
+
+/* Element slot of a local tensor, widened as emit_cu.c's register_read does. */
+static Opnd
+register_read(const Tensor *t, int slot)
+{
+	int bits = etype_bits(t->type);
+	int per = 32 / bits;
+	int word = slot / per, part = slot % per;
+	Opnd w = {O_WORD, word, 0, t, true};
+	if (bits == 32) {
+		if (t->type != T_F32)
+			return w;
+		Opnd f = new_f();
+		ins("mov.b32 %o, %o;", f, w);
+		return f;
+	}
+	Opnd r = new_r();
+	switch (t->type) {
+	case T_F16: {
+		Opnd h = new_h();
+		if (part) {
+			ins("shr.u32 %o, %o, 16;", r, w);
+			ins("cvt.u16.u32 %o, %o;", h, r);
+		} else {
+			ins("cvt.u16.u32 %o, %o;", h, w);
+		}
+		return half_to_f32(h, T_F16);
+	}
+	case T_BF16: {
+		Opnd f = new_f();
+		if (part)
+			ins("and.b32 %o, %o, -65536;", r, w);
+		else
+			ins("shl.b32 %o, %o, 16;", r, w);
+		ins("mov.b32 %o, %o;", f, r);
+		return f;
+	}
+	default:
+		ins("bfe.%s32 %o, %o, %d, %d;", etype_is_signed(t->type) ? "s" : "u", r, w, part * bits, bits);
+		return r;
+	}
+}
+
+static Opnd
+builtin(Builtin b)
+{
+	switch (b) {
+	case B_THREAD_X: return P.tid[0];
+	case B_THREAD_Y: return P.tid[1];
+	case B_THREAD_Z: return P.tid[2];
+	case B_BLOCK_X: return P.ctaid[0];
+	case B_BLOCK_Y: return P.ctaid[1];
+	case B_BLOCK_Z: return P.ctaid[2];
+	case B_WARP_ID: return P.warp;
+	case B_LANE_ID: return P.lane;
+	case B_WARPGROUP_ID: return P.wg;
+	}
+	return imm(0);
+}
+
+static bool
+commutes(Op op)
+{
+	return op == OP_ADD || op == OP_MUL || op == OP_BITAND || op == OP_BITOR || op == OP_BITXOR ||
+	       op == OP_EQ || op == OP_NE;
+}
+
+static Opnd
+binary(const IExpr *e)
+{
+	if (e->op == OP_NONE) { /* select, built by apply: a ? b : index */
+		Opnd p = pred(e->a);
+		Opnd x = ev(e->b), y = ev(e->index), r = new_r();
+		ins("selp.b32 %o, %o, %o, %o;", r, x, y, p);
+		return r;
+	}
+	if (is_compare(e->op) || e->op == OP_LAND || e->op == OP_LOR) {
+		Opnd p = pred(e), r = new_r();
+		ins("selp.s32 %o, 1, 0, %o;", r, p);
+		return r;
+	}
+	Opnd a = ev(e->a), b = ev(e->b);
+	if (is_imm(a) && !is_imm(b) && commutes(e->op)) {
+		Opnd t = a;
+		a = b;
+		b = t;
+	}
+	a = reg(a);
+	if (e->type == T_F32) {
+		Opnd f = new_f();
+		const char *op = e->op == OP_ADD ? "add.f32" : e->op == OP_SUB ? "sub.f32" : e->op == OP_MUL ? "mul.f32"
+		                 : "div.rn.f32";
+		if (e->op != OP_ADD && e->op != OP_SUB && e->op != OP_MUL && e->op != OP_DIV)
+			fatal("emit_ptx: float operator %d", (int)e->op);
+		ins("%s %o, %o, %o;", op, f, a, b);
+		return f;
+	}
+	bool u = (e->op == OP_SHR ? e->a->type : e->type) == T_U32;
+	const char *op;
+	switch (e->op) {
+	case OP_MUL: op = "mul.lo.s32"; break;
+	case OP_DIV: op = u ? "div.u32" : "div.s32"; break;
+	case OP_MOD: op = u ? "rem.u32" : "rem.s32"; break;
+	case OP_ADD: op = "add.s32"; break;
+	case OP_SUB: op = "sub.s32"; break;
+	case OP_SHL: op = "shl.b32"; break;
+	case OP_SHR: op = u ? "shr.u32" : "shr.s32"; break;
+	case OP_BITAND: op = "and.b32"; break;
+	case OP_BITXOR: op = "xor.b32"; break;
+	case OP_BITOR: op = "or.b32"; break;
+	default: fatal("emit_ptx: integer operator %d", (int)e->op);
+	}
+	Opnd r = new_r();
+	ins("%s %o, %o, %o;", op, r, a, b);
+	return r;
+}
+
+static Opnd
+unary(const IExpr *e)
+{
+	if (e->op == OP_NOT) {
+		Opnd p = pred(e), r = new_r();
+		ins("selp.s32 %o, 1, 0, %o;", r, p);
+		return r;
+	}
+	Opnd a = reg(ev(e->a));
+	if (e->op == OP_NEG && e->type == T_F32) {
+		Opnd f = new_f();
+		ins("neg.f32 %o, %o;", f, a);
+		return f;
+	}
+	Opnd r = new_r();
+	ins(e->op == OP_NEG ? "neg.s32 %o, %o;" : "not.b32 %o, %o;", r, a);
+	return r;
+}
+
+static Opnd
+ev(const IExpr *e)
+{
+	switch (e->kind) {
+	case IE_INT:
+		return imm(e->type == T_U32 ? (int64_t)(uint32_t)e->ival : (int64_t)(int32_t)e->ival);
+	case IE_FLOAT:
+		return fimm(e->fval);
+	case IE_VAR:
+		return map_get(e->var->cname);
+	case IE_BUILTIN:
+		return builtin(e->builtin);
+	case IE_LOAD:
+		return load(e->tensor, e->index);
+	case IE_SADDR:
+		return shared_address(e);
+	case IE_REG:
+		return register_read(e->tensor, e->slot);
+	case IE_UNARY:
+		return unary(e);
+	case IE_BINARY:
+		return binary(e);
+	case IE_CONV:
+		return convert(e);
+	}
+	fatal("emit_ptx: expression kind %d", (int)e->kind);
+}
+
+/* A predicate that is true where C's truth value of e is nonzero. */
+static Opnd
+pred(const IExpr *e)
+{
+	Opnd p = new_p();
+	if (e->kind == IE_BINARY && is_compare(e->op)) {
+		static const char *const cmp[] = {
+			[OP_LT] = "lt", [OP_LE] = "le", [OP_GT] = "gt", [OP_GE] = "ge", [OP_EQ] = "eq", [OP_NE] = "ne",
+		};
+		static const char *const swapped[] = {
+			[OP_LT] = "gt", [OP_LE] = "ge", [OP_GT] = "lt", [OP_GE] = "le", [OP_EQ] = "eq", [OP_NE] = "ne",
+		};
+		Opnd a = ev(e->a), b = ev(e->b);
+		const char *c = cmp[e->op];
+		if (is_imm(a) && !is_imm(b)) {
+			Opnd t = a;
+			a = b;
+			b = t;
+			c = swapped[e->op];
+		}
+		EType t = e->a->type;
+		if (t == T_F32 && e->op == OP_NE)
+			c = "neu"; /* C's != is true when either side is NaN */
+		ins("setp.%s.%s %o, %o, %o;", c, t == T_F32 ? "f32" : int_suffix(t), p, reg(a), b);
+		return p;
+	}
+	if (e->kind == IE_BINARY && (e->op == OP_LAND || e->op == OP_LOR)) {
+		/* neither side has side effects, so both are evaluated and combined */
+		Opnd a = pred(e->a), b = pred(e->b);
+		ins(e->op == OP_LAND ? "and.pred %o, %o, %o;" : "or.pred %o, %o, %o;", p, a, b);
+		return p;
+	}
+	if (e->kind == IE_UNARY && e->op == OP_NOT) {
+		Opnd a = pred(e->a);
+		ins("not.pred %o, %o;", p, a);
+		return p;
+	}
+	Opnd v = reg(ev(e));
+	if (e->type == T_F32)
+		ins("setp.neu.f32 %o, %o, 0f00000000;", p, v);
+	else
+		ins("setp.ne.s32 %o, %o, 0;", p, v);
+	return p;
+}
+
+/* ---------------------------------------------------------------- stores */
+
+/* The bits to store for an element of type t: a .b32 register (or immediate) for 32-bit and integer
+ * types (st truncates narrow ones), an .f32 for f32, a .b16 for f16 / bf16. */
+static Opnd
+stored_bits(EType t, const IExpr *value)
+{
+	if (value->kind == IE_CONV && value->to == t)
+		value = value->a;
+	Opnd v = ev(value);
+	switch (t) {
+	case T_F32:
+		return reg(to_f32(v, value->type));
+	case T_F16:
+	case T_BF16:
+		return f32_to_half(to_f32(v, value->type), t);
+	default:
+		return reg(to_int(v, value->type, !etype_is_signed(t)));
+	}
+}
+
+static void
+store(const LStmt *s)
+{
+	const Tensor *t = s->tensor;
+	Opnd v = stored_bits(t->type, s->value);
+	Addr a = address(t, s->index);
+	static const char *const sfx[T_COUNT] = {
+		[T_F32] = "f32", [T_F16] = "b16", [T_BF16] = "b16", [T_I32] = "u32", [T_U32] = "u32",
+		[T_I16] = "u16", [T_U16] = "u16", [T_I8] = "u8", [T_U8] = "u8",
+	};
+	ins("st.%s.%s %a, %o;", t->kind == TK_SHARED ? "shared" : "global", sfx[t->type], &a, v);
+}
+
+static void
+reg_store(const LStmt *s)
+{
+	const Tensor *t = s->tensor;
+	int bits = etype_bits(t->type);
+	int per = 32 / bits;
+	Opnd w = {O_WORD, s->slot / per, 0, t, true};
+	int shift = (s->slot % per) * bits;
+	Opnd v = stored_bits(t->type, s->value);
+	if (bits == 32) {
+		ins("mov.b32 %o, %o;", w, v);
+		return;
+	}
+	if (v.k == O_H) {
+		Opnd r = new_r();
+		ins("cvt.u32.u16 %o, %o;", r, v);
+		v = r;
+	}
+	ins("bfi.b32 %o, %o, %o, %d, %d;", w, v, w, shift, bits);
+}
+
+/* ---------------------------------------------------------------- tcgen05 */
+
+static void
+reg_list(const LStmt *s)
+{
+	Buf *b = P.out;
+	buf_putc(b, '{');
+	for (int r = 0; r < s->nregs; r++) {
+		if (r)
+			buf_puts(b, ", ");
+		put_word(b, s->regs[r].tensor, s->regs[r].word);
+	}
+	buf_putc(b, '}');
+}
+
+static void
+tc(const LStmt *s)
+{
+	switch (s->tc) {
+	case TC_ALLOC:
+		ins("tcgen05.alloc.cta_group::%d.sync.aligned.shared::cta.b32 [%o], %d;", s->cta_group, reg(ev(s->addr)),
+		    s->ncols);
+		return;
+	case TC_DEALLOC:
+		ins("tcgen05.dealloc.cta_group::%d.sync.aligned.b32 %o, %d;", s->cta_group, reg(ev(s->addr)), s->ncols);
+		return;
+	case TC_RELINQUISH:
+		ins("tcgen05.relinquish_alloc_permit.cta_group::%d.sync.aligned;", s->cta_group);
+		return;
+	case TC_WAIT_LD:
+		ins("tcgen05.wait::ld.sync.aligned;");
+		return;
+	case TC_WAIT_ST:
+		ins("tcgen05.wait::st.sync.aligned;");
+		return;
+	case TC_FENCE_BEFORE:
+		ins("tcgen05.fence::before_thread_sync;");
+		return;
+	case TC_FENCE_AFTER:
+		ins("tcgen05.fence::after_thread_sync;");
+		return;
+	case TC_LD:
+	case TC_ST:
+		break;
+	}
+	char text[96];
+	opcode_format(&s->op, text, sizeof text);
+	Opnd addr = reg(ev(s->addr));
+	Buf *b = P.out;
+	buf_putc(b, '\t');
+	buf_puts(b, text);
+	buf_putc(b, ' ');
+	if (s->tc == TC_LD) {
+		reg_list(s);
+		buf_puts(b, ", [");
+		put_op(b, addr);
+		buf_putc(b, ']');
+		if (s->op.shape == SH_16X32BX2) {
+			buf_puts(b, ", ");
+			put_int(b, s->imm);
+		}
+	} else {
+		buf_putc(b, '[');
+		put_op(b, addr);
+		buf_putc(b, ']');
+		if (s->op.shape == SH_16X32BX2) {
+			buf_puts(b, ", ");
+			put_int(b, s->imm);
+		}
+		buf_puts(b, ", ");
+		reg_list(s);
+	}
+	buf_puts(b, ";\n");
+}
+
+/* ---------------------------------------------------------------- statements */
+
+static void stmts(const List *list);
+
+/* Binds a let / tmem name: to the value's own register when nothing assigns that register again. */
+static void
+bind(const char *cname, const char *what, const char *name, const IExpr *value)
+{
+	Opnd v = ev(value);
+	if (v.mut || is_imm(v)) {
+		Opnd r = value->type == T_F32 ? new_f() : new_r();
+		ins(value->type == T_F32 ? "mov.f32 %o, %o;" : "mov.b32 %o, %o;", r, v);
+		v = r;
+	}
+	v.mut = false;
+	map_put(cname, v);
+	Buf *b = P.out;
+	buf_puts(b, "\t// ");
+	buf_puts(b, what);
+	buf_puts(b, name);
+	buf_puts(b, " = ");
+	put_op(b, v);
+	buf_putc(b, '\n');
+}
+
+static Opnd
+var_reg(const Var *v)
+{
+	Opnd r = value_type(v->type) == T_F32 ? new_f() : new_r();
+	r.mut = true;
+	return r;
+}
+
+static void
+assign(Opnd var, const IExpr *value)
+{
+	Opnd v = ev(value);
+	ins(var.k == O_F ? "mov.f32 %o, %o;" : "mov.b32 %o, %o;", var, v);
+}
+
+static void
+stmt(const LStmt *s)
+{
+	if (s->comment)
+		comment_line("", s->comment);
+	switch (s->kind) {
+	case L_LET:
+		bind(s->var->cname, "let ", s->var->name, s->value);
+		break;
+	case L_VAR: {
+		Opnd r = var_reg(s->var);
+		map_put(s->var->cname, r);
+		Buf *b = P.out;
+		buf_puts(b, "\t// var ");
+		buf_puts(b, s->var->name);
+		buf_puts(b, " = ");
+		put_op(b, r);
+		buf_putc(b, '\n');
+		if (s->value)
+			assign(r, s->value);
+		break;
+	}
+	case L_ASSIGN:
+		assign(map_get(s->var->cname), s->value);
+		break;
+	case L_STORE:
+		store(s);
+		break;
+	case L_SHARED:
+		list_push(&P.shared, s->tensor);
+		break;
+	case L_REGS:
+		list_push(&P.regs, s->tensor);
+		if (etype_bits(s->tensor->type) < 32) /* emit_cu.c zeroes them: = {0} */
+			for (int w = 0; w < s->tensor->words; w++)
+				ins("mov.b32 %o, 0;", (Opnd){O_WORD, w, 0, s->tensor, true});
+		break;
+	case L_REG_STORE:
+		reg_store(s);
+		break;
+	case L_TMEM:
+		bind(s->tensor->cname, "tmem ", s->tensor->name, s->value);
+		break;
+	case L_IF: {
+		int64_t c;
+		if (ie_is_const(s->cond, &c)) {
+			stmts(c ? &s->body : &s->els);
+			break;
+		}
+		Opnd p = pred(s->cond);
+		int l_else = ++P.nlabel, l_end = s->els.n ? ++P.nlabel : l_else;
+		ins("@!%o bra %s;", p, label_name(l_else));
+		stmts(&s->body);
+		if (s->els.n) {
+			ins("bra %s;", label_name(l_end));
+			label(l_else);
+			stmts(&s->els);
+		}
+		label(l_end);
+		break;
+	}
+	case L_FOR: {
+		Opnd i = var_reg(s->var);
+		map_put(s->var->cname, i);
+		int l_top = ++P.nlabel, l_end = ++P.nlabel;
+		Buf *b = P.out;
+		buf_puts(b, "\t// for ");
+		buf_puts(b, s->var->name);
+		buf_puts(b, " = ");
+		put_op(b, i);
+		buf_putc(b, '\n');
+		assign(i, s->lo);
+		label(l_top);
+		Opnd hi = ev(s->hi), p = new_p();
+		ins("setp.ge.s32 %o, %o, %o;", p, i, hi);
+		ins("@%o bra %s;", p, label_name(l_end));
+		stmts(&s->body);
+		ins("add.s32 %o, %o, 1;", i, i);
+		ins("bra %s;", label_name(l_top));
+		label(l_end);
+		break;
+	}
+	case L_BLOCK:
+		stmts(&s->body);
+		break;
+	case L_BARRIER:
+		if (s->fence_before)
+			ins("tcgen05.fence::before_thread_sync;");
+		ins("bar.sync 0;");
+		if (s->fence_after)
+			ins("tcgen05.fence::after_thread_sync;");
+		break;
+	case L_WARP_SYNC:
+		ins("bar.warp.sync -1;");
+		break;
+	case L_TC:
+		tc(s);
+		break;
+	}
+}
+
+static void
+stmts(const List *list)
+{
+	for (int i = 0; i < list->n; i++)
+		stmt(LIST_AT(*list, LStmt, i));
+}
+
+/* ---------------------------------------------------------------- kernels */
+
+static void
+scan_expr(const IExpr *e, unsigned *builtins)
+{
+	for (; e; e = e->a) {
+		if (e->kind == IE_BUILTIN)
+			*builtins |= 1u << e->builtin;
+		scan_expr(e->b, builtins);
+		scan_expr(e->index, builtins);
+	}
+}
+
+/* Which builtins the kernel reads, and which global tensors it writes. */
+static void
+scan(const List *list, unsigned *builtins)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		scan_expr(s->value, builtins);
+		scan_expr(s->cond, builtins);
+		scan_expr(s->addr, builtins);
+		scan_expr(s->index, builtins);
+		scan_expr(s->lo, builtins);
+		scan_expr(s->hi, builtins);
+		if (s->kind == L_STORE && s->tensor->kind == TK_GLOBAL)
+			P.param_written[s->tensor->index] = true;
+		scan(&s->body, builtins);
+		scan(&s->els, builtins);
+	}
+}
+
+/* The .param type of a scalar, as nvcc declares the C parameter (float for the 16-bit floats). */
+static const char *
+param_type(EType t)
+{
+	switch (t) {
+	case T_F32: case T_F16: case T_BF16: return "f32";
+	case T_I16: case T_U16: return "u16";
+	case T_I8: case T_U8: return "u8";
+	default: return "u32";
+	}
+}
+
+static const char *
+param_load_type(EType t)
+{
+	switch (t) {
+	case T_F32: case T_F16: case T_BF16: return "f32";
+	case T_I16: return "s16";
+	case T_U16: return "u16";
+	case T_I8: return "s8";
+	case T_U8: return "u8";
+	default: return "u32";
+	}
+}
+
+/* Reads the parameters and the thread and block ids the kernel uses, once, at its entry. */
+static void
+prologue(unsigned builtins)
+{
+	KernelIR *k = P.k;
+	for (int i = 0; i < k->params.n; i++) {
+		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
+		if (t) {
+			Opnd raw = new_d(), g = new_d();
+			ins("ld.param.u64 %o, [tl_param_%d];", raw, i);
+			ins("cvta.to.global.u64 %o, %o;", g, raw);
+			P.param_base[i] = g.n;
+		} else {
+			Var *v = LIST_AT(k->params, Var, i);
+			Opnd r = value_type(v->type) == T_F32 ? new_f() : new_r();
+			ins("ld.param.%s %o, [tl_param_%d];", param_load_type(v->type), r, i);
+			map_put(v->cname, r);
+		}
+	}
+	static const char xyz[] = "xyz";
+	bool need_linear = builtins & (1u << B_WARP_ID | 1u << B_LANE_ID | 1u << B_WARPGROUP_ID);
+	bool flat = k->block[1] == 1 && k->block[2] == 1;
+	for (int d = 0; d < 3; d++) {
+		if ((builtins & 1u << (B_THREAD_X + d)) || (need_linear && (d == 0 || !flat))) {
+			P.tid[d] = new_r();
+			ins("mov.u32 %o, %%tid.%c;", P.tid[d], xyz[d]);
+		}
+		if (builtins & 1u << (B_BLOCK_X + d)) {
+			P.ctaid[d] = new_r();
+			ins("mov.u32 %o, %%ctaid.%c;", P.ctaid[d], xyz[d]);
+		}
+	}
+	if (!need_linear)
+		return;
+	P.linear = P.tid[0];
+	if (!flat) {
+		/* threadIdx.x + bx * (threadIdx.y + by * threadIdx.z) */
+		Opnd yz = new_r();
+		P.linear = new_r();
+		ins("mad.lo.s32 %o, %o, %d, %o;", yz, P.tid[2], k->block[1], P.tid[1]);
+		ins("mad.lo.s32 %o, %o, %d, %o;", P.linear, yz, k->block[0], P.tid[0]);
+	}
+	if (builtins & (1u << B_WARP_ID | 1u << B_WARPGROUP_ID)) {
+		/* the shuffle from lane 0 tells ptxas the warp index is uniform, as in emit_cu.c */
+		Opnd w = new_r();
+		P.warp = new_r();
+		ins("shr.u32 %o, %o, 5;", w, P.linear);
+		ins("shfl.sync.idx.b32 %o, %o, 0, 31, -1;", P.warp, w);
+	}
+	if (builtins & 1u << B_LANE_ID) {
+		P.lane = new_r();
+		ins("and.b32 %o, %o, 31;", P.lane, P.linear);
+	}
+	if (builtins & 1u << B_WARPGROUP_ID) {
+		P.wg = new_r();
+		ins("shr.s32 %o, %o, 2;", P.wg, P.warp);
+	}
+}
+
+static void
+kernel(KernelIR *k, int ki, Buf *out)
+{
+	Buf body = {0};
+	P = (Px){0};
+	P.k = k;
+	P.ki = ki;
+	P.out = &body;
+	P.param_base = pool_alloc(sizeof(int) * (size_t)(k->params.n + 1));
+	P.param_written = pool_alloc(sizeof(bool) * (size_t)(k->params.n + 1));
+	unsigned builtins = 0;
+	scan(&k->body, &builtins);
+	prologue(builtins);
+	stmts(&k->body);
+	ins("ret;");
+
+	buf_puts(out, "\n// launch configuration for libtilert: grid x, y, z, block x, y, z\n");
+	buf_printf(out, ".visible .global .align 4 .u32 tilec_launch_%s[6] = {%d, %d, %d, %d, %d, %d};\n\n", k->name,
+	           k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2]);
+	buf_printf(out, ".visible .entry %s(", k->name);
+	for (int i = 0; i < k->params.n; i++) {
+		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
+		const char *type = t ? "u64" : param_type(LIST_AT(k->params, Var, i)->type);
+		const char *name = t ? t->name : LIST_AT(k->params, Var, i)->name;
+		buf_printf(out, "%s\n\t.param .%s tl_param_%d", i ? "," : "", type, i);
+		buf_printf(out, "%s// %s%s", i + 1 < k->params.n ? ", " : "\n", name, t ? " (global)" : "");
+		/* the comment ends the line; the comma went before it */
+	}
+	buf_printf(out, ")\n.maxntid %d, %d, %d\n{\n", k->block[0], k->block[1], k->block[2]);
+	if (P.np)
+		buf_printf(out, "\t.reg .pred %%p<%d>;\n", P.np + 1);
+	if (P.nh)
+		buf_printf(out, "\t.reg .b16 %%h<%d>;\n", P.nh + 1);
+	if (P.nr)
+		buf_printf(out, "\t.reg .b32 %%r<%d>;\n", P.nr + 1);
+	if (P.nf)
+		buf_printf(out, "\t.reg .f32 %%f<%d>;\n", P.nf + 1);
+	if (P.nd)
+		buf_printf(out, "\t.reg .b64 %%rd<%d>;\n", P.nd + 1);
+	for (int i = 0; i < P.regs.n; i++) {
+		Tensor *t = LIST_AT(P.regs, Tensor, i);
+		buf_printf(out, "\t.reg .b32 ");
+		/* %NAME_<n> declares %NAME_0 .. %NAME_(n-1) */
+		Buf tmp = {0};
+		put_word(&tmp, t, 0);
+		tmp.data[tmp.len - 1] = 0; /* drop the 0, keep the underscore */
+		buf_printf(out, "%s<%d>; // local %s: %s[%d]\n", tmp.data, t->words, t->name, etype_name(t->type),
+		           t->count);
+		buf_free(&tmp);
+	}
+	for (int i = 0; i < P.shared.n; i++) {
+		Tensor *t = LIST_AT(P.shared, Tensor, i);
+		buf_printf(out, "\t.shared .align 16 .b8 tl_smem_%s[%d]; // shared %s: %s[%d]\n", t->cname,
+		           t->count * etype_bits(t->type) / 8, t->name, etype_name(t->type), t->count);
+	}
+	buf_puts(out, "\n");
+	buf_puts(out, body.data ? body.data : "");
+	buf_puts(out, "}\n");
+	buf_free(&body);
+}
+
+/* The lowest PTX ISA version that ptxas (CUDA 13.0) accepts for each target with every tcgen05
+ * instruction tilec emits: tcgen05 needs 8.6; sm_100f, sm_103a and sm_103f need 8.8; sm_110a and
+ * sm_110f need 9.0 (each checked with `ptxas -arch=...` on the lower versions, which it rejects). */
+static const struct {
+	const char *arch, *version;
+} ptx_versions[] = {
+	{"sm_100a", "8.6"}, {"sm_100f", "8.8"}, {"sm_103a", "8.8"},
+	{"sm_103f", "8.8"}, {"sm_110a", "9.0"}, {"sm_110f", "9.0"},
+};
+
+bool
+emit_ptx(Program *p, const char *arch, Buf *out)
+{
+	const char *version = NULL;
+	for (size_t i = 0; i < sizeof ptx_versions / sizeof ptx_versions[0]; i++)
+		if (strcmp(arch, ptx_versions[i].arch) == 0)
+			version = ptx_versions[i].version;
+	if (!version)
+		fatal("emit_ptx: no PTX version for %s", arch);
+	buf_printf(out, "//\n// Generated by tilec %s from %s for %s. Do not edit.\n//\n\n", TILEC_VERSION,
+	           p->source_name, arch);
+	buf_printf(out, ".version %s\n.target %s\n.address_size 64\n", version, arch);
+	for (int i = 0; i < p->kernels.n; i++)
+		kernel(LIST_AT(p->kernels, KernelIR, i), i, out);
+	return true;
+}
