@@ -88,27 +88,19 @@ check_operand_shape(Check *c, Operand *o, bool is_reg, const char *role)
 	int lead = c->group ? 1 : 0;
 	View *v = o->view;
 	int nrep = v->rank - lead - natom;
-	char want[160], got[96], atomtext[64];
+	char got[96], atomtext[64], need[256];
 	format_dims(got, sizeof got, v->dims, v->rank);
 	format_dims(atomtext, sizeof atomtext, atom, natom);
-	if (nrep < 0) {
-		snprintf(want, sizeof want, "%s%s + [repeat axes] + %s", c->group ? "(group) " : "", c->group ? "" : "",
-		         atomtext);
-		error(c->s->loc, "%s operand '%s' has shape %s; %s needs %s%s", role, o->name, got, c->text,
-		      c->group ? "" : "[repeat axes...] + ", c->group ? want : atomtext);
+	/* the whole rule in one line: group, repeat axes, atom, half axis */
+	snprintf(need, sizeof need, "%s[repeat axes...] + %s%s%s", c->group ? pool_printf("(%d) + ", c->group) : "",
+	         atomtext, c->group ? pool_printf(" (the %d warps of the scope, then the atom", c->group) : " (the atom",
+	         o->half > 1 ? pool_printf(" with the half axis of %s)", etype_name(o->view->base->type)) : ")");
+	bool ok = nrep >= 0 && (!c->group || v->dims[0] == c->group);
+	for (int i = 0; ok && i < natom; i++)
+		ok = v->dims[lead + nrep + i] == atom[i];
+	if (!ok) {
+		error(c->s->loc, "%s operand '%s' has shape %s, but %s takes %s", role, o->name, got, c->text, need);
 		return false;
-	}
-	if (c->group && v->dims[0] != c->group) {
-		error(c->s->loc, "%s operand '%s' has shape %s; its first dimension must be the %d warps of the scope",
-		      role, o->name, got, c->group);
-		return false;
-	}
-	for (int i = 0; i < natom; i++) {
-		if (v->dims[lead + nrep + i] != atom[i]) {
-			error(c->s->loc, "%s operand '%s' has shape %s; it must end in %s, the %s atom%s", role, o->name, got,
-			      atomtext, c->text, o->half > 1 ? " with the half axis of a 16-bit type" : "");
-			return false;
-		}
 	}
 	o->repeat_at = lead;
 	if (is_reg) {
@@ -359,24 +351,23 @@ check_issue(Check *c, Issue *is)
 		}
 		if (!c->imm_known) {
 			c->imm_known = true;
-			c->imm = imm;
 			if (c->imm_given && c->imm != imm) {
-				error(c->imm_loc, "imm_half_splitoff is %u (lane %u, column %u) but the tmem operands are %u apart "
-				                  "(lane %u, column %u)", c->imm, c->imm >> 16, c->imm & 0xffff, imm, imm >> 16,
-				      imm & 0xffff);
+				error(c->imm_loc, "imm_half_splitoff is (%u << 16) + %u, but the tmem operands are (%u << 16) + %u "
+				                  "apart", c->imm >> 16, c->imm & 0xffff, imm >> 16, imm & 0xffff);
 				note(c->s->loc, "for warp %d, repeat %d: base(high) = base(low) + imm_half_splitoff must hold",
 				     is->warp, is->repeat);
 				return false;
 			}
+			c->imm = imm;
 		} else if (c->imm != imm) {
 			if (c->imm_given)
-				error(c->imm_loc, "imm_half_splitoff is %u (lane %u, column %u) but for warp %d, repeat %d the tmem "
-				                  "operands are %u apart (lane %u, column %u)", c->imm, c->imm >> 16,
-				      c->imm & 0xffff, is->warp, is->repeat, imm, imm >> 16, imm & 0xffff);
+				error(c->imm_loc, "imm_half_splitoff is (%u << 16) + %u, but for warp %d, repeat %d the tmem "
+				                  "operands are (%u << 16) + %u apart", c->imm >> 16, c->imm & 0xffff, is->warp,
+				      is->repeat, imm >> 16, imm & 0xffff);
 			else
-				error(c->s->loc, "the tmem operands of %s are %u apart for warp %d, repeat %d, but %u apart "
-				                 "elsewhere; one immediate must serve every warp and repeat", c->text, imm, is->warp,
-				      is->repeat, c->imm);
+				error(c->s->loc, "the tmem operands of %s are (%u << 16) + %u apart for warp %d, repeat %d, but "
+				                 "(%u << 16) + %u apart elsewhere; one immediate must serve every warp and repeat",
+				      c->text, imm >> 16, imm & 0xffff, is->warp, is->repeat, c->imm >> 16, c->imm & 0xffff);
 			return false;
 		}
 	}

@@ -203,14 +203,15 @@ load_items(Includer *inc, const char *path, List *out, Loc from)
 
 /* ------------------------------------------------------------------ external tools */
 
+/* A CUDA tool (nvcc, ptxas): $CUDA_HOME/bin, $CUDA_PATH/bin, $PATH, /usr/local/cuda/bin. */
 static const char *
-find_nvcc(void)
+find_tool(const char *name)
 {
 	const char *vars[] = {"CUDA_HOME", "CUDA_PATH"};
 	for (int i = 0; i < 2; i++) {
 		const char *home = getenv(vars[i]);
 		if (home && *home) {
-			const char *p = pool_printf("%s/bin/nvcc", home);
+			const char *p = pool_printf("%s/bin/%s", home, name);
 			if (access(p, X_OK) == 0)
 				return p;
 		}
@@ -222,15 +223,16 @@ find_nvcc(void)
 			const char *end = strchr(p, ':');
 			size_t n = end ? (size_t)(end - p) : strlen(p);
 			if (n) {
-				const char *cand = pool_printf("%.*s/nvcc", (int)n, p);
+				const char *cand = pool_printf("%.*s/%s", (int)n, p, name);
 				if (access(cand, X_OK) == 0)
 					return cand;
 			}
 			p += n + (end ? 1 : 0);
 		}
 	}
-	if (access("/usr/local/cuda/bin/nvcc", X_OK) == 0)
-		return "/usr/local/cuda/bin/nvcc";
+	const char *fallback = pool_printf("/usr/local/cuda/bin/%s", name);
+	if (access(fallback, X_OK) == 0)
+		return fallback;
 	return NULL;
 }
 
@@ -281,14 +283,18 @@ write_all(int fd, const char *data, size_t len)
 	return true;
 }
 
-/* Builds a .ptx or .cubin from CUDA C with nvcc in a private temporary directory; returns its bytes. */
+/* Runs nvcc (CUDA C -> .ptx / .cubin) or ptxas (PTX -> .cubin) in a private temporary directory on
+ * input; returns the bytes of what it wrote in result. 0, or 3 when the tool is missing or fails. */
 static int
-nvcc_build(Buf *cu, Kind kind, const char *arch, Buf *result)
+tool_build(const char *tool, Buf *input, Kind kind, const char *arch, Buf *result)
 {
-	const char *nvcc = find_nvcc();
-	if (!nvcc) {
-		fprintf(stderr, "tilec: error: nvcc not found (looked in $CUDA_HOME/bin, $CUDA_PATH/bin, $PATH and "
-		                "/usr/local/cuda/bin); it is needed for --emit=%s\n", kind == K_PTX ? "ptx" : "cubin");
+	const char *what = kind == K_PTX ? "ptx" : "cubin";
+	bool ptxas = strcmp(tool, "ptxas") == 0;
+	const char *path = find_tool(tool);
+	if (!path) {
+		fprintf(stderr, "tilec: error: %s not found (looked in $CUDA_HOME/bin, $CUDA_PATH/bin, $PATH and "
+		                "/usr/local/cuda/bin); it is needed for --emit=%s%s\n", tool, what,
+		        ptxas ? " (--emit=ptx needs no CUDA tools)" : "");
 		return 3;
 	}
 	const char *tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
@@ -297,10 +303,10 @@ nvcc_build(Buf *cu, Kind kind, const char *arch, Buf *result)
 		fprintf(stderr, "tilec: error: cannot create a temporary directory in %s: %s\n", tmpdir, strerror(errno));
 		return 3;
 	}
-	char *src = pool_printf("%s/kernel.cu", dir);
-	char *obj = pool_printf("%s/kernel.%s", dir, kind == K_PTX ? "ptx" : "cubin");
+	char *src = pool_printf("%s/kernel.%s", dir, ptxas ? "ptx" : "cu");
+	char *obj = pool_printf("%s/kernel.%s", dir, what);
 	FILE *f = fopen(src, "wb");
-	bool ok = f && fwrite(cu->data ? cu->data : "", 1, cu->len, f) == cu->len;
+	bool ok = f && fwrite(input->data ? input->data : "", 1, input->len, f) == input->len;
 	if (f)
 		ok &= fclose(f) == 0;
 	int rc = 0;
@@ -309,13 +315,15 @@ nvcc_build(Buf *cu, Kind kind, const char *arch, Buf *result)
 		rc = 3;
 	} else {
 		char *archflag = pool_printf("-arch=%s", arch);
-		char *argv[] = {(char *)nvcc, kind == K_PTX ? "-ptx" : "-cubin", archflag, "-o", obj, src, NULL};
-		int st = run_tool(argv);
+		char *nvcc_argv[] = {(char *)path, kind == K_PTX ? "-ptx" : "-cubin", archflag, "-o", obj, src, NULL};
+		char *ptxas_argv[] = {(char *)path, archflag, "-o", obj, src, NULL};
+		int st = run_tool(ptxas ? ptxas_argv : nvcc_argv);
 		if (st != 0) {
 			if (st < 0)
-				fprintf(stderr, "tilec: error: could not run %s\n", nvcc);
+				fprintf(stderr, "tilec: error: could not run %s\n", path);
 			else
-				fprintf(stderr, "tilec: error: %s failed (exit %d) on the generated CUDA C\n", nvcc, st);
+				fprintf(stderr, "tilec: error: %s failed (exit %d) on the generated %s\n", path, st,
+				        ptxas ? "PTX" : "CUDA C");
 			rc = 3;
 		} else {
 			size_t n;
@@ -557,6 +565,9 @@ static int
 compile(Options *opt)
 {
 	Kind kind = kind_of(opt);
+	if (opt->emu && (kind == K_PTX || kind == K_CUBIN))
+		return usage_error("--target=emu writes CUDA C only (--emit=cu or -o FILE.cu), not %s",
+		                   kind == K_PTX ? "PTX" : "a cubin");
 	if (kind == K_TOKENS) {
 		size_t len;
 		char *text = read_file(opt->input, &len);
@@ -584,19 +595,24 @@ compile(Options *opt)
 		const char *ext = kind == K_PTX ? ".ptx" : kind == K_CUBIN ? ".cubin" : ".cu";
 		output = replace_ext(base_name(opt->input), ext);
 	}
-	Buf cu = {0};
-	emit_cuda(prog, opt->arch, opt->emu, &cu);
-	int rc;
-	if (kind == K_CU) {
-		rc = commit_output(output, cu.data ? cu.data : "", cu.len);
-	} else {
-		Buf built = {0};
-		rc = nvcc_build(&cu, kind, opt->arch, &built);
-		if (rc == 0)
-			rc = commit_output(output, built.data, built.len);
-		buf_free(&built);
+	/* the routes: cu: CUDA C; ptx: direct PTX (--via=nvcc: CUDA C through nvcc -ptx); cubin: direct
+	 * PTX through ptxas (--via=nvcc: nvcc -cubin) */
+	Buf text = {0}, built = {0};
+	int rc = 0;
+	bool direct = kind != K_CU && !opt->via_nvcc;
+	if (direct)
+		emit_ptx(prog, opt->arch, &text);
+	else
+		emit_cuda(prog, opt->arch, opt->emu, &text);
+	Buf *result = &text;
+	if (kind == K_CUBIN || (kind == K_PTX && !direct)) {
+		rc = tool_build(direct ? "ptxas" : "nvcc", &text, kind, opt->arch, &built);
+		result = &built;
 	}
-	buf_free(&cu);
+	if (rc == 0)
+		rc = commit_output(output, result->data ? result->data : "", result->len);
+	buf_free(&built);
+	buf_free(&text);
 	if (rc == 0 && opt->md)
 		rc = write_depfile(opt, &inc, output);
 	return rc;

@@ -1,6 +1,7 @@
 /* emit_ptx.c: writes the lowered program directly as PTX: one .entry per kernel, virtual registers
  * (ptxas allocates them), structured branches, and every tcgen05 instruction spelled as emit_cu.c
  * spells it. The semantics are those of the CUDA C that emit_cu.c writes; see docs/ptx.md. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "tilec.h"
@@ -57,6 +58,24 @@ typedef struct Px {
 static Px P;
 
 /* ---------------------------------------------------------------- output */
+
+static void
+putn(Buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		size_t cap = b->cap ? b->cap : 4096;
+		while (cap < b->len + n + 1)
+			cap *= 2;
+		char *d = realloc(b->data, cap);
+		if (!d)
+			fatal("out of memory");
+		b->data = d;
+		b->cap = cap;
+	}
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = 0;
+}
 
 static void
 put_int(Buf *b, int64_t v)
@@ -144,10 +163,8 @@ ins(const char *fmt, ...)
 	for (const char *f = fmt; *f; f++) {
 		if (*f != '%')
 			continue;
-		if (f > lit) {
-			size_t n = (size_t)(f - lit);
-			buf_puts(b, pool_strndup(lit, n));
-		}
+		if (f > lit)
+			putn(b, lit, (size_t)(f - lit));
 		f++;
 		switch (*f) {
 		case 'o': put_op(b, va_arg(ap, Opnd)); break;
@@ -1039,17 +1056,17 @@ prologue(unsigned builtins)
 			map_put(v->cname, r);
 		}
 	}
-	static const char xyz[] = "xyz";
+	static const char *const xyz[] = {"x", "y", "z"};
 	bool need_linear = builtins & (1u << B_WARP_ID | 1u << B_LANE_ID | 1u << B_WARPGROUP_ID);
 	bool flat = k->block[1] == 1 && k->block[2] == 1;
 	for (int d = 0; d < 3; d++) {
 		if ((builtins & 1u << (B_THREAD_X + d)) || (need_linear && (d == 0 || !flat))) {
 			P.tid[d] = new_r();
-			ins("mov.u32 %o, %%tid.%c;", P.tid[d], xyz[d]);
+			ins("mov.u32 %o, %%tid.%s;", P.tid[d], xyz[d]);
 		}
 		if (builtins & 1u << (B_BLOCK_X + d)) {
 			P.ctaid[d] = new_r();
-			ins("mov.u32 %o, %%ctaid.%c;", P.ctaid[d], xyz[d]);
+			ins("mov.u32 %o, %%ctaid.%s;", P.ctaid[d], xyz[d]);
 		}
 	}
 	if (!need_linear)
@@ -1103,11 +1120,10 @@ kernel(KernelIR *k, int ki, Buf *out)
 		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
 		const char *type = t ? "u64" : param_type(LIST_AT(k->params, Var, i)->type);
 		const char *name = t ? t->name : LIST_AT(k->params, Var, i)->name;
-		buf_printf(out, "%s\n\t.param .%s tl_param_%d", i ? "," : "", type, i);
-		buf_printf(out, "%s// %s%s", i + 1 < k->params.n ? ", " : "\n", name, t ? " (global)" : "");
-		/* the comment ends the line; the comma went before it */
+		buf_printf(out, "\n\t.param .%s tl_param_%d%s // %s%s", type, i, i + 1 < k->params.n ? "," : "", name,
+		           t ? pool_printf(": %s[%d]", etype_name(t->type), t->count) : "");
 	}
-	buf_printf(out, ")\n.maxntid %d, %d, %d\n{\n", k->block[0], k->block[1], k->block[2]);
+	buf_printf(out, "%s)\n.maxntid %d, %d, %d\n{\n", k->params.n ? "\n" : "", k->block[0], k->block[1], k->block[2]);
 	if (P.np)
 		buf_printf(out, "\t.reg .pred %%p<%d>;\n", P.np + 1);
 	if (P.nh)

@@ -578,6 +578,8 @@ bool apply_lower(Stmt *s, View **operands, int noperands, ApplyCtx *ctx, List *o
 
 /* CUDA C for arch; with emu, for any GPU from sm_80 and for the CPU, with tensor memory emulated. */
 bool emit_cuda(Program *p, const char *arch, bool emu, Buf *out);
+/* PTX for arch, written directly from the lowered program (no nvcc); see docs/ptx.md. */
+bool emit_ptx(Program *p, const char *arch, Buf *out);
 
 /* ---------------------------------------------------------------- run.c */
 
