@@ -689,7 +689,8 @@ reg_store(const LStmt *s)
 	int word = s->slot / per, shift = (s->slot % per) * bits;
 	if (E.emu && is_ld_tensor(t)) {
 		line_start();
-		buf_printf(E.out, "(void)%s;\n", reg_text(t, word, "written"));
+		buf_printf(E.out, "tl_emu_wr(tl_pend_%s[%d] & 0x%xu, \"%s: register %d of '%s' written\", tl_ld_where);\n",
+		           t->cname, word / 32, 1u << (word % 32), where(), word, t->name);
 	}
 	line_start();
 	if (bits == 32) {

@@ -1060,10 +1060,14 @@ lower_stmt(Stmt *s)
 		if (!v)
 			return;
 		check_reads(v, s->value->loc);
+		if (v->type == T_F32) {
+			error(s->value->loc, "let binds an i32 or u32 value; for a float write var %s: f32 = ...", s->name);
+			return;
+		}
 		Sym *sym = sym_declare(SYM_VALUE, s->name, s->name_loc);
 		if (!sym)
 			return;
-		if (v->kind == IE_INT || v->kind == IE_FLOAT) {
+		if (v->kind == IE_INT) {
 			sym->value = v;
 			return;
 		}

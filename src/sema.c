@@ -396,8 +396,12 @@ register_element(Expr *e, View *v, int *slot_out)
 			return NULL;
 		int64_t c;
 		if (!ie_is_const(ix, &c)) {
-			error(ae->loc, "registers are not addressable: the index into '%s' must be a compile-time constant "
-			               "(a loop over it must have constant bounds)", v->name);
+			if (v->per_thread)
+				error(ae->loc, "registers are not addressable: the index into '%s' must be a compile-time "
+				               "constant (a loop over it must have constant bounds)", v->name);
+			else
+				error(ae->loc, "the index into view '%s' must be a compile-time constant; index '%s' itself for "
+				               "run-time indices", v->name, v->base->name);
 			return NULL;
 		}
 		if (c < 0 || c >= v->dims[i]) {
@@ -426,15 +430,27 @@ sema_element(Expr *e, Tensor **tensor, IExpr **index, int *slot)
 	}
 	if (s->kind == SYM_VIEW) {
 		View *v = s->view;
-		if (!v->per_thread) {
-			error(e->loc, "'%s' is a view of %s tensor '%s'; elements are read and written only through a "
-			              "per-thread view such as %s.view(n, layout = default)", e->name,
-			      v->base->kind == TK_TMEM ? "tmem" : "local", v->base->name, v->base->name);
+		if (v->base->kind == TK_TMEM) {
+			error(e->loc, "'%s' is a view of tmem tensor '%s'; tensor memory is read and written only with apply "
+			              "tcgen05.ld / tcgen05.st", e->name, v->base->name);
 			return NULL;
 		}
+		if (v->base->kind == TK_LOCAL && !v->per_thread) {
+			error(e->loc, "'%s' is a view of local tensor '%s'; its elements are read and written only through "
+			              "a per-thread view such as %s.view(%d, layout = default)", e->name, v->base->name,
+			      v->base->name, v->base->layout->slots);
+			return NULL;
+		}
+		/* a view is a table of elements, so its indices must be known at compile time */
 		IExpr *r = register_element(e, v, slot);
-		if (r)
-			*tensor = v->base;
+		if (!r)
+			return NULL;
+		*tensor = v->base;
+		if (v->per_thread)
+			return r;
+		*index = ie_int(*slot, T_I32);
+		r->kind = IE_LOAD;
+		r->index = *index;
 		return r;
 	}
 	if (s->kind != SYM_TENSOR) {
