@@ -25,6 +25,7 @@ typedef struct Check {
 	uint32_t imm;
 	bool imm_known;
 	Loc imm_loc;
+	ImageCell *cells; /* [lane * registers + r] */
 } Check;
 
 /* Per warp and repeat: the instruction's registers and its TMEM offsets. */
@@ -34,15 +35,6 @@ typedef struct Issue {
 	uint32_t offset; /* (lane << 16) + column, relative to the tensor's base address */
 	int lane[2], col[2]; /* each access's base, relative to its tensor */
 } Issue;
-
-static void
-view_coords_flat(const View *v, const int *coord, int *flat)
-{
-	int f = 0;
-	for (int i = 0; i < v->rank; i++)
-		f = f * v->dims[i] + coord[i];
-	*flat = f;
-}
 
 static void
 format_view_coords(char *buf, size_t len, const int *coord, int rank)
@@ -144,6 +136,18 @@ operand_coord(const Check *c, const Operand *o, int gi, int repeat, const int *a
 	return n;
 }
 
+/* The operand's row-major index of (group, repeat, atom..., half): its trailing dims are the atom. */
+static int
+operand_flat(const Check *c, const Operand *o, bool is_reg, int gi, int repeat, ImageCell cell, int h)
+{
+	int rows = shape_rows(c->op.shape), cols = opcode_atom_cols(&c->op);
+	int accesses = is_reg && c->op.shape == SH_16X32BX2 ? 2 : 1;
+	int atom = accesses * rows * cols * o->half;
+	int prefix = (c->group ? gi * c->repeats : 0) + repeat;
+	int inner = ((accesses == 2 ? cell.access * rows : 0) + cell.row) * cols + cell.col;
+	return prefix * atom + inner * o->half + h;
+}
+
 static int
 group_index(const Check *c, int w)
 {
@@ -165,13 +169,16 @@ check_register(Check *c, Issue *is, int gi, int lane, int reg, ImageCell cell, i
 		atom[n++] = cell.col;
 		if (o->half > 1)
 			atom[n++] = h;
-		int coord[MAX_RANK], flat;
-		int rank = operand_coord(c, o, gi, is->repeat, atom, n, coord);
-		view_coords_flat(o->view, coord, &flat);
-		int e = o->view->map[flat];
-		int slot = layout_slot_in_thread(l, e, thread);
-		char where[96];
-		format_view_coords(where, sizeof where, coord, rank);
+		int e = o->view->map[operand_flat(c, o, true, gi, is->repeat, cell, h)];
+		const int32_t *place = LAYOUT_PLACE(l, e, 0);
+		int slot = l->nrep == 1 ? (layout_place_owned_by(l, place, thread) ? place[AX_M] : -1)
+		                        : layout_slot_in_thread(l, e, thread);
+		char where[96] = "";
+		if (slot < 0 || slot % o->half != h || (word >= 0 && slot / o->half != word)) {
+			int coord[MAX_RANK];
+			int rank = operand_coord(c, o, gi, is->repeat, atom, n, coord);
+			format_view_coords(where, sizeof where, coord, rank);
+		}
 		if (slot < 0) {
 			int owner = layout_place_thread(LAYOUT_PLACE(l, e, 0));
 			error(c->s->loc, "register operand '%s' does not match the image of %s", o->name, c->text);
@@ -208,6 +215,7 @@ check_register(Check *c, Issue *is, int gi, int lane, int reg, ImageCell cell, i
 typedef struct Base {
 	bool set;
 	int lane, col;
+	int first_lane, first_col; /* where the first element is */
 	char first[96];
 } Base;
 
@@ -219,14 +227,12 @@ check_tmem(Check *c, Issue *is, int k, int gi, ImageCell cell, Base *base)
 	Layout *l = t->layout;
 	for (int h = 0; h < o->half; h++) {
 		int atom[3] = {cell.row, cell.col, h};
-		int coord[MAX_RANK], flat;
-		int rank = operand_coord(c, o, gi, is->repeat, atom, o->half > 1 ? 3 : 2, coord);
-		view_coords_flat(o->view, coord, &flat);
-		int e = o->view->map[flat];
+		int coord[MAX_RANK];
+		int rank = 0;
+		int e = o->view->map[operand_flat(c, o, false, gi, is->repeat, cell, h)];
 		const int32_t *place = LAYOUT_PLACE(l, e, 0);
 		int lane = place[AX_TLANE], tcol = place[AX_TCOL];
-		char where[96];
-		format_view_coords(where, sizeof where, coord, rank);
+		char where[96] = ""; /* formatted only where a message needs it */
 		/* the cell (and half) the element occupies */
 		int cellx, part;
 		if (c->op.pack) {
@@ -241,10 +247,15 @@ check_tmem(Check *c, Issue *is, int k, int gi, ImageCell cell, Base *base)
 			base->set = true;
 			base->lane = lane - cell.row;
 			base->col = cellx - want_col;
-			snprintf(base->first, sizeof base->first, "%s", where);
+			base->first_lane = lane;
+			base->first_col = cellx;
+			rank = operand_coord(c, o, gi, is->repeat, atom, o->half > 1 ? 3 : 2, coord);
+			format_view_coords(base->first, sizeof base->first, coord, rank);
 		}
 		bool bad_part = c->op.pack ? part != 0 : part != h;
 		if (lane != base->lane + cell.row || cellx != base->col + want_col || bad_part) {
+			rank = operand_coord(c, o, gi, is->repeat, atom, o->half > 1 ? 3 : 2, coord);
+			format_view_coords(where, sizeof where, coord, rank);
 			error(c->s->loc, "tmem operand '%s' does not match the image of %s", o->name, c->text);
 			if (c->op.pack && part != 0) {
 				note(c->s->loc, "element %s is the high half of TMEM cell (lane %d, column %d); with .%s each "
@@ -281,19 +292,19 @@ check_slab(Check *c, Issue *is, Base *b, int k)
 	const char *rule;
 	if (c->op.shape == SH_32X32B) {
 		ok = lane == slab;
-		rule = "a 32x32b access starts at the first lane of the warp's slab";
+		rule = "at the first lane of its slab";
 	} else if (c->op.shape == SH_16X32BX2) {
 		ok = lane >= slab && lane <= slab + 16;
-		rule = "each 16-lane access of 16x32bx2 stays inside the warp's slab";
+		rule = "in 16 lanes inside its slab";
 	} else {
 		ok = lane == slab || lane == slab + 16;
-		rule = "a 16-row access starts at lane offset 0 or 16 of the warp's slab";
+		rule = "at lane offset 0 or 16 of its slab";
 	}
 	if (!ok) {
-		error(c->s->loc, "warp %d cannot access TMEM lanes %d..%d with %s", is->warp, lane,
-		      lane + shape_rows(c->op.shape) - 1, c->text);
-		note(c->s->loc, "warp %d may touch only lanes %d..%d (32 * (warp %% 4)); %s", is->warp, slab, slab + 31,
-		     rule);
+		error(c->s->loc, "tmem operand '%s' does not match the image of %s", c->tmem[k].name, c->text);
+		note(c->s->loc, "element %s is at TMEM lane %d, column %d; the image puts row 0 of warp %d %s, lanes %d..%d "
+		                "(32 * (warp %% 4))", b->first, t->lane_offset + b->first_lane, t->col_offset + b->first_col,
+		     is->warp, rule, slab, slab + 31);
 		note(t->loc, "'%s' is declared here", t->name);
 		return false;
 	}
@@ -318,7 +329,7 @@ check_issue(Check *c, Issue *is)
 	Base base[2] = {{0}};
 	for (int lane = 0; lane < 32; lane++) {
 		for (int r = 0; r < nregs; r++) {
-			ImageCell cell = image_cell(&c->op, lane, r);
+			ImageCell cell = c->cells[lane * nregs + r];
 			if (!check_register(c, is, gi, lane, r, cell, is->words))
 				return false;
 			int k = c->ntmem == 2 ? cell.access : 0;
@@ -735,6 +746,10 @@ apply_lower(Stmt *s, View **ops, int nops, ApplyCtx *ctx, List *out)
 	for (int w = 0; w < 64; w++)
 		nwarp += (int)(warps >> w & 1);
 	int nregs = opcode_regs(&c.op);
+	c.cells = pool_alloc(sizeof(ImageCell) * 32 * nregs);
+	for (int lane = 0; lane < 32; lane++)
+		for (int r = 0; r < nregs; r++)
+			c.cells[lane * nregs + r] = image_cell(&c.op, lane, r);
 	Issue *issues = pool_alloc(sizeof(Issue) * (size_t)nwarp * c.repeats);
 	int i = 0;
 	for (int w = 0; w < 64; w++) {

@@ -326,7 +326,15 @@ layout_check_one_to_one(Layout *l, Tensor *t, Loc loc)
 				a = (uint32_t)place[AX_TLANE];
 				b = (uint32_t)place[AX_TCOL];
 			} else {
-				a = (uint32_t)layout_place_thread(place);
+				/* the owner as the layout fixes it: within the warp or warpgroup when it names no more */
+				int owner = layout_place_thread(place);
+				if (!(l->axes & THREAD_AXES))
+					owner = 0;
+				else if (!(l->axes & (WARP_LEVEL_AXES | GROUP_LEVEL_AXES)))
+					owner %= 32;
+				else if (!(l->axes & GROUP_LEVEL_AXES))
+					owner %= 128;
+				a = (uint32_t)owner;
 				b = (uint32_t)place[AX_M];
 			}
 			int other = keyset_put(&ks, a << 32 | b, e);
@@ -433,7 +441,10 @@ layout_eval(LayoutExpr *le, Tensor *t, int block_threads)
 		error(orig->loc, "layout '%s' names another layout name", orig->name);
 		return NULL;
 	}
-	if (!l || !validate(l, t, orig->loc, block_threads) || !layout_check_one_to_one(l, t, orig->loc))
+	if (!l || !validate(l, t, orig->loc, block_threads) || !layout_check_one_to_one(l, t, orig->loc)) {
+		if (orig->kind == LAY_NAME)
+			note(t->loc, "'%s' is declared here with layout '%s'", t->name, orig->name);
 		return NULL;
+	}
 	return l;
 }

@@ -45,6 +45,7 @@ typedef struct Walk {
 	List *out;          /* where lowered statements go */
 	uint64_t warps;     /* warps that may execute the current statement */
 	bool varying_flow;  /* inside control flow that may split a warp */
+	Loc varying_loc;    /* the condition that splits it */
 	int cta_group;      /* 0 until the first instruction that names one */
 	Loc cta_group_loc;
 	List allocs;        /* AllocInfo* */
@@ -144,11 +145,9 @@ tensor_new(TensorKind kind, const char *name, Loc loc, EType type)
 static View *
 eval_view(ViewExpr *ve)
 {
-	Sym *s = sym_lookup(ve->base);
-	if (!s) {
-		error(ve->base_loc, "unknown name '%s'", ve->base);
+	Sym *s = sym_use(ve->base, ve->base_loc);
+	if (!s)
 		return NULL;
-	}
 	View *v;
 	if (s->kind == SYM_VIEW)
 		v = s->view;
@@ -208,7 +207,7 @@ eval_view(ViewExpr *ve)
 				int64_t x;
 				ok = const_int(na->value, &x, "a rearrange size");
 				names[b] = na->name;
-				sizes[b] = x > 0 && x < (1 << 24) ? (int)x : 0;
+				sizes[b] = x < -(1 << 24) ? -(1 << 24) : x > (1 << 24) ? (1 << 24) : (int)x;
 				locs[b] = na->loc;
 			}
 			v = ok ? view_rearrange(v, op->pattern, op->pattern_loc, names, sizes, locs, n) : NULL;
@@ -438,6 +437,24 @@ flow_merge(const Flow *a, const Flow *b, uint64_t t, uint64_t e)
 	return r;
 }
 
+/* Drops facts that no longer constrain anything, so long kernels keep the lists short. */
+static void
+flow_prune(Flow *f)
+{
+	int n = 0;
+	for (int i = 0; i < f->loaded.n; i++)
+		if (LIST_AT(f->loaded, LoadedReg, i)->warps)
+			f->loaded.v[n++] = f->loaded.v[i];
+	f->loaded.n = n;
+	n = 0;
+	for (int i = 0; i < f->stores.n; i++) {
+		StoreState *st = LIST_AT(f->stores, StoreState, i);
+		if (st->pending || st->unsynced)
+			f->stores.v[n++] = st;
+	}
+	f->stores.n = n;
+}
+
 static LoadedReg *
 find_loaded(Tensor *t, int word)
 {
@@ -633,6 +650,7 @@ check_warp_uniform(Loc loc, const char *what)
 {
 	if (W.varying_flow) {
 		error(loc, "%s inside control flow that can split a warp; every lane of the warp must execute it", what);
+		note(W.varying_loc, "this condition differs between the lanes of a warp");
 		return false;
 	}
 	return true;
@@ -727,8 +745,9 @@ lower_instr(Stmt *s)
 			error(ae->loc, "tcgen05.dealloc takes a TMEM address (u32), not a float");
 			return;
 		}
-		if (!check_ncols(LIST_AT(s->operands, Expr, 1), &l->ncols))
-			return;
+		bool ncols_valid = check_ncols(LIST_AT(s->operands, Expr, 1), &l->ncols);
+		if (!ncols_valid)
+			l->ncols = 0;
 		if (popcount64(W.warps) > 1) {
 			if (uniform)
 				error(s->loc, "tcgen05.dealloc must be executed by one warp, but %d warps can reach it here; "
@@ -749,8 +768,8 @@ lower_instr(Stmt *s)
 			note(a->freed_at, "it is freed here first");
 			return;
 		}
-		bool ncols_ok = true;
-		if (a && a->ncols && a->ncols != l->ncols) {
+		bool ncols_ok = ncols_valid;
+		if (a && a->ncols && l->ncols && a->ncols != l->ncols) {
 			error(LIST_AT(s->operands, Expr, 1)->loc, "tcgen05.dealloc of %d columns, but the allocation has %d",
 			      l->ncols, a->ncols);
 			note(a->loc, "the allocation is here");
@@ -758,7 +777,7 @@ lower_instr(Stmt *s)
 		}
 		for (int i = 0; i < W.flow.live.n; i++) {
 			LiveAlloc *live = LIST_AT(W.flow.live, LiveAlloc, i);
-			if (a ? live->alloc == a : live->alloc->ncols == l->ncols && (live->warps & W.warps)) {
+			if (a ? live->alloc == a : (live->alloc->ncols == l->ncols || !l->ncols) && (live->warps & W.warps)) {
 				live->warps &= ~W.warps;
 				a = live->alloc;
 			}
@@ -778,6 +797,7 @@ lower_instr(Stmt *s)
 	} else if (spec->kind == TC_WAIT_LD) {
 		for (int i = 0; i < W.flow.loaded.n; i++)
 			LIST_AT(W.flow.loaded, LoadedReg, i)->warps &= ~W.warps;
+		flow_prune(&W.flow);
 	} else if (spec->kind == TC_WAIT_ST) {
 		for (int i = 0; i < W.flow.stores.n; i++) {
 			StoreState *st = LIST_AT(W.flow.stores, StoreState, i);
@@ -874,11 +894,9 @@ lower_assign(Stmt *s)
 	check_reads(value, s->value->loc);
 	Expr *t = s->target;
 	if (t->kind == E_NAME) {
-		Sym *sym = sym_lookup(t->name);
-		if (!sym) {
-			error(t->loc, "unknown name '%s'", t->name);
+		Sym *sym = sym_use(t->name, t->loc);
+		if (!sym)
 			return;
-		}
 		if (sym->kind != SYM_VAR) {
 			error(t->loc, "cannot assign to '%s': only 'var' scalars and elements can be assigned", t->name);
 			note(sym->loc, "'%s' is defined here", t->name);
@@ -935,7 +953,8 @@ lower_for(Stmt *s)
 			error(s->loc, "loop of %lld iterations is too long to unroll (at most 4096)", (long long)(b - a));
 			return;
 		}
-		for (int64_t i = a; i < b && error_count < 100; i++) {
+		int errors_before = error_count;
+		for (int64_t i = a; i < b && error_count == errors_before; i++) {
 			LStmt *block = emit(L_BLOCK, s->loc);
 			List *saved = W.out;
 			W.out = &block->body;
@@ -972,7 +991,11 @@ lower_for(Stmt *s)
 	}
 	/* the body may run zero times; applies and register reads never sit in such a loop */
 	Flow before = flow_copy(&W.flow);
+	Loc saved_varying_loc = W.varying_loc;
+	if (v->varying && !W.varying_flow)
+		W.varying_loc = loc_span(s->value->loc, s->hi->loc);
 	lower_nested(l, &l->body, &s->body, W.warps, W.varying_flow || v->varying);
+	W.varying_loc = saved_varying_loc;
 	W.flow = flow_merge(&before, &W.flow, W.warps, W.warps);
 	scope_pop();
 }
@@ -1000,26 +1023,37 @@ find_alloc(IExpr *addr, int *col_offset, int *lane_offset)
 	return NULL;
 }
 
+static bool lower_decl_checked(Stmt *s);
+
 static void
 lower_decl(Stmt *s)
+{
+	int before = error_count;
+	if (!lower_decl_checked(s) && error_count > before)
+		sym_poison(s->name, s->name_loc);
+}
+
+/* Declares a shared, local or tmem tensor; false when it could not. */
+static bool
+lower_decl_checked(Stmt *s)
 {
 	TensorKind kind = s->kind == S_SHARED ? TK_SHARED : s->kind == S_LOCAL ? TK_LOCAL : TK_TMEM;
 	Tensor *t = tensor_new(kind, s->name, s->name_loc, s->type);
 	if (!const_dims(&s->dims, t, s->loc))
-		return;
+		return false;
 	if (kind == TK_LOCAL || kind == TK_TMEM) {
 		t->layout = layout_eval(s->layout, t, W.k->threads);
 		if (!t->layout)
-			return;
+			return false;
 	}
 	IExpr *addr = NULL;
 	if (kind == TK_TMEM) {
 		addr = sema_expr(s->value);
 		if (!addr)
-			return;
+			return false;
 		if (addr->type == T_F32) {
 			error(s->value->loc, "a TMEM address is a u32, not a float");
-			return;
+			return false;
 		}
 		t->alloc = find_alloc(addr, &t->col_offset, &t->lane_offset);
 		if (!t->alloc)
@@ -1030,7 +1064,7 @@ lower_decl(Stmt *s)
 	}
 	Sym *sym = sym_declare(SYM_TENSOR, s->name, s->name_loc);
 	if (!sym)
-		return;
+		return false;
 	sym->tensor = t;
 	t->cname = cname_for(s->name);
 	if (kind == TK_SHARED) {
@@ -1040,7 +1074,7 @@ lower_decl(Stmt *s)
 		t->words = (t->layout->slots * bits + 31) / 32;
 		if (t->words > 255) {
 			error(s->loc, "'%s' needs %d registers per thread; a thread has at most 255", t->name, t->words);
-			return;
+			return false;
 		}
 		emit(L_REGS, s->loc)->tensor = t;
 	} else {
@@ -1049,6 +1083,7 @@ lower_decl(Stmt *s)
 		l->tensor = t;
 		l->value = ie_convert(addr, T_U32);
 	}
+	return true;
 }
 
 static void
@@ -1057,8 +1092,10 @@ lower_stmt(Stmt *s)
 	switch (s->kind) {
 	case S_LET: {
 		IExpr *v = sema_expr(s->value);
-		if (!v)
+		if (!v) {
+			sym_poison(s->name, s->name_loc);
 			return;
+		}
 		check_reads(v, s->value->loc);
 		if (v->type == T_F32) {
 			error(s->value->loc, "let binds an i32 or u32 value; for a float write var %s: f32 = ...", s->name);
@@ -1090,8 +1127,10 @@ lower_stmt(Stmt *s)
 	}
 	case S_VAR: {
 		IExpr *v = s->value ? sema_expr(s->value) : NULL;
-		if (s->value && !v)
+		if (s->value && !v) {
+			sym_poison(s->name, s->name_loc);
 			return;
+		}
 		if (v)
 			check_reads(v, s->value->loc);
 		Sym *sym = sym_declare(SYM_VAR, s->name, s->name_loc);
@@ -1118,9 +1157,13 @@ lower_stmt(Stmt *s)
 		lower_decl(s);
 		return;
 	case S_VIEW: {
+		int before = error_count;
 		View *v = eval_view(s->view);
-		if (!v)
+		if (!v) {
+			if (error_count > before)
+				sym_poison(s->name, s->name_loc);
 			return;
+		}
 		Sym *sym = sym_declare(SYM_VIEW, s->name, s->name_loc);
 		if (sym) {
 			View *named = pool_alloc(sizeof *named);
@@ -1140,6 +1183,9 @@ lower_stmt(Stmt *s)
 		uint64_t then_warps, else_warps;
 		bool varying;
 		split_warps(cond, &then_warps, &else_warps, &varying);
+		Loc saved_varying_loc = W.varying_loc;
+		if (varying && !W.varying_flow)
+			W.varying_loc = s->value->loc;
 		varying |= W.varying_flow;
 		check_reads(cond, s->value->loc);
 		LStmt *l = emit(L_IF, s->loc);
@@ -1151,6 +1197,7 @@ lower_stmt(Stmt *s)
 		if (s->has_else)
 			lower_nested(l, &l->els, &s->else_body, else_warps, varying);
 		W.flow = flow_merge(&after_then, &W.flow, then_warps, else_warps);
+		W.varying_loc = saved_varying_loc;
 		return;
 	}
 	case S_FOR:
@@ -1191,6 +1238,7 @@ lower_stmt(Stmt *s)
 			StoreState *st = LIST_AT(W.flow.stores, StoreState, i);
 			st->unsynced = st->pending;
 		}
+		flow_prune(&W.flow);
 		LStmt *l = emit(L_BARRIER, s->loc);
 		l->fence_before = s->fence_before;
 		l->fence_after = s->fence_after;
@@ -1372,9 +1420,7 @@ lower_kernel(Kernel *kd)
 	}
 	int seen = 0;
 	mark_fences(&kd->body, count_tc(&kd->body), &seen, false);
-	scope_push();
-	lower_stmts(&kd->body);
-	scope_pop();
+	lower_stmts(&kd->body); /* parameters share the scope of the body, as in C */
 	scope_pop();
 	uint64_t alloc_warps = 0;
 	for (int i = 0; i < W.flow.live.n; i++) {

@@ -1,11 +1,559 @@
-/* run.c: tilec run: compiles a kernel for the CPU emulator, runs it and checks its outputs. */
+/* run.c: tilec run: compiles a kernel for the CPU emulator, runs it and checks its outputs (docs/emulator.md). */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "tilec.h"
+
+/* driver.c's loader (a file and its includes); weak until driver.c exports it, then a plain reference. */
+bool load_program(const char *path, List *include_dirs, List *items) __attribute__((weak));
+
+#define TRAP_STATUS 70 /* TL_EMU_TRAP_STATUS of runtime/tilec_emu.h */
+
+typedef struct RunOptions {
+	const char *input;
+	const char *kernel;
+	unsigned long long seed;
+	List expects; /* char*: OUT=IN */
+	List sets;    /* char*: NAME=VALUE */
+	List include_dirs;
+	const char *dump;
+	bool save_temps;
+} RunOptions;
+
+static int
+run_usage(const char *fmt, const char *arg)
+{
+	fputs("tilec run: error: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputs("\nusage: tilec run FILE.tile [--kernel NAME] [--seed S] [--expect OUT=IN]... [--set NAME=VALUE]... "
+	      "[-I DIR] [--dump DIR] [--save-temps]\n", stderr);
+	return 2;
+}
+
+static void
+run_help(void)
+{
+	fputs("usage: tilec run FILE.tile [options]\n"
+	      "  Runs a kernel on the CPU with tensor memory emulated (--target=emu code compiled by $CXX).\n"
+	      "  --kernel NAME      the kernel to run (needed when the file has more than one)\n"
+	      "  --seed S           seed of the generated tensor values (default 1)\n"
+	      "  --expect OUT=IN    after the run, tensor OUT must equal tensor IN as it was before it\n"
+	      "  --set NAME=VALUE   a scalar parameter (default 0)\n"
+	      "  -I DIR             include search directory\n"
+	      "  --dump DIR         write DIR/manifest, DIR/N.in and DIR/N.out for tools/emu-gpu-runner\n"
+	      "  --save-temps       keep the generated C++ program and say where it is\n"
+	      "exit status: 0 ok, 1 errors in the input, an --expect that failed or an emulator trap,\n"
+	      "2 bad usage, 3 no C++ compiler, 4 internal error\n",
+	      stdout);
+}
+
+static int
+parse_run_args(int argc, char **argv, RunOptions *o, bool *help)
+{
+	*help = false;
+	o->seed = 1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = NULL;
+		if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+			*help = true;
+			return 0;
+		}
+		if (strcmp(a, "--save-temps") == 0) {
+			o->save_temps = true;
+			continue;
+		}
+		if (strncmp(a, "-I", 2) == 0 && a[2]) {
+			list_push(&o->include_dirs, (void *)(a + 2));
+			continue;
+		}
+		static const char *const with_value[] = {"--kernel", "--seed", "--expect", "--set", "-I", "--dump"};
+		const char *opt = NULL;
+		for (size_t k = 0; k < sizeof with_value / sizeof with_value[0] && !opt; k++) {
+			size_t n = strlen(with_value[k]);
+			if (strcmp(a, with_value[k]) == 0) {
+				if (i + 1 >= argc)
+					return run_usage("%s needs an argument", a);
+				opt = with_value[k];
+				v = argv[++i];
+			} else if (n > 2 && strncmp(a, with_value[k], n) == 0 && a[n] == '=') {
+				opt = with_value[k];
+				v = a + n + 1;
+			}
+		}
+		if (!opt) {
+			if (a[0] == '-' && a[1])
+				return run_usage("unknown option '%s'", a);
+			if (o->input)
+				return run_usage("more than one input file ('%s')", a);
+			o->input = a;
+		} else if (strcmp(opt, "--kernel") == 0) {
+			o->kernel = v;
+		} else if (strcmp(opt, "--seed") == 0) {
+			char *end;
+			errno = 0;
+			o->seed = strtoull(v, &end, 0);
+			if (!*v || *end || errno || v[0] == '-')
+				return run_usage("--seed takes an unsigned integer, not '%s'", v);
+		} else if (strcmp(opt, "--expect") == 0 || strcmp(opt, "--set") == 0) {
+			const char *eq = strchr(v, '=');
+			if (!eq || eq == v || !eq[1])
+				return run_usage(opt[2] == 'e' ? "--expect takes OUT=IN, not '%s'" : "--set takes NAME=VALUE, not '%s'",
+				                 v);
+			list_push(opt[2] == 'e' ? &o->expects : &o->sets, (void *)v);
+		} else if (strcmp(opt, "-I") == 0) {
+			list_push(&o->include_dirs, (void *)v);
+		} else {
+			o->dump = v;
+		}
+	}
+	if (!o->input)
+		return run_usage("%s", "no input file");
+	return 0;
+}
+
+/* Without driver.c's loader: one file, no includes. */
+static bool
+load_single(const char *path, List *items)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, "tilec: error: cannot read '%s': %s\n", path, strerror(errno));
+		return false;
+	}
+	Buf b = {0};
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		for (size_t i = 0; i < n; i++)
+			buf_putc(&b, chunk[i]);
+	fclose(f);
+	buf_putc(&b, 0);
+	size_t len = b.len - 1;
+	int file = source_add(path, b.data, len);
+	List raw = {0};
+	bool ok = parse_file(file, &raw);
+	for (int i = 0; i < raw.n; i++) {
+		Item *it = LIST_AT(raw, Item, i);
+		if (it->kind == I_INCLUDE) {
+			error(it->loc, "this tilec cannot resolve includes in 'tilec run'");
+			ok = false;
+		} else {
+			list_push(items, it);
+		}
+	}
+	return ok;
+}
+
+static const char *
+base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	return slash ? slash + 1 : path;
+}
+
+/* Host-side names: the TL_* type codes of tilec_emu.h and the C type of a scalar parameter. */
+static const char *
+type_code(EType t)
+{
+	switch (t) {
+	case T_F32: return "TL_F32";
+	case T_F16: return "TL_F16";
+	case T_BF16: return "TL_BF16";
+	case T_I32: return "TL_I32";
+	case T_U32: return "TL_U32";
+	case T_I16: return "TL_I16";
+	case T_U16: return "TL_U16";
+	case T_I8: return "TL_I8";
+	default: return "TL_U8";
+	}
+}
+
+static const char *
+elem_ctype(EType t)
+{
+	switch (t) {
+	case T_F32: return "float";
+	case T_F16: case T_BF16: case T_U16: return "unsigned short";
+	case T_I32: return "int";
+	case T_U32: return "unsigned";
+	case T_I16: return "short";
+	case T_I8: return "signed char";
+	default: return "unsigned char";
+	}
+}
+
+/* A scalar parameter's C type (16-bit floats are passed as float) and size. */
+static const char *
+scalar_ctype(EType t, int *size)
+{
+	*size = etype_is_float(t) || etype_bits(t) == 32 ? 4 : etype_bits(t) / 8;
+	return etype_is_float(t) ? "float" : elem_ctype(t);
+}
+
+static int
+param_index(KernelIR *k, const char *name, bool tensor)
+{
+	for (int i = 0; i < k->params.n; i++) {
+		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
+		const char *n = t ? t->name : LIST_AT(k->params, Var, i)->name;
+		if (strcmp(n, name) == 0 && (t != NULL) == tensor)
+			return i;
+	}
+	return -1;
+}
+
+/* The scalar values: the bits of each scalar parameter as its C type, from --set (default 0). */
+static int
+scalar_values(KernelIR *k, RunOptions *o, uint32_t *bits)
+{
+	for (int i = 0; i < o->sets.n; i++) {
+		const char *s = LIST_AT(o->sets, char, i);
+		const char *eq = strchr(s, '=');
+		char *name = pool_strndup(s, (size_t)(eq - s));
+		int p = param_index(k, name, false);
+		if (p < 0) {
+			int t = param_index(k, name, true);
+			fprintf(stderr, "tilec run: error: --set %s: kernel %s has no scalar parameter '%s'%s\n", s, k->name, name,
+			        t >= 0 ? " (it is a tensor)" : "");
+			return 2;
+		}
+		Var *v = LIST_AT(k->params, Var, p);
+		char *end;
+		errno = 0;
+		if (etype_is_float(v->type)) {
+			float f = strtof(eq + 1, &end);
+			memcpy(&bits[p], &f, 4);
+		} else {
+			long long x = strtoll(eq + 1, &end, 0);
+			bits[p] = (uint32_t)x;
+			if (etype_bits(v->type) < 32)
+				bits[p] &= (1u << etype_bits(v->type)) - 1;
+		}
+		if (*end || end == eq + 1 || errno) {
+			fprintf(stderr, "tilec run: error: --set %s: '%s' is not a%s value\n", s, eq + 1,
+			        etype_is_float(v->type) ? " floating-point" : "n integer");
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/* --expect OUT=IN: two tensor parameters of one type and shape. */
+static int
+expect_pairs(KernelIR *k, RunOptions *o, int *pairs)
+{
+	for (int i = 0; i < o->expects.n; i++) {
+		const char *s = LIST_AT(o->expects, char, i);
+		const char *eq = strchr(s, '=');
+		const char *names[2] = {pool_strndup(s, (size_t)(eq - s)), eq + 1};
+		Tensor *t[2];
+		for (int j = 0; j < 2; j++) {
+			int p = param_index(k, names[j], true);
+			if (p < 0) {
+				fprintf(stderr, "tilec run: error: --expect %s: kernel %s has no tensor parameter '%s'\n", s, k->name,
+				        names[j]);
+				return 2;
+			}
+			pairs[2 * i + j] = p;
+			t[j] = LIST_AT(k->param_is_tensor, Tensor, p);
+		}
+		bool same = t[0]->type == t[1]->type && t[0]->rank == t[1]->rank;
+		for (int d = 0; same && d < t[0]->rank; d++)
+			same = t[0]->dims[d] == t[1]->dims[d];
+		if (!same) {
+			fprintf(stderr, "tilec run: error: --expect %s: %s and %s differ in element type or shape\n", s, names[0],
+			        names[1]);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+static void
+c_string(Buf *b, const char *s)
+{
+	buf_putc(b, '"');
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			buf_putc(b, '\\');
+		if ((unsigned char)*s < ' ' || *s == '?')
+			buf_printf(b, "\\%03o", (unsigned char)*s);
+		else
+			buf_putc(b, *s);
+	}
+	buf_putc(b, '"');
+}
+
+/* The host main: fill, launch on the CPU, print, compare, dump. */
+static void
+host_main(Buf *b, KernelIR *k, RunOptions *o, const uint32_t *scalars, const int *pairs)
+{
+	buf_printf(b, "\n// ---- tilec run: the host side\nint\nmain(void)\n{\n");
+	int ntensors = 0;
+	for (int i = 0; i < k->params.n; i++)
+		ntensors += LIST_AT(k->param_is_tensor, Tensor, i) != NULL;
+	buf_printf(b, "\tstatic TlHostTensor t[%d] = {\n", ntensors ? ntensors : 1);
+	int *slot = pool_alloc(sizeof(int) * (size_t)(k->params.n + 1));
+	int n = 0;
+	for (int i = 0; i < k->params.n; i++) {
+		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
+		if (!t)
+			continue;
+		slot[i] = n++;
+		buf_printf(b, "\t\t{\"%s\", %s, %d, {", t->name, type_code(t->type), t->rank);
+		for (int d = 0; d < t->rank; d++)
+			buf_printf(b, "%s%d", d ? ", " : "", t->dims[d]);
+		buf_printf(b, "}, %du, 0, 0},\n", t->count);
+	}
+	if (!ntensors)
+		buf_puts(b, "\t\t{\"\", 0, 0, {0}, 0, 0, 0},\n");
+	buf_puts(b, "\t};\n");
+	for (int i = 0; i < k->params.n; i++) {
+		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
+		if (t) {
+			buf_printf(b, "\ttl_host_fill(&t[%d], %lluull, %d);\n", slot[i], o->seed, i);
+			buf_printf(b, "\t%s *p%d = (%s *)t[%d].data;\n", elem_ctype(t->type), i, elem_ctype(t->type), slot[i]);
+		} else {
+			int size;
+			const char *ct = scalar_ctype(LIST_AT(k->params, Var, i)->type, &size);
+			buf_printf(b, "\t%s p%d;\n\t{\n\t\tconst unsigned bits = 0x%08xu;\n\t\tmemcpy(&p%d, &bits, sizeof p%d);\n\t}\n",
+			           ct, i, scalars[i], i, i);
+		}
+	}
+	buf_puts(b, "\tvoid *args[] = {");
+	for (int i = 0; i < k->params.n; i++)
+		buf_printf(b, "%s&p%d", i ? ", " : "", i);
+	buf_printf(b, "%s};\n", k->params.n ? "" : "0");
+	buf_printf(b, "\ttl_emu_launch_%s(args);\n", k->name);
+	buf_puts(b, "\tint bad = 0;\n");
+	for (int i = 0; i < ntensors; i++)
+		buf_printf(b, "\ttl_host_summary(&t[%d]);\n", i);
+	for (int i = 0; i < o->expects.n; i++)
+		buf_printf(b, "\tbad |= tl_host_expect(&t[%d], &t[%d]);\n", slot[pairs[2 * i]], slot[pairs[2 * i + 1]]);
+	if (o->dump) {
+		for (int i = 0; i < k->params.n; i++) {
+			if (!LIST_AT(k->param_is_tensor, Tensor, i))
+				continue;
+			buf_puts(b, "\ttl_host_dump(");
+			c_string(b, o->dump);
+			buf_printf(b, ", %d, \"in\", t[%d].init, t[%d].count * tl_host_sizes[t[%d].type]);\n", i, slot[i], slot[i],
+			           slot[i]);
+			buf_puts(b, "\ttl_host_dump(");
+			c_string(b, o->dump);
+			buf_printf(b, ", %d, \"out\", t[%d].data, t[%d].count * tl_host_sizes[t[%d].type]);\n", i, slot[i],
+			           slot[i], slot[i]);
+		}
+	}
+	buf_puts(b, "\tfflush(stdout);\n\treturn bad;\n}\n");
+}
+
+/* DIR/manifest: what tools/emu-gpu-runner needs to run the same launch from the dumped inputs. */
+static int
+write_manifest(KernelIR *k, RunOptions *o, const uint32_t *scalars)
+{
+	if (mkdir(o->dump, 0777) != 0 && errno != EEXIST) {
+		fprintf(stderr, "tilec run: error: cannot create '%s': %s\n", o->dump, strerror(errno));
+		return 1;
+	}
+	char *path = pool_printf("%s/manifest", o->dump);
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		fprintf(stderr, "tilec run: error: cannot write '%s': %s\n", path, strerror(errno));
+		return 1;
+	}
+	fprintf(f, "kernel %s\nseed %llu\n", k->name, o->seed);
+	for (int i = 0; i < k->params.n; i++) {
+		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
+		if (t) {
+			fprintf(f, "tensor %d %s %s %d %d\n", i, t->name, etype_name(t->type), etype_bits(t->type) / 8, t->count);
+		} else {
+			int size;
+			Var *v = LIST_AT(k->params, Var, i);
+			scalar_ctype(v->type, &size);
+			fprintf(f, "scalar %d %s %s %d 0x%08x\n", i, v->name, etype_name(v->type), size, scalars[i]);
+		}
+	}
+	if (fclose(f) != 0) {
+		fprintf(stderr, "tilec run: error: cannot write '%s': %s\n", path, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+/* Runs argv (argv[0] looked up in PATH); its stdout and stderr are ours. -1: it could not start. */
+static int
+spawn(char *const argv[])
+{
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status) == 127 ? -1 : WEXITSTATUS(status);
+	return 1000 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+/* $CXX (split at blanks), else c++, g++, clang++: the first that runs. Returns its status, -1 if none ran. */
+static int
+compile_cpp(const char *src, const char *exe, const char **used)
+{
+	const char *flags[] = {"-std=c++11", "-O1", "-pthread", "-ffp-contract=off", "-w", "-o", exe, src};
+	const int nflags = (int)(sizeof flags / sizeof flags[0]);
+	const char *env = getenv("CXX");
+	const char *cands[] = {"c++", "g++", "clang++"};
+	int ncand = env && *env ? 1 : 3;
+	for (int c = 0; c < ncand; c++) {
+		char *argv[64];
+		int n = 0;
+		char *words = pool_strdup(env && *env ? env : cands[c]);
+		for (char *w = strtok(words, " \t"); w && n < 40; w = strtok(NULL, " \t"))
+			argv[n++] = w;
+		if (!n)
+			break;
+		for (int i = 0; i < nflags; i++)
+			argv[n++] = (char *)flags[i];
+		argv[n] = NULL;
+		*used = argv[0];
+		int rc = spawn(argv);
+		if (rc >= 0)
+			return rc;
+	}
+	return -1;
+}
+
+static bool
+write_text(const char *path, const Buf *b)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f)
+		return false;
+	bool ok = fwrite(b->data, 1, b->len, f) == b->len;
+	return (fclose(f) == 0) && ok;
+}
+
+static int
+run_kernel(Program *prog, KernelIR *k, RunOptions *o)
+{
+	uint32_t *scalars = pool_alloc(sizeof(uint32_t) * (size_t)(k->params.n + 1));
+	int *pairs = pool_alloc(sizeof(int) * (size_t)(2 * o->expects.n + 1));
+	int rc = scalar_values(k, o, scalars);
+	if (!rc)
+		rc = expect_pairs(k, o, pairs);
+	if (!rc && o->dump)
+		rc = write_manifest(k, o, scalars);
+	if (rc)
+		return rc;
+
+	Buf b = {0};
+	buf_puts(&b, "// tilec run: the --target=emu program with a host main, for the CPU.\n#define TILEC_EMU_HOST 1\n");
+	emit_cuda(prog, "sm_100a", true, &b);
+	host_main(&b, k, o, scalars, pairs);
+
+	const char *tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	char *dir = pool_printf("%s/tilec-run-XXXXXX", tmpdir);
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "tilec run: error: cannot create a temporary directory in %s: %s\n", tmpdir, strerror(errno));
+		buf_free(&b);
+		return 4;
+	}
+	char *src = pool_printf("%s/%s.cc", dir, k->name);
+	char *exe = pool_printf("%s/%s", dir, k->name);
+	if (!write_text(src, &b)) {
+		fprintf(stderr, "tilec run: error: cannot write %s: %s\n", src, strerror(errno));
+		rc = 4;
+	} else {
+		const char *cxx = "c++";
+		int st = compile_cpp(src, exe, &cxx);
+		if (st < 0) {
+			fprintf(stderr, "tilec run: error: no C++ compiler found (tried %s); set CXX\n",
+			        getenv("CXX") && *getenv("CXX") ? getenv("CXX") : "c++, g++ and clang++");
+			rc = 3;
+		} else if (st != 0) {
+			fprintf(stderr, "tilec run: error: %s failed (status %d) on the generated program%s\n", cxx, st,
+			        o->save_temps ? "" : "; --save-temps keeps it");
+			rc = 4;
+		} else {
+			printf("run %s: grid %dx%dx%d, block %dx%dx%d, seed %llu\n", k->name, k->grid[0], k->grid[1], k->grid[2],
+			       k->block[0], k->block[1], k->block[2], o->seed);
+			char *argv[] = {exe, NULL};
+			st = spawn(argv);
+			if (st == 0 || st == 1) {
+				rc = st;
+			} else if (st == TRAP_STATUS) {
+				rc = 1; /* the emulator said why */
+			} else if (st >= 1000) {
+				fprintf(stderr, "tilec run: error: the emulated program died of signal %d\n", st - 1000);
+				rc = 4;
+			} else {
+				fprintf(stderr, "tilec run: error: the emulated program failed (status %d)\n", st);
+				rc = 4;
+			}
+		}
+	}
+	buf_free(&b);
+	if (o->save_temps) {
+		fprintf(stderr, "tilec run: the program is %s\n", src);
+	} else {
+		unlink(src);
+		unlink(exe);
+		rmdir(dir);
+	}
+	return rc;
+}
 
 int
 tilec_run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	fputs("tilec: error: 'tilec run' is being written\n", stderr);
-	return 2;
+	RunOptions o = {0};
+	bool help;
+	int rc = parse_run_args(argc, argv, &o, &help);
+	if (rc)
+		return rc;
+	if (help) {
+		run_help();
+		return 0;
+	}
+	List items = {0};
+	bool ok = load_program ? load_program(o.input, &o.include_dirs, &items) : load_single(o.input, &items);
+	if (!ok || error_count)
+		return 1;
+	Program *prog = lower_program(&items, base_name(o.input));
+	if (!prog || error_count)
+		return 1;
+	KernelIR *k = NULL;
+	for (int i = 0; i < prog->kernels.n; i++) {
+		KernelIR *c = LIST_AT(prog->kernels, KernelIR, i);
+		if (o.kernel ? strcmp(c->name, o.kernel) == 0 : prog->kernels.n == 1)
+			k = c;
+	}
+	if (!k) {
+		Buf names = {0};
+		for (int i = 0; i < prog->kernels.n; i++)
+			buf_printf(&names, "%s%s", i ? ", " : "", LIST_AT(prog->kernels, KernelIR, i)->name);
+		if (o.kernel)
+			fprintf(stderr, "tilec run: error: %s has no kernel '%s'; it has %s\n", o.input, o.kernel,
+			        names.data ? names.data : "none");
+		else if (prog->kernels.n == 0)
+			fprintf(stderr, "tilec run: error: %s has no kernel\n", o.input);
+		else
+			fprintf(stderr, "tilec run: error: %s has %d kernels (%s); choose one with --kernel\n", o.input,
+			        prog->kernels.n, names.data);
+		buf_free(&names);
+		return 2;
+	}
+	return run_kernel(prog, k, &o);
 }

@@ -68,6 +68,24 @@ sym_declare(SymKind kind, const char *name, Loc loc)
 	return s;
 }
 
+Sym *
+sym_use(const char *name, Loc loc)
+{
+	Sym *s = sym_lookup(name);
+	if (!s)
+		error(loc, "unknown name '%s'", name);
+	return s && s->kind == SYM_POISON ? NULL : s;
+}
+
+void
+sym_poison(const char *name, Loc loc)
+{
+	Sym *s = sym_lookup(name);
+	if (s && s->depth == depth)
+		return;
+	sym_declare(SYM_POISON, name, loc);
+}
+
 LayoutExpr *
 layout_lookup(const char *name, Loc loc)
 {
@@ -422,12 +440,10 @@ register_element(Expr *e, View *v, int *slot_out)
 IExpr *
 sema_element(Expr *e, Tensor **tensor, IExpr **index, int *slot)
 {
-	Sym *s = sym_lookup(e->name);
+	Sym *s = sym_use(e->name, e->loc);
 	*tensor = NULL;
-	if (!s) {
-		error(e->loc, "unknown name '%s'", e->name);
+	if (!s)
 		return NULL;
-	}
 	if (s->kind == SYM_VIEW) {
 		View *v = s->view;
 		if (v->base->kind == TK_TMEM) {
@@ -492,11 +508,9 @@ sema_expr(Expr *e)
 	case E_BUILTIN:
 		return ie_builtin(e->builtin);
 	case E_NAME: {
-		Sym *s = sym_lookup(e->name);
-		if (!s) {
-			error(e->loc, "unknown name '%s'", e->name);
+		Sym *s = sym_use(e->name, e->loc);
+		if (!s)
 			return NULL;
-		}
 		switch (s->kind) {
 		case SYM_CONST:
 		case SYM_VALUE:
@@ -519,11 +533,9 @@ sema_expr(Expr *e)
 		return sema_element(e, &t, &ix, &slot);
 	}
 	case E_ADDR: {
-		Sym *s = sym_lookup(e->name);
-		if (!s) {
-			error(e->loc, "unknown name '%s'", e->name);
+		Sym *s = sym_use(e->name, e->loc);
+		if (!s)
 			return NULL;
-		}
 		if (s->kind != SYM_TENSOR || s->tensor->kind != TK_SHARED) {
 			error(e->loc, "'&' takes an element of a shared tensor; '%s' is not one", e->name);
 			return NULL;

@@ -352,6 +352,7 @@ typedef struct Tensor {
 	int col_offset;    /* tmem: its base column relative to that allocation */
 	int lane_offset;   /* tmem: its base lane (bits 31..16 of a constant offset) */
 	int index;         /* parameter position for TK_GLOBAL */
+	struct View *identity; /* the view of the whole tensor, built once */
 } Tensor;
 
 /* A view: a shape over a tensor's elements (or, per_thread, over one thread's slots). */
@@ -373,7 +374,8 @@ bool const_int(Expr *e, int64_t *out, const char *what);
 /* The layout bound to a `layout NAME = ...` item, or NULL after an error. */
 LayoutExpr *layout_lookup(const char *name, Loc loc);
 
-typedef enum SymKind { SYM_CONST, SYM_LAYOUT, SYM_VALUE, SYM_VAR, SYM_TENSOR, SYM_VIEW, SYM_KERNEL } SymKind;
+/* SYM_POISON: a declaration that failed; its uses stay quiet instead of cascading. */
+typedef enum SymKind { SYM_CONST, SYM_LAYOUT, SYM_VALUE, SYM_VAR, SYM_TENSOR, SYM_VIEW, SYM_KERNEL, SYM_POISON } SymKind;
 
 typedef struct Sym {
 	SymKind kind;
@@ -392,6 +394,9 @@ void scope_pop(void);
 /* Declares a name in the innermost scope; reports a redeclaration there and returns NULL. */
 Sym *sym_declare(SymKind kind, const char *name, Loc loc);
 Sym *sym_lookup(const char *name);
+/* The symbol a use names: reports an unknown name; NULL, quietly, for a failed declaration. */
+Sym *sym_use(const char *name, Loc loc);
+void sym_poison(const char *name, Loc loc);
 void sema_reset(void);
 void sema_set_block(const int dims[3]);
 IExpr *sema_element(Expr *e, Tensor **tensor, IExpr **index, int *slot);

@@ -39,11 +39,20 @@ view_new(View *from, int rank, const int *dims)
 View *
 view_of_tensor(Tensor *t)
 {
+	/* the identity view never changes, so each tensor builds it once */
+	if (t->identity) {
+		View *v = pool_alloc(sizeof *v);
+		*v = *t->identity;
+		return v;
+	}
 	View *v = view_new(NULL, t->rank, t->dims);
+	t->identity = v;
 	v->base = t;
 	for (int i = 0; i < v->count; i++)
 		v->map[i] = i;
-	return v;
+	View *copy = pool_alloc(sizeof *copy);
+	*copy = *v;
+	return copy;
 }
 
 View *
@@ -217,7 +226,12 @@ view_rearrange(View *v, const char *pattern, Loc loc, const char **names, const 
 		for (int k = lhs.group_start[g]; k < lhs.group_start[g + 1]; k++) {
 			if (size[k] < 0) {
 				if (unknown >= 0) {
-					error(loc, "rearrange: both '%s' and '%s' need a size", lhs.names[unknown], lhs.names[k]);
+					Buf group = {0};
+					for (int j = lhs.group_start[g]; j < lhs.group_start[g + 1]; j++)
+						buf_printf(&group, "%s%s", j > lhs.group_start[g] ? " " : "", lhs.names[j]);
+					error(loc, "rearrange: group (%s) of dimension %d has two names without a size, '%s' and '%s'; "
+					           "give a size for one of them", group.data, g, lhs.names[unknown], lhs.names[k]);
+					buf_free(&group);
 					return NULL;
 				}
 				unknown = k;
@@ -244,11 +258,13 @@ view_rearrange(View *v, const char *pattern, Loc loc, const char **names, const 
 			out_dims[g] *= size[find_name(&lhs, rhs.names[k])];
 	}
 	View *r = view_new(v, rhs.ngroups, out_dims);
-	int value[MAX_RANK * 2];
+	int value[MAX_RANK * 2], lhs_of[MAX_RANK * 2];
+	for (int k = 0; k < rhs.nnames; k++)
+		lhs_of[k] = find_name(&lhs, rhs.names[k]);
 	for (int f = 0; f < r->count; f++) {
 		int rest = f;
 		for (int k = rhs.nnames - 1; k >= 0; k--) {
-			int li = find_name(&lhs, rhs.names[k]);
+			int li = lhs_of[k];
 			value[li] = rest % size[li];
 			rest /= size[li];
 		}
