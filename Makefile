@@ -131,6 +131,7 @@ check:
 	$$step asan cli sh tests/cli.sh build/asan/tilec; \
 	$$step - install sh tests/install.sh '$(MAKE)'; \
 	$$step - ptxas sh tests/ptxas.sh; \
+	$$step - ptx-routes sh tests/ptx-routes.sh build/tilec; \
 	$$step - man sh tests/man.sh; \
 	if [ -f tests/docs.sh ]; then $$step - docs sh tests/docs.sh; fi; \
 	awk '/^PASS /{p++} /^FAIL /{f++} END{printf "%d passed, %d failed\n", p, f; exit (f > 0)}' build/check.log

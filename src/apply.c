@@ -26,6 +26,7 @@ typedef struct Check {
 	bool imm_known;
 	Loc imm_loc;
 	ImageCell *cells; /* [lane * registers + r] */
+	int *reg_inner, *tmem_inner; /* each cell's index inside its operand's atom */
 } Check;
 
 /* Per warp and repeat: the instruction's registers and its TMEM offsets. */
@@ -327,14 +328,30 @@ check_issue(Check *c, Issue *is)
 	int gi = group_index(c, is->warp);
 	int nregs = opcode_regs(&c->op);
 	Base base[2] = {{0}};
+	/* The common case (one place per element, 32-bit data) is checked inline; anything unusual, and
+	   every failure, goes through check_register / check_tmem, which also report. */
+	const Layout *rl = c->reg.view->base->layout;
+	bool fast = rl->nrep == 1 && c->reg.half == 1 && c->tmem[0].half == 1 && !c->op.pack;
+	int reg_prefix = operand_flat(c, &c->reg, true, gi, is->repeat, (ImageCell){0, 0, 0}, 0);
+	int tm_prefix = operand_flat(c, &c->tmem[0], false, gi, is->repeat, (ImageCell){0, 0, 0}, 0);
 	for (int lane = 0; lane < 32; lane++) {
+		int thread = is->warp * 32 + lane;
 		for (int r = 0; r < nregs; r++) {
 			ImageCell cell = c->cells[lane * nregs + r];
+			int k = c->ntmem == 2 ? cell.access : 0;
+			if (fast && base[k].set) {
+				int idx = lane * nregs + r;
+				const int32_t *place = LAYOUT_PLACE(rl, c->reg.view->map[reg_prefix + c->reg_inner[idx]], 0);
+				int slot = layout_place_owned_by(rl, place, thread) ? place[AX_M] : -1;
+				const Layout *tl = c->tmem[k].view->base->layout;
+				const int32_t *tp = LAYOUT_PLACE(tl, c->tmem[k].view->map[tm_prefix + c->tmem_inner[idx]], 0);
+				if (slot >= 0 && (lane ? is->words[r] == slot : (is->words[r] = slot, true)) &&
+				    tp[AX_TLANE] == base[k].lane + cell.row && tp[AX_TCOL] == base[k].col + cell.col)
+					continue;
+			}
 			if (!check_register(c, is, gi, lane, r, cell, is->words))
 				return false;
-			int k = c->ntmem == 2 ? cell.access : 0;
-			ImageCell tcell = cell;
-			if (!check_tmem(c, is, k, gi, tcell, &base[k]))
+			if (!check_tmem(c, is, k, gi, cell, &base[k]))
 				return false;
 		}
 	}
@@ -746,10 +763,31 @@ apply_lower(Stmt *s, View **ops, int nops, ApplyCtx *ctx, List *out)
 	for (int w = 0; w < 64; w++)
 		nwarp += (int)(warps >> w & 1);
 	int nregs = opcode_regs(&c.op);
-	c.cells = pool_alloc(sizeof(ImageCell) * 32 * nregs);
-	for (int lane = 0; lane < 32; lane++)
-		for (int r = 0; r < nregs; r++)
-			c.cells[lane * nregs + r] = image_cell(&c.op, lane, r);
+	/* an image depends only on the shape and .xN: each is computed once per run */
+	static ImageCell *image_cache[SH_COUNT][8];
+	int log_n = 0;
+	while ((1 << log_n) < c.op.n)
+		log_n++;
+	if (!image_cache[c.op.shape][log_n]) {
+		/* outside the pool: the cache outlives pool_free_all (the fuzzer compiles many inputs) */
+		ImageCell *cells = malloc(sizeof(ImageCell) * 32 * nregs);
+		if (!cells)
+			fatal("out of memory");
+		for (int lane = 0; lane < 32; lane++)
+			for (int r = 0; r < nregs; r++)
+				cells[lane * nregs + r] = image_cell(&c.op, lane, r);
+		image_cache[c.op.shape][log_n] = cells;
+	}
+	c.cells = image_cache[c.op.shape][log_n];
+	c.reg_inner = pool_alloc(sizeof(int) * 32 * nregs);
+	c.tmem_inner = pool_alloc(sizeof(int) * 32 * nregs);
+	for (int lane = 0; lane < 32; lane++) {
+		for (int r = 0; r < nregs; r++) {
+			ImageCell cell = c.cells[lane * nregs + r];
+			c.reg_inner[lane * nregs + r] = operand_flat(&c, &c.reg, true, 0, 0, cell, 0);
+			c.tmem_inner[lane * nregs + r] = operand_flat(&c, &c.tmem[0], false, 0, 0, cell, 0);
+		}
+	}
 	Issue *issues = pool_alloc(sizeof(Issue) * (size_t)nwarp * c.repeats);
 	int i = 0;
 	for (int w = 0; w < 64; w++) {
