@@ -14,7 +14,7 @@ rm -f "$out/tmem_roundtrip.cu" "$out/tmem_roundtrip.cubin"
 echo "== 1. CUDA C: $tilec $example -o $out/tmem_roundtrip.cu"
 "$tilec" "$example" -o "$out/tmem_roundtrip.cu" || exit 1
 echo "   $(wc -c <"$out/tmem_roundtrip.cu") bytes; tcgen05 instructions (count, opcode):"
-grep -o 'tcgen05\.[a-z0-9_:.]*[a-z0-9_]' "$out/tmem_roundtrip.cu" | sort | uniq -c | sed 's/^ */     /'
+grep -v '^[[:space:]]*//' "$out/tmem_roundtrip.cu" | grep -o 'tcgen05.[a-z0-9_:.]*[a-z0-9_]' | sort | uniq -c | sed 's/^ */     /'
 
 echo "== 2. cubin: $tilec $example -o $out/tmem_roundtrip.cubin"
 "$tilec" "$example" -o "$out/tmem_roundtrip.cubin"
