@@ -462,8 +462,8 @@ source_line_of(Loc loc)
 		e++;
 	char *s = pool_strndup(p, (size_t)(e - p));
 	for (char *q = s; *q; q++)
-		if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f || (*q == '*' && q[1] == '/'))
-			*q = ' ';
+		if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f || *q == '\\' || (*q == '*' && q[1] == '/'))
+			*q = ' '; /* a backslash would continue the // comment onto the next line */
 	const char *path = source_path(loc.file), *slash = strrchr(path, '/');
 	return pool_printf("%s:%d: %s", slash ? slash + 1 : path, loc.first_line, s);
 }

@@ -1376,6 +1376,10 @@ lower_kernel(Kernel *kd)
 	}
 	k->threads = (int)threads;
 	sema_set_block(k->block);
+	if (name_taken(k, kd->name)) {
+		error(kd->name_loc, "kernel name '%s' is reserved in the generated CUDA C; choose another", kd->name);
+		return NULL;
+	}
 
 	W = (Walk){0};
 	W.k = k;
