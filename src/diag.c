@@ -137,11 +137,14 @@ diag_out(void)
 	return diag_stream ? diag_stream : stderr;
 }
 
+/* Source lines longer than this are shown as a window of SHOW_WIDTH bytes around the caret. */
+#define SHOW_LONG 240
+#define SHOW_WIDTH 160
+
 /* Echoes the line of loc and a caret line under its range; bytes that would upset the terminal print as '?'. */
 static void
-show_source(Loc loc)
+show_source(Buf *b, Loc loc)
 {
-	FILE *out = diag_out();
 	Source *s = &sources[loc.file];
 	if (!s->lines)
 		build_lines(s);
@@ -152,49 +155,72 @@ show_source(Loc loc)
 		end++;
 	if (end > start && s->text[end - 1] == '\r')
 		end--;
-	for (size_t i = start; i < end; i++) {
+	/* The caret's byte, at most just past the end of the line; the range ends on its line. */
+	size_t caret = start + (size_t)(loc.first_column < 1 ? 0 : loc.first_column - 1);
+	if (caret > end)
+		caret = end;
+	size_t last = caret;
+	if (loc.last_line == loc.first_line && loc.last_column > loc.first_column)
+		last = start + (size_t)loc.last_column - 1;
+	if (last > end)
+		last = end;
+	/* A long line (minified, or a fuzzer's) is cut to a window around the caret, marked with "...". */
+	size_t from = start, to = end;
+	if (end - start > SHOW_LONG) {
+		from = caret - start > SHOW_WIDTH / 2 ? caret - SHOW_WIDTH / 2 : start;
+		to = end - from > SHOW_WIDTH ? from + SHOW_WIDTH : end;
+		if (last >= to)
+			last = to > caret ? to - 1 : caret;
+	}
+	if (from > start)
+		buf_puts(b, "...");
+	for (size_t i = from; i < to; i++) {
 		unsigned char c = (unsigned char)s->text[i];
-		fputc(c == '\t' || (c >= 0x20 && c < 0x7f) ? c : '?', out);
+		buf_putc(b, c == '\t' || (c >= 0x20 && c < 0x7f) ? (char)c : '?');
 	}
-	fputc('\n', out);
-	int col = loc.first_column < 1 ? 1 : loc.first_column;
-	for (int i = 1; i < col; i++) {
-		size_t at = start + (size_t)i - 1;
-		fputc(at < end && s->text[at] == '\t' ? '\t' : ' ', out);
-	}
+	if (to < end)
+		buf_puts(b, "...");
+	buf_putc(b, '\n');
+	if (from > start)
+		buf_puts(b, "   ");
+	for (size_t i = from; i < caret; i++)
+		buf_putc(b, s->text[i] == '\t' ? '\t' : ' ');
 	if (colour)
-		fputs("\033[1;32m", out);
-	fputc('^', out);
-	if (loc.last_line == loc.first_line)
-		for (int i = col + 1; i <= loc.last_column; i++)
-			fputc('~', out);
+		buf_puts(b, "\033[1;32m");
+	buf_putc(b, '^');
+	for (size_t i = caret + 1; i <= last; i++)
+		buf_putc(b, '~');
 	if (colour)
-		fputs("\033[0m", out);
-	fputc('\n', out);
+		buf_puts(b, "\033[0m");
+	buf_putc(b, '\n');
 }
 
+/* One diagnostic is formatted whole, then written at once: stderr is unbuffered. */
 static void
 emit(Loc loc, const char *kind, const char *kcolour, const char *suffix, const char *fmt, va_list ap)
 {
-	FILE *out = diag_out();
+	Buf b = {0};
 	bool has_loc = loc.file >= 0 && loc.file < nsources && loc.first_line > 0;
 	if (colour)
-		fputs("\033[1m", out);
+		buf_puts(&b, "\033[1m");
 	if (has_loc)
-		fprintf(out, "%s:%d:%d: ", sources[loc.file].path, loc.first_line, loc.first_column);
+		buf_printf(&b, "%s:%d:%d: ", sources[loc.file].path, loc.first_line, loc.first_column);
 	else
-		fputs("tilec: ", out);
+		buf_puts(&b, "tilec: ");
 	if (colour)
-		fprintf(out, "\033[1;%sm%s:\033[0m\033[1m ", kcolour, kind);
+		buf_printf(&b, "\033[1;%sm%s:\033[0m\033[1m ", kcolour, kind);
 	else
-		fprintf(out, "%s: ", kind);
-	vfprintf(out, fmt, ap);
-	fputs(suffix, out);
+		buf_printf(&b, "%s: ", kind);
+	buf_vprintf(&b, fmt, ap);
+	buf_puts(&b, suffix);
 	if (colour)
-		fputs("\033[0m", out);
-	fputc('\n', out);
+		buf_puts(&b, "\033[0m");
+	buf_putc(&b, '\n');
 	if (has_loc)
-		show_source(loc);
+		show_source(&b, loc);
+	FILE *out = diag_out();
+	fwrite(b.data, 1, b.len, out);
+	buf_free(&b);
 }
 
 /* A run that reports this many errors has nothing more useful to say. */

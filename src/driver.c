@@ -38,6 +38,7 @@ static void
 usage(FILE *out)
 {
 	fputs("usage: tilec [options] FILE.tile\n"
+	      "       tilec run FILE.tile [--kernel NAME] [--seed S] [--expect OUT=IN]...   (see tilec run --help)\n"
 	      "  -o FILE            output, '-' for stdout; kind from --emit, else from the extension\n"
 	      "  --emit=KIND        cu | ptx | cubin | tokens | ast\n"
 	      "  -arch=ARCH         sm_100a (default), sm_100f, sm_103a, sm_103f, sm_110a, sm_110f\n"
@@ -45,6 +46,7 @@ usage(FILE *out)
 	      "  -MD -MF FILE -MT T -MP   make dependency output, as gcc\n"
 	      "  -Werror, -w        warnings as errors / no warnings\n"
 	      "  --via=nvcc         build .ptx and .cubin from the CUDA C with nvcc\n"
+	      "  --target=emu       CUDA C that emulates tensor memory (any GPU from sm_80, and the CPU)\n"
 	      "  --print-image OPCODE   print the register/TMEM image of a tcgen05.ld or tcgen05.st\n"
 	      "  --version, --help\n",
 	      out);

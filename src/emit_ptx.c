@@ -48,6 +48,11 @@ typedef struct Px {
 	int nr, nf, nh, np, nd, nlabel;
 	MapEntry *map;
 	size_t map_cap, map_n;
+	MapEntry *cse; /* instruction text with '#' for the destination -> destination */
+	unsigned *cse_gens;
+	size_t cse_cap, cse_n;
+	unsigned cse_gen; /* entries of an older generation are dead */
+	Buf key;
 	List regs;   /* Tensor*: local tensors, declared as .b32 word registers */
 	List shared; /* Tensor*: shared arrays */
 	int *param_base; /* per parameter: %rdN of a global tensor's base, after cvta.to.global */
@@ -151,14 +156,13 @@ put_addr(Buf *b, const Addr *a)
 	buf_putc(b, ']');
 }
 
-/* One instruction line: a tab, fmt with %o (Opnd), %a (Addr *), %d (int), %s (string), then a newline. */
-static void
-ins(const char *fmt, ...)
+/* Formats an instruction: %o (Opnd), %a (Addr *), %d (int), %s (string), %D the destination (dest,
+ * or '#' when it is NULL, for the key of a pure instruction). Returns whether an operand is a
+ * register that is assigned more than once (a var, a tensor word). */
+static bool
+vformat(Buf *b, const char *fmt, const Opnd *dest, va_list ap)
 {
-	Buf *b = P.out;
-	va_list ap;
-	va_start(ap, fmt);
-	buf_putc(b, '\t');
+	bool mut = false;
 	const char *lit = fmt;
 	for (const char *f = fmt; *f; f++) {
 		if (*f != '%')
@@ -167,22 +171,82 @@ ins(const char *fmt, ...)
 			putn(b, lit, (size_t)(f - lit));
 		f++;
 		switch (*f) {
-		case 'o': put_op(b, va_arg(ap, Opnd)); break;
-		case 'a': put_addr(b, va_arg(ap, const Addr *)); break;
+		case 'o': {
+			Opnd o = va_arg(ap, Opnd);
+			mut |= o.mut;
+			put_op(b, o);
+			break;
+		}
+		case 'a': {
+			const Addr *a = va_arg(ap, const Addr *);
+			mut |= a->base.mut;
+			put_addr(b, a);
+			break;
+		}
 		case 'd': put_int(b, va_arg(ap, int)); break;
 		case 's': buf_puts(b, va_arg(ap, const char *)); break;
+		case 'D':
+			if (dest)
+				put_op(b, *dest);
+			else
+				buf_putc(b, '#');
+			break;
 		default: buf_putc(b, *f); break;
 		}
 		lit = f + 1;
 	}
 	buf_puts(b, lit);
-	buf_putc(b, '\n');
+	return mut;
+}
+
+/* One instruction line: a tab, the formatted instruction, a newline. */
+static void
+ins(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	buf_putc(P.out, '\t');
+	vformat(P.out, fmt, NULL, ap);
+	buf_putc(P.out, '\n');
 	va_end(ap);
+}
+
+static Opnd *cse_find(const char *key);
+static void cse_put(const char *key, Opnd val);
+
+/* A pure instruction whose destination (%D) is a new register of kind k, unless the same
+ * instruction on the same operands was emitted earlier in this straight-line stretch (a label ends
+ * one): then its register. Operands that are assigned again (vars, tensor words) are never reused.
+ * This keeps the PTX small (e.g. the address arithmetic of an unrolled loop), which ptxas reads faster. */
+static Opnd
+pure(OKind k, const char *fmt, ...)
+{
+	va_list ap, again;
+	va_start(ap, fmt);
+	va_copy(again, ap);
+	P.key.len = 0;
+	bool mut = vformat(&P.key, fmt, NULL, ap);
+	va_end(ap);
+	Opnd *hit = mut ? NULL : cse_find(P.key.data);
+	if (hit) {
+		va_end(again);
+		return *hit;
+	}
+	int n = k == O_R ? ++P.nr : k == O_F ? ++P.nf : k == O_H ? ++P.nh : k == O_P ? ++P.np : ++P.nd;
+	Opnd d = {k, n, 0, NULL, false};
+	buf_putc(P.out, '\t');
+	vformat(P.out, fmt, &d, again);
+	buf_putc(P.out, '\n');
+	va_end(again);
+	if (!mut)
+		cse_put(pool_strndup(P.key.data, P.key.len), d);
+	return d;
 }
 
 static void
 label(int n)
 {
+	P.cse_gen++;
 	buf_puts(P.out, "$L_");
 	put_int(P.out, P.ki);
 	buf_putc(P.out, '_');
@@ -213,7 +277,6 @@ comment_line(const char *prefix, const char *text)
 static Opnd new_r(void) { return (Opnd){O_R, ++P.nr, 0, NULL, false}; }
 static Opnd new_f(void) { return (Opnd){O_F, ++P.nf, 0, NULL, false}; }
 static Opnd new_h(void) { return (Opnd){O_H, ++P.nh, 0, NULL, false}; }
-static Opnd new_p(void) { return (Opnd){O_P, ++P.np, 0, NULL, false}; }
 static Opnd new_d(void) { return (Opnd){O_D, ++P.nd, 0, NULL, false}; }
 static Opnd imm(int64_t v) { return (Opnd){O_IMM, 0, v, NULL, false}; }
 
@@ -232,16 +295,10 @@ static bool is_imm(Opnd o) { return o.k == O_IMM || o.k == O_FIMM; }
 static Opnd
 reg(Opnd o)
 {
-	if (o.k == O_IMM) {
-		Opnd r = new_r();
-		ins("mov.b32 %o, %o;", r, o);
-		return r;
-	}
-	if (o.k == O_FIMM) {
-		Opnd f = new_f();
-		ins("mov.f32 %o, %o;", f, o);
-		return f;
-	}
+	if (o.k == O_IMM)
+		return pure(O_R, "mov.b32 %D, %o;", o);
+	if (o.k == O_FIMM)
+		return pure(O_F, "mov.f32 %D, %o;", o);
 	return o;
 }
 
@@ -292,6 +349,58 @@ map_get(const char *key)
 	fatal("emit_ptx: '%s' is used before its definition", key);
 }
 
+static Opnd *
+cse_find(const char *key)
+{
+	if (!P.cse_cap)
+		return NULL;
+	for (size_t j = hash_str(key) & (P.cse_cap - 1); P.cse[j].key; j = (j + 1) & (P.cse_cap - 1))
+		if (P.cse_gens[j] == P.cse_gen && strcmp(P.cse[j].key, key) == 0)
+			return &P.cse[j].val;
+	return NULL;
+}
+
+static void
+cse_put(const char *key, Opnd val)
+{
+	if (2 * (P.cse_n + 1) > P.cse_cap) {
+		/* rebuild, dropping dead entries; grow when the live ones need it */
+		size_t live = 0;
+		for (size_t i = 0; i < P.cse_cap; i++)
+			live += P.cse[i].key && P.cse_gens[i] == P.cse_gen;
+		size_t cap = P.cse_cap ? P.cse_cap : 256;
+		while (4 * (live + 1) > cap)
+			cap *= 2;
+		MapEntry *m = calloc(cap, sizeof *m);
+		unsigned *g = calloc(cap, sizeof *g);
+		if (!m || !g)
+			fatal("out of memory");
+		P.cse_n = 0;
+		for (size_t i = 0; i < P.cse_cap; i++) {
+			if (!P.cse[i].key || P.cse_gens[i] != P.cse_gen)
+				continue;
+			size_t j = hash_str(P.cse[i].key) & (cap - 1);
+			while (m[j].key)
+				j = (j + 1) & (cap - 1);
+			m[j] = P.cse[i];
+			g[j] = P.cse_gen;
+			P.cse_n++;
+		}
+		free(P.cse);
+		free(P.cse_gens);
+		P.cse = m;
+		P.cse_gens = g;
+		P.cse_cap = cap;
+	}
+	size_t j = hash_str(key) & (P.cse_cap - 1);
+	while (P.cse[j].key)
+		j = (j + 1) & (P.cse_cap - 1);
+	P.cse[j].key = key;
+	P.cse[j].val = val;
+	P.cse_gens[j] = P.cse_gen;
+	P.cse_n++;
+}
+
 /* ---------------------------------------------------------------- expressions */
 
 static Opnd ev(const IExpr *e);
@@ -317,9 +426,7 @@ to_f32(Opnd v, EType from)
 		return v;
 	if (v.k == O_IMM)
 		return fimm(from == T_U32 ? (double)(uint32_t)v.v : (double)(int32_t)v.v);
-	Opnd f = new_f();
-	ins("cvt.rn.f32.%s %o, %o;", int_suffix(from), f, v);
-	return f;
+	return pure(O_F, "cvt.rn.f32.%s %D, %o;", int_suffix(from), v);
 }
 
 /* A value as a 32-bit integer: C's (int) or (unsigned) of a float truncates. */
@@ -328,40 +435,29 @@ to_int(Opnd v, EType from, bool is_unsigned)
 {
 	if (from != T_F32)
 		return v;
-	Opnd r = new_r();
-	ins("cvt.rzi.%s.f32 %o, %o;", is_unsigned ? "u32" : "s32", r, reg(v));
-	return r;
+	return pure(O_R, "cvt.rzi.%s.f32 %D, %o;", is_unsigned ? "u32" : "s32", reg(v));
 }
 
 /* f32 bits of a bf16 held in the low 16 bits of r, as tl_bf2f does: (unsigned)h << 16. */
 static Opnd
 bf16_bits_to_f32(Opnd r16)
 {
-	Opnd s = new_r(), f = new_f();
-	ins("shl.b32 %o, %o, 16;", s, r16);
-	ins("mov.b32 %o, %o;", f, s);
-	return f;
+	Opnd s = pure(O_R, "shl.b32 %D, %o, 16;", r16);
+	return pure(O_F, "mov.b32 %D, %o;", s);
 }
 
 static Opnd
 half_to_f32(Opnd h, EType t)
 {
-	if (t == T_F16) {
-		Opnd f = new_f();
-		ins("cvt.f32.f16 %o, %o;", f, h);
-		return f;
-	}
-	Opnd r = new_r();
-	ins("cvt.u32.u16 %o, %o;", r, h);
-	return bf16_bits_to_f32(r);
+	if (t == T_F16)
+		return pure(O_F, "cvt.f32.f16 %D, %o;", h);
+	return bf16_bits_to_f32(pure(O_R, "cvt.u32.u16 %D, %o;", h));
 }
 
 static Opnd
 f32_to_half(Opnd f, EType t)
 {
-	Opnd h = new_h();
-	ins("cvt.rn.%s.f32 %o, %o;", t == T_F16 ? "f16" : "bf16", h, reg(f));
-	return h;
+	return pure(O_H, "cvt.rn.%s.f32 %D, %o;", t == T_F16 ? "f16" : "bf16", reg(f));
 }
 
 static Opnd
@@ -382,12 +478,10 @@ convert(const IExpr *e)
 		/* (int)(short)(x) and friends: sign- or zero-extend the low bits */
 		bool sgn = etype_is_signed(e->to);
 		int bits = etype_bits(e->to);
-		Opnd x = to_int(v, a->type, !sgn), r = new_r();
+		Opnd x = to_int(v, a->type, !sgn);
 		if (sgn)
-			ins("bfe.s32 %o, %o, 0, %d;", r, reg(x), bits);
-		else
-			ins("and.b32 %o, %o, %d;", r, x, bits == 16 ? 0xffff : 0xff);
-		return r;
+			return pure(O_R, "bfe.s32 %D, %o, 0, %d;", reg(x), bits);
+		return pure(O_R, "and.b32 %D, %o, %d;", reg(x), bits == 16 ? 0xffff : 0xff);
 	}
 	}
 }
@@ -417,19 +511,12 @@ address(const Tensor *t, const IExpr *index)
 	}
 	Opnd i = reg(ev(idx));
 	if (t->kind == TK_GLOBAL) {
-		Opnd w = new_d(), s = new_d();
-		ins("mul.wide.%s %o, %o, %d;", int_suffix(idx->type), w, i, size);
-		ins("add.s64 %o, %o, %o;", s, (Opnd){O_D, P.param_base[t->index], 0, NULL, false}, w);
-		a.base = s;
+		Opnd w = pure(O_D, "mul.wide.%s %D, %o, %d;", int_suffix(idx->type), i, size);
+		a.base = pure(O_D, "add.s64 %D, %o, %o;", (Opnd){O_D, P.param_base[t->index], 0, NULL, false}, w);
 	} else {
-		Opnd base = new_r(), off = new_r(), sum = new_r();
-		ins("mov.u32 %o, tl_smem_%s;", base, t->cname);
-		if (size == 1)
-			off = i;
-		else
-			ins("shl.b32 %o, %o, %d;", off, i, size == 2 ? 1 : 2);
-		ins("add.s32 %o, %o, %o;", sum, base, off);
-		a.base = sum;
+		Opnd base = pure(O_R, "mov.u32 %D, tl_smem_%s;", t->cname);
+		Opnd off = size == 1 ? i : pure(O_R, "shl.b32 %D, %o, %d;", i, size == 2 ? 1 : 2);
+		a.base = pure(O_R, "add.s32 %D, %o, %o;", base, off);
 	}
 	return a;
 }
@@ -478,20 +565,12 @@ static Opnd
 shared_address(const IExpr *e)
 {
 	int size = etype_bits(e->tensor->type) / 8;
-	Opnd base = new_r();
-	ins("mov.u32 %o, tl_smem_%s;", base, e->tensor->cname);
+	Opnd base = pure(O_R, "mov.u32 %D, tl_smem_%s;", e->tensor->cname);
 	int64_t c;
-	Opnd sum = new_r();
-	if (ie_is_const(e->index, &c)) {
-		if (c == 0)
-			return base;
-		ins("add.s32 %o, %o, %d;", sum, base, (int)(c * size));
-		return sum;
-	}
-	Opnd i = ev(e->index), off = new_r();
-	ins("mul.lo.s32 %o, %o, %d;", off, reg(i), size);
-	ins("add.s32 %o, %o, %o;", sum, base, off);
-	return sum;
+	if (ie_is_const(e->index, &c))
+		return c == 0 ? base : pure(O_R, "add.s32 %D, %o, %d;", base, (int)(c * size));
+	Opnd off = pure(O_R, "mul.lo.s32 %D, %o, %d;", reg(ev(e->index)), size);
+	return pure(O_R, "add.s32 %D, %o, %o;", base, off);
 }
 
 /* Element slot of a local tensor, widened as emit_cu.c's register_read does. */
@@ -502,37 +581,18 @@ register_read(const Tensor *t, int slot)
 	int per = 32 / bits;
 	int word = slot / per, part = slot % per;
 	Opnd w = {O_WORD, word, 0, t, true};
-	if (bits == 32) {
-		if (t->type != T_F32)
-			return w;
-		Opnd f = new_f();
-		ins("mov.b32 %o, %o;", f, w);
-		return f;
-	}
-	Opnd r = new_r();
+	if (bits == 32)
+		return t->type == T_F32 ? pure(O_F, "mov.b32 %D, %o;", w) : w;
 	switch (t->type) {
-	case T_F16: {
-		Opnd h = new_h();
-		if (part) {
-			ins("shr.u32 %o, %o, 16;", r, w);
-			ins("cvt.u16.u32 %o, %o;", h, r);
-		} else {
-			ins("cvt.u16.u32 %o, %o;", h, w);
-		}
-		return half_to_f32(h, T_F16);
-	}
-	case T_BF16: {
-		Opnd f = new_f();
+	case T_F16:
 		if (part)
-			ins("and.b32 %o, %o, -65536;", r, w);
-		else
-			ins("shl.b32 %o, %o, 16;", r, w);
-		ins("mov.b32 %o, %o;", f, r);
-		return f;
-	}
+			w = pure(O_R, "shr.u32 %D, %o, 16;", w);
+		return half_to_f32(pure(O_H, "cvt.u16.u32 %D, %o;", w), T_F16);
+	case T_BF16:
+		return pure(O_F, "mov.b32 %D, %o;", part ? pure(O_R, "and.b32 %D, %o, -65536;", w)
+		                                         : pure(O_R, "shl.b32 %D, %o, 16;", w));
 	default:
-		ins("bfe.%s32 %o, %o, %d, %d;", etype_is_signed(t->type) ? "s" : "u", r, w, part * bits, bits);
-		return r;
+		return pure(O_R, "bfe.%s32 %D, %o, %d, %d;", etype_is_signed(t->type) ? "s" : "u", w, part * bits, bits);
 	}
 }
 
@@ -565,15 +625,11 @@ binary(const IExpr *e)
 {
 	if (e->op == OP_NONE) { /* select, built by apply: a ? b : index */
 		Opnd p = pred(e->a);
-		Opnd x = ev(e->b), y = ev(e->index), r = new_r();
-		ins("selp.b32 %o, %o, %o, %o;", r, x, y, p);
-		return r;
+		Opnd x = ev(e->b), y = ev(e->index);
+		return pure(O_R, "selp.b32 %D, %o, %o, %o;", x, y, p);
 	}
-	if (is_compare(e->op) || e->op == OP_LAND || e->op == OP_LOR) {
-		Opnd p = pred(e), r = new_r();
-		ins("selp.s32 %o, 1, 0, %o;", r, p);
-		return r;
-	}
+	if (is_compare(e->op) || e->op == OP_LAND || e->op == OP_LOR)
+		return pure(O_R, "selp.s32 %D, 1, 0, %o;", pred(e));
 	Opnd a = ev(e->a), b = ev(e->b);
 	if (is_imm(a) && !is_imm(b) && commutes(e->op)) {
 		Opnd t = a;
@@ -582,13 +638,11 @@ binary(const IExpr *e)
 	}
 	a = reg(a);
 	if (e->type == T_F32) {
-		Opnd f = new_f();
 		const char *op = e->op == OP_ADD ? "add.f32" : e->op == OP_SUB ? "sub.f32" : e->op == OP_MUL ? "mul.f32"
 		                 : "div.rn.f32";
 		if (e->op != OP_ADD && e->op != OP_SUB && e->op != OP_MUL && e->op != OP_DIV)
 			fatal("emit_ptx: float operator %d", (int)e->op);
-		ins("%s %o, %o, %o;", op, f, a, b);
-		return f;
+		return pure(O_F, "%s %D, %o, %o;", op, a, b);
 	}
 	bool u = (e->op == OP_SHR ? e->a->type : e->type) == T_U32;
 	const char *op;
@@ -605,28 +659,18 @@ binary(const IExpr *e)
 	case OP_BITOR: op = "or.b32"; break;
 	default: fatal("emit_ptx: integer operator %d", (int)e->op);
 	}
-	Opnd r = new_r();
-	ins("%s %o, %o, %o;", op, r, a, b);
-	return r;
+	return pure(O_R, "%s %D, %o, %o;", op, a, b);
 }
 
 static Opnd
 unary(const IExpr *e)
 {
-	if (e->op == OP_NOT) {
-		Opnd p = pred(e), r = new_r();
-		ins("selp.s32 %o, 1, 0, %o;", r, p);
-		return r;
-	}
+	if (e->op == OP_NOT)
+		return pure(O_R, "selp.s32 %D, 1, 0, %o;", pred(e));
 	Opnd a = reg(ev(e->a));
-	if (e->op == OP_NEG && e->type == T_F32) {
-		Opnd f = new_f();
-		ins("neg.f32 %o, %o;", f, a);
-		return f;
-	}
-	Opnd r = new_r();
-	ins(e->op == OP_NEG ? "neg.s32 %o, %o;" : "not.b32 %o, %o;", r, a);
-	return r;
+	if (e->op == OP_NEG && e->type == T_F32)
+		return pure(O_F, "neg.f32 %D, %o;", a);
+	return pure(O_R, e->op == OP_NEG ? "neg.s32 %D, %o;" : "not.b32 %D, %o;", a);
 }
 
 static Opnd
@@ -661,7 +705,6 @@ ev(const IExpr *e)
 static Opnd
 pred(const IExpr *e)
 {
-	Opnd p = new_p();
 	if (e->kind == IE_BINARY && is_compare(e->op)) {
 		static const char *const cmp[] = {
 			[OP_LT] = "lt", [OP_LE] = "le", [OP_GT] = "gt", [OP_GE] = "ge", [OP_EQ] = "eq", [OP_NE] = "ne",
@@ -680,26 +723,20 @@ pred(const IExpr *e)
 		EType t = e->a->type;
 		if (t == T_F32 && e->op == OP_NE)
 			c = "neu"; /* C's != is true when either side is NaN */
-		ins("setp.%s.%s %o, %o, %o;", c, t == T_F32 ? "f32" : int_suffix(t), p, reg(a), b);
-		return p;
+		return pure(O_P, "setp.%s.%s %D, %o, %o;", c, t == T_F32 ? "f32" : int_suffix(t), reg(a), b);
 	}
 	if (e->kind == IE_BINARY && (e->op == OP_LAND || e->op == OP_LOR)) {
 		/* neither side has side effects, so both are evaluated and combined */
 		Opnd a = pred(e->a), b = pred(e->b);
-		ins(e->op == OP_LAND ? "and.pred %o, %o, %o;" : "or.pred %o, %o, %o;", p, a, b);
-		return p;
+		return pure(O_P, e->op == OP_LAND ? "and.pred %D, %o, %o;" : "or.pred %D, %o, %o;", a, b);
 	}
 	if (e->kind == IE_UNARY && e->op == OP_NOT) {
-		Opnd a = pred(e->a);
-		ins("not.pred %o, %o;", p, a);
-		return p;
+		return pure(O_P, "not.pred %D, %o;", pred(e->a));
 	}
 	Opnd v = reg(ev(e));
 	if (e->type == T_F32)
-		ins("setp.neu.f32 %o, %o, 0f00000000;", p, v);
-	else
-		ins("setp.ne.s32 %o, %o, 0;", p, v);
-	return p;
+		return pure(O_P, "setp.neu.f32 %D, %o, 0f00000000;", v);
+	return pure(O_P, "setp.ne.s32 %D, %o, 0;", v);
 }
 
 /* ---------------------------------------------------------------- stores */
@@ -749,11 +786,8 @@ reg_store(const LStmt *s)
 		ins("mov.b32 %o, %o;", w, v);
 		return;
 	}
-	if (v.k == O_H) {
-		Opnd r = new_r();
-		ins("cvt.u32.u16 %o, %o;", r, v);
-		v = r;
-	}
+	if (v.k == O_H)
+		v = pure(O_R, "cvt.u32.u16 %D, %o;", v);
 	ins("bfi.b32 %o, %o, %o, %d, %d;", w, v, w, shift, bits);
 }
 
@@ -945,8 +979,7 @@ stmt(const LStmt *s)
 		buf_putc(b, '\n');
 		assign(i, s->lo);
 		label(l_top);
-		Opnd hi = ev(s->hi), p = new_p();
-		ins("setp.ge.s32 %o, %o, %o;", p, i, hi);
+		Opnd p = pure(O_P, "setp.ge.s32 %D, %o, %o;", i, ev(s->hi));
 		ins("@%o bra %s;", p, label_name(l_end));
 		stmts(&s->body);
 		ins("add.s32 %o, %o, 1;", i, i);
@@ -1111,6 +1144,9 @@ kernel(KernelIR *k, int ki, Buf *out)
 	prologue(builtins);
 	stmts(&k->body);
 	ins("ret;");
+	free(P.cse);
+	free(P.cse_gens);
+	buf_free(&P.key);
 
 	buf_puts(out, "\n// launch configuration for libtilert: grid x, y, z, block x, y, z\n");
 	buf_printf(out, ".visible .global .align 4 .u32 tilec_launch_%s[6] = {%d, %d, %d, %d, %d, %d};\n\n", k->name,

@@ -752,7 +752,7 @@ lower_instr(Stmt *s)
 			if (uniform)
 				error(s->loc, "tcgen05.dealloc must be executed by one warp, but %d warps can reach it here; "
 				              "guard it with if (warp_id == K)", popcount64(W.warps));
-			return;
+			ncols_valid = false; /* still frees what it names, so the end of the kernel stays quiet */
 		}
 		check_reads(addr, ae->loc);
 		l->addr = ie_convert(addr, T_U32);
@@ -916,6 +916,13 @@ lower_assign(Stmt *s)
 	if (!sema_element(t, &tensor, &index, &slot))
 		return;
 	if (tensor->kind == TK_LOCAL) {
+		LoadedReg *r = find_loaded(tensor, slot * etype_bits(tensor->type) / 32);
+		if (r) {
+			error(t->loc, "writes register slot %d of '%s' while a tcgen05.ld may still be writing it; put "
+			              "tcgen05.wait::ld.sync.aligned; before the write", slot, tensor->name);
+			note(r->loc, "the tcgen05.ld is here");
+			r->warps = 0;
+		}
 		LStmt *l = emit(L_REG_STORE, s->loc);
 		l->tensor = tensor;
 		l->slot = slot;
