@@ -1,4 +1,4 @@
-BASES["warp_scope"] = strip_comments(open("/work/main/tests/golden/warp_scope.tile").read())
+BASES["warp_scope"] = strip_comments(open("tests/golden/warp_scope.tile").read())
 ST1 = "apply tcgen05.st.sync.aligned.32x32b.x1.b32(t, r)"
 T("apply: the opcode", """
 The opcode of an `apply` is parsed on its own first; these messages are the same as those of
@@ -163,7 +163,7 @@ E("img_imm", "`imm_half_splitoff is (L << 16) + C, but the tmem operands are (L 
   "shape_16x32bx2", wrong=[("(low, high, regs) scope warpgroup, imm_half_splitoff = (16 << 16) + 8;", "(low, high, regs) scope warpgroup, imm_half_splitoff = (16 << 16) + 4;")],
   fix=[("(low, high, regs) scope warpgroup, imm_half_splitoff = (16 << 16) + 4;", "(low, high, regs) scope warpgroup;")])
 
-BASES["img_lane_offset_8"] = strip_comments(open("/work/main/tests/golden/img_lane_offset_8.tile").read())
+BASES["img_lane_offset_8"] = strip_comments(open("tests/golden/img_lane_offset_8.tile").read())
 E("img_slab16", "`warp W cannot access TMEM lanes A..B with OPCODE`",
   "Check 3 for the 16-row shapes: their access starts at lane 0 or 16 of the warp's slab. Here the tensor is declared 8 lanes down.",
   "img_lane_offset_8", wrong=[], fix=[(" + 8@TLane;", " + 16@TLane;")])

@@ -1,5 +1,5 @@
 def golden(name):
-    BASES[name] = strip_comments(open("/work/main/tests/golden/%s.tile" % name).read())
+    BASES[name] = strip_comments(open("tests/golden/%s.tile" % name).read())
     return name
 for n in ["proto_alloc_after_relinquish", "proto_alloc_all_warps", "proto_alloc_grows", "proto_alloc_ncols", "proto_at_no_alloc",
           "proto_cross_warp", "proto_cta_group_mix", "proto_dealloc_ncols", "proto_dealloc_one_path", "proto_lane_branch",
