@@ -55,6 +55,11 @@ build/%.c build/%.h: grammar/%.y
 	@mkdir -p build
 	bison -Wall -Werror --defines=build/$*.h -o build/$*.c grammar/$*.y
 
+# The emulator of --target=emu is written once, in runtime/tilec_emu.h; emit_cu.c embeds it as a string.
+build/tilec_emu.inc: runtime/tilec_emu.h
+	@mkdir -p build
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' runtime/tilec_emu.h >$@
+
 # ---------------------------------------------------------------- the compiler
 
 $(B)/obj/%.o: src/%.c
@@ -69,6 +74,7 @@ $(B)/obj/%.o: build/%.c
 $(B)/obj/lexer.o: build/lexer.c
 $(B)/obj/parser.o: build/parser.c
 $(OBJS): src/tilec.h build/parser.h
+$(B)/obj/emit_cu.o: build/tilec_emu.inc
 
 $(B)/tilec: $(OBJS)
 	$(CC) $(LDFLAGS) $(SAN) -o $@ $(OBJS) $(LDLIBS)
@@ -132,6 +138,8 @@ check:
 	$$step - install sh tests/install.sh '$(MAKE)'; \
 	$$step - ptxas sh tests/ptxas.sh; \
 	$$step - ptx-routes sh tests/ptx-routes.sh build/tilec; \
+	$$step - emu sh tests/emu.sh build/tilec; \
+	EMU_NVCC=0 $$step asan emu sh tests/emu.sh build/asan/tilec; \
 	$$step - man sh tests/man.sh; \
 	if [ -f tests/docs.sh ]; then $$step - docs sh tests/docs.sh; fi; \
 	awk '/^PASS /{p++} /^FAIL /{f++} END{printf "%d passed, %d failed\n", p, f; exit (f > 0)}' build/check.log

@@ -107,7 +107,7 @@ read_file(const char *path, size_t *len)
 /* ------------------------------------------------------------------ includes */
 
 typedef struct Includer {
-	Options *opt;
+	List *include_dirs;
 	List seen;  /* char*: canonical paths already read */
 	List deps;  /* char*: paths as found, for -MD */
 	List stack; /* char*: canonical paths being read */
@@ -149,8 +149,8 @@ splice_includes(Includer *inc, int file, List *items, List *out)
 			const char *local = pool_printf("%s/%s", dir_of(source_path(file)), it->path);
 			if (file_exists(local))
 				found = local;
-			for (int d = 0; !found && d < inc->opt->include_dirs.n; d++) {
-				const char *p = pool_printf("%s/%s", LIST_AT(inc->opt->include_dirs, char, d), it->path);
+			for (int d = 0; !found && d < inc->include_dirs->n; d++) {
+				const char *p = pool_printf("%s/%s", LIST_AT(*inc->include_dirs, char, d), it->path);
 				if (file_exists(p))
 					found = p;
 			}
@@ -201,6 +201,13 @@ load_items(Includer *inc, const char *path, List *out, Loc from)
 	ok &= splice_includes(inc, file, &items, out);
 	inc->stack.n--;
 	return ok;
+}
+
+bool
+load_program(const char *path, List *include_dirs, List *items)
+{
+	Includer inc = {include_dirs, {0}, {0}, {0}};
+	return load_items(&inc, path, items, no_loc) && !error_count;
 }
 
 /* ------------------------------------------------------------------ external tools */
@@ -580,7 +587,7 @@ compile(Options *opt)
 		int file = source_add(opt->input, text, len);
 		return lexer_dump_tokens(file, stdout) && !error_count ? 0 : 1;
 	}
-	Includer inc = {opt, {0}, {0}, {0}};
+	Includer inc = {&opt->include_dirs, {0}, {0}, {0}};
 	List items = {0};
 	bool ok = load_items(&inc, opt->input, &items, no_loc);
 	if (!ok || error_count)

@@ -8,9 +8,6 @@
 
 #include "tilec.h"
 
-/* driver.c's loader (a file and its includes); weak until driver.c exports it, then a plain reference. */
-bool load_program(const char *path, List *include_dirs, List *items) __attribute__((weak));
-
 #define TRAP_STATUS 70 /* TL_EMU_TRAP_STATUS of runtime/tilec_emu.h */
 
 typedef struct RunOptions {
@@ -116,38 +113,6 @@ parse_run_args(int argc, char **argv, RunOptions *o, bool *help)
 	return 0;
 }
 
-/* Without driver.c's loader: one file, no includes. */
-static bool
-load_single(const char *path, List *items)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		fprintf(stderr, "tilec: error: cannot read '%s': %s\n", path, strerror(errno));
-		return false;
-	}
-	Buf b = {0};
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		for (size_t i = 0; i < n; i++)
-			buf_putc(&b, chunk[i]);
-	fclose(f);
-	buf_putc(&b, 0);
-	size_t len = b.len - 1;
-	int file = source_add(path, b.data, len);
-	List raw = {0};
-	bool ok = parse_file(file, &raw);
-	for (int i = 0; i < raw.n; i++) {
-		Item *it = LIST_AT(raw, Item, i);
-		if (it->kind == I_INCLUDE) {
-			error(it->loc, "this tilec cannot resolve includes in 'tilec run'");
-			ok = false;
-		} else {
-			list_push(items, it);
-		}
-	}
-	return ok;
-}
 
 static const char *
 base_name(const char *path)
@@ -528,7 +493,7 @@ tilec_run(int argc, char **argv)
 		return 0;
 	}
 	List items = {0};
-	bool ok = load_program ? load_program(o.input, &o.include_dirs, &items) : load_single(o.input, &items);
+	bool ok = load_program(o.input, &o.include_dirs, &items);
 	if (!ok || error_count)
 		return 1;
 	Program *prog = lower_program(&items, base_name(o.input));

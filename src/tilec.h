@@ -594,6 +594,8 @@ int tilec_run(int argc, char **argv);
 /* ---------------------------------------------------------------- driver.c */
 
 int tilec_main(int argc, char **argv);
+/* Reads a file and, in place of each include, the file it names (each file once). */
+bool load_program(const char *path, List *include_dirs, List *items);
 
 /* ---------------------------------------------------------------- image.c */
 

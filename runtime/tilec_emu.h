@@ -1,0 +1,819 @@
+// tilec_emu.h: the tcgen05 emulator that `tilec --target=emu` puts at the top of its CUDA C output.
+// One source for the GPU (nvcc, sm_80 and later: no tcgen05 instruction is used) and the CPU (the same
+// file compiled as C++: the prelude under #ifndef __CUDACC__ provides what CUDA would). The build turns
+// this file into a C string (build/tilec_emu.inc) that src/emit_cu.c copies out verbatim; see
+// docs/emulator.md. Everything here is named tl_emu_*, tl_cpu_*, tl_host_* or TL_*; the generated code
+// around it owns every other tl_ name.
+
+#ifndef TILEC_EMU_H
+#define TILEC_EMU_H
+
+#ifndef __CUDACC__
+// ------------------------------------------------------------------ CPU prelude: CUDA on pthreads
+// Each thread of a block is a pthread; the blocks of a grid run one after another, so a __shared__
+// variable (a function-level static) is the shared memory of the running block. Barriers count the
+// threads that finished the kernel: a barrier that can no longer complete stops the program.
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define __global__
+#define __device__
+#define __host__
+#define __shared__ static
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
+
+#define TL_EMU_TRAP_STATUS 70 // the exit status of a CPU program stopped by the emulator
+
+struct TlDim3 {
+	unsigned x, y, z;
+};
+static thread_local TlDim3 threadIdx;
+static thread_local TlDim3 blockIdx;
+static TlDim3 blockDim, gridDim;
+
+struct TlCpuBar {
+	int arrived, count;
+	unsigned gen;
+};
+
+struct TlCpuBlock {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int nthreads, waiting, finished;
+	TlCpuBar warp[32], cta;
+	unsigned long long xchg[32][32];
+	const char *where[1024]; // what each waiting thread waits at
+};
+
+static TlCpuBlock *tl_cpu_block;
+static thread_local int tl_cpu_tid;
+static pthread_mutex_t tl_cpu_fail_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static void tl_cpu_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void
+tl_cpu_fail(const char *fmt, ...)
+{
+	pthread_mutex_lock(&tl_cpu_fail_mu); // the first failure speaks; the others wait for the exit
+	va_list ap;
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fflush(stdout);
+	fflush(stderr);
+	_exit(TL_EMU_TRAP_STATUS);
+}
+
+// Called with the block's mutex held, by a thread that found a barrier incomplete.
+static void
+tl_cpu_check_deadlock(void)
+{
+	TlCpuBlock *b = tl_cpu_block;
+	if (b->waiting == 0 || b->waiting + b->finished < b->nthreads)
+		return;
+	int first = -1;
+	for (int t = 0; t < b->nthreads && first < 0; t++)
+		if (b->where[t])
+			first = t;
+	tl_cpu_fail("tilec emu: block (%u, %u, %u): deadlock: %d thread(s) wait at a barrier that can never "
+	            "complete (thread %d, warp %d, lane %d waits at %s) and %d finished the kernel; a barrier or "
+	            "a .sync.aligned tcgen05 instruction was not reached by every thread it needs\n",
+	            blockIdx.x, blockIdx.y, blockIdx.z, b->waiting, first, first / 32, first % 32,
+	            first >= 0 ? b->where[first] : "?", b->finished);
+}
+
+static void
+tl_cpu_barrier(TlCpuBar *bar, const char *where)
+{
+	TlCpuBlock *b = tl_cpu_block;
+	pthread_mutex_lock(&b->mu);
+	unsigned gen = bar->gen;
+	if (++bar->arrived == bar->count) {
+		b->waiting -= bar->count - 1; // the others are released now, before they run again
+		bar->arrived = 0;
+		bar->gen++;
+		pthread_cond_broadcast(&b->cv);
+	} else {
+		b->waiting++;
+		b->where[tl_cpu_tid] = where;
+		tl_cpu_check_deadlock();
+		while (bar->gen == gen)
+			pthread_cond_wait(&b->cv, &b->mu);
+		b->where[tl_cpu_tid] = NULL;
+	}
+	pthread_mutex_unlock(&b->mu);
+}
+
+static inline void __syncthreads(void) { tl_cpu_barrier(&tl_cpu_block->cta, "__syncthreads (cta_sync)"); }
+static inline void __syncwarp(unsigned mask = 0xffffffffu)
+{
+	(void)mask;
+	tl_cpu_barrier(&tl_cpu_block->warp[tl_cpu_tid >> 5], "__syncwarp");
+}
+static inline void __threadfence_block(void) {}
+static inline int __ffs(unsigned x) { return __builtin_ffs((int)x); }
+
+// Lanes that stop after another lane reported the failure: wait for its exit.
+static inline void
+__trap(void)
+{
+	pthread_mutex_lock(&tl_cpu_fail_mu);
+	fprintf(stderr, "tilec emu: trap\n");
+	_exit(TL_EMU_TRAP_STATUS);
+}
+
+static inline unsigned __activemask(void)
+{
+	int n = tl_cpu_block->nthreads - (tl_cpu_tid & ~31);
+	return n >= 32 ? 0xffffffffu : (1u << n) - 1;
+}
+
+// Every lane of the warp publishes a value; all then read lane src's.
+static inline unsigned long long
+tl_cpu_exchange(unsigned long long v, int src)
+{
+	unsigned long long *x = tl_cpu_block->xchg[tl_cpu_tid >> 5];
+	__syncwarp();
+	x[tl_cpu_tid & 31] = v;
+	__syncwarp();
+	return x[src & 31];
+}
+
+template <class T>
+static inline T
+__shfl_sync(unsigned mask, T v, int src)
+{
+	(void)mask;
+	unsigned long long bits = 0;
+	memcpy(&bits, &v, sizeof v);
+	bits = tl_cpu_exchange(bits, src);
+	T r;
+	memcpy(&r, &bits, sizeof r);
+	return r;
+}
+
+static inline unsigned
+__ballot_sync(unsigned mask, int pred)
+{
+	(void)mask;
+	unsigned long long *x = tl_cpu_block->xchg[tl_cpu_tid >> 5];
+	tl_cpu_exchange(pred != 0, 0);
+	unsigned r = 0, live = __activemask();
+	for (int l = 0; l < 32; l++)
+		if ((live >> l & 1) && x[l])
+			r |= 1u << l;
+	return r;
+}
+
+static inline int __any_sync(unsigned mask, int pred) { return __ballot_sync(mask, pred) != 0; }
+
+static inline unsigned __float_as_uint(float f) { unsigned u; memcpy(&u, &f, 4); return u; }
+static inline float __uint_as_float(unsigned u) { float f; memcpy(&f, &u, 4); return f; }
+static inline float __int_as_float(int i) { float f; memcpy(&f, &i, 4); return f; }
+static inline int __float_as_int(float f) { int i; memcpy(&i, &f, 4); return i; }
+
+struct TlCpuStart {
+	void (*entry)(void **);
+	void **args;
+	TlDim3 block;
+	int tid;
+};
+
+static void *
+tl_cpu_thread(void *p)
+{
+	TlCpuStart *s = (TlCpuStart *)p;
+	tl_cpu_tid = s->tid;
+	blockIdx = s->block;
+	threadIdx.x = (unsigned)s->tid % blockDim.x;
+	threadIdx.y = (unsigned)s->tid / blockDim.x % blockDim.y;
+	threadIdx.z = (unsigned)s->tid / (blockDim.x * blockDim.y);
+	s->entry(s->args);
+	TlCpuBlock *b = tl_cpu_block;
+	pthread_mutex_lock(&b->mu);
+	b->finished++;
+	tl_cpu_check_deadlock();
+	pthread_mutex_unlock(&b->mu);
+	return NULL;
+}
+
+// Runs a grid: the blocks in order (x fastest), each with one pthread per thread.
+static void
+tl_cpu_launch(const unsigned grid[3], const unsigned block[3], void (*entry)(void **), void **args)
+{
+	gridDim = TlDim3{grid[0], grid[1], grid[2]};
+	blockDim = TlDim3{block[0], block[1], block[2]};
+	int n = (int)(block[0] * block[1] * block[2]);
+	static TlCpuBlock b;
+	static TlCpuStart start[1024];
+	static pthread_t th[1024];
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, 1 << 20);
+	for (unsigned z = 0; z < grid[2]; z++)
+		for (unsigned y = 0; y < grid[1]; y++)
+			for (unsigned x = 0; x < grid[0]; x++) {
+				memset(&b, 0, sizeof b);
+				pthread_mutex_init(&b.mu, NULL);
+				pthread_cond_init(&b.cv, NULL);
+				b.nthreads = n;
+				b.cta.count = n;
+				for (int w = 0; w < 32; w++)
+					b.warp[w].count = n - 32 * w >= 32 ? 32 : n - 32 * w;
+				tl_cpu_block = &b;
+				for (int t = 0; t < n; t++) {
+					start[t] = TlCpuStart{entry, args, TlDim3{x, y, z}, t};
+					if (pthread_create(&th[t], &attr, tl_cpu_thread, &start[t]) != 0)
+						tl_cpu_fail("tilec emu: cannot start thread %d of block (%u, %u, %u)\n", t, x, y, z);
+				}
+				for (int t = 0; t < n; t++)
+					pthread_join(th[t], NULL);
+				pthread_mutex_destroy(&b.mu);
+				pthread_cond_destroy(&b.cv);
+			}
+	pthread_attr_destroy(&attr);
+}
+
+#define TL_EMU_FAIL(...) tl_cpu_fail(__VA_ARGS__)
+#elif defined(__CUDA_ARCH__)
+#define TL_EMU_FAIL(...) \
+	do { \
+		printf(__VA_ARGS__); \
+		__trap(); \
+	} while (0)
+#else
+// nvcc's host pass over the device functions (nvcc -c): they never run on the host.
+#define TL_EMU_FAIL(...) __trap()
+#endif
+
+// Every function may go unused by one program: no warning for that, from nvcc or a C++ compiler.
+#define TL_EMU_FN static __device__ __attribute__((unused))
+#define TL_EMU_INLINE static __device__ __forceinline__ __attribute__((unused))
+
+// ------------------------------------------------------------------ 16-bit floats
+// On the GPU the conversion instructions; on the CPU the same rounding (to nearest even) in C.
+
+TL_EMU_INLINE unsigned short
+tl_f2h(float x)
+{
+#ifdef __CUDA_ARCH__
+	unsigned short h;
+	asm("cvt.rn.f16.f32 %0, %1;" : "=h"(h) : "f"(x));
+	return h;
+#else
+	unsigned u = __float_as_uint(x);
+	unsigned sign = (u >> 16) & 0x8000u, a = u & 0x7fffffffu, r, rem;
+	if (a > 0x7f800000u)
+		return 0x7fff; // NaN: the canonical one, as cvt.rn.f16.f32
+	if (a >= 0x477ff000u)
+		return (unsigned short)(sign | 0x7c00u); // 65520 and up round to infinity
+	if (a < 0x38800000u) { // a half subnormal: units of 2^-24
+		if (a <= 0x33000000u)
+			return (unsigned short)sign;
+		int shift = 126 - (int)(a >> 23);
+		unsigned m = (a & 0x7fffffu) | 0x800000u;
+		r = m >> shift;
+		rem = m & ((1u << shift) - 1);
+		unsigned half = 1u << (shift - 1);
+		if (rem > half || (rem == half && (r & 1)))
+			r++;
+		return (unsigned short)(sign | r);
+	}
+	r = (a - 0x38000000u) >> 13;
+	rem = a & 0x1fffu;
+	if (rem > 0x1000u || (rem == 0x1000u && (r & 1)))
+		r++;
+	return (unsigned short)(sign | r);
+#endif
+}
+
+TL_EMU_INLINE float
+tl_h2f(unsigned short h)
+{
+#ifdef __CUDA_ARCH__
+	float x;
+	asm("cvt.f32.f16 %0, %1;" : "=f"(x) : "h"(h));
+	return x;
+#else
+	unsigned sign = (unsigned)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+	if (e == 0x1f)
+		return __uint_as_float(m ? 0x7fffffffu : sign | 0x7f800000u);
+	if (e == 0) {
+		if (m == 0)
+			return __uint_as_float(sign);
+		unsigned s = 0;
+		while (!(m & 0x400u)) {
+			m <<= 1;
+			s++;
+		}
+		return __uint_as_float(sign | ((113u - s) << 23) | ((m & 0x3ffu) << 13));
+	}
+	return __uint_as_float(sign | ((e + 112u) << 23) | (m << 13));
+#endif
+}
+
+TL_EMU_INLINE unsigned short
+tl_f2bf(float x)
+{
+#ifdef __CUDA_ARCH__
+	unsigned short h;
+	asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(h) : "f"(x));
+	return h;
+#else
+	unsigned u = __float_as_uint(x);
+	if ((u & 0x7fffffffu) > 0x7f800000u)
+		return 0x7fff;
+	return (unsigned short)((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+#endif
+}
+
+TL_EMU_INLINE float
+tl_bf2f(unsigned short h)
+{
+	return __uint_as_float((unsigned)h << 16);
+}
+
+// ------------------------------------------------------------------ tensor memory
+// Per block: 128 lanes x 512 columns of 32-bit cells in global memory (tl_emu_tmem_<kernel>, one
+// slice per block of the grid), and the allocator's state in shared memory (TlEmuCta).
+
+#define TL_EMU_LANES 128
+#define TL_EMU_COLS 512
+#define TL_EMU_CELLS (TL_EMU_LANES * TL_EMU_COLS)
+#define TL_EMU_POISON 0x7fbadbadu // what an allocation holds before it is written (a NaN as f32)
+#define TL_EMU_UNPACK_HIGH 0xbad00000u // the high 16 bits of a cell written by .unpack::16b (undefined)
+
+struct TlEmuCta {
+	unsigned *tmem;               // this block's cells, lane-major: cell (lane, col) = tmem[lane * 512 + col]
+	unsigned used;                // bit k: columns 32k .. 32k+31 allocated
+	unsigned short start[16];     // allocation i: first column, columns
+	unsigned short ncols[16];
+	const char *where[16];        // and the alloc that made it
+	int nalloc;
+	int last_ncols;               // ncols of the latest alloc (it must not grow)
+	const char *relinquished;     // the relinquish_alloc_permit executed, or null
+	int lock;
+};
+
+TL_EMU_INLINE int
+tl_emu_tid(void)
+{
+	return (int)(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z));
+}
+
+TL_EMU_INLINE unsigned
+tl_emu_lanes_mask(void)
+{
+	int n = (int)(blockDim.x * blockDim.y * blockDim.z) - (tl_emu_tid() & ~31);
+	return n >= 32 ? 0xffffffffu : (1u << n) - 1;
+}
+
+#define TL_EMU_AT "tilec emu: %s: block (%u, %u, %u), warp %d: "
+#define TL_EMU_ARGS(where) where, blockIdx.x, blockIdx.y, blockIdx.z, tl_emu_tid() >> 5
+
+TL_EMU_FN void
+tl_emu_begin(TlEmuCta *c, unsigned *tmem_all)
+{
+	if (tl_emu_tid() == 0) {
+		unsigned b = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+		c->tmem = tmem_all + (unsigned long long)b * TL_EMU_CELLS;
+		c->used = 0;
+		c->nalloc = 0;
+		c->last_ncols = 0;
+		c->relinquished = 0;
+		c->lock = 0;
+	}
+	__syncthreads();
+}
+
+// A .sync.aligned instruction: every lane of the warp executes it, together. On the CPU a lane that
+// never arrives makes the barrier's deadlock report; on the GPU (independent thread scheduling makes
+// __activemask() no test of convergence) it is undefined, as on the hardware.
+TL_EMU_FN void
+tl_emu_collective(const char *where)
+{
+#ifdef __CUDACC__
+	(void)where;
+	__syncwarp(tl_emu_lanes_mask());
+#else
+	tl_cpu_barrier(&tl_cpu_block->warp[tl_cpu_tid >> 5], where);
+#endif
+}
+
+// The TMEM address of a collective instruction: the same in every lane.
+TL_EMU_FN void
+tl_emu_uniform(unsigned addr, const char *where)
+{
+	unsigned live = tl_emu_lanes_mask();
+	unsigned a0 = __shfl_sync(live, addr, 0);
+	unsigned bad = __ballot_sync(live, addr != a0);
+	if (bad) {
+		if ((tl_emu_tid() & 31) == __ffs(bad) - 1)
+			TL_EMU_FAIL(TL_EMU_AT "TMEM address not uniform across the warp: lane 0 passes 0x%08x (lane %u, column "
+			                      "%u), lane %d passes 0x%08x (lane %u, column %u)\n", TL_EMU_ARGS(where), a0,
+			            a0 >> 16, a0 & 0xffffu, tl_emu_tid() & 31, addr, addr >> 16, addr & 0xffffu);
+		__syncwarp(live);
+		__trap();
+	}
+}
+
+TL_EMU_FN void
+tl_emu_lock(TlEmuCta *c)
+{
+#ifdef __CUDACC__
+	while (atomicCAS(&c->lock, 0, 1) != 0)
+		;
+	__threadfence_block();
+#else
+	(void)c; // the CPU runs tcgen05.alloc bookkeeping under the block's barrier mutex
+	pthread_mutex_lock(&tl_cpu_block->mu);
+#endif
+}
+
+TL_EMU_FN void
+tl_emu_unlock(TlEmuCta *c)
+{
+#ifdef __CUDACC__
+	__threadfence_block();
+	atomicExch(&c->lock, 0);
+#else
+	(void)c;
+	pthread_mutex_unlock(&tl_cpu_block->mu);
+#endif
+}
+
+// tcgen05.alloc: lane 0 takes the lowest free run of ncols columns (in 32-column steps) and writes its
+// address (lane 0, column 32k) to the shared slot; the whole warp fills the columns with TL_EMU_POISON.
+TL_EMU_FN void
+tl_emu_alloc(TlEmuCta *c, unsigned *slot, int ncols, const char *where)
+{
+	tl_emu_collective(where);
+	unsigned live = tl_emu_lanes_mask();
+	int start = -1;
+	if ((tl_emu_tid() & 31) == 0) {
+		tl_emu_lock(c);
+		if (c->relinquished) {
+			tl_emu_unlock(c);
+			TL_EMU_FAIL(TL_EMU_AT "tcgen05.alloc after this block gave up its allocation permit (%s)\n",
+			            TL_EMU_ARGS(where), c->relinquished);
+		}
+		if (ncols < 32 || ncols > TL_EMU_COLS || (ncols & (ncols - 1))) {
+			tl_emu_unlock(c);
+			TL_EMU_FAIL(TL_EMU_AT "tcgen05.alloc of %d columns; ncols must be a power of two from 32 to 512\n",
+			            TL_EMU_ARGS(where), ncols);
+		}
+		if (c->last_ncols && ncols > c->last_ncols) {
+			tl_emu_unlock(c);
+			TL_EMU_FAIL(TL_EMU_AT "tcgen05.alloc of %d columns after one of %d; ncols must not grow between two "
+			                      "allocations of a block\n", TL_EMU_ARGS(where), ncols, c->last_ncols);
+		}
+		unsigned need = ncols >= TL_EMU_COLS ? 0xffffu : (1u << (ncols / 32)) - 1;
+		for (int k = 0; k + ncols / 32 <= 16 && start < 0; k++)
+			if (!(c->used & (need << k)))
+				start = k * 32;
+		if (start < 0) {
+			tl_emu_unlock(c);
+			TL_EMU_FAIL(TL_EMU_AT "tcgen05.alloc of %d columns: no %d free consecutive columns (in use: 0x%04x, "
+			                      "one bit per 32 columns); the hardware would wait for a dealloc, which no "
+			                      "other warp of this block is known to do: a deadlock\n",
+			            TL_EMU_ARGS(where), ncols, ncols, c->used);
+		}
+		c->used |= need << (start / 32);
+		c->start[c->nalloc] = (unsigned short)start;
+		c->ncols[c->nalloc] = (unsigned short)ncols;
+		c->where[c->nalloc] = where;
+		c->nalloc++;
+		c->last_ncols = ncols;
+		*slot = (unsigned)start; // lane 0, column start
+		tl_emu_unlock(c);
+	}
+	start = __shfl_sync(live, start, 0);
+	for (int i = tl_emu_tid() & 31; i < TL_EMU_LANES * ncols; i += 32)
+		c->tmem[(i / ncols) * TL_EMU_COLS + start + i % ncols] = TL_EMU_POISON;
+	__syncwarp(live);
+}
+
+TL_EMU_FN void
+tl_emu_dealloc(TlEmuCta *c, unsigned addr, int ncols, const char *where)
+{
+	tl_emu_collective(where);
+	tl_emu_uniform(addr, where);
+	if ((tl_emu_tid() & 31) == 0) {
+		tl_emu_lock(c);
+		int i = 0;
+		while (i < c->nalloc && !(addr >> 16 == 0 && c->start[i] == (addr & 0xffffu)))
+			i++;
+		if (i == c->nalloc) {
+			unsigned used = c->used;
+			tl_emu_unlock(c);
+			TL_EMU_FAIL(TL_EMU_AT "tcgen05.dealloc of address 0x%08x (lane %u, column %u): no allocation starts "
+			                      "there (in use: 0x%04x, one bit per 32 columns)\n",
+			            TL_EMU_ARGS(where), addr, addr >> 16, addr & 0xffffu, used);
+		}
+		if (c->ncols[i] != ncols) {
+			int had = c->ncols[i];
+			const char *w = c->where[i];
+			tl_emu_unlock(c);
+			TL_EMU_FAIL(TL_EMU_AT "tcgen05.dealloc of %d columns at column %u, but %s allocated %d there\n",
+			            TL_EMU_ARGS(where), ncols, addr & 0xffffu, w, had);
+		}
+		unsigned need = ncols >= TL_EMU_COLS ? 0xffffu : (1u << (ncols / 32)) - 1;
+		c->used &= ~(need << (c->start[i] / 32));
+		c->nalloc--;
+		c->start[i] = c->start[c->nalloc];
+		c->ncols[i] = c->ncols[c->nalloc];
+		c->where[i] = c->where[c->nalloc];
+		tl_emu_unlock(c);
+	}
+	__syncwarp(tl_emu_lanes_mask());
+}
+
+TL_EMU_FN void
+tl_emu_relinquish(TlEmuCta *c, const char *where)
+{
+	tl_emu_collective(where);
+	if ((tl_emu_tid() & 31) == 0) {
+		tl_emu_lock(c);
+		c->relinquished = where;
+		tl_emu_unlock(c);
+	}
+	__syncwarp(tl_emu_lanes_mask());
+}
+
+// wait::ld, wait::st: ld and st complete at once here; what is left is the collective check. The
+// generated code clears its pending-register masks after wait::ld.
+TL_EMU_FN void
+tl_emu_wait(const char *where)
+{
+	tl_emu_collective(where);
+	__syncwarp(tl_emu_lanes_mask());
+}
+
+// The kernel's end: every allocation must have been freed.
+TL_EMU_FN void
+tl_emu_end(TlEmuCta *c, const char *kernel)
+{
+	__syncthreads();
+	if (tl_emu_tid() == 0 && c->nalloc)
+		TL_EMU_FAIL("tilec emu: kernel %s: block (%u, %u, %u) exits with %d column(s) at column %u still "
+		            "allocated (by %s); every allocation must be freed with tcgen05.dealloc before the kernel "
+		            "exits%s\n", kernel, blockIdx.x, blockIdx.y, blockIdx.z, (int)c->ncols[0], (unsigned)c->start[0],
+		            c->where[0], c->nalloc > 1 ? " (and more)" : "");
+}
+
+// Where register r of this lane goes: image entry = row | access << 5 | column << 6 (from image_cell()
+// in tilec, one table per shape and .xN). Returns 0, or a reason code for the first bad cell.
+TL_EMU_FN int
+tl_emu_cell(const TlEmuCta *c, const unsigned short *img, int nregs, int pack, unsigned addr, unsigned imm,
+            int r, unsigned *cell, unsigned *tlane, unsigned *tcol)
+{
+	unsigned e = img[(tl_emu_tid() & 31) * nregs + r];
+	unsigned base = (e >> 5 & 1) ? addr + imm : addr;
+	unsigned lane = (base >> 16) + (e & 31), col = (base & 0xffffu) + (pack ? 2 : 1) * (e >> 6);
+	unsigned slab = 32u * (unsigned)((tl_emu_tid() >> 5) % 4);
+	*tlane = lane;
+	*tcol = col;
+	*cell = lane * TL_EMU_COLS + col;
+	if (lane < slab || lane >= slab + 32)
+		return 1;
+	if (col + (pack ? 1 : 0) >= TL_EMU_COLS)
+		return 2;
+	if (!(c->used >> (col / 32) & 1) || !(c->used >> ((col + (pack ? 1 : 0)) / 32) & 1))
+		return 3;
+	return 0;
+}
+
+TL_EMU_FN void
+tl_emu_access(TlEmuCta *c, const unsigned short *img, int nregs, int pack, unsigned addr, unsigned imm, int is_ld,
+              unsigned *regs, const char *where)
+{
+	tl_emu_collective(where);
+	tl_emu_uniform(addr, where);
+	unsigned live = tl_emu_lanes_mask();
+	int bad = 0, bad_r = 0;
+	unsigned cell, tlane = 0, tcol = 0;
+	for (int r = 0; r < nregs && !bad; r++) {
+		bad = tl_emu_cell(c, img, nregs, pack, addr, imm, r, &cell, &tlane, &tcol);
+		bad_r = r;
+	}
+	unsigned who = __ballot_sync(live, bad != 0);
+	if (who) {
+		if ((tl_emu_tid() & 31) == __ffs(who) - 1) {
+			int w = tl_emu_tid() >> 5;
+			if (bad == 1)
+				TL_EMU_FAIL(TL_EMU_AT "lane %d, register %d: TMEM lane %u is outside warp %d's slab (lanes %d..%d); "
+				                      "warp w may touch only lanes 32*(w%%4) .. 32*(w%%4)+31\n",
+				            TL_EMU_ARGS(where), tl_emu_tid() & 31, bad_r, tlane, w, 32 * (w % 4), 32 * (w % 4) + 31);
+			else if (bad == 2)
+				TL_EMU_FAIL(TL_EMU_AT "lane %d, register %d: TMEM column %u is beyond the 512 columns\n",
+				            TL_EMU_ARGS(where), tl_emu_tid() & 31, bad_r, tcol);
+			else
+				TL_EMU_FAIL(TL_EMU_AT "lane %d, register %d: TMEM column %u (lane %u) is not allocated (in use: "
+				                      "0x%04x, one bit per 32 columns)\n", TL_EMU_ARGS(where), tl_emu_tid() & 31,
+				            bad_r, tcol, tlane, c->used);
+		}
+		__syncwarp(live);
+		__trap();
+	}
+	for (int r = 0; r < nregs; r++) {
+		tl_emu_cell(c, img, nregs, pack, addr, imm, r, &cell, &tlane, &tcol);
+		unsigned *t = c->tmem + cell;
+		if (is_ld)
+			regs[r] = pack ? (t[0] & 0xffffu) | t[1] << 16 : t[0];
+		else if (pack) {
+			t[0] = TL_EMU_UNPACK_HIGH | (regs[r] & 0xffffu);
+			t[1] = TL_EMU_UNPACK_HIGH | regs[r] >> 16;
+		} else
+			t[0] = regs[r];
+	}
+	__syncwarp(live);
+}
+
+// A read of (or a write to) a register that a tcgen05.ld has loaded and no tcgen05.wait::ld has waited
+// for yet: pending is the register's bit of the generated code's tl_pend_<tensor> mask.
+TL_EMU_FN void
+tl_emu_wr(unsigned pending, const char *what, const char *ld)
+{
+	if (pending)
+		TL_EMU_FAIL("tilec emu: %s before tcgen05.wait::ld; it was loaded by %s (thread %d of block (%u, %u, %u))\n",
+		            what, ld, tl_emu_tid(), blockIdx.x, blockIdx.y, blockIdx.z);
+}
+
+TL_EMU_INLINE unsigned
+tl_emu_rd(unsigned pending, unsigned v, const char *what, const char *ld)
+{
+	tl_emu_wr(pending, what, ld);
+	return v;
+}
+
+TL_EMU_INLINE unsigned
+tl_emu_saddr(const void *p)
+{
+#ifdef __CUDACC__
+	return (unsigned)__cvta_generic_to_shared(p);
+#else
+	return (unsigned)(unsigned long long)p;
+#endif
+}
+
+#if !defined(__CUDACC__) && defined(TILEC_EMU_HOST)
+// ------------------------------------------------------------------ host side of `tilec run`
+// Tensors filled from a seeded generator, one-line summaries, comparisons and dumps.
+
+enum { TL_F32, TL_F16, TL_BF16, TL_I32, TL_U32, TL_I16, TL_U16, TL_I8, TL_U8 };
+static const char *const tl_host_type_names[] = {"f32", "f16", "bf16", "i32", "u32", "i16", "u16", "i8", "u8"};
+static const int tl_host_sizes[] = {4, 2, 2, 4, 4, 2, 2, 1, 1};
+
+struct TlHostTensor {
+	const char *name;
+	int type, rank;
+	int dims[16];
+	size_t count;
+	void *data; // what the kernel gets
+	void *init; // the values before the run
+};
+
+static unsigned long long
+tl_host_splitmix(unsigned long long *s)
+{
+	unsigned long long z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+// Floats: k / 2^23 - 1 for k < 2^24, in [-1, 1), exact in f32; integers: [-100, 100) or [0, 200).
+static void
+tl_host_fill(TlHostTensor *t, unsigned long long seed, int index)
+{
+	size_t bytes = t->count * (size_t)tl_host_sizes[t->type];
+	t->data = calloc(bytes ? bytes : 1, 1);
+	t->init = calloc(bytes ? bytes : 1, 1);
+	if (!t->data || !t->init) {
+		fprintf(stderr, "tilec run: out of memory for %s\n", t->name);
+		exit(4);
+	}
+	unsigned long long s = seed ^ (0x632be59bd9b4e019ull * (unsigned long long)(index + 1));
+	for (size_t i = 0; i < t->count; i++) {
+		unsigned long long r = tl_host_splitmix(&s);
+		float f = (float)(int)(r >> 40) / 8388608.0f - 1.0f;
+		int k = (int)(r % 200);
+		unsigned char *p = (unsigned char *)t->data + i * (size_t)tl_host_sizes[t->type];
+		unsigned u32;
+		unsigned short u16;
+		unsigned char u8;
+		switch (t->type) {
+		case TL_F32: memcpy(p, &f, 4); break;
+		case TL_F16: u16 = tl_f2h(f); memcpy(p, &u16, 2); break;
+		case TL_BF16: u16 = tl_f2bf(f); memcpy(p, &u16, 2); break;
+		case TL_I32: u32 = (unsigned)(k - 100); memcpy(p, &u32, 4); break;
+		case TL_U32: u32 = (unsigned)k; memcpy(p, &u32, 4); break;
+		case TL_I16: u16 = (unsigned short)(k - 100); memcpy(p, &u16, 2); break;
+		case TL_U16: u16 = (unsigned short)k; memcpy(p, &u16, 2); break;
+		case TL_I8: u8 = (unsigned char)(k - 100); *p = u8; break;
+		default: u8 = (unsigned char)k; *p = u8; break;
+		}
+	}
+	memcpy(t->init, t->data, bytes);
+}
+
+static void
+tl_host_format(const TlHostTensor *t, const void *data, size_t i, char *buf, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)data + i * (size_t)tl_host_sizes[t->type];
+	float f;
+	unsigned u = 0;
+	unsigned short h;
+	switch (t->type) {
+	case TL_F32: memcpy(&f, p, 4); snprintf(buf, len, "%.9g", (double)f); return;
+	case TL_F16: memcpy(&h, p, 2); snprintf(buf, len, "%.9g", (double)tl_h2f(h)); return;
+	case TL_BF16: memcpy(&h, p, 2); snprintf(buf, len, "%.9g", (double)tl_bf2f(h)); return;
+	case TL_I32: memcpy(&u, p, 4); snprintf(buf, len, "%d", (int)u); return;
+	case TL_U32: memcpy(&u, p, 4); snprintf(buf, len, "%u", u); return;
+	case TL_I16: memcpy(&h, p, 2); snprintf(buf, len, "%d", (int)(short)h); return;
+	case TL_U16: memcpy(&h, p, 2); snprintf(buf, len, "%u", (unsigned)h); return;
+	case TL_I8: snprintf(buf, len, "%d", (int)(signed char)*p); return;
+	default: snprintf(buf, len, "%u", (unsigned)*p); return;
+	}
+}
+
+static void
+tl_host_index(const TlHostTensor *t, size_t i, char *buf, size_t len)
+{
+	size_t used = 0, idx[16], rest = i;
+	for (int d = t->rank - 1; d >= 0; d--) {
+		idx[d] = rest % (size_t)t->dims[d];
+		rest /= (size_t)t->dims[d];
+	}
+	buf[0] = 0;
+	for (int d = 0; d < t->rank && used < len; d++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%zu", d ? ", " : "", idx[d]);
+}
+
+// FNV-1a, 64 bits, over the tensor's bytes (tools/emu-gpu-runner.c computes the same).
+static unsigned long long
+tl_host_fnv(const TlHostTensor *t)
+{
+	unsigned long long h = 0xcbf29ce484222325ull;
+	const unsigned char *p = (const unsigned char *)t->data;
+	for (size_t i = 0; i < t->count * (size_t)tl_host_sizes[t->type]; i++)
+		h = (h ^ p[i]) * 0x100000001b3ull;
+	return h;
+}
+
+static void
+tl_host_summary(const TlHostTensor *t)
+{
+	printf("%s: %s[", t->name, tl_host_type_names[t->type]);
+	for (int d = 0; d < t->rank; d++)
+		printf("%s%d", d ? ", " : "", t->dims[d]);
+	printf("] fnv64 %016llx:", tl_host_fnv(t));
+	for (size_t i = 0; i < t->count && i < 4; i++) {
+		char v[64];
+		tl_host_format(t, t->data, i, v, sizeof v);
+		printf(" %s", v);
+	}
+	printf("%s\n", t->count > 4 ? " ..." : "");
+}
+
+// --expect OUT=IN: after the run, OUT holds IN's values from before the run, bit for bit.
+static int
+tl_host_expect(const TlHostTensor *out, const TlHostTensor *in)
+{
+	size_t size = (size_t)tl_host_sizes[out->type], ndiff = 0, first = 0;
+	for (size_t i = 0; i < out->count; i++)
+		if (memcmp((const char *)out->data + i * size, (const char *)in->init + i * size, size) != 0 && !ndiff++)
+			first = i;
+	if (!ndiff) {
+		printf("expect %s = %s: all %zu elements equal\n", out->name, in->name, out->count);
+		return 0;
+	}
+	char idx[256], a[64], b[64];
+	tl_host_index(out, first, idx, sizeof idx);
+	tl_host_format(out, out->data, first, a, sizeof a);
+	tl_host_format(in, in->init, first, b, sizeof b);
+	printf("expect %s = %s: %s[%s] = %s but %s[%s] = %s (%zu of %zu elements differ)\n", out->name, in->name,
+	       out->name, idx, a, in->name, idx, b, ndiff, out->count);
+	return 1;
+}
+
+static void
+tl_host_dump(const char *dir, int index, const char *ext, const void *data, size_t bytes)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%d.%s", dir, index, ext);
+	FILE *f = fopen(path, "wb");
+	if (!f || fwrite(data, 1, bytes, f) != bytes || fclose(f) != 0) {
+		fprintf(stderr, "tilec run: cannot write %s\n", path);
+		exit(4);
+	}
+}
+#endif
+
+#endif

@@ -1,0 +1,244 @@
+#!/bin/sh
+# emu.sh TILEC: the tests of --target=emu and `tilec run` (docs/emulator.md), one PASS/FAIL line each.
+#   emu/example/NAME   examples/NAME.tile runs on the CPU emulator and gives its intended result:
+#                      `--expect Out=A`, or, when tests/emu/ref/NAME.tile exists, the same tensors
+#                      (checksums included) as that reference kernel, which computes the result
+#                      without tensor memory.
+#   emu/cxx/NAME       its --target=emu output passes `$CXX -x c++ -Wall -Wextra -Werror`.
+#   emu/nvcc/NAME/ARCH ... and `nvcc -cubin -arch=ARCH` for sm_80 and sm_90 (SKIP without nvcc, or
+#                      with EMU_NVCC=0); emu/nvcc/host_pass: `nvcc -c` of one example.
+#   emu/wrong_slice    a program that passes every static check but loads the wrong columns fails
+#                      --expect and names the first index.
+#   emu/trap/...       each emulator trap a .tile program can reach at run time stops the run with
+#                      the emulator's message and exit status 1.
+#   emu/direct/...     the traps that the static checks keep .tile programs from reaching, driven
+#                      through the emulator's functions by tests/emu/direct.cc.
+#   emu/run/...        tilec run's usage errors and determinism.
+# Without a C++ compiler: one SKIP line. Exits 1 when a test failed.
+if [ $# -ne 1 ]; then
+	echo "usage: $0 TILEC" >&2
+	exit 2
+fi
+cd "$(dirname "$0")/.." || exit 2
+case $1 in
+/*) tilec=$1 ;;
+*) tilec=$PWD/$1 ;;
+esac
+if [ ! -x "$tilec" ]; then
+	echo "FAIL emu: $1 is not an executable"
+	exit 1
+fi
+NO_COLOR=1
+export NO_COLOR
+cxx=
+for c in ${CXX:-c++ g++ clang++}; do
+	if command -v "$c" >/dev/null 2>&1; then
+		cxx=$c
+		break
+	fi
+done
+if [ -z "$cxx" ]; then
+	echo "SKIP emu: no C++ compiler (set CXX)"
+	exit 0
+fi
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+if command -v timeout >/dev/null 2>&1; then limit='timeout 300'; else limit=; fi
+failed=0
+
+fail() {
+	echo "FAIL $name: $*"
+	failed=1
+}
+
+show() {
+	head -n 20 "$1" | sed 's/^/    /'
+}
+
+# run ARGS...: `tilec run ARGS`, stdout and stderr together into $tmp/out; sets rc.
+run() {
+	$limit "$tilec" run "$@" >"$tmp/out" 2>&1
+	rc=$?
+}
+
+# expect_run NAME STATUS TEXT ARGS...: tilec run exits with STATUS and prints a line containing TEXT.
+expect_run() {
+	name=$1 status=$2 text=$3
+	shift 3
+	run "$@"
+	if [ $rc -ne "$status" ]; then
+		fail "exit status $rc, expected $status (tilec run $*)"
+		show "$tmp/out"
+	elif ! grep -qF -- "$text" "$tmp/out"; then
+		fail "no line with '$text' (tilec run $*)"
+		show "$tmp/out"
+	else
+		echo "PASS $name"
+	fi
+}
+
+# ---------------------------------------------------------------- the examples
+nvcc=$(sh tools/find-nvcc.sh) || nvcc=
+for tile in examples/*.tile; do
+	[ -f "$tile" ] || continue
+	stem=${tile##*/}
+	stem=${stem%.tile}
+	name=emu/example/$stem
+	ref=tests/emu/ref/$stem.tile
+	if [ -f "$ref" ]; then
+		run "$tile"
+		if [ $rc -ne 0 ]; then
+			fail "exit status $rc (tilec run $tile)"
+			show "$tmp/out"
+		else
+			grep 'fnv64' "$tmp/out" >"$tmp/got"
+			run "$ref"
+			grep 'fnv64' "$tmp/out" >"$tmp/want"
+			if [ $rc -ne 0 ] || [ ! -s "$tmp/want" ]; then
+				fail "the reference $ref did not run (status $rc)"
+				show "$tmp/out"
+			elif ! cmp -s "$tmp/want" "$tmp/got"; then
+				fail "tensors differ from those of $ref (- reference, + example)"
+				diff -u "$tmp/want" "$tmp/got" | sed 's/^/    /'
+			else
+				echo "PASS $name"
+			fi
+		fi
+	else
+		expect_run "$name" 0 "expect Out = A: all" "$tile" --expect Out=A
+	fi
+
+	name=emu/cxx/$stem
+	if ! "$tilec" --target=emu "$tile" -o "$tmp/$stem.cu" 2>"$tmp/err"; then
+		fail "tilec --target=emu failed"
+		show "$tmp/err"
+		continue
+	fi
+	if "$cxx" -x c++ -std=c++11 -Wall -Wextra -Werror -pthread -fsyntax-only "$tmp/$stem.cu" >"$tmp/err" 2>&1; then
+		echo "PASS $name"
+	else
+		fail "$cxx -x c++ -Wall -Wextra -Werror rejects the --target=emu output"
+		show "$tmp/err"
+	fi
+	if [ -z "$nvcc" ] || [ "${EMU_NVCC:-1}" = 0 ]; then
+		if [ -n "$nvcc" ]; then echo "SKIP emu/nvcc/$stem: EMU_NVCC=0"; else echo "SKIP emu/nvcc/$stem: no nvcc"; fi
+		continue
+	fi
+	for arch in sm_80 sm_90; do
+		name=emu/nvcc/$stem/$arch
+		if "$nvcc" -cubin -arch=$arch -o "$tmp/$stem.cubin" "$tmp/$stem.cu" >"$tmp/err" 2>&1 && ! grep -q . "$tmp/err"; then
+			echo "PASS $name"
+		else
+			fail "nvcc -cubin -arch=$arch failed or warned"
+			show "$tmp/err"
+		fi
+	done
+done
+
+# nvcc -c: the host pass over the emulator's device code as well
+if [ -n "$nvcc" ] && [ "${EMU_NVCC:-1}" != 0 ]; then
+	name=emu/nvcc/host_pass
+	"$tilec" --target=emu examples/tmem_roundtrip.tile -o "$tmp/host.cu"
+	if "$nvcc" -c -arch=sm_80 -o "$tmp/host.o" "$tmp/host.cu" >"$tmp/err" 2>&1 && ! grep -q . "$tmp/err"; then
+		echo "PASS $name"
+	else
+		fail "nvcc -c -arch=sm_80 failed or warned"
+		show "$tmp/err"
+	fi
+fi
+
+# ---------------------------------------------------------------- wrong data flow, run-time traps
+expect_run emu/wrong_slice 1 "expect Out = A: Out[0, 0] = nan but A[0, 0] = -0.138227582 (4096 of 4096 elements differ)" \
+	tests/emu/wrong_slice.tile --expect Out=A
+# which warp reports first varies on the CPU: the texts leave the warp out
+expect_run emu/trap/unallocated 1 "lane 0, register 0: TMEM column 32 (lane " \
+	tests/emu/trap_base.tile --set off=32
+expect_run emu/trap/slab 1 "'s slab (lanes " \
+	tests/emu/trap_base.tile --set off=2097152
+expect_run emu/trap/column_512 1 "TMEM column 512 is beyond the 512 columns" \
+	tests/emu/trap_base.tile --set off=512
+expect_run emu/trap/dealloc_address 1 "trap_dealloc.tile:17: tcgen05.dealloc.cta_group::1: block (0, 0, 0), warp 0: tcgen05.dealloc of address 0x00000020 (lane 0, column 32): no allocation starts there" \
+	tests/emu/trap_dealloc.tile --set off=32
+expect_run emu/trap/dealloc_ncols 1 "tcgen05.dealloc of 64 columns at column 64, but trap_dealloc.tile:9: tcgen05.alloc.cta_group::1 allocated 32 there" \
+	tests/emu/trap_dealloc.tile --set swap=1
+expect_run emu/trap/dealloc_ok 0 "A: f32[128, 32]" tests/emu/trap_dealloc.tile
+expect_run emu/trap/alloc_not_free 1 "tcgen05.alloc of 512 columns: no 512 free consecutive columns" \
+	tests/emu/trap_alloc.tile
+expect_run emu/trap/not_uniform 1 "TMEM address not uniform across the warp: lane 0 passes 0x00000000 (lane 0, column 0), lane 16 passes 0x00000020" \
+	tests/emu/trap_uniform.tile
+expect_run emu/trap/base_ok 0 "A: f32[128, 32]" tests/emu/trap_base.tile
+
+# ---------------------------------------------------------------- traps the static checks shield
+name=emu/direct/build
+if ! "$tilec" --target=emu tests/emu/trap_base.tile -o "$tmp/direct.cu" 2>"$tmp/err"; then
+	fail "tilec --target=emu tests/emu/trap_base.tile failed"
+	show "$tmp/err"
+else
+	cat "$tmp/direct.cu" tests/emu/direct.cc >"$tmp/direct.cc"
+	if ! "$cxx" -std=c++11 -Wall -Wextra -Werror -pthread -o "$tmp/direct" "$tmp/direct.cc" >"$tmp/err" 2>&1; then
+		fail "$cxx rejects tests/emu/direct.cc"
+		show "$tmp/err"
+	else
+		echo "PASS $name"
+		while IFS='|' read -r case status text; do
+			name=emu/direct/$case
+			$limit "$tmp/direct" "${case%%-*}" >"$tmp/out" 2>&1
+			rc=$?
+			if [ $rc -ne "$status" ]; then
+				fail "exit status $rc, expected $status"
+				show "$tmp/out"
+			elif ! grep -qF -- "$text" "$tmp/out"; then
+				fail "no line with '$text'"
+				show "$tmp/out"
+			else
+				echo "PASS $name"
+			fi
+		done <<'EOF'
+0-none|0|direct 0: no trap
+1-leak|70|tilec emu: kernel tl_direct: block (0, 0, 0) exits with 32 column(s) at column 0 still allocated (by direct.cc:leak: tcgen05.alloc)
+2-alloc_after_relinquish|70|tcgen05.alloc after this block gave up its allocation permit (direct.cc:relinquish: tcgen05.relinquish_alloc_permit)
+3-ncols_grows|70|tcgen05.alloc of 64 columns after one of 32; ncols must not grow
+4-ncols_power_of_two|70|tcgen05.alloc of 48 columns; ncols must be a power of two from 32 to 512
+5-read_before_wait_ld|70|tilec emu: direct.cc:pending: register 0 of 'r' read before tcgen05.wait::ld; it was loaded by direct.cc:pending: tcgen05.ld
+6-half_warp|70|deadlock: 64 thread(s) wait at a barrier that can never complete (thread 0, warp 0, lane 0 waits at direct.cc:diverged: tcgen05.wait::ld)
+7-write_before_wait_ld|70|register 3 of 'r' written before tcgen05.wait::ld
+EOF
+	fi
+fi
+
+# ---------------------------------------------------------------- tilec run itself
+expect_run emu/run/no_input 2 "tilec run: error: no input file"
+expect_run emu/run/unknown_option 2 "unknown option '--frobnicate'" examples/tmem_roundtrip.tile --frobnicate
+expect_run emu/run/unknown_kernel 2 "has no kernel 'nope'; it has tmem_roundtrip" examples/tmem_roundtrip.tile --kernel nope
+expect_run emu/run/expect_unknown 2 "kernel tmem_roundtrip has no tensor parameter 'B'" examples/tmem_roundtrip.tile --expect Out=B
+expect_run emu/run/set_unknown 2 "kernel trap_dealloc has no scalar parameter 'A' (it is a tensor)" tests/emu/trap_dealloc.tile --set A=1
+expect_run emu/run/input_error 1 "error:" tests/emu/direct.cc
+name=emu/run/no_compiler
+CXX=/nonexistent/c++ $limit "$tilec" run examples/tmem_roundtrip.tile >"$tmp/out" 2>&1
+rc=$?
+if [ $rc -ne 3 ] || ! grep -qF "no C++ compiler found" "$tmp/out"; then
+	fail "exit status $rc, expected 3 and 'no C++ compiler found'"
+	show "$tmp/out"
+else
+	echo "PASS $name"
+fi
+name=emu/run/deterministic
+run examples/column_slice.tile --seed 7
+cp "$tmp/out" "$tmp/first"
+run examples/column_slice.tile --seed 7
+if ! cmp -s "$tmp/first" "$tmp/out"; then
+	fail "two runs with --seed 7 printed different things"
+elif ! grep -q 'seed 7' "$tmp/out"; then
+	fail "no 'seed 7' in the output"
+	show "$tmp/out"
+else
+	echo "PASS $name"
+fi
+name=emu/run/emu_deterministic
+"$tilec" --target=emu examples/tmem_roundtrip.tile -o "$tmp/a.cu" && "$tilec" --target=emu examples/tmem_roundtrip.tile -o "$tmp/b.cu"
+if cmp -s "$tmp/a.cu" "$tmp/b.cu" && ! grep -q 'asm[^"]*"tcgen05' "$tmp/a.cu"; then
+	echo "PASS $name"
+else
+	fail "--target=emu output differs between two runs or contains a tcgen05 instruction"
+fi
+exit $failed
