@@ -66,13 +66,14 @@ layout_new(int count, int nrep)
 	return l;
 }
 
+/* Places are summed in 64 bits: strides and offsets come from the user and may be huge. */
 static void
-add_digits(int32_t *place, const Digits *d, int64_t index)
+add_digits(int64_t *place, const Digits *d, int64_t index)
 {
 	for (int i = d->n - 1; i >= 0; i--) {
 		int64_t digit = index % d->extent[i];
 		index /= d->extent[i];
-		place[d->axis[i]] += (int32_t)(digit * d->stride[i]);
+		place[d->axis[i]] += digit * d->stride[i];
 	}
 }
 
@@ -91,7 +92,7 @@ eval_strided(LayoutExpr *le, Tensor *t)
 	Digits reps[8];
 	int nreps = 0;
 	int64_t nrep = 1;
-	int32_t offset[AX_COUNT] = {0};
+	int64_t offset[AX_COUNT] = {0};
 	unsigned axes = 0;
 	for (int i = 0; i < main.n; i++)
 		axes |= 1u << main.axis[i];
@@ -101,7 +102,7 @@ eval_strided(LayoutExpr *le, Tensor *t)
 			int64_t v;
 			if (!const_int(term->offset, &v, "a layout offset"))
 				return NULL;
-			offset[term->axis] += (int32_t)v;
+			offset[term->axis] += v;
 			axes |= 1u << term->axis;
 			continue;
 		}
@@ -125,14 +126,25 @@ eval_strided(LayoutExpr *le, Tensor *t)
 	l->axes = axes;
 	for (int e = 0; e < t->count; e++) {
 		for (int r = 0; r < nrep; r++) {
-			int32_t *place = LAYOUT_PLACE(l, e, r);
-			memcpy(place, offset, sizeof offset);
-			add_digits(place, &main, e);
+			int64_t wide[AX_COUNT];
+			memcpy(wide, offset, sizeof offset);
+			add_digits(wide, &main, e);
 			int64_t rest = r;
 			for (int k = nreps - 1; k >= 0; k--) {
 				int64_t p = digits_product(&reps[k]);
-				add_digits(place, &reps[k], rest % p);
+				add_digits(wide, &reps[k], rest % p);
 				rest /= p;
+			}
+			int32_t *place = LAYOUT_PLACE(l, e, r);
+			for (int a = 0; a < AX_COUNT; a++) {
+				if (wide[a] < -(1 << 30) || wide[a] > (1 << 30)) {
+					char c[96];
+					format_coords(c, sizeof c, t->rank, t->dims, e);
+					error(le->loc, "layout puts element %s of '%s' at %s = %lld, far outside any storage", c,
+					      t->name, axis_name((Axis)a), (long long)wide[a]);
+					return NULL;
+				}
+				place[a] = (int32_t)wide[a];
 			}
 		}
 	}

@@ -51,6 +51,7 @@ typedef struct Walk {
 	List allocs;        /* AllocInfo* */
 	Flow flow;
 	int store_ids;
+	int64_t unrolled;   /* iterations unrolled so far in this kernel */
 } Walk;
 
 static Walk W;
@@ -83,6 +84,9 @@ name_taken(KernelIR *k, const char *name)
 static const char *
 cname_for(const char *want)
 {
+	/* names the generated code keeps for itself get a prefix of their own */
+	if (strncmp(want, "tl_", 3) == 0 || strncmp(want, "__", 2) == 0)
+		want = pool_printf("u%s", want);
 	const char *name = want;
 	for (int n = 1; name_taken(W.k, name); n++)
 		name = pool_printf("%s_%d", want, n);
@@ -958,6 +962,12 @@ lower_for(Stmt *s)
 		}
 		if (b - a > 4096) {
 			error(s->loc, "loop of %lld iterations is too long to unroll (at most 4096)", (long long)(b - a));
+			return;
+		}
+		/* nested unrolled loops multiply: the kernel as a whole gets a budget */
+		W.unrolled += b > a ? b - a : 0;
+		if (W.unrolled > 65536) {
+			error(s->loc, "unrolling this loop makes the kernel longer than 65536 unrolled iterations in all");
 			return;
 		}
 		int errors_before = error_count;
