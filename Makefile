@@ -172,4 +172,10 @@ uninstall:
 clean:
 	rm -rf build
 
-.PHONY: all check check-build demo install uninstall clean
+# ---------------------------------------------------------------- make fuzz (optional: clang + libFuzzer)
+# Builds the libFuzzer harness in build/fuzz and runs it for FUZZ_SECONDS (default 60); docs/fuzzing.md.
+
+fuzz:
+	@$(MAKE) --no-print-directory -f fuzz/Makefile.fuzz fuzz
+
+.PHONY: all check check-build demo install uninstall clean fuzz

@@ -451,10 +451,24 @@ source_line_of(Loc loc)
 	const char *text = source_text(loc.file, &len);
 	if (!text)
 		return "";
+	/* applies come in source order: scan on from the line found last time, not from the start */
+	static const char *last_text;
+	static size_t last_len, last_offset;
+	static int last_file = -1, last_line;
 	const char *p = text, *end = text + len;
-	for (int line = 1; line < loc.first_line && p < end; p++)
+	int line = 1;
+	if (last_file == loc.file && last_text == text && last_len == len && last_line <= loc.first_line) {
+		p = text + last_offset;
+		line = last_line;
+	}
+	for (; line < loc.first_line && p < end; p++)
 		if (*p == '\n')
 			line++;
+	last_file = loc.file;
+	last_text = text;
+	last_len = len;
+	last_offset = (size_t)(p - text);
+	last_line = line;
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
 	const char *e = p;
@@ -751,6 +765,61 @@ emit_issues(Check *c, Issue *issues, int nwarp, ApplyCtx *ctx, List *out)
 		first->comment = source_line_of(s->loc);
 }
 
+/* An apply already checked: an identical one (same instruction, scope, warps and operand elements,
+   as unrolled loops and repeated code produce) has the same result, so it is not checked again. */
+typedef struct ApplyMemo {
+	Opcode op;
+	ScopeKind scope;
+	uint64_t warps;
+	int imm_given;
+	uint32_t imm_in, imm;
+	int nops;
+	View *views[3];
+	uint64_t hash[3];
+	Issue *issues;
+} ApplyMemo;
+
+static uint64_t
+view_hash(View *v)
+{
+	if (v->hash)
+		return v->hash;
+	uint64_t h = 1469598103934665603ull ^ (uint64_t)(uintptr_t)v->base;
+	for (int i = 0; i < v->count; i++)
+		h = (h ^ (uint32_t)v->map[i]) * 1099511628211ull;
+	v->hash = h ? h : 1;
+	return v->hash;
+}
+
+static bool
+same_view(const View *a, const View *b)
+{
+	if (a->base != b->base || a->rank != b->rank || a->count != b->count || a->per_thread != b->per_thread)
+		return false;
+	for (int i = 0; i < a->rank; i++)
+		if (a->dims[i] != b->dims[i])
+			return false;
+	return a->map == b->map || memcmp(a->map, b->map, sizeof(int32_t) * (size_t)a->count) == 0;
+}
+
+static ApplyMemo *
+memo_find(KernelIR *k, const Check *c, View **ops, int nops, uint64_t warps, const uint64_t *hash)
+{
+	for (int i = 0; i < k->apply_memo.n; i++) {
+		ApplyMemo *m = LIST_AT(k->apply_memo, ApplyMemo, i);
+		if (m->op.is_ld != c->op.is_ld || m->op.shape != c->op.shape || m->op.n != c->op.n ||
+		    m->op.pack != c->op.pack || m->scope != c->s->scope || m->warps != warps ||
+		    m->imm_given != c->imm_given || (c->imm_given && m->imm_in != c->imm) || m->nops != nops)
+			continue;
+		bool same = true;
+		for (int j = 0; j < nops && same; j++)
+			same = m->hash[j] == hash[j] && same_view(m->views[j], ops[j]);
+		if (same)
+			return m;
+	}
+	return NULL;
+}
+
 bool
 apply_lower(Stmt *s, View **ops, int nops, ApplyCtx *ctx, List *out)
 {
@@ -779,31 +848,59 @@ apply_lower(Stmt *s, View **ops, int nops, ApplyCtx *ctx, List *out)
 		image_cache[c.op.shape][log_n] = cells;
 	}
 	c.cells = image_cache[c.op.shape][log_n];
-	c.reg_inner = pool_alloc(sizeof(int) * 32 * nregs);
-	c.tmem_inner = pool_alloc(sizeof(int) * 32 * nregs);
-	for (int lane = 0; lane < 32; lane++) {
-		for (int r = 0; r < nregs; r++) {
-			ImageCell cell = c.cells[lane * nregs + r];
-			c.reg_inner[lane * nregs + r] = operand_flat(&c, &c.reg, true, 0, 0, cell, 0);
-			c.tmem_inner[lane * nregs + r] = operand_flat(&c, &c.tmem[0], false, 0, 0, cell, 0);
+	uint64_t hash[3];
+	for (int j = 0; j < nops && j < 3; j++)
+		hash[j] = view_hash(ops[j]);
+	ApplyMemo *memo = nops <= 3 ? memo_find(ctx->kernel, &c, ops, nops, warps, hash) : NULL;
+	Issue *issues;
+	if (memo) {
+		issues = memo->issues;
+		c.imm = memo->imm;
+	} else {
+		c.reg_inner = pool_alloc(sizeof(int) * 32 * nregs);
+		c.tmem_inner = pool_alloc(sizeof(int) * 32 * nregs);
+		for (int lane = 0; lane < 32; lane++) {
+			for (int r = 0; r < nregs; r++) {
+				ImageCell cell = c.cells[lane * nregs + r];
+				c.reg_inner[lane * nregs + r] = operand_flat(&c, &c.reg, true, 0, 0, cell, 0);
+				c.tmem_inner[lane * nregs + r] = operand_flat(&c, &c.tmem[0], false, 0, 0, cell, 0);
+			}
 		}
-	}
-	Issue *issues = pool_alloc(sizeof(Issue) * (size_t)nwarp * c.repeats);
-	int i = 0;
-	for (int w = 0; w < 64; w++) {
-		if (!(warps >> w & 1))
-			continue;
-		for (int p = 0; p < c.repeats; p++, i++) {
-			issues[i].warp = w;
-			issues[i].repeat = p;
-			issues[i].words = pool_alloc(sizeof(int) * nregs);
-			if (!check_issue(&c, &issues[i]))
-				return false;
+		uint32_t imm_in = c.imm;
+		issues = pool_alloc(sizeof(Issue) * (size_t)nwarp * c.repeats);
+		int i = 0;
+		for (int w = 0; w < 64; w++) {
+			if (!(warps >> w & 1))
+				continue;
+			for (int p = 0; p < c.repeats; p++, i++) {
+				issues[i].warp = w;
+				issues[i].repeat = p;
+				issues[i].words = pool_alloc(sizeof(int) * nregs);
+				if (!check_issue(&c, &issues[i]))
+					return false;
+			}
+		}
+		if (nops <= 3) {
+			memo = pool_alloc(sizeof *memo);
+			memo->op = c.op;
+			memo->scope = s->scope;
+			memo->warps = warps;
+			memo->imm_given = c.imm_given;
+			memo->imm_in = imm_in;
+			memo->imm = c.imm;
+			memo->nops = nops;
+			for (int j = 0; j < nops; j++) {
+				memo->views[j] = ops[j];
+				memo->hash[j] = hash[j];
+			}
+			memo->issues = issues;
+			list_push(&ctx->kernel->apply_memo, memo);
 		}
 	}
 	emit_issues(&c, issues, nwarp, ctx, out);
 	/* what the protocol checks of lower.c need to know */
 	ctx->is_ld = c.op.is_ld;
+	uint32_t seen[8] = {0}; /* register words named so far (at most 255) */
 	for (int k = 0; k < nwarp * c.repeats; k++) {
 		for (int a = 0; a < c.ntmem; a++) {
 			Tensor *t = c.tmem[a].view->base;
@@ -816,10 +913,15 @@ apply_lower(Stmt *s, View **ops, int nops, ApplyCtx *ctx, List *out)
 			r->cols = opcode_tmem_cols(&c.op);
 			list_push(&ctx->rects, r);
 		}
+		/* each register word once: warps usually name the same words */
 		for (int r = 0; r < nregs; r++) {
+			int word = issues[k].words[r];
+			if (seen[word >> 5] >> (word & 31) & 1)
+				continue;
+			seen[word >> 5] |= 1u << (word & 31);
 			RegRef *ref = pool_alloc(sizeof *ref);
 			ref->tensor = c.reg.view->base;
-			ref->word = issues[k].words[r];
+			ref->word = word;
 			list_push(&ctx->regs, ref);
 		}
 	}

@@ -211,7 +211,12 @@ emit(Loc loc, const char *kind, const char *kcolour, const char *suffix, const c
 		buf_printf(&b, "\033[1;%sm%s:\033[0m\033[1m ", kcolour, kind);
 	else
 		buf_printf(&b, "%s: ", kind);
+	size_t text = b.len;
 	buf_vprintf(&b, fmt, ap);
+	/* A message may quote the source (a string, a token): no control byte reaches the terminal. */
+	for (size_t i = text; i < b.len; i++)
+		if ((unsigned char)b.data[i] < 0x20 || b.data[i] == 0x7f)
+			b.data[i] = '?';
 	buf_puts(&b, suffix);
 	if (colour)
 		buf_puts(&b, "\033[0m");

@@ -529,16 +529,17 @@ space(const Tensor *t)
 	return P.param_written[t->index] ? "global" : "global.nc";
 }
 
-/* Loads an element and widens it to its value type, as C does. */
+/* Loads an element and widens it to its value type, as C does; a 32-bit element goes into *into
+ * when that is given (a .b32 register serves an .f32 load: same size). */
 static Opnd
-load(const Tensor *t, const IExpr *index)
+load(const Tensor *t, const IExpr *index, const Opnd *into)
 {
 	Addr a = address(t, index);
 	const char *sp = space(t);
 	Opnd r;
 	switch (t->type) {
 	case T_F32:
-		r = new_f();
+		r = into ? *into : new_f();
 		ins("ld.%s.f32 %o, %a;", sp, r, &a);
 		return r;
 	case T_F16: {
@@ -554,7 +555,7 @@ load(const Tensor *t, const IExpr *index)
 		static const char *const sfx[T_COUNT] = {
 			[T_I32] = "u32", [T_U32] = "u32", [T_I16] = "s16", [T_U16] = "u16", [T_I8] = "s8", [T_U8] = "u8",
 		};
-		r = new_r();
+		r = into && etype_bits(t->type) == 32 ? *into : new_r();
 		ins("ld.%s.%s %o, %a;", sp, sfx[t->type], r, &a);
 		return r;
 	}
@@ -582,7 +583,7 @@ register_read(const Tensor *t, int slot)
 	int word = slot / per, part = slot % per;
 	Opnd w = {O_WORD, word, 0, t, true};
 	if (bits == 32)
-		return t->type == T_F32 ? pure(O_F, "mov.b32 %D, %o;", w) : w;
+		return w; /* also for f32: a .b32 register is a valid .f32 operand (same size) */
 	switch (t->type) {
 	case T_F16:
 		if (part)
@@ -686,7 +687,7 @@ ev(const IExpr *e)
 	case IE_BUILTIN:
 		return builtin(e->builtin);
 	case IE_LOAD:
-		return load(e->tensor, e->index);
+		return load(e->tensor, e->index, NULL);
 	case IE_SADDR:
 		return shared_address(e);
 	case IE_REG:
@@ -781,6 +782,12 @@ reg_store(const LStmt *s)
 	int per = 32 / bits;
 	Opnd w = {O_WORD, s->slot / per, 0, t, true};
 	int shift = (s->slot % per) * bits;
+	const IExpr *value = s->value->kind == IE_CONV && s->value->to == t->type ? s->value->a : s->value;
+	if (bits == 32 && value->kind == IE_LOAD && etype_bits(value->tensor->type) == 32 &&
+	    (value->tensor->type == T_F32) == (t->type == T_F32)) {
+		load(value->tensor, value->index, &w); /* the bits as they are: no register copy */
+		return;
+	}
 	Opnd v = stored_bits(t->type, s->value);
 	if (bits == 32) {
 		ins("mov.b32 %o, %o;", w, v);
@@ -1129,6 +1136,20 @@ prologue(unsigned builtins)
 	}
 }
 
+/* "f32[128, 64]": a tensor's type and shape, for comments. */
+static const char *
+shape_text(const Tensor *t)
+{
+	Buf b = {0};
+	buf_printf(&b, "%s[", etype_name(t->type));
+	for (int i = 0; i < t->rank; i++)
+		buf_printf(&b, "%s%d", i ? ", " : "", t->dims[i]);
+	buf_putc(&b, ']');
+	const char *r = pool_strdup(b.data);
+	buf_free(&b);
+	return r;
+}
+
 static void
 kernel(KernelIR *k, int ki, Buf *out)
 {
@@ -1157,7 +1178,7 @@ kernel(KernelIR *k, int ki, Buf *out)
 		const char *type = t ? "u64" : param_type(LIST_AT(k->params, Var, i)->type);
 		const char *name = t ? t->name : LIST_AT(k->params, Var, i)->name;
 		buf_printf(out, "\n\t.param .%s tl_param_%d%s // %s%s", type, i, i + 1 < k->params.n ? "," : "", name,
-		           t ? pool_printf(": %s[%d]", etype_name(t->type), t->count) : "");
+		           t ? pool_printf(": %s", shape_text(t)) : "");
 	}
 	buf_printf(out, "%s)\n.maxntid %d, %d, %d\n{\n", k->params.n ? "\n" : "", k->block[0], k->block[1], k->block[2]);
 	if (P.np)
@@ -1177,14 +1198,13 @@ kernel(KernelIR *k, int ki, Buf *out)
 		Buf tmp = {0};
 		put_word(&tmp, t, 0);
 		tmp.data[tmp.len - 1] = 0; /* drop the 0, keep the underscore */
-		buf_printf(out, "%s<%d>; // local %s: %s[%d]\n", tmp.data, t->words, t->name, etype_name(t->type),
-		           t->count);
+		buf_printf(out, "%s<%d>; // local %s: %s\n", tmp.data, t->words, t->name, shape_text(t));
 		buf_free(&tmp);
 	}
 	for (int i = 0; i < P.shared.n; i++) {
 		Tensor *t = LIST_AT(P.shared, Tensor, i);
-		buf_printf(out, "\t.shared .align 16 .b8 tl_smem_%s[%d]; // shared %s: %s[%d]\n", t->cname,
-		           t->count * etype_bits(t->type) / 8, t->name, etype_name(t->type), t->count);
+		buf_printf(out, "\t.shared .align 16 .b8 tl_smem_%s[%d]; // shared %s: %s\n", t->cname,
+		           t->count * etype_bits(t->type) / 8, t->name, shape_text(t));
 	}
 	buf_puts(out, "\n");
 	buf_puts(out, body.data ? body.data : "");

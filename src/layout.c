@@ -308,7 +308,7 @@ typedef struct KeySet {
 static int
 keyset_put(KeySet *ks, uint64_t key, int elem)
 {
-	size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (ks->cap - 1);
+	size_t h = (size_t)(((key ^ (key >> 32)) * 0x9E3779B97F4A7C15ull) >> 32) & (ks->cap - 1);
 	while (ks->elem[h] >= 0) {
 		if (ks->keys[h] == key)
 			return ks->elem[h];

@@ -364,6 +364,7 @@ typedef struct View {
 	int count;
 	int32_t *map;      /* view flat index -> base flat index (per_thread: slot) */
 	bool per_thread;
+	uint64_t hash;     /* of the map, once apply.c has needed it; 0 before */
 } View;
 
 
@@ -545,6 +546,7 @@ typedef struct KernelIR {
 	List body;    /* LStmt* */
 	List names;   /* const char*: every name the generated code uses */
 	bool uses_f16, uses_bf16;
+	List apply_memo; /* apply.c: applies already checked, by instruction and operands */
 } KernelIR;
 
 typedef struct Program {

@@ -20,6 +20,26 @@ format_coords(char *buf, size_t len, int rank, const int *dims, int flat)
 		snprintf(buf + n, len - n, "]");
 }
 
+/* Fills r->map by walking n counters (extent ext[k], input stride st[k]) in row-major order from
+   input index base: the common core of rearrange and slice, without a division per element. */
+static void
+gather(View *r, const View *v, int n, const int *ext, const int64_t *st, int64_t base)
+{
+	int c[MAX_RANK * 2] = {0};
+	int64_t in = base;
+	for (int f = 0; f < r->count; f++) {
+		r->map[f] = v->map[in];
+		for (int k = n - 1; k >= 0; k--) {
+			if (++c[k] < ext[k]) {
+				in += st[k];
+				break;
+			}
+			c[k] = 0;
+			in -= st[k] * (ext[k] - 1);
+		}
+	}
+}
+
 static View *
 view_new(View *from, int rank, const int *dims)
 {
@@ -258,21 +278,19 @@ view_rearrange(View *v, const char *pattern, Loc loc, const char **names, const 
 			out_dims[g] *= size[find_name(&lhs, rhs.names[k])];
 	}
 	View *r = view_new(v, rhs.ngroups, out_dims);
-	int value[MAX_RANK * 2], lhs_of[MAX_RANK * 2];
-	for (int k = 0; k < rhs.nnames; k++)
-		lhs_of[k] = find_name(&lhs, rhs.names[k]);
-	for (int f = 0; f < r->count; f++) {
-		int rest = f;
-		for (int k = rhs.nnames - 1; k >= 0; k--) {
-			int li = lhs_of[k];
-			value[li] = rest % size[li];
-			rest /= size[li];
-		}
-		int in = 0;
-		for (int k = 0; k < lhs.nnames; k++)
-			in = in * size[k] + value[k];
-		r->map[f] = v->map[in];
+	/* the input stride of each name is the product of the sizes after it on the left */
+	int64_t lhs_stride[MAX_RANK * 2], st[MAX_RANK * 2];
+	int ext[MAX_RANK * 2];
+	for (int k = lhs.nnames - 1, prod = 1; k >= 0; k--) {
+		lhs_stride[k] = prod;
+		prod *= size[k];
 	}
+	for (int k = 0; k < rhs.nnames; k++) {
+		int li = find_name(&lhs, rhs.names[k]);
+		ext[k] = size[li];
+		st[k] = lhs_stride[li];
+	}
+	gather(r, v, rhs.nnames, ext, st, 0);
 	return r;
 }
 
@@ -311,15 +329,12 @@ view_slice(View *v, const SliceSpec *spec, int n)
 		}
 	}
 	View *r = view_new(v, rank, out_dims);
-	for (int f = 0; f < r->count; f++) {
-		int rest = f, in = 0, mul = 1;
-		for (int i = v->rank - 1; i >= 0; i--) {
-			int c = lo[i] + rest % step_dims[i];
-			rest /= step_dims[i];
-			in += c * mul;
-			mul *= v->dims[i];
-		}
-		r->map[f] = v->map[in];
+	int64_t st[MAX_RANK], base = 0;
+	for (int i = v->rank - 1, mul = 1; i >= 0; i--) {
+		st[i] = mul;
+		base += (int64_t)lo[i] * mul;
+		mul *= v->dims[i];
 	}
+	gather(r, v, v->rank, step_dims, st, base);
 	return r;
 }
