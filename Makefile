@@ -135,6 +135,8 @@ check:
 	$$step asan run-golden sh tests/run-golden.sh build/asan/tilec; \
 	$$step - cli sh tests/cli.sh build/tilec; \
 	$$step asan cli sh tests/cli.sh build/asan/tilec; \
+	$$step - fuzz-replay sh tests/fuzz-replay.sh build/tilec; \
+	$$step asan fuzz-replay sh tests/fuzz-replay.sh build/asan/tilec; \
 	$$step - install sh tests/install.sh '$(MAKE)'; \
 	$$step - ptxas sh tests/ptxas.sh; \
 	$$step - ptx-routes sh tests/ptx-routes.sh build/tilec; \

@@ -1,6 +1,7 @@
 /* driver.c: the tilec command: options, includes, the target table of emitters, output files and depfiles. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -390,6 +391,19 @@ commit_output(const char *path, const char *data, size_t len)
 		fwrite(data, 1, len, stdout);
 		if (fflush(stdout) != 0) {
 			fprintf(stderr, "tilec: error: cannot write to standard output: %s\n", strerror(errno));
+			return 1;
+		}
+		return 0;
+	}
+	/* a device or a pipe (-o /dev/null) is written in place: renaming over it would replace it */
+	struct stat st;
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		int out = open(path, O_WRONLY | O_TRUNC);
+		bool ok = out >= 0 && write_all(out, data, len);
+		if (out >= 0)
+			ok &= close(out) == 0;
+		if (!ok) {
+			fprintf(stderr, "tilec: error: cannot write '%s': %s\n", path, strerror(errno));
 			return 1;
 		}
 		return 0;

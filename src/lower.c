@@ -176,8 +176,8 @@ eval_view(ViewExpr *ve)
 				if (!const_int(LIST_AT(op->dims, Expr, d), &x, "a view dimension"))
 					return NULL;
 				if (x <= 0 || x > (1 << 24)) {
-					error(LIST_AT(op->dims, Expr, d)->loc, "view dimension must be positive, got %lld",
-					      (long long)x);
+					error(LIST_AT(op->dims, Expr, d)->loc, "view dimension %lld is out of range (1 to %d)",
+					      (long long)x, 1 << 24);
 					return NULL;
 				}
 				dims[d] = (int)x;
@@ -236,8 +236,15 @@ eval_view(ViewExpr *ve)
 				} else if (!const_int(si->index, &lo, "an index into a view")) {
 					return NULL;
 				}
-				spec[d].lo = lo < -1 ? -1 : lo > (1 << 24) ? (1 << 24) : (int)lo;
-				spec[d].hi = hi < -1 ? -1 : hi > (1 << 24) ? (1 << 24) : (int)hi;
+				/* view.c reports bounds against the dimension; values beyond any dimension are reported here */
+				if (lo < -(1 << 24) || lo > (1 << 24) || hi < -(1 << 24) || hi > (1 << 24)) {
+					error(si->loc, "%s %lld is out of range for dimension %d of size %d",
+					      si->is_range ? "slice bound" : "index", (long long)(lo < -(1 << 24) || lo > (1 << 24) ? lo : hi),
+					      d, v->dims[d]);
+					return NULL;
+				}
+				spec[d].lo = (int)lo;
+				spec[d].hi = (int)hi;
 			}
 			v = view_slice(v, spec, op->indices.n);
 		}

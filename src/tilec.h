@@ -276,6 +276,9 @@ extern int error_count;
 extern int warning_count;
 extern bool diag_werror;   /* -Werror */
 extern bool diag_nowarn;   /* -w */
+extern int diag_max_errors; /* the run exits after this many errors; 0: never (the fuzzer) */
+extern FILE *diag_stream;   /* where diagnostics go; NULL: stderr */
+void diag_reset(void);      /* forgets every source and count, for a process that compiles many inputs */
 void diag_setup(void);     /* colour only when stderr is a terminal and NO_COLOR is unset */
 void error(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void warning(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
