@@ -227,4 +227,17 @@ else
 	echo "SKIP cli/cubin: no nvcc"
 	echo "SKIP cli/emit-ptx: no nvcc"
 fi
+
+# An output that is not a regular file (-o /dev/null, a pipe) is written in place, never replaced.
+if mkfifo "$tmp/fifo" 2>/dev/null; then
+	cat "$tmp/fifo" >"$tmp/fifo.out" &
+	reader=$!
+	status fifo-output 0 "$example" -o "$tmp/fifo"
+	wait $reader
+	if [ -p "$tmp/fifo" ] && [ -s "$tmp/fifo.out" ]; then
+		pass fifo-output
+	else
+		fail fifo-output "the FIFO given as output was replaced or got nothing"
+	fi
+fi
 exit $failed
