@@ -246,28 +246,6 @@ find_tool(const char *name)
 	return NULL;
 }
 
-/* Runs a tool, its output going to our stderr; returns its exit status or -1 when it could not start. */
-static int
-run_tool(char *const argv[])
-{
-	fflush(stdout);
-	fflush(stderr);
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		dup2(2, 1);
-		execv(argv[0], argv);
-		_exit(127);
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status) == 127 ? -1 : WEXITSTATUS(status);
-	return -1;
-}
 
 static char *
 make_temp(const char *near, int *fd)
@@ -327,13 +305,13 @@ tool_build(const char *tool, Buf *input, Kind kind, const char *arch, Buf *resul
 		char *archflag = pool_printf("-arch=%s", arch);
 		char *nvcc_argv[] = {(char *)path, kind == K_PTX ? "-ptx" : "-cubin", archflag, "-o", obj, src, NULL};
 		char *ptxas_argv[] = {(char *)path, archflag, "-o", obj, src, NULL};
-		int st = run_tool(ptxas ? ptxas_argv : nvcc_argv);
+		int st = run_process(ptxas ? ptxas_argv : nvcc_argv, true);
 		if (st != 0) {
 			if (st < 0)
 				fprintf(stderr, "tilec: error: could not run %s\n", path);
 			else
-				fprintf(stderr, "tilec: error: %s failed (exit %d) on the generated %s\n", path, st,
-				        ptxas ? "PTX" : "CUDA C");
+				fprintf(stderr, "tilec: error: %s failed (%s %d) on the generated %s\n", path,
+				        st >= 1000 ? "signal" : "exit", st >= 1000 ? st - 1000 : st, ptxas ? "PTX" : "CUDA C");
 			rc = 3;
 		} else {
 			size_t n;

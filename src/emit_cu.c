@@ -27,26 +27,12 @@ typedef struct Emitter {
 
 static Emitter E;
 
-static const char *
-ctype(EType t)
-{
-	switch (t) {
-	case T_F32: return "float";
-	case T_F16: case T_BF16: case T_U16: return "unsigned short";
-	case T_I32: return "int";
-	case T_U32: return "unsigned";
-	case T_I16: return "short";
-	case T_I8: return "signed char";
-	case T_U8: return "unsigned char";
-	default: return "int";
-	}
-}
 
 /* The C type of a scalar variable: 16-bit floats are held as float, rounded at each assignment. */
 static const char *
 var_ctype(EType t)
 {
-	return etype_is_float(t) ? "float" : ctype(t);
+	return etype_is_float(t) ? "float" : etype_ctype(t);
 }
 
 static void
@@ -277,7 +263,7 @@ convert(const IExpr *e)
 		buf_puts(E.out, ")");
 		break;
 	default:
-		buf_printf(E.out, "(int)(%s)(", ctype(e->to));
+		buf_printf(E.out, "(int)(%s)(", etype_ctype(e->to));
 		expr_top(a);
 		buf_puts(E.out, ")");
 		break;
@@ -382,7 +368,7 @@ stored_bits(EType t, const IExpr *value)
 		buf_puts(E.out, "tl_f2bf((float)(");
 		break;
 	default:
-		buf_printf(E.out, "(%s)(", ctype(t));
+		buf_printf(E.out, "(%s)(", etype_ctype(t));
 		break;
 	}
 	expr_top(value);
@@ -757,7 +743,7 @@ stmt(const LStmt *s)
 	switch (s->kind) {
 	case L_LET:
 		line_start();
-		buf_printf(E.out, "const %s %s = ", ctype(s->var->type), s->var->cname);
+		buf_printf(E.out, "const %s %s = ", etype_ctype(s->var->type), s->var->cname);
 		expr_top(s->value);
 		buf_puts(E.out, ";\n");
 		break;
@@ -790,7 +776,7 @@ stmt(const LStmt *s)
 			E.f16 = true;
 		if (s->tensor->type == T_BF16)
 			E.bf16 = true;
-		buf_printf(E.out, "__shared__ __align__(16) %s %s[%d];\n", ctype(s->tensor->type), s->tensor->cname,
+		buf_printf(E.out, "__shared__ __align__(16) %s %s[%d];\n", etype_ctype(s->tensor->type), s->tensor->cname,
 		           s->tensor->count);
 		break;
 	case L_REGS:
@@ -946,7 +932,7 @@ cpu_launcher(KernelIR *k)
 	for (int i = 0; i < k->params.n; i++) {
 		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
 		Var *v = LIST_AT(k->params, Var, i);
-		const char *type = t ? ctype(t->type) : etype_is_float(v->type) ? "float" : ctype(v->type);
+		const char *type = t ? etype_ctype(t->type) : etype_is_float(v->type) ? "float" : etype_ctype(v->type);
 		buf_printf(E.out, "%s*(%s %s*)tl_args[%d]", i ? ", " : "", type, t ? "*" : "", i);
 	}
 	buf_printf(E.out, ");\n}\n\n"
@@ -982,10 +968,10 @@ kernel(KernelIR *k)
 				E.f16 = true;
 			if (t->type == T_BF16)
 				E.bf16 = true;
-			buf_printf(E.out, "%s *__restrict__ %s", ctype(t->type), t->cname);
+			buf_printf(E.out, "%s *__restrict__ %s", etype_ctype(t->type), t->cname);
 		} else {
 			Var *v = LIST_AT(k->params, Var, i);
-			buf_printf(E.out, "%s %s", etype_is_float(v->type) ? "float" : ctype(v->type), v->cname);
+			buf_printf(E.out, "%s %s", etype_is_float(v->type) ? "float" : etype_ctype(v->type), v->cname);
 		}
 	}
 	buf_puts(E.out, ")\n{\n");

@@ -138,26 +138,13 @@ type_code(EType t)
 	}
 }
 
-static const char *
-elem_ctype(EType t)
-{
-	switch (t) {
-	case T_F32: return "float";
-	case T_F16: case T_BF16: case T_U16: return "unsigned short";
-	case T_I32: return "int";
-	case T_U32: return "unsigned";
-	case T_I16: return "short";
-	case T_I8: return "signed char";
-	default: return "unsigned char";
-	}
-}
 
 /* A scalar parameter's C type (16-bit floats are passed as float) and size. */
 static const char *
 scalar_ctype(EType t, int *size)
 {
 	*size = etype_is_float(t) || etype_bits(t) == 32 ? 4 : etype_bits(t) / 8;
-	return etype_is_float(t) ? "float" : elem_ctype(t);
+	return etype_is_float(t) ? "float" : etype_ctype(t);
 }
 
 static int
@@ -282,7 +269,7 @@ host_main(Buf *b, KernelIR *k, RunOptions *o, const uint32_t *scalars, const int
 		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
 		if (t) {
 			buf_printf(b, "\ttl_host_fill(&t[%d], %lluull, %d);\n", slot[i], o->seed, i);
-			buf_printf(b, "\t%s *p%d = (%s *)t[%d].data;\n", elem_ctype(t->type), i, elem_ctype(t->type), slot[i]);
+			buf_printf(b, "\t%s *p%d = (%s *)t[%d].data;\n", etype_ctype(t->type), i, etype_ctype(t->type), slot[i]);
 		} else {
 			int size;
 			const char *ct = scalar_ctype(LIST_AT(k->params, Var, i)->type, &size);
@@ -350,27 +337,6 @@ write_manifest(KernelIR *k, RunOptions *o, const uint32_t *scalars)
 	return 0;
 }
 
-/* Runs argv (argv[0] looked up in PATH); its stdout and stderr are ours. -1: it could not start. */
-static int
-spawn(char *const argv[])
-{
-	fflush(stdout);
-	fflush(stderr);
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status) == 127 ? -1 : WEXITSTATUS(status);
-	return 1000 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
 
 /* $CXX (split at blanks), else c++, g++, clang++: the first that runs. Returns its status, -1 if none ran. */
 static int
@@ -393,7 +359,7 @@ compile_cpp(const char *src, const char *exe, const char **used)
 			argv[n++] = (char *)flags[i];
 		argv[n] = NULL;
 		*used = argv[0];
-		int rc = spawn(argv);
+		int rc = run_process(argv, false);
 		if (rc >= 0)
 			return rc;
 	}
@@ -455,7 +421,7 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 			printf("run %s: grid %dx%dx%d, block %dx%dx%d, seed %llu\n", k->name, k->grid[0], k->grid[1], k->grid[2],
 			       k->block[0], k->block[1], k->block[2], o->seed);
 			char *argv[] = {exe, NULL};
-			st = spawn(argv);
+			st = run_process(argv, false);
 			if (st == 0 || st == 1) {
 				rc = st;
 			} else if (st == TRAP_STATUS) {

@@ -263,6 +263,10 @@ bool etype_is_float(EType t);
 bool etype_is_signed(EType t);
 const char *axis_name(Axis a);
 bool axis_from_name(const char *name, Axis *out);
+const char *etype_ctype(EType t); /* the C type that stores one element */
+/* Runs argv (argv[0] found in PATH unless it has a '/'): its exit status, -1 when it could not start,
+   1000 + the signal when one killed it. */
+int run_process(char *const argv[], bool stdout_to_stderr);
 
 /* ---------------------------------------------------------------- diag.c */
 

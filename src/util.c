@@ -1,6 +1,9 @@
 /* util.c: pool allocation, lists, byte buffers and the names of types and axes. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "tilec.h"
 
@@ -202,4 +205,43 @@ axis_from_name(const char *name, Axis *out)
 		}
 	}
 	return false;
+}
+
+/* The C type that stores one element of t: 16-bit floats are kept as their bits. */
+const char *
+etype_ctype(EType t)
+{
+	switch (t) {
+	case T_F32: return "float";
+	case T_F16: case T_BF16: case T_U16: return "unsigned short";
+	case T_I32: return "int";
+	case T_U32: return "unsigned";
+	case T_I16: return "short";
+	case T_I8: return "signed char";
+	case T_U8: return "unsigned char";
+	default: return "int";
+	}
+}
+
+int
+run_process(char *const argv[], bool stdout_to_stderr)
+{
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		if (stdout_to_stderr)
+			dup2(2, 1);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status) == 127 ? -1 : WEXITSTATUS(status);
+	return 1000 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
