@@ -426,6 +426,11 @@ static IExpr *
 tensor_base(Check *c)
 {
 	Tensor *t = c->tmem[0].view->base;
+	/* Where an alloc's slot holds the address, each instruction reads the slot itself: the value
+	   cannot change while the tensor is usable (a new alloc into the slot needs a dealloc first,
+	   after which the tensor is refused), and a read next to its use keeps a register free. */
+	if (t->alloc)
+		return t->addr;
 	IExpr *v = pool_alloc(sizeof *v);
 	v->kind = IE_VAR;
 	v->type = T_U32;
@@ -675,7 +680,7 @@ emit_issues(Check *c, Issue *issues, int nwarp, ApplyCtx *ctx, List *out)
 		body = &first->body;
 	}
 	IExpr *gi_expr = s->scope == SCOPE_CTA ? ie_builtin(B_WARP_ID)
-	                                      : ie_binary(OP_MOD, ie_builtin(B_WARP_ID), ie_int(4, T_I32));
+	                                      : ie_binary(OP_BITAND, ie_builtin(B_WARP_ID), ie_int(3, T_I32));
 	if (nwarp == 1) {
 		for (int p = 0; p < c->repeats; p++) {
 			LStmt *l = make_tc(c, &issues[p], ie_binary(OP_ADD, tensor_base(c), ie_int(issues[p].offset, T_U32)));
@@ -714,7 +719,7 @@ emit_issues(Check *c, Issue *issues, int nwarp, ApplyCtx *ctx, List *out)
 				IExpr *step = ie_binary(OP_MUL, ie_convert(gi_expr, T_U32), ie_int(d, T_U32));
 				addr = ie_binary(OP_ADD, tensor_base(c), ie_binary(OP_ADD, ie_int(a, T_U32), step));
 			} else if (split) {
-				IExpr *slab = ie_binary(OP_MOD, ie_builtin(B_WARP_ID), ie_int(4, T_I32));
+				IExpr *slab = ie_binary(OP_BITAND, ie_builtin(B_WARP_ID), ie_int(3, T_I32));
 				IExpr *group = ie_builtin(B_WARPGROUP_ID);
 				IExpr *off = ie_binary(OP_ADD, ie_int(base_off, T_U32),
 				                       ie_binary(OP_ADD, ie_binary(OP_MUL, ie_convert(slab, T_U32), ie_int(b, T_U32)),

@@ -981,10 +981,10 @@ kernel(KernelIR *k)
 			buf_puts(E.out, "\tconst char *tl_ld_where = \"\";\n\t(void)tl_ld_where;\n");
 	}
 	if (list_uses_warp(&k->body)) {
-		/* the shuffle tells the compiler the warp index is uniform, so addresses stay in uniform registers */
-		buf_puts(E.out, "\tconst int tl_warp_id = __shfl_sync(0xffffffffu, (int)(");
+		/* a plain shift: ptxas finds it uniform, and a shuffle would keep it live in a register */
+		buf_puts(E.out, "\tconst int tl_warp_id = (int)(");
 		thread_linear();
-		buf_puts(E.out, " >> 5), 0);\n");
+		buf_puts(E.out, " >> 5);\n");
 	}
 	stmts(&k->body);
 	if (E.emu)

@@ -1120,11 +1120,9 @@ prologue(unsigned builtins)
 		ins("mad.lo.s32 %o, %o, %d, %o;", P.linear, yz, k->block[0], P.tid[0]);
 	}
 	if (builtins & (1u << B_WARP_ID | 1u << B_WARPGROUP_ID)) {
-		/* the shuffle from lane 0 tells ptxas the warp index is uniform, as in emit_cu.c */
-		Opnd w = new_r();
+		/* a plain shift, as in emit_cu.c: ptxas finds it uniform */
 		P.warp = new_r();
-		ins("shr.u32 %o, %o, 5;", w, P.linear);
-		ins("shfl.sync.idx.b32 %o, %o, 0, 31, -1;", P.warp, w);
+		ins("shr.u32 %o, %o, 5;", P.warp, P.linear);
 	}
 	if (builtins & 1u << B_LANE_ID) {
 		P.lane = new_r();

@@ -1102,10 +1102,13 @@ lower_decl_checked(Stmt *s)
 		}
 		emit(L_REGS, s->loc)->tensor = t;
 	} else {
-		t->addr = addr;
-		LStmt *l = emit(L_TMEM, s->loc);
-		l->tensor = t;
-		l->value = ie_convert(addr, T_U32);
+		t->addr = ie_convert(addr, T_U32);
+		/* a tensor in a known allocation is addressed by reading its slot at each use (apply.c) */
+		if (!t->alloc) {
+			LStmt *l = emit(L_TMEM, s->loc);
+			l->tensor = t;
+			l->value = t->addr;
+		}
 	}
 	return true;
 }

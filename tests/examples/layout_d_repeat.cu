@@ -2,7 +2,7 @@
 
 extern "C" __global__ void __launch_bounds__(128) layout_d_repeat(float *__restrict__ A, float *__restrict__ Out)
 {
-	const int tl_warp_id = __shfl_sync(0xffffffffu, (int)(threadIdx.x >> 5), 0);
+	const int tl_warp_id = (int)(threadIdx.x >> 5);
 	const int tid = (int)threadIdx.x;
 	__shared__ __align__(16) unsigned address[1];
 	if (tl_warp_id == 0) {
@@ -11,7 +11,6 @@ extern "C" __global__ void __launch_bounds__(128) layout_d_repeat(float *__restr
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-	const unsigned acc = address[0];
 	unsigned buf[128];
 	buf[0] = __float_as_uint(A[tid * 128]);
 	buf[1] = __float_as_uint(A[(tid * 128) + 1]);
@@ -144,28 +143,28 @@ extern "C" __global__ void __launch_bounds__(128) layout_d_repeat(float *__restr
 	// layout_d_repeat.tile:24: apply tcgen05.st.sync.aligned.32x32b.x32.b32(tv, rv) scope warpgroup;
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x32.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16,"
 		"%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32};"
-		:: "r"(acc + ((unsigned)(tl_warp_id % 4) * 2097152u)),
+		:: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)),
 		  "r"(buf[0]), "r"(buf[1]), "r"(buf[2]), "r"(buf[3]), "r"(buf[4]), "r"(buf[5]), "r"(buf[6]), "r"(buf[7]),
 		  "r"(buf[8]), "r"(buf[9]), "r"(buf[10]), "r"(buf[11]), "r"(buf[12]), "r"(buf[13]), "r"(buf[14]), "r"(buf[15]),
 		  "r"(buf[16]), "r"(buf[17]), "r"(buf[18]), "r"(buf[19]), "r"(buf[20]), "r"(buf[21]), "r"(buf[22]), "r"(buf[23]),
 		  "r"(buf[24]), "r"(buf[25]), "r"(buf[26]), "r"(buf[27]), "r"(buf[28]), "r"(buf[29]), "r"(buf[30]), "r"(buf[31]) : "memory");
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x32.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16,"
 		"%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32};"
-		:: "r"(acc + (32u + ((unsigned)(tl_warp_id % 4) * 2097152u))),
+		:: "r"(address[0] + (32u + ((unsigned)(tl_warp_id & 3) * 2097152u))),
 		  "r"(buf[32]), "r"(buf[33]), "r"(buf[34]), "r"(buf[35]), "r"(buf[36]), "r"(buf[37]), "r"(buf[38]), "r"(buf[39]),
 		  "r"(buf[40]), "r"(buf[41]), "r"(buf[42]), "r"(buf[43]), "r"(buf[44]), "r"(buf[45]), "r"(buf[46]), "r"(buf[47]),
 		  "r"(buf[48]), "r"(buf[49]), "r"(buf[50]), "r"(buf[51]), "r"(buf[52]), "r"(buf[53]), "r"(buf[54]), "r"(buf[55]),
 		  "r"(buf[56]), "r"(buf[57]), "r"(buf[58]), "r"(buf[59]), "r"(buf[60]), "r"(buf[61]), "r"(buf[62]), "r"(buf[63]) : "memory");
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x32.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16,"
 		"%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32};"
-		:: "r"(acc + (64u + ((unsigned)(tl_warp_id % 4) * 2097152u))),
+		:: "r"(address[0] + (64u + ((unsigned)(tl_warp_id & 3) * 2097152u))),
 		  "r"(buf[64]), "r"(buf[65]), "r"(buf[66]), "r"(buf[67]), "r"(buf[68]), "r"(buf[69]), "r"(buf[70]), "r"(buf[71]),
 		  "r"(buf[72]), "r"(buf[73]), "r"(buf[74]), "r"(buf[75]), "r"(buf[76]), "r"(buf[77]), "r"(buf[78]), "r"(buf[79]),
 		  "r"(buf[80]), "r"(buf[81]), "r"(buf[82]), "r"(buf[83]), "r"(buf[84]), "r"(buf[85]), "r"(buf[86]), "r"(buf[87]),
 		  "r"(buf[88]), "r"(buf[89]), "r"(buf[90]), "r"(buf[91]), "r"(buf[92]), "r"(buf[93]), "r"(buf[94]), "r"(buf[95]) : "memory");
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x32.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16,"
 		"%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32};"
-		:: "r"(acc + (96u + ((unsigned)(tl_warp_id % 4) * 2097152u))),
+		:: "r"(address[0] + (96u + ((unsigned)(tl_warp_id & 3) * 2097152u))),
 		  "r"(buf[96]), "r"(buf[97]), "r"(buf[98]), "r"(buf[99]), "r"(buf[100]), "r"(buf[101]), "r"(buf[102]), "r"(buf[103]),
 		  "r"(buf[104]), "r"(buf[105]), "r"(buf[106]), "r"(buf[107]), "r"(buf[108]), "r"(buf[109]), "r"(buf[110]), "r"(buf[111]),
 		  "r"(buf[112]), "r"(buf[113]), "r"(buf[114]), "r"(buf[115]), "r"(buf[116]), "r"(buf[117]), "r"(buf[118]), "r"(buf[119]),
@@ -307,7 +306,7 @@ extern "C" __global__ void __launch_bounds__(128) layout_d_repeat(float *__restr
 		  "=r"(buf[8]), "=r"(buf[9]), "=r"(buf[10]), "=r"(buf[11]), "=r"(buf[12]), "=r"(buf[13]), "=r"(buf[14]), "=r"(buf[15]),
 		  "=r"(buf[16]), "=r"(buf[17]), "=r"(buf[18]), "=r"(buf[19]), "=r"(buf[20]), "=r"(buf[21]), "=r"(buf[22]), "=r"(buf[23]),
 		  "=r"(buf[24]), "=r"(buf[25]), "=r"(buf[26]), "=r"(buf[27]), "=r"(buf[28]), "=r"(buf[29]), "=r"(buf[30]), "=r"(buf[31])
-		: "r"(acc + ((unsigned)(tl_warp_id % 4) * 2097152u)) : "memory");
+		: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)) : "memory");
 	asm volatile("tcgen05.ld.sync.aligned.32x32b.x32.b32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
 		"%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, [%32];"
 		:
@@ -315,7 +314,7 @@ extern "C" __global__ void __launch_bounds__(128) layout_d_repeat(float *__restr
 		  "=r"(buf[40]), "=r"(buf[41]), "=r"(buf[42]), "=r"(buf[43]), "=r"(buf[44]), "=r"(buf[45]), "=r"(buf[46]), "=r"(buf[47]),
 		  "=r"(buf[48]), "=r"(buf[49]), "=r"(buf[50]), "=r"(buf[51]), "=r"(buf[52]), "=r"(buf[53]), "=r"(buf[54]), "=r"(buf[55]),
 		  "=r"(buf[56]), "=r"(buf[57]), "=r"(buf[58]), "=r"(buf[59]), "=r"(buf[60]), "=r"(buf[61]), "=r"(buf[62]), "=r"(buf[63])
-		: "r"(acc + (32u + ((unsigned)(tl_warp_id % 4) * 2097152u))) : "memory");
+		: "r"(address[0] + (32u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
 	asm volatile("tcgen05.ld.sync.aligned.32x32b.x32.b32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
 		"%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, [%32];"
 		:
@@ -323,7 +322,7 @@ extern "C" __global__ void __launch_bounds__(128) layout_d_repeat(float *__restr
 		  "=r"(buf[72]), "=r"(buf[73]), "=r"(buf[74]), "=r"(buf[75]), "=r"(buf[76]), "=r"(buf[77]), "=r"(buf[78]), "=r"(buf[79]),
 		  "=r"(buf[80]), "=r"(buf[81]), "=r"(buf[82]), "=r"(buf[83]), "=r"(buf[84]), "=r"(buf[85]), "=r"(buf[86]), "=r"(buf[87]),
 		  "=r"(buf[88]), "=r"(buf[89]), "=r"(buf[90]), "=r"(buf[91]), "=r"(buf[92]), "=r"(buf[93]), "=r"(buf[94]), "=r"(buf[95])
-		: "r"(acc + (64u + ((unsigned)(tl_warp_id % 4) * 2097152u))) : "memory");
+		: "r"(address[0] + (64u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
 	asm volatile("tcgen05.ld.sync.aligned.32x32b.x32.b32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
 		"%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, [%32];"
 		:
@@ -331,7 +330,7 @@ extern "C" __global__ void __launch_bounds__(128) layout_d_repeat(float *__restr
 		  "=r"(buf[104]), "=r"(buf[105]), "=r"(buf[106]), "=r"(buf[107]), "=r"(buf[108]), "=r"(buf[109]), "=r"(buf[110]), "=r"(buf[111]),
 		  "=r"(buf[112]), "=r"(buf[113]), "=r"(buf[114]), "=r"(buf[115]), "=r"(buf[116]), "=r"(buf[117]), "=r"(buf[118]), "=r"(buf[119]),
 		  "=r"(buf[120]), "=r"(buf[121]), "=r"(buf[122]), "=r"(buf[123]), "=r"(buf[124]), "=r"(buf[125]), "=r"(buf[126]), "=r"(buf[127])
-		: "r"(acc + (96u + ((unsigned)(tl_warp_id % 4) * 2097152u))) : "memory");
+		: "r"(address[0] + (96u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
 	asm volatile("tcgen05.wait::ld.sync.aligned;" :
 		  "+r"(buf[0]), "+r"(buf[1]), "+r"(buf[2]), "+r"(buf[3]), "+r"(buf[4]), "+r"(buf[5]), "+r"(buf[6]), "+r"(buf[7]),
 		  "+r"(buf[8]), "+r"(buf[9]), "+r"(buf[10]), "+r"(buf[11]), "+r"(buf[12]), "+r"(buf[13]), "+r"(buf[14]), "+r"(buf[15]),

@@ -2,7 +2,7 @@
 
 extern "C" __global__ void __launch_bounds__(128) layout_f_subslab(float *__restrict__ A, float *__restrict__ Out)
 {
-	const int tl_warp_id = __shfl_sync(0xffffffffu, (int)(threadIdx.x >> 5), 0);
+	const int tl_warp_id = (int)(threadIdx.x >> 5);
 	const int tid = (int)threadIdx.x;
 	__shared__ __align__(16) unsigned address[1];
 	if (tl_warp_id == 0) {
@@ -11,7 +11,6 @@ extern "C" __global__ void __launch_bounds__(128) layout_f_subslab(float *__rest
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-	const unsigned acc = address[0];
 	unsigned r[4];
 	r[0] = __float_as_uint(A[tid * 4]);
 	r[1] = __float_as_uint(A[(tid * 4) + 1]);
@@ -19,7 +18,7 @@ extern "C" __global__ void __launch_bounds__(128) layout_f_subslab(float *__rest
 	r[3] = __float_as_uint(A[(tid * 4) + 3]);
 	// layout_f_subslab.tile:25: apply tcgen05.st.sync.aligned.16x64b.x4.b32(tv, rv) scope warpgroup;
 	asm volatile("tcgen05.st.sync.aligned.16x64b.x4.b32 [%0], {%1, %2, %3, %4};"
-		:: "r"(acc + (1048576u + ((unsigned)(tl_warp_id % 4) * 2097152u))),
+		:: "r"(address[0] + (1048576u + ((unsigned)(tl_warp_id & 3) * 2097152u))),
 		  "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3]) : "memory");
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
 	r[0] = __float_as_uint(0.0f);
@@ -30,7 +29,7 @@ extern "C" __global__ void __launch_bounds__(128) layout_f_subslab(float *__rest
 	asm volatile("tcgen05.ld.sync.aligned.16x64b.x4.b32 {%0, %1, %2, %3}, [%4];"
 		:
 		  "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-		: "r"(acc + (1048576u + ((unsigned)(tl_warp_id % 4) * 2097152u))) : "memory");
+		: "r"(address[0] + (1048576u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
 	asm volatile("tcgen05.wait::ld.sync.aligned;" :
 		  "+r"(r[0]), "+r"(r[1]), "+r"(r[2]), "+r"(r[3]) :: "memory");
 	Out[tid * 4] = __uint_as_float(r[0]);

@@ -16,7 +16,7 @@ static __device__ __forceinline__ float tl_h2f(unsigned short h)
 
 extern "C" __global__ void __launch_bounds__(128) pack_roundtrip(unsigned short *__restrict__ A, unsigned short *__restrict__ Out)
 {
-	const int tl_warp_id = __shfl_sync(0xffffffffu, (int)(threadIdx.x >> 5), 0);
+	const int tl_warp_id = (int)(threadIdx.x >> 5);
 	const int tid = (int)threadIdx.x;
 	__shared__ __align__(16) unsigned address[1];
 	if (tl_warp_id == 0) {
@@ -25,7 +25,6 @@ extern "C" __global__ void __launch_bounds__(128) pack_roundtrip(unsigned short 
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-	const unsigned halves = address[0];
 	unsigned r[4] = {0};
 	r[0] = (r[0] & 0xffff0000u) | ((unsigned)(tl_f2h((float)(tl_h2f(A[tid * 8]))) & 0xffffu) << 0);
 	r[0] = (r[0] & 0x0000ffffu) | ((unsigned)(tl_f2h((float)(tl_h2f(A[(tid * 8) + 1]))) & 0xffffu) << 16);
@@ -37,7 +36,7 @@ extern "C" __global__ void __launch_bounds__(128) pack_roundtrip(unsigned short 
 	r[3] = (r[3] & 0x0000ffffu) | ((unsigned)(tl_f2h((float)(tl_h2f(A[(tid * 8) + 7]))) & 0xffffu) << 16);
 	// pack_roundtrip.tile:24: apply tcgen05.st.sync.aligned.32x32b.x4.unpack::16b.b32(tv, rv) scope warpgroup;
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x4.unpack::16b.b32 [%0], {%1, %2, %3, %4};"
-		:: "r"(halves + ((unsigned)(tl_warp_id % 4) * 2097152u)),
+		:: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)),
 		  "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3]) : "memory");
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
 	r[0] = (r[0] & 0xffff0000u) | ((unsigned)(tl_f2h((float)(0.0f)) & 0xffffu) << 0);
@@ -52,7 +51,7 @@ extern "C" __global__ void __launch_bounds__(128) pack_roundtrip(unsigned short 
 	asm volatile("tcgen05.ld.sync.aligned.32x32b.x4.pack::16b.b32 {%0, %1, %2, %3}, [%4];"
 		:
 		  "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-		: "r"(halves + ((unsigned)(tl_warp_id % 4) * 2097152u)) : "memory");
+		: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)) : "memory");
 	asm volatile("tcgen05.wait::ld.sync.aligned;" :
 		  "+r"(r[0]), "+r"(r[1]), "+r"(r[2]), "+r"(r[3]) :: "memory");
 	Out[tid * 8] = tl_f2h((float)(tl_h2f((unsigned short)r[0])));

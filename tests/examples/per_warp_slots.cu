@@ -2,7 +2,7 @@
 
 extern "C" __global__ void __launch_bounds__(128) per_warp_slots(float *__restrict__ A, float *__restrict__ Out)
 {
-	const int tl_warp_id = __shfl_sync(0xffffffffu, (int)(threadIdx.x >> 5), 0);
+	const int tl_warp_id = (int)(threadIdx.x >> 5);
 	const int warp = tl_warp_id;
 	const int lane = (int)(threadIdx.x & 31u);
 	__shared__ __align__(16) unsigned address[1];
@@ -12,7 +12,6 @@ extern "C" __global__ void __launch_bounds__(128) per_warp_slots(float *__restri
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-	const unsigned acc = address[0];
 	unsigned r[32];
 	if (warp == 0) {
 		r[0] = __float_as_uint(A[lane * 8]);
@@ -57,19 +56,19 @@ extern "C" __global__ void __launch_bounds__(128) per_warp_slots(float *__restri
 	// per_warp_slots.tile:28: apply tcgen05.st.sync.aligned.32x32b.x8.b32(tv, r) scope warpgroup;
 	if (tl_warp_id == 0) {
 		asm volatile("tcgen05.st.sync.aligned.32x32b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-			:: "r"(acc),
+			:: "r"(address[0]),
 			  "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3]), "r"(r[4]), "r"(r[5]), "r"(r[6]), "r"(r[7]) : "memory");
 	} else if (tl_warp_id == 1) {
 		asm volatile("tcgen05.st.sync.aligned.32x32b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-			:: "r"(acc + 2097152u),
+			:: "r"(address[0] + 2097152u),
 			  "r"(r[8]), "r"(r[9]), "r"(r[10]), "r"(r[11]), "r"(r[12]), "r"(r[13]), "r"(r[14]), "r"(r[15]) : "memory");
 	} else if (tl_warp_id == 2) {
 		asm volatile("tcgen05.st.sync.aligned.32x32b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-			:: "r"(acc + 4194304u),
+			:: "r"(address[0] + 4194304u),
 			  "r"(r[16]), "r"(r[17]), "r"(r[18]), "r"(r[19]), "r"(r[20]), "r"(r[21]), "r"(r[22]), "r"(r[23]) : "memory");
 	} else if (tl_warp_id == 3) {
 		asm volatile("tcgen05.st.sync.aligned.32x32b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-			:: "r"(acc + 6291456u),
+			:: "r"(address[0] + 6291456u),
 			  "r"(r[24]), "r"(r[25]), "r"(r[26]), "r"(r[27]), "r"(r[28]), "r"(r[29]), "r"(r[30]), "r"(r[31]) : "memory");
 	}
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
@@ -110,22 +109,22 @@ extern "C" __global__ void __launch_bounds__(128) per_warp_slots(float *__restri
 		asm volatile("tcgen05.ld.sync.aligned.32x32b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
 			:
 			  "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7])
-			: "r"(acc) : "memory");
+			: "r"(address[0]) : "memory");
 	} else if (tl_warp_id == 1) {
 		asm volatile("tcgen05.ld.sync.aligned.32x32b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
 			:
 			  "=r"(r[8]), "=r"(r[9]), "=r"(r[10]), "=r"(r[11]), "=r"(r[12]), "=r"(r[13]), "=r"(r[14]), "=r"(r[15])
-			: "r"(acc + 2097152u) : "memory");
+			: "r"(address[0] + 2097152u) : "memory");
 	} else if (tl_warp_id == 2) {
 		asm volatile("tcgen05.ld.sync.aligned.32x32b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
 			:
 			  "=r"(r[16]), "=r"(r[17]), "=r"(r[18]), "=r"(r[19]), "=r"(r[20]), "=r"(r[21]), "=r"(r[22]), "=r"(r[23])
-			: "r"(acc + 4194304u) : "memory");
+			: "r"(address[0] + 4194304u) : "memory");
 	} else if (tl_warp_id == 3) {
 		asm volatile("tcgen05.ld.sync.aligned.32x32b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
 			:
 			  "=r"(r[24]), "=r"(r[25]), "=r"(r[26]), "=r"(r[27]), "=r"(r[28]), "=r"(r[29]), "=r"(r[30]), "=r"(r[31])
-			: "r"(acc + 6291456u) : "memory");
+			: "r"(address[0] + 6291456u) : "memory");
 	}
 	asm volatile("tcgen05.wait::ld.sync.aligned;" :
 		  "+r"(r[0]), "+r"(r[1]), "+r"(r[2]), "+r"(r[3]), "+r"(r[4]), "+r"(r[5]), "+r"(r[6]), "+r"(r[7]),

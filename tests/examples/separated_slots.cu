@@ -2,7 +2,7 @@
 
 extern "C" __global__ void __launch_bounds__(128) separated_slots(float *__restrict__ A, float *__restrict__ Out)
 {
-	const int tl_warp_id = __shfl_sync(0xffffffffu, (int)(threadIdx.x >> 5), 0);
+	const int tl_warp_id = (int)(threadIdx.x >> 5);
 	const int tid = (int)threadIdx.x;
 	__shared__ __align__(16) unsigned address[1];
 	if (tl_warp_id == 0) {
@@ -11,7 +11,6 @@ extern "C" __global__ void __launch_bounds__(128) separated_slots(float *__restr
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-	const unsigned acc = address[0];
 	unsigned both[64];
 	both[0] = __float_as_uint(A[tid * 64]);
 	both[1] = __float_as_uint(A[(tid * 64) + 1]);
@@ -80,7 +79,7 @@ extern "C" __global__ void __launch_bounds__(128) separated_slots(float *__restr
 	// separated_slots.tile:25: apply tcgen05.st.sync.aligned.32x32b.x32.b32(tv, first) scope warpgroup;
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x32.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16,"
 		"%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32};"
-		:: "r"(acc + ((unsigned)(tl_warp_id % 4) * 2097152u)),
+		:: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)),
 		  "r"(both[0]), "r"(both[2]), "r"(both[4]), "r"(both[6]), "r"(both[8]), "r"(both[10]), "r"(both[12]), "r"(both[14]),
 		  "r"(both[16]), "r"(both[18]), "r"(both[20]), "r"(both[22]), "r"(both[24]), "r"(both[26]), "r"(both[28]), "r"(both[30]),
 		  "r"(both[32]), "r"(both[34]), "r"(both[36]), "r"(both[38]), "r"(both[40]), "r"(both[42]), "r"(both[44]), "r"(both[46]),
@@ -94,7 +93,7 @@ extern "C" __global__ void __launch_bounds__(128) separated_slots(float *__restr
 		  "=r"(both[17]), "=r"(both[19]), "=r"(both[21]), "=r"(both[23]), "=r"(both[25]), "=r"(both[27]), "=r"(both[29]), "=r"(both[31]),
 		  "=r"(both[33]), "=r"(both[35]), "=r"(both[37]), "=r"(both[39]), "=r"(both[41]), "=r"(both[43]), "=r"(both[45]), "=r"(both[47]),
 		  "=r"(both[49]), "=r"(both[51]), "=r"(both[53]), "=r"(both[55]), "=r"(both[57]), "=r"(both[59]), "=r"(both[61]), "=r"(both[63])
-		: "r"(acc + ((unsigned)(tl_warp_id % 4) * 2097152u)) : "memory");
+		: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)) : "memory");
 	asm volatile("tcgen05.wait::ld.sync.aligned;" :
 		  "+r"(both[1]), "+r"(both[3]), "+r"(both[5]), "+r"(both[7]), "+r"(both[9]), "+r"(both[11]), "+r"(both[13]), "+r"(both[15]),
 		  "+r"(both[17]), "+r"(both[19]), "+r"(both[21]), "+r"(both[23]), "+r"(both[25]), "+r"(both[27]), "+r"(both[29]), "+r"(both[31]),

@@ -2,7 +2,7 @@
 
 extern "C" __global__ void __launch_bounds__(128) shape_16x128b(float *__restrict__ A, float *__restrict__ Out)
 {
-	const int tl_warp_id = __shfl_sync(0xffffffffu, (int)(threadIdx.x >> 5), 0);
+	const int tl_warp_id = (int)(threadIdx.x >> 5);
 	const int tid = (int)threadIdx.x;
 	__shared__ __align__(16) unsigned address[1];
 	if (tl_warp_id == 0) {
@@ -11,7 +11,6 @@ extern "C" __global__ void __launch_bounds__(128) shape_16x128b(float *__restric
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-	const unsigned mem = address[0];
 	unsigned r[32];
 	r[0] = __float_as_uint(A[tid * 32]);
 	r[1] = __float_as_uint(A[(tid * 32) + 1]);
@@ -47,16 +46,16 @@ extern "C" __global__ void __launch_bounds__(128) shape_16x128b(float *__restric
 	r[31] = __float_as_uint(A[(tid * 32) + 31]);
 	// shape_16x128b.tile:25: apply tcgen05.st.sync.aligned.16x128b.x4.b32(tv, rv) scope warpgroup;
 	asm volatile("tcgen05.st.sync.aligned.16x128b.x4.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-		:: "r"(mem + ((unsigned)(tl_warp_id % 4) * 2097152u)),
+		:: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)),
 		  "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3]), "r"(r[4]), "r"(r[5]), "r"(r[6]), "r"(r[7]) : "memory");
 	asm volatile("tcgen05.st.sync.aligned.16x128b.x4.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-		:: "r"(mem + (16u + ((unsigned)(tl_warp_id % 4) * 2097152u))),
+		:: "r"(address[0] + (16u + ((unsigned)(tl_warp_id & 3) * 2097152u))),
 		  "r"(r[8]), "r"(r[9]), "r"(r[10]), "r"(r[11]), "r"(r[12]), "r"(r[13]), "r"(r[14]), "r"(r[15]) : "memory");
 	asm volatile("tcgen05.st.sync.aligned.16x128b.x4.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-		:: "r"(mem + (1048576u + ((unsigned)(tl_warp_id % 4) * 2097152u))),
+		:: "r"(address[0] + (1048576u + ((unsigned)(tl_warp_id & 3) * 2097152u))),
 		  "r"(r[16]), "r"(r[17]), "r"(r[18]), "r"(r[19]), "r"(r[20]), "r"(r[21]), "r"(r[22]), "r"(r[23]) : "memory");
 	asm volatile("tcgen05.st.sync.aligned.16x128b.x4.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-		:: "r"(mem + (1048592u + ((unsigned)(tl_warp_id % 4) * 2097152u))),
+		:: "r"(address[0] + (1048592u + ((unsigned)(tl_warp_id & 3) * 2097152u))),
 		  "r"(r[24]), "r"(r[25]), "r"(r[26]), "r"(r[27]), "r"(r[28]), "r"(r[29]), "r"(r[30]), "r"(r[31]) : "memory");
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
 	r[0] = __float_as_uint(0.0f);
@@ -95,19 +94,19 @@ extern "C" __global__ void __launch_bounds__(128) shape_16x128b(float *__restric
 	asm volatile("tcgen05.ld.sync.aligned.16x128b.x4.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
 		:
 		  "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7])
-		: "r"(mem + ((unsigned)(tl_warp_id % 4) * 2097152u)) : "memory");
+		: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)) : "memory");
 	asm volatile("tcgen05.ld.sync.aligned.16x128b.x4.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
 		:
 		  "=r"(r[8]), "=r"(r[9]), "=r"(r[10]), "=r"(r[11]), "=r"(r[12]), "=r"(r[13]), "=r"(r[14]), "=r"(r[15])
-		: "r"(mem + (16u + ((unsigned)(tl_warp_id % 4) * 2097152u))) : "memory");
+		: "r"(address[0] + (16u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
 	asm volatile("tcgen05.ld.sync.aligned.16x128b.x4.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
 		:
 		  "=r"(r[16]), "=r"(r[17]), "=r"(r[18]), "=r"(r[19]), "=r"(r[20]), "=r"(r[21]), "=r"(r[22]), "=r"(r[23])
-		: "r"(mem + (1048576u + ((unsigned)(tl_warp_id % 4) * 2097152u))) : "memory");
+		: "r"(address[0] + (1048576u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
 	asm volatile("tcgen05.ld.sync.aligned.16x128b.x4.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
 		:
 		  "=r"(r[24]), "=r"(r[25]), "=r"(r[26]), "=r"(r[27]), "=r"(r[28]), "=r"(r[29]), "=r"(r[30]), "=r"(r[31])
-		: "r"(mem + (1048592u + ((unsigned)(tl_warp_id % 4) * 2097152u))) : "memory");
+		: "r"(address[0] + (1048592u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
 	asm volatile("tcgen05.wait::ld.sync.aligned;" :
 		  "+r"(r[0]), "+r"(r[1]), "+r"(r[2]), "+r"(r[3]), "+r"(r[4]), "+r"(r[5]), "+r"(r[6]), "+r"(r[7]),
 		  "+r"(r[8]), "+r"(r[9]), "+r"(r[10]), "+r"(r[11]), "+r"(r[12]), "+r"(r[13]), "+r"(r[14]), "+r"(r[15]),

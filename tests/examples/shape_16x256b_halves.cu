@@ -2,7 +2,7 @@
 
 extern "C" __global__ void __launch_bounds__(128) shape_16x256b_halves(float *__restrict__ A, float *__restrict__ Out)
 {
-	const int tl_warp_id = __shfl_sync(0xffffffffu, (int)(threadIdx.x >> 5), 0);
+	const int tl_warp_id = (int)(threadIdx.x >> 5);
 	const int tid = (int)threadIdx.x;
 	__shared__ __align__(16) unsigned address[1];
 	if (tl_warp_id == 0) {
@@ -11,7 +11,6 @@ extern "C" __global__ void __launch_bounds__(128) shape_16x256b_halves(float *__
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-	const unsigned acc = address[0];
 	unsigned frag[16];
 	frag[0] = __float_as_uint(A[tid * 16]);
 	frag[1] = __float_as_uint(A[(tid * 16) + 1]);
@@ -31,10 +30,10 @@ extern "C" __global__ void __launch_bounds__(128) shape_16x256b_halves(float *__
 	frag[15] = __float_as_uint(A[(tid * 16) + 15]);
 	// shape_16x256b_halves.tile:25: apply tcgen05.st.sync.aligned.16x256b.x2.b32(tv, fv) scope warpgroup;
 	asm volatile("tcgen05.st.sync.aligned.16x256b.x2.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-		:: "r"(acc + ((unsigned)(tl_warp_id % 4) * 2097152u)),
+		:: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)),
 		  "r"(frag[0]), "r"(frag[1]), "r"(frag[2]), "r"(frag[3]), "r"(frag[4]), "r"(frag[5]), "r"(frag[6]), "r"(frag[7]) : "memory");
 	asm volatile("tcgen05.st.sync.aligned.16x256b.x2.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-		:: "r"(acc + (1048576u + ((unsigned)(tl_warp_id % 4) * 2097152u))),
+		:: "r"(address[0] + (1048576u + ((unsigned)(tl_warp_id & 3) * 2097152u))),
 		  "r"(frag[8]), "r"(frag[9]), "r"(frag[10]), "r"(frag[11]), "r"(frag[12]), "r"(frag[13]), "r"(frag[14]), "r"(frag[15]) : "memory");
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
 	frag[0] = __float_as_uint(0.0f);
@@ -57,11 +56,11 @@ extern "C" __global__ void __launch_bounds__(128) shape_16x256b_halves(float *__
 	asm volatile("tcgen05.ld.sync.aligned.16x256b.x2.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
 		:
 		  "=r"(frag[0]), "=r"(frag[1]), "=r"(frag[2]), "=r"(frag[3]), "=r"(frag[4]), "=r"(frag[5]), "=r"(frag[6]), "=r"(frag[7])
-		: "r"(acc + ((unsigned)(tl_warp_id % 4) * 2097152u)) : "memory");
+		: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)) : "memory");
 	asm volatile("tcgen05.ld.sync.aligned.16x256b.x2.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
 		:
 		  "=r"(frag[8]), "=r"(frag[9]), "=r"(frag[10]), "=r"(frag[11]), "=r"(frag[12]), "=r"(frag[13]), "=r"(frag[14]), "=r"(frag[15])
-		: "r"(acc + (1048576u + ((unsigned)(tl_warp_id % 4) * 2097152u))) : "memory");
+		: "r"(address[0] + (1048576u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
 	asm volatile("tcgen05.wait::ld.sync.aligned;" :
 		  "+r"(frag[0]), "+r"(frag[1]), "+r"(frag[2]), "+r"(frag[3]), "+r"(frag[4]), "+r"(frag[5]), "+r"(frag[6]), "+r"(frag[7]),
 		  "+r"(frag[8]), "+r"(frag[9]), "+r"(frag[10]), "+r"(frag[11]), "+r"(frag[12]), "+r"(frag[13]), "+r"(frag[14]), "+r"(frag[15]) :: "memory");

@@ -2,7 +2,7 @@
 
 extern "C" __global__ void __launch_bounds__(128) shape_16x32bx2(float *__restrict__ A, float *__restrict__ Out)
 {
-	const int tl_warp_id = __shfl_sync(0xffffffffu, (int)(threadIdx.x >> 5), 0);
+	const int tl_warp_id = (int)(threadIdx.x >> 5);
 	const int tid = (int)threadIdx.x;
 	__shared__ __align__(16) unsigned address[1];
 	if (tl_warp_id == 0) {
@@ -11,7 +11,6 @@ extern "C" __global__ void __launch_bounds__(128) shape_16x32bx2(float *__restri
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-	const unsigned mem = address[0];
 	unsigned regs[4];
 	regs[0] = __float_as_uint(A[tid * 4]);
 	regs[1] = __float_as_uint(A[(tid * 4) + 1]);
@@ -19,7 +18,7 @@ extern "C" __global__ void __launch_bounds__(128) shape_16x32bx2(float *__restri
 	regs[3] = __float_as_uint(A[(tid * 4) + 3]);
 	// shape_16x32bx2.tile:26: apply tcgen05.st.sync.aligned.16x32bx2.x4.b32(low, high, regs) scope warpgroup, imm_half_splitoff = (16 << 16) + 8;
 	asm volatile("tcgen05.st.sync.aligned.16x32bx2.x4.b32 [%0], 1048584, {%1, %2, %3, %4};"
-		:: "r"(mem + ((unsigned)(tl_warp_id % 4) * 2097152u)),
+		:: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)),
 		  "r"(regs[0]), "r"(regs[1]), "r"(regs[2]), "r"(regs[3]) : "memory");
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
 	regs[0] = __float_as_uint(0.0f);
@@ -30,7 +29,7 @@ extern "C" __global__ void __launch_bounds__(128) shape_16x32bx2(float *__restri
 	asm volatile("tcgen05.ld.sync.aligned.16x32bx2.x4.b32 {%0, %1, %2, %3}, [%4], 1048584;"
 		:
 		  "=r"(regs[0]), "=r"(regs[1]), "=r"(regs[2]), "=r"(regs[3])
-		: "r"(mem + ((unsigned)(tl_warp_id % 4) * 2097152u)) : "memory");
+		: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)) : "memory");
 	asm volatile("tcgen05.wait::ld.sync.aligned;" :
 		  "+r"(regs[0]), "+r"(regs[1]), "+r"(regs[2]), "+r"(regs[3]) :: "memory");
 	Out[tid * 4] = __uint_as_float(regs[0]);

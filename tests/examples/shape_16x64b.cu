@@ -2,7 +2,7 @@
 
 extern "C" __global__ void __launch_bounds__(128) shape_16x64b(float *__restrict__ A, float *__restrict__ Out)
 {
-	const int tl_warp_id = __shfl_sync(0xffffffffu, (int)(threadIdx.x >> 5), 0);
+	const int tl_warp_id = (int)(threadIdx.x >> 5);
 	const int tid = (int)threadIdx.x;
 	__shared__ __align__(16) unsigned address[1];
 	if (tl_warp_id == 0) {
@@ -11,7 +11,6 @@ extern "C" __global__ void __launch_bounds__(128) shape_16x64b(float *__restrict
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-	const unsigned mem = address[0];
 	unsigned r[64];
 	r[0] = __float_as_uint(A[tid * 64]);
 	r[1] = __float_as_uint(A[(tid * 64) + 1]);
@@ -79,28 +78,28 @@ extern "C" __global__ void __launch_bounds__(128) shape_16x64b(float *__restrict
 	r[63] = __float_as_uint(A[(tid * 64) + 63]);
 	// shape_16x64b.tile:25: apply tcgen05.st.sync.aligned.16x64b.x8.b32(tv, rv) scope warpgroup;
 	asm volatile("tcgen05.st.sync.aligned.16x64b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-		:: "r"(mem + ((unsigned)(tl_warp_id % 4) * 2097152u)),
+		:: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)),
 		  "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3]), "r"(r[4]), "r"(r[5]), "r"(r[6]), "r"(r[7]) : "memory");
 	asm volatile("tcgen05.st.sync.aligned.16x64b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-		:: "r"(mem + (16u + ((unsigned)(tl_warp_id % 4) * 2097152u))),
+		:: "r"(address[0] + (16u + ((unsigned)(tl_warp_id & 3) * 2097152u))),
 		  "r"(r[8]), "r"(r[9]), "r"(r[10]), "r"(r[11]), "r"(r[12]), "r"(r[13]), "r"(r[14]), "r"(r[15]) : "memory");
 	asm volatile("tcgen05.st.sync.aligned.16x64b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-		:: "r"(mem + (32u + ((unsigned)(tl_warp_id % 4) * 2097152u))),
+		:: "r"(address[0] + (32u + ((unsigned)(tl_warp_id & 3) * 2097152u))),
 		  "r"(r[16]), "r"(r[17]), "r"(r[18]), "r"(r[19]), "r"(r[20]), "r"(r[21]), "r"(r[22]), "r"(r[23]) : "memory");
 	asm volatile("tcgen05.st.sync.aligned.16x64b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-		:: "r"(mem + (48u + ((unsigned)(tl_warp_id % 4) * 2097152u))),
+		:: "r"(address[0] + (48u + ((unsigned)(tl_warp_id & 3) * 2097152u))),
 		  "r"(r[24]), "r"(r[25]), "r"(r[26]), "r"(r[27]), "r"(r[28]), "r"(r[29]), "r"(r[30]), "r"(r[31]) : "memory");
 	asm volatile("tcgen05.st.sync.aligned.16x64b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-		:: "r"(mem + (1048576u + ((unsigned)(tl_warp_id % 4) * 2097152u))),
+		:: "r"(address[0] + (1048576u + ((unsigned)(tl_warp_id & 3) * 2097152u))),
 		  "r"(r[32]), "r"(r[33]), "r"(r[34]), "r"(r[35]), "r"(r[36]), "r"(r[37]), "r"(r[38]), "r"(r[39]) : "memory");
 	asm volatile("tcgen05.st.sync.aligned.16x64b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-		:: "r"(mem + (1048592u + ((unsigned)(tl_warp_id % 4) * 2097152u))),
+		:: "r"(address[0] + (1048592u + ((unsigned)(tl_warp_id & 3) * 2097152u))),
 		  "r"(r[40]), "r"(r[41]), "r"(r[42]), "r"(r[43]), "r"(r[44]), "r"(r[45]), "r"(r[46]), "r"(r[47]) : "memory");
 	asm volatile("tcgen05.st.sync.aligned.16x64b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-		:: "r"(mem + (1048608u + ((unsigned)(tl_warp_id % 4) * 2097152u))),
+		:: "r"(address[0] + (1048608u + ((unsigned)(tl_warp_id & 3) * 2097152u))),
 		  "r"(r[48]), "r"(r[49]), "r"(r[50]), "r"(r[51]), "r"(r[52]), "r"(r[53]), "r"(r[54]), "r"(r[55]) : "memory");
 	asm volatile("tcgen05.st.sync.aligned.16x64b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-		:: "r"(mem + (1048624u + ((unsigned)(tl_warp_id % 4) * 2097152u))),
+		:: "r"(address[0] + (1048624u + ((unsigned)(tl_warp_id & 3) * 2097152u))),
 		  "r"(r[56]), "r"(r[57]), "r"(r[58]), "r"(r[59]), "r"(r[60]), "r"(r[61]), "r"(r[62]), "r"(r[63]) : "memory");
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
 	r[0] = __float_as_uint(0.0f);
@@ -171,35 +170,35 @@ extern "C" __global__ void __launch_bounds__(128) shape_16x64b(float *__restrict
 	asm volatile("tcgen05.ld.sync.aligned.16x64b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
 		:
 		  "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7])
-		: "r"(mem + ((unsigned)(tl_warp_id % 4) * 2097152u)) : "memory");
+		: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)) : "memory");
 	asm volatile("tcgen05.ld.sync.aligned.16x64b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
 		:
 		  "=r"(r[8]), "=r"(r[9]), "=r"(r[10]), "=r"(r[11]), "=r"(r[12]), "=r"(r[13]), "=r"(r[14]), "=r"(r[15])
-		: "r"(mem + (16u + ((unsigned)(tl_warp_id % 4) * 2097152u))) : "memory");
+		: "r"(address[0] + (16u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
 	asm volatile("tcgen05.ld.sync.aligned.16x64b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
 		:
 		  "=r"(r[16]), "=r"(r[17]), "=r"(r[18]), "=r"(r[19]), "=r"(r[20]), "=r"(r[21]), "=r"(r[22]), "=r"(r[23])
-		: "r"(mem + (32u + ((unsigned)(tl_warp_id % 4) * 2097152u))) : "memory");
+		: "r"(address[0] + (32u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
 	asm volatile("tcgen05.ld.sync.aligned.16x64b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
 		:
 		  "=r"(r[24]), "=r"(r[25]), "=r"(r[26]), "=r"(r[27]), "=r"(r[28]), "=r"(r[29]), "=r"(r[30]), "=r"(r[31])
-		: "r"(mem + (48u + ((unsigned)(tl_warp_id % 4) * 2097152u))) : "memory");
+		: "r"(address[0] + (48u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
 	asm volatile("tcgen05.ld.sync.aligned.16x64b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
 		:
 		  "=r"(r[32]), "=r"(r[33]), "=r"(r[34]), "=r"(r[35]), "=r"(r[36]), "=r"(r[37]), "=r"(r[38]), "=r"(r[39])
-		: "r"(mem + (1048576u + ((unsigned)(tl_warp_id % 4) * 2097152u))) : "memory");
+		: "r"(address[0] + (1048576u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
 	asm volatile("tcgen05.ld.sync.aligned.16x64b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
 		:
 		  "=r"(r[40]), "=r"(r[41]), "=r"(r[42]), "=r"(r[43]), "=r"(r[44]), "=r"(r[45]), "=r"(r[46]), "=r"(r[47])
-		: "r"(mem + (1048592u + ((unsigned)(tl_warp_id % 4) * 2097152u))) : "memory");
+		: "r"(address[0] + (1048592u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
 	asm volatile("tcgen05.ld.sync.aligned.16x64b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
 		:
 		  "=r"(r[48]), "=r"(r[49]), "=r"(r[50]), "=r"(r[51]), "=r"(r[52]), "=r"(r[53]), "=r"(r[54]), "=r"(r[55])
-		: "r"(mem + (1048608u + ((unsigned)(tl_warp_id % 4) * 2097152u))) : "memory");
+		: "r"(address[0] + (1048608u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
 	asm volatile("tcgen05.ld.sync.aligned.16x64b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
 		:
 		  "=r"(r[56]), "=r"(r[57]), "=r"(r[58]), "=r"(r[59]), "=r"(r[60]), "=r"(r[61]), "=r"(r[62]), "=r"(r[63])
-		: "r"(mem + (1048624u + ((unsigned)(tl_warp_id % 4) * 2097152u))) : "memory");
+		: "r"(address[0] + (1048624u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
 	asm volatile("tcgen05.wait::ld.sync.aligned;" :
 		  "+r"(r[0]), "+r"(r[1]), "+r"(r[2]), "+r"(r[3]), "+r"(r[4]), "+r"(r[5]), "+r"(r[6]), "+r"(r[7]),
 		  "+r"(r[8]), "+r"(r[9]), "+r"(r[10]), "+r"(r[11]), "+r"(r[12]), "+r"(r[13]), "+r"(r[14]), "+r"(r[15]),

@@ -16,7 +16,7 @@ static __device__ __forceinline__ float tl_h2f(unsigned short h)
 
 extern "C" __global__ void __launch_bounds__(128) subword_f16(unsigned short *__restrict__ A, unsigned short *__restrict__ Out)
 {
-	const int tl_warp_id = __shfl_sync(0xffffffffu, (int)(threadIdx.x >> 5), 0);
+	const int tl_warp_id = (int)(threadIdx.x >> 5);
 	const int tid = (int)threadIdx.x;
 	__shared__ __align__(16) unsigned address[1];
 	if (tl_warp_id == 0) {
@@ -25,7 +25,6 @@ extern "C" __global__ void __launch_bounds__(128) subword_f16(unsigned short *__
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-	const unsigned t = address[0];
 	unsigned r[8] = {0};
 	r[0] = (r[0] & 0xffff0000u) | ((unsigned)(tl_f2h((float)(tl_h2f(A[tid * 16]))) & 0xffffu) << 0);
 	r[0] = (r[0] & 0x0000ffffu) | ((unsigned)(tl_f2h((float)(tl_h2f(A[(tid * 16) + 1]))) & 0xffffu) << 16);
@@ -45,7 +44,7 @@ extern "C" __global__ void __launch_bounds__(128) subword_f16(unsigned short *__
 	r[7] = (r[7] & 0x0000ffffu) | ((unsigned)(tl_f2h((float)(tl_h2f(A[(tid * 16) + 15]))) & 0xffffu) << 16);
 	// subword_f16.tile:22: apply tcgen05.st.sync.aligned.32x32b.x8.b32(tv, rv) scope warpgroup;
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-		:: "r"(t + ((unsigned)(tl_warp_id % 4) * 2097152u)),
+		:: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)),
 		  "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3]), "r"(r[4]), "r"(r[5]), "r"(r[6]), "r"(r[7]) : "memory");
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
 	r[0] = (r[0] & 0xffff0000u) | ((unsigned)(tl_f2h((float)(0.0f)) & 0xffffu) << 0);
@@ -68,7 +67,7 @@ extern "C" __global__ void __launch_bounds__(128) subword_f16(unsigned short *__
 	asm volatile("tcgen05.ld.sync.aligned.32x32b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
 		:
 		  "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7])
-		: "r"(t + ((unsigned)(tl_warp_id % 4) * 2097152u)) : "memory");
+		: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)) : "memory");
 	asm volatile("tcgen05.wait::ld.sync.aligned;" :
 		  "+r"(r[0]), "+r"(r[1]), "+r"(r[2]), "+r"(r[3]), "+r"(r[4]), "+r"(r[5]), "+r"(r[6]), "+r"(r[7]) :: "memory");
 	Out[tid * 16] = tl_f2h((float)(tl_h2f((unsigned short)r[0])));

@@ -2,7 +2,7 @@
 
 extern "C" __global__ void __launch_bounds__(256) cross_warp(float *__restrict__ A, float *__restrict__ Out)
 {
-	const int tl_warp_id = __shfl_sync(0xffffffffu, (int)(threadIdx.x >> 5), 0);
+	const int tl_warp_id = (int)(threadIdx.x >> 5);
 	const int lane = (int)(threadIdx.x & 31u);
 	__shared__ __align__(16) unsigned address[1];
 	if (tl_warp_id == 0) {
@@ -11,7 +11,6 @@ extern "C" __global__ void __launch_bounds__(256) cross_warp(float *__restrict__
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-	const unsigned acc = address[0];
 	unsigned r[32];
 	if (tl_warp_id == 0) {
 		r[0] = __float_as_uint(A[lane * 32]);
@@ -49,7 +48,7 @@ extern "C" __global__ void __launch_bounds__(256) cross_warp(float *__restrict__
 		// proto_cross_warp_synced.tile:21: apply tcgen05.st.sync.aligned.32x32b.x32.b32(slab0, r) scope warp;
 		asm volatile("tcgen05.st.sync.aligned.32x32b.x32.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16,"
 		"%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32};"
-			:: "r"(acc),
+			:: "r"(address[0]),
 			  "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3]), "r"(r[4]), "r"(r[5]), "r"(r[6]), "r"(r[7]),
 			  "r"(r[8]), "r"(r[9]), "r"(r[10]), "r"(r[11]), "r"(r[12]), "r"(r[13]), "r"(r[14]), "r"(r[15]),
 			  "r"(r[16]), "r"(r[17]), "r"(r[18]), "r"(r[19]), "r"(r[20]), "r"(r[21]), "r"(r[22]), "r"(r[23]),
@@ -68,7 +67,7 @@ extern "C" __global__ void __launch_bounds__(256) cross_warp(float *__restrict__
 			  "=r"(r[8]), "=r"(r[9]), "=r"(r[10]), "=r"(r[11]), "=r"(r[12]), "=r"(r[13]), "=r"(r[14]), "=r"(r[15]),
 			  "=r"(r[16]), "=r"(r[17]), "=r"(r[18]), "=r"(r[19]), "=r"(r[20]), "=r"(r[21]), "=r"(r[22]), "=r"(r[23]),
 			  "=r"(r[24]), "=r"(r[25]), "=r"(r[26]), "=r"(r[27]), "=r"(r[28]), "=r"(r[29]), "=r"(r[30]), "=r"(r[31])
-			: "r"(acc) : "memory");
+			: "r"(address[0]) : "memory");
 	}
 	asm volatile("tcgen05.wait::ld.sync.aligned;" :
 		  "+r"(r[0]), "+r"(r[1]), "+r"(r[2]), "+r"(r[3]), "+r"(r[4]), "+r"(r[5]), "+r"(r[6]), "+r"(r[7]),

@@ -2,7 +2,7 @@
 
 extern "C" __global__ void __launch_bounds__(128) tmem_roundtrip(float *__restrict__ A, float *__restrict__ Out)
 {
-	const int tl_warp_id = __shfl_sync(0xffffffffu, (int)(threadIdx.x >> 5), 0);
+	const int tl_warp_id = (int)(threadIdx.x >> 5);
 	const int tid = (int)threadIdx.x;
 	const int warp = tl_warp_id;
 	__shared__ __align__(16) unsigned address[1];
@@ -12,7 +12,6 @@ extern "C" __global__ void __launch_bounds__(128) tmem_roundtrip(float *__restri
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-	const unsigned mem = address[0];
 	unsigned src[64];
 	unsigned dst[64];
 	src[0] = __float_as_uint(A[tid * 64]);
@@ -85,7 +84,7 @@ extern "C" __global__ void __launch_bounds__(128) tmem_roundtrip(float *__restri
 		"%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32,"
 		"%33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48,"
 		"%49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64};"
-			:: "r"(mem + ((unsigned)(tl_warp_id % 4) * 2097152u)),
+			:: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)),
 			  "r"(src[0]), "r"(src[1]), "r"(src[2]), "r"(src[3]), "r"(src[4]), "r"(src[5]), "r"(src[6]), "r"(src[7]),
 			  "r"(src[8]), "r"(src[9]), "r"(src[10]), "r"(src[11]), "r"(src[12]), "r"(src[13]), "r"(src[14]), "r"(src[15]),
 			  "r"(src[16]), "r"(src[17]), "r"(src[18]), "r"(src[19]), "r"(src[20]), "r"(src[21]), "r"(src[22]), "r"(src[23]),
@@ -113,7 +112,7 @@ extern "C" __global__ void __launch_bounds__(128) tmem_roundtrip(float *__restri
 		  "=r"(dst[40]), "=r"(dst[41]), "=r"(dst[42]), "=r"(dst[43]), "=r"(dst[44]), "=r"(dst[45]), "=r"(dst[46]), "=r"(dst[47]),
 		  "=r"(dst[48]), "=r"(dst[49]), "=r"(dst[50]), "=r"(dst[51]), "=r"(dst[52]), "=r"(dst[53]), "=r"(dst[54]), "=r"(dst[55]),
 		  "=r"(dst[56]), "=r"(dst[57]), "=r"(dst[58]), "=r"(dst[59]), "=r"(dst[60]), "=r"(dst[61]), "=r"(dst[62]), "=r"(dst[63])
-		: "r"(mem + ((unsigned)(tl_warp_id % 4) * 2097152u)) : "memory");
+		: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)) : "memory");
 	asm volatile("tcgen05.wait::ld.sync.aligned;" :
 		  "+r"(dst[0]), "+r"(dst[1]), "+r"(dst[2]), "+r"(dst[3]), "+r"(dst[4]), "+r"(dst[5]), "+r"(dst[6]), "+r"(dst[7]),
 		  "+r"(dst[8]), "+r"(dst[9]), "+r"(dst[10]), "+r"(dst[11]), "+r"(dst[12]), "+r"(dst[13]), "+r"(dst[14]), "+r"(dst[15]),

@@ -2,7 +2,7 @@
 
 extern "C" __global__ void __launch_bounds__(128) subword_u8(unsigned char *__restrict__ A, unsigned char *__restrict__ Out)
 {
-	const int tl_warp_id = __shfl_sync(0xffffffffu, (int)(threadIdx.x >> 5), 0);
+	const int tl_warp_id = (int)(threadIdx.x >> 5);
 	const int tid = (int)threadIdx.x;
 	__shared__ __align__(16) unsigned address[1];
 	if (tl_warp_id == 0) {
@@ -11,7 +11,6 @@ extern "C" __global__ void __launch_bounds__(128) subword_u8(unsigned char *__re
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-	const unsigned t = address[0];
 	unsigned r[8] = {0};
 	r[0] = (r[0] & 0xffffff00u) | ((unsigned)((unsigned char)((int)A[tid * 32]) & 0xffu) << 0);
 	r[0] = (r[0] & 0xffff00ffu) | ((unsigned)((unsigned char)((int)A[(tid * 32) + 1]) & 0xffu) << 8);
@@ -47,7 +46,7 @@ extern "C" __global__ void __launch_bounds__(128) subword_u8(unsigned char *__re
 	r[7] = (r[7] & 0x00ffffffu) | ((unsigned)((unsigned char)((int)A[(tid * 32) + 31]) & 0xffu) << 24);
 	// subword_u8.tile:22: apply tcgen05.st.sync.aligned.32x32b.x8.b32(tv, rv) scope warpgroup;
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-		:: "r"(t + ((unsigned)(tl_warp_id % 4) * 2097152u)),
+		:: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)),
 		  "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3]), "r"(r[4]), "r"(r[5]), "r"(r[6]), "r"(r[7]) : "memory");
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
 	r[0] = (r[0] & 0xffffff00u) | ((unsigned)((unsigned char)(0) & 0xffu) << 0);
@@ -86,7 +85,7 @@ extern "C" __global__ void __launch_bounds__(128) subword_u8(unsigned char *__re
 	asm volatile("tcgen05.ld.sync.aligned.32x32b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
 		:
 		  "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7])
-		: "r"(t + ((unsigned)(tl_warp_id % 4) * 2097152u)) : "memory");
+		: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)) : "memory");
 	asm volatile("tcgen05.wait::ld.sync.aligned;" :
 		  "+r"(r[0]), "+r"(r[1]), "+r"(r[2]), "+r"(r[3]), "+r"(r[4]), "+r"(r[5]), "+r"(r[6]), "+r"(r[7]) :: "memory");
 	Out[tid * 32] = (unsigned char)((int)(unsigned char)r[0]);

@@ -2,7 +2,7 @@
 
 extern "C" __global__ void __launch_bounds__(64) warp_scope(float *__restrict__ A, float *__restrict__ Out)
 {
-	const int tl_warp_id = __shfl_sync(0xffffffffu, (int)(threadIdx.x >> 5), 0);
+	const int tl_warp_id = (int)(threadIdx.x >> 5);
 	const int lane = (int)(threadIdx.x & 31u);
 	__shared__ __align__(16) unsigned address[1];
 	if (tl_warp_id == 0) {
@@ -11,7 +11,6 @@ extern "C" __global__ void __launch_bounds__(64) warp_scope(float *__restrict__ 
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-	const unsigned slab = address[0] + 2097152u;
 	unsigned regs[32];
 	regs[0] = __float_as_uint(A[lane * 32]);
 	regs[1] = __float_as_uint(A[(lane * 32) + 1]);
@@ -49,7 +48,7 @@ extern "C" __global__ void __launch_bounds__(64) warp_scope(float *__restrict__ 
 	if (tl_warp_id == 1) {
 		asm volatile("tcgen05.st.sync.aligned.32x32b.x32.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16,"
 		"%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32};"
-			:: "r"(slab),
+			:: "r"(address[0] + 2097152u),
 			  "r"(regs[0]), "r"(regs[1]), "r"(regs[2]), "r"(regs[3]), "r"(regs[4]), "r"(regs[5]), "r"(regs[6]), "r"(regs[7]),
 			  "r"(regs[8]), "r"(regs[9]), "r"(regs[10]), "r"(regs[11]), "r"(regs[12]), "r"(regs[13]), "r"(regs[14]), "r"(regs[15]),
 			  "r"(regs[16]), "r"(regs[17]), "r"(regs[18]), "r"(regs[19]), "r"(regs[20]), "r"(regs[21]), "r"(regs[22]), "r"(regs[23]),
@@ -97,7 +96,7 @@ extern "C" __global__ void __launch_bounds__(64) warp_scope(float *__restrict__ 
 			  "=r"(regs[8]), "=r"(regs[9]), "=r"(regs[10]), "=r"(regs[11]), "=r"(regs[12]), "=r"(regs[13]), "=r"(regs[14]), "=r"(regs[15]),
 			  "=r"(regs[16]), "=r"(regs[17]), "=r"(regs[18]), "=r"(regs[19]), "=r"(regs[20]), "=r"(regs[21]), "=r"(regs[22]), "=r"(regs[23]),
 			  "=r"(regs[24]), "=r"(regs[25]), "=r"(regs[26]), "=r"(regs[27]), "=r"(regs[28]), "=r"(regs[29]), "=r"(regs[30]), "=r"(regs[31])
-			: "r"(slab) : "memory");
+			: "r"(address[0] + 2097152u) : "memory");
 	}
 	asm volatile("tcgen05.wait::ld.sync.aligned;" :
 		  "+r"(regs[0]), "+r"(regs[1]), "+r"(regs[2]), "+r"(regs[3]), "+r"(regs[4]), "+r"(regs[5]), "+r"(regs[6]), "+r"(regs[7]),

@@ -1,0 +1,83 @@
+// cta_scope_256.cu: examples/cta_scope_256.tile written by hand, CUTLASS style: the register baseline for
+// tilec's output (bench/compare_registers.sh tests/examples/cta_scope_256.cu bench/handwritten/cta_scope_256.cu).
+//
+// nvcc -cubin -arch=sm_100a -Xptxas -v (nvcc 13.0.88): Used 64 registers, 0 bytes stack frame,
+// 0 bytes spill stores, 0 bytes spill loads (tilec's tests/examples/cta_scope_256.cu: 64 registers).
+//
+// 256 threads (8 warps), one 32x32b.x32 st and ld per warp: warps 0-3 move columns 0..31 and warps
+// 4-7 columns 32..63 of a 128 x 64 Layout D tile. Thread tid holds row tid of A (32 floats).
+// No #include: the file must stand alone, as tilec's output does.
+
+typedef unsigned int uint32_t;
+
+extern "C" __global__ void __launch_bounds__(256)
+cta_scope_256(const float *__restrict__ A, float *__restrict__ Out)
+{
+	__shared__ uint32_t tmem_base;
+	const uint32_t tid = threadIdx.x;
+	const uint32_t warp = tid / 32;
+
+	if (warp == 0) {
+		uint32_t slot = (uint32_t)__cvta_generic_to_shared(&tmem_base);
+		asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 64;" :: "r"(slot) : "memory");
+	}
+	// The fences order warp 0's alloc before the other warps read the slot and use TMEM.
+	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
+	__syncthreads();
+	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
+
+	// Element [32s + r, 32g + c] lives in thread 128g + 32s + r, register c, so warp w = 4g + s holds
+	// rows 32s .. 32s+31 (TLanes of slab w % 4, as the hardware requires) and columns 32g .. 32g+31.
+	// Its address: the base plus (32 * (w % 4)) << 16 plus 32 * (w / 4), for both st and ld.
+	const uint32_t taddr = tmem_base + ((32 * (warp % 4)) << 16) + 32 * (warp / 4);
+
+	uint32_t r[32];
+
+#pragma unroll
+	for (int j = 0; j < 32; j++)
+		r[j] = __float_as_uint(A[tid * 32 + j]);
+
+	asm volatile("tcgen05.st.sync.aligned.32x32b.x32.b32 [%0], {"
+	    "%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
+	    "%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32"
+	    "};"
+	    :
+	    : "r"(taddr),
+		  "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3]), "r"(r[4]), "r"(r[5]), "r"(r[6]), "r"(r[7]),
+		  "r"(r[8]), "r"(r[9]), "r"(r[10]), "r"(r[11]), "r"(r[12]), "r"(r[13]), "r"(r[14]), "r"(r[15]),
+		  "r"(r[16]), "r"(r[17]), "r"(r[18]), "r"(r[19]), "r"(r[20]), "r"(r[21]), "r"(r[22]), "r"(r[23]),
+		  "r"(r[24]), "r"(r[25]), "r"(r[26]), "r"(r[27]), "r"(r[28]), "r"(r[29]), "r"(r[30]), "r"(r[31])
+	    : "memory");
+	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
+
+	// Clear the registers so that only the load can bring the data back.
+#pragma unroll
+	for (int j = 0; j < 32; j++)
+		r[j] = 0;
+
+	asm volatile("tcgen05.ld.sync.aligned.32x32b.x32.b32 {"
+	    "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
+	    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+	    "}, [%32];"
+	    :
+		  "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7]),
+		  "=r"(r[8]), "=r"(r[9]), "=r"(r[10]), "=r"(r[11]), "=r"(r[12]), "=r"(r[13]), "=r"(r[14]), "=r"(r[15]),
+		  "=r"(r[16]), "=r"(r[17]), "=r"(r[18]), "=r"(r[19]), "=r"(r[20]), "=r"(r[21]), "=r"(r[22]), "=r"(r[23]),
+		  "=r"(r[24]), "=r"(r[25]), "=r"(r[26]), "=r"(r[27]), "=r"(r[28]), "=r"(r[29]), "=r"(r[30]), "=r"(r[31])
+	    : "r"(taddr)
+	    : "memory");
+	asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
+
+#pragma unroll
+	for (int j = 0; j < 32; j++)
+		Out[tid * 32 + j] = __uint_as_float(r[j]);
+
+	// Every warp's last ld is ordered before warp 0 frees the columns.
+	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
+	__syncthreads();
+	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
+	if (warp == 0) {
+		asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::: "memory");
+		asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 64;" :: "r"(tmem_base) : "memory");
+	}
+}

@@ -1,0 +1,75 @@
+// pack_roundtrip.cu: examples/pack_roundtrip.tile written by hand, CUTLASS style: the register baseline for
+// tilec's output (bench/compare_registers.sh tests/examples/pack_roundtrip.cu bench/handwritten/pack_roundtrip.cu).
+//
+// nvcc -cubin -arch=sm_100a -Xptxas -v (nvcc 13.0.88): Used 20 registers, 0 bytes stack frame,
+// 0 bytes spill stores, 0 bytes spill loads (tilec's tests/examples/pack_roundtrip.cu: 18 registers).
+//
+// f16 data through tensor memory with 32x32b.x4.unpack::16b and 32x32b.x4.pack::16b: each element
+// takes the low half of its own 32-bit cell, two elements share one register. Thread tid moves row tid
+// of A (8 halves, 4 registers).
+// No #include: the file must stand alone, as tilec's output does.
+
+typedef unsigned int uint32_t;
+typedef unsigned short uint16_t;	// f16 bits: no cuda_fp16.h, and a copy needs no arithmetic
+
+extern "C" __global__ void __launch_bounds__(128)
+pack_roundtrip(const uint16_t *__restrict__ A, uint16_t *__restrict__ Out)
+{
+	__shared__ uint32_t tmem_base;
+	const uint32_t tid = threadIdx.x;
+	const uint32_t warp = tid / 32;
+
+	if (warp == 0) {
+		uint32_t slot = (uint32_t)__cvta_generic_to_shared(&tmem_base);
+		asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 32;" :: "r"(slot) : "memory");
+	}
+	// The fences order warp 0's alloc before the other warps read the slot and use TMEM.
+	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
+	__syncthreads();
+	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
+
+	// Element [i, j] is the low half of cell (TLane i, TCol j); thread t holds row t, so warp w's rows
+	// are lanes 32w .. 32w+31 (its slab), cells 0..7: the base plus (32w << 16).
+	const uint32_t taddr = tmem_base + ((warp * 32) << 16);
+
+	uint32_t r[4];
+
+	// Register c holds columns 2c (bits 0..15) and 2c + 1 (bits 16..31) of row tid.
+#pragma unroll
+	for (int c = 0; c < 4; c++)
+		r[c] = (uint32_t)A[tid * 8 + 2 * c] | ((uint32_t)A[tid * 8 + 2 * c + 1] << 16);
+
+	asm volatile("tcgen05.st.sync.aligned.32x32b.x4.unpack::16b.b32 [%0], {%1, %2, %3, %4};"
+	    :
+	    : "r"(taddr),
+		  "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
+	    : "memory");
+	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
+
+	// Clear the registers so that only the load can bring the data back.
+#pragma unroll
+	for (int j = 0; j < 4; j++)
+		r[j] = 0;
+
+	asm volatile("tcgen05.ld.sync.aligned.32x32b.x4.pack::16b.b32 {%0, %1, %2, %3}, [%4];"
+	    :
+		  "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+	    : "r"(taddr)
+	    : "memory");
+	asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
+
+#pragma unroll
+	for (int c = 0; c < 4; c++) {
+		Out[tid * 8 + 2 * c] = (uint16_t)r[c];
+		Out[tid * 8 + 2 * c + 1] = (uint16_t)(r[c] >> 16);
+	}
+
+	// Every warp's last ld is ordered before warp 0 frees the columns.
+	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
+	__syncthreads();
+	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
+	if (warp == 0) {
+		asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::: "memory");
+		asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 32;" :: "r"(tmem_base) : "memory");
+	}
+}

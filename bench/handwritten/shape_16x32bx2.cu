@@ -1,0 +1,72 @@
+// shape_16x32bx2.cu: examples/shape_16x32bx2.tile written by hand, CUTLASS style: the register baseline for
+// tilec's output (bench/compare_registers.sh tests/examples/shape_16x32bx2.cu bench/handwritten/shape_16x32bx2.cu).
+//
+// nvcc -cubin -arch=sm_100a -Xptxas -v (nvcc 13.0.88): Used 18 registers, 0 bytes stack frame,
+// 0 bytes spill stores, 0 bytes spill loads (tilec's tests/examples/shape_16x32bx2.cu: 18 registers).
+//
+// 16x32bx2.x4 with the split-off immediate (16 << 16) + 8 = 1048584: lanes 0..15 of each warp move
+// rows 0..15 of its slab, columns 0..3; lanes 16..31 move the rows 16 lanes further down, columns
+// 8..11. One st and one ld per warp; A and Out hold each thread's 4 registers.
+// No #include: the file must stand alone, as tilec's output does.
+
+typedef unsigned int uint32_t;
+
+extern "C" __global__ void __launch_bounds__(128)
+shape_16x32bx2(const float *__restrict__ A, float *__restrict__ Out)
+{
+	__shared__ uint32_t tmem_base;
+	const uint32_t tid = threadIdx.x;
+	const uint32_t warp = tid / 32;
+
+	if (warp == 0) {
+		uint32_t slot = (uint32_t)__cvta_generic_to_shared(&tmem_base);
+		asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 32;" :: "r"(slot) : "memory");
+	}
+	// The fences order warp 0's alloc before the other warps read the slot and use TMEM.
+	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
+	__syncthreads();
+	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
+
+	// Access 0 (lanes 0..15) is at the instruction's address, access 1 (lanes 16..31) at the address
+	// plus the immediate, a plain add: lane + 16, column + 8. Warp w's slab starts at TLane 32w, so
+	// its address is the base plus (32w << 16), and its access 1 reaches lanes 32w+16 .. 32w+31.
+	const uint32_t taddr = tmem_base + ((warp * 32) << 16);
+
+	uint32_t r[4];
+
+#pragma unroll
+	for (int j = 0; j < 4; j++)
+		r[j] = __float_as_uint(A[tid * 4 + j]);
+
+	asm volatile("tcgen05.st.sync.aligned.16x32bx2.x4.b32 [%0], 1048584, {%1, %2, %3, %4};"
+	    :
+	    : "r"(taddr),
+		  "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3])
+	    : "memory");
+	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
+
+	// Clear the registers so that only the load can bring the data back.
+#pragma unroll
+	for (int j = 0; j < 4; j++)
+		r[j] = 0;
+
+	asm volatile("tcgen05.ld.sync.aligned.16x32bx2.x4.b32 {%0, %1, %2, %3}, [%4], 1048584;"
+	    :
+		  "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+	    : "r"(taddr)
+	    : "memory");
+	asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
+
+#pragma unroll
+	for (int j = 0; j < 4; j++)
+		Out[tid * 4 + j] = __uint_as_float(r[j]);
+
+	// Every warp's last ld is ordered before warp 0 frees the columns.
+	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
+	__syncthreads();
+	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
+	if (warp == 0) {
+		asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::: "memory");
+		asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 32;" :: "r"(tmem_base) : "memory");
+	}
+}
