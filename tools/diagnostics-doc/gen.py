@@ -133,5 +133,5 @@ if __name__ == "__main__":
     head = open(os.path.join(os.path.dirname(sys.argv[0]), "head.md")).read()
     tail = open(os.path.join(os.path.dirname(sys.argv[0]), "tail.md")).read()
     open(sys.argv[2], "w").write(head.replace("@INDEX@", "\n".join(idx)).replace("@COUNT@", str(len(ENTRIES))) + "\n" + "\n".join(out) + "\n" + tail)
-    json.dump(cov, open("/tmp/dg/cov.json", "w"))
+    json.dump(cov, open(sys.argv[2] + ".cov.json", "w"))
     print("entries:", len(ENTRIES))
