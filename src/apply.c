@@ -653,6 +653,96 @@ setup(Check *c, View **ops, int nops, ApplyCtx *ctx, uint64_t *warps)
 }
 
 /* Emits the instructions: shared by all warps when their registers agree, else one block per warp. */
+/* The address of repeat p for every warp in one expression: affine in the warp's group index, or by
+   slab and warpgroup, or else a chain of selects. */
+static IExpr *
+shared_address(Check *c, Issue *issues, int nwarp, int p, IExpr *gi_expr)
+{
+	Stmt *s = c->s;
+	/* offset = a + gi * d when it is affine in the warp's group index */
+	uint32_t a = issues[p].offset;
+	int g0 = group_index(c, issues[0].warp);
+	int g1 = group_index(c, issues[c->repeats + p].warp);
+	uint32_t d = (issues[c->repeats + p].offset - a) / (uint32_t)(g1 - g0 ? g1 - g0 : 1);
+	a -= d * (uint32_t)g0;
+	bool affine = true;
+	for (int w = 0; w < nwarp && affine; w++) {
+		Issue *is = &issues[w * c->repeats + p];
+		affine = is->offset == a + d * (uint32_t)group_index(c, is->warp);
+	}
+	IExpr *addr;
+	/* a CTA-wide group often moves by slab (w % 4) and by warpgroup (w / 4) separately */
+	uint32_t b = 0, q = 0, base_off = 0;
+	bool split = false;
+	if (!affine && s->scope == SCOPE_CTA && nwarp > 4) {
+		base_off = issues[p].offset;
+		b = issues[c->repeats + p].offset - base_off;
+		q = issues[4 * c->repeats + p].offset - base_off;
+		split = true;
+		for (int w = 0; w < nwarp && split; w++) {
+			Issue *is = &issues[w * c->repeats + p];
+			split = is->offset == base_off + b * (uint32_t)(is->warp % 4) + q * (uint32_t)(is->warp / 4);
+		}
+	}
+	if (affine) {
+		IExpr *step = ie_binary(OP_MUL, ie_convert(gi_expr, T_U32), ie_int(d, T_U32));
+		addr = ie_binary(OP_ADD, tensor_base(c), ie_binary(OP_ADD, ie_int(a, T_U32), step));
+	} else if (split) {
+		IExpr *slab = ie_binary(OP_BITAND, ie_builtin(B_WARP_ID), ie_int(3, T_I32));
+		IExpr *group = ie_builtin(B_WARPGROUP_ID);
+		IExpr *off = ie_binary(OP_ADD, ie_int(base_off, T_U32),
+		                       ie_binary(OP_ADD, ie_binary(OP_MUL, ie_convert(slab, T_U32), ie_int(b, T_U32)),
+		                                 ie_binary(OP_MUL, ie_convert(group, T_U32), ie_int(q, T_U32))));
+		addr = ie_binary(OP_ADD, tensor_base(c), off);
+	} else {
+		/* a chain of selects keeps one instruction for all warps */
+		addr = ie_int(issues[p].offset, T_U32);
+		for (int w = nwarp - 1; w >= 1; w--) {
+			Issue *is = &issues[w * c->repeats + p];
+			IExpr *sel = pool_alloc(sizeof *sel);
+			sel->kind = IE_BINARY;
+			sel->type = T_U32;
+			sel->op = OP_NONE; /* select: a ? b : previous */
+			sel->a = warp_cond(B_WARP_ID, is->warp);
+			sel->b = ie_int(is->offset, T_U32);
+			sel->index = addr;
+			addr = sel;
+		}
+		addr = ie_binary(OP_ADD, tensor_base(c), addr);
+	}
+	return addr;
+}
+
+/* Per warp, the copies between the warp's own registers of repeat p and the staging array. */
+static LStmt *
+staging_copies(Check *c, Issue *issues, int nwarp, int p, Tensor *staging, bool into_staging)
+{
+	int nregs = opcode_regs(&c->op);
+	LStmt *chain = NULL;
+	for (int w = nwarp - 1; w >= 0; w--) {
+		Issue *is = &issues[w * c->repeats + p];
+		LStmt *cond = pool_alloc(sizeof *cond);
+		cond->kind = L_IF;
+		cond->loc = c->s->loc;
+		cond->cond = warp_cond(B_WARP_ID, is->warp);
+		for (int r = 0; r < nregs; r++) {
+			LStmt *copy = pool_alloc(sizeof *copy);
+			copy->kind = L_COPY;
+			copy->loc = c->s->loc;
+			copy->regs = pool_alloc(2 * sizeof(RegRef));
+			copy->nregs = 2;
+			RegRef mine = {c->reg.view->base, is->words[r]}, staged = {staging, p * nregs + r};
+			copy->regs[0] = into_staging ? staged : mine; /* destination */
+			copy->regs[1] = into_staging ? mine : staged; /* source */
+			list_push(&cond->body, copy);
+		}
+		if (chain)
+			list_push(&cond->els, chain);
+		chain = cond;
+	}
+	return chain;
+}
+
 static void
 emit_issues(Check *c, Issue *issues, int nwarp, ApplyCtx *ctx, List *out)
 {
@@ -662,6 +752,8 @@ emit_issues(Check *c, Issue *issues, int nwarp, ApplyCtx *ctx, List *out)
 	for (int w = 1; w < nwarp && shared; w++)
 		for (int p = 0; p < c->repeats && shared; p++)
 			shared = memcmp(issues[w * c->repeats + p].words, issues[p].words, sizeof(int) * nregs) == 0;
+	/* a load can stage only when lower.c can put the copies right after its wait::ld */
+	bool stage = !shared && nwarp > 1 && (!c->op.is_ld || ctx->can_defer);
 	List *body = out;
 	LStmt *first = NULL;
 	if (s->scope == SCOPE_WARP && s->scope_arg) {
@@ -688,61 +780,44 @@ emit_issues(Check *c, Issue *issues, int nwarp, ApplyCtx *ctx, List *out)
 			if (!first)
 				first = l;
 		}
-	} else if (shared) {
+	} else if (shared || stage) {
+		/* Registers that differ from warp to warp go through a staging array that every warp names
+		   the same way: one instruction for all warps, and per-warp copies in and (after the
+		   wait::ld) out. */
+		Tensor *staging = NULL;
+		if (!shared) {
+			staging = pool_alloc(sizeof *staging);
+			staging->kind = TK_LOCAL;
+			staging->type = T_U32;
+			staging->name = "(staging)";
+			staging->cname = pool_printf("tl_stage%d", ctx->kernel->nstaging++);
+			staging->words = nregs * c->repeats;
+			LStmt *decl = pool_alloc(sizeof *decl);
+			decl->kind = L_REGS;
+			decl->loc = s->loc;
+			decl->tensor = staging;
+			list_push(body, decl);
+			first = first ? first : decl;
+		}
 		for (int p = 0; p < c->repeats; p++) {
-			/* offset = a + gi * d when it is affine in the warp's group index */
-			uint32_t a = issues[p].offset;
-			int g0 = group_index(c, issues[0].warp);
-			int g1 = group_index(c, issues[c->repeats + p].warp);
-			uint32_t d = (issues[c->repeats + p].offset - a) / (uint32_t)(g1 - g0 ? g1 - g0 : 1);
-			a -= d * (uint32_t)g0;
-			bool affine = true;
-			for (int w = 0; w < nwarp && affine; w++) {
-				Issue *is = &issues[w * c->repeats + p];
-				affine = is->offset == a + d * (uint32_t)group_index(c, is->warp);
-			}
-			IExpr *addr;
-			/* a CTA-wide group often moves by slab (w % 4) and by warpgroup (w / 4) separately */
-			uint32_t b = 0, q = 0, base_off = 0;
-			bool split = false;
-			if (!affine && s->scope == SCOPE_CTA && nwarp > 4) {
-				base_off = issues[p].offset;
-				b = issues[c->repeats + p].offset - base_off;
-				q = issues[4 * c->repeats + p].offset - base_off;
-				split = true;
-				for (int w = 0; w < nwarp && split; w++) {
-					Issue *is = &issues[w * c->repeats + p];
-					split = is->offset == base_off + b * (uint32_t)(is->warp % 4) + q * (uint32_t)(is->warp / 4);
-				}
-			}
-			if (affine) {
-				IExpr *step = ie_binary(OP_MUL, ie_convert(gi_expr, T_U32), ie_int(d, T_U32));
-				addr = ie_binary(OP_ADD, tensor_base(c), ie_binary(OP_ADD, ie_int(a, T_U32), step));
-			} else if (split) {
-				IExpr *slab = ie_binary(OP_BITAND, ie_builtin(B_WARP_ID), ie_int(3, T_I32));
-				IExpr *group = ie_builtin(B_WARPGROUP_ID);
-				IExpr *off = ie_binary(OP_ADD, ie_int(base_off, T_U32),
-				                       ie_binary(OP_ADD, ie_binary(OP_MUL, ie_convert(slab, T_U32), ie_int(b, T_U32)),
-				                                 ie_binary(OP_MUL, ie_convert(group, T_U32), ie_int(q, T_U32))));
-				addr = ie_binary(OP_ADD, tensor_base(c), off);
-			} else {
-				/* a chain of selects keeps one instruction for all warps */
-				addr = ie_int(issues[p].offset, T_U32);
-				for (int w = nwarp - 1; w >= 1; w--) {
-					Issue *is = &issues[w * c->repeats + p];
-					IExpr *sel = pool_alloc(sizeof *sel);
-					sel->kind = IE_BINARY;
-					sel->type = T_U32;
-					sel->op = OP_NONE; /* select: a ? b : previous */
-					sel->a = warp_cond(B_WARP_ID, is->warp);
-					sel->b = ie_int(is->offset, T_U32);
-					sel->index = addr;
-					addr = sel;
-				}
-				addr = ie_binary(OP_ADD, tensor_base(c), addr);
-			}
+			IExpr *addr = shared_address(c, issues, nwarp, p, gi_expr);
 			LStmt *l = make_tc(c, &issues[p], addr);
-			list_push(body, l);
+			if (staging) {
+				for (int r = 0; r < nregs; r++) {
+					l->regs[r].tensor = staging;
+					l->regs[r].word = p * nregs + r;
+				}
+				LStmt *copies = staging_copies(c, issues, nwarp, p, staging, !c->op.is_ld);
+				if (c->op.is_ld) {
+					list_push(body, l);
+					list_push(&ctx->after_wait, copies);
+				} else {
+					list_push(body, copies);
+					list_push(body, l);
+				}
+			} else {
+				list_push(body, l);
+			}
 			if (!first)
 				first = l;
 		}
@@ -765,7 +840,6 @@ emit_issues(Check *c, Issue *issues, int nwarp, ApplyCtx *ctx, List *out)
 		if (!first)
 			first = chain;
 	}
-	(void)ctx;
 	if (first)
 		first->comment = source_line_of(s->loc);
 }

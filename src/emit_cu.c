@@ -869,6 +869,11 @@ stmt(const LStmt *s)
 		line_start();
 		buf_puts(E.out, "__syncwarp();\n");
 		break;
+	case L_COPY:
+		line_start();
+		buf_printf(E.out, "%s[%d] = %s[%d];\n", s->regs[0].tensor->cname, s->regs[0].word, s->regs[1].tensor->cname,
+		           s->regs[1].word);
+		break;
 	case L_TC:
 		tc(s);
 		break;

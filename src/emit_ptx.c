@@ -1007,6 +1007,10 @@ stmt(const LStmt *s)
 	case L_WARP_SYNC:
 		ins("bar.warp.sync -1;");
 		break;
+	case L_COPY:
+		ins("mov.b32 %o, %o;", (Opnd){O_WORD, s->regs[0].word, 0, s->regs[0].tensor, true},
+		    (Opnd){O_WORD, s->regs[1].word, 0, s->regs[1].tensor, true});
+		break;
 	case L_TC:
 		tc(s);
 		break;

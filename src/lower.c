@@ -52,6 +52,9 @@ typedef struct Walk {
 	Flow flow;
 	int store_ids;
 	int64_t unrolled;   /* iterations unrolled so far in this kernel */
+	List *cur_list;     /* the statement list being lowered, and the statement's place in it */
+	int cur_index;
+	List after_wait;    /* LStmt* to put after the next wait::ld of this list */
 } Walk;
 
 static Walk W;
@@ -822,6 +825,7 @@ lower_instr(Stmt *s)
 /* --------------------------------------------------------------- statements */
 
 static void lower_stmts(List *stmts);
+static bool wait_ld_follows(List *stmts, int i);
 
 /* A loop must be unrolled when its body touches registers, views or tensor memory. */
 static bool
@@ -1247,11 +1251,15 @@ lower_stmt(Stmt *s)
 		if (!check_warp_uniform(s->loc, "apply"))
 			return;
 		ApplyCtx ctx = {0};
+		ctx.can_defer = W.cur_list && wait_ld_follows(W.cur_list, W.cur_index);
 		ctx.kernel = W.k;
 		ctx.warps = W.warps;
 		ctx.fixed_warp = popcount64(W.warps) == 1 ? lowest_warp(W.warps) : -1;
-		if (apply_lower(s, ops, s->operands.n, &ctx, W.out))
+		if (apply_lower(s, ops, s->operands.n, &ctx, W.out)) {
 			apply_protocol(s, &ctx);
+			for (int k = 0; k < ctx.after_wait.n; k++)
+				list_push(&W.after_wait, ctx.after_wait.v[k]);
+		}
 		return;
 	}
 	case S_INSTR:
@@ -1282,11 +1290,45 @@ lower_stmt(Stmt *s)
 	}
 }
 
+static bool
+is_wait_ld(const Stmt *s)
+{
+	return s->kind == S_INSTR && strcmp(s->opcode, "tcgen05.wait::ld.sync.aligned") == 0;
+}
+
+/* True when statement i of the list is followed, with no control flow between, by a wait::ld. */
+static bool
+wait_ld_follows(List *stmts, int i)
+{
+	for (int j = i + 1; j < stmts->n; j++) {
+		Stmt *s = LIST_AT(*stmts, Stmt, j);
+		if (is_wait_ld(s))
+			return true;
+		if (s->kind == S_IF || s->kind == S_FOR || s->kind == S_BLOCK)
+			return false;
+	}
+	return false;
+}
+
 static void
 lower_stmts(List *stmts)
 {
-	for (int i = 0; i < stmts->n; i++)
-		lower_stmt(LIST_AT(*stmts, Stmt, i));
+	List *saved_list = W.cur_list;
+	int saved_index = W.cur_index;
+	W.cur_list = stmts;
+	for (int i = 0; i < stmts->n; i++) {
+		W.cur_index = i;
+		Stmt *s = LIST_AT(*stmts, Stmt, i);
+		lower_stmt(s);
+		/* copies out of the staging registers of loads (apply.c) belong right after their wait */
+		if (is_wait_ld(s) && W.after_wait.n) {
+			for (int k = 0; k < W.after_wait.n; k++)
+				list_push(W.out, W.after_wait.v[k]);
+			W.after_wait.n = 0;
+		}
+	}
+	W.cur_list = saved_list;
+	W.cur_index = saved_index;
 }
 
 /* --------------------------------------------------------------- fences around cta_sync */

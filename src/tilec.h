@@ -505,7 +505,8 @@ typedef enum LKind {
 	L_BLOCK,     /* { body } */
 	L_BARRIER,   /* cta_sync with the fences it needs */
 	L_WARP_SYNC,
-	L_TC         /* one tcgen05 instruction */
+	L_TC,        /* one tcgen05 instruction */
+	L_COPY       /* register word regs[0] = register word regs[1] */
 } LKind;
 
 typedef enum TcKind {
@@ -554,6 +555,7 @@ typedef struct KernelIR {
 	List names;   /* const char*: every name the generated code uses */
 	bool uses_f16, uses_bf16;
 	List apply_memo; /* apply.c: applies already checked, by instruction and operands */
+	int nstaging;    /* apply.c: staging arrays made so far */
 } KernelIR;
 
 typedef struct Program {
@@ -580,7 +582,9 @@ typedef struct ApplyCtx {
 	KernelIR *kernel;
 	uint64_t warps;      /* warps that may execute the apply */
 	int fixed_warp;      /* the one warp, when the code fixes it; else -1 */
+	bool can_defer;      /* a wait::ld follows in the same statement list, with no control flow between */
 	bool is_ld;          /* out: the instruction's direction */
+	List after_wait;     /* out: LStmt* that must follow that wait::ld */
 	List rects;          /* out: TmemRect* the apply touches */
 	List regs;           /* out: RegRef* it reads (st) or writes (ld) */
 } ApplyCtx;

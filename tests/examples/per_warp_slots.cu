@@ -54,23 +54,47 @@ extern "C" __global__ void __launch_bounds__(128) per_warp_slots(float *__restri
 		r[31] = __float_as_uint(A[((96 + lane) * 8) + 7]);
 	}
 	// per_warp_slots.tile:28: apply tcgen05.st.sync.aligned.32x32b.x8.b32(tv, r) scope warpgroup;
+	unsigned tl_stage0[8];
 	if (tl_warp_id == 0) {
-		asm volatile("tcgen05.st.sync.aligned.32x32b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-			:: "r"(address[0]),
-			  "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3]), "r"(r[4]), "r"(r[5]), "r"(r[6]), "r"(r[7]) : "memory");
+		tl_stage0[0] = r[0];
+		tl_stage0[1] = r[1];
+		tl_stage0[2] = r[2];
+		tl_stage0[3] = r[3];
+		tl_stage0[4] = r[4];
+		tl_stage0[5] = r[5];
+		tl_stage0[6] = r[6];
+		tl_stage0[7] = r[7];
 	} else if (tl_warp_id == 1) {
-		asm volatile("tcgen05.st.sync.aligned.32x32b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-			:: "r"(address[0] + 2097152u),
-			  "r"(r[8]), "r"(r[9]), "r"(r[10]), "r"(r[11]), "r"(r[12]), "r"(r[13]), "r"(r[14]), "r"(r[15]) : "memory");
+		tl_stage0[0] = r[8];
+		tl_stage0[1] = r[9];
+		tl_stage0[2] = r[10];
+		tl_stage0[3] = r[11];
+		tl_stage0[4] = r[12];
+		tl_stage0[5] = r[13];
+		tl_stage0[6] = r[14];
+		tl_stage0[7] = r[15];
 	} else if (tl_warp_id == 2) {
-		asm volatile("tcgen05.st.sync.aligned.32x32b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-			:: "r"(address[0] + 4194304u),
-			  "r"(r[16]), "r"(r[17]), "r"(r[18]), "r"(r[19]), "r"(r[20]), "r"(r[21]), "r"(r[22]), "r"(r[23]) : "memory");
+		tl_stage0[0] = r[16];
+		tl_stage0[1] = r[17];
+		tl_stage0[2] = r[18];
+		tl_stage0[3] = r[19];
+		tl_stage0[4] = r[20];
+		tl_stage0[5] = r[21];
+		tl_stage0[6] = r[22];
+		tl_stage0[7] = r[23];
 	} else if (tl_warp_id == 3) {
-		asm volatile("tcgen05.st.sync.aligned.32x32b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
-			:: "r"(address[0] + 6291456u),
-			  "r"(r[24]), "r"(r[25]), "r"(r[26]), "r"(r[27]), "r"(r[28]), "r"(r[29]), "r"(r[30]), "r"(r[31]) : "memory");
+		tl_stage0[0] = r[24];
+		tl_stage0[1] = r[25];
+		tl_stage0[2] = r[26];
+		tl_stage0[3] = r[27];
+		tl_stage0[4] = r[28];
+		tl_stage0[5] = r[29];
+		tl_stage0[6] = r[30];
+		tl_stage0[7] = r[31];
 	}
+	asm volatile("tcgen05.st.sync.aligned.32x32b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
+		:: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)),
+		  "r"(tl_stage0[0]), "r"(tl_stage0[1]), "r"(tl_stage0[2]), "r"(tl_stage0[3]), "r"(tl_stage0[4]), "r"(tl_stage0[5]), "r"(tl_stage0[6]), "r"(tl_stage0[7]) : "memory");
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
 	r[0] = __float_as_uint(0.0f);
 	r[1] = __float_as_uint(0.0f);
@@ -105,32 +129,50 @@ extern "C" __global__ void __launch_bounds__(128) per_warp_slots(float *__restri
 	r[30] = __float_as_uint(0.0f);
 	r[31] = __float_as_uint(0.0f);
 	// per_warp_slots.tile:33: apply tcgen05.ld.sync.aligned.32x32b.x8.b32(r, tv) scope warpgroup;
-	if (tl_warp_id == 0) {
-		asm volatile("tcgen05.ld.sync.aligned.32x32b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
-			:
-			  "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]), "=r"(r[4]), "=r"(r[5]), "=r"(r[6]), "=r"(r[7])
-			: "r"(address[0]) : "memory");
-	} else if (tl_warp_id == 1) {
-		asm volatile("tcgen05.ld.sync.aligned.32x32b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
-			:
-			  "=r"(r[8]), "=r"(r[9]), "=r"(r[10]), "=r"(r[11]), "=r"(r[12]), "=r"(r[13]), "=r"(r[14]), "=r"(r[15])
-			: "r"(address[0] + 2097152u) : "memory");
-	} else if (tl_warp_id == 2) {
-		asm volatile("tcgen05.ld.sync.aligned.32x32b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
-			:
-			  "=r"(r[16]), "=r"(r[17]), "=r"(r[18]), "=r"(r[19]), "=r"(r[20]), "=r"(r[21]), "=r"(r[22]), "=r"(r[23])
-			: "r"(address[0] + 4194304u) : "memory");
-	} else if (tl_warp_id == 3) {
-		asm volatile("tcgen05.ld.sync.aligned.32x32b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
-			:
-			  "=r"(r[24]), "=r"(r[25]), "=r"(r[26]), "=r"(r[27]), "=r"(r[28]), "=r"(r[29]), "=r"(r[30]), "=r"(r[31])
-			: "r"(address[0] + 6291456u) : "memory");
-	}
+	unsigned tl_stage1[8];
+	asm volatile("tcgen05.ld.sync.aligned.32x32b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
+		:
+		  "=r"(tl_stage1[0]), "=r"(tl_stage1[1]), "=r"(tl_stage1[2]), "=r"(tl_stage1[3]), "=r"(tl_stage1[4]), "=r"(tl_stage1[5]), "=r"(tl_stage1[6]), "=r"(tl_stage1[7])
+		: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)) : "memory");
 	asm volatile("tcgen05.wait::ld.sync.aligned;" :
-		  "+r"(r[0]), "+r"(r[1]), "+r"(r[2]), "+r"(r[3]), "+r"(r[4]), "+r"(r[5]), "+r"(r[6]), "+r"(r[7]),
-		  "+r"(r[8]), "+r"(r[9]), "+r"(r[10]), "+r"(r[11]), "+r"(r[12]), "+r"(r[13]), "+r"(r[14]), "+r"(r[15]),
-		  "+r"(r[16]), "+r"(r[17]), "+r"(r[18]), "+r"(r[19]), "+r"(r[20]), "+r"(r[21]), "+r"(r[22]), "+r"(r[23]),
-		  "+r"(r[24]), "+r"(r[25]), "+r"(r[26]), "+r"(r[27]), "+r"(r[28]), "+r"(r[29]), "+r"(r[30]), "+r"(r[31]) :: "memory");
+		  "+r"(tl_stage1[0]), "+r"(tl_stage1[1]), "+r"(tl_stage1[2]), "+r"(tl_stage1[3]), "+r"(tl_stage1[4]), "+r"(tl_stage1[5]), "+r"(tl_stage1[6]), "+r"(tl_stage1[7]) :: "memory");
+	if (tl_warp_id == 0) {
+		r[0] = tl_stage1[0];
+		r[1] = tl_stage1[1];
+		r[2] = tl_stage1[2];
+		r[3] = tl_stage1[3];
+		r[4] = tl_stage1[4];
+		r[5] = tl_stage1[5];
+		r[6] = tl_stage1[6];
+		r[7] = tl_stage1[7];
+	} else if (tl_warp_id == 1) {
+		r[8] = tl_stage1[0];
+		r[9] = tl_stage1[1];
+		r[10] = tl_stage1[2];
+		r[11] = tl_stage1[3];
+		r[12] = tl_stage1[4];
+		r[13] = tl_stage1[5];
+		r[14] = tl_stage1[6];
+		r[15] = tl_stage1[7];
+	} else if (tl_warp_id == 2) {
+		r[16] = tl_stage1[0];
+		r[17] = tl_stage1[1];
+		r[18] = tl_stage1[2];
+		r[19] = tl_stage1[3];
+		r[20] = tl_stage1[4];
+		r[21] = tl_stage1[5];
+		r[22] = tl_stage1[6];
+		r[23] = tl_stage1[7];
+	} else if (tl_warp_id == 3) {
+		r[24] = tl_stage1[0];
+		r[25] = tl_stage1[1];
+		r[26] = tl_stage1[2];
+		r[27] = tl_stage1[3];
+		r[28] = tl_stage1[4];
+		r[29] = tl_stage1[5];
+		r[30] = tl_stage1[6];
+		r[31] = tl_stage1[7];
+	}
 	if (warp == 0) {
 		Out[lane * 8] = __uint_as_float(r[0]);
 		Out[(lane * 8) + 1] = __uint_as_float(r[1]);
