@@ -15,21 +15,8 @@
 #                      through the emulator's functions by tests/emu/direct.cc.
 #   emu/run/...        tilec run's usage errors and determinism.
 # Without a C++ compiler: one SKIP line. Exits 1 when a test failed.
-if [ $# -ne 1 ]; then
-	echo "usage: $0 TILEC" >&2
-	exit 2
-fi
-cd "$(dirname "$0")/.." || exit 2
-case $1 in
-/*) tilec=$1 ;;
-*) tilec=$PWD/$1 ;;
-esac
-if [ ! -x "$tilec" ]; then
-	echo "FAIL emu: $1 is not an executable"
-	exit 1
-fi
-NO_COLOR=1
-export NO_COLOR
+runner=emu
+. "$(dirname "$0")/runner.sh"
 cxx=
 for c in ${CXX:-c++ g++ clang++}; do
 	if command -v "$c" >/dev/null 2>&1; then

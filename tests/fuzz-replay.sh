@@ -4,21 +4,8 @@
 # Each input is compiled five ways, `TILEC FILE -o -` and the same with --target=emu, --emit=ptx,
 # --emit=tokens and --emit=ast; each run must exit 0 or 1 within 10 seconds with no sanitizer report.
 # With the ASan binary, run it under the ASAN_OPTIONS and UBSAN_OPTIONS of `make check`.
-if [ $# -ne 1 ]; then
-	echo "usage: $0 TILEC" >&2
-	exit 2
-fi
-cd "$(dirname "$0")/.." || exit 2
-case $1 in
-/*) tilec=$1 ;;
-*) tilec=$PWD/$1 ;;
-esac
-if [ ! -x "$tilec" ]; then
-	echo "FAIL fuzz-replay: $1 is not an executable"
-	exit 1
-fi
-NO_COLOR=1
-export NO_COLOR
+runner=fuzz-replay
+. "$(dirname "$0")/runner.sh"
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 if command -v timeout >/dev/null 2>&1; then limit='timeout 10'; else limit=; fi

@@ -11,21 +11,8 @@
 #                  -arch=ARCH accepts it; `-o X.cubin` (the ptxas route) makes a cubin too.
 # Without ptxas: one SKIP line (not counted). Without nvcc: the ptx-seq tests are SKIP lines.
 # NO_COLOR=1 throughout. Exits 1 when a test failed.
-if [ $# -ne 1 ]; then
-	echo "usage: $0 TILEC" >&2
-	exit 2
-fi
-cd "$(dirname "$0")/.." || exit 2
-case $1 in
-/*) tilec=$1 ;;
-*) tilec=$PWD/$1 ;;
-esac
-if [ ! -x "$tilec" ]; then
-	echo "FAIL ptx: $1 is not an executable"
-	exit 1
-fi
-NO_COLOR=1
-export NO_COLOR
+runner=ptx
+. "$(dirname "$0")/runner.sh"
 
 # ptxas: where tilec looks (CUDA_HOME, CUDA_PATH, PATH, /usr/local/cuda), else beside nvcc
 ptxas=

@@ -6,21 +6,8 @@
 #   examples/NAME.tile + tests/examples/NAME.cu: `TILEC examples/NAME.tile -o -` from the
 #       repository root prints exactly NAME.cu, twice the same.
 # NO_COLOR=1 throughout; NAME.args is one line of extra options. Exits 1 when a test failed.
-if [ $# -ne 1 ]; then
-	echo "usage: $0 TILEC" >&2
-	exit 2
-fi
-cd "$(dirname "$0")/.." || exit 2
-case $1 in
-/*) tilec=$1 ;;
-*) tilec=$PWD/$1 ;;
-esac
-if [ ! -x "$tilec" ]; then
-	echo "FAIL golden: $1 is not an executable"
-	exit 1
-fi
-NO_COLOR=1
-export NO_COLOR
+runner=golden
+. "$(dirname "$0")/runner.sh"
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 if command -v timeout >/dev/null 2>&1; then limit='timeout 120'; else limit=; fi
