@@ -2,15 +2,8 @@
 # cli.sh TILEC: tests of the tilec command line against LANGUAGE.md section 9, one PASS/FAIL
 # line each. Where the contract does not fix a message's wording, only the exit status and a
 # non-empty stderr are checked. Exits 1 when a test failed.
-if [ $# -ne 1 ]; then
-	echo "usage: $0 TILEC" >&2
-	exit 2
-fi
-cd "$(dirname "$0")/.." || exit 2
-case $1 in
-/*) tilec=$1 ;;
-*) tilec=$PWD/$1 ;;
-esac
+runner=cli
+. "$(dirname "$0")/runner.sh"
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 if command -v timeout >/dev/null 2>&1; then limit='timeout 120'; else limit=; fi
