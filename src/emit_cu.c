@@ -871,8 +871,8 @@ stmt(const LStmt *s)
 		break;
 	case L_COPY:
 		line_start();
-		buf_printf(E.out, "%s[%d] = %s[%d];\n", s->regs[0].tensor->cname, s->regs[0].word, s->regs[1].tensor->cname,
-		           s->regs[1].word);
+		buf_printf(E.out, "%s[%d] = %s;\n", s->regs[0].tensor->cname, s->regs[0].word,
+		           reg_text(s->regs[1].tensor, s->regs[1].word, "read"));
 		break;
 	case L_TC:
 		tc(s);
