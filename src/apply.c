@@ -82,16 +82,18 @@ check_operand_shape(Check *c, Operand *o, bool is_reg, const char *role)
 	View *v = o->view;
 	int nrep = v->rank - lead - natom;
 	char got[96], atomtext[64], need[256];
-	format_dims(got, sizeof got, v->dims, v->rank);
-	format_dims(atomtext, sizeof atomtext, atom, natom);
-	/* the whole rule in one line: group, repeat axes, atom, half axis */
-	snprintf(need, sizeof need, "%s[repeat axes...] + %s%s%s", c->group ? pool_printf("(%d) + ", c->group) : "",
-	         atomtext, c->group ? pool_printf(" (the %d warps of the scope, then the atom", c->group) : " (the atom",
-	         o->half > 1 ? pool_printf(" with the half axis of %s)", etype_name(o->view->base->type)) : ")");
 	bool ok = nrep >= 0 && (!c->group || v->dims[0] == c->group);
 	for (int i = 0; ok && i < natom; i++)
 		ok = v->dims[lead + nrep + i] == atom[i];
+	if (!ok || (!is_reg && nrep != c->nrepeat)) {
+		format_dims(got, sizeof got, v->dims, v->rank);
+		format_dims(atomtext, sizeof atomtext, atom, natom);
+	}
 	if (!ok) {
+		/* the whole rule in one line: group, repeat axes, atom, half axis */
+		snprintf(need, sizeof need, "%s[repeat axes...] + %s%s%s", c->group ? pool_printf("(%d) + ", c->group) : "",
+		         atomtext, c->group ? pool_printf(" (the %d warps of the scope, then the atom", c->group) : " (the atom",
+		         o->half > 1 ? pool_printf(" with the half axis of %s)", etype_name(o->view->base->type)) : ")");
 		error(c->s->loc, "%s operand '%s' has shape %s, but %s takes %s", role, o->name, got, c->text, need);
 		return false;
 	}
@@ -109,6 +111,7 @@ check_operand_shape(Check *c, Operand *o, bool is_reg, const char *role)
 			same = v->dims[lead + i] == c->repeat_dims[i];
 		if (!same) {
 			char rep[96];
+			format_dims(got, sizeof got, v->dims, v->rank);
 			format_dims(rep, sizeof rep, c->repeat_dims, c->nrepeat);
 			error(c->s->loc, "%s operand '%s' has shape %s; its repeat axes must be %s, as in the register operand",
 			      role, o->name, got, rep);
@@ -572,12 +575,26 @@ static bool
 setup(Check *c, View **ops, int nops, ApplyCtx *ctx, uint64_t *warps)
 {
 	Stmt *s = c->s;
-	char why[256];
-	if (!opcode_parse(s->opcode, &c->op, why, sizeof why)) {
-		error(s->opcode_loc, "%s", why);
-		return false;
+	/* the last opcode parsed is kept: a kernel repeats the same few */
+	static char last_text[128];
+	static Opcode last_op;
+	static char last_canon[96];
+	if (strlen(s->opcode) < sizeof last_text && strcmp(s->opcode, last_text) == 0) {
+		c->op = last_op;
+		memcpy(c->text, last_canon, sizeof c->text);
+	} else {
+		char why[256];
+		if (!opcode_parse(s->opcode, &c->op, why, sizeof why)) {
+			error(s->opcode_loc, "%s", why);
+			return false;
+		}
+		opcode_format(&c->op, c->text, sizeof c->text);
+		if (strlen(s->opcode) < sizeof last_text) {
+			strcpy(last_text, s->opcode);
+			last_op = c->op;
+			memcpy(last_canon, c->text, sizeof last_canon);
+		}
 	}
-	opcode_format(&c->op, c->text, sizeof c->text);
 	for (int i = 0; i < s->named.n; i++) {
 		NamedArg *na = LIST_AT(s->named, NamedArg, i);
 		if (strcmp(na->name, "imm_half_splitoff") != 0) {

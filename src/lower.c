@@ -532,8 +532,18 @@ apply_protocol(Stmt *s, ApplyCtx *ctx)
 			}
 		}
 		for (int i = 0; i < ctx->rects.n; i++) {
+			TmemRect *r = LIST_AT(ctx->rects, TmemRect, i);
+			/* a store of the same cells by the same warp supersedes an older one */
+			int n = 0;
+			for (int j = 0; j < W.flow.stores.n; j++) {
+				StoreState *old = LIST_AT(W.flow.stores, StoreState, j);
+				if (!(old->rect.space == r->space && old->rect.warp == r->warp && old->rect.lane0 == r->lane0 &&
+				      old->rect.lanes == r->lanes && old->rect.col0 == r->col0 && old->rect.cols == r->cols))
+					W.flow.stores.v[n++] = old;
+			}
+			W.flow.stores.n = n;
 			StoreState *st = pool_alloc(sizeof *st);
-			st->rect = *LIST_AT(ctx->rects, TmemRect, i);
+			st->rect = *r;
 			st->loc = s->loc;
 			st->pending = st->unsynced = true;
 			st->id = ++W.store_ids;
