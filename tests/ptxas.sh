@@ -1,7 +1,7 @@
 #!/bin/sh
 # ptxas.sh: compiles every expected CUDA C file (tests/examples/*.cu, tests/golden/*.cu) with
 # `nvcc -cubin -arch=ARCH -Xptxas -v`, ARCH being sm_100a or the -arch= of the golden test's
-# NAME.args. One PASS/FAIL line each: FAIL on a non-zero exit, an error message, or spill
+# NAME.args. One PASS/FAIL line each: FAIL on a non-zero exit, an error or warning message, or spill
 # stores or loads above 0 bytes. Without nvcc, one SKIP line (not counted).
 cd "$(dirname "$0")/.." || exit 2
 if ! nvcc=$(sh tools/find-nvcc.sh); then
@@ -29,6 +29,8 @@ for cu in tests/examples/*.cu tests/golden/*.cu; do
 		why="nvcc exited with status $rc"
 	elif grep -Eq '(^|[ :])(error|fatal)[ :]' "$tmp/log"; then
 		why="nvcc printed an error"
+	elif grep -Eq '(^|[ :])warning[ #:]' "$tmp/log"; then
+		why="nvcc printed a warning"
 	elif [ "$spill" -ne 0 ]; then
 		why="register spills in $spill function(s)"
 	else
