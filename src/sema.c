@@ -210,6 +210,8 @@ ie_convert(IExpr *e, EType to)
 		return ie_int(int_convert((int64_t)e->fval, to), vt);
 	if (e->type == to && (to == T_I32 || to == T_U32 || to == T_F32))
 		return e;
+	if (e->kind == IE_CONV && e->to == to)
+		return e; /* already rounded to that type */
 	IExpr *c = ie_new(IE_CONV, vt);
 	c->a = e;
 	c->to = to;

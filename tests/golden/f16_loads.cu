@@ -14,11 +14,6 @@ static __device__ __forceinline__ unsigned short tl_f2bf(float x)
 	return h;
 }
 
-static __device__ __forceinline__ float tl_bf2f(unsigned short h)
-{
-	return __uint_as_float((unsigned)h << 16);
-}
-
 extern "C" __global__ void __launch_bounds__(64) f16_loads(unsigned short *__restrict__ X, unsigned short *__restrict__ Y, int n)
 {
 	const int t = (int)threadIdx.x;
@@ -26,7 +21,7 @@ extern "C" __global__ void __launch_bounds__(64) f16_loads(unsigned short *__res
 	for (int i = 0; i < n; i++) {
 		acc = acc + tl_h2f(X[(t + i) % 64]);
 	}
-	Y[t] = tl_f2bf((float)(tl_bf2f(tl_f2bf((float)(acc)))));
+	Y[t] = tl_f2bf((float)(acc));
 }
 
 // launch configuration for libtilert: grid x, y, z, block x, y, z
