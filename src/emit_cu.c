@@ -22,6 +22,7 @@ typedef struct Emitter {
 	bool emu;
 	const LStmt *cur;   /* the statement being emitted, for the emulator's messages */
 	List ld_tensors;    /* Tensor*: local tensors that some tcgen05.ld of the kernel writes */
+	List read_names;    /* const char*: the variables and tensors the kernel's code reads */
 	List images;        /* Opcode*: one image table per shape and .xN */
 } Emitter;
 
@@ -44,6 +45,7 @@ line_start(void)
 
 static void expr(const IExpr *e);
 static void expr_top(const IExpr *e);
+static const char *unread(const char *cname);
 
 static void
 int_literal(int64_t v, EType t)
@@ -743,13 +745,13 @@ stmt(const LStmt *s)
 	switch (s->kind) {
 	case L_LET:
 		line_start();
-		buf_printf(E.out, "const %s %s = ", etype_ctype(s->var->type), s->var->cname);
+		buf_printf(E.out, "%sconst %s %s = ", unread(s->var->cname), etype_ctype(s->var->type), s->var->cname);
 		expr_top(s->value);
 		buf_puts(E.out, ";\n");
 		break;
 	case L_VAR:
 		line_start();
-		buf_printf(E.out, "%s %s", var_ctype(s->var->type), s->var->cname);
+		buf_printf(E.out, "%s%s %s", unread(s->var->cname), var_ctype(s->var->type), s->var->cname);
 		if (s->value) {
 			buf_puts(E.out, " = ");
 			expr_top(s->value);
@@ -772,12 +774,12 @@ stmt(const LStmt *s)
 		break;
 	case L_SHARED:
 		line_start();
-		buf_printf(E.out, "__shared__ __align__(16) %s %s[%d];\n", etype_ctype(s->tensor->type), s->tensor->cname,
-		           s->tensor->count);
+		buf_printf(E.out, "%s__shared__ __align__(16) %s %s[%d];\n", unread(s->tensor->cname), etype_ctype(s->tensor->type),
+		           s->tensor->cname, s->tensor->count);
 		break;
 	case L_REGS:
 		line_start();
-		buf_printf(E.out, "unsigned %s[%d]%s;\n", s->tensor->cname, s->tensor->words,
+		buf_printf(E.out, "%sunsigned %s[%d]%s;\n", unread(s->tensor->cname), s->tensor->cname, s->tensor->words,
 		           etype_bits(s->tensor->type) < 32 ? " = {0}" : "");
 		if (E.emu && is_ld_tensor(s->tensor)) {
 			/* bit w % 32 of word w / 32: register w holds a tcgen05.ld's result not yet waited for */
@@ -793,7 +795,7 @@ stmt(const LStmt *s)
 		break;
 	case L_TMEM:
 		line_start();
-		buf_printf(E.out, "const unsigned %s = ", s->tensor->cname);
+		buf_printf(E.out, "%sconst unsigned %s = ", unread(s->tensor->cname), s->tensor->cname);
 		expr_top(s->value);
 		buf_puts(E.out, ";\n");
 		break;
@@ -945,6 +947,59 @@ cpu_launcher(KernelIR *k)
 }
 
 static void
+note_read(const char *cname)
+{
+	for (int i = 0; i < E.read_names.n; i++)
+		if (strcmp(LIST_AT(E.read_names, char, i), cname) == 0)
+			return;
+	list_push(&E.read_names, (void *)cname);
+}
+
+static void
+collect_expr_reads(const IExpr *e)
+{
+	if (!e)
+		return;
+	if (e->kind == IE_VAR)
+		note_read(e->var->cname);
+	if (e->tensor)
+		note_read(e->tensor->cname);
+	collect_expr_reads(e->a);
+	collect_expr_reads(e->b);
+	collect_expr_reads(e->index);
+}
+
+static void
+collect_reads(const List *list)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		collect_expr_reads(s->value);
+		collect_expr_reads(s->index);
+		collect_expr_reads(s->cond);
+		collect_expr_reads(s->lo);
+		collect_expr_reads(s->hi);
+		collect_expr_reads(s->addr);
+		for (int r = 0; r < s->nregs; r++)
+			note_read(s->regs[r].tensor->cname);
+		if (s->kind == L_STORE || s->kind == L_REG_STORE)
+			note_read(s->tensor->cname);
+		collect_reads(&s->body);
+		collect_reads(&s->els);
+	}
+}
+
+/* A declaration the code never reads says so: the CUDA C compiles without warnings. */
+static const char *
+unread(const char *cname)
+{
+	for (int i = 0; i < E.read_names.n; i++)
+		if (strcmp(LIST_AT(E.read_names, char, i), cname) == 0)
+			return "";
+	return "[[maybe_unused]] ";
+}
+
+static void
 kernel(KernelIR *k)
 {
 	E.k = k;
@@ -953,6 +1008,8 @@ kernel(KernelIR *k)
 	E.in_scope = (List){0};
 	E.ld_tensors = (List){0};
 	E.cur = NULL;
+	E.read_names = (List){0};
+	collect_reads(&k->body);
 	if (E.emu) {
 		collect_ld_tensors(&k->body);
 		unsigned long long blocks = (unsigned long long)k->grid[0] * k->grid[1] * k->grid[2];
