@@ -1565,5 +1565,10 @@ lower_program(List *items, const char *source_name)
 		}
 	}
 	scope_pop();
+	if (!p->kernels.n && !error_count) {
+		/* a file of layouts and constants is meant for include; compiled alone it yields nothing */
+		Loc at = items->n ? LIST_AT(*items, Item, 0)->loc : (Loc){1, 1, 1, 1, source_count() ? 0 : -1};
+		warning(at, "%s declares no kernel; the output is empty", source_name);
+	}
 	return error_count ? NULL : p;
 }
