@@ -37,26 +37,6 @@ typedef struct Issue {
 	int lane[2], col[2]; /* each access's base, relative to its tensor */
 } Issue;
 
-static void
-format_view_coords(char *buf, size_t len, const int *coord, int rank)
-{
-	size_t n = (size_t)snprintf(buf, len, "[");
-	for (int i = 0; i < rank && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%d", i ? ", " : "", coord[i]);
-	if (n < len)
-		snprintf(buf + n, len - n, "]");
-}
-
-static void
-format_dims(char *buf, size_t len, const int *dims, int rank)
-{
-	size_t n = (size_t)snprintf(buf, len, "(");
-	for (int i = 0; i < rank && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%d", i ? ", " : "", dims[i]);
-	if (n < len)
-		snprintf(buf + n, len - n, ")");
-}
-
 /* The operand's expected suffix after the group and repeat dimensions. */
 static int
 atom_dims(const Check *c, bool is_reg, int half, int *dims)
@@ -86,8 +66,8 @@ check_operand_shape(Check *c, Operand *o, bool is_reg, const char *role)
 	for (int i = 0; ok && i < natom; i++)
 		ok = v->dims[lead + nrep + i] == atom[i];
 	if (!ok || (!is_reg && nrep != c->nrepeat)) {
-		format_dims(got, sizeof got, v->dims, v->rank);
-		format_dims(atomtext, sizeof atomtext, atom, natom);
+		format_list(got, sizeof got, '(', v->dims, v->rank, ')');
+		format_list(atomtext, sizeof atomtext, '(', atom, natom, ')');
 	}
 	if (!ok) {
 		/* the whole rule in one line: group, repeat axes, atom, half axis */
@@ -111,8 +91,8 @@ check_operand_shape(Check *c, Operand *o, bool is_reg, const char *role)
 			same = v->dims[lead + i] == c->repeat_dims[i];
 		if (!same) {
 			char rep[96];
-			format_dims(got, sizeof got, v->dims, v->rank);
-			format_dims(rep, sizeof rep, c->repeat_dims, c->nrepeat);
+			format_list(got, sizeof got, '(', v->dims, v->rank, ')');
+			format_list(rep, sizeof rep, '(', c->repeat_dims, c->nrepeat, ')');
 			error(c->s->loc, "%s operand '%s' has shape %s; its repeat axes must be %s, as in the register operand",
 			      role, o->name, got, rep);
 			return false;
@@ -181,7 +161,7 @@ check_register(Check *c, Issue *is, int gi, int lane, int reg, ImageCell cell, i
 		if (slot < 0 || slot % o->half != h || (word >= 0 && slot / o->half != word)) {
 			int coord[MAX_RANK];
 			int rank = operand_coord(c, o, gi, is->repeat, atom, n, coord);
-			format_view_coords(where, sizeof where, coord, rank);
+			format_list(where, sizeof where, '[', coord, rank, ']');
 		}
 		if (slot < 0) {
 			int owner = layout_place_thread(LAYOUT_PLACE(l, e, 0));
@@ -254,12 +234,12 @@ check_tmem(Check *c, Issue *is, int k, int gi, ImageCell cell, Base *base)
 			base->first_lane = lane;
 			base->first_col = cellx;
 			rank = operand_coord(c, o, gi, is->repeat, atom, o->half > 1 ? 3 : 2, coord);
-			format_view_coords(base->first, sizeof base->first, coord, rank);
+			format_list(base->first, sizeof base->first, '[', coord, rank, ']');
 		}
 		bool bad_part = c->op.pack ? part != 0 : part != h;
 		if (lane != base->lane + cell.row || cellx != base->col + want_col || bad_part) {
 			rank = operand_coord(c, o, gi, is->repeat, atom, o->half > 1 ? 3 : 2, coord);
-			format_view_coords(where, sizeof where, coord, rank);
+			format_list(where, sizeof where, '[', coord, rank, ']');
 			error(c->s->loc, "tmem operand '%s' does not match the image of %s", o->name, c->text);
 			if (c->op.pack && part != 0) {
 				note(c->s->loc, "element %s is the high half of TMEM cell (lane %d, column %d); with .%s each "

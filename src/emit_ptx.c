@@ -64,23 +64,6 @@ static Px P;
 
 /* ---------------------------------------------------------------- output */
 
-static void
-putn(Buf *b, const char *s, size_t n)
-{
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		char *d = realloc(b->data, cap);
-		if (!d)
-			fatal("out of memory");
-		b->data = d;
-		b->cap = cap;
-	}
-	memcpy(b->data + b->len, s, n);
-	b->len += n;
-	b->data[b->len] = 0;
-}
 
 static void
 put_int(Buf *b, int64_t v)
@@ -168,7 +151,7 @@ vformat(Buf *b, const char *fmt, const Opnd *dest, va_list ap)
 		if (*f != '%')
 			continue;
 		if (f > lit)
-			putn(b, lit, (size_t)(f - lit));
+			buf_putn(b, lit, (size_t)(f - lit));
 		f++;
 		switch (*f) {
 		case 'o': {

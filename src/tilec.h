@@ -253,6 +253,7 @@ typedef struct Buf {
 } Buf;
 void buf_putc(Buf *b, char c);
 void buf_puts(Buf *b, const char *s);
+void buf_putn(Buf *b, const char *s, size_t n);
 void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void buf_vprintf(Buf *b, const char *fmt, va_list ap);
 void buf_free(Buf *b);
@@ -448,6 +449,8 @@ typedef struct SliceSpec {
 } SliceSpec;
 View *view_slice(View *v, const SliceSpec *spec, int n);
 void format_coords(char *buf, size_t len, int rank, const int *dims, int flat);
+/* open, the values separated by ", ", close: "[1, 0, 2]" or "(4, 32)" */
+void format_list(char *buf, size_t len, char open, const int *values, int n, char close);
 
 
 /* ---------------------------------------------------------------- the lowered program (ir) */

@@ -126,12 +126,18 @@ buf_putc(Buf *b, char c)
 }
 
 void
+buf_putn(Buf *b, const char *s, size_t n)
+{
+	buf_reserve(b, n);
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = 0;
+}
+
+void
 buf_puts(Buf *b, const char *s)
 {
-	size_t n = strlen(s);
-	buf_reserve(b, n);
-	memcpy(b->data + b->len, s, n + 1);
-	b->len += n;
+	buf_putn(b, s, strlen(s));
 }
 
 void

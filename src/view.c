@@ -5,6 +5,16 @@
 #include "tilec.h"
 
 void
+format_list(char *buf, size_t len, char open, const int *values, int n, char close)
+{
+	size_t at = (size_t)snprintf(buf, len, "%c", open);
+	for (int i = 0; i < n && at < len; i++)
+		at += (size_t)snprintf(buf + at, len - at, "%s%d", i ? ", " : "", values[i]);
+	if (at < len)
+		snprintf(buf + at, len - at, "%c", close);
+}
+
+void
 format_coords(char *buf, size_t len, int rank, const int *dims, int flat)
 {
 	int coord[MAX_RANK];
@@ -13,11 +23,7 @@ format_coords(char *buf, size_t len, int rank, const int *dims, int flat)
 		if (flat >= 0)
 			flat /= dims[i];
 	}
-	size_t n = (size_t)snprintf(buf, len, "[");
-	for (int i = 0; i < rank && n < len; i++)
-		n += (size_t)snprintf(buf + n, len - n, "%s%d", i ? ", " : "", coord[i]);
-	if (n < len)
-		snprintf(buf + n, len - n, "]");
+	format_list(buf, len, '[', coord, rank, ']');
 }
 
 /* Fills r->map by walking n counters (extent ext[k], input stride st[k]) in row-major order from
