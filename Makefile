@@ -55,7 +55,7 @@ build/%.c build/%.h: grammar/%.y
 	@mkdir -p build
 	bison -Wall -Werror --defines=build/$*.h -o build/$*.c grammar/$*.y
 
-# The emulator of --target=emu is written once, in runtime/tilec_emu.h; emit_cu.c embeds it as a string.
+# The emulator of --target=emu is written once, in runtime/tilec_emu.h; emit_emu.c embeds it as a string.
 build/tilec_emu.inc: runtime/tilec_emu.h
 	@mkdir -p build
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' runtime/tilec_emu.h >$@
@@ -74,7 +74,7 @@ $(B)/obj/%.o: build/%.c
 $(B)/obj/lexer.o: build/lexer.c
 $(B)/obj/parser.o: build/parser.c
 $(OBJS): src/tilec.h build/parser.h
-$(B)/obj/emit_cu.o: build/tilec_emu.inc
+$(B)/obj/emit_emu.o: build/tilec_emu.inc
 
 $(B)/tilec: $(OBJS)
 	$(CC) $(LDFLAGS) $(SAN) -o $@ $(OBJS) $(LDLIBS)

@@ -88,13 +88,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		Program *prog = lower_program(&items, "fuzz.tile");
 		if (prog && !error_count) {
 			/* --emit=cu, --target=emu and --emit=ptx: the output is discarded */
-			Buf out = {0};
-			emit_cuda(prog, "sm_100a", false, &out);
-			out.len = 0;
-			emit_cuda(prog, "sm_100a", true, &out);
-			out.len = 0;
-			emit_ptx(prog, "sm_100a", &out);
-			buf_free(&out);
+			const Target *targets[] = {&target_cuda, &target_emu, &target_ptx};
+			for (int t = 0; t < 3; t++) {
+				Buf out = {0};
+				targets[t]->emit(prog, "sm_100a", &out);
+				buf_free(&out);
+			}
 		}
 	}
 

@@ -598,16 +598,13 @@ compile(Options *opt)
 	}
 	/* the routes: cu: CUDA C; ptx: direct PTX (--via=nvcc: CUDA C through nvcc -ptx); cubin: direct
 	 * PTX through ptxas (--via=nvcc: nvcc -cubin) */
+	const Target *target = opt->emu ? &target_emu : kind == K_CU || opt->via_nvcc ? &target_cuda : &target_ptx;
 	Buf text = {0}, built = {0};
 	int rc = 0;
-	bool direct = kind != K_CU && !opt->via_nvcc;
-	if (direct)
-		emit_ptx(prog, opt->arch, &text);
-	else
-		emit_cuda(prog, opt->arch, opt->emu, &text);
+	target->emit(prog, opt->arch, &text);
 	Buf *result = &text;
-	if (kind == K_CUBIN || (kind == K_PTX && !direct)) {
-		rc = tool_build(direct ? "ptxas" : "nvcc", &text, kind, opt->arch, &built);
+	if (kind == K_CUBIN || (kind == K_PTX && target != &target_ptx)) {
+		rc = tool_build(target->tool, &text, kind, opt->arch, &built);
 		result = &built;
 	}
 	if (rc == 0)

@@ -1,32 +1,11 @@
 /* emit_cu.c: writes the lowered program as self-contained CUDA C with one asm volatile per tcgen05 instruction;
- * with emu (--target=emu), the same program with each tcgen05 instruction a call into the emulator of
- * runtime/tilec_emu.h, which the output carries (see docs/emulator.md). */
+ * the writer of emit_emu.c's target too, through the hooks of its CuDialect. */
 #include <math.h>
 #include <string.h>
 
 #include "tilec.h"
 
-/* runtime/tilec_emu.h as a C string, made by the Makefile (build/tilec_emu.inc). */
-static const char emu_source[] =
-#include "tilec_emu.inc"
-	;
-
-typedef struct Emitter {
-	Buf *out;
-	KernelIR *k;
-	int indent;
-	bool f2h, h2f, f2bf, bf2f; /* the conversion helpers the body uses */
-	List pending;  /* RegRef*: registers loaded since the last wait::ld */
-	List in_scope; /* Tensor*: local tensors whose registers are declared here */
-	/* emu only */
-	bool emu;
-	const LStmt *cur;   /* the statement being emitted, for the emulator's messages */
-	List ld_tensors;    /* Tensor*: local tensors that some tcgen05.ld of the kernel writes */
-	List read_names;    /* const char*: the variables and tensors the kernel's code reads */
-	List images;        /* Opcode*: one image table per shape and .xN */
-} Emitter;
-
-static Emitter E;
+static CuWriter E;
 
 
 /* The C type of a scalar variable: 16-bit floats are held as float, rounded at each assignment. */
@@ -36,11 +15,17 @@ var_ctype(EType t)
 	return etype_is_float(t) ? "float" : etype_ctype(t);
 }
 
+void
+cu_line_start(CuWriter *w)
+{
+	for (int i = 0; i < w->indent; i++)
+		buf_putc(w->out, '\t');
+}
+
 static void
 line_start(void)
 {
-	for (int i = 0; i < E.indent; i++)
-		buf_putc(E.out, '\t');
+	cu_line_start(&E);
 }
 
 static void expr(const IExpr *e);
@@ -167,45 +152,13 @@ widen(EType t, const char *fmt, ...)
 	buf_free(&inner);
 }
 
-/* ---------------------------------------------------------------- emu helpers */
-
-static bool
-is_ld_tensor(const Tensor *t)
-{
-	for (int i = 0; i < E.ld_tensors.n; i++)
-		if (LIST_AT(E.ld_tensors, Tensor, i) == t)
-			return true;
-	return false;
-}
-
-/* "file.tile:LINE" of the statement being emitted, as the body of a C string literal. */
-static const char *
-where(void)
-{
-	const char *path = E.cur && E.cur->loc.file >= 0 && E.cur->loc.file < source_count() ? source_path(E.cur->loc.file)
-	                                                                                    : "?";
-	const char *slash = strrchr(path, '/');
-	Buf b = {0};
-	for (const char *p = slash ? slash + 1 : path; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			buf_putc(&b, '\\');
-		if ((unsigned char)*p >= ' ' && *p != '?')
-			buf_putc(&b, *p);
-	}
-	buf_printf(&b, ":%d", E.cur ? E.cur->loc.first_line : 0);
-	char *r = pool_strdup(b.data);
-	buf_free(&b);
-	return r;
-}
-
-/* A register word as the generated code reads it: in emu, through the pending-load check. */
+/* A register word as the generated code reads it (the dialect may check it first). */
 static const char *
 reg_text(const Tensor *t, int word, const char *verb)
 {
-	if (!E.emu || !is_ld_tensor(t))
-		return pool_printf("%s[%d]", t->cname, word);
-	return pool_printf("tl_emu_rd(tl_pend_%s[%d] & 0x%xu, %s[%d], \"%s: register %d of '%s' %s\", tl_ld_where)",
-	                   t->cname, word / 32, 1u << (word % 32), t->cname, word, where(), word, t->name, verb);
+	if (E.d->reg)
+		return E.d->reg(&E, t, word, verb);
+	return pool_printf("%s[%d]", t->cname, word);
 }
 
 static void
@@ -312,7 +265,7 @@ expr(const IExpr *e)
 		break;
 	}
 	case IE_SADDR:
-		buf_printf(E.out, E.emu ? "tl_emu_saddr(&%s[" : "(unsigned)__cvta_generic_to_shared(&%s[", e->tensor->cname);
+		buf_printf(E.out, "%s(&%s[", E.d->shared_addr, e->tensor->cname);
 		expr_top(e->index);
 		buf_puts(E.out, "])");
 		break;
@@ -401,15 +354,6 @@ reg_constraints(const LStmt *s, const char *constraint)
 	}
 }
 
-static bool
-tensor_in_scope(const Tensor *t)
-{
-	for (int i = 0; i < E.in_scope.n; i++)
-		if (LIST_AT(E.in_scope, Tensor, i) == t)
-			return true;
-	return false;
-}
-
 /* wait::ld names the loaded registers as in-out operands so that no read of them moves above it. */
 static void
 wait_ld(void)
@@ -422,7 +366,7 @@ wait_ld(void)
 			RegRef *q = LIST_AT(regs, RegRef, j);
 			dup = q->tensor == r->tensor && q->word == r->word;
 		}
-		if (!dup && tensor_in_scope(r->tensor))
+		if (!dup && list_has(&E.in_scope, r->tensor))
 			list_push(&regs, r);
 	}
 	E.pending.n = 0;
@@ -449,150 +393,10 @@ wait_ld(void)
 	}
 }
 
-/* The name of the image table of an opcode's shape and .xN (pack and direction do not change it). */
-static const char *
-image_name(const Opcode *op)
-{
-	bool known = false;
-	for (int i = 0; i < E.images.n && !known; i++) {
-		Opcode *o = LIST_AT(E.images, Opcode, i);
-		known = o->shape == op->shape && o->n == op->n;
-	}
-	if (!known) {
-		Opcode *copy = pool_alloc(sizeof *copy);
-		*copy = *op;
-		list_push(&E.images, copy);
-	}
-	return pool_printf("tl_img_%s_x%d", shape_name(op->shape), op->n);
-}
-
-/* Every table: entry [lane * regs + r] = row | access << 5 | column << 6, from image_cell(). */
-static void
-image_tables(Buf *out)
-{
-	for (int i = 0; i < E.images.n; i++) {
-		Opcode *op = LIST_AT(E.images, Opcode, i);
-		int regs = opcode_regs(op);
-		buf_printf(out, "// tcgen05 %s.x%d, from tilec's image table: lane l, register r -> entry [l * %d + r] = "
-		                "row | access << 5 | column << 6\n", shape_name(op->shape), op->n, regs);
-		buf_printf(out, "static __device__ const unsigned short tl_img_%s_x%d[%d] = {", shape_name(op->shape), op->n,
-		           32 * regs);
-		for (int l = 0; l < 32; l++)
-			for (int r = 0; r < regs; r++) {
-				ImageCell c = image_cell(op, l, r);
-				int k = l * regs + r;
-				buf_printf(out, "%s%d", k == 0 ? "\n\t" : k % 16 ? ", " : ",\n\t", c.row | c.access << 5 | c.col << 6);
-			}
-		buf_puts(out, "\n};\n\n");
-	}
-}
-
-static void
-tc_emu(const LStmt *s)
-{
-	char text[96];
-	const char *w = where();
-	line_start();
-	switch (s->tc) {
-	case TC_ALLOC:
-		buf_printf(E.out, "tl_emu_alloc(&tl_emu, &%s[", s->addr->tensor->cname);
-		expr_top(s->addr->index);
-		buf_printf(E.out, "], %d, \"%s: tcgen05.alloc.cta_group::%d\");\n", s->ncols, w, s->cta_group);
-		return;
-	case TC_DEALLOC:
-		buf_puts(E.out, "tl_emu_dealloc(&tl_emu, ");
-		expr_top(s->addr);
-		buf_printf(E.out, ", %d, \"%s: tcgen05.dealloc.cta_group::%d\");\n", s->ncols, w, s->cta_group);
-		return;
-	case TC_RELINQUISH:
-		buf_printf(E.out, "tl_emu_relinquish(&tl_emu, \"%s: tcgen05.relinquish_alloc_permit.cta_group::%d\");\n", w,
-		           s->cta_group);
-		return;
-	case TC_WAIT_LD:
-		buf_printf(E.out, "tl_emu_wait(\"%s: tcgen05.wait::ld\");\n", w);
-		for (int i = 0; i < E.in_scope.n; i++) {
-			Tensor *t = LIST_AT(E.in_scope, Tensor, i);
-			if (!is_ld_tensor(t))
-				continue;
-			for (int k = 0; k < (t->words + 31) / 32; k++) {
-				line_start();
-				buf_printf(E.out, "tl_pend_%s[%d] = 0u;\n", t->cname, k);
-			}
-		}
-		E.pending.n = 0;
-		return;
-	case TC_WAIT_ST:
-		buf_printf(E.out, "tl_emu_wait(\"%s: tcgen05.wait::st\");\n", w);
-		return;
-	case TC_FENCE_BEFORE:
-	case TC_FENCE_AFTER:
-		buf_printf(E.out, "// tcgen05.fence::%s_thread_sync: nothing to emulate\n",
-		           s->tc == TC_FENCE_BEFORE ? "before" : "after");
-		return;
-	case TC_LD:
-	case TC_ST:
-		break;
-	}
-	opcode_format(&s->op, text, sizeof text);
-	const char *img = image_name(&s->op);
-	bool ld = s->tc == TC_LD;
-	buf_printf(E.out, "{\n");
-	E.indent++;
-	line_start();
-	buf_printf(E.out, "unsigned tl_r[%d]", s->nregs);
-	if (!ld) {
-		buf_puts(E.out, " = {");
-		for (int r = 0; r < s->nregs; r++) {
-			if (r % 8 == 0) {
-				buf_puts(E.out, "\n");
-				line_start();
-				buf_puts(E.out, "\t");
-			}
-			buf_printf(E.out, "%s%s", reg_text(s->regs[r].tensor, s->regs[r].word, "stored"),
-			           r + 1 == s->nregs ? "" : r % 8 == 7 ? "," : ", ");
-		}
-		buf_puts(E.out, "}");
-	}
-	buf_puts(E.out, ";\n");
-	line_start();
-	buf_printf(E.out, "tl_emu_access(&tl_emu, %s, %d, %d, ", img, s->nregs, s->op.pack ? 1 : 0);
-	expr_top(s->addr);
-	buf_printf(E.out, ", %uu, %d, tl_r, \"%s: %s\");\n", s->imm, ld ? 1 : 0, w, text);
-	if (ld) {
-		for (int r = 0; r < s->nregs; r++) {
-			if (r % 8 == 0)
-				line_start();
-			buf_printf(E.out, "%s[%d] = tl_r[%d];%s", s->regs[r].tensor->cname, s->regs[r].word, r,
-			           r + 1 == s->nregs || r % 8 == 7 ? "\n" : " ");
-		}
-		/* the pending bits of the loaded words, a mask per 32 words */
-		const Tensor *t = s->regs[0].tensor;
-		for (int k = 0; k < (t->words + 31) / 32; k++) {
-			unsigned mask = 0;
-			for (int r = 0; r < s->nregs; r++)
-				if (s->regs[r].tensor == t && s->regs[r].word / 32 == k)
-					mask |= 1u << (s->regs[r].word % 32);
-			if (mask) {
-				line_start();
-				buf_printf(E.out, "tl_pend_%s[%d] |= 0x%xu;\n", t->cname, k, mask);
-			}
-		}
-		line_start();
-		buf_printf(E.out, "tl_ld_where = \"%s: %s\";\n", w, text);
-	}
-	E.indent--;
-	line_start();
-	buf_puts(E.out, "}\n");
-}
-
 static void
 tc(const LStmt *s)
 {
 	char text[96];
-	if (E.emu) {
-		tc_emu(s);
-		return;
-	}
 	switch (s->tc) {
 	case TC_ALLOC:
 		line_start();
@@ -675,11 +479,8 @@ reg_store(const LStmt *s)
 	int bits = etype_bits(t->type);
 	int per = 32 / bits;
 	int word = s->slot / per, shift = (s->slot % per) * bits;
-	if (E.emu && is_ld_tensor(t)) {
-		line_start();
-		buf_printf(E.out, "tl_emu_wr(tl_pend_%s[%d] & 0x%xu, \"%s: register %d of '%s' written\", tl_ld_where);\n",
-		           t->cname, word / 32, 1u << (word % 32), where(), word, t->name);
-	}
+	if (E.d->reg_written)
+		E.d->reg_written(&E, t, word);
 	line_start();
 	if (bits == 32) {
 		buf_printf(E.out, "%s[%d] = ", t->cname, word);
@@ -781,13 +582,8 @@ stmt(const LStmt *s)
 		line_start();
 		buf_printf(E.out, "%sunsigned %s[%d]%s;\n", unread(s->tensor->cname), s->tensor->cname, s->tensor->words,
 		           etype_bits(s->tensor->type) < 32 ? " = {0}" : "");
-		if (E.emu && is_ld_tensor(s->tensor)) {
-			/* bit w % 32 of word w / 32: register w holds a tcgen05.ld's result not yet waited for */
-			line_start();
-			buf_printf(E.out, "unsigned tl_pend_%s[%d] = {0};\n", s->tensor->cname, (s->tensor->words + 31) / 32);
-			line_start();
-			buf_printf(E.out, "(void)tl_pend_%s;\n", s->tensor->cname);
-		}
+		if (E.d->regs_declared)
+			E.d->regs_declared(&E, s->tensor);
 		list_push(&E.in_scope, s->tensor);
 		break;
 	case L_REG_STORE:
@@ -847,21 +643,12 @@ stmt(const LStmt *s)
 		buf_puts(E.out, "}\n");
 		break;
 	case L_BARRIER:
-		if (E.emu) {
-			line_start();
-			buf_puts(E.out, "__syncthreads();\n");
-			break;
-		}
-		if (s->fence_before) {
-			line_start();
-			buf_puts(E.out, "asm volatile(\"tcgen05.fence::before_thread_sync;\" ::: \"memory\");\n");
-		}
 		line_start();
 		buf_puts(E.out, "__syncthreads();\n");
-		if (s->fence_after) {
-			line_start();
-			buf_puts(E.out, "asm volatile(\"tcgen05.fence::after_thread_sync;\" ::: \"memory\");\n");
-		}
+		break;
+	case L_FENCE:
+		if (E.d->placed_fences)
+			E.d->tc(&E, s);
 		break;
 	case L_WARP_SYNC:
 		line_start();
@@ -873,7 +660,7 @@ stmt(const LStmt *s)
 		           reg_text(s->regs[1].tensor, s->regs[1].word, "read"));
 		break;
 	case L_TC:
-		tc(s);
+		E.d->tc(&E, s);
 		break;
 	}
 }
@@ -912,38 +699,6 @@ uses_builtin(const IExpr *e, Builtin b)
 	if (e->kind == IE_BUILTIN)
 		return e->builtin == b;
 	return uses_builtin(e->a, b) || uses_builtin(e->b, b) || uses_builtin(e->index, b);
-}
-
-static void
-collect_ld_tensors(List *list)
-{
-	for (int i = 0; i < list->n; i++) {
-		LStmt *s = LIST_AT(*list, LStmt, i);
-		if (s->kind == L_TC && s->tc == TC_LD && s->nregs > 0 && !is_ld_tensor(s->regs[0].tensor))
-			list_push(&E.ld_tensors, s->regs[0].tensor);
-		collect_ld_tensors(&s->body);
-		collect_ld_tensors(&s->els);
-	}
-}
-
-/* The CPU entry of a kernel: its arguments as cuLaunchKernel's kernelParams, the grid run block by block. */
-static void
-cpu_launcher(KernelIR *k)
-{
-	buf_printf(E.out, "\n#ifndef __CUDACC__\n"
-	                  "static void tl_emu_entry_%s(void **tl_args)\n{\n\t%s(", k->name, k->name);
-	for (int i = 0; i < k->params.n; i++) {
-		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
-		Var *v = LIST_AT(k->params, Var, i);
-		const char *type = t ? etype_ctype(t->type) : etype_is_float(v->type) ? "float" : etype_ctype(v->type);
-		buf_printf(E.out, "%s*(%s %s*)tl_args[%d]", i ? ", " : "", type, t ? "*" : "", i);
-	}
-	buf_printf(E.out, ");\n}\n\n"
-	                  "// Runs %s's grid on the CPU; tl_args as cuLaunchKernel's kernelParams.\n"
-	                  "extern \"C\" void tl_emu_launch_%s(void **tl_args)\n{\n"
-	                  "\tstatic const unsigned grid[3] = {%du, %du, %du}, block[3] = {%du, %du, %du};\n"
-	                  "\ttl_cpu_launch(grid, block, tl_emu_entry_%s, tl_args);\n}\n#endif\n",
-	           k->name, k->name, k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2], k->name);
 }
 
 static void
@@ -1006,16 +761,11 @@ kernel(KernelIR *k)
 	E.indent = 1;
 	E.pending = (List){0};
 	E.in_scope = (List){0};
-	E.ld_tensors = (List){0};
 	E.cur = NULL;
 	E.read_names = (List){0};
 	collect_reads(&k->body);
-	if (E.emu) {
-		collect_ld_tensors(&k->body);
-		unsigned long long blocks = (unsigned long long)k->grid[0] * k->grid[1] * k->grid[2];
-		buf_printf(E.out, "// the tensor memory of %s's blocks: 128 lanes x 512 columns each\n"
-		                  "__device__ unsigned tl_emu_tmem_%s[%lluull * TL_EMU_CELLS];\n\n", k->name, k->name, blocks);
-	}
+	if (E.d->kernel_begin)
+		E.d->kernel_begin(&E, k);
 	buf_printf(E.out, "extern \"C\" __global__ void __launch_bounds__(%d) %s(", k->threads, k->name);
 	for (int i = 0; i < k->params.n; i++) {
 		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
@@ -1029,11 +779,8 @@ kernel(KernelIR *k)
 		}
 	}
 	buf_puts(E.out, ")\n{\n");
-	if (E.emu) {
-		buf_printf(E.out, "\t__shared__ TlEmuCta tl_emu;\n\ttl_emu_begin(&tl_emu, tl_emu_tmem_%s);\n", k->name);
-		if (E.ld_tensors.n)
-			buf_puts(E.out, "\tconst char *tl_ld_where = \"\";\n\t(void)tl_ld_where;\n");
-	}
+	if (E.d->body_begin)
+		E.d->body_begin(&E, k);
 	if (list_uses_warp(&k->body)) {
 		/* a plain shift: ptxas finds it uniform, and a shuffle would keep it live in a register */
 		buf_puts(E.out, "\tconst int tl_warp_id = (int)(");
@@ -1041,54 +788,80 @@ kernel(KernelIR *k)
 		buf_puts(E.out, " >> 5);\n");
 	}
 	stmts(&k->body);
-	if (E.emu)
-		buf_printf(E.out, "\ttl_emu_end(&tl_emu, \"%s\");\n", k->name);
+	if (E.d->body_end)
+		E.d->body_end(&E, k);
 	buf_puts(E.out, "}\n\n");
 	buf_printf(E.out, "// launch configuration for libtilert: grid x, y, z, block x, y, z\n"
 	                  "extern \"C\" __device__ const unsigned tilec_launch_%s[6] = {%d, %d, %d, %d, %d, %d};\n",
 	           k->name, k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2]);
-	if (E.emu)
-		cpu_launcher(k);
+	if (E.d->kernel_end)
+		E.d->kernel_end(&E, k);
+}
+
+void
+cu_expr(CuWriter *w, const IExpr *e)
+{
+	if (w != &E)
+		fatal("cu_expr: not the writer of the running cu_write");
+	expr_top(e);
 }
 
 bool
-emit_cuda(Program *p, const char *arch, bool emu, Buf *out)
+cu_write(Program *p, const char *arch, const CuDialect *d, Buf *out)
 {
 	Buf body = {0};
-	E = (Emitter){0};
+	E = (CuWriter){0};
+	E.d = d;
 	E.out = &body;
-	E.emu = emu;
 	for (int i = 0; i < p->kernels.n; i++) {
 		if (i)
 			buf_puts(&body, "\n");
 		kernel(LIST_AT(p->kernels, KernelIR, i));
 	}
-	if (emu) {
-		/* the emulator defines tl_f2h, tl_h2f, tl_f2bf and tl_bf2f for both the GPU and the CPU */
-		buf_printf(out, "// Generated by tilec %s from %s for --target=emu: tcgen05 emulated, for nvcc -arch=sm_80 or "
-		                "later, or C++ on the CPU. Do not edit.\n\n", TILEC_VERSION, p->source_name);
-		buf_puts(out, emu_source);
-		buf_puts(out, "\n");
-		image_tables(out);
-		buf_puts(out, body.data ? body.data : "");
-		buf_free(&body);
-		return true;
-	}
-	buf_printf(out, "// Generated by tilec %s from %s for %s. Do not edit.\n\n", TILEC_VERSION, p->source_name, arch);
-	/* only the helpers the body calls: nvcc warns about a static function never referenced */
-	if (E.f2h)
-		buf_puts(out, "static __device__ __forceinline__ unsigned short tl_f2h(float x)\n"
-		              "{\n\tunsigned short h;\n\tasm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(x));\n\treturn h;\n}\n\n");
-	if (E.h2f)
-		buf_puts(out, "static __device__ __forceinline__ float tl_h2f(unsigned short h)\n"
-		              "{\n\tfloat x;\n\tasm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(x) : \"h\"(h));\n\treturn x;\n}\n\n");
-	if (E.f2bf)
-		buf_puts(out, "static __device__ __forceinline__ unsigned short tl_f2bf(float x)\n"
-		              "{\n\tunsigned short h;\n\tasm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(x));\n\treturn h;\n}\n\n");
-	if (E.bf2f)
-		buf_puts(out, "static __device__ __forceinline__ float tl_bf2f(unsigned short h)\n"
-		              "{\n\treturn __uint_as_float((unsigned)h << 16);\n}\n\n");
-	buf_puts(out, body.data ? body.data : "");
+	d->file(&E, p, arch, &body, out);
 	buf_free(&body);
 	return true;
 }
+
+/* The file of the cuda target: its header, the conversion helpers the body calls, the body. */
+static void
+cuda_file(CuWriter *w, Program *p, const char *arch, const Buf *body, Buf *out)
+{
+	buf_printf(out, "// Generated by tilec %s from %s for %s. Do not edit.\n\n", TILEC_VERSION, p->source_name, arch);
+	/* only the helpers the body calls: nvcc warns about a static function never referenced */
+	if (w->f2h)
+		buf_puts(out, "static __device__ __forceinline__ unsigned short tl_f2h(float x)\n"
+		              "{\n\tunsigned short h;\n\tasm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(x));\n\treturn h;\n}\n\n");
+	if (w->h2f)
+		buf_puts(out, "static __device__ __forceinline__ float tl_h2f(unsigned short h)\n"
+		              "{\n\tfloat x;\n\tasm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(x) : \"h\"(h));\n\treturn x;\n}\n\n");
+	if (w->f2bf)
+		buf_puts(out, "static __device__ __forceinline__ unsigned short tl_f2bf(float x)\n"
+		              "{\n\tunsigned short h;\n\tasm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(x));\n\treturn h;\n}\n\n");
+	if (w->bf2f)
+		buf_puts(out, "static __device__ __forceinline__ float tl_bf2f(unsigned short h)\n"
+		              "{\n\treturn __uint_as_float((unsigned)h << 16);\n}\n\n");
+	buf_puts(out, body->data ? body->data : "");
+}
+
+static void
+cuda_tc(CuWriter *w, const LStmt *s)
+{
+	(void)w;
+	tc(s);
+}
+
+static const CuDialect cuda = {
+	.shared_addr = "(unsigned)__cvta_generic_to_shared",
+	.placed_fences = true,
+	.tc = cuda_tc,
+	.file = cuda_file,
+};
+
+static bool
+emit_cuda(Program *p, const char *arch, Buf *out)
+{
+	return cu_write(p, arch, &cuda, out);
+}
+
+const Target target_cuda = {"CUDA C", emit_cuda, "nvcc"};

@@ -981,11 +981,7 @@ stmt(const LStmt *s)
 		stmts(&s->body);
 		break;
 	case L_BARRIER:
-		if (s->fence_before)
-			ins("tcgen05.fence::before_thread_sync;");
 		ins("bar.sync 0;");
-		if (s->fence_after)
-			ins("tcgen05.fence::after_thread_sync;");
 		break;
 	case L_WARP_SYNC:
 		ins("bar.warp.sync -1;");
@@ -995,6 +991,7 @@ stmt(const LStmt *s)
 		    (Opnd){O_WORD, s->regs[1].word, 0, s->regs[1].tensor, true});
 		break;
 	case L_TC:
+	case L_FENCE:
 		tc(s);
 		break;
 	}
@@ -1207,7 +1204,7 @@ static const struct {
 	{"sm_103f", "8.8"}, {"sm_110a", "9.0"}, {"sm_110f", "9.0"},
 };
 
-bool
+static bool
 emit_ptx(Program *p, const char *arch, Buf *out)
 {
 	const char *version = NULL;
@@ -1223,3 +1220,5 @@ emit_ptx(Program *p, const char *arch, Buf *out)
 		kernel(LIST_AT(p->kernels, KernelIR, i), i, out);
 	return true;
 }
+
+const Target target_ptx = {"PTX", emit_ptx, "ptxas"};

@@ -323,15 +323,6 @@ list_copy(const List *l)
 	return r;
 }
 
-static bool
-list_has(const List *l, const void *p)
-{
-	for (int i = 0; i < l->n; i++)
-		if (l->v[i] == p)
-			return true;
-	return false;
-}
-
 static Flow
 flow_copy(const Flow *f)
 {
@@ -1284,9 +1275,11 @@ lower_stmt(Stmt *s)
 			st->unsynced = st->pending;
 		}
 		flow_prune(&W.flow);
-		LStmt *l = emit(L_BARRIER, s->loc);
-		l->fence_before = s->fence_before;
-		l->fence_after = s->fence_after;
+		if (s->fence_before)
+			emit(L_FENCE, s->loc)->tc = TC_FENCE_BEFORE;
+		emit(L_BARRIER, s->loc);
+		if (s->fence_after)
+			emit(L_FENCE, s->loc)->tc = TC_FENCE_AFTER;
 		return;
 	}
 	case S_WARP_SYNC:

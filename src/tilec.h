@@ -244,6 +244,7 @@ char *pool_strndup(const char *s, size_t n);
 char *pool_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pool_free_all(void);
 void list_push(List *list, void *item);
+bool list_has(const List *list, const void *item);
 void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn)); /* internal error: exit 4 */
 
 /* A growable byte buffer (malloc'd; free with buf_free). */
@@ -506,7 +507,8 @@ typedef enum LKind {
 	L_IF,        /* if (cond) body else els */
 	L_FOR,       /* for (var = lo; var < hi; var++) body */
 	L_BLOCK,     /* { body } */
-	L_BARRIER,   /* cta_sync with the fences it needs */
+	L_BARRIER,   /* cta_sync */
+	L_FENCE,     /* a fence tilec places next to a cta_sync: tc is TC_FENCE_BEFORE or TC_FENCE_AFTER */
 	L_WARP_SYNC,
 	L_TC,        /* one tcgen05 instruction */
 	L_COPY       /* register word regs[0] = register word regs[1] */
@@ -534,8 +536,7 @@ struct LStmt {
 	List body; /* LStmt* */
 	List els;  /* LStmt* */
 	IExpr *lo, *hi;
-	bool fence_before, fence_after;
-	/* L_TC */
+	/* L_TC, L_FENCE */
 	TcKind tc;
 	int cta_group;
 	Opcode op;
@@ -595,13 +596,57 @@ typedef struct ApplyCtx {
 /* Checks an apply against its image and appends its lowered instructions to out. */
 bool apply_lower(Stmt *s, View **operands, int noperands, ApplyCtx *ctx, List *out);
 
-/* ---------------------------------------------------------------- emitters (emit_cu.c, emit_ptx.c) */
+/* ---------------------------------------------------------------- targets (emit_cu.c, emit_emu.c, emit_ptx.c) */
 
-/* CUDA C for arch; with emu, for any GPU from sm_80 and for the CPU, with tensor memory emulated. */
-bool emit_cuda(Program *p, const char *arch, bool emu, Buf *out);
-/* PTX for arch, written directly from the lowered program (no nvcc); see docs/ptx.md. */
-bool emit_ptx(Program *p, const char *arch, Buf *out);
+/* A back end: the driver picks one and calls emit; every one writes the whole program into out. */
+typedef struct Target {
+	const char *name;  /* in messages: "CUDA C", "PTX" */
+	bool (*emit)(Program *p, const char *arch, Buf *out);
+	const char *tool;  /* the CUDA tool that builds .ptx / .cubin from the output; NULL: none can */
+} Target;
 
+extern const Target target_cuda; /* CUDA C for the -arch GPU (emit_cu.c) */
+extern const Target target_emu;  /* CUDA C with tensor memory emulated, for sm_80+ and the CPU (emit_emu.c) */
+extern const Target target_ptx;  /* PTX written directly from the lowered program (emit_ptx.c; docs/ptx.md) */
+
+/* ---------------------------------------------------------------- emit_cu.c: CUDA C of both CUDA C targets */
+
+typedef struct CuWriter CuWriter;
+
+/* What a CUDA C target changes in emit_cu.c's output: NULL hooks write nothing of their own. */
+typedef struct CuDialect {
+	const char *shared_addr; /* the function that turns &shared[i] into a shared-window address */
+	bool placed_fences;      /* write the fences tilec places around cta_sync (L_FENCE) */
+	void (*tc)(CuWriter *w, const LStmt *s); /* one tcgen05 instruction */
+	/* the text of a read of register word, verb "read" or "stored"; NULL: plain NAME[WORD] */
+	const char *(*reg)(CuWriter *w, const Tensor *t, int word, const char *verb);
+	void (*reg_written)(CuWriter *w, const Tensor *t, int word); /* before a register store */
+	void (*regs_declared)(CuWriter *w, const Tensor *t);         /* after a local tensor's declaration */
+	void (*kernel_begin)(CuWriter *w, KernelIR *k); /* before the kernel's signature */
+	void (*body_begin)(CuWriter *w, KernelIR *k);
+	void (*body_end)(CuWriter *w, KernelIR *k);
+	void (*kernel_end)(CuWriter *w, KernelIR *k);   /* after its launch configuration */
+	/* the file: its header, then body (every kernel) */
+	void (*file)(CuWriter *w, Program *p, const char *arch, const Buf *body, Buf *out);
+} CuDialect;
+
+/* The writer's state, which the hooks read and write. */
+struct CuWriter {
+	const CuDialect *d;
+	Buf *out;
+	KernelIR *k;
+	int indent;
+	bool f2h, h2f, f2bf, bf2f; /* the conversion helpers the body uses */
+	List pending;  /* RegRef*: registers loaded since the last wait::ld */
+	List in_scope; /* Tensor*: local tensors whose registers are declared here */
+	const LStmt *cur; /* the statement being written */
+	List read_names;  /* const char*: the variables and tensors the kernel's code reads */
+};
+
+/* Writes the program as CUDA C in dialect d. */
+bool cu_write(Program *p, const char *arch, const CuDialect *d, Buf *out);
+void cu_line_start(CuWriter *w);
+void cu_expr(CuWriter *w, const IExpr *e); /* an expression in a position without parentheses of its own */
 /* ---------------------------------------------------------------- run.c */
 
 /* tilec run FILE.tile [--kernel NAME] [--seed S] [--expect OUT=IN]...: runs a kernel on the CPU emulator. */

@@ -90,6 +90,15 @@ list_push(List *list, void *item)
 	list->v[list->n++] = item;
 }
 
+bool
+list_has(const List *list, const void *item)
+{
+	for (int i = 0; i < list->n; i++)
+		if (list->v[i] == item)
+			return true;
+	return false;
+}
+
 void
 fatal(const char *fmt, ...)
 {

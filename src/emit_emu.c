@@ -1,0 +1,311 @@
+/* emit_emu.c: the emu target: emit_cu.c's CUDA C with each tcgen05 instruction a call into the emulator of
+ * runtime/tilec_emu.h, which the output carries; for any GPU from sm_80 and for the CPU (docs/emulator.md). */
+#include <string.h>
+
+#include "tilec.h"
+
+/* runtime/tilec_emu.h as a C string, made by the Makefile (build/tilec_emu.inc). */
+static const char emu_source[] =
+#include "tilec_emu.inc"
+	;
+
+static struct {
+	List ld_tensors; /* Tensor*: local tensors that some tcgen05.ld of the kernel writes */
+	List images;     /* Opcode*: one image table per shape and .xN */
+} M;
+
+static bool
+is_ld_tensor(const Tensor *t)
+{
+	return list_has(&M.ld_tensors, t);
+}
+
+/* "file.tile:LINE" of the statement being written, as the body of a C string literal. */
+static const char *
+where(CuWriter *w)
+{
+	const LStmt *cur = w->cur;
+	const char *path = cur && cur->loc.file >= 0 && cur->loc.file < source_count() ? source_path(cur->loc.file) : "?";
+	const char *slash = strrchr(path, '/');
+	Buf b = {0};
+	for (const char *p = slash ? slash + 1 : path; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			buf_putc(&b, '\\');
+		if ((unsigned char)*p >= ' ' && *p != '?')
+			buf_putc(&b, *p);
+	}
+	buf_printf(&b, ":%d", cur ? cur->loc.first_line : 0);
+	char *r = pool_strdup(b.data);
+	buf_free(&b);
+	return r;
+}
+
+/* A read of a register word goes through the pending-load check. */
+static const char *
+emu_reg(CuWriter *w, const Tensor *t, int word, const char *verb)
+{
+	if (!is_ld_tensor(t))
+		return pool_printf("%s[%d]", t->cname, word);
+	return pool_printf("tl_emu_rd(tl_pend_%s[%d] & 0x%xu, %s[%d], \"%s: register %d of '%s' %s\", tl_ld_where)",
+	                   t->cname, word / 32, 1u << (word % 32), t->cname, word, where(w), word, t->name, verb);
+}
+
+static void
+emu_reg_written(CuWriter *w, const Tensor *t, int word)
+{
+	if (!is_ld_tensor(t))
+		return;
+	cu_line_start(w);
+	buf_printf(w->out, "tl_emu_wr(tl_pend_%s[%d] & 0x%xu, \"%s: register %d of '%s' written\", tl_ld_where);\n",
+	           t->cname, word / 32, 1u << (word % 32), where(w), word, t->name);
+}
+
+static void
+emu_regs_declared(CuWriter *w, const Tensor *t)
+{
+	if (!is_ld_tensor(t))
+		return;
+	/* bit w % 32 of word w / 32: register w holds a tcgen05.ld's result not yet waited for */
+	cu_line_start(w);
+	buf_printf(w->out, "unsigned tl_pend_%s[%d] = {0};\n", t->cname, (t->words + 31) / 32);
+	cu_line_start(w);
+	buf_printf(w->out, "(void)tl_pend_%s;\n", t->cname);
+}
+
+/* The name of the image table of an opcode's shape and .xN (pack and direction do not change it). */
+static const char *
+image_name(const Opcode *op)
+{
+	bool known = false;
+	for (int i = 0; i < M.images.n && !known; i++) {
+		Opcode *o = LIST_AT(M.images, Opcode, i);
+		known = o->shape == op->shape && o->n == op->n;
+	}
+	if (!known) {
+		Opcode *copy = pool_alloc(sizeof *copy);
+		*copy = *op;
+		list_push(&M.images, copy);
+	}
+	return pool_printf("tl_img_%s_x%d", shape_name(op->shape), op->n);
+}
+
+/* Every table: entry [lane * regs + r] = row | access << 5 | column << 6, from image_cell(). */
+static void
+image_tables(Buf *out)
+{
+	for (int i = 0; i < M.images.n; i++) {
+		Opcode *op = LIST_AT(M.images, Opcode, i);
+		int regs = opcode_regs(op);
+		buf_printf(out, "// tcgen05 %s.x%d, from tilec's image table: lane l, register r -> entry [l * %d + r] = "
+		                "row | access << 5 | column << 6\n", shape_name(op->shape), op->n, regs);
+		buf_printf(out, "static __device__ const unsigned short tl_img_%s_x%d[%d] = {", shape_name(op->shape), op->n,
+		           32 * regs);
+		for (int l = 0; l < 32; l++)
+			for (int r = 0; r < regs; r++) {
+				ImageCell c = image_cell(op, l, r);
+				int k = l * regs + r;
+				buf_printf(out, "%s%d", k == 0 ? "\n\t" : k % 16 ? ", " : ",\n\t", c.row | c.access << 5 | c.col << 6);
+			}
+		buf_puts(out, "\n};\n\n");
+	}
+}
+
+/* A tcgen05.ld or tcgen05.st: the registers through tl_r, the access through the image table. */
+static void
+emu_access(CuWriter *w, const LStmt *s, const char *at)
+{
+	char text[96];
+	Buf *out = w->out;
+	opcode_format(&s->op, text, sizeof text);
+	const char *img = image_name(&s->op);
+	bool ld = s->tc == TC_LD;
+	buf_printf(out, "{\n");
+	w->indent++;
+	cu_line_start(w);
+	buf_printf(out, "unsigned tl_r[%d]", s->nregs);
+	if (!ld) {
+		buf_puts(out, " = {");
+		for (int r = 0; r < s->nregs; r++) {
+			if (r % 8 == 0) {
+				buf_puts(out, "\n");
+				cu_line_start(w);
+				buf_puts(out, "\t");
+			}
+			buf_printf(out, "%s%s", emu_reg(w, s->regs[r].tensor, s->regs[r].word, "stored"),
+			           r + 1 == s->nregs ? "" : r % 8 == 7 ? "," : ", ");
+		}
+		buf_puts(out, "}");
+	}
+	buf_puts(out, ";\n");
+	cu_line_start(w);
+	buf_printf(out, "tl_emu_access(&tl_emu, %s, %d, %d, ", img, s->nregs, s->op.pack ? 1 : 0);
+	cu_expr(w, s->addr);
+	buf_printf(out, ", %uu, %d, tl_r, \"%s: %s\");\n", s->imm, ld ? 1 : 0, at, text);
+	if (ld) {
+		for (int r = 0; r < s->nregs; r++) {
+			if (r % 8 == 0)
+				cu_line_start(w);
+			buf_printf(out, "%s[%d] = tl_r[%d];%s", s->regs[r].tensor->cname, s->regs[r].word, r,
+			           r + 1 == s->nregs || r % 8 == 7 ? "\n" : " ");
+		}
+		/* the pending bits of the loaded words, a mask per 32 words */
+		const Tensor *t = s->regs[0].tensor;
+		for (int k = 0; k < (t->words + 31) / 32; k++) {
+			unsigned mask = 0;
+			for (int r = 0; r < s->nregs; r++)
+				if (s->regs[r].tensor == t && s->regs[r].word / 32 == k)
+					mask |= 1u << (s->regs[r].word % 32);
+			if (mask) {
+				cu_line_start(w);
+				buf_printf(out, "tl_pend_%s[%d] |= 0x%xu;\n", t->cname, k, mask);
+			}
+		}
+		cu_line_start(w);
+		buf_printf(out, "tl_ld_where = \"%s: %s\";\n", at, text);
+	}
+	w->indent--;
+	cu_line_start(w);
+	buf_puts(out, "}\n");
+}
+
+static void
+emu_tc(CuWriter *w, const LStmt *s)
+{
+	const char *at = where(w);
+	Buf *out = w->out;
+	cu_line_start(w);
+	switch (s->tc) {
+	case TC_ALLOC:
+		buf_printf(out, "tl_emu_alloc(&tl_emu, &%s[", s->addr->tensor->cname);
+		cu_expr(w, s->addr->index);
+		buf_printf(out, "], %d, \"%s: tcgen05.alloc.cta_group::%d\");\n", s->ncols, at, s->cta_group);
+		return;
+	case TC_DEALLOC:
+		buf_puts(out, "tl_emu_dealloc(&tl_emu, ");
+		cu_expr(w, s->addr);
+		buf_printf(out, ", %d, \"%s: tcgen05.dealloc.cta_group::%d\");\n", s->ncols, at, s->cta_group);
+		return;
+	case TC_RELINQUISH:
+		buf_printf(out, "tl_emu_relinquish(&tl_emu, \"%s: tcgen05.relinquish_alloc_permit.cta_group::%d\");\n", at,
+		           s->cta_group);
+		return;
+	case TC_WAIT_LD:
+		buf_printf(out, "tl_emu_wait(\"%s: tcgen05.wait::ld\");\n", at);
+		for (int i = 0; i < w->in_scope.n; i++) {
+			Tensor *t = LIST_AT(w->in_scope, Tensor, i);
+			if (!is_ld_tensor(t))
+				continue;
+			for (int k = 0; k < (t->words + 31) / 32; k++) {
+				cu_line_start(w);
+				buf_printf(out, "tl_pend_%s[%d] = 0u;\n", t->cname, k);
+			}
+		}
+		w->pending.n = 0;
+		return;
+	case TC_WAIT_ST:
+		buf_printf(out, "tl_emu_wait(\"%s: tcgen05.wait::st\");\n", at);
+		return;
+	case TC_FENCE_BEFORE:
+	case TC_FENCE_AFTER:
+		buf_printf(out, "// tcgen05.fence::%s_thread_sync: nothing to emulate\n",
+		           s->tc == TC_FENCE_BEFORE ? "before" : "after");
+		return;
+	case TC_LD:
+	case TC_ST:
+		emu_access(w, s, at);
+		return;
+	}
+}
+
+static void
+collect_ld_tensors(List *list)
+{
+	for (int i = 0; i < list->n; i++) {
+		LStmt *s = LIST_AT(*list, LStmt, i);
+		if (s->kind == L_TC && s->tc == TC_LD && s->nregs > 0 && !is_ld_tensor(s->regs[0].tensor))
+			list_push(&M.ld_tensors, s->regs[0].tensor);
+		collect_ld_tensors(&s->body);
+		collect_ld_tensors(&s->els);
+	}
+}
+
+static void
+emu_kernel_begin(CuWriter *w, KernelIR *k)
+{
+	M.ld_tensors = (List){0};
+	collect_ld_tensors(&k->body);
+	unsigned long long blocks = (unsigned long long)k->grid[0] * k->grid[1] * k->grid[2];
+	buf_printf(w->out, "// the tensor memory of %s's blocks: 128 lanes x 512 columns each\n"
+	                   "__device__ unsigned tl_emu_tmem_%s[%lluull * TL_EMU_CELLS];\n\n", k->name, k->name, blocks);
+}
+
+static void
+emu_body_begin(CuWriter *w, KernelIR *k)
+{
+	buf_printf(w->out, "\t__shared__ TlEmuCta tl_emu;\n\ttl_emu_begin(&tl_emu, tl_emu_tmem_%s);\n", k->name);
+	if (M.ld_tensors.n)
+		buf_puts(w->out, "\tconst char *tl_ld_where = \"\";\n\t(void)tl_ld_where;\n");
+}
+
+static void
+emu_body_end(CuWriter *w, KernelIR *k)
+{
+	buf_printf(w->out, "\ttl_emu_end(&tl_emu, \"%s\");\n", k->name);
+}
+
+/* The CPU entry of a kernel: its arguments as cuLaunchKernel's kernelParams, the grid run block by block. */
+static void
+emu_kernel_end(CuWriter *w, KernelIR *k)
+{
+	buf_printf(w->out, "\n#ifndef __CUDACC__\n"
+	                   "static void tl_emu_entry_%s(void **tl_args)\n{\n\t%s(", k->name, k->name);
+	for (int i = 0; i < k->params.n; i++) {
+		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
+		Var *v = LIST_AT(k->params, Var, i);
+		const char *type = t ? etype_ctype(t->type) : etype_is_float(v->type) ? "float" : etype_ctype(v->type);
+		buf_printf(w->out, "%s*(%s %s*)tl_args[%d]", i ? ", " : "", type, t ? "*" : "", i);
+	}
+	buf_printf(w->out, ");\n}\n\n"
+	                   "// Runs %s's grid on the CPU; tl_args as cuLaunchKernel's kernelParams.\n"
+	                   "extern \"C\" void tl_emu_launch_%s(void **tl_args)\n{\n"
+	                   "\tstatic const unsigned grid[3] = {%du, %du, %du}, block[3] = {%du, %du, %du};\n"
+	                   "\ttl_cpu_launch(grid, block, tl_emu_entry_%s, tl_args);\n}\n#endif\n",
+	           k->name, k->name, k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2], k->name);
+}
+
+/* The emulator defines tl_f2h, tl_h2f, tl_f2bf and tl_bf2f for both the GPU and the CPU. */
+static void
+emu_file(CuWriter *w, Program *p, const char *arch, const Buf *body, Buf *out)
+{
+	(void)w;
+	(void)arch;
+	buf_printf(out, "// Generated by tilec %s from %s for --target=emu: tcgen05 emulated, for nvcc -arch=sm_80 or "
+	                "later, or C++ on the CPU. Do not edit.\n\n", TILEC_VERSION, p->source_name);
+	buf_puts(out, emu_source);
+	buf_puts(out, "\n");
+	image_tables(out);
+	buf_puts(out, body->data ? body->data : "");
+}
+
+static const CuDialect emu = {
+	.shared_addr = "tl_emu_saddr",
+	.placed_fences = false, /* the emulator's __syncthreads orders everything */
+	.tc = emu_tc,
+	.reg = emu_reg,
+	.reg_written = emu_reg_written,
+	.regs_declared = emu_regs_declared,
+	.kernel_begin = emu_kernel_begin,
+	.body_begin = emu_body_begin,
+	.body_end = emu_body_end,
+	.kernel_end = emu_kernel_end,
+	.file = emu_file,
+};
+
+static bool
+emit_emu(Program *p, const char *arch, Buf *out)
+{
+	M.ld_tensors = M.images = (List){0};
+	return cu_write(p, arch, &emu, out);
+}
+
+const Target target_emu = {"CUDA C for the emulator", emit_emu, NULL};
