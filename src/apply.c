@@ -4,77 +4,64 @@
 
 #include "tilec.h"
 
+/* The check itself is quiet: apply_match returns the first mismatch as data, and apply_report turns
+   it into diagnostics, so that copy can try many candidate instructions without printing. */
+
 typedef struct Operand {
 	View *view;
-	const char *name;
 	int half;        /* elements per 32-bit word: 1, 2 or 4 */
 	int repeat_at;   /* first repeat dimension */
 } Operand;
 
 typedef struct Check {
-	Stmt *s;
+	const ApplyInput *in;
 	Opcode op;
-	char text[96];
 	int group;       /* group extent, 0 for warp scope */
 	int nrepeat;
 	int repeat_dims[MAX_RANK];
 	int repeats;     /* product of repeat_dims */
 	Operand reg, tmem[2];
 	int ntmem;
-	int imm_given;   /* 1 when imm_half_splitoff was written */
 	uint32_t imm;
 	bool imm_known;
-	Loc imm_loc;
 	ImageCell *cells; /* [lane * registers + r] */
 	int *reg_inner, *tmem_inner; /* each cell's index inside its operand's atom */
+	Mismatch *mm;
+	Loc loc;         /* of the statement, for the lowered code */
 } Check;
 
-/* Per warp and repeat: the instruction's registers and its TMEM offsets. */
-typedef struct Issue {
-	int warp, repeat;
-	int *words;      /* opcode_regs entries */
-	uint32_t offset; /* (lane << 16) + column, relative to the tensor's base address */
-	int lane[2], col[2]; /* each access's base, relative to its tensor */
-} Issue;
+typedef ApplyIssue Issue;
 
 /* The operand's expected suffix after the group and repeat dimensions. */
 static int
-atom_dims(const Check *c, bool is_reg, int half, int *dims)
+atom_dims(const Opcode *op, bool is_reg, int half, int *dims)
 {
 	int n = 0;
-	if (c->op.shape == SH_16X32BX2 && is_reg)
+	if (op->shape == SH_16X32BX2 && is_reg)
 		dims[n++] = 2;
-	dims[n++] = shape_rows(c->op.shape);
-	dims[n++] = opcode_atom_cols(&c->op);
+	dims[n++] = shape_rows(op->shape);
+	dims[n++] = opcode_atom_cols(op);
 	if (half > 1)
 		dims[n++] = half;
 	return n;
 }
 
 static bool
-check_operand_shape(Check *c, Operand *o, bool is_reg, const char *role)
+check_operand_shape(Check *c, Operand *o, bool is_reg, int operand)
 {
 	int bits = etype_bits(o->view->base->type);
 	o->half = 32 / bits;
 	int atom[4];
-	int natom = atom_dims(c, is_reg, o->half, atom);
+	int natom = atom_dims(&c->op, is_reg, o->half, atom);
 	int lead = c->group ? 1 : 0;
 	View *v = o->view;
 	int nrep = v->rank - lead - natom;
-	char got[96], atomtext[64], need[256];
 	bool ok = nrep >= 0 && (!c->group || v->dims[0] == c->group);
 	for (int i = 0; ok && i < natom; i++)
 		ok = v->dims[lead + nrep + i] == atom[i];
-	if (!ok || (!is_reg && nrep != c->nrepeat)) {
-		format_list(got, sizeof got, '(', v->dims, v->rank, ')');
-		format_list(atomtext, sizeof atomtext, '(', atom, natom, ')');
-	}
 	if (!ok) {
-		/* the whole rule in one line: group, repeat axes, atom, half axis */
-		snprintf(need, sizeof need, "%s[repeat axes...] + %s%s%s", c->group ? pool_printf("(%d) + ", c->group) : "",
-		         atomtext, c->group ? pool_printf(" (the %d warps of the scope, then the atom", c->group) : " (the atom",
-		         o->half > 1 ? pool_printf(" with the half axis of %s)", etype_name(o->view->base->type)) : ")");
-		error(c->s->loc, "%s operand '%s' has shape %s, but %s takes %s", role, o->name, got, c->text, need);
+		c->mm->kind = MM_SHAPE;
+		c->mm->operand = operand;
 		return false;
 	}
 	o->repeat_at = lead;
@@ -90,11 +77,8 @@ check_operand_shape(Check *c, Operand *o, bool is_reg, const char *role)
 		for (int i = 0; same && i < nrep; i++)
 			same = v->dims[lead + i] == c->repeat_dims[i];
 		if (!same) {
-			char rep[96];
-			format_list(got, sizeof got, '(', v->dims, v->rank, ')');
-			format_list(rep, sizeof rep, '(', c->repeat_dims, c->nrepeat, ')');
-			error(c->s->loc, "%s operand '%s' has shape %s; its repeat axes must be %s, as in the register operand",
-			      role, o->name, got, rep);
+			c->mm->kind = MM_REPEAT;
+			c->mm->operand = operand;
 			return false;
 		}
 	}
@@ -103,7 +87,7 @@ check_operand_shape(Check *c, Operand *o, bool is_reg, const char *role)
 
 /* Builds the operand coordinate of (group, repeat, atom...) into coord; returns the rank. */
 static int
-operand_coord(const Check *c, const Operand *o, int gi, int repeat, const int *atom, int natom, int *coord)
+operand_coord(const Check *c, int gi, int repeat, const int *atom, int natom, int *coord)
 {
 	int n = 0;
 	if (c->group)
@@ -116,7 +100,6 @@ operand_coord(const Check *c, const Operand *o, int gi, int repeat, const int *a
 	n += c->nrepeat;
 	for (int i = 0; i < natom; i++)
 		coord[n++] = atom[i];
-	(void)o;
 	return n;
 }
 
@@ -135,7 +118,31 @@ operand_flat(const Check *c, const Operand *o, bool is_reg, int gi, int repeat, 
 static int
 group_index(const Check *c, int w)
 {
-	return c->s->scope == SCOPE_CTA ? w : w % 4;
+	return c->in->scope == SCOPE_CTA ? w : w % 4;
+}
+
+/* Fills the mismatch's place: which element, and where the image puts it. */
+static bool
+mismatch(Check *c, MismatchKind kind, int operand, Issue *is, int gi, int lane, int reg, ImageCell cell, int h)
+{
+	Mismatch *mm = c->mm;
+	mm->kind = kind;
+	mm->operand = operand;
+	mm->warp = is->warp;
+	mm->repeat = is->repeat;
+	mm->lane = lane;
+	mm->reg = reg;
+	mm->part = h;
+	mm->cell = cell;
+	int atom[4], n = 0;
+	if (operand == 0 && c->op.shape == SH_16X32BX2)
+		atom[n++] = cell.access;
+	atom[n++] = cell.row;
+	atom[n++] = cell.col;
+	if ((operand == 0 ? c->reg.half : c->tmem[operand - 1].half) > 1)
+		atom[n++] = h;
+	mm->rank = operand_coord(c, gi, is->repeat, atom, n, mm->coord);
+	return false;
 }
 
 static bool
@@ -146,52 +153,28 @@ check_register(Check *c, Issue *is, int gi, int lane, int reg, ImageCell cell, i
 	int thread = is->warp * 32 + lane;
 	int word = -1;
 	for (int h = 0; h < o->half; h++) {
-		int atom[4], n = 0;
-		if (c->op.shape == SH_16X32BX2)
-			atom[n++] = cell.access;
-		atom[n++] = cell.row;
-		atom[n++] = cell.col;
-		if (o->half > 1)
-			atom[n++] = h;
 		int e = o->view->map[operand_flat(c, o, true, gi, is->repeat, cell, h)];
 		const int32_t *place = LAYOUT_PLACE(l, e, 0);
 		int slot = l->nrep == 1 ? (layout_place_owned_by(l, place, thread) ? place[AX_M] : -1)
 		                        : layout_slot_in_thread(l, e, thread);
-		char where[96] = "";
-		if (slot < 0 || slot % o->half != h || (word >= 0 && slot / o->half != word)) {
-			int coord[MAX_RANK];
-			int rank = operand_coord(c, o, gi, is->repeat, atom, n, coord);
-			format_list(where, sizeof where, '[', coord, rank, ']');
-		}
 		if (slot < 0) {
-			int owner = layout_place_thread(LAYOUT_PLACE(l, e, 0));
-			error(c->s->loc, "register operand '%s' does not match the image of %s", o->name, c->text);
-			if (c->op.shape == SH_16X32BX2)
-				note(c->s->loc, "element %s is owned by thread %d (warp %d, lane %d); the image puts access %d, "
-				                "row %d, column %d of warp %d in lane %d, register %d", where, owner, owner / 32,
-				     owner % 32, cell.access, cell.row, cell.col, is->warp, lane, reg);
-			else
-				note(c->s->loc, "element %s is owned by thread %d (warp %d, lane %d); the image puts row %d, "
-				                "column %d of warp %d in lane %d, register %d", where, owner, owner / 32, owner % 32,
-				     cell.row, cell.col, is->warp, lane, reg);
-			return false;
+			c->mm->thread = layout_place_thread(LAYOUT_PLACE(l, e, 0));
+			return mismatch(c, MM_OWNER, 0, is, gi, lane, reg, cell, h);
 		}
 		if (slot % o->half != h || (word >= 0 && slot / o->half != word)) {
-			error(c->s->loc, "register operand '%s' does not match the image of %s", o->name, c->text);
-			note(c->s->loc, "element %s is slot %d of thread %d; as part %d of register %d it must be slot %d of "
-			                "a 32-bit register (%d %d-bit parts per register)", where, slot, thread, h, reg,
-			     (word >= 0 ? word : slot / o->half) * o->half + h, o->half, 32 / o->half);
-			return false;
+			c->mm->thread = thread;
+			c->mm->slot = slot;
+			c->mm->want_slot = (word >= 0 ? word : slot / o->half) * o->half + h;
+			return mismatch(c, MM_PART, 0, is, gi, lane, reg, cell, h);
 		}
 		word = slot / o->half;
 	}
 	if (lane == 0) {
 		word0[reg] = word;
 	} else if (word0[reg] != word) {
-		error(c->s->loc, "register operand '%s' does not fit one instruction of %s", o->name, c->text);
-		note(c->s->loc, "register %d is register word %d in lane 0 but word %d in lane %d of warp %d; one "
-		                "instruction names the same register in every lane", reg, word0[reg], word, lane, is->warp);
-		return false;
+		c->mm->word0 = word0[reg];
+		c->mm->slot = word;
+		return mismatch(c, MM_WORD, 0, is, gi, lane, reg, cell, 0);
 	}
 	return true;
 }
@@ -200,23 +183,19 @@ typedef struct Base {
 	bool set;
 	int lane, col;
 	int first_lane, first_col; /* where the first element is */
-	char first[96];
+	int first_rank, first[MAX_RANK];
 } Base;
 
 static bool
-check_tmem(Check *c, Issue *is, int k, int gi, ImageCell cell, Base *base)
+check_tmem(Check *c, Issue *is, int k, int gi, int lane_of_image, int reg, ImageCell cell, Base *base)
 {
 	Operand *o = &c->tmem[k];
 	Tensor *t = o->view->base;
 	Layout *l = t->layout;
 	for (int h = 0; h < o->half; h++) {
-		int atom[3] = {cell.row, cell.col, h};
-		int coord[MAX_RANK];
-		int rank = 0;
 		int e = o->view->map[operand_flat(c, o, false, gi, is->repeat, cell, h)];
 		const int32_t *place = LAYOUT_PLACE(l, e, 0);
 		int lane = place[AX_TLANE], tcol = place[AX_TCOL];
-		char where[96] = ""; /* formatted only where a message needs it */
 		/* the cell (and half) the element occupies */
 		int cellx, part;
 		if (c->op.pack) {
@@ -233,34 +212,23 @@ check_tmem(Check *c, Issue *is, int k, int gi, ImageCell cell, Base *base)
 			base->col = cellx - want_col;
 			base->first_lane = lane;
 			base->first_col = cellx;
-			rank = operand_coord(c, o, gi, is->repeat, atom, o->half > 1 ? 3 : 2, coord);
-			format_list(base->first, sizeof base->first, '[', coord, rank, ']');
+			int atom[3] = {cell.row, cell.col, h};
+			base->first_rank = operand_coord(c, gi, is->repeat, atom, o->half > 1 ? 3 : 2, base->first);
 		}
 		bool bad_part = c->op.pack ? part != 0 : part != h;
 		if (lane != base->lane + cell.row || cellx != base->col + want_col || bad_part) {
-			rank = operand_coord(c, o, gi, is->repeat, atom, o->half > 1 ? 3 : 2, coord);
-			format_list(where, sizeof where, '[', coord, rank, ']');
-			error(c->s->loc, "tmem operand '%s' does not match the image of %s", o->name, c->text);
-			if (c->op.pack && part != 0) {
-				note(c->s->loc, "element %s is the high half of TMEM cell (lane %d, column %d); with .%s each "
-				                "16-bit element takes the low half of its own cell (strides 4@TCol and 2@TCol in "
-				                "16-bit units); this layout packs two elements into one cell (dense 16-bit), "
-				                "which is what the instruction without .%s moves", where, lane, cellx,
-				     c->op.is_ld ? "pack::16b" : "unpack::16b", c->op.is_ld ? "pack::16b" : "unpack::16b");
-			} else if (c->op.pack) {
-				note(c->s->loc, "element %s is at TMEM lane %d, column %d; the image needs lane %d, column %d "
-				                "(the atom's base, lane %d column %d, is fixed by element %s)", where, lane, cellx,
-				     base->lane + cell.row, base->col + want_col, base->lane, base->col, base->first);
-			} else {
-				char half[48] = "";
-				if (o->half > 1)
-					snprintf(half, sizeof half, ", part %d", part);
-				note(c->s->loc, "element %s is at TMEM lane %d, column %d%s; the image needs lane %d, column %d%s "
-				                "(the atom's base, lane %d column %d, is fixed by element %s)", where, lane, cellx,
-				     half, base->lane + cell.row, base->col + want_col, o->half > 1 ? pool_printf(", part %d", h) : "",
-				     base->lane, base->col, base->first);
-			}
-			return false;
+			Mismatch *mm = c->mm;
+			mm->tlane = lane;
+			mm->tcol = cellx;
+			mm->tpart = part;
+			mm->need_lane = base->lane + cell.row;
+			mm->need_col = base->col + want_col;
+			mm->base_lane = base->lane;
+			mm->base_col = base->col;
+			mm->base_rank = base->first_rank;
+			memcpy(mm->base_coord, base->first, sizeof base->first);
+			return mismatch(c, c->op.pack && part != 0 ? MM_TMEM_HIGH : MM_TMEM_PLACE, 1 + k, is, gi,
+			                lane_of_image, reg, cell, h);
 		}
 	}
 	return true;
@@ -273,33 +241,36 @@ check_slab(Check *c, Issue *is, Base *b, int k)
 	int lane = t->lane_offset + b->lane;
 	int slab = 32 * (is->warp % 4);
 	bool ok;
-	const char *rule;
-	if (c->op.shape == SH_32X32B) {
+	if (c->op.shape == SH_32X32B)
 		ok = lane == slab;
-		rule = "at the first lane of its slab";
-	} else if (c->op.shape == SH_16X32BX2) {
+	else if (c->op.shape == SH_16X32BX2)
 		ok = lane >= slab && lane <= slab + 16;
-		rule = "in 16 lanes inside its slab";
-	} else {
+	else
 		ok = lane == slab || lane == slab + 16;
-		rule = "at lane offset 0 or 16 of its slab";
-	}
+	Mismatch *mm = c->mm;
 	if (!ok) {
-		error(c->s->loc, "tmem operand '%s' does not match the image of %s", c->tmem[k].name, c->text);
-		note(c->s->loc, "element %s is at TMEM lane %d, column %d; the image puts row 0 of warp %d %s, lanes %d..%d "
-		                "(32 * (warp %% 4))", b->first, t->lane_offset + b->first_lane, t->col_offset + b->first_col,
-		     is->warp, rule, slab, slab + 31);
-		note(t->loc, "'%s' is declared here", t->name);
+		mm->kind = MM_SLAB;
+		mm->operand = 1 + k;
+		mm->warp = is->warp;
+		mm->repeat = is->repeat;
+		mm->base_rank = b->first_rank;
+		memcpy(mm->base_coord, b->first, sizeof b->first);
+		mm->base_lane = b->lane;
+		mm->base_col = b->col;
+		mm->base_tlane = b->first_lane;
+		mm->base_tcol = b->first_col;
 		return false;
 	}
 	int cols = opcode_tmem_cols(&c->op);
 	int first = t->col_offset + b->col;
 	int limit = t->alloc && t->alloc->ncols ? t->alloc->ncols : 512;
 	if (first < 0 || first + cols > limit) {
-		error(c->s->loc, "%s of warp %d reaches TMEM columns %d..%d, past the %d columns %s", c->text, is->warp,
-		      first, first + cols - 1, limit, limit < 512 ? "allocated" : "of tensor memory");
-		if (limit < 512)
-			note(t->alloc->loc, "the allocation of %d columns is here", t->alloc->ncols);
+		mm->kind = MM_COLUMNS;
+		mm->operand = 1 + k;
+		mm->warp = is->warp;
+		mm->repeat = is->repeat;
+		mm->col_first = first;
+		mm->col_limit = limit;
 		return false;
 	}
 	return true;
@@ -312,7 +283,7 @@ check_issue(Check *c, Issue *is)
 	int nregs = opcode_regs(&c->op);
 	Base base[2] = {{0}};
 	/* The common case (one place per element, 32-bit data) is checked inline; anything unusual, and
-	   every failure, goes through check_register / check_tmem, which also report. */
+	   every failure, goes through check_register / check_tmem, which also find the mismatch. */
 	const Layout *rl = c->reg.view->base->layout;
 	bool fast = rl->nrep == 1 && c->reg.half == 1 && c->tmem[0].half == 1 && !c->op.pack;
 	int reg_prefix = operand_flat(c, &c->reg, true, gi, is->repeat, (ImageCell){0, 0, 0}, 0);
@@ -334,7 +305,7 @@ check_issue(Check *c, Issue *is)
 			}
 			if (!check_register(c, is, gi, lane, r, cell, is->words))
 				return false;
-			if (!check_tmem(c, is, k, gi, cell, &base[k]))
+			if (!check_tmem(c, is, k, gi, lane, r, cell, &base[k]))
 				return false;
 		}
 	}
@@ -355,34 +326,161 @@ check_issue(Check *c, Issue *is)
 			uint32_t dh = ((uint32_t)th->lane_offset << 16) + (uint32_t)th->col_offset;
 			bool same_alloc = tl->alloc && tl->alloc == th->alloc;
 			if (!same_alloc) {
-				error(c->s->loc, "the two tmem operands of %s must lie in one allocation at known offsets", c->text);
+				c->mm->kind = MM_SPLIT;
+				c->mm->operand = 2;
 				return false;
 			}
 			imm = high + dh - (is->offset + dl);
 		}
-		if (!c->imm_known) {
+		bool first = !c->imm_known;
+		if (first) {
 			c->imm_known = true;
-			if (c->imm_given && c->imm != imm) {
-				error(c->imm_loc, "imm_half_splitoff is (%u << 16) + %u, but the tmem operands are (%u << 16) + %u "
-				                  "apart", c->imm >> 16, c->imm & 0xffff, imm >> 16, imm & 0xffff);
-				note(c->s->loc, "for warp %d, repeat %d: base(high) = base(low) + imm_half_splitoff must hold",
-				     is->warp, is->repeat);
-				return false;
-			}
-			c->imm = imm;
-		} else if (c->imm != imm) {
-			if (c->imm_given)
-				error(c->imm_loc, "imm_half_splitoff is (%u << 16) + %u, but for warp %d, repeat %d the tmem "
-				                  "operands are (%u << 16) + %u apart", c->imm >> 16, c->imm & 0xffff, is->warp,
-				      is->repeat, imm >> 16, imm & 0xffff);
-			else
-				error(c->s->loc, "the tmem operands of %s are (%u << 16) + %u apart for warp %d, repeat %d, but "
-				                 "(%u << 16) + %u apart elsewhere; one immediate must serve every warp and repeat",
-				      c->text, imm >> 16, imm & 0xffff, is->warp, is->repeat, c->imm >> 16, c->imm & 0xffff);
+			if (!c->in->imm_given)
+				c->imm = imm;
+		}
+		if (c->imm != imm) {
+			c->mm->kind = c->in->imm_given ? MM_IMM : MM_IMM_VARIES;
+			c->mm->operand = 2;
+			c->mm->warp = is->warp;
+			c->mm->repeat = is->repeat;
+			c->mm->imm = c->imm;
+			c->mm->imm_got = imm;
+			c->mm->first = first;
 			return false;
 		}
 	}
 	return true;
+}
+
+void
+apply_report(const ApplyInput *in, const Mismatch *mm, Loc loc, Loc imm_loc)
+{
+	char text[96], where[96], first[96];
+	opcode_format(&in->op, text, sizeof text);
+	const Opcode *op = &in->op;
+	View *v = mm->operand == 0 ? in->reg : in->tmem[mm->operand - 1];
+	const char *name = v->name;
+	int half = 32 / etype_bits(v->base->type);
+	format_list(where, sizeof where, '[', mm->coord, mm->rank, ']');
+	format_list(first, sizeof first, '[', mm->base_coord, mm->base_rank, ']');
+	switch (mm->kind) {
+	case MM_NONE:
+		return;
+	case MM_SHAPE: {
+		char got[96], atomtext[64], need[256];
+		int atom[4];
+		int natom = atom_dims(op, mm->operand == 0, half, atom);
+		format_list(got, sizeof got, '(', v->dims, v->rank, ')');
+		format_list(atomtext, sizeof atomtext, '(', atom, natom, ')');
+		/* the whole rule in one line: group, repeat axes, atom, half axis */
+		snprintf(need, sizeof need, "%s[repeat axes...] + %s%s%s", in->group ? pool_printf("(%d) + ", in->group) : "",
+		         atomtext, in->group ? pool_printf(" (the %d warps of the scope, then the atom", in->group) : " (the atom",
+		         half > 1 ? pool_printf(" with the half axis of %s)", etype_name(v->base->type)) : ")");
+		error(loc, "%s operand '%s' has shape %s, but %s takes %s", mm->operand ? "tmem" : "register", name, got,
+		      text, need);
+		return;
+	}
+	case MM_REPEAT: {
+		char got[96], rep[96];
+		int atom[4];
+		int lead = in->group ? 1 : 0;
+		int nrep = in->reg->rank - lead - atom_dims(op, true, 32 / etype_bits(in->reg->base->type), atom);
+		format_list(got, sizeof got, '(', v->dims, v->rank, ')');
+		format_list(rep, sizeof rep, '(', in->reg->dims + lead, nrep, ')');
+		error(loc, "%s operand '%s' has shape %s; its repeat axes must be %s, as in the register operand", "tmem",
+		      name, got, rep);
+		return;
+	}
+	case MM_OWNER:
+		error(loc, "register operand '%s' does not match the image of %s", name, text);
+		if (op->shape == SH_16X32BX2)
+			note(loc, "element %s is owned by thread %d (warp %d, lane %d); the image puts access %d, "
+			          "row %d, column %d of warp %d in lane %d, register %d", where, mm->thread, mm->thread / 32,
+			     mm->thread % 32, mm->cell.access, mm->cell.row, mm->cell.col, mm->warp, mm->lane, mm->reg);
+		else
+			note(loc, "element %s is owned by thread %d (warp %d, lane %d); the image puts row %d, "
+			          "column %d of warp %d in lane %d, register %d", where, mm->thread, mm->thread / 32,
+			     mm->thread % 32, mm->cell.row, mm->cell.col, mm->warp, mm->lane, mm->reg);
+		return;
+	case MM_PART:
+		error(loc, "register operand '%s' does not match the image of %s", name, text);
+		note(loc, "element %s is slot %d of thread %d; as part %d of register %d it must be slot %d of "
+		          "a 32-bit register (%d %d-bit parts per register)", where, mm->slot, mm->thread, mm->part, mm->reg,
+		     mm->want_slot, half, 32 / half);
+		return;
+	case MM_WORD:
+		error(loc, "register operand '%s' does not fit one instruction of %s", name, text);
+		note(loc, "register %d is register word %d in lane 0 but word %d in lane %d of warp %d; one "
+		          "instruction names the same register in every lane", mm->reg, mm->word0, mm->slot, mm->lane,
+		     mm->warp);
+		return;
+	case MM_TMEM_HIGH:
+		error(loc, "tmem operand '%s' does not match the image of %s", name, text);
+		note(loc, "element %s is the high half of TMEM cell (lane %d, column %d); with .%s each "
+		          "16-bit element takes the low half of its own cell (strides 4@TCol and 2@TCol in "
+		          "16-bit units); this layout packs two elements into one cell (dense 16-bit), "
+		          "which is what the instruction without .%s moves", where, mm->tlane, mm->tcol,
+		     op->is_ld ? "pack::16b" : "unpack::16b", op->is_ld ? "pack::16b" : "unpack::16b");
+		return;
+	case MM_TMEM_PLACE:
+		error(loc, "tmem operand '%s' does not match the image of %s", name, text);
+		if (op->pack) {
+			note(loc, "element %s is at TMEM lane %d, column %d; the image needs lane %d, column %d "
+			          "(the atom's base, lane %d column %d, is fixed by element %s)", where, mm->tlane, mm->tcol,
+			     mm->need_lane, mm->need_col, mm->base_lane, mm->base_col, first);
+		} else {
+			char part[48] = "";
+			if (half > 1)
+				snprintf(part, sizeof part, ", part %d", mm->tpart);
+			note(loc, "element %s is at TMEM lane %d, column %d%s; the image needs lane %d, column %d%s "
+			          "(the atom's base, lane %d column %d, is fixed by element %s)", where, mm->tlane, mm->tcol,
+			     part, mm->need_lane, mm->need_col, half > 1 ? pool_printf(", part %d", mm->part) : "",
+			     mm->base_lane, mm->base_col, first);
+		}
+		return;
+	case MM_SLAB: {
+		Tensor *t = v->base;
+		int slab = 32 * (mm->warp % 4);
+		const char *rule = op->shape == SH_32X32B     ? "at the first lane of its slab"
+		                   : op->shape == SH_16X32BX2 ? "in 16 lanes inside its slab"
+		                                              : "at lane offset 0 or 16 of its slab";
+		error(loc, "tmem operand '%s' does not match the image of %s", name, text);
+		note(loc, "element %s is at TMEM lane %d, column %d; the image puts row 0 of warp %d %s, lanes %d..%d "
+		          "(32 * (warp %% 4))", first, t->lane_offset + mm->base_tlane, t->col_offset + mm->base_tcol,
+		     mm->warp, rule, slab, slab + 31);
+		note(t->loc, "'%s' is declared here", t->name);
+		return;
+	}
+	case MM_COLUMNS: {
+		Tensor *t = v->base;
+		int cols = opcode_tmem_cols(op);
+		error(loc, "%s of warp %d reaches TMEM columns %d..%d, past the %d columns %s", text, mm->warp,
+		      mm->col_first, mm->col_first + cols - 1, mm->col_limit, mm->col_limit < 512 ? "allocated" : "of tensor memory");
+		if (mm->col_limit < 512)
+			note(t->alloc->loc, "the allocation of %d columns is here", t->alloc->ncols);
+		return;
+	}
+	case MM_SPLIT:
+		error(loc, "the two tmem operands of %s must lie in one allocation at known offsets", text);
+		return;
+	case MM_IMM:
+		if (mm->first) {
+			error(imm_loc, "imm_half_splitoff is (%u << 16) + %u, but the tmem operands are (%u << 16) + %u "
+			               "apart", mm->imm >> 16, mm->imm & 0xffff, mm->imm_got >> 16, mm->imm_got & 0xffff);
+			note(loc, "for warp %d, repeat %d: base(high) = base(low) + imm_half_splitoff must hold", mm->warp,
+			     mm->repeat);
+		} else {
+			error(imm_loc, "imm_half_splitoff is (%u << 16) + %u, but for warp %d, repeat %d the tmem "
+			               "operands are (%u << 16) + %u apart", mm->imm >> 16, mm->imm & 0xffff, mm->warp,
+			      mm->repeat, mm->imm_got >> 16, mm->imm_got & 0xffff);
+		}
+		return;
+	case MM_IMM_VARIES:
+		error(loc, "the tmem operands of %s are (%u << 16) + %u apart for warp %d, repeat %d, but "
+		           "(%u << 16) + %u apart elsewhere; one immediate must serve every warp and repeat",
+		      text, mm->imm_got >> 16, mm->imm_got & 0xffff, mm->warp, mm->repeat, mm->imm >> 16, mm->imm & 0xffff);
+		return;
+	}
 }
 
 /* The lowered instruction for one (warp, repeat). */
@@ -391,7 +489,7 @@ make_tc(Check *c, Issue *is, IExpr *addr)
 {
 	LStmt *l = pool_alloc(sizeof *l);
 	l->kind = L_TC;
-	l->loc = c->s->loc;
+	l->loc = c->loc;
 	l->tc = c->op.is_ld ? TC_LD : TC_ST;
 	l->op = c->op;
 	l->addr = addr;
@@ -399,7 +497,7 @@ make_tc(Check *c, Issue *is, IExpr *addr)
 	l->nregs = opcode_regs(&c->op);
 	l->regs = pool_alloc(sizeof(RegRef) * l->nregs);
 	for (int r = 0; r < l->nregs; r++) {
-		l->regs[r].tensor = c->reg.view->base;
+		l->regs[r].tensor = c->in->reg->base;
 		l->regs[r].word = is->words[r];
 	}
 	return l;
@@ -408,7 +506,7 @@ make_tc(Check *c, Issue *is, IExpr *addr)
 static IExpr *
 tensor_base(Check *c)
 {
-	Tensor *t = c->tmem[0].view->base;
+	Tensor *t = c->in->tmem[0]->base;
 	/* Where an alloc's slot holds the address, each instruction reads the slot itself: the value
 	   cannot change while the tensor is usable (a new alloc into the slot needs a dealloc first,
 	   after which the tensor is refused), and a read next to its use keeps a register free. */
@@ -471,9 +569,8 @@ source_line_of(Loc loc)
 }
 
 static bool
-warps_of_scope(Check *c, ApplyCtx *ctx, uint64_t *warps)
+warps_of_scope(Stmt *s, ApplyInput *in, ApplyCtx *ctx, uint64_t *warps)
 {
-	Stmt *s = c->s;
 	int nwarps = (ctx->kernel->threads + 31) / 32;
 	uint64_t all = nwarps >= 64 ? ~0ull : (1ull << nwarps) - 1;
 	if (ctx->kernel->threads % 32) {
@@ -503,7 +600,7 @@ warps_of_scope(Check *c, ApplyCtx *ctx, uint64_t *warps)
 			return false;
 		}
 		*warps = 1ull << k;
-		c->group = 0;
+		in->group = 0;
 		return true;
 	case SCOPE_WARPGROUP:
 		if (nwarps % 4) {
@@ -533,7 +630,7 @@ warps_of_scope(Check *c, ApplyCtx *ctx, uint64_t *warps)
 				}
 			}
 		}
-		c->group = 4;
+		in->group = 4;
 		return true;
 	case SCOPE_CTA:
 		if (s->scope_arg) {
@@ -545,107 +642,173 @@ warps_of_scope(Check *c, ApplyCtx *ctx, uint64_t *warps)
 			return false;
 		}
 		*warps = all;
-		c->group = nwarps;
+		in->group = nwarps;
 		return true;
 	}
 	return false;
 }
 
+/* Everything an apply states, from its statement: the opcode, its named arguments, the operands'
+   kinds and types and the warps of its scope. Reports and returns false on a mistake; whether the
+   operands fit the image is apply_match's question. */
 static bool
-setup(Check *c, View **ops, int nops, ApplyCtx *ctx, uint64_t *warps)
+setup(Stmt *s, View **ops, int nops, ApplyCtx *ctx, ApplyInput *in, Loc *imm_loc)
 {
-	Stmt *s = c->s;
 	/* the last opcode parsed is kept: a kernel repeats the same few */
 	static char last_text[128];
 	static Opcode last_op;
-	static char last_canon[96];
+	char text[96];
 	if (strlen(s->opcode) < sizeof last_text && strcmp(s->opcode, last_text) == 0) {
-		c->op = last_op;
-		memcpy(c->text, last_canon, sizeof c->text);
+		in->op = last_op;
 	} else {
 		char why[256];
-		if (!opcode_parse(s->opcode, &c->op, why, sizeof why)) {
+		if (!opcode_parse(s->opcode, &in->op, why, sizeof why)) {
 			error(s->opcode_loc, "%s", why);
 			return false;
 		}
-		opcode_format(&c->op, c->text, sizeof c->text);
 		if (strlen(s->opcode) < sizeof last_text) {
 			strcpy(last_text, s->opcode);
-			last_op = c->op;
-			memcpy(last_canon, c->text, sizeof last_canon);
+			last_op = in->op;
 		}
 	}
+	opcode_format(&in->op, text, sizeof text);
+	in->scope = s->scope;
+	in->guard = s->scope_arg && s->scope != SCOPE_CTA;
 	for (int i = 0; i < s->named.n; i++) {
 		NamedArg *na = LIST_AT(s->named, NamedArg, i);
 		if (strcmp(na->name, "imm_half_splitoff") != 0) {
 			error(na->loc, "unknown apply argument '%s'; the only one is imm_half_splitoff (for 16x32bx2)", na->name);
 			return false;
 		}
-		if (c->op.shape != SH_16X32BX2) {
-			error(na->loc, "imm_half_splitoff belongs to the 16x32bx2 shape; %s has no second access", c->text);
+		if (in->op.shape != SH_16X32BX2) {
+			error(na->loc, "imm_half_splitoff belongs to the 16x32bx2 shape; %s has no second access", text);
 			return false;
 		}
-		if (c->imm_given) {
+		if (in->imm_given) {
 			error(na->loc, "imm_half_splitoff is given twice");
 			return false;
 		}
 		int64_t v;
 		if (!const_int(na->value, &v, "imm_half_splitoff"))
 			return false;
-		c->imm_given = 1;
-		c->imm = (uint32_t)v;
-		c->imm_loc = na->value->loc;
+		in->imm_given = true;
+		in->imm = (uint32_t)v;
+		*imm_loc = na->value->loc;
 	}
-	c->ntmem = c->op.shape == SH_16X32BX2 ? 2 : 1;
-	if (nops != 1 + c->ntmem) {
-		error(s->loc, "%s takes %d operands (%s), not %d", c->text, 1 + c->ntmem,
-		      c->ntmem == 2 ? (c->op.is_ld ? "registers, tmem_low, tmem_high" : "tmem_low, tmem_high, registers")
-		                    : (c->op.is_ld ? "registers, tmem" : "tmem, registers"),
+	int ntmem = in->op.shape == SH_16X32BX2 ? 2 : 1;
+	if (nops != 1 + ntmem) {
+		error(s->loc, "%s takes %d operands (%s), not %d", text, 1 + ntmem,
+		      ntmem == 2 ? (in->op.is_ld ? "registers, tmem_low, tmem_high" : "tmem_low, tmem_high, registers")
+		                 : (in->op.is_ld ? "registers, tmem" : "tmem, registers"),
 		      nops);
 		return false;
 	}
-	int reg_at = c->op.is_ld ? 0 : c->ntmem;
-	int tm_at = c->op.is_ld ? 1 : 0;
-	c->reg.view = ops[reg_at];
-	c->reg.name = ops[reg_at]->name;
-	for (int k = 0; k < c->ntmem; k++) {
-		c->tmem[k].view = ops[tm_at + k];
-		c->tmem[k].name = ops[tm_at + k]->name;
-	}
-	Operand *reg = &c->reg;
-	if (reg->view->base->kind != TK_LOCAL || reg->view->per_thread) {
+	int reg_at = in->op.is_ld ? 0 : ntmem;
+	int tm_at = in->op.is_ld ? 1 : 0;
+	in->reg = ops[reg_at];
+	for (int k = 0; k < ntmem; k++)
+		in->tmem[k] = ops[tm_at + k];
+	if (in->reg->base->kind != TK_LOCAL || in->reg->per_thread) {
 		error(LIST_AT(s->operands, ViewExpr, reg_at)->loc,
-		      "the register operand of %s must be a view of a local tensor (not a per-thread view)", c->text);
+		      "the register operand of %s must be a view of a local tensor (not a per-thread view)", text);
 		return false;
 	}
-	for (int k = 0; k < c->ntmem; k++) {
-		if (c->tmem[k].view->base->kind != TK_TMEM) {
+	for (int k = 0; k < ntmem; k++) {
+		if (in->tmem[k]->base->kind != TK_TMEM) {
 			error(LIST_AT(s->operands, ViewExpr, tm_at + k)->loc, "the tmem operand of %s must be a view of a tmem "
-			                                                      "tensor; '%s' is not", c->text, c->tmem[k].name);
+			                                                      "tensor; '%s' is not", text, in->tmem[k]->name);
 			return false;
 		}
 	}
-	EType rt = reg->view->base->type;
-	for (int k = 0; k < c->ntmem; k++) {
-		EType tt = c->tmem[k].view->base->type;
-		if (c->op.pack && etype_bits(tt) != 16) {
+	EType rt = in->reg->base->type;
+	for (int k = 0; k < ntmem; k++) {
+		EType tt = in->tmem[k]->base->type;
+		if (in->op.pack && etype_bits(tt) != 16) {
 			error(LIST_AT(s->operands, ViewExpr, tm_at + k)->loc, ".%s moves 16-bit data: the tmem operand must "
-			      "have a 16-bit type, not %s", c->op.is_ld ? "pack::16b" : "unpack::16b", etype_name(tt));
+			      "have a 16-bit type, not %s", in->op.is_ld ? "pack::16b" : "unpack::16b", etype_name(tt));
 			return false;
 		}
 		if (etype_bits(rt) != etype_bits(tt) || etype_is_float(rt) != etype_is_float(tt)) {
-			error(s->loc, "element types differ: register operand '%s' is %s, tmem operand '%s' is %s", reg->name,
-			      etype_name(rt), c->tmem[k].name, etype_name(tt));
+			error(s->loc, "element types differ: register operand '%s' is %s, tmem operand '%s' is %s", in->reg->name,
+			      etype_name(rt), in->tmem[k]->name, etype_name(tt));
 			return false;
 		}
 	}
-	if (!warps_of_scope(c, ctx, warps))
-		return false;
-	if (!check_operand_shape(c, reg, true, "register"))
+	return warps_of_scope(s, in, ctx, &in->warps);
+}
+
+/* The checks that need no warp: each operand's shape against the atom. */
+static bool
+check_init(Check *c, const ApplyInput *in, Mismatch *mm)
+{
+	memset(c, 0, sizeof *c);
+	memset(mm, 0, sizeof *mm);
+	c->in = in;
+	c->op = in->op;
+	c->group = in->group;
+	c->mm = mm;
+	c->imm = in->imm;
+	c->ntmem = in->op.shape == SH_16X32BX2 ? 2 : 1;
+	c->reg.view = in->reg;
+	for (int k = 0; k < c->ntmem; k++)
+		c->tmem[k].view = in->tmem[k];
+	if (!check_operand_shape(c, &c->reg, true, 0))
 		return false;
 	for (int k = 0; k < c->ntmem; k++)
-		if (!check_operand_shape(c, &c->tmem[k], false, "tmem"))
+		if (!check_operand_shape(c, &c->tmem[k], false, 1 + k))
 			return false;
+	return true;
+}
+
+bool
+apply_match(const ApplyInput *in, ApplyIssue **out, int *nissues, uint32_t *imm, Mismatch *mm)
+{
+	Check c;
+	if (!check_init(&c, in, mm))
+		return false;
+	int nregs = opcode_regs(&c.op);
+	/* an image depends only on the shape and .xN: each is computed once per run */
+	static ImageCell *image_cache[SH_COUNT][8];
+	int log_n = 0;
+	while ((1 << log_n) < c.op.n)
+		log_n++;
+	if (!image_cache[c.op.shape][log_n]) {
+		/* outside the pool: the cache outlives pool_free_all (the fuzzer compiles many inputs) */
+		ImageCell *cells = malloc(sizeof(ImageCell) * 32 * nregs);
+		if (!cells)
+			fatal("out of memory");
+		for (int lane = 0; lane < 32; lane++)
+			for (int r = 0; r < nregs; r++)
+				cells[lane * nregs + r] = image_cell(&c.op, lane, r);
+		image_cache[c.op.shape][log_n] = cells;
+	}
+	c.cells = image_cache[c.op.shape][log_n];
+	c.reg_inner = pool_alloc(sizeof(int) * 32 * nregs);
+	c.tmem_inner = pool_alloc(sizeof(int) * 32 * nregs);
+	for (int lane = 0; lane < 32; lane++) {
+		for (int r = 0; r < nregs; r++) {
+			ImageCell cell = c.cells[lane * nregs + r];
+			c.reg_inner[lane * nregs + r] = operand_flat(&c, &c.reg, true, 0, 0, cell, 0);
+			c.tmem_inner[lane * nregs + r] = operand_flat(&c, &c.tmem[0], false, 0, 0, cell, 0);
+		}
+	}
+	int n = __builtin_popcountll(in->warps) * c.repeats;
+	Issue *issues = pool_alloc(sizeof(Issue) * (size_t)n);
+	int i = 0;
+	for (int w = 0; w < 64; w++) {
+		if (!(in->warps >> w & 1))
+			continue;
+		for (int p = 0; p < c.repeats; p++, i++) {
+			issues[i].warp = w;
+			issues[i].repeat = p;
+			issues[i].words = pool_alloc(sizeof(int) * nregs);
+			if (!check_issue(&c, &issues[i]))
+				return false;
+		}
+	}
+	*out = issues;
+	*nissues = n;
+	*imm = c.imm;
 	return true;
 }
 
@@ -655,7 +818,6 @@ setup(Check *c, View **ops, int nops, ApplyCtx *ctx, uint64_t *warps)
 static IExpr *
 shared_address(Check *c, Issue *issues, int nwarp, int p, IExpr *gi_expr)
 {
-	Stmt *s = c->s;
 	/* offset = a + gi * d when it is affine in the warp's group index */
 	uint32_t a = issues[p].offset;
 	int g0 = group_index(c, issues[0].warp);
@@ -671,7 +833,7 @@ shared_address(Check *c, Issue *issues, int nwarp, int p, IExpr *gi_expr)
 	/* a CTA-wide group often moves by slab (w % 4) and by warpgroup (w / 4) separately */
 	uint32_t b = 0, q = 0, base_off = 0;
 	bool split = false;
-	if (!affine && s->scope == SCOPE_CTA && nwarp > 4) {
+	if (!affine && c->in->scope == SCOPE_CTA && nwarp > 4) {
 		base_off = issues[p].offset;
 		b = issues[c->repeats + p].offset - base_off;
 		q = issues[4 * c->repeats + p].offset - base_off;
@@ -720,15 +882,15 @@ staging_copies(Check *c, Issue *issues, int nwarp, int p, Tensor *staging, bool 
 		Issue *is = &issues[w * c->repeats + p];
 		LStmt *cond = pool_alloc(sizeof *cond);
 		cond->kind = L_IF;
-		cond->loc = c->s->loc;
+		cond->loc = c->loc;
 		cond->cond = warp_cond(B_WARP_ID, is->warp);
 		for (int r = 0; r < nregs; r++) {
 			LStmt *copy = pool_alloc(sizeof *copy);
 			copy->kind = L_COPY;
-			copy->loc = c->s->loc;
+			copy->loc = c->loc;
 			copy->regs = pool_alloc(2 * sizeof(RegRef));
 			copy->nregs = 2;
-			RegRef mine = {c->reg.view->base, is->words[r]}, staged = {staging, p * nregs + r};
+			RegRef mine = {c->in->reg->base, is->words[r]}, staged = {staging, p * nregs + r};
 			copy->regs[0] = into_staging ? staged : mine; /* destination */
 			copy->regs[1] = into_staging ? mine : staged; /* source */
 			list_push(&cond->body, copy);
@@ -743,7 +905,7 @@ staging_copies(Check *c, Issue *issues, int nwarp, int p, Tensor *staging, bool 
 static void
 emit_issues(Check *c, Issue *issues, int nwarp, ApplyCtx *ctx, List *out)
 {
-	Stmt *s = c->s;
+	const ApplyInput *in = c->in;
 	int nregs = opcode_regs(&c->op);
 	bool shared = nwarp > 1;
 	for (int w = 1; w < nwarp && shared; w++)
@@ -753,22 +915,22 @@ emit_issues(Check *c, Issue *issues, int nwarp, ApplyCtx *ctx, List *out)
 	bool stage = !shared && nwarp > 1 && (!c->op.is_ld || ctx->can_defer);
 	List *body = out;
 	LStmt *first = NULL;
-	if (s->scope == SCOPE_WARP && s->scope_arg) {
+	if (in->scope == SCOPE_WARP && in->guard) {
 		first = pool_alloc(sizeof *first);
 		first->kind = L_IF;
-		first->loc = s->loc;
+		first->loc = c->loc;
 		first->cond = warp_cond(B_WARP_ID, issues[0].warp);
 		list_push(out, first);
 		body = &first->body;
-	} else if (s->scope == SCOPE_WARPGROUP && s->scope_arg) {
+	} else if (in->scope == SCOPE_WARPGROUP && in->guard) {
 		first = pool_alloc(sizeof *first);
 		first->kind = L_IF;
-		first->loc = s->loc;
+		first->loc = c->loc;
 		first->cond = warp_cond(B_WARPGROUP_ID, issues[0].warp / 4);
 		list_push(out, first);
 		body = &first->body;
 	}
-	IExpr *gi_expr = s->scope == SCOPE_CTA ? ie_builtin(B_WARP_ID)
+	IExpr *gi_expr = in->scope == SCOPE_CTA ? ie_builtin(B_WARP_ID)
 	                                      : ie_binary(OP_BITAND, ie_builtin(B_WARP_ID), ie_int(3, T_I32));
 	if (nwarp == 1) {
 		for (int p = 0; p < c->repeats; p++) {
@@ -791,7 +953,7 @@ emit_issues(Check *c, Issue *issues, int nwarp, ApplyCtx *ctx, List *out)
 			staging->words = nregs * c->repeats;
 			LStmt *decl = pool_alloc(sizeof *decl);
 			decl->kind = L_REGS;
-			decl->loc = s->loc;
+			decl->loc = c->loc;
 			decl->tensor = staging;
 			list_push(body, decl);
 			first = first ? first : decl;
@@ -823,7 +985,7 @@ emit_issues(Check *c, Issue *issues, int nwarp, ApplyCtx *ctx, List *out)
 		for (int w = nwarp - 1; w >= 0; w--) {
 			LStmt *cond = pool_alloc(sizeof *cond);
 			cond->kind = L_IF;
-			cond->loc = s->loc;
+			cond->loc = c->loc;
 			cond->cond = warp_cond(B_WARP_ID, issues[w * c->repeats].warp);
 			for (int p = 0; p < c->repeats; p++) {
 				Issue *is = &issues[w * c->repeats + p];
@@ -838,7 +1000,7 @@ emit_issues(Check *c, Issue *issues, int nwarp, ApplyCtx *ctx, List *out)
 			first = chain;
 	}
 	if (first)
-		first->comment = source_line_of(s->loc);
+		first->comment = source_line_of(c->loc);
 }
 
 /* An apply already checked: an identical one (same instruction, scope, warps and operand elements,
@@ -847,12 +1009,13 @@ typedef struct ApplyMemo {
 	Opcode op;
 	ScopeKind scope;
 	uint64_t warps;
-	int imm_given;
+	bool imm_given;
 	uint32_t imm_in, imm;
 	int nops;
 	View *views[3];
 	uint64_t hash[3];
 	Issue *issues;
+	int nissues;
 } ApplyMemo;
 
 static uint64_t
@@ -879,13 +1042,13 @@ same_view(const View *a, const View *b)
 }
 
 static ApplyMemo *
-memo_find(KernelIR *k, const Check *c, View **ops, int nops, uint64_t warps, const uint64_t *hash)
+memo_find(KernelIR *k, const ApplyInput *in, View **ops, int nops, const uint64_t *hash)
 {
 	for (int i = 0; i < k->apply_memo.n; i++) {
 		ApplyMemo *m = LIST_AT(k->apply_memo, ApplyMemo, i);
-		if (m->op.is_ld != c->op.is_ld || m->op.shape != c->op.shape || m->op.n != c->op.n ||
-		    m->op.pack != c->op.pack || m->scope != c->s->scope || m->warps != warps ||
-		    m->imm_given != c->imm_given || (c->imm_given && m->imm_in != c->imm) || m->nops != nops)
+		if (m->op.is_ld != in->op.is_ld || m->op.shape != in->op.shape || m->op.n != in->op.n ||
+		    m->op.pack != in->op.pack || m->scope != in->scope || m->warps != in->warps ||
+		    m->imm_given != in->imm_given || (in->imm_given && m->imm_in != in->imm) || m->nops != nops)
 			continue;
 		bool same = true;
 		for (int j = 0; j < nops && same; j++)
@@ -896,90 +1059,25 @@ memo_find(KernelIR *k, const Check *c, View **ops, int nops, uint64_t warps, con
 	return NULL;
 }
 
-bool
-apply_lower(Stmt *s, View **ops, int nops, ApplyCtx *ctx, List *out)
+void
+apply_emit(const ApplyInput *in, ApplyIssue *issues, int nissues, uint32_t imm, Loc loc, ApplyCtx *ctx, List *out)
 {
 	Check c = {0};
-	c.s = s;
-	uint64_t warps;
-	if (!setup(&c, ops, nops, ctx, &warps))
-		return false;
-	int nwarp = 0;
-	for (int w = 0; w < 64; w++)
-		nwarp += (int)(warps >> w & 1);
+	c.in = in;
+	c.op = in->op;
+	c.loc = loc;
+	c.imm = imm;
+	c.ntmem = in->op.shape == SH_16X32BX2 ? 2 : 1;
+	int nwarp = __builtin_popcountll(in->warps);
+	c.repeats = nissues / nwarp;
 	int nregs = opcode_regs(&c.op);
-	/* an image depends only on the shape and .xN: each is computed once per run */
-	static ImageCell *image_cache[SH_COUNT][8];
-	int log_n = 0;
-	while ((1 << log_n) < c.op.n)
-		log_n++;
-	if (!image_cache[c.op.shape][log_n]) {
-		/* outside the pool: the cache outlives pool_free_all (the fuzzer compiles many inputs) */
-		ImageCell *cells = malloc(sizeof(ImageCell) * 32 * nregs);
-		if (!cells)
-			fatal("out of memory");
-		for (int lane = 0; lane < 32; lane++)
-			for (int r = 0; r < nregs; r++)
-				cells[lane * nregs + r] = image_cell(&c.op, lane, r);
-		image_cache[c.op.shape][log_n] = cells;
-	}
-	c.cells = image_cache[c.op.shape][log_n];
-	uint64_t hash[3];
-	for (int j = 0; j < nops && j < 3; j++)
-		hash[j] = view_hash(ops[j]);
-	ApplyMemo *memo = nops <= 3 ? memo_find(ctx->kernel, &c, ops, nops, warps, hash) : NULL;
-	Issue *issues;
-	if (memo) {
-		issues = memo->issues;
-		c.imm = memo->imm;
-	} else {
-		c.reg_inner = pool_alloc(sizeof(int) * 32 * nregs);
-		c.tmem_inner = pool_alloc(sizeof(int) * 32 * nregs);
-		for (int lane = 0; lane < 32; lane++) {
-			for (int r = 0; r < nregs; r++) {
-				ImageCell cell = c.cells[lane * nregs + r];
-				c.reg_inner[lane * nregs + r] = operand_flat(&c, &c.reg, true, 0, 0, cell, 0);
-				c.tmem_inner[lane * nregs + r] = operand_flat(&c, &c.tmem[0], false, 0, 0, cell, 0);
-			}
-		}
-		uint32_t imm_in = c.imm;
-		issues = pool_alloc(sizeof(Issue) * (size_t)nwarp * c.repeats);
-		int i = 0;
-		for (int w = 0; w < 64; w++) {
-			if (!(warps >> w & 1))
-				continue;
-			for (int p = 0; p < c.repeats; p++, i++) {
-				issues[i].warp = w;
-				issues[i].repeat = p;
-				issues[i].words = pool_alloc(sizeof(int) * nregs);
-				if (!check_issue(&c, &issues[i]))
-					return false;
-			}
-		}
-		if (nops <= 3) {
-			memo = pool_alloc(sizeof *memo);
-			memo->op = c.op;
-			memo->scope = s->scope;
-			memo->warps = warps;
-			memo->imm_given = c.imm_given;
-			memo->imm_in = imm_in;
-			memo->imm = c.imm;
-			memo->nops = nops;
-			for (int j = 0; j < nops; j++) {
-				memo->views[j] = ops[j];
-				memo->hash[j] = hash[j];
-			}
-			memo->issues = issues;
-			list_push(&ctx->kernel->apply_memo, memo);
-		}
-	}
 	emit_issues(&c, issues, nwarp, ctx, out);
 	/* what the protocol checks of lower.c need to know */
 	ctx->is_ld = c.op.is_ld;
 	uint32_t seen[8] = {0}; /* register words named so far (at most 255) */
-	for (int k = 0; k < nwarp * c.repeats; k++) {
+	for (int k = 0; k < nissues; k++) {
 		for (int a = 0; a < c.ntmem; a++) {
-			Tensor *t = c.tmem[a].view->base;
+			Tensor *t = in->tmem[a]->base;
 			TmemRect *r = pool_alloc(sizeof *r);
 			r->space = t->alloc ? (const void *)t->alloc : (const void *)t;
 			r->warp = issues[k].warp;
@@ -996,10 +1094,50 @@ apply_lower(Stmt *s, View **ops, int nops, ApplyCtx *ctx, List *out)
 				continue;
 			seen[word >> 5] |= 1u << (word & 31);
 			RegRef *ref = pool_alloc(sizeof *ref);
-			ref->tensor = c.reg.view->base;
+			ref->tensor = in->reg->base;
 			ref->word = word;
 			list_push(&ctx->regs, ref);
 		}
 	}
+}
+
+bool
+apply_lower(Stmt *s, View **ops, int nops, ApplyCtx *ctx, List *out)
+{
+	ApplyInput in = {0};
+	Loc imm_loc = s->loc;
+	if (!setup(s, ops, nops, ctx, &in, &imm_loc))
+		return false;
+	uint64_t hash[3];
+	for (int j = 0; j < nops && j < 3; j++)
+		hash[j] = view_hash(ops[j]);
+	ApplyMemo *memo = nops <= 3 ? memo_find(ctx->kernel, &in, ops, nops, hash) : NULL;
+	if (!memo) {
+		Issue *issues;
+		int nissues;
+		uint32_t imm;
+		Mismatch mm;
+		if (!apply_match(&in, &issues, &nissues, &imm, &mm)) {
+			apply_report(&in, &mm, s->loc, imm_loc);
+			return false;
+		}
+		memo = pool_alloc(sizeof *memo);
+		memo->op = in.op;
+		memo->scope = in.scope;
+		memo->warps = in.warps;
+		memo->imm_given = in.imm_given;
+		memo->imm_in = in.imm;
+		memo->imm = imm;
+		memo->nops = nops;
+		for (int j = 0; j < nops && j < 3; j++) {
+			memo->views[j] = ops[j];
+			memo->hash[j] = hash[j];
+		}
+		memo->issues = issues;
+		memo->nissues = nissues;
+		if (nops <= 3)
+			list_push(&ctx->kernel->apply_memo, memo);
+	}
+	apply_emit(&in, memo->issues, memo->nissues, memo->imm, s->loc, ctx, out);
 	return true;
 }

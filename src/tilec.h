@@ -596,6 +596,73 @@ typedef struct ApplyCtx {
 /* Checks an apply against its image and appends its lowered instructions to out. */
 bool apply_lower(Stmt *s, View **operands, int noperands, ApplyCtx *ctx, List *out);
 
+/* One instruction over operand views, as an apply states it: what apply_match checks. */
+typedef struct ApplyInput {
+	Opcode op;
+	ScopeKind scope;
+	bool guard;       /* warp(K) / warpgroup(K): the code runs it under a test of the warp */
+	uint64_t warps;   /* the warps that execute it */
+	int group;        /* extent of the operands' group axis: 0 (warp), 4 (warpgroup), the CTA's warps (cta) */
+	View *reg;        /* the register operand (a local tensor's view) */
+	View *tmem[2];    /* the tmem operand; tmem[1] is the high access of 16x32bx2 */
+	bool imm_given;   /* imm_half_splitoff was written */
+	uint32_t imm;
+} ApplyInput;
+
+/* The first element where an apply's operands and its instruction's image disagree. */
+typedef enum MismatchKind {
+	MM_NONE,
+	MM_SHAPE,      /* the operand's shape is not [group] + [repeat axes] + atom [+ half] */
+	MM_REPEAT,     /* a tmem operand's repeat axes differ from the register operand's */
+	MM_OWNER,      /* a register element belongs to another thread than the image's lane */
+	MM_PART,       /* a 16- or 8-bit element sits in the wrong part or word of a register */
+	MM_WORD,       /* one instruction register would be different register words in different lanes */
+	MM_TMEM_HIGH,  /* .pack/.unpack: the element is the high half of a TMEM cell */
+	MM_TMEM_PLACE, /* the element is not at the TMEM lane / column (/ part) the image needs */
+	MM_SLAB,       /* the atom's first lane is not one the warp may access there */
+	MM_COLUMNS,    /* the atom reaches past the allocation or past column 511 */
+	MM_SPLIT,      /* the two tmem operands of 16x32bx2 lie in different allocations */
+	MM_IMM,        /* the imm_half_splitoff written is not the operands' distance */
+	MM_IMM_VARIES  /* the operands' distance changes between warps or repeats */
+} MismatchKind;
+
+typedef struct Mismatch {
+	MismatchKind kind;
+	int operand;          /* 0: the register operand; 1 + k: tmem operand k */
+	int rank, coord[MAX_RANK]; /* the element, in its operand's logical coordinates */
+	int warp, repeat;     /* the (warp, repeat) issue it belongs to */
+	int lane, reg, part;  /* the image's lane, register and 16/8-bit part for it */
+	ImageCell cell;       /* the image's (access,) row, column for that lane and register */
+	int thread, slot;     /* what the local layout gives: owner thread, register slot */
+	int want_slot;        /* MM_PART: the slot the image needs */
+	int word0;            /* MM_WORD: the register word in lane 0 (slot / parts is this lane's) */
+	int tlane, tcol, tpart; /* what the tmem layout gives: lane, 32-bit cell, part */
+	int need_lane, need_col; /* what the image needs (cell column, relative to the tensor) */
+	int base_lane, base_col; /* the atom's base, fixed by its first element: */
+	int base_rank, base_coord[MAX_RANK];
+	int base_tlane, base_tcol; /* that element's own TMEM place */
+	int col_first, col_limit;  /* MM_COLUMNS: first column reached, the columns available */
+	uint32_t imm, imm_got;     /* MM_IMM(_VARIES): the immediate in force, the distance found */
+	bool first;                /* MM_IMM: found at the first issue */
+} Mismatch;
+
+/* One (warp, repeat) of a matched apply: its registers and TMEM offsets. */
+typedef struct ApplyIssue {
+	int warp, repeat;
+	int *words;          /* opcode_regs entries: the register word behind each instruction register */
+	uint32_t offset;     /* (lane << 16) + column, relative to the tensor's base address */
+	int lane[2], col[2]; /* each access's base, relative to its tensor */
+} ApplyIssue;
+
+/* Checks without printing: the issues (warps in order, repeats inside), the immediate in *imm and
+   true; or false with the first mismatch in *mm. */
+bool apply_match(const ApplyInput *in, ApplyIssue **issues, int *nissues, uint32_t *imm, Mismatch *mm);
+/* The diagnostics of a mismatch at loc (imm_loc: where imm_half_splitoff is written). */
+void apply_report(const ApplyInput *in, const Mismatch *mm, Loc loc, Loc imm_loc);
+/* Appends the lowered instructions of matched issues to out, and what the protocol checks need to ctx. */
+void apply_emit(const ApplyInput *in, ApplyIssue *issues, int nissues, uint32_t imm, Loc loc, ApplyCtx *ctx,
+                List *out);
+
 /* ---------------------------------------------------------------- targets (emit_cu.c, emit_emu.c, emit_ptx.c) */
 
 /* A back end: the driver picks one and calls emit; every one writes the whole program into out. */
