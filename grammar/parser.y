@@ -456,6 +456,15 @@ stmt
 			$$->value = $9;
 			$$->layout = $11;
 		}
+	| TMEM IDENT ':' ETYPE '[' exprs ']' LAYOUT layout ';'
+		{
+			$$ = mk_stmt(S_TMEM, @$);
+			$$->name = $2.text;
+			$$->name_loc = @2;
+			$$->type = $4.etype;
+			$$->dims = $6;
+			$$->layout = $9;
+		}
 	| VIEW IDENT '=' viewexpr ';'
 		{ $$ = mk_stmt(S_VIEW, @$); $$->name = $2.text; $$->name_loc = @2; $$->view = $4; }
 	| lvalue '=' expr ';'

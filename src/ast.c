@@ -338,7 +338,7 @@ dump_stmt(FILE *out, Stmt *s, int indent)
 		fprintf(out, " %s (dims", etype_name(s->type));
 		dump_exprs(out, &s->dims);
 		fputc(')', out);
-		if (s->kind == S_TMEM) {
+		if (s->kind == S_TMEM && s->value) {
 			fputs(" (at ", out);
 			dump_expr(out, s->value);
 			fputc(')', out);

@@ -23,6 +23,7 @@ int error_count;
 int warning_count;
 bool diag_werror;
 bool diag_nowarn;
+bool diag_explain;
 /* The run stops (exit 1) at this many errors; 0 means never (the fuzzer, fuzz/fuzz_tilec.c, which must not exit). */
 int diag_max_errors = 100;
 /* Where diagnostics go; NULL means stderr. The fuzzer points it at /dev/null: the text is still formatted. */
@@ -277,6 +278,18 @@ note(Loc loc, const char *fmt, ...)
 {
 	if (last_suppressed)
 		return;
+	va_list ap;
+	va_start(ap, fmt);
+	emit(loc, "note", "36", "", fmt, ap);
+	va_end(ap);
+}
+
+void
+explain_note(Loc loc, const char *fmt, ...)
+{
+	if (!diag_explain)
+		return;
+	last_suppressed = false;
 	va_list ap;
 	va_start(ap, fmt);
 	emit(loc, "note", "36", "", fmt, ap);

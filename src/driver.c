@@ -46,6 +46,7 @@ usage(FILE *out)
 	      "  -I DIR             include search directory\n"
 	      "  -MD -MF FILE -MT T -MP   make dependency output, as gcc\n"
 	      "  -Werror, -w        warnings as errors / no warnings\n"
+	      "  --explain          notes on the choices tilec made (the TMEM plan)\n"
 	      "  --via=nvcc         build .ptx and .cubin from the CUDA C with nvcc\n"
 	      "  --target=emu       CUDA C that emulates tensor memory (any GPU from sm_80, and the CPU)\n"
 	      "  --print-image OPCODE   print the register/TMEM image of a tcgen05.ld or tcgen05.st\n"
@@ -521,6 +522,8 @@ parse_args(int argc, char **argv, Options *opt, int *done)
 			diag_werror = true;
 		} else if (strcmp(a, "-w") == 0) {
 			diag_nowarn = true;
+		} else if (strcmp(a, "--explain") == 0) {
+			diag_explain = true;
 		} else if (a[0] == '-' && a[1]) {
 			return usage_error("unknown option '%s'", a);
 		} else {

@@ -107,7 +107,7 @@ emit(LKind kind, Loc loc)
 	return s;
 }
 
-static bool
+bool
 const_dims(List *dims, Tensor *t, Loc loc)
 {
 	if (dims->n > MAX_RANK) {
@@ -1067,6 +1067,11 @@ static bool
 lower_decl_checked(Stmt *s)
 {
 	TensorKind kind = s->kind == S_SHARED ? TK_SHARED : s->kind == S_LOCAL ? TK_LOCAL : TK_TMEM;
+	/* a tmem tensor without `at` that tmemplan.c did not place: it has said why */
+	if (kind == TK_TMEM && !s->value) {
+		sym_poison(s->name, s->name_loc);
+		return false;
+	}
 	Tensor *t = tensor_new(kind, s->name, s->name_loc, s->type);
 	if (!const_dims(&s->dims, t, s->loc))
 		return false;
@@ -1189,11 +1194,10 @@ lower_stmt(Stmt *s)
 		lower_decl(s);
 		return;
 	case S_VIEW: {
-		int before = error_count;
 		View *v = eval_view(s->view);
 		if (!v) {
-			if (error_count > before)
-				sym_poison(s->name, s->name_loc);
+			/* reported now, or quiet because it views a declaration that failed: its uses stay quiet */
+			sym_poison(s->name, s->name_loc);
 			return;
 		}
 		Sym *sym = sym_declare(SYM_VIEW, s->name, s->name_loc);
@@ -1494,6 +1498,7 @@ lower_kernel(Kernel *kd)
 			list_push(&k->param_is_tensor, NULL);
 		}
 	}
+	tmemplan_kernel(kd, k->threads);
 	int seen = 0;
 	mark_fences(&kd->body, count_tc(&kd->body), &seen, false);
 	lower_stmts(&kd->body); /* parameters share the scope of the body, as in C */

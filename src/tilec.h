@@ -289,6 +289,9 @@ void diag_setup(void);     /* colour only when stderr is a terminal and NO_COLOR
 void error(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void warning(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void note(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+extern bool diag_explain;  /* --explain */
+/* A note on a choice tilec made, printed only with --explain. */
+void explain_note(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 Loc loc_span(Loc a, Loc b); /* from the start of a to the end of b */
 extern const Loc no_loc;
 
@@ -571,6 +574,14 @@ typedef struct Program {
 
 /* Checks the whole program and lowers every kernel; returns NULL when errors were reported. */
 Program *lower_program(List *items, const char *source_name);
+/* Evaluates the dims of a tensor declaration into t (rank, dims, count); false after an error. */
+bool const_dims(List *dims, Tensor *t, Loc loc);
+
+/* ---------------------------------------------------------------- tmemplan.c */
+
+/* Plans the columns of the kernel's tmem tensors without `at` and writes the allocation into its
+   body (before lowering, with the parameters in scope); reports what keeps it from doing so. */
+void tmemplan_kernel(Kernel *kd, int threads);
 
 /* ---------------------------------------------------------------- apply.c */
 

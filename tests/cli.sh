@@ -221,6 +221,49 @@ else
 	echo "SKIP cli/emit-ptx: no nvcc"
 fi
 
+# TMEM planning: the seed program without its allocation (examples/tmem_auto.tile) compiles to the
+# instructions of the written one, relinquish_alloc_permit moved up to right after the alloc; both
+# emitters. Register names are left out of the comparison.
+# instrs FILE: the tcgen05 instructions of a .cu or .ptx (not its comments), one a line, relinquish first.
+instrs() {
+	grep -v '^[[:space:]]*//' "$1" | grep -o 'tcgen05\.[a-z0-9_:.]*[^"(]*' | sed -e 's/%[A-Za-z0-9_]*//g' -e 's/[{}, ]*$//' >"$1.all"
+	grep 'relinquish' "$1.all"
+	grep -v 'relinquish' "$1.all"
+}
+for kind in cu ptx; do
+	name=plan-same-instructions-$kind
+	if status $name 0 --emit=$kind examples/tmem_roundtrip.tile -o "$tmp/explicit.$kind" &&
+		status $name 0 --emit=$kind examples/tmem_auto.tile -o "$tmp/auto.$kind"; then
+		instrs "$tmp/explicit.$kind" >"$tmp/explicit.list"
+		instrs "$tmp/auto.$kind" >"$tmp/auto.list"
+		if ! cmp -s "$tmp/explicit.list" "$tmp/auto.list"; then
+			fail $name "other tcgen05 instructions: $(diff "$tmp/explicit.list" "$tmp/auto.list" | head -n 4 | tr '\n' ' ')"
+		elif [ "$(grep -c 'tcgen05\.alloc.* 64;' "$tmp/auto.list")" != 1 ] || [ "$(grep -c '^tcgen05\.ld\.' "$tmp/auto.list")" != 1 ]; then
+			fail $name "not one alloc of 64 columns and one load"
+		else
+			pass $name
+		fi
+	fi
+done
+
+# --explain prints the plan as notes; without it, nothing.
+cat >"$tmp/plan.want" <<'EOF'
+examples/tmem_shared_columns.tile:9:8: note: kernel 'tmem_shared_columns': tilec allocates 128 columns of tensor memory (the plan uses 96) for 3 tmem tensors without 'at': tcgen05.alloc by warp 0 at the kernel start, then relinquish_alloc_permit, and tcgen05.dealloc after a final cta_sync
+examples/tmem_shared_columns.tile:12:10: note: 'keep': TMEM columns 0..31, lanes 0..127, live from line 26 to line 53
+examples/tmem_shared_columns.tile:13:10: note: 'first': TMEM columns 32..95, lanes 0..127, live from line 32 to line 34; shares columns with 'second' (never live at the same time)
+examples/tmem_shared_columns.tile:14:10: note: 'second': TMEM columns 32..95, lanes 0..127, live from line 44 to line 46; shares columns with 'first' (never live at the same time)
+EOF
+if status plan-explain 0 --explain examples/tmem_shared_columns.tile -o /dev/null; then
+	grep ': note: ' "$tmp/err" >"$tmp/plan.got"
+	if cmp -s "$tmp/plan.want" "$tmp/plan.got"; then
+		pass plan-explain
+	else
+		fail plan-explain "other notes: $(diff "$tmp/plan.want" "$tmp/plan.got" | head -n 6 | tr '\n' ' ')"
+	fi
+fi
+status plan-no-explain 0 examples/tmem_shared_columns.tile -o /dev/null &&
+	if [ -s "$tmp/err" ]; then fail plan-no-explain "notes without --explain"; else pass plan-no-explain; fi
+
 # An output that is not a regular file (-o /dev/null, a pipe) is written in place, never replaced.
 if mkfifo "$tmp/fifo" 2>/dev/null; then
 	cat "$tmp/fifo" >"$tmp/fifo.out" &

@@ -843,6 +843,91 @@ START_TEST(register_loops)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- tmem tensors without `at` (tmemplan.c) */
+
+/* A store of the registers rv into tmem tensor T, of N columns, completed. */
+#define PLAN_ST(t, n)                                                                             \
+	"apply tcgen05.st.sync.aligned.32x32b.x" #n ".b32(" t ".rearrange(\"(w r) c -> w r c\", w = 4), " \
+	"rv" #n ") scope warpgroup;\ntcgen05.wait::st.sync.aligned;\n"
+
+/* A kernel with registers rv32 and rv16 for PLAN_ST, then BODY. */
+static const char *
+plan_kernel(const char *body)
+{
+	return kernel_body(pool_printf("local r32: f32[128, 32] layout S[(128, 32) : (1@tid_in_wg, 1)];\n"
+	                               "local r16: f32[128, 16] layout S[(128, 16) : (1@tid_in_wg, 1)];\n"
+	                               "view rv32 = r32.rearrange(\"(w r) c -> w r c\", w = 4);\n"
+	                               "view rv16 = r16.rearrange(\"(w r) c -> w r c\", w = 4);\n%s", body));
+}
+
+#define T32(name) "tmem " name ": f32[128, 32] layout tmem_datapath_layout(\"A\", 128, 32);\n"
+#define T16(name) "tmem " name ": f32[128, 16] layout tmem_datapath_layout(\"A\", 128, 16);\n"
+
+/* The columns of the one planned allocation of an accepted program. */
+static int
+planned_ncols(const char *text)
+{
+	Program *p = accepted(text);
+	KernelIR *k = LIST_AT(p->kernels, KernelIR, 0);
+	ck_assert_int_eq(count_kind(&k->body, L_BARRIER), 2);
+	LStmt *alloc = find_tc(&k->body, TC_ALLOC), *dealloc = find_tc(&k->body, TC_DEALLOC);
+	ck_assert_ptr_nonnull(alloc);
+	ck_assert_ptr_nonnull(dealloc);
+	ck_assert_int_eq(alloc->ncols, dealloc->ncols);
+	ck_assert_ptr_nonnull(find_tc(&k->body, TC_RELINQUISH));
+	return alloc->ncols;
+}
+
+START_TEST(tmem_planning)
+{
+	/* one after the other: the same columns; at the same time: side by side */
+	ck_assert_int_eq(planned_ncols(plan_kernel(T32("a") T32("b") PLAN_ST("a", 32) PLAN_ST("b", 32))), 32);
+	ck_assert_int_eq(planned_ncols(plan_kernel(T32("a") T32("b") PLAN_ST("a", 32) PLAN_ST("b", 32) PLAN_ST("a", 32))),
+	                 64);
+	/* a loop counts whole for tensors declared outside it: 'a' keeps its data into the next iteration */
+	ck_assert_int_eq(planned_ncols(plan_kernel(T32("a") T32("b") "for i in 0..2 {\n" PLAN_ST("a", 32)
+	                                           PLAN_ST("b", 32) "}\n")),
+	                 64);
+	ck_assert_int_eq(planned_ncols(plan_kernel("for i in 0..2 {\n" T32("a") T32("b") PLAN_ST("a", 32)
+	                                           PLAN_ST("b", 32) "}\n")),
+	                 32);
+	/* the two sides of a branch come one after the other in program order */
+	ck_assert_int_eq(planned_ncols(plan_kernel(T32("a") T32("b") "if (n > 0) {\n" PLAN_ST("a", 32) "} else {\n"
+	                                           PLAN_ST("b", 32) "}\n")),
+	                 32);
+	/* views reach their tensor; a tensor never used still lies inside the allocation */
+	ck_assert_int_eq(planned_ncols(plan_kernel(T32("a") T32("b") "view va = a[:, 0:32];\n" PLAN_ST("b", 32)
+	                                           PLAN_ST("va", 32) PLAN_ST("b", 32))),
+	                 64);
+	ck_assert_int_eq(planned_ncols(plan_kernel("tmem big: f32[128, 64] layout tmem_datapath_layout(\"A\", 128, 64);\n")),
+	                 64);
+	/* columns are shared only where that makes the allocation smaller: 16 + 16 fit in 32 apart */
+	diag_explain = true;
+	ck_assert_int_eq(planned_ncols(plan_kernel(T16("a") T16("b") PLAN_ST("a", 16) PLAN_ST("b", 16))), 32);
+	diag_explain = false;
+	ck_assert_ptr_nonnull(strstr(last_diags, "'a': TMEM columns 0..15, lanes 0..127, live on line"));
+	ck_assert_ptr_nonnull(strstr(last_diags, "'b': TMEM columns 16..31, lanes 0..127, live on line"));
+	ck_assert_ptr_null(strstr(last_diags, "shares columns"));
+	/* misuse */
+	refused(plan_kernel("tmem a: f32[128, 512] layout tmem_datapath_layout(\"A\", 128, 512);\n" T32("b")
+	                    "view va = a[:, 0:32];\n" PLAN_ST("va", 32) PLAN_ST("b", 32) PLAN_ST("va", 32)),
+	        "the tmem tensors of kernel 'k' need 544 columns of tensor memory, more than the 512 a CTA has");
+	ck_assert_msg(strstr(last_diags, "'b' needs 32 columns (lanes 0..127), live on line 12, together with 'a'"), "%s",
+	              last_diags);
+	refused(plan_kernel("shared s: u32[1];\nif (warp_id == 0) {\n"
+	                    "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32(&s[0], 32);\n}\n" T32("a")),
+	        "kernel 'k' declares tmem tensors without 'at', whose tensor memory tilec allocates");
+	ck_assert_int_eq(last_errors, 2);
+	refused(plan_kernel(T32("a") "if (warp_id == 0) {\ntcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n}"),
+	        "tilec relinquishes and frees the tensor memory it allocates for them");
+	refused(plan_kernel("let c = 32;\ntmem a: f32[128, c] layout tmem_datapath_layout(\"A\", 128, 32);\n"),
+	        "the size and layout of 'a' must be known when the kernel starts");
+	refused(plan_kernel("tmem a: f32[128, n] layout tmem_datapath_layout(\"A\", 128, 32);\n"),
+	        "a dimension must be a compile-time integer");
+	ck_assert_int_eq(last_errors, 1);
+}
+END_TEST
+
 /* ---------------------------------------------------------------- suite */
 
 #define ADD_CASE(suite, test)                     \
@@ -878,6 +963,7 @@ sema_suite(void)
 	ADD_CASE(s, apply_accepts_scopes_and_repeats);
 	ADD_CASE(s, apply_rejects_wrong_owner);
 	ADD_CASE(s, apply_rejects_wrong_slab);
+	ADD_CASE(s, tmem_planning);
 	ADD_CASE(s, apply_rejects_tmem_not_consecutive);
 	ADD_CASE(s, apply_rejects_opcode_and_shape);
 	ADD_CASE(s, apply_rejects_types);

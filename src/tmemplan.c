@@ -1,0 +1,710 @@
+/* tmemplan.c: places the tmem tensors declared without `at` in one planned allocation and writes its alloc and dealloc into the kernel. */
+#include <string.h>
+
+#include "tilec.h"
+
+/* The plan works on the kernel's statements before lowering: it gives each tensor without `at` the
+   address `tmem[0] + column`, where `tmem` is a shared slot of its own (a keyword, so no program can
+   name it), and adds the statements a user would write around the body. Lowering then sees an
+   ordinary program: the protocol checks, the fences, the emulator and both emitters treat the
+   planned allocation exactly like a written one.
+
+   Device functions (LANGUAGE.md 10.3) may not declare tmem tensors without `at`, since their caller
+   owns tensor memory; they do not exist yet. When they do, their bodies must be refused here with a
+   diagnostic at each such declaration, never planned. */
+
+#define SLOT_NAME "tmem"
+#define MAX_ORDERS 5040 /* orders of tensors tried by the search: all of them up to 7 tensors */
+
+typedef struct Planned {
+	Stmt *decl;
+	int need;          /* 32-bit columns: the largest cell of its layout, plus one */
+	uint64_t lanes[2]; /* the TMEM lanes its layout uses */
+	int loops;         /* for loops around the declaration */
+	int first, last;   /* live range in statement order; first < 0: never used */
+	int first_line, last_line;
+	int col;           /* the plan */
+} Planned;
+
+/* A name in scope while walking the body: the tensor it reaches, NULL for anything else. */
+typedef struct Binding {
+	const char *name;
+	Planned *p;
+} Binding;
+
+typedef struct Loop {
+	Stmt *s;
+	int first, last; /* the statements it spans, itself included */
+} Loop;
+
+typedef struct PlanState {
+	List planned;  /* Planned* */
+	List bindings; /* Binding*; scopes are marks into it */
+	Loop loops[64];
+	int nloops;
+	int pos;       /* the next statement's place in program order */
+	List allocs;   /* Stmt*: tcgen05.alloc written in the kernel */
+	List frees;    /* Stmt*: tcgen05.dealloc and relinquish_alloc_permit written in the kernel */
+	int threads;
+	bool failed;
+} PlanState;
+
+static PlanState P;
+
+static void
+bind(const char *name, Planned *p)
+{
+	Binding *b = pool_alloc(sizeof *b);
+	b->name = name;
+	b->p = p;
+	list_push(&P.bindings, b);
+}
+
+static Binding *
+lookup(const char *name)
+{
+	for (int i = P.bindings.n - 1; i >= 0; i--)
+		if (strcmp(LIST_AT(P.bindings, Binding, i)->name, name) == 0)
+			return LIST_AT(P.bindings, Binding, i);
+	return NULL;
+}
+
+/* --------------------------------------------------------------- columns and lanes of a declaration */
+
+/* The first name of the expression that the kernel body declares (dims must be known at kernel start). */
+static Expr *
+body_name_in_expr(Expr *e)
+{
+	if (!e)
+		return NULL;
+	if ((e->kind == E_NAME || e->kind == E_INDEX || e->kind == E_ADDR) && lookup(e->name))
+		return e;
+	Expr *r = body_name_in_expr(e->a);
+	if (!r)
+		r = body_name_in_expr(e->b);
+	for (int i = 0; !r && i < e->args.n; i++)
+		r = body_name_in_expr(LIST_AT(e->args, Expr, i));
+	return r;
+}
+
+static Expr *
+body_name_in_strides(List *strides)
+{
+	Expr *r = NULL;
+	for (int i = 0; !r && i < strides->n; i++)
+		r = body_name_in_expr(LIST_AT(*strides, Stride, i)->value);
+	return r;
+}
+
+static Expr *
+body_name_in_list(List *exprs)
+{
+	Expr *r = NULL;
+	for (int i = 0; !r && i < exprs->n; i++)
+		r = body_name_in_expr(LIST_AT(*exprs, Expr, i));
+	return r;
+}
+
+static Expr *
+body_name_in_layout(LayoutExpr *le)
+{
+	Expr *r = body_name_in_list(&le->extents);
+	if (!r)
+		r = body_name_in_strides(&le->strides);
+	for (int i = 0; !r && i < le->terms.n; i++) {
+		LayoutTerm *t = LIST_AT(le->terms, LayoutTerm, i);
+		r = body_name_in_list(&t->extents);
+		if (!r)
+			r = body_name_in_strides(&t->strides);
+		if (!r)
+			r = body_name_in_expr(t->offset);
+	}
+	if (!r)
+		r = body_name_in_expr(le->rows);
+	if (!r)
+		r = body_name_in_expr(le->cols);
+	if (!r)
+		r = body_name_in_expr(le->sub_slab);
+	return r;
+}
+
+/* Evaluates the tensor's dims and layout at kernel start: its columns and lanes. */
+static bool
+measure(Planned *p)
+{
+	Stmt *s = p->decl;
+	Expr *late = body_name_in_list(&s->dims);
+	if (!late)
+		late = body_name_in_layout(s->layout);
+	if (late || (s->layout->kind == LAY_NAME && lookup(s->layout->name))) {
+		error(late ? late->loc : s->layout->loc, "the size and layout of '%s' must be known when the kernel starts, "
+		      "because tilec allocates its tensor memory there; '%s' is declared inside the kernel",
+		      s->name, late ? late->name : s->layout->name);
+		note(s->name_loc, "'%s' is declared without 'at' here; use a const, or give it 'at' and allocate yourself",
+		     s->name);
+		return false;
+	}
+	Tensor *t = pool_alloc(sizeof *t);
+	t->kind = TK_TMEM;
+	t->name = s->name;
+	t->loc = s->name_loc;
+	t->type = s->type;
+	if (!const_dims(&s->dims, t, s->loc))
+		return false;
+	Layout *l = layout_eval(s->layout, t, P.threads);
+	if (!l)
+		return false;
+	int bits = etype_bits(s->type);
+	for (int e = 0; e < l->count; e++) {
+		for (int r = 0; r < l->nrep; r++) {
+			const int32_t *place = LAYOUT_PLACE(l, e, r);
+			int cell = place[AX_TCOL] * bits / 32, lane = place[AX_TLANE];
+			if (cell + 1 > p->need)
+				p->need = cell + 1;
+			p->lanes[lane / 64] |= 1ull << (lane % 64);
+		}
+	}
+	return true;
+}
+
+/* --------------------------------------------------------------- live ranges */
+
+static int
+count_stmts(List *stmts)
+{
+	int n = 0;
+	for (int i = 0; i < stmts->n; i++) {
+		Stmt *s = LIST_AT(*stmts, Stmt, i);
+		n += 1 + count_stmts(&s->body) + count_stmts(&s->else_body);
+	}
+	return n;
+}
+
+/* A use at statement s, place pos in program order: a loop around it that is not around the declaration counts whole, since
+   the tensor keeps its contents from one iteration to the next. */
+static void
+use(Planned *p, Stmt *s, int pos)
+{
+	int first = pos, last = pos, first_line = s->loc.first_line, last_line = s->loc.last_line;
+	if (P.nloops > p->loops && p->loops < (int)(sizeof P.loops / sizeof P.loops[0])) {
+		Loop *l = &P.loops[p->loops];
+		first = l->first;
+		last = l->last;
+		first_line = l->s->loc.first_line;
+		last_line = l->s->loc.last_line;
+	}
+	if (p->first < 0 || first < p->first) {
+		p->first = first;
+		p->first_line = first_line;
+	}
+	if (last > p->last) {
+		p->last = last;
+		p->last_line = last_line;
+	}
+}
+
+static void walk(List *stmts);
+
+static void
+walk_nested(List *stmts)
+{
+	int mark = P.bindings.n;
+	walk(stmts);
+	P.bindings.n = mark;
+}
+
+static void
+walk(List *stmts)
+{
+	for (int i = 0; i < stmts->n; i++) {
+		Stmt *s = LIST_AT(*stmts, Stmt, i);
+		int pos = P.pos++;
+		switch (s->kind) {
+		case S_TMEM:
+			if (!s->value) {
+				Planned *p = pool_alloc(sizeof *p);
+				p->decl = s;
+				p->first = p->last = -1;
+				p->loops = P.nloops;
+				if (!measure(p))
+					P.failed = true;
+				list_push(&P.planned, p);
+				bind(s->name, p);
+				break;
+			}
+			/* fall through */
+		case S_LET:
+		case S_VAR:
+		case S_SHARED:
+		case S_LOCAL:
+			bind(s->name, NULL);
+			break;
+		case S_VIEW: {
+			Binding *b = lookup(s->view->base);
+			bind(s->name, b ? b->p : NULL);
+			break;
+		}
+		case S_APPLY:
+			for (int k = 0; k < s->operands.n; k++) {
+				Binding *b = lookup(LIST_AT(s->operands, ViewExpr, k)->base);
+				if (b && b->p)
+					use(b->p, s, pos);
+			}
+			break;
+		case S_INSTR:
+			if (strncmp(s->opcode, "tcgen05.alloc.", 14) == 0)
+				list_push(&P.allocs, s);
+			else if (strncmp(s->opcode, "tcgen05.dealloc.", 16) == 0 ||
+			         strncmp(s->opcode, "tcgen05.relinquish_alloc_permit.", 32) == 0)
+				list_push(&P.frees, s);
+			break;
+		case S_FOR: {
+			int mark = P.bindings.n;
+			bind(s->name, NULL);
+			if (P.nloops < (int)(sizeof P.loops / sizeof P.loops[0]))
+				P.loops[P.nloops] = (Loop){s, pos, pos + count_stmts(&s->body)};
+			P.nloops++;
+			walk_nested(&s->body);
+			P.nloops--;
+			P.bindings.n = mark;
+			break;
+		}
+		case S_IF:
+		case S_BLOCK:
+			walk_nested(&s->body);
+			walk_nested(&s->else_body);
+			break;
+		default:
+			break;
+		}
+	}
+}
+
+/* --------------------------------------------------------------- placing the columns */
+
+static bool
+has_lane(const Planned *p, int lane)
+{
+	return lane >= 0 && lane < 128 && (p->lanes[lane / 64] >> (lane % 64) & 1);
+}
+
+static bool
+live_together(const Planned *a, const Planned *b)
+{
+	return a->first >= 0 && b->first >= 0 && a->first <= b->last && b->first <= a->last;
+}
+
+/* Two tensors need disjoint columns when they are live together in some lane both use. */
+static bool
+conflict(const Planned *a, const Planned *b)
+{
+	return live_together(a, b) && ((a->lanes[0] & b->lanes[0]) || (a->lanes[1] & b->lanes[1]));
+}
+
+static Planned *
+planned(int i)
+{
+	return LIST_AT(P.planned, Planned, i);
+}
+
+static bool
+overlap(int a0, int an, int b0, int bn)
+{
+	return a0 < b0 + bn && b0 < a0 + an;
+}
+
+/* Places the tensors one by one in the given order. Without a cap, each goes to the lowest column
+   free of conflicts (first fit: some order of it reaches the optimum). With a cap, each goes where
+   it shares columns with the fewest tensors, keeping below the cap. Returns the columns used, or -1
+   when the cap was not kept; *shared counts the pairs of tensors with common columns. */
+static int
+place(const int *order, int *cols, int cap, int *shared)
+{
+	int n = P.planned.n, end = 0;
+	*shared = 0;
+	for (int k = 0; k < n; k++) {
+		Planned *p = planned(order[k]);
+		int best = -1, best_shared = 0;
+		for (int c = -1; c < k; c++) {
+			int at = c < 0 ? 0 : cols[order[c]] + planned(order[c])->need, nshared = 0;
+			bool ok = !cap || at + p->need <= cap;
+			for (int j = 0; j < k && ok; j++) {
+				Planned *q = planned(order[j]);
+				if (overlap(at, p->need, cols[order[j]], q->need)) {
+					ok = !conflict(p, q);
+					nshared++;
+				}
+			}
+			if (!ok)
+				continue;
+			bool better = best < 0 || (cap ? nshared < best_shared || (nshared == best_shared && at < best)
+			                               : at < best);
+			if (better) {
+				best = at;
+				best_shared = nshared;
+			}
+		}
+		if (best < 0)
+			return -1;
+		cols[order[k]] = best;
+		*shared += best_shared;
+		if (best + p->need > end)
+			end = best + p->need;
+	}
+	return end;
+}
+
+static int
+alloc_size(int cols)
+{
+	int n = 32;
+	while (n < cols)
+		n *= 2;
+	return n;
+}
+
+/* The next order to try: every permutation up to 7 tensors, else declaration order, then ones
+   sorted by live range and by size, then a fixed pseudo-random sequence. false after the last. */
+static bool
+next_order(int *order, int n, int round, uint32_t *seed)
+{
+	if (n <= 7) {
+		int i = n - 2;
+		while (i >= 0 && order[i] > order[i + 1])
+			i--;
+		if (i < 0)
+			return false;
+		int j = n - 1;
+		while (order[j] < order[i])
+			j--;
+		int t = order[i];
+		order[i] = order[j];
+		order[j] = t;
+		for (int a = i + 1, b = n - 1; a < b; a++, b--) {
+			t = order[a];
+			order[a] = order[b];
+			order[b] = t;
+		}
+		return true;
+	}
+	if (round >= MAX_ORDERS)
+		return false;
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	for (int i = 1; i < n; i++) {
+		int j = i;
+		while (j > 0) {
+			Planned *a = planned(order[j - 1]), *b = planned(order[j]);
+			bool swap = round == 1 ? b->first < a->first : round == 2 ? b->need > a->need : false;
+			if (!swap)
+				break;
+			int t = order[j];
+			order[j] = order[j - 1];
+			order[j - 1] = t;
+			j--;
+		}
+	}
+	if (round > 2) {
+		for (int i = n - 1; i > 0; i--) {
+			*seed = *seed * 1103515245u + 12345u;
+			int j = (int)((*seed >> 16) % (uint32_t)(i + 1));
+			int t = order[i];
+			order[i] = order[j];
+			order[j] = t;
+		}
+	}
+	return true;
+}
+
+/* The most columns some lane needs at one point of the program: no plan does with less. */
+static int
+lower_bound(void)
+{
+	int bound = 0;
+	for (int i = 0; i < P.planned.n; i++) {
+		Planned *p = planned(i);
+		for (int lane = 0; lane < 128; lane++) {
+			int sum = 0;
+			for (int j = 0; j < P.planned.n; j++) {
+				Planned *q = planned(j);
+				bool here = j == i || (q->first >= 0 && p->first >= 0 && q->first <= p->first && p->first <= q->last);
+				if (here && has_lane(q, lane))
+					sum += q->need;
+			}
+			bound = sum > bound ? sum : bound;
+		}
+	}
+	return bound;
+}
+
+/* Finds the smallest allocation, then within it the plan that shares columns between the fewest
+   tensors. Returns the columns the plan uses; -1 when none fits in 512. */
+static int
+plan(int *ncols)
+{
+	int n = P.planned.n;
+	int *order = pool_alloc(sizeof(int) * n), *cols = pool_alloc(sizeof(int) * n);
+	int *best = pool_alloc(sizeof(int) * n);
+	int target = alloc_size(lower_bound()), best_end = -1, shared;
+	uint32_t seed = 1;
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	for (int round = 1;; round++) {
+		int end = place(order, cols, 0, &shared);
+		if (best_end < 0 || end < best_end) {
+			best_end = end;
+			memcpy(best, cols, sizeof(int) * n);
+		}
+		if (alloc_size(best_end) <= target || !next_order(order, n, round, &seed))
+			break;
+	}
+	*ncols = alloc_size(best_end);
+	if (*ncols > 512)
+		return best_end;
+	int fewest = -1;
+	seed = 1;
+	for (int i = 0; i < n; i++)
+		order[i] = i;
+	for (int round = 1;; round++) {
+		int end = place(order, cols, *ncols, &shared);
+		if (end >= 0 && (fewest < 0 || shared < fewest)) {
+			fewest = shared;
+			best_end = end;
+			memcpy(best, cols, sizeof(int) * n);
+		}
+		if (fewest == 0 || !next_order(order, n, round, &seed))
+			break;
+	}
+	for (int i = 0; i < n; i++)
+		planned(i)->col = best[i];
+	return best_end;
+}
+
+/* --------------------------------------------------------------- the statements it writes */
+
+static Expr *
+mk_expr(ExprKind kind, Loc loc)
+{
+	Expr *e = pool_alloc(sizeof *e);
+	e->kind = kind;
+	e->loc = loc;
+	return e;
+}
+
+static Expr *
+mk_int(int v, Loc loc)
+{
+	Expr *e = mk_expr(E_INT, loc);
+	e->ival = (uint32_t)v;
+	return e;
+}
+
+/* slot[0] (E_INDEX) or &slot[0] (E_ADDR) */
+static Expr *
+mk_slot(ExprKind kind, Loc loc)
+{
+	Expr *e = mk_expr(kind, loc);
+	e->name = SLOT_NAME;
+	list_push(&e->args, mk_int(0, loc));
+	return e;
+}
+
+static Stmt *
+mk_stmt(StmtKind kind, Loc loc)
+{
+	Stmt *s = pool_alloc(sizeof *s);
+	s->kind = kind;
+	s->loc = loc;
+	return s;
+}
+
+static Stmt *
+mk_instr(const char *opcode, Loc loc)
+{
+	Stmt *s = mk_stmt(S_INSTR, loc);
+	s->opcode = opcode;
+	s->opcode_loc = loc;
+	return s;
+}
+
+/* if (warp_id == 0) { body } */
+static Stmt *
+mk_warp0(Loc loc)
+{
+	Stmt *s = mk_stmt(S_IF, loc);
+	Expr *w = mk_expr(E_BUILTIN, loc);
+	w->builtin = B_WARP_ID;
+	s->value = mk_expr(E_BINARY, loc);
+	s->value->op = OP_EQ;
+	s->value->a = w;
+	s->value->b = mk_int(0, loc);
+	return s;
+}
+
+/* The statements of a hand-written allocation, around the body: at the start the slot, the alloc
+   and relinquish_alloc_permit by warp 0 and the barrier that publishes the address; at the end (a
+   kernel has no early exit) the barrier after the last use and the dealloc. lower.c adds the fences. */
+static void
+write_allocation(Kernel *kd, int ncols)
+{
+	Loc start = kd->name_loc, end = kd->loc;
+	end.first_line = end.last_line;
+	end.first_column = end.last_column;
+	Stmt *slot = mk_stmt(S_SHARED, start);
+	slot->name = SLOT_NAME;
+	slot->name_loc = start;
+	slot->type = T_U32;
+	list_push(&slot->dims, mk_int(1, start));
+	Stmt *alloc = mk_instr("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32", start);
+	list_push(&alloc->operands, mk_slot(E_ADDR, start));
+	list_push(&alloc->operands, mk_int(ncols, start));
+	Stmt *first = mk_warp0(start);
+	list_push(&first->body, alloc);
+	list_push(&first->body, mk_instr("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned", start));
+	Stmt *dealloc = mk_instr("tcgen05.dealloc.cta_group::1.sync.aligned.b32", end);
+	list_push(&dealloc->operands, mk_slot(E_INDEX, end));
+	list_push(&dealloc->operands, mk_int(ncols, end));
+	Stmt *last = mk_warp0(end);
+	list_push(&last->body, dealloc);
+
+	List body = {0};
+	list_push(&body, slot);
+	list_push(&body, first);
+	list_push(&body, mk_stmt(S_CTA_SYNC, start));
+	for (int i = 0; i < kd->body.n; i++)
+		list_push(&body, kd->body.v[i]);
+	list_push(&body, mk_stmt(S_CTA_SYNC, end));
+	list_push(&body, last);
+	kd->body = body;
+
+	for (int i = 0; i < P.planned.n; i++) {
+		Planned *p = planned(i);
+		Expr *at = mk_slot(E_INDEX, p->decl->name_loc);
+		if (p->col) {
+			Expr *sum = mk_expr(E_BINARY, p->decl->name_loc);
+			sum->op = OP_ADD;
+			sum->a = at;
+			sum->b = mk_int(p->col, p->decl->name_loc);
+			at = sum;
+		}
+		p->decl->value = at;
+	}
+}
+
+/* --------------------------------------------------------------- reports */
+
+static const char *
+names_live_with(int i)
+{
+	Buf b = {0};
+	for (int j = 0; j < P.planned.n; j++)
+		if (j != i && conflict(planned(i), planned(j)))
+			buf_printf(&b, "%s'%s'", b.len ? ", " : "", planned(j)->decl->name);
+	const char *r = pool_strdup(b.len ? b.data : "");
+	buf_free(&b);
+	return r;
+}
+
+/* "lanes 0..127", or the runs of lanes: "lanes 0..15, 32..47" */
+static const char *
+lanes_text(const Planned *p)
+{
+	Buf b = {0};
+	for (int lane = 0; lane < 128; lane++) {
+		if (!has_lane(p, lane) || has_lane(p, lane - 1))
+			continue;
+		int last = lane;
+		while (has_lane(p, last + 1))
+			last++;
+		buf_printf(&b, "%s%d..%d", b.len ? ", " : "lanes ", lane, last);
+	}
+	const char *r = pool_strdup(b.len ? b.data : "no lanes");
+	buf_free(&b);
+	return r;
+}
+
+static const char *
+live_text(const Planned *p)
+{
+	if (p->first < 0)
+		return "never used";
+	if (p->first_line == p->last_line)
+		return pool_printf("live on line %d", p->first_line);
+	return pool_printf("live from line %d to line %d", p->first_line, p->last_line);
+}
+
+static void
+report_too_large(Kernel *kd, int cols)
+{
+	error(kd->name_loc, "the tmem tensors of kernel '%s' need %d columns of tensor memory, more than the 512 "
+	      "a CTA has", kd->name, cols);
+	for (int i = 0; i < P.planned.n; i++) {
+		Planned *p = planned(i);
+		const char *with = names_live_with(i);
+		note(p->decl->name_loc, "'%s' needs %d columns (%s), %s%s%s", p->decl->name, p->need, lanes_text(p),
+		     live_text(p), *with ? ", together with " : "", with);
+	}
+}
+
+static void
+explain(Kernel *kd, int ncols, int used)
+{
+	explain_note(kd->name_loc, "kernel '%s': tilec allocates %d columns of tensor memory (the plan uses %d) for %d "
+	             "tmem tensor%s without 'at': tcgen05.alloc by warp 0 at the kernel start, then "
+	             "relinquish_alloc_permit, and tcgen05.dealloc after a final cta_sync", kd->name, ncols, used,
+	             P.planned.n, P.planned.n == 1 ? "" : "s");
+	for (int i = 0; i < P.planned.n; i++) {
+		Planned *p = planned(i);
+		Buf b = {0};
+		for (int j = 0; j < P.planned.n; j++) {
+			Planned *q = planned(j);
+			if (j != i && overlap(p->col, p->need, q->col, q->need))
+				buf_printf(&b, "%s'%s' (%s)", b.len ? ", " : "", q->decl->name,
+				           live_together(p, q) ? "in other lanes" : "never live at the same time");
+		}
+		explain_note(p->decl->name_loc, "'%s': TMEM columns %d..%d, %s, %s%s%s", p->decl->name, p->col,
+		             p->col + p->need - 1, lanes_text(p), live_text(p),
+		             b.len ? "; shares columns with " : "", b.len ? b.data : "");
+		buf_free(&b);
+	}
+}
+
+/* --------------------------------------------------------------- the entry */
+
+void
+tmemplan_kernel(Kernel *kd, int threads)
+{
+	P = (PlanState){0};
+	P.threads = threads;
+	walk(&kd->body);
+	if (!P.planned.n)
+		return;
+	if (P.allocs.n) {
+		Stmt *first = planned(0)->decl;
+		for (int i = 0; i < P.allocs.n; i++) {
+			Stmt *s = LIST_AT(P.allocs, Stmt, i);
+			error(s->opcode_loc, "kernel '%s' declares tmem tensors without 'at', whose tensor memory tilec "
+			      "allocates; it may not also allocate with tcgen05.alloc", kd->name);
+			note(first->name_loc, "'%s' is declared without 'at' here", first->name);
+		}
+		error(first->name_loc, "'%s' is declared without 'at' in kernel '%s', which allocates tensor memory itself; "
+		      "declare it 'at' the slot that tcgen05.alloc fills", first->name, kd->name);
+		note(LIST_AT(P.allocs, Stmt, 0)->opcode_loc, "the tcgen05.alloc is here");
+		return;
+	}
+	for (int i = 0; i < P.frees.n; i++) {
+		Stmt *s = LIST_AT(P.frees, Stmt, i);
+		error(s->opcode_loc, "kernel '%s' declares tmem tensors without 'at': tilec relinquishes and frees the "
+		      "tensor memory it allocates for them; remove this instruction", kd->name);
+		note(planned(0)->decl->name_loc, "'%s' is declared without 'at' here", planned(0)->decl->name);
+	}
+	if (P.frees.n || P.failed)
+		return;
+	int ncols, used = plan(&ncols);
+	if (ncols > 512) {
+		report_too_large(kd, used);
+		return;
+	}
+	explain(kd, ncols, used);
+	write_allocation(kd, ncols);
+}
