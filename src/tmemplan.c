@@ -364,7 +364,8 @@ alloc_size(int cols)
 }
 
 /* The next order to try: every permutation up to 7 tensors, else declaration order, then ones
-   sorted by live range and by size, then a fixed pseudo-random sequence. false after the last. */
+   sorted by live range and by size, then a fixed pseudo-random sequence, as far as a budget of
+   steps allows. false after the last. */
 static bool
 next_order(int *order, int n, int round, uint32_t *seed)
 {
@@ -387,7 +388,9 @@ next_order(int *order, int n, int round, uint32_t *seed)
 		}
 		return true;
 	}
-	if (round >= MAX_ORDERS)
+	/* placing n tensors costs about n^3 steps: large kernels get fewer orders, at least 3 */
+	long long steps = (long long)n * n * n;
+	if (round >= MAX_ORDERS || (round >= 3 && round * steps > 20000000))
 		return false;
 	for (int i = 0; i < n; i++)
 		order[i] = i;
