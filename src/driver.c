@@ -25,8 +25,6 @@ typedef struct Options {
 	bool emu;       /* --target=emu: CUDA C for pre-Blackwell GPUs and the CPU, tcgen05 emulated */
 } Options;
 
-static const char *const archs[] = {"sm_100a", "sm_100f", "sm_103a", "sm_103f", "sm_110a", "sm_110f"};
-
 static const struct {
 	const char *name, *ext;
 	Kind kind;
@@ -41,9 +39,10 @@ usage(FILE *out)
 	fputs("usage: tilec [options] FILE.tile\n"
 	      "       tilec run FILE.tile [--kernel NAME] [--seed S] [--expect OUT=IN]...   (see tilec run --help)\n"
 	      "  -o FILE            output, '-' for stdout; kind from --emit, else from the extension\n"
-	      "  --emit=KIND        cu | ptx | cubin | tokens | ast\n"
-	      "  -arch=ARCH         sm_100a (default), sm_100f, sm_103a, sm_103f, sm_110a, sm_110f\n"
-	      "  -I DIR             include search directory\n"
+	      "  --emit=KIND        cu | ptx | cubin | tokens | ast\n",
+	      out);
+	fprintf(out, "  -arch=ARCH         %s\n", arch_list(" (default)"));
+	fputs("  -I DIR             include search directory\n"
 	      "  -MD -MF FILE -MT T -MP   make dependency output, as gcc\n"
 	      "  -Werror, -w        warnings as errors / no warnings\n"
 	      "  --explain          notes on the choices tilec made (the TMEM plan)\n"
@@ -437,15 +436,6 @@ write_depfile(Options *opt, Includer *inc, const char *output)
 
 /* ------------------------------------------------------------------ main */
 
-static bool
-arch_ok(const char *arch)
-{
-	for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++)
-		if (strcmp(arch, archs[i]) == 0)
-			return true;
-	return false;
-}
-
 static int
 print_image(const char *text)
 {
@@ -534,9 +524,8 @@ parse_args(int argc, char **argv, Options *opt, int *done)
 	}
 	if (!opt->input)
 		return usage_error("%s", "no input file");
-	if (!arch_ok(opt->arch)) {
-		fprintf(stderr, "tilec: error: unsupported -arch=%s; tcgen05 needs one of sm_100a, sm_100f, sm_103a, "
-		                "sm_103f, sm_110a, sm_110f\n", opt->arch);
+	if (!arch_find(opt->arch)) {
+		fprintf(stderr, "tilec: error: unsupported -arch=%s; tcgen05 needs one of %s\n", opt->arch, arch_list(""));
 		return 2;
 	}
 	return 0;
@@ -623,7 +612,7 @@ int
 tilec_main(int argc, char **argv)
 {
 	Options opt = {0};
-	opt.arch = "sm_100a";
+	opt.arch = arch_default()->name;
 	diag_setup();
 	if (argc > 1 && strcmp(argv[1], "run") == 0) {
 		int rc = tilec_run(argc - 1, argv + 1);

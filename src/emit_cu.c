@@ -372,7 +372,7 @@ wait_ld(void)
 	E.pending.n = 0;
 	for (int chunk = 0; chunk == 0 || chunk * 64 < regs.n; chunk++) {
 		line_start();
-		buf_printf(E.out, "asm volatile(\"%s\"", chunk ? "" : "tcgen05.wait::ld.sync.aligned;");
+		buf_printf(E.out, "asm volatile(\"%s%s\"", chunk ? "" : isa_spelling(TC_WAIT_LD, 0), chunk ? "" : ";");
 		int end = regs.n < (chunk + 1) * 64 ? regs.n : (chunk + 1) * 64;
 		if (end > chunk * 64) {
 			buf_puts(E.out, " :");
@@ -397,44 +397,33 @@ static void
 tc(const LStmt *s)
 {
 	char text[96];
-	switch (s->tc) {
-	case TC_ALLOC:
-		line_start();
-		buf_printf(E.out, "asm volatile(\"tcgen05.alloc.cta_group::%d.sync.aligned.shared::cta.b32 [%%0], %d;\" :: \"r\"(",
-		           s->cta_group, s->ncols);
-		expr(s->addr);
-		buf_puts(E.out, ") : \"memory\");\n");
-		return;
-	case TC_DEALLOC:
-		line_start();
-		buf_printf(E.out, "asm volatile(\"tcgen05.dealloc.cta_group::%d.sync.aligned.b32 %%0, %d;\" :: \"r\"(",
-		           s->cta_group, s->ncols);
-		expr(s->addr);
-		buf_puts(E.out, ") : \"memory\");\n");
-		return;
-	case TC_RELINQUISH:
-		line_start();
-		buf_printf(E.out, "asm volatile(\"tcgen05.relinquish_alloc_permit.cta_group::%d.sync.aligned;\" ::: \"memory\");\n",
-		           s->cta_group);
-		return;
-	case TC_WAIT_LD:
+	if (s->tc == TC_WAIT_LD) {
 		wait_ld();
 		return;
-	case TC_WAIT_ST:
+	}
+	if (s->tc != TC_LD && s->tc != TC_ST) {
+		/* the operands as isa.c's row lists them: an address (s->addr) as %0, a column count */
+		const IsaInstr *in = isa_instr(s->tc);
+		bool addr = false;
 		line_start();
-		buf_puts(E.out, "asm volatile(\"tcgen05.wait::st.sync.aligned;\" ::: \"memory\");\n");
+		buf_printf(E.out, "asm volatile(\"%s", isa_spelling(s->tc, s->cta_group));
+		for (int i = 0; i < in->noperands; i++) {
+			buf_puts(E.out, i ? ", " : " ");
+			if (in->operands[i] == IO_NCOLS) {
+				buf_printf(E.out, "%d", s->ncols);
+			} else {
+				buf_puts(E.out, in->operands[i] == IO_SHARED_SLOT ? "[%0]" : "%0");
+				addr = true;
+			}
+		}
+		buf_puts(E.out, ";\" ::");
+		if (addr) {
+			buf_puts(E.out, " \"r\"(");
+			expr(s->addr);
+			buf_puts(E.out, ") ");
+		}
+		buf_puts(E.out, ": \"memory\");\n");
 		return;
-	case TC_FENCE_BEFORE:
-		line_start();
-		buf_puts(E.out, "asm volatile(\"tcgen05.fence::before_thread_sync;\" ::: \"memory\");\n");
-		return;
-	case TC_FENCE_AFTER:
-		line_start();
-		buf_puts(E.out, "asm volatile(\"tcgen05.fence::after_thread_sync;\" ::: \"memory\");\n");
-		return;
-	case TC_LD:
-	case TC_ST:
-		break;
 	}
 	opcode_format(&s->op, text, sizeof text);
 	bool x2 = s->op.shape == SH_16X32BX2;

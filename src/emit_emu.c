@@ -178,19 +178,18 @@ emu_tc(CuWriter *w, const LStmt *s)
 	case TC_ALLOC:
 		buf_printf(out, "tl_emu_alloc(&tl_emu, &%s[", s->addr->tensor->cname);
 		cu_expr(w, s->addr->index);
-		buf_printf(out, "], %d, \"%s: tcgen05.alloc.cta_group::%d\");\n", s->ncols, at, s->cta_group);
+		buf_printf(out, "], %d, \"%s: %s\");\n", s->ncols, at, isa_name(s->tc, s->cta_group));
 		return;
 	case TC_DEALLOC:
 		buf_puts(out, "tl_emu_dealloc(&tl_emu, ");
 		cu_expr(w, s->addr);
-		buf_printf(out, ", %d, \"%s: tcgen05.dealloc.cta_group::%d\");\n", s->ncols, at, s->cta_group);
+		buf_printf(out, ", %d, \"%s: %s\");\n", s->ncols, at, isa_name(s->tc, s->cta_group));
 		return;
 	case TC_RELINQUISH:
-		buf_printf(out, "tl_emu_relinquish(&tl_emu, \"%s: tcgen05.relinquish_alloc_permit.cta_group::%d\");\n", at,
-		           s->cta_group);
+		buf_printf(out, "tl_emu_relinquish(&tl_emu, \"%s: %s\");\n", at, isa_name(s->tc, s->cta_group));
 		return;
 	case TC_WAIT_LD:
-		buf_printf(out, "tl_emu_wait(\"%s: tcgen05.wait::ld\");\n", at);
+		buf_printf(out, "tl_emu_wait(\"%s: %s\");\n", at, isa_name(s->tc, 0));
 		for (int i = 0; i < w->in_scope.n; i++) {
 			Tensor *t = LIST_AT(w->in_scope, Tensor, i);
 			if (!is_ld_tensor(t))
@@ -203,12 +202,11 @@ emu_tc(CuWriter *w, const LStmt *s)
 		w->pending.n = 0;
 		return;
 	case TC_WAIT_ST:
-		buf_printf(out, "tl_emu_wait(\"%s: tcgen05.wait::st\");\n", at);
+		buf_printf(out, "tl_emu_wait(\"%s: %s\");\n", at, isa_name(s->tc, 0));
 		return;
 	case TC_FENCE_BEFORE:
 	case TC_FENCE_AFTER:
-		buf_printf(out, "// tcgen05.fence::%s_thread_sync: nothing to emulate\n",
-		           s->tc == TC_FENCE_BEFORE ? "before" : "after");
+		buf_printf(out, "// %s: nothing to emulate\n", isa_name(s->tc, 0));
 		return;
 	case TC_LD:
 	case TC_ST:

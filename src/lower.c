@@ -481,10 +481,10 @@ check_reads(const IExpr *e, Loc loc)
 		int word = e->slot * etype_bits(e->tensor->type) / 32;
 		LoadedReg *r = find_loaded(e->tensor, word);
 		if (r) {
-			error(loc, "reads register slot %d of '%s' before tcgen05.wait::ld; the tcgen05.ld that writes it may "
-			           "not have completed", e->slot, e->tensor->name);
-			note(r->loc, "the tcgen05.ld that writes it is here; put tcgen05.wait::ld.sync.aligned; after it "
-			             "on every path to the read");
+			error(loc, "reads register slot %d of '%s' before %s; the tcgen05.ld that writes it may not have "
+			           "completed", e->slot, e->tensor->name, isa_name(TC_WAIT_LD, 0));
+			note(r->loc, "the tcgen05.ld that writes it is here; put %s; after it on every path to the read",
+			     isa_spelling(TC_WAIT_LD, 0));
 			/* one report per load is enough */
 			for (int i = 0; i < W.flow.loaded.n; i++)
 				if (LIST_AT(W.flow.loaded, LoadedReg, i)->loc.first_line == r->loc.first_line &&
@@ -516,7 +516,7 @@ apply_protocol(Stmt *s, ApplyCtx *ctx)
 			if (r) {
 				error(s->loc, "this tcgen05.st stores registers of '%s' that a tcgen05.ld may still be writing",
 				      ref->tensor->name);
-				note(r->loc, "the tcgen05.ld is here; tcgen05.wait::ld.sync.aligned must come between");
+				note(r->loc, "the tcgen05.ld is here; %s must come between", isa_spelling(TC_WAIT_LD, 0));
 				for (int j = 0; j < W.flow.loaded.n; j++)
 					LIST_AT(W.flow.loaded, LoadedReg, j)->warps = 0;
 				break;
@@ -553,13 +553,13 @@ apply_protocol(Stmt *s, ApplyCtx *ctx)
 			int col = r->col0 > st->rect.col0 ? r->col0 : st->rect.col0;
 			if (st->rect.warp == r->warp && st->pending) {
 				error(s->loc, "tcgen05.ld reads TMEM (lane %d, column %d) that warp %d stored with tcgen05.st "
-				              "without tcgen05.wait::st in between", lane, col, r->warp);
-				note(st->loc, "the tcgen05.st is here; put tcgen05.wait::st.sync.aligned; after it");
+				              "without %s in between", lane, col, r->warp, isa_name(TC_WAIT_ST, 0));
+				note(st->loc, "the tcgen05.st is here; put %s; after it", isa_spelling(TC_WAIT_ST, 0));
 				reported = true;
 			} else if (st->rect.warp != r->warp && st->unsynced) {
 				error(s->loc, "warp %d reads TMEM (lane %d, column %d) that warp %d stored; warp %d must execute "
-				              "tcgen05.wait::st and then cta_sync before this load", r->warp, lane, col,
-				      st->rect.warp, st->rect.warp);
+				              "%s and then cta_sync before this load", r->warp, lane, col, st->rect.warp,
+				      st->rect.warp, isa_name(TC_WAIT_ST, 0));
 				note(st->loc, "the tcgen05.st of warp %d is here", st->rect.warp);
 				reported = true;
 			}
@@ -587,51 +587,14 @@ static bool
 check_not_freed(Tensor *t, Loc loc)
 {
 	if (t->alloc && list_has(&W.flow.freed, t->alloc)) {
-		error(loc, "'%s' is used after the tcgen05.dealloc of its tensor memory", t->name);
-		note(t->alloc->freed_at, "the tcgen05.dealloc is here");
+		error(loc, "'%s' is used after the %s of its tensor memory", t->name, isa_name(TC_DEALLOC, 0));
+		note(t->alloc->freed_at, "the %s is here", isa_name(TC_DEALLOC, 0));
 		return false;
 	}
 	return true;
 }
 
 /* --------------------------------------------------------------- tcgen05 single instructions */
-
-typedef struct InstrSpec {
-	const char *prefix; /* text before the cta_group number, or the whole opcode */
-	const char *suffix; /* text after it; NULL when the opcode has no cta_group */
-	TcKind kind;
-	int noperands;
-} InstrSpec;
-
-static const InstrSpec instr_specs[] = {
-	{"tcgen05.alloc.cta_group::", ".sync.aligned.shared::cta.b32", TC_ALLOC, 2},
-	{"tcgen05.dealloc.cta_group::", ".sync.aligned.b32", TC_DEALLOC, 2},
-	{"tcgen05.relinquish_alloc_permit.cta_group::", ".sync.aligned", TC_RELINQUISH, 0},
-	{"tcgen05.wait::ld.sync.aligned", NULL, TC_WAIT_LD, 0},
-	{"tcgen05.wait::st.sync.aligned", NULL, TC_WAIT_ST, 0},
-	{"tcgen05.fence::before_thread_sync", NULL, TC_FENCE_BEFORE, 0},
-	{"tcgen05.fence::after_thread_sync", NULL, TC_FENCE_AFTER, 0},
-};
-
-static const InstrSpec *
-match_instr(const char *text, int *cta_group)
-{
-	for (size_t i = 0; i < sizeof instr_specs / sizeof instr_specs[0]; i++) {
-		const InstrSpec *spec = &instr_specs[i];
-		size_t n = strlen(spec->prefix);
-		if (!spec->suffix) {
-			if (strcmp(text, spec->prefix) == 0)
-				return spec;
-			continue;
-		}
-		if (strncmp(text, spec->prefix, n) == 0 && (text[n] == '1' || text[n] == '2') &&
-		    strcmp(text + n + 1, spec->suffix) == 0) {
-			*cta_group = text[n] - '0';
-			return spec;
-		}
-	}
-	return NULL;
-}
 
 static bool
 check_ncols(Expr *e, int *out)
@@ -675,15 +638,14 @@ static void
 lower_instr(Stmt *s)
 {
 	int group = 0;
-	const InstrSpec *spec = match_instr(s->opcode, &group);
+	const IsaInstr *spec = isa_parse(s->opcode, &group);
 	if (!spec) {
 		if (strncmp(s->opcode, "tcgen05.ld.", 11) == 0 || strncmp(s->opcode, "tcgen05.st.", 11) == 0)
 			error(s->opcode_loc, "tcgen05.%s is written with apply, which checks it against its image: "
 			                     "apply %s(...) scope warpgroup;", s->opcode[8] == 'l' ? "ld" : "st", s->opcode);
 		else
-			error(s->opcode_loc, "unknown tcgen05 instruction '%s'; tilec knows alloc, dealloc, "
-			                     "relinquish_alloc_permit, wait::ld, wait::st and the two thread_sync fences "
-			                     "(with their exact PTX spelling), and ld / st through apply", s->opcode);
+			error(s->opcode_loc, "unknown tcgen05 instruction '%s'; tilec knows %s (with their exact PTX spelling), "
+			                     "and ld / st through apply", s->opcode, isa_known());
 		return;
 	}
 	if (s->operands.n != spec->noperands) {
@@ -692,8 +654,8 @@ lower_instr(Stmt *s)
 		return;
 	}
 	/* alloc and dealloc go on after this error so that the allocation they name stays known */
-	bool uniform = spec->kind == TC_FENCE_BEFORE || spec->kind == TC_FENCE_AFTER || check_warp_uniform(s->loc, s->opcode);
-	if (!uniform && spec->kind != TC_ALLOC && spec->kind != TC_DEALLOC)
+	bool uniform = !spec->aligned || check_warp_uniform(s->loc, s->opcode);
+	if (!uniform && !spec->one_warp)
 		return;
 	if (group)
 		note_cta_group(group, s->opcode_loc);
@@ -708,7 +670,7 @@ lower_instr(Stmt *s)
 		if (!addr)
 			return;
 		if (addr->kind != IE_SADDR || addr->tensor->type != T_U32) {
-			error(slot->loc, "tcgen05.alloc writes the TMEM address to a shared u32 slot: pass &slot[i]");
+			error(slot->loc, "%s writes the TMEM address to a shared u32 slot: pass &slot[i]", isa_name(TC_ALLOC, 0));
 			return;
 		}
 		/* after an error the allocation is still recorded, so later statements do not cascade */
@@ -717,21 +679,21 @@ lower_instr(Stmt *s)
 			l->ncols = 0; /* unknown: later checks of the column count stay quiet */
 		if (popcount64(W.warps) > 1) {
 			if (uniform)
-				error(s->loc, "tcgen05.alloc must be executed by one warp, but %d warps can reach it here; "
-				              "guard it with if (warp_id == K)", popcount64(W.warps));
+				error(s->loc, "%s must be executed by one warp, but %d warps can reach it here; guard it with "
+				              "if (warp_id == K)", isa_name(TC_ALLOC, 0), popcount64(W.warps));
 			ok = false;
 		}
 		uint64_t by = ok ? W.warps : 1ull << lowest_warp(W.warps);
 		if (ok && (W.flow.relinquished_some & W.warps)) {
-			error(s->loc, "tcgen05.alloc after tcgen05.relinquish_alloc_permit: this CTA gave up its right to "
-			              "allocate");
-			note(W.flow.relinquish_loc, "the relinquish_alloc_permit is here");
+			error(s->loc, "%s after %s: this CTA gave up its right to allocate", isa_name(TC_ALLOC, 0),
+			      isa_name(TC_RELINQUISH, 0));
+			note(W.flow.relinquish_loc, "the %s is here", isa_instr(TC_RELINQUISH)->name);
 		}
 		for (int i = 0; i < W.allocs.n && ok; i++) {
 			AllocInfo *prev = LIST_AT(W.allocs, AllocInfo, i);
 			if (prev->ncols && prev->ncols < l->ncols) {
-				error(s->loc, "tcgen05.alloc of %d columns after one of %d: the column count must not grow "
-				              "between allocations of a CTA", l->ncols, prev->ncols);
+				error(s->loc, "%s of %d columns after one of %d: the column count must not grow between "
+				              "allocations of a CTA", isa_name(TC_ALLOC, 0), l->ncols, prev->ncols);
 				note(prev->loc, "the earlier allocation is here");
 				ok = false;
 			}
@@ -757,7 +719,7 @@ lower_instr(Stmt *s)
 		if (!addr)
 			return;
 		if (addr->type == T_F32) {
-			error(ae->loc, "tcgen05.dealloc takes a TMEM address (u32), not a float");
+			error(ae->loc, "%s takes a TMEM address (u32), not a float", isa_name(TC_DEALLOC, 0));
 			return;
 		}
 		bool ncols_valid = check_ncols(LIST_AT(s->operands, Expr, 1), &l->ncols);
@@ -765,8 +727,8 @@ lower_instr(Stmt *s)
 			l->ncols = 0;
 		if (popcount64(W.warps) > 1) {
 			if (uniform)
-				error(s->loc, "tcgen05.dealloc must be executed by one warp, but %d warps can reach it here; "
-				              "guard it with if (warp_id == K)", popcount64(W.warps));
+				error(s->loc, "%s must be executed by one warp, but %d warps can reach it here; guard it with "
+				              "if (warp_id == K)", isa_name(TC_DEALLOC, 0), popcount64(W.warps));
 			ncols_valid = false; /* still frees what it names, so the end of the kernel stays quiet */
 		}
 		check_reads(addr, ae->loc);
@@ -774,7 +736,8 @@ lower_instr(Stmt *s)
 		int col, lane;
 		AllocInfo *a = find_alloc(addr, &col, &lane);
 		if (a && (col || lane)) {
-			error(ae->loc, "tcgen05.dealloc takes the address the allocation returned, not an offset into it");
+			error(ae->loc, "%s takes the address the allocation returned, not an offset into it",
+			      isa_name(TC_DEALLOC, 0));
 			note(a->loc, "the allocation is here");
 			return;
 		}
@@ -785,8 +748,8 @@ lower_instr(Stmt *s)
 		}
 		bool ncols_ok = ncols_valid;
 		if (a && a->ncols && l->ncols && a->ncols != l->ncols) {
-			error(LIST_AT(s->operands, Expr, 1)->loc, "tcgen05.dealloc of %d columns, but the allocation has %d",
-			      l->ncols, a->ncols);
+			error(LIST_AT(s->operands, Expr, 1)->loc, "%s of %d columns, but the allocation has %d",
+			      isa_name(TC_DEALLOC, 0), l->ncols, a->ncols);
 			note(a->loc, "the allocation is here");
 			ncols_ok = false;
 		}
@@ -935,7 +898,7 @@ lower_assign(Stmt *s)
 		LoadedReg *r = find_loaded(tensor, slot * etype_bits(tensor->type) / 32);
 		if (r) {
 			error(t->loc, "writes register slot %d of '%s' while a tcgen05.ld may still be writing it; put "
-			              "tcgen05.wait::ld.sync.aligned; before the write", slot, tensor->name);
+			              "%s; before the write", slot, tensor->name, isa_spelling(TC_WAIT_LD, 0));
 			note(r->loc, "the tcgen05.ld is here");
 			r->warps = 0;
 		}
@@ -1091,8 +1054,8 @@ lower_decl_checked(Stmt *s)
 		}
 		t->alloc = find_alloc(addr, &t->col_offset, &t->lane_offset);
 		if (!t->alloc)
-			error(s->value->loc, "no tcgen05.alloc writes the address '%s' is declared at; declare a tmem tensor "
-			                     "at the shared slot an alloc filled (plus a constant offset)", s->name);
+			error(s->value->loc, "no %s writes the address '%s' is declared at; declare a tmem tensor at the "
+			                     "shared slot an alloc filled (plus a constant offset)", isa_name(TC_ALLOC, 0), s->name);
 		else
 			check_not_freed(t, s->value->loc);
 	}
@@ -1300,7 +1263,8 @@ lower_stmt(Stmt *s)
 static bool
 is_wait_ld(const Stmt *s)
 {
-	return s->kind == S_INSTR && strcmp(s->opcode, "tcgen05.wait::ld.sync.aligned") == 0;
+	const IsaInstr *in = s->kind == S_INSTR ? isa_parse(s->opcode, NULL) : NULL;
+	return in && in->kind == TC_WAIT_LD;
 }
 
 /* True when statement i of the list is followed, with no control flow between, by a wait::ld. */
@@ -1345,7 +1309,8 @@ is_tc_stmt(Stmt *s)
 {
 	if (s->kind == S_APPLY)
 		return true;
-	return s->kind == S_INSTR && strstr(s->opcode, "fence::") == NULL;
+	const IsaInstr *in = s->kind == S_INSTR ? isa_parse(s->opcode, NULL) : NULL;
+	return s->kind == S_INSTR && !(in && in->effect == EFF_ORDERS);
 }
 
 static int
@@ -1360,9 +1325,10 @@ count_tc(List *stmts)
 }
 
 static bool
-is_fence(Stmt *s, const char *which)
+is_fence(Stmt *s, TcKind which)
 {
-	return s && s->kind == S_INSTR && strcmp(s->opcode, which) == 0;
+	const IsaInstr *in = s && s->kind == S_INSTR ? isa_parse(s->opcode, NULL) : NULL;
+	return in && in->kind == which;
 }
 
 /* A cta_sync needs fence::before when tcgen05 work may precede it, fence::after when some may follow. */
@@ -1374,8 +1340,8 @@ mark_fences(List *stmts, int total, int *seen, bool in_tc_loop)
 		if (s->kind == S_CTA_SYNC) {
 			Stmt *prev = i > 0 ? LIST_AT(*stmts, Stmt, i - 1) : NULL;
 			Stmt *next = i + 1 < stmts->n ? LIST_AT(*stmts, Stmt, i + 1) : NULL;
-			s->fence_before = (*seen > 0 || in_tc_loop) && !is_fence(prev, "tcgen05.fence::before_thread_sync");
-			s->fence_after = (*seen < total || in_tc_loop) && !is_fence(next, "tcgen05.fence::after_thread_sync");
+			s->fence_before = (*seen > 0 || in_tc_loop) && !is_fence(prev, TC_FENCE_BEFORE);
+			s->fence_after = (*seen < total || in_tc_loop) && !is_fence(next, TC_FENCE_AFTER);
 		}
 		*seen += is_tc_stmt(s);
 		bool loop_tc = in_tc_loop || (s->kind == S_FOR && count_tc(&s->body) > 0);
@@ -1510,15 +1476,14 @@ lower_kernel(Kernel *kd)
 		alloc_warps |= 1ull << lowest_warp(a->warps);
 		if (!live->warps)
 			continue;
-		error(a->loc, "tensor memory allocated here is not freed with tcgen05.dealloc (%d columns) on every path "
-		              "to the end of kernel '%s'", a->ncols, kd->name);
+		error(a->loc, "tensor memory allocated here is not freed with %s (%d columns) on every path to the end "
+		              "of kernel '%s'", isa_name(TC_DEALLOC, 0), a->ncols, kd->name);
 		if (a->freed_at.first_line)
 			note(a->freed_at, "it is freed here, but not on every path");
 	}
 	if ((alloc_warps & ~W.flow.relinquished_all) && !error_count) {
-		warning(kd->name_loc, "kernel '%s' allocates tensor memory but does not execute "
-		                      "tcgen05.relinquish_alloc_permit on every path; other CTAs on the SM may wait for "
-		                      "columns", kd->name);
+		warning(kd->name_loc, "kernel '%s' allocates tensor memory but does not execute %s on every path; other "
+		                      "CTAs on the SM may wait for columns", kd->name, isa_name(TC_RELINQUISH, 0));
 		note(LIST_AT(W.allocs, AllocInfo, 0)->loc, "the allocation is here");
 	}
 	return k;

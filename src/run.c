@@ -391,7 +391,7 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 
 	Buf b = {0};
 	buf_puts(&b, "// tilec run: the --target=emu program with a host main, for the CPU.\n#define TILEC_EMU_HOST 1\n");
-	target_emu.emit(prog, "sm_100a", &b);
+	target_emu.emit(prog, arch_default()->name, &b);
 	host_main(&b, k, o, scalars, pairs);
 
 	const char *tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";

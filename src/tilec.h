@@ -570,6 +570,59 @@ typedef struct Program {
 	List kernels; /* KernelIR* */
 } Program;
 
+/* ---------------------------------------------------------------- isa.c */
+
+/* What an operand of a tcgen05 instruction is, and how it is written. */
+typedef enum IsaOperand {
+	IO_SHARED_SLOT, /* &slot[i] of a shared u32 tensor, written [ADDR] */
+	IO_TMEM_ADDR,   /* a u32 TMEM address, written ADDR */
+	IO_NCOLS        /* a constant column count: a power of two from 32 to 512 */
+} IsaOperand;
+
+/* What an instruction does to the protocol state (protocol.c): bits. */
+enum {
+	EFF_ALLOCATES = 1,         /* a new allocation, live until freed */
+	EFF_FREES = 2,             /* ends the allocation its address names */
+	EFF_RELINQUISHES = 4,      /* no allocation after it */
+	EFF_COMPLETES_LOADS = 8,   /* the executing warps' loads are in their registers */
+	EFF_COMPLETES_STORES = 16, /* the executing warps' stores are in tensor memory */
+	EFF_ORDERS = 32            /* a fence: orders tcgen05 work against a thread sync, nothing else */
+};
+
+/* One tcgen05 instruction other than ld / st. Spelled "tcgen05." name [".cta_group::" 1|2] suffix. */
+typedef struct IsaInstr {
+	TcKind kind;
+	const char *name;    /* "alloc", "wait::ld" */
+	bool cta_group;      /* takes .cta_group::1 or ::2 */
+	const char *suffix;  /* the rest of the spelling */
+	int noperands;
+	IsaOperand operands[2];
+	bool aligned;        /* .sync.aligned: every lane of the warp executes it */
+	bool one_warp;       /* exactly one warp of the CTA executes it */
+	int effect;          /* EFF_* */
+	const char *does;    /* the effect in words, for --emit=ir and docs */
+} IsaInstr;
+
+int isa_count(void);
+const IsaInstr *isa_at(int i);
+const IsaInstr *isa_instr(TcKind kind);
+/* The row whose exact spelling text is (and its cta_group, 0 when it takes none), or NULL. */
+const IsaInstr *isa_parse(const char *text, int *cta_group);
+const char *isa_name(TcKind kind, int cta_group);     /* "tcgen05.alloc.cta_group::1", "tcgen05.wait::ld" */
+const char *isa_spelling(TcKind kind, int cta_group); /* the whole PTX spelling */
+const char *isa_known(void); /* the instructions, in words, for a message */
+
+/* An architecture tilec compiles for, and the PTX ISA version its output declares. */
+typedef struct Arch {
+	const char *name;
+	const char *ptx_version;
+} Arch;
+
+const Arch *arch_find(const char *name); /* NULL when tilec does not support it */
+const Arch *arch_default(void);
+/* "sm_100a" AFTER_DEFAULT ", sm_100f, ...": every architecture, the default first. */
+const char *arch_list(const char *after_default);
+
 /* ---------------------------------------------------------------- lower.c */
 
 /* Checks the whole program and lowers every kernel; returns NULL when errors were reported. */

@@ -1,4 +1,5 @@
-/* test_image.c: the tcgen05 image table against the CUTLASS golden file, TCGEN05.md, and the opcode parser. */
+/* test_image.c: the tcgen05 image table against the CUTLASS golden file, TCGEN05.md, and the opcode parser;
+ * isa.c's table of the other tcgen05 instructions and of the architectures. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -501,6 +502,60 @@ START_TEST(image_print_format)
 }
 END_TEST
 
+/* Every row's spelling parses back to the row, with each cta_group it takes; others are refused. */
+START_TEST(isa_round_trip)
+{
+	ck_assert_int_ge(isa_count(), 7);
+	for (int i = 0; i < isa_count(); i++) {
+		const IsaInstr *in = isa_at(i);
+		ck_assert_ptr_eq(isa_instr(in->kind), in);
+		for (int g = in->cta_group ? 1 : 0; g <= (in->cta_group ? 2 : 0); g++) {
+			int got = -1;
+			const char *text = isa_spelling(in->kind, g);
+			ck_assert_msg(isa_parse(text, &got) == in, "'%s' not parsed back", text);
+			ck_assert_int_eq(got, g);
+			ck_assert_ptr_null(isa_parse(pool_printf("%s.b32", text), NULL));
+			ck_assert_ptr_null(isa_parse(pool_strndup(text, strlen(text) - 1), NULL));
+		}
+		if (in->cta_group)
+			ck_assert_ptr_null(isa_parse(pool_printf("tcgen05.%s.cta_group::3%s", in->name, in->suffix), NULL));
+		ck_assert_int_le(in->noperands, 2);
+		ck_assert_msg(in->effect != 0, "%s has no protocol effect", in->name);
+	}
+	pool_free_all();
+}
+END_TEST
+
+/* Spot values from TCGEN05.md and the PTX ISA. */
+START_TEST(isa_spellings)
+{
+	ck_assert_str_eq(isa_spelling(TC_ALLOC, 2), "tcgen05.alloc.cta_group::2.sync.aligned.shared::cta.b32");
+	ck_assert_str_eq(isa_spelling(TC_DEALLOC, 1), "tcgen05.dealloc.cta_group::1.sync.aligned.b32");
+	ck_assert_str_eq(isa_spelling(TC_RELINQUISH, 1), "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned");
+	ck_assert_str_eq(isa_spelling(TC_WAIT_LD, 0), "tcgen05.wait::ld.sync.aligned");
+	ck_assert_str_eq(isa_spelling(TC_WAIT_ST, 0), "tcgen05.wait::st.sync.aligned");
+	ck_assert_str_eq(isa_spelling(TC_FENCE_BEFORE, 0), "tcgen05.fence::before_thread_sync");
+	ck_assert_str_eq(isa_spelling(TC_FENCE_AFTER, 0), "tcgen05.fence::after_thread_sync");
+	ck_assert_str_eq(isa_name(TC_ALLOC, 1), "tcgen05.alloc.cta_group::1");
+	ck_assert(isa_instr(TC_ALLOC)->one_warp && isa_instr(TC_DEALLOC)->one_warp);
+	ck_assert(!isa_instr(TC_FENCE_AFTER)->aligned && isa_instr(TC_WAIT_LD)->aligned);
+	pool_free_all();
+}
+END_TEST
+
+START_TEST(arch_table)
+{
+	ck_assert_str_eq(arch_default()->name, "sm_100a");
+	ck_assert_str_eq(arch_find("sm_100a")->ptx_version, "8.6");
+	ck_assert_str_eq(arch_find("sm_103f")->ptx_version, "8.8");
+	ck_assert_str_eq(arch_find("sm_110a")->ptx_version, "9.0");
+	ck_assert_ptr_null(arch_find("sm_90a"));
+	ck_assert_ptr_null(arch_find("sm_100"));
+	ck_assert_str_eq(arch_list(" (default)"), "sm_100a (default), sm_100f, sm_103a, sm_103f, sm_110a, sm_110f");
+	pool_free_all();
+}
+END_TEST
+
 /* One TCase per test, named after the test. */
 #define ADD_CASE(suite, test)                     \
 	do {                                          \
@@ -531,6 +586,9 @@ image_suite(void)
 	ADD_CASE(s, parse_fuzz);
 	ADD_CASE(s, format_round_trip);
 	ADD_CASE(s, image_print_format);
+	ADD_CASE(s, isa_round_trip);
+	ADD_CASE(s, isa_spellings);
+	ADD_CASE(s, arch_table);
 	return s;
 }
 
