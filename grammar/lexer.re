@@ -37,7 +37,7 @@ is_stray(unsigned char c)
 		return true;
 	if (c < 0x20)
 		return c != 0 && c != '\t' && c != '\n' && c != '\r' && c != '\v' && c != '\f';
-	return strchr("#$?\\'`", c) != NULL;
+	return strchr("#$\\'`", c) != NULL;
 }
 
 static void
@@ -257,6 +257,10 @@ lexer_lex(YYSTYPE *lval, Loc *lloc, Lexer *lx)
 	"cta_sync" { TOK(CTA_SYNC); }
 	"warp_sync" { TOK(WARP_SYNC); }
 	"default" { TOK(DEFAULT); }
+	"device" { TOK(DEVICE); }
+	"copy" { TOK(COPY); }
+	"stride" { TOK(STRIDE); }
+	"cluster" { TOK(CLUSTER); }
 
 	"f32" { TYPE(T_F32); }
 	"f16" { TYPE(T_F16); }
@@ -339,6 +343,17 @@ lexer_lex(YYSTYPE *lval, Loc *lloc, Lexer *lx)
 	"!=" { TOK(NE); }
 	"&&" { TOK(ANDAND); }
 	"||" { TOK(OROR); }
+	"?" { TOK('?'); }
+	"+=" { TOK(ADD_ASSIGN); }
+	"-=" { TOK(SUB_ASSIGN); }
+	"*=" { TOK(MUL_ASSIGN); }
+	"/=" { TOK(DIV_ASSIGN); }
+	"%=" { TOK(MOD_ASSIGN); }
+	"&=" { TOK(AND_ASSIGN); }
+	"|=" { TOK(OR_ASSIGN); }
+	"^=" { TOK(XOR_ASSIGN); }
+	"<<=" { TOK(SHL_ASSIGN); }
+	">>=" { TOK(SHR_ASSIGN); }
 
 	* {
 		report_stray(lx, lx->start);
@@ -369,7 +384,8 @@ token_kind(int tok)
 		return "BUILTIN";
 	case INCLUDE: case CONST: case LAYOUT: case KERNEL: case LAUNCH: case LET: case VAR:
 	case SHARED: case LOCAL: case TMEM: case VIEW: case AT: case APPLY: case SCOPE: case IF:
-	case ELSE: case FOR: case IN: case CTA_SYNC: case WARP_SYNC: case DEFAULT:
+	case ELSE: case FOR: case IN: case CTA_SYNC: case WARP_SYNC: case DEFAULT: case DEVICE: case COPY:
+	case STRIDE: case CLUSTER:
 		return "KEYWORD";
 	default:
 		return "PUNCT";

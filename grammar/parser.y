@@ -93,6 +93,10 @@ finish(Expr *e)
 		d = depth_of(e->b);
 	if (depth_of(e->b) < worst)
 		worst = depth_of(e->b);
+	if (depth_of(e->c) > d)
+		d = depth_of(e->c);
+	if (depth_of(e->c) < worst)
+		worst = depth_of(e->c);
 	for (int i = 0; i < e->args.n; i++) {
 		int di = depth_of(LIST_AT(e->args, Expr, i));
 		if (di > d)
@@ -132,6 +136,37 @@ mk_unary(Op op, Expr *a, Loc loc)
 	e->op = op;
 	e->a = a;
 	return finish(e);
+}
+
+static Expr *
+mk_cond(Expr *a, Expr *b, Expr *c, Loc loc)
+{
+	Expr *e = mk_expr(E_COND, loc);
+	e->a = a;
+	e->b = b;
+	e->c = c;
+	return finish(e);
+}
+
+static Expr *
+mk_call(const char *name, List args, Loc loc)
+{
+	Expr *e = mk_expr(E_CALL, loc);
+	e->name = name;
+	e->args = args;
+	return finish(e);
+}
+
+static Stmt *
+mk_assign(Expr *target, Op op, Expr *value, Loc loc)
+{
+	Stmt *s = pool_alloc(sizeof *s);
+	s->kind = S_ASSIGN;
+	s->loc = loc;
+	s->target = target;
+	s->assign_op = op;
+	s->value = value;
+	return s;
 }
 
 static Expr *
@@ -258,6 +293,7 @@ list_prepend(void *x, List rest)
 	NamedArg *named;
 	Stmt *stmt;
 	Param *param;
+	Op op;
 }
 
 %token <tok> IDENT "identifier"
@@ -288,6 +324,10 @@ list_prepend(void *x, List rest)
 %token CTA_SYNC "keyword 'cta_sync'"
 %token WARP_SYNC "keyword 'warp_sync'"
 %token DEFAULT "keyword 'default'"
+%token DEVICE "keyword 'device'"
+%token COPY "keyword 'copy'"
+%token STRIDE "keyword 'stride'"
+%token CLUSTER "keyword 'cluster'"
 
 %token THREAD_IDX "'thread_idx'"
 %token BLOCK_IDX "'block_idx'"
@@ -306,7 +346,18 @@ list_prepend(void *x, List rest)
 %token NE "'!='"
 %token ANDAND "'&&'"
 %token OROR "'||'"
+%token ADD_ASSIGN "'+='"
+%token SUB_ASSIGN "'-='"
+%token MUL_ASSIGN "'*='"
+%token DIV_ASSIGN "'/='"
+%token MOD_ASSIGN "'%='"
+%token AND_ASSIGN "'&='"
+%token OR_ASSIGN "'|='"
+%token XOR_ASSIGN "'^='"
+%token SHL_ASSIGN "'<<='"
+%token SHR_ASSIGN "'>>='"
 
+%right '?' ':'
 %left OROR
 %left ANDAND
 %left '|'
@@ -322,6 +373,7 @@ list_prepend(void *x, List rest)
 %type <expr> expr sexpr primary unary lvalue
 %type <list> exprs block stmts params param_list launchargs named_args bindings indices viewexprs
 %type <list> strides stride_rest stride_more stride_list terms
+%type <op> assign_op
 %type <stride> stride
 %type <layout> layout
 %type <term> term
@@ -468,7 +520,9 @@ stmt
 	| VIEW IDENT '=' viewexpr ';'
 		{ $$ = mk_stmt(S_VIEW, @$); $$->name = $2.text; $$->name_loc = @2; $$->view = $4; }
 	| lvalue '=' expr ';'
-		{ $$ = mk_stmt(S_ASSIGN, @$); $$->target = $1; $$->value = $3; }
+		{ $$ = mk_assign($1, OP_NONE, $3, @$); }
+	| lvalue assign_op expr ';'
+		{ $$ = mk_assign($1, $2, $3, @$); }
 	| ifstmt
 	| FOR IDENT IN expr DOTDOT expr block
 		{
@@ -553,6 +607,19 @@ scope
 named_args
 	: %empty { $$ = (List){0}; }
 	| named_args ',' IDENT '=' expr { $$ = $1; list_push(&$$, mk_named($3.text, @3, $5)); }
+	;
+
+assign_op
+	: ADD_ASSIGN { $$ = OP_ADD; }
+	| SUB_ASSIGN { $$ = OP_SUB; }
+	| MUL_ASSIGN { $$ = OP_MUL; }
+	| DIV_ASSIGN { $$ = OP_DIV; }
+	| MOD_ASSIGN { $$ = OP_MOD; }
+	| AND_ASSIGN { $$ = OP_BITAND; }
+	| OR_ASSIGN { $$ = OP_BITOR; }
+	| XOR_ASSIGN { $$ = OP_BITXOR; }
+	| SHL_ASSIGN { $$ = OP_SHL; }
+	| SHR_ASSIGN { $$ = OP_SHR; }
 	;
 
 lvalue
@@ -757,6 +824,7 @@ expr
 	| '(' expr ',' ')' { $$ = mk_tuple($2, NULL, @$); }
 	| '(' expr ',' exprs ')' { $$ = mk_tuple($2, &$4, @$); }
 	| '(' expr ',' exprs ',' ')' { $$ = mk_tuple($2, &$4, @$); }
+	| expr '?' expr ':' expr	{ $$ = mk_cond($1, $3, $5, @$); }
 	| expr OROR expr	{ $$ = mk_binary(OP_LOR, $1, $3, @$); }
 	| expr ANDAND expr	{ $$ = mk_binary(OP_LAND, $1, $3, @$); }
 	| expr '|' expr	{ $$ = mk_binary(OP_BITOR, $1, $3, @$); }
@@ -782,6 +850,7 @@ sexpr
 	: primary
 	| unary
 	| '(' expr ')' { $$ = $2; }
+	| sexpr '?' expr ':' expr	{ $$ = mk_cond($1, $3, $5, @$); }
 	| sexpr OROR expr	{ $$ = mk_binary(OP_LOR, $1, $3, @$); }
 	| sexpr ANDAND expr	{ $$ = mk_binary(OP_LAND, $1, $3, @$); }
 	| sexpr '|' expr	{ $$ = mk_binary(OP_BITOR, $1, $3, @$); }
@@ -813,6 +882,7 @@ primary
 	| FLOAT { $$ = mk_expr(E_FLOAT, @$); $$->fval = $1.fval; }
 	| IDENT { $$ = mk_expr(E_NAME, @$); $$->name = $1.text; }
 	| IDENT '[' exprs ']' { $$ = mk_expr(E_INDEX, @$); $$->name = $1.text; $$->args = $3; $$ = finish($$); }
+	| IDENT '(' exprs ')' { $$ = mk_call($1.text, $3, @$); }
 	| '&' IDENT '[' expr ']'
 		{ $$ = mk_expr(E_ADDR, @$); $$->name = $2.text; $$->args = list_of($4); $$ = finish($$); }
 	| ETYPE '(' expr ')' { $$ = mk_expr(E_CONV, @$); $$->type = $1.etype; $$->a = $3; $$ = finish($$); }
@@ -873,7 +943,7 @@ static int
 yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
 {
 	static const int binary_ops[] = {
-		OROR, ANDAND, '|', '^', '&', EQ, NE, '<', LE, '>', GE, SHL, SHR, '+', '-', '*', '/', '%',
+		OROR, ANDAND, '|', '^', '&', EQ, NE, '<', LE, '>', GE, SHL, SHR, '+', '-', '*', '/', '%', '?',
 	};
 	static const int expr_start[] = {
 		INT, FLOAT, IDENT, ETYPE, THREAD_IDX, BLOCK_IDX, WARP_ID, LANE_ID, WARPGROUP_ID,
@@ -888,11 +958,17 @@ yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
 
 	yysymbol_kind_t exp[YYNTOKENS];
 	int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
-	/* Where an expression may start or go on, say "expression" or "operator" rather than list tokens. */
-	bool want_expr = false, want_op = false;
+	static const int assign_ops[] = {
+		'=', ADD_ASSIGN, SUB_ASSIGN, MUL_ASSIGN, DIV_ASSIGN, MOD_ASSIGN, AND_ASSIGN, OR_ASSIGN, XOR_ASSIGN,
+		SHL_ASSIGN, SHR_ASSIGN,
+	};
+	/* Where an expression may start or go on, say "expression" or "operator" rather than list tokens;
+	   where an assignment may follow, "assignment operator" for '=', '+=' and the rest. */
+	bool want_expr = false, want_op = false, want_assign = false;
 	for (int i = 0; i < n; i++) {
 		want_expr |= exp[i] == YYSYMBOL_INT;
 		want_op |= exp[i] == YYTRANSLATE('*');
+		want_assign |= exp[i] == YYTRANSLATE(ADD_ASSIGN);
 	}
 	const char *names[YYNTOKENS + 2];
 	int m = 0;
@@ -902,6 +978,8 @@ yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
 			grouped |= exp[i] == YYTRANSLATE(expr_start[j]);
 		for (size_t j = 0; want_op && j < sizeof binary_ops / sizeof binary_ops[0]; j++)
 			grouped |= exp[i] == YYTRANSLATE(binary_ops[j]);
+		for (size_t j = 0; want_assign && j < sizeof assign_ops / sizeof assign_ops[0]; j++)
+			grouped |= exp[i] == YYTRANSLATE(assign_ops[j]);
 		if (!grouped)
 			names[m++] = yysymbol_name(exp[i]);
 	}
@@ -909,6 +987,8 @@ yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
 		names[m++] = "expression";
 	if (want_op)
 		names[m++] = "operator";
+	if (want_assign)
+		names[m++] = "assignment operator";
 	if (m > 0 && m <= 4) {
 		buf_puts(&b, ", expected ");
 		for (int i = 0; i < m; i++)

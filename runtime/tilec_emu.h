@@ -13,6 +13,7 @@
 // Each thread of a block is a pthread; the blocks of a grid run one after another, so a __shared__
 // variable (a function-level static) is the shared memory of the running block. Barriers count the
 // threads that finished the kernel: a barrier that can no longer complete stops the program.
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -177,6 +178,27 @@ static inline unsigned __float_as_uint(float f) { unsigned u; memcpy(&u, &f, 4);
 static inline float __uint_as_float(unsigned u) { float f; memcpy(&f, &u, 4); return f; }
 static inline float __int_as_float(int i) { float f; memcpy(&f, &i, 4); return f; }
 static inline int __float_as_int(float f) { int i; memcpy(&i, &f, 4); return i; }
+// The rounding intrinsics the generated code uses for f32 arithmetic: plain IEEE operations here, as the
+// program is compiled with -ffp-contract=off.
+static inline float __fadd_rn(float a, float b) { return a + b; }
+static inline float __fsub_rn(float a, float b) { return a - b; }
+static inline float __fmul_rn(float a, float b) { return a * b; }
+static inline float __fdiv_rn(float a, float b) { return a / b; }
+static inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+static inline float __fsqrt_rn(float a) { return sqrtf(a); }
+static inline float __int2float_rn(int i) { return (float)i; }
+// cvt.rni.s32.f32: to nearest even, saturating, NaN to 0
+static inline int
+__float2int_rn(float a)
+{
+	if (a != a)
+		return 0;
+	if (a >= 2147483647.0f)
+		return 2147483647;
+	if (a <= -2147483648.0f)
+		return (-2147483647 - 1);
+	return (int)rintf(a);
+}
 
 struct TlCpuStart {
 	void (*entry)(void **);

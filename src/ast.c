@@ -151,6 +151,23 @@ dump_expr(FILE *out, Expr *e)
 		dump_exprs(out, &e->args);
 		fputc(')', out);
 		return;
+	case E_CALL:
+		fprintf(out, "(call %s", e->name);
+		at(out, e->loc);
+		dump_exprs(out, &e->args);
+		fputc(')', out);
+		return;
+	case E_COND:
+		fputs("(?:", out);
+		at(out, e->loc);
+		fputc(' ', out);
+		dump_expr(out, e->a);
+		fputc(' ', out);
+		dump_expr(out, e->b);
+		fputc(' ', out);
+		dump_expr(out, e->c);
+		fputc(')', out);
+		return;
 	}
 	at(out, e->loc);
 	fputc(')', out);
@@ -356,6 +373,8 @@ dump_stmt(FILE *out, Stmt *s, int indent)
 		dump_view(out, s->view);
 		break;
 	case S_ASSIGN:
+		if (s->assign_op != OP_NONE)
+			fprintf(out, " %s=", op_names[s->assign_op]);
 		fputc(' ', out);
 		dump_expr(out, s->target);
 		fputc(' ', out);
@@ -440,6 +459,11 @@ dump_kernel(FILE *out, Kernel *k)
 		if (p->has_shape) {
 			fputs(" (dims", out);
 			dump_exprs(out, &p->dims);
+			fputc(')', out);
+		}
+		if (p->strides.n) {
+			fputs(" (stride", out);
+			dump_exprs(out, &p->strides);
 			fputc(')', out);
 		}
 		fputc(')', out);

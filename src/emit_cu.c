@@ -7,6 +7,24 @@
 
 static CuWriter E;
 
+/* Helper functions of the functions of 10.2 that are more than one CUDA call. */
+typedef enum Helper {
+	H_MIN_S32, H_MIN_U32, H_MAX_S32, H_MAX_U32, H_ABS_S32, H_FMIN, H_FMAX, H_FABS, H_COUNT
+} Helper;
+
+static const char *const helper_source[H_COUNT] = {
+	[H_MIN_S32] = "int tl_min_s32(int a, int b)\n{\n\treturn b < a ? b : a;\n}\n",
+	[H_MIN_U32] = "unsigned tl_min_u32(unsigned a, unsigned b)\n{\n\treturn b < a ? b : a;\n}\n",
+	[H_MAX_S32] = "int tl_max_s32(int a, int b)\n{\n\treturn b > a ? b : a;\n}\n",
+	[H_MAX_U32] = "unsigned tl_max_u32(unsigned a, unsigned b)\n{\n\treturn b > a ? b : a;\n}\n",
+	/* as abs.s32: the most negative value stays itself, with no undefined overflow */
+	[H_ABS_S32] = "int tl_abs_s32(int a)\n{\n\treturn (int)(a < 0 ? 0u - (unsigned)a : (unsigned)a);\n}\n",
+	/* min and max of floats: the other operand when one is NaN, the first when they compare equal */
+	[H_FMIN] = "float tl_fmin(float a, float b)\n{\n\treturn b < a || a != a ? b : a;\n}\n",
+	[H_FMAX] = "float tl_fmax(float a, float b)\n{\n\treturn b > a || a != a ? b : a;\n}\n",
+	[H_FABS] = "float tl_fabs(float a)\n{\n\treturn __uint_as_float(__float_as_uint(a) & 0x7fffffffu);\n}\n",
+};
+
 
 /* The C type of a scalar variable: 16-bit floats are held as float, rounded at each assignment. */
 static const char *
@@ -225,11 +243,86 @@ convert(const IExpr *e)
 	}
 }
 
+/* f32 + - * / as the CUDA intrinsics that round to nearest even and are never contracted into an fma:
+ * the emulator and the PTX route compute the same bits whatever nvcc's -fmad says. */
+static const char *
+float_op(const IExpr *e)
+{
+	if (e->kind != IE_BINARY || e->type != T_F32)
+		return NULL;
+	switch (e->op) {
+	case OP_ADD: return "__fadd_rn";
+	case OP_SUB: return "__fsub_rn";
+	case OP_MUL: return "__fmul_rn";
+	case OP_DIV: return "__fdiv_rn";
+	default: return NULL;
+	}
+}
+
+static void
+call2(const char *fn, const IExpr *a, const IExpr *b)
+{
+	buf_printf(E.out, "%s(", fn);
+	expr_top(a);
+	if (b) {
+		buf_puts(E.out, ", ");
+		expr_top(b);
+	}
+	buf_puts(E.out, ")");
+}
+
+static void
+helper_call(Helper h, const char *name, const IExpr *a, const IExpr *b)
+{
+	E.helpers |= 1u << h;
+	call2(name, a, b);
+}
+
+static void
+func_call(const IExpr *e)
+{
+	bool u = e->type == T_U32, f = e->type == T_F32;
+	switch (e->fn) {
+	case F_MIN:
+		helper_call(f ? H_FMIN : u ? H_MIN_U32 : H_MIN_S32, f ? "tl_fmin" : u ? "tl_min_u32" : "tl_min_s32", e->a, e->b);
+		break;
+	case F_MAX:
+		helper_call(f ? H_FMAX : u ? H_MAX_U32 : H_MAX_S32, f ? "tl_fmax" : u ? "tl_max_u32" : "tl_max_s32", e->a, e->b);
+		break;
+	case F_ABS:
+		helper_call(f ? H_FABS : H_ABS_S32, f ? "tl_fabs" : "tl_abs_s32", e->a, NULL);
+		break;
+	case F_FMA:
+		buf_puts(E.out, "__fmaf_rn(");
+		expr_top(e->a);
+		buf_puts(E.out, ", ");
+		expr_top(e->b);
+		buf_puts(E.out, ", ");
+		expr_top(e->index);
+		buf_puts(E.out, ")");
+		break;
+	case F_SQRT:
+		call2("__fsqrt_rn", e->a, NULL);
+		break;
+	case F_RSQRT:
+		buf_puts(E.out, "__fdiv_rn(1.0f, __fsqrt_rn(");
+		expr_top(e->a);
+		buf_puts(E.out, "))");
+		break;
+	default:
+		E.funcs |= 1u << e->fn;
+		call2(pool_printf("tl_%s", func_name(e->fn)), e->a, NULL);
+		break;
+	}
+}
+
 /* An expression in a position that needs no parentheses of its own (a statement, an argument). */
 static void
 expr_top(const IExpr *e)
 {
-	if (e->kind == IE_BINARY && e->op != OP_NONE) {
+	if (float_op(e)) {
+		call2(float_op(e), e->a, e->b);
+	} else if (e->kind == IE_BINARY && e->op != OP_NONE) {
 		expr(e->a);
 		buf_printf(E.out, " %s ", binop_text(e->op));
 		expr(e->b);
@@ -278,7 +371,7 @@ expr(const IExpr *e)
 		buf_puts(E.out, ")");
 		break;
 	case IE_BINARY:
-		if (e->op == OP_NONE) { /* select, built by apply for per-warp offsets */
+		if (e->op == OP_NONE) { /* select: apply's per-warp offsets, and ?: */
 			buf_puts(E.out, "(");
 			expr(e->a);
 			buf_puts(E.out, " ? ");
@@ -286,6 +379,10 @@ expr(const IExpr *e)
 			buf_puts(E.out, " : ");
 			expr(e->index);
 			buf_puts(E.out, ")");
+			break;
+		}
+		if (float_op(e)) {
+			call2(float_op(e), e->a, e->b);
 			break;
 		}
 		buf_puts(E.out, "(");
@@ -296,6 +393,9 @@ expr(const IExpr *e)
 		break;
 	case IE_CONV:
 		convert(e);
+		break;
+	case IE_CALL:
+		func_call(e);
 		break;
 	}
 }
@@ -795,6 +895,86 @@ cu_expr(CuWriter *w, const IExpr *e)
 	expr_top(e);
 }
 
+/* ---------------------------------------------------------------- functions of 10.2 (mathfn.c) */
+
+typedef struct CGen {
+	MathGen g;
+	MathKind kind[512];
+	int n;
+} CGen;
+
+static int
+cgen_new(CGen *c, MathKind k)
+{
+	if (c->n >= 512)
+		fatal("emit_cu: a math function with too many values");
+	c->kind[c->n] = k;
+	line_start();
+	buf_printf(E.out, "const %s v%d = ", k == MK_F32 ? "float" : k == MK_I32 ? "int" : "bool", c->n);
+	return c->n++;
+}
+
+static int
+cgen_kf(MathGen *g, float v)
+{
+	int r = cgen_new((CGen *)g, MK_F32);
+	float_literal(v);
+	buf_puts(E.out, ";\n");
+	return r;
+}
+
+static int
+cgen_ki(MathGen *g, int32_t v)
+{
+	int r = cgen_new((CGen *)g, MK_I32);
+	int_literal(v, T_I32);
+	buf_puts(E.out, ";\n");
+	return r;
+}
+
+static int
+cgen_op(MathGen *g, MOp o, int a, int b, int c)
+{
+	CGen *cg = (CGen *)g;
+	static const char *const fmt[] = {
+		[MO_FMA] = "__fmaf_rn(v%d, v%d, v%d)", [MO_MUL] = "__fmul_rn(v%d, v%d)", [MO_ADD] = "__fadd_rn(v%d, v%d)",
+		[MO_SUB] = "__fsub_rn(v%d, v%d)", [MO_DIV] = "__fdiv_rn(v%d, v%d)", [MO_RINT] = "rintf(v%d)",
+		[MO_F2I] = "__float2int_rn(v%d)", [MO_I2F] = "__int2float_rn(v%d)", [MO_ASINT] = "__float_as_int(v%d)",
+		[MO_ASFLT] = "__int_as_float(v%d)", [MO_IADD] = "(int)((unsigned)v%d + (unsigned)v%d)",
+		[MO_ISUB] = "(int)((unsigned)v%d - (unsigned)v%d)", [MO_IAND] = "v%d & v%d", [MO_IOR] = "v%d | v%d",
+		[MO_IXOR] = "v%d ^ v%d", [MO_SHL] = "(int)((unsigned)v%d << v%d)", [MO_SHRA] = "v%d >> v%d",
+		[MO_FLT] = "v%d < v%d", [MO_FNAN] = "v%d != v%d", [MO_INE0] = "v%d != 0", [MO_SEL] = "v%d ? v%d : v%d",
+	};
+	int r = cgen_new(cg, math_result_kind(o, b >= 0 ? cg->kind[b] : MK_F32));
+	if (o == MO_FNAN)
+		b = a;
+	buf_printf(E.out, fmt[o], a, b, c);
+	buf_puts(E.out, ";\n");
+	return r;
+}
+
+void
+cu_helpers(CuWriter *w, Buf *out)
+{
+	for (int h = 0; h < H_COUNT; h++)
+		if (w->helpers >> h & 1)
+			buf_printf(out, "static __device__ __forceinline__ %s\n", helper_source[h]);
+	for (int f = 0; f < F_COUNT; f++) {
+		if (!(w->funcs >> f & 1))
+			continue;
+		Buf *saved = w->out;
+		w->out = out;
+		w->indent = 1;
+		buf_printf(out, "// %s(x): the operations of tilec's mathfn.c, the same in the PTX route and the emulator\n"
+		                "static __device__ __forceinline__ float tl_%s(float v0)\n{\n", func_name((Func)f),
+		           func_name((Func)f));
+		CGen cg = {{cgen_op, cgen_kf, cgen_ki}, {MK_F32}, 1};
+		int r = math_build(&cg.g, (Func)f, 0);
+		buf_printf(out, "\treturn v%d;\n}\n\n", r);
+		w->out = saved;
+	}
+}
+
 bool
 cu_write(Program *p, const char *arch, const CuDialect *d, Buf *out)
 {
@@ -830,6 +1010,7 @@ cuda_file(CuWriter *w, Program *p, const char *arch, const Buf *body, Buf *out)
 	if (w->bf2f)
 		buf_puts(out, "static __device__ __forceinline__ float tl_bf2f(unsigned short h)\n"
 		              "{\n\treturn __uint_as_float((unsigned)h << 16);\n}\n\n");
+	cu_helpers(w, out);
 	buf_puts(out, body->data ? body->data : "");
 }
 

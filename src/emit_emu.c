@@ -282,6 +282,7 @@ emu_file(CuWriter *w, Program *p, const char *arch, const Buf *body, Buf *out)
 	buf_puts(out, emu_source);
 	buf_puts(out, "\n");
 	image_tables(out);
+	cu_helpers(w, out);
 	buf_puts(out, body->data ? body->data : "");
 }
 

@@ -605,14 +605,134 @@ commutes(Op op)
 	       op == OP_EQ || op == OP_NE;
 }
 
+static bool
+has_load(const IExpr *e)
+{
+	return e && (e->kind == IE_LOAD || has_load(e->a) || has_load(e->b) || has_load(e->index));
+}
+
+/* c ? a : b. Both sides are computed and selp picks one, unless a side loads from memory: C computes
+ * only the chosen side, and a load on the other (a guarded access past a tensor's end) must not be
+ * made, so then it branches. */
+static Opnd
+select_value(const IExpr *e)
+{
+	bool f = e->type == T_F32;
+	Opnd p = pred(e->a);
+	if (!has_load(e->b) && !has_load(e->index)) {
+		Opnd x = ev(e->b), y = ev(e->index);
+		return pure(f ? O_F : O_R, f ? "selp.f32 %D, %o, %o, %o;" : "selp.b32 %D, %o, %o, %o;", x, y, p);
+	}
+	Opnd r = f ? new_f() : new_r();
+	const char *mov = f ? "mov.f32 %o, %o;" : "mov.b32 %o, %o;";
+	int l_else = ++P.nlabel, l_end = ++P.nlabel;
+	ins("@!%o bra %s;", p, label_name(l_else));
+	ins(mov, r, ev(e->b));
+	ins("bra %s;", label_name(l_end));
+	label(l_else);
+	ins(mov, r, ev(e->index));
+	label(l_end);
+	return r;
+}
+
+/* ---------------------------------------------------------------- functions of 10.2 */
+
+typedef struct PGen {
+	MathGen g;
+	Opnd v[512];
+	int n;
+} PGen;
+
+static int
+pgen_put(PGen *pg, Opnd o)
+{
+	if (pg->n >= 512)
+		fatal("emit_ptx: a math function with too many values");
+	pg->v[pg->n] = o;
+	return pg->n++;
+}
+
+static int pgen_kf(MathGen *g, float v) { return pgen_put((PGen *)g, fimm(v)); }
+static int pgen_ki(MathGen *g, int32_t v) { return pgen_put((PGen *)g, imm(v)); }
+
+static int
+pgen_op(MathGen *g, MOp o, int a, int b, int c)
+{
+	PGen *pg = (PGen *)g;
+	Opnd x = a >= 0 ? pg->v[a] : imm(0), y = b >= 0 ? pg->v[b] : imm(0), z = c >= 0 ? pg->v[c] : imm(0);
+	Opnd r;
+	switch (o) {
+	case MO_FMA: r = pure(O_F, "fma.rn.f32 %D, %o, %o, %o;", reg(x), y, z); break;
+	case MO_MUL: r = pure(O_F, "mul.rn.f32 %D, %o, %o;", reg(x), y); break;
+	case MO_ADD: r = pure(O_F, "add.rn.f32 %D, %o, %o;", reg(x), y); break;
+	case MO_SUB: r = pure(O_F, "sub.rn.f32 %D, %o, %o;", reg(x), y); break;
+	case MO_DIV: r = pure(O_F, "div.rn.f32 %D, %o, %o;", reg(x), y); break;
+	case MO_RINT: r = pure(O_F, "cvt.rni.f32.f32 %D, %o;", reg(x)); break;
+	case MO_F2I: r = pure(O_R, "cvt.rni.s32.f32 %D, %o;", reg(x)); break;
+	case MO_I2F: r = pure(O_F, "cvt.rn.f32.s32 %D, %o;", reg(x)); break;
+	case MO_ASINT: r = pure(O_R, "mov.b32 %D, %o;", reg(x)); break;
+	case MO_ASFLT: r = pure(O_F, "mov.b32 %D, %o;", reg(x)); break;
+	case MO_IADD: r = pure(O_R, "add.s32 %D, %o, %o;", reg(x), y); break;
+	case MO_ISUB: r = pure(O_R, "sub.s32 %D, %o, %o;", reg(x), y); break;
+	case MO_IAND: r = pure(O_R, "and.b32 %D, %o, %o;", reg(x), y); break;
+	case MO_IOR: r = pure(O_R, "or.b32 %D, %o, %o;", reg(x), y); break;
+	case MO_IXOR: r = pure(O_R, "xor.b32 %D, %o, %o;", reg(x), y); break;
+	case MO_SHL: r = pure(O_R, "shl.b32 %D, %o, %o;", reg(x), y); break;
+	case MO_SHRA: r = pure(O_R, "shr.s32 %D, %o, %o;", reg(x), y); break;
+	case MO_FLT: r = pure(O_P, "setp.lt.f32 %D, %o, %o;", reg(x), y); break;
+	case MO_FNAN: r = pure(O_P, "setp.nan.f32 %D, %o, %o;", reg(x), x); break;
+	case MO_INE0: r = pure(O_P, "setp.ne.s32 %D, %o, 0;", reg(x)); break;
+	case MO_SEL:
+		r = y.k == O_F || y.k == O_FIMM ? pure(O_F, "selp.f32 %D, %o, %o, %o;", y, z, x)
+		                                : pure(O_R, "selp.b32 %D, %o, %o, %o;", y, z, x);
+		break;
+	default: fatal("emit_ptx: math operation %d", (int)o);
+	}
+	return pgen_put(pg, r);
+}
+
+static Opnd
+func_call(const IExpr *e)
+{
+	bool f = e->type == T_F32, u = e->type == T_U32;
+	Opnd a = reg(ev(e->a));
+	switch (e->fn) {
+	case F_MIN:
+	case F_MAX: {
+		Opnd b = ev(e->b);
+		if (!f)
+			return pure(O_R, "%s.%s %D, %o, %o;", e->fn == F_MIN ? "min" : "max", u ? "u32" : "s32", a, b);
+		/* as tl_fmin / tl_fmax of the CUDA C: b when b is beyond a or a is NaN, else a */
+		Opnd beyond = pure(O_P, e->fn == F_MIN ? "setp.lt.f32 %D, %o, %o;" : "setp.gt.f32 %D, %o, %o;", reg(b), a);
+		Opnd nan = pure(O_P, "setp.nan.f32 %D, %o, %o;", a, a);
+		return pure(O_F, "selp.f32 %D, %o, %o, %o;", b, a, pure(O_P, "or.pred %D, %o, %o;", beyond, nan));
+	}
+	case F_ABS:
+		if (f)
+			return pure(O_F, "mov.b32 %D, %o;", pure(O_R, "and.b32 %D, %o, 2147483647;", pure(O_R, "mov.b32 %D, %o;", a)));
+		return pure(O_R, "abs.s32 %D, %o;", a);
+	case F_FMA:
+		return pure(O_F, "fma.rn.f32 %D, %o, %o, %o;", a, ev(e->b), ev(e->index));
+	case F_SQRT:
+		return pure(O_F, "sqrt.rn.f32 %D, %o;", a);
+	case F_RSQRT:
+		return pure(O_F, "div.rn.f32 %D, 0f3F800000, %o;", pure(O_F, "sqrt.rn.f32 %D, %o;", a));
+	default: {
+		PGen *pg = pool_alloc(sizeof *pg);
+		pg->g.op = pgen_op;
+		pg->g.kf = pgen_kf;
+		pg->g.ki = pgen_ki;
+		int x = pgen_put(pg, a);
+		return pg->v[math_build(&pg->g, e->fn, x)];
+	}
+	}
+}
+
 static Opnd
 binary(const IExpr *e)
 {
-	if (e->op == OP_NONE) { /* select, built by apply: a ? b : index */
-		Opnd p = pred(e->a);
-		Opnd x = ev(e->b), y = ev(e->index);
-		return pure(O_R, "selp.b32 %D, %o, %o, %o;", x, y, p);
-	}
+	if (e->op == OP_NONE) /* select: a ? b : index */
+		return select_value(e);
 	if (is_compare(e->op) || e->op == OP_LAND || e->op == OP_LOR)
 		return pure(O_R, "selp.s32 %D, 1, 0, %o;", pred(e));
 	Opnd a = ev(e->a), b = ev(e->b);
@@ -623,7 +743,8 @@ binary(const IExpr *e)
 	}
 	a = reg(a);
 	if (e->type == T_F32) {
-		const char *op = e->op == OP_ADD ? "add.f32" : e->op == OP_SUB ? "sub.f32" : e->op == OP_MUL ? "mul.f32"
+		/* .rn: never contracted into an fma, as the CUDA C's __fadd_rn and friends */
+		const char *op = e->op == OP_ADD ? "add.rn.f32" : e->op == OP_SUB ? "sub.rn.f32" : e->op == OP_MUL ? "mul.rn.f32"
 		                 : "div.rn.f32";
 		if (e->op != OP_ADD && e->op != OP_SUB && e->op != OP_MUL && e->op != OP_DIV)
 			fatal("emit_ptx: float operator %d", (int)e->op);
@@ -682,6 +803,8 @@ ev(const IExpr *e)
 		return binary(e);
 	case IE_CONV:
 		return convert(e);
+	case IE_CALL:
+		return func_call(e);
 	}
 	fatal("emit_ptx: expression kind %d", (int)e->kind);
 }

@@ -864,10 +864,26 @@ lower_nested(LStmt *holder, List *into, List *stmts, uint64_t warps, bool varyin
 	W.varying_flow = saved_varying;
 }
 
+/* x op= e is x = x op e: the target is read once, as part of the value, and written once. */
+static Expr *
+compound_value(Stmt *s)
+{
+	if (s->assign_op == OP_NONE)
+		return s->value;
+	Expr *e = pool_alloc(sizeof *e);
+	e->kind = E_BINARY;
+	e->loc = s->loc;
+	e->op = s->assign_op;
+	e->name = "="; /* names the operator '%=' rather than '%' in sema.c's messages */
+	e->a = s->target;
+	e->b = s->value;
+	return e;
+}
+
 static void
 lower_assign(Stmt *s)
 {
-	IExpr *value = sema_expr(s->value);
+	IExpr *value = sema_expr(compound_value(s));
 	if (!value)
 		return;
 	check_reads(value, s->value->loc);

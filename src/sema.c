@@ -46,9 +46,43 @@ sym_lookup(const char *name)
 	return NULL;
 }
 
+static const struct {
+	const char *name;
+	int arity;
+	bool float_only;
+} funcs[F_COUNT] = {
+	[F_MIN] = {"min", 2, false}, [F_MAX] = {"max", 2, false}, [F_ABS] = {"abs", 1, false},
+	[F_FMA] = {"fma", 3, true}, [F_EXP] = {"exp", 1, true}, [F_EXP2] = {"exp2", 1, true},
+	[F_LOG] = {"log", 1, true}, [F_LOG2] = {"log2", 1, true}, [F_SQRT] = {"sqrt", 1, true},
+	[F_RSQRT] = {"rsqrt", 1, true}, [F_TANH] = {"tanh", 1, true}, [F_ERF] = {"erf", 1, true},
+	[F_SIN] = {"sin", 1, true}, [F_COS] = {"cos", 1, true},
+};
+
+bool
+func_lookup(const char *name, Func *out)
+{
+	for (int f = 0; f < F_COUNT; f++)
+		if (strcmp(funcs[f].name, name) == 0) {
+			*out = (Func)f;
+			return true;
+		}
+	return false;
+}
+
+const char *
+func_name(Func f)
+{
+	return funcs[f].name;
+}
+
 Sym *
 sym_declare(SymKind kind, const char *name, Loc loc)
 {
+	Func f;
+	if (func_lookup(name, &f)) {
+		error(loc, "'%s' is a builtin function and cannot be redeclared; choose another name", name);
+		return NULL;
+	}
 	for (int i = symbols.n - 1; i >= 0; i--) {
 		Sym *s = LIST_AT(symbols, Sym, i);
 		if (s->depth != depth)
@@ -72,7 +106,10 @@ Sym *
 sym_use(const char *name, Loc loc)
 {
 	Sym *s = sym_lookup(name);
-	if (!s)
+	Func f;
+	if (!s && func_lookup(name, &f))
+		error(loc, "'%s' is a builtin function; call it: %s(...)", name, name);
+	else if (!s)
 		error(loc, "unknown name '%s'", name);
 	return s && s->kind == SYM_POISON ? NULL : s;
 }
@@ -81,7 +118,8 @@ void
 sym_poison(const char *name, Loc loc)
 {
 	Sym *s = sym_lookup(name);
-	if (s && s->depth == depth)
+	Func f;
+	if ((s && s->depth == depth) || func_lookup(name, &f))
 		return;
 	sym_declare(SYM_POISON, name, loc);
 }
@@ -334,7 +372,8 @@ binary_checked(Expr *src, Op op, IExpr *a, IExpr *b)
 	bool intonly = op == OP_MOD || op == OP_SHL || op == OP_SHR || op == OP_BITAND || op == OP_BITOR ||
 	               op == OP_BITXOR;
 	if (intonly && (a->type == T_F32 || b->type == T_F32)) {
-		error(src->loc, "operator '%s' needs integer operands", op_text(op));
+		/* a compound assignment's value (lower.c) is marked by its name "=" */
+		error(src->loc, "operator '%s%s' needs integer operands", op_text(op), src->name ? src->name : "");
 		return NULL;
 	}
 	if ((op == OP_LAND || op == OP_LOR) && (a->type == T_F32 || b->type == T_F32)) {
@@ -496,6 +535,98 @@ sema_element(Expr *e, Tensor **tensor, IExpr **index, int *slot)
 	return r;
 }
 
+/* The type two operands meet in, as C's usual arithmetic conversions on i32, u32 and f32. */
+static EType
+common_type(const IExpr *a, const IExpr *b)
+{
+	if (a->type == T_F32 || b->type == T_F32)
+		return T_F32;
+	return a->type == T_U32 || b->type == T_U32 ? T_U32 : T_I32;
+}
+
+/* c ? a : b, lazy as in C: only the chosen side is evaluated (a load on the other side is not made). */
+static IExpr *
+select_expr(Expr *e)
+{
+	IExpr *c = sema_expr(e->a);
+	IExpr *a = c ? sema_expr(e->b) : NULL;
+	IExpr *b = a ? sema_expr(e->c) : NULL;
+	if (!b)
+		return NULL;
+	EType t = common_type(a, b);
+	a = ie_convert(a, t);
+	b = ie_convert(b, t);
+	int64_t k;
+	if (ie_is_const(c, &k))
+		return k ? a : b;
+	if (c->kind == IE_FLOAT)
+		return c->fval != 0 ? a : b;
+	IExpr *r = ie_new(IE_BINARY, t);
+	r->op = OP_NONE;
+	r->a = c;
+	r->b = a;
+	r->index = b;
+	return r;
+}
+
+static IExpr *
+call_expr(Expr *e)
+{
+	Func f;
+	if (!func_lookup(e->name, &f)) {
+		Sym *s = sym_lookup(e->name);
+		if (s) {
+			error(e->loc, "'%s' is not a function; the functions are min, max, abs, fma, exp, exp2, log, log2, "
+			              "sqrt, rsqrt, tanh, erf, sin and cos", e->name);
+			note(s->loc, "'%s' is defined here", e->name);
+		} else {
+			error(e->loc, "unknown function '%s'; the functions are min, max, abs, fma, exp, exp2, log, log2, "
+			              "sqrt, rsqrt, tanh, erf, sin and cos", e->name);
+		}
+		return NULL;
+	}
+	if (e->args.n != funcs[f].arity) {
+		error(e->loc, "'%s' takes %d argument%s, not %d", funcs[f].name, funcs[f].arity,
+		      funcs[f].arity == 1 ? "" : "s", e->args.n);
+		return NULL;
+	}
+	IExpr *x[3] = {NULL, NULL, NULL};
+	for (int i = 0; i < e->args.n; i++) {
+		Expr *ae = LIST_AT(e->args, Expr, i);
+		x[i] = sema_expr(ae);
+		if (!x[i])
+			return NULL;
+		if (funcs[f].float_only && x[i]->type != T_F32) {
+			error(ae->loc, "'%s' takes float arguments; this one is %s: convert it with f32(...)", funcs[f].name,
+			      etype_name(x[i]->type));
+			return NULL;
+		}
+	}
+	EType t = x[0]->type;
+	if (f == F_MIN || f == F_MAX) {
+		t = common_type(x[0], x[1]);
+		x[0] = ie_convert(x[0], t);
+		x[1] = ie_convert(x[1], t);
+		int64_t a, b;
+		if (ie_is_const(x[0], &a) && ie_is_const(x[1], &b)) {
+			bool less = t == T_U32 ? (uint32_t)a < (uint32_t)b : a < b;
+			return ie_int(less == (f == F_MIN) ? a : b, t);
+		}
+	} else if (f == F_ABS) {
+		int64_t a;
+		if (t == T_U32)
+			return x[0]; /* already not negative */
+		if (ie_is_const(x[0], &a))
+			return ie_int(a < 0 ? -a : a, t); /* wraps at INT32_MIN, as abs.s32 */
+	}
+	IExpr *r = ie_new(IE_CALL, t);
+	r->fn = f;
+	r->a = x[0];
+	r->b = x[1];
+	r->index = x[2];
+	return r;
+}
+
 IExpr *
 sema_expr(Expr *e)
 {
@@ -563,6 +694,10 @@ sema_expr(Expr *e)
 		IExpr *a = sema_expr(e->a);
 		return a ? ie_convert(a, e->type) : NULL;
 	}
+	case E_CALL:
+		return call_expr(e);
+	case E_COND:
+		return select_expr(e);
 	}
 	return NULL;
 }
@@ -609,6 +744,8 @@ ie_eval_thread(const IExpr *e, int thread, int64_t *out)
 		*out = wrap(e->op == OP_NEG ? -x : e->op == OP_NOT ? !x : ~x, e->op == OP_NOT ? T_I32 : e->type);
 		return true;
 	case IE_BINARY:
+		if (e->op == OP_NONE)
+			return ie_eval_thread(e->a, thread, &x) && ie_eval_thread(x ? e->b : e->index, thread, out);
 		if (!ie_eval_thread(e->a, thread, &x) || !ie_eval_thread(e->b, thread, &y))
 			return false;
 		return fold_int(e->op, x, y, e->op == OP_SHL || e->op == OP_SHR ? e->a->type : e->a->type, out);
@@ -639,6 +776,6 @@ ie_varying(const IExpr *e)
 	case IE_SADDR:
 		return ie_varying(e->index);
 	default:
-		return ie_varying(e->a) || ie_varying(e->b);
+		return ie_varying(e->a) || ie_varying(e->b) || ie_varying(e->index);
 	}
 }

@@ -53,7 +53,9 @@ typedef enum ExprKind {
 	E_BINARY,  /* a op b */
 	E_CONV,    /* type(a) */
 	E_BUILTIN, /* builtin */
-	E_TUPLE    /* (a, b, ...): args; only where the grammar takes a tuple */
+	E_TUPLE,   /* (a, b, ...): args; only where the grammar takes a tuple */
+	E_CALL,    /* name(args): a function of LANGUAGE.md 10.2 */
+	E_COND     /* a ? b : c */
 } ExprKind;
 
 typedef enum Op {
@@ -72,12 +74,18 @@ typedef enum Builtin {
 	B_WARP_ID, B_LANE_ID, B_WARPGROUP_ID
 } Builtin;
 
+/* The functions of LANGUAGE.md 10.2, predeclared names. */
+typedef enum Func {
+	F_MIN, F_MAX, F_ABS, F_FMA, F_EXP, F_EXP2, F_LOG, F_LOG2, F_SQRT, F_RSQRT, F_TANH, F_ERF, F_SIN, F_COS,
+	F_COUNT
+} Func;
+
 typedef struct Expr Expr;
 struct Expr {
 	ExprKind kind;
 	Loc loc;
 	Op op;
-	Expr *a, *b;
+	Expr *a, *b, *c;
 	List args; /* Expr* */
 	const char *name;
 	uint32_t ival;
@@ -172,6 +180,7 @@ struct Stmt {
 	LayoutExpr *layout; /* local tmem */
 	ViewExpr *view;   /* view */
 	Expr *target;     /* assign: E_NAME or E_INDEX */
+	Op assign_op;     /* assign: the op of a compound assignment (+= ...), else OP_NONE */
 	List body;        /* Stmt*: if-then, for, block */
 	List else_body;   /* Stmt*: if; an else-if is one S_IF here */
 	bool has_else;
@@ -190,7 +199,8 @@ typedef struct Param {
 	Loc loc;
 	EType type;
 	bool has_shape;
-	List dims; /* Expr* */
+	List dims;    /* Expr* */
+	List strides; /* Expr*: empty without `stride (...)` */
 } Param;
 
 typedef struct Kernel {
@@ -426,6 +436,9 @@ bool ie_eval_thread(const IExpr *e, int thread, int64_t *out);
 bool ie_varying(const IExpr *e);
 /* The element type of a value type: i32, u32 or f32. */
 EType value_type(EType t);
+/* A function name of LANGUAGE.md 10.2: its Func, or false. */
+bool func_lookup(const char *name, Func *out);
+const char *func_name(Func f);
 
 /* ---------------------------------------------------------------- layout.c */
 
@@ -479,7 +492,8 @@ typedef enum IKind {
 	IE_REG,     /* element slot of local tensor, in the calling thread */
 	IE_UNARY,   /* op a */
 	IE_BINARY,  /* a op b */
-	IE_CONV     /* to(a): rounds to the element type 'to' */
+	IE_CONV,    /* to(a): rounds to the element type 'to' */
+	IE_CALL     /* fn(a, b, index): b and index only where fn takes them (fma: a * b + index) */
 } IKind;
 
 /* A typed expression. Its value type is i32, u32 or f32; small types are widened as in C. */
@@ -493,9 +507,10 @@ struct IExpr {
 	Tensor *tensor;
 	IExpr *index;
 	int slot;
-	Op op;
+	Op op;        /* IE_BINARY with OP_NONE: the select a ? b : index */
 	IExpr *a, *b;
 	EType to;
+	Func fn;
 };
 
 typedef enum LKind {
@@ -768,6 +783,8 @@ struct CuWriter {
 	KernelIR *k;
 	int indent;
 	bool f2h, h2f, f2bf, bf2f; /* the conversion helpers the body uses */
+	unsigned helpers;          /* bit per helper of emit_cu.c's table the body calls */
+	unsigned funcs;            /* bit per Func built by mathfn.c that the body calls */
 	List pending;  /* RegRef*: registers loaded since the last wait::ld */
 	List in_scope; /* Tensor*: local tensors whose registers are declared here */
 	const LStmt *cur; /* the statement being written */
@@ -777,7 +794,40 @@ struct CuWriter {
 /* Writes the program as CUDA C in dialect d. */
 bool cu_write(Program *p, const char *arch, const CuDialect *d, Buf *out);
 void cu_line_start(CuWriter *w);
+/* The helpers of the functions of 10.2 the body called (one C function each, in a fixed order). */
+void cu_helpers(CuWriter *w, Buf *out);
 void cu_expr(CuWriter *w, const IExpr *e); /* an expression in a position without parentheses of its own */
+/* ---------------------------------------------------------------- mathfn.c */
+
+/* The operations a function of 10.2 is built from; each is exact IEEE (fma, +, -, *, / and rint round
+ * to nearest even) or integer arithmetic, so that every rendering computes the same bits. */
+typedef enum MOp {
+	MO_FMA, MO_MUL, MO_ADD, MO_SUB, MO_DIV, MO_RINT, /* f32 */
+	MO_F2I,   /* f32 -> i32, to nearest even, saturating, NaN -> 0 (cvt.rni.s32.f32) */
+	MO_I2F,   /* i32 -> f32 */
+	MO_ASINT, MO_ASFLT, /* the same 32 bits as i32 / as f32 */
+	MO_IADD, MO_ISUB, MO_IAND, MO_IOR, MO_IXOR, MO_SHL, MO_SHRA, /* i32; shift counts are constants */
+	MO_FLT, MO_FNAN, MO_INE0, /* predicates: a < b, a is NaN, a != 0 (i32) */
+	MO_SEL    /* a ? b : c, a a predicate */
+} MOp;
+
+typedef enum MathKind { MK_F32, MK_I32, MK_PRED } MathKind;
+
+/* A renderer: each call makes a new value and returns its handle; -1 is an absent operand. */
+typedef struct MathGen MathGen;
+struct MathGen {
+	int (*op)(MathGen *g, MOp op, int a, int b, int c);
+	int (*kf)(MathGen *g, float v);
+	int (*ki)(MathGen *g, int32_t v);
+};
+
+bool math_is_built(Func fn); /* exp exp2 log log2 tanh erf sin cos */
+/* Builds fn of the f32 value x through g; returns the result's handle. */
+int math_build(MathGen *g, Func fn, int x);
+MathKind math_result_kind(MOp op, MathKind b_kind);
+/* fn(x) computed by interpreting the same operations. */
+float math_eval(Func fn, float x);
+
 /* ---------------------------------------------------------------- run.c */
 
 /* tilec run FILE.tile [--kernel NAME] [--seed S] [--expect OUT=IN]...: runs a kernel on the CPU emulator. */

@@ -19,7 +19,7 @@ extern "C" __global__ void __launch_bounds__(64) f16_loads(unsigned short *__res
 	const int t = (int)threadIdx.x;
 	float acc = 0.0f;
 	for (int i = 0; i < n; i++) {
-		acc = acc + tl_h2f(X[(t + i) % 64]);
+		acc = __fadd_rn(acc, tl_h2f(X[(t + i) % 64]));
 	}
 	Y[t] = tl_f2bf((float)(acc));
 }

@@ -7,11 +7,11 @@ extern "C" __global__ void __launch_bounds__(128) scalar_param(float *__restrict
 	for (int i = 0; i < n; i++) {
 		const int k = (i * 128) + tid;
 		if (k < 4096) {
-			Out[k] = A[k] * scale;
-			acc = acc + A[k];
+			Out[k] = __fmul_rn(A[k], scale);
+			acc = __fadd_rn(acc, A[k]);
 		}
 	}
-	Out[tid] = (Out[tid] + acc) - acc;
+	Out[tid] = __fsub_rn(__fadd_rn(Out[tid], acc), acc);
 }
 
 // launch configuration for libtilert: grid x, y, z, block x, y, z

@@ -217,4 +217,4 @@ E("rearrange_left_only", "`rearrange pattern: 'NAME' is on the left but not on t
 TOPIC[0] = "Kernels, declarations and loops"
 E("kernel_reserved", "`kernel name 'NAME' is reserved in the generated CUDA C; choose another`",
   "A kernel keeps its name in the CUDA C (`extern \"C\"`), so it cannot be a C/CUDA keyword or builtin name (`main`, `float`, `threadIdx`, ...) or start with `tl_` or `__`.",
-  "tiny", wrong=[("kernel k(", "kernel main(")], fix=[("kernel main(", "kernel copy(")])
+  "tiny", wrong=[("kernel k(", "kernel main(")], fix=[("kernel main(", "kernel copy_row(")])

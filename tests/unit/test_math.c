@@ -1,0 +1,126 @@
+/* test_math.c: the functions of LANGUAGE.md 10.2 that src/mathfn.c builds, interpreted operation by
+ * operation (math_eval), against the C library in double precision rounded to f32. */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tilec.h"
+#include "unit.h"
+
+/* Distance in units in the last place between two finite floats. */
+static int64_t
+ulps(float a, float b)
+{
+	int32_t i, j;
+	memcpy(&i, &a, 4);
+	memcpy(&j, &b, 4);
+	int64_t x = i < 0 ? (int64_t)INT32_MIN - i : i, y = j < 0 ? (int64_t)INT32_MIN - j : j;
+	return x > y ? x - y : y - x;
+}
+
+static double
+reference(Func f, double x)
+{
+	switch (f) {
+	case F_EXP: return exp(x);
+	case F_EXP2: return exp2(x);
+	case F_LOG: return log(x);
+	case F_LOG2: return log2(x);
+	case F_TANH: return tanh(x);
+	case F_ERF: return erf(x);
+	case F_SIN: return sin(x);
+	default: return cos(x);
+	}
+}
+
+/* Every 2^15-th float (and its neighbour), sin and cos up to |x| = 105615: at most 2 ulps from the
+ * correctly rounded result's f32 neighbourhood, the same NaNs, infinities and zeros. */
+static void
+sweep(Func f)
+{
+	int64_t worst = 0;
+	float worst_x = 0;
+	for (uint64_t u = 0; u < 0x100000000ull; u += 1u << 15) {
+		for (int k = 0; k < 2; k++) {
+			uint32_t b = (uint32_t)u + (uint32_t)k * 4099u;
+			float x;
+			memcpy(&x, &b, 4);
+			if ((f == F_SIN || f == F_COS) && !(fabsf(x) <= 105615.0f))
+				continue;
+			float want = (float)reference(f, x), got = math_eval(f, x);
+			if (want != want) {
+				ck_assert_msg(got != got, "%s(%a) = %a, expected NaN", func_name(f), (double)x, (double)got);
+				continue;
+			}
+			ck_assert_msg(got == got, "%s(%a) = NaN, expected %a", func_name(f), (double)x, (double)want);
+			if (isinf(want) || want == 0) {
+				ck_assert_msg(ulps(got, want) <= 2 || got == want, "%s(%a) = %a, expected %a", func_name(f),
+				              (double)x, (double)got, (double)want);
+			}
+			int64_t e = ulps(got, want);
+			if (e > worst) {
+				worst = e;
+				worst_x = x;
+			}
+		}
+	}
+	ck_assert_msg(worst <= 2, "%s: %lld ulps at %a", func_name(f), (long long)worst, (double)worst_x);
+}
+
+START_TEST(exp_sweep) { sweep(F_EXP); sweep(F_EXP2); }
+END_TEST
+
+START_TEST(log_sweep) { sweep(F_LOG); sweep(F_LOG2); }
+END_TEST
+
+START_TEST(tanh_erf_sweep) { sweep(F_TANH); sweep(F_ERF); }
+END_TEST
+
+START_TEST(sin_cos_sweep) { sweep(F_SIN); sweep(F_COS); }
+END_TEST
+
+START_TEST(special_values)
+{
+	ck_assert(math_eval(F_EXP, -INFINITY) == 0.0f);
+	ck_assert(math_eval(F_EXP, INFINITY) == INFINITY);
+	ck_assert(math_eval(F_EXP, 0.0f) == 1.0f);
+	ck_assert(math_eval(F_EXP2, 3.0f) == 8.0f);
+	ck_assert(math_eval(F_EXP2, -149.0f) == 0x1p-149f);
+	ck_assert(math_eval(F_LOG, 0.0f) == -INFINITY);
+	ck_assert(math_eval(F_LOG, 1.0f) == 0.0f);
+	ck_assert(isnan(math_eval(F_LOG, -1.0f)));
+	ck_assert(math_eval(F_LOG2, 0x1p-149f) == -149.0f);
+	ck_assert(math_eval(F_LOG2, 1024.0f) == 10.0f);
+	ck_assert(math_eval(F_TANH, INFINITY) == 1.0f);
+	ck_assert(math_eval(F_TANH, -INFINITY) == -1.0f);
+	ck_assert(math_eval(F_ERF, -10.0f) == -1.0f);
+	ck_assert(math_eval(F_SIN, 0.0f) == 0.0f);
+	ck_assert(math_eval(F_COS, 0.0f) == 1.0f);
+	ck_assert(isnan(math_eval(F_SIN, INFINITY)));
+	for (int f = 0; f < F_COUNT; f++)
+		if (math_is_built((Func)f))
+			ck_assert_msg(isnan(math_eval((Func)f, NAN)), "%s(NaN)", func_name((Func)f));
+}
+END_TEST
+
+#define ADD_CASE(suite, test)                     \
+	do {                                          \
+		TCase *tc = tcase_create(#test);          \
+		tcase_set_timeout(tc, 300);               \
+		tcase_add_test(tc, test);                 \
+		suite_add_tcase(suite, tc);               \
+	} while (0)
+
+static Suite *
+math_suite(void)
+{
+	Suite *s = suite_create("math");
+	ADD_CASE(s, exp_sweep);
+	ADD_CASE(s, log_sweep);
+	ADD_CASE(s, tanh_erf_sweep);
+	ADD_CASE(s, sin_cos_sweep);
+	ADD_CASE(s, special_values);
+	return s;
+}
+
+UNIT_MAIN(math_suite)

@@ -1,0 +1,26 @@
+T("Expressions of version 1", "Compound assignments, `?:` and the functions of [language.md section 13](language.md#13-epilogue-arithmetic).")
+E("func_arity", "`'NAME' takes N argument(s), not M`",
+  "`min` and `max` take two arguments, `fma` three, every other function one.",
+  "tiny", wrong=[("Out[tid] = A[tid];", "Out[tid] = max(A[tid]);")], fix=[("max(A[tid])", "max(A[tid], 0.0)")])
+E("func_float_only", "`'NAME' takes float arguments; this one is TYPE: convert it with f32(...)`",
+  "`fma`, `exp` to `cos`, `sqrt` and `rsqrt` work on floats only (an f16 or bf16 value is one); `min`, `max` and `abs` take integers too.",
+  "kernel k(A: i32[32], Out: f32[32]) launch(grid = 1, block = 32)\n{\n    let tid = thread_idx.x;\n    Out[tid] = exp(A[tid]);\n}\n",
+  fix=[("exp(A[tid])", "exp(f32(A[tid]))")])
+E("func_unknown", "`unknown function 'NAME'; the functions are ...`",
+  "Only the functions of the language can be called in an expression; a name declared in the program is not one (`'NAME' is not a function`).",
+  "tiny", wrong=[("Out[tid] = A[tid];", "Out[tid] = pow(A[tid], 2.0);")], fix=[("pow(A[tid], 2.0)", "A[tid] * A[tid]")])
+E("func_redeclare", "`'NAME' is a builtin function and cannot be redeclared; choose another name`",
+  "The function names are predeclared in every scope: a `const`, `layout`, kernel, parameter, `let`, `var`, tensor or view may not take one.",
+  "tiny", wrong=[("    Out[tid] = A[tid];", "    var exp: f32 = A[tid];\n    Out[tid] = exp;")],
+  fix=[("var exp: f32 = A[tid];\n    Out[tid] = exp;", "var e: f32 = A[tid];\n    Out[tid] = e;")])
+E("func_not_called", "`'NAME' is a builtin function; call it: NAME(...)`",
+  "A function name used as a value.",
+  "tiny", wrong=[("Out[tid] = A[tid];", "Out[tid] = sqrt;")], fix=[("Out[tid] = sqrt;", "Out[tid] = sqrt(A[tid]);")])
+E("compound_int_only", "`operator 'OP=' needs integer operands`",
+  "A compound assignment keeps its operator's rules: `%=`, `<<=`, `>>=`, `&=`, `|=` and `^=` need integers on both sides.",
+  "tiny", wrong=[("    Out[tid] = A[tid];", "    var x: f32 = A[tid];\n    x %= 2.0;\n    Out[tid] = x;")],
+  fix=[("x %= 2.0;", "x -= 2.0 * f32(i32(x / 2.0));")])
+E("keyword_v1", "`unexpected keyword 'device', 'copy', 'stride' or 'cluster'`",
+  "These four words are keywords of version 1 and cannot name anything.",
+  "tiny", wrong=[("let tid = thread_idx.x;\n    Out[tid] = A[tid];", "let copy = thread_idx.x;\n    Out[copy] = A[copy];")],
+  fix=[("let copy = thread_idx.x;\n    Out[copy] = A[copy];", "let c = thread_idx.x;\n    Out[c] = A[c];")])
