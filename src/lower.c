@@ -4,53 +4,10 @@
 
 #include "tilec.h"
 
-/* Facts of the protocol checks carry the set of warps on whose path they hold: a branch whose
-   condition splits the CTA by warp sends each warp down one side only. */
-
-/* A register written by tcgen05.ld that no wait::ld has covered yet. */
-typedef struct LoadedReg {
-	Tensor *tensor;
-	int word;
-	Loc loc;
-	uint64_t warps;
-} LoadedReg;
-
-/* An allocation not yet freed. */
-typedef struct LiveAlloc {
-	AllocInfo *alloc;
-	uint64_t warps;
-} LiveAlloc;
-
-/* A TMEM rectangle written by one warp's tcgen05.st, and how far it has completed on this path. */
-typedef struct StoreState {
-	TmemRect rect;
-	Loc loc;
-	bool pending;  /* its warp has not executed wait::st since */
-	bool unsynced; /* no cta_sync after that wait: other warps may not read it */
-	int id;
-} StoreState;
-
-/* What the protocol checks know at a point of the kernel; merged where control flow joins. */
-typedef struct Flow {
-	List loaded;  /* LoadedReg*, owned by this path */
-	List stores;  /* StoreState*, owned by this path */
-	List live;    /* LiveAlloc*, owned by this path */
-	List freed;   /* AllocInfo*: freed on some path */
-	uint64_t relinquished_some, relinquished_all; /* warps */
-	Loc relinquish_loc;
-} Flow;
-
 typedef struct Walk {
 	KernelIR *k;
 	List *out;          /* where lowered statements go */
-	uint64_t warps;     /* warps that may execute the current statement */
-	bool varying_flow;  /* inside control flow that may split a warp */
-	Loc varying_loc;    /* the condition that splits it */
-	int cta_group;      /* 0 until the first instruction that names one */
-	Loc cta_group_loc;
-	List allocs;        /* AllocInfo* */
-	Flow flow;
-	int store_ids;
+	Protocol *proto;    /* the protocol state at the statement being lowered (protocol.c) */
 	int64_t unrolled;   /* iterations unrolled so far in this kernel */
 	List *cur_list;     /* the statement list being lowered, and the statement's place in it */
 	int cur_index;
@@ -257,343 +214,6 @@ eval_view(ViewExpr *ve)
 	return v;
 }
 
-/* --------------------------------------------------------------- warps and control flow */
-
-static int
-popcount64(uint64_t x)
-{
-	int n = 0;
-	for (; x; x &= x - 1)
-		n++;
-	return n;
-}
-
-static int
-lowest_warp(uint64_t x)
-{
-	for (int i = 0; i < 64; i++)
-		if (x >> i & 1)
-			return i;
-	return -1;
-}
-
-/* Splits the current warps by a condition: which warps take each side, and whether a warp may split. */
-static void
-split_warps(IExpr *cond, uint64_t *then_warps, uint64_t *else_warps, bool *varying)
-{
-	*then_warps = *else_warps = 0;
-	*varying = false;
-	int nwarps = (W.k->threads + 31) / 32;
-	for (int w = 0; w < nwarps; w++) {
-		if (!(W.warps >> w & 1))
-			continue;
-		int ntrue = 0, nfalse = 0;
-		for (int l = 0; l < 32 && w * 32 + l < W.k->threads; l++) {
-			int64_t v;
-			if (!ie_eval_thread(cond, w * 32 + l, &v)) {
-				*then_warps = *else_warps = W.warps;
-				*varying = ie_varying(cond);
-				return;
-			}
-			if (v)
-				ntrue++;
-			else
-				nfalse++;
-		}
-		if (ntrue)
-			*then_warps |= 1ull << w;
-		if (nfalse)
-			*else_warps |= 1ull << w;
-		if (ntrue && nfalse)
-			*varying = true;
-	}
-}
-
-
-static AllocInfo *find_alloc(IExpr *addr, int *col_offset, int *lane_offset);
-
-/* --------------------------------------------------------------- protocol flow */
-
-static List
-list_copy(const List *l)
-{
-	List r = {0};
-	for (int i = 0; i < l->n; i++)
-		list_push(&r, l->v[i]);
-	return r;
-}
-
-static Flow
-flow_copy(const Flow *f)
-{
-	Flow r = *f;
-	r.freed = list_copy(&f->freed);
-	r.loaded = r.stores = r.live = (List){0};
-	for (int i = 0; i < f->loaded.n; i++) {
-		LoadedReg *x = pool_alloc(sizeof *x);
-		*x = *LIST_AT(f->loaded, LoadedReg, i);
-		list_push(&r.loaded, x);
-	}
-	for (int i = 0; i < f->stores.n; i++) {
-		StoreState *x = pool_alloc(sizeof *x);
-		*x = *LIST_AT(f->stores, StoreState, i);
-		list_push(&r.stores, x);
-	}
-	for (int i = 0; i < f->live.n; i++) {
-		LiveAlloc *x = pool_alloc(sizeof *x);
-		*x = *LIST_AT(f->live, LiveAlloc, i);
-		list_push(&r.live, x);
-	}
-	return r;
-}
-
-/* Joins two paths: warps that went only one way keep that side's facts, warps that may have gone
-   either way keep the union (may facts) or the intersection (must facts). */
-static uint64_t
-join_may(uint64_t a, uint64_t b, uint64_t t, uint64_t e)
-{
-	return (a & t) | (b & e) | (a & ~t & ~e);
-}
-
-static uint64_t
-join_must(uint64_t a, uint64_t b, uint64_t t, uint64_t e)
-{
-	return (a & t & ~e) | (b & e & ~t) | (a & b & t & e) | (a & ~t & ~e);
-}
-
-static Flow
-flow_merge(const Flow *a, const Flow *b, uint64_t t, uint64_t e)
-{
-	Flow r = flow_copy(a);
-	for (int i = 0; i < r.loaded.n; i++) {
-		LoadedReg *x = LIST_AT(r.loaded, LoadedReg, i);
-		uint64_t other = 0;
-		for (int j = 0; j < b->loaded.n; j++) {
-			LoadedReg *y = LIST_AT(b->loaded, LoadedReg, j);
-			if (y->tensor == x->tensor && y->word == x->word)
-				other = y->warps;
-		}
-		x->warps = join_may(x->warps, other, t, e);
-	}
-	for (int j = 0; j < b->loaded.n; j++) {
-		LoadedReg *y = LIST_AT(b->loaded, LoadedReg, j);
-		bool seen = false;
-		for (int i = 0; i < a->loaded.n && !seen; i++)
-			seen = LIST_AT(a->loaded, LoadedReg, i)->tensor == y->tensor &&
-			       LIST_AT(a->loaded, LoadedReg, i)->word == y->word;
-		if (!seen) {
-			LoadedReg *x = pool_alloc(sizeof *x);
-			*x = *y;
-			x->warps = join_may(0, y->warps, t, e);
-			list_push(&r.loaded, x);
-		}
-	}
-	for (int i = 0; i < r.live.n; i++) {
-		LiveAlloc *x = LIST_AT(r.live, LiveAlloc, i);
-		uint64_t other = 0;
-		for (int j = 0; j < b->live.n; j++)
-			if (LIST_AT(b->live, LiveAlloc, j)->alloc == x->alloc)
-				other = LIST_AT(b->live, LiveAlloc, j)->warps;
-		x->warps = join_may(x->warps, other, t, e);
-	}
-	for (int j = 0; j < b->live.n; j++) {
-		LiveAlloc *y = LIST_AT(b->live, LiveAlloc, j);
-		bool seen = false;
-		for (int i = 0; i < a->live.n && !seen; i++)
-			seen = LIST_AT(a->live, LiveAlloc, i)->alloc == y->alloc;
-		if (!seen) {
-			LiveAlloc *x = pool_alloc(sizeof *x);
-			*x = *y;
-			x->warps = join_may(0, y->warps, t, e);
-			list_push(&r.live, x);
-		}
-	}
-	for (int i = 0; i < b->freed.n; i++)
-		if (!list_has(&r.freed, b->freed.v[i]))
-			list_push(&r.freed, b->freed.v[i]);
-	for (int i = 0; i < r.stores.n; i++) {
-		StoreState *x = LIST_AT(r.stores, StoreState, i);
-		uint64_t bit = 1ull << x->rect.warp, pb = 0, ub = 0;
-		for (int j = 0; j < b->stores.n; j++) {
-			StoreState *y = LIST_AT(b->stores, StoreState, j);
-			if (y->id == x->id) {
-				pb = y->pending ? bit : 0;
-				ub = y->unsynced ? bit : 0;
-			}
-		}
-		x->pending = join_may(x->pending ? bit : 0, pb, t, e) != 0;
-		x->unsynced = join_may(x->unsynced ? bit : 0, ub, t, e) != 0;
-	}
-	for (int j = 0; j < b->stores.n; j++) {
-		StoreState *y = LIST_AT(b->stores, StoreState, j);
-		bool seen = false;
-		for (int i = 0; i < a->stores.n && !seen; i++)
-			seen = LIST_AT(a->stores, StoreState, i)->id == y->id;
-		if (!seen) {
-			StoreState *x = pool_alloc(sizeof *x);
-			*x = *y;
-			list_push(&r.stores, x);
-		}
-	}
-	r.relinquished_some = join_may(a->relinquished_some, b->relinquished_some, t, e);
-	r.relinquished_all = join_must(a->relinquished_all, b->relinquished_all, t, e);
-	if (!a->relinquished_some)
-		r.relinquish_loc = b->relinquish_loc;
-	return r;
-}
-
-/* Drops facts that no longer constrain anything, so long kernels keep the lists short. */
-static void
-flow_prune(Flow *f)
-{
-	int n = 0;
-	for (int i = 0; i < f->loaded.n; i++)
-		if (LIST_AT(f->loaded, LoadedReg, i)->warps)
-			f->loaded.v[n++] = f->loaded.v[i];
-	f->loaded.n = n;
-	n = 0;
-	for (int i = 0; i < f->stores.n; i++) {
-		StoreState *st = LIST_AT(f->stores, StoreState, i);
-		if (st->pending || st->unsynced)
-			f->stores.v[n++] = st;
-	}
-	f->stores.n = n;
-}
-
-static LoadedReg *
-find_loaded(Tensor *t, int word)
-{
-	for (int i = 0; i < W.flow.loaded.n; i++) {
-		LoadedReg *r = LIST_AT(W.flow.loaded, LoadedReg, i);
-		if (r->tensor == t && r->word == word && (r->warps & W.warps))
-			return r;
-	}
-	return NULL;
-}
-
-/* Reports a read of a register that a tcgen05.ld may still be writing. */
-static void
-check_reads(const IExpr *e, Loc loc)
-{
-	if (!e)
-		return;
-	if (e->kind == IE_REG) {
-		int word = e->slot * etype_bits(e->tensor->type) / 32;
-		LoadedReg *r = find_loaded(e->tensor, word);
-		if (r) {
-			error(loc, "reads register slot %d of '%s' before %s; the tcgen05.ld that writes it may not have "
-			           "completed", e->slot, e->tensor->name, isa_name(TC_WAIT_LD, 0));
-			note(r->loc, "the tcgen05.ld that writes it is here; put %s; after it on every path to the read",
-			     isa_spelling(TC_WAIT_LD, 0));
-			/* one report per load is enough */
-			for (int i = 0; i < W.flow.loaded.n; i++)
-				if (LIST_AT(W.flow.loaded, LoadedReg, i)->loc.first_line == r->loc.first_line &&
-				    LIST_AT(W.flow.loaded, LoadedReg, i)->loc.file == r->loc.file)
-					LIST_AT(W.flow.loaded, LoadedReg, i)->warps = 0;
-		}
-		return;
-	}
-	check_reads(e->a, loc);
-	check_reads(e->b, loc);
-	check_reads(e->index, loc);
-}
-
-static bool
-rects_overlap(const TmemRect *a, const TmemRect *b)
-{
-	return a->space == b->space && a->lane0 < b->lane0 + b->lanes && b->lane0 < a->lane0 + a->lanes &&
-	       a->col0 < b->col0 + b->cols && b->col0 < a->col0 + a->cols;
-}
-
-/* The ordering rules of TCGEN05.md section 5 for one apply, then its effect on the flow. */
-static void
-apply_protocol(Stmt *s, ApplyCtx *ctx)
-{
-	if (!ctx->is_ld) {
-		for (int i = 0; i < ctx->regs.n; i++) {
-			RegRef *ref = LIST_AT(ctx->regs, RegRef, i);
-			LoadedReg *r = find_loaded(ref->tensor, ref->word);
-			if (r) {
-				error(s->loc, "this tcgen05.st stores registers of '%s' that a tcgen05.ld may still be writing",
-				      ref->tensor->name);
-				note(r->loc, "the tcgen05.ld is here; %s must come between", isa_spelling(TC_WAIT_LD, 0));
-				for (int j = 0; j < W.flow.loaded.n; j++)
-					LIST_AT(W.flow.loaded, LoadedReg, j)->warps = 0;
-				break;
-			}
-		}
-		for (int i = 0; i < ctx->rects.n; i++) {
-			TmemRect *r = LIST_AT(ctx->rects, TmemRect, i);
-			/* a store of the same cells by the same warp supersedes an older one */
-			int n = 0;
-			for (int j = 0; j < W.flow.stores.n; j++) {
-				StoreState *old = LIST_AT(W.flow.stores, StoreState, j);
-				if (!(old->rect.space == r->space && old->rect.warp == r->warp && old->rect.lane0 == r->lane0 &&
-				      old->rect.lanes == r->lanes && old->rect.col0 == r->col0 && old->rect.cols == r->cols))
-					W.flow.stores.v[n++] = old;
-			}
-			W.flow.stores.n = n;
-			StoreState *st = pool_alloc(sizeof *st);
-			st->rect = *r;
-			st->loc = s->loc;
-			st->pending = st->unsynced = true;
-			st->id = ++W.store_ids;
-			list_push(&W.flow.stores, st);
-		}
-		return;
-	}
-	bool reported = false;
-	for (int i = 0; i < ctx->rects.n && !reported; i++) {
-		TmemRect *r = LIST_AT(ctx->rects, TmemRect, i);
-		for (int j = 0; j < W.flow.stores.n && !reported; j++) {
-			StoreState *st = LIST_AT(W.flow.stores, StoreState, j);
-			if (!rects_overlap(r, &st->rect))
-				continue;
-			int lane = r->lane0 > st->rect.lane0 ? r->lane0 : st->rect.lane0;
-			int col = r->col0 > st->rect.col0 ? r->col0 : st->rect.col0;
-			if (st->rect.warp == r->warp && st->pending) {
-				error(s->loc, "tcgen05.ld reads TMEM (lane %d, column %d) that warp %d stored with tcgen05.st "
-				              "without %s in between", lane, col, r->warp, isa_name(TC_WAIT_ST, 0));
-				note(st->loc, "the tcgen05.st is here; put %s; after it", isa_spelling(TC_WAIT_ST, 0));
-				reported = true;
-			} else if (st->rect.warp != r->warp && st->unsynced) {
-				error(s->loc, "warp %d reads TMEM (lane %d, column %d) that warp %d stored; warp %d must execute "
-				              "%s and then cta_sync before this load", r->warp, lane, col, st->rect.warp,
-				      st->rect.warp, isa_name(TC_WAIT_ST, 0));
-				note(st->loc, "the tcgen05.st of warp %d is here", st->rect.warp);
-				reported = true;
-			}
-		}
-	}
-	for (int i = 0; i < ctx->regs.n; i++) {
-		RegRef *ref = LIST_AT(ctx->regs, RegRef, i);
-		LoadedReg *r = NULL;
-		for (int j = 0; j < W.flow.loaded.n && !r; j++)
-			if (LIST_AT(W.flow.loaded, LoadedReg, j)->tensor == ref->tensor &&
-			    LIST_AT(W.flow.loaded, LoadedReg, j)->word == ref->word)
-				r = LIST_AT(W.flow.loaded, LoadedReg, j);
-		if (!r) {
-			r = pool_alloc(sizeof *r);
-			r->tensor = ref->tensor;
-			r->word = ref->word;
-			list_push(&W.flow.loaded, r);
-		}
-		r->loc = s->loc;
-		r->warps |= W.warps;
-	}
-}
-
-static bool
-check_not_freed(Tensor *t, Loc loc)
-{
-	if (t->alloc && list_has(&W.flow.freed, t->alloc)) {
-		error(loc, "'%s' is used after the %s of its tensor memory", t->name, isa_name(TC_DEALLOC, 0));
-		note(t->alloc->freed_at, "the %s is here", isa_name(TC_DEALLOC, 0));
-		return false;
-	}
-	return true;
-}
-
 /* --------------------------------------------------------------- tcgen05 single instructions */
 
 static bool
@@ -607,30 +227,6 @@ check_ncols(Expr *e, int *out)
 		return false;
 	}
 	*out = (int)n;
-	return true;
-}
-
-static void
-note_cta_group(int group, Loc loc)
-{
-	if (!W.cta_group) {
-		W.cta_group = group;
-		W.cta_group_loc = loc;
-	} else if (W.cta_group != group) {
-		error(loc, "cta_group::%d mixed with cta_group::%d in one kernel", group, W.cta_group);
-		note(W.cta_group_loc, "cta_group::%d is used here", W.cta_group);
-	}
-}
-
-/* tcgen05 instructions are .sync.aligned: the whole warp must execute each one. */
-static bool
-check_warp_uniform(Loc loc, const char *what)
-{
-	if (W.varying_flow) {
-		error(loc, "%s inside control flow that can split a warp; every lane of the warp must execute it", what);
-		note(W.varying_loc, "this condition differs between the lanes of a warp");
-		return false;
-	}
 	return true;
 }
 
@@ -653,12 +249,10 @@ lower_instr(Stmt *s)
 		      s->operands.n);
 		return;
 	}
-	/* alloc and dealloc go on after this error so that the allocation they name stays known */
-	bool uniform = !spec->aligned || check_warp_uniform(s->loc, s->opcode);
-	if (!uniform && !spec->one_warp)
+	bool uniform;
+	if (!protocol_instr_enter(W.proto, spec, group, s->opcode, s->loc, s->opcode_loc, &uniform))
 		return;
-	if (group)
-		note_cta_group(group, s->opcode_loc);
+	TcOperands ops = {.ncols_ok = true};
 	LStmt *l = pool_alloc(sizeof *l);
 	l->kind = L_TC;
 	l->loc = s->loc;
@@ -673,46 +267,11 @@ lower_instr(Stmt *s)
 			error(slot->loc, "%s writes the TMEM address to a shared u32 slot: pass &slot[i]", isa_name(TC_ALLOC, 0));
 			return;
 		}
-		/* after an error the allocation is still recorded, so later statements do not cascade */
-		bool ok = check_ncols(LIST_AT(s->operands, Expr, 1), &l->ncols);
-		if (!ok)
+		ops.ncols_ok = check_ncols(LIST_AT(s->operands, Expr, 1), &l->ncols);
+		if (!ops.ncols_ok)
 			l->ncols = 0; /* unknown: later checks of the column count stay quiet */
-		if (popcount64(W.warps) > 1) {
-			if (uniform)
-				error(s->loc, "%s must be executed by one warp, but %d warps can reach it here; guard it with "
-				              "if (warp_id == K)", isa_name(TC_ALLOC, 0), popcount64(W.warps));
-			ok = false;
-		}
-		uint64_t by = ok ? W.warps : 1ull << lowest_warp(W.warps);
-		if (ok && (W.flow.relinquished_some & W.warps)) {
-			error(s->loc, "%s after %s: this CTA gave up its right to allocate", isa_name(TC_ALLOC, 0),
-			      isa_name(TC_RELINQUISH, 0));
-			note(W.flow.relinquish_loc, "the %s is here", isa_instr(TC_RELINQUISH)->name);
-		}
-		for (int i = 0; i < W.allocs.n && ok; i++) {
-			AllocInfo *prev = LIST_AT(W.allocs, AllocInfo, i);
-			if (prev->ncols && prev->ncols < l->ncols) {
-				error(s->loc, "%s of %d columns after one of %d: the column count must not grow between "
-				              "allocations of a CTA", isa_name(TC_ALLOC, 0), l->ncols, prev->ncols);
-				note(prev->loc, "the earlier allocation is here");
-				ok = false;
-			}
-		}
-		int64_t index;
-		AllocInfo *a = pool_alloc(sizeof *a);
-		a->slot = addr->tensor;
-		a->slot_index = ie_is_const(addr->index, &index) ? (int)index : -1;
-		a->ncols = l->ncols;
-		a->loc = s->loc;
-		a->warps = by;
-		list_push(&W.allocs, a);
-		LiveAlloc *live = pool_alloc(sizeof *live);
-		live->alloc = a;
-		live->warps = by;
-		list_push(&W.flow.live, live);
+		ops.addr = addr;
 		l->addr = addr;
-		if (!ok)
-			return;
 	} else if (spec->kind == TC_DEALLOC) {
 		Expr *ae = LIST_AT(s->operands, Expr, 0);
 		IExpr *addr = sema_expr(ae);
@@ -722,68 +281,16 @@ lower_instr(Stmt *s)
 			error(ae->loc, "%s takes a TMEM address (u32), not a float", isa_name(TC_DEALLOC, 0));
 			return;
 		}
-		bool ncols_valid = check_ncols(LIST_AT(s->operands, Expr, 1), &l->ncols);
-		if (!ncols_valid)
+		ops.ncols_ok = check_ncols(LIST_AT(s->operands, Expr, 1), &l->ncols);
+		if (!ops.ncols_ok)
 			l->ncols = 0;
-		if (popcount64(W.warps) > 1) {
-			if (uniform)
-				error(s->loc, "%s must be executed by one warp, but %d warps can reach it here; guard it with "
-				              "if (warp_id == K)", isa_name(TC_DEALLOC, 0), popcount64(W.warps));
-			ncols_valid = false; /* still frees what it names, so the end of the kernel stays quiet */
-		}
-		check_reads(addr, ae->loc);
+		ops.addr = addr;
+		ops.addr_loc = ae->loc;
+		ops.ncols_loc = LIST_AT(s->operands, Expr, 1)->loc;
 		l->addr = ie_convert(addr, T_U32);
-		int col, lane;
-		AllocInfo *a = find_alloc(addr, &col, &lane);
-		if (a && (col || lane)) {
-			error(ae->loc, "%s takes the address the allocation returned, not an offset into it",
-			      isa_name(TC_DEALLOC, 0));
-			note(a->loc, "the allocation is here");
-			return;
-		}
-		if (a && list_has(&W.flow.freed, a)) {
-			error(s->loc, "tensor memory freed twice");
-			note(a->freed_at, "it is freed here first");
-			return;
-		}
-		bool ncols_ok = ncols_valid;
-		if (a && a->ncols && l->ncols && a->ncols != l->ncols) {
-			error(LIST_AT(s->operands, Expr, 1)->loc, "%s of %d columns, but the allocation has %d",
-			      isa_name(TC_DEALLOC, 0), l->ncols, a->ncols);
-			note(a->loc, "the allocation is here");
-			ncols_ok = false;
-		}
-		for (int i = 0; i < W.flow.live.n; i++) {
-			LiveAlloc *live = LIST_AT(W.flow.live, LiveAlloc, i);
-			if (a ? live->alloc == a : (live->alloc->ncols == l->ncols || !l->ncols) && (live->warps & W.warps)) {
-				live->warps &= ~W.warps;
-				a = live->alloc;
-			}
-		}
-		if (a) {
-			if (!list_has(&W.flow.freed, a))
-				list_push(&W.flow.freed, a);
-			a->freed_at = s->loc;
-		}
-		if (!ncols_ok)
-			return;
-	} else if (spec->kind == TC_RELINQUISH) {
-		if (!W.flow.relinquished_some)
-			W.flow.relinquish_loc = s->loc;
-		W.flow.relinquished_some |= W.warps;
-		W.flow.relinquished_all |= W.warps;
-	} else if (spec->kind == TC_WAIT_LD) {
-		for (int i = 0; i < W.flow.loaded.n; i++)
-			LIST_AT(W.flow.loaded, LoadedReg, i)->warps &= ~W.warps;
-		flow_prune(&W.flow);
-	} else if (spec->kind == TC_WAIT_ST) {
-		for (int i = 0; i < W.flow.stores.n; i++) {
-			StoreState *st = LIST_AT(W.flow.stores, StoreState, i);
-			if (W.warps >> st->rect.warp & 1)
-				st->pending = false;
-		}
 	}
-	list_push(W.out, l);
+	if (protocol_instr(W.proto, spec, l, uniform, &ops))
+		list_push(W.out, l);
 }
 
 /* --------------------------------------------------------------- statements */
@@ -846,22 +353,16 @@ needs_unroll(List *stmts)
 	return false;
 }
 
+/* Lowers a nested statement list into into, in a scope of its own. */
 static void
-lower_nested(LStmt *holder, List *into, List *stmts, uint64_t warps, bool varying)
+lower_nested(List *into, List *stmts)
 {
-	(void)holder;
 	List *saved_out = W.out;
-	uint64_t saved_warps = W.warps;
-	bool saved_varying = W.varying_flow;
 	W.out = into;
-	W.warps = warps;
-	W.varying_flow = varying;
 	scope_push();
 	lower_stmts(stmts);
 	scope_pop();
 	W.out = saved_out;
-	W.warps = saved_warps;
-	W.varying_flow = saved_varying;
 }
 
 /* x op= e is x = x op e: the target is read once, as part of the value, and written once. */
@@ -886,7 +387,7 @@ lower_assign(Stmt *s)
 	IExpr *value = sema_expr(compound_value(s));
 	if (!value)
 		return;
-	check_reads(value, s->value->loc);
+	protocol_read(W.proto, value, s->value->loc);
 	Expr *t = s->target;
 	if (t->kind == E_NAME) {
 		Sym *sym = sym_use(t->name, t->loc);
@@ -898,7 +399,7 @@ lower_assign(Stmt *s)
 			return;
 		}
 		Var *v = sym->var;
-		if (ie_varying(value) || W.varying_flow)
+		if (ie_varying(value) || protocol_varying(W.proto))
 			v->varying = true;
 		LStmt *l = emit(L_ASSIGN, s->loc);
 		l->var = v;
@@ -911,13 +412,7 @@ lower_assign(Stmt *s)
 	if (!sema_element(t, &tensor, &index, &slot))
 		return;
 	if (tensor->kind == TK_LOCAL) {
-		LoadedReg *r = find_loaded(tensor, slot * etype_bits(tensor->type) / 32);
-		if (r) {
-			error(t->loc, "writes register slot %d of '%s' while a tcgen05.ld may still be writing it; put "
-			              "%s; before the write", slot, tensor->name, isa_spelling(TC_WAIT_LD, 0));
-			note(r->loc, "the tcgen05.ld is here");
-			r->warps = 0;
-		}
+		protocol_reg_write(W.proto, tensor, slot, t->loc);
 		LStmt *l = emit(L_REG_STORE, s->loc);
 		l->tensor = tensor;
 		l->slot = slot;
@@ -941,8 +436,8 @@ lower_for(Stmt *s)
 		error(s->loc, "loop bounds must be integers");
 		return;
 	}
-	check_reads(lo, s->value->loc);
-	check_reads(hi, s->hi->loc);
+	protocol_read(W.proto, lo, s->value->loc);
+	protocol_read(W.proto, hi, s->hi->loc);
 	int64_t a, b;
 	bool constant = ie_is_const(lo, &a) && ie_is_const(hi, &b);
 	if (needs_unroll(&s->body)) {
@@ -970,7 +465,7 @@ lower_for(Stmt *s)
 			Sym *sym = sym_declare(SYM_VALUE, s->name, s->name_loc);
 			if (sym)
 				sym->value = ie_int(i, T_I32);
-			lower_nested(block, &block->body, &s->body, W.warps, W.varying_flow);
+			lower_nested(&block->body, &s->body);
 			scope_pop();
 			W.out = saved;
 			if (block->body.n == 0)
@@ -984,7 +479,7 @@ lower_for(Stmt *s)
 	v->cname = cname_for(s->name);
 	v->type = T_I32;
 	v->is_let = true;
-	v->varying = ie_varying(lo) || ie_varying(hi) || W.varying_flow;
+	v->varying = ie_varying(lo) || ie_varying(hi) || protocol_varying(W.proto);
 	l->var = v;
 	l->lo = ie_convert(lo, T_I32);
 	l->hi = ie_convert(hi, T_I32);
@@ -998,37 +493,10 @@ lower_for(Stmt *s)
 		sym->value = ref;
 	}
 	/* the body may run zero times; applies and register reads never sit in such a loop */
-	Flow before = flow_copy(&W.flow);
-	Loc saved_varying_loc = W.varying_loc;
-	if (v->varying && !W.varying_flow)
-		W.varying_loc = loc_span(s->value->loc, s->hi->loc);
-	lower_nested(l, &l->body, &s->body, W.warps, W.varying_flow || v->varying);
-	W.varying_loc = saved_varying_loc;
-	W.flow = flow_merge(&before, &W.flow, W.warps, W.warps);
+	ProtoFork *f = protocol_loop(W.proto, v->varying, loc_span(s->value->loc, s->hi->loc));
+	lower_nested(&l->body, &s->body);
+	protocol_join(W.proto, f);
 	scope_pop();
-}
-
-static AllocInfo *
-find_alloc(IExpr *addr, int *col_offset, int *lane_offset)
-{
-	int64_t off = 0, index;
-	while (addr->kind == IE_VAR && addr->var->is_let && addr->var->def)
-		addr = addr->var->def;
-	if (addr->kind == IE_BINARY && addr->op == OP_ADD && ie_is_const(addr->b, &off))
-		addr = addr->a;
-	while (addr->kind == IE_CONV || (addr->kind == IE_VAR && addr->var->is_let && addr->var->def))
-		addr = addr->kind == IE_CONV ? addr->a : addr->var->def;
-	if (addr->kind != IE_LOAD || addr->tensor->kind != TK_SHARED || !ie_is_const(addr->index, &index))
-		return NULL;
-	for (int i = W.allocs.n - 1; i >= 0; i--) {
-		AllocInfo *a = LIST_AT(W.allocs, AllocInfo, i);
-		if (a->slot == addr->tensor && a->slot_index == index) {
-			*col_offset = (int)(off & 0xffff);
-			*lane_offset = (int)((uint32_t)off >> 16);
-			return a;
-		}
-	}
-	return NULL;
 }
 
 static bool lower_decl_checked(Stmt *s);
@@ -1068,12 +536,12 @@ lower_decl_checked(Stmt *s)
 			error(s->value->loc, "a TMEM address is a u32, not a float");
 			return false;
 		}
-		t->alloc = find_alloc(addr, &t->col_offset, &t->lane_offset);
+		t->alloc = protocol_find_alloc(W.proto, addr, &t->col_offset, &t->lane_offset);
 		if (!t->alloc)
 			error(s->value->loc, "no %s writes the address '%s' is declared at; declare a tmem tensor at the "
 			                     "shared slot an alloc filled (plus a constant offset)", isa_name(TC_ALLOC, 0), s->name);
 		else
-			check_not_freed(t, s->value->loc);
+			protocol_alive(W.proto, t, s->value->loc);
 	}
 	Sym *sym = sym_declare(SYM_TENSOR, s->name, s->name_loc);
 	if (!sym)
@@ -1112,7 +580,7 @@ lower_stmt(Stmt *s)
 			sym_poison(s->name, s->name_loc);
 			return;
 		}
-		check_reads(v, s->value->loc);
+		protocol_read(W.proto, v, s->value->loc);
 		if (v->type == T_F32) {
 			error(s->value->loc, "let binds an i32 or u32 value; for a float write var %s: f32 = ...", s->name);
 			return;
@@ -1148,7 +616,7 @@ lower_stmt(Stmt *s)
 			return;
 		}
 		if (v)
-			check_reads(v, s->value->loc);
+			protocol_read(W.proto, v, s->value->loc);
 		Sym *sym = sym_declare(SYM_VAR, s->name, s->name_loc);
 		if (!sym)
 			return;
@@ -1156,7 +624,7 @@ lower_stmt(Stmt *s)
 		var->name = s->name;
 		var->cname = cname_for(s->name);
 		var->type = s->type;
-		var->varying = (v && ie_varying(v)) || W.varying_flow;
+		var->varying = (v && ie_varying(v)) || protocol_varying(W.proto);
 		sym->var = var;
 		if (s->type == T_F16)
 			W.k->uses_f16 = true;
@@ -1195,24 +663,15 @@ lower_stmt(Stmt *s)
 		IExpr *cond = sema_expr(s->value);
 		if (!cond)
 			return;
-		uint64_t then_warps, else_warps;
-		bool varying;
-		split_warps(cond, &then_warps, &else_warps, &varying);
-		Loc saved_varying_loc = W.varying_loc;
-		if (varying && !W.varying_flow)
-			W.varying_loc = s->value->loc;
-		varying |= W.varying_flow;
-		check_reads(cond, s->value->loc);
+		protocol_read(W.proto, cond, s->value->loc);
 		LStmt *l = emit(L_IF, s->loc);
 		l->cond = cond;
-		Flow before = flow_copy(&W.flow);
-		lower_nested(l, &l->body, &s->body, then_warps, varying);
-		Flow after_then = W.flow;
-		W.flow = before;
+		ProtoFork *f = protocol_if(W.proto, cond, s->value->loc);
+		lower_nested(&l->body, &s->body);
+		protocol_else(W.proto, f);
 		if (s->has_else)
-			lower_nested(l, &l->els, &s->else_body, else_warps, varying);
-		W.flow = flow_merge(&after_then, &W.flow, then_warps, else_warps);
-		W.varying_loc = saved_varying_loc;
+			lower_nested(&l->els, &s->else_body);
+		protocol_join(W.proto, f);
 		return;
 	}
 	case S_FOR:
@@ -1229,18 +688,18 @@ lower_stmt(Stmt *s)
 			if (!ops[i])
 				return;
 			if (ops[i]->base->kind == TK_TMEM &&
-			    !check_not_freed(ops[i]->base, LIST_AT(s->operands, ViewExpr, i)->loc))
+			    !protocol_alive(W.proto, ops[i]->base, LIST_AT(s->operands, ViewExpr, i)->loc))
 				return;
 		}
-		if (!check_warp_uniform(s->loc, "apply"))
+		if (!protocol_uniform(W.proto, s->loc, "apply"))
 			return;
 		ApplyCtx ctx = {0};
 		ctx.can_defer = W.cur_list && wait_ld_follows(W.cur_list, W.cur_index);
 		ctx.kernel = W.k;
-		ctx.warps = W.warps;
-		ctx.fixed_warp = popcount64(W.warps) == 1 ? lowest_warp(W.warps) : -1;
+		ctx.warps = protocol_warps(W.proto);
+		ctx.fixed_warp = protocol_fixed_warp(W.proto);
 		if (apply_lower(s, ops, s->operands.n, &ctx, W.out)) {
-			apply_protocol(s, &ctx);
+			protocol_apply(W.proto, s->loc, &ctx);
 			for (int k = 0; k < ctx.after_wait.n; k++)
 				list_push(&W.after_wait, ctx.after_wait.v[k]);
 		}
@@ -1250,14 +709,7 @@ lower_stmt(Stmt *s)
 		lower_instr(s);
 		return;
 	case S_CTA_SYNC: {
-		if (W.varying_flow)
-			warning(s->loc, "cta_sync inside control flow that can split a warp");
-		/* stores their warps have waited for become visible to every warp */
-		for (int i = 0; i < W.flow.stores.n; i++) {
-			StoreState *st = LIST_AT(W.flow.stores, StoreState, i);
-			st->unsynced = st->pending;
-		}
-		flow_prune(&W.flow);
+		protocol_cta_sync(W.proto, s->loc);
 		if (s->fence_before)
 			emit(L_FENCE, s->loc)->tc = TC_FENCE_BEFORE;
 		emit(L_BARRIER, s->loc);
@@ -1270,7 +722,7 @@ lower_stmt(Stmt *s)
 		return;
 	case S_BLOCK: {
 		LStmt *l = emit(L_BLOCK, s->loc);
-		lower_nested(l, &l->body, &s->body, W.warps, W.varying_flow);
+		lower_nested(&l->body, &s->body);
 		return;
 	}
 	}
@@ -1442,8 +894,7 @@ lower_kernel(Kernel *kd)
 	W = (Walk){0};
 	W.k = k;
 	W.out = &k->body;
-	int nwarps = (k->threads + 31) / 32;
-	W.warps = nwarps >= 64 ? ~0ull : (1ull << nwarps) - 1;
+	W.proto = protocol_begin(k);
 	/* names the generated code uses for its own purposes */
 	list_push(&k->names, (void *)k->name);
 
@@ -1485,23 +936,7 @@ lower_kernel(Kernel *kd)
 	mark_fences(&kd->body, count_tc(&kd->body), &seen, false);
 	lower_stmts(&kd->body); /* parameters share the scope of the body, as in C */
 	scope_pop();
-	uint64_t alloc_warps = 0;
-	for (int i = 0; i < W.flow.live.n; i++) {
-		LiveAlloc *live = LIST_AT(W.flow.live, LiveAlloc, i);
-		AllocInfo *a = live->alloc;
-		alloc_warps |= 1ull << lowest_warp(a->warps);
-		if (!live->warps)
-			continue;
-		error(a->loc, "tensor memory allocated here is not freed with %s (%d columns) on every path to the end "
-		              "of kernel '%s'", isa_name(TC_DEALLOC, 0), a->ncols, kd->name);
-		if (a->freed_at.first_line)
-			note(a->freed_at, "it is freed here, but not on every path");
-	}
-	if ((alloc_warps & ~W.flow.relinquished_all) && !error_count) {
-		warning(kd->name_loc, "kernel '%s' allocates tensor memory but does not execute %s on every path; other "
-		                      "CTAs on the SM may wait for columns", kd->name, isa_name(TC_RELINQUISH, 0));
-		note(LIST_AT(W.allocs, AllocInfo, 0)->loc, "the allocation is here");
-	}
+	protocol_end(W.proto, kd->name, kd->name_loc);
 	return k;
 }
 

@@ -742,6 +742,58 @@ void apply_report(const ApplyInput *in, const Mismatch *mm, Loc loc, Loc imm_loc
 void apply_emit(const ApplyInput *in, ApplyIssue *issues, int nissues, uint32_t imm, Loc loc, ApplyCtx *ctx,
                 List *out);
 
+/* ---------------------------------------------------------------- protocol.c */
+
+/* The protocol checks (TCGEN05.md section 5: waits, fences, allocation, relinquish, use after dealloc, warp
+ * uniformity) over a kernel's lowered statements, in program order. Protocol is the state at one point: the
+ * warps that may be there and what they may have pending; lowering calls one function per statement, and
+ * the fork functions where control flow splits and joins. Facts carry the warps whose path they hold on. */
+typedef struct Protocol Protocol;
+typedef struct ProtoFork ProtoFork;
+
+Protocol *protocol_begin(KernelIR *k); /* every warp of the kernel, nothing pending */
+/* The end of the kernel: allocations not freed on every path, a missing relinquish_alloc_permit. */
+void protocol_end(Protocol *p, const char *kernel, Loc name_loc);
+
+uint64_t protocol_warps(const Protocol *p); /* the warps that may execute the current statement */
+int protocol_fixed_warp(const Protocol *p); /* the one warp, when only one can; else -1 */
+bool protocol_varying(const Protocol *p);   /* inside control flow that may split a warp */
+
+/* An if sends each warp down the side(s) its condition takes: protocol_if enters the then side,
+ * protocol_else (also without an else) the else side, protocol_join merges both. A loop's body may run
+ * zero times: protocol_loop, the body, protocol_join. varying: the bounds differ between lanes. */
+ProtoFork *protocol_if(Protocol *p, const IExpr *cond, Loc cond_loc);
+void protocol_else(Protocol *p, ProtoFork *f);
+ProtoFork *protocol_loop(Protocol *p, bool varying, Loc bounds_loc);
+void protocol_join(Protocol *p, ProtoFork *f);
+
+/* Reports each read in e of a register a tcgen05.ld may still be writing. */
+void protocol_read(Protocol *p, const IExpr *e, Loc loc);
+void protocol_reg_write(Protocol *p, const Tensor *t, int slot, Loc loc);
+bool protocol_pending_load(Protocol *p, const Tensor *t, int word); /* in the current warps */
+/* .sync.aligned work (what: "apply" or the opcode) outside control flow that may split a warp. */
+bool protocol_uniform(Protocol *p, Loc loc, const char *what);
+bool protocol_alive(Protocol *p, const Tensor *t, Loc loc); /* false, reported: its memory is freed */
+/* The ordering rules for one checked apply (ctx as apply_lower filled it), then its effect. */
+void protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx);
+void protocol_cta_sync(Protocol *p, Loc loc);
+/* The allocation whose slot addr reads, and the column and lane offset addr adds; NULL when unknown. */
+AllocInfo *protocol_find_alloc(Protocol *p, const IExpr *addr, int *col_offset, int *lane_offset);
+
+/* The operands of a tcgen05 instruction other than ld / st, as lowering found them. */
+typedef struct TcOperands {
+	const IExpr *addr;  /* the address operand as written (alloc: the slot's IE_SADDR); NULL when none */
+	Loc addr_loc, ncols_loc;
+	bool ncols_ok;      /* the column count is valid (l->ncols is 0 otherwise) */
+} TcOperands;
+
+/* Before its operands: warp uniformity, one cta_group per kernel. False: drop the instruction; *uniform:
+ * whether the uniformity check passed. */
+bool protocol_instr_enter(Protocol *p, const IsaInstr *in, int cta_group, const char *opcode, Loc loc, Loc opcode_loc,
+                          bool *uniform);
+/* Its checks and its effect (isa.c's row); false when it is not to be emitted. */
+bool protocol_instr(Protocol *p, const IsaInstr *in, const LStmt *l, bool uniform, const TcOperands *ops);
+
 /* ---------------------------------------------------------------- targets (emit_cu.c, emit_emu.c, emit_ptx.c) */
 
 /* A back end: the driver picks one and calls emit; every one writes the whole program into out. */

@@ -1,5 +1,6 @@
 /* test_sema.c: names and scopes, typing and constant folding (src/sema.c), and the 32x32b apply check
- * on small programs through lower_program (src/lower.c, src/apply.c): accepted and rejected. */
+ * on small programs through lower_program (src/lower.c, src/apply.c): accepted and rejected; the API of
+ * the protocol state (src/protocol.c) driven directly. */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -938,6 +939,67 @@ END_TEST
 		suite_add_tcase(suite, tc);               \
 	} while (0)
 
+/* The protocol state as a caller other than lower.c drives it: warps through an if and a loop, the
+   effect of isa.c's rows, a read before the wait reported once. */
+START_TEST(protocol_api)
+{
+	int block[3] = {128, 1, 1};
+	sema_set_block(block);
+	KernelIR k = {.name = "k", .threads = 128};
+	Protocol *p = protocol_begin(&k);
+	ck_assert_uint_eq(protocol_warps(p), 0xf);
+	ck_assert_int_eq(protocol_fixed_warp(p), -1);
+	IExpr *warp1 = ie_binary(OP_EQ, ie_builtin(B_WARP_ID), ie_int(1, T_I32));
+	ProtoFork *f = protocol_if(p, warp1, no_loc);
+	ck_assert_uint_eq(protocol_warps(p), 0x2);
+	ck_assert_int_eq(protocol_fixed_warp(p), 1);
+	ck_assert(!protocol_varying(p));
+	protocol_else(p, f);
+	ck_assert_uint_eq(protocol_warps(p), 0xd);
+	protocol_join(p, f);
+	ck_assert_uint_eq(protocol_warps(p), 0xf);
+	IExpr *lane0 = ie_binary(OP_EQ, ie_builtin(B_LANE_ID), ie_int(0, T_I32));
+	f = protocol_if(p, lane0, no_loc);
+	ck_assert(protocol_varying(p));
+	capture_start();
+	ck_assert(!protocol_uniform(p, no_loc, "apply"));
+	ck_assert_ptr_nonnull(strstr(capture_end(), "apply inside control flow that can split a warp"));
+	protocol_else(p, f);
+	protocol_join(p, f);
+	ck_assert(!protocol_varying(p));
+	f = protocol_loop(p, true, no_loc);
+	ck_assert(protocol_varying(p));
+	protocol_join(p, f);
+	ck_assert(!protocol_varying(p));
+
+	/* a load pending in every warp until a wait::ld row's effect */
+	Tensor r = {.kind = TK_LOCAL, .name = "r", .cname = "r", .type = T_F32, .words = 1};
+	RegRef ref = {&r, 0};
+	ApplyCtx ctx = {.kernel = &k, .warps = 0xf, .fixed_warp = -1, .is_ld = true};
+	list_push(&ctx.regs, &ref);
+	protocol_apply(p, no_loc, &ctx);
+	ck_assert(protocol_pending_load(p, &r, 0));
+	IExpr *read = pool_alloc(sizeof *read);
+	read->kind = IE_REG;
+	read->type = T_F32;
+	read->tensor = &r;
+	int errors = error_count;
+	capture_start();
+	protocol_read(p, read, no_loc);
+	protocol_read(p, read, no_loc);
+	const char *diags = capture_end();
+	ck_assert_int_eq(error_count, errors + 1);
+	ck_assert_ptr_nonnull(strstr(diags, "reads register slot 0 of 'r' before tcgen05.wait::ld"));
+	protocol_apply(p, no_loc, &ctx);
+	LStmt wait = {.kind = L_TC, .tc = TC_WAIT_LD};
+	TcOperands none = {.ncols_ok = true};
+	ck_assert(protocol_instr(p, isa_instr(TC_WAIT_LD), &wait, true, &none));
+	ck_assert(!protocol_pending_load(p, &r, 0));
+	error_count = errors;
+	pool_free_all();
+}
+END_TEST
+
 static Suite *
 sema_suite(void)
 {
@@ -971,6 +1033,7 @@ sema_suite(void)
 	ADD_CASE(s, apply_rejects_lane_dependent_flow);
 	ADD_CASE(s, instruction_checks);
 	ADD_CASE(s, register_loops);
+	ADD_CASE(s, protocol_api);
 	return s;
 }
 

@@ -1,0 +1,701 @@
+/* protocol.c: the protocol checks of TCGEN05.md section 5 (waits, fences, allocation, relinquish, use after
+ * dealloc, warp uniformity) over the lowered program, statement by statement; the state is a Protocol. */
+#include <string.h>
+
+#include "tilec.h"
+
+/* Facts carry the set of warps on whose path they hold: a branch whose condition splits the CTA by
+   warp sends each warp down one side only. */
+
+/* A register written by tcgen05.ld that no wait::ld has covered yet. */
+typedef struct LoadedReg {
+	Tensor *tensor;
+	int word;
+	Loc loc;
+	uint64_t warps;
+} LoadedReg;
+
+/* An allocation not yet freed. */
+typedef struct LiveAlloc {
+	AllocInfo *alloc;
+	uint64_t warps;
+} LiveAlloc;
+
+/* A TMEM rectangle written by one warp's tcgen05.st, and how far it has completed on this path. */
+typedef struct StoreState {
+	TmemRect rect;
+	Loc loc;
+	bool pending;  /* its warp has not executed wait::st since */
+	bool unsynced; /* no cta_sync after that wait: other warps may not read it */
+	int id;
+} StoreState;
+
+/* What the protocol checks know at a point of the kernel; merged where control flow joins. */
+typedef struct Flow {
+	List loaded;  /* LoadedReg*, owned by this path */
+	List stores;  /* StoreState*, owned by this path */
+	List live;    /* LiveAlloc*, owned by this path */
+	List freed;   /* AllocInfo*: freed on some path */
+	uint64_t relinquished_some, relinquished_all; /* warps */
+	Loc relinquish_loc;
+} Flow;
+
+struct Protocol {
+	KernelIR *k;
+	uint64_t warps;    /* warps that may execute the current statement */
+	bool varying;      /* inside control flow that may split a warp */
+	Loc varying_loc;   /* the condition that splits it */
+	int cta_group;     /* 0 until the first instruction that names one */
+	Loc cta_group_loc;
+	List allocs;       /* AllocInfo*: the kernel's allocations, in order */
+	Flow flow;
+	int store_ids;
+};
+
+/* Where control flow splits, what its join needs. */
+struct ProtoFork {
+	uint64_t warps, then_warps, else_warps; /* loop: then and else are the warps that reach it */
+	bool varying;
+	Loc varying_loc;
+	Flow first; /* if: the state at its start, after protocol_else the state after the then side; loop: before it */
+};
+
+/* --------------------------------------------------------------- warps */
+
+static int
+popcount64(uint64_t x)
+{
+	int n = 0;
+	for (; x; x &= x - 1)
+		n++;
+	return n;
+}
+
+static int
+lowest_warp(uint64_t x)
+{
+	for (int i = 0; i < 64; i++)
+		if (x >> i & 1)
+			return i;
+	return -1;
+}
+
+/* Splits the current warps by a condition: which warps take each side, and whether a warp may split. */
+static void
+split_warps(Protocol *p, const IExpr *cond, uint64_t *then_warps, uint64_t *else_warps, bool *varying)
+{
+	*then_warps = *else_warps = 0;
+	*varying = false;
+	int nwarps = (p->k->threads + 31) / 32;
+	for (int w = 0; w < nwarps; w++) {
+		if (!(p->warps >> w & 1))
+			continue;
+		int ntrue = 0, nfalse = 0;
+		for (int l = 0; l < 32 && w * 32 + l < p->k->threads; l++) {
+			int64_t v;
+			if (!ie_eval_thread(cond, w * 32 + l, &v)) {
+				*then_warps = *else_warps = p->warps;
+				*varying = ie_varying(cond);
+				return;
+			}
+			if (v)
+				ntrue++;
+			else
+				nfalse++;
+		}
+		if (ntrue)
+			*then_warps |= 1ull << w;
+		if (nfalse)
+			*else_warps |= 1ull << w;
+		if (ntrue && nfalse)
+			*varying = true;
+	}
+}
+
+/* --------------------------------------------------------------- the flow: facts, merged where paths join */
+
+static List
+list_copy(const List *l)
+{
+	List r = {0};
+	for (int i = 0; i < l->n; i++)
+		list_push(&r, l->v[i]);
+	return r;
+}
+
+static Flow
+flow_copy(const Flow *f)
+{
+	Flow r = *f;
+	r.freed = list_copy(&f->freed);
+	r.loaded = r.stores = r.live = (List){0};
+	for (int i = 0; i < f->loaded.n; i++) {
+		LoadedReg *x = pool_alloc(sizeof *x);
+		*x = *LIST_AT(f->loaded, LoadedReg, i);
+		list_push(&r.loaded, x);
+	}
+	for (int i = 0; i < f->stores.n; i++) {
+		StoreState *x = pool_alloc(sizeof *x);
+		*x = *LIST_AT(f->stores, StoreState, i);
+		list_push(&r.stores, x);
+	}
+	for (int i = 0; i < f->live.n; i++) {
+		LiveAlloc *x = pool_alloc(sizeof *x);
+		*x = *LIST_AT(f->live, LiveAlloc, i);
+		list_push(&r.live, x);
+	}
+	return r;
+}
+
+/* Joins two paths: warps that went only one way keep that side's facts, warps that may have gone
+   either way keep the union (may facts) or the intersection (must facts). */
+static uint64_t
+join_may(uint64_t a, uint64_t b, uint64_t t, uint64_t e)
+{
+	return (a & t) | (b & e) | (a & ~t & ~e);
+}
+
+static uint64_t
+join_must(uint64_t a, uint64_t b, uint64_t t, uint64_t e)
+{
+	return (a & t & ~e) | (b & e & ~t) | (a & b & t & e) | (a & ~t & ~e);
+}
+
+static Flow
+flow_merge(const Flow *a, const Flow *b, uint64_t t, uint64_t e)
+{
+	Flow r = flow_copy(a);
+	for (int i = 0; i < r.loaded.n; i++) {
+		LoadedReg *x = LIST_AT(r.loaded, LoadedReg, i);
+		uint64_t other = 0;
+		for (int j = 0; j < b->loaded.n; j++) {
+			LoadedReg *y = LIST_AT(b->loaded, LoadedReg, j);
+			if (y->tensor == x->tensor && y->word == x->word)
+				other = y->warps;
+		}
+		x->warps = join_may(x->warps, other, t, e);
+	}
+	for (int j = 0; j < b->loaded.n; j++) {
+		LoadedReg *y = LIST_AT(b->loaded, LoadedReg, j);
+		bool seen = false;
+		for (int i = 0; i < a->loaded.n && !seen; i++)
+			seen = LIST_AT(a->loaded, LoadedReg, i)->tensor == y->tensor &&
+			       LIST_AT(a->loaded, LoadedReg, i)->word == y->word;
+		if (!seen) {
+			LoadedReg *x = pool_alloc(sizeof *x);
+			*x = *y;
+			x->warps = join_may(0, y->warps, t, e);
+			list_push(&r.loaded, x);
+		}
+	}
+	for (int i = 0; i < r.live.n; i++) {
+		LiveAlloc *x = LIST_AT(r.live, LiveAlloc, i);
+		uint64_t other = 0;
+		for (int j = 0; j < b->live.n; j++)
+			if (LIST_AT(b->live, LiveAlloc, j)->alloc == x->alloc)
+				other = LIST_AT(b->live, LiveAlloc, j)->warps;
+		x->warps = join_may(x->warps, other, t, e);
+	}
+	for (int j = 0; j < b->live.n; j++) {
+		LiveAlloc *y = LIST_AT(b->live, LiveAlloc, j);
+		bool seen = false;
+		for (int i = 0; i < a->live.n && !seen; i++)
+			seen = LIST_AT(a->live, LiveAlloc, i)->alloc == y->alloc;
+		if (!seen) {
+			LiveAlloc *x = pool_alloc(sizeof *x);
+			*x = *y;
+			x->warps = join_may(0, y->warps, t, e);
+			list_push(&r.live, x);
+		}
+	}
+	for (int i = 0; i < b->freed.n; i++)
+		if (!list_has(&r.freed, b->freed.v[i]))
+			list_push(&r.freed, b->freed.v[i]);
+	for (int i = 0; i < r.stores.n; i++) {
+		StoreState *x = LIST_AT(r.stores, StoreState, i);
+		uint64_t bit = 1ull << x->rect.warp, pb = 0, ub = 0;
+		for (int j = 0; j < b->stores.n; j++) {
+			StoreState *y = LIST_AT(b->stores, StoreState, j);
+			if (y->id == x->id) {
+				pb = y->pending ? bit : 0;
+				ub = y->unsynced ? bit : 0;
+			}
+		}
+		x->pending = join_may(x->pending ? bit : 0, pb, t, e) != 0;
+		x->unsynced = join_may(x->unsynced ? bit : 0, ub, t, e) != 0;
+	}
+	for (int j = 0; j < b->stores.n; j++) {
+		StoreState *y = LIST_AT(b->stores, StoreState, j);
+		bool seen = false;
+		for (int i = 0; i < a->stores.n && !seen; i++)
+			seen = LIST_AT(a->stores, StoreState, i)->id == y->id;
+		if (!seen) {
+			StoreState *x = pool_alloc(sizeof *x);
+			*x = *y;
+			list_push(&r.stores, x);
+		}
+	}
+	r.relinquished_some = join_may(a->relinquished_some, b->relinquished_some, t, e);
+	r.relinquished_all = join_must(a->relinquished_all, b->relinquished_all, t, e);
+	if (!a->relinquished_some)
+		r.relinquish_loc = b->relinquish_loc;
+	return r;
+}
+
+/* Drops facts that no longer constrain anything, so long kernels keep the lists short. */
+static void
+flow_prune(Flow *f)
+{
+	int n = 0;
+	for (int i = 0; i < f->loaded.n; i++)
+		if (LIST_AT(f->loaded, LoadedReg, i)->warps)
+			f->loaded.v[n++] = f->loaded.v[i];
+	f->loaded.n = n;
+	n = 0;
+	for (int i = 0; i < f->stores.n; i++) {
+		StoreState *st = LIST_AT(f->stores, StoreState, i);
+		if (st->pending || st->unsynced)
+			f->stores.v[n++] = st;
+	}
+	f->stores.n = n;
+}
+
+static LoadedReg *
+find_loaded(Protocol *p, const Tensor *t, int word)
+{
+	for (int i = 0; i < p->flow.loaded.n; i++) {
+		LoadedReg *r = LIST_AT(p->flow.loaded, LoadedReg, i);
+		if (r->tensor == t && r->word == word && (r->warps & p->warps))
+			return r;
+	}
+	return NULL;
+}
+
+/* --------------------------------------------------------------- statements */
+
+void
+protocol_read(Protocol *p, const IExpr *e, Loc loc)
+{
+	if (!e)
+		return;
+	if (e->kind == IE_REG) {
+		int word = e->slot * etype_bits(e->tensor->type) / 32;
+		LoadedReg *r = find_loaded(p, e->tensor, word);
+		if (r) {
+			error(loc, "reads register slot %d of '%s' before %s; the tcgen05.ld that writes it may not have "
+			           "completed", e->slot, e->tensor->name, isa_name(TC_WAIT_LD, 0));
+			note(r->loc, "the tcgen05.ld that writes it is here; put %s; after it on every path to the read",
+			     isa_spelling(TC_WAIT_LD, 0));
+			/* one report per load is enough */
+			for (int i = 0; i < p->flow.loaded.n; i++)
+				if (LIST_AT(p->flow.loaded, LoadedReg, i)->loc.first_line == r->loc.first_line &&
+				    LIST_AT(p->flow.loaded, LoadedReg, i)->loc.file == r->loc.file)
+					LIST_AT(p->flow.loaded, LoadedReg, i)->warps = 0;
+		}
+		return;
+	}
+	protocol_read(p, e->a, loc);
+	protocol_read(p, e->b, loc);
+	protocol_read(p, e->index, loc);
+}
+
+static bool
+rects_overlap(const TmemRect *a, const TmemRect *b)
+{
+	return a->space == b->space && a->lane0 < b->lane0 + b->lanes && b->lane0 < a->lane0 + a->lanes &&
+	       a->col0 < b->col0 + b->cols && b->col0 < a->col0 + a->cols;
+}
+
+void
+protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx)
+{
+	if (!ctx->is_ld) {
+		for (int i = 0; i < ctx->regs.n; i++) {
+			RegRef *ref = LIST_AT(ctx->regs, RegRef, i);
+			LoadedReg *r = find_loaded(p, ref->tensor, ref->word);
+			if (r) {
+				error(loc, "this tcgen05.st stores registers of '%s' that a tcgen05.ld may still be writing",
+				      ref->tensor->name);
+				note(r->loc, "the tcgen05.ld is here; %s must come between", isa_spelling(TC_WAIT_LD, 0));
+				for (int j = 0; j < p->flow.loaded.n; j++)
+					LIST_AT(p->flow.loaded, LoadedReg, j)->warps = 0;
+				break;
+			}
+		}
+		for (int i = 0; i < ctx->rects.n; i++) {
+			TmemRect *r = LIST_AT(ctx->rects, TmemRect, i);
+			/* a store of the same cells by the same warp supersedes an older one */
+			int n = 0;
+			for (int j = 0; j < p->flow.stores.n; j++) {
+				StoreState *old = LIST_AT(p->flow.stores, StoreState, j);
+				if (!(old->rect.space == r->space && old->rect.warp == r->warp && old->rect.lane0 == r->lane0 &&
+				      old->rect.lanes == r->lanes && old->rect.col0 == r->col0 && old->rect.cols == r->cols))
+					p->flow.stores.v[n++] = old;
+			}
+			p->flow.stores.n = n;
+			StoreState *st = pool_alloc(sizeof *st);
+			st->rect = *r;
+			st->loc = loc;
+			st->pending = st->unsynced = true;
+			st->id = ++p->store_ids;
+			list_push(&p->flow.stores, st);
+		}
+		return;
+	}
+	bool reported = false;
+	for (int i = 0; i < ctx->rects.n && !reported; i++) {
+		TmemRect *r = LIST_AT(ctx->rects, TmemRect, i);
+		for (int j = 0; j < p->flow.stores.n && !reported; j++) {
+			StoreState *st = LIST_AT(p->flow.stores, StoreState, j);
+			if (!rects_overlap(r, &st->rect))
+				continue;
+			int lane = r->lane0 > st->rect.lane0 ? r->lane0 : st->rect.lane0;
+			int col = r->col0 > st->rect.col0 ? r->col0 : st->rect.col0;
+			if (st->rect.warp == r->warp && st->pending) {
+				error(loc, "tcgen05.ld reads TMEM (lane %d, column %d) that warp %d stored with tcgen05.st "
+				              "without %s in between", lane, col, r->warp, isa_name(TC_WAIT_ST, 0));
+				note(st->loc, "the tcgen05.st is here; put %s; after it", isa_spelling(TC_WAIT_ST, 0));
+				reported = true;
+			} else if (st->rect.warp != r->warp && st->unsynced) {
+				error(loc, "warp %d reads TMEM (lane %d, column %d) that warp %d stored; warp %d must execute "
+				              "%s and then cta_sync before this load", r->warp, lane, col, st->rect.warp,
+				      st->rect.warp, isa_name(TC_WAIT_ST, 0));
+				note(st->loc, "the tcgen05.st of warp %d is here", st->rect.warp);
+				reported = true;
+			}
+		}
+	}
+	for (int i = 0; i < ctx->regs.n; i++) {
+		RegRef *ref = LIST_AT(ctx->regs, RegRef, i);
+		LoadedReg *r = NULL;
+		for (int j = 0; j < p->flow.loaded.n && !r; j++)
+			if (LIST_AT(p->flow.loaded, LoadedReg, j)->tensor == ref->tensor &&
+			    LIST_AT(p->flow.loaded, LoadedReg, j)->word == ref->word)
+				r = LIST_AT(p->flow.loaded, LoadedReg, j);
+		if (!r) {
+			r = pool_alloc(sizeof *r);
+			r->tensor = ref->tensor;
+			r->word = ref->word;
+			list_push(&p->flow.loaded, r);
+		}
+		r->loc = loc;
+		r->warps |= p->warps;
+	}
+}
+
+bool
+protocol_alive(Protocol *p, const Tensor *t, Loc loc)
+{
+	if (t->alloc && list_has(&p->flow.freed, t->alloc)) {
+		error(loc, "'%s' is used after the %s of its tensor memory", t->name, isa_name(TC_DEALLOC, 0));
+		note(t->alloc->freed_at, "the %s is here", isa_name(TC_DEALLOC, 0));
+		return false;
+	}
+	return true;
+}
+static void
+note_cta_group(Protocol *p, int group, Loc loc)
+{
+	if (!p->cta_group) {
+		p->cta_group = group;
+		p->cta_group_loc = loc;
+	} else if (p->cta_group != group) {
+		error(loc, "cta_group::%d mixed with cta_group::%d in one kernel", group, p->cta_group);
+		note(p->cta_group_loc, "cta_group::%d is used here", p->cta_group);
+	}
+}
+
+bool
+protocol_uniform(Protocol *p, Loc loc, const char *what)
+{
+	if (p->varying) {
+		error(loc, "%s inside control flow that can split a warp; every lane of the warp must execute it", what);
+		note(p->varying_loc, "this condition differs between the lanes of a warp");
+		return false;
+	}
+	return true;
+}
+AllocInfo *
+protocol_find_alloc(Protocol *p, const IExpr *addr, int *col_offset, int *lane_offset)
+{
+	int64_t off = 0, index;
+	while (addr->kind == IE_VAR && addr->var->is_let && addr->var->def)
+		addr = addr->var->def;
+	if (addr->kind == IE_BINARY && addr->op == OP_ADD && ie_is_const(addr->b, &off))
+		addr = addr->a;
+	while (addr->kind == IE_CONV || (addr->kind == IE_VAR && addr->var->is_let && addr->var->def))
+		addr = addr->kind == IE_CONV ? addr->a : addr->var->def;
+	if (addr->kind != IE_LOAD || addr->tensor->kind != TK_SHARED || !ie_is_const(addr->index, &index))
+		return NULL;
+	for (int i = p->allocs.n - 1; i >= 0; i--) {
+		AllocInfo *a = LIST_AT(p->allocs, AllocInfo, i);
+		if (a->slot == addr->tensor && a->slot_index == index) {
+			*col_offset = (int)(off & 0xffff);
+			*lane_offset = (int)((uint32_t)off >> 16);
+			return a;
+		}
+	}
+	return NULL;
+}
+
+/* Stores their warps have waited for become visible to every warp. */
+void
+protocol_cta_sync(Protocol *p, Loc loc)
+{
+	if (p->varying)
+		warning(loc, "cta_sync inside control flow that can split a warp");
+	for (int i = 0; i < p->flow.stores.n; i++) {
+		StoreState *st = LIST_AT(p->flow.stores, StoreState, i);
+		st->unsynced = st->pending;
+	}
+	flow_prune(&p->flow);
+}
+
+void
+protocol_reg_write(Protocol *p, const Tensor *t, int slot, Loc loc)
+{
+	LoadedReg *r = find_loaded(p, t, slot * etype_bits(t->type) / 32);
+	if (r) {
+		error(loc, "writes register slot %d of '%s' while a tcgen05.ld may still be writing it; put %s; before the "
+		           "write", slot, t->name, isa_spelling(TC_WAIT_LD, 0));
+		note(r->loc, "the tcgen05.ld is here");
+		r->warps = 0;
+	}
+}
+
+bool
+protocol_pending_load(Protocol *p, const Tensor *t, int word)
+{
+	return find_loaded(p, t, word) != NULL;
+}
+
+/* --------------------------------------------------------------- tcgen05 instructions other than ld / st */
+
+bool
+protocol_instr_enter(Protocol *p, const IsaInstr *in, int cta_group, const char *opcode, Loc loc, Loc opcode_loc,
+                     bool *uniform)
+{
+	*uniform = !in->aligned || protocol_uniform(p, loc, opcode);
+	/* one-warp instructions go on after this error so that the allocation they name stays known */
+	if (!*uniform && !in->one_warp)
+		return false;
+	if (cta_group)
+		note_cta_group(p, cta_group, opcode_loc);
+	return true;
+}
+
+/* A new allocation; after an error it is still recorded, so later statements do not cascade. */
+static bool
+allocates(Protocol *p, const LStmt *l, const TcOperands *ops, bool ok)
+{
+	uint64_t by = ok ? p->warps : 1ull << lowest_warp(p->warps);
+	if (ok && (p->flow.relinquished_some & p->warps)) {
+		error(l->loc, "%s after %s: this CTA gave up its right to allocate", isa_name(TC_ALLOC, 0),
+		      isa_name(TC_RELINQUISH, 0));
+		note(p->flow.relinquish_loc, "the %s is here", isa_instr(TC_RELINQUISH)->name);
+	}
+	for (int i = 0; i < p->allocs.n && ok; i++) {
+		AllocInfo *prev = LIST_AT(p->allocs, AllocInfo, i);
+		if (prev->ncols && prev->ncols < l->ncols) {
+			error(l->loc, "%s of %d columns after one of %d: the column count must not grow between allocations "
+			              "of a CTA", isa_name(TC_ALLOC, 0), l->ncols, prev->ncols);
+			note(prev->loc, "the earlier allocation is here");
+			ok = false;
+		}
+	}
+	int64_t index;
+	AllocInfo *a = pool_alloc(sizeof *a);
+	a->slot = ops->addr->tensor;
+	a->slot_index = ie_is_const(ops->addr->index, &index) ? (int)index : -1;
+	a->ncols = l->ncols;
+	a->loc = l->loc;
+	a->warps = by;
+	list_push(&p->allocs, a);
+	LiveAlloc *live = pool_alloc(sizeof *live);
+	live->alloc = a;
+	live->warps = by;
+	list_push(&p->flow.live, live);
+	return ok;
+}
+
+/* Ends the allocation the address names; with an error in the column count it still frees it, so the
+   end of the kernel stays quiet. */
+static bool
+frees(Protocol *p, const LStmt *l, const TcOperands *ops, bool ncols_ok)
+{
+	protocol_read(p, ops->addr, ops->addr_loc);
+	int col, lane;
+	AllocInfo *a = protocol_find_alloc(p, ops->addr, &col, &lane);
+	if (a && (col || lane)) {
+		error(ops->addr_loc, "%s takes the address the allocation returned, not an offset into it",
+		      isa_name(TC_DEALLOC, 0));
+		note(a->loc, "the allocation is here");
+		return false;
+	}
+	if (a && list_has(&p->flow.freed, a)) {
+		error(l->loc, "tensor memory freed twice");
+		note(a->freed_at, "it is freed here first");
+		return false;
+	}
+	if (a && a->ncols && l->ncols && a->ncols != l->ncols) {
+		error(ops->ncols_loc, "%s of %d columns, but the allocation has %d", isa_name(TC_DEALLOC, 0), l->ncols,
+		      a->ncols);
+		note(a->loc, "the allocation is here");
+		ncols_ok = false;
+	}
+	for (int i = 0; i < p->flow.live.n; i++) {
+		LiveAlloc *live = LIST_AT(p->flow.live, LiveAlloc, i);
+		if (a ? live->alloc == a : (live->alloc->ncols == l->ncols || !l->ncols) && (live->warps & p->warps)) {
+			live->warps &= ~p->warps;
+			a = live->alloc;
+		}
+	}
+	if (a) {
+		if (!list_has(&p->flow.freed, a))
+			list_push(&p->flow.freed, a);
+		a->freed_at = l->loc;
+	}
+	return ncols_ok;
+}
+
+bool
+protocol_instr(Protocol *p, const IsaInstr *in, const LStmt *l, bool uniform, const TcOperands *ops)
+{
+	bool ok = ops->ncols_ok;
+	if (in->one_warp && popcount64(p->warps) > 1) {
+		if (uniform)
+			error(l->loc, "%s must be executed by one warp, but %d warps can reach it here; guard it with "
+			              "if (warp_id == K)", isa_name(in->kind, 0), popcount64(p->warps));
+		ok = false;
+	}
+	if (in->effect & EFF_ALLOCATES)
+		ok = allocates(p, l, ops, ok);
+	if (in->effect & EFF_FREES)
+		ok = frees(p, l, ops, ok);
+	if (in->effect & EFF_RELINQUISHES) {
+		if (!p->flow.relinquished_some)
+			p->flow.relinquish_loc = l->loc;
+		p->flow.relinquished_some |= p->warps;
+		p->flow.relinquished_all |= p->warps;
+	}
+	if (in->effect & EFF_COMPLETES_LOADS) {
+		for (int i = 0; i < p->flow.loaded.n; i++)
+			LIST_AT(p->flow.loaded, LoadedReg, i)->warps &= ~p->warps;
+		flow_prune(&p->flow);
+	}
+	if (in->effect & EFF_COMPLETES_STORES) {
+		for (int i = 0; i < p->flow.stores.n; i++) {
+			StoreState *st = LIST_AT(p->flow.stores, StoreState, i);
+			if (p->warps >> st->rect.warp & 1)
+				st->pending = false;
+		}
+	}
+	return ok;
+}
+
+/* --------------------------------------------------------------- control flow */
+
+uint64_t
+protocol_warps(const Protocol *p)
+{
+	return p->warps;
+}
+
+int
+protocol_fixed_warp(const Protocol *p)
+{
+	return popcount64(p->warps) == 1 ? lowest_warp(p->warps) : -1;
+}
+
+bool
+protocol_varying(const Protocol *p)
+{
+	return p->varying;
+}
+
+static ProtoFork *
+fork_new(Protocol *p)
+{
+	ProtoFork *f = pool_alloc(sizeof *f);
+	f->warps = p->warps;
+	f->varying = p->varying;
+	f->varying_loc = p->varying_loc;
+	f->first = flow_copy(&p->flow);
+	return f;
+}
+
+ProtoFork *
+protocol_if(Protocol *p, const IExpr *cond, Loc cond_loc)
+{
+	bool varying;
+	ProtoFork *f = fork_new(p);
+	split_warps(p, cond, &f->then_warps, &f->else_warps, &varying);
+	if (varying && !p->varying)
+		p->varying_loc = cond_loc;
+	p->varying |= varying;
+	p->warps = f->then_warps;
+	return f;
+}
+
+void
+protocol_else(Protocol *p, ProtoFork *f)
+{
+	Flow after_then = p->flow;
+	p->flow = f->first;
+	f->first = after_then;
+	p->warps = f->else_warps;
+}
+
+ProtoFork *
+protocol_loop(Protocol *p, bool varying, Loc bounds_loc)
+{
+	ProtoFork *f = fork_new(p);
+	f->then_warps = f->else_warps = p->warps;
+	if (varying && !p->varying)
+		p->varying_loc = bounds_loc;
+	p->varying |= varying;
+	return f;
+}
+
+void
+protocol_join(Protocol *p, ProtoFork *f)
+{
+	p->flow = flow_merge(&f->first, &p->flow, f->then_warps, f->else_warps);
+	p->warps = f->warps;
+	p->varying = f->varying;
+	p->varying_loc = f->varying_loc;
+}
+
+/* --------------------------------------------------------------- a kernel */
+
+Protocol *
+protocol_begin(KernelIR *k)
+{
+	Protocol *p = pool_alloc(sizeof *p);
+	p->k = k;
+	int nwarps = (k->threads + 31) / 32;
+	p->warps = nwarps >= 64 ? ~0ull : (1ull << nwarps) - 1;
+	return p;
+}
+
+void
+protocol_end(Protocol *p, const char *kernel, Loc name_loc)
+{
+	uint64_t alloc_warps = 0;
+	for (int i = 0; i < p->flow.live.n; i++) {
+		LiveAlloc *live = LIST_AT(p->flow.live, LiveAlloc, i);
+		AllocInfo *a = live->alloc;
+		alloc_warps |= 1ull << lowest_warp(a->warps);
+		if (!live->warps)
+			continue;
+		error(a->loc, "tensor memory allocated here is not freed with %s (%d columns) on every path to the end "
+		              "of kernel '%s'", isa_name(TC_DEALLOC, 0), a->ncols, kernel);
+		if (a->freed_at.first_line)
+			note(a->freed_at, "it is freed here, but not on every path");
+	}
+	if ((alloc_warps & ~p->flow.relinquished_all) && !error_count) {
+		warning(name_loc, "kernel '%s' allocates tensor memory but does not execute %s on every path; other CTAs "
+		                  "on the SM may wait for columns", kernel, isa_name(TC_RELINQUISH, 0));
+		note(LIST_AT(p->allocs, AllocInfo, 0)->loc, "the allocation is here");
+	}
+}
