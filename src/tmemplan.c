@@ -251,13 +251,14 @@ walk(List *stmts)
 					use(b->p, s, pos);
 			}
 			break;
-		case S_INSTR:
-			if (strncmp(s->opcode, "tcgen05.alloc.", 14) == 0)
+		case S_INSTR: {
+			const IsaInstr *in = isa_parse(s->opcode, NULL);
+			if (in && in->kind == TC_ALLOC)
 				list_push(&P.allocs, s);
-			else if (strncmp(s->opcode, "tcgen05.dealloc.", 16) == 0 ||
-			         strncmp(s->opcode, "tcgen05.relinquish_alloc_permit.", 32) == 0)
+			else if (in && (in->kind == TC_DEALLOC || in->kind == TC_RELINQUISH))
 				list_push(&P.frees, s);
 			break;
+		}
 		case S_FOR: {
 			int mark = P.bindings.n;
 			bind(s->name, NULL);
@@ -558,13 +559,13 @@ write_allocation(Kernel *kd, int ncols)
 	slot->name_loc = start;
 	slot->type = T_U32;
 	list_push(&slot->dims, mk_int(1, start));
-	Stmt *alloc = mk_instr("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32", start);
+	Stmt *alloc = mk_instr(isa_spelling(TC_ALLOC, 1), start);
 	list_push(&alloc->operands, mk_slot(E_ADDR, start));
 	list_push(&alloc->operands, mk_int(ncols, start));
 	Stmt *first = mk_warp0(start);
 	list_push(&first->body, alloc);
-	list_push(&first->body, mk_instr("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned", start));
-	Stmt *dealloc = mk_instr("tcgen05.dealloc.cta_group::1.sync.aligned.b32", end);
+	list_push(&first->body, mk_instr(isa_spelling(TC_RELINQUISH, 1), start));
+	Stmt *dealloc = mk_instr(isa_spelling(TC_DEALLOC, 1), end);
 	list_push(&dealloc->operands, mk_slot(E_INDEX, end));
 	list_push(&dealloc->operands, mk_int(ncols, end));
 	Stmt *last = mk_warp0(end);
