@@ -142,6 +142,8 @@ check:
 	$$step - ptx-routes sh tests/ptx-routes.sh build/tilec; \
 	$$step - emu sh tests/emu.sh build/tilec; \
 	EMU_NVCC=0 $$step asan emu sh tests/emu.sh build/asan/tilec; \
+	$$step - draw sh tests/draw.sh build/tilec; \
+	$$step asan draw sh tests/draw.sh build/asan/tilec; \
 	$$step - man sh tests/man.sh; \
 	if [ -f tests/docs.sh ]; then $$step - docs sh tests/docs.sh; fi; \
 	awk '/^PASS /{p++} /^FAIL /{f++} END{printf "%d passed, %d failed\n", p, f; exit (f > 0)}' build/check.log

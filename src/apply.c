@@ -1141,3 +1141,47 @@ apply_lower(Stmt *s, View **ops, int nops, ApplyCtx *ctx, List *out)
 	apply_emit(&in, memo->issues, memo->nissues, memo->imm, s->loc, ctx, out);
 	return true;
 }
+
+/* The pairs the check compares, for draw.c: setup and the operand shapes as apply_lower checks
+   them (a failure is reported), the verdict of apply_match, and for each participating warp's first
+   repeat the operand positions the image gives every lane, register and part. */
+ApplyMap *
+apply_map(Stmt *s, View **ops, int nops, ApplyCtx *ctx)
+{
+	ApplyMap *m = pool_alloc(sizeof *m);
+	Loc imm_loc = s->loc;
+	if (!setup(s, ops, nops, ctx, &m->in, &imm_loc))
+		return NULL;
+	Check c;
+	if (!check_init(&c, &m->in, &m->first)) {
+		apply_report(&m->in, &m->first, s->loc, imm_loc);
+		return NULL;
+	}
+	ApplyIssue *issues;
+	int nissues;
+	uint32_t imm;
+	m->matched = apply_match(&m->in, &issues, &nissues, &imm, &m->first);
+	m->half = c.reg.half;
+	m->repeats = c.repeats;
+	for (int w = 0; w < 64; w++)
+		if (m->in.warps >> w & 1)
+			m->warps[m->nwarps++] = w;
+	int nregs = opcode_regs(&c.op);
+	size_t n = (size_t)m->nwarps * 32 * (size_t)nregs * (size_t)m->half;
+	m->reg_index = pool_alloc(sizeof(int) * n);
+	m->tmem_index = pool_alloc(sizeof(int) * n);
+	size_t i = 0;
+	for (int wi = 0; wi < m->nwarps; wi++) {
+		int gi = group_index(&c, m->warps[wi]);
+		for (int lane = 0; lane < 32; lane++) {
+			for (int r = 0; r < nregs; r++) {
+				ImageCell cell = image_cell(&c.op, lane, r);
+				for (int h = 0; h < m->half; h++, i++) {
+					m->reg_index[i] = operand_flat(&c, &c.reg, true, gi, 0, cell, h);
+					m->tmem_index[i] = operand_flat(&c, &c.tmem[cell.access], false, gi, 0, cell, h);
+				}
+			}
+		}
+	}
+	return m;
+}

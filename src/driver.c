@@ -23,6 +23,7 @@ typedef struct Options {
 	const char *mf, *mt;
 	bool via_nvcc;
 	bool emu;       /* --target=emu: CUDA C for pre-Blackwell GPUs and the CPU, tcgen05 emulated */
+	const char *draw; /* --draw OPCODE|FILE:LINE: an SVG picture instead of code */
 } Options;
 
 static const struct {
@@ -49,6 +50,7 @@ usage(FILE *out)
 	      "  --via=nvcc         build .ptx and .cubin from the CUDA C with nvcc\n"
 	      "  --target=emu       CUDA C that emulates tensor memory (any GPU from sm_80, and the CPU)\n"
 	      "  --print-image OPCODE   print the register/TMEM image of a tcgen05.ld or tcgen05.st\n"
+	      "  --draw OPCODE|FILE:LINE -o X.svg   an SVG picture of an image, or of the apply at LINE\n"
 	      "  --version, --help\n",
 	      out);
 }
@@ -468,6 +470,10 @@ parse_args(int argc, char **argv, Options *opt, int *done)
 				return usage_error("%s needs an opcode", a);
 			*done = print_image(argv[++i]);
 			return 0;
+		} else if (strcmp(a, "--draw") == 0) {
+			if (i + 1 >= argc || (argv[i + 1][0] == '-' && argv[i + 1][1] != ':'))
+				return usage_error("%s needs an opcode or FILE.tile:LINE", a);
+			opt->draw = argv[++i];
 		} else if (strcmp(a, "-o") == 0 || strcmp(a, "-I") == 0 || strcmp(a, "-MF") == 0 ||
 		           strcmp(a, "-MT") == 0 || strcmp(a, "-arch") == 0) {
 			if (i + 1 >= argc)
@@ -522,7 +528,11 @@ parse_args(int argc, char **argv, Options *opt, int *done)
 			opt->input = a;
 		}
 	}
-	if (!opt->input)
+	if (opt->draw && opt->input)
+		return usage_error("--draw names its file itself (--draw FILE.tile:LINE); '%s' is one input too many", opt->input);
+	if (opt->draw && !opt->output)
+		return usage_error("%s", "--draw needs -o FILE.svg (or -o - for standard output)");
+	if (!opt->input && !opt->draw)
 		return usage_error("%s", "no input file");
 	if (!arch_find(opt->arch)) {
 		fprintf(stderr, "tilec: error: unsupported -arch=%s; tcgen05 needs one of %s\n", opt->arch, arch_list(""));
@@ -622,7 +632,13 @@ tilec_main(int argc, char **argv)
 	}
 	int done;
 	int rc = parse_args(argc, argv, &opt, &done);
-	if (rc == 0 && done < 0)
+	if (rc == 0 && done < 0 && opt.draw) {
+		Buf svg = {0};
+		rc = draw_command(opt.draw, &opt.include_dirs, &svg);
+		if (rc == 0)
+			rc = commit_output(opt.output, svg.data, svg.len);
+		buf_free(&svg);
+	} else if (rc == 0 && done < 0)
 		rc = compile(&opt);
 	else if (rc == 0)
 		rc = done;

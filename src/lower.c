@@ -698,7 +698,7 @@ lower_stmt(Stmt *s)
 		ctx.kernel = W.k;
 		ctx.warps = protocol_warps(W.proto);
 		ctx.fixed_warp = protocol_fixed_warp(W.proto);
-		if (apply_lower(s, ops, s->operands.n, &ctx, W.out)) {
+		if (draw_apply(s, ops, s->operands.n, &ctx) && apply_lower(s, ops, s->operands.n, &ctx, W.out)) {
 			protocol_apply(W.proto, s->loc, &ctx);
 			for (int k = 0; k < ctx.after_wait.n; k++)
 				list_push(&W.after_wait, ctx.after_wait.v[k]);

@@ -742,6 +742,33 @@ void apply_report(const ApplyInput *in, const Mismatch *mm, Loc loc, Loc imm_loc
 void apply_emit(const ApplyInput *in, ApplyIssue *issues, int nissues, uint32_t imm, Loc loc, ApplyCtx *ctx,
                 List *out);
 
+/* What an apply pairs, for the pictures of draw.c: the apply as stated, apply_match's verdict, and
+   for each participating warp's first repeat, lane, register r and part h (elements per 32-bit
+   word), the flat index into the register view and into the tmem view of the element at the
+   image's (access, row, column). */
+typedef struct ApplyMap {
+	ApplyInput in;
+	bool matched;
+	Mismatch first; /* when !matched: the first mismatch, as apply_lower reports it */
+	int half;       /* elements per 32-bit word: 1, 2 or 4 */
+	int repeats;
+	int nwarps;
+	int warps[64];
+	int *reg_index, *tmem_index; /* [((warp index * 32 + lane) * registers + r) * half + h] */
+} ApplyMap;
+
+/* NULL, after reporting why, when the operands do not fit the instruction. */
+ApplyMap *apply_map(Stmt *s, View **operands, int noperands, ApplyCtx *ctx);
+
+/* ---------------------------------------------------------------- draw.c */
+
+/* tilec --draw WHAT: the SVG of an opcode's image, or of the apply at FILE:LINE, into svg; returns
+   the exit status (2 for a bad opcode or argument, 1 for errors in the file). */
+int draw_command(const char *what, List *include_dirs, Buf *svg);
+/* Lowering calls it before checking each apply: records the one --draw asks for. False when that
+   apply's operands do not fit its instruction (already reported). */
+bool draw_apply(Stmt *s, View **operands, int noperands, ApplyCtx *ctx);
+
 /* ---------------------------------------------------------------- protocol.c */
 
 /* The protocol checks (TCGEN05.md section 5: waits, fences, allocation, relinquish, use after dealloc, warp

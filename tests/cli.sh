@@ -276,6 +276,72 @@ fi
 status plan-no-explain 0 examples/tmem_shared_columns.tile -o /dev/null &&
 	if [ -s "$tmp/err" ]; then fail plan-no-explain "notes without --explain"; else pass plan-no-explain; fi
 
+# --draw (docs/command.md): a picture for an opcode or an apply; tests/draw.sh checks the pictures.
+op=tcgen05.ld.sync.aligned.16x64b.x1.b32
+if status draw-opcode 0 --draw $op -o "$tmp/d.svg" && has draw-opcode "$tmp/d.svg" "no picture written"; then
+	if [ -s "$tmp/err" ] || ! grep -q "<title>$op</title>" "$tmp/d.svg"; then
+		fail draw-opcode "a message on stderr, or no <title> with the opcode"
+	else
+		pass draw-opcode
+	fi
+fi
+status draw-stdout 0 --draw $op -o - && if [ "$(head -n 1 "$tmp/out")" = '<?xml version="1.0" encoding="UTF-8"?>' ]; then
+	pass draw-stdout
+else
+	fail draw-stdout "-o - did not print the SVG"
+fi
+# draw_error NAME STATUS FIRST-LINE ARGS...: exits with STATUS, stderr starts with FIRST-LINE, no file.
+draw_error() {
+	name=$1 want=$2 first=$3
+	shift 3
+	rm -f "$tmp/e.svg"
+	status "$name" "$want" "$@" || return
+	if [ "$(head -n 1 "$tmp/err")" != "$first" ]; then
+		fail "$name" "stderr does not start with: $first"
+	elif lacks "$name" "$tmp/e.svg"; then
+		pass "$name"
+	fi
+}
+draw_error draw-bad-opcode 2 \
+	"tilec: error: '.x3' is not legal for 16x64b; legal: .x1, .x2, .x4, .x8, .x16, .x32, .x64, .x128" \
+	--draw tcgen05.ld.sync.aligned.16x64b.x3.b32 -o "$tmp/e.svg"
+draw_error draw-not-ldst 2 \
+	"tilec: error: 'tcgen05.mma.cta_group::1.kind::f16' is not a load or store: apply takes tcgen05.ld.sync.aligned.SHAPE.xN[.pack::16b].b32 or tcgen05.st.sync.aligned.SHAPE.xN[.unpack::16b].b32" \
+	--draw tcgen05.mma.cta_group::1.kind::f16 -o "$tmp/e.svg"
+draw_error draw-no-output 2 "tilec: error: --draw needs -o FILE.svg (or -o - for standard output) (see tilec --help)" \
+	--draw $op
+draw_error draw-no-argument 2 "tilec: error: --draw needs an opcode or FILE.tile:LINE (see tilec --help)" \
+	--draw -o "$tmp/e.svg"
+draw_error draw-no-line 2 "tilec: error: --draw takes a tcgen05.ld or tcgen05.st opcode, or FILE.tile:LINE with a line number from 1; not '$example' (see tilec --help)" \
+	--draw "$example" -o "$tmp/e.svg"
+draw_error draw-line-0 2 "tilec: error: --draw takes a tcgen05.ld or tcgen05.st opcode, or FILE.tile:LINE with a line number from 1; not '$example:0' (see tilec --help)" \
+	--draw "$example:0" -o "$tmp/e.svg"
+draw_error draw-two-inputs 2 "tilec: error: --draw names its file itself (--draw FILE.tile:LINE); '$example' is one input too many (see tilec --help)" \
+	--draw $op "$example" -o "$tmp/e.svg"
+draw_error draw-no-apply 1 "$example:1:1: error: no apply at line 1 to draw; this file has applies at lines 24, 27" \
+	--draw "$example:1" -o "$tmp/e.svg"
+draw_error draw-past-end 1 "tilec: error: $example has 38 lines; there is no line 99 to draw" \
+	--draw "$example:99" -o "$tmp/e.svg"
+draw_error draw-missing-file 1 "tilec: error: cannot read '$tmp/missing.tile': No such file or directory" \
+	--draw "$tmp/missing.tile:3" -o "$tmp/e.svg"
+# operands that do not fit the instruction: their error, then why there is no picture
+draw_error draw-misfit 1 "tests/golden/apply_shape.tile:21:5: error: register operand 'sv' has shape (4, 32, 64), but tcgen05.st.sync.aligned.32x32b.x32.b32 takes (4) + [repeat axes...] + (32, 32) (the 4 warps of the scope, then the atom)" \
+	--draw tests/golden/apply_shape.tile:21 -o "$tmp/e.svg"
+if [ "$(tail -n 1 "$tmp/err")" != "tilec: error: cannot draw the apply at tests/golden/apply_shape.tile:21: its operands do not fit the instruction (see above)" ]; then
+	fail draw-misfit-last "the last line does not say why there is no picture"
+else
+	pass draw-misfit-last
+fi
+# a refused apply is drawn: its error is printed and the picture written, status 0
+if status draw-refused 0 --draw tests/golden/apply_owner.tile:22 -o "$tmp/r.svg" &&
+	has draw-refused "$tmp/r.svg" "no picture of the refused apply"; then
+	if grep -q "error: register operand 'sv' does not match the image" "$tmp/err"; then
+		pass draw-refused
+	else
+		fail draw-refused "the apply's error is not printed"
+	fi
+fi
+
 # An output that is not a regular file (-o /dev/null, a pipe) is written in place, never replaced.
 if mkfifo "$tmp/fifo" 2>/dev/null; then
 	cat "$tmp/fifo" >"$tmp/fifo.out" &

@@ -3,12 +3,13 @@
 cd "$(dirname "$0")/.." || exit 2
 tilec=${TILEC:-build/tilec}
 failed=0
-tmp=$(mktemp) || exit 2
-trap 'rm -f "$tmp"' EXIT
-if sh tools/gen-images-doc.sh "$tilec" >"$tmp" && cmp -s "$tmp" docs/images.md; then
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+if sh tools/gen-images-doc.sh "$tilec" "$tmp" && cmp -s "$tmp/images.md" docs/images.md &&
+	diff -r "$tmp/images" docs/images >/dev/null; then
 	echo "PASS docs/images.md"
 else
-	echo "FAIL docs/images.md: out of date; run: sh tools/gen-images-doc.sh $tilec > docs/images.md"
+	echo "FAIL docs/images.md and docs/images/: out of date; run: sh tools/gen-images-doc.sh $tilec docs"
 	failed=1
 fi
 if [ -f tools/check-docs.sh ]; then

@@ -1,0 +1,124 @@
+#!/bin/sh
+# draw.sh TILEC: the pictures of `tilec --draw`, one PASS/FAIL line each. Every picture must be
+# well-formed XML (xmllint, when installed), self-contained (no script, no reference outside the
+# file), the same on a second run, and must render with rsvg-convert, without a message, to a PNG
+# that is not blank (tests/png-check.py). The pictures of applies must mark exactly the cells
+# that do not match the image. Exits 1 when a test failed.
+runner=draw
+. "$(dirname "$0")/runner.sh"
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+failed=0
+
+fail() {
+	echo "FAIL draw/$1: $2"
+	if [ -s "$tmp/err" ]; then
+		head -n 10 "$tmp/err" | sed 's/^/    stderr: /'
+	fi
+	failed=1
+}
+
+if ! command -v rsvg-convert >/dev/null 2>&1; then
+	echo "FAIL draw: rsvg-convert is missing (Debian librsvg2-bin; tools/install-deps.sh installs it)"
+	exit 1
+fi
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "FAIL draw: python3 is missing (tools/install-deps.sh installs it)"
+	exit 1
+fi
+if command -v xmllint >/dev/null 2>&1; then xmllint=1; else xmllint=0; echo "SKIP draw/xmllint: xmllint is missing (libxml2-utils)"; fi
+
+# picture NAME WHAT: draws WHAT into $tmp/NAME.svg and checks it; true when every check passed.
+picture() {
+	name=$1 what=$2 svg=$tmp/$1.svg
+	if ! "$tilec" --draw "$what" -o "$svg" 2>"$tmp/err"; then
+		fail "$name" "tilec --draw $what failed"
+		return 1
+	fi
+	if [ $xmllint = 1 ] && ! xmllint --noout "$svg" 2>"$tmp/err"; then
+		fail "$name" "not well-formed XML"
+		return 1
+	fi
+	head -n 2 "$svg" >"$tmp/head"
+	if ! grep -q '^<svg xmlns="http://www.w3.org/2000/svg" width="[0-9]*" height="[0-9]*" viewBox=' "$tmp/head"; then
+		fail "$name" "no <svg> root with its size on line 2"
+		return 1
+	fi
+	# self-contained: the namespace is the only URL, and nothing is linked, scripted or imported
+	if grep -v '^<svg xmlns=' "$svg" | grep -qiE '<script|href|https?:|@import|url\((["'\'']?)[^#]|on[a-z]+='; then
+		fail "$name" "refers outside the file or has a script"
+		return 1
+	fi
+	if ! "$tilec" --draw "$what" -o "$tmp/again.svg" 2>/dev/null || ! cmp -s "$svg" "$tmp/again.svg"; then
+		fail "$name" "a second run drew something else"
+		return 1
+	fi
+	if ! rsvg-convert -w 600 "$svg" -o "$tmp/$name.png" 2>"$tmp/err" || [ -s "$tmp/err" ]; then
+		fail "$name" "rsvg-convert failed or complained"
+		return 1
+	fi
+	if ! python3 tests/png-check.py "$tmp/$name.png" >"$tmp/err" 2>&1; then
+		fail "$name" "the rendered PNG is blank or unreadable"
+		return 1
+	fi
+	return 0
+}
+
+# Every shape, a store, both 16-bit forms, and a 128-column image.
+for what in tcgen05.ld.sync.aligned.32x32b.x1.b32 tcgen05.ld.sync.aligned.16x64b.x2.b32 \
+	tcgen05.ld.sync.aligned.16x128b.x2.b32 tcgen05.st.sync.aligned.16x256b.x2.b32 \
+	tcgen05.ld.sync.aligned.16x32bx2.x2.b32 tcgen05.ld.sync.aligned.16x64b.x2.pack::16b.b32 \
+	tcgen05.st.sync.aligned.16x32bx2.x1.unpack::16b.b32 tcgen05.ld.sync.aligned.32x32b.x128.b32; do
+	name=${what#tcgen05.}
+	name=$(echo "$name" | tr ':' '_')
+	picture "$name" "$what" || continue
+	svg=$tmp/$name.svg
+	# every cell of the image is drawn once: 32 lanes x registers x (2 with pack) labels "lN"
+	regs=$("$tilec" --print-image "$what" | sed -n 's/^[^ ]*b32: \([0-9]*\) register.*/\1/p')
+	case $what in *pack*) per=2 ;; *) per=1 ;; esac
+	cells=$(grep -c '^<text x="[0-9]*" y="[0-9]*">l[0-9]*</text>$' "$svg")
+	if [ "$cells" != $((32 * regs * per)) ]; then
+		fail "$name" "$cells cells labelled with a lane, expected $((32 * regs * per))"
+	elif ! grep -q "<title>$what</title>" "$svg"; then
+		fail "$name" "the title is not the opcode"
+	else
+		echo "PASS draw/$name"
+	fi
+done
+
+# apply NAME FILE:LINE BAD FIRST: the picture of an apply, with BAD cells marked as not matching the
+# image, FIRST of them (0 or 1) as the first mismatch that the check reports.
+apply() {
+	picture "$1" "$2" || return
+	bad=$(grep -c '^<rect x="[0-9]*" y="[0-9]*" width="[0-9]*" height="27" class="bad[ a-z]*"/>' "$tmp/$1.svg")
+	first=$(grep -c 'class="bad first"' "$tmp/$1.svg")
+	if [ "$bad" != "$3" ]; then
+		fail "$1" "$bad cells marked as not matching the image, expected $3"
+	elif [ "$first" != "$4" ]; then
+		fail "$1" "$first cells marked as the first mismatch the check reports, expected $4"
+	else
+		echo "PASS draw/$1"
+	fi
+}
+st=$(grep -n 'apply tcgen05.st' examples/tmem_roundtrip.tile | cut -d: -f1)
+apply seed-store "examples/tmem_roundtrip.tile:$st" 0 0
+apply pack "examples/pack_roundtrip.tile:$(grep -n 'apply tcgen05.ld' examples/pack_roundtrip.tile | head -n 1 | cut -d: -f1)" 0 0
+apply two-accesses "examples/shape_16x32bx2.tile:$(grep -n 'apply tcgen05.st' examples/shape_16x32bx2.tile | head -n 1 | cut -d: -f1)" 0 0
+apply halves "examples/subword_f16.tile:$(grep -n 'apply tcgen05.st' examples/subword_f16.tile | head -n 1 | cut -d: -f1)" 0 0
+
+# A refused apply is drawn too (the program's errors still go to stderr), with its wrong cells
+# marked: apply_owner.tile gives element [i, j] to thread 2*i + j/64, which is the image's thread
+# 32*w + r for warp w = 2*(j/64) + i/32 only at row r = i%32 where 32*(i/32) + r = 63*(j/64):
+# row 0 of warp 0 and row 31 of warp 3, 64 cells each, of the 4 * 32 * 64.
+apply refused tests/golden/apply_owner.tile:22 $((4 * 32 * 64 - 2 * 64)) 1
+if grep -q 'element \[0, 1, 0\] of .sv. is owned by thread 2 (warp 0, lane 2), not by thread 1' "$tmp/refused.svg"; then
+	echo "PASS draw/refused-note"
+else
+	fail refused-note "the first mismatch of warp 0 is not written under its panel"
+fi
+if grep -q 'The check refuses this apply: its first mismatch is lane 1, register 0 of warp 0' "$tmp/refused.svg"; then
+	echo "PASS draw/refused-verdict"
+else
+	fail refused-verdict "the check's verdict is not written"
+fi
+exit $failed
