@@ -509,8 +509,10 @@ draw_warp(Picture *p, const ApplyMap *m, int wi, Occupancy *occ)
 		               : op->shape == SH_16X32BX2 ? first >= slab && first <= slab + 16
 		                                          : first == slab || first == slab + 16;
 		g->title_bad = !slab_ok;
-		g->title = pool_printf("%s'%s' (of '%s'): TMEM lanes %d..%d, columns %d..%d%s",
-		                       ntmem(m) == 2 ? (k ? "access 1, " : "access 0, ") : "", tv->name, t->name, first, first + rows - 1, g->col0, g->col0 + opcode_tmem_cols(op) - 1,
+		bool same = !tv->name || strcmp(tv->name, t->name) == 0;
+		g->title = pool_printf("%s'%s'%s: TMEM lanes %d..%d, columns %d..%d%s",
+		                       ntmem(m) == 2 ? (k ? "access 1, " : "access 0, ") : "", same ? t->name : tv->name,
+		                       same ? "" : pool_printf(" (of '%s')", t->name), first, first + rows - 1, g->col0, g->col0 + opcode_tmem_cols(op) - 1,
 		                       slab_ok ? "" : pool_printf(" - outside the lanes of warp %d's slab (%d..%d, and "
 		                                                  "starting at its lane %s)", w, slab, slab + 31,
 		                                                  op->shape == SH_32X32B ? "0" : "0 or 16"));
