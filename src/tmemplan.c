@@ -15,6 +15,7 @@
 
 #define SLOT_NAME "tmem"
 #define MAX_ORDERS 5040 /* orders of tensors tried by the search: all of them up to 7 tensors */
+#define SEARCH_MAX 64   /* beyond, one first fit in declaration order */
 
 typedef struct Planned {
 	Stmt *decl;
@@ -315,23 +316,26 @@ overlap(int a0, int an, int b0, int bn)
 }
 
 /* Places the tensors one by one in the given order. Without a cap, each goes to the lowest column
-   free of conflicts (first fit: some order of it reaches the optimum). With a cap, each goes where
-   it shares columns with the fewest tensors, keeping below the cap. Returns the columns used, or -1
+   free of conflicts (first fit: some order of it reaches the optimum); only the tensors it conflicts
+   with matter, and a plan past 512 columns is given up at once. With a cap, each goes where it
+   shares columns with the fewest tensors, keeping below the cap. Returns the columns used, or -1
    when the cap was not kept; *shared counts the pairs of tensors with common columns. */
 static int
 place(const int *order, int *cols, int cap, int *shared)
 {
 	int n = P.planned.n, end = 0;
 	*shared = 0;
-	for (int k = 0; k < n; k++) {
+	for (int k = 0; k < n && end <= 512; k++) {
 		Planned *p = planned(order[k]);
 		int best = -1, best_shared = 0;
 		for (int c = -1; c < k; c++) {
+			if (c >= 0 && !cap && !conflict(p, planned(order[c])))
+				continue;
 			int at = c < 0 ? 0 : cols[order[c]] + planned(order[c])->need, nshared = 0;
 			bool ok = !cap || at + p->need <= cap;
 			for (int j = 0; j < k && ok; j++) {
 				Planned *q = planned(order[j]);
-				if (overlap(at, p->need, cols[order[j]], q->need)) {
+				if ((cap || conflict(p, q)) && overlap(at, p->need, cols[order[j]], q->need)) {
 					ok = !conflict(p, q);
 					nshared++;
 				}
@@ -389,9 +393,9 @@ next_order(int *order, int n, int round, uint32_t *seed)
 		}
 		return true;
 	}
-	/* placing n tensors costs about n^3 steps: large kernels get fewer orders, at least 3 */
+	/* placing n tensors costs up to n^3 steps: larger kernels get fewer orders */
 	long long steps = (long long)n * n * n;
-	if (round >= MAX_ORDERS || (round >= 3 && round * steps > 20000000))
+	if (round >= MAX_ORDERS || n > SEARCH_MAX || (round >= 3 && round * steps > 20000000))
 		return false;
 	for (int i = 0; i < n; i++)
 		order[i] = i;
@@ -420,36 +424,41 @@ next_order(int *order, int n, int round, uint32_t *seed)
 	return true;
 }
 
-/* The most columns some lane needs at one point of the program: no plan does with less. */
+/* The most columns some lane needs at one point of the program (the start of some tensor's live
+   range): no plan does with less. */
 static int
 lower_bound(void)
 {
 	int bound = 0;
 	for (int i = 0; i < P.planned.n; i++) {
 		Planned *p = planned(i);
-		for (int lane = 0; lane < 128; lane++) {
-			int sum = 0;
-			for (int j = 0; j < P.planned.n; j++) {
-				Planned *q = planned(j);
-				bool here = j == i || (q->first >= 0 && p->first >= 0 && q->first <= p->first && p->first <= q->last);
-				if (here && has_lane(q, lane))
-					sum += q->need;
-			}
-			bound = sum > bound ? sum : bound;
+		int sums[128] = {0};
+		for (int j = 0; j < P.planned.n; j++) {
+			Planned *q = planned(j);
+			if (j != i && (q->first < 0 || p->first < 0 || q->first > p->first || p->first > q->last))
+				continue;
+			for (int w = 0; w < 2; w++)
+				for (uint64_t m = q->lanes[w]; m; m &= m - 1) {
+					int lane = 64 * w + __builtin_ctzll(m);
+					sums[lane] += q->need;
+					bound = sums[lane] > bound ? sums[lane] : bound;
+				}
 		}
 	}
 	return bound;
 }
 
 /* Finds the smallest allocation, then within it the plan that shares columns between the fewest
-   tensors. Returns the columns the plan uses; -1 when none fits in 512. */
+   tensors (up to SEARCH_MAX tensors). Returns the columns the plan uses: more than 512 when none
+   fits, and then *bound is the most columns live at once. */
 static int
-plan(int *ncols)
+plan(int *ncols, int *bound)
 {
 	int n = P.planned.n;
 	int *order = pool_alloc(sizeof(int) * n), *cols = pool_alloc(sizeof(int) * n);
 	int *best = pool_alloc(sizeof(int) * n);
-	int target = alloc_size(lower_bound()), best_end = -1, shared;
+	*bound = lower_bound();
+	int target = alloc_size(*bound), best_end = -1, shared;
 	uint32_t seed = 1;
 	for (int i = 0; i < n; i++)
 		order[i] = i;
@@ -465,18 +474,18 @@ plan(int *ncols)
 	*ncols = alloc_size(best_end);
 	if (*ncols > 512)
 		return best_end;
-	int fewest = -1;
+	int fewest = n > SEARCH_MAX ? 0 : -1;
 	seed = 1;
 	for (int i = 0; i < n; i++)
 		order[i] = i;
-	for (int round = 1;; round++) {
+	for (int round = 1; fewest != 0; round++) {
 		int end = place(order, cols, *ncols, &shared);
 		if (end >= 0 && (fewest < 0 || shared < fewest)) {
 			fewest = shared;
 			best_end = end;
 			memcpy(best, cols, sizeof(int) * n);
 		}
-		if (fewest == 0 || !next_order(order, n, round, &seed))
+		if (!next_order(order, n, round, &seed))
 			break;
 	}
 	for (int i = 0; i < n; i++)
@@ -597,13 +606,24 @@ write_allocation(Kernel *kd, int ncols)
 
 /* --------------------------------------------------------------- reports */
 
+/* The tensors live together with tensor i in a lane of its, or (sharing) those with columns in
+   common with it: the first few by name, then how many more. */
 static const char *
-names_live_with(int i)
+others(int i, bool sharing)
 {
+	Planned *p = planned(i);
 	Buf b = {0};
-	for (int j = 0; j < P.planned.n; j++)
-		if (j != i && conflict(planned(i), planned(j)))
-			buf_printf(&b, "%s'%s'", b.len ? ", " : "", planned(j)->decl->name);
+	int n = 0;
+	for (int j = 0; j < P.planned.n; j++) {
+		Planned *q = planned(j);
+		if (j == i || !(sharing ? overlap(p->col, p->need, q->col, q->need) : conflict(p, q)) || n++ >= 8)
+			continue;
+		buf_printf(&b, "%s'%s'", n > 1 ? ", " : "", q->decl->name);
+		if (sharing)
+			buf_printf(&b, " (%s)", live_together(p, q) ? "in other lanes" : "never live at the same time");
+	}
+	if (n > 8)
+		buf_printf(&b, " and %d more", n - 8);
 	const char *r = pool_strdup(b.len ? b.data : "");
 	buf_free(&b);
 	return r;
@@ -638,13 +658,17 @@ live_text(const Planned *p)
 }
 
 static void
-report_too_large(Kernel *kd, int cols)
+report_too_large(Kernel *kd, int bound)
 {
-	error(kd->name_loc, "the tmem tensors of kernel '%s' need %d columns of tensor memory, more than the 512 "
-	      "a CTA has", kd->name, cols);
+	if (bound > 512)
+		error(kd->name_loc, "the tmem tensors of kernel '%s' need %d columns of tensor memory at the same time, "
+		      "more than the 512 a CTA has", kd->name, bound);
+	else
+		error(kd->name_loc, "the tmem tensors of kernel '%s' do not fit in the 512 columns of tensor memory a CTA "
+		      "has: no placement of the columns they need at the same time fits", kd->name);
 	for (int i = 0; i < P.planned.n; i++) {
 		Planned *p = planned(i);
-		const char *with = names_live_with(i);
+		const char *with = others(i, false);
 		note(p->decl->name_loc, "'%s' needs %d columns (%s), %s%s%s", p->decl->name, p->need, lanes_text(p),
 		     live_text(p), *with ? ", together with " : "", with);
 	}
@@ -659,17 +683,9 @@ explain(Kernel *kd, int ncols, int used)
 	             P.planned.n, P.planned.n == 1 ? "" : "s");
 	for (int i = 0; i < P.planned.n; i++) {
 		Planned *p = planned(i);
-		Buf b = {0};
-		for (int j = 0; j < P.planned.n; j++) {
-			Planned *q = planned(j);
-			if (j != i && overlap(p->col, p->need, q->col, q->need))
-				buf_printf(&b, "%s'%s' (%s)", b.len ? ", " : "", q->decl->name,
-				           live_together(p, q) ? "in other lanes" : "never live at the same time");
-		}
+		const char *with = others(i, true);
 		explain_note(p->decl->name_loc, "'%s': TMEM columns %d..%d, %s, %s%s%s", p->decl->name, p->col,
-		             p->col + p->need - 1, lanes_text(p), live_text(p),
-		             b.len ? "; shares columns with " : "", b.len ? b.data : "");
-		buf_free(&b);
+		             p->col + p->need - 1, lanes_text(p), live_text(p), *with ? "; shares columns with " : "", with);
 	}
 }
 
@@ -704,9 +720,9 @@ tmemplan_kernel(Kernel *kd, int threads)
 	}
 	if (P.frees.n || P.failed)
 		return;
-	int ncols, used = plan(&ncols);
+	int ncols, bound, used = plan(&ncols, &bound);
 	if (ncols > 512) {
-		report_too_large(kd, used);
+		report_too_large(kd, bound);
 		return;
 	}
 	explain(kd, ncols, used);

@@ -912,7 +912,7 @@ START_TEST(tmem_planning)
 	/* misuse */
 	refused(plan_kernel("tmem a: f32[128, 512] layout tmem_datapath_layout(\"A\", 128, 512);\n" T32("b")
 	                    "view va = a[:, 0:32];\n" PLAN_ST("va", 32) PLAN_ST("b", 32) PLAN_ST("va", 32)),
-	        "the tmem tensors of kernel 'k' need 544 columns of tensor memory, more than the 512 a CTA has");
+	        "the tmem tensors of kernel 'k' need 544 columns of tensor memory at the same time, more than the 512 a CTA has");
 	ck_assert_msg(strstr(last_diags, "'b' needs 32 columns (lanes 0..127), live on line 12, together with 'a'"), "%s",
 	              last_diags);
 	refused(plan_kernel("shared s: u32[1];\nif (warp_id == 0) {\n"

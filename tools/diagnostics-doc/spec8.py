@@ -4,7 +4,7 @@ T("Tensor memory that tilec allocates", """
 A tmem tensor declared without `at` gets its columns from tilec, which writes the allocation
 itself (docs/language.md section 14). These messages are about what keeps it from doing so.
 """)
-E("plan_too_large", "`the tmem tensors of kernel 'NAME' need N columns of tensor memory, more than the 512 a CTA has`",
+E("plan_too_large", "`the tmem tensors of kernel 'NAME' need N columns of tensor memory at the same time, more than the 512 a CTA has`, and `the tmem tensors of kernel 'NAME' do not fit in the 512 columns of tensor memory a CTA has: no placement of the columns they need at the same time fits`",
   "Tensors that are live at the same time in the same lanes need columns of their own; here three of 256 columns are. A note at each tensor gives its columns, its lanes, its live range and the tensors it is live together with.",
   "plan_too_large", wrong=[],
   fix=[('layout ACC = tmem_datapath_layout("A", 128, 256);', 'layout ACC = tmem_datapath_layout("A", 128, 128);'),
