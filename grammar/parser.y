@@ -442,6 +442,16 @@ param
 			$$->has_shape = true;
 			$$->dims = $5;
 		}
+	| IDENT ':' ETYPE '[' exprs ']' STRIDE '(' exprs ')'
+		{
+			$$ = pool_alloc(sizeof *$$);
+			$$->name = $1.text;
+			$$->loc = @$;
+			$$->type = $3.etype;
+			$$->has_shape = true;
+			$$->dims = $5;
+			$$->strides = $9;
+		}
 	;
 
 launchargs

@@ -399,12 +399,25 @@ tl_emu_lanes_mask(void)
 #define TL_EMU_AT "tilec emu: %s: block (%u, %u, %u), warp %d: "
 #define TL_EMU_ARGS(where) where, blockIdx.x, blockIdx.y, blockIdx.z, tl_emu_tid() >> 5
 
+// nslots: 0 when tmem_all has room for every block of the grid; else its number of blocks (a grid known
+// only at launch): the CPU runs one block at a time and reuses them, the GPU needs a block per slot.
+#define TL_EMU_GRID_SLOTS 64
+
 TL_EMU_FN void
-tl_emu_begin(TlEmuCta *c, unsigned *tmem_all)
+tl_emu_begin(TlEmuCta *c, unsigned *tmem_all, unsigned nslots = 0)
 {
 	if (tl_emu_tid() == 0) {
-		unsigned b = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
-		c->tmem = tmem_all + (unsigned long long)b * TL_EMU_CELLS;
+		unsigned long long b = blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+#ifdef __CUDACC__
+		if (nslots && b >= nslots)
+			TL_EMU_FAIL("tilec emu: block (%u, %u, %u): the GPU emulation of a kernel whose grid is computed at "
+			            "launch holds the tensor memory of %u blocks only\n", blockIdx.x, blockIdx.y, blockIdx.z,
+			            nslots);
+#else
+		if (nslots)
+			b %= nslots;
+#endif
+		c->tmem = tmem_all + b * TL_EMU_CELLS;
 		c->used = 0;
 		c->nalloc = 0;
 		c->last_ncols = 0;
@@ -674,6 +687,49 @@ tl_emu_rd(unsigned pending, unsigned v, const char *what, const char *ld)
 	return v;
 }
 
+// ------------------------------------------------------------------ global tensor bounds
+// Every element access of a global tensor passes its coordinates and the tensor's shape (computed from
+// the scalar parameters where the shape is); one outside stops the run, which the hardware would not.
+
+TL_EMU_FN void
+tl_emu_oob(const char *where, const char *name, int rank, const long long *c, const long long *n)
+{
+#if defined(__CUDA_ARCH__)
+	printf("tilec emu: %s: element [", where);
+	for (int d = 0; d < rank; d++)
+		printf("%s%lld", d ? ", " : "", c[d]);
+	printf("] of %s is outside its shape [", name);
+	for (int d = 0; d < rank; d++)
+		printf("%s%lld", d ? ", " : "", n[d]);
+	printf("] (thread %d of block (%u, %u, %u))\n", tl_emu_tid(), blockIdx.x, blockIdx.y, blockIdx.z);
+	__trap();
+#elif defined(__CUDACC__)
+	// nvcc's host pass over the device functions: they never run on the host
+	(void)where, (void)name, (void)rank, (void)c, (void)n;
+	__trap();
+#else
+	char coord[400] = "", shape[400] = "";
+	size_t a = 0, b = 0;
+	for (int d = 0; d < rank && a < sizeof coord && b < sizeof shape; d++) {
+		a += (size_t)snprintf(coord + a, sizeof coord - a, "%s%lld", d ? ", " : "", c[d]);
+		b += (size_t)snprintf(shape + b, sizeof shape - b, "%s%lld", d ? ", " : "", n[d]);
+	}
+	tl_cpu_fail("tilec emu: %s: element [%s] of %s is outside its shape [%s] (thread %d of block (%u, %u, %u))\n",
+	            where, coord, name, shape, tl_emu_tid(), blockIdx.x, blockIdx.y, blockIdx.z);
+#endif
+}
+
+// Returns 0, to be added to the element's offset.
+template <int R>
+TL_EMU_INLINE long long
+tl_emu_bounds(const char *where, const char *name, const long long (&c)[R], const long long (&n)[R])
+{
+	for (int d = 0; d < R; d++)
+		if (c[d] < 0 || c[d] >= n[d])
+			tl_emu_oob(where, name, R, c, n);
+	return 0;
+}
+
 TL_EMU_INLINE unsigned
 tl_emu_saddr(const void *p)
 {
@@ -695,11 +751,25 @@ static const int tl_host_sizes[] = {4, 2, 2, 4, 4, 2, 2, 1, 1};
 struct TlHostTensor {
 	const char *name;
 	int type, rank;
-	int dims[16];
-	size_t count;
-	void *data; // what the kernel gets
+	long long dims[16];
+	long long strides[16]; // in elements
+	size_t count;          // elements: the product of dims
+	size_t storage;        // elements allocated: the largest offset + 1
+	void *data; // what the kernel gets, 16-byte aligned
 	void *init; // the values before the run
 };
+
+// The offset of logical (row-major) element i.
+static size_t
+tl_host_offset(const TlHostTensor *t, size_t i)
+{
+	size_t off = 0;
+	for (int d = t->rank - 1; d >= 0; d--) {
+		off += (i % (size_t)t->dims[d]) * (size_t)t->strides[d];
+		i /= (size_t)t->dims[d];
+	}
+	return off;
+}
 
 static unsigned long long
 tl_host_splitmix(unsigned long long *s)
@@ -714,15 +784,15 @@ tl_host_splitmix(unsigned long long *s)
 static void
 tl_host_fill(TlHostTensor *t, unsigned long long seed, int index)
 {
-	size_t bytes = t->count * (size_t)tl_host_sizes[t->type];
-	t->data = calloc(bytes ? bytes : 1, 1);
-	t->init = calloc(bytes ? bytes : 1, 1);
+	size_t bytes = t->storage * (size_t)tl_host_sizes[t->type], rounded = (bytes + 15) / 16 * 16;
+	t->data = aligned_alloc(16, rounded ? rounded : 16);
+	t->init = aligned_alloc(16, rounded ? rounded : 16);
 	if (!t->data || !t->init) {
 		fprintf(stderr, "tilec run: out of memory for %s\n", t->name);
 		exit(4);
 	}
 	unsigned long long s = seed ^ (0x632be59bd9b4e019ull * (unsigned long long)(index + 1));
-	for (size_t i = 0; i < t->count; i++) {
+	for (size_t i = 0; i < t->storage; i++) {
 		unsigned long long r = tl_host_splitmix(&s);
 		float f = (float)(int)(r >> 40) / 8388608.0f - 1.0f;
 		int k = (int)(r % 200);
@@ -768,7 +838,7 @@ tl_host_format(const TlHostTensor *t, const void *data, size_t i, char *buf, siz
 static void
 tl_host_index(const TlHostTensor *t, size_t i, char *buf, size_t len)
 {
-	size_t used = 0, idx[16], rest = i;
+	size_t used = 0, idx[16] = {0}, rest = i;
 	for (int d = t->rank - 1; d >= 0; d--) {
 		idx[d] = rest % (size_t)t->dims[d];
 		rest /= (size_t)t->dims[d];
@@ -784,7 +854,7 @@ tl_host_fnv(const TlHostTensor *t)
 {
 	unsigned long long h = 0xcbf29ce484222325ull;
 	const unsigned char *p = (const unsigned char *)t->data;
-	for (size_t i = 0; i < t->count * (size_t)tl_host_sizes[t->type]; i++)
+	for (size_t i = 0; i < t->storage * (size_t)tl_host_sizes[t->type]; i++)
 		h = (h ^ p[i]) * 0x100000001b3ull;
 	return h;
 }
@@ -794,11 +864,11 @@ tl_host_summary(const TlHostTensor *t)
 {
 	printf("%s: %s[", t->name, tl_host_type_names[t->type]);
 	for (int d = 0; d < t->rank; d++)
-		printf("%s%d", d ? ", " : "", t->dims[d]);
+		printf("%s%lld", d ? ", " : "", t->dims[d]);
 	printf("] fnv64 %016llx:", tl_host_fnv(t));
 	for (size_t i = 0; i < t->count && i < 4; i++) {
 		char v[64];
-		tl_host_format(t, t->data, i, v, sizeof v);
+		tl_host_format(t, t->data, tl_host_offset(t, i), v, sizeof v);
 		printf(" %s", v);
 	}
 	printf("%s\n", t->count > 4 ? " ..." : "");
@@ -810,7 +880,8 @@ tl_host_expect(const TlHostTensor *out, const TlHostTensor *in)
 {
 	size_t size = (size_t)tl_host_sizes[out->type], ndiff = 0, first = 0;
 	for (size_t i = 0; i < out->count; i++)
-		if (memcmp((const char *)out->data + i * size, (const char *)in->init + i * size, size) != 0 && !ndiff++)
+		if (memcmp((const char *)out->data + tl_host_offset(out, i) * size,
+		           (const char *)in->init + tl_host_offset(in, i) * size, size) != 0 && !ndiff++)
 			first = i;
 	if (!ndiff) {
 		printf("expect %s = %s: all %zu elements equal\n", out->name, in->name, out->count);
@@ -818,8 +889,8 @@ tl_host_expect(const TlHostTensor *out, const TlHostTensor *in)
 	}
 	char idx[256], a[64], b[64];
 	tl_host_index(out, first, idx, sizeof idx);
-	tl_host_format(out, out->data, first, a, sizeof a);
-	tl_host_format(in, in->init, first, b, sizeof b);
+	tl_host_format(out, out->data, tl_host_offset(out, first), a, sizeof a);
+	tl_host_format(in, in->init, tl_host_offset(in, first), b, sizeof b);
 	printf("expect %s = %s: %s[%s] = %s but %s[%s] = %s (%zu of %zu elements differ)\n", out->name, in->name,
 	       out->name, idx, a, in->name, idx, b, ndiff, out->count);
 	return 1;

@@ -55,6 +55,8 @@ int_literal(int64_t v, EType t)
 {
 	if (t == T_U32)
 		buf_printf(E.out, "%lluu", (unsigned long long)(uint32_t)v);
+	else if (t == T_I64)
+		buf_printf(E.out, v < 0 ? "(%lldll)" : "%lldll", (long long)v);
 	else if (v == INT32_MIN)
 		buf_puts(E.out, "(-2147483647 - 1)");
 	else if (v < 0)
@@ -235,6 +237,11 @@ convert(const IExpr *e)
 		expr_top(a);
 		buf_puts(E.out, ")");
 		break;
+	case T_I64:
+		buf_puts(E.out, "(long long)(");
+		expr_top(a);
+		buf_puts(E.out, ")");
+		break;
 	default:
 		buf_printf(E.out, "(int)(%s)(", etype_ctype(e->to));
 		expr_top(a);
@@ -351,6 +358,8 @@ expr(const IExpr *e)
 		Buf idx = {0};
 		Buf *saved = E.out;
 		E.out = &idx;
+		if (e->coords && E.d->global_access)
+			E.d->global_access(&E, e->tensor, e->coords);
 		expr_top(e->index);
 		E.out = saved;
 		widen(e->tensor->type, "%s[%s]", e->tensor->cname, idx.data);
@@ -657,6 +666,8 @@ stmt(const LStmt *s)
 	case L_STORE:
 		line_start();
 		buf_printf(E.out, "%s[", s->tensor->cname);
+		if (s->coords && E.d->global_access)
+			E.d->global_access(&E, s->tensor, s->coords);
 		expr_top(s->index);
 		buf_puts(E.out, "] = ");
 		stored_bits(s->tensor->type, s->value);

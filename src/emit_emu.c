@@ -232,6 +232,12 @@ emu_kernel_begin(CuWriter *w, KernelIR *k)
 {
 	M.ld_tensors = (List){0};
 	collect_ld_tensors(&k->body);
+	if (k->grid_expr[0] || k->grid_expr[1] || k->grid_expr[2]) {
+		buf_printf(w->out, "// the tensor memory of %s's blocks: 128 lanes x 512 columns each, for the grid computed "
+		                   "at launch\n__device__ unsigned tl_emu_tmem_%s[TL_EMU_GRID_SLOTS * TL_EMU_CELLS];\n\n",
+		           k->name, k->name);
+		return;
+	}
 	unsigned long long blocks = (unsigned long long)k->grid[0] * k->grid[1] * k->grid[2];
 	buf_printf(w->out, "// the tensor memory of %s's blocks: 128 lanes x 512 columns each\n"
 	                   "__device__ unsigned tl_emu_tmem_%s[%lluull * TL_EMU_CELLS];\n\n", k->name, k->name, blocks);
@@ -240,7 +246,9 @@ emu_kernel_begin(CuWriter *w, KernelIR *k)
 static void
 emu_body_begin(CuWriter *w, KernelIR *k)
 {
-	buf_printf(w->out, "\t__shared__ TlEmuCta tl_emu;\n\ttl_emu_begin(&tl_emu, tl_emu_tmem_%s);\n", k->name);
+	bool runtime_grid = k->grid_expr[0] || k->grid_expr[1] || k->grid_expr[2];
+	buf_printf(w->out, "\t__shared__ TlEmuCta tl_emu;\n\ttl_emu_begin(&tl_emu, tl_emu_tmem_%s%s);\n", k->name,
+	           runtime_grid ? ", TL_EMU_GRID_SLOTS" : "");
 	if (M.ld_tensors.n)
 		buf_puts(w->out, "\tconst char *tl_ld_where = \"\";\n\t(void)tl_ld_where;\n");
 }
@@ -265,10 +273,26 @@ emu_kernel_end(CuWriter *w, KernelIR *k)
 	}
 	buf_printf(w->out, ");\n}\n\n"
 	                   "// Runs %s's grid on the CPU; tl_args as cuLaunchKernel's kernelParams.\n"
-	                   "extern \"C\" void tl_emu_launch_%s(void **tl_args)\n{\n"
-	                   "\tstatic const unsigned grid[3] = {%du, %du, %du}, block[3] = {%du, %du, %du};\n"
+	                   "extern \"C\" void tl_emu_launch_%s(void **tl_args)\n{\n", k->name, k->name);
+	/* a grid computed from the scalar parameters, by the same C expressions as in the kernel */
+	for (int i = 0; i < k->params.n; i++) {
+		Var *v = LIST_AT(k->params, Var, i);
+		if (LIST_AT(k->param_is_tensor, Tensor, i) || etype_is_float(v->type))
+			continue;
+		buf_printf(w->out, "\tconst %s %s = *(const %s *)tl_args[%d];\n\t(void)%s;\n", etype_ctype(v->type), v->cname,
+		           etype_ctype(v->type), i, v->cname);
+	}
+	buf_puts(w->out, "\tconst unsigned grid[3] = {");
+	for (int d = 0; d < 3; d++) {
+		buf_puts(w->out, d ? ", " : "");
+		if (k->grid_expr[d])
+			cu_expr(w, k->grid_expr[d]);
+		else
+			buf_printf(w->out, "%du", k->grid[d]);
+	}
+	buf_printf(w->out, "}, block[3] = {%du, %du, %du};\n"
 	                   "\ttl_cpu_launch(grid, block, tl_emu_entry_%s, tl_args);\n}\n#endif\n",
-	           k->name, k->name, k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2], k->name);
+	           k->block[0], k->block[1], k->block[2], k->name);
 }
 
 /* The emulator defines tl_f2h, tl_h2f, tl_f2bf and tl_bf2f for both the GPU and the CPU. */
@@ -286,12 +310,34 @@ emu_file(CuWriter *w, Program *p, const char *arch, const Buf *body, Buf *out)
 	buf_puts(out, body->data ? body->data : "");
 }
 
+/* tl_emu_bounds<RANK>("file:LINE", "NAME", {coordinates}, {shape}) + offset */
+static void
+emu_global_access(CuWriter *w, const Tensor *t, IExpr *const *coords)
+{
+	buf_printf(w->out, "tl_emu_bounds<%d>(\"%s\", \"%s\", {", t->rank, where(w), t->name);
+	for (int d = 0; d < t->rank; d++) {
+		buf_puts(w->out, d ? ", " : "");
+		buf_puts(w->out, "(long long)(");
+		cu_expr(w, coords[d]);
+		buf_puts(w->out, ")");
+	}
+	buf_puts(w->out, "}, {");
+	for (int d = 0; d < t->rank; d++) {
+		buf_puts(w->out, d ? ", " : "");
+		buf_puts(w->out, "(long long)(");
+		cu_expr(w, t->rdims[d]);
+		buf_puts(w->out, ")");
+	}
+	buf_puts(w->out, "}) + ");
+}
+
 static const CuDialect emu = {
 	.shared_addr = "tl_emu_saddr",
 	.placed_fences = false, /* the emulator's __syncthreads orders everything */
 	.tc = emu_tc,
 	.reg = emu_reg,
 	.reg_written = emu_reg_written,
+	.global_access = emu_global_access,
 	.regs_declared = emu_regs_declared,
 	.kernel_begin = emu_kernel_begin,
 	.body_begin = emu_body_begin,

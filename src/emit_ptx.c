@@ -458,6 +458,10 @@ convert(const IExpr *e)
 	case T_I32:
 	case T_U32:
 		return to_int(v, a->type, e->to == T_U32);
+	case T_I64:
+		if (v.k == O_IMM)
+			return v;
+		return pure(O_D, a->type == T_U32 ? "cvt.u64.u32 %D, %o;" : "cvt.s64.s32 %D, %o;", v);
 	default: {
 		/* (int)(short)(x) and friends: sign- or zero-extend the low bits */
 		bool sgn = etype_is_signed(e->to);
@@ -489,9 +493,17 @@ address(const Tensor *t, const IExpr *index)
 	 * overflow is undefined in C (an unsigned index wraps before it is widened) */
 	const IExpr *idx = index;
 	if (idx->kind == IE_BINARY && idx->op == OP_ADD && ie_is_const(idx->b, &c) &&
-	    (t->kind == TK_SHARED || idx->type == T_I32)) {
+	    (t->kind == TK_SHARED || idx->type == T_I32 || idx->type == T_I64)) {
 		a.off = c * size;
 		idx = idx->a;
+	}
+	if (idx->type == T_I64) { /* a wide tensor's offset, in 64 bits already */
+		Opnd i = ev(idx);
+		if (i.k == O_IMM)
+			i = pure(O_D, "mov.b64 %D, %o;", i);
+		Opnd w = size == 1 ? i : pure(O_D, "mul.lo.s64 %D, %o, %d;", i, size);
+		a.base = pure(O_D, "add.s64 %D, %o, %o;", (Opnd){O_D, P.param_base[t->index], 0, NULL, false}, w);
+		return a;
 	}
 	Opnd i = reg(ev(idx));
 	if (t->kind == TK_GLOBAL) {
@@ -740,6 +752,14 @@ binary(const IExpr *e)
 		Opnd t = a;
 		a = b;
 		b = t;
+	}
+	if (e->type == T_I64) {
+		if (a.k == O_IMM)
+			a = pure(O_D, "mov.b64 %D, %o;", a);
+		const char *op = e->op == OP_ADD ? "add.s64" : e->op == OP_SUB ? "sub.s64" : "mul.lo.s64";
+		if (e->op != OP_ADD && e->op != OP_SUB && e->op != OP_MUL)
+			fatal("emit_ptx: 64-bit operator %d", (int)e->op);
+		return pure(O_D, "%s %D, %o, %o;", op, a, b);
 	}
 	a = reg(a);
 	if (e->type == T_F32) {

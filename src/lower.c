@@ -93,6 +93,77 @@ const_dims(List *dims, Tensor *t, Loc loc)
 	return true;
 }
 
+/* A dimension or stride of a global tensor parameter: a constant or an integer expression over scalar
+   parameters (declared anywhere in the list). */
+static IExpr *
+param_size(Expr *e, const Tensor *t, const char *what)
+{
+	IExpr *v = sema_expr(e);
+	if (!v)
+		return NULL;
+	if (v->type == T_F32 || !ie_params_only(v)) {
+		error(e->loc, "a %s of '%s' is a constant or an integer expression over scalar parameters", what, t->name);
+		return NULL;
+	}
+	int64_t c;
+	if (ie_is_const(v, &c) && (strcmp(what, "dimension") == 0 ? c <= 0 : c < 0)) {
+		error(e->loc, "%s must be %s, got %lld", what, strcmp(what, "dimension") == 0 ? "positive" : "0 or more",
+		      (long long)c);
+		return NULL;
+	}
+	return v;
+}
+
+/* The shape of a global tensor parameter (dims, strides, whether offsets need 64 bits). */
+static bool
+global_shape(Param *p, Tensor *t)
+{
+	if (p->dims.n > MAX_RANK) {
+		error(p->loc, "at most %d dimensions", MAX_RANK);
+		return false;
+	}
+	if (p->strides.n && p->strides.n != p->dims.n) {
+		error(LIST_AT(p->strides, Expr, 0)->loc, "'%s' has %d dimension%s but %d stride%s", t->name, p->dims.n,
+		      p->dims.n == 1 ? "" : "s", p->strides.n, p->strides.n == 1 ? "" : "s");
+		return false;
+	}
+	t->rank = p->dims.n;
+	bool constant = true;
+	double count = 1;
+	for (int i = 0; i < t->rank; i++) {
+		t->dim_src[i] = LIST_AT(p->dims, Expr, i);
+		t->rdims[i] = param_size(t->dim_src[i], t, "dimension");
+		if (!t->rdims[i])
+			return false;
+		int64_t c;
+		if (ie_is_const(t->rdims[i], &c)) {
+			t->dims[i] = c > INT32_MAX ? INT32_MAX : (int)c;
+			count *= (double)c;
+		} else {
+			constant = false;
+		}
+	}
+	t->wide = !constant || p->strides.n || count >= 2147483648.0;
+	if (!t->wide) {
+		t->count = (int)count;
+		return true;
+	}
+	/* row-major strides, each the product of the later dimensions, in 64 bits */
+	IExpr *stride = ie_int(1, T_I64);
+	for (int i = t->rank - 1; i >= 0; i--) {
+		if (p->strides.n) {
+			IExpr *s = param_size(LIST_AT(p->strides, Expr, i), t, "stride");
+			if (!s)
+				return false;
+			t->rstrides[i] = ie_convert(s, T_I64);
+		} else {
+			t->rstrides[i] = stride;
+			stride = ie_binary(OP_MUL, stride, ie_convert(t->rdims[i], T_I64));
+		}
+	}
+	return true;
+}
+
 static Tensor *
 tensor_new(TensorKind kind, const char *name, Loc loc, EType type)
 {
@@ -115,7 +186,14 @@ eval_view(ViewExpr *ve)
 	View *v;
 	if (s->kind == SYM_VIEW)
 		v = s->view;
-	else if (s->kind == SYM_TENSOR)
+	else if (s->kind == SYM_TENSOR && s->tensor->wide) {
+		error(ve->base_loc, "'%s' has a shape known only at run time, strides, or 2^31 elements or more: it is "
+		                    "indexed element by element, not viewed", ve->base);
+		return NULL;
+	} else if (s->kind == SYM_TENSOR && s->tensor->count > (1 << 24)) {
+		error(ve->base_loc, "a view of '%s' is too large (more than 2^24 elements)", ve->base);
+		return NULL;
+	} else if (s->kind == SYM_TENSOR)
 		v = view_of_tensor(s->tensor);
 	else {
 		error(ve->base_loc, "'%s' is not a tensor or a view", ve->base);
@@ -409,7 +487,8 @@ lower_assign(Stmt *s)
 	Tensor *tensor;
 	IExpr *index;
 	int slot;
-	if (!sema_element(t, &tensor, &index, &slot))
+	IExpr *target = sema_element(t, &tensor, &index, &slot);
+	if (!target)
 		return;
 	if (tensor->kind == TK_LOCAL) {
 		protocol_reg_write(W.proto, tensor, slot, t->loc);
@@ -421,6 +500,7 @@ lower_assign(Stmt *s)
 		LStmt *l = emit(L_STORE, s->loc);
 		l->tensor = tensor;
 		l->index = index;
+		l->coords = target->coords;
 		l->value = ie_convert(value, tensor->type);
 	}
 }
@@ -820,8 +900,10 @@ mark_fences(List *stmts, int total, int *seen, bool in_tc_loop)
 
 /* --------------------------------------------------------------- kernels */
 
+/* grid and block: up to three dimensions; grid's may be expressions over integer scalar parameters
+   (into k->grid_expr, with the parameters in scope), block's are compile-time integers. */
 static bool
-launch_dims(NamedArg *a, int out[3])
+launch_dims(NamedArg *a, int out[3], KernelIR *k)
 {
 	out[0] = out[1] = out[2] = 1;
 	List single = {0};
@@ -837,7 +919,20 @@ launch_dims(NamedArg *a, int out[3])
 	for (int i = 0; i < elems->n; i++) {
 		int64_t v;
 		Expr *e = LIST_AT(*elems, Expr, i);
-		if (!const_int(e, &v, a->name))
+		if (k) {
+			IExpr *g = sema_expr(e);
+			if (!g)
+				return false;
+			if (g->type == T_F32 || !ie_params_only(g)) {
+				error(e->loc, "a grid dimension is a constant or an integer expression over scalar parameters");
+				return false;
+			}
+			if (!ie_is_const(g, &v)) {
+				k->grid_expr[i] = ie_convert(g, T_U32);
+				out[i] = 0;
+				continue;
+			}
+		} else if (!const_int(e, &v, a->name))
 			return false;
 		if (v <= 0 || v > 0x7fffffff) {
 			error(e->loc, "%s dimension must be positive, got %lld", a->name, (long long)v);
@@ -871,7 +966,8 @@ lower_kernel(Kernel *kd)
 			continue;
 		}
 		*have = true;
-		ok &= launch_dims(a, is_block ? k->block : k->grid);
+		if (is_block)
+			ok &= launch_dims(a, k->block, NULL);
 	}
 	if (!have_block) {
 		error(kd->name_loc, "kernel '%s' needs 'block = N' in its launch(...)", kd->name);
@@ -899,37 +995,54 @@ lower_kernel(Kernel *kd)
 	list_push(&k->names, (void *)k->name);
 
 	scope_push();
-	for (int i = 0; i < kd->params.n; i++) {
-		Param *p = LIST_AT(kd->params, Param, i);
-		if (p->type == T_F16)
-			k->uses_f16 = true;
-		if (p->type == T_BF16)
-			k->uses_bf16 = true;
-		if (p->has_shape) {
-			Tensor *t = tensor_new(TK_GLOBAL, p->name, p->loc, p->type);
-			if (!const_dims(&p->dims, t, p->loc))
+	/* scalars first: a tensor's dims and strides may name a scalar declared after it */
+	void **slots = pool_alloc(sizeof(void *) * (size_t)(kd->params.n + 1));
+	bool *is_tensor = pool_alloc(sizeof(bool) * (size_t)(kd->params.n + 1));
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < kd->params.n; i++) {
+			Param *p = LIST_AT(kd->params, Param, i);
+			if (p->has_shape != (pass == 1))
 				continue;
-			Sym *s = sym_declare(SYM_TENSOR, p->name, p->loc);
-			if (!s)
-				continue;
-			s->tensor = t;
-			t->cname = cname_for(p->name);
-			t->index = i;
-			list_push(&k->params, t);
-			list_push(&k->param_is_tensor, t);
-		} else {
-			Sym *s = sym_declare(SYM_VAR, p->name, p->loc);
-			if (!s)
-				continue;
-			Var *v = pool_alloc(sizeof *v);
-			v->name = p->name;
-			v->cname = cname_for(p->name);
-			v->type = p->type;
-			v->is_param = true;
-			s->var = v;
-			list_push(&k->params, v);
-			list_push(&k->param_is_tensor, NULL);
+			if (p->type == T_F16)
+				k->uses_f16 = true;
+			if (p->type == T_BF16)
+				k->uses_bf16 = true;
+			if (p->has_shape) {
+				Tensor *t = tensor_new(TK_GLOBAL, p->name, p->loc, p->type);
+				if (!global_shape(p, t))
+					continue;
+				Sym *s = sym_declare(SYM_TENSOR, p->name, p->loc);
+				if (!s)
+					continue;
+				s->tensor = t;
+				t->cname = cname_for(p->name);
+				t->index = i;
+				slots[i] = t;
+				is_tensor[i] = true;
+			} else {
+				Sym *s = sym_declare(SYM_VAR, p->name, p->loc);
+				if (!s)
+					continue;
+				Var *v = pool_alloc(sizeof *v);
+				v->name = p->name;
+				v->cname = cname_for(p->name);
+				v->type = p->type;
+				v->is_param = true;
+				s->var = v;
+				slots[i] = v;
+			}
 		}
+	}
+	for (int i = 0; i < kd->params.n; i++) {
+		if (!slots[i])
+			continue;
+		list_push(&k->params, slots[i]);
+		list_push(&k->param_is_tensor, is_tensor[i] ? slots[i] : NULL);
+	}
+	for (int i = 0; i < kd->launch.n; i++) {
+		NamedArg *a = LIST_AT(kd->launch, NamedArg, i);
+		if (strcmp(a->name, "grid") == 0 && !launch_dims(a, k->grid, k))
+			return NULL;
 	}
 	tmemplan_kernel(kd, k->threads);
 	int seen = 0;

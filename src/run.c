@@ -195,9 +195,76 @@ scalar_values(KernelIR *k, RunOptions *o, uint32_t *bits)
 	return 0;
 }
 
+/* A tensor parameter's shape for this run: its dims and strides evaluated with the scalar values. */
+typedef struct Shape64 {
+	long long dims[MAX_RANK], strides[MAX_RANK];
+	unsigned long long count, storage; /* elements: the product of dims; the largest offset + 1 */
+} Shape64;
+
+typedef struct ParamValues {
+	KernelIR *k;
+	const uint32_t *bits;
+} ParamValues;
+
+static int64_t
+param_value(const Var *v, void *ctx)
+{
+	ParamValues *pv = ctx;
+	for (int i = 0; i < pv->k->params.n; i++)
+		if (LIST_AT(pv->k->params, Var, i) == v && !LIST_AT(pv->k->param_is_tensor, Tensor, i))
+			return v->type == T_U32 ? (int64_t)pv->bits[i] : (int64_t)(int32_t)pv->bits[i];
+	return 0;
+}
+
+/* Every tensor's shape and the grid, from the scalar values; a size that is not positive is an error. */
+static int
+runtime_shapes(KernelIR *k, const uint32_t *bits, Shape64 *shapes, unsigned grid[3])
+{
+	ParamValues pv = {k, bits};
+	for (int i = 0; i < k->params.n; i++) {
+		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
+		if (!t)
+			continue;
+		Shape64 *s = &shapes[i];
+		s->count = 1;
+		s->storage = 1;
+		for (int d = t->rank - 1; d >= 0; d--) {
+			int64_t v = 0;
+			if (!ie_eval_params(t->rdims[d], param_value, &pv, &v) || v <= 0) {
+				fprintf(stderr, "tilec run: error: dimension %d of %s is %lld with these --set values; give its "
+				                "parameters with --set NAME=VALUE\n", d, t->name, (long long)v);
+				return 1;
+			}
+			s->dims[d] = v;
+			s->strides[d] = d == t->rank - 1 ? 1 : s->strides[d + 1] * s->dims[d + 1];
+			int64_t st;
+			if (t->wide)
+				s->strides[d] = ie_eval_params(t->rstrides[d], param_value, &pv, &st) ? st : -1;
+			if (s->strides[d] < 0) {
+				fprintf(stderr, "tilec run: error: stride %d of %s is negative with these --set values\n", d, t->name);
+				return 1;
+			}
+			s->count *= (unsigned long long)v;
+			s->storage += (unsigned long long)(v - 1) * (unsigned long long)s->strides[d];
+		}
+	}
+	for (int d = 0; d < 3; d++) {
+		int64_t g = k->grid[d];
+		if (k->grid_expr[d] && !ie_eval_params(k->grid_expr[d], param_value, &pv, &g))
+			g = 0;
+		if (g <= 0 || g > 0x7fffffff) {
+			fprintf(stderr, "tilec run: error: grid dimension %c of kernel %s is %lld with these --set values; it "
+			                "must be from 1 to 2^31 - 1\n", "xyz"[d], k->name, (long long)(int32_t)g);
+			return 1;
+		}
+		grid[d] = (unsigned)g;
+	}
+	return 0;
+}
+
 /* --expect OUT=IN: two tensor parameters of one type and shape. */
 static int
-expect_pairs(KernelIR *k, RunOptions *o, int *pairs)
+expect_pairs(KernelIR *k, RunOptions *o, int *pairs, const Shape64 *shapes)
 {
 	for (int i = 0; i < o->expects.n; i++) {
 		const char *s = LIST_AT(o->expects, char, i);
@@ -216,7 +283,7 @@ expect_pairs(KernelIR *k, RunOptions *o, int *pairs)
 		}
 		bool same = t[0]->type == t[1]->type && t[0]->rank == t[1]->rank;
 		for (int d = 0; same && d < t[0]->rank; d++)
-			same = t[0]->dims[d] == t[1]->dims[d];
+			same = shapes[pairs[2 * i]].dims[d] == shapes[pairs[2 * i + 1]].dims[d];
 		if (!same) {
 			fprintf(stderr, "tilec run: error: --expect %s: %s and %s differ in element type or shape\n", s, names[0],
 			        names[1]);
@@ -243,7 +310,7 @@ c_string(Buf *b, const char *s)
 
 /* The host main: fill, launch on the CPU, print, compare, dump. */
 static void
-host_main(Buf *b, KernelIR *k, RunOptions *o, const uint32_t *scalars, const int *pairs)
+host_main(Buf *b, KernelIR *k, RunOptions *o, const uint32_t *scalars, const int *pairs, const Shape64 *shapes)
 {
 	buf_printf(b, "\n// ---- tilec run: the host side\nint\nmain(void)\n{\n");
 	int ntensors = 0;
@@ -259,11 +326,14 @@ host_main(Buf *b, KernelIR *k, RunOptions *o, const uint32_t *scalars, const int
 		slot[i] = n++;
 		buf_printf(b, "\t\t{\"%s\", %s, %d, {", t->name, type_code(t->type), t->rank);
 		for (int d = 0; d < t->rank; d++)
-			buf_printf(b, "%s%d", d ? ", " : "", t->dims[d]);
-		buf_printf(b, "}, %du, 0, 0},\n", t->count);
+			buf_printf(b, "%s%lld", d ? ", " : "", shapes[i].dims[d]);
+		buf_puts(b, "}, {");
+		for (int d = 0; d < t->rank; d++)
+			buf_printf(b, "%s%lld", d ? ", " : "", shapes[i].strides[d]);
+		buf_printf(b, "}, %lluu, %lluu, 0, 0},\n", shapes[i].count, shapes[i].storage);
 	}
 	if (!ntensors)
-		buf_puts(b, "\t\t{\"\", 0, 0, {0}, 0, 0, 0},\n");
+		buf_puts(b, "\t\t{\"\", 0, 0, {0}, {0}, 0, 0, 0, 0},\n");
 	buf_puts(b, "\t};\n");
 	for (int i = 0; i < k->params.n; i++) {
 		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
@@ -293,11 +363,11 @@ host_main(Buf *b, KernelIR *k, RunOptions *o, const uint32_t *scalars, const int
 				continue;
 			buf_puts(b, "\ttl_host_dump(");
 			c_string(b, o->dump);
-			buf_printf(b, ", %d, \"in\", t[%d].init, t[%d].count * tl_host_sizes[t[%d].type]);\n", i, slot[i], slot[i],
+			buf_printf(b, ", %d, \"in\", t[%d].init, t[%d].storage * tl_host_sizes[t[%d].type]);\n", i, slot[i], slot[i],
 			           slot[i]);
 			buf_puts(b, "\ttl_host_dump(");
 			c_string(b, o->dump);
-			buf_printf(b, ", %d, \"out\", t[%d].data, t[%d].count * tl_host_sizes[t[%d].type]);\n", i, slot[i],
+			buf_printf(b, ", %d, \"out\", t[%d].data, t[%d].storage * tl_host_sizes[t[%d].type]);\n", i, slot[i],
 			           slot[i], slot[i]);
 		}
 	}
@@ -306,7 +376,7 @@ host_main(Buf *b, KernelIR *k, RunOptions *o, const uint32_t *scalars, const int
 
 /* DIR/manifest: what tools/emu-gpu-runner needs to run the same launch from the dumped inputs. */
 static int
-write_manifest(KernelIR *k, RunOptions *o, const uint32_t *scalars)
+write_manifest(KernelIR *k, RunOptions *o, const uint32_t *scalars, const Shape64 *shapes)
 {
 	if (mkdir(o->dump, 0777) != 0 && errno != EEXIST) {
 		fprintf(stderr, "tilec run: error: cannot create '%s': %s\n", o->dump, strerror(errno));
@@ -322,7 +392,8 @@ write_manifest(KernelIR *k, RunOptions *o, const uint32_t *scalars)
 	for (int i = 0; i < k->params.n; i++) {
 		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
 		if (t) {
-			fprintf(f, "tensor %d %s %s %d %d\n", i, t->name, etype_name(t->type), etype_bits(t->type) / 8, t->count);
+			fprintf(f, "tensor %d %s %s %d %llu\n", i, t->name, etype_name(t->type), etype_bits(t->type) / 8,
+			        shapes[i].storage);
 		} else {
 			int size;
 			Var *v = LIST_AT(k->params, Var, i);
@@ -381,18 +452,22 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 {
 	uint32_t *scalars = pool_alloc(sizeof(uint32_t) * (size_t)(k->params.n + 1));
 	int *pairs = pool_alloc(sizeof(int) * (size_t)(2 * o->expects.n + 1));
+	Shape64 *shapes = pool_alloc(sizeof(Shape64) * (size_t)(k->params.n + 1));
+	unsigned grid[3];
 	int rc = scalar_values(k, o, scalars);
 	if (!rc)
-		rc = expect_pairs(k, o, pairs);
+		rc = runtime_shapes(k, scalars, shapes, grid);
+	if (!rc)
+		rc = expect_pairs(k, o, pairs, shapes);
 	if (!rc && o->dump)
-		rc = write_manifest(k, o, scalars);
+		rc = write_manifest(k, o, scalars, shapes);
 	if (rc)
 		return rc;
 
 	Buf b = {0};
 	buf_puts(&b, "// tilec run: the --target=emu program with a host main, for the CPU.\n#define TILEC_EMU_HOST 1\n");
 	target_emu.emit(prog, arch_default()->name, &b);
-	host_main(&b, k, o, scalars, pairs);
+	host_main(&b, k, o, scalars, pairs, shapes);
 
 	const char *tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	char *dir = pool_printf("%s/tilec-run-XXXXXX", tmpdir);
@@ -418,7 +493,7 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 			        o->save_temps ? "" : "; --save-temps keeps it");
 			rc = 4;
 		} else {
-			printf("run %s: grid %dx%dx%d, block %dx%dx%d, seed %llu\n", k->name, k->grid[0], k->grid[1], k->grid[2],
+			printf("run %s: grid %ux%ux%u, block %dx%dx%d, seed %llu\n", k->name, grid[0], grid[1], grid[2],
 			       k->block[0], k->block[1], k->block[2], o->seed);
 			char *argv[] = {exe, NULL};
 			st = run_process(argv, false);

@@ -145,7 +145,7 @@ value_type(EType t)
 {
 	if (etype_is_float(t))
 		return T_F32;
-	return t == T_U32 ? T_U32 : T_I32;
+	return t == T_U32 || t == T_I64 ? t : T_I32;
 }
 
 static IExpr *
@@ -161,7 +161,7 @@ IExpr *
 ie_int(int64_t v, EType type)
 {
 	IExpr *e = ie_new(IE_INT, type);
-	e->ival = type == T_U32 ? (int64_t)(uint32_t)v : (int64_t)(int32_t)v;
+	e->ival = type == T_U32 ? (int64_t)(uint32_t)v : type == T_I64 ? v : (int64_t)(int32_t)v;
 	return e;
 }
 
@@ -218,6 +218,8 @@ round_to(double v, EType to)
 static int64_t
 wrap(int64_t v, EType t)
 {
+	if (t == T_I64)
+		return v;
 	return t == T_U32 ? (int64_t)(uint32_t)v : (int64_t)(int32_t)(uint32_t)v;
 }
 
@@ -230,6 +232,7 @@ int_convert(int64_t v, EType to)
 	case T_I16: return (int16_t)v;
 	case T_U16: return (uint16_t)v;
 	case T_U32: return (uint32_t)v;
+	case T_I64: return v;
 	default: return (int32_t)(uint32_t)v;
 	}
 }
@@ -246,7 +249,7 @@ ie_convert(IExpr *e, EType to)
 		return ie_float(round_to(e->fval, to));
 	if (e->kind == IE_FLOAT && !etype_is_float(to) && e->fval > -2147483649.0 && e->fval < 4294967296.0)
 		return ie_int(int_convert((int64_t)e->fval, to), vt);
-	if (e->type == to && (to == T_I32 || to == T_U32 || to == T_F32))
+	if (e->type == to && (to == T_I32 || to == T_U32 || to == T_F32 || to == T_I64))
 		return e;
 	if (e->kind == IE_CONV && e->to == to)
 		return e; /* already rounded to that type */
@@ -280,6 +283,16 @@ fold_int(Op op, int64_t x, int64_t y, EType t, int64_t *out)
 {
 	uint32_t ux = (uint32_t)x, uy = (uint32_t)y;
 	bool u = t == T_U32;
+	if (t == T_I64) {
+		/* offsets: + - * only, wrapping as the 64-bit machine does */
+		uint64_t a = (uint64_t)x, b = (uint64_t)y;
+		switch (op) {
+		case OP_ADD: *out = (int64_t)(a + b); return true;
+		case OP_SUB: *out = (int64_t)(a - b); return true;
+		case OP_MUL: *out = (int64_t)(a * b); return true;
+		default: return false;
+		}
+	}
 	switch (op) {
 	case OP_MUL: *out = (int64_t)((uint64_t)x * (uint64_t)y); break;
 	case OP_DIV:
@@ -330,6 +343,8 @@ ie_binary(Op op, IExpr *a, IExpr *b)
 		t = a->type;
 	else if (a->type == T_F32 || b->type == T_F32)
 		t = T_F32;
+	else if (a->type == T_I64 || b->type == T_I64)
+		t = T_I64;
 	else if (a->type == T_U32 || b->type == T_U32)
 		t = T_U32;
 	else
@@ -409,30 +424,41 @@ unary(Expr *src, Op op, IExpr *a)
 }
 
 static bool
-index_tensor(Expr *e, Tensor *t, IExpr **out)
+index_tensor(Expr *e, Tensor *t, IExpr **out, IExpr ***coords)
 {
 	if (e->args.n != t->rank) {
 		error(e->loc, "'%s' has %d dimension%s but %d ind%s given", t->name, t->rank, t->rank == 1 ? "" : "s",
 		      e->args.n, e->args.n == 1 ? "ex is" : "ices are");
 		return false;
 	}
-	IExpr *flat = ie_int(0, T_I32);
+	IExpr *flat = ie_int(0, t->wide ? T_I64 : T_I32);
+	if (coords)
+		*coords = pool_alloc(sizeof(IExpr *) * (size_t)t->rank);
 	for (int i = 0; i < t->rank; i++) {
 		Expr *ae = LIST_AT(e->args, Expr, i);
 		IExpr *ix = sema_expr(ae);
 		if (!ix)
 			return false;
+		if (coords)
+			(*coords)[i] = ix;
 		if (ix->type == T_F32) {
 			error(ae->loc, "index must be an integer");
 			return false;
 		}
-		int64_t c;
-		if (ie_is_const(ix, &c) && (c < 0 || c >= t->dims[i])) {
-			error(ae->loc, "index %lld is out of range for dimension %d of '%s' (size %d)", (long long)c, i,
-			      t->name, t->dims[i]);
+		int64_t c, d = t->dims[i];
+		bool known = !t->wide || ie_is_const(t->rdims[i], &d);
+		if (ie_is_const(ix, &c) && (c < 0 || (known && c >= d))) {
+			if (known)
+				error(ae->loc, "index %lld is out of range for dimension %d of '%s' (size %lld)", (long long)c, i,
+				      t->name, (long long)d);
+			else
+				error(ae->loc, "index %lld is out of range for dimension %d of '%s'", (long long)c, i, t->name);
 			return false;
 		}
-		flat = ie_binary(OP_ADD, ie_binary(OP_MUL, flat, ie_int(t->dims[i], T_I32)), ix);
+		if (t->wide) /* 64 bits: sum of index * stride */
+			flat = ie_binary(OP_ADD, flat, ie_binary(OP_MUL, ie_convert(ix, T_I64), t->rstrides[i]));
+		else
+			flat = ie_binary(OP_ADD, ie_binary(OP_MUL, flat, ie_int(t->dims[i], T_I32)), ix);
 	}
 	*out = flat;
 	return true;
@@ -526,12 +552,14 @@ sema_element(Expr *e, Tensor **tensor, IExpr **index, int *slot)
 		              "tcgen05.st", t->name);
 		return NULL;
 	}
-	if (!index_tensor(e, t, index))
+	IExpr **coords = NULL;
+	if (!index_tensor(e, t, index, t->kind == TK_GLOBAL ? &coords : NULL))
 		return NULL;
 	*tensor = t;
 	IExpr *r = ie_new(IE_LOAD, value_type(t->type));
 	r->tensor = t;
 	r->index = *index;
+	r->coords = coords;
 	return r;
 }
 
@@ -674,7 +702,7 @@ sema_expr(Expr *e)
 			return NULL;
 		}
 		IExpr *ix;
-		if (!index_tensor(e, s->tensor, &ix))
+		if (!index_tensor(e, s->tensor, &ix, NULL))
 			return NULL;
 		IExpr *r = ie_new(IE_SADDR, T_U32);
 		r->tensor = s->tensor;
@@ -753,6 +781,75 @@ ie_eval_thread(const IExpr *e, int thread, int64_t *out)
 		if (etype_is_float(e->to) || !ie_eval_thread(e->a, thread, &x))
 			return false;
 		*out = int_convert(x, e->to);
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool
+ie_params_only(const IExpr *e)
+{
+	if (!e)
+		return true;
+	switch (e->kind) {
+	case IE_INT:
+		return true;
+	case IE_VAR:
+		return e->var->is_param && e->type != T_F32;
+	case IE_UNARY:
+	case IE_BINARY:
+	case IE_CONV:
+	case IE_CALL:
+		return e->type != T_F32 && ie_params_only(e->a) && ie_params_only(e->b) && ie_params_only(e->index);
+	default:
+		return false;
+	}
+}
+
+bool
+ie_eval_params(const IExpr *e, int64_t (*value)(const Var *v, void *ctx), void *ctx, int64_t *out)
+{
+	int64_t x, y;
+	switch (e->kind) {
+	case IE_INT:
+		*out = e->ival;
+		return true;
+	case IE_VAR:
+		if (!e->var->is_param)
+			return false;
+		*out = wrap(int_convert(value(e->var, ctx), e->var->type), e->type);
+		return true;
+	case IE_UNARY:
+		if (!ie_eval_params(e->a, value, ctx, &x))
+			return false;
+		*out = wrap(e->op == OP_NEG ? (int64_t)(0 - (uint64_t)x) : e->op == OP_NOT ? !x : ~x,
+		            e->op == OP_NOT ? T_I32 : e->type);
+		return true;
+	case IE_BINARY:
+		if (!ie_eval_params(e->a, value, ctx, &x))
+			return false;
+		if (e->op == OP_NONE)
+			return ie_eval_params(x ? e->b : e->index, value, ctx, out);
+		if (!ie_eval_params(e->b, value, ctx, &y))
+			return false;
+		return fold_int(e->op, x, y, e->a->type, out);
+	case IE_CONV:
+		if (etype_is_float(e->to) || !ie_eval_params(e->a, value, ctx, &x))
+			return false;
+		*out = int_convert(x, e->to);
+		return true;
+	case IE_CALL:
+		if (!ie_eval_params(e->a, value, ctx, &x))
+			return false;
+		if (e->fn == F_ABS) {
+			*out = wrap(x < 0 ? (int64_t)(0 - (uint64_t)x) : x, e->type);
+			return true;
+		}
+		if ((e->fn != F_MIN && e->fn != F_MAX) || !ie_eval_params(e->b, value, ctx, &y))
+			return false;
+		bool less = e->type == T_U32 ? (uint32_t)x < (uint32_t)y : x < y;
+		*out = less == (e->fn == F_MIN) ? x : y;
 		return true;
 	default:
 		return false;

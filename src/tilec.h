@@ -31,6 +31,7 @@ typedef struct List {
 typedef enum EType {
 	T_NONE,
 	T_F32, T_F16, T_BF16, T_I32, T_U32, T_I16, T_U16, T_I8, T_U8,
+	T_I64, /* not an element type: the value type of 64-bit global element offsets */
 	T_COUNT
 } EType;
 
@@ -374,6 +375,13 @@ typedef struct Tensor {
 	int col_offset;    /* tmem: its base column relative to that allocation */
 	int lane_offset;   /* tmem: its base lane (bits 31..16 of a constant offset) */
 	int index;         /* parameter position for TK_GLOBAL */
+	/* TK_GLOBAL: wide when a dimension or stride is known only at run time, a stride is written, or the
+	   element count reaches 2^31; then dims[i] is 0 where rdims[i] is not constant, count is 0, and
+	   element offsets are i64 expressions */
+	bool wide;
+	IExpr *rdims[MAX_RANK];    /* i32 / u32 over constants and scalar parameters */
+	IExpr *rstrides[MAX_RANK]; /* i64, in elements */
+	Expr *dim_src[MAX_RANK];   /* as written, for messages */
 	struct View *identity; /* the view of the whole tensor, built once */
 } Tensor;
 
@@ -434,6 +442,11 @@ bool ie_is_const(const IExpr *e, int64_t *out);
 /* Evaluates e for one thread of a block; false when it depends on anything but the thread's ids and constants. */
 bool ie_eval_thread(const IExpr *e, int thread, int64_t *out);
 bool ie_varying(const IExpr *e);
+/* Evaluates an integer expression over constants and scalar parameters, the value of parameter Var v
+   being value(v, ctx); false when it depends on anything else or is undefined (division by zero). */
+bool ie_eval_params(const IExpr *e, int64_t (*value)(const Var *v, void *ctx), void *ctx, int64_t *out);
+/* True when e uses only constants and integer scalar parameters. */
+bool ie_params_only(const IExpr *e);
 /* The element type of a value type: i32, u32 or f32. */
 EType value_type(EType t);
 /* A function name of LANGUAGE.md 10.2: its Func, or false. */
@@ -508,6 +521,7 @@ struct IExpr {
 	IExpr *index;
 	int slot;
 	Op op;        /* IE_BINARY with OP_NONE: the select a ? b : index */
+	IExpr **coords; /* IE_LOAD of a global tensor: the index of each dimension (index is their offset) */
 	IExpr *a, *b;
 	EType to;
 	Func fn;
@@ -554,6 +568,7 @@ struct LStmt {
 	List body; /* LStmt* */
 	List els;  /* LStmt* */
 	IExpr *lo, *hi;
+	IExpr **coords; /* L_STORE to a global tensor: as IExpr's */
 	/* L_TC, L_FENCE */
 	TcKind tc;
 	int cta_group;
@@ -572,6 +587,7 @@ typedef struct KernelIR {
 	List params;  /* Param-order Tensor* (global) or Var* (scalar): see param_is_tensor */
 	List param_is_tensor; /* non-NULL entry marks a tensor */
 	int grid[3], block[3];
+	IExpr *grid_expr[3]; /* a grid dimension over scalar parameters (grid[d] is 0 then), else NULL */
 	int threads;
 	List body;    /* LStmt* */
 	List names;   /* const char*: every name the generated code uses */
@@ -846,6 +862,8 @@ typedef struct CuDialect {
 	/* the text of a read of register word, verb "read" or "stored"; NULL: plain NAME[WORD] */
 	const char *(*reg)(CuWriter *w, const Tensor *t, int word, const char *verb);
 	void (*reg_written)(CuWriter *w, const Tensor *t, int word); /* before a register store */
+	/* inside the brackets of a global element access, before its offset: a check of its coordinates */
+	void (*global_access)(CuWriter *w, const Tensor *t, IExpr *const *coords);
 	void (*regs_declared)(CuWriter *w, const Tensor *t);         /* after a local tensor's declaration */
 	void (*kernel_begin)(CuWriter *w, KernelIR *k); /* before the kernel's signature */
 	void (*body_begin)(CuWriter *w, KernelIR *k);

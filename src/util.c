@@ -195,6 +195,7 @@ static const struct {
 	[T_U16] = {"u16", 16, false, false},
 	[T_I8] = {"i8", 8, false, true},
 	[T_U8] = {"u8", 8, false, false},
+	[T_I64] = {"i64", 64, false, true},
 };
 
 const char *etype_name(EType t) { return etypes[t].name; }
@@ -234,6 +235,7 @@ etype_ctype(EType t)
 	case T_I16: return "short";
 	case T_I8: return "signed char";
 	case T_U8: return "unsigned char";
+	case T_I64: return "long long";
 	default: return "int";
 	}
 }

@@ -91,6 +91,25 @@ for tile in examples/*.tile; do
 				echo "PASS $name"
 			fi
 		fi
+	elif [ -f "tests/emu/${stem}_check.c" ]; then
+		# runtime sizes that are not multiples of the tile, checked against a reference in C
+		if ! cc -O2 -std=c11 -ffp-contract=off -o "$tmp/check" "tests/emu/${stem}_check.c" -lm 2>"$tmp/err"; then
+			fail "cannot build tests/emu/${stem}_check.c"
+			show "$tmp/err"
+		else
+			for size in "300 200 256 260 1.5 -0.5" "1 1 1 3 2.0 0.0" "33 129 129 130 -0.75 0.25"; do
+				set -- $size
+				rm -rf "$tmp/dump"
+				run "$tile" --set M=$1 --set N=$2 --set ldc=$3 --set ldd=$4 --set alpha=$5 --set beta=$6 --dump "$tmp/dump"
+				if [ $rc -ne 0 ]; then
+					name=emu/$stem/$1x$2
+					fail "exit status $rc"
+					show "$tmp/out"
+				else
+					"$tmp/check" "$tmp/dump" "$@" || failed=1
+				fi
+			done
+		fi
 	else
 		expect_run "$name" 0 "expect Out = A: all" "$tile" --expect Out=A
 	fi
@@ -200,6 +219,10 @@ expect_run emu/run/unknown_kernel 2 "has no kernel 'nope'; it has tmem_roundtrip
 expect_run emu/run/expect_unknown 2 "kernel tmem_roundtrip has no tensor parameter 'B'" examples/tmem_roundtrip.tile --expect Out=B
 expect_run emu/run/set_unknown 2 "kernel trap_dealloc has no scalar parameter 'A' (it is a tensor)" tests/emu/trap_dealloc.tile --set A=1
 expect_run emu/run/input_error 1 "error:" tests/emu/direct.cc
+expect_run emu/run/outside_shape 1 "trap_outside.tile:10: element [0, 200] of A is outside its shape [100, 200]" \
+	tests/emu/trap_outside.tile --set M=100 --set N=200
+expect_run emu/run/dim_not_positive 1 "dimension 0 of A is -5 with these --set values" \
+	tests/emu/trap_outside.tile --set M=-5 --set N=200
 name=emu/run/no_compiler
 CXX=/nonexistent/c++ $limit "$tilec" run examples/tmem_roundtrip.tile >"$tmp/out" 2>&1
 rc=$?

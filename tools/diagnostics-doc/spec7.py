@@ -24,3 +24,20 @@ E("keyword_v1", "`unexpected keyword 'device', 'copy', 'stride' or 'cluster'`",
   "These four words are keywords of version 1 and cannot name anything.",
   "tiny", wrong=[("let tid = thread_idx.x;\n    Out[tid] = A[tid];", "let copy = thread_idx.x;\n    Out[copy] = A[copy];")],
   fix=[("let copy = thread_idx.x;\n    Out[copy] = A[copy];", "let c = thread_idx.x;\n    Out[c] = A[c];")])
+T("Runtime sizes", "Dims, strides and grids over scalar parameters ([language.md section 15](language.md#15-runtime-sizes-strides-and-grids)).")
+E("param_size", "`a dimension (stride) of 'NAME' is a constant or an integer expression over scalar parameters`",
+  "A global tensor's dimensions and strides may use only constants and the kernel's integer scalar parameters.",
+  "kernel k(A: f32[n, thread_idx.x], n: i32) launch(grid = 1, block = 32)\n{\n    A[0, 0] = 1.0;\n}\n",
+  fix=[("f32[n, thread_idx.x]", "f32[n, 32]")])
+E("stride_count", "`'NAME' has N dimensions but M strides`",
+  "`stride (...)` gives one stride per dimension.",
+  "kernel k(A: f32[m, n] stride (ld), m: i32, n: i32, ld: i32) launch(grid = 1, block = 32)\n{\n    A[0, 0] = 1.0;\n}\n",
+  fix=[("stride (ld)", "stride (ld, 1)")])
+E("wide_view", "`'NAME' has a shape known only at run time, strides, or 2^31 elements or more: it is indexed element by element, not viewed`",
+  "Views are tables of elements built at compile time, which a runtime shape does not allow.",
+  "kernel k(A: f32[m, 32], m: i32) launch(grid = 1, block = 32)\n{\n    view row = A[0, :];\n    row[thread_idx.x] = 1.0;\n}\n",
+  fix=[("    view row = A[0, :];\n    row[thread_idx.x] = 1.0;", "    A[0, thread_idx.x] = 1.0;")])
+E("grid_params", "`a grid dimension is a constant or an integer expression over scalar parameters`",
+  "`grid` may use the integer scalar parameters; `block` must be a compile-time integer.",
+  "kernel k(A: f32[n], n: i32, s: f32) launch(grid = s, block = 32)\n{\n    A[0] = 1.0;\n}\n",
+  fix=[("grid = s,", "grid = (n + 31) / 32,")])
