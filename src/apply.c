@@ -1142,21 +1142,17 @@ apply_lower(Stmt *s, View **ops, int nops, ApplyCtx *ctx, List *out)
 	return true;
 }
 
-/* The pairs the check compares, for draw.c: setup and the operand shapes as apply_lower checks
-   them (a failure is reported), the verdict of apply_match, and for each participating warp's first
-   repeat the operand positions the image gives every lane, register and part. */
+/* The pairs the check compares, for draw.c: the operand shapes as apply_match checks them (NULL
+   when they do not fit; *mm says why), its verdict, and for each participating warp's first repeat
+   the operand positions the image gives every lane, register and part. */
 ApplyMap *
-apply_map(Stmt *s, View **ops, int nops, ApplyCtx *ctx)
+apply_map_input(const ApplyInput *in, Mismatch *mm)
 {
 	ApplyMap *m = pool_alloc(sizeof *m);
-	Loc imm_loc = s->loc;
-	if (!setup(s, ops, nops, ctx, &m->in, &imm_loc))
-		return NULL;
+	m->in = *in;
 	Check c;
-	if (!check_init(&c, &m->in, &m->first)) {
-		apply_report(&m->in, &m->first, s->loc, imm_loc);
+	if (!check_init(&c, &m->in, mm))
 		return NULL;
-	}
 	ApplyIssue *issues;
 	int nissues;
 	uint32_t imm;
@@ -1183,5 +1179,20 @@ apply_map(Stmt *s, View **ops, int nops, ApplyCtx *ctx)
 			}
 		}
 	}
+	return m;
+}
+
+/* The same for an apply statement, after the checks of apply_lower's setup; a failure is reported. */
+ApplyMap *
+apply_map(Stmt *s, View **ops, int nops, ApplyCtx *ctx)
+{
+	ApplyInput in = {0};
+	Loc imm_loc = s->loc;
+	if (!setup(s, ops, nops, ctx, &in, &imm_loc))
+		return NULL;
+	Mismatch mm;
+	ApplyMap *m = apply_map_input(&in, &mm);
+	if (!m)
+		apply_report(&in, &mm, s->loc, imm_loc);
 	return m;
 }

@@ -773,7 +773,10 @@ typedef struct ApplyMap {
 	int *reg_index, *tmem_index; /* [((warp index * 32 + lane) * registers + r) * half + h] */
 } ApplyMap;
 
-/* NULL, after reporting why, when the operands do not fit the instruction. */
+/* The map of an apply as stated; NULL when the operands' shapes do not fit the instruction (*mm
+   says why, as apply_match would). */
+ApplyMap *apply_map_input(const ApplyInput *in, Mismatch *mm);
+/* The map of an apply statement; NULL, after reporting why, when its operands do not fit. */
 ApplyMap *apply_map(Stmt *s, View **operands, int noperands, ApplyCtx *ctx);
 
 /* ---------------------------------------------------------------- draw.c */
