@@ -584,7 +584,8 @@ draw_mapping(const ApplyMap *m, const Stmt *s, Buf *out)
 	opcode_format(&m->in.op, name, sizeof name);
 	const char *title = apply_text(s);
 	line_of_text(&p, "title", 15, "%s", title);
-	const char *scope = s->scope == SCOPE_WARP ? "warp" : s->scope == SCOPE_WARPGROUP ? "warpgroup" : "cta";
+	ScopeKind sk = m->in.scope;
+	const char *scope = sk == SCOPE_WARP ? "warp" : sk == SCOPE_WARPGROUP ? "warpgroup" : "cta";
 	Buf warps = {0};
 	for (int i = 0; i < m->nwarps; i++)
 		buf_printf(&warps, "%s%d", i ? ", " : "", m->warps[i]);
