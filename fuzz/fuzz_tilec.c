@@ -88,8 +88,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		Program *prog = lower_program(&items, "fuzz.tile");
 		if (prog && !error_count) {
 			/* --emit=cu, --target=emu and --emit=ptx: the output is discarded */
-			const Target *targets[] = {&target_cuda, &target_emu, &target_ptx};
-			for (int t = 0; t < 3; t++) {
+			const Target *targets[] = {&target_cuda, &target_emu, &target_ptx, &target_ir};
+			for (int t = 0; t < 4; t++) {
 				Buf out = {0};
 				targets[t]->emit(prog, "sm_100a", &out);
 				buf_free(&out);

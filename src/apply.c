@@ -859,9 +859,8 @@ shared_address(Check *c, Issue *issues, int nwarp, int p, IExpr *gi_expr)
 		for (int w = nwarp - 1; w >= 1; w--) {
 			Issue *is = &issues[w * c->repeats + p];
 			IExpr *sel = pool_alloc(sizeof *sel);
-			sel->kind = IE_BINARY;
+			sel->kind = IE_SELECT;
 			sel->type = T_U32;
-			sel->op = OP_NONE; /* select: a ? b : previous */
 			sel->a = warp_cond(B_WARP_ID, is->warp);
 			sel->b = ie_int(is->offset, T_U32);
 			sel->index = addr;
@@ -911,7 +910,7 @@ emit_issues(Check *c, Issue *issues, int nwarp, ApplyCtx *ctx, List *out)
 	for (int w = 1; w < nwarp && shared; w++)
 		for (int p = 0; p < c->repeats && shared; p++)
 			shared = memcmp(issues[w * c->repeats + p].words, issues[p].words, sizeof(int) * nregs) == 0;
-	/* a load can stage only when lower.c can put the copies right after its wait::ld */
+	/* a load can stage only when lower.c can put the copies right after its wait for loads */
 	bool stage = !shared && nwarp > 1 && (!c->op.is_ld || ctx->can_defer);
 	List *body = out;
 	LStmt *first = NULL;
@@ -942,7 +941,7 @@ emit_issues(Check *c, Issue *issues, int nwarp, ApplyCtx *ctx, List *out)
 	} else if (shared || stage) {
 		/* Registers that differ from warp to warp go through a staging array that every warp names
 		   the same way: one instruction for all warps, and per-warp copies in and (after the
-		   wait::ld) out. */
+		   wait for loads) out. */
 		Tensor *staging = NULL;
 		if (!shared) {
 			staging = pool_alloc(sizeof *staging);

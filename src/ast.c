@@ -7,21 +7,6 @@ static void dump_expr(FILE *out, Expr *e);
 static void dump_layout(FILE *out, LayoutExpr *l);
 static void dump_stmts(FILE *out, List *stmts, int indent);
 
-static const char *const op_names[] = {
-	[OP_NONE] = "?",
-	[OP_NEG] = "-", [OP_NOT] = "!", [OP_BITNOT] = "~",
-	[OP_MUL] = "*", [OP_DIV] = "/", [OP_MOD] = "%", [OP_ADD] = "+", [OP_SUB] = "-",
-	[OP_SHL] = "<<", [OP_SHR] = ">>",
-	[OP_LT] = "<", [OP_LE] = "<=", [OP_GT] = ">", [OP_GE] = ">=", [OP_EQ] = "==", [OP_NE] = "!=",
-	[OP_BITAND] = "&", [OP_BITXOR] = "^", [OP_BITOR] = "|", [OP_LAND] = "&&", [OP_LOR] = "||",
-};
-
-static const char *const builtin_names[] = {
-	[B_THREAD_X] = "thread_idx.x", [B_THREAD_Y] = "thread_idx.y", [B_THREAD_Z] = "thread_idx.z",
-	[B_BLOCK_X] = "block_idx.x", [B_BLOCK_Y] = "block_idx.y", [B_BLOCK_Z] = "block_idx.z",
-	[B_WARP_ID] = "warp_id", [B_LANE_ID] = "lane_id", [B_WARPGROUP_ID] = "warpgroup_id",
-};
-
 static const char *const scope_names[] = {
 	[SCOPE_WARP] = "warp", [SCOPE_WARPGROUP] = "warpgroup", [SCOPE_CTA] = "cta",
 };
@@ -104,7 +89,7 @@ dump_expr(FILE *out, Expr *e)
 		fputc(')', out);
 		return;
 	case E_UNARY:
-		fprintf(out, "(%s", op_names[e->op]);
+		fprintf(out, "(%s", op_text(e->op));
 		at(out, e->loc);
 		fputc(' ', out);
 		dump_expr(out, e->a);
@@ -122,7 +107,7 @@ dump_expr(FILE *out, Expr *e)
 		for (Expr *x = e; x && x->kind == E_BINARY; x = x->a)
 			spine[n++] = x;
 		for (int i = 0; i < n; i++) {
-			fprintf(out, "(%s", op_names[spine[i]->op]);
+			fprintf(out, "(%s", op_text(spine[i]->op));
 			at(out, spine[i]->loc);
 			fputc(' ', out);
 		}
@@ -143,7 +128,7 @@ dump_expr(FILE *out, Expr *e)
 		fputc(')', out);
 		return;
 	case E_BUILTIN:
-		fprintf(out, "(builtin %s", builtin_names[e->builtin]);
+		fprintf(out, "(builtin %s", builtin_name(e->builtin));
 		break;
 	case E_TUPLE:
 		fputs("(tuple", out);
@@ -374,7 +359,7 @@ dump_stmt(FILE *out, Stmt *s, int indent)
 		break;
 	case S_ASSIGN:
 		if (s->assign_op != OP_NONE)
-			fprintf(out, " %s=", op_names[s->assign_op]);
+			fprintf(out, " %s=", op_text(s->assign_op));
 		fputc(' ', out);
 		dump_expr(out, s->target);
 		fputc(' ', out);

@@ -11,7 +11,7 @@
 
 #include "tilec.h"
 
-typedef enum Kind { K_NONE, K_CU, K_PTX, K_CUBIN, K_TOKENS, K_AST } Kind;
+typedef enum Kind { K_NONE, K_CU, K_PTX, K_CUBIN, K_TOKENS, K_AST, K_IR } Kind;
 
 typedef struct Options {
 	const char *input;
@@ -31,7 +31,7 @@ static const struct {
 	Kind kind;
 } kinds[] = {
 	{"cu", ".cu", K_CU}, {"ptx", ".ptx", K_PTX}, {"cubin", ".cubin", K_CUBIN},
-	{"tokens", NULL, K_TOKENS}, {"ast", NULL, K_AST},
+	{"tokens", NULL, K_TOKENS}, {"ast", NULL, K_AST}, {"ir", ".ir", K_IR},
 };
 
 static void
@@ -40,7 +40,7 @@ usage(FILE *out)
 	fputs("usage: tilec [options] FILE.tile\n"
 	      "       tilec run FILE.tile [--kernel NAME] [--seed S] [--expect OUT=IN]...   (see tilec run --help)\n"
 	      "  -o FILE            output, '-' for stdout; kind from --emit, else from the extension\n"
-	      "  --emit=KIND        cu | ptx | cubin | tokens | ast\n",
+	      "  --emit=KIND        cu | ptx | cubin | tokens | ast | ir\n",
 	      out);
 	fprintf(out, "  -arch=ARCH         %s\n", arch_list(" (default)"));
 	fputs("  -I DIR             include search directory\n"
@@ -501,7 +501,7 @@ parse_args(int argc, char **argv, Options *opt, int *done)
 				if (strcmp(a + 7, kinds[k].name) == 0)
 					opt->kind = kinds[k].kind;
 			if (opt->kind == K_NONE)
-				return usage_error("unknown --emit kind '%s'; expected cu, ptx, cubin, tokens or ast", a + 7);
+				return usage_error("unknown --emit kind '%s'; expected cu, ptx, cubin, tokens, ast or ir", a + 7);
 		} else if (strcmp(a, "--target=emu") == 0) {
 			opt->emu = true;
 		} else if (strncmp(a, "--target=", 9) == 0) {
@@ -595,12 +595,14 @@ compile(Options *opt)
 		return 1;
 	const char *output = opt->output;
 	if (!output) {
-		const char *ext = kind == K_PTX ? ".ptx" : kind == K_CUBIN ? ".cubin" : ".cu";
+		const char *ext = kind == K_PTX ? ".ptx" : kind == K_CUBIN ? ".cubin" : kind == K_IR ? ".ir" : ".cu";
 		output = replace_ext(base_name(opt->input), ext);
 	}
 	/* the routes: cu: CUDA C; ptx: direct PTX (--via=nvcc: CUDA C through nvcc -ptx); cubin: direct
-	 * PTX through ptxas (--via=nvcc: nvcc -cubin) */
-	const Target *target = opt->emu ? &target_emu : kind == K_CU || opt->via_nvcc ? &target_cuda : &target_ptx;
+	 * PTX through ptxas (--via=nvcc: nvcc -cubin); ir: the lowered program, the same for every target */
+	const Target *target = kind == K_IR ? &target_ir
+	                       : opt->emu ? &target_emu
+	                       : kind == K_CU || opt->via_nvcc ? &target_cuda : &target_ptx;
 	Buf text = {0}, built = {0};
 	int rc = 0;
 	target->emit(prog, opt->arch, &text);

@@ -111,35 +111,6 @@ builtin(Builtin b)
 	}
 }
 
-static const char *
-binop_text(Op op)
-{
-	switch (op) {
-	case OP_MUL: return "*";
-	case OP_DIV: return "/";
-	case OP_MOD: return "%";
-	case OP_ADD: return "+";
-	case OP_SUB: return "-";
-	case OP_SHL: return "<<";
-	case OP_SHR: return ">>";
-	case OP_LT: return "<";
-	case OP_LE: return "<=";
-	case OP_GT: return ">";
-	case OP_GE: return ">=";
-	case OP_EQ: return "==";
-	case OP_NE: return "!=";
-	case OP_BITAND: return "&";
-	case OP_BITXOR: return "^";
-	case OP_BITOR: return "|";
-	case OP_LAND: return "&&";
-	case OP_LOR: return "||";
-	case OP_NEG: return "-";
-	case OP_NOT: return "!";
-	case OP_BITNOT: return "~";
-	default: return "?";
-	}
-}
-
 /* Widens a stored element (its C storage value in text) to its value type. */
 static void
 widen(EType t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -329,9 +300,9 @@ expr_top(const IExpr *e)
 {
 	if (float_op(e)) {
 		call2(float_op(e), e->a, e->b);
-	} else if (e->kind == IE_BINARY && e->op != OP_NONE) {
+	} else if (e->kind == IE_BINARY) {
 		expr(e->a);
-		buf_printf(E.out, " %s ", binop_text(e->op));
+		buf_printf(E.out, " %s ", op_text(e->op));
 		expr(e->b);
 	} else {
 		expr(e);
@@ -375,28 +346,27 @@ expr(const IExpr *e)
 		register_read(e->tensor, e->slot);
 		break;
 	case IE_UNARY:
-		buf_printf(E.out, "(%s", binop_text(e->op));
+		buf_printf(E.out, "(%s", op_text(e->op));
 		expr(e->a);
 		buf_puts(E.out, ")");
 		break;
+	case IE_SELECT:
+		buf_puts(E.out, "(");
+		expr(e->a);
+		buf_puts(E.out, " ? ");
+		expr(e->b);
+		buf_puts(E.out, " : ");
+		expr(e->index);
+		buf_puts(E.out, ")");
+		break;
 	case IE_BINARY:
-		if (e->op == OP_NONE) { /* select: apply's per-warp offsets, and ?: */
-			buf_puts(E.out, "(");
-			expr(e->a);
-			buf_puts(E.out, " ? ");
-			expr(e->b);
-			buf_puts(E.out, " : ");
-			expr(e->index);
-			buf_puts(E.out, ")");
-			break;
-		}
 		if (float_op(e)) {
 			call2(float_op(e), e->a, e->b);
 			break;
 		}
 		buf_puts(E.out, "(");
 		expr(e->a);
-		buf_printf(E.out, " %s ", binop_text(e->op));
+		buf_printf(E.out, " %s ", op_text(e->op));
 		expr(e->b);
 		buf_puts(E.out, ")");
 		break;
@@ -463,7 +433,7 @@ reg_constraints(const LStmt *s, const char *constraint)
 	}
 }
 
-/* wait::ld names the loaded registers as in-out operands so that no read of them moves above it. */
+/* The wait for loads names the loaded registers as in-out operands so that no read of them moves above it. */
 static void
 wait_ld(void)
 {
@@ -615,17 +585,6 @@ comment(const LStmt *s)
 	buf_printf(E.out, "// %s\n", s->comment);
 }
 
-static bool
-declares(const List *body)
-{
-	for (int i = 0; i < body->n; i++) {
-		LKind k = LIST_AT(*body, LStmt, i)->kind;
-		if (k == L_LET || k == L_VAR || k == L_SHARED || k == L_REGS || k == L_TMEM)
-			return true;
-	}
-	return false;
-}
-
 static void
 block(List *body)
 {
@@ -732,7 +691,7 @@ stmt(const LStmt *s)
 		buf_puts(E.out, "}\n");
 		break;
 	case L_BLOCK:
-		if (!declares(&s->body)) {
+		if (!ir_declares(&s->body)) {
 			stmts((List *)&s->body);
 			break;
 		}

@@ -743,8 +743,6 @@ func_call(const IExpr *e)
 static Opnd
 binary(const IExpr *e)
 {
-	if (e->op == OP_NONE) /* select: a ? b : index */
-		return select_value(e);
 	if (is_compare(e->op) || e->op == OP_LAND || e->op == OP_LOR)
 		return pure(O_R, "selp.s32 %D, 1, 0, %o;", pred(e));
 	Opnd a = ev(e->a), b = ev(e->b);
@@ -821,6 +819,8 @@ ev(const IExpr *e)
 		return unary(e);
 	case IE_BINARY:
 		return binary(e);
+	case IE_SELECT:
+		return select_value(e);
 	case IE_CONV:
 		return convert(e);
 	case IE_CALL:

@@ -11,7 +11,7 @@ typedef struct Walk {
 	int64_t unrolled;   /* iterations unrolled so far in this kernel */
 	List *cur_list;     /* the statement list being lowered, and the statement's place in it */
 	int cur_index;
-	List after_wait;    /* LStmt* to put after the next wait::ld of this list */
+	List after_wait;    /* LStmt* to put after the next wait for loads (TC_WAIT_LD) of this list */
 } Walk;
 
 static Walk W;
@@ -815,7 +815,7 @@ is_wait_ld(const Stmt *s)
 	return in && in->kind == TC_WAIT_LD;
 }
 
-/* True when statement i of the list is followed, with no control flow between, by a wait::ld. */
+/* True when statement i of the list is followed, with no control flow between, by a wait for loads. */
 static bool
 wait_ld_follows(List *stmts, int i)
 {
@@ -879,7 +879,7 @@ is_fence(Stmt *s, TcKind which)
 	return in && in->kind == which;
 }
 
-/* A cta_sync needs fence::before when tcgen05 work may precede it, fence::after when some may follow. */
+/* A cta_sync needs the before-fence when tcgen05 work may precede it, the after-fence when some may follow. */
 static void
 mark_fences(List *stmts, int total, int *seen, bool in_tc_loop)
 {

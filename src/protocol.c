@@ -7,7 +7,7 @@
 /* Facts carry the set of warps on whose path they hold: a branch whose condition splits the CTA by
    warp sends each warp down one side only. */
 
-/* A register written by tcgen05.ld that no wait::ld has covered yet. */
+/* A register written by tcgen05.ld that no wait for loads (TC_WAIT_LD) has covered yet. */
 typedef struct LoadedReg {
 	Tensor *tensor;
 	int word;
@@ -25,7 +25,7 @@ typedef struct LiveAlloc {
 typedef struct StoreState {
 	TmemRect rect;
 	Loc loc;
-	bool pending;  /* its warp has not executed wait::st since */
+	bool pending;  /* its warp has not waited for its stores (TC_WAIT_ST) since */
 	bool unsynced; /* no cta_sync after that wait: other warps may not read it */
 	int id;
 } StoreState;

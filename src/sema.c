@@ -265,18 +265,6 @@ op_is_compare(Op op)
 	return op >= OP_LT && op <= OP_NE;
 }
 
-static const char *
-op_text(Op op)
-{
-	static const char *const text[] = {
-		[OP_NEG] = "-", [OP_NOT] = "!", [OP_BITNOT] = "~", [OP_MUL] = "*", [OP_DIV] = "/", [OP_MOD] = "%",
-		[OP_ADD] = "+", [OP_SUB] = "-", [OP_SHL] = "<<", [OP_SHR] = ">>", [OP_LT] = "<", [OP_LE] = "<=",
-		[OP_GT] = ">", [OP_GE] = ">=", [OP_EQ] = "==", [OP_NE] = "!=", [OP_BITAND] = "&",
-		[OP_BITXOR] = "^", [OP_BITOR] = "|", [OP_LAND] = "&&", [OP_LOR] = "||",
-	};
-	return op < sizeof text / sizeof text[0] && text[op] ? text[op] : "?";
-}
-
 /* Folds a binary operation on constants as 32-bit C does; false when it is undefined. */
 static bool
 fold_int(Op op, int64_t x, int64_t y, EType t, int64_t *out)
@@ -589,8 +577,7 @@ select_expr(Expr *e)
 		return k ? a : b;
 	if (c->kind == IE_FLOAT)
 		return c->fval != 0 ? a : b;
-	IExpr *r = ie_new(IE_BINARY, t);
-	r->op = OP_NONE;
+	IExpr *r = ie_new(IE_SELECT, t);
 	r->a = c;
 	r->b = a;
 	r->index = b;
@@ -771,9 +758,9 @@ ie_eval_thread(const IExpr *e, int thread, int64_t *out)
 			return false;
 		*out = wrap(e->op == OP_NEG ? -x : e->op == OP_NOT ? !x : ~x, e->op == OP_NOT ? T_I32 : e->type);
 		return true;
+	case IE_SELECT:
+		return ie_eval_thread(e->a, thread, &x) && ie_eval_thread(x ? e->b : e->index, thread, out);
 	case IE_BINARY:
-		if (e->op == OP_NONE)
-			return ie_eval_thread(e->a, thread, &x) && ie_eval_thread(x ? e->b : e->index, thread, out);
 		if (!ie_eval_thread(e->a, thread, &x) || !ie_eval_thread(e->b, thread, &y))
 			return false;
 		return fold_int(e->op, x, y, e->op == OP_SHL || e->op == OP_SHR ? e->a->type : e->a->type, out);

@@ -277,6 +277,8 @@ bool etype_is_signed(EType t);
 const char *axis_name(Axis a);
 bool axis_from_name(const char *name, Axis *out);
 const char *etype_ctype(EType t); /* the C type that stores one element */
+const char *op_text(Op op);           /* "+", "<<", "!": as .tile and C write it; "?" for OP_NONE */
+const char *builtin_name(Builtin b);  /* "thread_idx.x", "warp_id": as .tile writes it */
 /* Runs argv (argv[0] found in PATH unless it has a '/'): its exit status, -1 when it could not start,
    1000 + the signal when one killed it. */
 int run_process(char *const argv[], bool stdout_to_stderr);
@@ -349,7 +351,7 @@ typedef struct Layout {
 
 typedef struct IExpr IExpr;
 
-/* One tcgen05.alloc: which shared slot receives the address, and how many columns. */
+/* One allocation (TC_ALLOC): which shared slot receives the address, and how many columns. */
 typedef struct AllocInfo {
 	struct Tensor *slot;
 	int slot_index;
@@ -505,6 +507,7 @@ typedef enum IKind {
 	IE_REG,     /* element slot of local tensor, in the calling thread */
 	IE_UNARY,   /* op a */
 	IE_BINARY,  /* a op b */
+	IE_SELECT,  /* a ? b : index (?: and apply's per-warp offsets) */
 	IE_CONV,    /* to(a): rounds to the element type 'to' */
 	IE_CALL     /* fn(a, b, index): b and index only where fn takes them (fma: a * b + index) */
 } IKind;
@@ -623,7 +626,7 @@ enum {
 /* One tcgen05 instruction other than ld / st. Spelled "tcgen05." name [".cta_group::" 1|2] suffix. */
 typedef struct IsaInstr {
 	TcKind kind;
-	const char *name;    /* "alloc", "wait::ld" */
+	const char *name;    /* after "tcgen05.", before any cta_group */
 	bool cta_group;      /* takes .cta_group::1 or ::2 */
 	const char *suffix;  /* the rest of the spelling */
 	int noperands;
@@ -639,7 +642,7 @@ const IsaInstr *isa_at(int i);
 const IsaInstr *isa_instr(TcKind kind);
 /* The row whose exact spelling text is (and its cta_group, 0 when it takes none), or NULL. */
 const IsaInstr *isa_parse(const char *text, int *cta_group);
-const char *isa_name(TcKind kind, int cta_group);     /* "tcgen05.alloc.cta_group::1", "tcgen05.wait::ld" */
+const char *isa_name(TcKind kind, int cta_group);     /* "tcgen05." name [".cta_group::" N] */
 const char *isa_spelling(TcKind kind, int cta_group); /* the whole PTX spelling */
 const char *isa_known(void); /* the instructions, in words, for a message */
 
@@ -651,7 +654,7 @@ typedef struct Arch {
 
 const Arch *arch_find(const char *name); /* NULL when tilec does not support it */
 const Arch *arch_default(void);
-/* "sm_100a" AFTER_DEFAULT ", sm_100f, ...": every architecture, the default first. */
+/* Every architecture, separated by ", ", the default first and followed by after_default. */
 const char *arch_list(const char *after_default);
 
 /* ---------------------------------------------------------------- lower.c */
@@ -681,9 +684,9 @@ typedef struct ApplyCtx {
 	KernelIR *kernel;
 	uint64_t warps;      /* warps that may execute the apply */
 	int fixed_warp;      /* the one warp, when the code fixes it; else -1 */
-	bool can_defer;      /* a wait::ld follows in the same statement list, with no control flow between */
+	bool can_defer;      /* a wait for loads follows in the same statement list, with no control flow between */
 	bool is_ld;          /* out: the instruction's direction */
-	List after_wait;     /* out: LStmt* that must follow that wait::ld */
+	List after_wait;     /* out: LStmt* that must follow that wait */
 	List rects;          /* out: TmemRect* the apply touches */
 	List regs;           /* out: RegRef* it reads (st) or writes (ld) */
 } ApplyCtx;
@@ -798,7 +801,7 @@ typedef struct Protocol Protocol;
 typedef struct ProtoFork ProtoFork;
 
 Protocol *protocol_begin(KernelIR *k); /* every warp of the kernel, nothing pending */
-/* The end of the kernel: allocations not freed on every path, a missing relinquish_alloc_permit. */
+/* The end of the kernel: allocations not freed on every path, a missing relinquish. */
 void protocol_end(Protocol *p, const char *kernel, Loc name_loc);
 
 uint64_t protocol_warps(const Protocol *p); /* the warps that may execute the current statement */
@@ -852,6 +855,9 @@ typedef struct Target {
 extern const Target target_cuda; /* CUDA C for the -arch GPU (emit_cu.c) */
 extern const Target target_emu;  /* CUDA C with tensor memory emulated, for sm_80+ and the CPU (emit_emu.c) */
 extern const Target target_ptx;  /* PTX written directly from the lowered program (emit_ptx.c; docs/ptx.md) */
+extern const Target target_ir;   /* the lowered program as text, --emit=ir (ir.c) */
+/* Whether a statement list declares a name, and so is a scope of its own in the output (ir.c). */
+bool ir_declares(const List *body);
 
 /* ---------------------------------------------------------------- emit_cu.c: CUDA C of both CUDA C targets */
 
@@ -885,7 +891,7 @@ struct CuWriter {
 	bool f2h, h2f, f2bf, bf2f; /* the conversion helpers the body uses */
 	unsigned helpers;          /* bit per helper of emit_cu.c's table the body calls */
 	unsigned funcs;            /* bit per Func built by mathfn.c that the body calls */
-	List pending;  /* RegRef*: registers loaded since the last wait::ld */
+	List pending;  /* RegRef*: registers loaded since the last wait for loads */
 	List in_scope; /* Tensor*: local tensors whose registers are declared here */
 	const LStmt *cur; /* the statement being written */
 	List read_names;  /* const char*: the variables and tensors the kernel's code reads */

@@ -44,8 +44,8 @@ typedef struct PlanState {
 	Loop loops[64];
 	int nloops;
 	int pos;       /* the next statement's place in program order */
-	List allocs;   /* Stmt*: tcgen05.alloc written in the kernel */
-	List frees;    /* Stmt*: tcgen05.dealloc and relinquish_alloc_permit written in the kernel */
+	List allocs;   /* Stmt*: allocations (TC_ALLOC) written in the kernel */
+	List frees;    /* Stmt*: deallocations and relinquishes written in the kernel */
 	int threads;
 	bool failed;
 } PlanState;
@@ -555,7 +555,7 @@ mk_warp0(Loc loc)
 }
 
 /* The statements of a hand-written allocation, around the body: at the start the slot, the alloc
-   and relinquish_alloc_permit by warp 0 and the barrier that publishes the address; at the end (a
+   and the relinquish by warp 0 and the barrier that publishes the address; at the end (a
    kernel has no early exit) the barrier after the last use and the dealloc. lower.c adds the fences. */
 static void
 write_allocation(Kernel *kd, int ncols)
@@ -678,9 +678,9 @@ static void
 explain(Kernel *kd, int ncols, int used)
 {
 	explain_note(kd->name_loc, "kernel '%s': tilec allocates %d columns of tensor memory (the plan uses %d) for %d "
-	             "tmem tensor%s without 'at': tcgen05.alloc by warp 0 at the kernel start, then "
-	             "relinquish_alloc_permit, and tcgen05.dealloc after a final cta_sync", kd->name, ncols, used,
-	             P.planned.n, P.planned.n == 1 ? "" : "s");
+	             "tmem tensor%s without 'at': %s by warp 0 at the kernel start, then %s, and %s after a final "
+	             "cta_sync", kd->name, ncols, used, P.planned.n, P.planned.n == 1 ? "" : "s", isa_name(TC_ALLOC, 0),
+	             isa_instr(TC_RELINQUISH)->name, isa_name(TC_DEALLOC, 0));
 	for (int i = 0; i < P.planned.n; i++) {
 		Planned *p = planned(i);
 		const char *with = others(i, true);
@@ -704,12 +704,12 @@ tmemplan_kernel(Kernel *kd, int threads)
 		for (int i = 0; i < P.allocs.n; i++) {
 			Stmt *s = LIST_AT(P.allocs, Stmt, i);
 			error(s->opcode_loc, "kernel '%s' declares tmem tensors without 'at', whose tensor memory tilec "
-			      "allocates; it may not also allocate with tcgen05.alloc", kd->name);
+			      "allocates; it may not also allocate with %s", kd->name, isa_name(TC_ALLOC, 0));
 			note(first->name_loc, "'%s' is declared without 'at' here", first->name);
 		}
 		error(first->name_loc, "'%s' is declared without 'at' in kernel '%s', which allocates tensor memory itself; "
-		      "declare it 'at' the slot that tcgen05.alloc fills", first->name, kd->name);
-		note(LIST_AT(P.allocs, Stmt, 0)->opcode_loc, "the tcgen05.alloc is here");
+		      "declare it 'at' the slot that %s fills", first->name, kd->name, isa_name(TC_ALLOC, 0));
+		note(LIST_AT(P.allocs, Stmt, 0)->opcode_loc, "the %s is here", isa_name(TC_ALLOC, 0));
 		return;
 	}
 	for (int i = 0; i < P.frees.n; i++) {

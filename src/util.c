@@ -262,3 +262,26 @@ run_process(char *const argv[], bool stdout_to_stderr)
 		return WEXITSTATUS(status) == 127 ? -1 : WEXITSTATUS(status);
 	return 1000 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
+
+const char *
+op_text(Op op)
+{
+	static const char *const text[] = {
+		[OP_NEG] = "-", [OP_NOT] = "!", [OP_BITNOT] = "~", [OP_MUL] = "*", [OP_DIV] = "/", [OP_MOD] = "%",
+		[OP_ADD] = "+", [OP_SUB] = "-", [OP_SHL] = "<<", [OP_SHR] = ">>", [OP_LT] = "<", [OP_LE] = "<=",
+		[OP_GT] = ">", [OP_GE] = ">=", [OP_EQ] = "==", [OP_NE] = "!=", [OP_BITAND] = "&",
+		[OP_BITXOR] = "^", [OP_BITOR] = "|", [OP_LAND] = "&&", [OP_LOR] = "||",
+	};
+	return op < sizeof text / sizeof text[0] && text[op] ? text[op] : "?";
+}
+
+const char *
+builtin_name(Builtin b)
+{
+	static const char *const names[] = {
+		[B_THREAD_X] = "thread_idx.x", [B_THREAD_Y] = "thread_idx.y", [B_THREAD_Z] = "thread_idx.z",
+		[B_BLOCK_X] = "block_idx.x", [B_BLOCK_Y] = "block_idx.y", [B_BLOCK_Z] = "block_idx.z",
+		[B_WARP_ID] = "warp_id", [B_LANE_ID] = "lane_id", [B_WARPGROUP_ID] = "warpgroup_id",
+	};
+	return (unsigned)b < sizeof names / sizeof names[0] ? names[b] : "?";
+}

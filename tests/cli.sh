@@ -151,6 +151,37 @@ status emit-cu 0 --emit=cu "$example" -o - && has emit-cu "$tmp/out" "nothing on
 status emit-tokens 0 --emit=tokens "$example" -o - &&
 	has emit-tokens "$tmp/out" "nothing on stdout" && pass emit-tokens
 status emit-ast 0 --emit=ast "$example" -o - && has emit-ast "$tmp/out" "nothing on stdout" && pass emit-ast
+
+# --emit=ir: the lowered program, the same as -o FILE.ir writes and the same for every target; a
+# program with an error writes no .ir.
+if status emit-ir 0 --emit=ir "$example" -o - && has emit-ir "$tmp/out" "nothing on stdout"; then
+	if grep -q '^kernel tmem_roundtrip ' "$tmp/out" && grep -q 'tcgen05.wait::ld.sync.aligned' "$tmp/out"; then
+		pass emit-ir
+	else
+		fail emit-ir "no kernel line or no tcgen05.wait::ld in the lowered program"
+	fi
+	cp "$tmp/out" "$tmp/ir.want"
+	if status emit-ir-file 0 "$example" -o "$tmp/k.ir"; then
+		if cmp -s "$tmp/k.ir" "$tmp/ir.want"; then
+			pass emit-ir-file
+		else
+			fail emit-ir-file "-o FILE.ir differs from --emit=ir -o -"
+		fi
+	fi
+	if status emit-ir-emu 0 --target=emu --emit=ir "$example" -o - && cmp -s "$tmp/out" "$tmp/ir.want"; then
+		pass emit-ir-emu
+	else
+		fail emit-ir-emu "--target=emu changes the lowered program"
+	fi
+fi
+printf 'kernel bad() launch(grid = 1, block = 32)\n{\n    x = 1;\n}\n' >"$tmp/bad.tile"
+if status emit-ir-error 1 --emit=ir "$tmp/bad.tile" -o "$tmp/bad.ir"; then
+	if [ -e "$tmp/bad.ir" ]; then
+		fail emit-ir-error "an .ir was written for a program with an error"
+	else
+		pass emit-ir-error
+	fi
+fi
 status werror-clean 0 -Werror "$example" -o - && pass werror-clean
 status no-warnings 0 -w "$example" -o - && pass no-warnings
 

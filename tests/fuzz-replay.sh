@@ -1,8 +1,8 @@
 #!/bin/sh
 # fuzz-replay.sh TILEC: every input the fuzzer ever found (fuzz/crashers/) and the hand-written stress
 # inputs (fuzz/regress/, plus the large ones made below), one PASS/FAIL line each.
-# Each input is compiled five ways, `TILEC FILE -o -` and the same with --target=emu, --emit=ptx,
-# --emit=tokens and --emit=ast; each run must exit 0 or 1 within 10 seconds with no sanitizer report.
+# Each input is compiled six ways, `TILEC FILE -o -` and the same with --target=emu, --emit=ptx,
+# --emit=tokens, --emit=ast and --emit=ir; each run must exit 0 or 1 within 10 seconds with no sanitizer report.
 # With the ASan binary, run it under the ASAN_OPTIONS and UBSAN_OPTIONS of `make check`.
 runner=fuzz-replay
 . "$(dirname "$0")/runner.sh"
@@ -11,10 +11,10 @@ trap 'rm -rf "$tmp"' EXIT
 if command -v timeout >/dev/null 2>&1; then limit='timeout 10'; else limit=; fi
 failed=0
 
-# check NAME FILE: the five runs of one input.
+# check NAME FILE: the six runs of one input.
 check() {
 	name=$1 file=$2
-	for mode in cu emu ptx tokens ast; do
+	for mode in cu emu ptx tokens ast ir; do
 		case $mode in
 		cu) set -- "$file" -o - ;;
 		emu) set -- --target=emu "$file" -o - ;;

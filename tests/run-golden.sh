@@ -5,6 +5,8 @@
 #   tests/golden/NAME.tile + NAME.err: the same command exits 1 and its stderr is exactly NAME.err.
 #   examples/NAME.tile + tests/examples/NAME.cu: `TILEC examples/NAME.tile -o -` from the
 #       repository root prints exactly NAME.cu, twice the same.
+#   NAME.ir next to either kind of NAME.tile: the same with --emit=ir prints exactly NAME.ir (the
+#       lowered program), twice the same; a golden/NAME.tile may have an .ir and nothing else.
 # NO_COLOR=1 throughout; NAME.args is one line of extra options. Exits 1 when a test failed.
 runner=golden
 . "$(dirname "$0")/runner.sh"
@@ -90,8 +92,15 @@ for tile in tests/golden/*.tile; do
 		else
 			echo "PASS $name"
 		fi
-	else
-		fail "neither $stem.cu nor $stem.err exists"
+	elif [ ! -f "$base.ir" ]; then
+		fail "neither $stem.cu nor $stem.err nor $stem.ir exists"
+	fi
+	if [ -f "$base.ir" ]; then
+		name=golden/$stem.ir
+		set -f
+		# shellcheck disable=SC2086
+		expect_cu tests/golden "$base.ir" $args --emit=ir "$stem.tile" -o -
+		set +f
 	fi
 done
 
@@ -104,6 +113,10 @@ for tile in examples/*.tile; do
 		expect_cu . "tests/examples/$stem.cu" "$tile" -o -
 	else
 		echo "SKIP $name: no tests/examples/$stem.cu"
+	fi
+	if [ -f "tests/examples/$stem.ir" ]; then
+		name=example/$stem.ir
+		expect_cu . "tests/examples/$stem.ir" --emit=ir "$tile" -o -
 	fi
 done
 exit $failed

@@ -1,0 +1,346 @@
+/* ir.c: the ir target (--emit=ir): the lowered program as readable text, one line per statement, in the
+ * spelling of .tile expressions; tcgen05 instructions as the back ends spell them (docs/internals.md). */
+#include <math.h>
+#include <string.h>
+
+#include "tilec.h"
+
+typedef struct IrWriter {
+	Buf *out;
+	int indent;
+} IrWriter;
+
+static void expr(IrWriter *w, const IExpr *e);
+
+/* An expression where it needs no parentheses of its own: a statement's value, an index, an argument. */
+static void
+expr_top(IrWriter *w, const IExpr *e)
+{
+	if (e->kind != IE_BINARY) {
+		expr(w, e);
+		return;
+	}
+	expr(w, e->a);
+	buf_printf(w->out, " %s ", op_text(e->op));
+	expr(w, e->b);
+}
+
+static void
+line(IrWriter *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Starts a line at the current indent; the caller ends it. */
+static void
+line(IrWriter *w, const char *fmt, ...)
+{
+	for (int i = 0; i < w->indent; i++)
+		buf_putc(w->out, '\t');
+	va_list ap;
+	va_start(ap, fmt);
+	buf_vprintf(w->out, fmt, ap);
+	va_end(ap);
+}
+
+/* "f32[128, 32]" */
+static void
+tensor_type(IrWriter *w, const Tensor *t)
+{
+	char dims[256];
+	format_list(dims, sizeof dims, '[', t->dims, t->rank, ']');
+	buf_printf(w->out, "%s%s", etype_name(t->type), dims);
+}
+
+static void
+literal(IrWriter *w, const IExpr *e)
+{
+	if (e->kind == IE_INT) {
+		if (e->type == T_U32)
+			buf_printf(w->out, "%lluu", (unsigned long long)(uint32_t)e->ival);
+		else
+			buf_printf(w->out, "%lld", (long long)(int32_t)e->ival);
+		return;
+	}
+	float f = (float)e->fval;
+	if (isnan(f) || isinf(f)) {
+		buf_puts(w->out, isnan(f) ? "nan" : f > 0 ? "inf" : "-inf");
+		return;
+	}
+	char tmp[64];
+	snprintf(tmp, sizeof tmp, "%.9g", (double)f);
+	buf_printf(w->out, "%s%s", tmp, strpbrk(tmp, ".eEn") ? "" : ".0");
+}
+
+static void
+expr(IrWriter *w, const IExpr *e)
+{
+	switch (e->kind) {
+	case IE_INT:
+	case IE_FLOAT:
+		literal(w, e);
+		break;
+	case IE_VAR:
+		buf_puts(w->out, e->var->cname);
+		break;
+	case IE_BUILTIN:
+		buf_puts(w->out, builtin_name(e->builtin));
+		break;
+	case IE_LOAD:
+	case IE_SADDR:
+		buf_printf(w->out, "%s%s[", e->kind == IE_SADDR ? "&" : "", e->tensor->cname);
+		expr_top(w, e->index);
+		buf_puts(w->out, "]");
+		break;
+	case IE_REG:
+		buf_printf(w->out, "%s.slot[%d]", e->tensor->cname, e->slot);
+		break;
+	case IE_UNARY:
+		buf_printf(w->out, "(%s", op_text(e->op));
+		expr(w, e->a);
+		buf_puts(w->out, ")");
+		break;
+	case IE_BINARY:
+		buf_puts(w->out, "(");
+		expr(w, e->a);
+		buf_printf(w->out, " %s ", op_text(e->op));
+		expr(w, e->b);
+		buf_puts(w->out, ")");
+		break;
+	case IE_SELECT:
+		buf_puts(w->out, "select(");
+		expr_top(w, e->a);
+		buf_puts(w->out, ", ");
+		expr_top(w, e->b);
+		buf_puts(w->out, ", ");
+		expr_top(w, e->index);
+		buf_puts(w->out, ")");
+		break;
+	case IE_CONV:
+		buf_printf(w->out, "%s(", etype_name(e->to));
+		expr_top(w, e->a);
+		buf_puts(w->out, ")");
+		break;
+	case IE_CALL:
+		buf_printf(w->out, "%s(", func_name(e->fn));
+		expr_top(w, e->a);
+		for (const IExpr *more = e->b; more; more = more == e->b ? e->index : NULL) {
+			buf_puts(w->out, ", ");
+			expr_top(w, more);
+		}
+		buf_puts(w->out, ")");
+		break;
+	}
+}
+
+/* The register words of an instruction; a run of consecutive words of one tensor as NAME.word[FIRST..LAST]. */
+static void
+words(IrWriter *w, const LStmt *s)
+{
+	buf_puts(w->out, "{");
+	for (int r = 0, end; r < s->nregs; r = end) {
+		const RegRef *first = &s->regs[r];
+		for (end = r + 1; end < s->nregs && s->regs[end].tensor == first->tensor &&
+		                  s->regs[end].word == first->word + (end - r); end++)
+			;
+		buf_printf(w->out, "%s%s.word[%d", r ? ", " : "", first->tensor->cname, first->word);
+		if (end - r > 1)
+			buf_printf(w->out, "..%d", s->regs[end - 1].word);
+		buf_puts(w->out, "]");
+	}
+	buf_puts(w->out, "}");
+}
+
+/* A tcgen05 instruction, with isa.c's or image.c's spelling and the operands in PTX order. */
+static void
+tc(IrWriter *w, const LStmt *s)
+{
+	if (s->tc != TC_LD && s->tc != TC_ST) {
+		const IsaInstr *in = isa_instr(s->tc);
+		line(w, "%s", isa_spelling(s->tc, s->cta_group));
+		for (int i = 0; i < in->noperands; i++) {
+			buf_puts(w->out, i ? ", " : " ");
+			if (in->operands[i] == IO_NCOLS) {
+				buf_printf(w->out, "%d", s->ncols);
+				continue;
+			}
+			buf_puts(w->out, in->operands[i] == IO_SHARED_SLOT ? "[" : "");
+			expr_top(w, s->addr);
+			buf_puts(w->out, in->operands[i] == IO_SHARED_SLOT ? "]" : "");
+		}
+		buf_printf(w->out, "\t// %s\n", s->kind == L_FENCE ? "placed by tilec next to cta_sync" : in->does);
+		return;
+	}
+	char text[96];
+	opcode_format(&s->op, text, sizeof text);
+	line(w, "%s ", text);
+	if (s->tc == TC_LD) {
+		words(w, s);
+		buf_puts(w->out, ", ");
+	}
+	buf_puts(w->out, "[");
+	expr_top(w, s->addr);
+	buf_puts(w->out, "]");
+	if (s->op.shape == SH_16X32BX2)
+		buf_printf(w->out, ", %u", s->imm);
+	if (s->tc == TC_ST) {
+		buf_puts(w->out, ", ");
+		words(w, s);
+	}
+	buf_puts(w->out, "\n");
+}
+
+static void stmts(IrWriter *w, const List *list);
+
+bool
+ir_declares(const List *body)
+{
+	for (int i = 0; i < body->n; i++) {
+		LKind k = LIST_AT(*body, LStmt, i)->kind;
+		if (k == L_LET || k == L_VAR || k == L_SHARED || k == L_REGS || k == L_TMEM)
+			return true;
+	}
+	return false;
+}
+
+static void
+block(IrWriter *w, const List *body)
+{
+	w->indent++;
+	stmts(w, body);
+	w->indent--;
+}
+
+static void
+stmt(IrWriter *w, const LStmt *s)
+{
+	if (s->comment)
+		line(w, "// %s\n", s->comment);
+	switch (s->kind) {
+	case L_LET:
+	case L_VAR:
+		line(w, "%s %s: %s", s->kind == L_LET ? "let" : "var", s->var->cname, etype_name(s->var->type));
+		if (s->value) {
+			buf_puts(w->out, " = ");
+			expr_top(w, s->value);
+		}
+		buf_puts(w->out, "\n");
+		break;
+	case L_ASSIGN:
+		line(w, "%s = ", s->var->cname);
+		expr_top(w, s->value);
+		buf_puts(w->out, "\n");
+		break;
+	case L_STORE:
+		line(w, "%s[", s->tensor->cname);
+		expr_top(w, s->index);
+		buf_puts(w->out, "] = ");
+		expr_top(w, s->value);
+		buf_puts(w->out, "\n");
+		break;
+	case L_SHARED:
+	case L_REGS:
+		line(w, "%s %s: ", s->kind == L_SHARED ? "shared" : "local", s->tensor->cname);
+		tensor_type(w, s->tensor);
+		if (s->kind == L_REGS)
+			buf_printf(w->out, " in %d register%s", s->tensor->words, s->tensor->words == 1 ? "" : "s");
+		buf_puts(w->out, "\n");
+		break;
+	case L_REG_STORE:
+		line(w, "%s.slot[%d] = ", s->tensor->cname, s->slot);
+		expr_top(w, s->value);
+		buf_puts(w->out, "\n");
+		break;
+	case L_TMEM:
+		line(w, "tmem %s: ", s->tensor->cname);
+		tensor_type(w, s->tensor);
+		buf_puts(w->out, " at ");
+		expr_top(w, s->value);
+		buf_puts(w->out, "\n");
+		break;
+	case L_IF:
+		line(w, "if ");
+		expr_top(w, s->cond);
+		buf_puts(w->out, " {\n");
+		block(w, &s->body);
+		if (s->els.n) {
+			line(w, "} else {\n");
+			block(w, &s->els);
+		}
+		line(w, "}\n");
+		break;
+	case L_FOR:
+		line(w, "for %s in ", s->var->cname);
+		expr_top(w, s->lo);
+		buf_puts(w->out, " .. ");
+		expr_top(w, s->hi);
+		buf_puts(w->out, " {\n");
+		block(w, &s->body);
+		line(w, "}\n");
+		break;
+	case L_BLOCK:
+		/* a scope only where it declares something (an unrolled iteration often does not) */
+		if (!ir_declares(&s->body)) {
+			stmts(w, &s->body);
+			break;
+		}
+		line(w, "{\n");
+		block(w, &s->body);
+		line(w, "}\n");
+		break;
+	case L_BARRIER:
+		line(w, "cta_sync\n");
+		break;
+	case L_WARP_SYNC:
+		line(w, "warp_sync\n");
+		break;
+	case L_COPY:
+		line(w, "%s.word[%d] = %s.word[%d]\n", s->regs[0].tensor->cname, s->regs[0].word, s->regs[1].tensor->cname,
+		     s->regs[1].word);
+		break;
+	case L_FENCE:
+	case L_TC:
+		tc(w, s);
+		break;
+	}
+}
+
+static void
+stmts(IrWriter *w, const List *list)
+{
+	for (int i = 0; i < list->n; i++)
+		stmt(w, LIST_AT(*list, LStmt, i));
+}
+
+static void
+kernel(IrWriter *w, KernelIR *k)
+{
+	buf_printf(w->out, "kernel %s grid (%d, %d, %d) block (%d, %d, %d)\n", k->name, k->grid[0], k->grid[1], k->grid[2],
+	           k->block[0], k->block[1], k->block[2]);
+	for (int i = 0; i < k->params.n; i++) {
+		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
+		if (t) {
+			buf_printf(w->out, "\tparam %s: ", t->cname);
+			tensor_type(w, t);
+			buf_puts(w->out, "\n");
+		} else {
+			Var *v = LIST_AT(k->params, Var, i);
+			buf_printf(w->out, "\tparam %s: %s\n", v->cname, etype_name(v->type));
+		}
+	}
+	buf_puts(w->out, "{\n");
+	w->indent = 1;
+	stmts(w, &k->body);
+	buf_puts(w->out, "}\n");
+}
+
+static bool
+emit_ir(Program *p, const char *arch, Buf *out)
+{
+	IrWriter w = {out, 0};
+	buf_printf(out, "// The lowered program of %s for %s (tilec %s, --emit=ir).\n", p->source_name, arch, TILEC_VERSION);
+	for (int i = 0; i < p->kernels.n; i++) {
+		buf_puts(out, "\n");
+		kernel(&w, LIST_AT(p->kernels, KernelIR, i));
+	}
+	return true;
+}
+
+const Target target_ir = {"the lowered program", emit_ir, NULL};
