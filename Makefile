@@ -145,6 +145,7 @@ check:
 	$$step - draw sh tests/draw.sh build/tilec; \
 	$$step asan draw sh tests/draw.sh build/asan/tilec; \
 	$$step - man sh tests/man.sh; \
+	$$step - tables sh tests/tables.sh build/tilec; \
 	if [ -f tests/docs.sh ]; then $$step - docs sh tests/docs.sh; fi; \
 	awk '/^PASS /{p++} /^FAIL /{f++} END{printf "%d passed, %d failed\n", p, f; exit (f > 0)}' build/check.log
 

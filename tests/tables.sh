@@ -1,0 +1,42 @@
+#!/bin/sh
+# tables.sh TILEC: the facts of src/isa.c stay in one place, one PASS/FAIL line each.
+#   tables/instr/NAME  the instruction of isa.c's row NAME is spelled ("tcgen05.NAME", or NAME alone
+#                      when it cannot be mistaken: it has "::" or "_") in no other file of src/ or
+#                      grammar/; the others take it from isa_name / isa_spelling.
+#   tables/arch/ARCH   each architecture `tilec --help` lists is named in no file but src/isa.c.
+# Exits 1 when a test failed.
+runner=tables
+. "$(dirname "$0")/runner.sh"
+failed=0
+
+# check NAME TEXT: no file but src/isa.c contains TEXT.
+check() {
+	where=$(grep -l -F -- "$2" src/*.c src/*.h grammar/* | grep -v '^src/isa\.c$' | tr '\n' ' ')
+	if [ -n "$where" ]; then
+		echo "FAIL tables/$1: '$2' is spelled in $where(use isa.c's table)"
+		failed=1
+	else
+		echo "PASS tables/$1"
+	fi
+}
+
+names=$(sed -n 's/^	{TC_[A-Z_]*, "\([^"]*\)".*/\1/p' src/isa.c)
+if [ "$(echo "$names" | wc -w)" -lt 7 ]; then
+	echo "FAIL tables/instr: found only '$names' in src/isa.c's rows"
+	failed=1
+fi
+for name in $names; do
+	check "instr/$name" "tcgen05.$name"
+	case $name in
+	*::* | *_*) check "instr/$name/alone" "$name" ;;
+	esac
+done
+archs=$("$tilec" --help | sed -n 's/^  -arch=ARCH *//p' | sed 's/ (default)//; s/,//g')
+if [ "$(echo "$archs" | wc -w)" -lt 6 ]; then
+	echo "FAIL tables/arch: --help lists only '$archs'"
+	failed=1
+fi
+for arch in $archs; do
+	check "arch/$arch" "$arch"
+done
+exit $failed
