@@ -902,6 +902,11 @@ START_TEST(tmem_planning)
 	                 64);
 	ck_assert_int_eq(planned_ncols(plan_kernel("tmem big: f32[128, 64] layout tmem_datapath_layout(\"A\", 128, 64);\n")),
 	                 64);
+	/* 16-bit elements take half a column each, 8-bit ones a quarter */
+	ck_assert_int_eq(planned_ncols(plan_kernel("tmem h: f16[128, 128] layout tmem_datapath_layout(\"A\", 128, 128);\n")),
+	                 64);
+	ck_assert_int_eq(planned_ncols(plan_kernel("tmem q: u8[128, 256] layout tmem_datapath_layout(\"A\", 128, 256);\n")),
+	                 64);
 	/* columns are shared only where that makes the allocation smaller: 16 + 16 fit in 32 apart */
 	diag_explain = true;
 	ck_assert_int_eq(planned_ncols(plan_kernel(T16("a") T16("b") PLAN_ST("a", 16) PLAN_ST("b", 16))), 32);
