@@ -31,7 +31,7 @@ SANFLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -g -O0 -Wno-erro
 B = build
 SAN =
 
-TILEC_CPPFLAGS = -Isrc -Ibuild -D_POSIX_C_SOURCE=200809L $(CPPFLAGS)
+TILEC_CPPFLAGS = -Isrc -Ibuild -Iruntime -D_POSIX_C_SOURCE=200809L $(CPPFLAGS)
 RT_CPPFLAGS = -Iruntime -D_POSIX_C_SOURCE=200809L $(CPPFLAGS)
 UNIT_CPPFLAGS = -Isrc -Ibuild -Iruntime -Itests/unit -D_POSIX_C_SOURCE=200809L $(CPPFLAGS)
 
@@ -149,6 +149,12 @@ check:
 	if [ -f tests/docs.sh ]; then $$step - docs sh tests/docs.sh; fi; \
 	awk '/^PASS /{p++} /^FAIL /{f++} END{printf "%d passed, %d failed\n", p, f; exit (f > 0)}' build/check.log
 
+# ---------------------------------------------------------------- make check-large
+# The slow checks make check leaves out: an 8192 x 8192 GEMM epilogue on the CPU emulator (minutes).
+
+check-large: all
+	@sh tests/emu-large.sh build/tilec
+
 # ---------------------------------------------------------------- make demo
 
 demo:
@@ -183,4 +189,4 @@ clean:
 fuzz:
 	@$(MAKE) --no-print-directory -f fuzz/Makefile.fuzz fuzz
 
-.PHONY: all check check-build demo install uninstall clean fuzz
+.PHONY: all check check-build check-large demo install uninstall clean fuzz

@@ -130,6 +130,8 @@ struct tilert_kernel {
 	char *name;
 	bool has_dims;
 	unsigned grid[3], block[3];
+	unsigned *grid_prog; /* tilec_grid_<name>: the grid dimensions computed at launch, or NULL */
+	size_t grid_prog_n;
 	tilert_kernel *next;
 };
 
@@ -321,6 +323,7 @@ free_module(tilert_module *m)
 		tilert_kernel *k = m->kernels;
 		m->kernels = k->next;
 		free(k->name);
+		free(k->grid_prog);
 		free(k);
 	}
 	if (m->prev)
@@ -573,6 +576,34 @@ tilert_module_unload(tilert_module *module)
 	return status;
 }
 
+/* Reads tilec_grid_<name> (tilert.h, TILERT_GP_*) when the module carries it. */
+static int
+read_grid_program(tilert_kernel *k, bool *found)
+{
+	tilert_module *m = k->module;
+	Driver *d = m->ctx->drv;
+	char symbol[512];
+	snprintf(symbol, sizeof symbol, "tilec_grid_%s", k->name);
+	CUdeviceptr ptr = 0;
+	size_t bytes = 0;
+	*found = false;
+	CUresult r = d->cuModuleGetGlobal(&ptr, &bytes, m->cu, symbol);
+	if (r == CUDA_ERROR_NOT_FOUND)
+		return TILERT_OK;
+	if (r != CUDA_SUCCESS)
+		return cuda_fail(r, "cuModuleGetGlobal", "%s in module %s", symbol, m->source);
+	if (!bytes || bytes % 4)
+		return fail(TILERT_ERR_FILE, "module %s: %s is %zu bytes; a grid program is u32 words", m->source, symbol, bytes);
+	k->grid_prog = malloc(bytes);
+	if (!k->grid_prog)
+		return fail(TILERT_ERR_NOMEM, "out of memory");
+	if ((r = d->cuMemcpyDtoH(k->grid_prog, ptr, bytes)) != CUDA_SUCCESS)
+		return cuda_fail(r, "cuMemcpyDtoH", "reading %s in module %s", symbol, m->source);
+	k->grid_prog_n = bytes / 4;
+	*found = true;
+	return TILERT_OK;
+}
+
 /* Reads tilec_launch_<name>: absent means a kernel from elsewhere, malformed means a compiler bug worth reporting. */
 static int
 read_launch_config(tilert_kernel *k)
@@ -589,6 +620,7 @@ read_launch_config(tilert_kernel *k)
 	size_t bytes = 0;
 	unsigned v[6];
 	int status = TILERT_OK;
+	bool found = false;
 	CUresult r = d->cuModuleGetGlobal(&ptr, &bytes, m->cu, symbol);
 	if (r == CUDA_ERROR_NOT_FOUND) {
 		k->has_dims = false;
@@ -599,7 +631,9 @@ read_launch_config(tilert_kernel *k)
 		              m->source, symbol, bytes, sizeof v);
 	} else if ((r = d->cuMemcpyDtoH(v, ptr, sizeof v)) != CUDA_SUCCESS) {
 		status = cuda_fail(r, "cuMemcpyDtoH", "reading %s in module %s", symbol, m->source);
-	} else if (!v[0] || !v[1] || !v[2] || !v[3] || !v[4] || !v[5]) {
+	} else if ((status = read_grid_program(k, &found)) != TILERT_OK) {
+		/* reported */
+	} else if ((!found && (!v[0] || !v[1] || !v[2])) || !v[3] || !v[4] || !v[5]) {
 		status = fail(TILERT_ERR_FILE, "module %s: %s has a zero dimension (grid %ux%ux%u, block %ux%ux%u)",
 		              m->source, symbol, v[0], v[1], v[2], v[3], v[4], v[5]);
 	} else {
@@ -643,6 +677,7 @@ tilert_kernel_get(tilert_module *module, const char *name, tilert_kernel **out)
 	status = read_launch_config(k);
 	if (status) {
 		free(k->name);
+		free(k->grid_prog);
 		free(k);
 		return status;
 	}
@@ -700,7 +735,14 @@ tilert_kernel_launch(tilert_kernel *kernel, void **args)
 		return fail(TILERT_ERR_ARG, "tilert_kernel_launch: kernel is NULL");
 	if (!kernel->has_dims)
 		return no_launch_config(kernel);
-	return launch(kernel, kernel->grid, kernel->block, 0, args);
+	unsigned grid[3];
+	memcpy(grid, kernel->grid, sizeof grid);
+	if (kernel->grid_prog) {
+		int status = tilert_grid_eval(kernel->grid_prog, kernel->grid_prog_n, args, grid);
+		if (status)
+			return status;
+	}
+	return launch(kernel, grid, kernel->block, 0, args);
 }
 
 int
@@ -779,5 +821,105 @@ tilert_copy_to_host(tilert_ctx *ctx, void *dst, tilert_dev_ptr src, size_t bytes
 	CUresult r = ctx->drv->cuMemcpyDtoH(dst, src, bytes);
 	if (r != CUDA_SUCCESS)
 		return cuda_fail(r, "cuMemcpyDtoH", "%zu bytes from 0x%llx", bytes, src);
+	return TILERT_OK;
+}
+
+int
+tilert_grid_eval(const unsigned *prog, size_t n, void **args, unsigned grid[3])
+{
+	size_t pc = 0;
+	for (int d = 0; d < 3; d++) {
+		uint32_t st[64];
+		int sp = 0;
+		bool empty = true;
+		for (;;) {
+			if (pc >= n)
+				return fail(TILERT_ERR_ARG, "grid program: dimension %d does not end", d);
+			unsigned op = prog[pc++];
+			if (op == TILERT_GP_END)
+				break;
+			empty = false;
+			if (op == TILERT_GP_CONST || op == TILERT_GP_PARAM) {
+				if (pc >= n || sp >= 64)
+					return fail(TILERT_ERR_ARG, "grid program: malformed at word %zu", pc);
+				unsigned w = prog[pc++];
+				if (op == TILERT_GP_CONST) {
+					st[sp++] = w;
+					continue;
+				}
+				if (!args || !args[w >> 8])
+					return fail(TILERT_ERR_ARG, "grid program: parameter %u is missing from args", w >> 8);
+				const void *a = args[w >> 8];
+				int32_t i32;
+				int16_t i16;
+				int8_t i8;
+				switch (w & 0xff) {
+				case TILERT_GP_I32: case TILERT_GP_U32: memcpy(&i32, a, 4); st[sp++] = (uint32_t)i32; break;
+				case TILERT_GP_I16: memcpy(&i16, a, 2); st[sp++] = (uint32_t)(int32_t)i16; break;
+				case TILERT_GP_U16: memcpy(&i16, a, 2); st[sp++] = (uint16_t)i16; break;
+				case TILERT_GP_I8: memcpy(&i8, a, 1); st[sp++] = (uint32_t)(int32_t)i8; break;
+				case TILERT_GP_U8: memcpy(&i8, a, 1); st[sp++] = (uint8_t)i8; break;
+				default: return fail(TILERT_ERR_ARG, "grid program: parameter kind %u", w & 0xff);
+				}
+				continue;
+			}
+			int need = op == TILERT_GP_SELECT ? 3 : op <= TILERT_GP_ZEXT16 ? 1 : 2;
+			if (op >= TILERT_GP_COUNT || sp < need)
+				return fail(TILERT_ERR_ARG, "grid program: malformed at word %zu", pc - 1);
+			uint32_t b = st[sp - 1], a = need > 1 ? st[sp - 2] : b, r = 0;
+			int32_t sa = (int32_t)a, sb = (int32_t)b;
+			if ((op == TILERT_GP_DIV || op == TILERT_GP_DIVU || op == TILERT_GP_REM || op == TILERT_GP_REMU) &&
+			    (b == 0 || ((op == TILERT_GP_DIV || op == TILERT_GP_REM) && sa == INT32_MIN && sb == -1)))
+				return fail(TILERT_ERR_ARG, "grid program: division by zero or overflow");
+			switch (op) {
+			case TILERT_GP_NEG: r = 0u - b; break;
+			case TILERT_GP_NOT: r = !b; break;
+			case TILERT_GP_BITNOT: r = ~b; break;
+			case TILERT_GP_ABS: r = sb < 0 ? 0u - b : b; break;
+			case TILERT_GP_SEXT8: r = (uint32_t)(int32_t)(int8_t)b; break;
+			case TILERT_GP_ZEXT8: r = b & 0xffu; break;
+			case TILERT_GP_SEXT16: r = (uint32_t)(int32_t)(int16_t)b; break;
+			case TILERT_GP_ZEXT16: r = b & 0xffffu; break;
+			case TILERT_GP_ADD: r = a + b; break;
+			case TILERT_GP_SUB: r = a - b; break;
+			case TILERT_GP_MUL: r = a * b; break;
+			case TILERT_GP_DIV: r = (uint32_t)(sa / sb); break;
+			case TILERT_GP_DIVU: r = a / b; break;
+			case TILERT_GP_REM: r = (uint32_t)(sa % sb); break;
+			case TILERT_GP_REMU: r = a % b; break;
+			case TILERT_GP_SHL: r = b < 32 ? a << b : 0; break;
+			case TILERT_GP_SHR: r = b < 32 ? (uint32_t)(sa < 0 ? ~(~sa >> b) : sa >> b) : 0; break;
+			case TILERT_GP_SHRU: r = b < 32 ? a >> b : 0; break;
+			case TILERT_GP_AND: r = a & b; break;
+			case TILERT_GP_OR: r = a | b; break;
+			case TILERT_GP_XOR: r = a ^ b; break;
+			case TILERT_GP_LT: r = sa < sb; break;
+			case TILERT_GP_LTU: r = a < b; break;
+			case TILERT_GP_LE: r = sa <= sb; break;
+			case TILERT_GP_LEU: r = a <= b; break;
+			case TILERT_GP_GT: r = sa > sb; break;
+			case TILERT_GP_GTU: r = a > b; break;
+			case TILERT_GP_GE: r = sa >= sb; break;
+			case TILERT_GP_GEU: r = a >= b; break;
+			case TILERT_GP_EQ: r = a == b; break;
+			case TILERT_GP_NE: r = a != b; break;
+			case TILERT_GP_LAND: r = a && b; break;
+			case TILERT_GP_LOR: r = a || b; break;
+			case TILERT_GP_MIN: r = sb < sa ? b : a; break;
+			case TILERT_GP_MINU: r = b < a ? b : a; break;
+			case TILERT_GP_MAX: r = sb > sa ? b : a; break;
+			case TILERT_GP_MAXU: r = b > a ? b : a; break;
+			case TILERT_GP_SELECT: r = st[sp - 3] ? a : b; break;
+			}
+			sp -= need;
+			st[sp++] = r;
+		}
+		if (empty)
+			continue;
+		if (sp != 1 || st[0] == 0 || st[0] > 0x7fffffffu)
+			return fail(TILERT_ERR_ARG, "grid dimension %c is %d with these arguments; it must be from 1 to 2^31 - 1",
+			            "xyz"[d], sp == 1 ? (int)st[0] : 0);
+		grid[d] = st[0];
+	}
 	return TILERT_OK;
 }

@@ -57,6 +57,33 @@ int tilert_kernel_launch(tilert_kernel *kernel, void **args);
 int tilert_kernel_launch_ex(tilert_kernel *kernel, const unsigned grid[3], const unsigned block[3],
                             unsigned shared_bytes, void **args);
 
+/*
+ * A grid that depends on the kernel's scalar parameters (`grid = ((N + 127) / 128, M)`) is carried as
+ * tilec_launch_<name> with 0 in those dimensions and tilec_grid_<name>, a program for each of x, y and
+ * z in turn: words of a stack machine on 32-bit values, each dimension's ending with TILERT_GP_END (a
+ * constant dimension's program is TILERT_GP_END alone). TILERT_GP_CONST and TILERT_GP_PARAM take
+ * one more word: the value, or (parameter index << 8) | TILERT_GP_I32 ... TILERT_GP_U8. Binary
+ * operations pop b then a and push a op b with C's 32-bit meaning; SELECT pops c, b, a and pushes a ? b : c.
+ */
+enum {
+	TILERT_GP_END, TILERT_GP_CONST, TILERT_GP_PARAM,
+	TILERT_GP_NEG, TILERT_GP_NOT, TILERT_GP_BITNOT, TILERT_GP_ABS,
+	TILERT_GP_SEXT8, TILERT_GP_ZEXT8, TILERT_GP_SEXT16, TILERT_GP_ZEXT16,
+	TILERT_GP_ADD, TILERT_GP_SUB, TILERT_GP_MUL, TILERT_GP_DIV, TILERT_GP_DIVU, TILERT_GP_REM, TILERT_GP_REMU,
+	TILERT_GP_SHL, TILERT_GP_SHR, TILERT_GP_SHRU, TILERT_GP_AND, TILERT_GP_OR, TILERT_GP_XOR,
+	TILERT_GP_LT, TILERT_GP_LTU, TILERT_GP_LE, TILERT_GP_LEU, TILERT_GP_GT, TILERT_GP_GTU, TILERT_GP_GE,
+	TILERT_GP_GEU, TILERT_GP_EQ, TILERT_GP_NE, TILERT_GP_LAND, TILERT_GP_LOR,
+	TILERT_GP_MIN, TILERT_GP_MINU, TILERT_GP_MAX, TILERT_GP_MAXU, TILERT_GP_SELECT,
+	TILERT_GP_COUNT
+};
+/* The kinds of a TILERT_GP_PARAM: how many bytes args[i] points to, and their signedness. */
+enum { TILERT_GP_I32, TILERT_GP_U32, TILERT_GP_I16, TILERT_GP_U16, TILERT_GP_I8, TILERT_GP_U8 };
+
+/* Runs a grid program (n words) on cuLaunchKernel-style args; fills grid[d] for each dimension whose
+ * program is not empty. TILERT_ERR_ARG for a malformed program, a division by zero, or a dimension
+ * that is not from 1 to 2^31 - 1. */
+int tilert_grid_eval(const unsigned *prog, size_t n, void **args, unsigned grid[3]);
+
 int tilert_alloc(tilert_ctx *ctx, size_t bytes, tilert_dev_ptr *out);
 /* Freeing 0 is a no-op. */
 int tilert_free(tilert_ctx *ctx, tilert_dev_ptr ptr);

@@ -853,6 +853,16 @@ kernel(KernelIR *k)
 	buf_printf(E.out, "// launch configuration for libtilert: grid x, y, z, block x, y, z\n"
 	                  "extern \"C\" __device__ const unsigned tilec_launch_%s[6] = {%d, %d, %d, %d, %d, %d};\n",
 	           k->name, k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2]);
+	if (grid_at_launch(k)) {
+		int n = grid_program(k, NULL, 0);
+		uint32_t *prog = pool_alloc(sizeof(uint32_t) * (size_t)n);
+		grid_program(k, prog, n);
+		buf_printf(E.out, "// the grid dimensions given as 0 above, computed at launch from the parameters (tilert.h)\n"
+		                  "extern \"C\" __device__ const unsigned tilec_grid_%s[%d] = {", k->name, n);
+		for (int i = 0; i < n; i++)
+			buf_printf(E.out, "%s%u", i ? ", " : "", prog[i]);
+		buf_puts(E.out, "};\n");
+	}
 	if (E.d->kernel_end)
 		E.d->kernel_end(&E, k);
 }

@@ -1293,6 +1293,16 @@ kernel(KernelIR *k, int ki, Buf *out)
 	buf_puts(out, "\n// launch configuration for libtilert: grid x, y, z, block x, y, z\n");
 	buf_printf(out, ".visible .global .align 4 .u32 tilec_launch_%s[6] = {%d, %d, %d, %d, %d, %d};\n\n", k->name,
 	           k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2]);
+	if (grid_at_launch(k)) {
+		int n = grid_program(k, NULL, 0);
+		uint32_t *prog = pool_alloc(sizeof(uint32_t) * (size_t)n);
+		grid_program(k, prog, n);
+		buf_printf(out, "// the grid dimensions given as 0 above, computed at launch from the parameters (tilert.h)\n"
+		                ".visible .global .align 4 .u32 tilec_grid_%s[%d] = {", k->name, n);
+		for (int i = 0; i < n; i++)
+			buf_printf(out, "%s%u", i ? ", " : "", prog[i]);
+		buf_puts(out, "};\n\n");
+	}
 	buf_printf(out, ".visible .entry %s(", k->name);
 	for (int i = 0; i < k->params.n; i++) {
 		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);

@@ -934,6 +934,13 @@ MathKind math_result_kind(MOp op, MathKind b_kind);
 /* fn(x) computed by interpreting the same operations. */
 float math_eval(Func fn, float x);
 
+/* ---------------------------------------------------------------- launch.c */
+
+/* The grid program of k (runtime/tilert.h, TILERT_GP_*) into out[0 .. max); returns its length in words. */
+int grid_program(KernelIR *k, uint32_t *out, int max);
+/* Whether k's grid is computed at launch. */
+bool grid_at_launch(const KernelIR *k);
+
 /* ---------------------------------------------------------------- run.c */
 
 /* tilec run FILE.tile [--kernel NAME] [--seed S] [--expect OUT=IN]...: runs a kernel on the CPU emulator. */

@@ -117,3 +117,5 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 
 // launch configuration for libtilert: grid x, y, z, block x, y, z
 extern "C" __device__ const unsigned tilec_launch_gemm_epilogue[6] = {0, 0, 1, 128, 1, 1};
+// the grid dimensions given as 0 above, computed at launch from the parameters (tilert.h)
+extern "C" __device__ const unsigned tilec_grid_gemm_epilogue[19] = {2, 1024, 1, 127, 11, 1, 128, 14, 0, 2, 768, 1, 31, 11, 1, 32, 14, 0, 0};

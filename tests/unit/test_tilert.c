@@ -264,6 +264,36 @@ START_TEST(null_arguments)
 }
 END_TEST
 
+/* The grid program of `grid = ((N + 127) / 128, min(M, 8))` with N the parameter at index 2 (i32) and
+   M at index 3 (u16), as tilec writes it. */
+START_TEST(grid_program)
+{
+	static const unsigned prog[] = {
+		TILERT_GP_PARAM, 2u << 8 | TILERT_GP_I32, TILERT_GP_CONST, 127, TILERT_GP_ADD, TILERT_GP_CONST, 128,
+		TILERT_GP_DIV, TILERT_GP_END,
+		TILERT_GP_PARAM, 3u << 8 | TILERT_GP_U16, TILERT_GP_CONST, 8, TILERT_GP_MIN, TILERT_GP_END,
+		TILERT_GP_END,
+	};
+	int n = 300;
+	unsigned short m = 5;
+	void *args[] = {NULL, NULL, &n, &m};
+	unsigned grid[3] = {0, 0, 7};
+	ck_assert_int_eq(tilert_grid_eval(prog, sizeof prog / sizeof prog[0], args, grid), 0);
+	ck_assert_uint_eq(grid[0], 3);
+	ck_assert_uint_eq(grid[1], 5);
+	ck_assert_uint_eq(grid[2], 7);
+	n = -500;
+	expect_error(tilert_grid_eval(prog, sizeof prog / sizeof prog[0], args, grid), TILERT_ERR_ARG,
+	             "grid dimension x is -2 with these arguments");
+	static const unsigned div0[] = {TILERT_GP_CONST, 1, TILERT_GP_CONST, 0, TILERT_GP_DIV, TILERT_GP_END,
+	                                TILERT_GP_END, TILERT_GP_END};
+	expect_error(tilert_grid_eval(div0, 8, args, grid), TILERT_ERR_ARG, "division by zero");
+	expect_error(tilert_grid_eval(prog, 5, args, grid), TILERT_ERR_ARG, "does not end");
+	static const unsigned under[] = {TILERT_GP_ADD, TILERT_GP_END, TILERT_GP_END, TILERT_GP_END};
+	expect_error(tilert_grid_eval(under, 4, args, grid), TILERT_ERR_ARG, "malformed");
+}
+END_TEST
+
 #define CASE(fn)                                 \
 	do {                                         \
 		TCase *tc = tcase_create(#fn);           \
@@ -289,6 +319,7 @@ tilert_suite(void)
 	CASE(load_data_checks);
 	CASE(last_error_never_null);
 	CASE(null_arguments);
+	CASE(grid_program);
 	return s;
 }
 

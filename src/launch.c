@@ -1,0 +1,116 @@
+/* launch.c: a grid computed at launch as a program for libtilert (runtime/tilert.h, TILERT_GP_*): the
+ * CUDA C and the PTX carry it as tilec_grid_<kernel>, and tilert_kernel_launch runs it on the arguments. */
+#include "tilec.h"
+#include "tilert.h"
+
+typedef struct Prog {
+	KernelIR *k;
+	uint32_t *out;
+	int n, max;
+	bool ok;
+} Prog;
+
+static void
+put(Prog *p, uint32_t w)
+{
+	if (p->n < p->max)
+		p->out[p->n] = w;
+	p->n++;
+}
+
+static int
+param_kind(EType t)
+{
+	switch (t) {
+	case T_U32: return TILERT_GP_U32;
+	case T_I16: return TILERT_GP_I16;
+	case T_U16: return TILERT_GP_U16;
+	case T_I8: return TILERT_GP_I8;
+	case T_U8: return TILERT_GP_U8;
+	default: return TILERT_GP_I32;
+	}
+}
+
+static void
+code(Prog *p, const IExpr *e)
+{
+	static const uint32_t binary[][2] = {
+		[OP_MUL] = {TILERT_GP_MUL, TILERT_GP_MUL}, [OP_DIV] = {TILERT_GP_DIV, TILERT_GP_DIVU},
+		[OP_MOD] = {TILERT_GP_REM, TILERT_GP_REMU}, [OP_ADD] = {TILERT_GP_ADD, TILERT_GP_ADD},
+		[OP_SUB] = {TILERT_GP_SUB, TILERT_GP_SUB}, [OP_SHL] = {TILERT_GP_SHL, TILERT_GP_SHL},
+		[OP_SHR] = {TILERT_GP_SHR, TILERT_GP_SHRU}, [OP_LT] = {TILERT_GP_LT, TILERT_GP_LTU},
+		[OP_LE] = {TILERT_GP_LE, TILERT_GP_LEU}, [OP_GT] = {TILERT_GP_GT, TILERT_GP_GTU},
+		[OP_GE] = {TILERT_GP_GE, TILERT_GP_GEU}, [OP_EQ] = {TILERT_GP_EQ, TILERT_GP_EQ},
+		[OP_NE] = {TILERT_GP_NE, TILERT_GP_NE}, [OP_BITAND] = {TILERT_GP_AND, TILERT_GP_AND},
+		[OP_BITXOR] = {TILERT_GP_XOR, TILERT_GP_XOR}, [OP_BITOR] = {TILERT_GP_OR, TILERT_GP_OR},
+		[OP_LAND] = {TILERT_GP_LAND, TILERT_GP_LAND}, [OP_LOR] = {TILERT_GP_LOR, TILERT_GP_LOR},
+	};
+	switch (e->kind) {
+	case IE_INT:
+		put(p, TILERT_GP_CONST);
+		put(p, (uint32_t)e->ival);
+		return;
+	case IE_VAR:
+		for (int i = 0; i < p->k->params.n; i++)
+			if (LIST_AT(p->k->params, Var, i) == e->var && !LIST_AT(p->k->param_is_tensor, Tensor, i)) {
+				put(p, TILERT_GP_PARAM);
+				put(p, (uint32_t)i << 8 | (uint32_t)param_kind(e->var->type));
+				return;
+			}
+		break;
+	case IE_UNARY:
+		code(p, e->a);
+		put(p, e->op == OP_NEG ? TILERT_GP_NEG : e->op == OP_NOT ? TILERT_GP_NOT : TILERT_GP_BITNOT);
+		return;
+	case IE_BINARY:
+		code(p, e->a);
+		code(p, e->b);
+		if (e->op == OP_NONE) {
+			code(p, e->index);
+			put(p, TILERT_GP_SELECT);
+			return;
+		}
+		/* the operands' type decides signedness (the left one for shifts), as in fold_int */
+		put(p, binary[e->op][e->a->type == T_U32 || (e->op != OP_SHR && e->b->type == T_U32)]);
+		return;
+	case IE_CONV:
+		code(p, e->a);
+		if (e->to == T_I8 || e->to == T_U8 || e->to == T_I16 || e->to == T_U16)
+			put(p, e->to == T_I8 ? TILERT_GP_SEXT8 : e->to == T_U8 ? TILERT_GP_ZEXT8
+			       : e->to == T_I16 ? TILERT_GP_SEXT16 : TILERT_GP_ZEXT16);
+		return;
+	case IE_CALL:
+		code(p, e->a);
+		if (e->fn == F_ABS) {
+			put(p, TILERT_GP_ABS);
+			return;
+		}
+		code(p, e->b);
+		put(p, e->fn == F_MIN ? (e->type == T_U32 ? TILERT_GP_MINU : TILERT_GP_MIN)
+		                      : (e->type == T_U32 ? TILERT_GP_MAXU : TILERT_GP_MAX));
+		return;
+	default:
+		break;
+	}
+	p->ok = false;
+}
+
+int
+grid_program(KernelIR *k, uint32_t *out, int max)
+{
+	Prog p = {k, out, 0, max, true};
+	for (int d = 0; d < 3; d++) {
+		if (k->grid_expr[d])
+			code(&p, k->grid_expr[d]);
+		put(&p, TILERT_GP_END);
+	}
+	if (!p.ok)
+		fatal("grid_program: a grid expression that is not over constants and parameters");
+	return p.n;
+}
+
+bool
+grid_at_launch(const KernelIR *k)
+{
+	return k->grid_expr[0] || k->grid_expr[1] || k->grid_expr[2];
+}
