@@ -301,6 +301,18 @@ lexer_lex(YYSTYPE *lval, Loc *lloc, Lexer *lx)
 		lval->tok.fval = strtod(s, NULL);
 		TOK(FLOAT);
 	}
+	[0-9]+ "." [0-9]+ ([eE] [+-]? [0-9]+)? [fF] {
+		/* CUDA's 1.0f: reported, then read as the float it means */
+		lx->cursor = (const char *)YYCURSOR;
+		int n = (int)(lx->cursor - lx->start);
+		Loc l = loc_at(lx, lx->start, lx->cursor);
+		error(l, "invalid number '%.*s'", n > 40 ? 40 : n, lx->start);
+		note(l, "a float literal has no 'f' suffix (every float constant is f32): write %.*s", n - 1 > 40 ? 40 : n - 1,
+		     lx->start);
+		char *s = pool_strndup(lx->start, (size_t)(n - 1));
+		lval->tok.fval = strtod(s, NULL);
+		TOK(FLOAT);
+	}
 	[0-9] [A-Za-z0-9_]* {
 		lx->cursor = (const char *)YYCURSOR;
 		int n = (int)(lx->cursor - lx->start);

@@ -37,6 +37,12 @@ struct Parser {
 	List *items;
 	int syntax_errors;
 	bool stop; /* too many syntax errors: the lexer reports the end of the file */
+	int last_error_line; /* of the last syntax error: one per line, the rest of a line is its cascade */
+	bool lex_error[2];   /* the lexer reported an error while reading the token before, the lookahead */
+	/* the last two tokens read (the lookahead and the one before), for the hints after a syntax error */
+	int tok[2];
+	Loc loc[2];
+	const char *text[2]; /* of an identifier, else NULL */
 };
 
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                      \
@@ -248,8 +254,15 @@ mk_stride(Expr *value, const char *axis, Loc axis_loc, Loc loc)
 	s->axis = AX_M;
 	s->loc = loc;
 	check_not_tuple(value, "a stride");
-	if (axis && !axis_from_name(axis, &s->axis))
+	if (axis && !axis_from_name(axis, &s->axis)) {
 		error(axis_loc, "unknown axis '%s'; the axes are tx, tid_in_wg, laneid, warpid, wid_in_wg, wgid, m, TLane and TCol", axis);
+		const char *axes[AX_COUNT];
+		for (int a = 0; a < AX_COUNT; a++)
+			axes[a] = axis_name((Axis)a);
+		const char *best = closest_name(axis, axes, AX_COUNT);
+		if (best)
+			note(axis_loc, "did you mean '%s'?", best);
+	}
 	return s;
 }
 
@@ -262,6 +275,16 @@ extents_of(Expr *e)
 	for (int i = 0; i < e->args.n; i++)
 		check_not_tuple(LIST_AT(e->args, Expr, i), "an extent");
 	return e->args;
+}
+
+static void
+unknown_scope(const char *name, Loc loc)
+{
+	static const char *const scopes[] = {"warp", "warpgroup", "cta"};
+	error(loc, "unknown scope '%s'; expected 'warp', 'warpgroup' or 'cta'", name);
+	const char *best = closest_name(name, scopes, 3);
+	if (best)
+		note(loc, "did you mean '%s'?", best);
 }
 
 static List
@@ -543,6 +566,7 @@ stmt
 			$$->hi = $6;
 			$$->body = $7;
 		}
+	| FOR error block { $$ = NULL; } /* a C for (...): the parser resumes at its body */
 	| APPLY OPCODE '(' viewexprs ')' SCOPE scope named_args ';'
 		{
 			$$ = mk_stmt(S_APPLY, @$);
@@ -594,7 +618,7 @@ scope
 			else if (strcmp($1.text, "cta") == 0)
 				$$->scope = SCOPE_CTA;
 			else
-				error(@1, "unknown scope '%s'; expected 'warp', 'warpgroup' or 'cta'", $1.text);
+				unknown_scope($1.text, @1);
 		}
 	| IDENT '(' expr ')'
 		{
@@ -610,7 +634,7 @@ scope
 				$$->scope_arg = NULL;
 				error(@$, "scope 'cta' takes no argument");
 			} else
-				error(@1, "unknown scope '%s'; expected 'warp', 'warpgroup' or 'cta'", $1.text);
+				unknown_scope($1.text, @1);
 		}
 	;
 
@@ -913,7 +937,96 @@ yylex(YYSTYPE *lval, Loc *lloc, Parser *ps)
 		*lloc = (Loc){ps->lx.line, 1, ps->lx.line, 1, ps->lx.file};
 		return 0;
 	}
-	return lexer_lex(lval, lloc, &ps->lx);
+	int before = error_count;
+	int tok = lexer_lex(lval, lloc, &ps->lx);
+	ps->lex_error[0] = ps->lex_error[1];
+	ps->lex_error[1] = error_count > before;
+	ps->tok[0] = ps->tok[1];
+	ps->loc[0] = ps->loc[1];
+	ps->text[0] = ps->text[1];
+	ps->tok[1] = tok;
+	ps->loc[1] = *lloc;
+	ps->text[1] = tok == IDENT ? lval->tok.text : NULL;
+	return tok;
+}
+
+/* The word inside a token name such as "keyword 'kernel'" or "'warp_id'"; NULL for punctuation. */
+static const char *
+token_word(yysymbol_kind_t kind)
+{
+	const char *name = yysymbol_name(kind);
+	const char *q = strchr(name, '\'');
+	if (!q || !(q[1] == '_' || (q[1] >= 'a' && q[1] <= 'z')))
+		return NULL;
+	return pool_strndup(q + 1, strcspn(q + 1, "'"));
+}
+
+int
+parser_words(const char **out, int max)
+{
+	int n = 0;
+	for (int k = 0; k < YYNTOKENS && n < max; k++) {
+		const char *w = token_word((yysymbol_kind_t)k);
+		if (w)
+			out[n++] = w;
+	}
+	for (int t = T_F32; t < T_COUNT && n < max; t++)
+		out[n++] = etype_name((EType)t);
+	return n;
+}
+
+/* Notes after a syntax error for what a C or CUDA programmer may have meant: a misspelt keyword or
+ * builtin, a CUDA spelling, a C for loop, a function call. */
+static void
+syntax_hints(Parser *ps, yysymbol_kind_t la, const yysymbol_kind_t *exp, int n)
+{
+	const char *prev = ps->text[0], *cur = ps->text[1];
+	if (cur && cuda_habit(cur)) {
+		note(ps->loc[1], "%s", cuda_habit(cur));
+		return;
+	}
+	if (cur) {
+		/* a word where a keyword or a type was expected: the nearest of those */
+		const char *cands[YYNTOKENS + T_COUNT];
+		int m = 0;
+		for (int i = 0; i < n; i++) {
+			if (exp[i] == YYSYMBOL_ETYPE)
+				for (int t = T_F32; t < T_COUNT; t++)
+					cands[m++] = etype_name((EType)t);
+			else if (token_word(exp[i]))
+				cands[m++] = token_word(exp[i]);
+		}
+		const char *best = closest_name(cur, cands, m);
+		if (best) {
+			note(ps->loc[1], "did you mean '%s'?", best);
+			return;
+		}
+	}
+	if (prev && cuda_habit(prev)) {
+		note(ps->loc[0], "%s", cuda_habit(prev));
+		return;
+	}
+	if (la == YYTRANSLATE('(') && ps->tok[0] == FOR) {
+		note(ps->loc[0], "a loop is written 'for i in LO..HI { ... }' (HI excluded)");
+		return;
+	}
+	if (prev && (la == YYTRANSLATE('(') || strlen(prev) >= 3)) {
+		/* before '(' only the words that take one: tmem_datapath_layout and the conversions */
+		const char *words[64];
+		int m = 0;
+		if (la == YYTRANSLATE('(')) {
+			words[m++] = token_word(YYSYMBOL_TMEM_DATAPATH_LAYOUT);
+			for (int t = T_F32; t < T_COUNT; t++)
+				words[m++] = etype_name((EType)t);
+		} else {
+			m = parser_words(words, 64);
+		}
+		const char *best = closest_name(prev, words, m);
+		if (best)
+			note(ps->loc[0], "did you mean '%s'?", best);
+		else if (la == YYTRANSLATE('('))
+			note(ps->loc[0], ".tile has no user-defined functions; '%s' cannot be called", prev);
+	}
 }
 
 /* Only bison's own failures come here (the stack limit); syntax errors go to yyreport_syntax_error. */
@@ -961,13 +1074,30 @@ yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
 	};
 	if (ps->stop)
 		return 0;
-	Buf b = {0};
 	yysymbol_kind_t la = yypcontext_token(ctx);
+	yysymbol_kind_t exp[YYNTOKENS];
+	int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
+	/* A ';' that belongs at the end of a line is reported there, not at the next line's first token. */
+	Loc at = *yypcontext_location(ctx);
+	/* a syntax error right after a lexical one, or after another on its line, is their cascade */
+	bool cascade = ps->lex_error[0] || ps->lex_error[1] || (ps->syntax_errors && at.first_line == ps->last_error_line);
+	ps->last_error_line = at.first_line;
+	if (cascade)
+		return 0;
+	bool semi = false;
+	for (int i = 0; i < n; i++)
+		semi |= exp[i] == YYTRANSLATE(';');
+	if (semi && ps->tok[0] && at.first_line > ps->loc[0].last_line) {
+		Loc end = ps->loc[0];
+		end.first_line = end.last_line;
+		end.first_column = end.last_column = ps->loc[0].last_column + 1;
+		error(end, "expected ';' at the end of the line");
+		goto counted;
+	}
+	Buf b = {0};
 	buf_puts(&b, "unexpected ");
 	describe_lookahead(&b, la, ps);
 
-	yysymbol_kind_t exp[YYNTOKENS];
-	int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
 	static const int assign_ops[] = {
 		'=', ADD_ASSIGN, SUB_ASSIGN, MUL_ASSIGN, DIV_ASSIGN, MOD_ASSIGN, AND_ASSIGN, OR_ASSIGN, XOR_ASSIGN,
 		SHL_ASSIGN, SHR_ASSIGN,
@@ -1004,8 +1134,10 @@ yyreport_syntax_error(const yypcontext_t *ctx, Parser *ps)
 		for (int i = 0; i < m; i++)
 			buf_printf(&b, "%s%s", i == 0 ? "" : i == m - 1 ? " or " : ", ", names[i]);
 	}
-	error(*yypcontext_location(ctx), "%s", b.data);
+	error(at, "%s", b.data);
 	buf_free(&b);
+	syntax_hints(ps, la, exp, n);
+counted:
 	if (++ps->syntax_errors >= MAX_SYNTAX_ERRORS) {
 		note(*yypcontext_location(ctx), "too many syntax errors; the rest of %s is skipped",
 		     source_path(ps->lx.file));

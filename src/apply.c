@@ -352,6 +352,65 @@ check_issue(Check *c, Issue *is)
 	return true;
 }
 
+/* True when dims (rank n) end in the atom, after the group extent when there is one. */
+static bool
+ends_in_atom(const ApplyInput *in, const int *dims, int n, const int *atom, int natom)
+{
+	int lead = in->group ? 1 : 0;
+	if (n - lead - natom < 0 || (in->group && dims[0] != in->group))
+		return false;
+	for (int i = 0; i < natom; i++)
+		if (dims[n - natom + i] != atom[i])
+			return false;
+	return true;
+}
+
+/* After a shape error: the .xN whose atom the operand has, else the rearrange that splits a repeat
+ * axis off its columns. */
+static void
+note_shape_fix(const ApplyInput *in, const View *v, const char *name, bool is_reg, int half, Loc loc)
+{
+	int atom[4], natom;
+	for (int n = 1; n <= shape_max_n(in->op.shape); n *= 2) {
+		Opcode alt = in->op;
+		alt.n = n;
+		char text[96], why[8];
+		opcode_format(&alt, text, sizeof text);
+		if (n == in->op.n || !opcode_parse(text, &alt, why, sizeof why))
+			continue;
+		natom = atom_dims(&alt, is_reg, half, atom);
+		if (ends_in_atom(in, v->dims, v->rank, atom, natom)) {
+			char atomtext[64];
+			format_list(atomtext, sizeof atomtext, '(', atom, natom, ')');
+			note(loc, "with .x%d the atom is %s, as '%s' has it: %s", n, atomtext, name, text);
+			return;
+		}
+	}
+	natom = atom_dims(&in->op, is_reg, half, atom);
+	int cols = natom - (half > 1 ? 2 : 1); /* the atom's column axis */
+	int split = v->rank - natom + cols;   /* the operand's axis in its place */
+	if (split < (in->group ? 1 : 0) || v->dims[split] <= atom[cols] || v->dims[split] % atom[cols] ||
+	    v->rank >= MAX_RANK)
+		return;
+	int want[MAX_RANK];
+	memcpy(want, v->dims, sizeof want[0] * (size_t)v->rank);
+	want[split] = atom[cols];
+	if (!ends_in_atom(in, want, v->rank, atom, natom))
+		return;
+	/* "a b (rep c) -> a rep b c": the new repeat axis goes after the group and the other repeat axes */
+	Buf pin = {0}, pout = {0};
+	for (int i = 0; i < v->rank; i++) {
+		buf_printf(&pin, i == split ? "%s(rep %c)" : "%s%c", i ? " " : "", 'a' + i);
+		if (i == v->rank - natom)
+			buf_puts(&pout, pout.len ? " rep" : "rep");
+		buf_printf(&pout, "%s%c", pout.len ? " " : "", 'a' + i);
+	}
+	note(loc, "a repeat axis split off the columns gives that shape: %s.rearrange(\"%s -> %s\", %c = %d)%s", name,
+	     pin.data, pout.data, 'a' + split, atom[cols], is_reg ? ", and the tmem operand needs the same" : "");
+	buf_free(&pin);
+	buf_free(&pout);
+}
+
 void
 apply_report(const ApplyInput *in, const Mismatch *mm, Loc loc, Loc imm_loc)
 {
@@ -378,6 +437,7 @@ apply_report(const ApplyInput *in, const Mismatch *mm, Loc loc, Loc imm_loc)
 		         half > 1 ? pool_printf(" with the half axis of %s)", etype_name(v->base->type)) : ")");
 		error(loc, "%s operand '%s' has shape %s, but %s takes %s", mm->operand ? "tmem" : "register", name, got,
 		      text, need);
+		note_shape_fix(in, v, name, mm->operand == 0, half, loc);
 		return;
 	}
 	case MM_REPEAT: {

@@ -24,6 +24,15 @@ int warning_count;
 bool diag_werror;
 bool diag_nowarn;
 bool diag_explain;
+
+/* The name of each warning, for -Wno-NAME, -Werror=NAME and the [-WNAME] after its message. */
+static const char *const warn_names[WARN_COUNT] = {
+	[WARN_DIVERGENT_SYNC] = "divergent-sync",
+	[WARN_MISSING_RELINQUISH] = "missing-relinquish",
+	[WARN_EMPTY_OUTPUT] = "empty-output",
+};
+static bool warn_off[WARN_COUNT];
+static signed char warn_error[WARN_COUNT]; /* 1: -Werror=NAME, -1: -Wno-error=NAME, 0: as -Werror says */
 /* The run stops (exit 1) at this many errors; 0 means never (the fuzzer, fuzz/fuzz_tilec.c, which must not exit). */
 int diag_max_errors = 100;
 /* Where diagnostics go; NULL means stderr. The fuzzer points it at /dev/null: the text is still formatted. */
@@ -48,7 +57,8 @@ source_add(const char *path, char *text, size_t len)
 	if (!t)
 		fatal("out of memory");
 	t[len] = 0;
-	char *p = strdup(path);
+	/* standard input is named as gcc names it */
+	char *p = strdup(strcmp(path, "-") == 0 ? "<stdin>" : path);
 	if (!p)
 		fatal("out of memory");
 	sources[nsources] = (Source){p, t, len, NULL, 0};
@@ -69,6 +79,8 @@ diag_reset(void)
 	nsources = capsources = 0;
 	error_count = warning_count = 0;
 	last_suppressed = false;
+	memset(warn_off, 0, sizeof warn_off);
+	memset(warn_error, 0, sizeof warn_error);
 }
 
 const char *
@@ -254,23 +266,72 @@ error(Loc loc, const char *fmt, ...)
 }
 
 void
-warning(Loc loc, const char *fmt, ...)
+warn(Warn w, Loc loc, const char *fmt, ...)
 {
-	if (diag_nowarn) {
+	if (diag_nowarn || warn_off[w]) {
 		last_suppressed = true;
 		return;
 	}
 	last_suppressed = false;
 	va_list ap;
 	va_start(ap, fmt);
-	if (diag_werror) {
+	char suffix[64];
+	if (warn_error[w] > 0 || (diag_werror && warn_error[w] == 0)) {
+		snprintf(suffix, sizeof suffix, " [-Werror=%s]", warn_names[w]);
 		count_error();
-		emit(loc, "error", "31", " [-Werror]", fmt, ap);
+		emit(loc, "error", "31", suffix, fmt, ap);
 	} else {
+		snprintf(suffix, sizeof suffix, " [-W%s]", warn_names[w]);
 		warning_count++;
-		emit(loc, "warning", "35", "", fmt, ap);
+		emit(loc, "warning", "35", suffix, fmt, ap);
 	}
 	va_end(ap);
+}
+
+/* The warning options: -w, -Werror, -Wno-error, -WNAME, -Wno-NAME, -Werror=NAME, -Wno-error=NAME, and
+ * -Wall / -Wextra, which change nothing (every warning is on by default). NULL when arg is one of
+ * them, else why not. */
+const char *
+diag_option(const char *arg)
+{
+	if (strcmp(arg, "-w") == 0) {
+		diag_nowarn = true;
+		return NULL;
+	}
+	if (strncmp(arg, "-W", 2) != 0)
+		return pool_printf("unknown option '%s'", arg);
+	const char *name = arg + 2;
+	if (strcmp(name, "error") == 0 || strcmp(name, "no-error") == 0) {
+		diag_werror = name[0] == 'e';
+		return NULL;
+	}
+	if (strcmp(name, "all") == 0 || strcmp(name, "extra") == 0)
+		return NULL;
+	bool no = strncmp(name, "no-", 3) == 0;
+	if (no)
+		name += 3;
+	bool as_error = strncmp(name, "error=", 6) == 0;
+	if (as_error)
+		name += 6;
+	for (int w = 0; w < WARN_COUNT; w++) {
+		if (strcmp(name, warn_names[w]) != 0)
+			continue;
+		if (as_error)
+			warn_error[w] = no ? -1 : 1;
+		else
+			warn_off[w] = no;
+		return NULL;
+	}
+	const char *near = closest_name(name, warn_names, WARN_COUNT);
+	if (near)
+		return pool_printf("unknown warning option '%s'; did you mean '-W%s%s%s'?", arg, no ? "no-" : "",
+		                   as_error ? "error=" : "", near);
+	Buf b = {0};
+	for (int w = 0; w < WARN_COUNT; w++)
+		buf_printf(&b, "%s%s", w ? ", " : "", warn_names[w]);
+	const char *r = pool_printf("unknown warning option '%s'; the warnings are %s", arg, b.data);
+	buf_free(&b);
+	return r;
 }
 
 void

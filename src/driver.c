@@ -47,6 +47,7 @@ usage(FILE *out)
 	      "  -MD -MF FILE -MT T -MP   make dependency output, as gcc\n"
 	      "  -Werror, -w        warnings as errors / no warnings\n"
 	      "  --explain          notes on the choices tilec made (the TMEM plan)\n"
+	      "  -Wno-NAME, -Werror=NAME   one warning off / as an error (NAME as shown in [-WNAME])\n"
 	      "  --via=nvcc         build .ptx and .cubin from the CUDA C with nvcc\n"
 	      "  --target=emu       CUDA C that emulates tensor memory (any GPU from sm_80, and the CPU)\n"
 	      "  --print-image OPCODE   print the register/TMEM image of a tcgen05.ld or tcgen05.st\n"
@@ -411,7 +412,7 @@ static int
 write_depfile(Options *opt, Includer *inc, const char *output)
 {
 	const char *target = opt->mt ? opt->mt : output;
-	const char *path = opt->mf ? opt->mf : replace_ext(strcmp(output, "-") == 0 ? opt->input : output, ".d");
+	const char *path = opt->mf ? opt->mf : replace_ext(output, ".d");
 	Buf b = {0};
 	if (opt->mt)
 		buf_puts(&b, target); /* -MT is used verbatim, as gcc does */
@@ -514,10 +515,10 @@ parse_args(int argc, char **argv, Options *opt, int *done)
 			opt->md = true;
 		} else if (strcmp(a, "-MP") == 0) {
 			opt->mp = true;
-		} else if (strcmp(a, "-Werror") == 0) {
-			diag_werror = true;
-		} else if (strcmp(a, "-w") == 0) {
-			diag_nowarn = true;
+		} else if (strncmp(a, "-W", 2) == 0 || strcmp(a, "-w") == 0) {
+			const char *why = diag_option(a);
+			if (why)
+				return usage_error("%s", why);
 		} else if (strcmp(a, "--explain") == 0) {
 			diag_explain = true;
 		} else if (a[0] == '-' && a[1]) {
@@ -590,14 +591,11 @@ compile(Options *opt)
 		ast_dump(stdout, &items);
 		return 0;
 	}
-	Program *prog = lower_program(&items, base_name(opt->input));
+	Program *prog = lower_program(&items, base_name(source_path(0)));
 	if (!prog || error_count)
 		return 1;
-	const char *output = opt->output;
-	if (!output) {
-		const char *ext = kind == K_PTX ? ".ptx" : kind == K_CUBIN ? ".cubin" : kind == K_IR ? ".ir" : ".cu";
-		output = replace_ext(base_name(opt->input), ext);
-	}
+	const char *ext = kind == K_PTX ? ".ptx" : kind == K_CUBIN ? ".cubin" : kind == K_IR ? ".ir" : ".cu";
+	const char *output = opt->output ? opt->output : replace_ext(base_name(opt->input), ext);
 	/* the routes: cu: CUDA C; ptx: direct PTX (--via=nvcc: CUDA C through nvcc -ptx); cubin: direct
 	 * PTX through ptxas (--via=nvcc: nvcc -cubin); ir: the lowered program, the same for every target */
 	const Target *target = kind == K_IR ? &target_ir
@@ -615,8 +613,9 @@ compile(Options *opt)
 		rc = commit_output(output, result->data ? result->data : "", result->len);
 	buf_free(&built);
 	buf_free(&text);
+	/* with -o -, the rule is for the file tilec writes without -o, and sits next to it: ./NAME.d */
 	if (rc == 0 && opt->md)
-		rc = write_depfile(opt, &inc, output);
+		rc = write_depfile(opt, &inc, strcmp(output, "-") == 0 ? replace_ext(base_name(opt->input), ext) : output);
 	return rc;
 }
 

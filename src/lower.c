@@ -12,6 +12,7 @@ typedef struct Walk {
 	List *cur_list;     /* the statement list being lowered, and the statement's place in it */
 	int cur_index;
 	List after_wait;    /* LStmt* to put after the next wait for loads (TC_WAIT_LD) of this list */
+	bool skipped;       /* an error made code be skipped (an if, a loop, an alloc): allocations may be missing */
 } Walk;
 
 static Walk W;
@@ -308,23 +309,71 @@ check_ncols(Expr *e, int *out)
 	return true;
 }
 
+/* An opcode without the qualifiers people leave out (.sync.aligned, .shared::cta, .b32, .cta_group::N). */
+static char *
+opcode_core(const char *text)
+{
+	static const char *const optional[] = {".sync.aligned", ".shared::cta", ".b32", ".cta_group::1", ".cta_group::2"};
+	char *core = pool_strdup(text);
+	for (size_t i = 0; i < sizeof optional / sizeof optional[0]; i++) {
+		char *at;
+		size_t n = strlen(optional[i]);
+		while ((at = strstr(core, optional[i])) != NULL)
+			memmove(at, at + n, strlen(at + n) + 1);
+	}
+	return core;
+}
+
+/* The exact spelling nearest to a misspelt single instruction, or NULL. */
+static const char *
+nearest_instr(const char *text)
+{
+	const char *core = opcode_core(text);
+	int limit = (int)strlen(core) / 3, best_d = limit + 1, best_full = 0;
+	const char *best = NULL;
+	for (int i = 0; i < isa_count(); i++) {
+		const IsaInstr *in = isa_at(i);
+		for (int group = 1; group <= (in->cta_group ? 2 : 1); group++) {
+			const char *cand = isa_spelling(in->kind, in->cta_group ? group : 0);
+			int d = edit_distance(core, opcode_core(cand), limit);
+			int full = edit_distance(text, cand, 1000);
+			if (d < best_d || (d == best_d && best && full < best_full)) {
+				best = cand;
+				best_d = d;
+				best_full = full;
+			}
+		}
+	}
+	return best;
+}
+
 static void
 lower_instr(Stmt *s)
 {
 	int group = 0;
 	const IsaInstr *spec = isa_parse(s->opcode, &group);
 	if (!spec) {
-		if (strncmp(s->opcode, "tcgen05.ld.", 11) == 0 || strncmp(s->opcode, "tcgen05.st.", 11) == 0)
+		const char *near = NULL;
+		if (strncmp(s->opcode, "tcgen05.ld.", 11) == 0 || strncmp(s->opcode, "tcgen05.st.", 11) == 0) {
 			error(s->opcode_loc, "tcgen05.%s is written with apply, which checks it against its image: "
 			                     "apply %s(...) scope warpgroup;", s->opcode[8] == 'l' ? "ld" : "st", s->opcode);
-		else
+		} else {
 			error(s->opcode_loc, "unknown tcgen05 instruction '%s'; tilec knows %s (with their exact PTX spelling), "
 			                     "and ld / st through apply", s->opcode, isa_known());
-		return;
+			near = nearest_instr(s->opcode);
+		}
+		/* the statement goes on as the instruction it nearly spells, so that its effect is not lost */
+		if (!near) {
+			W.skipped = true;
+			return;
+		}
+		note(s->opcode_loc, "did you mean '%s'?", near);
+		spec = isa_parse(near, &group);
 	}
 	if (s->operands.n != spec->noperands) {
 		error(s->loc, "%s takes %d operand%s, not %d", s->opcode, spec->noperands, spec->noperands == 1 ? "" : "s",
 		      s->operands.n);
+		W.skipped = true;
 		return;
 	}
 	bool uniform;
@@ -339,10 +388,11 @@ lower_instr(Stmt *s)
 	if (spec->kind == TC_ALLOC) {
 		Expr *slot = LIST_AT(s->operands, Expr, 0);
 		IExpr *addr = sema_expr(slot);
-		if (!addr)
-			return;
-		if (addr->kind != IE_SADDR || addr->tensor->type != T_U32) {
-			error(slot->loc, "%s writes the TMEM address to a shared u32 slot: pass &slot[i]", isa_name(TC_ALLOC, 0));
+		if (!addr || addr->kind != IE_SADDR || addr->tensor->type != T_U32) {
+			if (addr)
+				error(slot->loc, "%s writes the TMEM address to a shared u32 slot: pass &slot[i]",
+				      isa_name(TC_ALLOC, 0));
+			W.skipped = true;
 			return;
 		}
 		ops.ncols_ok = check_ncols(LIST_AT(s->operands, Expr, 1), &l->ncols);
@@ -510,10 +560,10 @@ lower_for(Stmt *s)
 {
 	IExpr *lo = sema_expr(s->value);
 	IExpr *hi = lo ? sema_expr(s->hi) : NULL;
-	if (!hi)
-		return;
-	if (lo->type == T_F32 || hi->type == T_F32) {
-		error(s->loc, "loop bounds must be integers");
+	if (!hi || lo->type == T_F32 || hi->type == T_F32) {
+		if (hi)
+			error(s->loc, "loop bounds must be integers");
+		W.skipped = true;
 		return;
 	}
 	protocol_read(W.proto, lo, s->value->loc);
@@ -584,8 +634,8 @@ static bool lower_decl_checked(Stmt *s);
 static void
 lower_decl(Stmt *s)
 {
-	int before = error_count;
-	if (!lower_decl_checked(s) && error_count > before)
+	/* a declaration that failed quietly failed because of an earlier error: its name stays quiet too */
+	if (!lower_decl_checked(s))
 		sym_poison(s->name, s->name_loc);
 }
 
@@ -617,11 +667,13 @@ lower_decl_checked(Stmt *s)
 			return false;
 		}
 		t->alloc = protocol_find_alloc(W.proto, addr, &t->col_offset, &t->lane_offset);
+		if (!t->alloc && W.skipped)
+			return false; /* the alloc may be in code an earlier error skipped */
 		if (!t->alloc)
 			error(s->value->loc, "no %s writes the address '%s' is declared at; declare a tmem tensor at the "
 			                     "shared slot an alloc filled (plus a constant offset)", isa_name(TC_ALLOC, 0), s->name);
 		else
-			protocol_alive(W.proto, t, s->value->loc);
+			protocol_alive(W.proto, t, t->name, s->value->loc);
 	}
 	Sym *sym = sym_declare(SYM_TENSOR, s->name, s->name_loc);
 	if (!sym)
@@ -635,6 +687,8 @@ lower_decl_checked(Stmt *s)
 		t->words = (t->layout->slots * bits + 31) / 32;
 		if (t->words > 255) {
 			error(s->loc, "'%s' needs %d registers per thread; a thread has at most 255", t->name, t->words);
+			note(s->loc, "split it into %d or more local tensors (chunks of at most 255 registers) and move them one "
+			             "after another, each with its own apply", (t->words + 254) / 255);
 			return false;
 		}
 		emit(L_REGS, s->loc)->tensor = t;
@@ -663,6 +717,7 @@ lower_stmt(Stmt *s)
 		protocol_read(W.proto, v, s->value->loc);
 		if (v->type == T_F32) {
 			error(s->value->loc, "let binds an i32 or u32 value; for a float write var %s: f32 = ...", s->name);
+			sym_poison(s->name, s->name_loc);
 			return;
 		}
 		Sym *sym = sym_declare(SYM_VALUE, s->name, s->name_loc);
@@ -741,8 +796,10 @@ lower_stmt(Stmt *s)
 		return;
 	case S_IF: {
 		IExpr *cond = sema_expr(s->value);
-		if (!cond)
+		if (!cond) {
+			W.skipped = true;
 			return;
+		}
 		protocol_read(W.proto, cond, s->value->loc);
 		LStmt *l = emit(L_IF, s->loc);
 		l->cond = cond;
@@ -768,7 +825,8 @@ lower_stmt(Stmt *s)
 			if (!ops[i])
 				return;
 			if (ops[i]->base->kind == TK_TMEM &&
-			    !protocol_alive(W.proto, ops[i]->base, LIST_AT(s->operands, ViewExpr, i)->loc))
+			    !protocol_alive(W.proto, ops[i]->base, LIST_AT(s->operands, ViewExpr, i)->base,
+			                    LIST_AT(s->operands, ViewExpr, i)->loc))
 				return;
 		}
 		if (!protocol_uniform(W.proto, s->loc, "apply"))
@@ -1009,8 +1067,10 @@ lower_kernel(Kernel *kd)
 				k->uses_bf16 = true;
 			if (p->has_shape) {
 				Tensor *t = tensor_new(TK_GLOBAL, p->name, p->loc, p->type);
-				if (!global_shape(p, t))
+				if (!global_shape(p, t)) {
+					sym_poison(p->name, p->loc);
 					continue;
+				}
 				Sym *s = sym_declare(SYM_TENSOR, p->name, p->loc);
 				if (!s)
 					continue;
@@ -1067,8 +1127,10 @@ lower_program(List *items, const char *source_name)
 			break;
 		case I_CONST: {
 			int64_t v;
-			if (!const_int(it->value, &v, "a const"))
+			if (!const_int(it->value, &v, "a const")) {
+				sym_poison(it->name, it->name_loc);
 				break;
+			}
 			Sym *s = sym_declare(SYM_CONST, it->name, it->name_loc);
 			if (s)
 				s->value = ie_int(v, v > INT32_MAX ? T_U32 : T_I32);
@@ -1095,7 +1157,7 @@ lower_program(List *items, const char *source_name)
 	if (!p->kernels.n && !error_count) {
 		/* a file of layouts and constants is meant for include; compiled alone it yields nothing */
 		Loc at = items->n ? LIST_AT(*items, Item, 0)->loc : (Loc){1, 1, 1, 1, source_count() ? 0 : -1};
-		warning(at, "%s declares no kernel; the output is empty", source_name);
+		warn(WARN_EMPTY_OUTPUT, at, "%s declares no kernel; the output is empty", source_name);
 	}
 	return error_count ? NULL : p;
 }

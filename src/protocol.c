@@ -384,10 +384,14 @@ protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx)
 }
 
 bool
-protocol_alive(Protocol *p, const Tensor *t, Loc loc)
+protocol_alive(Protocol *p, const Tensor *t, const char *used, Loc loc)
 {
 	if (t->alloc && list_has(&p->flow.freed, t->alloc)) {
-		error(loc, "'%s' is used after the %s of its tensor memory", t->name, isa_name(TC_DEALLOC, 0));
+		if (strcmp(used, t->name) != 0)
+			error(loc, "'%s' (a view of tmem tensor '%s') is used after the %s of its tensor memory", used, t->name,
+			      isa_name(TC_DEALLOC, 0));
+		else
+			error(loc, "'%s' is used after the %s of its tensor memory", t->name, isa_name(TC_DEALLOC, 0));
 		note(t->alloc->freed_at, "the %s is here", isa_name(TC_DEALLOC, 0));
 		return false;
 	}
@@ -443,7 +447,7 @@ void
 protocol_cta_sync(Protocol *p, Loc loc)
 {
 	if (p->varying)
-		warning(loc, "cta_sync inside control flow that can split a warp");
+		warn(WARN_DIVERGENT_SYNC, loc, "cta_sync inside control flow that can split a warp");
 	for (int i = 0; i < p->flow.stores.n; i++) {
 		StoreState *st = LIST_AT(p->flow.stores, StoreState, i);
 		st->unsynced = st->pending;
@@ -694,8 +698,8 @@ protocol_end(Protocol *p, const char *kernel, Loc name_loc)
 			note(a->freed_at, "it is freed here, but not on every path");
 	}
 	if ((alloc_warps & ~p->flow.relinquished_all) && !error_count) {
-		warning(name_loc, "kernel '%s' allocates tensor memory but does not execute %s on every path; other CTAs "
-		                  "on the SM may wait for columns", kernel, isa_name(TC_RELINQUISH, 0));
+		warn(WARN_MISSING_RELINQUISH, name_loc, "kernel '%s' allocates tensor memory but does not execute %s on "
+		     "every path; other CTAs on the SM may wait for columns", kernel, isa_name(TC_RELINQUISH, 0));
 		note(LIST_AT(p->allocs, AllocInfo, 0)->loc, "the allocation is here");
 	}
 }

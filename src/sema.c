@@ -102,15 +102,79 @@ sym_declare(SymKind kind, const char *name, Loc loc)
 	return s;
 }
 
+/* What a CUDA C++ programmer types first, and how .tile says it. */
+static const struct {
+	const char *cuda, *hint;
+} cuda_habits[] = {
+	{"__syncthreads", "CUDA's __syncthreads() is the statement 'cta_sync;'"},
+	{"__syncwarp", "CUDA's __syncwarp() is the statement 'warp_sync;'"},
+	{"threadIdx", "CUDA's threadIdx is 'thread_idx' (thread_idx.x, thread_idx.y, thread_idx.z)"},
+	{"blockIdx", "CUDA's blockIdx is 'block_idx' (block_idx.x, block_idx.y, block_idx.z)"},
+	{"blockDim", "the block size is the constant 'block = N' of launch(...); write the number"},
+	{"gridDim", "the grid size is the constant 'grid = N' of launch(...); write the number"},
+	{"warpSize", "a warp is 32 threads; write 32"},
+	{"laneid", "the lane of a thread is 'lane_id'"},
+	{"float", "the 32-bit float type is 'f32' (var x: f32 = 1.0;)"},
+	{"int", "the 32-bit integer type is 'i32' (var i: i32 = 0;), and 'let' binds an integer without one"},
+	{"int32_t", "the 32-bit integer type is 'i32'"},
+	{"unsigned", "the 32-bit unsigned type is 'u32'"},
+	{"uint32_t", "the 32-bit unsigned type is 'u32'"},
+	{"uint", "the 32-bit unsigned type is 'u32'"},
+	{"half", "the 16-bit float type is 'f16'"},
+	{"__half", "the 16-bit float type is 'f16'"},
+	{"__nv_bfloat16", "the bfloat16 type is 'bf16'"},
+	{"double", "there is no 64-bit float; the float types are f32, f16 and bf16"},
+	{"auto", "'let' binds an integer without a type; a float needs 'var x: f32 = ...'"},
+	{"fmaxf", "CUDA's fmaxf is 'max' (min, max and abs take floats and integers)"},
+	{"fminf", "CUDA's fminf is 'min' (min, max and abs take floats and integers)"},
+	{"fabsf", "CUDA's fabsf is 'abs' (min, max and abs take floats and integers)"},
+	{"fmaf", "CUDA's fmaf is 'fma'"},
+	{"__expf", "CUDA's __expf is 'exp' (computed exactly rounded, not approximated)"},
+};
+
+const char *
+cuda_habit(const char *name)
+{
+	for (size_t i = 0; i < sizeof cuda_habits / sizeof cuda_habits[0]; i++)
+		if (strcmp(cuda_habits[i].cuda, name) == 0)
+			return cuda_habits[i].hint;
+	return NULL;
+}
+
+void
+note_spelling(const char *name, Loc loc, bool in_scope, const char *const *extra, int nextra)
+{
+	const char *hint = cuda_habit(name);
+	if (hint) {
+		note(loc, "%s", hint);
+		return;
+	}
+	List cands = {0};
+	/* the inner declarations first: a tie goes to the nearest scope */
+	for (int i = in_scope ? symbols.n - 1 : -1; i >= 0; i--)
+		list_push(&cands, (void *)LIST_AT(symbols, Sym, i)->name);
+	for (int i = 0; i < nextra; i++)
+		list_push(&cands, (void *)extra[i]);
+	const char *words[64];
+	int nwords = parser_words(words, 64);
+	for (int i = 0; i < nwords; i++)
+		list_push(&cands, (void *)words[i]);
+	const char *best = closest_name(name, (const char *const *)cands.v, cands.n);
+	if (best)
+		note(loc, "did you mean '%s'?", best);
+}
+
 Sym *
 sym_use(const char *name, Loc loc)
 {
 	Sym *s = sym_lookup(name);
 	Func f;
-	if (!s && func_lookup(name, &f))
+	if (!s && func_lookup(name, &f)) {
 		error(loc, "'%s' is a builtin function; call it: %s(...)", name, name);
-	else if (!s)
+	} else if (!s) {
 		error(loc, "unknown name '%s'", name);
+		note_spelling(name, loc, true, NULL, 0);
+	}
 	return s && s->kind == SYM_POISON ? NULL : s;
 }
 
@@ -130,6 +194,7 @@ layout_lookup(const char *name, Loc loc)
 	Sym *s = sym_lookup(name);
 	if (!s) {
 		error(loc, "unknown layout '%s'", name);
+		note_spelling(name, loc, true, NULL, 0);
 		return NULL;
 	}
 	if (s->kind != SYM_LAYOUT) {
@@ -597,6 +662,10 @@ call_expr(Expr *e)
 		} else {
 			error(e->loc, "unknown function '%s'; the functions are min, max, abs, fma, exp, exp2, log, log2, "
 			              "sqrt, rsqrt, tanh, erf, sin and cos", e->name);
+			const char *names[F_COUNT];
+			for (int i = 0; i < F_COUNT; i++)
+				names[i] = funcs[i].name;
+			note_spelling(e->name, e->loc, false, names, F_COUNT);
 		}
 		return NULL;
 	}

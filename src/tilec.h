@@ -270,6 +270,12 @@ void buf_printf(Buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3
 void buf_vprintf(Buf *b, const char *fmt, va_list ap);
 void buf_free(Buf *b);
 
+/* For "did you mean": the edit distance (insert, delete, replace, swap two neighbours; case is
+ * ignored) or limit + 1 when it is larger; the candidate nearest to name (a prefix of it counts as one
+ * edit), NULL when none is within a third of the name's length. */
+int edit_distance(const char *a, const char *b, int limit);
+const char *closest_name(const char *name, const char *const *cands, int n);
+
 const char *etype_name(EType t);
 int etype_bits(EType t);
 bool etype_is_float(EType t);
@@ -300,7 +306,10 @@ extern FILE *diag_stream;   /* where diagnostics go; NULL: stderr */
 void diag_reset(void);      /* forgets every source and count, for a process that compiles many inputs */
 void diag_setup(void);     /* colour only when stderr is a terminal and NO_COLOR is unset */
 void error(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void warning(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Every warning has a name (docs/command.md lists them); warn() prints it as [-WNAME]. */
+typedef enum Warn { WARN_DIVERGENT_SYNC, WARN_MISSING_RELINQUISH, WARN_EMPTY_OUTPUT, WARN_COUNT } Warn;
+void warn(Warn w, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+const char *diag_option(const char *arg); /* a -w / -W option: NULL when taken, else the error message */
 void note(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 extern bool diag_explain;  /* --explain */
 /* A note on a choice tilec made, printed only with --explain. */
@@ -326,6 +335,8 @@ bool lexer_dump_tokens(int file, FILE *out);
 
 /* Parses one file and appends its items to items (includes stay I_INCLUDE items). */
 bool parse_file(int file, List *items);
+/* The keywords and builtin names of the grammar, for "did you mean"; returns how many (at most max). */
+int parser_words(const char **out, int max);
 
 /* ---------------------------------------------------------------- ast.c */
 
@@ -430,6 +441,10 @@ Sym *sym_lookup(const char *name);
 /* The symbol a use names: reports an unknown name; NULL, quietly, for a failed declaration. */
 Sym *sym_use(const char *name, Loc loc);
 void sym_poison(const char *name, Loc loc);
+/* After an error about name: a note with the .tile spelling of a CUDA habit, else "did you mean"
+ * the nearest of the names in scope (in_scope), extra, and the keywords and builtins. */
+void note_spelling(const char *name, Loc loc, bool in_scope, const char *const *extra, int nextra);
+const char *cuda_habit(const char *name); /* the hint for a CUDA spelling, or NULL */
 void sema_reset(void);
 void sema_set_block(const int dims[3]);
 IExpr *sema_element(Expr *e, Tensor **tensor, IExpr **index, int *slot);
@@ -822,7 +837,8 @@ void protocol_reg_write(Protocol *p, const Tensor *t, int slot, Loc loc);
 bool protocol_pending_load(Protocol *p, const Tensor *t, int word); /* in the current warps */
 /* .sync.aligned work (what: "apply" or the opcode) outside control flow that may split a warp. */
 bool protocol_uniform(Protocol *p, Loc loc, const char *what);
-bool protocol_alive(Protocol *p, const Tensor *t, Loc loc); /* false, reported: its memory is freed */
+/* false, reported: its memory is freed (used: the name written, t's or a view's) */
+bool protocol_alive(Protocol *p, const Tensor *t, const char *used, Loc loc);
 /* The ordering rules for one checked apply (ctx as apply_lower filled it), then its effect. */
 void protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx);
 void protocol_cta_sync(Protocol *p, Loc loc);

@@ -1,4 +1,5 @@
 /* util.c: pool allocation, lists, byte buffers and the names of types and axes. */
+#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -221,6 +222,66 @@ axis_from_name(const char *name, Axis *out)
 		}
 	}
 	return false;
+}
+
+int
+edit_distance(const char *a, const char *b, int limit)
+{
+	enum { MAXLEN = 128 };
+	int n = (int)strlen(a), m = (int)strlen(b);
+	if (n > MAXLEN || m > MAXLEN || abs(n - m) > limit)
+		return limit + 1;
+	/* three rows of the usual table: two back for the swap of neighbours */
+	int rows[3][MAXLEN + 1];
+	int *prev2 = rows[0], *prev = rows[1], *cur = rows[2];
+	for (int j = 0; j <= m; j++)
+		prev[j] = j;
+	for (int i = 1; i <= n; i++) {
+		cur[0] = i;
+		int best = i;
+		for (int j = 1; j <= m; j++) {
+			int d = prev[j - 1] + (tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]));
+			if (prev[j] + 1 < d)
+				d = prev[j] + 1;
+			if (cur[j - 1] + 1 < d)
+				d = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && prev2[j - 2] + 1 < d)
+				d = prev2[j - 2] + 1;
+			cur[j] = d;
+			if (d < best)
+				best = d;
+		}
+		if (best > limit)
+			return limit + 1;
+		int *t = prev2;
+		prev2 = prev;
+		prev = cur;
+		cur = t;
+	}
+	return prev[m] > limit ? limit + 1 : prev[m];
+}
+
+const char *
+closest_name(const char *name, const char *const *cands, int n)
+{
+	/* a name of one or two letters only meets its other case: any other is as near as it is far */
+	int limit = (int)strlen(name) / 3;
+	const char *best = NULL;
+	for (int i = 0; i < n; i++) {
+		if (!cands[i] || strcmp(cands[i], name) == 0)
+			continue;
+		int d = edit_distance(name, cands[i], limit);
+		/* a name cut short (lane for laneid) is as near as one edit */
+		if (d > 1 && strlen(name) >= 3 && strncmp(cands[i], name, strlen(name)) == 0)
+			d = 1;
+		if (d <= limit) {
+			best = cands[i];
+			limit = d - 1; /* a later candidate must be strictly nearer */
+			if (limit < 0)
+				break;
+		}
+	}
+	return best;
 }
 
 /* The C type that stores one element of t: 16-bit floats are kept as their bits. */

@@ -89,7 +89,8 @@ view_per_thread(Tensor *t, int n, Loc loc)
 		return NULL;
 	}
 	if (n != t->layout->slots) {
-		error(loc, "a thread of '%s' holds %d elements, not %d", t->name, t->layout->slots, n);
+		error(loc, "a thread of '%s' holds %d register slots (its own elements), not %d: write %s.view(%d, layout = "
+		           "default)", t->name, t->layout->slots, n, t->name, t->layout->slots);
 		return NULL;
 	}
 	View *v = view_new(NULL, 1, &n);

@@ -193,6 +193,58 @@ status error-no-cubin 1 "$tmp/bad.tile" -o "$tmp/bad.cubin" && lacks error-no-cu
 status error-no-depfile 1 -MD -MF "$tmp/bad.d" "$tmp/bad.tile" -o "$tmp/bad2.cu" &&
 	lacks error-no-depfile "$tmp/bad2.cu" && lacks error-no-depfile "$tmp/bad.d" && pass error-no-depfile
 
+# Named warnings: shown as [-WNAME], each turned off with -Wno-NAME or into an error with -Werror=NAME.
+echo 'const ONLY_A_CONST = 1;' >"$tmp/nokernel.tile"
+status warn-name 0 "$tmp/nokernel.tile" -o - && if grep -q 'warning: .*declares no kernel.* \[-Wempty-output\]$' "$tmp/err"; then
+	pass warn-name
+else
+	fail warn-name "the warning does not end in [-Wempty-output]"
+fi
+status warn-off 0 -Wno-empty-output "$tmp/nokernel.tile" -o - && if [ -s "$tmp/err" ]; then
+	fail warn-off "-Wno-empty-output still printed something"
+else
+	pass warn-off
+fi
+status warn-error-name 1 -Werror=empty-output "$tmp/nokernel.tile" -o "$tmp/nokernel.cu" &&
+	lacks warn-error-name "$tmp/nokernel.cu" && if grep -q 'error: .* \[-Werror=empty-output\]$' "$tmp/err"; then
+	pass warn-error-name
+else
+	fail warn-error-name "no error ending in [-Werror=empty-output]"
+fi
+status warn-no-error 0 -Werror -Wno-error=empty-output "$tmp/nokernel.tile" -o - &&
+	if grep -q 'warning: .*\[-Wempty-output\]$' "$tmp/err"; then
+	pass warn-no-error
+else
+	fail warn-no-error "-Wno-error=empty-output did not keep the warning a warning"
+fi
+status warn-werror-all 1 -Werror "$tmp/nokernel.tile" -o - && pass warn-werror-all
+status warn-unknown 2 -Wempty-outptu "$tmp/nokernel.tile" -o - && if grep -q "did you mean '-Wempty-output'" "$tmp/err"; then
+	pass warn-unknown
+else
+	fail warn-unknown "no suggestion for a misspelt warning option"
+fi
+
+# Input from standard input is <stdin> in the messages.
+$limit "$tilec" - -o - <"$tmp/bad.tile" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -ne 1 ]; then
+	fail stdin-name "exit status $rc, expected 1"
+elif grep -q '^<stdin>:3:' "$tmp/err"; then
+	pass stdin-name
+else
+	fail stdin-name "the diagnostic does not start with <stdin>:3:"
+fi
+
+# A failed run writes nothing: an output from an earlier run stays as it was (make sees it older
+# than the input and runs tilec again).
+echo 'an earlier output' >"$tmp/prev.cu"
+status keeps-previous 1 "$tmp/bad.tile" -o "$tmp/prev.cu" &&
+	if [ "$(cat "$tmp/prev.cu")" = 'an earlier output' ]; then
+	pass keeps-previous
+else
+	fail keeps-previous "a failed run changed the earlier output"
+fi
+
 # No colour when stderr is not a terminal, nor with NO_COLOR set, even on a terminal.
 status no-color-pipe 1 "$tmp/bad.tile" -o - && plain no-color-pipe "$tmp/err" && pass no-color-pipe
 NO_COLOR=1
@@ -237,6 +289,20 @@ if status depfile-target 0 -MD -MF "$tmp/dep2.d" -MT custom-target "$example" -o
 	else
 		fail depfile-target "-MT custom-target is not the rule's target"
 	fi
+fi
+
+# -MD with -o -: the rule is for ./NAME.cu, the file tilec writes without -o, in ./NAME.d.
+mkdir "$tmp/cwd"
+(cd "$tmp/cwd" && $limit "$tilec" -I "$tmp/inc" -MD "$tmp/with_include.tile" -o - >"$tmp/out" 2>"$tmp/err")
+rc=$?
+if [ $rc -ne 0 ]; then
+	fail depfile-stdout "exit status $rc, expected 0"
+elif [ ! -s "$tmp/cwd/with_include.d" ]; then
+	fail depfile-stdout "no ./with_include.d in the current directory"
+elif ! grep -q '^with_include\.cu: ' "$tmp/cwd/with_include.d" || ! grep -q 'cli_defs\.tile' "$tmp/cwd/with_include.d"; then
+	fail depfile-stdout "the rule is not 'with_include.cu: ...' with the include"
+else
+	pass depfile-stdout
 fi
 
 # External tools: a failing nvcc/ptxas is exit status 3 and leaves no output behind.

@@ -405,12 +405,12 @@ START_TEST(test_diag_caret)
 	Loc r = {2, 2, 2, 4, file};
 	capture_start();
 	error(l, "bad %s", "name");
-	warning(r, "w");
+	warn(WARN_EMPTY_OUTPUT, r, "w");
 	const char *d = capture_end();
 	ck_assert_str_eq(d, "t.tile:2:7: error: bad name\n"
 	                    "\tlet  x = 1;\n"
 	                    "\t     ^\n"
-	                    "t.tile:2:2: warning: w\n"
+	                    "t.tile:2:2: warning: w [-Wempty-output]\n"
 	                    "\tlet  x = 1;\n"
 	                    "\t^~~\n");
 }
@@ -445,14 +445,14 @@ START_TEST(test_diag_werror_and_nowarn)
 	int e = error_count, w = warning_count;
 	capture_start();
 	diag_nowarn = true;
-	warning(l, "quiet");
+	warn(WARN_DIVERGENT_SYNC, l, "quiet");
 	note(l, "quiet note");
 	diag_nowarn = false;
 	diag_werror = true;
-	warning(l, "loud");
+	warn(WARN_DIVERGENT_SYNC, l, "loud");
 	diag_werror = false;
 	const char *d = capture_end();
-	ck_assert_str_eq(d, "t.tile:1:1: error: loud [-Werror]\nx\n^\n");
+	ck_assert_str_eq(d, "t.tile:1:1: error: loud [-Werror=divergent-sync]\nx\n^\n");
 	ck_assert_int_eq(error_count, e + 1);
 	ck_assert_int_eq(warning_count, w);
 }

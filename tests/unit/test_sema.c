@@ -934,6 +934,26 @@ START_TEST(tmem_planning)
 }
 END_TEST
 
+/* "did you mean": the distance counts a swap of neighbours as one edit and ignores case; a name
+ * is only matched within a third of its length, so one or two letters meet only their other case. */
+START_TEST(spelling_suggestions)
+{
+	ck_assert_int_eq(edit_distance("warp_idx", "warp_id", 8), 1);
+	ck_assert_int_eq(edit_distance("lte", "let", 8), 1);
+	ck_assert_int_eq(edit_distance("Lane_id", "lane_id", 8), 0);
+	ck_assert_int_eq(edit_distance("kitten", "sitting", 8), 3);
+	ck_assert_int_eq(edit_distance("kitten", "sitting", 2), 3); /* limit + 1 */
+	ck_assert_int_eq(edit_distance("", "abc", 8), 3);
+	static const char *const names[] = {"warp_id", "lane_id", "warpgroup_id", "A", "b"};
+	ck_assert_str_eq(closest_name("warp_idx", names, 5), "warp_id");
+	ck_assert_str_eq(closest_name("lane_idx", names, 5), "lane_id");
+	ck_assert_str_eq(closest_name("B", names, 5), "b");
+	ck_assert_ptr_null(closest_name("C", names, 5));
+	ck_assert_ptr_null(closest_name("frobnicate", names, 5));
+	ck_assert_ptr_null(closest_name("warp_id", names, 5)); /* itself is no suggestion */
+}
+END_TEST
+
 /* ---------------------------------------------------------------- suite */
 
 #define ADD_CASE(suite, test)                     \
@@ -1009,6 +1029,7 @@ static Suite *
 sema_suite(void)
 {
 	Suite *s = suite_create("sema");
+	ADD_CASE(s, spelling_suggestions);
 	ADD_CASE(s, fold_signed_arithmetic);
 	ADD_CASE(s, fold_unsigned);
 	ADD_CASE(s, fold_shifts);

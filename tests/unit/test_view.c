@@ -265,7 +265,7 @@ START_TEST(per_thread_errors)
 	last_diags = capture_end();
 	ck_assert_ptr_null(v);
 	ck_assert_int_eq(error_count, 1);
-	ck_assert_ptr_nonnull(strstr(last_diags, "a thread of 'src' holds 64 elements, not 32"));
+	ck_assert_ptr_nonnull(strstr(last_diags, "a thread of 'src' holds 64 register slots (its own elements), not 32"));
 	Tensor *g = tensor(TK_GLOBAL, "A", 1, 64);
 	capture_start();
 	v = view_per_thread(g, 64, no_loc);

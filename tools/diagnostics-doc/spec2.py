@@ -5,9 +5,12 @@ an expression). The parser then skips to the next `;` or `}` and goes on, so one
 syntax error it can find; after 20 in one file it notes `too many syntax errors; the rest of FILE
 is skipped` and stops reading that file. A file with syntax errors is not checked further.
 """)
-E("missing_semicolon", "`unexpected TOKEN, expected ...`",
-  "The most common case: a missing `;`. The error points at the first token of the next statement.",
+E("missing_semicolon", "`expected ';' at the end of the line`",
+  "The most common syntax error. When a `;` would have been accepted and the unexpected token starts a later line, the caret points just past the end of the line that lacks it.",
   "tiny", wrong=[("let tid = thread_idx.x;", "let tid = thread_idx.x")], fix=[("thread_idx.x\n", "thread_idx.x;\n")])
+E("unexpected_token", "`unexpected TOKEN, expected ...`",
+  "Any other token the grammar does not accept where it stands. Only the first syntax error of a line is reported: the rest of the line usually follows from it.",
+  "tiny", wrong=[("Out[tid] = A[tid];", "Out[tid] = A[tid]];")], fix=[("A[tid]];", "A[tid];")])
 E("missing_operand", "`unexpected ';', expected expression`",
   "An operator without its right operand.",
   "tiny", wrong=[("Out[tid] = A[tid];", "Out[tid] = A[tid] * ;")], fix=[("A[tid] * ;", "A[tid] * 2.0;")])

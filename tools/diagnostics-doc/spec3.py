@@ -25,7 +25,7 @@ E("too_large", "`tensor 'NAME' is too large (more than 2^24 elements)`",
   "tilec evaluates every layout element by element, so tensors are limited to 2^24 elements (far more than shared memory or registers hold).",
   "tiny", wrong=[("Out: f32[32]", "Out: f32[32, 1048576]")], fix=[("f32[32, 1048576]", "f32[32, 1024]"), ("Out[tid] =", "Out[tid, 0] =")])
 E("registers_255", "`'NAME' needs N registers per thread; a thread has at most 255`",
-  "A local tensor's per-thread part is held in 32-bit registers; more than 255 cannot exist.",
+  "A local tensor's per-thread part is held in 32-bit registers; more than 255 cannot exist. The note says into how many chunks to split it: each chunk is a local tensor of its own, moved by its own apply. The tensor is then remembered as failed, so its uses report nothing more.",
   "small", wrong=[("local r: f32[32, 1] layout S[32 : 1@laneid];", "local r: f32[32, 1] layout S[32 : 1@laneid];\n    local big: f32[32, 256] layout S[(32, 256) : (1@laneid, 1)];")],
   fix=[("f32[32, 256] layout S[(32, 256)", "f32[32, 128] layout S[(32, 128)")])
 E("loop_unroll_bounds", "`this loop touches registers or views, so tilec unrolls it; its bounds must be compile-time constants`",
@@ -39,8 +39,8 @@ E("loop_too_long", "`loop of N iterations is too long to unroll (at most 4096)`"
 E("loop_float", "`loop bounds must be integers`",
   "`for i in a..b` counts integers from a up to b - 1.",
   "tiny", wrong=[("    Out[tid] = A[tid];", "    for i in 0..2.0 {\n        Out[tid] = A[tid];\n    }")], fix=[("0..2.0", "0..2")])
-E("cta_sync_divergent", "`cta_sync inside control flow that can split a warp` (warning)",
-  "A barrier that some lanes of a warp may skip: `__syncthreads()` in divergent code is undefined behaviour in CUDA. This is a warning (an error with `-Werror`).",
+E("cta_sync_divergent", "`cta_sync inside control flow that can split a warp [-Wdivergent-sync]` (warning)",
+  "A barrier that some lanes of a warp may skip: `__syncthreads()` in divergent code is undefined behaviour in CUDA. This is a warning (an error with `-Werror` or `-Werror=divergent-sync`; `-Wno-divergent-sync` turns it off).",
   "tiny", wrong=[("    Out[tid] = A[tid];", "    if (tid < 16) {\n        Out[tid] = A[tid];\n        cta_sync;\n    }")],
   fix=[("        cta_sync;\n    }", "    }\n    cta_sync;")], kind="warning")
 
@@ -129,8 +129,8 @@ E("view_count", "`view has N elements but 'NAME' has M`",
   fix=[('view mv = mem.view(4, 32, 32);', 'view mv = mem.rearrange("(wh r) (wl c) -> (wl wh) r c", wh = 2, r = 32, wl = 2);')])
 E("view_dim_positive", "`view dimension must be positive, got N`",
   "", "small", wrong=[("    view mine", "    view tv = t.view(-32);\n    view mine")], fix=[("t.view(-32)", "t.view(32)")])
-E("per_thread_count", "`a thread of 'NAME' holds N elements, not M`",
-  "The per-thread view covers exactly the slots the layout gives each thread (the largest `m` + 1).",
+E("per_thread_count", "`a thread of 'NAME' holds N register slots (its own elements), not M: write NAME.view(N, layout = default)`",
+  "The per-thread view covers exactly the slots the layout gives each thread (the largest `m` + 1): the elements a thread holds in its registers, not the elements of the tensor.",
   "tmem_roundtrip", wrong=[("view local_src = src.view(64, layout = default);\n    for j in 0..64", "view local_src = src.view(32, layout = default);\n    for j in 0..32")],
   fix=[("src.view(32, layout = default);\n    for j in 0..32", "src.view(64, layout = default);\n    for j in 0..64")])
 E("per_thread_layout", "`a per-thread view takes only 'layout = default'`",

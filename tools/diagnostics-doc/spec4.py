@@ -110,9 +110,29 @@ image needs and what the layout gives. When a store and the matching load are bo
 reported. Check 0 (one-to-one layouts) is made when the tensor is declared, see Layouts.
 """)
 E("shape_atom", "`OPERAND operand 'NAME' has shape (..), but OPCODE takes (G) + [repeat axes...] + (ATOM) (...)`",
-  "The operand shape is `[group] + [repeat axes] + atom [+ half]`: here a 32x32b.x32 atom is (32, 32), but the views end in (32, 64).",
+  "The operand shape is `[group] + [repeat axes] + atom [+ half]`: here a 32x32b.x32 atom is (32, 32), but the views end in (32, 64). When another `.xN` has the operand's atom, a note names it.",
   "tmem_roundtrip", wrong=[("apply tcgen05.st.sync.aligned.32x32b.x64.b32(mv, sv)", "apply tcgen05.st.sync.aligned.32x32b.x32.b32(mv, sv)")],
   fix=[("32x32b.x32.b32(mv, sv)", "32x32b.x64.b32(mv, sv)")])
+E("shape_split", "(the same) with the note `a repeat axis split off the columns gives that shape: NAME.rearrange(...)`",
+  "When no `.xN` has an atom as wide as the operand, but its columns are a whole number of atoms, the note shows the rearrange that splits them into a repeat axis (the tmem operand needs the same). Here 96 columns are three atoms of `.x32`.",
+  """kernel k(A: f32[32, 96], Out: f32[32, 96]) launch(grid = 1, block = 32)
+{
+    let tid = thread_idx.x;
+    shared slot: u32[1];
+    tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32(&slot[0], 128);
+    cta_sync;
+    tmem t: f32[32, 96] at slot[0] layout default;
+    local r: f32[32, 96] layout S[(32, 96) : (1@laneid, 1)];
+    view mine = r.view(96, layout = default);
+    for j in 0..96 {
+        mine[j] = A[tid, j];
+    }
+    apply tcgen05.st.sync.aligned.32x32b.x32.b32(t, r) scope warp(0);
+    tcgen05.wait::st.sync.aligned;
+    tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+    tcgen05.dealloc.cta_group::1.sync.aligned.b32(slot[0], 128);
+}
+""", wrong=[], fix=[("    apply tcgen05.st.sync.aligned.32x32b.x32.b32(t, r)", '    view tv = t.rearrange("a (rep b) -> rep a b", b = 32);\n    view rv = r.rearrange("a (rep b) -> rep a b", b = 32);\n    apply tcgen05.st.sync.aligned.32x32b.x32.b32(tv, rv)')])
 E("shape_half", "(the same, for a 16-bit type) `... (the atom with the half axis of f16)`",
   "A 16-bit operand has one more trailing axis of extent 2: element [.., row, col, h] is half h of 32-bit word (row, col).",
   "subword_f16", wrong=[('view rv = r.rearrange("(w l) (c h) -> w l c h", w = 4, h = 2);', 'view rv = r.rearrange("(w l) c -> w l c", w = 4);')],

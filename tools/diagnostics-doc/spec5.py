@@ -60,16 +60,16 @@ E("no_dealloc", "`tensor memory allocated here is not freed with tcgen05.dealloc
 E("dealloc_one_path", "(the same, with the note `it is freed here, but not on every path`)",
   "Here the dealloc sits under a condition that is not true in every CTA.",
   "proto_dealloc_one_path", wrong=[], fix=[("if (block_idx.x == 0) {\n            tcgen05.dealloc.cta_group::1.sync.aligned.b32(address[0], 64);\n        }", "tcgen05.dealloc.cta_group::1.sync.aligned.b32(address[0], 64);")])
-E("use_after_dealloc", "`'NAME' is used after the tcgen05.dealloc of its tensor memory`",
-  "A tmem tensor (or a view of it) used by an apply, or declared, after its allocation was freed on some path.",
+E("use_after_dealloc", "`'NAME' is used after the tcgen05.dealloc of its tensor memory` / `'VIEW' (a view of tmem tensor 'NAME') is used after ...`",
+  "A tmem tensor (or a view of it) used by an apply, or declared, after its allocation was freed on some path. The message names what the apply wrote, and the tensor behind a view.",
   "proto_use_after_dealloc", wrong=[], fix=[("    cta_sync;\n    if (warp == 0) {\n        tcgen05.dealloc.cta_group::1.sync.aligned.b32(address[0], 64);\n    }\n    cta_sync;\n    apply tcgen05.ld.sync.aligned.32x32b.x64.b32(dv, mv) scope warpgroup;\n    tcgen05.wait::ld.sync.aligned;\n", ""),
     ("relinquish_alloc_permit.cta_group::1.sync.aligned;\n    }", "relinquish_alloc_permit.cta_group::1.sync.aligned;\n        tcgen05.dealloc.cta_group::1.sync.aligned.b32(address[0], 64);\n    }")],
   fixtext="free the memory after its last use (behind a `cta_sync`, so that every warp is done with it).")
 E("alloc_after_relinquish", "`tcgen05.alloc after tcgen05.relinquish_alloc_permit: this CTA gave up its right to allocate`",
   "", "proto_alloc_after_relinquish", wrong=[], fix=[("        tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n        tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32(&address[0], 64);", "        tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32(&address[0], 64);\n        tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;")],
   fixtext="relinquish after the last allocation.")
-E("no_relinquish", "`kernel 'NAME' allocates tensor memory but does not execute tcgen05.relinquish_alloc_permit on every path; other CTAs on the SM may wait for columns` (warning)",
-  "A warning (an error under `-Werror`, as here): the allocating warp should give up its permit once it allocates no more, so that other CTAs on the SM do not wait. It is only reported when there are no errors.",
+E("no_relinquish", "`kernel 'NAME' allocates tensor memory but does not execute tcgen05.relinquish_alloc_permit on every path; other CTAs on the SM may wait for columns [-Wmissing-relinquish]` (warning)",
+  "A warning (an error under `-Werror`, as here, or `-Werror=missing-relinquish`; `-Wno-missing-relinquish` turns it off): the allocating warp should give up its permit once it allocates no more, so that other CTAs on the SM do not wait. It is only reported when there are no errors.",
   "proto_no_relinquish", wrong=[], args="-Werror",
   fix=[("    if (warp == 0) {\n        tcgen05.dealloc", "    if (warp == 0) {\n        tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n        tcgen05.dealloc")])
 
