@@ -4,6 +4,11 @@
 # The version is defined once, in src/tilec.h; the Makefile only copies it into tilert.pc.
 VERSION = $(shell sed -n 's/^\#define TILEC_VERSION "\(.*\)"$$/\1/p' src/tilec.h)
 
+# libtilert's shared library as Debian names it: the file libtilert.so.VERSION, its SONAME
+# libtilert.so.MAJOR (a link to it), and libtilert.so (a link to that) for the linker.
+SOMAJOR = $(firstword $(subst ., ,$(VERSION)))
+SHLIB = libtilert.so.$(VERSION)
+
 PREFIX = /usr/local
 BINDIR = $(PREFIX)/bin
 MANDIR = $(PREFIX)/share/man
@@ -93,8 +98,13 @@ $(B)/libtilert.a: $(RT_SRCS:runtime/%.c=$(B)/rt/%.o)
 	rm -f $@
 	$(AR) -rc $@ $(RT_SRCS:runtime/%.c=$(B)/rt/%.o)
 
-$(B)/libtilert.so: $(RT_SRCS:runtime/%.c=$(B)/rt/%.pic.o)
-	$(CC) $(LDFLAGS) $(SAN) -shared -o $@ $(RT_SRCS:runtime/%.c=$(B)/rt/%.pic.o) -ldl
+$(B)/$(SHLIB): $(RT_SRCS:runtime/%.c=$(B)/rt/%.pic.o)
+	$(CC) $(LDFLAGS) $(SAN) -shared -Wl,-soname,libtilert.so.$(SOMAJOR) -o $@ \
+		$(RT_SRCS:runtime/%.c=$(B)/rt/%.pic.o) -ldl
+
+$(B)/libtilert.so: $(B)/$(SHLIB)
+	ln -sf $(SHLIB) $(B)/libtilert.so.$(SOMAJOR)
+	ln -sf libtilert.so.$(SOMAJOR) $@
 
 # ---------------------------------------------------------------- unit tests
 # test_tilert links libtilert; every other test_*.c links the compiler's objects except main.o.
@@ -169,7 +179,9 @@ install: all
 		$(DESTDIR)$(INCLUDEDIR) $(DESTDIR)$(PKGCONFIGDIR)
 	cp build/tilec $(DESTDIR)$(BINDIR)/tilec
 	cp docs/tilec.1 $(DESTDIR)$(MANDIR)/man1/tilec.1
-	cp build/libtilert.a build/libtilert.so $(DESTDIR)$(LIBDIR)/
+	cp build/libtilert.a build/$(SHLIB) $(DESTDIR)$(LIBDIR)/
+	ln -sf $(SHLIB) $(DESTDIR)$(LIBDIR)/libtilert.so.$(SOMAJOR)
+	ln -sf libtilert.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/libtilert.so
 	cp runtime/tilert.h $(DESTDIR)$(INCLUDEDIR)/tilert.h
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' \
 		-e 's|@INCLUDEDIR@|$(INCLUDEDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
@@ -178,6 +190,7 @@ install: all
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/tilec $(DESTDIR)$(MANDIR)/man1/tilec.1 \
 		$(DESTDIR)$(LIBDIR)/libtilert.a $(DESTDIR)$(LIBDIR)/libtilert.so \
+		$(DESTDIR)$(LIBDIR)/libtilert.so.$(SOMAJOR) $(DESTDIR)$(LIBDIR)/$(SHLIB) \
 		$(DESTDIR)$(INCLUDEDIR)/tilert.h $(DESTDIR)$(PKGCONFIGDIR)/tilert.pc
 
 clean:

@@ -292,7 +292,9 @@ image_print(FILE *out, const Opcode *op)
 	fprintf(out, "%s: %d register%s per thread, %d lanes x %d column%s%s; rN=(row,col) relative to taddr%s%s\n", name,
 	        regs, regs == 1 ? "" : "s", shape_rows(op->shape), cols, cols == 1 ? "" : "s", two ? " per access" : "",
 	        two ? ", a0 at taddr, a1 at taddr + imm_half_splitoff" : "",
-	        op->pack ? ", (row,low|high): bits 0..15 from cell low, 16..31 from cell high" : "");
+	        !op->pack ? ""
+	        : op->is_ld ? ", (row,low|high): bits 0..15 from cell low, 16..31 from cell high"
+	                    : ", (row,low|high): bits 0..15 to cell low, 16..31 to cell high (their high halves undefined)");
 	for (int lane = 0; lane < 32; lane++) {
 		fprintf(out, "lane %d:", lane);
 		for (int r = 0; r < opcode_regs(op); r++) {

@@ -193,6 +193,20 @@ status error-no-cubin 1 "$tmp/bad.tile" -o "$tmp/bad.cubin" && lacks error-no-cu
 status error-no-depfile 1 -MD -MF "$tmp/bad.d" "$tmp/bad.tile" -o "$tmp/bad2.cu" &&
 	lacks error-no-depfile "$tmp/bad2.cu" && lacks error-no-depfile "$tmp/bad.d" && pass error-no-depfile
 
+# --print-image of a store with unpack says where the bits go: to the cells.
+status print-image-unpack 0 --print-image tcgen05.st.sync.aligned.32x32b.x1.unpack::16b.b32 &&
+	if head -n 1 "$tmp/out" | grep -q 'bits 0\.\.15 to cell low, 16\.\.31 to cell high'; then
+	pass print-image-unpack
+else
+	fail print-image-unpack "the header does not say 'bits 0..15 to cell low'"
+fi
+status print-image-pack 0 --print-image tcgen05.ld.sync.aligned.32x32b.x1.pack::16b.b32 &&
+	if head -n 1 "$tmp/out" | grep -q 'bits 0\.\.15 from cell low, 16\.\.31 from cell high'; then
+	pass print-image-pack
+else
+	fail print-image-pack "the header does not say 'bits 0..15 from cell low'"
+fi
+
 # Named warnings: shown as [-WNAME], each turned off with -Wno-NAME or into an error with -Werror=NAME.
 echo 'const ONLY_A_CONST = 1;' >"$tmp/nokernel.tile"
 status warn-name 0 "$tmp/nokernel.tile" -o - && if grep -q 'warning: .*declares no kernel.* \[-Wempty-output\]$' "$tmp/err"; then
