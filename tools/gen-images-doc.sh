@@ -43,7 +43,7 @@ A `tcgen05.ld` copies a block of tensor memory (TMEM) into the registers of one 
 `tcgen05.st` copies registers back. The instruction does not let you choose which thread receives
 which cell: each shape has a fixed *image*, the map from (lane of the warp, register of the
 instruction) to (TMEM row, TMEM column) relative to the address the warp passes. `apply` checks
-your layouts against that image (LANGUAGE.md section 7), so when tilec rejects an apply, the image
+your layouts against that image ([reference.md section 9](reference.md#9-apply)), so when tilec rejects an apply, the image
 is what it compares against. This page lists them.
 
 Rows are TMEM lanes counted from the address's lane; columns are 32-bit cells counted from the

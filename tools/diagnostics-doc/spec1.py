@@ -23,7 +23,7 @@ E("unknown_escape_byte", "`unknown escape '\\' followed by byte 0xNN in string`"
   "The same, when the byte after the backslash is not printable ASCII.",
   "small", wrong=[("    view mine", '    view tv = t.rearrange("r c ->\\é c r");\n    view mine')], fix=[('->\\é c', '-> c')])
 E("int_too_large", "`integer literal 'N' does not fit in 32 bits`",
-  "Integer literals are 32-bit (LANGUAGE.md section 2); the value is replaced by 0 and compilation goes on.",
+  "Integer literals are 32-bit ([reference.md section 1](reference.md#1-tokens)); the value is replaced by 0 and compilation goes on.",
   "tiny", wrong=[("kernel k", "const BIG = 4294967296;\nkernel k")], fix=[("4294967296", "4294967295u")],
   fixtext="use a value that fits (with `u` for values above 2^31 - 1).")
 E("invalid_number", "`invalid number 'TEXT'`",

@@ -81,7 +81,7 @@ E("thread_range", "`element [..] of 'NAME' belongs to thread N, but the block ha
   "The thread a layout names (from all its thread axes together) must exist in the block.",
   "small", wrong=[("S[32 : 1@laneid]", "S[32 : 2@tid_in_wg]")], fix=[("2@tid_in_wg", "1@tid_in_wg")])
 E("one_to_one_tmem", "`layout of 'NAME' is not one-to-one: elements [..] and [..] share TMEM lane L, column C`",
-  "Check 0 of LANGUAGE.md section 7, made when the tensor is declared: two elements cannot occupy one TMEM cell (or one half of a cell for 16-bit data).",
+  "Check 0 of [apply](reference.md#9-apply), made when the tensor is declared: two elements cannot occupy one TMEM cell (or one half of a cell for 16-bit data).",
   "small", wrong=[("tmem t: f32[32, 1] at slot[0] layout default;", "tmem t: f32[32, 1] at slot[0] layout S[32 : 0@TLane];")],
   fix=[("S[32 : 0@TLane]", "S[32 : 1@TLane]")])
 E("one_to_one_regs", "`layout of 'NAME' is not one-to-one: elements [..] and [..] share thread T, slot S`",
@@ -92,7 +92,7 @@ E("datapath_c", "`tmem_datapath_layout \"C\" (M=128 sparse, cta_group::2) is not
   "Layout C (the sparse M=128 cta_group::2 accumulator) is refused on purpose: the references tilec relies on disagree about it. Write its layout with `S[...]` once you know it.",
   "layout_d_repeat", wrong=[('tmem_datapath_layout("D", 128, 128)', 'tmem_datapath_layout("C", 128, 128)')], fix=[('"C"', '"D"')])
 E("datapath_letter", "`unknown datapath layout \"X\"; expected one of \"A\", \"B\", \"D\", \"E\", \"F\", \"G\"`",
-  "The letters are those of TCGEN05.md section 6.",
+  "The letters are those of [reference.md section 11.6](reference.md#116-accumulator-organisations).",
   "layout_d_repeat", wrong=[('tmem_datapath_layout("D", 128, 128)', 'tmem_datapath_layout("d", 128, 128)')], fix=[('"d"', '"D"')])
 E("datapath_rows", "`layout \"L\" has R rows per CTA, not N`",
   "A and D have 128 rows, B, E and F 64, G 32.",

@@ -3,7 +3,7 @@ ST1 = "apply tcgen05.st.sync.aligned.32x32b.x1.b32(t, r)"
 T("apply: the opcode", """
 The opcode of an `apply` is parsed on its own first; these messages are the same as those of
 `tilec --print-image OPCODE` (there, with exit status 2). The shapes and legal `.xN` are those of
-TCGEN05.md section 2 (see docs/images.md).
+[reference.md section 11.2](reference.md#112-load-and-store-shapes) (see [images.md](images.md)).
 """)
 E("op_not_ldst", "`'OPCODE' is not a load or store: apply takes tcgen05.ld.sync.aligned.SHAPE.xN[.pack::16b].b32 or tcgen05.st.sync.aligned.SHAPE.xN[.unpack::16b].b32`",
   "`apply` is for tcgen05.ld and tcgen05.st only; other tcgen05 instructions are single statements.",
@@ -104,7 +104,7 @@ E("scope_cta_all", "`cta scope needs every warp of the block, but some do not re
   fix=[("    if (warp_id < 4) {\n        apply tcgen05.st.sync.aligned.32x32b.x32.b32(tv, rv) scope cta;\n    }", "    apply tcgen05.st.sync.aligned.32x32b.x32.b32(tv, rv) scope cta;")])
 
 T("apply: operand shapes and the image checks", """
-These are checks 0 to 5 of LANGUAGE.md section 7. Each failure is one error at the apply, naming the
+These are checks 0 to 5 of [reference.md section 9](reference.md#9-apply). Each failure is one error at the apply, naming the
 operand, and a note with the first offending element in the operand's own coordinates, what the
 image needs and what the layout gives. When a store and the matching load are both wrong, each is
 reported. Check 0 (one-to-one layouts) is made when the tensor is declared, see Layouts.

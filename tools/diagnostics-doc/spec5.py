@@ -9,7 +9,7 @@ for n in ["proto_alloc_after_relinquish", "proto_alloc_all_warps", "proto_alloc_
 DEALLOC = "tcgen05.dealloc.cta_group::1.sync.aligned.b32(slot[0], 32);"
 T("Single tcgen05 statements", """
 alloc, dealloc, relinquish_alloc_permit, the two waits and the two fences are written as single
-statements with their PTX spelling and operands (LANGUAGE.md section 7).
+statements with their PTX spelling and operands ([reference.md section 8](reference.md#8-statements)).
 """)
 E("instr_unknown", "`unknown tcgen05 instruction 'OPCODE'; tilec knows alloc, dealloc, relinquish_alloc_permit, wait::ld, wait::st and the two thread_sync fences (with their exact PTX spelling), and ld / st through apply`",
   "The spelling must be exact, including `.sync.aligned` and the `cta_group`.",
@@ -21,7 +21,7 @@ E("instr_ldst", "`tcgen05.ld is written with apply, which checks it against its 
 E("instr_operands", "`OPCODE takes N operands, not M`",
   "", "small", wrong=[("tcgen05.wait::st.sync.aligned;", "tcgen05.wait::st.sync.aligned(t);")], fix=[("tcgen05.wait::st.sync.aligned(t);", "tcgen05.wait::st.sync.aligned;")])
 E("ncols", "`tcgen05 allocations take a power of two from 32 to 512 columns, not N`",
-  "alloc and dealloc take a power of two from 32 to 512 (TCGEN05.md section 4).",
+  "alloc and dealloc take a power of two from 32 to 512 ([reference.md section 11.4](reference.md#114-allocation)).",
   "proto_alloc_ncols", wrong=[], fix=[("(&address[0], 48)", "(&address[0], 64)")])
 E("dealloc_float", "`tcgen05.dealloc takes a TMEM address (u32), not a float`",
   "", "small", wrong=[(DEALLOC, "tcgen05.dealloc.cta_group::1.sync.aligned.b32(f32(slot[0]), 32);")], fix=[("(f32(slot[0]), 32)", "(slot[0], 32)")])
@@ -46,7 +46,7 @@ E("at_no_alloc", "`no tcgen05.alloc writes the address 'NAME' is declared at; de
   "A tmem tensor is declared `at` the shared slot an alloc wrote, optionally plus a constant (columns, and lanes as `k << 16`); that is how tilec knows which allocation and which cells it covers.",
   "proto_at_no_alloc", wrong=[], fix=[("at address[1] layout", "at address[0] layout")])
 E("alloc_grows", "`tcgen05.alloc of N columns after one of M: the column count must not grow between allocations of a CTA`",
-  "TCGEN05.md section 4.", "proto_alloc_grows", wrong=[],
+  "A rule of the hardware: [reference.md section 11.4](reference.md#114-allocation).", "proto_alloc_grows", wrong=[],
   fix=[("(&address[0], 64);", "(&address[0], 128);"), ("(&address[1], 128);", "(&address[1], 64);"), ("b32(address[0], 64);", "b32(address[0], 128);"), ("b32(address[1], 128);", "b32(address[1], 64);")])
 E("dealloc_offset", "`tcgen05.dealloc takes the address the allocation returned, not an offset into it`",
   "", "small", wrong=[(DEALLOC, "tcgen05.dealloc.cta_group::1.sync.aligned.b32(slot[0] + 16, 32);")], fix=[("(slot[0] + 16, 32)", "(slot[0], 32)")])
