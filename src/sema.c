@@ -855,6 +855,7 @@ ie_params_only(const IExpr *e)
 		return e->var->is_param && e->type != T_F32;
 	case IE_UNARY:
 	case IE_BINARY:
+	case IE_SELECT:
 	case IE_CONV:
 	case IE_CALL:
 		return e->type != T_F32 && ie_params_only(e->a) && ie_params_only(e->b) && ie_params_only(e->index);
@@ -882,11 +883,11 @@ ie_eval_params(const IExpr *e, int64_t (*value)(const Var *v, void *ctx), void *
 		*out = wrap(e->op == OP_NEG ? (int64_t)(0 - (uint64_t)x) : e->op == OP_NOT ? !x : ~x,
 		            e->op == OP_NOT ? T_I32 : e->type);
 		return true;
+	case IE_SELECT:
+		return ie_eval_params(e->a, value, ctx, &x) && ie_eval_params(x ? e->b : e->index, value, ctx, out);
 	case IE_BINARY:
 		if (!ie_eval_params(e->a, value, ctx, &x))
 			return false;
-		if (e->op == OP_NONE)
-			return ie_eval_params(x ? e->b : e->index, value, ctx, out);
 		if (!ie_eval_params(e->b, value, ctx, &y))
 			return false;
 		return fold_int(e->op, x, y, e->a->type, out);
