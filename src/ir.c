@@ -40,13 +40,27 @@ line(IrWriter *w, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* "f32[128, 32]" */
+/* "f32[128, 32]"; a global tensor whose shape is known at launch: "f32[M, N] stride (i64(N), 1ll)". */
 static void
 tensor_type(IrWriter *w, const Tensor *t)
 {
-	char dims[256];
-	format_list(dims, sizeof dims, '[', t->dims, t->rank, ']');
-	buf_printf(w->out, "%s%s", etype_name(t->type), dims);
+	buf_printf(w->out, "%s[", etype_name(t->type));
+	for (int i = 0; i < t->rank; i++) {
+		buf_puts(w->out, i ? ", " : "");
+		if (t->wide && t->rdims[i])
+			expr_top(w, t->rdims[i]);
+		else
+			buf_printf(w->out, "%d", t->dims[i]);
+	}
+	buf_puts(w->out, "]");
+	if (!t->wide)
+		return;
+	buf_puts(w->out, " stride (");
+	for (int i = 0; i < t->rank; i++) {
+		buf_puts(w->out, i ? ", " : "");
+		expr_top(w, t->rstrides[i]);
+	}
+	buf_puts(w->out, ")");
 }
 
 static void
@@ -55,6 +69,8 @@ literal(IrWriter *w, const IExpr *e)
 	if (e->kind == IE_INT) {
 		if (e->type == T_U32)
 			buf_printf(w->out, "%lluu", (unsigned long long)(uint32_t)e->ival);
+		else if (e->type == T_I64)
+			buf_printf(w->out, "%lldll", (long long)e->ival);
 		else
 			buf_printf(w->out, "%lld", (long long)(int32_t)e->ival);
 		return;
@@ -312,8 +328,15 @@ stmts(IrWriter *w, const List *list)
 static void
 kernel(IrWriter *w, KernelIR *k)
 {
-	buf_printf(w->out, "kernel %s grid (%d, %d, %d) block (%d, %d, %d)\n", k->name, k->grid[0], k->grid[1], k->grid[2],
-	           k->block[0], k->block[1], k->block[2]);
+	buf_printf(w->out, "kernel %s grid (", k->name);
+	for (int d = 0; d < 3; d++) {
+		buf_puts(w->out, d ? ", " : "");
+		if (k->grid_expr[d])
+			expr_top(w, k->grid_expr[d]);
+		else
+			buf_printf(w->out, "%d", k->grid[d]);
+	}
+	buf_printf(w->out, ") block (%d, %d, %d)\n", k->block[0], k->block[1], k->block[2]);
 	for (int i = 0; i < k->params.n; i++) {
 		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
 		if (t) {
