@@ -1,4 +1,4 @@
-/* tmemplan.c: places the tmem tensors declared without `at` in one planned allocation and writes its alloc and dealloc into the kernel. */
+/* tmemplan.c: plans the columns of tmem tensors declared without `at` and writes their allocation into the kernel. */
 #include <string.h>
 
 #include "tilec.h"
@@ -181,8 +181,8 @@ count_stmts(List *stmts)
 	return n;
 }
 
-/* A use at statement s, place pos in program order: a loop around it that is not around the declaration counts whole, since
-   the tensor keeps its contents from one iteration to the next. */
+/* A use at statement s, place pos in program order: a loop around it that is not around the
+   declaration counts whole, since the tensor keeps its contents from one iteration to the next. */
 static void
 use(Planned *p, Stmt *s, int pos)
 {
