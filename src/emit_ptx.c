@@ -854,8 +854,20 @@ pred(const IExpr *e)
 		return pure(O_P, "setp.%s.%s %D, %o, %o;", c, t == T_F32 ? "f32" : int_suffix(t), reg(a), b);
 	}
 	if (e->kind == IE_BINARY && (e->op == OP_LAND || e->op == OP_LOR)) {
+		Opnd a = pred(e->a);
+		if (has_load(e->b)) {
+			/* the right side reads memory (i < M && C[i, j] > 0): as in C, only when the left one
+			   does not decide, so that a guarded access past a tensor's end is never made */
+			Opnd r = {O_P, ++P.np, 0, NULL, false};
+			int l_end = ++P.nlabel;
+			ins("mov.pred %o, %o;", r, a);
+			ins(e->op == OP_LAND ? "@!%o bra %s;" : "@%o bra %s;", a, label_name(l_end));
+			ins("mov.pred %o, %o;", r, pred(e->b));
+			label(l_end);
+			return r;
+		}
 		/* neither side has side effects, so both are evaluated and combined */
-		Opnd a = pred(e->a), b = pred(e->b);
+		Opnd b = pred(e->b);
 		return pure(O_P, e->op == OP_LAND ? "and.pred %D, %o, %o;" : "or.pred %D, %o, %o;", a, b);
 	}
 	if (e->kind == IE_UNARY && e->op == OP_NOT) {

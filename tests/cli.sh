@@ -465,4 +465,14 @@ if mkfifo "$tmp/fifo" 2>/dev/null; then
 		fail fifo-output "the FIFO given as output was replaced or got nothing"
 	fi
 fi
+# A load on the right of && or || is made only when the left side does not decide, in the PTX too:
+# every ld.global of tests/golden/guarded_loads.tile comes after the branch that skips it.
+if status ptx-lazy-loads 0 --emit=ptx tests/golden/guarded_loads.tile -o -; then
+	if awk '/bra \$L/ && !seen { seen = NR } /ld\.global/ && (!seen || NR < seen) { bad = 1 } END { exit !seen || bad }' \
+		"$tmp/out"; then
+		pass ptx-lazy-loads
+	else
+		fail ptx-lazy-loads "a guarded ld.global comes before the branch that guards it"
+	fi
+fi
 exit $failed
