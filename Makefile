@@ -151,6 +151,7 @@ check:
 	$$step - ptxas sh tests/ptxas.sh; \
 	$$step - ptx-routes sh tests/ptx-routes.sh build/tilec; \
 	$$step - emu sh tests/emu.sh build/tilec; \
+	$$step - copy-twins sh tests/copy-twins.sh build/tilec; \
 	EMU_NVCC=0 $$step asan emu sh tests/emu.sh build/asan/tilec; \
 	$$step - draw sh tests/draw.sh build/tilec; \
 	$$step asan draw sh tests/draw.sh build/asan/tilec; \

@@ -578,6 +578,18 @@ stmt
 			$$->scope_loc = $7->scope_loc;
 			$$->named = $8;
 		}
+	| COPY '(' viewexpr ',' viewexpr ')' ';'
+		{ $$ = mk_stmt(S_COPY, @$); $$->operands = list_of($3); list_push(&$$->operands, $5); }
+	| COPY '(' viewexpr ',' viewexpr ')' SCOPE scope ';'
+		{
+			$$ = mk_stmt(S_COPY, @$);
+			$$->operands = list_of($3);
+			list_push(&$$->operands, $5);
+			$$->has_scope = true;
+			$$->scope = $8->scope;
+			$$->scope_arg = $8->scope_arg;
+			$$->scope_loc = $8->scope_loc;
+		}
 	| OPCODE ';'
 		{ $$ = mk_stmt(S_INSTR, @$); $$->opcode = $1.text; $$->opcode_loc = @1; }
 	| OPCODE '(' ')' ';'

@@ -411,8 +411,23 @@ note_shape_fix(const ApplyInput *in, const View *v, const char *name, bool is_re
 	buf_free(&pout);
 }
 
+/* The first line of a report: an error of its own, or a note under the error of a copy. */
+static void __attribute__((format(printf, 3, 4)))
+headline(bool as_note, Loc loc, const char *fmt, ...)
+{
+	char text[1024];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	if (as_note)
+		note(loc, "%s", text);
+	else
+		error(loc, "%s", text);
+}
+
 void
-apply_report(const ApplyInput *in, const Mismatch *mm, Loc loc, Loc imm_loc)
+apply_report(const ApplyInput *in, const Mismatch *mm, Loc loc, Loc imm_loc, bool as_notes)
 {
 	char text[96], where[96], first[96];
 	opcode_format(&in->op, text, sizeof text);
@@ -435,7 +450,7 @@ apply_report(const ApplyInput *in, const Mismatch *mm, Loc loc, Loc imm_loc)
 		snprintf(need, sizeof need, "%s[repeat axes...] + %s%s%s", in->group ? pool_printf("(%d) + ", in->group) : "",
 		         atomtext, in->group ? pool_printf(" (the %d warps of the scope, then the atom", in->group) : " (the atom",
 		         half > 1 ? pool_printf(" with the half axis of %s)", etype_name(v->base->type)) : ")");
-		error(loc, "%s operand '%s' has shape %s, but %s takes %s", mm->operand ? "tmem" : "register", name, got,
+		headline(as_notes, loc, "%s operand '%s' has shape %s, but %s takes %s", mm->operand ? "tmem" : "register", name, got,
 		      text, need);
 		note_shape_fix(in, v, name, mm->operand == 0, half, loc);
 		return;
@@ -447,12 +462,12 @@ apply_report(const ApplyInput *in, const Mismatch *mm, Loc loc, Loc imm_loc)
 		int nrep = in->reg->rank - lead - atom_dims(op, true, 32 / etype_bits(in->reg->base->type), atom);
 		format_list(got, sizeof got, '(', v->dims, v->rank, ')');
 		format_list(rep, sizeof rep, '(', in->reg->dims + lead, nrep, ')');
-		error(loc, "%s operand '%s' has shape %s; its repeat axes must be %s, as in the register operand", "tmem",
+		headline(as_notes, loc, "%s operand '%s' has shape %s; its repeat axes must be %s, as in the register operand", "tmem",
 		      name, got, rep);
 		return;
 	}
 	case MM_OWNER:
-		error(loc, "register operand '%s' does not match the image of %s", name, text);
+		headline(as_notes, loc, "register operand '%s' does not match the image of %s", name, text);
 		if (op->shape == SH_16X32BX2)
 			note(loc, "element %s is owned by thread %d (warp %d, lane %d); the image puts access %d, "
 			          "row %d, column %d of warp %d in lane %d, register %d", where, mm->thread, mm->thread / 32,
@@ -463,19 +478,19 @@ apply_report(const ApplyInput *in, const Mismatch *mm, Loc loc, Loc imm_loc)
 			     mm->thread % 32, mm->cell.row, mm->cell.col, mm->warp, mm->lane, mm->reg);
 		return;
 	case MM_PART:
-		error(loc, "register operand '%s' does not match the image of %s", name, text);
+		headline(as_notes, loc, "register operand '%s' does not match the image of %s", name, text);
 		note(loc, "element %s is slot %d of thread %d; as part %d of register %d it must be slot %d of "
 		          "a 32-bit register (%d %d-bit parts per register)", where, mm->slot, mm->thread, mm->part, mm->reg,
 		     mm->want_slot, half, 32 / half);
 		return;
 	case MM_WORD:
-		error(loc, "register operand '%s' does not fit one instruction of %s", name, text);
+		headline(as_notes, loc, "register operand '%s' does not fit one instruction of %s", name, text);
 		note(loc, "register %d is register word %d in lane 0 but word %d in lane %d of warp %d; one "
 		          "instruction names the same register in every lane", mm->reg, mm->word0, mm->slot, mm->lane,
 		     mm->warp);
 		return;
 	case MM_TMEM_HIGH:
-		error(loc, "tmem operand '%s' does not match the image of %s", name, text);
+		headline(as_notes, loc, "tmem operand '%s' does not match the image of %s", name, text);
 		note(loc, "element %s is the high half of TMEM cell (lane %d, column %d); with .%s each "
 		          "16-bit element takes the low half of its own cell (strides 4@TCol and 2@TCol in "
 		          "16-bit units); this layout packs two elements into one cell (dense 16-bit), "
@@ -483,7 +498,7 @@ apply_report(const ApplyInput *in, const Mismatch *mm, Loc loc, Loc imm_loc)
 		     op->is_ld ? "pack::16b" : "unpack::16b", op->is_ld ? "pack::16b" : "unpack::16b");
 		return;
 	case MM_TMEM_PLACE:
-		error(loc, "tmem operand '%s' does not match the image of %s", name, text);
+		headline(as_notes, loc, "tmem operand '%s' does not match the image of %s", name, text);
 		if (op->pack) {
 			note(loc, "element %s is at TMEM lane %d, column %d; the image needs lane %d, column %d "
 			          "(the atom's base, lane %d column %d, is fixed by element %s)", where, mm->tlane, mm->tcol,
@@ -504,7 +519,7 @@ apply_report(const ApplyInput *in, const Mismatch *mm, Loc loc, Loc imm_loc)
 		const char *rule = op->shape == SH_32X32B     ? "at the first lane of its slab"
 		                   : op->shape == SH_16X32BX2 ? "in 16 lanes inside its slab"
 		                                              : "at lane offset 0 or 16 of its slab";
-		error(loc, "tmem operand '%s' does not match the image of %s", name, text);
+		headline(as_notes, loc, "tmem operand '%s' does not match the image of %s", name, text);
 		note(loc, "element %s is at TMEM lane %d, column %d; the image puts row 0 of warp %d %s, lanes %d..%d "
 		          "(32 * (warp %% 4))", first, t->lane_offset + mm->base_tlane, t->col_offset + mm->base_tcol,
 		     mm->warp, rule, slab, slab + 31);
@@ -514,29 +529,29 @@ apply_report(const ApplyInput *in, const Mismatch *mm, Loc loc, Loc imm_loc)
 	case MM_COLUMNS: {
 		Tensor *t = v->base;
 		int cols = opcode_tmem_cols(op);
-		error(loc, "%s of warp %d reaches TMEM columns %d..%d, past the %d columns %s", text, mm->warp,
+		headline(as_notes, loc, "%s of warp %d reaches TMEM columns %d..%d, past the %d columns %s", text, mm->warp,
 		      mm->col_first, mm->col_first + cols - 1, mm->col_limit, mm->col_limit < 512 ? "allocated" : "of tensor memory");
 		if (mm->col_limit < 512)
 			note(t->alloc->loc, "the allocation of %d columns is here", t->alloc->ncols);
 		return;
 	}
 	case MM_SPLIT:
-		error(loc, "the two tmem operands of %s must lie in one allocation at known offsets", text);
+		headline(as_notes, loc, "the two tmem operands of %s must lie in one allocation at known offsets", text);
 		return;
 	case MM_IMM:
 		if (mm->first) {
-			error(imm_loc, "imm_half_splitoff is (%u << 16) + %u, but the tmem operands are (%u << 16) + %u "
+			headline(as_notes, imm_loc, "imm_half_splitoff is (%u << 16) + %u, but the tmem operands are (%u << 16) + %u "
 			               "apart", mm->imm >> 16, mm->imm & 0xffff, mm->imm_got >> 16, mm->imm_got & 0xffff);
 			note(loc, "for warp %d, repeat %d: base(high) = base(low) + imm_half_splitoff must hold", mm->warp,
 			     mm->repeat);
 		} else {
-			error(imm_loc, "imm_half_splitoff is (%u << 16) + %u, but for warp %d, repeat %d the tmem "
+			headline(as_notes, imm_loc, "imm_half_splitoff is (%u << 16) + %u, but for warp %d, repeat %d the tmem "
 			               "operands are (%u << 16) + %u apart", mm->imm >> 16, mm->imm & 0xffff, mm->warp,
 			      mm->repeat, mm->imm_got >> 16, mm->imm_got & 0xffff);
 		}
 		return;
 	case MM_IMM_VARIES:
-		error(loc, "the tmem operands of %s are (%u << 16) + %u apart for warp %d, repeat %d, but "
+		headline(as_notes, loc, "the tmem operands of %s are (%u << 16) + %u apart for warp %d, repeat %d, but "
 		           "(%u << 16) + %u apart elsewhere; one immediate must serve every warp and repeat",
 		      text, mm->imm_got >> 16, mm->imm_got & 0xffff, mm->warp, mm->repeat, mm->imm >> 16, mm->imm & 0xffff);
 		return;
@@ -628,13 +643,15 @@ source_line_of(Loc loc)
 	return pool_printf("%s:%d: %s", slash ? slash + 1 : path, loc.first_line, s);
 }
 
-static bool
-warps_of_scope(Stmt *s, ApplyInput *in, ApplyCtx *ctx, uint64_t *warps)
+bool
+apply_scope_warps(Stmt *s, ApplyInput *in, ApplyCtx *ctx)
 {
+	uint64_t *warps = &in->warps;
+	const char *what = s->kind == S_COPY ? "copy" : "apply";
 	int nwarps = (ctx->kernel->threads + 31) / 32;
 	uint64_t all = nwarps >= 64 ? ~0ull : (1ull << nwarps) - 1;
 	if (ctx->kernel->threads % 32) {
-		error(s->loc, "apply needs whole warps, but the block has %d threads", ctx->kernel->threads);
+		error(s->loc, "%s needs whole warps, but the block has %d threads", what, ctx->kernel->threads);
 		return false;
 	}
 	int64_t k = 0;
@@ -656,7 +673,7 @@ warps_of_scope(Stmt *s, ApplyInput *in, ApplyCtx *ctx, uint64_t *warps)
 			return false;
 		}
 		if (!(ctx->warps >> k & 1)) {
-			error(s->scope_loc, "warp %lld never reaches this apply", (long long)k);
+			error(s->scope_loc, "warp %lld never reaches this %s", (long long)k, what);
 			return false;
 		}
 		*warps = 1ull << k;
@@ -675,7 +692,7 @@ warps_of_scope(Stmt *s, ApplyInput *in, ApplyCtx *ctx, uint64_t *warps)
 			}
 			*warps = 0xfull << (4 * k);
 			if ((ctx->warps & *warps) != *warps) {
-				error(s->scope_loc, "not every warp of warpgroup %lld reaches this apply", (long long)k);
+				error(s->scope_loc, "not every warp of warpgroup %lld reaches this %s", (long long)k, what);
 				return false;
 			}
 		} else {
@@ -685,7 +702,7 @@ warps_of_scope(Stmt *s, ApplyInput *in, ApplyCtx *ctx, uint64_t *warps)
 				if ((ctx->warps & m) == m)
 					*warps |= m;
 				else if (ctx->warps & m) {
-					error(s->scope_loc, "only part of warpgroup %d reaches this apply with warpgroup scope", g);
+					error(s->scope_loc, "only part of warpgroup %d reaches this %s with warpgroup scope", g, what);
 					return false;
 				}
 			}
@@ -698,7 +715,7 @@ warps_of_scope(Stmt *s, ApplyInput *in, ApplyCtx *ctx, uint64_t *warps)
 			return false;
 		}
 		if ((ctx->warps & all) != all) {
-			error(s->scope_loc, "cta scope needs every warp of the block, but some do not reach this apply");
+			error(s->scope_loc, "cta scope needs every warp of the block, but some do not reach this %s", what);
 			return false;
 		}
 		*warps = all;
@@ -794,7 +811,7 @@ setup(Stmt *s, View **ops, int nops, ApplyCtx *ctx, ApplyInput *in, Loc *imm_loc
 			return false;
 		}
 	}
-	return warps_of_scope(s, in, ctx, &in->warps);
+	return apply_scope_warps(s, in, ctx);
 }
 
 /* The checks that need no warp: each operand's shape against the atom. */
@@ -1089,17 +1106,6 @@ view_hash(View *v)
 	return v->hash;
 }
 
-static bool
-same_view(const View *a, const View *b)
-{
-	if (a->base != b->base || a->rank != b->rank || a->count != b->count || a->per_thread != b->per_thread)
-		return false;
-	for (int i = 0; i < a->rank; i++)
-		if (a->dims[i] != b->dims[i])
-			return false;
-	return a->map == b->map || memcmp(a->map, b->map, sizeof(int32_t) * (size_t)a->count) == 0;
-}
-
 static ApplyMemo *
 memo_find(KernelIR *k, const ApplyInput *in, View **ops, int nops, const uint64_t *hash)
 {
@@ -1111,7 +1117,7 @@ memo_find(KernelIR *k, const ApplyInput *in, View **ops, int nops, const uint64_
 			continue;
 		bool same = true;
 		for (int j = 0; j < nops && same; j++)
-			same = m->hash[j] == hash[j] && same_view(m->views[j], ops[j]);
+			same = m->hash[j] == hash[j] && view_same(m->views[j], ops[j]);
 		if (same)
 			return m;
 	}
@@ -1177,7 +1183,7 @@ apply_lower(Stmt *s, View **ops, int nops, ApplyCtx *ctx, List *out)
 		uint32_t imm;
 		Mismatch mm;
 		if (!apply_match(&in, &issues, &nissues, &imm, &mm)) {
-			apply_report(&in, &mm, s->loc, imm_loc);
+			apply_report(&in, &mm, s->loc, imm_loc, false);
 			return false;
 		}
 		memo = pool_alloc(sizeof *memo);
@@ -1252,6 +1258,6 @@ apply_map(Stmt *s, View **ops, int nops, ApplyCtx *ctx)
 	Mismatch mm;
 	ApplyMap *m = apply_map_input(&in, &mm);
 	if (!m)
-		apply_report(&in, &mm, s->loc, imm_loc);
+		apply_report(&in, &mm, s->loc, imm_loc, false);
 	return m;
 }

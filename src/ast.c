@@ -311,6 +311,7 @@ static const char *const stmt_names[] = {
 	[S_LET] = "let", [S_VAR] = "var", [S_SHARED] = "shared", [S_LOCAL] = "local", [S_TMEM] = "tmem",
 	[S_VIEW] = "view", [S_ASSIGN] = "assign", [S_IF] = "if", [S_FOR] = "for", [S_APPLY] = "apply",
 	[S_INSTR] = "instr", [S_CTA_SYNC] = "cta_sync", [S_WARP_SYNC] = "warp_sync", [S_BLOCK] = "block",
+	[S_COPY] = "copy",
 };
 
 static void
@@ -402,6 +403,21 @@ dump_stmt(FILE *out, Stmt *s, int indent)
 		dump_expr(out, s->scope_arg);
 		fputs(") ", out);
 		dump_named(out, "named", &s->named);
+		break;
+	case S_COPY:
+		fputs(" (operands", out);
+		for (int i = 0; i < s->operands.n; i++) {
+			fputc(' ', out);
+			dump_view(out, LIST_AT(s->operands, ViewExpr, i));
+		}
+		fputc(')', out);
+		if (s->has_scope) {
+			fprintf(out, " (scope %s", scope_names[s->scope]);
+			at(out, s->scope_loc);
+			fputc(' ', out);
+			dump_expr(out, s->scope_arg);
+			fputc(')', out);
+		}
 		break;
 	case S_INSTR:
 		fprintf(out, " %s", s->opcode);

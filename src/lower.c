@@ -13,9 +13,40 @@ typedef struct Walk {
 	int cur_index;
 	List after_wait;    /* LStmt* to put after the next wait for loads (TC_WAIT_LD) of this list */
 	bool skipped;       /* an error made code be skipped (an if, a loop, an alloc): allocations may be missing */
+	int wait_at;        /* where a wait that a copy owes goes in out; -1: at its end */
 } Walk;
 
 static Walk W;
+
+static void
+list_insert(List *l, int at, void *item)
+{
+	list_push(l, NULL);
+	memmove(&l->v[at + 1], &l->v[at], sizeof(void *) * (size_t)(l->n - 1 - at));
+	l->v[at] = item;
+}
+
+/* The waiter of the protocol (protocol_set_waiter): a wait a copy owes, before the statement being
+   lowered (or before the instructions of the apply or copy whose protocol is being checked). The copies
+   out of a load's staging registers follow its wait for loads. */
+static void
+place_wait(void *unused, TcKind kind, Loc loc)
+{
+	(void)unused;
+	LStmt *l = pool_alloc(sizeof *l);
+	l->kind = L_TC;
+	l->loc = loc;
+	l->tc = kind;
+	int at = W.wait_at >= 0 ? W.wait_at : W.out->n;
+	list_insert(W.out, at++, l);
+	if (kind == TC_WAIT_LD) {
+		for (int k = 0; k < W.after_wait.n; k++)
+			list_insert(W.out, at++, W.after_wait.v[k]);
+		W.after_wait.n = 0;
+	}
+	if (W.wait_at >= 0)
+		W.wait_at = at;
+}
 
 static const char *const reserved_names[] = {
 	"auto", "bool", "break", "case", "char", "class", "const", "continue", "default", "delete", "do",
@@ -452,6 +483,7 @@ needs_unroll(List *stmts)
 		Stmt *s = LIST_AT(*stmts, Stmt, i);
 		switch (s->kind) {
 		case S_APPLY:
+		case S_COPY:
 		case S_VIEW:
 		case S_LOCAL:
 		case S_TMEM:
@@ -814,7 +846,8 @@ lower_stmt(Stmt *s)
 	case S_FOR:
 		lower_for(s);
 		return;
-	case S_APPLY: {
+	case S_APPLY:
+	case S_COPY: {
 		View *ops[8];
 		if (s->operands.n > 8) {
 			error(s->loc, "too many operands");
@@ -829,17 +862,41 @@ lower_stmt(Stmt *s)
 			                    LIST_AT(s->operands, ViewExpr, i)->loc))
 				return;
 		}
-		if (!protocol_uniform(W.proto, s->loc, "apply"))
+		bool copy = s->kind == S_COPY;
+		if (!protocol_uniform(W.proto, s->loc, copy ? "copy" : "apply"))
 			return;
 		ApplyCtx ctx = {0};
-		ctx.can_defer = W.cur_list && wait_ld_follows(W.cur_list, W.cur_index);
+		/* a copy's load always gets its wait, placed by tilec */
+		ctx.can_defer = copy || (W.cur_list && wait_ld_follows(W.cur_list, W.cur_index));
 		ctx.kernel = W.k;
 		ctx.warps = protocol_warps(W.proto);
 		ctx.fixed_warp = protocol_fixed_warp(W.proto);
-		if (draw_apply(s, ops, s->operands.n, &ctx) && apply_lower(s, ops, s->operands.n, &ctx, W.out)) {
-			protocol_apply(W.proto, s->loc, &ctx);
+		CopyChoice choice;
+		int at = W.out->n;
+		if (copy && copy_lower(s, ops[0], ops[1], &ctx, W.out, &choice) && !choice.is_tc) {
+			/* registers <-> memory: the reads and writes of registers, waits before them */
+			W.wait_at = at;
+			for (int i = at; i < W.out->n; i++) {
+				LStmt *l = LIST_AT(*W.out, LStmt, i);
+				if (l->kind == L_STORE)
+					protocol_read(W.proto, l->value, s->loc);
+				else
+					protocol_reg_write(W.proto, l->tensor, l->slot, s->loc);
+			}
+			W.wait_at = -1;
+		}
+		if (copy ? choice.is_tc
+		         : draw_apply(s, ops, s->operands.n, &ctx) && apply_lower(s, ops, s->operands.n, &ctx, W.out)) {
+			/* waits this one depends on go before its instructions */
+			W.wait_at = at;
+			protocol_apply(W.proto, s->loc, &ctx, copy);
+			W.wait_at = -1;
 			for (int k = 0; k < ctx.after_wait.n; k++)
 				list_push(&W.after_wait, ctx.after_wait.v[k]);
+			/* registers that differ from warp to warp are copied out of their staging array on every
+			   path: a copy's staged load waits at once */
+			if (copy && ctx.after_wait.n)
+				protocol_complete_copies(W.proto, EFF_COMPLETES_LOADS, s->loc);
 		}
 		return;
 	}
@@ -913,7 +970,7 @@ lower_stmts(List *stmts)
 static bool
 is_tc_stmt(Stmt *s)
 {
-	if (s->kind == S_APPLY)
+	if (s->kind == S_APPLY || s->kind == S_COPY)
 		return true;
 	const IsaInstr *in = s->kind == S_INSTR ? isa_parse(s->opcode, NULL) : NULL;
 	return s->kind == S_INSTR && !(in && in->effect == EFF_ORDERS);
@@ -1049,6 +1106,8 @@ lower_kernel(Kernel *kd)
 	W.k = k;
 	W.out = &k->body;
 	W.proto = protocol_begin(k);
+	W.wait_at = -1;
+	protocol_set_waiter(W.proto, place_wait, NULL);
 	/* names the generated code uses for its own purposes */
 	list_push(&k->names, (void *)k->name);
 
@@ -1109,6 +1168,8 @@ lower_kernel(Kernel *kd)
 	mark_fences(&kd->body, count_tc(&kd->body), &seen, false);
 	lower_stmts(&kd->body); /* parameters share the scope of the body, as in C */
 	scope_pop();
+	protocol_complete_copies(W.proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, kd->loc);
+	copy_explain_waits(k);
 	protocol_end(W.proto, kd->name, kd->name_loc);
 	return k;
 }

@@ -13,6 +13,7 @@ typedef struct LoadedReg {
 	int word;
 	Loc loc;
 	uint64_t warps;
+	bool auto_wait; /* a copy's: tilec places the wait for it */
 } LoadedReg;
 
 /* An allocation not yet freed. */
@@ -28,6 +29,7 @@ typedef struct StoreState {
 	bool pending;  /* its warp has not waited for its stores (TC_WAIT_ST) since */
 	bool unsynced; /* no cta_sync after that wait: other warps may not read it */
 	int id;
+	bool auto_wait; /* a copy's: tilec places the wait for it */
 } StoreState;
 
 /* What the protocol checks know at a point of the kernel; merged where control flow joins. */
@@ -50,6 +52,8 @@ struct Protocol {
 	List allocs;       /* AllocInfo*: the kernel's allocations, in order */
 	Flow flow;
 	int store_ids;
+	void (*place)(void *ctx, TcKind kind, Loc loc); /* lowering's waiter for copies */
+	void *place_ctx;
 };
 
 /* Where control flow splits, what its join needs. */
@@ -271,6 +275,90 @@ find_loaded(Protocol *p, const Tensor *t, int word)
 	return NULL;
 }
 
+/* --------------------------------------------------------------- the waits of copies */
+
+/* A copy is complete where the program depends on it (LANGUAGE.md 10.4): where an apply's load or store
+   would make an error, a copy's gets its wait from tilec, just before the statement that needs it. */
+
+void
+protocol_set_waiter(Protocol *p, void (*place)(void *ctx, TcKind kind, Loc loc), void *ctx)
+{
+	p->place = place;
+	p->place_ctx = ctx;
+}
+
+static void
+record_wait(Protocol *p, Loc copy, Loc at, TcKind kind)
+{
+	List *waits = &p->k->placed_waits;
+	for (int i = waits->n - 1; i >= 0 && i >= waits->n - 8; i--) {
+		PlacedWait *w = LIST_AT(*waits, PlacedWait, i);
+		if (w->kind == kind && w->copy.first_line == copy.first_line && w->copy.file == copy.file &&
+		    w->at.first_line == at.first_line && w->at.first_column == at.first_column)
+			return;
+	}
+	PlacedWait *w = pool_alloc(sizeof *w);
+	w->copy = copy;
+	w->at = at;
+	w->kind = kind;
+	list_push(waits, w);
+}
+
+/* Has lowering put a wait of this kind before the statement at loc, then applies its effect: every load
+   (store) of the current warps is complete, as the instruction does. */
+static void
+place_wait(Protocol *p, TcKind kind, Loc loc)
+{
+	p->place(p->place_ctx, kind, loc);
+	if (kind == TC_WAIT_LD) {
+		for (int i = 0; i < p->flow.loaded.n; i++) {
+			LoadedReg *r = LIST_AT(p->flow.loaded, LoadedReg, i);
+			if (r->auto_wait && (r->warps & p->warps))
+				record_wait(p, r->loc, loc, kind);
+			r->warps &= ~p->warps;
+		}
+		flow_prune(&p->flow);
+		return;
+	}
+	for (int i = 0; i < p->flow.stores.n; i++) {
+		StoreState *st = LIST_AT(p->flow.stores, StoreState, i);
+		if (!(p->warps >> st->rect.warp & 1) || !st->pending)
+			continue;
+		if (st->auto_wait)
+			record_wait(p, st->loc, loc, kind);
+		st->pending = false;
+	}
+}
+
+/* Whether a copy's load (store) of one of the current warps is outstanding. */
+static bool
+copy_pending(Protocol *p, TcKind kind)
+{
+	if (kind == TC_WAIT_LD) {
+		for (int i = 0; i < p->flow.loaded.n; i++) {
+			LoadedReg *r = LIST_AT(p->flow.loaded, LoadedReg, i);
+			if (r->auto_wait && (r->warps & p->warps))
+				return true;
+		}
+		return false;
+	}
+	for (int i = 0; i < p->flow.stores.n; i++) {
+		StoreState *st = LIST_AT(p->flow.stores, StoreState, i);
+		if (st->auto_wait && st->pending && (p->warps >> st->rect.warp & 1))
+			return true;
+	}
+	return false;
+}
+
+void
+protocol_complete_copies(Protocol *p, int effects, Loc loc)
+{
+	if ((effects & EFF_COMPLETES_LOADS) && copy_pending(p, TC_WAIT_LD))
+		place_wait(p, TC_WAIT_LD, loc);
+	if ((effects & EFF_COMPLETES_STORES) && copy_pending(p, TC_WAIT_ST))
+		place_wait(p, TC_WAIT_ST, loc);
+}
+
 /* --------------------------------------------------------------- statements */
 
 void
@@ -281,7 +369,9 @@ protocol_read(Protocol *p, const IExpr *e, Loc loc)
 	if (e->kind == IE_REG) {
 		int word = e->slot * etype_bits(e->tensor->type) / 32;
 		LoadedReg *r = find_loaded(p, e->tensor, word);
-		if (r) {
+		if (r && r->auto_wait) {
+			place_wait(p, TC_WAIT_LD, loc);
+		} else if (r) {
 			error(loc, "reads register slot %d of '%s' before %s; the tcgen05.ld that writes it may not have "
 			           "completed", e->slot, e->tensor->name, isa_name(TC_WAIT_LD, 0));
 			note(r->loc, "the tcgen05.ld that writes it is here; put %s; after it on every path to the read",
@@ -307,12 +397,16 @@ rects_overlap(const TmemRect *a, const TmemRect *b)
 }
 
 void
-protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx)
+protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
 {
 	if (!ctx->is_ld) {
 		for (int i = 0; i < ctx->regs.n; i++) {
 			RegRef *ref = LIST_AT(ctx->regs, RegRef, i);
 			LoadedReg *r = find_loaded(p, ref->tensor, ref->word);
+			if (r && r->auto_wait) {
+				place_wait(p, TC_WAIT_LD, loc);
+				break;
+			}
 			if (r) {
 				error(loc, "this tcgen05.st stores registers of '%s' that a tcgen05.ld may still be writing",
 				      ref->tensor->name);
@@ -337,6 +431,7 @@ protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx)
 			st->rect = *r;
 			st->loc = loc;
 			st->pending = st->unsynced = true;
+			st->auto_wait = auto_wait;
 			st->id = ++p->store_ids;
 			list_push(&p->flow.stores, st);
 		}
@@ -351,6 +446,11 @@ protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx)
 				continue;
 			int lane = r->lane0 > st->rect.lane0 ? r->lane0 : st->rect.lane0;
 			int col = r->col0 > st->rect.col0 ? r->col0 : st->rect.col0;
+			if (st->rect.warp == r->warp && st->pending && st->auto_wait && (p->warps >> r->warp & 1)) {
+				place_wait(p, TC_WAIT_ST, loc);
+				i = -1; /* the wait completed its warps' stores: look again */
+				break;
+			}
 			if (st->rect.warp == r->warp && st->pending) {
 				error(loc, "tcgen05.ld reads TMEM (lane %d, column %d) that warp %d stored with tcgen05.st "
 				              "without %s in between", lane, col, r->warp, isa_name(TC_WAIT_ST, 0));
@@ -380,6 +480,7 @@ protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx)
 		}
 		r->loc = loc;
 		r->warps |= p->warps;
+		r->auto_wait = auto_wait;
 	}
 }
 
@@ -448,6 +549,8 @@ protocol_cta_sync(Protocol *p, Loc loc)
 {
 	if (p->varying)
 		warn(WARN_DIVERGENT_SYNC, loc, "cta_sync inside control flow that can split a warp");
+	/* a copy's store is complete before a barrier that may order it for other warps */
+	protocol_complete_copies(p, EFF_COMPLETES_STORES, loc);
 	for (int i = 0; i < p->flow.stores.n; i++) {
 		StoreState *st = LIST_AT(p->flow.stores, StoreState, i);
 		st->unsynced = st->pending;
@@ -459,7 +562,9 @@ void
 protocol_reg_write(Protocol *p, const Tensor *t, int slot, Loc loc)
 {
 	LoadedReg *r = find_loaded(p, t, slot * etype_bits(t->type) / 32);
-	if (r) {
+	if (r && r->auto_wait) {
+		place_wait(p, TC_WAIT_LD, loc);
+	} else if (r) {
 		error(loc, "writes register slot %d of '%s' while a tcgen05.ld may still be writing it; put %s; before the "
 		           "write", slot, t->name, isa_spelling(TC_WAIT_LD, 0));
 		note(r->loc, "the tcgen05.ld is here");
@@ -572,6 +677,9 @@ protocol_instr(Protocol *p, const IsaInstr *in, const LStmt *l, bool uniform, co
 			              "if (warp_id == K)", isa_name(in->kind, 0), popcount64(p->warps));
 		ok = false;
 	}
+	/* copies of this warp are complete before their tensor memory goes */
+	if (in->effect & EFF_FREES)
+		protocol_complete_copies(p, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, l->loc);
 	if (in->effect & EFF_ALLOCATES)
 		ok = allocates(p, l, ops, ok);
 	if (in->effect & EFF_FREES)

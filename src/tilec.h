@@ -165,7 +165,8 @@ typedef enum ScopeKind { SCOPE_WARP, SCOPE_WARPGROUP, SCOPE_CTA } ScopeKind;
 
 typedef enum StmtKind {
 	S_LET, S_VAR, S_SHARED, S_LOCAL, S_TMEM, S_VIEW, S_ASSIGN,
-	S_IF, S_FOR, S_APPLY, S_INSTR, S_CTA_SYNC, S_WARP_SYNC, S_BLOCK
+	S_IF, S_FOR, S_APPLY, S_INSTR, S_CTA_SYNC, S_WARP_SYNC, S_BLOCK,
+	S_COPY     /* copy(dst, src) [scope S]: operands, scope fields (has_scope) */
 } StmtKind;
 
 typedef struct Stmt Stmt;
@@ -192,6 +193,7 @@ struct Stmt {
 	Expr *scope_arg;  /* apply: K of warp(K) / warpgroup(K), or NULL */
 	Loc scope_loc;
 	List named;       /* apply: NamedArg* after the scope */
+	bool has_scope;   /* copy: a scope is written */
 	bool fence_before, fence_after; /* cta_sync: set by lowering */
 };
 
@@ -496,6 +498,8 @@ typedef struct SliceSpec {
 } SliceSpec;
 View *view_slice(View *v, const SliceSpec *spec, int n);
 void format_coords(char *buf, size_t len, int rank, const int *dims, int flat);
+/* The same elements of the same tensor in the same shape. */
+bool view_same(const View *a, const View *b);
 /* open, the values separated by ", ", close: "[1, 0, 2]" or "(4, 32)" */
 void format_list(char *buf, size_t len, char open, const int *values, int n, char close);
 
@@ -599,6 +603,13 @@ struct LStmt {
 	const char *comment; /* apply: its source line */
 };
 
+/* A wait tilec placed for a copy: the copy, and the statement it was placed before. */
+typedef struct PlacedWait {
+	Loc copy;
+	Loc at;
+	TcKind kind;
+} PlacedWait;
+
 typedef struct KernelIR {
 	const char *name;
 	Loc loc;
@@ -612,6 +623,8 @@ typedef struct KernelIR {
 	bool uses_f16, uses_bf16;
 	List apply_memo; /* apply.c: applies already checked, by instruction and operands */
 	int nstaging;    /* apply.c: staging arrays made so far */
+	List copy_memo;  /* copy.c: copies already searched, by operands */
+	List placed_waits; /* lower.c: PlacedWait*, in the order placed */
 } KernelIR;
 
 typedef struct Program {
@@ -770,8 +783,11 @@ typedef struct ApplyIssue {
 /* Checks without printing: the issues (warps in order, repeats inside), the immediate in *imm and
    true; or false with the first mismatch in *mm. */
 bool apply_match(const ApplyInput *in, ApplyIssue **issues, int *nissues, uint32_t *imm, Mismatch *mm);
-/* The diagnostics of a mismatch at loc (imm_loc: where imm_half_splitoff is written). */
-void apply_report(const ApplyInput *in, const Mismatch *mm, Loc loc, Loc imm_loc);
+/* The warps a scope names where the statement is (apply or copy): in->warps and in->group; reports. */
+bool apply_scope_warps(Stmt *s, ApplyInput *in, ApplyCtx *ctx);
+/* The diagnostics of a mismatch at loc (imm_loc: where imm_half_splitoff is written); as_notes: all
+   of them notes, under an error the caller has printed. */
+void apply_report(const ApplyInput *in, const Mismatch *mm, Loc loc, Loc imm_loc, bool as_notes);
 /* Appends the lowered instructions of matched issues to out, and what the protocol checks need to ctx. */
 void apply_emit(const ApplyInput *in, ApplyIssue *issues, int nissues, uint32_t imm, Loc loc, ApplyCtx *ctx,
                 List *out);
@@ -806,6 +822,20 @@ int draw_command(const char *what, List *include_dirs, Buf *svg);
    apply's operands do not fit its instruction (already reported). */
 bool draw_apply(Stmt *s, View **operands, int noperands, ApplyCtx *ctx);
 
+/* ---------------------------------------------------------------- copy.c */
+
+/* What a copy became: tcgen05 instructions (the apply they equal), or per-thread accesses. */
+typedef struct CopyChoice {
+	bool is_tc;      /* tmem <-> local: ctx is filled as by apply_lower */
+	ApplyInput in;   /* the apply it equals: instruction and operand views */
+	uint32_t imm;
+} CopyChoice;
+
+/* --explain: where the waits of the kernel's copies went (lower.c's walk recorded them). */
+void copy_explain_waits(KernelIR *k);
+/* Lowers copy(dst, src) [scope S] into out; reports and returns false when it cannot. */
+bool copy_lower(Stmt *s, View *dst, View *src, ApplyCtx *ctx, List *out, CopyChoice *choice);
+
 /* ---------------------------------------------------------------- protocol.c */
 
 /* The protocol checks (TCGEN05.md section 5: waits, fences, allocation, relinquish, use after dealloc, warp
@@ -839,8 +869,15 @@ bool protocol_pending_load(Protocol *p, const Tensor *t, int word); /* in the cu
 bool protocol_uniform(Protocol *p, Loc loc, const char *what);
 /* false, reported: its memory is freed (used: the name written, t's or a view's) */
 bool protocol_alive(Protocol *p, const Tensor *t, const char *used, Loc loc);
-/* The ordering rules for one checked apply (ctx as apply_lower filled it), then its effect. */
-void protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx);
+/* The ordering rules for one checked apply (ctx as apply_lower filled it), then its effect. auto_wait: a
+   copy's, whose waits tilec places (through the waiter) instead of reporting them missing. */
+void protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait);
+/* Where lowering puts the waits that copies owe: place(ctx, TC_WAIT_LD or TC_WAIT_ST, the statement that
+   needs it) inserts the wait before that statement; the protocol then applies its effect. */
+void protocol_set_waiter(Protocol *p, void (*place)(void *ctx, TcKind kind, Loc loc), void *ctx);
+/* Places the waits for what copies of the current warps still have outstanding: effects EFF_COMPLETES_LOADS
+   and / or EFF_COMPLETES_STORES (loc: the statement they go before, or the end of the kernel). */
+void protocol_complete_copies(Protocol *p, int effects, Loc loc);
 void protocol_cta_sync(Protocol *p, Loc loc);
 /* The allocation whose slot addr reads, and the column and lane offset addr adds; NULL when unknown. */
 AllocInfo *protocol_find_alloc(Protocol *p, const IExpr *addr, int *col_offset, int *lane_offset);

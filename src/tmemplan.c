@@ -246,6 +246,7 @@ walk(List *stmts)
 			break;
 		}
 		case S_APPLY:
+		case S_COPY:
 			for (int k = 0; k < s->operands.n; k++) {
 				Binding *b = lookup(LIST_AT(s->operands, ViewExpr, k)->base);
 				if (b && b->p)

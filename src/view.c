@@ -345,3 +345,14 @@ view_slice(View *v, const SliceSpec *spec, int n)
 	gather(r, v, v->rank, step_dims, st, base);
 	return r;
 }
+
+bool
+view_same(const View *a, const View *b)
+{
+	if (a->base != b->base || a->rank != b->rank || a->count != b->count || a->per_thread != b->per_thread)
+		return false;
+	for (int i = 0; i < a->rank; i++)
+		if (a->dims[i] != b->dims[i])
+			return false;
+	return a->map == b->map || memcmp(a->map, b->map, sizeof(int32_t) * (size_t)a->count) == 0;
+}

@@ -1,7 +1,7 @@
 #!/bin/sh
 # check-docs.sh [TILEC]: compiles the complete programs of the documentation.
 #
-# Every ```tile block of docs/language.md and docs/diagnostics.md whose first line is
+# Every ```tile block of docs/language.md, docs/copy.md and docs/diagnostics.md whose first line is
 #
 #     // example: NAME [error|warning] [OPTION...]
 #
@@ -32,7 +32,7 @@ trap 'rm -rf "$tmp"' EXIT
 failed=0
 total=0
 
-for doc in docs/language.md docs/diagnostics.md; do
+for doc in docs/language.md docs/copy.md docs/diagnostics.md; do
 	if [ ! -f "$doc" ]; then
 		echo "FAIL $doc: missing"
 		failed=1

@@ -1002,7 +1002,7 @@ START_TEST(protocol_api)
 	RegRef ref = {&r, 0};
 	ApplyCtx ctx = {.kernel = &k, .warps = 0xf, .fixed_warp = -1, .is_ld = true};
 	list_push(&ctx.regs, &ref);
-	protocol_apply(p, no_loc, &ctx);
+	protocol_apply(p, no_loc, &ctx, false);
 	ck_assert(protocol_pending_load(p, &r, 0));
 	IExpr *read = pool_alloc(sizeof *read);
 	read->kind = IE_REG;
@@ -1015,7 +1015,7 @@ START_TEST(protocol_api)
 	const char *diags = capture_end();
 	ck_assert_int_eq(error_count, errors + 1);
 	ck_assert_ptr_nonnull(strstr(diags, "reads register slot 0 of 'r' before tcgen05.wait::ld"));
-	protocol_apply(p, no_loc, &ctx);
+	protocol_apply(p, no_loc, &ctx, false);
 	LStmt wait = {.kind = L_TC, .tc = TC_WAIT_LD};
 	TcOperands none = {.ncols_ok = true};
 	ck_assert(protocol_instr(p, isa_instr(TC_WAIT_LD), &wait, true, &none));

@@ -1,0 +1,896 @@
+/* copy.c: copy(dst, src) between tmem and local views: searches the tcgen05.ld / st instructions an apply could express. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tilec.h"
+
+/* The search. An instruction's TMEM image fixes where each element goes inside it: the element's
+   TMEM lane gives its slab (and so its warp) and its row, its column gives the atom it falls in and
+   its place there. So for each candidate (shape, .xN, pack) the copy's elements are tiled into atoms
+   from their TMEM places alone, which gives the operand views an apply would take; apply_match then
+   decides, quietly, whether the registers fit. Candidates are tried in order of cost, so the first
+   that matches is the one kept. */
+
+typedef struct Elem {
+	int x;     /* the copy's flat coordinate */
+	int gi;    /* group index of the warp that moves it */
+	int row;   /* TMEM lane inside that warp's slab, 0..31 */
+	int tcol;  /* TMEM column in elements (the layout's TCol) */
+} Elem;
+
+typedef struct Candidate {
+	Opcode op;
+	int repeats;          /* instructions per warp */
+	int order;            /* place in the table: the last tie-break */
+} Candidate;
+
+/* A candidate that could not be tiled: the TMEM place it fails at. */
+typedef struct TileFail {
+	bool set;
+	bool high;            /* .pack/.unpack and an element in the high half of a cell */
+	bool uneven;          /* warps would need different numbers of instructions */
+	int x;                /* the element (high), or -1 */
+	int lane, cell;       /* the TMEM cell the instruction would move though the copy does not name it */
+	int gi;
+	int atoms, atoms0;    /* uneven: the instructions group gi and group 0 would need */
+} TileFail;
+
+typedef struct Search {
+	View *lv, *tv;        /* the copy's local and tmem operands */
+	View *cv;             /* the destination, whose coordinates messages use */
+	bool is_ld;
+	ApplyInput in;        /* scope, warps, group */
+	int groups;           /* group extent, 1 for warp scope */
+	int half;             /* elements per 32-bit word */
+	Elem *elems;
+	int n;
+	int words;            /* 32-bit register words per thread */
+	/* per candidate */
+	int *pos_x;           /* register operand position -> copy coordinate */
+	int npos;
+	int *tm_x[2];         /* tmem operand position -> copy coordinate */
+	int ntm;
+	TileFail fail;
+} Search;
+
+static int
+group_of(Search *s, const int32_t *lplace, int slab)
+{
+	switch (s->in.scope) {
+	case SCOPE_WARP:
+		return 0;
+	case SCOPE_WARPGROUP:
+		return slab;
+	case SCOPE_CTA:
+		break;
+	}
+	int owner_warp = layout_place_thread(lplace) / 32;
+	return slab + 4 * (owner_warp / 4);
+}
+
+/* The elements with their TMEM places and warps; false (reported) when a warp cannot reach one. */
+static void
+collect(Search *s)
+{
+	Tensor *lt = s->lv->base, *tt = s->tv->base;
+	s->n = s->lv->count;
+	s->elems = pool_alloc(sizeof(Elem) * (size_t)s->n);
+	for (int x = 0; x < s->n; x++) {
+		const int32_t *lp = LAYOUT_PLACE(lt->layout, s->lv->map[x], 0);
+		const int32_t *tp = LAYOUT_PLACE(tt->layout, s->tv->map[x], 0);
+		int lane = tt->lane_offset + tp[AX_TLANE];
+		Elem *e = &s->elems[x];
+		e->x = x;
+		e->row = lane % 32;
+		e->tcol = tp[AX_TCOL];
+		e->gi = group_of(s, lp, lane / 32 % 4);
+		if (e->gi >= s->groups)
+			e->gi = s->groups - 1; /* apply_match finds the warp's mistake */
+	}
+	s->words = s->n / s->groups / 32 / s->half;
+}
+
+/* Tiles the elements into atoms of op; fills pos_x / tm_x and the repeats. */
+static bool
+tile(Search *s, Candidate *cand)
+{
+	const Opcode *op = &cand->op;
+	bool bx2 = op->shape == SH_16X32BX2;
+	int rows = shape_rows(op->shape), acols = opcode_atom_cols(op), width = opcode_tmem_cols(op);
+	int blocks = 32 / rows;
+	int ncell = 0;
+	memset(&s->fail, 0, sizeof s->fail);
+	for (int i = 0; i < s->n; i++) {
+		int cell = op->pack ? s->elems[i].tcol / 2 : s->elems[i].tcol / s->half;
+		if (op->pack && s->elems[i].tcol % 2) {
+			s->fail = (TileFail){.set = true, .high = true, .x = s->elems[i].x};
+			return false;
+		}
+		if (cell + 1 > ncell)
+			ncell = cell + 1;
+	}
+	/* which cells each (group, lane block) uses, then its atoms from the left */
+	int nkeys = s->groups * blocks;
+	unsigned char *used = pool_alloc((size_t)nkeys * (size_t)ncell);
+	int *atom_of = pool_alloc(sizeof(int) * (size_t)nkeys * (size_t)ncell);
+	int *atom_col = pool_alloc(sizeof(int) * (size_t)nkeys * (size_t)ncell);
+	for (int i = 0; i < s->n; i++) {
+		Elem *e = &s->elems[i];
+		int cell = op->pack ? e->tcol / 2 : e->tcol / s->half;
+		used[(e->gi * blocks + e->row / rows) * ncell + cell] = 1;
+	}
+	int per_group = -1;
+	for (int g = 0; g < s->groups; g++) {
+		int atoms = 0;
+		for (int b = 0; b < blocks; b++) {
+			unsigned char *u = &used[(g * blocks + b) * ncell];
+			for (int c = 0; c < ncell;) {
+				if (!u[c]) {
+					c++;
+					continue;
+				}
+				for (int k = 0; k < width; k++) {
+					if (c + k >= ncell || !u[c + k]) {
+						s->fail = (TileFail){.set = true, .x = -1, .lane = b * rows, .cell = c + k, .gi = g};
+						return false;
+					}
+					atom_of[(g * blocks + b) * ncell + c + k] = atoms;
+					atom_col[(g * blocks + b) * ncell + c + k] = k;
+				}
+				atoms++;
+				c += width;
+			}
+		}
+		if (per_group >= 0 && atoms != per_group) {
+			s->fail = (TileFail){.set = true, .uneven = true, .x = -1, .gi = g, .atoms = atoms, .atoms0 = per_group};
+			return false;
+		}
+		per_group = atoms;
+	}
+	if (bx2 && per_group % 2) {
+		s->fail = (TileFail){.set = true, .x = -1, .cell = -1};
+		return false;
+	}
+	cand->repeats = bx2 ? per_group / 2 : per_group;
+	/* each element's place in the operands: (group, repeat, [access], row, column, part) */
+	int parts = s->half;
+	s->npos = s->groups * per_group * rows * acols * parts;
+	if (s->npos != s->n) {
+		/* some atom row is not in the copy: find it for the message */
+		s->fail = (TileFail){.set = true, .x = -1};
+	}
+	s->pos_x = pool_alloc(sizeof(int) * (size_t)(s->npos > s->n ? s->npos : s->n));
+	for (int i = 0; i < s->npos; i++)
+		s->pos_x[i] = -1;
+	for (int i = 0; i < s->n; i++) {
+		Elem *e = &s->elems[i];
+		int cell = op->pack ? e->tcol / 2 : e->tcol / s->half;
+		int key = (e->gi * blocks + e->row / rows) * ncell + cell;
+		int atom = atom_of[key], k = atom_col[key];
+		int col = op->pack ? k / 2 : k;
+		int h = op->pack ? k % 2 : e->tcol % s->half;
+		/* 16x32bx2: atoms in pairs, the second of a pair is access 1 */
+		int pos = (((e->gi * per_group + atom) * rows + e->row % rows) * acols + col) * parts + h;
+		if (pos >= s->npos || s->pos_x[pos] >= 0) {
+			s->fail = (TileFail){.set = true, .x = -1, .lane = e->row, .cell = cell, .gi = e->gi};
+			return false;
+		}
+		s->pos_x[pos] = e->x;
+	}
+	for (int i = 0; i < s->npos; i++) {
+		if (s->pos_x[i] < 0) {
+			int rest = i / parts / acols;
+			int row = rest % rows;
+			int g = rest / rows / per_group;
+			s->fail = (TileFail){.set = true, .x = -1, .lane = row, .cell = -1, .gi = g};
+			return false;
+		}
+	}
+	/* the tmem operands: for 16x32bx2 the accesses split off, each (group, repeat, row, column, part) */
+	s->ntm = bx2 ? 2 : 1;
+	int atom_size = rows * acols * parts;
+	for (int a = 0; a < s->ntm; a++) {
+		int nt = s->npos / s->ntm;
+		s->tm_x[a] = pool_alloc(sizeof(int) * (size_t)nt);
+		for (int j = 0; j < nt; j++) {
+			int unit = j / atom_size, inner = j % atom_size;
+			s->tm_x[a][j] = s->pos_x[(unit * s->ntm + a) * atom_size + inner];
+		}
+	}
+	return true;
+}
+
+static View *
+operand_view(View *of, const int *xs, int rank, const int *dims, int count)
+{
+	View *v = pool_alloc(sizeof *v);
+	v->base = of->base;
+	v->name = of->name;
+	v->rank = rank;
+	memcpy(v->dims, dims, sizeof(int) * (size_t)rank);
+	v->count = count;
+	v->map = pool_alloc(sizeof(int32_t) * (size_t)count);
+	for (int i = 0; i < count; i++)
+		v->map[i] = of->map[xs[i]];
+	return v;
+}
+
+/* The operand views of the tiled candidate, into in. */
+static void
+build_views(Search *s, const Candidate *cand, ApplyInput *in)
+{
+	const Opcode *op = &cand->op;
+	bool bx2 = op->shape == SH_16X32BX2;
+	int dims[8], n = 0;
+	if (s->in.group)
+		dims[n++] = s->in.group;
+	dims[n++] = cand->repeats;
+	int lead = n;
+	if (bx2)
+		dims[n++] = 2;
+	dims[n++] = shape_rows(op->shape);
+	dims[n++] = opcode_atom_cols(op);
+	if (s->half > 1)
+		dims[n++] = s->half;
+	*in = s->in;
+	in->op = *op;
+	in->reg = operand_view(s->lv, s->pos_x, n, dims, s->npos);
+	/* a tmem operand has no access axis */
+	int tdims[8], tn = 0;
+	for (int i = 0; i < n; i++)
+		if (!(bx2 && i == lead))
+			tdims[tn++] = dims[i];
+	for (int a = 0; a < s->ntm; a++)
+		in->tmem[a] = operand_view(s->tv, s->tm_x[a], tn, tdims, s->npos / s->ntm);
+}
+
+static int
+candidate_cmp(const void *pa, const void *pb)
+{
+	const Candidate *a = pa, *b = pb;
+	if (a->repeats != b->repeats)
+		return a->repeats - b->repeats;
+	int ra = opcode_regs(&a->op), rb = opcode_regs(&b->op);
+	if (ra != rb)
+		return ra - rb;
+	return a->order - b->order;
+}
+
+/* Every legal instruction in the direction, with the instructions per warp it would need. */
+static int
+candidates(Search *s, Candidate *out)
+{
+	int n = 0;
+	for (int sh = 0; sh < SH_COUNT; sh++) {
+		for (int pack = 0; pack <= (s->half == 2); pack++) {
+			for (int xn = 1; xn <= shape_max_n((Shape)sh); xn *= 2) {
+				Opcode op = {s->is_ld, (Shape)sh, xn, pack != 0};
+				int regs = opcode_regs(&op);
+				if (regs > s->words || s->words % regs)
+					continue;
+				out[n].op = op;
+				out[n].repeats = s->words / regs;
+				out[n].order = n;
+				n++;
+			}
+		}
+	}
+	qsort(out, (size_t)n, sizeof *out, candidate_cmp);
+	return n;
+}
+
+/* How far apply_match got before the mismatch: later is closer. */
+static long
+progress(const Mismatch *mm, const ApplyInput *in, int repeats)
+{
+	int regs = opcode_regs(&in->op);
+	int w = 0;
+	for (int i = 0; i < mm->warp && i < 64; i++)
+		w += (int)(in->warps >> i & 1);
+	long issue = (long)w * repeats + mm->repeat;
+	long at = mm->kind == MM_SLAB || mm->kind == MM_COLUMNS || mm->kind >= MM_SPLIT ? 32L * regs
+	                                                                                : (long)mm->lane * regs + mm->reg;
+	return 1 + issue * (32L * regs + 1) + at;
+}
+
+/* Rewrites an operand coordinate of the candidate's views as the copy's own coordinate. */
+static int
+copy_coord(Search *s, const ApplyInput *in, int operand, const int *coord, int rank, int *out)
+{
+	View *v = operand == 0 ? in->reg : in->tmem[operand - 1];
+	const int *xs = operand == 0 ? s->pos_x : s->tm_x[operand - 1];
+	int flat = 0;
+	for (int i = 0; i < rank && i < v->rank; i++)
+		flat = flat * v->dims[i] + coord[i];
+	int x = xs[flat];
+	for (int i = s->cv->rank - 1; i >= 0; i--) {
+		out[i] = x % s->cv->dims[i];
+		x /= s->cv->dims[i];
+	}
+	return s->cv->rank;
+}
+
+/* What would make the closest candidate match, for its mismatch. */
+static void
+advise(Search *s, const Mismatch *mm, const char *text, Loc loc)
+{
+	char where[96];
+	format_list(where, sizeof where, '[', mm->coord, mm->rank, ']');
+	switch (mm->kind) {
+	case MM_OWNER:
+		note(loc, "to use %s, the layout of '%s' must give element %s to lane %d of warp %d", text, s->lv->base->name,
+		     where, mm->lane, mm->warp);
+		break;
+	case MM_PART:
+	case MM_WORD:
+		note(loc, "to use %s, the layout of '%s' must keep the elements of one instruction register in the same "
+		          "register slot in every lane", text, s->lv->base->name);
+		break;
+	case MM_TMEM_HIGH:
+	case MM_TMEM_PLACE:
+		note(loc, "to use %s, the layout of '%s' must put element %s at TMEM lane %d, column %d", text,
+		     s->tv->base->name, where, mm->need_lane, mm->need_col);
+		break;
+	default:
+		note(loc, "to use %s, move '%s' in tensor memory so that each warp's atom starts where the image needs", text,
+		     s->tv->base->name);
+		break;
+	}
+}
+
+/* --------------------------------------------------------------- --explain: the apply a copy equals */
+
+/* The source text of a view expression, as written. */
+static char *
+loc_text(Loc loc)
+{
+	size_t len;
+	const char *text = source_text(loc.file, &len);
+	if (!text)
+		return NULL;
+	const char *p = text, *end = text + len, *start = NULL;
+	int line = 1;
+	for (; p < end; p++) {
+		if (line == loc.first_line && !start)
+			start = p + loc.first_column - 1;
+		if (line == loc.last_line) {
+			const char *stop = p + loc.last_column;
+			if (!start || stop > end || stop <= start)
+				return NULL;
+			return pool_strndup(start, (size_t)(stop - start));
+		}
+		if (*p == '\n')
+			line++;
+	}
+	return NULL;
+}
+
+/* One digit of a copy dimension (its coordinate split row-major into digits): its size, what one step of
+   it adds to the copy's flat index, and to the operand's; the operand dimension it lands in. */
+typedef struct Digit {
+	int dim, size;
+	int step;     /* in the copy's flat index */
+	int delta;    /* in the operand's flat index */
+	int odim;
+	char name[12];
+} Digit;
+
+static int
+digit_cmp(const void *pa, const void *pb)
+{
+	const Digit *a = *(Digit *const *)pa, *b = *(Digit *const *)pb;
+	if (a->odim != b->odim)
+		return a->odim - b->odim;
+	return b->delta - a->delta;
+}
+
+/* The operand view ov (operand position -> copy coordinate xs) as text over the copy's view cv written
+   `text`: one rearrange (and a view for unit dimensions) when the operand's positions are a digit
+   permutation of the copy's coordinates; NULL otherwise. */
+static char *
+rearranged(const View *cv, const char *text, const View *ov, const int *xs)
+{
+	int n = cv->count;
+	int *inv = pool_alloc(sizeof(int) * (size_t)n);
+	for (int i = 0; i < n; i++)
+		inv[xs[i]] = i;
+	Digit digits[64];
+	int nd = 0, dimstride = n;
+	for (int d = 0; d < cv->rank; d++) {
+		dimstride /= cv->dims[d];
+		int odd = cv->dims[d], bits = 0;
+		while (odd % 2 == 0) {
+			odd /= 2;
+			bits++;
+		}
+		if (nd + bits + 2 > 64)
+			return NULL;
+		if (odd > 1 || bits == 0)
+			digits[nd++] = (Digit){.dim = d, .size = odd, .step = (1 << bits) * dimstride};
+		for (int b = bits - 1; b >= 0; b--)
+			digits[nd++] = (Digit){.dim = d, .size = 2, .step = (1 << b) * dimstride};
+	}
+	if (inv[0] != 0)
+		return NULL;
+	for (int k = 0; k < nd; k++)
+		digits[k].delta = digits[k].size > 1 ? inv[digits[k].step] : 0;
+	/* the operand position must be the sum of the digits' steps, for every element */
+	for (int x = 0; x < n; x++) {
+		int pos = 0, rest = x;
+		for (int k = 0; k < nd; k++) {
+			pos += rest / digits[k].step * digits[k].delta;
+			rest %= digits[k].step;
+		}
+		if (pos != inv[x])
+			return NULL;
+	}
+	/* each digit lands in one operand dimension, whose digits make it up exactly (mixed radix) */
+	int ostride[MAX_RANK];
+	for (int m = ov->rank - 1, st = 1; m >= 0; m--) {
+		ostride[m] = st;
+		st *= ov->dims[m];
+	}
+	Digit *order[64];
+	for (int k = 0; k < nd; k++) {
+		Digit *g = &digits[k];
+		order[k] = g;
+		g->odim = -1;
+		for (int m = 0; m < ov->rank && g->size > 1; m++)
+			if (ov->dims[m] > 1 && g->delta % ostride[m] == 0 && g->delta / ostride[m] < ov->dims[m])
+				g->odim = m;
+		if (g->size > 1 && g->odim < 0)
+			return NULL;
+	}
+	qsort(order, (size_t)nd, sizeof *order, digit_cmp);
+	for (int k = 0; k < nd; k++) {
+		Digit *g = order[k];
+		if (g->odim < 0)
+			continue;
+		bool last = k + 1 == nd || order[k + 1]->odim != g->odim;
+		int want = last ? ostride[g->odim] : order[k + 1]->delta * order[k + 1]->size;
+		if (g->delta != want)
+			return NULL;
+	}
+	/* digits next to each other in the copy and in the operand are one name */
+	int names = 0;
+	for (int k = 0; k < nd; k++) {
+		Digit *g = &digits[k];
+		if (k > 0 && g->size > 1 && digits[k - 1].size > 1 && digits[k - 1].dim == g->dim &&
+		    digits[k - 1].odim == g->odim && digits[k - 1].delta == g->delta * g->size) {
+			/* merge into the previous: it keeps the name, takes this one's step */
+			Digit *h = &digits[k - 1];
+			h->size *= g->size;
+			h->delta = g->delta;
+			h->step = g->step;
+			memmove(g, g + 1, sizeof *g * (size_t)(nd - k - 1));
+			nd--;
+			k--;
+			continue;
+		}
+	}
+	for (int k = 0; k < nd; k++)
+		snprintf(digits[k].name, sizeof digits[k].name, "%c%s", 'a' + names % 26, names >= 26 ? "2" : ""), names++;
+	Buf lhs = {0}, rhs = {0}, sizes = {0};
+	for (int d = 0; d < cv->rank; d++) {
+		int first = -1, count = 0;
+		for (int k = 0; k < nd; k++)
+			if (digits[k].dim == d)
+				count++, first = first < 0 ? k : first;
+		buf_puts(&lhs, d ? " " : "");
+		if (count > 1)
+			buf_putc(&lhs, '(');
+		for (int k = first, i = 0; i < count; k++, i++)
+			buf_printf(&lhs, "%s%s", i ? " " : "", digits[k].name);
+		if (count > 1)
+			buf_putc(&lhs, ')');
+	}
+	for (int k = 0; k < nd; k++)
+		order[k] = &digits[k];
+	qsort(order, (size_t)nd, sizeof *order, digit_cmp);
+	bool first_group = true;
+	for (int k = 0; k < nd;) {
+		int j = k;
+		while (j < nd && order[j]->odim == order[k]->odim)
+			j++;
+		bool group = j - k > 1 || (first_group && order[0]->odim < 0);
+		buf_puts(&rhs, first_group ? "" : " ");
+		if (j - k > 1)
+			buf_putc(&rhs, '(');
+		for (int i = k; i < j; i++)
+			buf_printf(&rhs, "%s%s", i > k ? " " : "", order[i]->name);
+		if (j - k > 1)
+			buf_putc(&rhs, ')');
+		(void)group;
+		first_group = false;
+		k = j;
+	}
+	for (int k = 0; k < nd; k++)
+		buf_printf(&sizes, ", %s = %d", digits[k].name, digits[k].size);
+	/* the same order and grouping: no rearrange at all */
+	bool identity = strcmp(lhs.data, rhs.data) == 0;
+	char *out = identity ? pool_strdup(text)
+	                     : pool_printf("%s.rearrange(\"%s -> %s\"%s)", text, lhs.data, rhs.data, sizes.data);
+	buf_free(&lhs);
+	buf_free(&rhs);
+	buf_free(&sizes);
+	bool same_dims = ov->rank == cv->rank && memcmp(ov->dims, cv->dims, sizeof(int) * (size_t)cv->rank) == 0;
+	int nontrivial = 0;
+	for (int m = 0; m < ov->rank; m++)
+		nontrivial += ov->dims[m] > 1;
+	if (nontrivial != ov->rank && !(same_dims && identity)) {
+		char dims[128];
+		format_list(dims, sizeof dims, '(', ov->dims, ov->rank, ')');
+		out = pool_printf("%s.view%s", out, dims);
+	}
+	return out;
+}
+
+static const char *
+scope_text(const Stmt *st)
+{
+	if (st->scope == SCOPE_CTA)
+		return "cta";
+	const char *name = st->scope == SCOPE_WARP ? "warp" : "warpgroup";
+	char *arg = st->scope_arg ? loc_text(st->scope_arg->loc) : NULL;
+	return arg ? pool_printf("%s(%s)", name, arg) : name;
+}
+
+/* The note of --explain at a copy: the apply statement that compiles to the same instructions. */
+static void
+explain_copy(Search *s, Stmt *st, const ApplyInput *in, uint32_t imm)
+{
+	if (!diag_explain)
+		return;
+	int li = s->is_ld ? 0 : 1, ti = s->is_ld ? 1 : 0; /* the copy's operands: dst, src */
+	char *ltext = loc_text(LIST_AT(st->operands, ViewExpr, li)->loc);
+	char *ttext = loc_text(LIST_AT(st->operands, ViewExpr, ti)->loc);
+	char op[96];
+	opcode_format(&in->op, op, sizeof op);
+	char *reg = ltext ? rearranged(s->lv, ltext, in->reg, s->pos_x) : NULL;
+	char *tm[2] = {NULL, NULL};
+	for (int a = 0; a < s->ntm; a++)
+		tm[a] = ttext ? rearranged(s->tv, ttext, in->tmem[a], s->tm_x[a]) : NULL;
+	if (!reg || !tm[0] || (s->ntm == 2 && !tm[1])) {
+		explain_note(st->loc, "this copy is %s, %d per warp; its operands are no single rearrange of the copy's", op,
+		             (int)in->reg->dims[in->group ? 1 : 0]);
+		return;
+	}
+	const char *tmems = s->ntm == 2 ? pool_printf("%s, %s", tm[0], tm[1]) : tm[0];
+	const char *ops = s->is_ld ? pool_printf("%s, %s", reg, tmems) : pool_printf("%s, %s", tmems, reg);
+	const char *named = s->ntm == 2 ? pool_printf(", imm_half_splitoff = (%u << 16) + %u", imm >> 16, imm & 0xffff) : "";
+	explain_note(st->loc, "in its place: apply %s(%s) scope %s%s;", op, ops, scope_text(st), named);
+}
+
+/* The notes of --explain on where the waits of a kernel's copies went. */
+void
+copy_explain_waits(KernelIR *k)
+{
+	if (!diag_explain)
+		return;
+	for (int i = 0; i < k->placed_waits.n; i++) {
+		PlacedWait *w = LIST_AT(k->placed_waits, PlacedWait, i);
+		const char *what = isa_name(w->kind, 0);
+		if (w->at.file == k->loc.file && w->at.first_line == k->loc.first_line)
+			explain_note(w->copy, "its %s is at the end of kernel '%s'", what, k->name);
+		else if (w->at.first_line == w->copy.first_line && w->at.file == w->copy.file)
+			explain_note(w->copy, "its %s follows it at once", what);
+		else
+			explain_note(w->copy, "its %s is placed before line %d, the first statement that needs it", what,
+			             w->at.first_line);
+	}
+}
+
+typedef struct CopyMemo {
+	View *lv, *tv;
+	ScopeKind scope;
+	uint64_t warps;
+	ApplyInput in;
+	ApplyIssue *issues;
+	int nissues;
+	uint32_t imm;
+} CopyMemo;
+
+static CopyMemo *
+memo_find(KernelIR *k, View *lv, View *tv, const ApplyInput *in, bool is_ld)
+{
+	for (int i = 0; i < k->copy_memo.n; i++) {
+		CopyMemo *m = LIST_AT(k->copy_memo, CopyMemo, i);
+		if (m->scope == in->scope && m->warps == in->warps && m->in.op.is_ld == is_ld && view_same(m->lv, lv) &&
+		    view_same(m->tv, tv))
+			return m;
+	}
+	return NULL;
+}
+
+/* tmem <-> local: the search, then the instructions of the best candidate. */
+static bool
+copy_tmem(Stmt *st, View *dst, View *lv, View *tv, ApplyCtx *ctx, List *out, CopyChoice *choice)
+{
+	Search s = {0};
+	s.lv = lv;
+	s.tv = tv;
+	s.cv = dst;
+	s.is_ld = dst == lv;
+	s.in.scope = st->scope;
+	s.in.guard = st->scope_arg && st->scope != SCOPE_CTA;
+	if (!apply_scope_warps(st, &s.in, ctx))
+		return false;
+	s.groups = s.in.group ? s.in.group : 1;
+	s.half = 32 / etype_bits(lv->base->type);
+	CopyMemo *memo = memo_find(ctx->kernel, lv, tv, &s.in, s.is_ld);
+	if (memo && diag_explain)
+		memo = NULL; /* the notes need the search's operand maps */
+	if (memo) {
+		apply_emit(&memo->in, memo->issues, memo->nissues, memo->imm, st->loc, ctx, out);
+		choice->in = memo->in;
+		choice->imm = memo->imm;
+		return true;
+	}
+	const char *dir = s.is_ld ? "tcgen05.ld" : "tcgen05.st";
+	if (lv->count % (s.groups * 32 * s.half)) {
+		error(st->loc, "this copy moves %d elements, which %d warp%s of 32 threads cannot share evenly", lv->count,
+		      s.groups, s.groups > 1 ? "s" : "");
+		return false;
+	}
+	collect(&s);
+	Candidate cands[SH_COUNT * 2 * 8];
+	int ncand = candidates(&s, cands);
+	long best_progress = -1;
+	Mismatch best_mm = {0};
+	ApplyInput best_in = {0};
+	Candidate best = {0};
+	TileFail best_fail = {0};
+	int best_coord[MAX_RANK], best_base[MAX_RANK];
+	for (int i = 0; i < ncand; i++) {
+		Candidate *c = &cands[i];
+		if (!tile(&s, c)) {
+			if (best_progress < 0 && !best_fail.set) {
+				best_fail = s.fail;
+				best = *c;
+			}
+			continue;
+		}
+		ApplyInput in;
+		build_views(&s, c, &in);
+		ApplyIssue *issues;
+		int nissues;
+		uint32_t imm;
+		Mismatch mm;
+		if (apply_match(&in, &issues, &nissues, &imm, &mm)) {
+			KernelIR *k = ctx->kernel;
+			CopyMemo *m = pool_alloc(sizeof *m);
+			m->lv = lv;
+			m->tv = tv;
+			m->scope = s.in.scope;
+			m->warps = s.in.warps;
+			m->in = in;
+			m->issues = issues;
+			m->nissues = nissues;
+			m->imm = imm;
+			list_push(&k->copy_memo, m);
+			apply_emit(&in, issues, nissues, imm, st->loc, ctx, out);
+			choice->in = in;
+			choice->imm = imm;
+			explain_copy(&s, st, &in, imm);
+			return true;
+		}
+		long p = progress(&mm, &in, c->repeats);
+		if (p > best_progress) {
+			best_progress = p;
+			best_mm = mm;
+			best_in = in;
+			best = *c;
+			/* the element, in the copy's coordinates, while the candidate's views are at hand */
+			int rank = copy_coord(&s, &in, mm.operand, mm.coord, mm.rank, best_coord);
+			memcpy(best_mm.coord, best_coord, sizeof(int) * (size_t)rank);
+			best_mm.rank = rank;
+			if (mm.base_rank) {
+				rank = copy_coord(&s, &in, mm.operand, mm.base_coord, mm.base_rank, best_base);
+				memcpy(best_mm.base_coord, best_base, sizeof(int) * (size_t)rank);
+				best_mm.base_rank = rank;
+			}
+		}
+	}
+	char text[96];
+	opcode_format(&best.op, text, sizeof text);
+	error(st->loc, "no %s instruction matches the layouts of this copy; the closest candidate is %s", dir, text);
+	if (best_progress >= 0) {
+		apply_report(&best_in, &best_mm, st->loc, st->loc, true);
+		advise(&s, &best_mm, text, st->loc);
+	} else if (best_fail.high) {
+		format_coords(text, sizeof text, dst->rank, dst->dims, best_fail.x);
+		note(st->loc, "element %s is the high half of a TMEM cell: .pack::16b / .unpack::16b need each element in "
+		              "the low half of its own cell", text);
+	} else if (best_fail.uneven) {
+		note(st->loc, "warp %d of the %s would issue %d of them and warp 0 would issue %d: each warp moves the "
+		              "elements in its own TMEM lanes, and every warp of the scope must move as many; give the copy "
+		              "the scope of the warps that hold its elements", best_fail.gi,
+		     st->scope == SCOPE_CTA ? "CTA" : "warpgroup", best_fail.atoms, best_fail.atoms0);
+	} else {
+		int warp = s.in.scope == SCOPE_WARP ? __builtin_ctzll(s.in.warps) : best_fail.gi;
+		note(st->loc, "it would also move TMEM lane %d%s, which the copy does not name: each instruction of warp %d "
+		              "covers %d lanes by %d column%s", 32 * (warp % 4) + best_fail.lane,
+		     best_fail.cell >= 0 ? pool_printf(", column %d", tv->base->col_offset + best_fail.cell) : "", warp,
+		     shape_rows(best.op.shape), opcode_tmem_cols(&best.op), opcode_tmem_cols(&best.op) > 1 ? "s" : "");
+	}
+	return false;
+}
+
+/* --------------------------------------------------------------- local <-> global or shared */
+
+/* The offset of slot s in thread t, as an expression of the thread's index: the sum of bit fields of the
+   index, each times a constant (what strided layouts give); NULL when the offsets are not of that form. */
+static IExpr *
+thread_offset(const int64_t *off, int threads)
+{
+	int bits = 0;
+	while ((1 << bits) < threads)
+		bits++;
+	if (1 << bits != threads)
+		return NULL;
+	int64_t coef[32];
+	for (int b = 0; b < bits; b++)
+		coef[b] = off[1 << b] - off[0];
+	for (int t = 0; t < threads; t++) {
+		int64_t v = off[0];
+		for (int b = 0; b < bits; b++)
+			v += (t >> b & 1) * coef[b];
+		if (v != off[t])
+			return NULL;
+	}
+	IExpr *tid = ie_builtin(B_THREAD_X);
+	IExpr *sum = ie_int(off[0], T_I32);
+	for (int b = 0; b < bits;) {
+		if (!coef[b]) {
+			b++;
+			continue;
+		}
+		/* a run of bits whose constants double is one field: ((t >> b) & mask) * coef */
+		int e = b + 1;
+		while (e < bits && coef[e] == 2 * coef[e - 1])
+			e++;
+		IExpr *field = b ? ie_binary(OP_SHR, tid, ie_int(b, T_I32)) : tid;
+		if (e < bits)
+			field = ie_binary(OP_BITAND, field, ie_int((1 << (e - b)) - 1, T_I32));
+		if (coef[b] != 1)
+			field = ie_binary(OP_MUL, field, ie_int(coef[b], T_I32));
+		sum = ie_binary(OP_ADD, sum, field);
+		b = e;
+	}
+	return sum;
+}
+
+/* Each thread moves the elements it owns: for every register slot, one access at an offset computed
+   from the thread's index. */
+static bool
+copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out)
+{
+	KernelIR *k = ctx->kernel;
+	Tensor *lt = lv->base, *mt = mv->base;
+	const Layout *l = lt->layout;
+	int threads = k->threads, slots = l->slots;
+	if (k->block[1] != 1 || k->block[2] != 1) {
+		error(st->loc, "copy between registers and memory needs a one-dimensional block, not %d x %d x %d",
+		      k->block[0], k->block[1], k->block[2]);
+		return false;
+	}
+	/* which copy coordinate each local element is, and each (thread, slot)'s memory offset */
+	int *coord_of = pool_alloc(sizeof(int) * (size_t)lt->count);
+	for (int e = 0; e < lt->count; e++)
+		coord_of[e] = -1;
+	for (int x = 0; x < lv->count; x++)
+		coord_of[lv->map[x]] = x;
+	int64_t *off = pool_alloc(sizeof(int64_t) * (size_t)threads * (size_t)slots);
+	unsigned char *has = pool_alloc((size_t)threads * (size_t)slots);
+	for (int e = 0; e < lt->count; e++) {
+		if (coord_of[e] < 0)
+			continue;
+		for (int r = 0; r < l->nrep; r++) {
+			const int32_t *place = LAYOUT_PLACE(l, e, r);
+			int owner = layout_place_thread(place);
+			for (int t = owner % 32; t < threads; t += 32) {
+				if (!layout_place_owned_by(l, place, t))
+					continue;
+				size_t i = (size_t)place[AX_M] * (size_t)threads + (size_t)t;
+				off[i] = mv->map[coord_of[e]];
+				has[i] = 1;
+			}
+		}
+	}
+	bool is_load = dst == lv;
+	for (int s = 0; s < slots; s++) {
+		int count = 0;
+		for (int t = 0; t < threads; t++)
+			count += has[(size_t)s * (size_t)threads + (size_t)t];
+		if (!count)
+			continue;
+		if (count != threads) {
+			error(st->loc, "copy: register slot %d of '%s' holds an element of the copy in some threads but not "
+			               "in others (%d of %d)", s, lt->name, count, threads);
+			return false;
+		}
+		IExpr *index = thread_offset(&off[(size_t)s * (size_t)threads], threads);
+		if (!index) {
+			error(st->loc, "copy: the memory offsets of register slot %d of '%s' are no sum of bit fields of "
+			               "thread_idx.x; move the elements by hand with a per-thread view", s, lt->name);
+			return false;
+		}
+		IExpr *reg = pool_alloc(sizeof *reg);
+		reg->kind = IE_REG;
+		reg->type = value_type(lt->type);
+		reg->tensor = lt;
+		reg->slot = s;
+		IExpr *mem = pool_alloc(sizeof *mem);
+		mem->kind = IE_LOAD;
+		mem->type = value_type(mt->type);
+		mem->tensor = mt;
+		mem->index = index;
+		LStmt *l2 = pool_alloc(sizeof *l2);
+		l2->loc = st->loc;
+		if (is_load) {
+			l2->kind = L_REG_STORE;
+			l2->tensor = lt;
+			l2->slot = s;
+			l2->value = ie_convert(mem, lt->type);
+		} else {
+			l2->kind = L_STORE;
+			l2->tensor = mt;
+			l2->index = index;
+			l2->value = ie_convert(reg, mt->type);
+		}
+		list_push(out, l2);
+	}
+	return true;
+}
+
+bool
+copy_lower(Stmt *st, View *dst, View *src, ApplyCtx *ctx, List *out, CopyChoice *choice)
+{
+	memset(choice, 0, sizeof *choice);
+	if (!st->has_scope) {
+		/* the scope the local operand's thread axes name (LANGUAGE 10.4) */
+		View *l = dst->base->kind == TK_LOCAL ? dst : src;
+		unsigned cta_axes = 1u << AX_TX | 1u << AX_WARPID | 1u << AX_WGID;
+		st->scope = l->base->kind == TK_LOCAL && (l->base->layout->axes & cta_axes) ? SCOPE_CTA : SCOPE_WARPGROUP;
+		st->scope_arg = NULL;
+		st->scope_loc = st->loc;
+	}
+	if (dst->rank != src->rank || dst->count != src->count ||
+	    memcmp(dst->dims, src->dims, sizeof(int) * (size_t)dst->rank) != 0) {
+		char a[96], b[96];
+		format_list(a, sizeof a, '(', dst->dims, dst->rank, ')');
+		format_list(b, sizeof b, '(', src->dims, src->rank, ')');
+		error(st->loc, "copy needs operands of one shape: '%s' is %s, '%s' is %s", dst->name, a, src->name, b);
+		return false;
+	}
+	TensorKind dk = dst->base->kind, sk = src->base->kind;
+	View *lv = dk == TK_LOCAL ? dst : src, *tv = dk == TK_TMEM ? dst : src;
+	if ((dk == TK_TMEM && sk == TK_LOCAL) || (dk == TK_LOCAL && sk == TK_TMEM)) {
+		if (lv->per_thread) {
+			error(st->loc, "copy with tensor memory takes a view of the whole local tensor '%s', not a per-thread view",
+			      lv->base->name);
+			return false;
+		}
+		if (dst->base->type != src->base->type) {
+			error(st->loc, "copy between tmem and local needs one element type: '%s' is %s, '%s' is %s", dst->name,
+			      etype_name(dst->base->type), src->name, etype_name(src->base->type));
+			return false;
+		}
+		choice->is_tc = true;
+		return copy_tmem(st, dst, lv, tv, ctx, out, choice);
+	}
+	bool dmem = dk == TK_GLOBAL || dk == TK_SHARED, smem = sk == TK_GLOBAL || sk == TK_SHARED;
+	if ((dk == TK_LOCAL && smem) || (dmem && sk == TK_LOCAL)) {
+		View *l = dk == TK_LOCAL ? dst : src, *m = dk == TK_LOCAL ? src : dst;
+		if (l->per_thread) {
+			error(st->loc, "copy with memory takes a view of the whole local tensor '%s', not a per-thread view",
+			      l->base->name);
+			return false;
+		}
+		return copy_regs(st, dst, l, m, ctx, out);
+	}
+	static const char *const kinds[] = {"a global tensor", "a shared tensor", "a local tensor", "a tmem tensor"};
+	error(st->loc, "copy moves between tmem and local views, or between local views and global or shared tensors; "
+	               "'%s' is %s and '%s' is %s", dst->name, kinds[dk], src->name, kinds[sk]);
+	return false;
+}
