@@ -707,6 +707,16 @@ lower_decl_checked(Stmt *s)
 		else
 			protocol_alive(W.proto, t, t->name, s->value->loc);
 	}
+	if (kind == TK_LOCAL) {
+		/* checked before the name is declared: a failed tensor is poisoned, its applies stay quiet */
+		t->words = (t->layout->slots * etype_bits(t->type) + 31) / 32;
+		if (t->words > 255) {
+			error(s->loc, "'%s' needs %d registers per thread; a thread has at most 255", t->name, t->words);
+			note(s->loc, "split it into %d or more local tensors (chunks of at most 255 registers) and move them one "
+			             "after another, each with its own apply", (t->words + 254) / 255);
+			return false;
+		}
+	}
 	Sym *sym = sym_declare(SYM_TENSOR, s->name, s->name_loc);
 	if (!sym)
 		return false;
@@ -715,14 +725,6 @@ lower_decl_checked(Stmt *s)
 	if (kind == TK_SHARED) {
 		emit(L_SHARED, s->loc)->tensor = t;
 	} else if (kind == TK_LOCAL) {
-		int bits = etype_bits(t->type);
-		t->words = (t->layout->slots * bits + 31) / 32;
-		if (t->words > 255) {
-			error(s->loc, "'%s' needs %d registers per thread; a thread has at most 255", t->name, t->words);
-			note(s->loc, "split it into %d or more local tensors (chunks of at most 255 registers) and move them one "
-			             "after another, each with its own apply", (t->words + 254) / 255);
-			return false;
-		}
 		emit(L_REGS, s->loc)->tensor = t;
 	} else {
 		t->addr = ie_convert(addr, T_U32);

@@ -597,7 +597,7 @@ protocol_instr_enter(Protocol *p, const IsaInstr *in, int cta_group, const char 
 static bool
 allocates(Protocol *p, const LStmt *l, const TcOperands *ops, bool ok)
 {
-	uint64_t by = ok ? p->warps : 1ull << lowest_warp(p->warps);
+	uint64_t by = ok || !p->warps ? p->warps : 1ull << lowest_warp(p->warps);
 	if (ok && (p->flow.relinquished_some & p->warps)) {
 		error(l->loc, "%s after %s: this CTA gave up its right to allocate", isa_name(TC_ALLOC, 0),
 		      isa_name(TC_RELINQUISH, 0));
@@ -797,7 +797,8 @@ protocol_end(Protocol *p, const char *kernel, Loc name_loc)
 	for (int i = 0; i < p->flow.live.n; i++) {
 		LiveAlloc *live = LIST_AT(p->flow.live, LiveAlloc, i);
 		AllocInfo *a = live->alloc;
-		alloc_warps |= 1ull << lowest_warp(a->warps);
+		if (a->warps) /* else no warp of the block executes it */
+			alloc_warps |= 1ull << lowest_warp(a->warps);
 		if (!live->warps)
 			continue;
 		error(a->loc, "tensor memory allocated here is not freed with %s (%d columns) on every path to the end "
