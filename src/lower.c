@@ -8,7 +8,6 @@ typedef struct Walk {
 	KernelIR *k;
 	List *out;          /* where lowered statements go */
 	Protocol *proto;    /* the protocol state at the statement being lowered (protocol.c) */
-	int64_t unrolled;   /* iterations unrolled so far in this kernel */
 	List *cur_list;     /* the statement list being lowered, and the statement's place in it */
 	int cur_index;
 	List after_wait;    /* LStmt* to put after the next wait for loads (TC_WAIT_LD) of this list */
@@ -17,6 +16,8 @@ typedef struct Walk {
 } Walk;
 
 static Walk W;
+/* iterations unrolled so far in the whole file (all kernels): the output stays in proportion to the input */
+static int64_t file_unrolled;
 
 static void
 list_insert(List *l, int at, void *item)
@@ -612,10 +613,12 @@ lower_for(Stmt *s)
 			error(s->loc, "loop of %lld iterations is too long to unroll (at most 4096)", (long long)(b - a));
 			return;
 		}
-		/* nested unrolled loops multiply: the kernel as a whole gets a budget */
-		W.unrolled += b > a ? b - a : 0;
-		if (W.unrolled > 65536) {
-			error(s->loc, "unrolling this loop makes the kernel longer than 65536 unrolled iterations in all");
+		/* nested unrolled loops multiply, and so do kernels: the file as a whole gets a budget */
+		bool reported = file_unrolled > 65536; /* once per file; the later loops are skipped quietly */
+		file_unrolled += b > a ? b - a : 0;
+		if (file_unrolled > 65536) {
+			if (!reported)
+				error(s->loc, "unrolling this loop makes the file longer than 65536 unrolled iterations in all");
 			return;
 		}
 		int errors_before = error_count;
@@ -1181,6 +1184,7 @@ lower_program(List *items, const char *source_name)
 {
 	Program *p = pool_alloc(sizeof *p);
 	p->source_name = source_name;
+	file_unrolled = 0;
 	sema_reset();
 	scope_push();
 	for (int i = 0; i < items->n; i++) {
