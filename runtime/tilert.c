@@ -434,6 +434,73 @@ looks_like_ptx(const char *p, size_t n)
 	return i + len < n && memcmp(p + i, directive, len) == 0 && (p[i + len] == ' ' || p[i + len] == '\t');
 }
 
+/* An unsigned field of `n` bytes at `off` of an ELF file, in the byte order EI_DATA names. */
+static uint64_t
+elf_field(const unsigned char *p, size_t off, int n)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < n; i++)
+		v |= (uint64_t)p[off + (size_t)(p[5] == 2 ? n - 1 - i : i)] << (8 * i);
+	return v;
+}
+
+/* Whether `count` entries of `entsize` bytes from `off` lie inside a file of `size` bytes. */
+static bool
+elf_table_fits(uint64_t off, uint64_t count, uint64_t entsize, size_t size)
+{
+	return off <= size && (entsize == 0 || count <= (size - off) / entsize);
+}
+
+/* The driver trusts the ELF header's offsets and counts (a wrong e_shoff or e_phnum crashed it in
+ * cuModuleLoadData), so every table and section a cubin names must lie inside the file. */
+static int
+elf_check(const char *what, const unsigned char *p, size_t size)
+{
+	bool wide = p[4] == 2; /* ELFCLASS64 */
+	if ((p[4] != 1 && !wide) || (p[5] != 1 && p[5] != 2))
+		return fail(TILERT_ERR_FILE, "%s: corrupt ELF header (class %u, data %u)", what, p[4], p[5]);
+	size_t ehsize = wide ? 64 : 52;
+	if (size < ehsize)
+		return fail(TILERT_ERR_FILE, "%s: truncated ELF file (%zu bytes)", what, size);
+	int w = wide ? 8 : 4; /* the size of an offset or address */
+	size_t at = 24 + (size_t)w; /* e_phoff follows e_entry */
+	uint64_t phoff = elf_field(p, at, w), shoff = elf_field(p, at + (size_t)w, w);
+	at += 2 * (size_t)w + 6; /* past e_flags and e_ehsize */
+	uint64_t phentsize = elf_field(p, at, 2), phnum = elf_field(p, at + 2, 2);
+	uint64_t shentsize = elf_field(p, at + 4, 2), shnum = elf_field(p, at + 6, 2);
+	uint64_t shstrndx = elf_field(p, at + 8, 2);
+	uint64_t min_ph = wide ? 56 : 32, min_sh = wide ? 64 : 40;
+	if (phnum && (phentsize < min_ph || !elf_table_fits(phoff, phnum, phentsize, size)))
+		return fail(TILERT_ERR_FILE, "%s: corrupt ELF file: program header table (offset %llu, %llu entries of %llu "
+		            "bytes) does not fit in its %zu bytes", what, (unsigned long long)phoff,
+		            (unsigned long long)phnum, (unsigned long long)phentsize, size);
+	if (!shnum || shentsize < min_sh || !elf_table_fits(shoff, shnum, shentsize, size))
+		return fail(TILERT_ERR_FILE, "%s: corrupt ELF file: section header table (offset %llu, %llu entries of %llu "
+		            "bytes) does not fit in its %zu bytes", what, (unsigned long long)shoff,
+		            (unsigned long long)shnum, (unsigned long long)shentsize, size);
+	if (shstrndx >= shnum)
+		return fail(TILERT_ERR_FILE, "%s: corrupt ELF file: section name table %llu of %llu sections", what,
+		            (unsigned long long)shstrndx, (unsigned long long)shnum);
+	for (uint64_t i = 0; i < shnum; i++) {
+		const unsigned char *sh = p + shoff + i * shentsize;
+		uint64_t type = elf_field(sh, 4, 4);
+		uint64_t off = elf_field(sh, wide ? 24 : 16, w), len = elf_field(sh, wide ? 32 : 20, w);
+		if (type != 8 /* SHT_NOBITS: no bytes in the file */ && type != 0 && !elf_table_fits(off, 1, len, size))
+			return fail(TILERT_ERR_FILE, "%s: corrupt ELF file: section %llu (offset %llu, %llu bytes) does not fit "
+			            "in its %zu bytes", what, (unsigned long long)i, (unsigned long long)off,
+			            (unsigned long long)len, size);
+	}
+	for (uint64_t i = 0; i < phnum; i++) {
+		const unsigned char *ph = p + phoff + i * phentsize;
+		uint64_t off = elf_field(ph, wide ? 8 : 4, w), len = elf_field(ph, wide ? 32 : 16, w);
+		if (!elf_table_fits(off, 1, len, size))
+			return fail(TILERT_ERR_FILE, "%s: corrupt ELF file: segment %llu (offset %llu, %llu bytes) does not fit "
+			            "in its %zu bytes", what, (unsigned long long)i, (unsigned long long)off,
+			            (unsigned long long)len, size);
+	}
+	return TILERT_OK;
+}
+
 /* Everything that can be said about an image without a driver, so a bad file is reported as such. */
 static int
 classify(const char *what, const void *image, size_t size, ImageKind *kind)
@@ -450,7 +517,7 @@ classify(const char *what, const void *image, size_t size, ImageKind *kind)
 			return fail(TILERT_ERR_FILE, "%s: an ELF file but not a CUDA cubin (e_machine %u; a cubin has %d)",
 			            what, machine, EM_CUDA);
 		*kind = IMG_CUBIN;
-		return TILERT_OK;
+		return elf_check(what, p, size);
 	}
 	if (size >= 4 && ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24) == FATBIN_MAGIC) {
 		*kind = IMG_FATBIN;

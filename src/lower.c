@@ -67,10 +67,7 @@ name_taken(KernelIR *k, const char *name)
 	for (size_t i = 0; i < sizeof reserved_names / sizeof reserved_names[0]; i++)
 		if (strcmp(reserved_names[i], name) == 0)
 			return true;
-	for (int i = 0; i < k->names.n; i++)
-		if (strcmp(LIST_AT(k->names, char, i), name) == 0)
-			return true;
-	return false;
+	return map_slot(&k->names, name, false) != NULL;
 }
 
 /* A name for the generated code: the source name where it is free, else the name with a suffix. */
@@ -83,7 +80,7 @@ cname_for(const char *want)
 	const char *name = want;
 	for (int n = 1; name_taken(W.k, name); n++)
 		name = pool_printf("%s_%d", want, n);
-	list_push(&W.k->names, (void *)name);
+	map_slot(&W.k->names, name, true);
 	return name;
 }
 
@@ -1114,7 +1111,7 @@ lower_kernel(Kernel *kd)
 	W.wait_at = -1;
 	protocol_set_waiter(W.proto, place_wait, NULL);
 	/* names the generated code uses for its own purposes */
-	list_push(&k->names, (void *)k->name);
+	map_slot(&k->names, k->name, true);
 
 	scope_push();
 	/* scalars first: a tensor's dims and strides may name a scalar declared after it */

@@ -8,6 +8,9 @@ static List symbols; /* Sym*, innermost last */
 static int depth;
 static int block_dims[3] = {1, 1, 1};
 
+/* Every name ever declared since sema_reset, to its innermost symbol (NULL once its scopes are gone). */
+static Map table;
+
 void
 sema_set_block(const int dims[3])
 {
@@ -19,6 +22,7 @@ sema_reset(void)
 {
 	symbols = (List){0};
 	depth = 0;
+	table = (Map){0}; /* pool memory: freed with everything else */
 }
 
 void
@@ -30,20 +34,19 @@ scope_push(void)
 void
 scope_pop(void)
 {
-	while (symbols.n && LIST_AT(symbols, Sym, symbols.n - 1)->depth == depth)
+	while (symbols.n && LIST_AT(symbols, Sym, symbols.n - 1)->depth == depth) {
+		Sym *s = LIST_AT(symbols, Sym, symbols.n - 1);
+		map_slot(&table, s->name, false)->value = s->shadowed;
 		symbols.n--;
+	}
 	depth--;
 }
 
 Sym *
 sym_lookup(const char *name)
 {
-	for (int i = symbols.n - 1; i >= 0; i--) {
-		Sym *s = LIST_AT(symbols, Sym, i);
-		if (strcmp(s->name, name) == 0)
-			return s;
-	}
-	return NULL;
+	MapSlot *slot = map_slot(&table, name, false);
+	return slot ? slot->value : NULL;
 }
 
 static const struct {
@@ -83,21 +86,20 @@ sym_declare(SymKind kind, const char *name, Loc loc)
 		error(loc, "'%s' is a builtin function and cannot be redeclared; choose another name", name);
 		return NULL;
 	}
-	for (int i = symbols.n - 1; i >= 0; i--) {
-		Sym *s = LIST_AT(symbols, Sym, i);
-		if (s->depth != depth)
-			break;
-		if (strcmp(s->name, name) == 0) {
-			error(loc, "redefinition of '%s'", name);
-			note(s->loc, "'%s' was defined here", name);
-			return NULL;
-		}
+	MapSlot *slot = map_slot(&table, name, true);
+	Sym *outer = slot->value;
+	if (outer && outer->depth == depth) {
+		error(loc, "redefinition of '%s'", name);
+		note(outer->loc, "'%s' was defined here", name);
+		return NULL;
 	}
 	Sym *s = pool_alloc(sizeof *s);
 	s->kind = kind;
 	s->name = name;
 	s->loc = loc;
 	s->depth = depth;
+	s->shadowed = outer;
+	slot->value = s;
 	list_push(&symbols, s);
 	return s;
 }

@@ -258,6 +258,18 @@ char *pool_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pool_free_all(void);
 void list_push(List *list, void *item);
 bool list_has(const List *list, const void *item);
+
+/* A hash map from strings to pointers, in the pool: lookups take the same time however many keys. */
+typedef struct MapSlot {
+	const char *key;
+	void *value;
+} MapSlot;
+typedef struct Map {
+	MapSlot *slots;
+	size_t cap, used;
+} Map;
+/* The slot of key; with add, a new one (value NULL) when key is absent, else NULL. */
+MapSlot *map_slot(Map *m, const char *key, bool add);
 void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn)); /* internal error: exit 4 */
 
 /* A growable byte buffer (malloc'd; free with buf_free). */
@@ -433,6 +445,7 @@ typedef struct Sym {
 	Tensor *tensor;     /* SYM_TENSOR */
 	View *view;         /* SYM_VIEW */
 	LayoutExpr *layout; /* SYM_LAYOUT */
+	struct Sym *shadowed; /* the symbol of the same name in an outer scope, visible again after this one */
 } Sym;
 
 void scope_push(void);
@@ -619,7 +632,7 @@ typedef struct KernelIR {
 	IExpr *grid_expr[3]; /* a grid dimension over scalar parameters (grid[d] is 0 then), else NULL */
 	int threads;
 	List body;    /* LStmt* */
-	List names;   /* const char*: every name the generated code uses */
+	Map names;    /* every name the generated code uses */
 	bool uses_f16, uses_bf16;
 	List apply_memo; /* apply.c: applies already checked, by instruction and operands */
 	int nstaging;    /* apply.c: staging arrays made so far */

@@ -100,6 +100,45 @@ list_has(const List *list, const void *item)
 	return false;
 }
 
+static size_t
+map_hash(const char *s)
+{
+	size_t h = 2166136261u; /* FNV-1a */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 16777619u;
+	return h;
+}
+
+MapSlot *
+map_slot(Map *m, const char *key, bool add)
+{
+	if (add && 2 * (m->used + 1) > m->cap) {
+		MapSlot *old = m->slots;
+		size_t old_cap = m->cap;
+		m->cap = old_cap ? 2 * old_cap : 64;
+		m->slots = pool_alloc(sizeof(MapSlot) * m->cap);
+		for (size_t i = 0; i < old_cap; i++) {
+			if (!old[i].key)
+				continue;
+			size_t j = map_hash(old[i].key) & (m->cap - 1);
+			while (m->slots[j].key)
+				j = (j + 1) & (m->cap - 1);
+			m->slots[j] = old[i];
+		}
+	}
+	if (!m->cap)
+		return NULL;
+	size_t j = map_hash(key) & (m->cap - 1);
+	for (; m->slots[j].key; j = (j + 1) & (m->cap - 1))
+		if (strcmp(m->slots[j].key, key) == 0)
+			return &m->slots[j];
+	if (!add)
+		return NULL;
+	m->used++;
+	m->slots[j].key = key;
+	return &m->slots[j];
+}
+
 void
 fatal(const char *fmt, ...)
 {

@@ -52,17 +52,40 @@ remove_temp(const char *path)
 	rmdir(dir);
 }
 
-/* A 64-bit little-endian ELF header with the given e_machine and nothing else. */
+/* A 64-bit little-endian ELF file with the given e_machine: the header, one program header and two
+ * section headers (the null section and a 4-byte name table at the end): FAKE_ELF bytes. */
+#define FAKE_ELF (64 + 56 + 2 * 64 + 4)
+
 static void
-fake_elf(unsigned char header[64], unsigned machine)
+put_le(unsigned char *p, uint64_t v, int n)
 {
-	memset(header, 0, 64);
-	memcpy(header, "\x7f" "ELF", 4);
-	header[4] = 2; /* ELFCLASS64 */
-	header[5] = 1; /* ELFDATA2LSB */
-	header[6] = 1;
-	header[18] = machine & 0xff;
-	header[19] = machine >> 8;
+	for (int i = 0; i < n; i++)
+		p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static void
+fake_elf(unsigned char file[FAKE_ELF], unsigned machine)
+{
+	memset(file, 0, FAKE_ELF);
+	memcpy(file, "\x7f" "ELF", 4);
+	file[4] = 2; /* ELFCLASS64 */
+	file[5] = 1; /* ELFDATA2LSB */
+	file[6] = 1;
+	put_le(file + 18, machine, 2);
+	put_le(file + 32, 64, 8);      /* e_phoff */
+	put_le(file + 40, 64 + 56, 8); /* e_shoff */
+	put_le(file + 52, 64, 2);      /* e_ehsize */
+	put_le(file + 54, 56, 2);      /* e_phentsize */
+	put_le(file + 56, 1, 2);       /* e_phnum */
+	put_le(file + 58, 64, 2);      /* e_shentsize */
+	put_le(file + 60, 2, 2);       /* e_shnum */
+	put_le(file + 62, 1, 2);       /* e_shstrndx */
+	unsigned char *ph = file + 64, *strtab = file + 64 + 56 + 64;
+	put_le(ph + 8, FAKE_ELF - 4, 8); /* p_offset */
+	put_le(ph + 32, 4, 8);           /* p_filesz */
+	put_le(strtab + 4, 3, 4);        /* sh_type SHT_STRTAB */
+	put_le(strtab + 24, FAKE_ELF - 4, 8);
+	put_le(strtab + 32, 4, 8);
 }
 
 /* Runs first: once a real driver has been loaded the override no longer applies. */
@@ -161,7 +184,7 @@ END_TEST
 
 START_TEST(load_host_elf)
 {
-	unsigned char header[64];
+	unsigned char header[FAKE_ELF];
 	fake_elf(header, 62); /* EM_X86_64 */
 	const char *path = temp_file("host.o", header, sizeof header);
 	tilert_module *m = NULL;
@@ -191,11 +214,45 @@ START_TEST(valid_files_need_ctx)
 	tilert_module *m = NULL;
 	expect_error(tilert_module_load_file(NULL, path, &m), TILERT_ERR_ARG, "ctx is NULL");
 	remove_temp(path);
-	unsigned char header[64];
+	unsigned char header[FAKE_ELF];
 	fake_elf(header, 190);
 	path = temp_file("k.cubin", header, sizeof header);
 	expect_error(tilert_module_load_file(NULL, path, &m), TILERT_ERR_ARG, "ctx is NULL");
 	remove_temp(path);
+	ck_assert_ptr_null(m);
+}
+END_TEST
+
+/* One ELF header field out of range, as in a corrupt download: refused before the driver sees it
+ * (the driver crashed on each of these). */
+START_TEST(load_corrupt_elf)
+{
+	static const struct {
+		int at, width;
+		uint64_t value;
+		const char *why;
+	} bad[] = {
+		{32, 8, 1ull << 50, "program header table"}, {40, 8, 1ull << 40, "section header table"},
+		{40, 8, FAKE_ELF - 8, "section header table"}, {56, 2, 60000, "program header table"},
+		{58, 2, 65535, "section header table"}, {60, 2, 60000, "section header table"},
+		{60, 2, 0, "section header table"}, {62, 2, 60000, "section name table"},
+		{64 + 8, 8, FAKE_ELF, "segment 0"}, {64 + 32, 8, 1ull << 62, "segment 0"},
+		{64 + 56 + 64 + 24, 8, ~0ull, "section 1"}, {64 + 56 + 64 + 32, 8, 5, "section 1"},
+	};
+	unsigned char file[FAKE_ELF];
+	tilert_module *m = NULL;
+	fake_elf(file, 190);
+	expect_error(tilert_module_load_data(NULL, file, sizeof file, &m), TILERT_ERR_ARG, "ctx is NULL");
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		fake_elf(file, 190);
+		put_le(file + bad[i].at, bad[i].value, bad[i].width);
+		int status = tilert_module_load_data(NULL, file, sizeof file, &m);
+		expect_error(status, TILERT_ERR_FILE, "corrupt ELF file");
+		expect_error(status, TILERT_ERR_FILE, bad[i].why);
+	}
+	fake_elf(file, 190);
+	file[4] = 7;
+	expect_error(tilert_module_load_data(NULL, file, sizeof file, &m), TILERT_ERR_FILE, "corrupt ELF header");
 	ck_assert_ptr_null(m);
 }
 END_TEST
@@ -315,6 +372,7 @@ tilert_suite(void)
 	CASE(load_directory);
 	CASE(load_host_elf);
 	CASE(load_truncated_elf);
+	CASE(load_corrupt_elf);
 	CASE(valid_files_need_ctx);
 	CASE(load_data_checks);
 	CASE(last_error_never_null);
