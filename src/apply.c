@@ -853,7 +853,7 @@ apply_match(const ApplyInput *in, ApplyIssue **out, int *nissues, uint32_t *imm,
 		/* outside the pool: the cache outlives pool_free_all (the fuzzer compiles many inputs) */
 		ImageCell *cells = malloc(sizeof(ImageCell) * 32 * nregs);
 		if (!cells)
-			fatal("out of memory");
+			out_of_memory();
 		for (int lane = 0; lane < 32; lane++)
 			for (int r = 0; r < nregs; r++)
 				cells[lane * nregs + r] = image_cell(&c.op, lane, r);

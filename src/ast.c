@@ -102,7 +102,7 @@ dump_expr(FILE *out, Expr *e)
 			n++;
 		Expr **spine = malloc((size_t)n * sizeof *spine);
 		if (!spine)
-			fatal("out of memory");
+			out_of_memory();
 		n = 0;
 		for (Expr *x = e; x && x->kind == E_BINARY; x = x->a)
 			spine[n++] = x;

@@ -50,17 +50,17 @@ source_add(const char *path, char *text, size_t len)
 		capsources = capsources ? 2 * capsources : 8;
 		sources = realloc(sources, capsources * sizeof *sources);
 		if (!sources)
-			fatal("out of memory");
+			out_of_memory();
 	}
 	/* The lexer relies on a NUL after the last byte, whatever the caller allocated. */
 	char *t = realloc(text, len + 1);
 	if (!t)
-		fatal("out of memory");
+		out_of_memory();
 	t[len] = 0;
 	/* standard input is named as gcc names it */
 	char *p = strdup(strcmp(path, "-") == 0 ? "<stdin>" : path);
 	if (!p)
-		fatal("out of memory");
+		out_of_memory();
 	sources[nsources] = (Source){p, t, len, NULL, 0};
 	return nsources++;
 }
@@ -128,7 +128,7 @@ build_lines(Source *s)
 	int cap = 64;
 	s->lines = malloc(cap * sizeof *s->lines);
 	if (!s->lines)
-		fatal("out of memory");
+		out_of_memory();
 	s->nlines = 0;
 	s->lines[s->nlines++] = 0;
 	for (size_t i = 0; i < s->len; i++) {
@@ -138,7 +138,7 @@ build_lines(Source *s)
 			cap *= 2;
 			s->lines = realloc(s->lines, cap * sizeof *s->lines);
 			if (!s->lines)
-				fatal("out of memory");
+				out_of_memory();
 		}
 		s->lines[s->nlines++] = i + 1;
 	}

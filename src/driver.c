@@ -81,13 +81,13 @@ read_file(const char *path, size_t *len)
 	size_t cap = 4096, n = 0;
 	char *text = malloc(cap);
 	if (!text)
-		fatal("out of memory");
+		out_of_memory();
 	for (;;) {
 		if (n + 1 >= cap) {
 			cap *= 2;
 			char *p = realloc(text, cap);
 			if (!p)
-				fatal("out of memory");
+				out_of_memory();
 			text = p;
 		}
 		size_t got = fread(text + n, 1, cap - n - 1, f);

@@ -358,7 +358,7 @@ cse_put(const char *key, Opnd val)
 		MapEntry *m = calloc(cap, sizeof *m);
 		unsigned *g = calloc(cap, sizeof *g);
 		if (!m || !g)
-			fatal("out of memory");
+			out_of_memory();
 		P.cse_n = 0;
 		for (size_t i = 0; i < P.cse_cap; i++) {
 			if (!P.cse[i].key || P.cse_gens[i] != P.cse_gen)

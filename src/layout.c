@@ -327,7 +327,7 @@ layout_check_one_to_one(Layout *l, Tensor *t, Loc loc)
 		cap *= 2;
 	KeySet ks = {malloc(cap * sizeof(uint64_t)), malloc(cap * sizeof(int32_t)), cap};
 	if (!ks.keys || !ks.elem)
-		fatal("out of memory");
+		out_of_memory();
 	memset(ks.elem, 0xff, cap * sizeof(int32_t));
 	bool ok = true;
 	for (int e = 0; e < l->count && ok; e++) {

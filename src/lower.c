@@ -13,6 +13,7 @@ typedef struct Walk {
 	List after_wait;    /* LStmt* to put after the next wait for loads (TC_WAIT_LD) of this list */
 	bool skipped;       /* an error made code be skipped (an if, a loop, an alloc): allocations may be missing */
 	int wait_at;        /* where a wait that a copy owes goes in out; -1: at its end */
+	int64_t shared_bytes; /* static shared memory declared so far */
 } Walk;
 
 static Walk W;
@@ -707,6 +708,17 @@ lower_decl_checked(Stmt *s)
 		else
 			protocol_alive(W.proto, t, t->name, s->value->loc);
 	}
+	if (kind == TK_SHARED) {
+		/* each array is 16-byte aligned (emit_cu.c); ptxas would refuse the kernel otherwise */
+		int64_t bytes = ((int64_t)t->count * etype_bits(t->type) / 8 + 15) / 16 * 16;
+		W.shared_bytes += bytes;
+		if (W.shared_bytes > MAX_SHARED_BYTES) {
+			error(s->loc, "shared memory of kernel '%s' reaches %lld bytes with '%s' (%lld bytes); a block has at "
+			              "most %d bytes (227 KB)", W.k->name, (long long)W.shared_bytes, t->name, (long long)bytes,
+			      MAX_SHARED_BYTES);
+			return false;
+		}
+	}
 	if (kind == TK_LOCAL) {
 		/* checked before the name is declared: a failed tensor is poisoned, its applies stay quiet */
 		t->words = (t->layout->slots * etype_bits(t->type) + 31) / 32;
@@ -1053,6 +1065,13 @@ launch_dims(NamedArg *a, int out[3], KernelIR *k)
 			return false;
 		if (v <= 0 || v > 0x7fffffff) {
 			error(e->loc, "%s dimension must be positive, got %lld", a->name, (long long)v);
+			return false;
+		}
+		/* CUDA's limits per dimension; block x and y are also bounded by the 1024 threads of a block */
+		static const int64_t max_grid[3] = {0x7fffffff, 65535, 65535}, max_block[3] = {1024, 1024, 64};
+		int64_t max = strcmp(a->name, "block") == 0 ? max_block[i] : max_grid[i];
+		if (v > max) {
+			error(e->loc, "%s dimension %c is at most %lld, got %lld", a->name, "xyz"[i], (long long)max, (long long)v);
 			return false;
 		}
 		out[i] = (int)v;

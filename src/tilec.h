@@ -10,6 +10,9 @@
 
 #define TILEC_VERSION "0.1.0"
 
+/* Static shared memory of one block on every supported architecture (227 KB; ptxas refuses more). */
+#define MAX_SHARED_BYTES 232448
+
 /* ---------------------------------------------------------------- basics */
 
 /* A source range. Lines and columns are 1-based; columns count bytes. */
@@ -271,6 +274,7 @@ typedef struct Map {
 /* The slot of key; with add, a new one (value NULL) when key is absent, else NULL. */
 MapSlot *map_slot(Map *m, const char *key, bool add);
 void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn)); /* internal error: exit 4 */
+void out_of_memory(void) __attribute__((noreturn)); /* "out of memory", exit 1 */
 
 /* A growable byte buffer (malloc'd; free with buf_free). */
 typedef struct Buf {

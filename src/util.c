@@ -27,7 +27,7 @@ pool_alloc(size_t size)
 			chunk = size;
 		Chunk *c = malloc(sizeof(Chunk) + chunk);
 		if (!c)
-			fatal("out of memory");
+			out_of_memory();
 		c->next = pool_head;
 		c->used = 0;
 		c->size = chunk;
@@ -151,6 +151,17 @@ fatal(const char *fmt, ...)
 	exit(4);
 }
 
+void
+out_of_memory(void)
+{
+	/* an input too large for this machine, not a bug: exit 1, as for other errors in the input */
+	static const char msg[] = "tilec: error: out of memory\n";
+	if (write(2, msg, sizeof msg - 1) < 0) {
+		/* nothing more can be said */
+	}
+	exit(1);
+}
+
 static void
 buf_reserve(Buf *b, size_t extra)
 {
@@ -161,7 +172,7 @@ buf_reserve(Buf *b, size_t extra)
 		cap *= 2;
 	char *p = realloc(b->data, cap);
 	if (!p)
-		fatal("out of memory");
+		out_of_memory();
 	b->data = p;
 	b->cap = cap;
 }
