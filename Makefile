@@ -123,42 +123,65 @@ $(B)/unit/%: tests/unit/%.c tests/unit/unit.h src/tilec.h build/parser.h $(LIB_O
 check-build: $(B)/tilec $(B)/libtilert.a $(UNITS)
 
 # ---------------------------------------------------------------- make check
-# Every runner prints PASS/FAIL lines; tests/run-step.sh copies them to the terminal and to
-# build/check.log (prefixed asan/ for the sanitizer binaries) and turns a runner that failed
-# without a FAIL line into one. The last line is the total over build/check.log.
+# Each step is a target of its own, check-NAME, listed in CHECK_STEPS: independent steps run in
+# parallel under `make -j2 check`. A step runs its runner through tests/run-step.sh, which keeps its
+# PASS/FAIL lines in build/check/check-NAME.log (prefixed asan/ for the sanitizer binaries), prints them
+# when the step ends, and turns a runner that failed without a FAIL line into one. The last line is the
+# total over every step's log (also gathered in build/check.log, in CHECK_STEPS order).
+# A new step: add its name to CHECK_STEPS and a rule `check-NAME: check-env` that runs $(STEP) (or,
+# for a runner tests/NAME.sh TILEC, its name to TILEC_RUNNERS).
+
+CHECK_STEPS = unit asan-unit run-golden asan-run-golden cli asan-cli fuzz-replay asan-fuzz-replay \
+	robustness asan-robustness install ptxas ptx-routes emu copy-twins asan-emu draw asan-draw tables man docs
+
+# The sanitizers' settings for the asan steps; LeakSanitizer only where it can run (not under ptrace).
+STEP = sh tests/run-step.sh build/check/$@.log
+ASAN_ENV = ASAN_OPTIONS=detect_leaks=$$(cat build/check/lsan) UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 
 check:
 	@sh tools/install-deps.sh
 	@$(MAKE) --no-print-directory all check-build
 	@$(MAKE) --no-print-directory B=build/asan SAN='$(SANFLAGS)' check-build
-	@rm -f build/check.log; \
-	printf 'int main(void) { return 0; }\n' >build/asan/lsan-probe.c; \
-	$(CC) $(SANFLAGS) -o build/asan/lsan-probe build/asan/lsan-probe.c; \
-	if ASAN_OPTIONS=detect_leaks=1 build/asan/lsan-probe >/dev/null 2>&1; then lsan=1; \
-	else lsan=0; echo 'make check: LeakSanitizer cannot run here; ASAN_OPTIONS=detect_leaks=0'; fi; \
-	ASAN_OPTIONS=detect_leaks=$$lsan; UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1; \
-	export ASAN_OPTIONS UBSAN_OPTIONS; \
-	step='sh tests/run-step.sh build/check.log'; \
-	for t in $(UNIT_SRCS:tests/unit/%.c=%); do $$step - unit/$$t build/unit/$$t; done; \
-	for t in $(UNIT_SRCS:tests/unit/%.c=%); do $$step asan unit/$$t build/asan/unit/$$t; done; \
-	$$step - run-golden sh tests/run-golden.sh build/tilec; \
-	$$step asan run-golden sh tests/run-golden.sh build/asan/tilec; \
-	$$step - cli sh tests/cli.sh build/tilec; \
-	$$step asan cli sh tests/cli.sh build/asan/tilec; \
-	$$step - fuzz-replay sh tests/fuzz-replay.sh build/tilec; \
-	$$step asan fuzz-replay sh tests/fuzz-replay.sh build/asan/tilec; \
-	$$step - install sh tests/install.sh '$(MAKE)'; \
-	$$step - ptxas sh tests/ptxas.sh; \
-	$$step - ptx-routes sh tests/ptx-routes.sh build/tilec; \
-	$$step - emu sh tests/emu.sh build/tilec; \
-	$$step - copy-twins sh tests/copy-twins.sh build/tilec; \
-	EMU_NVCC=0 $$step asan emu sh tests/emu.sh build/asan/tilec; \
-	$$step - draw sh tests/draw.sh build/tilec; \
-	$$step asan draw sh tests/draw.sh build/asan/tilec; \
-	$$step - man sh tests/man.sh; \
-	$$step - tables sh tests/tables.sh build/tilec; \
-	if [ -f tests/docs.sh ]; then $$step - docs sh tests/docs.sh; fi; \
-	awk '/^PASS /{p++} /^FAIL /{f++} END{printf "%d passed, %d failed\n", p, f; exit (f > 0)}' build/check.log
+	@rm -rf build/check build/check.log
+	@$(MAKE) --no-print-directory $(CHECK_STEPS:%=check-%)
+	@for s in $(CHECK_STEPS); do cat build/check/check-$$s.log; done >build/check.log
+	@awk '/^PASS /{p++} /^FAIL /{f++} END{printf "%d passed, %d failed\n", p, f; exit (f > 0)}' build/check.log
+
+check-env:
+	@mkdir -p build/check
+	@printf 'int main(void) { return 0; }\n' >build/check/lsan-probe.c
+	@$(CC) $(SANFLAGS) -o build/check/lsan-probe build/check/lsan-probe.c
+	@if ASAN_OPTIONS=detect_leaks=1 build/check/lsan-probe >/dev/null 2>&1; then echo 1 >build/check/lsan; \
+	else echo 0 >build/check/lsan; echo 'make check: LeakSanitizer cannot run here; ASAN_OPTIONS=detect_leaks=0'; fi
+
+check-unit: check-env
+	@for t in $(UNIT_SRCS:tests/unit/%.c=%); do $(STEP) - unit/$$t build/unit/$$t; done
+check-asan-unit: check-env
+	@for t in $(UNIT_SRCS:tests/unit/%.c=%); do $(ASAN_ENV) $(STEP) asan unit/$$t build/asan/unit/$$t; done
+# Runners tests/NAME.sh TILEC, run on both binaries: a new one only needs its name here and in CHECK_STEPS.
+TILEC_RUNNERS = run-golden cli fuzz-replay robustness draw
+$(TILEC_RUNNERS:%=check-%): check-env
+	@$(STEP) - $(@:check-%=%) sh tests/$(@:check-%=%).sh build/tilec
+$(TILEC_RUNNERS:%=check-asan-%): check-env
+	@$(ASAN_ENV) $(STEP) asan $(@:check-asan-%=%) sh tests/$(@:check-asan-%=%).sh build/asan/tilec
+check-install: check-env
+	@$(STEP) - install sh tests/install.sh '$(MAKE)'
+check-ptxas: check-env
+	@$(STEP) - ptxas sh tests/ptxas.sh
+check-ptx-routes: check-env
+	@$(STEP) - ptx-routes sh tests/ptx-routes.sh build/tilec
+check-emu: check-env
+	@$(STEP) - emu sh tests/emu.sh build/tilec
+check-asan-emu: check-env
+	@EMU_NVCC=0 $(ASAN_ENV) $(STEP) asan emu sh tests/emu.sh build/asan/tilec
+check-copy-twins: check-env
+	@$(STEP) - copy-twins sh tests/copy-twins.sh build/tilec
+check-tables: check-env
+	@$(STEP) - tables sh tests/tables.sh build/tilec
+check-man: check-env
+	@$(STEP) - man sh tests/man.sh
+check-docs: check-env
+	@if [ -f tests/docs.sh ]; then $(STEP) - docs sh tests/docs.sh; else : >build/check/$@.log; fi
 
 # ---------------------------------------------------------------- make check-large
 # The slow checks make check leaves out: an 8192 x 8192 GEMM epilogue on the CPU emulator (minutes).
@@ -203,4 +226,4 @@ clean:
 fuzz:
 	@$(MAKE) --no-print-directory -f fuzz/Makefile.fuzz fuzz
 
-.PHONY: all check check-build check-large demo install uninstall clean fuzz
+.PHONY: all check check-build check-large check-env $(CHECK_STEPS:%=check-%) demo install uninstall clean fuzz

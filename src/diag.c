@@ -37,6 +37,8 @@ static signed char warn_error[WARN_COUNT]; /* 1: -Werror=NAME, -1: -Wno-error=NA
 int diag_max_errors = 100;
 /* Where diagnostics go; NULL means stderr. The fuzzer points it at /dev/null: the text is still formatted. */
 FILE *diag_stream;
+/* What a message without a source location starts with: "tilec", or "tilec run" while it runs. */
+const char *diag_command = "tilec";
 const Loc no_loc = {0, 0, 0, 0, -1};
 
 static bool colour;
@@ -219,7 +221,7 @@ emit(Loc loc, const char *kind, const char *kcolour, const char *suffix, const c
 	if (has_loc)
 		buf_printf(&b, "%s:%d:%d: ", sources[loc.file].path, loc.first_line, loc.first_column);
 	else
-		buf_puts(&b, "tilec: ");
+		buf_printf(&b, "%s: ", diag_command);
 	if (colour)
 		buf_printf(&b, "\033[1;%sm%s:\033[0m\033[1m ", kcolour, kind);
 	else

@@ -1,4 +1,4 @@
-/* driver.c: the tilec command: options, includes, the target table of emitters, output files and depfiles. */
+/* driver.c: the tilec command: options, the target table of emitters, output files and depfiles. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <fcntl.h>
@@ -59,159 +59,8 @@ usage(FILE *out)
 static int
 usage_error(const char *fmt, const char *arg)
 {
-	fputs("tilec: error: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs(" (see tilec --help)\n", stderr);
+	error(no_loc, "%s (see tilec --help)", pool_printf(fmt, arg));
 	return 2;
-}
-
-/* Reads a whole file into a malloc'd NUL-terminated buffer. */
-static char *
-read_file(const char *path, size_t *len)
-{
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-	if (!f)
-		return NULL;
-	struct stat st;
-	if (f != stdin && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		errno = EISDIR;
-		return NULL;
-	}
-	size_t cap = 4096, n = 0;
-	char *text = malloc(cap);
-	if (!text)
-		out_of_memory();
-	for (;;) {
-		if (n + 1 >= cap) {
-			cap *= 2;
-			char *p = realloc(text, cap);
-			if (!p)
-				out_of_memory();
-			text = p;
-		}
-		size_t got = fread(text + n, 1, cap - n - 1, f);
-		n += got;
-		if (got == 0)
-			break;
-	}
-	bool bad = ferror(f);
-	if (f != stdin)
-		fclose(f);
-	if (bad) {
-		free(text);
-		errno = EIO;
-		return NULL;
-	}
-	text[n] = 0;
-	*len = n;
-	return text;
-}
-
-/* ------------------------------------------------------------------ includes */
-
-typedef struct Includer {
-	List *include_dirs;
-	List seen;  /* char*: canonical paths already read */
-	List deps;  /* char*: paths as found, for -MD */
-	List stack; /* char*: canonical paths being read */
-} Includer;
-
-static char *
-dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	if (!slash)
-		return pool_strdup(".");
-	return pool_strndup(path, (size_t)(slash - path ? slash - path : 1));
-}
-
-static bool
-file_exists(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static bool load_items(Includer *inc, const char *path, List *out, Loc from);
-
-static bool
-splice_includes(Includer *inc, int file, List *items, List *out)
-{
-	bool ok = true;
-	for (int i = 0; i < items->n; i++) {
-		Item *it = LIST_AT(*items, Item, i);
-		if (it->kind != I_INCLUDE) {
-			list_push(out, it);
-			continue;
-		}
-		const char *found = NULL;
-		if (it->path[0] == '/') {
-			if (file_exists(it->path))
-				found = it->path;
-		} else {
-			const char *local = pool_printf("%s/%s", dir_of(source_path(file)), it->path);
-			if (file_exists(local))
-				found = local;
-			for (int d = 0; !found && d < inc->include_dirs->n; d++) {
-				const char *p = pool_printf("%s/%s", LIST_AT(*inc->include_dirs, char, d), it->path);
-				if (file_exists(p))
-					found = p;
-			}
-		}
-		if (!found) {
-			error(it->loc, "cannot find include file \"%s\"", it->path);
-			ok = false;
-			continue;
-		}
-		ok &= load_items(inc, found, out, it->loc);
-	}
-	return ok;
-}
-
-static bool
-load_items(Includer *inc, const char *path, List *out, Loc from)
-{
-	char canon[PATH_MAX];
-	const char *key = path;
-	if (strcmp(path, "-") != 0 && realpath(path, canon))
-		key = pool_strdup(canon);
-	for (int i = 0; i < inc->stack.n; i++) {
-		if (strcmp(LIST_AT(inc->stack, char, i), key) == 0) {
-			error(from, "\"%s\" includes itself", path);
-			return false;
-		}
-	}
-	for (int i = 0; i < inc->seen.n; i++)
-		if (strcmp(LIST_AT(inc->seen, char, i), key) == 0)
-			return true; /* each file is read once, as with #pragma once */
-	size_t len;
-	char *text = read_file(path, &len);
-	if (!text) {
-		if (from.first_line)
-			error(from, "cannot read \"%s\": %s", path, strerror(errno));
-		else
-			fprintf(stderr, "tilec: error: cannot read '%s': %s\n", path, strerror(errno));
-		error_count++;
-		return false;
-	}
-	list_push(&inc->seen, (void *)key);
-	if (from.first_line)
-		list_push(&inc->deps, (void *)pool_strdup(path));
-	int file = source_add(path, text, len);
-	List items = {0};
-	bool ok = parse_file(file, &items);
-	list_push(&inc->stack, (void *)key);
-	ok &= splice_includes(inc, file, &items, out);
-	inc->stack.n--;
-	return ok;
-}
-
-bool
-load_program(const char *path, List *include_dirs, List *items)
-{
-	Includer inc = {include_dirs, {0}, {0}, {0}};
-	return load_items(&inc, path, items, no_loc) && !error_count;
 }
 
 /* ------------------------------------------------------------------ external tools */
@@ -250,14 +99,6 @@ find_tool(const char *name)
 }
 
 
-static char *
-make_temp(const char *near, int *fd)
-{
-	char *path = pool_printf("%s/.tilec-XXXXXX", dir_of(near));
-	*fd = mkstemp(path);
-	return *fd < 0 ? NULL : path;
-}
-
 static bool
 write_all(int fd, const char *data, size_t len)
 {
@@ -283,44 +124,44 @@ tool_build(const char *tool, Buf *input, Kind kind, const char *arch, Buf *resul
 	bool ptxas = strcmp(tool, "ptxas") == 0;
 	const char *path = find_tool(tool);
 	if (!path) {
-		fprintf(stderr, "tilec: error: %s not found (looked in $CUDA_HOME/bin, $CUDA_PATH/bin, $PATH and "
-		                "/usr/local/cuda/bin); it is needed for --emit=%s%s\n", tool, what,
-		        ptxas ? " (--emit=ptx needs no CUDA tools)" : "");
+		error(no_loc, "%s not found (looked in $CUDA_HOME/bin, $CUDA_PATH/bin, $PATH and /usr/local/cuda/bin); it "
+		              "is needed for --emit=%s%s", tool, what, ptxas ? " (--emit=ptx needs no CUDA tools)" : "");
 		return 3;
 	}
-	const char *tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	char *dir = pool_printf("%s/tilec-XXXXXX", tmpdir);
-	if (!mkdtemp(dir)) {
-		fprintf(stderr, "tilec: error: cannot create a temporary directory in %s: %s\n", tmpdir, strerror(errno));
+	char *dir = process_temp_mkdir("tilec");
+	if (!dir) {
+		error(no_loc, "cannot create a temporary directory: %s", strerror(errno));
 		return 3;
 	}
 	char *src = pool_printf("%s/kernel.%s", dir, ptxas ? "ptx" : "cu");
 	char *obj = pool_printf("%s/kernel.%s", dir, what);
+	process_temp_file(src);
+	process_temp_file(obj);
 	FILE *f = fopen(src, "wb");
 	bool ok = f && fwrite(input->data ? input->data : "", 1, input->len, f) == input->len;
 	if (f)
 		ok &= fclose(f) == 0;
 	int rc = 0;
 	if (!ok) {
-		fprintf(stderr, "tilec: error: cannot write %s: %s\n", src, strerror(errno));
+		error(no_loc, "cannot write %s: %s", src, strerror(errno));
 		rc = 3;
 	} else {
 		char *archflag = pool_printf("-arch=%s", arch);
 		char *nvcc_argv[] = {(char *)path, kind == K_PTX ? "-ptx" : "-cubin", archflag, "-o", obj, src, NULL};
 		char *ptxas_argv[] = {(char *)path, archflag, "-o", obj, src, NULL};
-		int st = run_process(ptxas ? ptxas_argv : nvcc_argv, true);
+		int st = process_run(ptxas ? ptxas_argv : nvcc_argv, true);
 		if (st != 0) {
 			if (st < 0)
-				fprintf(stderr, "tilec: error: could not run %s\n", path);
+				error(no_loc, "could not run %s", path);
 			else
-				fprintf(stderr, "tilec: error: %s failed (%s %d) on the generated %s\n", path,
-				        st >= 1000 ? "signal" : "exit", st >= 1000 ? st - 1000 : st, ptxas ? "PTX" : "CUDA C");
+				error(no_loc, "%s failed (%s %d) on the generated %s", path, st >= 1000 ? "signal" : "exit",
+				      st >= 1000 ? st - 1000 : st, ptxas ? "PTX" : "CUDA C");
 			rc = 3;
 		} else {
 			size_t n;
-			char *bytes = read_file(obj, &n);
+			char *bytes = include_read_file(obj, &n);
 			if (!bytes) {
-				fprintf(stderr, "tilec: error: cannot read %s: %s\n", obj, strerror(errno));
+				error(no_loc, "cannot read %s: %s", obj, strerror(errno));
 				rc = 3;
 			} else {
 				result->data = bytes;
@@ -332,6 +173,9 @@ tool_build(const char *tool, Buf *input, Kind kind, const char *arch, Buf *resul
 	unlink(src);
 	unlink(obj);
 	rmdir(dir);
+	process_forget(src);
+	process_forget(obj);
+	process_forget(dir);
 	return rc;
 }
 
@@ -364,76 +208,193 @@ replace_ext(const char *path, const char *ext)
 	return pool_printf("%.*s%s", (int)n, path, ext);
 }
 
-/* Writes data to path through a temporary file renamed into place, so a failure leaves nothing behind. */
-static int
-commit_output(const char *path, const char *data, size_t len)
+/* An output on its way: written to a temporary file next to its target first, renamed into place only
+ * when every output of the run was written (a failed run changes no file); devices and pipes are
+ * written in place at commit. */
+typedef struct Output {
+	const char *path;   /* as given; "-" is stdout */
+	const char *target; /* what is replaced: path, or the file a symbolic link names */
+	const char *tmp;    /* the temporary file, NULL when written in place */
+	const char *data;
+	size_t len;
+} Output;
+
+/* Outputs that must be written in place: devices, pipes and the /dev/stdout kind of link (through
+ * /proc/self/fd, a rename would replace the link, not reach the file the shell opened). */
+static bool
+in_place(const char *path)
 {
-	if (strcmp(path, "-") == 0) {
-		fwrite(data, 1, len, stdout);
-		if (fflush(stdout) != 0) {
-			fprintf(stderr, "tilec: error: cannot write to standard output: %s\n", strerror(errno));
-			return 1;
-		}
-		return 0;
-	}
-	/* a device or a pipe (-o /dev/null) is written in place: renaming over it would replace it */
 	struct stat st;
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		int out = open(path, O_WRONLY | O_TRUNC);
-		bool ok = out >= 0 && write_all(out, data, len);
-		if (out >= 0)
-			ok &= close(out) == 0;
-		if (!ok) {
-			fprintf(stderr, "tilec: error: cannot write '%s': %s\n", path, strerror(errno));
-			return 1;
-		}
+	if (strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0)
+		return true;
+	return stat(path, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
+static int
+output_stage(Output *o, const char *path, const char *data, size_t len)
+{
+	*o = (Output){path, path, NULL, data, len};
+	if (strcmp(path, "-") == 0 || in_place(path))
 		return 0;
-	}
-	int fd;
-	char *tmp = make_temp(path, &fd);
-	if (!tmp) {
-		fprintf(stderr, "tilec: error: cannot create '%s': %s\n", path, strerror(errno));
+	/* a symbolic link stays: the file it names is replaced */
+	struct stat st;
+	char canon[PATH_MAX];
+	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, canon))
+		o->target = pool_strdup(canon);
+	char *tmp = pool_printf("%s/.tilec-XXXXXX", include_dir_of(o->target));
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		error(no_loc, "cannot create '%s': %s", path, strerror(errno));
 		return 1;
 	}
+	process_temp_file(tmp);
+	o->tmp = tmp;
 	bool ok = write_all(fd, data, len);
 	mode_t mask = umask(0); /* mkstemp makes 0600; outputs get the usual 0666 & ~umask */
 	umask(mask);
 	ok &= fchmod(fd, 0666 & ~mask) == 0;
 	ok &= close(fd) == 0;
-	if (!ok || rename(tmp, path) != 0) {
-		fprintf(stderr, "tilec: error: cannot write '%s': %s\n", path, strerror(errno));
-		unlink(tmp);
+	if (!ok) {
+		error(no_loc, "cannot write '%s': %s", path, strerror(errno));
 		return 1;
 	}
 	return 0;
 }
 
+/* Removes a staged output that will not be committed. */
+static void
+output_drop(Output *o)
+{
+	if (o->tmp) {
+		unlink(o->tmp);
+		process_forget(o->tmp);
+		o->tmp = NULL;
+	}
+}
+
 static int
-write_depfile(Options *opt, Includer *inc, const char *output)
+output_commit(Output *o)
+{
+	if (strcmp(o->path, "-") == 0) {
+		fwrite(o->data, 1, o->len, stdout);
+		if (fflush(stdout) != 0) {
+			error(no_loc, "cannot write to standard output: %s", strerror(errno));
+			return 1;
+		}
+		return 0;
+	}
+	if (!o->tmp) {
+		int out = open(o->path, O_WRONLY | O_TRUNC);
+		bool ok = out >= 0 && write_all(out, o->data, o->len);
+		if (out >= 0)
+			ok &= close(out) == 0;
+		if (!ok) {
+			error(no_loc, "cannot write '%s': %s", o->path, strerror(errno));
+			return 1;
+		}
+		return 0;
+	}
+	if (rename(o->tmp, o->target) != 0) {
+		error(no_loc, "cannot write '%s': %s", o->path, strerror(errno));
+		output_drop(o);
+		return 1;
+	}
+	process_forget(o->tmp);
+	o->tmp = NULL;
+	return 0;
+}
+
+/* The depfile's text: the rule that the output depends on the input and every included file. */
+static void
+depfile_text(Options *opt, List *deps, const char *output, Buf *b)
 {
 	const char *target = opt->mt ? opt->mt : output;
-	const char *path = opt->mf ? opt->mf : replace_ext(output, ".d");
-	Buf b = {0};
 	if (opt->mt)
-		buf_puts(&b, target); /* -MT is used verbatim, as gcc does */
+		buf_puts(b, target); /* -MT is used verbatim, as gcc does */
 	else
-		escape_make(&b, target);
-	buf_puts(&b, ": ");
-	escape_make(&b, opt->input);
-	for (int i = 0; i < inc->deps.n; i++) {
-		buf_puts(&b, " \\\n ");
-		escape_make(&b, LIST_AT(inc->deps, char, i));
+		escape_make(b, target);
+	buf_puts(b, ":");
+	if (strcmp(opt->input, "-") != 0) { /* stdin is no file make could look at */
+		buf_puts(b, " ");
+		escape_make(b, opt->input);
 	}
-	buf_puts(&b, "\n");
+	for (int i = 0; i < deps->n; i++) {
+		buf_puts(b, " \\\n ");
+		escape_make(b, LIST_AT(*deps, char, i));
+	}
+	buf_puts(b, "\n");
 	if (opt->mp) {
-		for (int i = 0; i < inc->deps.n; i++) {
-			buf_puts(&b, "\n");
-			escape_make(&b, LIST_AT(inc->deps, char, i));
-			buf_puts(&b, ":\n");
+		for (int i = 0; i < deps->n; i++) {
+			buf_puts(b, "\n");
+			escape_make(b, LIST_AT(*deps, char, i));
+			buf_puts(b, ":\n");
 		}
 	}
-	int rc = commit_output(path, b.data ? b.data : "", b.len);
-	buf_free(&b);
+}
+
+
+
+/* Refuses an output that is one of the files read (gcc: "input file is the same as output file"). */
+static bool
+overwrites_source(const char *path, const char *what, Options *opt, List *deps)
+{
+	struct stat out;
+	if (strcmp(path, "-") == 0 || stat(path, &out) != 0 || !S_ISREG(out.st_mode))
+		return false;
+	for (int i = -1; i < deps->n; i++) {
+		const char *src = i < 0 ? opt->input : LIST_AT(*deps, char, i);
+		struct stat in;
+		if (strcmp(src, "-") == 0 || stat(src, &in) != 0 || in.st_dev != out.st_dev || in.st_ino != out.st_ino)
+			continue;
+		if (!opt->output && strcmp(what, "output") == 0)
+			error(no_loc, "the output '%s' would replace the input '%s'; name another output with -o", path, src);
+		else
+			error(no_loc, "the %s '%s' is the %s file '%s'; refusing to overwrite it", what, path,
+			      i < 0 ? "input" : "included", src);
+		return true;
+	}
+	return false;
+}
+
+static Kind kind_of(Options *opt);
+static const char *base_name(const char *path);
+
+/* The extension of a kind's output file: .cu, .ptx, .cubin, .ir; .tokens and .ast for the dumps. */
+static const char *
+kind_ext(Kind kind)
+{
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+		if (kinds[k].kind == kind)
+			return kinds[k].ext ? kinds[k].ext : pool_printf(".%s", kinds[k].name);
+	return ".cu";
+}
+
+/* Writes the output and, with -MD, the depfile: both or neither. */
+static int
+write_outputs(Options *opt, List *deps, const char *output, const char *data, size_t len)
+{
+	Buf dep = {0};
+	const char *dpath = NULL;
+	if (opt->md) {
+		/* with -o -, the rule is for the file tilec writes without -o, and sits next to it: ./NAME.d */
+		const char *rule = strcmp(output, "-") == 0 ? replace_ext(base_name(opt->input), kind_ext(kind_of(opt))) : output;
+		dpath = opt->mf ? opt->mf : replace_ext(rule, ".d");
+		depfile_text(opt, deps, rule, &dep);
+	}
+	if (overwrites_source(output, "output", opt, deps) || (dpath && overwrites_source(dpath, "dependency file", opt, deps))) {
+		buf_free(&dep);
+		return 1;
+	}
+	Output outs[2];
+	int n = 0, rc = 0;
+	rc = output_stage(&outs[n++], output, data, len);
+	if (!rc && dpath)
+		rc = output_stage(&outs[n++], dpath, dep.data ? dep.data : "", dep.len);
+	for (int i = 0; i < n && !rc; i++)
+		rc = output_commit(&outs[i]);
+	for (int i = 0; i < n; i++)
+		output_drop(&outs[i]);
+	buf_free(&dep);
 	return rc;
 }
 
@@ -445,7 +406,7 @@ print_image(const char *text)
 	Opcode op;
 	char why[256];
 	if (!opcode_parse(text, &op, why, sizeof why)) {
-		fprintf(stderr, "tilec: error: %s\n", why);
+		error(no_loc, "%s", why);
 		return 2;
 	}
 	image_print(stdout, &op);
@@ -536,7 +497,7 @@ parse_args(int argc, char **argv, Options *opt, int *done)
 	if (!opt->input && !opt->draw)
 		return usage_error("%s", "no input file");
 	if (!arch_find(opt->arch)) {
-		fprintf(stderr, "tilec: error: unsupported -arch=%s; tcgen05 needs one of %s\n", opt->arch, arch_list(""));
+		error(no_loc, "unsupported -arch=%s; tcgen05 needs one of %s", opt->arch, arch_list(""));
 		return 2;
 	}
 	return 0;
@@ -572,30 +533,48 @@ compile(Options *opt)
 	if (opt->emu && (kind == K_PTX || kind == K_CUBIN))
 		return usage_error("--target=emu writes CUDA C only (--emit=cu or -o FILE.cu), not %s",
 		                   kind == K_PTX ? "PTX" : "a cubin");
-	if (kind == K_TOKENS) {
-		size_t len;
-		char *text = read_file(opt->input, &len);
-		if (!text) {
-			fprintf(stderr, "tilec: error: cannot read '%s': %s\n", opt->input, strerror(errno));
-			return 1;
+	/* --emit=tokens and --emit=ast print to stdout unless -o names a file; so does input from stdin */
+	const char *output = opt->output;
+	if (!output && (kind == K_TOKENS || kind == K_AST || strcmp(opt->input, "-") == 0))
+		output = "-";
+	List deps = {0};
+	if (kind == K_TOKENS || kind == K_AST) {
+		char *data = NULL;
+		size_t len = 0;
+		FILE *mem = open_memstream(&data, &len);
+		if (!mem)
+			out_of_memory();
+		bool ok;
+		if (kind == K_TOKENS) {
+			size_t n;
+			char *text = include_read_file(opt->input, &n);
+			if (!text) {
+				error(no_loc, "cannot read '%s': %s", opt->input, strerror(errno));
+				fclose(mem);
+				free(data);
+				return 1;
+			}
+			ok = lexer_dump_tokens(source_add(opt->input, text, n), mem) && !error_count;
+		} else {
+			List items = {0};
+			ok = include_load(opt->input, &opt->include_dirs, &items, &deps);
+			if (ok)
+				ast_dump(mem, &items);
 		}
-		int file = source_add(opt->input, text, len);
-		return lexer_dump_tokens(file, stdout) && !error_count ? 0 : 1;
+		if (fclose(mem) != 0)
+			out_of_memory();
+		int rc = ok ? write_outputs(opt, &deps, output, data, len) : 1;
+		free(data);
+		return rc;
 	}
-	Includer inc = {&opt->include_dirs, {0}, {0}, {0}};
 	List items = {0};
-	bool ok = load_items(&inc, opt->input, &items, no_loc);
-	if (!ok || error_count)
+	if (!include_load(opt->input, &opt->include_dirs, &items, &deps))
 		return 1;
-	if (kind == K_AST) {
-		ast_dump(stdout, &items);
-		return 0;
-	}
 	Program *prog = lower_program(&items, base_name(source_path(0)));
 	if (!prog || error_count)
 		return 1;
-	const char *ext = kind == K_PTX ? ".ptx" : kind == K_CUBIN ? ".cubin" : kind == K_IR ? ".ir" : ".cu";
-	const char *output = opt->output ? opt->output : replace_ext(base_name(opt->input), ext);
+	if (!output)
+		output = replace_ext(base_name(opt->input), kind_ext(kind));
 	/* the routes: cu: CUDA C; ptx: direct PTX (--via=nvcc: CUDA C through nvcc -ptx); cubin: direct
 	 * PTX through ptxas (--via=nvcc: nvcc -cubin); ir: the lowered program, the same for every target */
 	const Target *target = kind == K_IR ? &target_ir
@@ -610,23 +589,21 @@ compile(Options *opt)
 		result = &built;
 	}
 	if (rc == 0)
-		rc = commit_output(output, result->data ? result->data : "", result->len);
+		rc = write_outputs(opt, &deps, output, result->data ? result->data : "", result->len);
 	buf_free(&built);
 	buf_free(&text);
-	/* with -o -, the rule is for the file tilec writes without -o, and sits next to it: ./NAME.d */
-	if (rc == 0 && opt->md)
-		rc = write_depfile(opt, &inc, strcmp(output, "-") == 0 ? replace_ext(base_name(opt->input), ext) : output);
 	return rc;
 }
 
 int
-tilec_main(int argc, char **argv)
+driver_main(int argc, char **argv)
 {
 	Options opt = {0};
 	opt.arch = arch_default()->name;
 	diag_setup();
+	process_install();
 	if (argc > 1 && strcmp(argv[1], "run") == 0) {
-		int rc = tilec_run(argc - 1, argv + 1);
+		int rc = run_main(argc - 1, argv + 1);
 		fflush(stdout);
 		pool_free_all();
 		return rc;

@@ -713,6 +713,8 @@ lower_decl_checked(Stmt *s)
 		int64_t bytes = ((int64_t)t->count * etype_bits(t->type) / 8 + 15) / 16 * 16;
 		W.shared_bytes += bytes;
 		if (W.shared_bytes > MAX_SHARED_BYTES) {
+			if (W.shared_bytes - bytes > MAX_SHARED_BYTES)
+				return false; /* reported at the declaration that crossed the limit */
 			error(s->loc, "shared memory of kernel '%s' reaches %lld bytes with '%s' (%lld bytes); a block has at "
 			              "most %d bytes (227 KB)", W.k->name, (long long)W.shared_bytes, t->name, (long long)bytes,
 			      MAX_SHARED_BYTES);

@@ -4,5 +4,5 @@
 int
 main(int argc, char **argv)
 {
-	return tilec_main(argc, argv);
+	return driver_main(argc, argv);
 }

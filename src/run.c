@@ -24,9 +24,8 @@ typedef struct RunOptions {
 static int
 run_usage(const char *fmt, const char *arg)
 {
-	fputs("tilec run: error: ", stderr);
-	fprintf(stderr, fmt, arg);
-	fputs("\nusage: tilec run FILE.tile [--kernel NAME] [--seed S] [--expect OUT=IN]... [--set NAME=VALUE]... "
+	error(no_loc, fmt, arg);
+	fputs("usage: tilec run FILE.tile [--kernel NAME] [--seed S] [--expect OUT=IN]... [--set NAME=VALUE]... "
 	      "[-I DIR] [--dump DIR] [--save-temps]\n", stderr);
 	return 2;
 }
@@ -170,7 +169,7 @@ scalar_values(KernelIR *k, RunOptions *o, uint32_t *bits)
 		int p = param_index(k, name, false);
 		if (p < 0) {
 			int t = param_index(k, name, true);
-			fprintf(stderr, "tilec run: error: --set %s: kernel %s has no scalar parameter '%s'%s\n", s, k->name, name,
+			error(no_loc, "--set %s: kernel %s has no scalar parameter '%s'%s", s, k->name, name,
 			        t >= 0 ? " (it is a tensor)" : "");
 			return 2;
 		}
@@ -187,7 +186,7 @@ scalar_values(KernelIR *k, RunOptions *o, uint32_t *bits)
 				bits[p] &= (1u << etype_bits(v->type)) - 1;
 		}
 		if (*end || end == eq + 1 || errno) {
-			fprintf(stderr, "tilec run: error: --set %s: '%s' is not a%s value\n", s, eq + 1,
+			error(no_loc, "--set %s: '%s' is not a%s value", s, eq + 1,
 			        etype_is_float(v->type) ? " floating-point" : "n integer");
 			return 2;
 		}
@@ -274,7 +273,7 @@ expect_pairs(KernelIR *k, RunOptions *o, int *pairs, const Shape64 *shapes)
 		for (int j = 0; j < 2; j++) {
 			int p = param_index(k, names[j], true);
 			if (p < 0) {
-				fprintf(stderr, "tilec run: error: --expect %s: kernel %s has no tensor parameter '%s'\n", s, k->name,
+				error(no_loc, "--expect %s: kernel %s has no tensor parameter '%s'", s, k->name,
 				        names[j]);
 				return 2;
 			}
@@ -285,7 +284,7 @@ expect_pairs(KernelIR *k, RunOptions *o, int *pairs, const Shape64 *shapes)
 		for (int d = 0; same && d < t[0]->rank; d++)
 			same = shapes[pairs[2 * i]].dims[d] == shapes[pairs[2 * i + 1]].dims[d];
 		if (!same) {
-			fprintf(stderr, "tilec run: error: --expect %s: %s and %s differ in element type or shape\n", s, names[0],
+			error(no_loc, "--expect %s: %s and %s differ in element type or shape", s, names[0],
 			        names[1]);
 			return 2;
 		}
@@ -379,13 +378,13 @@ static int
 write_manifest(KernelIR *k, RunOptions *o, const uint32_t *scalars, const Shape64 *shapes)
 {
 	if (mkdir(o->dump, 0777) != 0 && errno != EEXIST) {
-		fprintf(stderr, "tilec run: error: cannot create '%s': %s\n", o->dump, strerror(errno));
+		error(no_loc, "cannot create '%s': %s", o->dump, strerror(errno));
 		return 1;
 	}
 	char *path = pool_printf("%s/manifest", o->dump);
 	FILE *f = fopen(path, "w");
 	if (!f) {
-		fprintf(stderr, "tilec run: error: cannot write '%s': %s\n", path, strerror(errno));
+		error(no_loc, "cannot write '%s': %s", path, strerror(errno));
 		return 1;
 	}
 	fprintf(f, "kernel %s\nseed %llu\n", k->name, o->seed);
@@ -402,7 +401,7 @@ write_manifest(KernelIR *k, RunOptions *o, const uint32_t *scalars, const Shape6
 		}
 	}
 	if (fclose(f) != 0) {
-		fprintf(stderr, "tilec run: error: cannot write '%s': %s\n", path, strerror(errno));
+		error(no_loc, "cannot write '%s': %s", path, strerror(errno));
 		return 1;
 	}
 	return 0;
@@ -430,7 +429,7 @@ compile_cpp(const char *src, const char *exe, const char **used)
 			argv[n++] = (char *)flags[i];
 		argv[n] = NULL;
 		*used = argv[0];
-		int rc = run_process(argv, false);
+		int rc = process_run(argv, false);
 		if (rc >= 0)
 			return rc;
 	}
@@ -469,43 +468,44 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 	target_emu.emit(prog, arch_default()->name, &b);
 	host_main(&b, k, o, scalars, pairs, shapes);
 
-	const char *tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	char *dir = pool_printf("%s/tilec-run-XXXXXX", tmpdir);
-	if (!mkdtemp(dir)) {
-		fprintf(stderr, "tilec run: error: cannot create a temporary directory in %s: %s\n", tmpdir, strerror(errno));
+	char *dir = process_temp_mkdir("tilec-run");
+	if (!dir) {
+		error(no_loc, "cannot create a temporary directory: %s", strerror(errno));
 		buf_free(&b);
-		return 4;
+		return 3; /* the environment, not a bug of tilec */
 	}
 	char *src = pool_printf("%s/%s.cc", dir, k->name);
 	char *exe = pool_printf("%s/%s", dir, k->name);
+	process_temp_file(src);
+	process_temp_file(exe);
 	if (!write_text(src, &b)) {
-		fprintf(stderr, "tilec run: error: cannot write %s: %s\n", src, strerror(errno));
-		rc = 4;
+		error(no_loc, "cannot write %s: %s", src, strerror(errno));
+		rc = 3;
 	} else {
 		const char *cxx = "c++";
 		int st = compile_cpp(src, exe, &cxx);
 		if (st < 0) {
-			fprintf(stderr, "tilec run: error: no C++ compiler found (tried %s); set CXX\n",
+			error(no_loc, "no C++ compiler found (tried %s); set CXX",
 			        getenv("CXX") && *getenv("CXX") ? getenv("CXX") : "c++, g++ and clang++");
 			rc = 3;
 		} else if (st != 0) {
-			fprintf(stderr, "tilec run: error: %s failed (status %d) on the generated program%s\n", cxx, st,
+			error(no_loc, "%s failed (status %d) on the generated program%s", cxx, st,
 			        o->save_temps ? "" : "; --save-temps keeps it");
 			rc = 4;
 		} else {
 			printf("run %s: grid %ux%ux%u, block %dx%dx%d, seed %llu\n", k->name, grid[0], grid[1], grid[2],
 			       k->block[0], k->block[1], k->block[2], o->seed);
 			char *argv[] = {exe, NULL};
-			st = run_process(argv, false);
+			st = process_run(argv, false);
 			if (st == 0 || st == 1) {
 				rc = st;
 			} else if (st == TRAP_STATUS) {
 				rc = 1; /* the emulator said why */
 			} else if (st >= 1000) {
-				fprintf(stderr, "tilec run: error: the emulated program died of signal %d\n", st - 1000);
+				error(no_loc, "the emulated program died of signal %d", st - 1000);
 				rc = 4;
 			} else {
-				fprintf(stderr, "tilec run: error: the emulated program failed (status %d)\n", st);
+				error(no_loc, "the emulated program failed (status %d)", st);
 				rc = 4;
 			}
 		}
@@ -518,13 +518,17 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 		unlink(exe);
 		rmdir(dir);
 	}
+	process_forget(src);
+	process_forget(exe);
+	process_forget(dir);
 	return rc;
 }
 
 int
-tilec_run(int argc, char **argv)
+run_main(int argc, char **argv)
 {
 	RunOptions o = {0};
+	diag_command = "tilec run";
 	bool help;
 	int rc = parse_run_args(argc, argv, &o, &help);
 	if (rc)
@@ -534,7 +538,7 @@ tilec_run(int argc, char **argv)
 		return 0;
 	}
 	List items = {0};
-	bool ok = load_program(o.input, &o.include_dirs, &items);
+	bool ok = include_load(o.input, &o.include_dirs, &items, NULL);
 	if (!ok || error_count)
 		return 1;
 	Program *prog = lower_program(&items, base_name(o.input));
@@ -551,12 +555,12 @@ tilec_run(int argc, char **argv)
 		for (int i = 0; i < prog->kernels.n; i++)
 			buf_printf(&names, "%s%s", i ? ", " : "", LIST_AT(prog->kernels, KernelIR, i)->name);
 		if (o.kernel)
-			fprintf(stderr, "tilec run: error: %s has no kernel '%s'; it has %s\n", o.input, o.kernel,
+			error(no_loc, "%s has no kernel '%s'; it has %s", o.input, o.kernel,
 			        names.data ? names.data : "none");
 		else if (prog->kernels.n == 0)
-			fprintf(stderr, "tilec run: error: %s has no kernel\n", o.input);
+			error(no_loc, "%s has no kernel", o.input);
 		else
-			fprintf(stderr, "tilec run: error: %s has %d kernels (%s); choose one with --kernel\n", o.input,
+			error(no_loc, "%s has %d kernels (%s); choose one with --kernel", o.input,
 			        prog->kernels.n, names.data);
 		buf_free(&names);
 		return 2;

@@ -303,9 +303,6 @@ bool axis_from_name(const char *name, Axis *out);
 const char *etype_ctype(EType t); /* the C type that stores one element */
 const char *op_text(Op op);           /* "+", "<<", "!": as .tile and C write it; "?" for OP_NONE */
 const char *builtin_name(Builtin b);  /* "thread_idx.x", "warp_id": as .tile writes it */
-/* Runs argv (argv[0] found in PATH unless it has a '/'): its exit status, -1 when it could not start,
-   1000 + the signal when one killed it. */
-int run_process(char *const argv[], bool stdout_to_stderr);
 
 /* ---------------------------------------------------------------- diag.c */
 
@@ -320,6 +317,7 @@ extern int warning_count;
 extern bool diag_werror;   /* -Werror */
 extern bool diag_nowarn;   /* -w */
 extern int diag_max_errors; /* the run exits after this many errors; 0: never (the fuzzer) */
+extern const char *diag_command; /* "tilec" or "tilec run": starts messages without a location (no_loc) */
 extern FILE *diag_stream;   /* where diagnostics go; NULL: stderr */
 void diag_reset(void);      /* forgets every source and count, for a process that compiles many inputs */
 void diag_setup(void);     /* colour only when stderr is a terminal and NO_COLOR is unset */
@@ -1011,16 +1009,38 @@ int grid_program(KernelIR *k, uint32_t *out, int max);
 /* Whether k's grid is computed at launch. */
 bool grid_at_launch(const KernelIR *k);
 
+/* ---------------------------------------------------------------- include.c */
+
+/* Reads a file and, in place of each include, the file it names (each file once); the included paths
+ * are appended to deps when it is not NULL. False after an error (reported). */
+bool include_load(const char *path, List *include_dirs, List *items, List *deps);
+/* A whole file ("-": stdin), malloc'd and NUL-terminated; NULL with errno set when it cannot be read. */
+char *include_read_file(const char *path, size_t *len);
+char *include_dir_of(const char *path); /* "." for a bare name */
+
+/* ---------------------------------------------------------------- process.c */
+
+/* Removes the registered temporary files and directories, and kills the running child, at exit and
+ * on SIGINT, SIGTERM and SIGHUP (then dies of the signal). Called once at start. */
+void process_install(void);
+void process_temp_file(const char *path);
+void process_temp_dir(const char *path);
+void process_forget(const char *path); /* renamed into place or removed already */
+/* Runs argv (argv[0] found in PATH unless it has a '/'): its exit status, -1 when it could not start,
+ * 1000 + the signal when one killed it. */
+int process_run(char *const argv[], bool stdout_to_stderr);
+/* A new private directory PREFIX-XXXXXX in $TMPDIR (in /tmp when $TMPDIR is unset or missing), registered
+ * for removal; NULL with errno set. */
+char *process_temp_mkdir(const char *prefix);
+
 /* ---------------------------------------------------------------- run.c */
 
 /* tilec run FILE.tile [--kernel NAME] [--seed S] [--expect OUT=IN]...: runs a kernel on the CPU emulator. */
-int tilec_run(int argc, char **argv);
+int run_main(int argc, char **argv);
 
 /* ---------------------------------------------------------------- driver.c */
 
-int tilec_main(int argc, char **argv);
-/* Reads a file and, in place of each include, the file it names (each file once). */
-bool load_program(const char *path, List *include_dirs, List *items);
+int driver_main(int argc, char **argv);
 
 /* ---------------------------------------------------------------- image.c */
 

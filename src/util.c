@@ -1,9 +1,7 @@
 /* util.c: pool allocation, lists, byte buffers and the names of types and axes. */
 #include <ctype.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "tilec.h"
@@ -349,29 +347,6 @@ etype_ctype(EType t)
 	case T_I64: return "long long";
 	default: return "int";
 	}
-}
-
-int
-run_process(char *const argv[], bool stdout_to_stderr)
-{
-	fflush(stdout);
-	fflush(stderr);
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		if (stdout_to_stderr)
-			dup2(2, 1);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	int status;
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status) == 127 ? -1 : WEXITSTATUS(status);
-	return 1000 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
 }
 
 const char *

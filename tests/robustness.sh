@@ -1,0 +1,276 @@
+#!/bin/sh
+# robustness.sh TILEC: the reproducers of issue 11 (crashes, data loss, leftovers, limits, the emulator's
+# checks) as regression tests, one PASS/FAIL line each. Exits 1 when a test failed.
+runner=robustness
+. "$(dirname "$0")/runner.sh"
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+if command -v timeout >/dev/null 2>&1; then limit='timeout 60'; else limit=; fi
+example=$PWD/examples/tmem_roundtrip.tile
+failed=0
+
+pass() {
+	echo "PASS robustness/$1"
+}
+
+fail() {
+	echo "FAIL robustness/$1: $2"
+	[ -s "$tmp/err" ] && head -n 8 "$tmp/err" | sed 's/^/    stderr: /'
+	failed=1
+}
+
+# expect NAME WANT ARGS...: runs tilec (stdout $tmp/out, stderr $tmp/err); true when it exits with WANT.
+expect() {
+	name=$1 want=$2
+	shift 2
+	$limit "$tilec" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	[ "$rc" = "$want" ] && return 0
+	fail "$name" "tilec $* exited with status $rc, expected $want"
+	return 1
+}
+
+# said NAME TEXT: true when stderr of the last run contains TEXT.
+said() {
+	grep -qF -- "$2" "$tmp/err" && return 0
+	fail "$1" "stderr lacks '$2'"
+	return 1
+}
+
+# ------------------------------------------------------------------ limits
+
+# Nested unrolled loops in many kernels: one budget for the file, one error, no output.
+awk 'BEGIN {
+	for (k = 0; k < 8; k++) {
+		printf "kernel k%d(A: f32[128]) launch(grid = 1, block = 128)\n{\n    local r: f32[128] layout S[(128) : (1@tid_in_wg)];\n", k
+		printf "    view rv = r.view(1, layout = default);\n"
+		printf "    for a in 0..15 {\n        for b in 0..1000 {\n            rv[0] = A[thread_idx.x];\n        }\n    }\n}\n"
+	}
+}' >"$tmp/amplify.tile"
+if expect unroll-budget-per-file 1 "$tmp/amplify.tile" -o "$tmp/amplify.cu" && said unroll-budget-per-file \
+	"longer than 65536 unrolled iterations"; then
+	n=$(grep -c 'error:' "$tmp/err")
+	if [ "$n" -ne 1 ]; then fail unroll-budget-per-file "$n errors, expected 1"
+	elif [ -e "$tmp/amplify.cu" ]; then fail unroll-budget-per-file "an output was written"
+	else pass unroll-budget-per-file; fi
+fi
+
+# Declarations cost the same however many there are (they were quadratic: 10^5 took minutes).
+awk 'BEGIN { for (i = 0; i < 100000; i++) printf "layout L%d = S[(32) : (1@laneid)];\n", i }' >"$tmp/layouts.tile"
+awk 'BEGIN {
+	n = 30000; printf "kernel k("
+	for (i = 0; i < n; i++) printf "%sA%d: f32[1]", i ? ", " : "", i
+	printf ") launch(grid = 1, block = 32)\n{\n"
+	for (i = 0; i < n; i++) printf "    let v%d = %d;\n", i, i
+	printf "    A0[0] = A%d[v%d - %d];\n}\n", n - 1, n - 1, n - 1
+}' >"$tmp/names.tile"
+for f in layouts names; do
+	if command -v timeout >/dev/null 2>&1; then
+		timeout 30 "$tilec" -w "$tmp/$f.tile" -o /dev/null >/dev/null 2>"$tmp/err"
+		rc=$?
+	else
+		"$tilec" -w "$tmp/$f.tile" -o /dev/null >/dev/null 2>"$tmp/err"
+		rc=$?
+	fi
+	if [ $rc -eq 0 ]; then pass "linear-names-$f"; else fail "linear-names-$f" "exit status $rc (124: over 30 s)"; fi
+done
+
+# Out of memory is an input too large for the machine: exit 1 and a message, no output file. Only
+# where a 300 MB address space lets tilec start (not under AddressSanitizer, which reserves terabytes).
+awk -v body="$(sed -n '/^kernel/,$p' "$example" | sed 1d)" 'BEGIN {
+	print "layout TB  = tmem_datapath_layout(\"B\", 64, 128);"
+	print "layout REG = S[(64, 2, 64) : (1@tid_in_wg, 64@tid_in_wg, 1)];"
+	for (k = 0; k < 400; k++) printf "kernel k%d(A: f32[128, 64], Out: f32[128, 64]) launch(grid = 1, block = 128)\n%s\n", k, body
+}' >"$tmp/many.tile"
+if sh -c 'ulimit -v 300000 && "$1" --version; exit $?' sh "$tilec" >/dev/null 2>&1; then
+	(ulimit -v 300000 && exec "$tilec" "$tmp/many.tile" -o "$tmp/many.cu") >/dev/null 2>"$tmp/err"
+	rc=$?
+	if [ $rc -ne 1 ]; then fail out-of-memory "exit status $rc, expected 1"
+	elif ! grep -qx 'tilec: error: out of memory' "$tmp/err"; then fail out-of-memory "no 'out of memory' message"
+	elif [ -e "$tmp/many.cu" ]; then fail out-of-memory "an output was written"
+	else pass out-of-memory; fi
+else
+	echo "SKIP robustness/out-of-memory: tilec does not start in 300 MB of address space (a sanitizer build)"
+fi
+
+# Static shared memory: 227 KB is the most a block has; grid y and z at most 65535, block z 64.
+shared() {
+	printf 'kernel k(A: f32[128]) launch(grid = 1, block = 128)\n{\n    shared s: f32[%d];\n' "$1"
+	printf '    s[thread_idx.x] = A[thread_idx.x];\n    cta_sync;\n    A[thread_idx.x] = s[127 - thread_idx.x];\n}\n'
+}
+shared 58112 >"$tmp/shared_ok.tile"
+shared 58113 >"$tmp/shared_over.tile"
+expect shared-at-limit 0 "$tmp/shared_ok.tile" -o - && pass shared-at-limit
+expect shared-over-limit 1 "$tmp/shared_over.tile" -o - && said shared-over-limit "shared_over.tile:3:5: error:" &&
+	said shared-over-limit "a block has at most 232448 bytes" && pass shared-over-limit
+for launch in 'grid = (1, 65536, 1), block = 32' 'grid = (1, 1, 65536), block = 32' 'grid = 1, block = (1, 1, 65)'; do
+	printf 'kernel k(A: f32[1]) launch(%s)\n{\n    A[0] = 1.0;\n}\n' "$launch" >"$tmp/launch.tile"
+	name=launch-limit-$(echo "$launch" | tr -c 'a-z0-9\n' '_')
+	expect "$name" 1 "$tmp/launch.tile" -o - && said "$name" "launch.tile:1:" && said "$name" "is at most" && pass "$name"
+done
+printf 'kernel k(A: f32[1]) launch(grid = (2147483647, 65535, 65535), block = (1, 1, 64))\n{\n    A[0] = 1.0;\n}\n' \
+	>"$tmp/launch_max.tile"
+expect launch-at-limits 0 "$tmp/launch_max.tile" -o - && pass launch-at-limits
+
+# ------------------------------------------------------------------ outputs: no data loss
+
+# -o or -MF naming the input (or an included file) is refused; the source stays.
+cp "$example" "$tmp/same.tile"
+expect output-is-input 1 "$tmp/same.tile" -o "$tmp/same.tile" && said output-is-input "is the input file" &&
+	cmp -s "$example" "$tmp/same.tile" && pass output-is-input
+expect depfile-is-input 1 "$tmp/same.tile" -MD -MF "$tmp/same.tile" -o "$tmp/same.cu" &&
+	said depfile-is-input "is the input file" && cmp -s "$example" "$tmp/same.tile" && [ ! -e "$tmp/same.cu" ] &&
+	pass depfile-is-input
+ln -s same.tile "$tmp/link.tile"
+expect output-is-input-by-link 1 "$tmp/same.tile" -o "$tmp/link.tile" && cmp -s "$example" "$tmp/same.tile" &&
+	pass output-is-input-by-link
+mkdir "$tmp/inc"
+echo 'const UNUSED = 1;' >"$tmp/inc/defs.tile"
+{ echo 'include "defs.tile";'; cat "$example"; } >"$tmp/inc/main.tile"
+expect output-is-include 1 "$tmp/inc/main.tile" -o "$tmp/inc/defs.tile" && said output-is-include "included file" &&
+	grep -q UNUSED "$tmp/inc/defs.tile" && pass output-is-include
+# An input named k.cu, compiled without -o, would be its own default output.
+mkdir "$tmp/cwd"
+cp "$example" "$tmp/cwd/k.cu"
+(cd "$tmp/cwd" && $limit "$tilec" k.cu >"$tmp/out" 2>"$tmp/err")
+rc=$?
+if [ $rc -ne 1 ]; then fail input-named-cu "exit status $rc, expected 1"
+elif ! cmp -s "$example" "$tmp/cwd/k.cu"; then fail input-named-cu "k.cu was replaced"
+else said input-named-cu "name another output with -o" && pass input-named-cu; fi
+
+# A failed depfile leaves no new output, and the old output as it was.
+echo old >"$tmp/keep.cu"
+expect depfile-fails 1 "$example" -MD -MF "$tmp/no/such/dir/k.d" -o "$tmp/keep.cu" && said depfile-fails "k.d" &&
+	[ "$(cat "$tmp/keep.cu")" = old ] && ! ls -a "$tmp" | grep -q '^\.tilec-' && pass depfile-fails
+expect depfile-fails-new 1 "$example" -MD -MF "$tmp/no/such/dir/k.d" -o "$tmp/new.cu" && [ ! -e "$tmp/new.cu" ] &&
+	pass depfile-fails-new
+
+# Links: /dev/stdout is written through (in place), even when it leads to a regular file; a link to a
+# regular file stays a link and its target gets the output.
+"$tilec" "$example" -o - >"$tmp/ref.cu" 2>/dev/null
+if "$tilec" "$example" -o /dev/stdout >"$tmp/stdout.cu" 2>"$tmp/err"; then
+	if cmp -s "$tmp/ref.cu" "$tmp/stdout.cu" && [ -L /dev/stdout ] || [ -c /dev/stdout ]; then pass dev-stdout
+	else fail dev-stdout "the redirected file differs from -o - (or /dev/stdout was replaced)"; fi
+else
+	fail dev-stdout "tilec -o /dev/stdout failed"
+fi
+echo old >"$tmp/target.cu"
+ln -s target.cu "$tmp/link.cu"
+expect link-kept 0 "$example" -o "$tmp/link.cu" && [ -L "$tmp/link.cu" ] && cmp -s "$tmp/ref.cu" "$tmp/target.cu" &&
+	pass link-kept
+ln -s /proc/self/fd/1 "$tmp/fd1.cu"
+"$tilec" "$example" -o "$tmp/fd1.cu" >"$tmp/fd1.out" 2>"$tmp/err"
+if [ -L "$tmp/fd1.cu" ] && cmp -s "$tmp/ref.cu" "$tmp/fd1.out"; then pass link-to-fd
+else fail link-to-fd "a link to /proc/self/fd/1 was replaced, or the output did not reach stdout"; fi
+
+# ------------------------------------------------------------------ --emit=tokens|ast, stdin
+
+for kind in tokens ast; do
+	expect "emit-$kind-o" 0 --emit=$kind "$example" -o "$tmp/k.$kind" -MD && [ ! -s "$tmp/out" ] &&
+		[ -s "$tmp/k.$kind" ] && grep -q "k\.$kind *:" "$tmp/k.d" && pass "emit-$kind-o"
+	expect "emit-$kind-stdout" 0 --emit=$kind "$example" && [ -s "$tmp/out" ] && pass "emit-$kind-stdout"
+	expect "emit-$kind-unwritable" 1 --emit=$kind "$example" -o "$tmp/no/such/dir/x" && pass "emit-$kind-unwritable"
+done
+mkdir "$tmp/stdin"
+(cd "$tmp/stdin" && "$tilec" - -MD -o s.cu <"$example" >/dev/null 2>"$tmp/err")
+if [ ! -s "$tmp/stdin/s.d" ]; then fail stdin-depfile "no s.d"
+elif grep -q ' -\( \|$\)' "$tmp/stdin/s.d"; then fail stdin-depfile "the rule lists '-': $(cat "$tmp/stdin/s.d")"
+elif command -v make >/dev/null 2>&1 &&
+	! (cd "$tmp/stdin" && printf 'all: s.cu\n-include s.d\ns.cu:\n\ttrue\n' >Mk && make -s -f Mk >/dev/null 2>&1); then
+	fail stdin-depfile "make cannot use s.d"
+else pass stdin-depfile; fi
+(cd "$tmp/stdin" && "$tilec" - <"$example" >"$tmp/stdin.out" 2>"$tmp/err")
+if ls -a "$tmp/stdin" | grep -q '^-'; then fail stdin-no-dash-file "a file named -.cu was written"
+elif ! grep -q tilec_launch_tmem_roundtrip "$tmp/stdin.out"; then fail stdin-no-dash-file "no output on stdout"
+else pass stdin-no-dash-file; fi
+
+# ------------------------------------------------------------------ signals: nothing left behind
+
+# A fake ptxas / C++ compiler that records its pid and waits: tilec gets SIGTERM (or SIGINT, SIGHUP)
+# meanwhile; its temporary directory and its child must be gone after it died of the signal.
+mkdir -p "$tmp/cuda/bin" "$tmp/t"
+printf '#!/bin/sh\necho $$ >"%s/child.pid"\nexec sleep 30\n' "$tmp" >"$tmp/cuda/bin/ptxas"
+chmod +x "$tmp/cuda/bin/ptxas"
+cp "$tmp/cuda/bin/ptxas" "$tmp/cuda/bin/fakecxx"
+# signalled NAME SIGNAL CMD...: runs CMD in the background with TMPDIR=$tmp/t, signals it once the child runs.
+signalled() {
+	name=$1 sig=$2
+	shift 2
+	rm -f "$tmp/child.pid"
+	# a background job of sh starts with SIGINT ignored; python3 gives it back its default action
+	TMPDIR=$tmp/t CUDA_HOME=$tmp/cuda CXX=$tmp/cuda/bin/fakecxx python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execv(sys.argv[1], sys.argv[1:])' "$@" >/dev/null 2>&1 &
+	pid=$!
+	i=0
+	while [ ! -s "$tmp/child.pid" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+	kill -s "$sig" $pid
+	wait $pid 2>/dev/null
+	child=$(cat "$tmp/child.pid" 2>/dev/null)
+	sleep 0.2
+	if [ -z "$child" ]; then fail "$name" "the child never started"
+	elif [ -e "/proc/$child" ] && ! grep -q ') Z' "/proc/$child/stat" 2>/dev/null; then
+		fail "$name" "the child $child still runs"
+		kill "$child"
+	elif [ -n "$(ls -A "$tmp/t")" ]; then fail "$name" "left behind: $(ls -A "$tmp/t")"; rm -rf "$tmp/t"/*
+	else pass "$name"; fi
+}
+signalled signal-ptxas-TERM TERM "$tilec" "$example" -o "$tmp/k.cubin"
+signalled signal-ptxas-INT INT "$tilec" "$example" -o "$tmp/k.cubin"
+signalled signal-ptxas-HUP HUP "$tilec" "$example" -o "$tmp/k.cubin"
+signalled signal-run-TERM TERM "$tilec" run "$example"
+[ -e "$tmp/k.cubin" ] && fail signal-no-output "an interrupted run wrote k.cubin"
+
+# ------------------------------------------------------------------ the environment
+
+# A $TMPDIR that does not exist: /tmp instead (it was exit 4 for tilec run, 3 for the ptxas route).
+TMPDIR=$tmp/no/such/dir
+export TMPDIR
+expect tmpdir-missing-run 0 run "$example" && pass tmpdir-missing-run
+$limit "$tilec" "$example" -o "$tmp/t.cubin" >"$tmp/out" 2>"$tmp/err"
+rc=$?
+if [ $rc -eq 3 ] && grep -q 'ptxas not found' "$tmp/err"; then
+	echo "SKIP robustness/tmpdir-missing-ptxas: no ptxas"
+elif [ $rc -eq 0 ] && [ -s "$tmp/t.cubin" ]; then pass tmpdir-missing-ptxas
+else fail tmpdir-missing-ptxas "exit status $rc"; fi
+unset TMPDIR
+
+# libtilert refuses a cubin whose ELF header names tables or sections outside the file (the driver
+# crashed on them); the good cubin passes its checks (and fails only for want of a context).
+rtdir=$(dirname "$tilec")
+cat >"$tmp/rt.c" <<'C'
+#include <stdio.h>
+#include "tilert.h"
+int main(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		tilert_module *m = NULL;
+		printf("%d %s\n", tilert_module_load_file(NULL, argv[i], &m), tilert_last_error());
+	}
+	return 0;
+}
+C
+if [ ! -s "$tmp/t.cubin" ]; then
+	echo "SKIP robustness/tilert-corrupt-cubin: no cubin (no ptxas)"
+elif ! ${CC:-cc} -Iruntime -o "$tmp/rt" "$tmp/rt.c" "$rtdir/libtilert.a" -ldl >/dev/null 2>&1; then
+	echo "SKIP robustness/tilert-corrupt-cubin: cannot link $rtdir/libtilert.a with ${CC:-cc} (a sanitizer build)"
+else
+	python3 - "$tmp/t.cubin" "$tmp" <<'PY'
+import struct, sys
+good = open(sys.argv[1], 'rb').read()
+fields = {'phoff': (32, '<Q', 1 << 50), 'shoff': (40, '<Q', 1 << 40), 'phnum': (56, '<H', 60000),
+          'shentsize': (58, '<H', 65535), 'shnum': (60, '<H', 60000), 'shstrndx': (62, '<H', 60000)}
+for name, (off, fmt, v) in fields.items():
+    d = bytearray(good)
+    struct.pack_into(fmt, d, off, v)
+    open('%s/bad_%s.cubin' % (sys.argv[2], name), 'wb').write(d)
+open('%s/bad_trunc.cubin' % sys.argv[2], 'wb').write(good[:len(good) // 2])
+PY
+	"$tmp/rt" "$tmp/t.cubin" "$tmp"/bad_*.cubin >"$tmp/rt.out" 2>&1
+	if ! head -n 1 "$tmp/rt.out" | grep -q '^1 .*ctx is NULL'; then fail tilert-corrupt-cubin "the good cubin: $(head -n 1 "$tmp/rt.out")"
+	elif [ "$(grep -c '^3 .*corrupt ELF' "$tmp/rt.out")" -ne 7 ]; then fail tilert-corrupt-cubin "$(cat "$tmp/rt.out")"
+	else pass tilert-corrupt-cubin; fi
+fi
+
+if [ $failed -ne 0 ]; then exit 1; fi
+exit 0
