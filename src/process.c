@@ -104,16 +104,26 @@ process_run(char *const argv[], bool stdout_to_stderr)
 {
 	fflush(stdout);
 	fflush(stderr);
+	/* no signal between the fork and the note of the child's pid: the handler would miss the child */
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
 	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		if (stdout_to_stderr)
 			dup2(2, 1);
 		execvp(argv[0], argv);
 		_exit(127);
 	}
-	child = pid; /* a signal to tilec stops it too */
+	if (pid > 0)
+		child = pid; /* a signal to tilec stops it too */
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (pid < 0)
+		return -1;
 	int status;
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {

@@ -207,7 +207,10 @@ os.execv(sys.argv[1], sys.argv[1:])' "$@" >/dev/null 2>&1 &
 	kill -s "$sig" $pid
 	wait $pid 2>/dev/null
 	child=$(cat "$tmp/child.pid" 2>/dev/null)
-	sleep 0.2
+	# the child dies of SIGKILL soon, but not at once on a busy machine: up to 10 s
+	i=0
+	while [ -n "$child" ] && [ -e "/proc/$child" ] && ! grep -q ') Z' "/proc/$child/stat" 2>/dev/null &&
+		[ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
 	if [ -z "$child" ]; then fail "$name" "the child never started"
 	elif [ -e "/proc/$child" ] && ! grep -q ') Z' "/proc/$child/stat" 2>/dev/null; then
 		fail "$name" "the child $child still runs"
