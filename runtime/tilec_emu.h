@@ -371,8 +371,21 @@ tl_bf2f(unsigned short h)
 #define TL_EMU_POISON 0x7fbadbadu // what an allocation holds before it is written (a NaN as f32)
 #define TL_EMU_UNPACK_HIGH 0xbad00000u // the high 16 bits of a cell written by .unpack::16b (undefined)
 
+// The cells of the blocks, tl_emu_tmem_<kernel>[TL_EMU_TMEM_BLOCKS(blocks) * TL_EMU_CELLS]: on the CPU, which
+// runs one block after another, one block's; on the GPU one per block up to TL_EMU_SLOTS blocks, and for
+// larger grids TL_EMU_SLOTS that blocks take at tl_emu_begin and give back at tl_emu_end (a GPU holds
+// far fewer blocks than that at once, and a block never waits for a block that waits for a slot).
+#define TL_EMU_SLOTS 1024
+#ifdef __CUDACC__
+#define TL_EMU_TMEM_BLOCKS(n) ((n) < TL_EMU_SLOTS ? (n) : TL_EMU_SLOTS)
+static __device__ int tl_emu_slot_busy[TL_EMU_SLOTS];
+#else
+#define TL_EMU_TMEM_BLOCKS(n) 1ull
+#endif
+
 struct TlEmuCta {
 	unsigned *tmem;               // this block's cells, lane-major: cell (lane, col) = tmem[lane * 512 + col]
+	int slot;                     // the cells' place in tl_emu_tmem_<kernel>; -1 when not taken from the pool
 	unsigned used;                // bit k: columns 32k .. 32k+31 allocated
 	unsigned short start[16];     // allocation i: first column, columns
 	unsigned short ncols[16];
@@ -407,15 +420,24 @@ TL_EMU_FN void
 tl_emu_begin(TlEmuCta *c, unsigned *tmem_all, unsigned nslots = 0)
 {
 	if (tl_emu_tid() == 0) {
-		unsigned long long b = blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+		unsigned long long b = blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
+		c->slot = -1;
 #ifdef __CUDACC__
+		unsigned long long n = (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
 		if (nslots && b >= nslots)
 			TL_EMU_FAIL("tilec emu: block (%u, %u, %u): the GPU emulation of a kernel whose grid is computed at "
 			            "launch holds the tensor memory of %u blocks only\n", blockIdx.x, blockIdx.y, blockIdx.z,
 			            nslots);
+		if (!nslots && n > TL_EMU_SLOTS) {
+			int slot = (int)(b % TL_EMU_SLOTS);
+			while (atomicCAS(&tl_emu_slot_busy[slot], 0, 1) != 0)
+				slot = (slot + 1) % TL_EMU_SLOTS;
+			__threadfence();
+			c->slot = slot;
+			b = (unsigned long long)slot;
+		}
 #else
-		if (nslots)
-			b %= nslots;
+		b = nslots ? b % nslots : 0; // one block at a time: a grid known at compile time has one block's cells
 #endif
 		c->tmem = tmem_all + b * TL_EMU_CELLS;
 		c->used = 0;
@@ -483,6 +505,12 @@ tl_emu_unlock(TlEmuCta *c)
 #endif
 }
 
+#ifndef __CUDACC__
+// tilec run --tmem: called by lane 0 once a warp has made an allocation (cells of the block, its first
+// column, the alloc's where); fills tensors the program reads before it writes them.
+static void (*tl_emu_alloc_hook)(unsigned *cells, int start, const char *where) __attribute__((unused));
+#endif
+
 // tcgen05.alloc: lane 0 takes the lowest free run of ncols columns (in 32-column steps) and writes its
 // address (lane 0, column 32k) to the shared slot; the whole warp fills the columns with TL_EMU_POISON.
 TL_EMU_FN void
@@ -532,6 +560,11 @@ tl_emu_alloc(TlEmuCta *c, unsigned *slot, int ncols, const char *where)
 	for (int i = tl_emu_tid() & 31; i < TL_EMU_LANES * ncols; i += 32)
 		c->tmem[(i / ncols) * TL_EMU_COLS + start + i % ncols] = TL_EMU_POISON;
 	__syncwarp(live);
+#ifndef __CUDACC__
+	if ((tl_emu_tid() & 31) == 0 && tl_emu_alloc_hook)
+		tl_emu_alloc_hook(c->tmem, start, where);
+	__syncwarp(live);
+#endif
 }
 
 TL_EMU_FN void
@@ -600,6 +633,12 @@ tl_emu_end(TlEmuCta *c, const char *kernel)
 		            "allocated (by %s); every allocation must be freed with tcgen05.dealloc before the kernel "
 		            "exits%s\n", kernel, blockIdx.x, blockIdx.y, blockIdx.z, (int)c->ncols[0], (unsigned)c->start[0],
 		            c->where[0], c->nalloc > 1 ? " (and more)" : "");
+#ifdef __CUDACC__
+	if (tl_emu_tid() == 0 && c->slot >= 0) {
+		__threadfence();
+		atomicExch(&tl_emu_slot_busy[c->slot], 0);
+	}
+#endif
 }
 
 // Where register r of this lane goes: image entry = row | access << 5 | column << 6 (from image_cell()
@@ -874,25 +913,71 @@ tl_host_summary(const TlHostTensor *t)
 	printf("%s\n", t->count > 4 ? " ..." : "");
 }
 
-// --expect OUT=IN: after the run, OUT holds IN's values from before the run, bit for bit.
+// How far apart two elements are: for floats in units in the last place (the count of representable
+// values between them; +0 and -0 are 0 apart, NaN is as far as it gets unless both are the same NaN),
+// for integers the difference.
+static unsigned long long
+tl_host_distance(int type, const unsigned char *a, const unsigned char *b)
+{
+	size_t size = (size_t)tl_host_sizes[type];
+	if (memcmp(a, b, size) == 0)
+		return 0;
+	unsigned u = 0, v = 0;
+	memcpy(&u, a, size);
+	memcpy(&v, b, size);
+	if (type == TL_F32 || type == TL_F16 || type == TL_BF16) {
+		int bits = (int)size * 8;
+		unsigned sign = 1u << (bits - 1), exp_mask = type == TL_F32 ? 0x7f800000u : type == TL_F16 ? 0x7c00u : 0x7f80u;
+		unsigned mant_mask = (sign - 1) & ~exp_mask;
+		if (((u & exp_mask) == exp_mask && (u & mant_mask)) || ((v & exp_mask) == exp_mask && (v & mant_mask)))
+			return ~0ull; // a NaN
+		// sign and magnitude to a line of integers: -0 and +0 meet at 0
+		long long x = u & sign ? -(long long)(u & ~sign) : (long long)u;
+		long long y = v & sign ? -(long long)(v & ~sign) : (long long)v;
+		return (unsigned long long)(x > y ? x - y : y - x);
+	}
+	long long x, y;
+	switch (type) {
+	case TL_I32: x = (int)u, y = (int)v; break;
+	case TL_I16: x = (short)u, y = (short)v; break;
+	case TL_I8: x = (signed char)u, y = (signed char)v; break;
+	default: x = u, y = v; break;
+	}
+	return (unsigned long long)(x > y ? x - y : y - x);
+}
+
+// --expect OUT=IN[~ULPS]: after the run, OUT holds IN's values from before the run, bit for bit, or
+// within ULPS units in the last place (integers: within ULPS).
 static int
-tl_host_expect(const TlHostTensor *out, const TlHostTensor *in)
+tl_host_expect(const TlHostTensor *out, const TlHostTensor *in, unsigned long long ulps)
 {
 	size_t size = (size_t)tl_host_sizes[out->type], ndiff = 0, first = 0;
-	for (size_t i = 0; i < out->count; i++)
-		if (memcmp((const char *)out->data + tl_host_offset(out, i) * size,
-		           (const char *)in->init + tl_host_offset(in, i) * size, size) != 0 && !ndiff++)
+	unsigned long long worst = 0;
+	for (size_t i = 0; i < out->count; i++) {
+		unsigned long long d = tl_host_distance(out->type, (const unsigned char *)out->data + tl_host_offset(out, i) * size,
+		                                        (const unsigned char *)in->init + tl_host_offset(in, i) * size);
+		if (d > worst)
+			worst = d;
+		if (d > ulps && !ndiff++)
 			first = i;
+	}
+	char tol[64] = "";
+	if (ulps)
+		snprintf(tol, sizeof tol, "~%llu", ulps);
 	if (!ndiff) {
-		printf("expect %s = %s: all %zu elements equal\n", out->name, in->name, out->count);
+		if (ulps)
+			printf("expect %s = %s%s: all %zu elements within %llu%s (the largest difference: %llu)\n", out->name,
+			       in->name, tol, out->count, ulps, out->type <= TL_BF16 ? " ulps" : "", worst);
+		else
+			printf("expect %s = %s: all %zu elements equal\n", out->name, in->name, out->count);
 		return 0;
 	}
 	char idx[256], a[64], b[64];
 	tl_host_index(out, first, idx, sizeof idx);
 	tl_host_format(out, out->data, tl_host_offset(out, first), a, sizeof a);
 	tl_host_format(in, in->init, tl_host_offset(in, first), b, sizeof b);
-	printf("expect %s = %s: %s[%s] = %s but %s[%s] = %s (%zu of %zu elements differ)\n", out->name, in->name,
-	       out->name, idx, a, in->name, idx, b, ndiff, out->count);
+	printf("expect %s = %s%s: %s[%s] = %s but %s[%s] = %s (%zu of %zu elements differ%s)\n", out->name, in->name, tol,
+	       out->name, idx, a, in->name, idx, b, ndiff, out->count, ulps ? " by more" : "");
 	return 1;
 }
 

@@ -24,8 +24,13 @@ is_ld_tensor(const Tensor *t)
 static const char *
 where(CuWriter *w)
 {
-	const LStmt *cur = w->cur;
-	const char *path = cur && cur->loc.file >= 0 && cur->loc.file < source_count() ? source_path(cur->loc.file) : "?";
+	return emu_where(w->cur ? w->cur->loc : no_loc);
+}
+
+const char *
+emu_where(Loc loc)
+{
+	const char *path = loc.file >= 0 && loc.file < source_count() ? source_path(loc.file) : "?";
 	const char *slash = strrchr(path, '/');
 	Buf b = {0};
 	for (const char *p = slash ? slash + 1 : path; *p; p++) {
@@ -34,7 +39,7 @@ where(CuWriter *w)
 		if ((unsigned char)*p >= ' ' && *p != '?')
 			buf_putc(&b, *p);
 	}
-	buf_printf(&b, ":%d", cur ? cur->loc.first_line : 0);
+	buf_printf(&b, ":%d", loc.first_line);
 	char *r = pool_strdup(b.data);
 	buf_free(&b);
 	return r;
@@ -240,7 +245,7 @@ emu_kernel_begin(CuWriter *w, KernelIR *k)
 	}
 	unsigned long long blocks = (unsigned long long)k->grid[0] * k->grid[1] * k->grid[2];
 	buf_printf(w->out, "// the tensor memory of %s's blocks: 128 lanes x 512 columns each\n"
-	                   "__device__ unsigned tl_emu_tmem_%s[%lluull * TL_EMU_CELLS];\n\n", k->name, k->name, blocks);
+	                   "__device__ unsigned tl_emu_tmem_%s[TL_EMU_TMEM_BLOCKS(%lluull) * TL_EMU_CELLS];\n\n", k->name, k->name, blocks);
 }
 
 static void

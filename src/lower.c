@@ -736,6 +736,8 @@ lower_decl_checked(Stmt *s)
 		return false;
 	sym->tensor = t;
 	t->cname = cname_for(s->name);
+	if (kind == TK_TMEM)
+		list_push(&W.k->tmem_tensors, t);
 	if (kind == TK_SHARED) {
 		emit(L_SHARED, s->loc)->tensor = t;
 	} else if (kind == TK_LOCAL) {

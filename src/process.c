@@ -102,6 +102,12 @@ process_forget(const char *path)
 int
 process_run(char *const argv[], bool stdout_to_stderr)
 {
+	return process_run_limited(argv, stdout_to_stderr, 0);
+}
+
+int
+process_run_limited(char *const argv[], bool stdout_to_stderr, unsigned seconds)
+{
 	fflush(stdout);
 	fflush(stderr);
 	/* no signal between the fork and the note of the child's pid: the handler would miss the child */
@@ -116,6 +122,8 @@ process_run(char *const argv[], bool stdout_to_stderr)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		if (stdout_to_stderr)
 			dup2(2, 1);
+		if (seconds)
+			alarm(seconds); /* kept across exec: SIGALRM ends the program */
 		execvp(argv[0], argv);
 		_exit(127);
 	}

@@ -1,5 +1,7 @@
 /* run.c: tilec run: compiles a kernel for the CPU emulator, runs it and checks its outputs (docs/emulator.md). */
 #include <errno.h>
+#include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -14,8 +16,10 @@ typedef struct RunOptions {
 	const char *input;
 	const char *kernel;
 	unsigned long long seed;
-	List expects; /* char*: OUT=IN */
+	List expects; /* char*: OUT=IN or OUT=IN~ULPS */
 	List sets;    /* char*: NAME=VALUE */
+	List tmems;   /* char*: NAME=PARAM */
+	unsigned long time_limit; /* seconds the emulated program may run; 0: no limit */
 	List include_dirs;
 	const char *dump;
 	bool save_temps;
@@ -25,8 +29,8 @@ static int
 run_usage(const char *fmt, const char *arg)
 {
 	error(no_loc, fmt, arg);
-	fputs("usage: tilec run FILE.tile [--kernel NAME] [--seed S] [--expect OUT=IN]... [--set NAME=VALUE]... "
-	      "[-I DIR] [--dump DIR] [--save-temps]\n", stderr);
+	fputs("usage: tilec run FILE.tile [--kernel NAME] [--seed S] [--expect OUT=IN[~ULPS]]... [--set NAME=VALUE]... "
+	      "[--tmem NAME=PARAM]... [--time-limit S] [-I DIR] [--dump DIR] [--save-temps]\n", stderr);
 	return 2;
 }
 
@@ -38,7 +42,11 @@ run_help(void)
 	      "  --kernel NAME      the kernel to run (needed when the file has more than one)\n"
 	      "  --seed S           seed of the generated tensor values (default 1)\n"
 	      "  --expect OUT=IN    after the run, tensor OUT must equal tensor IN as it was before it\n"
-	      "  --set NAME=VALUE   a scalar parameter (default 0)\n"
+	      "  --expect OUT=IN~U  the same within U units in the last place (floats) or U (integers)\n"
+	      "  --set NAME=VALUE   a scalar parameter (default 0); refused outside its type's range\n"
+	      "  --tmem NAME=PARAM  tmem tensor NAME starts with tensor PARAM's values, placed by NAME's layout\n"
+	      "                     when its allocation is made (to test a load with no store before it)\n"
+	      "  --time-limit S     stop the emulated program after S seconds (default: no limit)\n"
 	      "  -I DIR             include search directory\n"
 	      "  --dump DIR         write DIR/manifest, DIR/N.in and DIR/N.out for tools/emu-gpu-runner\n"
 	      "  --save-temps       keep the generated C++ program and say where it is\n"
@@ -67,7 +75,8 @@ parse_run_args(int argc, char **argv, RunOptions *o, bool *help)
 			list_push(&o->include_dirs, (void *)(a + 2));
 			continue;
 		}
-		static const char *const with_value[] = {"--kernel", "--seed", "--expect", "--set", "-I", "--dump"};
+		static const char *const with_value[] = {"--kernel", "--seed", "--expect", "--set", "-I", "--dump", "--tmem",
+		                                         "--time-limit"};
 		const char *opt = NULL;
 		for (size_t k = 0; k < sizeof with_value / sizeof with_value[0] && !opt; k++) {
 			size_t n = strlen(with_value[k]);
@@ -95,12 +104,18 @@ parse_run_args(int argc, char **argv, RunOptions *o, bool *help)
 			o->seed = strtoull(v, &end, 0);
 			if (!*v || *end || errno || v[0] == '-')
 				return run_usage("--seed takes an unsigned integer, not '%s'", v);
-		} else if (strcmp(opt, "--expect") == 0 || strcmp(opt, "--set") == 0) {
+		} else if (strcmp(opt, "--time-limit") == 0) {
+			char *end;
+			errno = 0;
+			o->time_limit = strtoul(v, &end, 10);
+			if (!*v || *end || errno || v[0] == '-' || !o->time_limit || o->time_limit > 1000000)
+				return run_usage("--time-limit takes seconds from 1 to 1000000, not '%s'", v);
+		} else if (strcmp(opt, "--expect") == 0 || strcmp(opt, "--set") == 0 || strcmp(opt, "--tmem") == 0) {
 			const char *eq = strchr(v, '=');
 			if (!eq || eq == v || !eq[1])
-				return run_usage(opt[2] == 'e' ? "--expect takes OUT=IN, not '%s'" : "--set takes NAME=VALUE, not '%s'",
-				                 v);
-			list_push(opt[2] == 'e' ? &o->expects : &o->sets, (void *)v);
+				return run_usage(opt[2] == 'e' ? "--expect takes OUT=IN, not '%s'" : opt[2] == 's' ?
+				                 "--set takes NAME=VALUE, not '%s'" : "--tmem takes NAME=PARAM, not '%s'", v);
+			list_push(opt[2] == 'e' ? &o->expects : opt[2] == 's' ? &o->sets : &o->tmems, (void *)v);
 		} else if (strcmp(opt, "-I") == 0) {
 			list_push(&o->include_dirs, (void *)v);
 		} else {
@@ -176,18 +191,35 @@ scalar_values(KernelIR *k, RunOptions *o, uint32_t *bits)
 		Var *v = LIST_AT(k->params, Var, p);
 		char *end;
 		errno = 0;
+		int bits_n = etype_bits(v->type);
+		bool in_range;
+		const char *range;
 		if (etype_is_float(v->type)) {
-			float f = strtof(eq + 1, &end);
-			memcpy(&bits[p], &f, 4);
+			/* a finite value that would round to infinity in the parameter's type (inf itself is allowed) */
+			double d = strtod(eq + 1, &end);
+			double limit = v->type == T_F16 ? 65520.0 : v->type == T_BF16 ? 3.3961775292304462e38 : 3.4028235677973366e38 + 0x1p103;
+			in_range = isinf(d) ? errno == 0 : fabs(d) < limit;
+			range = v->type == T_F16 ? "|x| < 65520" : "a finite value";
+			float f = (float)d;
+			memcpy(&bits[p], &f, 4); /* an underflow gives 0 or a subnormal, as in C */
 		} else {
 			long long x = strtoll(eq + 1, &end, 0);
+			long long lo = etype_is_signed(v->type) ? -(1ll << (bits_n - 1)) : 0;
+			long long hi = etype_is_signed(v->type) ? (1ll << (bits_n - 1)) - 1 : (1ll << bits_n) - 1;
+			in_range = errno != ERANGE && x >= lo && x <= hi;
+			range = pool_printf("%lld to %lld", lo, hi);
 			bits[p] = (uint32_t)x;
-			if (etype_bits(v->type) < 32)
-				bits[p] &= (1u << etype_bits(v->type)) - 1;
+			if (bits_n < 32)
+				bits[p] &= (1u << bits_n) - 1;
 		}
-		if (*end || end == eq + 1 || errno) {
+		if (*end || end == eq + 1) {
 			error(no_loc, "--set %s: '%s' is not a%s value", s, eq + 1,
 			        etype_is_float(v->type) ? " floating-point" : "n integer");
+			return 2;
+		}
+		if (!in_range) {
+			error(no_loc, "--set %s: %s is out of range for '%s' of type %s (%s)", s, eq + 1, name,
+			      etype_name(v->type), range);
 			return 2;
 		}
 	}
@@ -261,33 +293,93 @@ runtime_shapes(KernelIR *k, const uint32_t *bits, Shape64 *shapes, unsigned grid
 	return 0;
 }
 
-/* --expect OUT=IN: two tensor parameters of one type and shape. */
+/* --expect OUT=IN[~ULPS]: two tensor parameters of one type and shape; pairs[3 i .. 3 i + 2] = OUT, IN, ULPS. */
 static int
 expect_pairs(KernelIR *k, RunOptions *o, int *pairs, const Shape64 *shapes)
 {
 	for (int i = 0; i < o->expects.n; i++) {
 		const char *s = LIST_AT(o->expects, char, i);
 		const char *eq = strchr(s, '=');
-		const char *names[2] = {pool_strndup(s, (size_t)(eq - s)), eq + 1};
+		const char *tilde = strchr(eq, '~');
+		const char *names[2] = {pool_strndup(s, (size_t)(eq - s)),
+		                        tilde ? pool_strndup(eq + 1, (size_t)(tilde - eq - 1)) : eq + 1};
+		pairs[3 * i + 2] = 0;
+		if (tilde) {
+			char *end;
+			errno = 0;
+			long ulps = strtol(tilde + 1, &end, 10);
+			if (!tilde[1] || *end || errno || ulps < 0 || ulps > 1000000000) {
+				error(no_loc, "--expect %s: the tolerance after '~' is a count of units in the last place, from 0 "
+				              "to 1000000000", s);
+				return 2;
+			}
+			pairs[3 * i + 2] = (int)ulps;
+		}
 		Tensor *t[2];
 		for (int j = 0; j < 2; j++) {
 			int p = param_index(k, names[j], true);
 			if (p < 0) {
-				error(no_loc, "--expect %s: kernel %s has no tensor parameter '%s'", s, k->name,
-				        names[j]);
+				error(no_loc, "--expect %s: kernel %s has no tensor parameter '%s'", s, k->name, names[j]);
 				return 2;
 			}
-			pairs[2 * i + j] = p;
+			pairs[3 * i + j] = p;
 			t[j] = LIST_AT(k->param_is_tensor, Tensor, p);
 		}
 		bool same = t[0]->type == t[1]->type && t[0]->rank == t[1]->rank;
 		for (int d = 0; same && d < t[0]->rank; d++)
-			same = shapes[pairs[2 * i]].dims[d] == shapes[pairs[2 * i + 1]].dims[d];
+			same = shapes[pairs[3 * i]].dims[d] == shapes[pairs[3 * i + 1]].dims[d];
 		if (!same) {
-			error(no_loc, "--expect %s: %s and %s differ in element type or shape", s, names[0],
-			        names[1]);
+			error(no_loc, "--expect %s: %s and %s differ in element type or shape", s, names[0], names[1]);
 			return 2;
 		}
+	}
+	return 0;
+}
+
+/* --tmem NAME=PARAM: a tmem tensor of the kernel in a known allocation, and a tensor parameter of its
+ * type and shape; fills[i] = the tensor, params[i] = PARAM's position. */
+static int
+tmem_fills(KernelIR *k, RunOptions *o, Tensor **fills, int *params, const Shape64 *shapes)
+{
+	for (int i = 0; i < o->tmems.n; i++) {
+		const char *s = LIST_AT(o->tmems, char, i);
+		const char *eq = strchr(s, '=');
+		const char *name = pool_strndup(s, (size_t)(eq - s));
+		Tensor *tm = NULL;
+		int found = 0;
+		for (int j = 0; j < k->tmem_tensors.n; j++) {
+			Tensor *t = LIST_AT(k->tmem_tensors, Tensor, j);
+			if (strcmp(t->name, name) == 0 && found++ == 0)
+				tm = t;
+		}
+		if (!found) {
+			error(no_loc, "--tmem %s: kernel %s declares no tmem tensor '%s'", s, k->name, name);
+			return 2;
+		}
+		if (found > 1) {
+			error(no_loc, "--tmem %s: kernel %s declares %d tmem tensors named '%s'; rename all but one", s, k->name,
+			      found, name);
+			return 2;
+		}
+		if (!tm->alloc) {
+			error(no_loc, "--tmem %s: '%s' is not at a known place of an allocation of the kernel", s, name);
+			return 2;
+		}
+		int p = param_index(k, eq + 1, true);
+		if (p < 0) {
+			error(no_loc, "--tmem %s: kernel %s has no tensor parameter '%s'", s, k->name, eq + 1);
+			return 2;
+		}
+		Tensor *src = LIST_AT(k->param_is_tensor, Tensor, p);
+		bool same = tm->type == src->type && tm->rank == src->rank;
+		for (int d = 0; same && d < tm->rank; d++)
+			same = shapes[p].dims[d] == tm->dims[d];
+		if (!same) {
+			error(no_loc, "--tmem %s: %s and %s differ in element type or shape", s, name, eq + 1);
+			return 2;
+		}
+		fills[i] = tm;
+		params[i] = p;
 	}
 	return 0;
 }
@@ -307,9 +399,48 @@ c_string(Buf *b, const char *s)
 	buf_putc(b, '"');
 }
 
+/* --tmem: tl_run_fill, which the emulator calls when a warp has made an allocation (tl_emu_alloc_hook),
+ * writes each filled tensor's elements into its cells when the allocation is the tensor's. The cells
+ * (lane * 512 + column from the allocation's first column) and bit offsets come from the layout. */
+static void
+fill_function(Buf *b, Tensor **fills, int nfills)
+{
+	buf_printf(b, "\n// ---- tilec run --tmem: tensors filled when their allocation is made\n"
+	              "static const TlHostTensor *tl_fill_src[%d];\n", nfills);
+	for (int i = 0; i < nfills; i++) {
+		Tensor *t = fills[i];
+		int bits = etype_bits(t->type), per = 32 / bits;
+		buf_printf(b, "static const unsigned tl_fill_cell_%d[%d] = {", i, t->count);
+		for (int e = 0; e < t->count; e++) {
+			const int32_t *place = LAYOUT_PLACE(t->layout, e, 0);
+			int lane = t->lane_offset + place[AX_TLANE], col = t->col_offset + place[AX_TCOL] / per;
+			buf_printf(b, "%s%s%d", e ? "," : "", e % 16 ? " " : "\n\t", lane * 512 + col);
+		}
+		buf_printf(b, "\n};\nstatic const unsigned char tl_fill_shift_%d[%d] = {", i, t->count);
+		for (int e = 0; e < t->count; e++)
+			buf_printf(b, "%s%s%d", e ? "," : "", e % 16 ? " " : "\n\t", LAYOUT_PLACE(t->layout, e, 0)[AX_TCOL] % per * bits);
+		buf_puts(b, "\n};\n");
+	}
+	buf_puts(b, "static void\ntl_run_fill(unsigned *cells, int start, const char *where)\n{\n");
+	for (int i = 0; i < nfills; i++) {
+		Tensor *t = fills[i];
+		int bytes = etype_bits(t->type) / 8;
+		const char *at = pool_printf("%s: ", emu_where(t->alloc->loc));
+		buf_printf(b, "\tif (strncmp(where, \"%s\", %zu) == 0) {\n"
+		              "\t\tfor (int e = 0; e < %d; e++) {\n"
+		              "\t\t\tunsigned v = 0, *c = &cells[tl_fill_cell_%d[e] + start];\n"
+		              "\t\t\tmemcpy(&v, (const unsigned char *)tl_fill_src[%d]->init + tl_host_offset(tl_fill_src[%d], e) * %d, %d);\n"
+		              "\t\t\t*c = (*c & ~(0x%xu << tl_fill_shift_%d[e])) | v << tl_fill_shift_%d[e];\n"
+		              "\t\t}\n\t}\n", at, strlen(at), t->count, i, i, i, bytes, bytes,
+		           bytes == 4 ? 0xffffffffu : (1u << 8 * bytes) - 1, i, i);
+	}
+	buf_puts(b, "}\n");
+}
+
 /* The host main: fill, launch on the CPU, print, compare, dump. */
 static void
-host_main(Buf *b, KernelIR *k, RunOptions *o, const uint32_t *scalars, const int *pairs, const Shape64 *shapes)
+host_main(Buf *b, KernelIR *k, RunOptions *o, const uint32_t *scalars, const int *pairs, const Shape64 *shapes,
+          const int *fill_params)
 {
 	buf_printf(b, "\n// ---- tilec run: the host side\nint\nmain(void)\n{\n");
 	int ntensors = 0;
@@ -346,6 +477,10 @@ host_main(Buf *b, KernelIR *k, RunOptions *o, const uint32_t *scalars, const int
 			           ct, i, scalars[i], i, i);
 		}
 	}
+	for (int i = 0; i < o->tmems.n; i++)
+		buf_printf(b, "\ttl_fill_src[%d] = &t[%d];\n", i, slot[fill_params[i]]);
+	if (o->tmems.n)
+		buf_puts(b, "\ttl_emu_alloc_hook = tl_run_fill;\n");
 	buf_puts(b, "\tvoid *args[] = {");
 	for (int i = 0; i < k->params.n; i++)
 		buf_printf(b, "%s&p%d", i ? ", " : "", i);
@@ -355,7 +490,8 @@ host_main(Buf *b, KernelIR *k, RunOptions *o, const uint32_t *scalars, const int
 	for (int i = 0; i < ntensors; i++)
 		buf_printf(b, "\ttl_host_summary(&t[%d]);\n", i);
 	for (int i = 0; i < o->expects.n; i++)
-		buf_printf(b, "\tbad |= tl_host_expect(&t[%d], &t[%d]);\n", slot[pairs[2 * i]], slot[pairs[2 * i + 1]]);
+		buf_printf(b, "\tbad |= tl_host_expect(&t[%d], &t[%d], %d);\n", slot[pairs[3 * i]], slot[pairs[3 * i + 1]],
+		           pairs[3 * i + 2]);
 	if (o->dump) {
 		for (int i = 0; i < k->params.n; i++) {
 			if (!LIST_AT(k->param_is_tensor, Tensor, i))
@@ -450,14 +586,18 @@ static int
 run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 {
 	uint32_t *scalars = pool_alloc(sizeof(uint32_t) * (size_t)(k->params.n + 1));
-	int *pairs = pool_alloc(sizeof(int) * (size_t)(2 * o->expects.n + 1));
+	int *pairs = pool_alloc(sizeof(int) * (size_t)(3 * o->expects.n + 1));
 	Shape64 *shapes = pool_alloc(sizeof(Shape64) * (size_t)(k->params.n + 1));
+	Tensor **fills = pool_alloc(sizeof(Tensor *) * (size_t)(o->tmems.n + 1));
+	int *fill_params = pool_alloc(sizeof(int) * (size_t)(o->tmems.n + 1));
 	unsigned grid[3];
 	int rc = scalar_values(k, o, scalars);
 	if (!rc)
 		rc = runtime_shapes(k, scalars, shapes, grid);
 	if (!rc)
 		rc = expect_pairs(k, o, pairs, shapes);
+	if (!rc)
+		rc = tmem_fills(k, o, fills, fill_params, shapes);
 	if (!rc && o->dump)
 		rc = write_manifest(k, o, scalars, shapes);
 	if (rc)
@@ -466,7 +606,9 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 	Buf b = {0};
 	buf_puts(&b, "// tilec run: the --target=emu program with a host main, for the CPU.\n#define TILEC_EMU_HOST 1\n");
 	target_emu.emit(prog, arch_default()->name, &b);
-	host_main(&b, k, o, scalars, pairs, shapes);
+	if (o->tmems.n)
+		fill_function(&b, fills, o->tmems.n);
+	host_main(&b, k, o, scalars, pairs, shapes, fill_params);
 
 	char *dir = process_temp_mkdir("tilec-run");
 	if (!dir) {
@@ -496,11 +638,14 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 			printf("run %s: grid %ux%ux%u, block %dx%dx%d, seed %llu\n", k->name, grid[0], grid[1], grid[2],
 			       k->block[0], k->block[1], k->block[2], o->seed);
 			char *argv[] = {exe, NULL};
-			st = process_run(argv, false);
+			st = process_run_limited(argv, false, (unsigned)o->time_limit);
 			if (st == 0 || st == 1) {
 				rc = st;
 			} else if (st == TRAP_STATUS) {
 				rc = 1; /* the emulator said why */
+			} else if (o->time_limit && st == 1000 + SIGALRM) {
+				error(no_loc, "kernel %s ran longer than --time-limit=%lu seconds; stopped", k->name, o->time_limit);
+				rc = 1;
 			} else if (st >= 1000) {
 				error(no_loc, "the emulated program died of signal %d", st - 1000);
 				rc = 4;

@@ -637,6 +637,7 @@ typedef struct KernelIR {
 	Map names;    /* every name the generated code uses */
 	bool uses_f16, uses_bf16;
 	List apply_memo; /* apply.c: applies already checked, by instruction and operands */
+	List tmem_tensors; /* Tensor*: the tmem tensors declared, for tilec run --tmem */
 	int nstaging;    /* apply.c: staging arrays made so far */
 	List copy_memo;  /* copy.c: copies already searched, by operands */
 	List placed_waits; /* lower.c: PlacedWait*, in the order placed */
@@ -922,6 +923,8 @@ typedef struct Target {
 
 extern const Target target_cuda; /* CUDA C for the -arch GPU (emit_cu.c) */
 extern const Target target_emu;  /* CUDA C with tensor memory emulated, for sm_80+ and the CPU (emit_emu.c) */
+/* "file.tile:LINE" as the emulator's messages (and the where of each emulated instruction) name a place */
+const char *emu_where(Loc loc);
 extern const Target target_ptx;  /* PTX written directly from the lowered program (emit_ptx.c; docs/ptx.md) */
 extern const Target target_ir;   /* the lowered program as text, --emit=ir (ir.c) */
 /* Whether a statement list declares a name, and so is a scope of its own in the output (ir.c). */
@@ -1029,6 +1032,8 @@ void process_forget(const char *path); /* renamed into place or removed already 
 /* Runs argv (argv[0] found in PATH unless it has a '/'): its exit status, -1 when it could not start,
  * 1000 + the signal when one killed it. */
 int process_run(char *const argv[], bool stdout_to_stderr);
+/* The same, killed by SIGALRM (status 1000 + SIGALRM) after seconds when not 0. */
+int process_run_limited(char *const argv[], bool stdout_to_stderr, unsigned seconds);
 /* A new private directory PREFIX-XXXXXX in $TMPDIR (in /tmp when $TMPDIR is unset or missing), registered
  * for removal; NULL with errno set. */
 char *process_temp_mkdir(const char *prefix);

@@ -275,5 +275,116 @@ PY
 	else pass tilert-corrupt-cubin; fi
 fi
 
+# ------------------------------------------------------------------ tilec run: the emulator's checks
+
+# Global and shared accesses at run-time coordinates are checked: the run stops with the tensor, the
+# coordinates and the line (it was silent, or a segfault reported as an internal error).
+cat >"$tmp/oob.tile" <<'TILE'
+kernel k(A: f32[128, 4], Out: f32[128, 4], n: i32, m: i32) launch(grid = 1, block = 32)
+{
+    shared s: f32[32];
+    let tid = thread_idx.x;
+    Out[tid, 0] = A[n, 0];
+    Out[m, 1] = 1.0;
+    s[tid + m] = 2.0;
+}
+TILE
+for n in 128 -1 1000000; do
+	expect "emu-oob-read-$n" 1 run "$tmp/oob.tile" --set n=$n &&
+		said "emu-oob-read-$n" "oob.tile:5: read of A: [$n, 0] is out of bounds of [128, 4]" && pass "emu-oob-read-$n"
+done
+expect emu-oob-write 1 run "$tmp/oob.tile" --set m=-3 && said emu-oob-write "oob.tile:6: write of Out: [-3, 1] is out of bounds" &&
+	pass emu-oob-write
+expect emu-oob-shared 1 run "$tmp/oob.tile" --set m=1 && said emu-oob-shared "oob.tile:7: write of s: [32] is out of bounds of [32]" &&
+	pass emu-oob-shared
+expect emu-in-bounds 0 run "$tmp/oob.tile" --set n=127 && pass emu-in-bounds
+
+# --set refuses values outside the parameter's type (they wrapped silently).
+printf 'kernel k(A: i32[4], n: i32, u: u8, h: f16) launch(grid = 1, block = 32)
+{
+    A[0] = n + i32(u) + i32(h);
+}
+' \
+	>"$tmp/set.tile"
+for bad in n=4294967296 n=-2147483649 u=256 u=-1 h=70000; do
+	expect "set-range-$bad" 2 run "$tmp/set.tile" --set $bad && said "set-range-$bad" "is out of range" && pass "set-range-$bad"
+done
+expect set-range-edges 0 run "$tmp/set.tile" --set n=-2147483648 --set u=255 --set h=65504 && pass set-range-edges
+
+# Grids of more than 8191 blocks link and run (each block's tensor memory was one static array).
+printf 'kernel k(A: f32[1]) launch(grid = 8200, block = 1)
+{
+    if (block_idx.x == 8199) {
+        A[0] = 1.0;
+    }
+}
+' \
+	>"$tmp/grid.tile"
+expect emu-large-grid 0 run "$tmp/grid.tile" && grep -q 'A: f32\[1\] .*: 1$' "$tmp/out" && pass emu-large-grid
+
+# --time-limit stops a kernel that runs too long.
+printf 'kernel k(A: f32[1], n: i32) launch(grid = 1, block = 32)
+{
+    var i: i32 = 0;
+    for j in 0..n {
+        i = i + 1;
+    }
+    A[0] = f32(i);
+}
+' \
+	>"$tmp/spin.tile"
+expect time-limit 1 run "$tmp/spin.tile" --set n=2147483647 --time-limit 1 && said time-limit "ran longer than --time-limit=1" &&
+	pass time-limit
+
+# --tmem NAME=PARAM: a pure epilogue (a load with nothing stored before it) reads PARAM's values.
+cat >"$tmp/epilogue.tile" <<'TILE'
+layout TD  = tmem_datapath_layout("D", 128, 32);
+layout ROW = S[(128, 32) : (1@tid_in_wg, 1)];
+
+kernel epilogue(Acc: f32[128, 32], Out: f32[128, 32]) launch(grid = 2, block = 128)
+{
+    shared address: u32[1];
+    if (warp_id == 0) {
+        tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32(&address[0], 64);
+    }
+    cta_sync;
+    tmem acc: f32[128, 32] at address[0] + 32 layout TD;
+    local r: f32[128, 32] layout ROW;
+    view tv = acc.rearrange("(w r) c -> w r c", w = 4);
+    view rv = r.rearrange("(w r) c -> w r c", w = 4);
+    apply tcgen05.ld.sync.aligned.32x32b.x32.b32(rv, tv) scope warpgroup;
+    tcgen05.wait::ld.sync.aligned;
+    view mine = r.view(32, layout = default);
+    for j in 0..32 {
+        Out[thread_idx.x, j] = mine[j];
+    }
+    cta_sync;
+    if (warp_id == 0) {
+        tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+        tcgen05.dealloc.cta_group::1.sync.aligned.b32(address[0], 64);
+    }
+}
+TILE
+expect tmem-fill 0 run "$tmp/epilogue.tile" --tmem acc=Acc --expect Out=Acc &&
+	grep -q 'expect Out = Acc: all 4096 elements equal' "$tmp/out" && pass tmem-fill
+expect tmem-fill-needed 1 run "$tmp/epilogue.tile" --expect Out=Acc && pass tmem-fill-needed
+expect tmem-fill-no-tensor 2 run "$tmp/epilogue.tile" --tmem nope=Acc && said tmem-fill-no-tensor "no tmem tensor 'nope'" &&
+	pass tmem-fill-no-tensor
+expect tmem-fill-no-param 2 run "$tmp/epilogue.tile" --tmem acc=Nope && pass tmem-fill-no-param
+
+# --expect OUT=IN~ULPS: within a tolerance (floats in units in the last place, integers absolute).
+printf 'kernel k(A: f32[256], Out: f32[256], I: i32[256], J: i32[256]) launch(grid = 1, block = 256)
+{
+    Out[thread_idx.x] = A[thread_idx.x] * 1.0000001;
+    J[thread_idx.x] = I[thread_idx.x] + 1;
+}
+' \
+	>"$tmp/ulps.tile"
+expect expect-exact 1 run "$tmp/ulps.tile" --expect Out=A && pass expect-exact
+expect expect-ulps 0 run "$tmp/ulps.tile" --expect Out=A~2 --expect J=I~1 && grep -q 'within 2 ulps' "$tmp/out" &&
+	pass expect-ulps
+expect expect-ulps-short 1 run "$tmp/ulps.tile" --expect J=I~0 && pass expect-ulps-short
+expect expect-ulps-bad 2 run "$tmp/ulps.tile" --expect Out=A~x && pass expect-ulps-bad
+
 if [ $failed -ne 0 ]; then exit 1; fi
 exit 0

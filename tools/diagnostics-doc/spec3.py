@@ -11,6 +11,9 @@ E("launch_dims", "`grid takes at most three dimensions`",
 E("launch_positive", "`block dimension must be positive, got N`",
   "Launch dimensions are positive compile-time integers.",
   "tiny", wrong=[("block = 32", "block = (32, 0)")], fix=[("(32, 0)", "(32, 1)")])
+E("launch_limit", "`grid dimension y is at most 65535, got N` / `block dimension z is at most 64, got N`",
+  "CUDA's limits per launch dimension: grid x up to 2^31 - 1, grid y and z up to 65535; block x and y up to 1024, block z up to 64 (and 1024 threads in all). A launch past them would be refused by the driver.",
+  "tiny", wrong=[("grid = 1,", "grid = (1, 65536),")], fix=[("(1, 65536)", "(256, 256)")])
 E("block_1024", "`a block has at most 1024 threads; 'NAME' asks for N`",
   "The CUDA limit.",
   "tiny", wrong=[("block = 32", "block = (32, 64)")], fix=[("(32, 64)", "(32, 32)")])
@@ -24,6 +27,10 @@ E("too_many_dims", "`at most 16 dimensions`",
 E("too_large", "`tensor 'NAME' is too large (more than 2^24 elements)`",
   "tilec evaluates every layout element by element, so tensors are limited to 2^24 elements (far more than shared memory or registers hold).",
   "tiny", wrong=[("Out: f32[32]", "Out: f32[32, 1048576]")], fix=[("f32[32, 1048576]", "f32[32, 1024]"), ("Out[tid] =", "Out[tid, 0] =")])
+E("shared_limit", "`shared memory of kernel 'NAME' reaches N bytes with 'NAME' (N bytes); a block has at most 232448 bytes (227 KB)`",
+  "The static shared memory of a block (each array rounded up to 16 bytes) is at most 227 KB on every tcgen05 architecture; ptxas would refuse the kernel. Reported at the declaration that goes past the limit.",
+  "tiny", wrong=[("    Out[tid] = A[tid];", "    shared big: f32[65536];\n    big[tid] = A[tid];\n    Out[tid] = big[31 - tid];")],
+  fix=[("f32[65536]", "f32[32]")])
 E("registers_255", "`'NAME' needs N registers per thread; a thread has at most 255`",
   "A local tensor's per-thread part is held in 32-bit registers; more than 255 cannot exist. The note says into how many chunks to split it: each chunk is a local tensor of its own, moved by its own apply. The tensor is then remembered as failed, so its uses report nothing more.",
   "small", wrong=[("local r: f32[32, 1] layout S[32 : 1@laneid];", "local r: f32[32, 1] layout S[32 : 1@laneid];\n    local big: f32[32, 256] layout S[(32, 256) : (1@laneid, 1)];")],
@@ -36,6 +43,10 @@ E("loop_too_long", "`loop of N iterations is too long to unroll (at most 4096)`"
   "An unrolled loop has at most 4096 iterations.",
   "small", wrong=[("    mine[0] = A[tid];", "    for i in 0..5000 {\n        mine[0] = A[(tid + i) % 32];\n    }")],
   fix=[("0..5000", "0..1")])
+E("unroll_budget", "`unrolling this loop makes the file longer than 65536 unrolled iterations in all`",
+  "Nested unrolled loops multiply, and every kernel of a file adds its loops: the whole file may unroll at most 65536 iterations, so that a small file cannot make a huge output. Reported once, at the loop that goes past the budget.",
+  "small", wrong=[("    mine[0] = A[tid];", "    for i in 0..300 {\n        for j in 0..300 {\n            mine[0] = A[(tid + i + j) % 32];\n        }\n    }")],
+  fix=[("0..300 {\n        for j in 0..300", "0..30 {\n        for j in 0..30")])
 E("loop_float", "`loop bounds must be integers`",
   "`for i in a..b` counts integers from a up to b - 1.",
   "tiny", wrong=[("    Out[tid] = A[tid];", "    for i in 0..2.0 {\n        Out[tid] = A[tid];\n    }")], fix=[("0..2.0", "0..2")])
