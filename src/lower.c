@@ -1072,7 +1072,7 @@ launch_dims(NamedArg *a, int out[3], KernelIR *k)
 			return false;
 		}
 		/* CUDA's limits per dimension; block x and y are also bounded by the 1024 threads of a block */
-		static const int64_t max_grid[3] = {0x7fffffff, 65535, 65535}, max_block[3] = {1024, 1024, 64};
+		static const int64_t max_grid[3] = {0x7fffffff, 65535, 65535}, max_block[3] = {0x7fffffff, 0x7fffffff, 64};
 		int64_t max = strcmp(a->name, "block") == 0 ? max_block[i] : max_grid[i];
 		if (v > max) {
 			error(e->loc, "%s dimension %c is at most %lld, got %lld", a->name, "xyz"[i], (long long)max, (long long)v);

@@ -11,56 +11,10 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-static FILE *capture_file;
-static int capture_saved = -1;
-static char capture_buf[1 << 16];
-
-static void
-capture_start(void)
-{
-	fflush(stderr);
-	capture_file = tmpfile();
-	ck_assert_ptr_nonnull(capture_file);
-	capture_saved = dup(2);
-	dup2(fileno(capture_file), 2);
-}
-
-static const char *
-capture_end(void)
-{
-	fflush(stderr);
-	dup2(capture_saved, 2);
-	close(capture_saved);
-	rewind(capture_file);
-	size_t n = fread(capture_buf, 1, sizeof capture_buf - 1, capture_file);
-	capture_buf[n] = 0;
-	fclose(capture_file);
-	return capture_buf;
-}
 
 static int last_errors;
 static const char *last_diags = "";
 
-/* A tensor built by hand, as lower.c builds one from a declaration. */
-static Tensor *
-tensor(TensorKind kind, EType type, const char *name, int rank, ...)
-{
-	Tensor *t = pool_alloc(sizeof *t);
-	t->kind = kind;
-	t->type = type;
-	t->name = name;
-	t->loc = no_loc;
-	t->rank = rank;
-	t->count = 1;
-	va_list ap;
-	va_start(ap, rank);
-	for (int i = 0; i < rank; i++) {
-		t->dims[i] = va_arg(ap, int);
-		t->count *= t->dims[i];
-	}
-	va_end(ap);
-	return t;
-}
 
 /* Parses `PRELUDE layout L = TEXT;`, declares its consts and layouts as lower_program does, and
  * evaluates L for t. Errors (parse or layout) go to last_errors, their text to last_diags. */

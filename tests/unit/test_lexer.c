@@ -25,33 +25,6 @@ add_text(const char *text)
 	return add_source(text, strlen(text));
 }
 
-/* Diagnostics go to fd 2; the tests read them back from a temporary file. */
-static FILE *capture_file;
-static int capture_saved = -1;
-static char capture_buf[1 << 16];
-
-static void
-capture_start(void)
-{
-	fflush(stderr);
-	capture_file = tmpfile();
-	ck_assert_ptr_nonnull(capture_file);
-	capture_saved = dup(2);
-	dup2(fileno(capture_file), 2);
-}
-
-static const char *
-capture_end(void)
-{
-	fflush(stderr);
-	dup2(capture_saved, 2);
-	close(capture_saved);
-	rewind(capture_file);
-	size_t n = fread(capture_buf, 1, sizeof capture_buf - 1, capture_file);
-	capture_buf[n] = 0;
-	fclose(capture_file);
-	return capture_buf;
-}
 
 typedef struct Token {
 	int kind;

@@ -11,61 +11,15 @@
 
 /* ---------------------------------------------------------------- helpers */
 
-static FILE *capture_file;
-static int capture_saved = -1;
-static char capture_buf[1 << 16];
-
-static void
-capture_start(void)
-{
-	fflush(stderr);
-	capture_file = tmpfile();
-	ck_assert_ptr_nonnull(capture_file);
-	capture_saved = dup(2);
-	dup2(fileno(capture_file), 2);
-	error_count = 0;
-}
-
-static const char *
-capture_end(void)
-{
-	fflush(stderr);
-	dup2(capture_saved, 2);
-	close(capture_saved);
-	rewind(capture_file);
-	size_t n = fread(capture_buf, 1, sizeof capture_buf - 1, capture_file);
-	capture_buf[n] = 0;
-	fclose(capture_file);
-	return capture_buf;
-}
 
 static const char *last_diags = "";
 
-static Tensor *
-tensor(TensorKind kind, const char *name, int rank, ...)
-{
-	Tensor *t = pool_alloc(sizeof *t);
-	t->kind = kind;
-	t->type = T_F32;
-	t->name = name;
-	t->loc = no_loc;
-	t->rank = rank;
-	t->count = 1;
-	va_list ap;
-	va_start(ap, rank);
-	for (int i = 0; i < rank; i++) {
-		t->dims[i] = va_arg(ap, int);
-		t->count *= t->dims[i];
-	}
-	va_end(ap);
-	return t;
-}
 
 /* A view of a fresh global tensor of the given shape, named "t". */
 static View *
 base(int rank, ...)
 {
-	Tensor *t = tensor(TK_GLOBAL, "t", 0);
+	Tensor *t = tensor(TK_GLOBAL, T_F32, "t", 0);
 	t->rank = rank;
 	va_list ap;
 	va_start(ap, rank);
@@ -95,6 +49,7 @@ rearrange(View *v, const char *pattern, int nbind, ...)
 	}
 	va_end(ap);
 	capture_start();
+	error_count = 0;
 	View *r = view_rearrange(v, pattern, no_loc, names, sizes, locs, nbind);
 	last_diags = capture_end();
 	ck_assert_msg((r == NULL) == (error_count > 0), "'%s': %d errors: %s", pattern, error_count, last_diags);
@@ -120,6 +75,7 @@ reshape(View *v, int rank, ...)
 		dims[i] = va_arg(ap, int);
 	va_end(ap);
 	capture_start();
+	error_count = 0;
 	View *r = view_reshape(v, rank, dims, no_loc);
 	last_diags = capture_end();
 	return r;
@@ -141,6 +97,7 @@ static View *
 slice(View *v, int n, const SliceSpec *spec)
 {
 	capture_start();
+	error_count = 0;
 	View *r = view_slice(v, spec, n);
 	last_diags = capture_end();
 	return r;
@@ -211,7 +168,7 @@ END_TEST
 static Tensor *
 local_with_slots(const char *name, int slots, int rank, ...)
 {
-	Tensor *t = tensor(TK_LOCAL, name, 0);
+	Tensor *t = tensor(TK_LOCAL, T_F32, name, 0);
 	t->rank = rank;
 	va_list ap;
 	va_start(ap, rank);
@@ -231,6 +188,7 @@ START_TEST(per_thread)
 {
 	Tensor *t = local_with_slots("src", 64, 2, 64, 128);
 	capture_start();
+	error_count = 0;
 	View *v = view_per_thread(t, 64, no_loc);
 	capture_end();
 	ck_assert_ptr_nonnull(v);
@@ -261,19 +219,22 @@ START_TEST(per_thread_errors)
 {
 	Tensor *t = local_with_slots("src", 64, 2, 64, 128);
 	capture_start();
+	error_count = 0;
 	View *v = view_per_thread(t, 32, no_loc);
 	last_diags = capture_end();
 	ck_assert_ptr_null(v);
 	ck_assert_int_eq(error_count, 1);
 	ck_assert_ptr_nonnull(strstr(last_diags, "a thread of 'src' holds 64 register slots (its own elements), not 32"));
-	Tensor *g = tensor(TK_GLOBAL, "A", 1, 64);
+	Tensor *g = tensor(TK_GLOBAL, T_F32, "A", 1, 64);
 	capture_start();
+	error_count = 0;
 	v = view_per_thread(g, 64, no_loc);
 	last_diags = capture_end();
 	ck_assert_ptr_null(v);
 	ck_assert_ptr_nonnull(strstr(last_diags, "'A' is not a local tensor; only local tensors have a per-thread view"));
-	Tensor *m = tensor(TK_TMEM, "mem", 2, 128, 64);
+	Tensor *m = tensor(TK_TMEM, T_F32, "mem", 2, 128, 64);
 	capture_start();
+	error_count = 0;
 	v = view_per_thread(m, 64, no_loc);
 	last_diags = capture_end();
 	ck_assert_ptr_null(v);
