@@ -56,13 +56,16 @@ digits_product(const Digits *d)
 	return p;
 }
 
+/* The places of a register or memory tensor's layout serve only its kernel's checks (scratch memory);
+ * a tmem tensor's stay, for tilec run --tmem, which fills tensor memory through them. */
 static Layout *
-layout_new(int count, int nrep)
+layout_new(const Tensor *t, int nrep)
 {
 	Layout *l = pool_alloc(sizeof *l);
-	l->count = count;
+	l->count = t->count;
 	l->nrep = nrep;
-	l->place = pool_alloc((size_t)count * nrep * AX_COUNT * sizeof(int32_t));
+	size_t bytes = (size_t)t->count * nrep * AX_COUNT * sizeof(int32_t);
+	l->place = t->kind == TK_TMEM ? pool_alloc(bytes) : scratch_alloc(bytes);
 	return l;
 }
 
@@ -122,7 +125,7 @@ eval_strided(LayoutExpr *le, Tensor *t)
 		}
 		nreps++;
 	}
-	Layout *l = layout_new(t->count, (int)nrep);
+	Layout *l = layout_new(t, (int)nrep);
 	l->axes = axes;
 	for (int e = 0; e < t->count; e++) {
 		for (int r = 0; r < nrep; r++) {
@@ -154,7 +157,7 @@ eval_strided(LayoutExpr *le, Tensor *t)
 static Layout *
 eval_default(Tensor *t)
 {
-	Layout *l = layout_new(t->count, 1);
+	Layout *l = layout_new(t, 1);
 	int last = t->rank ? t->dims[t->rank - 1] : 1;
 	for (int e = 0; e < t->count; e++) {
 		int32_t *place = LAYOUT_PLACE(l, e, 0);
@@ -228,7 +231,7 @@ eval_datapath(LayoutExpr *le, Tensor *t)
 		      letter, (long long)rows, (long long)cols, (long long)rows, (long long)cols, t->name, shape);
 		return NULL;
 	}
-	Layout *l = layout_new(t->count, 1);
+	Layout *l = layout_new(t, 1);
 	l->axes = TMEM_AXES;
 	int c = (int)cols;
 	for (int i = 0; i < rows; i++) {

@@ -1196,6 +1196,8 @@ lower_kernel(Kernel *kd)
 	protocol_complete_copies(W.proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, kd->loc);
 	copy_explain_waits(k);
 	protocol_end(W.proto, kd->name, kd->name_loc);
+	/* the layouts' places and the views' maps served the checks; the code needs neither */
+	scratch_free_all();
 	return k;
 }
 

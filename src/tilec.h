@@ -259,6 +259,9 @@ char *pool_strdup(const char *s);
 char *pool_strndup(const char *s, size_t n);
 char *pool_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pool_free_all(void);
+/* Scratch memory for one kernel's checks, freed by scratch_free_all at the end of each kernel (and by pool_free_all). */
+void *scratch_alloc(size_t size);
+void scratch_free_all(void);
 void list_push(List *list, void *item);
 bool list_has(const List *list, const void *item);
 

@@ -13,28 +13,59 @@ typedef struct Chunk {
 	max_align_t data[];
 } Chunk;
 
-static Chunk *pool_head;
+/* The pool, and the scratch pool: what one kernel's checks need and its code does not (layouts of
+ * register tensors, view maps), given back after each kernel so that memory does not grow with the
+ * number of kernels in a file. */
+static Chunk *pool_head, *scratch_head;
 
-void *
-pool_alloc(size_t size)
+static void *
+arena_alloc(Chunk **head, size_t size)
 {
 	size = (size + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
-	if (!pool_head || pool_head->size - pool_head->used < size) {
+	if (!*head || (*head)->size - (*head)->used < size) {
 		size_t chunk = 1 << 16;
 		if (chunk < size)
 			chunk = size;
 		Chunk *c = malloc(sizeof(Chunk) + chunk);
 		if (!c)
 			out_of_memory();
-		c->next = pool_head;
+		c->next = *head;
 		c->used = 0;
 		c->size = chunk;
-		pool_head = c;
+		*head = c;
 	}
-	void *p = (char *)pool_head->data + pool_head->used;
-	pool_head->used += size;
+	void *p = (char *)(*head)->data + (*head)->used;
+	(*head)->used += size;
 	memset(p, 0, size);
 	return p;
+}
+
+static void
+arena_free(Chunk **head)
+{
+	while (*head) {
+		Chunk *next = (*head)->next;
+		free(*head);
+		*head = next;
+	}
+}
+
+void *
+pool_alloc(size_t size)
+{
+	return arena_alloc(&pool_head, size);
+}
+
+void *
+scratch_alloc(size_t size)
+{
+	return arena_alloc(&scratch_head, size);
+}
+
+void
+scratch_free_all(void)
+{
+	arena_free(&scratch_head);
 }
 
 char *
@@ -68,11 +99,8 @@ pool_printf(const char *fmt, ...)
 void
 pool_free_all(void)
 {
-	while (pool_head) {
-		Chunk *next = pool_head->next;
-		free(pool_head);
-		pool_head = next;
-	}
+	arena_free(&pool_head);
+	arena_free(&scratch_head);
 }
 
 void

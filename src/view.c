@@ -58,7 +58,7 @@ view_new(View *from, int rank, const int *dims)
 		v->dims[i] = dims[i];
 		v->count *= dims[i];
 	}
-	v->map = pool_alloc((size_t)(v->count ? v->count : 1) * sizeof(int32_t));
+	v->map = scratch_alloc((size_t)(v->count ? v->count : 1) * sizeof(int32_t)); /* read only while its kernel is checked */
 	return v;
 }
 
