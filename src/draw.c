@@ -638,7 +638,7 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 {
 	int file = source_count();
 	List items = {0};
-	if (!load_program(path, include_dirs, &items))
+	if (!include_load(path, include_dirs, &items, NULL))
 		return 1;
 	size_t len;
 	const char *text = source_text(file, &len);
@@ -674,6 +674,7 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 	want.active = true;
 	want.file = file;
 	want.line = line;
+	scratch_hold(true); /* the apply's views are drawn after lowering */
 	lower_program(&items, path);
 	want.active = false;
 	if (want.seen && want.map) {

@@ -369,6 +369,18 @@ kind_ext(Kind kind)
 	return ".cu";
 }
 
+/* One output, staged and committed (--draw). */
+static int
+write_output(const char *path, const char *data, size_t len)
+{
+	Output o;
+	int rc = output_stage(&o, path, data, len);
+	if (!rc)
+		rc = output_commit(&o);
+	output_drop(&o);
+	return rc;
+}
+
 /* Writes the output and, with -MD, the depfile: both or neither. */
 static int
 write_outputs(Options *opt, List *deps, const char *output, const char *data, size_t len)
@@ -614,7 +626,7 @@ driver_main(int argc, char **argv)
 		Buf svg = {0};
 		rc = draw_command(opt.draw, &opt.include_dirs, &svg);
 		if (rc == 0)
-			rc = commit_output(opt.output, svg.data, svg.len);
+			rc = write_output(opt.output, svg.data, svg.len);
 		buf_free(&svg);
 	} else if (rc == 0 && done < 0)
 		rc = compile(&opt);

@@ -62,10 +62,19 @@ scratch_alloc(size_t size)
 	return arena_alloc(&scratch_head, size);
 }
 
+static bool scratch_held;
+
+void
+scratch_hold(bool hold)
+{
+	scratch_held = hold;
+}
+
 void
 scratch_free_all(void)
 {
-	arena_free(&scratch_head);
+	if (!scratch_held)
+		arena_free(&scratch_head);
 }
 
 char *
@@ -101,6 +110,7 @@ pool_free_all(void)
 {
 	arena_free(&pool_head);
 	arena_free(&scratch_head);
+	scratch_held = false;
 }
 
 void
