@@ -56,16 +56,14 @@ digits_product(const Digits *d)
 	return p;
 }
 
-/* The places of a register or memory tensor's layout serve only its kernel's checks (scratch memory);
- * a tmem tensor's stay, for tilec run --tmem, which fills tensor memory through them. */
+/* The places serve only the checks of the tensor's kernel (scratch memory; tilec run --tmem holds it). */
 static Layout *
 layout_new(const Tensor *t, int nrep)
 {
 	Layout *l = pool_alloc(sizeof *l);
 	l->count = t->count;
 	l->nrep = nrep;
-	size_t bytes = (size_t)t->count * nrep * AX_COUNT * sizeof(int32_t);
-	l->place = t->kind == TK_TMEM ? pool_alloc(bytes) : scratch_alloc(bytes);
+	l->place = scratch_alloc((size_t)t->count * nrep * AX_COUNT * sizeof(int32_t));
 	return l;
 }
 

@@ -683,6 +683,8 @@ run_main(int argc, char **argv)
 		return 0;
 	}
 	List items = {0};
+	if (o.tmems.n)
+		scratch_hold(true); /* --tmem fills tensor memory through the layouts' places */
 	bool ok = include_load(o.input, &o.include_dirs, &items, NULL);
 	if (!ok || error_count)
 		return 1;

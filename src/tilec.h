@@ -262,7 +262,7 @@ void pool_free_all(void);
 /* Scratch memory for one kernel's checks, freed by scratch_free_all at the end of each kernel (and by pool_free_all). */
 void *scratch_alloc(size_t size);
 void scratch_free_all(void);
-void scratch_hold(bool hold); /* while held, scratch_free_all keeps everything (--draw reads views after lowering) */
+void scratch_hold(bool hold); /* while held, scratch_free_all keeps everything (--draw, tilec run --tmem) */
 void list_push(List *list, void *item);
 bool list_has(const List *list, const void *item);
 
