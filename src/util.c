@@ -1,4 +1,4 @@
-/* util.c: pool allocation, lists, byte buffers and the names of types and axes. */
+/* util.c: pool allocation (and the scratch pool of one kernel's checks), lists, string hash maps, byte buffers and the names of types and axes. */
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
