@@ -234,6 +234,20 @@ signalled signal-ptxas-INT INT "$tilec" "$example" -o "$tmp/k.cubin"
 signalled signal-ptxas-HUP HUP "$tilec" "$example" -o "$tmp/k.cubin"
 signalled signal-run-TERM TERM "$tilec" run "$example"
 [ -e "$tmp/k.cubin" ] && fail signal-no-output "an interrupted run wrote k.cubin"
+# During the write: the output is a FIFO nobody reads (tilec blocks opening it), the depfile is
+# already staged as .tilec-XXXXXX next to it; SIGTERM must remove that file.
+mkdir "$tmp/w"
+mkfifo "$tmp/w/out.cu"
+"$tilec" "$example" -MD -MF "$tmp/w/k.d" -o "$tmp/w/out.cu" >/dev/null 2>&1 &
+pid=$!
+i=0
+while ! ls -a "$tmp/w" | grep -q '^\.tilec-' && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+kill -s TERM $pid
+wait $pid 2>/dev/null
+if [ $i -ge 300 ]; then fail signal-write "no staged .tilec- file appeared"
+elif ls -a "$tmp/w" | grep -q '^\.tilec-'; then fail signal-write "left behind: $(ls -a "$tmp/w" | grep '^\.tilec-')"
+elif [ -e "$tmp/w/k.d" ]; then fail signal-write "an interrupted run wrote k.d"
+else pass signal-write; fi
 
 # ------------------------------------------------------------------ the environment
 
