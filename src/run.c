@@ -262,8 +262,8 @@ runtime_shapes(KernelIR *k, const uint32_t *bits, Shape64 *shapes, unsigned grid
 		for (int d = t->rank - 1; d >= 0; d--) {
 			int64_t v = 0;
 			if (!ie_eval_params(t->rdims[d], param_value, &pv, &v) || v <= 0) {
-				fprintf(stderr, "tilec run: error: dimension %d of %s is %lld with these --set values; give its "
-				                "parameters with --set NAME=VALUE\n", d, t->name, (long long)v);
+				error(no_loc, "dimension %d of %s is %lld with these --set values; give its "
+				              "parameters with --set NAME=VALUE", d, t->name, (long long)v);
 				return 1;
 			}
 			s->dims[d] = v;
@@ -272,7 +272,7 @@ runtime_shapes(KernelIR *k, const uint32_t *bits, Shape64 *shapes, unsigned grid
 			if (t->wide)
 				s->strides[d] = ie_eval_params(t->rstrides[d], param_value, &pv, &st) ? st : -1;
 			if (s->strides[d] < 0) {
-				fprintf(stderr, "tilec run: error: stride %d of %s is negative with these --set values\n", d, t->name);
+				error(no_loc, "stride %d of %s is negative with these --set values", d, t->name);
 				return 1;
 			}
 			s->count *= (unsigned long long)v;
@@ -284,8 +284,8 @@ runtime_shapes(KernelIR *k, const uint32_t *bits, Shape64 *shapes, unsigned grid
 		if (k->grid_expr[d] && !ie_eval_params(k->grid_expr[d], param_value, &pv, &g))
 			g = 0;
 		if (g <= 0 || g > 0x7fffffff) {
-			fprintf(stderr, "tilec run: error: grid dimension %c of kernel %s is %lld with these --set values; it "
-			                "must be from 1 to 2^31 - 1\n", "xyz"[d], k->name, (long long)(int32_t)g);
+			error(no_loc, "grid dimension %c of kernel %s is %lld with these --set values; it "
+			              "must be from 1 to 2^31 - 1", "xyz"[d], k->name, (long long)(int32_t)g);
 			return 1;
 		}
 		grid[d] = (unsigned)g;
