@@ -385,6 +385,25 @@ stored_bits(EType t, const IExpr *value)
 {
 	if (value->kind == IE_CONV && value->to == t)
 		value = value->a;
+	const IExpr *m = etype_bits(t) < 32 ? moved_bits(t, value) : NULL;
+	if (m && m->kind == IE_LOAD) { /* only moved: the bits as they are */
+		buf_printf(E.out, "%s[", m->tensor->cname);
+		expr_top(m->index);
+		buf_puts(E.out, "]");
+		return;
+	}
+	if (m && m->kind == IE_REG) {
+		int bits = etype_bits(t), per = 32 / bits, part = m->slot % per;
+		buf_printf(E.out, "(%s)(%s", etype_ctype(t), reg_text(m->tensor, m->slot / per, "read"));
+		if (part)
+			buf_printf(E.out, " >> %d", part * bits);
+		buf_puts(E.out, ")");
+		return;
+	}
+	if ((t == T_F16 || t == T_BF16) && value->kind == IE_FLOAT) {
+		buf_printf(E.out, "(unsigned short)0x%04xu", half_bits(value->fval, t));
+		return;
+	}
 	if (value->type == t && (t == T_F32 || t == T_I32 || t == T_U32)) {
 		expr_top(value);
 		return;
@@ -724,11 +743,74 @@ stmt(const LStmt *s)
 	}
 }
 
+/* Statements list[i] .. list[i + vec - 1] as one vector access (vectorize.c) of whole register
+ * words or 32-bit values: uint4, uint2 or one unsigned. */
+static void
+vector_access(const LStmt *s, List *list, int i)
+{
+	static const char *const lanes = "xyzw";
+	bool ld = s->kind == L_REG_STORE;
+	const IExpr *m = moved_bits(s->tensor->type, s->value);
+	const Tensor *t = ld ? m->tensor : s->tensor;
+	int bits = etype_bits(t->type), words = s->vec * bits / 32;
+	const char *vt = words == 4 ? "uint4" : words == 2 ? "uint2" : "unsigned";
+	line_start();
+	if (ld) {
+		int w0 = s->slot * bits / 32;
+		buf_printf(E.out, "{ const %s tl_v = *(const %s *)&%s[", vt, vt, t->cname);
+		expr_top(m->index);
+		buf_puts(E.out, "];");
+		for (int k = 0; k < words; k++) {
+			if (words == 1)
+				buf_printf(E.out, " %s[%d] = tl_v;", s->tensor->cname, w0);
+			else
+				buf_printf(E.out, " %s[%d] = tl_v.%c;", s->tensor->cname, w0 + k, lanes[k]);
+		}
+		buf_puts(E.out, " }\n");
+		return;
+	}
+	buf_printf(E.out, "*(%s *)&%s[", vt, t->cname);
+	expr_top(s->index);
+	buf_printf(E.out, "] = %s%s(", words > 1 ? "make_" : "", words > 1 ? vt : "");
+	for (int k = 0; k < words; k++) {
+		if (k)
+			buf_puts(E.out, ", ");
+		if (bits < 32) {
+			buf_printf(E.out, "%s[%d]", m->tensor->cname, m->slot * bits / 32 + k);
+			continue;
+		}
+		const IExpr *v = LIST_AT(*list, LStmt, i + k)->value;
+		if (v->kind == IE_CONV && v->to == t->type)
+			v = v->a;
+		if (v->kind == IE_REG && etype_bits(v->tensor->type) == 32) {
+			buf_printf(E.out, "%s[%d]", v->tensor->cname, v->slot);
+		} else if (t->type == T_F32) {
+			buf_puts(E.out, "__float_as_uint(");
+			stored_bits(t->type, v);
+			buf_puts(E.out, ")");
+		} else {
+			buf_puts(E.out, "(unsigned)(");
+			stored_bits(t->type, v);
+			buf_puts(E.out, ")");
+		}
+	}
+	buf_puts(E.out, ");\n");
+}
+
 static void
 stmts(List *list)
 {
-	for (int i = 0; i < list->n; i++)
-		stmt(LIST_AT(*list, LStmt, i));
+	for (int i = 0; i < list->n; i++) {
+		LStmt *s = LIST_AT(*list, LStmt, i);
+		if (s->vec && E.d->vector) {
+			E.cur = s;
+			comment(s);
+			vector_access(s, list, i);
+			i += s->vec - 1;
+		} else {
+			stmt(s);
+		}
+	}
 }
 
 static bool
@@ -1004,6 +1086,7 @@ cuda_tc(CuWriter *w, const LStmt *s)
 static const CuDialect cuda = {
 	.shared_addr = "(unsigned)__cvta_generic_to_shared",
 	.placed_fences = true,
+	.vector = true,
 	.tc = cuda_tc,
 	.file = cuda_file,
 };

@@ -56,9 +56,8 @@ typedef struct Px {
 	Buf key;
 	List regs;   /* Tensor*: local tensors, declared as .b32 word registers */
 	List shared; /* Tensor*: shared arrays */
-	int *param_base; /* per parameter: %rdN of a global tensor's base, after cvta.to.global */
+	Var **param_of; /* per parameter: the Var of a scalar parameter, else NULL */
 	bool *param_written;
-	Opnd tid[3], ctaid[3], linear, warp, lane, wg;
 } Px;
 
 static Px P;
@@ -261,7 +260,6 @@ comment_line(const char *prefix, const char *text)
 static Opnd new_r(void) { return (Opnd){O_R, ++P.nr, 0, NULL, false}; }
 static Opnd new_f(void) { return (Opnd){O_F, ++P.nf, 0, NULL, false}; }
 static Opnd new_h(void) { return (Opnd){O_H, ++P.nh, 0, NULL, false}; }
-static Opnd new_d(void) { return (Opnd){O_D, ++P.nd, 0, NULL, false}; }
 static Opnd imm(int64_t v) { return (Opnd){O_IMM, 0, v, NULL, false}; }
 
 static Opnd
@@ -474,6 +472,13 @@ convert(const IExpr *e)
 	}
 }
 
+/* The global address of tensor parameter i, read next to its use. */
+static Opnd
+param_address(int i)
+{
+	return pure(O_D, "cvta.to.global.u64 %D, %o;", pure(O_D, "ld.param.u64 %D, [tl_param_%d];", i));
+}
+
 /* The address of element index of a global or shared tensor. */
 static Addr
 address(const Tensor *t, const IExpr *index)
@@ -481,34 +486,28 @@ address(const Tensor *t, const IExpr *index)
 	int size = etype_bits(t->type) / 8;
 	Addr a = {{O_NONE, 0, 0, NULL, false}, NULL, 0};
 	int64_t c;
-	if (ie_is_const(index, &c)) {
-		a.off = c * size;
+	/* constant terms move into the offset (see ie_split_offset for why that is safe) */
+	const IExpr *idx = ie_split_offset((IExpr *)index, &c);
+	a.off = c * size;
+	if (!idx) {
 		if (t->kind == TK_GLOBAL)
-			a.base = (Opnd){O_D, P.param_base[t->index], 0, NULL, false};
+			a.base = param_address(t->index);
 		else
 			a.sym = pool_printf("tl_smem_%s", t->cname);
 		return a;
-	}
-	/* a constant term moves into the offset; for a global tensor only with a signed index, whose
-	 * overflow is undefined in C (an unsigned index wraps before it is widened) */
-	const IExpr *idx = index;
-	if (idx->kind == IE_BINARY && idx->op == OP_ADD && ie_is_const(idx->b, &c) &&
-	    (t->kind == TK_SHARED || idx->type == T_I32 || idx->type == T_I64)) {
-		a.off = c * size;
-		idx = idx->a;
 	}
 	if (idx->type == T_I64) { /* a wide tensor's offset, in 64 bits already */
 		Opnd i = ev(idx);
 		if (i.k == O_IMM)
 			i = pure(O_D, "mov.b64 %D, %o;", i);
 		Opnd w = size == 1 ? i : pure(O_D, "mul.lo.s64 %D, %o, %d;", i, size);
-		a.base = pure(O_D, "add.s64 %D, %o, %o;", (Opnd){O_D, P.param_base[t->index], 0, NULL, false}, w);
+		a.base = pure(O_D, "add.s64 %D, %o, %o;", param_address(t->index), w);
 		return a;
 	}
 	Opnd i = reg(ev(idx));
 	if (t->kind == TK_GLOBAL) {
 		Opnd w = pure(O_D, "mul.wide.%s %D, %o, %d;", int_suffix(idx->type), i, size);
-		a.base = pure(O_D, "add.s64 %D, %o, %o;", (Opnd){O_D, P.param_base[t->index], 0, NULL, false}, w);
+		a.base = pure(O_D, "add.s64 %D, %o, %o;", param_address(t->index), w);
 	} else {
 		Opnd base = pure(O_R, "mov.u32 %D, tl_smem_%s;", t->cname);
 		Opnd off = size == 1 ? i : pure(O_R, "shl.b32 %D, %o, %d;", i, size == 2 ? 1 : 2);
@@ -570,6 +569,19 @@ shared_address(const IExpr *e)
 	return pure(O_R, "add.s32 %D, %o, %o;", base, off);
 }
 
+static const char *param_load_type(EType t);
+
+/* A scalar parameter, read next to its use. */
+static Opnd
+param_value(const Var *v)
+{
+	for (int i = 0; i < P.k->params.n; i++)
+		if (P.param_of[i] == v)
+			return pure(value_type(v->type) == T_F32 ? O_F : O_R, "ld.param.%s %D, [tl_param_%d];",
+			            param_load_type(v->type), i);
+	fatal("emit_ptx: '%s' is not a parameter", v->name);
+}
+
 /* Element slot of a local tensor, widened as emit_cu.c's register_read does. */
 static Opnd
 register_read(const Tensor *t, int slot)
@@ -593,21 +605,68 @@ register_read(const Tensor *t, int slot)
 	}
 }
 
+/* Thread and block ids are computed next to their use, like every pure value: ptxas rematerializes
+ * them rather than keeping them live across the kernel. */
+static Opnd
+special(const char *name)
+{
+	return pure(O_R, "mov.u32 %D, %%%s;", name);
+}
+
+static Opnd
+linear_tid(void)
+{
+	const KernelIR *k = P.k;
+	if (k->block[1] == 1 && k->block[2] == 1)
+		return special("tid.x");
+	/* threadIdx.x + bx * (threadIdx.y + by * threadIdx.z) */
+	Opnd yz = pure(O_R, "mad.lo.s32 %D, %o, %d, %o;", special("tid.z"), k->block[1], special("tid.y"));
+	return pure(O_R, "mad.lo.s32 %D, %o, %d, %o;", yz, k->block[0], special("tid.x"));
+}
+
 static Opnd
 builtin(Builtin b)
 {
 	switch (b) {
-	case B_THREAD_X: return P.tid[0];
-	case B_THREAD_Y: return P.tid[1];
-	case B_THREAD_Z: return P.tid[2];
-	case B_BLOCK_X: return P.ctaid[0];
-	case B_BLOCK_Y: return P.ctaid[1];
-	case B_BLOCK_Z: return P.ctaid[2];
-	case B_WARP_ID: return P.warp;
-	case B_LANE_ID: return P.lane;
-	case B_WARPGROUP_ID: return P.wg;
+	case B_THREAD_X: return special("tid.x");
+	case B_THREAD_Y: return special("tid.y");
+	case B_THREAD_Z: return special("tid.z");
+	case B_BLOCK_X: return special("ctaid.x");
+	case B_BLOCK_Y: return special("ctaid.y");
+	case B_BLOCK_Z: return special("ctaid.z");
+	/* a plain shift, as in emit_cu.c: ptxas finds it uniform */
+	case B_WARP_ID: return pure(O_R, "shr.u32 %D, %o, 5;", linear_tid());
+	case B_LANE_ID: return pure(O_R, "and.b32 %D, %o, 31;", linear_tid());
+	case B_WARPGROUP_ID: return pure(O_R, "shr.u32 %D, %o, 7;", linear_tid());
 	}
 	return imm(0);
+}
+
+/* Whether an i32 value is known not to be negative (signed overflow being undefined in C). */
+static bool
+nonneg(const IExpr *e)
+{
+	int64_t c;
+	if (ie_is_const(e, &c))
+		return c >= 0;
+	switch (e->kind) {
+	case IE_BUILTIN:
+		return true;
+	case IE_VAR:
+		return e->var->is_let && e->var->def && nonneg(e->var->def);
+	case IE_BINARY:
+		if (e->type != T_I32)
+			return false;
+		switch (e->op) {
+		case OP_NONE: return nonneg(e->b) && nonneg(e->index);
+		case OP_BITAND: return nonneg(e->a) || nonneg(e->b);
+		case OP_ADD: case OP_MUL: case OP_DIV: case OP_MOD: case OP_SHR: case OP_BITOR: case OP_BITXOR:
+			return nonneg(e->a) && nonneg(e->b);
+		default: return false;
+		}
+	default:
+		return false;
+	}
 }
 
 static bool
@@ -769,6 +828,20 @@ binary(const IExpr *e)
 		return pure(O_F, "%s %D, %o, %o;", op, a, b);
 	}
 	bool u = (e->op == OP_SHR ? e->a->type : e->type) == T_U32;
+	int64_t c;
+	if ((e->op == OP_DIV || e->op == OP_MOD) && !u && nonneg(e->a) && ie_is_const(e->b, &c) && c > 0) {
+		/* the C result of a value >= 0 by a constant > 0 is the unsigned one: ptxas does not know
+		   that %tid is never negative, and a signed division costs a dozen instructions */
+		u = true;
+		if ((c & (c - 1)) == 0) {
+			int log = 0;
+			while ((1ll << log) < c)
+				log++;
+			if (e->op == OP_MOD)
+				return pure(O_R, "and.b32 %D, %o, %d;", a, (int)(c - 1));
+			return pure(O_R, "shr.u32 %D, %o, %d;", a, log);
+		}
+	}
 	const char *op;
 	switch (e->op) {
 	case OP_MUL: op = "mul.lo.s32"; break;
@@ -806,6 +879,8 @@ ev(const IExpr *e)
 	case IE_FLOAT:
 		return fimm(e->fval);
 	case IE_VAR:
+		if (e->var->is_param)
+			return param_value(e->var);
 		return map_get(e->var->cname);
 	case IE_BUILTIN:
 		return builtin(e->builtin);
@@ -881,13 +956,36 @@ pred(const IExpr *e)
 
 /* ---------------------------------------------------------------- stores */
 
+/* The bits of a narrow element that is only moved (moved_bits): loaded, or taken out of its
+ * register word, into the low bits of a .b32 register; no conversion. */
+static Opnd
+narrow_bits(const IExpr *m)
+{
+	int bits = etype_bits(m->tensor->type);
+	if (m->kind == IE_LOAD) {
+		Addr a = address(m->tensor, m->index);
+		Opnd r = new_r();
+		ins("ld.%s.u%d %o, %a;", space(m->tensor), bits, r, &a);
+		return r;
+	}
+	int per = 32 / bits;
+	Opnd w = {O_WORD, m->slot / per, 0, m->tensor, true};
+	return pure(O_R, "bfe.u32 %D, %o, %d, %d;", w, (m->slot % per) * bits, bits);
+}
+
 /* The bits to store for an element of type t: a .b32 register (or immediate) for 32-bit and integer
- * types (st truncates narrow ones), an .f32 for f32, a .b16 for f16 / bf16. */
+ * types (st truncates narrow ones), an .f32 for f32, a .b16 for f16 / bf16 computed from a value,
+ * a .b32 for 16-bit data that is only moved or constant. */
 static Opnd
 stored_bits(EType t, const IExpr *value)
 {
 	if (value->kind == IE_CONV && value->to == t)
 		value = value->a;
+	const IExpr *m = etype_bits(t) < 32 ? moved_bits(t, value) : NULL;
+	if (m)
+		return narrow_bits(m);
+	if ((t == T_F16 || t == T_BF16) && value->kind == IE_FLOAT)
+		return reg(imm(half_bits(value->fval, t)));
 	Opnd v = ev(value);
 	switch (t) {
 	case T_F32:
@@ -910,7 +1008,7 @@ store(const LStmt *s)
 		[T_F32] = "f32", [T_F16] = "b16", [T_BF16] = "b16", [T_I32] = "u32", [T_U32] = "u32",
 		[T_I16] = "u16", [T_U16] = "u16", [T_I8] = "u8", [T_U8] = "u8",
 	};
-	ins("st.%s.%s %a, %o;", t->kind == TK_SHARED ? "shared" : "global", sfx[t->type], &a, v);
+	ins("st.%s.%s %a, %o;", t->kind == TK_SHARED ? "shared" : "global", v.k == O_H ? "b16" : etype_bits(t->type) == 16 ? "u16" : sfx[t->type], &a, v);
 }
 
 static void
@@ -935,6 +1033,52 @@ reg_store(const LStmt *s)
 	if (v.k == O_H)
 		v = pure(O_R, "cvt.u32.u16 %D, %o;", v);
 	ins("bfi.b32 %o, %o, %o, %d, %d;", w, v, w, shift, bits);
+}
+
+/* Statements list[i] .. list[i + vec - 1], one vector access (vectorize.c): whole register words
+ * or 32-bit values, moved as .b32. */
+static void
+vector_access(const LStmt *s, const List *list, int i)
+{
+	bool ld = s->kind == L_REG_STORE;
+	const IExpr *m = ld ? moved_bits(s->tensor->type, s->value) : NULL;
+	const Tensor *t = ld ? m->tensor : s->tensor;
+	int bits = etype_bits(t->type), words = s->vec * bits / 32;
+	Opnd v[4];
+	for (int k = 0; k < words; k++) {
+		if (ld) {
+			v[k] = (Opnd){O_WORD, s->slot * bits / 32 + k, 0, s->tensor, true};
+		} else if (bits < 32) {
+			const IExpr *r = moved_bits(t->type, s->value);
+			v[k] = (Opnd){O_WORD, r->slot * bits / 32 + k, 0, r->tensor, true};
+		} else {
+			const LStmt *e = LIST_AT(*list, LStmt, i + k);
+			v[k] = stored_bits(t->type, e->value);
+		}
+	}
+	Addr a = address(t, ld ? m->index : s->index);
+	Buf *b = P.out;
+	buf_puts(b, ld ? "\tld." : "\tst.");
+	buf_puts(b, ld ? space(t) : t->kind == TK_SHARED ? "shared" : "global");
+	buf_puts(b, words == 4 ? ".v4.b32 " : words == 2 ? ".v2.b32 " : ".b32 ");
+	if (!ld) {
+		put_addr(b, &a);
+		buf_puts(b, ", ");
+	}
+	if (words > 1)
+		buf_putc(b, '{');
+	for (int k = 0; k < words; k++) {
+		if (k)
+			buf_puts(b, ", ");
+		put_op(b, v[k]);
+	}
+	if (words > 1)
+		buf_putc(b, '}');
+	if (ld) {
+		buf_puts(b, ", ");
+		put_addr(b, &a);
+	}
+	buf_puts(b, ";\n");
 }
 
 /* ---------------------------------------------------------------- tcgen05 */
@@ -980,6 +1124,7 @@ tc(const LStmt *s)
 	}
 	char text[96];
 	opcode_format(&s->op, text, sizeof text);
+	P.cse_gen++; /* nothing computed before it stays live across it (ptxas would keep it) */
 	Opnd addr = reg(ev(s->addr));
 	buf_putc(b, '\t');
 	buf_puts(b, text);
@@ -1132,6 +1277,7 @@ stmt(const LStmt *s)
 		stmts(&s->body);
 		break;
 	case L_BARRIER:
+		P.cse_gen++; /* values are recomputed after it rather than kept live across it */
 		ins("bar.sync 0;");
 		break;
 	case L_WARP_SYNC:
@@ -1151,39 +1297,31 @@ stmt(const LStmt *s)
 static void
 stmts(const List *list)
 {
-	for (int i = 0; i < list->n; i++)
-		stmt(LIST_AT(*list, LStmt, i));
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		if (s->vec) {
+			if (s->comment)
+				comment_line("", s->comment);
+			vector_access(s, list, i);
+			i += s->vec - 1;
+		} else {
+			stmt(s);
+		}
+	}
 }
 
 /* ---------------------------------------------------------------- kernels */
 
+/* Which global tensors the kernel writes. */
 static void
-scan_expr(const IExpr *e, unsigned *builtins)
-{
-	for (; e; e = e->a) {
-		if (e->kind == IE_BUILTIN)
-			*builtins |= 1u << e->builtin;
-		scan_expr(e->b, builtins);
-		scan_expr(e->index, builtins);
-	}
-}
-
-/* Which builtins the kernel reads, and which global tensors it writes. */
-static void
-scan(const List *list, unsigned *builtins)
+scan(const List *list)
 {
 	for (int i = 0; i < list->n; i++) {
 		const LStmt *s = LIST_AT(*list, LStmt, i);
-		scan_expr(s->value, builtins);
-		scan_expr(s->cond, builtins);
-		scan_expr(s->addr, builtins);
-		scan_expr(s->index, builtins);
-		scan_expr(s->lo, builtins);
-		scan_expr(s->hi, builtins);
 		if (s->kind == L_STORE && s->tensor->kind == TK_GLOBAL)
 			P.param_written[s->tensor->index] = true;
-		scan(&s->body, builtins);
-		scan(&s->els, builtins);
+		scan(&s->body);
+		scan(&s->els);
 	}
 }
 
@@ -1212,61 +1350,14 @@ param_load_type(EType t)
 	}
 }
 
-/* Reads the parameters and the thread and block ids the kernel uses, once, at its entry. */
+/* Scalar parameters are read where they are used (ld.param is pure: see pure()). */
 static void
-prologue(unsigned builtins)
+prologue(void)
 {
 	KernelIR *k = P.k;
-	for (int i = 0; i < k->params.n; i++) {
-		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
-		if (t) {
-			Opnd raw = new_d(), g = new_d();
-			ins("ld.param.u64 %o, [tl_param_%d];", raw, i);
-			ins("cvta.to.global.u64 %o, %o;", g, raw);
-			P.param_base[i] = g.n;
-		} else {
-			Var *v = LIST_AT(k->params, Var, i);
-			Opnd r = value_type(v->type) == T_F32 ? new_f() : new_r();
-			ins("ld.param.%s %o, [tl_param_%d];", param_load_type(v->type), r, i);
-			map_put(v->cname, r);
-		}
-	}
-	static const char *const xyz[] = {"x", "y", "z"};
-	bool need_linear = builtins & (1u << B_WARP_ID | 1u << B_LANE_ID | 1u << B_WARPGROUP_ID);
-	bool flat = k->block[1] == 1 && k->block[2] == 1;
-	for (int d = 0; d < 3; d++) {
-		if ((builtins & 1u << (B_THREAD_X + d)) || (need_linear && (d == 0 || !flat))) {
-			P.tid[d] = new_r();
-			ins("mov.u32 %o, %%tid.%s;", P.tid[d], xyz[d]);
-		}
-		if (builtins & 1u << (B_BLOCK_X + d)) {
-			P.ctaid[d] = new_r();
-			ins("mov.u32 %o, %%ctaid.%s;", P.ctaid[d], xyz[d]);
-		}
-	}
-	if (!need_linear)
-		return;
-	P.linear = P.tid[0];
-	if (!flat) {
-		/* threadIdx.x + bx * (threadIdx.y + by * threadIdx.z) */
-		Opnd yz = new_r();
-		P.linear = new_r();
-		ins("mad.lo.s32 %o, %o, %d, %o;", yz, P.tid[2], k->block[1], P.tid[1]);
-		ins("mad.lo.s32 %o, %o, %d, %o;", P.linear, yz, k->block[0], P.tid[0]);
-	}
-	if (builtins & (1u << B_WARP_ID | 1u << B_WARPGROUP_ID)) {
-		/* a plain shift, as in emit_cu.c: ptxas finds it uniform */
-		P.warp = new_r();
-		ins("shr.u32 %o, %o, 5;", P.warp, P.linear);
-	}
-	if (builtins & 1u << B_LANE_ID) {
-		P.lane = new_r();
-		ins("and.b32 %o, %o, 31;", P.lane, P.linear);
-	}
-	if (builtins & 1u << B_WARPGROUP_ID) {
-		P.wg = new_r();
-		ins("shr.s32 %o, %o, 2;", P.wg, P.warp);
-	}
+	for (int i = 0; i < k->params.n; i++)
+		if (!LIST_AT(k->param_is_tensor, Tensor, i))
+			P.param_of[i] = LIST_AT(k->params, Var, i);
 }
 
 /* "f32[128, 64]": a tensor's type and shape, for comments. */
@@ -1291,11 +1382,10 @@ kernel(KernelIR *k, int ki, Buf *out)
 	P.k = k;
 	P.ki = ki;
 	P.out = &body;
-	P.param_base = pool_alloc(sizeof(int) * (size_t)(k->params.n + 1));
+	P.param_of = pool_alloc(sizeof(Var *) * (size_t)(k->params.n + 1));
 	P.param_written = pool_alloc(sizeof(bool) * (size_t)(k->params.n + 1));
-	unsigned builtins = 0;
-	scan(&k->body, &builtins);
-	prologue(builtins);
+	scan(&k->body);
+	prologue();
 	stmts(&k->body);
 	ins("ret;");
 	free(P.cse);

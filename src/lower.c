@@ -1236,8 +1236,10 @@ lower_program(List *items, const char *source_name)
 			if (!s)
 				break;
 			KernelIR *k = lower_kernel(it->kernel);
-			if (k)
+			if (k) {
+				vectorize(k);
 				list_push(&p->kernels, k);
+			}
 			break;
 		}
 		}

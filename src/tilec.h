@@ -620,6 +620,7 @@ struct LStmt {
 	RegRef *regs;
 	int nregs;
 	const char *comment; /* apply: its source line */
+	int vec; /* L_STORE, L_REG_STORE: this and the next vec - 1 statements are one vector access (vectorize.c) */
 };
 
 /* A wait tilec placed for a copy: the copy, and the statement it was placed before. */
@@ -916,6 +917,18 @@ bool protocol_instr_enter(Protocol *p, const IsaInstr *in, int cta_group, const 
 /* Its checks and its effect (isa.c's row); false when it is not to be emitted. */
 bool protocol_instr(Protocol *p, const IsaInstr *in, const LStmt *l, bool uniform, const TcOperands *ops);
 
+/* ---------------------------------------------------------------- vectorize.c */
+
+/* Marks the runs of statements that one 4-, 8- or 16-byte access can do (LStmt.vec): consecutive
+ * elements of one global or shared tensor, aligned (global tensors are taken 16-byte aligned). */
+void vectorize(KernelIR *k);
+/* The element load or register read that value is, when storing it as type t only moves its bits. */
+const IExpr *moved_bits(EType t, const IExpr *value);
+/* The bits of a constant already rounded to f16 or bf16. */
+uint32_t half_bits(double v, EType t);
+/* e as rest + *c with c constant, through i32 and i64 + and - only; rest is NULL when e is constant. */
+IExpr *ie_split_offset(IExpr *e, int64_t *c);
+
 /* ---------------------------------------------------------------- targets (emit_cu.c, emit_emu.c, emit_ptx.c) */
 
 /* A back end: the driver picks one and calls emit; every one writes the whole program into out. */
@@ -942,6 +955,7 @@ typedef struct CuWriter CuWriter;
 typedef struct CuDialect {
 	const char *shared_addr; /* the function that turns &shared[i] into a shared-window address */
 	bool placed_fences;      /* write the fences tilec places around cta_sync (L_FENCE) */
+	bool vector;             /* one vector access for the runs vectorize.c marks (LStmt.vec) */
 	void (*tc)(CuWriter *w, const LStmt *s); /* one tcgen05 instruction */
 	/* the text of a read of register word, verb "read" or "stored"; NULL: plain NAME[WORD] */
 	const char *(*reg)(CuWriter *w, const Tensor *t, int word, const char *verb);

@@ -12,134 +12,38 @@ extern "C" __global__ void __launch_bounds__(128) layout_d_repeat(float *__restr
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	unsigned buf[128];
-	buf[0] = __float_as_uint(A[tid * 128]);
-	buf[1] = __float_as_uint(A[(tid * 128) + 1]);
-	buf[2] = __float_as_uint(A[(tid * 128) + 2]);
-	buf[3] = __float_as_uint(A[(tid * 128) + 3]);
-	buf[4] = __float_as_uint(A[(tid * 128) + 4]);
-	buf[5] = __float_as_uint(A[(tid * 128) + 5]);
-	buf[6] = __float_as_uint(A[(tid * 128) + 6]);
-	buf[7] = __float_as_uint(A[(tid * 128) + 7]);
-	buf[8] = __float_as_uint(A[(tid * 128) + 8]);
-	buf[9] = __float_as_uint(A[(tid * 128) + 9]);
-	buf[10] = __float_as_uint(A[(tid * 128) + 10]);
-	buf[11] = __float_as_uint(A[(tid * 128) + 11]);
-	buf[12] = __float_as_uint(A[(tid * 128) + 12]);
-	buf[13] = __float_as_uint(A[(tid * 128) + 13]);
-	buf[14] = __float_as_uint(A[(tid * 128) + 14]);
-	buf[15] = __float_as_uint(A[(tid * 128) + 15]);
-	buf[16] = __float_as_uint(A[(tid * 128) + 16]);
-	buf[17] = __float_as_uint(A[(tid * 128) + 17]);
-	buf[18] = __float_as_uint(A[(tid * 128) + 18]);
-	buf[19] = __float_as_uint(A[(tid * 128) + 19]);
-	buf[20] = __float_as_uint(A[(tid * 128) + 20]);
-	buf[21] = __float_as_uint(A[(tid * 128) + 21]);
-	buf[22] = __float_as_uint(A[(tid * 128) + 22]);
-	buf[23] = __float_as_uint(A[(tid * 128) + 23]);
-	buf[24] = __float_as_uint(A[(tid * 128) + 24]);
-	buf[25] = __float_as_uint(A[(tid * 128) + 25]);
-	buf[26] = __float_as_uint(A[(tid * 128) + 26]);
-	buf[27] = __float_as_uint(A[(tid * 128) + 27]);
-	buf[28] = __float_as_uint(A[(tid * 128) + 28]);
-	buf[29] = __float_as_uint(A[(tid * 128) + 29]);
-	buf[30] = __float_as_uint(A[(tid * 128) + 30]);
-	buf[31] = __float_as_uint(A[(tid * 128) + 31]);
-	buf[32] = __float_as_uint(A[(tid * 128) + 32]);
-	buf[33] = __float_as_uint(A[(tid * 128) + 33]);
-	buf[34] = __float_as_uint(A[(tid * 128) + 34]);
-	buf[35] = __float_as_uint(A[(tid * 128) + 35]);
-	buf[36] = __float_as_uint(A[(tid * 128) + 36]);
-	buf[37] = __float_as_uint(A[(tid * 128) + 37]);
-	buf[38] = __float_as_uint(A[(tid * 128) + 38]);
-	buf[39] = __float_as_uint(A[(tid * 128) + 39]);
-	buf[40] = __float_as_uint(A[(tid * 128) + 40]);
-	buf[41] = __float_as_uint(A[(tid * 128) + 41]);
-	buf[42] = __float_as_uint(A[(tid * 128) + 42]);
-	buf[43] = __float_as_uint(A[(tid * 128) + 43]);
-	buf[44] = __float_as_uint(A[(tid * 128) + 44]);
-	buf[45] = __float_as_uint(A[(tid * 128) + 45]);
-	buf[46] = __float_as_uint(A[(tid * 128) + 46]);
-	buf[47] = __float_as_uint(A[(tid * 128) + 47]);
-	buf[48] = __float_as_uint(A[(tid * 128) + 48]);
-	buf[49] = __float_as_uint(A[(tid * 128) + 49]);
-	buf[50] = __float_as_uint(A[(tid * 128) + 50]);
-	buf[51] = __float_as_uint(A[(tid * 128) + 51]);
-	buf[52] = __float_as_uint(A[(tid * 128) + 52]);
-	buf[53] = __float_as_uint(A[(tid * 128) + 53]);
-	buf[54] = __float_as_uint(A[(tid * 128) + 54]);
-	buf[55] = __float_as_uint(A[(tid * 128) + 55]);
-	buf[56] = __float_as_uint(A[(tid * 128) + 56]);
-	buf[57] = __float_as_uint(A[(tid * 128) + 57]);
-	buf[58] = __float_as_uint(A[(tid * 128) + 58]);
-	buf[59] = __float_as_uint(A[(tid * 128) + 59]);
-	buf[60] = __float_as_uint(A[(tid * 128) + 60]);
-	buf[61] = __float_as_uint(A[(tid * 128) + 61]);
-	buf[62] = __float_as_uint(A[(tid * 128) + 62]);
-	buf[63] = __float_as_uint(A[(tid * 128) + 63]);
-	buf[64] = __float_as_uint(A[(tid * 128) + 64]);
-	buf[65] = __float_as_uint(A[(tid * 128) + 65]);
-	buf[66] = __float_as_uint(A[(tid * 128) + 66]);
-	buf[67] = __float_as_uint(A[(tid * 128) + 67]);
-	buf[68] = __float_as_uint(A[(tid * 128) + 68]);
-	buf[69] = __float_as_uint(A[(tid * 128) + 69]);
-	buf[70] = __float_as_uint(A[(tid * 128) + 70]);
-	buf[71] = __float_as_uint(A[(tid * 128) + 71]);
-	buf[72] = __float_as_uint(A[(tid * 128) + 72]);
-	buf[73] = __float_as_uint(A[(tid * 128) + 73]);
-	buf[74] = __float_as_uint(A[(tid * 128) + 74]);
-	buf[75] = __float_as_uint(A[(tid * 128) + 75]);
-	buf[76] = __float_as_uint(A[(tid * 128) + 76]);
-	buf[77] = __float_as_uint(A[(tid * 128) + 77]);
-	buf[78] = __float_as_uint(A[(tid * 128) + 78]);
-	buf[79] = __float_as_uint(A[(tid * 128) + 79]);
-	buf[80] = __float_as_uint(A[(tid * 128) + 80]);
-	buf[81] = __float_as_uint(A[(tid * 128) + 81]);
-	buf[82] = __float_as_uint(A[(tid * 128) + 82]);
-	buf[83] = __float_as_uint(A[(tid * 128) + 83]);
-	buf[84] = __float_as_uint(A[(tid * 128) + 84]);
-	buf[85] = __float_as_uint(A[(tid * 128) + 85]);
-	buf[86] = __float_as_uint(A[(tid * 128) + 86]);
-	buf[87] = __float_as_uint(A[(tid * 128) + 87]);
-	buf[88] = __float_as_uint(A[(tid * 128) + 88]);
-	buf[89] = __float_as_uint(A[(tid * 128) + 89]);
-	buf[90] = __float_as_uint(A[(tid * 128) + 90]);
-	buf[91] = __float_as_uint(A[(tid * 128) + 91]);
-	buf[92] = __float_as_uint(A[(tid * 128) + 92]);
-	buf[93] = __float_as_uint(A[(tid * 128) + 93]);
-	buf[94] = __float_as_uint(A[(tid * 128) + 94]);
-	buf[95] = __float_as_uint(A[(tid * 128) + 95]);
-	buf[96] = __float_as_uint(A[(tid * 128) + 96]);
-	buf[97] = __float_as_uint(A[(tid * 128) + 97]);
-	buf[98] = __float_as_uint(A[(tid * 128) + 98]);
-	buf[99] = __float_as_uint(A[(tid * 128) + 99]);
-	buf[100] = __float_as_uint(A[(tid * 128) + 100]);
-	buf[101] = __float_as_uint(A[(tid * 128) + 101]);
-	buf[102] = __float_as_uint(A[(tid * 128) + 102]);
-	buf[103] = __float_as_uint(A[(tid * 128) + 103]);
-	buf[104] = __float_as_uint(A[(tid * 128) + 104]);
-	buf[105] = __float_as_uint(A[(tid * 128) + 105]);
-	buf[106] = __float_as_uint(A[(tid * 128) + 106]);
-	buf[107] = __float_as_uint(A[(tid * 128) + 107]);
-	buf[108] = __float_as_uint(A[(tid * 128) + 108]);
-	buf[109] = __float_as_uint(A[(tid * 128) + 109]);
-	buf[110] = __float_as_uint(A[(tid * 128) + 110]);
-	buf[111] = __float_as_uint(A[(tid * 128) + 111]);
-	buf[112] = __float_as_uint(A[(tid * 128) + 112]);
-	buf[113] = __float_as_uint(A[(tid * 128) + 113]);
-	buf[114] = __float_as_uint(A[(tid * 128) + 114]);
-	buf[115] = __float_as_uint(A[(tid * 128) + 115]);
-	buf[116] = __float_as_uint(A[(tid * 128) + 116]);
-	buf[117] = __float_as_uint(A[(tid * 128) + 117]);
-	buf[118] = __float_as_uint(A[(tid * 128) + 118]);
-	buf[119] = __float_as_uint(A[(tid * 128) + 119]);
-	buf[120] = __float_as_uint(A[(tid * 128) + 120]);
-	buf[121] = __float_as_uint(A[(tid * 128) + 121]);
-	buf[122] = __float_as_uint(A[(tid * 128) + 122]);
-	buf[123] = __float_as_uint(A[(tid * 128) + 123]);
-	buf[124] = __float_as_uint(A[(tid * 128) + 124]);
-	buf[125] = __float_as_uint(A[(tid * 128) + 125]);
-	buf[126] = __float_as_uint(A[(tid * 128) + 126]);
-	buf[127] = __float_as_uint(A[(tid * 128) + 127]);
+	{ const uint4 tl_v = *(const uint4 *)&A[tid * 128]; buf[0] = tl_v.x; buf[1] = tl_v.y; buf[2] = tl_v.z; buf[3] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 4]; buf[4] = tl_v.x; buf[5] = tl_v.y; buf[6] = tl_v.z; buf[7] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 8]; buf[8] = tl_v.x; buf[9] = tl_v.y; buf[10] = tl_v.z; buf[11] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 12]; buf[12] = tl_v.x; buf[13] = tl_v.y; buf[14] = tl_v.z; buf[15] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 16]; buf[16] = tl_v.x; buf[17] = tl_v.y; buf[18] = tl_v.z; buf[19] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 20]; buf[20] = tl_v.x; buf[21] = tl_v.y; buf[22] = tl_v.z; buf[23] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 24]; buf[24] = tl_v.x; buf[25] = tl_v.y; buf[26] = tl_v.z; buf[27] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 28]; buf[28] = tl_v.x; buf[29] = tl_v.y; buf[30] = tl_v.z; buf[31] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 32]; buf[32] = tl_v.x; buf[33] = tl_v.y; buf[34] = tl_v.z; buf[35] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 36]; buf[36] = tl_v.x; buf[37] = tl_v.y; buf[38] = tl_v.z; buf[39] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 40]; buf[40] = tl_v.x; buf[41] = tl_v.y; buf[42] = tl_v.z; buf[43] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 44]; buf[44] = tl_v.x; buf[45] = tl_v.y; buf[46] = tl_v.z; buf[47] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 48]; buf[48] = tl_v.x; buf[49] = tl_v.y; buf[50] = tl_v.z; buf[51] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 52]; buf[52] = tl_v.x; buf[53] = tl_v.y; buf[54] = tl_v.z; buf[55] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 56]; buf[56] = tl_v.x; buf[57] = tl_v.y; buf[58] = tl_v.z; buf[59] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 60]; buf[60] = tl_v.x; buf[61] = tl_v.y; buf[62] = tl_v.z; buf[63] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 64]; buf[64] = tl_v.x; buf[65] = tl_v.y; buf[66] = tl_v.z; buf[67] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 68]; buf[68] = tl_v.x; buf[69] = tl_v.y; buf[70] = tl_v.z; buf[71] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 72]; buf[72] = tl_v.x; buf[73] = tl_v.y; buf[74] = tl_v.z; buf[75] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 76]; buf[76] = tl_v.x; buf[77] = tl_v.y; buf[78] = tl_v.z; buf[79] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 80]; buf[80] = tl_v.x; buf[81] = tl_v.y; buf[82] = tl_v.z; buf[83] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 84]; buf[84] = tl_v.x; buf[85] = tl_v.y; buf[86] = tl_v.z; buf[87] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 88]; buf[88] = tl_v.x; buf[89] = tl_v.y; buf[90] = tl_v.z; buf[91] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 92]; buf[92] = tl_v.x; buf[93] = tl_v.y; buf[94] = tl_v.z; buf[95] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 96]; buf[96] = tl_v.x; buf[97] = tl_v.y; buf[98] = tl_v.z; buf[99] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 100]; buf[100] = tl_v.x; buf[101] = tl_v.y; buf[102] = tl_v.z; buf[103] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 104]; buf[104] = tl_v.x; buf[105] = tl_v.y; buf[106] = tl_v.z; buf[107] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 108]; buf[108] = tl_v.x; buf[109] = tl_v.y; buf[110] = tl_v.z; buf[111] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 112]; buf[112] = tl_v.x; buf[113] = tl_v.y; buf[114] = tl_v.z; buf[115] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 116]; buf[116] = tl_v.x; buf[117] = tl_v.y; buf[118] = tl_v.z; buf[119] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 120]; buf[120] = tl_v.x; buf[121] = tl_v.y; buf[122] = tl_v.z; buf[123] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 128) + 124]; buf[124] = tl_v.x; buf[125] = tl_v.y; buf[126] = tl_v.z; buf[127] = tl_v.w; }
 	// layout_d_repeat.tile:24: apply tcgen05.st.sync.aligned.32x32b.x32.b32(tv, rv) scope warpgroup;
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x32.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16,"
 		"%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32};"
@@ -349,134 +253,38 @@ extern "C" __global__ void __launch_bounds__(128) layout_d_repeat(float *__restr
 		  "+r"(buf[104]), "+r"(buf[105]), "+r"(buf[106]), "+r"(buf[107]), "+r"(buf[108]), "+r"(buf[109]), "+r"(buf[110]), "+r"(buf[111]),
 		  "+r"(buf[112]), "+r"(buf[113]), "+r"(buf[114]), "+r"(buf[115]), "+r"(buf[116]), "+r"(buf[117]), "+r"(buf[118]), "+r"(buf[119]),
 		  "+r"(buf[120]), "+r"(buf[121]), "+r"(buf[122]), "+r"(buf[123]), "+r"(buf[124]), "+r"(buf[125]), "+r"(buf[126]), "+r"(buf[127]) :: "memory");
-	Out[tid * 128] = __uint_as_float(buf[0]);
-	Out[(tid * 128) + 1] = __uint_as_float(buf[1]);
-	Out[(tid * 128) + 2] = __uint_as_float(buf[2]);
-	Out[(tid * 128) + 3] = __uint_as_float(buf[3]);
-	Out[(tid * 128) + 4] = __uint_as_float(buf[4]);
-	Out[(tid * 128) + 5] = __uint_as_float(buf[5]);
-	Out[(tid * 128) + 6] = __uint_as_float(buf[6]);
-	Out[(tid * 128) + 7] = __uint_as_float(buf[7]);
-	Out[(tid * 128) + 8] = __uint_as_float(buf[8]);
-	Out[(tid * 128) + 9] = __uint_as_float(buf[9]);
-	Out[(tid * 128) + 10] = __uint_as_float(buf[10]);
-	Out[(tid * 128) + 11] = __uint_as_float(buf[11]);
-	Out[(tid * 128) + 12] = __uint_as_float(buf[12]);
-	Out[(tid * 128) + 13] = __uint_as_float(buf[13]);
-	Out[(tid * 128) + 14] = __uint_as_float(buf[14]);
-	Out[(tid * 128) + 15] = __uint_as_float(buf[15]);
-	Out[(tid * 128) + 16] = __uint_as_float(buf[16]);
-	Out[(tid * 128) + 17] = __uint_as_float(buf[17]);
-	Out[(tid * 128) + 18] = __uint_as_float(buf[18]);
-	Out[(tid * 128) + 19] = __uint_as_float(buf[19]);
-	Out[(tid * 128) + 20] = __uint_as_float(buf[20]);
-	Out[(tid * 128) + 21] = __uint_as_float(buf[21]);
-	Out[(tid * 128) + 22] = __uint_as_float(buf[22]);
-	Out[(tid * 128) + 23] = __uint_as_float(buf[23]);
-	Out[(tid * 128) + 24] = __uint_as_float(buf[24]);
-	Out[(tid * 128) + 25] = __uint_as_float(buf[25]);
-	Out[(tid * 128) + 26] = __uint_as_float(buf[26]);
-	Out[(tid * 128) + 27] = __uint_as_float(buf[27]);
-	Out[(tid * 128) + 28] = __uint_as_float(buf[28]);
-	Out[(tid * 128) + 29] = __uint_as_float(buf[29]);
-	Out[(tid * 128) + 30] = __uint_as_float(buf[30]);
-	Out[(tid * 128) + 31] = __uint_as_float(buf[31]);
-	Out[(tid * 128) + 32] = __uint_as_float(buf[32]);
-	Out[(tid * 128) + 33] = __uint_as_float(buf[33]);
-	Out[(tid * 128) + 34] = __uint_as_float(buf[34]);
-	Out[(tid * 128) + 35] = __uint_as_float(buf[35]);
-	Out[(tid * 128) + 36] = __uint_as_float(buf[36]);
-	Out[(tid * 128) + 37] = __uint_as_float(buf[37]);
-	Out[(tid * 128) + 38] = __uint_as_float(buf[38]);
-	Out[(tid * 128) + 39] = __uint_as_float(buf[39]);
-	Out[(tid * 128) + 40] = __uint_as_float(buf[40]);
-	Out[(tid * 128) + 41] = __uint_as_float(buf[41]);
-	Out[(tid * 128) + 42] = __uint_as_float(buf[42]);
-	Out[(tid * 128) + 43] = __uint_as_float(buf[43]);
-	Out[(tid * 128) + 44] = __uint_as_float(buf[44]);
-	Out[(tid * 128) + 45] = __uint_as_float(buf[45]);
-	Out[(tid * 128) + 46] = __uint_as_float(buf[46]);
-	Out[(tid * 128) + 47] = __uint_as_float(buf[47]);
-	Out[(tid * 128) + 48] = __uint_as_float(buf[48]);
-	Out[(tid * 128) + 49] = __uint_as_float(buf[49]);
-	Out[(tid * 128) + 50] = __uint_as_float(buf[50]);
-	Out[(tid * 128) + 51] = __uint_as_float(buf[51]);
-	Out[(tid * 128) + 52] = __uint_as_float(buf[52]);
-	Out[(tid * 128) + 53] = __uint_as_float(buf[53]);
-	Out[(tid * 128) + 54] = __uint_as_float(buf[54]);
-	Out[(tid * 128) + 55] = __uint_as_float(buf[55]);
-	Out[(tid * 128) + 56] = __uint_as_float(buf[56]);
-	Out[(tid * 128) + 57] = __uint_as_float(buf[57]);
-	Out[(tid * 128) + 58] = __uint_as_float(buf[58]);
-	Out[(tid * 128) + 59] = __uint_as_float(buf[59]);
-	Out[(tid * 128) + 60] = __uint_as_float(buf[60]);
-	Out[(tid * 128) + 61] = __uint_as_float(buf[61]);
-	Out[(tid * 128) + 62] = __uint_as_float(buf[62]);
-	Out[(tid * 128) + 63] = __uint_as_float(buf[63]);
-	Out[(tid * 128) + 64] = __uint_as_float(buf[64]);
-	Out[(tid * 128) + 65] = __uint_as_float(buf[65]);
-	Out[(tid * 128) + 66] = __uint_as_float(buf[66]);
-	Out[(tid * 128) + 67] = __uint_as_float(buf[67]);
-	Out[(tid * 128) + 68] = __uint_as_float(buf[68]);
-	Out[(tid * 128) + 69] = __uint_as_float(buf[69]);
-	Out[(tid * 128) + 70] = __uint_as_float(buf[70]);
-	Out[(tid * 128) + 71] = __uint_as_float(buf[71]);
-	Out[(tid * 128) + 72] = __uint_as_float(buf[72]);
-	Out[(tid * 128) + 73] = __uint_as_float(buf[73]);
-	Out[(tid * 128) + 74] = __uint_as_float(buf[74]);
-	Out[(tid * 128) + 75] = __uint_as_float(buf[75]);
-	Out[(tid * 128) + 76] = __uint_as_float(buf[76]);
-	Out[(tid * 128) + 77] = __uint_as_float(buf[77]);
-	Out[(tid * 128) + 78] = __uint_as_float(buf[78]);
-	Out[(tid * 128) + 79] = __uint_as_float(buf[79]);
-	Out[(tid * 128) + 80] = __uint_as_float(buf[80]);
-	Out[(tid * 128) + 81] = __uint_as_float(buf[81]);
-	Out[(tid * 128) + 82] = __uint_as_float(buf[82]);
-	Out[(tid * 128) + 83] = __uint_as_float(buf[83]);
-	Out[(tid * 128) + 84] = __uint_as_float(buf[84]);
-	Out[(tid * 128) + 85] = __uint_as_float(buf[85]);
-	Out[(tid * 128) + 86] = __uint_as_float(buf[86]);
-	Out[(tid * 128) + 87] = __uint_as_float(buf[87]);
-	Out[(tid * 128) + 88] = __uint_as_float(buf[88]);
-	Out[(tid * 128) + 89] = __uint_as_float(buf[89]);
-	Out[(tid * 128) + 90] = __uint_as_float(buf[90]);
-	Out[(tid * 128) + 91] = __uint_as_float(buf[91]);
-	Out[(tid * 128) + 92] = __uint_as_float(buf[92]);
-	Out[(tid * 128) + 93] = __uint_as_float(buf[93]);
-	Out[(tid * 128) + 94] = __uint_as_float(buf[94]);
-	Out[(tid * 128) + 95] = __uint_as_float(buf[95]);
-	Out[(tid * 128) + 96] = __uint_as_float(buf[96]);
-	Out[(tid * 128) + 97] = __uint_as_float(buf[97]);
-	Out[(tid * 128) + 98] = __uint_as_float(buf[98]);
-	Out[(tid * 128) + 99] = __uint_as_float(buf[99]);
-	Out[(tid * 128) + 100] = __uint_as_float(buf[100]);
-	Out[(tid * 128) + 101] = __uint_as_float(buf[101]);
-	Out[(tid * 128) + 102] = __uint_as_float(buf[102]);
-	Out[(tid * 128) + 103] = __uint_as_float(buf[103]);
-	Out[(tid * 128) + 104] = __uint_as_float(buf[104]);
-	Out[(tid * 128) + 105] = __uint_as_float(buf[105]);
-	Out[(tid * 128) + 106] = __uint_as_float(buf[106]);
-	Out[(tid * 128) + 107] = __uint_as_float(buf[107]);
-	Out[(tid * 128) + 108] = __uint_as_float(buf[108]);
-	Out[(tid * 128) + 109] = __uint_as_float(buf[109]);
-	Out[(tid * 128) + 110] = __uint_as_float(buf[110]);
-	Out[(tid * 128) + 111] = __uint_as_float(buf[111]);
-	Out[(tid * 128) + 112] = __uint_as_float(buf[112]);
-	Out[(tid * 128) + 113] = __uint_as_float(buf[113]);
-	Out[(tid * 128) + 114] = __uint_as_float(buf[114]);
-	Out[(tid * 128) + 115] = __uint_as_float(buf[115]);
-	Out[(tid * 128) + 116] = __uint_as_float(buf[116]);
-	Out[(tid * 128) + 117] = __uint_as_float(buf[117]);
-	Out[(tid * 128) + 118] = __uint_as_float(buf[118]);
-	Out[(tid * 128) + 119] = __uint_as_float(buf[119]);
-	Out[(tid * 128) + 120] = __uint_as_float(buf[120]);
-	Out[(tid * 128) + 121] = __uint_as_float(buf[121]);
-	Out[(tid * 128) + 122] = __uint_as_float(buf[122]);
-	Out[(tid * 128) + 123] = __uint_as_float(buf[123]);
-	Out[(tid * 128) + 124] = __uint_as_float(buf[124]);
-	Out[(tid * 128) + 125] = __uint_as_float(buf[125]);
-	Out[(tid * 128) + 126] = __uint_as_float(buf[126]);
-	Out[(tid * 128) + 127] = __uint_as_float(buf[127]);
+	*(uint4 *)&Out[tid * 128] = make_uint4(buf[0], buf[1], buf[2], buf[3]);
+	*(uint4 *)&Out[(tid * 128) + 4] = make_uint4(buf[4], buf[5], buf[6], buf[7]);
+	*(uint4 *)&Out[(tid * 128) + 8] = make_uint4(buf[8], buf[9], buf[10], buf[11]);
+	*(uint4 *)&Out[(tid * 128) + 12] = make_uint4(buf[12], buf[13], buf[14], buf[15]);
+	*(uint4 *)&Out[(tid * 128) + 16] = make_uint4(buf[16], buf[17], buf[18], buf[19]);
+	*(uint4 *)&Out[(tid * 128) + 20] = make_uint4(buf[20], buf[21], buf[22], buf[23]);
+	*(uint4 *)&Out[(tid * 128) + 24] = make_uint4(buf[24], buf[25], buf[26], buf[27]);
+	*(uint4 *)&Out[(tid * 128) + 28] = make_uint4(buf[28], buf[29], buf[30], buf[31]);
+	*(uint4 *)&Out[(tid * 128) + 32] = make_uint4(buf[32], buf[33], buf[34], buf[35]);
+	*(uint4 *)&Out[(tid * 128) + 36] = make_uint4(buf[36], buf[37], buf[38], buf[39]);
+	*(uint4 *)&Out[(tid * 128) + 40] = make_uint4(buf[40], buf[41], buf[42], buf[43]);
+	*(uint4 *)&Out[(tid * 128) + 44] = make_uint4(buf[44], buf[45], buf[46], buf[47]);
+	*(uint4 *)&Out[(tid * 128) + 48] = make_uint4(buf[48], buf[49], buf[50], buf[51]);
+	*(uint4 *)&Out[(tid * 128) + 52] = make_uint4(buf[52], buf[53], buf[54], buf[55]);
+	*(uint4 *)&Out[(tid * 128) + 56] = make_uint4(buf[56], buf[57], buf[58], buf[59]);
+	*(uint4 *)&Out[(tid * 128) + 60] = make_uint4(buf[60], buf[61], buf[62], buf[63]);
+	*(uint4 *)&Out[(tid * 128) + 64] = make_uint4(buf[64], buf[65], buf[66], buf[67]);
+	*(uint4 *)&Out[(tid * 128) + 68] = make_uint4(buf[68], buf[69], buf[70], buf[71]);
+	*(uint4 *)&Out[(tid * 128) + 72] = make_uint4(buf[72], buf[73], buf[74], buf[75]);
+	*(uint4 *)&Out[(tid * 128) + 76] = make_uint4(buf[76], buf[77], buf[78], buf[79]);
+	*(uint4 *)&Out[(tid * 128) + 80] = make_uint4(buf[80], buf[81], buf[82], buf[83]);
+	*(uint4 *)&Out[(tid * 128) + 84] = make_uint4(buf[84], buf[85], buf[86], buf[87]);
+	*(uint4 *)&Out[(tid * 128) + 88] = make_uint4(buf[88], buf[89], buf[90], buf[91]);
+	*(uint4 *)&Out[(tid * 128) + 92] = make_uint4(buf[92], buf[93], buf[94], buf[95]);
+	*(uint4 *)&Out[(tid * 128) + 96] = make_uint4(buf[96], buf[97], buf[98], buf[99]);
+	*(uint4 *)&Out[(tid * 128) + 100] = make_uint4(buf[100], buf[101], buf[102], buf[103]);
+	*(uint4 *)&Out[(tid * 128) + 104] = make_uint4(buf[104], buf[105], buf[106], buf[107]);
+	*(uint4 *)&Out[(tid * 128) + 108] = make_uint4(buf[108], buf[109], buf[110], buf[111]);
+	*(uint4 *)&Out[(tid * 128) + 112] = make_uint4(buf[112], buf[113], buf[114], buf[115]);
+	*(uint4 *)&Out[(tid * 128) + 116] = make_uint4(buf[116], buf[117], buf[118], buf[119]);
+	*(uint4 *)&Out[(tid * 128) + 120] = make_uint4(buf[120], buf[121], buf[122], buf[123]);
+	*(uint4 *)&Out[(tid * 128) + 124] = make_uint4(buf[124], buf[125], buf[126], buf[127]);
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");

@@ -12,10 +12,7 @@ extern "C" __global__ void __launch_bounds__(128) layout_f_subslab(float *__rest
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	unsigned r[4];
-	r[0] = __float_as_uint(A[tid * 4]);
-	r[1] = __float_as_uint(A[(tid * 4) + 1]);
-	r[2] = __float_as_uint(A[(tid * 4) + 2]);
-	r[3] = __float_as_uint(A[(tid * 4) + 3]);
+	{ const uint4 tl_v = *(const uint4 *)&A[tid * 4]; r[0] = tl_v.x; r[1] = tl_v.y; r[2] = tl_v.z; r[3] = tl_v.w; }
 	// layout_f_subslab.tile:25: apply tcgen05.st.sync.aligned.16x64b.x4.b32(tv, rv) scope warpgroup;
 	asm volatile("tcgen05.st.sync.aligned.16x64b.x4.b32 [%0], {%1, %2, %3, %4};"
 		:: "r"(address[0] + (1048576u + ((unsigned)(tl_warp_id & 3) * 2097152u))),
@@ -32,10 +29,7 @@ extern "C" __global__ void __launch_bounds__(128) layout_f_subslab(float *__rest
 		: "r"(address[0] + (1048576u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
 	asm volatile("tcgen05.wait::ld.sync.aligned;" :
 		  "+r"(r[0]), "+r"(r[1]), "+r"(r[2]), "+r"(r[3]) :: "memory");
-	Out[tid * 4] = __uint_as_float(r[0]);
-	Out[(tid * 4) + 1] = __uint_as_float(r[1]);
-	Out[(tid * 4) + 2] = __uint_as_float(r[2]);
-	Out[(tid * 4) + 3] = __uint_as_float(r[3]);
+	*(uint4 *)&Out[tid * 4] = make_uint4(r[0], r[1], r[2], r[3]);
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");

@@ -14,44 +14,20 @@ extern "C" __global__ void __launch_bounds__(128) per_warp_slots(float *__restri
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	unsigned r[32];
 	if (warp == 0) {
-		r[0] = __float_as_uint(A[lane * 8]);
-		r[1] = __float_as_uint(A[(lane * 8) + 1]);
-		r[2] = __float_as_uint(A[(lane * 8) + 2]);
-		r[3] = __float_as_uint(A[(lane * 8) + 3]);
-		r[4] = __float_as_uint(A[(lane * 8) + 4]);
-		r[5] = __float_as_uint(A[(lane * 8) + 5]);
-		r[6] = __float_as_uint(A[(lane * 8) + 6]);
-		r[7] = __float_as_uint(A[(lane * 8) + 7]);
+		{ const uint4 tl_v = *(const uint4 *)&A[lane * 8]; r[0] = tl_v.x; r[1] = tl_v.y; r[2] = tl_v.z; r[3] = tl_v.w; }
+		{ const uint4 tl_v = *(const uint4 *)&A[(lane * 8) + 4]; r[4] = tl_v.x; r[5] = tl_v.y; r[6] = tl_v.z; r[7] = tl_v.w; }
 	}
 	if (warp == 1) {
-		r[8] = __float_as_uint(A[(32 + lane) * 8]);
-		r[9] = __float_as_uint(A[((32 + lane) * 8) + 1]);
-		r[10] = __float_as_uint(A[((32 + lane) * 8) + 2]);
-		r[11] = __float_as_uint(A[((32 + lane) * 8) + 3]);
-		r[12] = __float_as_uint(A[((32 + lane) * 8) + 4]);
-		r[13] = __float_as_uint(A[((32 + lane) * 8) + 5]);
-		r[14] = __float_as_uint(A[((32 + lane) * 8) + 6]);
-		r[15] = __float_as_uint(A[((32 + lane) * 8) + 7]);
+		{ const uint4 tl_v = *(const uint4 *)&A[(32 + lane) * 8]; r[8] = tl_v.x; r[9] = tl_v.y; r[10] = tl_v.z; r[11] = tl_v.w; }
+		{ const uint4 tl_v = *(const uint4 *)&A[((32 + lane) * 8) + 4]; r[12] = tl_v.x; r[13] = tl_v.y; r[14] = tl_v.z; r[15] = tl_v.w; }
 	}
 	if (warp == 2) {
-		r[16] = __float_as_uint(A[(64 + lane) * 8]);
-		r[17] = __float_as_uint(A[((64 + lane) * 8) + 1]);
-		r[18] = __float_as_uint(A[((64 + lane) * 8) + 2]);
-		r[19] = __float_as_uint(A[((64 + lane) * 8) + 3]);
-		r[20] = __float_as_uint(A[((64 + lane) * 8) + 4]);
-		r[21] = __float_as_uint(A[((64 + lane) * 8) + 5]);
-		r[22] = __float_as_uint(A[((64 + lane) * 8) + 6]);
-		r[23] = __float_as_uint(A[((64 + lane) * 8) + 7]);
+		{ const uint4 tl_v = *(const uint4 *)&A[(64 + lane) * 8]; r[16] = tl_v.x; r[17] = tl_v.y; r[18] = tl_v.z; r[19] = tl_v.w; }
+		{ const uint4 tl_v = *(const uint4 *)&A[((64 + lane) * 8) + 4]; r[20] = tl_v.x; r[21] = tl_v.y; r[22] = tl_v.z; r[23] = tl_v.w; }
 	}
 	if (warp == 3) {
-		r[24] = __float_as_uint(A[(96 + lane) * 8]);
-		r[25] = __float_as_uint(A[((96 + lane) * 8) + 1]);
-		r[26] = __float_as_uint(A[((96 + lane) * 8) + 2]);
-		r[27] = __float_as_uint(A[((96 + lane) * 8) + 3]);
-		r[28] = __float_as_uint(A[((96 + lane) * 8) + 4]);
-		r[29] = __float_as_uint(A[((96 + lane) * 8) + 5]);
-		r[30] = __float_as_uint(A[((96 + lane) * 8) + 6]);
-		r[31] = __float_as_uint(A[((96 + lane) * 8) + 7]);
+		{ const uint4 tl_v = *(const uint4 *)&A[(96 + lane) * 8]; r[24] = tl_v.x; r[25] = tl_v.y; r[26] = tl_v.z; r[27] = tl_v.w; }
+		{ const uint4 tl_v = *(const uint4 *)&A[((96 + lane) * 8) + 4]; r[28] = tl_v.x; r[29] = tl_v.y; r[30] = tl_v.z; r[31] = tl_v.w; }
 	}
 	// per_warp_slots.tile:28: apply tcgen05.st.sync.aligned.32x32b.x8.b32(tv, r) scope warpgroup;
 	unsigned tl_stage0[8];
@@ -174,44 +150,20 @@ extern "C" __global__ void __launch_bounds__(128) per_warp_slots(float *__restri
 		r[31] = tl_stage1[7];
 	}
 	if (warp == 0) {
-		Out[lane * 8] = __uint_as_float(r[0]);
-		Out[(lane * 8) + 1] = __uint_as_float(r[1]);
-		Out[(lane * 8) + 2] = __uint_as_float(r[2]);
-		Out[(lane * 8) + 3] = __uint_as_float(r[3]);
-		Out[(lane * 8) + 4] = __uint_as_float(r[4]);
-		Out[(lane * 8) + 5] = __uint_as_float(r[5]);
-		Out[(lane * 8) + 6] = __uint_as_float(r[6]);
-		Out[(lane * 8) + 7] = __uint_as_float(r[7]);
+		*(uint4 *)&Out[lane * 8] = make_uint4(r[0], r[1], r[2], r[3]);
+		*(uint4 *)&Out[(lane * 8) + 4] = make_uint4(r[4], r[5], r[6], r[7]);
 	}
 	if (warp == 1) {
-		Out[(32 + lane) * 8] = __uint_as_float(r[8]);
-		Out[((32 + lane) * 8) + 1] = __uint_as_float(r[9]);
-		Out[((32 + lane) * 8) + 2] = __uint_as_float(r[10]);
-		Out[((32 + lane) * 8) + 3] = __uint_as_float(r[11]);
-		Out[((32 + lane) * 8) + 4] = __uint_as_float(r[12]);
-		Out[((32 + lane) * 8) + 5] = __uint_as_float(r[13]);
-		Out[((32 + lane) * 8) + 6] = __uint_as_float(r[14]);
-		Out[((32 + lane) * 8) + 7] = __uint_as_float(r[15]);
+		*(uint4 *)&Out[(32 + lane) * 8] = make_uint4(r[8], r[9], r[10], r[11]);
+		*(uint4 *)&Out[((32 + lane) * 8) + 4] = make_uint4(r[12], r[13], r[14], r[15]);
 	}
 	if (warp == 2) {
-		Out[(64 + lane) * 8] = __uint_as_float(r[16]);
-		Out[((64 + lane) * 8) + 1] = __uint_as_float(r[17]);
-		Out[((64 + lane) * 8) + 2] = __uint_as_float(r[18]);
-		Out[((64 + lane) * 8) + 3] = __uint_as_float(r[19]);
-		Out[((64 + lane) * 8) + 4] = __uint_as_float(r[20]);
-		Out[((64 + lane) * 8) + 5] = __uint_as_float(r[21]);
-		Out[((64 + lane) * 8) + 6] = __uint_as_float(r[22]);
-		Out[((64 + lane) * 8) + 7] = __uint_as_float(r[23]);
+		*(uint4 *)&Out[(64 + lane) * 8] = make_uint4(r[16], r[17], r[18], r[19]);
+		*(uint4 *)&Out[((64 + lane) * 8) + 4] = make_uint4(r[20], r[21], r[22], r[23]);
 	}
 	if (warp == 3) {
-		Out[(96 + lane) * 8] = __uint_as_float(r[24]);
-		Out[((96 + lane) * 8) + 1] = __uint_as_float(r[25]);
-		Out[((96 + lane) * 8) + 2] = __uint_as_float(r[26]);
-		Out[((96 + lane) * 8) + 3] = __uint_as_float(r[27]);
-		Out[((96 + lane) * 8) + 4] = __uint_as_float(r[28]);
-		Out[((96 + lane) * 8) + 5] = __uint_as_float(r[29]);
-		Out[((96 + lane) * 8) + 6] = __uint_as_float(r[30]);
-		Out[((96 + lane) * 8) + 7] = __uint_as_float(r[31]);
+		*(uint4 *)&Out[(96 + lane) * 8] = make_uint4(r[24], r[25], r[26], r[27]);
+		*(uint4 *)&Out[((96 + lane) * 8) + 4] = make_uint4(r[28], r[29], r[30], r[31]);
 	}
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();

@@ -12,70 +12,22 @@ extern "C" __global__ void __launch_bounds__(128) separated_slots(float *__restr
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	unsigned both[64];
-	both[0] = __float_as_uint(A[tid * 64]);
-	both[1] = __float_as_uint(A[(tid * 64) + 1]);
-	both[2] = __float_as_uint(A[(tid * 64) + 2]);
-	both[3] = __float_as_uint(A[(tid * 64) + 3]);
-	both[4] = __float_as_uint(A[(tid * 64) + 4]);
-	both[5] = __float_as_uint(A[(tid * 64) + 5]);
-	both[6] = __float_as_uint(A[(tid * 64) + 6]);
-	both[7] = __float_as_uint(A[(tid * 64) + 7]);
-	both[8] = __float_as_uint(A[(tid * 64) + 8]);
-	both[9] = __float_as_uint(A[(tid * 64) + 9]);
-	both[10] = __float_as_uint(A[(tid * 64) + 10]);
-	both[11] = __float_as_uint(A[(tid * 64) + 11]);
-	both[12] = __float_as_uint(A[(tid * 64) + 12]);
-	both[13] = __float_as_uint(A[(tid * 64) + 13]);
-	both[14] = __float_as_uint(A[(tid * 64) + 14]);
-	both[15] = __float_as_uint(A[(tid * 64) + 15]);
-	both[16] = __float_as_uint(A[(tid * 64) + 16]);
-	both[17] = __float_as_uint(A[(tid * 64) + 17]);
-	both[18] = __float_as_uint(A[(tid * 64) + 18]);
-	both[19] = __float_as_uint(A[(tid * 64) + 19]);
-	both[20] = __float_as_uint(A[(tid * 64) + 20]);
-	both[21] = __float_as_uint(A[(tid * 64) + 21]);
-	both[22] = __float_as_uint(A[(tid * 64) + 22]);
-	both[23] = __float_as_uint(A[(tid * 64) + 23]);
-	both[24] = __float_as_uint(A[(tid * 64) + 24]);
-	both[25] = __float_as_uint(A[(tid * 64) + 25]);
-	both[26] = __float_as_uint(A[(tid * 64) + 26]);
-	both[27] = __float_as_uint(A[(tid * 64) + 27]);
-	both[28] = __float_as_uint(A[(tid * 64) + 28]);
-	both[29] = __float_as_uint(A[(tid * 64) + 29]);
-	both[30] = __float_as_uint(A[(tid * 64) + 30]);
-	both[31] = __float_as_uint(A[(tid * 64) + 31]);
-	both[32] = __float_as_uint(A[(tid * 64) + 32]);
-	both[33] = __float_as_uint(A[(tid * 64) + 33]);
-	both[34] = __float_as_uint(A[(tid * 64) + 34]);
-	both[35] = __float_as_uint(A[(tid * 64) + 35]);
-	both[36] = __float_as_uint(A[(tid * 64) + 36]);
-	both[37] = __float_as_uint(A[(tid * 64) + 37]);
-	both[38] = __float_as_uint(A[(tid * 64) + 38]);
-	both[39] = __float_as_uint(A[(tid * 64) + 39]);
-	both[40] = __float_as_uint(A[(tid * 64) + 40]);
-	both[41] = __float_as_uint(A[(tid * 64) + 41]);
-	both[42] = __float_as_uint(A[(tid * 64) + 42]);
-	both[43] = __float_as_uint(A[(tid * 64) + 43]);
-	both[44] = __float_as_uint(A[(tid * 64) + 44]);
-	both[45] = __float_as_uint(A[(tid * 64) + 45]);
-	both[46] = __float_as_uint(A[(tid * 64) + 46]);
-	both[47] = __float_as_uint(A[(tid * 64) + 47]);
-	both[48] = __float_as_uint(A[(tid * 64) + 48]);
-	both[49] = __float_as_uint(A[(tid * 64) + 49]);
-	both[50] = __float_as_uint(A[(tid * 64) + 50]);
-	both[51] = __float_as_uint(A[(tid * 64) + 51]);
-	both[52] = __float_as_uint(A[(tid * 64) + 52]);
-	both[53] = __float_as_uint(A[(tid * 64) + 53]);
-	both[54] = __float_as_uint(A[(tid * 64) + 54]);
-	both[55] = __float_as_uint(A[(tid * 64) + 55]);
-	both[56] = __float_as_uint(A[(tid * 64) + 56]);
-	both[57] = __float_as_uint(A[(tid * 64) + 57]);
-	both[58] = __float_as_uint(A[(tid * 64) + 58]);
-	both[59] = __float_as_uint(A[(tid * 64) + 59]);
-	both[60] = __float_as_uint(A[(tid * 64) + 60]);
-	both[61] = __float_as_uint(A[(tid * 64) + 61]);
-	both[62] = __float_as_uint(A[(tid * 64) + 62]);
-	both[63] = __float_as_uint(A[(tid * 64) + 63]);
+	{ const uint4 tl_v = *(const uint4 *)&A[tid * 64]; both[0] = tl_v.x; both[1] = tl_v.y; both[2] = tl_v.z; both[3] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 4]; both[4] = tl_v.x; both[5] = tl_v.y; both[6] = tl_v.z; both[7] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 8]; both[8] = tl_v.x; both[9] = tl_v.y; both[10] = tl_v.z; both[11] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 12]; both[12] = tl_v.x; both[13] = tl_v.y; both[14] = tl_v.z; both[15] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 16]; both[16] = tl_v.x; both[17] = tl_v.y; both[18] = tl_v.z; both[19] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 20]; both[20] = tl_v.x; both[21] = tl_v.y; both[22] = tl_v.z; both[23] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 24]; both[24] = tl_v.x; both[25] = tl_v.y; both[26] = tl_v.z; both[27] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 28]; both[28] = tl_v.x; both[29] = tl_v.y; both[30] = tl_v.z; both[31] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 32]; both[32] = tl_v.x; both[33] = tl_v.y; both[34] = tl_v.z; both[35] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 36]; both[36] = tl_v.x; both[37] = tl_v.y; both[38] = tl_v.z; both[39] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 40]; both[40] = tl_v.x; both[41] = tl_v.y; both[42] = tl_v.z; both[43] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 44]; both[44] = tl_v.x; both[45] = tl_v.y; both[46] = tl_v.z; both[47] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 48]; both[48] = tl_v.x; both[49] = tl_v.y; both[50] = tl_v.z; both[51] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 52]; both[52] = tl_v.x; both[53] = tl_v.y; both[54] = tl_v.z; both[55] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 56]; both[56] = tl_v.x; both[57] = tl_v.y; both[58] = tl_v.z; both[59] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 60]; both[60] = tl_v.x; both[61] = tl_v.y; both[62] = tl_v.z; both[63] = tl_v.w; }
 	// separated_slots.tile:25: apply tcgen05.st.sync.aligned.32x32b.x32.b32(tv, first) scope warpgroup;
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x32.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16,"
 		"%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32};"
@@ -99,70 +51,22 @@ extern "C" __global__ void __launch_bounds__(128) separated_slots(float *__restr
 		  "+r"(both[17]), "+r"(both[19]), "+r"(both[21]), "+r"(both[23]), "+r"(both[25]), "+r"(both[27]), "+r"(both[29]), "+r"(both[31]),
 		  "+r"(both[33]), "+r"(both[35]), "+r"(both[37]), "+r"(both[39]), "+r"(both[41]), "+r"(both[43]), "+r"(both[45]), "+r"(both[47]),
 		  "+r"(both[49]), "+r"(both[51]), "+r"(both[53]), "+r"(both[55]), "+r"(both[57]), "+r"(both[59]), "+r"(both[61]), "+r"(both[63]) :: "memory");
-	Out[tid * 64] = __uint_as_float(both[0]);
-	Out[(tid * 64) + 1] = __uint_as_float(both[1]);
-	Out[(tid * 64) + 2] = __uint_as_float(both[2]);
-	Out[(tid * 64) + 3] = __uint_as_float(both[3]);
-	Out[(tid * 64) + 4] = __uint_as_float(both[4]);
-	Out[(tid * 64) + 5] = __uint_as_float(both[5]);
-	Out[(tid * 64) + 6] = __uint_as_float(both[6]);
-	Out[(tid * 64) + 7] = __uint_as_float(both[7]);
-	Out[(tid * 64) + 8] = __uint_as_float(both[8]);
-	Out[(tid * 64) + 9] = __uint_as_float(both[9]);
-	Out[(tid * 64) + 10] = __uint_as_float(both[10]);
-	Out[(tid * 64) + 11] = __uint_as_float(both[11]);
-	Out[(tid * 64) + 12] = __uint_as_float(both[12]);
-	Out[(tid * 64) + 13] = __uint_as_float(both[13]);
-	Out[(tid * 64) + 14] = __uint_as_float(both[14]);
-	Out[(tid * 64) + 15] = __uint_as_float(both[15]);
-	Out[(tid * 64) + 16] = __uint_as_float(both[16]);
-	Out[(tid * 64) + 17] = __uint_as_float(both[17]);
-	Out[(tid * 64) + 18] = __uint_as_float(both[18]);
-	Out[(tid * 64) + 19] = __uint_as_float(both[19]);
-	Out[(tid * 64) + 20] = __uint_as_float(both[20]);
-	Out[(tid * 64) + 21] = __uint_as_float(both[21]);
-	Out[(tid * 64) + 22] = __uint_as_float(both[22]);
-	Out[(tid * 64) + 23] = __uint_as_float(both[23]);
-	Out[(tid * 64) + 24] = __uint_as_float(both[24]);
-	Out[(tid * 64) + 25] = __uint_as_float(both[25]);
-	Out[(tid * 64) + 26] = __uint_as_float(both[26]);
-	Out[(tid * 64) + 27] = __uint_as_float(both[27]);
-	Out[(tid * 64) + 28] = __uint_as_float(both[28]);
-	Out[(tid * 64) + 29] = __uint_as_float(both[29]);
-	Out[(tid * 64) + 30] = __uint_as_float(both[30]);
-	Out[(tid * 64) + 31] = __uint_as_float(both[31]);
-	Out[(tid * 64) + 32] = __uint_as_float(both[32]);
-	Out[(tid * 64) + 33] = __uint_as_float(both[33]);
-	Out[(tid * 64) + 34] = __uint_as_float(both[34]);
-	Out[(tid * 64) + 35] = __uint_as_float(both[35]);
-	Out[(tid * 64) + 36] = __uint_as_float(both[36]);
-	Out[(tid * 64) + 37] = __uint_as_float(both[37]);
-	Out[(tid * 64) + 38] = __uint_as_float(both[38]);
-	Out[(tid * 64) + 39] = __uint_as_float(both[39]);
-	Out[(tid * 64) + 40] = __uint_as_float(both[40]);
-	Out[(tid * 64) + 41] = __uint_as_float(both[41]);
-	Out[(tid * 64) + 42] = __uint_as_float(both[42]);
-	Out[(tid * 64) + 43] = __uint_as_float(both[43]);
-	Out[(tid * 64) + 44] = __uint_as_float(both[44]);
-	Out[(tid * 64) + 45] = __uint_as_float(both[45]);
-	Out[(tid * 64) + 46] = __uint_as_float(both[46]);
-	Out[(tid * 64) + 47] = __uint_as_float(both[47]);
-	Out[(tid * 64) + 48] = __uint_as_float(both[48]);
-	Out[(tid * 64) + 49] = __uint_as_float(both[49]);
-	Out[(tid * 64) + 50] = __uint_as_float(both[50]);
-	Out[(tid * 64) + 51] = __uint_as_float(both[51]);
-	Out[(tid * 64) + 52] = __uint_as_float(both[52]);
-	Out[(tid * 64) + 53] = __uint_as_float(both[53]);
-	Out[(tid * 64) + 54] = __uint_as_float(both[54]);
-	Out[(tid * 64) + 55] = __uint_as_float(both[55]);
-	Out[(tid * 64) + 56] = __uint_as_float(both[56]);
-	Out[(tid * 64) + 57] = __uint_as_float(both[57]);
-	Out[(tid * 64) + 58] = __uint_as_float(both[58]);
-	Out[(tid * 64) + 59] = __uint_as_float(both[59]);
-	Out[(tid * 64) + 60] = __uint_as_float(both[60]);
-	Out[(tid * 64) + 61] = __uint_as_float(both[61]);
-	Out[(tid * 64) + 62] = __uint_as_float(both[62]);
-	Out[(tid * 64) + 63] = __uint_as_float(both[63]);
+	*(uint4 *)&Out[tid * 64] = make_uint4(both[0], both[1], both[2], both[3]);
+	*(uint4 *)&Out[(tid * 64) + 4] = make_uint4(both[4], both[5], both[6], both[7]);
+	*(uint4 *)&Out[(tid * 64) + 8] = make_uint4(both[8], both[9], both[10], both[11]);
+	*(uint4 *)&Out[(tid * 64) + 12] = make_uint4(both[12], both[13], both[14], both[15]);
+	*(uint4 *)&Out[(tid * 64) + 16] = make_uint4(both[16], both[17], both[18], both[19]);
+	*(uint4 *)&Out[(tid * 64) + 20] = make_uint4(both[20], both[21], both[22], both[23]);
+	*(uint4 *)&Out[(tid * 64) + 24] = make_uint4(both[24], both[25], both[26], both[27]);
+	*(uint4 *)&Out[(tid * 64) + 28] = make_uint4(both[28], both[29], both[30], both[31]);
+	*(uint4 *)&Out[(tid * 64) + 32] = make_uint4(both[32], both[33], both[34], both[35]);
+	*(uint4 *)&Out[(tid * 64) + 36] = make_uint4(both[36], both[37], both[38], both[39]);
+	*(uint4 *)&Out[(tid * 64) + 40] = make_uint4(both[40], both[41], both[42], both[43]);
+	*(uint4 *)&Out[(tid * 64) + 44] = make_uint4(both[44], both[45], both[46], both[47]);
+	*(uint4 *)&Out[(tid * 64) + 48] = make_uint4(both[48], both[49], both[50], both[51]);
+	*(uint4 *)&Out[(tid * 64) + 52] = make_uint4(both[52], both[53], both[54], both[55]);
+	*(uint4 *)&Out[(tid * 64) + 56] = make_uint4(both[56], both[57], both[58], both[59]);
+	*(uint4 *)&Out[(tid * 64) + 60] = make_uint4(both[60], both[61], both[62], both[63]);
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");

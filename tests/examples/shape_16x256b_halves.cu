@@ -12,22 +12,10 @@ extern "C" __global__ void __launch_bounds__(128) shape_16x256b_halves(float *__
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	unsigned frag[16];
-	frag[0] = __float_as_uint(A[tid * 16]);
-	frag[1] = __float_as_uint(A[(tid * 16) + 1]);
-	frag[2] = __float_as_uint(A[(tid * 16) + 2]);
-	frag[3] = __float_as_uint(A[(tid * 16) + 3]);
-	frag[4] = __float_as_uint(A[(tid * 16) + 4]);
-	frag[5] = __float_as_uint(A[(tid * 16) + 5]);
-	frag[6] = __float_as_uint(A[(tid * 16) + 6]);
-	frag[7] = __float_as_uint(A[(tid * 16) + 7]);
-	frag[8] = __float_as_uint(A[(tid * 16) + 8]);
-	frag[9] = __float_as_uint(A[(tid * 16) + 9]);
-	frag[10] = __float_as_uint(A[(tid * 16) + 10]);
-	frag[11] = __float_as_uint(A[(tid * 16) + 11]);
-	frag[12] = __float_as_uint(A[(tid * 16) + 12]);
-	frag[13] = __float_as_uint(A[(tid * 16) + 13]);
-	frag[14] = __float_as_uint(A[(tid * 16) + 14]);
-	frag[15] = __float_as_uint(A[(tid * 16) + 15]);
+	{ const uint4 tl_v = *(const uint4 *)&A[tid * 16]; frag[0] = tl_v.x; frag[1] = tl_v.y; frag[2] = tl_v.z; frag[3] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 16) + 4]; frag[4] = tl_v.x; frag[5] = tl_v.y; frag[6] = tl_v.z; frag[7] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 16) + 8]; frag[8] = tl_v.x; frag[9] = tl_v.y; frag[10] = tl_v.z; frag[11] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 16) + 12]; frag[12] = tl_v.x; frag[13] = tl_v.y; frag[14] = tl_v.z; frag[15] = tl_v.w; }
 	// shape_16x256b_halves.tile:25: apply tcgen05.st.sync.aligned.16x256b.x2.b32(tv, fv) scope warpgroup;
 	asm volatile("tcgen05.st.sync.aligned.16x256b.x2.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
 		:: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)),
@@ -64,22 +52,10 @@ extern "C" __global__ void __launch_bounds__(128) shape_16x256b_halves(float *__
 	asm volatile("tcgen05.wait::ld.sync.aligned;" :
 		  "+r"(frag[0]), "+r"(frag[1]), "+r"(frag[2]), "+r"(frag[3]), "+r"(frag[4]), "+r"(frag[5]), "+r"(frag[6]), "+r"(frag[7]),
 		  "+r"(frag[8]), "+r"(frag[9]), "+r"(frag[10]), "+r"(frag[11]), "+r"(frag[12]), "+r"(frag[13]), "+r"(frag[14]), "+r"(frag[15]) :: "memory");
-	Out[tid * 16] = __uint_as_float(frag[0]);
-	Out[(tid * 16) + 1] = __uint_as_float(frag[1]);
-	Out[(tid * 16) + 2] = __uint_as_float(frag[2]);
-	Out[(tid * 16) + 3] = __uint_as_float(frag[3]);
-	Out[(tid * 16) + 4] = __uint_as_float(frag[4]);
-	Out[(tid * 16) + 5] = __uint_as_float(frag[5]);
-	Out[(tid * 16) + 6] = __uint_as_float(frag[6]);
-	Out[(tid * 16) + 7] = __uint_as_float(frag[7]);
-	Out[(tid * 16) + 8] = __uint_as_float(frag[8]);
-	Out[(tid * 16) + 9] = __uint_as_float(frag[9]);
-	Out[(tid * 16) + 10] = __uint_as_float(frag[10]);
-	Out[(tid * 16) + 11] = __uint_as_float(frag[11]);
-	Out[(tid * 16) + 12] = __uint_as_float(frag[12]);
-	Out[(tid * 16) + 13] = __uint_as_float(frag[13]);
-	Out[(tid * 16) + 14] = __uint_as_float(frag[14]);
-	Out[(tid * 16) + 15] = __uint_as_float(frag[15]);
+	*(uint4 *)&Out[tid * 16] = make_uint4(frag[0], frag[1], frag[2], frag[3]);
+	*(uint4 *)&Out[(tid * 16) + 4] = make_uint4(frag[4], frag[5], frag[6], frag[7]);
+	*(uint4 *)&Out[(tid * 16) + 8] = make_uint4(frag[8], frag[9], frag[10], frag[11]);
+	*(uint4 *)&Out[(tid * 16) + 12] = make_uint4(frag[12], frag[13], frag[14], frag[15]);
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");

@@ -12,10 +12,7 @@ extern "C" __global__ void __launch_bounds__(128) shape_16x32bx2(float *__restri
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	unsigned regs[4];
-	regs[0] = __float_as_uint(A[tid * 4]);
-	regs[1] = __float_as_uint(A[(tid * 4) + 1]);
-	regs[2] = __float_as_uint(A[(tid * 4) + 2]);
-	regs[3] = __float_as_uint(A[(tid * 4) + 3]);
+	{ const uint4 tl_v = *(const uint4 *)&A[tid * 4]; regs[0] = tl_v.x; regs[1] = tl_v.y; regs[2] = tl_v.z; regs[3] = tl_v.w; }
 	// shape_16x32bx2.tile:26: apply tcgen05.st.sync.aligned.16x32bx2.x4.b32(low, high, regs) scope warpgroup, imm_half_splitoff = (16 << 16) + 8;
 	asm volatile("tcgen05.st.sync.aligned.16x32bx2.x4.b32 [%0], 1048584, {%1, %2, %3, %4};"
 		:: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)),
@@ -32,10 +29,7 @@ extern "C" __global__ void __launch_bounds__(128) shape_16x32bx2(float *__restri
 		: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)) : "memory");
 	asm volatile("tcgen05.wait::ld.sync.aligned;" :
 		  "+r"(regs[0]), "+r"(regs[1]), "+r"(regs[2]), "+r"(regs[3]) :: "memory");
-	Out[tid * 4] = __uint_as_float(regs[0]);
-	Out[(tid * 4) + 1] = __uint_as_float(regs[1]);
-	Out[(tid * 4) + 2] = __uint_as_float(regs[2]);
-	Out[(tid * 4) + 3] = __uint_as_float(regs[3]);
+	*(uint4 *)&Out[tid * 4] = make_uint4(regs[0], regs[1], regs[2], regs[3]);
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");

@@ -12,70 +12,22 @@ extern "C" __global__ void __launch_bounds__(128) shape_16x64b(float *__restrict
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	unsigned r[64];
-	r[0] = __float_as_uint(A[tid * 64]);
-	r[1] = __float_as_uint(A[(tid * 64) + 1]);
-	r[2] = __float_as_uint(A[(tid * 64) + 2]);
-	r[3] = __float_as_uint(A[(tid * 64) + 3]);
-	r[4] = __float_as_uint(A[(tid * 64) + 4]);
-	r[5] = __float_as_uint(A[(tid * 64) + 5]);
-	r[6] = __float_as_uint(A[(tid * 64) + 6]);
-	r[7] = __float_as_uint(A[(tid * 64) + 7]);
-	r[8] = __float_as_uint(A[(tid * 64) + 8]);
-	r[9] = __float_as_uint(A[(tid * 64) + 9]);
-	r[10] = __float_as_uint(A[(tid * 64) + 10]);
-	r[11] = __float_as_uint(A[(tid * 64) + 11]);
-	r[12] = __float_as_uint(A[(tid * 64) + 12]);
-	r[13] = __float_as_uint(A[(tid * 64) + 13]);
-	r[14] = __float_as_uint(A[(tid * 64) + 14]);
-	r[15] = __float_as_uint(A[(tid * 64) + 15]);
-	r[16] = __float_as_uint(A[(tid * 64) + 16]);
-	r[17] = __float_as_uint(A[(tid * 64) + 17]);
-	r[18] = __float_as_uint(A[(tid * 64) + 18]);
-	r[19] = __float_as_uint(A[(tid * 64) + 19]);
-	r[20] = __float_as_uint(A[(tid * 64) + 20]);
-	r[21] = __float_as_uint(A[(tid * 64) + 21]);
-	r[22] = __float_as_uint(A[(tid * 64) + 22]);
-	r[23] = __float_as_uint(A[(tid * 64) + 23]);
-	r[24] = __float_as_uint(A[(tid * 64) + 24]);
-	r[25] = __float_as_uint(A[(tid * 64) + 25]);
-	r[26] = __float_as_uint(A[(tid * 64) + 26]);
-	r[27] = __float_as_uint(A[(tid * 64) + 27]);
-	r[28] = __float_as_uint(A[(tid * 64) + 28]);
-	r[29] = __float_as_uint(A[(tid * 64) + 29]);
-	r[30] = __float_as_uint(A[(tid * 64) + 30]);
-	r[31] = __float_as_uint(A[(tid * 64) + 31]);
-	r[32] = __float_as_uint(A[(tid * 64) + 32]);
-	r[33] = __float_as_uint(A[(tid * 64) + 33]);
-	r[34] = __float_as_uint(A[(tid * 64) + 34]);
-	r[35] = __float_as_uint(A[(tid * 64) + 35]);
-	r[36] = __float_as_uint(A[(tid * 64) + 36]);
-	r[37] = __float_as_uint(A[(tid * 64) + 37]);
-	r[38] = __float_as_uint(A[(tid * 64) + 38]);
-	r[39] = __float_as_uint(A[(tid * 64) + 39]);
-	r[40] = __float_as_uint(A[(tid * 64) + 40]);
-	r[41] = __float_as_uint(A[(tid * 64) + 41]);
-	r[42] = __float_as_uint(A[(tid * 64) + 42]);
-	r[43] = __float_as_uint(A[(tid * 64) + 43]);
-	r[44] = __float_as_uint(A[(tid * 64) + 44]);
-	r[45] = __float_as_uint(A[(tid * 64) + 45]);
-	r[46] = __float_as_uint(A[(tid * 64) + 46]);
-	r[47] = __float_as_uint(A[(tid * 64) + 47]);
-	r[48] = __float_as_uint(A[(tid * 64) + 48]);
-	r[49] = __float_as_uint(A[(tid * 64) + 49]);
-	r[50] = __float_as_uint(A[(tid * 64) + 50]);
-	r[51] = __float_as_uint(A[(tid * 64) + 51]);
-	r[52] = __float_as_uint(A[(tid * 64) + 52]);
-	r[53] = __float_as_uint(A[(tid * 64) + 53]);
-	r[54] = __float_as_uint(A[(tid * 64) + 54]);
-	r[55] = __float_as_uint(A[(tid * 64) + 55]);
-	r[56] = __float_as_uint(A[(tid * 64) + 56]);
-	r[57] = __float_as_uint(A[(tid * 64) + 57]);
-	r[58] = __float_as_uint(A[(tid * 64) + 58]);
-	r[59] = __float_as_uint(A[(tid * 64) + 59]);
-	r[60] = __float_as_uint(A[(tid * 64) + 60]);
-	r[61] = __float_as_uint(A[(tid * 64) + 61]);
-	r[62] = __float_as_uint(A[(tid * 64) + 62]);
-	r[63] = __float_as_uint(A[(tid * 64) + 63]);
+	{ const uint4 tl_v = *(const uint4 *)&A[tid * 64]; r[0] = tl_v.x; r[1] = tl_v.y; r[2] = tl_v.z; r[3] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 4]; r[4] = tl_v.x; r[5] = tl_v.y; r[6] = tl_v.z; r[7] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 8]; r[8] = tl_v.x; r[9] = tl_v.y; r[10] = tl_v.z; r[11] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 12]; r[12] = tl_v.x; r[13] = tl_v.y; r[14] = tl_v.z; r[15] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 16]; r[16] = tl_v.x; r[17] = tl_v.y; r[18] = tl_v.z; r[19] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 20]; r[20] = tl_v.x; r[21] = tl_v.y; r[22] = tl_v.z; r[23] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 24]; r[24] = tl_v.x; r[25] = tl_v.y; r[26] = tl_v.z; r[27] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 28]; r[28] = tl_v.x; r[29] = tl_v.y; r[30] = tl_v.z; r[31] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 32]; r[32] = tl_v.x; r[33] = tl_v.y; r[34] = tl_v.z; r[35] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 36]; r[36] = tl_v.x; r[37] = tl_v.y; r[38] = tl_v.z; r[39] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 40]; r[40] = tl_v.x; r[41] = tl_v.y; r[42] = tl_v.z; r[43] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 44]; r[44] = tl_v.x; r[45] = tl_v.y; r[46] = tl_v.z; r[47] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 48]; r[48] = tl_v.x; r[49] = tl_v.y; r[50] = tl_v.z; r[51] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 52]; r[52] = tl_v.x; r[53] = tl_v.y; r[54] = tl_v.z; r[55] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 56]; r[56] = tl_v.x; r[57] = tl_v.y; r[58] = tl_v.z; r[59] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 60]; r[60] = tl_v.x; r[61] = tl_v.y; r[62] = tl_v.z; r[63] = tl_v.w; }
 	// shape_16x64b.tile:25: apply tcgen05.st.sync.aligned.16x64b.x8.b32(tv, rv) scope warpgroup;
 	asm volatile("tcgen05.st.sync.aligned.16x64b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
 		:: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)),
@@ -208,70 +160,22 @@ extern "C" __global__ void __launch_bounds__(128) shape_16x64b(float *__restrict
 		  "+r"(r[40]), "+r"(r[41]), "+r"(r[42]), "+r"(r[43]), "+r"(r[44]), "+r"(r[45]), "+r"(r[46]), "+r"(r[47]),
 		  "+r"(r[48]), "+r"(r[49]), "+r"(r[50]), "+r"(r[51]), "+r"(r[52]), "+r"(r[53]), "+r"(r[54]), "+r"(r[55]),
 		  "+r"(r[56]), "+r"(r[57]), "+r"(r[58]), "+r"(r[59]), "+r"(r[60]), "+r"(r[61]), "+r"(r[62]), "+r"(r[63]) :: "memory");
-	Out[tid * 64] = __uint_as_float(r[0]);
-	Out[(tid * 64) + 1] = __uint_as_float(r[1]);
-	Out[(tid * 64) + 2] = __uint_as_float(r[2]);
-	Out[(tid * 64) + 3] = __uint_as_float(r[3]);
-	Out[(tid * 64) + 4] = __uint_as_float(r[4]);
-	Out[(tid * 64) + 5] = __uint_as_float(r[5]);
-	Out[(tid * 64) + 6] = __uint_as_float(r[6]);
-	Out[(tid * 64) + 7] = __uint_as_float(r[7]);
-	Out[(tid * 64) + 8] = __uint_as_float(r[8]);
-	Out[(tid * 64) + 9] = __uint_as_float(r[9]);
-	Out[(tid * 64) + 10] = __uint_as_float(r[10]);
-	Out[(tid * 64) + 11] = __uint_as_float(r[11]);
-	Out[(tid * 64) + 12] = __uint_as_float(r[12]);
-	Out[(tid * 64) + 13] = __uint_as_float(r[13]);
-	Out[(tid * 64) + 14] = __uint_as_float(r[14]);
-	Out[(tid * 64) + 15] = __uint_as_float(r[15]);
-	Out[(tid * 64) + 16] = __uint_as_float(r[16]);
-	Out[(tid * 64) + 17] = __uint_as_float(r[17]);
-	Out[(tid * 64) + 18] = __uint_as_float(r[18]);
-	Out[(tid * 64) + 19] = __uint_as_float(r[19]);
-	Out[(tid * 64) + 20] = __uint_as_float(r[20]);
-	Out[(tid * 64) + 21] = __uint_as_float(r[21]);
-	Out[(tid * 64) + 22] = __uint_as_float(r[22]);
-	Out[(tid * 64) + 23] = __uint_as_float(r[23]);
-	Out[(tid * 64) + 24] = __uint_as_float(r[24]);
-	Out[(tid * 64) + 25] = __uint_as_float(r[25]);
-	Out[(tid * 64) + 26] = __uint_as_float(r[26]);
-	Out[(tid * 64) + 27] = __uint_as_float(r[27]);
-	Out[(tid * 64) + 28] = __uint_as_float(r[28]);
-	Out[(tid * 64) + 29] = __uint_as_float(r[29]);
-	Out[(tid * 64) + 30] = __uint_as_float(r[30]);
-	Out[(tid * 64) + 31] = __uint_as_float(r[31]);
-	Out[(tid * 64) + 32] = __uint_as_float(r[32]);
-	Out[(tid * 64) + 33] = __uint_as_float(r[33]);
-	Out[(tid * 64) + 34] = __uint_as_float(r[34]);
-	Out[(tid * 64) + 35] = __uint_as_float(r[35]);
-	Out[(tid * 64) + 36] = __uint_as_float(r[36]);
-	Out[(tid * 64) + 37] = __uint_as_float(r[37]);
-	Out[(tid * 64) + 38] = __uint_as_float(r[38]);
-	Out[(tid * 64) + 39] = __uint_as_float(r[39]);
-	Out[(tid * 64) + 40] = __uint_as_float(r[40]);
-	Out[(tid * 64) + 41] = __uint_as_float(r[41]);
-	Out[(tid * 64) + 42] = __uint_as_float(r[42]);
-	Out[(tid * 64) + 43] = __uint_as_float(r[43]);
-	Out[(tid * 64) + 44] = __uint_as_float(r[44]);
-	Out[(tid * 64) + 45] = __uint_as_float(r[45]);
-	Out[(tid * 64) + 46] = __uint_as_float(r[46]);
-	Out[(tid * 64) + 47] = __uint_as_float(r[47]);
-	Out[(tid * 64) + 48] = __uint_as_float(r[48]);
-	Out[(tid * 64) + 49] = __uint_as_float(r[49]);
-	Out[(tid * 64) + 50] = __uint_as_float(r[50]);
-	Out[(tid * 64) + 51] = __uint_as_float(r[51]);
-	Out[(tid * 64) + 52] = __uint_as_float(r[52]);
-	Out[(tid * 64) + 53] = __uint_as_float(r[53]);
-	Out[(tid * 64) + 54] = __uint_as_float(r[54]);
-	Out[(tid * 64) + 55] = __uint_as_float(r[55]);
-	Out[(tid * 64) + 56] = __uint_as_float(r[56]);
-	Out[(tid * 64) + 57] = __uint_as_float(r[57]);
-	Out[(tid * 64) + 58] = __uint_as_float(r[58]);
-	Out[(tid * 64) + 59] = __uint_as_float(r[59]);
-	Out[(tid * 64) + 60] = __uint_as_float(r[60]);
-	Out[(tid * 64) + 61] = __uint_as_float(r[61]);
-	Out[(tid * 64) + 62] = __uint_as_float(r[62]);
-	Out[(tid * 64) + 63] = __uint_as_float(r[63]);
+	*(uint4 *)&Out[tid * 64] = make_uint4(r[0], r[1], r[2], r[3]);
+	*(uint4 *)&Out[(tid * 64) + 4] = make_uint4(r[4], r[5], r[6], r[7]);
+	*(uint4 *)&Out[(tid * 64) + 8] = make_uint4(r[8], r[9], r[10], r[11]);
+	*(uint4 *)&Out[(tid * 64) + 12] = make_uint4(r[12], r[13], r[14], r[15]);
+	*(uint4 *)&Out[(tid * 64) + 16] = make_uint4(r[16], r[17], r[18], r[19]);
+	*(uint4 *)&Out[(tid * 64) + 20] = make_uint4(r[20], r[21], r[22], r[23]);
+	*(uint4 *)&Out[(tid * 64) + 24] = make_uint4(r[24], r[25], r[26], r[27]);
+	*(uint4 *)&Out[(tid * 64) + 28] = make_uint4(r[28], r[29], r[30], r[31]);
+	*(uint4 *)&Out[(tid * 64) + 32] = make_uint4(r[32], r[33], r[34], r[35]);
+	*(uint4 *)&Out[(tid * 64) + 36] = make_uint4(r[36], r[37], r[38], r[39]);
+	*(uint4 *)&Out[(tid * 64) + 40] = make_uint4(r[40], r[41], r[42], r[43]);
+	*(uint4 *)&Out[(tid * 64) + 44] = make_uint4(r[44], r[45], r[46], r[47]);
+	*(uint4 *)&Out[(tid * 64) + 48] = make_uint4(r[48], r[49], r[50], r[51]);
+	*(uint4 *)&Out[(tid * 64) + 52] = make_uint4(r[52], r[53], r[54], r[55]);
+	*(uint4 *)&Out[(tid * 64) + 56] = make_uint4(r[56], r[57], r[58], r[59]);
+	*(uint4 *)&Out[(tid * 64) + 60] = make_uint4(r[60], r[61], r[62], r[63]);
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");

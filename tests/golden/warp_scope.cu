@@ -12,38 +12,14 @@ extern "C" __global__ void __launch_bounds__(64) warp_scope(float *__restrict__ 
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	unsigned regs[32];
-	regs[0] = __float_as_uint(A[lane * 32]);
-	regs[1] = __float_as_uint(A[(lane * 32) + 1]);
-	regs[2] = __float_as_uint(A[(lane * 32) + 2]);
-	regs[3] = __float_as_uint(A[(lane * 32) + 3]);
-	regs[4] = __float_as_uint(A[(lane * 32) + 4]);
-	regs[5] = __float_as_uint(A[(lane * 32) + 5]);
-	regs[6] = __float_as_uint(A[(lane * 32) + 6]);
-	regs[7] = __float_as_uint(A[(lane * 32) + 7]);
-	regs[8] = __float_as_uint(A[(lane * 32) + 8]);
-	regs[9] = __float_as_uint(A[(lane * 32) + 9]);
-	regs[10] = __float_as_uint(A[(lane * 32) + 10]);
-	regs[11] = __float_as_uint(A[(lane * 32) + 11]);
-	regs[12] = __float_as_uint(A[(lane * 32) + 12]);
-	regs[13] = __float_as_uint(A[(lane * 32) + 13]);
-	regs[14] = __float_as_uint(A[(lane * 32) + 14]);
-	regs[15] = __float_as_uint(A[(lane * 32) + 15]);
-	regs[16] = __float_as_uint(A[(lane * 32) + 16]);
-	regs[17] = __float_as_uint(A[(lane * 32) + 17]);
-	regs[18] = __float_as_uint(A[(lane * 32) + 18]);
-	regs[19] = __float_as_uint(A[(lane * 32) + 19]);
-	regs[20] = __float_as_uint(A[(lane * 32) + 20]);
-	regs[21] = __float_as_uint(A[(lane * 32) + 21]);
-	regs[22] = __float_as_uint(A[(lane * 32) + 22]);
-	regs[23] = __float_as_uint(A[(lane * 32) + 23]);
-	regs[24] = __float_as_uint(A[(lane * 32) + 24]);
-	regs[25] = __float_as_uint(A[(lane * 32) + 25]);
-	regs[26] = __float_as_uint(A[(lane * 32) + 26]);
-	regs[27] = __float_as_uint(A[(lane * 32) + 27]);
-	regs[28] = __float_as_uint(A[(lane * 32) + 28]);
-	regs[29] = __float_as_uint(A[(lane * 32) + 29]);
-	regs[30] = __float_as_uint(A[(lane * 32) + 30]);
-	regs[31] = __float_as_uint(A[(lane * 32) + 31]);
+	{ const uint4 tl_v = *(const uint4 *)&A[lane * 32]; regs[0] = tl_v.x; regs[1] = tl_v.y; regs[2] = tl_v.z; regs[3] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(lane * 32) + 4]; regs[4] = tl_v.x; regs[5] = tl_v.y; regs[6] = tl_v.z; regs[7] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(lane * 32) + 8]; regs[8] = tl_v.x; regs[9] = tl_v.y; regs[10] = tl_v.z; regs[11] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(lane * 32) + 12]; regs[12] = tl_v.x; regs[13] = tl_v.y; regs[14] = tl_v.z; regs[15] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(lane * 32) + 16]; regs[16] = tl_v.x; regs[17] = tl_v.y; regs[18] = tl_v.z; regs[19] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(lane * 32) + 20]; regs[20] = tl_v.x; regs[21] = tl_v.y; regs[22] = tl_v.z; regs[23] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(lane * 32) + 24]; regs[24] = tl_v.x; regs[25] = tl_v.y; regs[26] = tl_v.z; regs[27] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(lane * 32) + 28]; regs[28] = tl_v.x; regs[29] = tl_v.y; regs[30] = tl_v.z; regs[31] = tl_v.w; }
 	// warp_scope.tile:19: apply tcgen05.st.sync.aligned.32x32b.x32.b32(slab, regs) scope warp(1);
 	if (tl_warp_id == 1) {
 		asm volatile("tcgen05.st.sync.aligned.32x32b.x32.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16,"
@@ -104,38 +80,14 @@ extern "C" __global__ void __launch_bounds__(64) warp_scope(float *__restrict__ 
 		  "+r"(regs[16]), "+r"(regs[17]), "+r"(regs[18]), "+r"(regs[19]), "+r"(regs[20]), "+r"(regs[21]), "+r"(regs[22]), "+r"(regs[23]),
 		  "+r"(regs[24]), "+r"(regs[25]), "+r"(regs[26]), "+r"(regs[27]), "+r"(regs[28]), "+r"(regs[29]), "+r"(regs[30]), "+r"(regs[31]) :: "memory");
 	if (tl_warp_id == 1) {
-		Out[lane * 32] = __uint_as_float(regs[0]);
-		Out[(lane * 32) + 1] = __uint_as_float(regs[1]);
-		Out[(lane * 32) + 2] = __uint_as_float(regs[2]);
-		Out[(lane * 32) + 3] = __uint_as_float(regs[3]);
-		Out[(lane * 32) + 4] = __uint_as_float(regs[4]);
-		Out[(lane * 32) + 5] = __uint_as_float(regs[5]);
-		Out[(lane * 32) + 6] = __uint_as_float(regs[6]);
-		Out[(lane * 32) + 7] = __uint_as_float(regs[7]);
-		Out[(lane * 32) + 8] = __uint_as_float(regs[8]);
-		Out[(lane * 32) + 9] = __uint_as_float(regs[9]);
-		Out[(lane * 32) + 10] = __uint_as_float(regs[10]);
-		Out[(lane * 32) + 11] = __uint_as_float(regs[11]);
-		Out[(lane * 32) + 12] = __uint_as_float(regs[12]);
-		Out[(lane * 32) + 13] = __uint_as_float(regs[13]);
-		Out[(lane * 32) + 14] = __uint_as_float(regs[14]);
-		Out[(lane * 32) + 15] = __uint_as_float(regs[15]);
-		Out[(lane * 32) + 16] = __uint_as_float(regs[16]);
-		Out[(lane * 32) + 17] = __uint_as_float(regs[17]);
-		Out[(lane * 32) + 18] = __uint_as_float(regs[18]);
-		Out[(lane * 32) + 19] = __uint_as_float(regs[19]);
-		Out[(lane * 32) + 20] = __uint_as_float(regs[20]);
-		Out[(lane * 32) + 21] = __uint_as_float(regs[21]);
-		Out[(lane * 32) + 22] = __uint_as_float(regs[22]);
-		Out[(lane * 32) + 23] = __uint_as_float(regs[23]);
-		Out[(lane * 32) + 24] = __uint_as_float(regs[24]);
-		Out[(lane * 32) + 25] = __uint_as_float(regs[25]);
-		Out[(lane * 32) + 26] = __uint_as_float(regs[26]);
-		Out[(lane * 32) + 27] = __uint_as_float(regs[27]);
-		Out[(lane * 32) + 28] = __uint_as_float(regs[28]);
-		Out[(lane * 32) + 29] = __uint_as_float(regs[29]);
-		Out[(lane * 32) + 30] = __uint_as_float(regs[30]);
-		Out[(lane * 32) + 31] = __uint_as_float(regs[31]);
+		*(uint4 *)&Out[lane * 32] = make_uint4(regs[0], regs[1], regs[2], regs[3]);
+		*(uint4 *)&Out[(lane * 32) + 4] = make_uint4(regs[4], regs[5], regs[6], regs[7]);
+		*(uint4 *)&Out[(lane * 32) + 8] = make_uint4(regs[8], regs[9], regs[10], regs[11]);
+		*(uint4 *)&Out[(lane * 32) + 12] = make_uint4(regs[12], regs[13], regs[14], regs[15]);
+		*(uint4 *)&Out[(lane * 32) + 16] = make_uint4(regs[16], regs[17], regs[18], regs[19]);
+		*(uint4 *)&Out[(lane * 32) + 20] = make_uint4(regs[20], regs[21], regs[22], regs[23]);
+		*(uint4 *)&Out[(lane * 32) + 24] = make_uint4(regs[24], regs[25], regs[26], regs[27]);
+		*(uint4 *)&Out[(lane * 32) + 28] = make_uint4(regs[28], regs[29], regs[30], regs[31]);
 	}
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();

@@ -1,0 +1,277 @@
+/* vectorize.c: how data moves as bits: runs of a thread's accesses to consecutive global or shared
+ * elements become one 4-, 8- or 16-byte access, and 16-bit data that is only moved is never converted.
+ * Both emitters read the marks (LStmt.vec) and the helpers here; see docs/ptx.md. */
+#include <string.h>
+
+#include "tilec.h"
+
+static bool
+same_bits(EType a, EType b)
+{
+	return a == b || ((a == T_I32 || a == T_U32) && (b == T_I32 || b == T_U32));
+}
+
+const IExpr *
+moved_bits(EType t, const IExpr *value)
+{
+	if (value->kind == IE_CONV && same_bits(value->to, t))
+		value = value->a;
+	if ((value->kind == IE_LOAD || value->kind == IE_REG) && same_bits(value->tensor->type, t))
+		return value;
+	return NULL;
+}
+
+uint32_t
+half_bits(double v, EType t)
+{
+	float f = (float)v;
+	uint32_t b;
+	memcpy(&b, &f, 4);
+	if (t == T_BF16) /* the value is already a bf16: its bits are the high half */
+		return b >> 16;
+	uint32_t sign = (b >> 16) & 0x8000u;
+	int exp = (int)((b >> 23) & 0xff);
+	uint32_t man = b & 0x7fffffu;
+	if (exp == 0xff)
+		return sign | 0x7c00u | (man ? 0x200u : 0);
+	if (exp == 0 && man == 0)
+		return sign;
+	if (exp - 127 < -14) /* a subnormal f16: an exact multiple of 2^-24 */
+		return sign | (uint32_t)((man | 0x800000u) >> (13 + (-14 - (exp - 127))));
+	return sign | (uint32_t)(exp - 127 + 15) << 10 | man >> 13;
+}
+
+static bool
+ie_equal(const IExpr *a, const IExpr *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->kind != b->kind || a->type != b->type)
+		return false;
+	switch (a->kind) {
+	case IE_INT: return a->ival == b->ival;
+	case IE_FLOAT: return memcmp(&a->fval, &b->fval, sizeof a->fval) == 0;
+	case IE_VAR: return a->var == b->var;
+	case IE_BUILTIN: return a->builtin == b->builtin;
+	case IE_LOAD:
+	case IE_SADDR: return a->tensor == b->tensor && ie_equal(a->index, b->index);
+	case IE_REG: return a->tensor == b->tensor && a->slot == b->slot;
+	case IE_UNARY: return a->op == b->op && ie_equal(a->a, b->a);
+	case IE_BINARY: return a->op == b->op && ie_equal(a->a, b->a) && ie_equal(a->b, b->b) && ie_equal(a->index, b->index);
+	case IE_CONV: return a->to == b->to && ie_equal(a->a, b->a);
+	case IE_CALL: return a->fn == b->fn && ie_equal(a->a, b->a) && ie_equal(a->b, b->b) && ie_equal(a->index, b->index);
+	}
+	return false;
+}
+
+static IExpr *
+node(IKind kind, EType type, Op op, IExpr *a, IExpr *b)
+{
+	IExpr *e = pool_alloc(sizeof *e);
+	e->kind = kind;
+	e->type = type;
+	e->op = op;
+	e->a = a;
+	e->b = b;
+	return e;
+}
+
+/* Only through i32 and i64 + and -: their overflow is undefined in C, so moving a constant out cannot
+ * change a defined result; an unsigned index wraps before it is widened. */
+IExpr *
+ie_split_offset(IExpr *e, int64_t *c)
+{
+	int64_t v;
+	if (ie_is_const(e, &v)) {
+		*c = v;
+		return NULL;
+	}
+	if (e->kind == IE_BINARY && (e->type == T_I32 || e->type == T_I64) && (e->op == OP_ADD || e->op == OP_SUB) &&
+	    e->a->type == e->type && e->b->type == e->type) {
+		int64_t ca, cb;
+		IExpr *ra = ie_split_offset(e->a, &ca), *rb = ie_split_offset(e->b, &cb);
+		if (ca || cb) {
+			*c = e->op == OP_ADD ? ca + cb : ca - cb;
+			if (!rb)
+				return ra;
+			if (!ra)
+				return e->op == OP_ADD ? rb : node(IE_UNARY, e->type, OP_NEG, rb, NULL);
+			return node(IE_BINARY, e->type, e->op, ra, rb);
+		}
+	}
+	*c = 0;
+	return e;
+}
+
+/* The largest power of two (up to 2^20) known to divide an integer value; powers of two divide
+ * 2^32, so wrapping arithmetic keeps them. */
+static int64_t
+known_factor(const IExpr *e)
+{
+	const int64_t top = 1 << 20;
+	int64_t v;
+	if (!e)
+		return top;
+	if (ie_is_const(e, &v)) {
+		uint32_t u = (uint32_t)v;
+		return u == 0 ? top : (int64_t)(u & -u) < top ? (int64_t)(u & -u) : top;
+	}
+	switch (e->kind) {
+	case IE_VAR:
+		return e->var->is_let && e->var->def ? known_factor(e->var->def) : 1;
+	case IE_CONV:
+		return e->to == T_I32 || e->to == T_U32 || e->to == T_I64 ? known_factor(e->a) : 1;
+	case IE_BINARY: {
+		int64_t a = known_factor(e->a), b = e->b ? known_factor(e->b) : 1, r = 1;
+		switch (e->op) {
+		case OP_NONE: r = known_factor(e->b) < known_factor(e->index) ? known_factor(e->b) : known_factor(e->index); break;
+		case OP_MUL: r = a * b; break;
+		case OP_ADD:
+		case OP_SUB: r = a < b ? a : b; break;
+		case OP_SHL:
+			r = ie_is_const(e->b, &v) && v >= 0 && v < 32 ? a << v : 1;
+			break;
+		case OP_BITAND: r = a > b ? a : b; break;
+		default: r = 1; break;
+		}
+		return r < top ? r : top;
+	}
+	default:
+		return 1;
+	}
+}
+
+static bool
+reads_registers(const IExpr *e)
+{
+	if (!e)
+		return false;
+	if (e->kind == IE_REG)
+		return true;
+	return reads_registers(e->a) || reads_registers(e->b) || reads_registers(e->index);
+}
+
+static bool
+loads_from(const IExpr *e, const Tensor *t)
+{
+	if (!e)
+		return false;
+	if (e->kind == IE_LOAD && e->tensor == t)
+		return true;
+	return loads_from(e->a, t) || loads_from(e->b, t) || loads_from(e->index, t);
+}
+
+/* What statement s moves: the memory tensor and index, and for a register side the register
+ * tensor and slot (NULL when the statement stores a computed 32-bit value). */
+typedef struct Access {
+	const Tensor *mem, *reg;
+	IExpr *rest;
+	int64_t off;
+	int slot;
+} Access;
+
+static bool
+access_of(const LStmt *s, Access *a)
+{
+	const IExpr *m;
+	if (s->kind == L_REG_STORE) {
+		m = moved_bits(s->tensor->type, s->value);
+		if (!m || m->kind != IE_LOAD)
+			return false;
+		a->mem = m->tensor;
+		a->reg = s->tensor;
+		a->slot = s->slot;
+		a->rest = ie_split_offset(m->index, &a->off);
+	} else if (s->kind == L_STORE) {
+		a->mem = s->tensor;
+		m = moved_bits(s->tensor->type, s->value);
+		a->reg = m && m->kind == IE_REG ? m->tensor : NULL;
+		a->slot = a->reg ? m->slot : 0;
+		if (!a->reg && (etype_bits(s->tensor->type) != 32 || loads_from(s->value, s->tensor)))
+			return false;
+		a->rest = ie_split_offset(s->index, &a->off);
+	} else {
+		return false;
+	}
+	return (a->mem->kind == TK_GLOBAL || a->mem->kind == TK_SHARED) && !reads_registers(a->rest) &&
+	       !loads_from(a->rest, a->mem);
+}
+
+/* How many statements from list[i] on one access of `bytes` bytes can do (0: none). */
+static int
+group_at(const List *list, int i, int bytes)
+{
+	const LStmt *s = LIST_AT(*list, LStmt, i);
+	Access a;
+	if (!access_of(s, &a))
+		return 0;
+	int size = etype_bits(a.mem->type) / 8;
+	int n = bytes / size;
+	if (n < 2 || i + n > list->n)
+		return 0;
+	if ((size * a.off) % bytes || (size * known_factor(a.rest)) % bytes)
+		return 0;
+	if (a.reg && (a.slot * size * 8) % 32)
+		return 0;
+	for (int k = 1; k < n; k++) {
+		const LStmt *t = LIST_AT(*list, LStmt, i + k);
+		Access b;
+		if (t->kind != s->kind || t->comment || !access_of(t, &b) || b.mem != a.mem || b.reg != a.reg ||
+		    b.off != a.off + k || !ie_equal(b.rest, a.rest) || (a.reg && b.slot != a.slot + k))
+			return 0;
+	}
+	return n;
+}
+
+static bool
+declares(const List *body)
+{
+	for (int i = 0; i < body->n; i++) {
+		LKind k = LIST_AT(*body, LStmt, i)->kind;
+		if (k == L_LET || k == L_VAR || k == L_SHARED || k == L_REGS || k == L_TMEM)
+			return true;
+	}
+	return false;
+}
+
+/* Unrolled iterations are blocks: those that declare nothing join the enclosing list, so that
+ * runs can span iterations. */
+static void
+flatten(List *out, const List *list)
+{
+	for (int i = 0; i < list->n; i++) {
+		LStmt *s = LIST_AT(*list, LStmt, i);
+		if (s->kind == L_BLOCK && !s->comment && !declares(&s->body))
+			flatten(out, &s->body);
+		else
+			list_push(out, s);
+	}
+}
+
+static void
+vectorize_list(List *list)
+{
+	List flat = {0};
+	flatten(&flat, list);
+	*list = flat;
+	for (int i = 0; i < list->n;) {
+		LStmt *s = LIST_AT(*list, LStmt, i);
+		vectorize_list(&s->body);
+		vectorize_list(&s->els);
+		int n = 0;
+		for (int bytes = 16; bytes >= 4 && !n; bytes /= 2)
+			n = group_at(list, i, bytes);
+		if (n) {
+			s->vec = n;
+			i += n;
+		} else {
+			i++;
+		}
+	}
+}
+
+void
+vectorize(KernelIR *k)
+{
+	vectorize_list(&k->body);
+}
