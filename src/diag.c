@@ -30,6 +30,7 @@ static const char *const warn_names[WARN_COUNT] = {
 	[WARN_DIVERGENT_SYNC] = "divergent-sync",
 	[WARN_MISSING_RELINQUISH] = "missing-relinquish",
 	[WARN_EMPTY_OUTPUT] = "empty-output",
+	[WARN_PTXAS_SPILL] = "ptxas-spill",
 };
 static bool warn_off[WARN_COUNT];
 static signed char warn_error[WARN_COUNT]; /* 1: -Werror=NAME, -1: -Wno-error=NAME, 0: as -Werror says */

@@ -24,6 +24,7 @@ typedef struct Options {
 	bool via_nvcc;
 	bool emu;       /* --target=emu: CUDA C for pre-Blackwell GPUs and the CPU, tcgen05 emulated */
 	const char *draw; /* --draw OPCODE|FILE:LINE: an SVG picture instead of code */
+	List xptxas;    /* char*: -Xptxas options, in order */
 } Options;
 
 static const struct {
@@ -49,6 +50,7 @@ usage(FILE *out)
 	      "  --explain          notes on the choices tilec made (the TMEM plan)\n"
 	      "  -Wno-NAME, -Werror=NAME   one warning off / as an error (NAME as shown in [-WNAME])\n"
 	      "  --via=nvcc         build .ptx and .cubin from the CUDA C with nvcc\n"
+	      "  -Xptxas OPT        pass OPT (a comma-separated list) to ptxas; repeatable\n"
 	      "  --target=emu       CUDA C that emulates tensor memory (any GPU from sm_80, and the CPU)\n"
 	      "  --print-image OPCODE   print the register/TMEM image of a tcgen05.ld or tcgen05.st\n"
 	      "  --draw OPCODE|FILE:LINE -o X.svg   an SVG picture of an image, or of the apply at LINE\n"
@@ -117,8 +119,47 @@ write_all(int fd, const char *data, size_t len)
 
 /* Runs nvcc (CUDA C -> .ptx / .cubin) or ptxas (PTX -> .cubin) in a private temporary directory on
  * input; returns the bytes of what it wrote in result. 0, or 3 when the tool is missing or fails. */
+/* Prints what ptxas said (its info lines only when -v was asked for) and warns, at the kernel's
+ * line, of every kernel that spills registers (ptxas -v reports it per function). */
+static void
+ptxas_report(const char *log, const List *xptxas, Program *prog)
+{
+	bool verbose = false;
+	for (int i = 0; i < xptxas->n; i++) {
+		const char *o = LIST_AT(*xptxas, char, i);
+		verbose |= strcmp(o, "-v") == 0 || strcmp(o, "--verbose") == 0;
+	}
+	const char *fn = NULL;
+	for (const char *line = log; *line;) {
+		const char *end = strchr(line, '\n');
+		size_t len = end ? (size_t)(end - line) : strlen(line);
+		char *text = pool_strndup(line, len);
+		const char *q;
+		long stores, loads;
+		if ((q = strstr(text, "Function properties for ")) != NULL)
+			fn = pool_strdup(q + strlen("Function properties for "));
+		else if ((q = strstr(text, "Compiling entry function '")) != NULL)
+			fn = pool_strndup(q + strlen("Compiling entry function '"), strcspn(q + strlen("Compiling entry function '"), "'"));
+		if ((q = strstr(text, "bytes stack frame, ")) != NULL &&
+		    sscanf(q, "bytes stack frame, %ld bytes spill stores, %ld bytes spill loads", &stores, &loads) == 2 &&
+		    (stores || loads) && fn) {
+			for (int k = 0; k < prog->kernels.n; k++) {
+				KernelIR *kir = LIST_AT(prog->kernels, KernelIR, k);
+				if (strcmp(kir->name, fn) == 0)
+					warn(WARN_PTXAS_SPILL, kir->loc, "ptxas spills registers in kernel '%s' (%ld bytes of spill stores, %ld bytes of "
+					                  "spill loads): the kernel keeps too many values live", fn, stores, loads);
+			}
+		}
+		bool info = strncmp(text, "ptxas info", 10) == 0 || strstr(text, "bytes stack frame, ") != NULL;
+		if (verbose || !info)
+			fprintf(stderr, "%s\n", text);
+		line += len + (end != NULL);
+	}
+}
+
 static int
-tool_build(const char *tool, Buf *input, Kind kind, const char *arch, Buf *result)
+tool_build(const char *tool, Buf *input, Kind kind, const char *arch, const List *xptxas, Program *prog,
+           Buf *result)
 {
 	const char *what = kind == K_PTX ? "ptx" : "cubin";
 	bool ptxas = strcmp(tool, "ptxas") == 0;
@@ -146,10 +187,57 @@ tool_build(const char *tool, Buf *input, Kind kind, const char *arch, Buf *resul
 		error(no_loc, "cannot write %s: %s", src, strerror(errno));
 		rc = 3;
 	} else {
-		char *archflag = pool_printf("-arch=%s", arch);
-		char *nvcc_argv[] = {(char *)path, kind == K_PTX ? "-ptx" : "-cubin", archflag, "-o", obj, src, NULL};
-		char *ptxas_argv[] = {(char *)path, archflag, "-o", obj, src, NULL};
-		int st = process_run(ptxas ? ptxas_argv : nvcc_argv, true);
+		/* ptxas runs with -v (its spill report) wherever it runs: directly, or inside nvcc -cubin */
+		bool runs_ptxas = ptxas || kind == K_CUBIN;
+		char **argv = pool_alloc(sizeof(char *) * (size_t)(12 + 2 * xptxas->n));
+		int n = 0;
+		argv[n++] = (char *)path;
+		if (!ptxas)
+			argv[n++] = kind == K_PTX ? "-ptx" : "-cubin";
+		argv[n++] = pool_printf("-arch=%s", arch);
+		if (runs_ptxas) {
+			if (!ptxas)
+				argv[n++] = "-Xptxas";
+			argv[n++] = "-v";
+			for (int i = 0; i < xptxas->n; i++) {
+				if (!ptxas)
+					argv[n++] = "-Xptxas";
+				argv[n++] = LIST_AT(*xptxas, char, i);
+			}
+		}
+		argv[n++] = "-o";
+		argv[n++] = obj;
+		argv[n++] = src;
+		argv[n] = NULL;
+		char *log = pool_printf("%s/tool.log", dir);
+		process_temp_file(log);
+		int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		int st = -1;
+		if (fd >= 0) {
+			/* the tool's stdout and stderr into the log, for ptxas_report */
+			fflush(stdout);
+			fflush(stderr);
+			int out = dup(1), err = dup(2);
+			dup2(fd, 1);
+			dup2(fd, 2);
+			st = process_run(argv, false);
+			dup2(out, 1);
+			dup2(err, 2);
+			close(out);
+			close(err);
+			close(fd);
+		}
+		size_t loglen;
+		char *said = include_read_file(log, &loglen);
+		if (said) {
+			if (runs_ptxas)
+				ptxas_report(said, xptxas, prog);
+			else
+				fputs(said, stderr);
+			free(said);
+		}
+		unlink(log);
+		process_forget(log);
 		if (st != 0) {
 			if (st < 0)
 				error(no_loc, "could not run %s", path);
@@ -484,6 +572,13 @@ parse_args(int argc, char **argv, Options *opt, int *done)
 			opt->via_nvcc = true;
 		} else if (strncmp(a, "--via=", 6) == 0) {
 			return usage_error("unknown --via route '%s'; the only one is nvcc", a + 6);
+		} else if (strcmp(a, "-Xptxas") == 0 || strncmp(a, "-Xptxas=", 8) == 0) {
+			if (!a[7] && i + 1 >= argc)
+				return usage_error("%s needs an argument", a);
+			/* as nvcc: a comma-separated list of ptxas options */
+			char *list = pool_strdup(a[7] ? a + 8 : argv[++i]);
+			for (char *o = strtok(list, ","); o; o = strtok(NULL, ","))
+				list_push(&opt->xptxas, o);
 		} else if (strcmp(a, "-MD") == 0) {
 			opt->md = true;
 		} else if (strcmp(a, "-MP") == 0) {
@@ -597,8 +692,10 @@ compile(Options *opt)
 	target->emit(prog, opt->arch, &text);
 	Buf *result = &text;
 	if (kind == K_CUBIN || (kind == K_PTX && target != &target_ptx)) {
-		rc = tool_build(target->tool, &text, kind, opt->arch, &built);
+		rc = tool_build(target->tool, &text, kind, opt->arch, &opt->xptxas, prog, &built);
 		result = &built;
+		if (rc == 0 && error_count)
+			rc = 1; /* a spill warning under -Werror */
 	}
 	if (rc == 0)
 		rc = write_outputs(opt, &deps, output, result->data ? result->data : "", result->len);

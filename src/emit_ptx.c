@@ -654,11 +654,12 @@ nonneg(const IExpr *e)
 		return true;
 	case IE_VAR:
 		return e->var->is_let && e->var->def && nonneg(e->var->def);
+	case IE_SELECT:
+		return nonneg(e->b) && nonneg(e->index);
 	case IE_BINARY:
 		if (e->type != T_I32)
 			return false;
 		switch (e->op) {
-		case OP_NONE: return nonneg(e->b) && nonneg(e->index);
 		case OP_BITAND: return nonneg(e->a) || nonneg(e->b);
 		case OP_ADD: case OP_MUL: case OP_DIV: case OP_MOD: case OP_SHR: case OP_BITOR: case OP_BITXOR:
 			return nonneg(e->a) && nonneg(e->b);

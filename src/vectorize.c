@@ -60,6 +60,7 @@ ie_equal(const IExpr *a, const IExpr *b)
 	case IE_BINARY: return a->op == b->op && ie_equal(a->a, b->a) && ie_equal(a->b, b->b) && ie_equal(a->index, b->index);
 	case IE_CONV: return a->to == b->to && ie_equal(a->a, b->a);
 	case IE_CALL: return a->fn == b->fn && ie_equal(a->a, b->a) && ie_equal(a->b, b->b) && ie_equal(a->index, b->index);
+	case IE_SELECT: return ie_equal(a->a, b->a) && ie_equal(a->b, b->b) && ie_equal(a->index, b->index);
 	}
 	return false;
 }
@@ -121,10 +122,13 @@ known_factor(const IExpr *e)
 		return e->var->is_let && e->var->def ? known_factor(e->var->def) : 1;
 	case IE_CONV:
 		return e->to == T_I32 || e->to == T_U32 || e->to == T_I64 ? known_factor(e->a) : 1;
+	case IE_SELECT: {
+		int64_t b = known_factor(e->b), c = known_factor(e->index);
+		return b < c ? b : c;
+	}
 	case IE_BINARY: {
 		int64_t a = known_factor(e->a), b = e->b ? known_factor(e->b) : 1, r = 1;
 		switch (e->op) {
-		case OP_NONE: r = known_factor(e->b) < known_factor(e->index) ? known_factor(e->b) : known_factor(e->index); break;
 		case OP_MUL: r = a * b; break;
 		case OP_ADD:
 		case OP_SUB: r = a < b ? a : b; break;

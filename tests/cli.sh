@@ -339,9 +339,60 @@ if sh tools/find-nvcc.sh >/dev/null; then
 	else
 		fail emit-ptx "no .version line in the output"
 	fi
+	# -Xptxas: options reach ptxas (-v shows the registers); without -v ptxas's info stays quiet
+	status cubin-quiet 0 "$example" -o "$tmp/q.cubin" && if [ -s "$tmp/err" ]; then
+		fail cubin-quiet "stderr is not empty without -Xptxas -v"
+	else
+		pass cubin-quiet
+	fi
+	for route in ptx nvcc; do
+		via=
+		[ $route = nvcc ] && via=--via=nvcc
+		status "xptxas-v-$route" 0 $via -Xptxas -v "$example" -o "$tmp/v.cubin" &&
+			if grep -q 'Used [0-9]* registers' "$tmp/err"; then
+				pass "xptxas-v-$route"
+			else
+				fail "xptxas-v-$route" "no 'Used N registers' from ptxas -v"
+			fi
+	done
+	status xptxas-list 0 -Xptxas=-v,-O3 "$example" -o "$tmp/v.cubin" &&
+		has xptxas-list "$tmp/err" "-Xptxas=-v,-O3 did not reach ptxas as -v" && pass xptxas-list
+	status xptxas-no-arg 2 "$example" -o "$tmp/v.cubin" -Xptxas &&
+		has xptxas-no-arg "$tmp/err" "no message" && pass xptxas-no-arg
+	# a kernel that spills: 1024 threads leave 64 registers each, and 64 values live across the barrier
+	cat >"$tmp/spill.tile" <<'TILE'
+layout REG = S[(1024, 64) : (1@tx, 1)];
+
+kernel reverse_rows(A: f32[1024, 64]) launch(grid = 1, block = 1024)
+{
+    let tid = thread_idx.x;
+    local row: f32[1024, 64] layout REG;
+    view v = row.view(64, layout = default);
+    for j in 0..64 {
+        v[j] = A[tid, j];
+    }
+    cta_sync;
+    for j in 0..64 {
+        A[1023 - tid, j] = v[63 - j];
+    }
+}
+TILE
+	for route in ptx nvcc; do
+		via=
+		[ $route = nvcc ] && via=--via=nvcc
+		status "spill-warning-$route" 0 $via "$tmp/spill.tile" -o "$tmp/s.cubin" &&
+			if grep -q "spill.tile:3:1: warning: ptxas spills registers in kernel 'reverse_rows'" "$tmp/err"; then
+				pass "spill-warning-$route"
+			else
+				fail "spill-warning-$route" "no spill warning at the kernel's line"
+			fi
+	done
+	status spill-werror 1 -Werror "$tmp/spill.tile" -o "$tmp/werror.cubin" &&
+		lacks spill-werror "$tmp/werror.cubin" && pass spill-werror
 else
 	echo "SKIP cli/cubin: no nvcc"
 	echo "SKIP cli/emit-ptx: no nvcc"
+	echo "SKIP cli/xptxas: no nvcc"
 fi
 
 # TMEM planning: the seed program without its allocation (examples/tmem_auto.tile) compiles to the

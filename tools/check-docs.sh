@@ -12,6 +12,7 @@
 #              line of the next ```text block of the same file (the documented message);
 #   warning    it must compile (exit 0), and the first line of stderr must equal the first
 #              line of the next ```text block.
+# An example with --emit=cubin among its options needs ptxas; without one it is a SKIP line.
 # Blocks without the marker are fragments and are not compiled. NAME must be unique per file.
 # Prints `PASS docs/STEM/NAME` or `FAIL docs/STEM/NAME: why` (STEM: language or diagnostics) per
 # example and exits 1 when one failed (2 on bad usage). TILEC is the first argument, else $TILEC, else build/tilec.
@@ -31,6 +32,11 @@ tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 failed=0
 total=0
+# examples with --emit=cubin need ptxas, looked for where tilec looks
+ptxas=
+for d in ${CUDA_HOME:+"$CUDA_HOME/bin"} ${CUDA_PATH:+"$CUDA_PATH/bin"} $(echo "$PATH" | tr ':' ' ') /usr/local/cuda/bin; do
+	if [ -z "$ptxas" ] && [ -x "$d/ptxas" ]; then ptxas=$d/ptxas; fi
+done
 
 for doc in docs/language.md docs/copy.md docs/diagnostics.md; do
 	if [ ! -f "$doc" ]; then
@@ -104,6 +110,13 @@ for doc in docs/language.md docs/copy.md docs/diagnostics.md; do
 		kind=$(cat "$dir/$name.kind")
 		opts=$(cat "$dir/$name.opts")
 		total=$((total + 1))
+		case " $opts " in
+		*" --emit=cubin "*)
+			if [ -z "$ptxas" ]; then
+				echo "SKIP docs/$stem/$name: needs ptxas (--emit=cubin), none found"
+				continue
+			fi ;;
+		esac
 		set -f
 		# shellcheck disable=SC2086
 		(cd "$dir" && exec "$tilec" $opts "$name.tile" -o "$name.cu") >"$dir/$name.out" 2>"$dir/$name.err"
