@@ -40,6 +40,7 @@ typedef struct Addr {
 typedef struct MapEntry {
 	const char *key;
 	Opnd val;
+	const IExpr *expr; /* a let computed again at each use (see bind) */
 } MapEntry;
 
 typedef struct Px {
@@ -293,7 +294,7 @@ hash_str(const char *s)
 	return h;
 }
 
-static void
+static MapEntry *
 map_put(const char *key, Opnd val)
 {
 	if (2 * (P.map_n + 1) > P.map_cap) {
@@ -317,18 +318,26 @@ map_put(const char *key, Opnd val)
 		P.map_n++;
 	P.map[j].key = key;
 	P.map[j].val = val;
+	P.map[j].expr = NULL;
+	return &P.map[j];
 }
 
-static Opnd
-map_get(const char *key)
+static const MapEntry *
+map_find(const char *key)
 {
 	if (P.map_cap) {
 		size_t j = hash_str(key) & (P.map_cap - 1);
 		for (; P.map[j].key; j = (j + 1) & (P.map_cap - 1))
 			if (strcmp(P.map[j].key, key) == 0)
-				return P.map[j].val;
+				return &P.map[j];
 	}
 	fatal("emit_ptx: '%s' is used before its definition", key);
+}
+
+static Opnd
+map_get(const char *key)
+{
+	return map_find(key)->val;
 }
 
 static Opnd *
@@ -879,10 +888,12 @@ ev(const IExpr *e)
 		return imm(e->type == T_U32 ? (int64_t)(uint32_t)e->ival : (int64_t)(int32_t)e->ival);
 	case IE_FLOAT:
 		return fimm(e->fval);
-	case IE_VAR:
+	case IE_VAR: {
 		if (e->var->is_param)
 			return param_value(e->var);
-		return map_get(e->var->cname);
+		const MapEntry *m = map_find(e->var->cname);
+		return m->expr ? ev(m->expr) : m->val;
+	}
 	case IE_BUILTIN:
 		return builtin(e->builtin);
 	case IE_LOAD:
@@ -1157,10 +1168,35 @@ tc(const LStmt *s)
 
 static void stmts(const List *list);
 
-/* Binds a let / tmem name: to the value's own register when nothing assigns that register again. */
+/* Whether a value can be computed again anywhere later with the same result: no memory, no
+ * registers of local tensors, no var that is assigned again. */
+static bool
+recomputable(const IExpr *e)
+{
+	if (!e)
+		return true;
+	switch (e->kind) {
+	case IE_LOAD:
+	case IE_REG:
+		return false;
+	case IE_VAR:
+		return e->var->is_param || !map_find(e->var->cname)->val.mut;
+	default:
+		return recomputable(e->a) && recomputable(e->b) && recomputable(e->index);
+	}
+}
+
+/* Binds a let / tmem name. A value of ids, parameters and constants is computed again where it is
+ * used, as nvcc rematerialises it, rather than kept live in a register across the kernel;
+ * otherwise the name is the value's own register when nothing assigns that register again. */
 static void
 bind(const char *cname, const char *what, const char *name, const IExpr *value)
 {
+	if (recomputable(value)) {
+		map_put(cname, (Opnd){O_NONE, 0, 0, NULL, false})->expr = value;
+		comment_line(what, pool_printf("%s: computed where it is used", name));
+		return;
+	}
 	Opnd v = ev(value);
 	if (v.mut || is_imm(v)) {
 		Opnd r = value->type == T_F32 ? new_f() : new_r();

@@ -252,23 +252,218 @@ flatten(List *out, const List *list)
 	}
 }
 
+/* Where the value of each register word last came from, in program order: the instruction that
+ * wrote it (a number) and its place in that instruction's register list. A vector store of register
+ * words needs them in consecutive registers, which ptxas gives for free only when one instruction
+ * wrote them so (a tcgen05.ld, a vector load); words written apart would be copied together. */
+typedef struct Def {
+	const Tensor *t;
+	int word, id, pos;
+} Def;
+
+static List defs; /* Def* */
+static int def_ids;
+
+static Def *
+def_of(const Tensor *t, int word)
+{
+	for (int i = 0; i < defs.n; i++) {
+		Def *d = LIST_AT(defs, Def, i);
+		if (d->t == t && d->word == word)
+			return d;
+	}
+	Def *d = pool_alloc(sizeof *d);
+	d->t = t;
+	d->word = word;
+	list_push(&defs, d);
+	return d;
+}
+
+static void
+define(const Tensor *t, int word, int id, int pos)
+{
+	Def *d = def_of(t, word);
+	d->id = id;
+	d->pos = pos;
+}
+
+static void
+track(const LStmt *s)
+{
+	if (s->kind == L_TC && s->tc == TC_LD) {
+		int id = ++def_ids;
+		for (int r = 0; r < s->nregs; r++)
+			define(s->regs[r].tensor, s->regs[r].word, id, r);
+	} else if (s->kind == L_COPY) {
+		Def *from = def_of(s->regs[1].tensor, s->regs[1].word);
+		define(s->regs[0].tensor, s->regs[0].word, from->id, from->pos);
+	} else if (s->kind == L_REG_STORE) {
+		int bits = etype_bits(s->tensor->type);
+		define(s->tensor, s->slot * bits / 32, ++def_ids, 0);
+	}
+}
+
+/* Whether register words w0 .. w0 + n - 1 of t were written together, in this order. */
+static bool
+written_together(const Tensor *t, int w0, int n)
+{
+	const Def *first = def_of(t, w0);
+	if (!first->id)
+		return false;
+	for (int k = 1; k < n; k++) {
+		const Def *d = def_of(t, w0 + k);
+		if (d->id != first->id || d->pos != first->pos + k)
+			return false;
+	}
+	return true;
+}
+
+/* ---------------------------------------------------------------- warp dispatches */
+
+/* Whether cond is warp_id == K (through lets), and K. */
+static bool
+warp_test(const IExpr *cond, int64_t *k)
+{
+	if (cond->kind != IE_BINARY || cond->op != OP_EQ || !ie_is_const(cond->b, k))
+		return false;
+	const IExpr *x = cond->a;
+	while (x->kind == IE_VAR && x->var->is_let && x->var->def)
+		x = x->var->def;
+	return x->kind == IE_BUILTIN && x->builtin == B_WARP_ID;
+}
+
+/* An if / else-if chain on the warp index with no final else: each arm runs on one warp. */
+static bool
+is_dispatch(const LStmt *s)
+{
+	int64_t k;
+	if (s->kind != L_IF || !warp_test(s->cond, &k))
+		return false;
+	if (!s->els.n)
+		return true;
+	const LStmt *e = LIST_AT(s->els, LStmt, 0);
+	return s->els.n == 1 && !e->comment && is_dispatch(e);
+}
+
+typedef struct Arm {
+	int64_t warp;
+	IExpr *cond;
+	Loc loc;
+	List body; /* LStmt* */
+} Arm;
+
+static void
+add_arms(List *arms, const LStmt *s)
+{
+	for (; s; s = s->els.n ? LIST_AT(s->els, LStmt, 0) : NULL) {
+		int64_t k;
+		warp_test(s->cond, &k);
+		Arm *a = NULL;
+		for (int i = 0; i < arms->n && !a; i++)
+			if (LIST_AT(*arms, Arm, i)->warp == k)
+				a = LIST_AT(*arms, Arm, i);
+		if (!a) {
+			a = pool_alloc(sizeof *a);
+			a->warp = k;
+			a->cond = s->cond;
+			a->loc = s->loc;
+			list_push(arms, a);
+		}
+		for (int i = 0; i < s->body.n; i++)
+			list_push(&a->body, s->body.v[i]);
+	}
+}
+
+/* Consecutive dispatches on the warp index become one chain, each warp's arms in their order (a
+ * warp runs only its own arm of each, so this runs the same code): the values an arm computes for
+ * a later one (loads for the staging copies of an apply whose registers differ per warp, copies
+ * out for the stores after it) then live inside one branch, not across the whole chain. Register
+ * declarations between them move up front. */
+static void
+merge_dispatches(List *list)
+{
+	List out = {0};
+	for (int i = 0; i < list->n;) {
+		LStmt *s = LIST_AT(*list, LStmt, i);
+		if (!is_dispatch(s)) {
+			list_push(&out, s);
+			i++;
+			continue;
+		}
+		List arms = {0}, decls = {0};
+		int j = i, merged = 0;
+		for (; j < list->n; j++) {
+			LStmt *t = LIST_AT(*list, LStmt, j);
+			if (is_dispatch(t) && (j == i || !t->comment)) {
+				add_arms(&arms, t);
+				merged++;
+			} else if (t->kind == L_REGS) {
+				list_push(&decls, t);
+			} else {
+				break;
+			}
+		}
+		if (merged < 2) {
+			list_push(&out, s);
+			i++;
+			continue;
+		}
+		for (int k = 0; k < decls.n; k++)
+			list_push(&out, decls.v[k]);
+		LStmt *top = NULL, *prev = NULL;
+		for (int k = 0; k < arms.n; k++) {
+			Arm *a = LIST_AT(arms, Arm, k);
+			LStmt *c = pool_alloc(sizeof *c);
+			c->kind = L_IF;
+			c->loc = a->loc;
+			c->cond = a->cond;
+			c->body = a->body;
+			if (prev)
+				list_push(&prev->els, c);
+			else
+				top = c;
+			prev = c;
+		}
+		top->comment = s->comment;
+		list_push(&out, top);
+		i = j;
+	}
+	*list = out;
+}
+
+/* ---------------------------------------------------------------- vector groups */
+
 static void
 vectorize_list(List *list)
 {
 	List flat = {0};
 	flatten(&flat, list);
 	*list = flat;
+	merge_dispatches(list);
 	for (int i = 0; i < list->n;) {
 		LStmt *s = LIST_AT(*list, LStmt, i);
 		vectorize_list(&s->body);
 		vectorize_list(&s->els);
 		int n = 0;
-		for (int bytes = 16; bytes >= 4 && !n; bytes /= 2)
+		for (int bytes = 16; bytes >= 4 && !n; bytes /= 2) {
 			n = group_at(list, i, bytes);
+			const IExpr *m = n && s->kind == L_STORE ? moved_bits(s->tensor->type, s->value) : NULL;
+			if (m && m->kind == IE_REG) {
+				int bits = etype_bits(m->tensor->type);
+				if (!written_together(m->tensor, m->slot * bits / 32, n * bits / 32))
+					n = 0;
+			}
+		}
 		if (n) {
 			s->vec = n;
+			if (s->kind == L_REG_STORE) {
+				int id = ++def_ids, bits = etype_bits(s->tensor->type);
+				for (int k = 0; k < n * bits / 32; k++)
+					define(s->tensor, s->slot * bits / 32 + k, id, k);
+			}
 			i += n;
 		} else {
+			track(s);
 			i++;
 		}
 	}
@@ -277,5 +472,7 @@ vectorize_list(List *list)
 void
 vectorize(KernelIR *k)
 {
+	defs = (List){0};
+	def_ids = 0;
 	vectorize_list(&k->body);
 }

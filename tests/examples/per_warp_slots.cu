@@ -13,25 +13,11 @@ extern "C" __global__ void __launch_bounds__(128) per_warp_slots(float *__restri
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	unsigned r[32];
+	// per_warp_slots.tile:28: apply tcgen05.st.sync.aligned.32x32b.x8.b32(tv, r) scope warpgroup;
+	unsigned tl_stage0[8];
 	if (warp == 0) {
 		{ const uint4 tl_v = *(const uint4 *)&A[lane * 8]; r[0] = tl_v.x; r[1] = tl_v.y; r[2] = tl_v.z; r[3] = tl_v.w; }
 		{ const uint4 tl_v = *(const uint4 *)&A[(lane * 8) + 4]; r[4] = tl_v.x; r[5] = tl_v.y; r[6] = tl_v.z; r[7] = tl_v.w; }
-	}
-	if (warp == 1) {
-		{ const uint4 tl_v = *(const uint4 *)&A[(32 + lane) * 8]; r[8] = tl_v.x; r[9] = tl_v.y; r[10] = tl_v.z; r[11] = tl_v.w; }
-		{ const uint4 tl_v = *(const uint4 *)&A[((32 + lane) * 8) + 4]; r[12] = tl_v.x; r[13] = tl_v.y; r[14] = tl_v.z; r[15] = tl_v.w; }
-	}
-	if (warp == 2) {
-		{ const uint4 tl_v = *(const uint4 *)&A[(64 + lane) * 8]; r[16] = tl_v.x; r[17] = tl_v.y; r[18] = tl_v.z; r[19] = tl_v.w; }
-		{ const uint4 tl_v = *(const uint4 *)&A[((64 + lane) * 8) + 4]; r[20] = tl_v.x; r[21] = tl_v.y; r[22] = tl_v.z; r[23] = tl_v.w; }
-	}
-	if (warp == 3) {
-		{ const uint4 tl_v = *(const uint4 *)&A[(96 + lane) * 8]; r[24] = tl_v.x; r[25] = tl_v.y; r[26] = tl_v.z; r[27] = tl_v.w; }
-		{ const uint4 tl_v = *(const uint4 *)&A[((96 + lane) * 8) + 4]; r[28] = tl_v.x; r[29] = tl_v.y; r[30] = tl_v.z; r[31] = tl_v.w; }
-	}
-	// per_warp_slots.tile:28: apply tcgen05.st.sync.aligned.32x32b.x8.b32(tv, r) scope warpgroup;
-	unsigned tl_stage0[8];
-	if (tl_warp_id == 0) {
 		tl_stage0[0] = r[0];
 		tl_stage0[1] = r[1];
 		tl_stage0[2] = r[2];
@@ -40,7 +26,9 @@ extern "C" __global__ void __launch_bounds__(128) per_warp_slots(float *__restri
 		tl_stage0[5] = r[5];
 		tl_stage0[6] = r[6];
 		tl_stage0[7] = r[7];
-	} else if (tl_warp_id == 1) {
+	} else if (warp == 1) {
+		{ const uint4 tl_v = *(const uint4 *)&A[(32 + lane) * 8]; r[8] = tl_v.x; r[9] = tl_v.y; r[10] = tl_v.z; r[11] = tl_v.w; }
+		{ const uint4 tl_v = *(const uint4 *)&A[((32 + lane) * 8) + 4]; r[12] = tl_v.x; r[13] = tl_v.y; r[14] = tl_v.z; r[15] = tl_v.w; }
 		tl_stage0[0] = r[8];
 		tl_stage0[1] = r[9];
 		tl_stage0[2] = r[10];
@@ -49,7 +37,9 @@ extern "C" __global__ void __launch_bounds__(128) per_warp_slots(float *__restri
 		tl_stage0[5] = r[13];
 		tl_stage0[6] = r[14];
 		tl_stage0[7] = r[15];
-	} else if (tl_warp_id == 2) {
+	} else if (warp == 2) {
+		{ const uint4 tl_v = *(const uint4 *)&A[(64 + lane) * 8]; r[16] = tl_v.x; r[17] = tl_v.y; r[18] = tl_v.z; r[19] = tl_v.w; }
+		{ const uint4 tl_v = *(const uint4 *)&A[((64 + lane) * 8) + 4]; r[20] = tl_v.x; r[21] = tl_v.y; r[22] = tl_v.z; r[23] = tl_v.w; }
 		tl_stage0[0] = r[16];
 		tl_stage0[1] = r[17];
 		tl_stage0[2] = r[18];
@@ -58,7 +48,9 @@ extern "C" __global__ void __launch_bounds__(128) per_warp_slots(float *__restri
 		tl_stage0[5] = r[21];
 		tl_stage0[6] = r[22];
 		tl_stage0[7] = r[23];
-	} else if (tl_warp_id == 3) {
+	} else if (warp == 3) {
+		{ const uint4 tl_v = *(const uint4 *)&A[(96 + lane) * 8]; r[24] = tl_v.x; r[25] = tl_v.y; r[26] = tl_v.z; r[27] = tl_v.w; }
+		{ const uint4 tl_v = *(const uint4 *)&A[((96 + lane) * 8) + 4]; r[28] = tl_v.x; r[29] = tl_v.y; r[30] = tl_v.z; r[31] = tl_v.w; }
 		tl_stage0[0] = r[24];
 		tl_stage0[1] = r[25];
 		tl_stage0[2] = r[26];
@@ -121,6 +113,8 @@ extern "C" __global__ void __launch_bounds__(128) per_warp_slots(float *__restri
 		r[5] = tl_stage1[5];
 		r[6] = tl_stage1[6];
 		r[7] = tl_stage1[7];
+		*(uint4 *)&Out[lane * 8] = make_uint4(r[0], r[1], r[2], r[3]);
+		*(uint4 *)&Out[(lane * 8) + 4] = make_uint4(r[4], r[5], r[6], r[7]);
 	} else if (tl_warp_id == 1) {
 		r[8] = tl_stage1[0];
 		r[9] = tl_stage1[1];
@@ -130,6 +124,8 @@ extern "C" __global__ void __launch_bounds__(128) per_warp_slots(float *__restri
 		r[13] = tl_stage1[5];
 		r[14] = tl_stage1[6];
 		r[15] = tl_stage1[7];
+		*(uint4 *)&Out[(32 + lane) * 8] = make_uint4(r[8], r[9], r[10], r[11]);
+		*(uint4 *)&Out[((32 + lane) * 8) + 4] = make_uint4(r[12], r[13], r[14], r[15]);
 	} else if (tl_warp_id == 2) {
 		r[16] = tl_stage1[0];
 		r[17] = tl_stage1[1];
@@ -139,6 +135,8 @@ extern "C" __global__ void __launch_bounds__(128) per_warp_slots(float *__restri
 		r[21] = tl_stage1[5];
 		r[22] = tl_stage1[6];
 		r[23] = tl_stage1[7];
+		*(uint4 *)&Out[(64 + lane) * 8] = make_uint4(r[16], r[17], r[18], r[19]);
+		*(uint4 *)&Out[((64 + lane) * 8) + 4] = make_uint4(r[20], r[21], r[22], r[23]);
 	} else if (tl_warp_id == 3) {
 		r[24] = tl_stage1[0];
 		r[25] = tl_stage1[1];
@@ -148,20 +146,6 @@ extern "C" __global__ void __launch_bounds__(128) per_warp_slots(float *__restri
 		r[29] = tl_stage1[5];
 		r[30] = tl_stage1[6];
 		r[31] = tl_stage1[7];
-	}
-	if (warp == 0) {
-		*(uint4 *)&Out[lane * 8] = make_uint4(r[0], r[1], r[2], r[3]);
-		*(uint4 *)&Out[(lane * 8) + 4] = make_uint4(r[4], r[5], r[6], r[7]);
-	}
-	if (warp == 1) {
-		*(uint4 *)&Out[(32 + lane) * 8] = make_uint4(r[8], r[9], r[10], r[11]);
-		*(uint4 *)&Out[((32 + lane) * 8) + 4] = make_uint4(r[12], r[13], r[14], r[15]);
-	}
-	if (warp == 2) {
-		*(uint4 *)&Out[(64 + lane) * 8] = make_uint4(r[16], r[17], r[18], r[19]);
-		*(uint4 *)&Out[((64 + lane) * 8) + 4] = make_uint4(r[20], r[21], r[22], r[23]);
-	}
-	if (warp == 3) {
 		*(uint4 *)&Out[(96 + lane) * 8] = make_uint4(r[24], r[25], r[26], r[27]);
 		*(uint4 *)&Out[((96 + lane) * 8) + 4] = make_uint4(r[28], r[29], r[30], r[31]);
 	}

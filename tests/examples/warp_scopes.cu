@@ -30,8 +30,7 @@ extern "C" __global__ void __launch_bounds__(128) warp_scopes(float *__restrict_
 			  "r"(r[8]), "r"(r[9]), "r"(r[10]), "r"(r[11]), "r"(r[12]), "r"(r[13]), "r"(r[14]), "r"(r[15]),
 			  "r"(r[16]), "r"(r[17]), "r"(r[18]), "r"(r[19]), "r"(r[20]), "r"(r[21]), "r"(r[22]), "r"(r[23]),
 			  "r"(r[24]), "r"(r[25]), "r"(r[26]), "r"(r[27]), "r"(r[28]), "r"(r[29]), "r"(r[30]), "r"(r[31]) : "memory");
-	}
-	if (warp == 1) {
+	} else if (warp == 1) {
 		// warp_scopes.tile:24: apply tcgen05.st.sync.aligned.32x32b.x32.b32(acc[32:64, :], r) scope warp;
 		asm volatile("tcgen05.st.sync.aligned.32x32b.x32.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16,"
 		"%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32};"
@@ -84,8 +83,7 @@ extern "C" __global__ void __launch_bounds__(128) warp_scopes(float *__restrict_
 			  "=r"(r[16]), "=r"(r[17]), "=r"(r[18]), "=r"(r[19]), "=r"(r[20]), "=r"(r[21]), "=r"(r[22]), "=r"(r[23]),
 			  "=r"(r[24]), "=r"(r[25]), "=r"(r[26]), "=r"(r[27]), "=r"(r[28]), "=r"(r[29]), "=r"(r[30]), "=r"(r[31])
 			: "r"(address[0] + 4194304u) : "memory");
-	}
-	if (warp == 1) {
+	} else if (warp == 1) {
 		// warp_scopes.tile:32: apply tcgen05.ld.sync.aligned.32x32b.x32.b32(r, acc[32:64, :]) scope warp;
 		asm volatile("tcgen05.ld.sync.aligned.32x32b.x32.b32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
 		"%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, [%32];"
