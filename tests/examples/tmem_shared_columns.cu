@@ -14,38 +14,14 @@ extern "C" __global__ void __launch_bounds__(128) tmem_shared_columns(float *__r
 	const int tid = (int)threadIdx.x;
 	unsigned r32[32];
 	unsigned r64[64];
-	r32[0] = __float_as_uint(A[tid * 160]);
-	r32[1] = __float_as_uint(A[(tid * 160) + 1]);
-	r32[2] = __float_as_uint(A[(tid * 160) + 2]);
-	r32[3] = __float_as_uint(A[(tid * 160) + 3]);
-	r32[4] = __float_as_uint(A[(tid * 160) + 4]);
-	r32[5] = __float_as_uint(A[(tid * 160) + 5]);
-	r32[6] = __float_as_uint(A[(tid * 160) + 6]);
-	r32[7] = __float_as_uint(A[(tid * 160) + 7]);
-	r32[8] = __float_as_uint(A[(tid * 160) + 8]);
-	r32[9] = __float_as_uint(A[(tid * 160) + 9]);
-	r32[10] = __float_as_uint(A[(tid * 160) + 10]);
-	r32[11] = __float_as_uint(A[(tid * 160) + 11]);
-	r32[12] = __float_as_uint(A[(tid * 160) + 12]);
-	r32[13] = __float_as_uint(A[(tid * 160) + 13]);
-	r32[14] = __float_as_uint(A[(tid * 160) + 14]);
-	r32[15] = __float_as_uint(A[(tid * 160) + 15]);
-	r32[16] = __float_as_uint(A[(tid * 160) + 16]);
-	r32[17] = __float_as_uint(A[(tid * 160) + 17]);
-	r32[18] = __float_as_uint(A[(tid * 160) + 18]);
-	r32[19] = __float_as_uint(A[(tid * 160) + 19]);
-	r32[20] = __float_as_uint(A[(tid * 160) + 20]);
-	r32[21] = __float_as_uint(A[(tid * 160) + 21]);
-	r32[22] = __float_as_uint(A[(tid * 160) + 22]);
-	r32[23] = __float_as_uint(A[(tid * 160) + 23]);
-	r32[24] = __float_as_uint(A[(tid * 160) + 24]);
-	r32[25] = __float_as_uint(A[(tid * 160) + 25]);
-	r32[26] = __float_as_uint(A[(tid * 160) + 26]);
-	r32[27] = __float_as_uint(A[(tid * 160) + 27]);
-	r32[28] = __float_as_uint(A[(tid * 160) + 28]);
-	r32[29] = __float_as_uint(A[(tid * 160) + 29]);
-	r32[30] = __float_as_uint(A[(tid * 160) + 30]);
-	r32[31] = __float_as_uint(A[(tid * 160) + 31]);
+	{ const uint4 tl_v = *(const uint4 *)&A[tid * 160]; r32[0] = tl_v.x; r32[1] = tl_v.y; r32[2] = tl_v.z; r32[3] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 4]; r32[4] = tl_v.x; r32[5] = tl_v.y; r32[6] = tl_v.z; r32[7] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 8]; r32[8] = tl_v.x; r32[9] = tl_v.y; r32[10] = tl_v.z; r32[11] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 12]; r32[12] = tl_v.x; r32[13] = tl_v.y; r32[14] = tl_v.z; r32[15] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 16]; r32[16] = tl_v.x; r32[17] = tl_v.y; r32[18] = tl_v.z; r32[19] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 20]; r32[20] = tl_v.x; r32[21] = tl_v.y; r32[22] = tl_v.z; r32[23] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 24]; r32[24] = tl_v.x; r32[25] = tl_v.y; r32[26] = tl_v.z; r32[27] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 28]; r32[28] = tl_v.x; r32[29] = tl_v.y; r32[30] = tl_v.z; r32[31] = tl_v.w; }
 	// tmem_shared_columns.tile:26: apply tcgen05.st.sync.aligned.32x32b.x32.b32(keep.rearrange("(w r) c -> w r c", w = 4), w32) scope warpgroup;
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x32.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16,"
 		"%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32};"
@@ -54,70 +30,22 @@ extern "C" __global__ void __launch_bounds__(128) tmem_shared_columns(float *__r
 		  "r"(r32[8]), "r"(r32[9]), "r"(r32[10]), "r"(r32[11]), "r"(r32[12]), "r"(r32[13]), "r"(r32[14]), "r"(r32[15]),
 		  "r"(r32[16]), "r"(r32[17]), "r"(r32[18]), "r"(r32[19]), "r"(r32[20]), "r"(r32[21]), "r"(r32[22]), "r"(r32[23]),
 		  "r"(r32[24]), "r"(r32[25]), "r"(r32[26]), "r"(r32[27]), "r"(r32[28]), "r"(r32[29]), "r"(r32[30]), "r"(r32[31]) : "memory");
-	r64[0] = __float_as_uint(A[(tid * 160) + 32]);
-	r64[1] = __float_as_uint(A[(tid * 160) + 33]);
-	r64[2] = __float_as_uint(A[(tid * 160) + 34]);
-	r64[3] = __float_as_uint(A[(tid * 160) + 35]);
-	r64[4] = __float_as_uint(A[(tid * 160) + 36]);
-	r64[5] = __float_as_uint(A[(tid * 160) + 37]);
-	r64[6] = __float_as_uint(A[(tid * 160) + 38]);
-	r64[7] = __float_as_uint(A[(tid * 160) + 39]);
-	r64[8] = __float_as_uint(A[(tid * 160) + 40]);
-	r64[9] = __float_as_uint(A[(tid * 160) + 41]);
-	r64[10] = __float_as_uint(A[(tid * 160) + 42]);
-	r64[11] = __float_as_uint(A[(tid * 160) + 43]);
-	r64[12] = __float_as_uint(A[(tid * 160) + 44]);
-	r64[13] = __float_as_uint(A[(tid * 160) + 45]);
-	r64[14] = __float_as_uint(A[(tid * 160) + 46]);
-	r64[15] = __float_as_uint(A[(tid * 160) + 47]);
-	r64[16] = __float_as_uint(A[(tid * 160) + 48]);
-	r64[17] = __float_as_uint(A[(tid * 160) + 49]);
-	r64[18] = __float_as_uint(A[(tid * 160) + 50]);
-	r64[19] = __float_as_uint(A[(tid * 160) + 51]);
-	r64[20] = __float_as_uint(A[(tid * 160) + 52]);
-	r64[21] = __float_as_uint(A[(tid * 160) + 53]);
-	r64[22] = __float_as_uint(A[(tid * 160) + 54]);
-	r64[23] = __float_as_uint(A[(tid * 160) + 55]);
-	r64[24] = __float_as_uint(A[(tid * 160) + 56]);
-	r64[25] = __float_as_uint(A[(tid * 160) + 57]);
-	r64[26] = __float_as_uint(A[(tid * 160) + 58]);
-	r64[27] = __float_as_uint(A[(tid * 160) + 59]);
-	r64[28] = __float_as_uint(A[(tid * 160) + 60]);
-	r64[29] = __float_as_uint(A[(tid * 160) + 61]);
-	r64[30] = __float_as_uint(A[(tid * 160) + 62]);
-	r64[31] = __float_as_uint(A[(tid * 160) + 63]);
-	r64[32] = __float_as_uint(A[(tid * 160) + 64]);
-	r64[33] = __float_as_uint(A[(tid * 160) + 65]);
-	r64[34] = __float_as_uint(A[(tid * 160) + 66]);
-	r64[35] = __float_as_uint(A[(tid * 160) + 67]);
-	r64[36] = __float_as_uint(A[(tid * 160) + 68]);
-	r64[37] = __float_as_uint(A[(tid * 160) + 69]);
-	r64[38] = __float_as_uint(A[(tid * 160) + 70]);
-	r64[39] = __float_as_uint(A[(tid * 160) + 71]);
-	r64[40] = __float_as_uint(A[(tid * 160) + 72]);
-	r64[41] = __float_as_uint(A[(tid * 160) + 73]);
-	r64[42] = __float_as_uint(A[(tid * 160) + 74]);
-	r64[43] = __float_as_uint(A[(tid * 160) + 75]);
-	r64[44] = __float_as_uint(A[(tid * 160) + 76]);
-	r64[45] = __float_as_uint(A[(tid * 160) + 77]);
-	r64[46] = __float_as_uint(A[(tid * 160) + 78]);
-	r64[47] = __float_as_uint(A[(tid * 160) + 79]);
-	r64[48] = __float_as_uint(A[(tid * 160) + 80]);
-	r64[49] = __float_as_uint(A[(tid * 160) + 81]);
-	r64[50] = __float_as_uint(A[(tid * 160) + 82]);
-	r64[51] = __float_as_uint(A[(tid * 160) + 83]);
-	r64[52] = __float_as_uint(A[(tid * 160) + 84]);
-	r64[53] = __float_as_uint(A[(tid * 160) + 85]);
-	r64[54] = __float_as_uint(A[(tid * 160) + 86]);
-	r64[55] = __float_as_uint(A[(tid * 160) + 87]);
-	r64[56] = __float_as_uint(A[(tid * 160) + 88]);
-	r64[57] = __float_as_uint(A[(tid * 160) + 89]);
-	r64[58] = __float_as_uint(A[(tid * 160) + 90]);
-	r64[59] = __float_as_uint(A[(tid * 160) + 91]);
-	r64[60] = __float_as_uint(A[(tid * 160) + 92]);
-	r64[61] = __float_as_uint(A[(tid * 160) + 93]);
-	r64[62] = __float_as_uint(A[(tid * 160) + 94]);
-	r64[63] = __float_as_uint(A[(tid * 160) + 95]);
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 32]; r64[0] = tl_v.x; r64[1] = tl_v.y; r64[2] = tl_v.z; r64[3] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 36]; r64[4] = tl_v.x; r64[5] = tl_v.y; r64[6] = tl_v.z; r64[7] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 40]; r64[8] = tl_v.x; r64[9] = tl_v.y; r64[10] = tl_v.z; r64[11] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 44]; r64[12] = tl_v.x; r64[13] = tl_v.y; r64[14] = tl_v.z; r64[15] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 48]; r64[16] = tl_v.x; r64[17] = tl_v.y; r64[18] = tl_v.z; r64[19] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 52]; r64[20] = tl_v.x; r64[21] = tl_v.y; r64[22] = tl_v.z; r64[23] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 56]; r64[24] = tl_v.x; r64[25] = tl_v.y; r64[26] = tl_v.z; r64[27] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 60]; r64[28] = tl_v.x; r64[29] = tl_v.y; r64[30] = tl_v.z; r64[31] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 64]; r64[32] = tl_v.x; r64[33] = tl_v.y; r64[34] = tl_v.z; r64[35] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 68]; r64[36] = tl_v.x; r64[37] = tl_v.y; r64[38] = tl_v.z; r64[39] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 72]; r64[40] = tl_v.x; r64[41] = tl_v.y; r64[42] = tl_v.z; r64[43] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 76]; r64[44] = tl_v.x; r64[45] = tl_v.y; r64[46] = tl_v.z; r64[47] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 80]; r64[48] = tl_v.x; r64[49] = tl_v.y; r64[50] = tl_v.z; r64[51] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 84]; r64[52] = tl_v.x; r64[53] = tl_v.y; r64[54] = tl_v.z; r64[55] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 88]; r64[56] = tl_v.x; r64[57] = tl_v.y; r64[58] = tl_v.z; r64[59] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 92]; r64[60] = tl_v.x; r64[61] = tl_v.y; r64[62] = tl_v.z; r64[63] = tl_v.w; }
 	// tmem_shared_columns.tile:32: apply tcgen05.st.sync.aligned.32x32b.x64.b32(first.rearrange("(w r) c -> w r c", w = 4), w64) scope warpgroup;
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x64.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16,"
 		"%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32,"
@@ -157,134 +85,38 @@ extern "C" __global__ void __launch_bounds__(128) tmem_shared_columns(float *__r
 		  "+r"(r64[40]), "+r"(r64[41]), "+r"(r64[42]), "+r"(r64[43]), "+r"(r64[44]), "+r"(r64[45]), "+r"(r64[46]), "+r"(r64[47]),
 		  "+r"(r64[48]), "+r"(r64[49]), "+r"(r64[50]), "+r"(r64[51]), "+r"(r64[52]), "+r"(r64[53]), "+r"(r64[54]), "+r"(r64[55]),
 		  "+r"(r64[56]), "+r"(r64[57]), "+r"(r64[58]), "+r"(r64[59]), "+r"(r64[60]), "+r"(r64[61]), "+r"(r64[62]), "+r"(r64[63]) :: "memory");
-	Out[(tid * 160) + 32] = __uint_as_float(r64[0]);
-	Out[(tid * 160) + 33] = __uint_as_float(r64[1]);
-	Out[(tid * 160) + 34] = __uint_as_float(r64[2]);
-	Out[(tid * 160) + 35] = __uint_as_float(r64[3]);
-	Out[(tid * 160) + 36] = __uint_as_float(r64[4]);
-	Out[(tid * 160) + 37] = __uint_as_float(r64[5]);
-	Out[(tid * 160) + 38] = __uint_as_float(r64[6]);
-	Out[(tid * 160) + 39] = __uint_as_float(r64[7]);
-	Out[(tid * 160) + 40] = __uint_as_float(r64[8]);
-	Out[(tid * 160) + 41] = __uint_as_float(r64[9]);
-	Out[(tid * 160) + 42] = __uint_as_float(r64[10]);
-	Out[(tid * 160) + 43] = __uint_as_float(r64[11]);
-	Out[(tid * 160) + 44] = __uint_as_float(r64[12]);
-	Out[(tid * 160) + 45] = __uint_as_float(r64[13]);
-	Out[(tid * 160) + 46] = __uint_as_float(r64[14]);
-	Out[(tid * 160) + 47] = __uint_as_float(r64[15]);
-	Out[(tid * 160) + 48] = __uint_as_float(r64[16]);
-	Out[(tid * 160) + 49] = __uint_as_float(r64[17]);
-	Out[(tid * 160) + 50] = __uint_as_float(r64[18]);
-	Out[(tid * 160) + 51] = __uint_as_float(r64[19]);
-	Out[(tid * 160) + 52] = __uint_as_float(r64[20]);
-	Out[(tid * 160) + 53] = __uint_as_float(r64[21]);
-	Out[(tid * 160) + 54] = __uint_as_float(r64[22]);
-	Out[(tid * 160) + 55] = __uint_as_float(r64[23]);
-	Out[(tid * 160) + 56] = __uint_as_float(r64[24]);
-	Out[(tid * 160) + 57] = __uint_as_float(r64[25]);
-	Out[(tid * 160) + 58] = __uint_as_float(r64[26]);
-	Out[(tid * 160) + 59] = __uint_as_float(r64[27]);
-	Out[(tid * 160) + 60] = __uint_as_float(r64[28]);
-	Out[(tid * 160) + 61] = __uint_as_float(r64[29]);
-	Out[(tid * 160) + 62] = __uint_as_float(r64[30]);
-	Out[(tid * 160) + 63] = __uint_as_float(r64[31]);
-	Out[(tid * 160) + 64] = __uint_as_float(r64[32]);
-	Out[(tid * 160) + 65] = __uint_as_float(r64[33]);
-	Out[(tid * 160) + 66] = __uint_as_float(r64[34]);
-	Out[(tid * 160) + 67] = __uint_as_float(r64[35]);
-	Out[(tid * 160) + 68] = __uint_as_float(r64[36]);
-	Out[(tid * 160) + 69] = __uint_as_float(r64[37]);
-	Out[(tid * 160) + 70] = __uint_as_float(r64[38]);
-	Out[(tid * 160) + 71] = __uint_as_float(r64[39]);
-	Out[(tid * 160) + 72] = __uint_as_float(r64[40]);
-	Out[(tid * 160) + 73] = __uint_as_float(r64[41]);
-	Out[(tid * 160) + 74] = __uint_as_float(r64[42]);
-	Out[(tid * 160) + 75] = __uint_as_float(r64[43]);
-	Out[(tid * 160) + 76] = __uint_as_float(r64[44]);
-	Out[(tid * 160) + 77] = __uint_as_float(r64[45]);
-	Out[(tid * 160) + 78] = __uint_as_float(r64[46]);
-	Out[(tid * 160) + 79] = __uint_as_float(r64[47]);
-	Out[(tid * 160) + 80] = __uint_as_float(r64[48]);
-	Out[(tid * 160) + 81] = __uint_as_float(r64[49]);
-	Out[(tid * 160) + 82] = __uint_as_float(r64[50]);
-	Out[(tid * 160) + 83] = __uint_as_float(r64[51]);
-	Out[(tid * 160) + 84] = __uint_as_float(r64[52]);
-	Out[(tid * 160) + 85] = __uint_as_float(r64[53]);
-	Out[(tid * 160) + 86] = __uint_as_float(r64[54]);
-	Out[(tid * 160) + 87] = __uint_as_float(r64[55]);
-	Out[(tid * 160) + 88] = __uint_as_float(r64[56]);
-	Out[(tid * 160) + 89] = __uint_as_float(r64[57]);
-	Out[(tid * 160) + 90] = __uint_as_float(r64[58]);
-	Out[(tid * 160) + 91] = __uint_as_float(r64[59]);
-	Out[(tid * 160) + 92] = __uint_as_float(r64[60]);
-	Out[(tid * 160) + 93] = __uint_as_float(r64[61]);
-	Out[(tid * 160) + 94] = __uint_as_float(r64[62]);
-	Out[(tid * 160) + 95] = __uint_as_float(r64[63]);
-	r64[0] = __float_as_uint(A[(tid * 160) + 96]);
-	r64[1] = __float_as_uint(A[(tid * 160) + 97]);
-	r64[2] = __float_as_uint(A[(tid * 160) + 98]);
-	r64[3] = __float_as_uint(A[(tid * 160) + 99]);
-	r64[4] = __float_as_uint(A[(tid * 160) + 100]);
-	r64[5] = __float_as_uint(A[(tid * 160) + 101]);
-	r64[6] = __float_as_uint(A[(tid * 160) + 102]);
-	r64[7] = __float_as_uint(A[(tid * 160) + 103]);
-	r64[8] = __float_as_uint(A[(tid * 160) + 104]);
-	r64[9] = __float_as_uint(A[(tid * 160) + 105]);
-	r64[10] = __float_as_uint(A[(tid * 160) + 106]);
-	r64[11] = __float_as_uint(A[(tid * 160) + 107]);
-	r64[12] = __float_as_uint(A[(tid * 160) + 108]);
-	r64[13] = __float_as_uint(A[(tid * 160) + 109]);
-	r64[14] = __float_as_uint(A[(tid * 160) + 110]);
-	r64[15] = __float_as_uint(A[(tid * 160) + 111]);
-	r64[16] = __float_as_uint(A[(tid * 160) + 112]);
-	r64[17] = __float_as_uint(A[(tid * 160) + 113]);
-	r64[18] = __float_as_uint(A[(tid * 160) + 114]);
-	r64[19] = __float_as_uint(A[(tid * 160) + 115]);
-	r64[20] = __float_as_uint(A[(tid * 160) + 116]);
-	r64[21] = __float_as_uint(A[(tid * 160) + 117]);
-	r64[22] = __float_as_uint(A[(tid * 160) + 118]);
-	r64[23] = __float_as_uint(A[(tid * 160) + 119]);
-	r64[24] = __float_as_uint(A[(tid * 160) + 120]);
-	r64[25] = __float_as_uint(A[(tid * 160) + 121]);
-	r64[26] = __float_as_uint(A[(tid * 160) + 122]);
-	r64[27] = __float_as_uint(A[(tid * 160) + 123]);
-	r64[28] = __float_as_uint(A[(tid * 160) + 124]);
-	r64[29] = __float_as_uint(A[(tid * 160) + 125]);
-	r64[30] = __float_as_uint(A[(tid * 160) + 126]);
-	r64[31] = __float_as_uint(A[(tid * 160) + 127]);
-	r64[32] = __float_as_uint(A[(tid * 160) + 128]);
-	r64[33] = __float_as_uint(A[(tid * 160) + 129]);
-	r64[34] = __float_as_uint(A[(tid * 160) + 130]);
-	r64[35] = __float_as_uint(A[(tid * 160) + 131]);
-	r64[36] = __float_as_uint(A[(tid * 160) + 132]);
-	r64[37] = __float_as_uint(A[(tid * 160) + 133]);
-	r64[38] = __float_as_uint(A[(tid * 160) + 134]);
-	r64[39] = __float_as_uint(A[(tid * 160) + 135]);
-	r64[40] = __float_as_uint(A[(tid * 160) + 136]);
-	r64[41] = __float_as_uint(A[(tid * 160) + 137]);
-	r64[42] = __float_as_uint(A[(tid * 160) + 138]);
-	r64[43] = __float_as_uint(A[(tid * 160) + 139]);
-	r64[44] = __float_as_uint(A[(tid * 160) + 140]);
-	r64[45] = __float_as_uint(A[(tid * 160) + 141]);
-	r64[46] = __float_as_uint(A[(tid * 160) + 142]);
-	r64[47] = __float_as_uint(A[(tid * 160) + 143]);
-	r64[48] = __float_as_uint(A[(tid * 160) + 144]);
-	r64[49] = __float_as_uint(A[(tid * 160) + 145]);
-	r64[50] = __float_as_uint(A[(tid * 160) + 146]);
-	r64[51] = __float_as_uint(A[(tid * 160) + 147]);
-	r64[52] = __float_as_uint(A[(tid * 160) + 148]);
-	r64[53] = __float_as_uint(A[(tid * 160) + 149]);
-	r64[54] = __float_as_uint(A[(tid * 160) + 150]);
-	r64[55] = __float_as_uint(A[(tid * 160) + 151]);
-	r64[56] = __float_as_uint(A[(tid * 160) + 152]);
-	r64[57] = __float_as_uint(A[(tid * 160) + 153]);
-	r64[58] = __float_as_uint(A[(tid * 160) + 154]);
-	r64[59] = __float_as_uint(A[(tid * 160) + 155]);
-	r64[60] = __float_as_uint(A[(tid * 160) + 156]);
-	r64[61] = __float_as_uint(A[(tid * 160) + 157]);
-	r64[62] = __float_as_uint(A[(tid * 160) + 158]);
-	r64[63] = __float_as_uint(A[(tid * 160) + 159]);
+	*(uint4 *)&Out[(tid * 160) + 32] = make_uint4(r64[0], r64[1], r64[2], r64[3]);
+	*(uint4 *)&Out[(tid * 160) + 36] = make_uint4(r64[4], r64[5], r64[6], r64[7]);
+	*(uint4 *)&Out[(tid * 160) + 40] = make_uint4(r64[8], r64[9], r64[10], r64[11]);
+	*(uint4 *)&Out[(tid * 160) + 44] = make_uint4(r64[12], r64[13], r64[14], r64[15]);
+	*(uint4 *)&Out[(tid * 160) + 48] = make_uint4(r64[16], r64[17], r64[18], r64[19]);
+	*(uint4 *)&Out[(tid * 160) + 52] = make_uint4(r64[20], r64[21], r64[22], r64[23]);
+	*(uint4 *)&Out[(tid * 160) + 56] = make_uint4(r64[24], r64[25], r64[26], r64[27]);
+	*(uint4 *)&Out[(tid * 160) + 60] = make_uint4(r64[28], r64[29], r64[30], r64[31]);
+	*(uint4 *)&Out[(tid * 160) + 64] = make_uint4(r64[32], r64[33], r64[34], r64[35]);
+	*(uint4 *)&Out[(tid * 160) + 68] = make_uint4(r64[36], r64[37], r64[38], r64[39]);
+	*(uint4 *)&Out[(tid * 160) + 72] = make_uint4(r64[40], r64[41], r64[42], r64[43]);
+	*(uint4 *)&Out[(tid * 160) + 76] = make_uint4(r64[44], r64[45], r64[46], r64[47]);
+	*(uint4 *)&Out[(tid * 160) + 80] = make_uint4(r64[48], r64[49], r64[50], r64[51]);
+	*(uint4 *)&Out[(tid * 160) + 84] = make_uint4(r64[52], r64[53], r64[54], r64[55]);
+	*(uint4 *)&Out[(tid * 160) + 88] = make_uint4(r64[56], r64[57], r64[58], r64[59]);
+	*(uint4 *)&Out[(tid * 160) + 92] = make_uint4(r64[60], r64[61], r64[62], r64[63]);
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 96]; r64[0] = tl_v.x; r64[1] = tl_v.y; r64[2] = tl_v.z; r64[3] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 100]; r64[4] = tl_v.x; r64[5] = tl_v.y; r64[6] = tl_v.z; r64[7] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 104]; r64[8] = tl_v.x; r64[9] = tl_v.y; r64[10] = tl_v.z; r64[11] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 108]; r64[12] = tl_v.x; r64[13] = tl_v.y; r64[14] = tl_v.z; r64[15] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 112]; r64[16] = tl_v.x; r64[17] = tl_v.y; r64[18] = tl_v.z; r64[19] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 116]; r64[20] = tl_v.x; r64[21] = tl_v.y; r64[22] = tl_v.z; r64[23] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 120]; r64[24] = tl_v.x; r64[25] = tl_v.y; r64[26] = tl_v.z; r64[27] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 124]; r64[28] = tl_v.x; r64[29] = tl_v.y; r64[30] = tl_v.z; r64[31] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 128]; r64[32] = tl_v.x; r64[33] = tl_v.y; r64[34] = tl_v.z; r64[35] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 132]; r64[36] = tl_v.x; r64[37] = tl_v.y; r64[38] = tl_v.z; r64[39] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 136]; r64[40] = tl_v.x; r64[41] = tl_v.y; r64[42] = tl_v.z; r64[43] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 140]; r64[44] = tl_v.x; r64[45] = tl_v.y; r64[46] = tl_v.z; r64[47] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 144]; r64[48] = tl_v.x; r64[49] = tl_v.y; r64[50] = tl_v.z; r64[51] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 148]; r64[52] = tl_v.x; r64[53] = tl_v.y; r64[54] = tl_v.z; r64[55] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 152]; r64[56] = tl_v.x; r64[57] = tl_v.y; r64[58] = tl_v.z; r64[59] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 160) + 156]; r64[60] = tl_v.x; r64[61] = tl_v.y; r64[62] = tl_v.z; r64[63] = tl_v.w; }
 	// tmem_shared_columns.tile:44: apply tcgen05.st.sync.aligned.32x32b.x64.b32(second.rearrange("(w r) c -> w r c", w = 4), w64) scope warpgroup;
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x64.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16,"
 		"%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32,"
@@ -324,70 +156,22 @@ extern "C" __global__ void __launch_bounds__(128) tmem_shared_columns(float *__r
 		  "+r"(r64[40]), "+r"(r64[41]), "+r"(r64[42]), "+r"(r64[43]), "+r"(r64[44]), "+r"(r64[45]), "+r"(r64[46]), "+r"(r64[47]),
 		  "+r"(r64[48]), "+r"(r64[49]), "+r"(r64[50]), "+r"(r64[51]), "+r"(r64[52]), "+r"(r64[53]), "+r"(r64[54]), "+r"(r64[55]),
 		  "+r"(r64[56]), "+r"(r64[57]), "+r"(r64[58]), "+r"(r64[59]), "+r"(r64[60]), "+r"(r64[61]), "+r"(r64[62]), "+r"(r64[63]) :: "memory");
-	Out[(tid * 160) + 96] = __uint_as_float(r64[0]);
-	Out[(tid * 160) + 97] = __uint_as_float(r64[1]);
-	Out[(tid * 160) + 98] = __uint_as_float(r64[2]);
-	Out[(tid * 160) + 99] = __uint_as_float(r64[3]);
-	Out[(tid * 160) + 100] = __uint_as_float(r64[4]);
-	Out[(tid * 160) + 101] = __uint_as_float(r64[5]);
-	Out[(tid * 160) + 102] = __uint_as_float(r64[6]);
-	Out[(tid * 160) + 103] = __uint_as_float(r64[7]);
-	Out[(tid * 160) + 104] = __uint_as_float(r64[8]);
-	Out[(tid * 160) + 105] = __uint_as_float(r64[9]);
-	Out[(tid * 160) + 106] = __uint_as_float(r64[10]);
-	Out[(tid * 160) + 107] = __uint_as_float(r64[11]);
-	Out[(tid * 160) + 108] = __uint_as_float(r64[12]);
-	Out[(tid * 160) + 109] = __uint_as_float(r64[13]);
-	Out[(tid * 160) + 110] = __uint_as_float(r64[14]);
-	Out[(tid * 160) + 111] = __uint_as_float(r64[15]);
-	Out[(tid * 160) + 112] = __uint_as_float(r64[16]);
-	Out[(tid * 160) + 113] = __uint_as_float(r64[17]);
-	Out[(tid * 160) + 114] = __uint_as_float(r64[18]);
-	Out[(tid * 160) + 115] = __uint_as_float(r64[19]);
-	Out[(tid * 160) + 116] = __uint_as_float(r64[20]);
-	Out[(tid * 160) + 117] = __uint_as_float(r64[21]);
-	Out[(tid * 160) + 118] = __uint_as_float(r64[22]);
-	Out[(tid * 160) + 119] = __uint_as_float(r64[23]);
-	Out[(tid * 160) + 120] = __uint_as_float(r64[24]);
-	Out[(tid * 160) + 121] = __uint_as_float(r64[25]);
-	Out[(tid * 160) + 122] = __uint_as_float(r64[26]);
-	Out[(tid * 160) + 123] = __uint_as_float(r64[27]);
-	Out[(tid * 160) + 124] = __uint_as_float(r64[28]);
-	Out[(tid * 160) + 125] = __uint_as_float(r64[29]);
-	Out[(tid * 160) + 126] = __uint_as_float(r64[30]);
-	Out[(tid * 160) + 127] = __uint_as_float(r64[31]);
-	Out[(tid * 160) + 128] = __uint_as_float(r64[32]);
-	Out[(tid * 160) + 129] = __uint_as_float(r64[33]);
-	Out[(tid * 160) + 130] = __uint_as_float(r64[34]);
-	Out[(tid * 160) + 131] = __uint_as_float(r64[35]);
-	Out[(tid * 160) + 132] = __uint_as_float(r64[36]);
-	Out[(tid * 160) + 133] = __uint_as_float(r64[37]);
-	Out[(tid * 160) + 134] = __uint_as_float(r64[38]);
-	Out[(tid * 160) + 135] = __uint_as_float(r64[39]);
-	Out[(tid * 160) + 136] = __uint_as_float(r64[40]);
-	Out[(tid * 160) + 137] = __uint_as_float(r64[41]);
-	Out[(tid * 160) + 138] = __uint_as_float(r64[42]);
-	Out[(tid * 160) + 139] = __uint_as_float(r64[43]);
-	Out[(tid * 160) + 140] = __uint_as_float(r64[44]);
-	Out[(tid * 160) + 141] = __uint_as_float(r64[45]);
-	Out[(tid * 160) + 142] = __uint_as_float(r64[46]);
-	Out[(tid * 160) + 143] = __uint_as_float(r64[47]);
-	Out[(tid * 160) + 144] = __uint_as_float(r64[48]);
-	Out[(tid * 160) + 145] = __uint_as_float(r64[49]);
-	Out[(tid * 160) + 146] = __uint_as_float(r64[50]);
-	Out[(tid * 160) + 147] = __uint_as_float(r64[51]);
-	Out[(tid * 160) + 148] = __uint_as_float(r64[52]);
-	Out[(tid * 160) + 149] = __uint_as_float(r64[53]);
-	Out[(tid * 160) + 150] = __uint_as_float(r64[54]);
-	Out[(tid * 160) + 151] = __uint_as_float(r64[55]);
-	Out[(tid * 160) + 152] = __uint_as_float(r64[56]);
-	Out[(tid * 160) + 153] = __uint_as_float(r64[57]);
-	Out[(tid * 160) + 154] = __uint_as_float(r64[58]);
-	Out[(tid * 160) + 155] = __uint_as_float(r64[59]);
-	Out[(tid * 160) + 156] = __uint_as_float(r64[60]);
-	Out[(tid * 160) + 157] = __uint_as_float(r64[61]);
-	Out[(tid * 160) + 158] = __uint_as_float(r64[62]);
-	Out[(tid * 160) + 159] = __uint_as_float(r64[63]);
+	*(uint4 *)&Out[(tid * 160) + 96] = make_uint4(r64[0], r64[1], r64[2], r64[3]);
+	*(uint4 *)&Out[(tid * 160) + 100] = make_uint4(r64[4], r64[5], r64[6], r64[7]);
+	*(uint4 *)&Out[(tid * 160) + 104] = make_uint4(r64[8], r64[9], r64[10], r64[11]);
+	*(uint4 *)&Out[(tid * 160) + 108] = make_uint4(r64[12], r64[13], r64[14], r64[15]);
+	*(uint4 *)&Out[(tid * 160) + 112] = make_uint4(r64[16], r64[17], r64[18], r64[19]);
+	*(uint4 *)&Out[(tid * 160) + 116] = make_uint4(r64[20], r64[21], r64[22], r64[23]);
+	*(uint4 *)&Out[(tid * 160) + 120] = make_uint4(r64[24], r64[25], r64[26], r64[27]);
+	*(uint4 *)&Out[(tid * 160) + 124] = make_uint4(r64[28], r64[29], r64[30], r64[31]);
+	*(uint4 *)&Out[(tid * 160) + 128] = make_uint4(r64[32], r64[33], r64[34], r64[35]);
+	*(uint4 *)&Out[(tid * 160) + 132] = make_uint4(r64[36], r64[37], r64[38], r64[39]);
+	*(uint4 *)&Out[(tid * 160) + 136] = make_uint4(r64[40], r64[41], r64[42], r64[43]);
+	*(uint4 *)&Out[(tid * 160) + 140] = make_uint4(r64[44], r64[45], r64[46], r64[47]);
+	*(uint4 *)&Out[(tid * 160) + 144] = make_uint4(r64[48], r64[49], r64[50], r64[51]);
+	*(uint4 *)&Out[(tid * 160) + 148] = make_uint4(r64[52], r64[53], r64[54], r64[55]);
+	*(uint4 *)&Out[(tid * 160) + 152] = make_uint4(r64[56], r64[57], r64[58], r64[59]);
+	*(uint4 *)&Out[(tid * 160) + 156] = make_uint4(r64[60], r64[61], r64[62], r64[63]);
 	// tmem_shared_columns.tile:53: apply tcgen05.ld.sync.aligned.32x32b.x32.b32(w32, keep.rearrange("(w r) c -> w r c", w = 4)) scope warpgroup;
 	asm volatile("tcgen05.ld.sync.aligned.32x32b.x32.b32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
 		"%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, [%32];"
@@ -402,38 +186,14 @@ extern "C" __global__ void __launch_bounds__(128) tmem_shared_columns(float *__r
 		  "+r"(r32[8]), "+r"(r32[9]), "+r"(r32[10]), "+r"(r32[11]), "+r"(r32[12]), "+r"(r32[13]), "+r"(r32[14]), "+r"(r32[15]),
 		  "+r"(r32[16]), "+r"(r32[17]), "+r"(r32[18]), "+r"(r32[19]), "+r"(r32[20]), "+r"(r32[21]), "+r"(r32[22]), "+r"(r32[23]),
 		  "+r"(r32[24]), "+r"(r32[25]), "+r"(r32[26]), "+r"(r32[27]), "+r"(r32[28]), "+r"(r32[29]), "+r"(r32[30]), "+r"(r32[31]) :: "memory");
-	Out[tid * 160] = __uint_as_float(r32[0]);
-	Out[(tid * 160) + 1] = __uint_as_float(r32[1]);
-	Out[(tid * 160) + 2] = __uint_as_float(r32[2]);
-	Out[(tid * 160) + 3] = __uint_as_float(r32[3]);
-	Out[(tid * 160) + 4] = __uint_as_float(r32[4]);
-	Out[(tid * 160) + 5] = __uint_as_float(r32[5]);
-	Out[(tid * 160) + 6] = __uint_as_float(r32[6]);
-	Out[(tid * 160) + 7] = __uint_as_float(r32[7]);
-	Out[(tid * 160) + 8] = __uint_as_float(r32[8]);
-	Out[(tid * 160) + 9] = __uint_as_float(r32[9]);
-	Out[(tid * 160) + 10] = __uint_as_float(r32[10]);
-	Out[(tid * 160) + 11] = __uint_as_float(r32[11]);
-	Out[(tid * 160) + 12] = __uint_as_float(r32[12]);
-	Out[(tid * 160) + 13] = __uint_as_float(r32[13]);
-	Out[(tid * 160) + 14] = __uint_as_float(r32[14]);
-	Out[(tid * 160) + 15] = __uint_as_float(r32[15]);
-	Out[(tid * 160) + 16] = __uint_as_float(r32[16]);
-	Out[(tid * 160) + 17] = __uint_as_float(r32[17]);
-	Out[(tid * 160) + 18] = __uint_as_float(r32[18]);
-	Out[(tid * 160) + 19] = __uint_as_float(r32[19]);
-	Out[(tid * 160) + 20] = __uint_as_float(r32[20]);
-	Out[(tid * 160) + 21] = __uint_as_float(r32[21]);
-	Out[(tid * 160) + 22] = __uint_as_float(r32[22]);
-	Out[(tid * 160) + 23] = __uint_as_float(r32[23]);
-	Out[(tid * 160) + 24] = __uint_as_float(r32[24]);
-	Out[(tid * 160) + 25] = __uint_as_float(r32[25]);
-	Out[(tid * 160) + 26] = __uint_as_float(r32[26]);
-	Out[(tid * 160) + 27] = __uint_as_float(r32[27]);
-	Out[(tid * 160) + 28] = __uint_as_float(r32[28]);
-	Out[(tid * 160) + 29] = __uint_as_float(r32[29]);
-	Out[(tid * 160) + 30] = __uint_as_float(r32[30]);
-	Out[(tid * 160) + 31] = __uint_as_float(r32[31]);
+	*(uint4 *)&Out[tid * 160] = make_uint4(r32[0], r32[1], r32[2], r32[3]);
+	*(uint4 *)&Out[(tid * 160) + 4] = make_uint4(r32[4], r32[5], r32[6], r32[7]);
+	*(uint4 *)&Out[(tid * 160) + 8] = make_uint4(r32[8], r32[9], r32[10], r32[11]);
+	*(uint4 *)&Out[(tid * 160) + 12] = make_uint4(r32[12], r32[13], r32[14], r32[15]);
+	*(uint4 *)&Out[(tid * 160) + 16] = make_uint4(r32[16], r32[17], r32[18], r32[19]);
+	*(uint4 *)&Out[(tid * 160) + 20] = make_uint4(r32[20], r32[21], r32[22], r32[23]);
+	*(uint4 *)&Out[(tid * 160) + 24] = make_uint4(r32[24], r32[25], r32[26], r32[27]);
+	*(uint4 *)&Out[(tid * 160) + 28] = make_uint4(r32[28], r32[29], r32[30], r32[31]);
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
