@@ -1168,16 +1168,20 @@ tc(const LStmt *s)
 
 static void stmts(const List *list);
 
-/* Whether a value can be computed again anywhere later with the same result: no memory, no
- * registers of local tensors, no var that is assigned again. */
+/* Whether a value is cheap to compute again anywhere later, with the same result: integer work on
+ * ids, parameters and constants; no memory, no registers of local tensors, no var that is
+ * assigned again. */
 static bool
 recomputable(const IExpr *e)
 {
 	if (!e)
 		return true;
+	if (e->type == T_F32)
+		return false; /* float work is not cheap to repeat (and a call may be long) */
 	switch (e->kind) {
 	case IE_LOAD:
 	case IE_REG:
+	case IE_CALL:
 		return false;
 	case IE_VAR:
 		return e->var->is_param || !map_find(e->var->cname)->val.mut;
