@@ -1236,10 +1236,8 @@ lower_program(List *items, const char *source_name)
 			if (!s)
 				break;
 			KernelIR *k = lower_kernel(it->kernel);
-			if (k) {
-				vectorize(k);
+			if (k)
 				list_push(&p->kernels, k);
-			}
 			break;
 		}
 		}

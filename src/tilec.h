@@ -621,6 +621,7 @@ struct LStmt {
 	int nregs;
 	const char *comment; /* apply: its source line */
 	int vec; /* L_STORE, L_REG_STORE: this and the next vec - 1 statements are one vector access (vectorize.c) */
+	bool live; /* L_REG_STORE: some warp reads what it writes (vectorize.c drops the others) */
 };
 
 /* A wait tilec placed for a copy: the copy, and the statement it was placed before. */

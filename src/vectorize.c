@@ -469,9 +469,149 @@ vectorize_list(List *list)
 	}
 }
 
+/* ---------------------------------------------------------------- dead register stores */
+
+/* Register words live at a point, for one warp: a bit per word of each local tensor. */
+typedef struct Live {
+	List tensors; /* Tensor* */
+	List bits;    /* uint8_t*: words bytes each */
+} Live;
+
+static uint8_t *
+live_bits(Live *l, const Tensor *t)
+{
+	for (int i = 0; i < l->tensors.n; i++)
+		if (LIST_AT(l->tensors, Tensor, i) == t)
+			return LIST_AT(l->bits, uint8_t, i);
+	list_push(&l->tensors, (void *)t);
+	list_push(&l->bits, pool_alloc((size_t)t->words + 1));
+	return LIST_AT(l->bits, uint8_t, l->bits.n - 1);
+}
+
+static void
+live_copy(Live *to, Live *from)
+{
+	for (int i = 0; i < from->tensors.n; i++) {
+		const Tensor *t = LIST_AT(from->tensors, Tensor, i);
+		memcpy(live_bits(to, t), LIST_AT(from->bits, uint8_t, i), (size_t)t->words);
+	}
+}
+
+static void
+live_union(Live *to, Live *from)
+{
+	for (int i = 0; i < from->tensors.n; i++) {
+		const Tensor *t = LIST_AT(from->tensors, Tensor, i);
+		uint8_t *d = live_bits(to, t), *f = LIST_AT(from->bits, uint8_t, i);
+		for (int w = 0; w < t->words; w++)
+			d[w] |= f[w];
+	}
+}
+
+static void
+reads(Live *l, const IExpr *e)
+{
+	if (!e)
+		return;
+	if (e->kind == IE_REG)
+		live_bits(l, e->tensor)[e->slot * etype_bits(e->tensor->type) / 32] = 1;
+	reads(l, e->a);
+	reads(l, e->b);
+	reads(l, e->index);
+}
+
+/* The statements a warp may run, backwards: a register store whose word no later statement of the
+ * warp reads before writing it whole is dead for that warp; one dead for every warp that runs it
+ * is dropped. Branches on the warp index are followed for the warp
+ * they select; other branches as both paths. (The clears before a guarded tcgen05.ld, for example,
+ * are read by no warp: the warp that loads overwrites them, the others never read them.) */
+static void
+live_list(List *list, int warp, Live *l)
+{
+	for (int i = list->n - 1; i >= 0; i--) {
+		LStmt *s = LIST_AT(*list, LStmt, i);
+		switch (s->kind) {
+		case L_REG_STORE: {
+			int bits = etype_bits(s->tensor->type);
+			uint8_t *b = live_bits(l, s->tensor);
+			int w = s->slot * bits / 32;
+			if (!b[w])
+				break; /* dead here: its value is never read on this path */
+			s->live = true;
+			if (bits == 32)
+				b[w] = 0;
+			reads(l, s->value);
+			break;
+		}
+		case L_COPY:
+			live_bits(l, s->regs[0].tensor)[s->regs[0].word] = 0;
+			live_bits(l, s->regs[1].tensor)[s->regs[1].word] = 1;
+			break;
+		case L_TC:
+			for (int r = 0; r < s->nregs; r++)
+				live_bits(l, s->regs[r].tensor)[s->regs[r].word] = s->tc == TC_ST;
+			reads(l, s->addr);
+			break;
+		case L_IF: {
+			int64_t k;
+			if (warp_test(s->cond, &k)) {
+				live_list(k == warp ? &s->body : &s->els, warp, l);
+			} else {
+				Live other = {0};
+				live_copy(&other, l);
+				live_list(&s->body, warp, l);
+				live_list(&s->els, warp, &other);
+				live_union(l, &other);
+			}
+			reads(l, s->cond);
+			break;
+		}
+		case L_FOR: {
+			/* twice: what the body reads is live around the back edge too */
+			Live before = {0};
+			live_copy(&before, l);
+			live_list(&s->body, warp, l);
+			live_union(l, &before);
+			live_list(&s->body, warp, l);
+			live_union(l, &before);
+			reads(l, s->lo);
+			reads(l, s->hi);
+			break;
+		}
+		default:
+			live_list(&s->body, warp, l);
+			reads(l, s->value);
+			reads(l, s->index);
+			reads(l, s->cond);
+			reads(l, s->addr);
+			break;
+		}
+	}
+}
+
+static void
+drop_dead(List *list)
+{
+	int n = 0;
+	for (int i = 0; i < list->n; i++) {
+		LStmt *s = LIST_AT(*list, LStmt, i);
+		if (s->kind == L_REG_STORE && !s->live)
+			continue;
+		drop_dead(&s->body);
+		drop_dead(&s->els);
+		list->v[n++] = s;
+	}
+	list->n = n;
+}
+
 void
 vectorize(KernelIR *k)
 {
+	for (int w = 0; w < (k->threads + 31) / 32; w++) {
+		Live l = {0};
+		live_list(&k->body, w, &l);
+	}
+	drop_dead(&k->body);
 	defs = (List){0};
 	def_ids = 0;
 	vectorize_list(&k->body);

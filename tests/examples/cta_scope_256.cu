@@ -29,38 +29,6 @@ extern "C" __global__ void __launch_bounds__(256) cta_scope_256(float *__restric
 		  "r"(r[16]), "r"(r[17]), "r"(r[18]), "r"(r[19]), "r"(r[20]), "r"(r[21]), "r"(r[22]), "r"(r[23]),
 		  "r"(r[24]), "r"(r[25]), "r"(r[26]), "r"(r[27]), "r"(r[28]), "r"(r[29]), "r"(r[30]), "r"(r[31]) : "memory");
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
-	r[0] = __float_as_uint(0.0f);
-	r[1] = __float_as_uint(0.0f);
-	r[2] = __float_as_uint(0.0f);
-	r[3] = __float_as_uint(0.0f);
-	r[4] = __float_as_uint(0.0f);
-	r[5] = __float_as_uint(0.0f);
-	r[6] = __float_as_uint(0.0f);
-	r[7] = __float_as_uint(0.0f);
-	r[8] = __float_as_uint(0.0f);
-	r[9] = __float_as_uint(0.0f);
-	r[10] = __float_as_uint(0.0f);
-	r[11] = __float_as_uint(0.0f);
-	r[12] = __float_as_uint(0.0f);
-	r[13] = __float_as_uint(0.0f);
-	r[14] = __float_as_uint(0.0f);
-	r[15] = __float_as_uint(0.0f);
-	r[16] = __float_as_uint(0.0f);
-	r[17] = __float_as_uint(0.0f);
-	r[18] = __float_as_uint(0.0f);
-	r[19] = __float_as_uint(0.0f);
-	r[20] = __float_as_uint(0.0f);
-	r[21] = __float_as_uint(0.0f);
-	r[22] = __float_as_uint(0.0f);
-	r[23] = __float_as_uint(0.0f);
-	r[24] = __float_as_uint(0.0f);
-	r[25] = __float_as_uint(0.0f);
-	r[26] = __float_as_uint(0.0f);
-	r[27] = __float_as_uint(0.0f);
-	r[28] = __float_as_uint(0.0f);
-	r[29] = __float_as_uint(0.0f);
-	r[30] = __float_as_uint(0.0f);
-	r[31] = __float_as_uint(0.0f);
 	// cta_scope_256.tile:29: apply tcgen05.ld.sync.aligned.32x32b.x32.b32(rv, tv) scope cta;
 	asm volatile("tcgen05.ld.sync.aligned.32x32b.x32.b32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
 		"%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, [%32];"

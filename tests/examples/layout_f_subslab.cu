@@ -18,10 +18,6 @@ extern "C" __global__ void __launch_bounds__(128) layout_f_subslab(float *__rest
 		:: "r"(address[0] + (1048576u + ((unsigned)(tl_warp_id & 3) * 2097152u))),
 		  "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3]) : "memory");
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
-	r[0] = __float_as_uint(0.0f);
-	r[1] = __float_as_uint(0.0f);
-	r[2] = __float_as_uint(0.0f);
-	r[3] = __float_as_uint(0.0f);
 	// layout_f_subslab.tile:30: apply tcgen05.ld.sync.aligned.16x64b.x4.b32(rv, tv) scope warpgroup;
 	asm volatile("tcgen05.ld.sync.aligned.16x64b.x4.b32 {%0, %1, %2, %3}, [%4];"
 		:

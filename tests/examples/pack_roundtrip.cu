@@ -18,14 +18,6 @@ extern "C" __global__ void __launch_bounds__(128) pack_roundtrip(unsigned short 
 		:: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)),
 		  "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3]) : "memory");
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
-	r[0] = (r[0] & 0xffff0000u) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 0);
-	r[0] = (r[0] & 0x0000ffffu) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 16);
-	r[1] = (r[1] & 0xffff0000u) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 0);
-	r[1] = (r[1] & 0x0000ffffu) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 16);
-	r[2] = (r[2] & 0xffff0000u) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 0);
-	r[2] = (r[2] & 0x0000ffffu) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 16);
-	r[3] = (r[3] & 0xffff0000u) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 0);
-	r[3] = (r[3] & 0x0000ffffu) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 16);
 	// pack_roundtrip.tile:29: apply tcgen05.ld.sync.aligned.32x32b.x4.pack::16b.b32(rv, tv) scope warpgroup;
 	asm volatile("tcgen05.ld.sync.aligned.32x32b.x4.pack::16b.b32 {%0, %1, %2, %3}, [%4];"
 		:

@@ -64,38 +64,6 @@ extern "C" __global__ void __launch_bounds__(128) per_warp_slots(float *__restri
 		:: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)),
 		  "r"(tl_stage0[0]), "r"(tl_stage0[1]), "r"(tl_stage0[2]), "r"(tl_stage0[3]), "r"(tl_stage0[4]), "r"(tl_stage0[5]), "r"(tl_stage0[6]), "r"(tl_stage0[7]) : "memory");
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
-	r[0] = __float_as_uint(0.0f);
-	r[1] = __float_as_uint(0.0f);
-	r[2] = __float_as_uint(0.0f);
-	r[3] = __float_as_uint(0.0f);
-	r[4] = __float_as_uint(0.0f);
-	r[5] = __float_as_uint(0.0f);
-	r[6] = __float_as_uint(0.0f);
-	r[7] = __float_as_uint(0.0f);
-	r[8] = __float_as_uint(0.0f);
-	r[9] = __float_as_uint(0.0f);
-	r[10] = __float_as_uint(0.0f);
-	r[11] = __float_as_uint(0.0f);
-	r[12] = __float_as_uint(0.0f);
-	r[13] = __float_as_uint(0.0f);
-	r[14] = __float_as_uint(0.0f);
-	r[15] = __float_as_uint(0.0f);
-	r[16] = __float_as_uint(0.0f);
-	r[17] = __float_as_uint(0.0f);
-	r[18] = __float_as_uint(0.0f);
-	r[19] = __float_as_uint(0.0f);
-	r[20] = __float_as_uint(0.0f);
-	r[21] = __float_as_uint(0.0f);
-	r[22] = __float_as_uint(0.0f);
-	r[23] = __float_as_uint(0.0f);
-	r[24] = __float_as_uint(0.0f);
-	r[25] = __float_as_uint(0.0f);
-	r[26] = __float_as_uint(0.0f);
-	r[27] = __float_as_uint(0.0f);
-	r[28] = __float_as_uint(0.0f);
-	r[29] = __float_as_uint(0.0f);
-	r[30] = __float_as_uint(0.0f);
-	r[31] = __float_as_uint(0.0f);
 	// per_warp_slots.tile:33: apply tcgen05.ld.sync.aligned.32x32b.x8.b32(r, tv) scope warpgroup;
 	unsigned tl_stage1[8];
 	asm volatile("tcgen05.ld.sync.aligned.32x32b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"

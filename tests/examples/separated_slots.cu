@@ -12,22 +12,38 @@ extern "C" __global__ void __launch_bounds__(128) separated_slots(float *__restr
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	unsigned both[64];
-	{ const uint4 tl_v = *(const uint4 *)&A[tid * 64]; both[0] = tl_v.x; both[1] = tl_v.y; both[2] = tl_v.z; both[3] = tl_v.w; }
-	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 4]; both[4] = tl_v.x; both[5] = tl_v.y; both[6] = tl_v.z; both[7] = tl_v.w; }
-	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 8]; both[8] = tl_v.x; both[9] = tl_v.y; both[10] = tl_v.z; both[11] = tl_v.w; }
-	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 12]; both[12] = tl_v.x; both[13] = tl_v.y; both[14] = tl_v.z; both[15] = tl_v.w; }
-	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 16]; both[16] = tl_v.x; both[17] = tl_v.y; both[18] = tl_v.z; both[19] = tl_v.w; }
-	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 20]; both[20] = tl_v.x; both[21] = tl_v.y; both[22] = tl_v.z; both[23] = tl_v.w; }
-	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 24]; both[24] = tl_v.x; both[25] = tl_v.y; both[26] = tl_v.z; both[27] = tl_v.w; }
-	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 28]; both[28] = tl_v.x; both[29] = tl_v.y; both[30] = tl_v.z; both[31] = tl_v.w; }
-	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 32]; both[32] = tl_v.x; both[33] = tl_v.y; both[34] = tl_v.z; both[35] = tl_v.w; }
-	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 36]; both[36] = tl_v.x; both[37] = tl_v.y; both[38] = tl_v.z; both[39] = tl_v.w; }
-	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 40]; both[40] = tl_v.x; both[41] = tl_v.y; both[42] = tl_v.z; both[43] = tl_v.w; }
-	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 44]; both[44] = tl_v.x; both[45] = tl_v.y; both[46] = tl_v.z; both[47] = tl_v.w; }
-	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 48]; both[48] = tl_v.x; both[49] = tl_v.y; both[50] = tl_v.z; both[51] = tl_v.w; }
-	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 52]; both[52] = tl_v.x; both[53] = tl_v.y; both[54] = tl_v.z; both[55] = tl_v.w; }
-	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 56]; both[56] = tl_v.x; both[57] = tl_v.y; both[58] = tl_v.z; both[59] = tl_v.w; }
-	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 60]; both[60] = tl_v.x; both[61] = tl_v.y; both[62] = tl_v.z; both[63] = tl_v.w; }
+	both[0] = __float_as_uint(A[tid * 64]);
+	both[2] = __float_as_uint(A[(tid * 64) + 2]);
+	both[4] = __float_as_uint(A[(tid * 64) + 4]);
+	both[6] = __float_as_uint(A[(tid * 64) + 6]);
+	both[8] = __float_as_uint(A[(tid * 64) + 8]);
+	both[10] = __float_as_uint(A[(tid * 64) + 10]);
+	both[12] = __float_as_uint(A[(tid * 64) + 12]);
+	both[14] = __float_as_uint(A[(tid * 64) + 14]);
+	both[16] = __float_as_uint(A[(tid * 64) + 16]);
+	both[18] = __float_as_uint(A[(tid * 64) + 18]);
+	both[20] = __float_as_uint(A[(tid * 64) + 20]);
+	both[22] = __float_as_uint(A[(tid * 64) + 22]);
+	both[24] = __float_as_uint(A[(tid * 64) + 24]);
+	both[26] = __float_as_uint(A[(tid * 64) + 26]);
+	both[28] = __float_as_uint(A[(tid * 64) + 28]);
+	both[30] = __float_as_uint(A[(tid * 64) + 30]);
+	both[32] = __float_as_uint(A[(tid * 64) + 32]);
+	both[34] = __float_as_uint(A[(tid * 64) + 34]);
+	both[36] = __float_as_uint(A[(tid * 64) + 36]);
+	both[38] = __float_as_uint(A[(tid * 64) + 38]);
+	both[40] = __float_as_uint(A[(tid * 64) + 40]);
+	both[42] = __float_as_uint(A[(tid * 64) + 42]);
+	both[44] = __float_as_uint(A[(tid * 64) + 44]);
+	both[46] = __float_as_uint(A[(tid * 64) + 46]);
+	both[48] = __float_as_uint(A[(tid * 64) + 48]);
+	both[50] = __float_as_uint(A[(tid * 64) + 50]);
+	both[52] = __float_as_uint(A[(tid * 64) + 52]);
+	both[54] = __float_as_uint(A[(tid * 64) + 54]);
+	both[56] = __float_as_uint(A[(tid * 64) + 56]);
+	both[58] = __float_as_uint(A[(tid * 64) + 58]);
+	both[60] = __float_as_uint(A[(tid * 64) + 60]);
+	both[62] = __float_as_uint(A[(tid * 64) + 62]);
 	// separated_slots.tile:25: apply tcgen05.st.sync.aligned.32x32b.x32.b32(tv, first) scope warpgroup;
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x32.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16,"
 		"%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32};"

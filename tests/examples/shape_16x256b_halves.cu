@@ -24,22 +24,6 @@ extern "C" __global__ void __launch_bounds__(128) shape_16x256b_halves(float *__
 		:: "r"(address[0] + (1048576u + ((unsigned)(tl_warp_id & 3) * 2097152u))),
 		  "r"(frag[8]), "r"(frag[9]), "r"(frag[10]), "r"(frag[11]), "r"(frag[12]), "r"(frag[13]), "r"(frag[14]), "r"(frag[15]) : "memory");
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
-	frag[0] = __float_as_uint(0.0f);
-	frag[1] = __float_as_uint(0.0f);
-	frag[2] = __float_as_uint(0.0f);
-	frag[3] = __float_as_uint(0.0f);
-	frag[4] = __float_as_uint(0.0f);
-	frag[5] = __float_as_uint(0.0f);
-	frag[6] = __float_as_uint(0.0f);
-	frag[7] = __float_as_uint(0.0f);
-	frag[8] = __float_as_uint(0.0f);
-	frag[9] = __float_as_uint(0.0f);
-	frag[10] = __float_as_uint(0.0f);
-	frag[11] = __float_as_uint(0.0f);
-	frag[12] = __float_as_uint(0.0f);
-	frag[13] = __float_as_uint(0.0f);
-	frag[14] = __float_as_uint(0.0f);
-	frag[15] = __float_as_uint(0.0f);
 	// shape_16x256b_halves.tile:30: apply tcgen05.ld.sync.aligned.16x256b.x2.b32(fv, tv) scope warpgroup;
 	asm volatile("tcgen05.ld.sync.aligned.16x256b.x2.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
 		:

@@ -19,22 +19,6 @@ extern "C" __global__ void __launch_bounds__(128) subword_f16(unsigned short *__
 		:: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)),
 		  "r"(r[0]), "r"(r[1]), "r"(r[2]), "r"(r[3]), "r"(r[4]), "r"(r[5]), "r"(r[6]), "r"(r[7]) : "memory");
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
-	r[0] = (r[0] & 0xffff0000u) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 0);
-	r[0] = (r[0] & 0x0000ffffu) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 16);
-	r[1] = (r[1] & 0xffff0000u) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 0);
-	r[1] = (r[1] & 0x0000ffffu) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 16);
-	r[2] = (r[2] & 0xffff0000u) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 0);
-	r[2] = (r[2] & 0x0000ffffu) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 16);
-	r[3] = (r[3] & 0xffff0000u) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 0);
-	r[3] = (r[3] & 0x0000ffffu) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 16);
-	r[4] = (r[4] & 0xffff0000u) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 0);
-	r[4] = (r[4] & 0x0000ffffu) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 16);
-	r[5] = (r[5] & 0xffff0000u) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 0);
-	r[5] = (r[5] & 0x0000ffffu) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 16);
-	r[6] = (r[6] & 0xffff0000u) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 0);
-	r[6] = (r[6] & 0x0000ffffu) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 16);
-	r[7] = (r[7] & 0xffff0000u) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 0);
-	r[7] = (r[7] & 0x0000ffffu) | ((unsigned)((unsigned short)0x0000u & 0xffffu) << 16);
 	// subword_f16.tile:27: apply tcgen05.ld.sync.aligned.32x32b.x8.b32(rv, tv) scope warpgroup;
 	asm volatile("tcgen05.ld.sync.aligned.32x32b.x8.b32 {%0, %1, %2, %3, %4, %5, %6, %7}, [%8];"
 		:

@@ -18,10 +18,6 @@ extern "C" __global__ void __launch_bounds__(128) shape_16x32bx2(float *__restri
 		:: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)),
 		  "r"(regs[0]), "r"(regs[1]), "r"(regs[2]), "r"(regs[3]) : "memory");
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
-	regs[0] = __float_as_uint(0.0f);
-	regs[1] = __float_as_uint(0.0f);
-	regs[2] = __float_as_uint(0.0f);
-	regs[3] = __float_as_uint(0.0f);
 	// img_imm_computed.tile:29: apply tcgen05.ld.sync.aligned.16x32bx2.x4.b32(regs, low, high) scope warpgroup;
 	asm volatile("tcgen05.ld.sync.aligned.16x32bx2.x4.b32 {%0, %1, %2, %3}, [%4], 1048584;"
 		:

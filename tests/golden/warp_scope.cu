@@ -31,38 +31,6 @@ extern "C" __global__ void __launch_bounds__(64) warp_scope(float *__restrict__ 
 			  "r"(regs[24]), "r"(regs[25]), "r"(regs[26]), "r"(regs[27]), "r"(regs[28]), "r"(regs[29]), "r"(regs[30]), "r"(regs[31]) : "memory");
 	}
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
-	regs[0] = __float_as_uint(0.0f);
-	regs[1] = __float_as_uint(0.0f);
-	regs[2] = __float_as_uint(0.0f);
-	regs[3] = __float_as_uint(0.0f);
-	regs[4] = __float_as_uint(0.0f);
-	regs[5] = __float_as_uint(0.0f);
-	regs[6] = __float_as_uint(0.0f);
-	regs[7] = __float_as_uint(0.0f);
-	regs[8] = __float_as_uint(0.0f);
-	regs[9] = __float_as_uint(0.0f);
-	regs[10] = __float_as_uint(0.0f);
-	regs[11] = __float_as_uint(0.0f);
-	regs[12] = __float_as_uint(0.0f);
-	regs[13] = __float_as_uint(0.0f);
-	regs[14] = __float_as_uint(0.0f);
-	regs[15] = __float_as_uint(0.0f);
-	regs[16] = __float_as_uint(0.0f);
-	regs[17] = __float_as_uint(0.0f);
-	regs[18] = __float_as_uint(0.0f);
-	regs[19] = __float_as_uint(0.0f);
-	regs[20] = __float_as_uint(0.0f);
-	regs[21] = __float_as_uint(0.0f);
-	regs[22] = __float_as_uint(0.0f);
-	regs[23] = __float_as_uint(0.0f);
-	regs[24] = __float_as_uint(0.0f);
-	regs[25] = __float_as_uint(0.0f);
-	regs[26] = __float_as_uint(0.0f);
-	regs[27] = __float_as_uint(0.0f);
-	regs[28] = __float_as_uint(0.0f);
-	regs[29] = __float_as_uint(0.0f);
-	regs[30] = __float_as_uint(0.0f);
-	regs[31] = __float_as_uint(0.0f);
 	// warp_scope.tile:24: apply tcgen05.ld.sync.aligned.32x32b.x32.b32(regs, slab) scope warp(1);
 	if (tl_warp_id == 1) {
 		asm volatile("tcgen05.ld.sync.aligned.32x32b.x32.b32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
