@@ -689,7 +689,7 @@ compile(Options *opt)
 	                       : kind == K_CU || opt->via_nvcc ? &target_cuda : &target_ptx;
 	Buf text = {0}, built = {0};
 	int rc = 0;
-	for (int i = 0; i < prog->kernels.n; i++) /* the code's shape for the emitters */
+	for (int i = 0; target != &target_ir && i < prog->kernels.n; i++) /* the code's shape for the code emitters */
 		vectorize(LIST_AT(prog->kernels, KernelIR, i));
 	target->emit(prog, opt->arch, &text);
 	Buf *result = &text;

@@ -11,14 +11,8 @@ extern "C" __global__ void __launch_bounds__(512) ir_select(float *__restrict__ 
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	unsigned r[8];
-	r[0] = __float_as_uint(A[(((((((tl_warp_id / 8) * 2) + ((tl_warp_id / 4) % 2)) * 4) + (tl_warp_id % 4)) * 32) + (int)(threadIdx.x & 31u)) * 8]);
-	r[1] = __float_as_uint(A[((((((((tl_warp_id / 8) * 2) + ((tl_warp_id / 4) % 2)) * 4) + (tl_warp_id % 4)) * 32) + (int)(threadIdx.x & 31u)) * 8) + 1]);
-	r[2] = __float_as_uint(A[((((((((tl_warp_id / 8) * 2) + ((tl_warp_id / 4) % 2)) * 4) + (tl_warp_id % 4)) * 32) + (int)(threadIdx.x & 31u)) * 8) + 2]);
-	r[3] = __float_as_uint(A[((((((((tl_warp_id / 8) * 2) + ((tl_warp_id / 4) % 2)) * 4) + (tl_warp_id % 4)) * 32) + (int)(threadIdx.x & 31u)) * 8) + 3]);
-	r[4] = __float_as_uint(A[((((((((tl_warp_id / 8) * 2) + ((tl_warp_id / 4) % 2)) * 4) + (tl_warp_id % 4)) * 32) + (int)(threadIdx.x & 31u)) * 8) + 4]);
-	r[5] = __float_as_uint(A[((((((((tl_warp_id / 8) * 2) + ((tl_warp_id / 4) % 2)) * 4) + (tl_warp_id % 4)) * 32) + (int)(threadIdx.x & 31u)) * 8) + 5]);
-	r[6] = __float_as_uint(A[((((((((tl_warp_id / 8) * 2) + ((tl_warp_id / 4) % 2)) * 4) + (tl_warp_id % 4)) * 32) + (int)(threadIdx.x & 31u)) * 8) + 6]);
-	r[7] = __float_as_uint(A[((((((((tl_warp_id / 8) * 2) + ((tl_warp_id / 4) % 2)) * 4) + (tl_warp_id % 4)) * 32) + (int)(threadIdx.x & 31u)) * 8) + 7]);
+	{ const uint4 tl_v = *(const uint4 *)&A[(((((((tl_warp_id / 8) * 2) + ((tl_warp_id / 4) % 2)) * 4) + (tl_warp_id % 4)) * 32) + (int)(threadIdx.x & 31u)) * 8]; r[0] = tl_v.x; r[1] = tl_v.y; r[2] = tl_v.z; r[3] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[((((((((tl_warp_id / 8) * 2) + ((tl_warp_id / 4) % 2)) * 4) + (tl_warp_id % 4)) * 32) + (int)(threadIdx.x & 31u)) * 8) + 4]; r[4] = tl_v.x; r[5] = tl_v.y; r[6] = tl_v.z; r[7] = tl_v.w; }
 	// ir_select.tile:21: apply tcgen05.st.sync.aligned.32x32b.x8.b32(av, rv) scope cta;
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
 		:: "r"(address[0] + ((tl_warp_id == 1) ? 2097152u : ((tl_warp_id == 2) ? 4194304u : ((tl_warp_id == 3) ? 6291456u : ((tl_warp_id == 4) ? 16u : ((tl_warp_id == 5) ? 2097168u : ((tl_warp_id == 6) ? 4194320u : ((tl_warp_id == 7) ? 6291472u : ((tl_warp_id == 8) ? 8u : ((tl_warp_id == 9) ? 2097160u : ((tl_warp_id == 10) ? 4194312u : ((tl_warp_id == 11) ? 6291464u : ((tl_warp_id == 12) ? 24u : ((tl_warp_id == 13) ? 2097176u : ((tl_warp_id == 14) ? 4194328u : ((tl_warp_id == 15) ? 6291480u : 0u)))))))))))))))),
