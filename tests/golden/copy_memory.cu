@@ -20,38 +20,14 @@ extern "C" __global__ void __launch_bounds__(128) copy_memory(float *__restrict_
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	unsigned r[32];
 	unsigned p[32];
-	r[0] = __float_as_uint(A[(int)threadIdx.x * 32]);
-	r[1] = __float_as_uint(A[1 + ((int)threadIdx.x * 32)]);
-	r[2] = __float_as_uint(A[2 + ((int)threadIdx.x * 32)]);
-	r[3] = __float_as_uint(A[3 + ((int)threadIdx.x * 32)]);
-	r[4] = __float_as_uint(A[4 + ((int)threadIdx.x * 32)]);
-	r[5] = __float_as_uint(A[5 + ((int)threadIdx.x * 32)]);
-	r[6] = __float_as_uint(A[6 + ((int)threadIdx.x * 32)]);
-	r[7] = __float_as_uint(A[7 + ((int)threadIdx.x * 32)]);
-	r[8] = __float_as_uint(A[8 + ((int)threadIdx.x * 32)]);
-	r[9] = __float_as_uint(A[9 + ((int)threadIdx.x * 32)]);
-	r[10] = __float_as_uint(A[10 + ((int)threadIdx.x * 32)]);
-	r[11] = __float_as_uint(A[11 + ((int)threadIdx.x * 32)]);
-	r[12] = __float_as_uint(A[12 + ((int)threadIdx.x * 32)]);
-	r[13] = __float_as_uint(A[13 + ((int)threadIdx.x * 32)]);
-	r[14] = __float_as_uint(A[14 + ((int)threadIdx.x * 32)]);
-	r[15] = __float_as_uint(A[15 + ((int)threadIdx.x * 32)]);
-	r[16] = __float_as_uint(A[16 + ((int)threadIdx.x * 32)]);
-	r[17] = __float_as_uint(A[17 + ((int)threadIdx.x * 32)]);
-	r[18] = __float_as_uint(A[18 + ((int)threadIdx.x * 32)]);
-	r[19] = __float_as_uint(A[19 + ((int)threadIdx.x * 32)]);
-	r[20] = __float_as_uint(A[20 + ((int)threadIdx.x * 32)]);
-	r[21] = __float_as_uint(A[21 + ((int)threadIdx.x * 32)]);
-	r[22] = __float_as_uint(A[22 + ((int)threadIdx.x * 32)]);
-	r[23] = __float_as_uint(A[23 + ((int)threadIdx.x * 32)]);
-	r[24] = __float_as_uint(A[24 + ((int)threadIdx.x * 32)]);
-	r[25] = __float_as_uint(A[25 + ((int)threadIdx.x * 32)]);
-	r[26] = __float_as_uint(A[26 + ((int)threadIdx.x * 32)]);
-	r[27] = __float_as_uint(A[27 + ((int)threadIdx.x * 32)]);
-	r[28] = __float_as_uint(A[28 + ((int)threadIdx.x * 32)]);
-	r[29] = __float_as_uint(A[29 + ((int)threadIdx.x * 32)]);
-	r[30] = __float_as_uint(A[30 + ((int)threadIdx.x * 32)]);
-	r[31] = __float_as_uint(A[31 + ((int)threadIdx.x * 32)]);
+	{ const uint4 tl_v = *(const uint4 *)&A[(int)threadIdx.x * 32]; r[0] = tl_v.x; r[1] = tl_v.y; r[2] = tl_v.z; r[3] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[4 + ((int)threadIdx.x * 32)]; r[4] = tl_v.x; r[5] = tl_v.y; r[6] = tl_v.z; r[7] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[8 + ((int)threadIdx.x * 32)]; r[8] = tl_v.x; r[9] = tl_v.y; r[10] = tl_v.z; r[11] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[12 + ((int)threadIdx.x * 32)]; r[12] = tl_v.x; r[13] = tl_v.y; r[14] = tl_v.z; r[15] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[16 + ((int)threadIdx.x * 32)]; r[16] = tl_v.x; r[17] = tl_v.y; r[18] = tl_v.z; r[19] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[20 + ((int)threadIdx.x * 32)]; r[20] = tl_v.x; r[21] = tl_v.y; r[22] = tl_v.z; r[23] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[24 + ((int)threadIdx.x * 32)]; r[24] = tl_v.x; r[25] = tl_v.y; r[26] = tl_v.z; r[27] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[28 + ((int)threadIdx.x * 32)]; r[28] = tl_v.x; r[29] = tl_v.y; r[30] = tl_v.z; r[31] = tl_v.w; }
 	// copy_memory.tile:20: copy(acc, r);
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x32.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16,"
 		"%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32};"
@@ -75,38 +51,14 @@ extern "C" __global__ void __launch_bounds__(128) copy_memory(float *__restrict_
 		  "+r"(r[8]), "+r"(r[9]), "+r"(r[10]), "+r"(r[11]), "+r"(r[12]), "+r"(r[13]), "+r"(r[14]), "+r"(r[15]),
 		  "+r"(r[16]), "+r"(r[17]), "+r"(r[18]), "+r"(r[19]), "+r"(r[20]), "+r"(r[21]), "+r"(r[22]), "+r"(r[23]),
 		  "+r"(r[24]), "+r"(r[25]), "+r"(r[26]), "+r"(r[27]), "+r"(r[28]), "+r"(r[29]), "+r"(r[30]), "+r"(r[31]) :: "memory");
-	Out[(int)threadIdx.x * 32] = __uint_as_float(r[0]);
-	Out[1 + ((int)threadIdx.x * 32)] = __uint_as_float(r[1]);
-	Out[2 + ((int)threadIdx.x * 32)] = __uint_as_float(r[2]);
-	Out[3 + ((int)threadIdx.x * 32)] = __uint_as_float(r[3]);
-	Out[4 + ((int)threadIdx.x * 32)] = __uint_as_float(r[4]);
-	Out[5 + ((int)threadIdx.x * 32)] = __uint_as_float(r[5]);
-	Out[6 + ((int)threadIdx.x * 32)] = __uint_as_float(r[6]);
-	Out[7 + ((int)threadIdx.x * 32)] = __uint_as_float(r[7]);
-	Out[8 + ((int)threadIdx.x * 32)] = __uint_as_float(r[8]);
-	Out[9 + ((int)threadIdx.x * 32)] = __uint_as_float(r[9]);
-	Out[10 + ((int)threadIdx.x * 32)] = __uint_as_float(r[10]);
-	Out[11 + ((int)threadIdx.x * 32)] = __uint_as_float(r[11]);
-	Out[12 + ((int)threadIdx.x * 32)] = __uint_as_float(r[12]);
-	Out[13 + ((int)threadIdx.x * 32)] = __uint_as_float(r[13]);
-	Out[14 + ((int)threadIdx.x * 32)] = __uint_as_float(r[14]);
-	Out[15 + ((int)threadIdx.x * 32)] = __uint_as_float(r[15]);
-	Out[16 + ((int)threadIdx.x * 32)] = __uint_as_float(r[16]);
-	Out[17 + ((int)threadIdx.x * 32)] = __uint_as_float(r[17]);
-	Out[18 + ((int)threadIdx.x * 32)] = __uint_as_float(r[18]);
-	Out[19 + ((int)threadIdx.x * 32)] = __uint_as_float(r[19]);
-	Out[20 + ((int)threadIdx.x * 32)] = __uint_as_float(r[20]);
-	Out[21 + ((int)threadIdx.x * 32)] = __uint_as_float(r[21]);
-	Out[22 + ((int)threadIdx.x * 32)] = __uint_as_float(r[22]);
-	Out[23 + ((int)threadIdx.x * 32)] = __uint_as_float(r[23]);
-	Out[24 + ((int)threadIdx.x * 32)] = __uint_as_float(r[24]);
-	Out[25 + ((int)threadIdx.x * 32)] = __uint_as_float(r[25]);
-	Out[26 + ((int)threadIdx.x * 32)] = __uint_as_float(r[26]);
-	Out[27 + ((int)threadIdx.x * 32)] = __uint_as_float(r[27]);
-	Out[28 + ((int)threadIdx.x * 32)] = __uint_as_float(r[28]);
-	Out[29 + ((int)threadIdx.x * 32)] = __uint_as_float(r[29]);
-	Out[30 + ((int)threadIdx.x * 32)] = __uint_as_float(r[30]);
-	Out[31 + ((int)threadIdx.x * 32)] = __uint_as_float(r[31]);
+	*(uint4 *)&Out[(int)threadIdx.x * 32] = make_uint4(r[0], r[1], r[2], r[3]);
+	*(uint4 *)&Out[4 + ((int)threadIdx.x * 32)] = make_uint4(r[4], r[5], r[6], r[7]);
+	*(uint4 *)&Out[8 + ((int)threadIdx.x * 32)] = make_uint4(r[8], r[9], r[10], r[11]);
+	*(uint4 *)&Out[12 + ((int)threadIdx.x * 32)] = make_uint4(r[12], r[13], r[14], r[15]);
+	*(uint4 *)&Out[16 + ((int)threadIdx.x * 32)] = make_uint4(r[16], r[17], r[18], r[19]);
+	*(uint4 *)&Out[20 + ((int)threadIdx.x * 32)] = make_uint4(r[20], r[21], r[22], r[23]);
+	*(uint4 *)&Out[24 + ((int)threadIdx.x * 32)] = make_uint4(r[24], r[25], r[26], r[27]);
+	*(uint4 *)&Out[28 + ((int)threadIdx.x * 32)] = make_uint4(r[28], r[29], r[30], r[31]);
 	Half[(int)threadIdx.x * 32] = tl_f2bf((float)(__uint_as_float(r[0])));
 	Half[1 + ((int)threadIdx.x * 32)] = tl_f2bf((float)(__uint_as_float(r[1])));
 	Half[2 + ((int)threadIdx.x * 32)] = tl_f2bf((float)(__uint_as_float(r[2])));
@@ -139,134 +91,38 @@ extern "C" __global__ void __launch_bounds__(128) copy_memory(float *__restrict_
 	Half[29 + ((int)threadIdx.x * 32)] = tl_f2bf((float)(__uint_as_float(r[29])));
 	Half[30 + ((int)threadIdx.x * 32)] = tl_f2bf((float)(__uint_as_float(r[30])));
 	Half[31 + ((int)threadIdx.x * 32)] = tl_f2bf((float)(__uint_as_float(r[31])));
-	p[0] = __float_as_uint(A[(int)threadIdx.x * 32]);
-	p[1] = __float_as_uint(A[1 + ((int)threadIdx.x * 32)]);
-	p[2] = __float_as_uint(A[2 + ((int)threadIdx.x * 32)]);
-	p[3] = __float_as_uint(A[3 + ((int)threadIdx.x * 32)]);
-	p[4] = __float_as_uint(A[4 + ((int)threadIdx.x * 32)]);
-	p[5] = __float_as_uint(A[5 + ((int)threadIdx.x * 32)]);
-	p[6] = __float_as_uint(A[6 + ((int)threadIdx.x * 32)]);
-	p[7] = __float_as_uint(A[7 + ((int)threadIdx.x * 32)]);
-	p[8] = __float_as_uint(A[8 + ((int)threadIdx.x * 32)]);
-	p[9] = __float_as_uint(A[9 + ((int)threadIdx.x * 32)]);
-	p[10] = __float_as_uint(A[10 + ((int)threadIdx.x * 32)]);
-	p[11] = __float_as_uint(A[11 + ((int)threadIdx.x * 32)]);
-	p[12] = __float_as_uint(A[12 + ((int)threadIdx.x * 32)]);
-	p[13] = __float_as_uint(A[13 + ((int)threadIdx.x * 32)]);
-	p[14] = __float_as_uint(A[14 + ((int)threadIdx.x * 32)]);
-	p[15] = __float_as_uint(A[15 + ((int)threadIdx.x * 32)]);
-	p[16] = __float_as_uint(A[16 + ((int)threadIdx.x * 32)]);
-	p[17] = __float_as_uint(A[17 + ((int)threadIdx.x * 32)]);
-	p[18] = __float_as_uint(A[18 + ((int)threadIdx.x * 32)]);
-	p[19] = __float_as_uint(A[19 + ((int)threadIdx.x * 32)]);
-	p[20] = __float_as_uint(A[20 + ((int)threadIdx.x * 32)]);
-	p[21] = __float_as_uint(A[21 + ((int)threadIdx.x * 32)]);
-	p[22] = __float_as_uint(A[22 + ((int)threadIdx.x * 32)]);
-	p[23] = __float_as_uint(A[23 + ((int)threadIdx.x * 32)]);
-	p[24] = __float_as_uint(A[24 + ((int)threadIdx.x * 32)]);
-	p[25] = __float_as_uint(A[25 + ((int)threadIdx.x * 32)]);
-	p[26] = __float_as_uint(A[26 + ((int)threadIdx.x * 32)]);
-	p[27] = __float_as_uint(A[27 + ((int)threadIdx.x * 32)]);
-	p[28] = __float_as_uint(A[28 + ((int)threadIdx.x * 32)]);
-	p[29] = __float_as_uint(A[29 + ((int)threadIdx.x * 32)]);
-	p[30] = __float_as_uint(A[30 + ((int)threadIdx.x * 32)]);
-	p[31] = __float_as_uint(A[31 + ((int)threadIdx.x * 32)]);
-	stage[(int)threadIdx.x * 32] = __uint_as_float(p[0]);
-	stage[1 + ((int)threadIdx.x * 32)] = __uint_as_float(p[1]);
-	stage[2 + ((int)threadIdx.x * 32)] = __uint_as_float(p[2]);
-	stage[3 + ((int)threadIdx.x * 32)] = __uint_as_float(p[3]);
-	stage[4 + ((int)threadIdx.x * 32)] = __uint_as_float(p[4]);
-	stage[5 + ((int)threadIdx.x * 32)] = __uint_as_float(p[5]);
-	stage[6 + ((int)threadIdx.x * 32)] = __uint_as_float(p[6]);
-	stage[7 + ((int)threadIdx.x * 32)] = __uint_as_float(p[7]);
-	stage[8 + ((int)threadIdx.x * 32)] = __uint_as_float(p[8]);
-	stage[9 + ((int)threadIdx.x * 32)] = __uint_as_float(p[9]);
-	stage[10 + ((int)threadIdx.x * 32)] = __uint_as_float(p[10]);
-	stage[11 + ((int)threadIdx.x * 32)] = __uint_as_float(p[11]);
-	stage[12 + ((int)threadIdx.x * 32)] = __uint_as_float(p[12]);
-	stage[13 + ((int)threadIdx.x * 32)] = __uint_as_float(p[13]);
-	stage[14 + ((int)threadIdx.x * 32)] = __uint_as_float(p[14]);
-	stage[15 + ((int)threadIdx.x * 32)] = __uint_as_float(p[15]);
-	stage[16 + ((int)threadIdx.x * 32)] = __uint_as_float(p[16]);
-	stage[17 + ((int)threadIdx.x * 32)] = __uint_as_float(p[17]);
-	stage[18 + ((int)threadIdx.x * 32)] = __uint_as_float(p[18]);
-	stage[19 + ((int)threadIdx.x * 32)] = __uint_as_float(p[19]);
-	stage[20 + ((int)threadIdx.x * 32)] = __uint_as_float(p[20]);
-	stage[21 + ((int)threadIdx.x * 32)] = __uint_as_float(p[21]);
-	stage[22 + ((int)threadIdx.x * 32)] = __uint_as_float(p[22]);
-	stage[23 + ((int)threadIdx.x * 32)] = __uint_as_float(p[23]);
-	stage[24 + ((int)threadIdx.x * 32)] = __uint_as_float(p[24]);
-	stage[25 + ((int)threadIdx.x * 32)] = __uint_as_float(p[25]);
-	stage[26 + ((int)threadIdx.x * 32)] = __uint_as_float(p[26]);
-	stage[27 + ((int)threadIdx.x * 32)] = __uint_as_float(p[27]);
-	stage[28 + ((int)threadIdx.x * 32)] = __uint_as_float(p[28]);
-	stage[29 + ((int)threadIdx.x * 32)] = __uint_as_float(p[29]);
-	stage[30 + ((int)threadIdx.x * 32)] = __uint_as_float(p[30]);
-	stage[31 + ((int)threadIdx.x * 32)] = __uint_as_float(p[31]);
-	p[0] = __float_as_uint(stage[(int)threadIdx.x * 32]);
-	p[1] = __float_as_uint(stage[1 + ((int)threadIdx.x * 32)]);
-	p[2] = __float_as_uint(stage[2 + ((int)threadIdx.x * 32)]);
-	p[3] = __float_as_uint(stage[3 + ((int)threadIdx.x * 32)]);
-	p[4] = __float_as_uint(stage[4 + ((int)threadIdx.x * 32)]);
-	p[5] = __float_as_uint(stage[5 + ((int)threadIdx.x * 32)]);
-	p[6] = __float_as_uint(stage[6 + ((int)threadIdx.x * 32)]);
-	p[7] = __float_as_uint(stage[7 + ((int)threadIdx.x * 32)]);
-	p[8] = __float_as_uint(stage[8 + ((int)threadIdx.x * 32)]);
-	p[9] = __float_as_uint(stage[9 + ((int)threadIdx.x * 32)]);
-	p[10] = __float_as_uint(stage[10 + ((int)threadIdx.x * 32)]);
-	p[11] = __float_as_uint(stage[11 + ((int)threadIdx.x * 32)]);
-	p[12] = __float_as_uint(stage[12 + ((int)threadIdx.x * 32)]);
-	p[13] = __float_as_uint(stage[13 + ((int)threadIdx.x * 32)]);
-	p[14] = __float_as_uint(stage[14 + ((int)threadIdx.x * 32)]);
-	p[15] = __float_as_uint(stage[15 + ((int)threadIdx.x * 32)]);
-	p[16] = __float_as_uint(stage[16 + ((int)threadIdx.x * 32)]);
-	p[17] = __float_as_uint(stage[17 + ((int)threadIdx.x * 32)]);
-	p[18] = __float_as_uint(stage[18 + ((int)threadIdx.x * 32)]);
-	p[19] = __float_as_uint(stage[19 + ((int)threadIdx.x * 32)]);
-	p[20] = __float_as_uint(stage[20 + ((int)threadIdx.x * 32)]);
-	p[21] = __float_as_uint(stage[21 + ((int)threadIdx.x * 32)]);
-	p[22] = __float_as_uint(stage[22 + ((int)threadIdx.x * 32)]);
-	p[23] = __float_as_uint(stage[23 + ((int)threadIdx.x * 32)]);
-	p[24] = __float_as_uint(stage[24 + ((int)threadIdx.x * 32)]);
-	p[25] = __float_as_uint(stage[25 + ((int)threadIdx.x * 32)]);
-	p[26] = __float_as_uint(stage[26 + ((int)threadIdx.x * 32)]);
-	p[27] = __float_as_uint(stage[27 + ((int)threadIdx.x * 32)]);
-	p[28] = __float_as_uint(stage[28 + ((int)threadIdx.x * 32)]);
-	p[29] = __float_as_uint(stage[29 + ((int)threadIdx.x * 32)]);
-	p[30] = __float_as_uint(stage[30 + ((int)threadIdx.x * 32)]);
-	p[31] = __float_as_uint(stage[31 + ((int)threadIdx.x * 32)]);
-	Back[(int)threadIdx.x * 32] = __uint_as_float(p[0]);
-	Back[1 + ((int)threadIdx.x * 32)] = __uint_as_float(p[1]);
-	Back[2 + ((int)threadIdx.x * 32)] = __uint_as_float(p[2]);
-	Back[3 + ((int)threadIdx.x * 32)] = __uint_as_float(p[3]);
-	Back[4 + ((int)threadIdx.x * 32)] = __uint_as_float(p[4]);
-	Back[5 + ((int)threadIdx.x * 32)] = __uint_as_float(p[5]);
-	Back[6 + ((int)threadIdx.x * 32)] = __uint_as_float(p[6]);
-	Back[7 + ((int)threadIdx.x * 32)] = __uint_as_float(p[7]);
-	Back[8 + ((int)threadIdx.x * 32)] = __uint_as_float(p[8]);
-	Back[9 + ((int)threadIdx.x * 32)] = __uint_as_float(p[9]);
-	Back[10 + ((int)threadIdx.x * 32)] = __uint_as_float(p[10]);
-	Back[11 + ((int)threadIdx.x * 32)] = __uint_as_float(p[11]);
-	Back[12 + ((int)threadIdx.x * 32)] = __uint_as_float(p[12]);
-	Back[13 + ((int)threadIdx.x * 32)] = __uint_as_float(p[13]);
-	Back[14 + ((int)threadIdx.x * 32)] = __uint_as_float(p[14]);
-	Back[15 + ((int)threadIdx.x * 32)] = __uint_as_float(p[15]);
-	Back[16 + ((int)threadIdx.x * 32)] = __uint_as_float(p[16]);
-	Back[17 + ((int)threadIdx.x * 32)] = __uint_as_float(p[17]);
-	Back[18 + ((int)threadIdx.x * 32)] = __uint_as_float(p[18]);
-	Back[19 + ((int)threadIdx.x * 32)] = __uint_as_float(p[19]);
-	Back[20 + ((int)threadIdx.x * 32)] = __uint_as_float(p[20]);
-	Back[21 + ((int)threadIdx.x * 32)] = __uint_as_float(p[21]);
-	Back[22 + ((int)threadIdx.x * 32)] = __uint_as_float(p[22]);
-	Back[23 + ((int)threadIdx.x * 32)] = __uint_as_float(p[23]);
-	Back[24 + ((int)threadIdx.x * 32)] = __uint_as_float(p[24]);
-	Back[25 + ((int)threadIdx.x * 32)] = __uint_as_float(p[25]);
-	Back[26 + ((int)threadIdx.x * 32)] = __uint_as_float(p[26]);
-	Back[27 + ((int)threadIdx.x * 32)] = __uint_as_float(p[27]);
-	Back[28 + ((int)threadIdx.x * 32)] = __uint_as_float(p[28]);
-	Back[29 + ((int)threadIdx.x * 32)] = __uint_as_float(p[29]);
-	Back[30 + ((int)threadIdx.x * 32)] = __uint_as_float(p[30]);
-	Back[31 + ((int)threadIdx.x * 32)] = __uint_as_float(p[31]);
+	{ const uint4 tl_v = *(const uint4 *)&A[(int)threadIdx.x * 32]; p[0] = tl_v.x; p[1] = tl_v.y; p[2] = tl_v.z; p[3] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[4 + ((int)threadIdx.x * 32)]; p[4] = tl_v.x; p[5] = tl_v.y; p[6] = tl_v.z; p[7] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[8 + ((int)threadIdx.x * 32)]; p[8] = tl_v.x; p[9] = tl_v.y; p[10] = tl_v.z; p[11] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[12 + ((int)threadIdx.x * 32)]; p[12] = tl_v.x; p[13] = tl_v.y; p[14] = tl_v.z; p[15] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[16 + ((int)threadIdx.x * 32)]; p[16] = tl_v.x; p[17] = tl_v.y; p[18] = tl_v.z; p[19] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[20 + ((int)threadIdx.x * 32)]; p[20] = tl_v.x; p[21] = tl_v.y; p[22] = tl_v.z; p[23] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[24 + ((int)threadIdx.x * 32)]; p[24] = tl_v.x; p[25] = tl_v.y; p[26] = tl_v.z; p[27] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[28 + ((int)threadIdx.x * 32)]; p[28] = tl_v.x; p[29] = tl_v.y; p[30] = tl_v.z; p[31] = tl_v.w; }
+	*(uint4 *)&stage[(int)threadIdx.x * 32] = make_uint4(p[0], p[1], p[2], p[3]);
+	*(uint4 *)&stage[4 + ((int)threadIdx.x * 32)] = make_uint4(p[4], p[5], p[6], p[7]);
+	*(uint4 *)&stage[8 + ((int)threadIdx.x * 32)] = make_uint4(p[8], p[9], p[10], p[11]);
+	*(uint4 *)&stage[12 + ((int)threadIdx.x * 32)] = make_uint4(p[12], p[13], p[14], p[15]);
+	*(uint4 *)&stage[16 + ((int)threadIdx.x * 32)] = make_uint4(p[16], p[17], p[18], p[19]);
+	*(uint4 *)&stage[20 + ((int)threadIdx.x * 32)] = make_uint4(p[20], p[21], p[22], p[23]);
+	*(uint4 *)&stage[24 + ((int)threadIdx.x * 32)] = make_uint4(p[24], p[25], p[26], p[27]);
+	*(uint4 *)&stage[28 + ((int)threadIdx.x * 32)] = make_uint4(p[28], p[29], p[30], p[31]);
+	{ const uint4 tl_v = *(const uint4 *)&stage[(int)threadIdx.x * 32]; p[0] = tl_v.x; p[1] = tl_v.y; p[2] = tl_v.z; p[3] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&stage[4 + ((int)threadIdx.x * 32)]; p[4] = tl_v.x; p[5] = tl_v.y; p[6] = tl_v.z; p[7] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&stage[8 + ((int)threadIdx.x * 32)]; p[8] = tl_v.x; p[9] = tl_v.y; p[10] = tl_v.z; p[11] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&stage[12 + ((int)threadIdx.x * 32)]; p[12] = tl_v.x; p[13] = tl_v.y; p[14] = tl_v.z; p[15] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&stage[16 + ((int)threadIdx.x * 32)]; p[16] = tl_v.x; p[17] = tl_v.y; p[18] = tl_v.z; p[19] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&stage[20 + ((int)threadIdx.x * 32)]; p[20] = tl_v.x; p[21] = tl_v.y; p[22] = tl_v.z; p[23] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&stage[24 + ((int)threadIdx.x * 32)]; p[24] = tl_v.x; p[25] = tl_v.y; p[26] = tl_v.z; p[27] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&stage[28 + ((int)threadIdx.x * 32)]; p[28] = tl_v.x; p[29] = tl_v.y; p[30] = tl_v.z; p[31] = tl_v.w; }
+	*(uint4 *)&Back[(int)threadIdx.x * 32] = make_uint4(p[0], p[1], p[2], p[3]);
+	*(uint4 *)&Back[4 + ((int)threadIdx.x * 32)] = make_uint4(p[4], p[5], p[6], p[7]);
+	*(uint4 *)&Back[8 + ((int)threadIdx.x * 32)] = make_uint4(p[8], p[9], p[10], p[11]);
+	*(uint4 *)&Back[12 + ((int)threadIdx.x * 32)] = make_uint4(p[12], p[13], p[14], p[15]);
+	*(uint4 *)&Back[16 + ((int)threadIdx.x * 32)] = make_uint4(p[16], p[17], p[18], p[19]);
+	*(uint4 *)&Back[20 + ((int)threadIdx.x * 32)] = make_uint4(p[20], p[21], p[22], p[23]);
+	*(uint4 *)&Back[24 + ((int)threadIdx.x * 32)] = make_uint4(p[24], p[25], p[26], p[27]);
+	*(uint4 *)&Back[28 + ((int)threadIdx.x * 32)] = make_uint4(p[28], p[29], p[30], p[31]);
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");

@@ -14,70 +14,22 @@ extern "C" __global__ void __launch_bounds__(128) tmem_roundtrip(float *__restri
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	unsigned src[64];
 	unsigned dst[64];
-	src[0] = __float_as_uint(A[tid * 64]);
-	src[1] = __float_as_uint(A[(tid * 64) + 1]);
-	src[2] = __float_as_uint(A[(tid * 64) + 2]);
-	src[3] = __float_as_uint(A[(tid * 64) + 3]);
-	src[4] = __float_as_uint(A[(tid * 64) + 4]);
-	src[5] = __float_as_uint(A[(tid * 64) + 5]);
-	src[6] = __float_as_uint(A[(tid * 64) + 6]);
-	src[7] = __float_as_uint(A[(tid * 64) + 7]);
-	src[8] = __float_as_uint(A[(tid * 64) + 8]);
-	src[9] = __float_as_uint(A[(tid * 64) + 9]);
-	src[10] = __float_as_uint(A[(tid * 64) + 10]);
-	src[11] = __float_as_uint(A[(tid * 64) + 11]);
-	src[12] = __float_as_uint(A[(tid * 64) + 12]);
-	src[13] = __float_as_uint(A[(tid * 64) + 13]);
-	src[14] = __float_as_uint(A[(tid * 64) + 14]);
-	src[15] = __float_as_uint(A[(tid * 64) + 15]);
-	src[16] = __float_as_uint(A[(tid * 64) + 16]);
-	src[17] = __float_as_uint(A[(tid * 64) + 17]);
-	src[18] = __float_as_uint(A[(tid * 64) + 18]);
-	src[19] = __float_as_uint(A[(tid * 64) + 19]);
-	src[20] = __float_as_uint(A[(tid * 64) + 20]);
-	src[21] = __float_as_uint(A[(tid * 64) + 21]);
-	src[22] = __float_as_uint(A[(tid * 64) + 22]);
-	src[23] = __float_as_uint(A[(tid * 64) + 23]);
-	src[24] = __float_as_uint(A[(tid * 64) + 24]);
-	src[25] = __float_as_uint(A[(tid * 64) + 25]);
-	src[26] = __float_as_uint(A[(tid * 64) + 26]);
-	src[27] = __float_as_uint(A[(tid * 64) + 27]);
-	src[28] = __float_as_uint(A[(tid * 64) + 28]);
-	src[29] = __float_as_uint(A[(tid * 64) + 29]);
-	src[30] = __float_as_uint(A[(tid * 64) + 30]);
-	src[31] = __float_as_uint(A[(tid * 64) + 31]);
-	src[32] = __float_as_uint(A[(tid * 64) + 32]);
-	src[33] = __float_as_uint(A[(tid * 64) + 33]);
-	src[34] = __float_as_uint(A[(tid * 64) + 34]);
-	src[35] = __float_as_uint(A[(tid * 64) + 35]);
-	src[36] = __float_as_uint(A[(tid * 64) + 36]);
-	src[37] = __float_as_uint(A[(tid * 64) + 37]);
-	src[38] = __float_as_uint(A[(tid * 64) + 38]);
-	src[39] = __float_as_uint(A[(tid * 64) + 39]);
-	src[40] = __float_as_uint(A[(tid * 64) + 40]);
-	src[41] = __float_as_uint(A[(tid * 64) + 41]);
-	src[42] = __float_as_uint(A[(tid * 64) + 42]);
-	src[43] = __float_as_uint(A[(tid * 64) + 43]);
-	src[44] = __float_as_uint(A[(tid * 64) + 44]);
-	src[45] = __float_as_uint(A[(tid * 64) + 45]);
-	src[46] = __float_as_uint(A[(tid * 64) + 46]);
-	src[47] = __float_as_uint(A[(tid * 64) + 47]);
-	src[48] = __float_as_uint(A[(tid * 64) + 48]);
-	src[49] = __float_as_uint(A[(tid * 64) + 49]);
-	src[50] = __float_as_uint(A[(tid * 64) + 50]);
-	src[51] = __float_as_uint(A[(tid * 64) + 51]);
-	src[52] = __float_as_uint(A[(tid * 64) + 52]);
-	src[53] = __float_as_uint(A[(tid * 64) + 53]);
-	src[54] = __float_as_uint(A[(tid * 64) + 54]);
-	src[55] = __float_as_uint(A[(tid * 64) + 55]);
-	src[56] = __float_as_uint(A[(tid * 64) + 56]);
-	src[57] = __float_as_uint(A[(tid * 64) + 57]);
-	src[58] = __float_as_uint(A[(tid * 64) + 58]);
-	src[59] = __float_as_uint(A[(tid * 64) + 59]);
-	src[60] = __float_as_uint(A[(tid * 64) + 60]);
-	src[61] = __float_as_uint(A[(tid * 64) + 61]);
-	src[62] = __float_as_uint(A[(tid * 64) + 62]);
-	src[63] = __float_as_uint(A[(tid * 64) + 63]);
+	{ const uint4 tl_v = *(const uint4 *)&A[tid * 64]; src[0] = tl_v.x; src[1] = tl_v.y; src[2] = tl_v.z; src[3] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 4]; src[4] = tl_v.x; src[5] = tl_v.y; src[6] = tl_v.z; src[7] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 8]; src[8] = tl_v.x; src[9] = tl_v.y; src[10] = tl_v.z; src[11] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 12]; src[12] = tl_v.x; src[13] = tl_v.y; src[14] = tl_v.z; src[15] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 16]; src[16] = tl_v.x; src[17] = tl_v.y; src[18] = tl_v.z; src[19] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 20]; src[20] = tl_v.x; src[21] = tl_v.y; src[22] = tl_v.z; src[23] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 24]; src[24] = tl_v.x; src[25] = tl_v.y; src[26] = tl_v.z; src[27] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 28]; src[28] = tl_v.x; src[29] = tl_v.y; src[30] = tl_v.z; src[31] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 32]; src[32] = tl_v.x; src[33] = tl_v.y; src[34] = tl_v.z; src[35] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 36]; src[36] = tl_v.x; src[37] = tl_v.y; src[38] = tl_v.z; src[39] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 40]; src[40] = tl_v.x; src[41] = tl_v.y; src[42] = tl_v.z; src[43] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 44]; src[44] = tl_v.x; src[45] = tl_v.y; src[46] = tl_v.z; src[47] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 48]; src[48] = tl_v.x; src[49] = tl_v.y; src[50] = tl_v.z; src[51] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 52]; src[52] = tl_v.x; src[53] = tl_v.y; src[54] = tl_v.z; src[55] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 56]; src[56] = tl_v.x; src[57] = tl_v.y; src[58] = tl_v.z; src[59] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 64) + 60]; src[60] = tl_v.x; src[61] = tl_v.y; src[62] = tl_v.z; src[63] = tl_v.w; }
 	// copy_roundtrip.tile:22: copy(mem, src);
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x64.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16,"
 		"%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32,"
@@ -120,70 +72,22 @@ extern "C" __global__ void __launch_bounds__(128) tmem_roundtrip(float *__restri
 		  "+r"(dst[40]), "+r"(dst[41]), "+r"(dst[42]), "+r"(dst[43]), "+r"(dst[44]), "+r"(dst[45]), "+r"(dst[46]), "+r"(dst[47]),
 		  "+r"(dst[48]), "+r"(dst[49]), "+r"(dst[50]), "+r"(dst[51]), "+r"(dst[52]), "+r"(dst[53]), "+r"(dst[54]), "+r"(dst[55]),
 		  "+r"(dst[56]), "+r"(dst[57]), "+r"(dst[58]), "+r"(dst[59]), "+r"(dst[60]), "+r"(dst[61]), "+r"(dst[62]), "+r"(dst[63]) :: "memory");
-	Out[tid * 64] = __uint_as_float(dst[0]);
-	Out[(tid * 64) + 1] = __uint_as_float(dst[1]);
-	Out[(tid * 64) + 2] = __uint_as_float(dst[2]);
-	Out[(tid * 64) + 3] = __uint_as_float(dst[3]);
-	Out[(tid * 64) + 4] = __uint_as_float(dst[4]);
-	Out[(tid * 64) + 5] = __uint_as_float(dst[5]);
-	Out[(tid * 64) + 6] = __uint_as_float(dst[6]);
-	Out[(tid * 64) + 7] = __uint_as_float(dst[7]);
-	Out[(tid * 64) + 8] = __uint_as_float(dst[8]);
-	Out[(tid * 64) + 9] = __uint_as_float(dst[9]);
-	Out[(tid * 64) + 10] = __uint_as_float(dst[10]);
-	Out[(tid * 64) + 11] = __uint_as_float(dst[11]);
-	Out[(tid * 64) + 12] = __uint_as_float(dst[12]);
-	Out[(tid * 64) + 13] = __uint_as_float(dst[13]);
-	Out[(tid * 64) + 14] = __uint_as_float(dst[14]);
-	Out[(tid * 64) + 15] = __uint_as_float(dst[15]);
-	Out[(tid * 64) + 16] = __uint_as_float(dst[16]);
-	Out[(tid * 64) + 17] = __uint_as_float(dst[17]);
-	Out[(tid * 64) + 18] = __uint_as_float(dst[18]);
-	Out[(tid * 64) + 19] = __uint_as_float(dst[19]);
-	Out[(tid * 64) + 20] = __uint_as_float(dst[20]);
-	Out[(tid * 64) + 21] = __uint_as_float(dst[21]);
-	Out[(tid * 64) + 22] = __uint_as_float(dst[22]);
-	Out[(tid * 64) + 23] = __uint_as_float(dst[23]);
-	Out[(tid * 64) + 24] = __uint_as_float(dst[24]);
-	Out[(tid * 64) + 25] = __uint_as_float(dst[25]);
-	Out[(tid * 64) + 26] = __uint_as_float(dst[26]);
-	Out[(tid * 64) + 27] = __uint_as_float(dst[27]);
-	Out[(tid * 64) + 28] = __uint_as_float(dst[28]);
-	Out[(tid * 64) + 29] = __uint_as_float(dst[29]);
-	Out[(tid * 64) + 30] = __uint_as_float(dst[30]);
-	Out[(tid * 64) + 31] = __uint_as_float(dst[31]);
-	Out[(tid * 64) + 32] = __uint_as_float(dst[32]);
-	Out[(tid * 64) + 33] = __uint_as_float(dst[33]);
-	Out[(tid * 64) + 34] = __uint_as_float(dst[34]);
-	Out[(tid * 64) + 35] = __uint_as_float(dst[35]);
-	Out[(tid * 64) + 36] = __uint_as_float(dst[36]);
-	Out[(tid * 64) + 37] = __uint_as_float(dst[37]);
-	Out[(tid * 64) + 38] = __uint_as_float(dst[38]);
-	Out[(tid * 64) + 39] = __uint_as_float(dst[39]);
-	Out[(tid * 64) + 40] = __uint_as_float(dst[40]);
-	Out[(tid * 64) + 41] = __uint_as_float(dst[41]);
-	Out[(tid * 64) + 42] = __uint_as_float(dst[42]);
-	Out[(tid * 64) + 43] = __uint_as_float(dst[43]);
-	Out[(tid * 64) + 44] = __uint_as_float(dst[44]);
-	Out[(tid * 64) + 45] = __uint_as_float(dst[45]);
-	Out[(tid * 64) + 46] = __uint_as_float(dst[46]);
-	Out[(tid * 64) + 47] = __uint_as_float(dst[47]);
-	Out[(tid * 64) + 48] = __uint_as_float(dst[48]);
-	Out[(tid * 64) + 49] = __uint_as_float(dst[49]);
-	Out[(tid * 64) + 50] = __uint_as_float(dst[50]);
-	Out[(tid * 64) + 51] = __uint_as_float(dst[51]);
-	Out[(tid * 64) + 52] = __uint_as_float(dst[52]);
-	Out[(tid * 64) + 53] = __uint_as_float(dst[53]);
-	Out[(tid * 64) + 54] = __uint_as_float(dst[54]);
-	Out[(tid * 64) + 55] = __uint_as_float(dst[55]);
-	Out[(tid * 64) + 56] = __uint_as_float(dst[56]);
-	Out[(tid * 64) + 57] = __uint_as_float(dst[57]);
-	Out[(tid * 64) + 58] = __uint_as_float(dst[58]);
-	Out[(tid * 64) + 59] = __uint_as_float(dst[59]);
-	Out[(tid * 64) + 60] = __uint_as_float(dst[60]);
-	Out[(tid * 64) + 61] = __uint_as_float(dst[61]);
-	Out[(tid * 64) + 62] = __uint_as_float(dst[62]);
-	Out[(tid * 64) + 63] = __uint_as_float(dst[63]);
+	*(uint4 *)&Out[tid * 64] = make_uint4(dst[0], dst[1], dst[2], dst[3]);
+	*(uint4 *)&Out[(tid * 64) + 4] = make_uint4(dst[4], dst[5], dst[6], dst[7]);
+	*(uint4 *)&Out[(tid * 64) + 8] = make_uint4(dst[8], dst[9], dst[10], dst[11]);
+	*(uint4 *)&Out[(tid * 64) + 12] = make_uint4(dst[12], dst[13], dst[14], dst[15]);
+	*(uint4 *)&Out[(tid * 64) + 16] = make_uint4(dst[16], dst[17], dst[18], dst[19]);
+	*(uint4 *)&Out[(tid * 64) + 20] = make_uint4(dst[20], dst[21], dst[22], dst[23]);
+	*(uint4 *)&Out[(tid * 64) + 24] = make_uint4(dst[24], dst[25], dst[26], dst[27]);
+	*(uint4 *)&Out[(tid * 64) + 28] = make_uint4(dst[28], dst[29], dst[30], dst[31]);
+	*(uint4 *)&Out[(tid * 64) + 32] = make_uint4(dst[32], dst[33], dst[34], dst[35]);
+	*(uint4 *)&Out[(tid * 64) + 36] = make_uint4(dst[36], dst[37], dst[38], dst[39]);
+	*(uint4 *)&Out[(tid * 64) + 40] = make_uint4(dst[40], dst[41], dst[42], dst[43]);
+	*(uint4 *)&Out[(tid * 64) + 44] = make_uint4(dst[44], dst[45], dst[46], dst[47]);
+	*(uint4 *)&Out[(tid * 64) + 48] = make_uint4(dst[48], dst[49], dst[50], dst[51]);
+	*(uint4 *)&Out[(tid * 64) + 52] = make_uint4(dst[52], dst[53], dst[54], dst[55]);
+	*(uint4 *)&Out[(tid * 64) + 56] = make_uint4(dst[56], dst[57], dst[58], dst[59]);
+	*(uint4 *)&Out[(tid * 64) + 60] = make_uint4(dst[60], dst[61], dst[62], dst[63]);
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");

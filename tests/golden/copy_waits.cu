@@ -12,38 +12,14 @@ extern "C" __global__ void __launch_bounds__(128) copy_waits(float *__restrict__
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	unsigned r[32];
-	r[0] = __float_as_uint(A[tid * 32]);
-	r[1] = __float_as_uint(A[(tid * 32) + 1]);
-	r[2] = __float_as_uint(A[(tid * 32) + 2]);
-	r[3] = __float_as_uint(A[(tid * 32) + 3]);
-	r[4] = __float_as_uint(A[(tid * 32) + 4]);
-	r[5] = __float_as_uint(A[(tid * 32) + 5]);
-	r[6] = __float_as_uint(A[(tid * 32) + 6]);
-	r[7] = __float_as_uint(A[(tid * 32) + 7]);
-	r[8] = __float_as_uint(A[(tid * 32) + 8]);
-	r[9] = __float_as_uint(A[(tid * 32) + 9]);
-	r[10] = __float_as_uint(A[(tid * 32) + 10]);
-	r[11] = __float_as_uint(A[(tid * 32) + 11]);
-	r[12] = __float_as_uint(A[(tid * 32) + 12]);
-	r[13] = __float_as_uint(A[(tid * 32) + 13]);
-	r[14] = __float_as_uint(A[(tid * 32) + 14]);
-	r[15] = __float_as_uint(A[(tid * 32) + 15]);
-	r[16] = __float_as_uint(A[(tid * 32) + 16]);
-	r[17] = __float_as_uint(A[(tid * 32) + 17]);
-	r[18] = __float_as_uint(A[(tid * 32) + 18]);
-	r[19] = __float_as_uint(A[(tid * 32) + 19]);
-	r[20] = __float_as_uint(A[(tid * 32) + 20]);
-	r[21] = __float_as_uint(A[(tid * 32) + 21]);
-	r[22] = __float_as_uint(A[(tid * 32) + 22]);
-	r[23] = __float_as_uint(A[(tid * 32) + 23]);
-	r[24] = __float_as_uint(A[(tid * 32) + 24]);
-	r[25] = __float_as_uint(A[(tid * 32) + 25]);
-	r[26] = __float_as_uint(A[(tid * 32) + 26]);
-	r[27] = __float_as_uint(A[(tid * 32) + 27]);
-	r[28] = __float_as_uint(A[(tid * 32) + 28]);
-	r[29] = __float_as_uint(A[(tid * 32) + 29]);
-	r[30] = __float_as_uint(A[(tid * 32) + 30]);
-	r[31] = __float_as_uint(A[(tid * 32) + 31]);
+	{ const uint4 tl_v = *(const uint4 *)&A[tid * 32]; r[0] = tl_v.x; r[1] = tl_v.y; r[2] = tl_v.z; r[3] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 32) + 4]; r[4] = tl_v.x; r[5] = tl_v.y; r[6] = tl_v.z; r[7] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 32) + 8]; r[8] = tl_v.x; r[9] = tl_v.y; r[10] = tl_v.z; r[11] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 32) + 12]; r[12] = tl_v.x; r[13] = tl_v.y; r[14] = tl_v.z; r[15] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 32) + 16]; r[16] = tl_v.x; r[17] = tl_v.y; r[18] = tl_v.z; r[19] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 32) + 20]; r[20] = tl_v.x; r[21] = tl_v.y; r[22] = tl_v.z; r[23] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 32) + 24]; r[24] = tl_v.x; r[25] = tl_v.y; r[26] = tl_v.z; r[27] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 32) + 28]; r[28] = tl_v.x; r[29] = tl_v.y; r[30] = tl_v.z; r[31] = tl_v.w; }
 	// copy_waits.tile:20: copy(acc, r);
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x32.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16,"
 		"%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32};"
@@ -70,38 +46,14 @@ extern "C" __global__ void __launch_bounds__(128) copy_waits(float *__restrict__
 		  "+r"(r[8]), "+r"(r[9]), "+r"(r[10]), "+r"(r[11]), "+r"(r[12]), "+r"(r[13]), "+r"(r[14]), "+r"(r[15]),
 		  "+r"(r[16]), "+r"(r[17]), "+r"(r[18]), "+r"(r[19]), "+r"(r[20]), "+r"(r[21]), "+r"(r[22]), "+r"(r[23]),
 		  "+r"(r[24]), "+r"(r[25]), "+r"(r[26]), "+r"(r[27]), "+r"(r[28]), "+r"(r[29]), "+r"(r[30]), "+r"(r[31]) :: "memory");
-	Out[tid * 32] = __uint_as_float(r[0]);
-	Out[(tid * 32) + 1] = __uint_as_float(r[1]);
-	Out[(tid * 32) + 2] = __uint_as_float(r[2]);
-	Out[(tid * 32) + 3] = __uint_as_float(r[3]);
-	Out[(tid * 32) + 4] = __uint_as_float(r[4]);
-	Out[(tid * 32) + 5] = __uint_as_float(r[5]);
-	Out[(tid * 32) + 6] = __uint_as_float(r[6]);
-	Out[(tid * 32) + 7] = __uint_as_float(r[7]);
-	Out[(tid * 32) + 8] = __uint_as_float(r[8]);
-	Out[(tid * 32) + 9] = __uint_as_float(r[9]);
-	Out[(tid * 32) + 10] = __uint_as_float(r[10]);
-	Out[(tid * 32) + 11] = __uint_as_float(r[11]);
-	Out[(tid * 32) + 12] = __uint_as_float(r[12]);
-	Out[(tid * 32) + 13] = __uint_as_float(r[13]);
-	Out[(tid * 32) + 14] = __uint_as_float(r[14]);
-	Out[(tid * 32) + 15] = __uint_as_float(r[15]);
-	Out[(tid * 32) + 16] = __uint_as_float(r[16]);
-	Out[(tid * 32) + 17] = __uint_as_float(r[17]);
-	Out[(tid * 32) + 18] = __uint_as_float(r[18]);
-	Out[(tid * 32) + 19] = __uint_as_float(r[19]);
-	Out[(tid * 32) + 20] = __uint_as_float(r[20]);
-	Out[(tid * 32) + 21] = __uint_as_float(r[21]);
-	Out[(tid * 32) + 22] = __uint_as_float(r[22]);
-	Out[(tid * 32) + 23] = __uint_as_float(r[23]);
-	Out[(tid * 32) + 24] = __uint_as_float(r[24]);
-	Out[(tid * 32) + 25] = __uint_as_float(r[25]);
-	Out[(tid * 32) + 26] = __uint_as_float(r[26]);
-	Out[(tid * 32) + 27] = __uint_as_float(r[27]);
-	Out[(tid * 32) + 28] = __uint_as_float(r[28]);
-	Out[(tid * 32) + 29] = __uint_as_float(r[29]);
-	Out[(tid * 32) + 30] = __uint_as_float(r[30]);
-	Out[(tid * 32) + 31] = __uint_as_float(r[31]);
+	*(uint4 *)&Out[tid * 32] = make_uint4(r[0], r[1], r[2], r[3]);
+	*(uint4 *)&Out[(tid * 32) + 4] = make_uint4(r[4], r[5], r[6], r[7]);
+	*(uint4 *)&Out[(tid * 32) + 8] = make_uint4(r[8], r[9], r[10], r[11]);
+	*(uint4 *)&Out[(tid * 32) + 12] = make_uint4(r[12], r[13], r[14], r[15]);
+	*(uint4 *)&Out[(tid * 32) + 16] = make_uint4(r[16], r[17], r[18], r[19]);
+	*(uint4 *)&Out[(tid * 32) + 20] = make_uint4(r[20], r[21], r[22], r[23]);
+	*(uint4 *)&Out[(tid * 32) + 24] = make_uint4(r[24], r[25], r[26], r[27]);
+	*(uint4 *)&Out[(tid * 32) + 28] = make_uint4(r[28], r[29], r[30], r[31]);
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
