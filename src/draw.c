@@ -323,7 +323,8 @@ static struct {
 	Stmt *s;
 } want;
 
-bool
+/* lower_apply_observer while drawing: records the one apply --draw asks for. */
+static bool
 draw_apply(Stmt *s, View **operands, int noperands, ApplyCtx *ctx)
 {
 	if (!want.active || want.seen || s->loc.file != want.file || s->loc.first_line > want.line ||
@@ -646,8 +647,8 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 	for (size_t i = 0; i < len; i++)
 		nlines += text[i] == '\n';
 	if (line > nlines) {
-		fprintf(stderr, "tilec: error: %s has %d line%s; there is no line %d to draw\n", path, nlines,
-		        nlines == 1 ? "" : "s", line);
+		error(no_loc, "%s has %d line%s; there is no line %d to draw", path, nlines,
+		      nlines == 1 ? "" : "s", line);
 		return 1;
 	}
 	Stmt *found = NULL;
@@ -675,18 +676,20 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 	want.file = file;
 	want.line = line;
 	scratch_hold(true); /* the apply's views are drawn after lowering */
+	lower_apply_observer = draw_apply;
 	lower_program(&items, path);
+	lower_apply_observer = NULL;
 	want.active = false;
 	if (want.seen && want.map) {
 		draw_mapping(want.map, want.s, svg);
 		return 0;
 	}
 	if (want.seen)
-		fprintf(stderr, "tilec: error: cannot draw the apply at %s:%d: its operands do not fit the instruction "
-		                "(see above)\n", path, line);
+		error(no_loc, "cannot draw the apply at %s:%d: its operands do not fit the instruction (see above)", path,
+		      line);
 	else
-		fprintf(stderr, "tilec: error: cannot draw the apply at %s:%d: it was not checked%s\n", path, line,
-		        error_count ? " because of the errors above" : "");
+		error(no_loc, "cannot draw the apply at %s:%d: it was not checked%s", path, line,
+		      error_count ? " because of the errors above" : "");
 	buf_free(&lines);
 	return 1;
 }
@@ -698,7 +701,7 @@ draw_command(const char *what, List *include_dirs, Buf *svg)
 		Opcode op;
 		char why[256];
 		if (!opcode_parse(what, &op, why, sizeof why)) {
-			fprintf(stderr, "tilec: error: %s\n", why);
+			error(no_loc, "%s", why);
 			return 2;
 		}
 		draw_opcode(&op, svg);
@@ -714,8 +717,8 @@ draw_command(const char *what, List *include_dirs, Buf *svg)
 			line = 0;
 	}
 	if (line < 1 || line > 10000000) {
-		fprintf(stderr, "tilec: error: --draw takes a tcgen05.ld or tcgen05.st opcode, or FILE.tile:LINE with a line "
-		                "number from 1; not '%s' (see tilec --help)\n", what);
+		error(no_loc, "--draw takes a tcgen05.ld or tcgen05.st opcode, or FILE.tile:LINE with a line number from 1; "
+		      "not '%s' (see tilec --help)", what);
 		return 2;
 	}
 	return draw_file_line(pool_strndup(what, (size_t)(colon - what)), (int)line, include_dirs, svg);

@@ -17,6 +17,8 @@ typedef struct Walk {
 } Walk;
 
 static Walk W;
+
+bool (*lower_apply_observer)(Stmt *s, View **operands, int noperands, struct ApplyCtx *ctx);
 /* iterations unrolled so far in the whole file (all kernels): the output stays in proportion to the input */
 static int64_t file_unrolled;
 
@@ -95,34 +97,6 @@ emit(LKind kind, Loc loc)
 	return s;
 }
 
-bool
-const_dims(List *dims, Tensor *t, Loc loc)
-{
-	if (dims->n > MAX_RANK) {
-		error(loc, "at most %d dimensions", MAX_RANK);
-		return false;
-	}
-	t->rank = dims->n;
-	long long count = 1;
-	for (int i = 0; i < dims->n; i++) {
-		int64_t d;
-		Expr *e = LIST_AT(*dims, Expr, i);
-		if (!const_int(e, &d, "a dimension"))
-			return false;
-		if (d <= 0) {
-			error(e->loc, "dimension must be positive, got %lld", (long long)d);
-			return false;
-		}
-		count *= d;
-		if (count > (1 << 24)) {
-			error(loc, "tensor '%s' is too large (more than 2^24 elements)", t->name);
-			return false;
-		}
-		t->dims[i] = (int)d;
-	}
-	t->count = (int)count;
-	return true;
-}
 
 /* A dimension or stride of a global tensor parameter: a constant or an integer expression over scalar
    parameters (declared anywhere in the list). */
@@ -904,7 +878,7 @@ lower_stmt(Stmt *s)
 			W.wait_at = -1;
 		}
 		if (copy ? choice.is_tc
-		         : draw_apply(s, ops, s->operands.n, &ctx) && apply_lower(s, ops, s->operands.n, &ctx, W.out)) {
+		         : (!lower_apply_observer || lower_apply_observer(s, ops, s->operands.n, &ctx)) && apply_lower(s, ops, s->operands.n, &ctx, W.out)) {
 			/* waits this one depends on go before its instructions */
 			W.wait_at = at;
 			protocol_apply(W.proto, s->loc, &ctx, copy);

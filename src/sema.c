@@ -104,44 +104,6 @@ sym_declare(SymKind kind, const char *name, Loc loc)
 	return s;
 }
 
-/* What a CUDA C++ programmer types first, and how .tile says it. */
-static const struct {
-	const char *cuda, *hint;
-} cuda_habits[] = {
-	{"__syncthreads", "CUDA's __syncthreads() is the statement 'cta_sync;'"},
-	{"__syncwarp", "CUDA's __syncwarp() is the statement 'warp_sync;'"},
-	{"threadIdx", "CUDA's threadIdx is 'thread_idx' (thread_idx.x, thread_idx.y, thread_idx.z)"},
-	{"blockIdx", "CUDA's blockIdx is 'block_idx' (block_idx.x, block_idx.y, block_idx.z)"},
-	{"blockDim", "the block size is the constant 'block = N' of launch(...); write the number"},
-	{"gridDim", "the grid size is the constant 'grid = N' of launch(...); write the number"},
-	{"warpSize", "a warp is 32 threads; write 32"},
-	{"laneid", "the lane of a thread is 'lane_id'"},
-	{"float", "the 32-bit float type is 'f32' (var x: f32 = 1.0;)"},
-	{"int", "the 32-bit integer type is 'i32' (var i: i32 = 0;), and 'let' binds an integer without one"},
-	{"int32_t", "the 32-bit integer type is 'i32'"},
-	{"unsigned", "the 32-bit unsigned type is 'u32'"},
-	{"uint32_t", "the 32-bit unsigned type is 'u32'"},
-	{"uint", "the 32-bit unsigned type is 'u32'"},
-	{"half", "the 16-bit float type is 'f16'"},
-	{"__half", "the 16-bit float type is 'f16'"},
-	{"__nv_bfloat16", "the bfloat16 type is 'bf16'"},
-	{"double", "there is no 64-bit float; the float types are f32, f16 and bf16"},
-	{"auto", "'let' binds an integer without a type; a float needs 'var x: f32 = ...'"},
-	{"fmaxf", "CUDA's fmaxf is 'max' (min, max and abs take floats and integers)"},
-	{"fminf", "CUDA's fminf is 'min' (min, max and abs take floats and integers)"},
-	{"fabsf", "CUDA's fabsf is 'abs' (min, max and abs take floats and integers)"},
-	{"fmaf", "CUDA's fmaf is 'fma'"},
-	{"__expf", "CUDA's __expf is 'exp' (computed exactly rounded, not approximated)"},
-};
-
-const char *
-cuda_habit(const char *name)
-{
-	for (size_t i = 0; i < sizeof cuda_habits / sizeof cuda_habits[0]; i++)
-		if (strcmp(cuda_habits[i].cuda, name) == 0)
-			return cuda_habits[i].hint;
-	return NULL;
-}
 
 void
 note_spelling(const char *name, Loc loc, bool in_scope, const char *const *extra, int nextra)
@@ -801,6 +763,35 @@ const_int(Expr *e, int64_t *out, const char *what)
 		return false;
 	}
 	*out = v->ival;
+	return true;
+}
+
+bool
+const_dims(List *dims, Tensor *t, Loc loc)
+{
+	if (dims->n > MAX_RANK) {
+		error(loc, "at most %d dimensions", MAX_RANK);
+		return false;
+	}
+	t->rank = dims->n;
+	long long count = 1;
+	for (int i = 0; i < dims->n; i++) {
+		int64_t d;
+		Expr *e = LIST_AT(*dims, Expr, i);
+		if (!const_int(e, &d, "a dimension"))
+			return false;
+		if (d <= 0) {
+			error(e->loc, "dimension must be positive, got %lld", (long long)d);
+			return false;
+		}
+		count *= d;
+		if (count > (1 << 24)) {
+			error(loc, "tensor '%s' is too large (more than 2^24 elements)", t->name);
+			return false;
+		}
+		t->dims[i] = (int)d;
+	}
+	t->count = (int)count;
 	return true;
 }
 

@@ -335,6 +335,7 @@ extern bool diag_explain;  /* --explain */
 /* A note on a choice tilec made, printed only with --explain. */
 void explain_note(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 Loc loc_span(Loc a, Loc b); /* from the start of a to the end of b */
+const char *cuda_habit(const char *name); /* the hint for a CUDA spelling, or NULL */
 extern const Loc no_loc;
 
 /* ---------------------------------------------------------------- lexer (grammar/lexer.re) */
@@ -435,6 +436,8 @@ typedef struct View {
 
 /* Evaluates a compile-time integer in the current scope; reports an error and returns false otherwise. */
 bool const_int(Expr *e, int64_t *out, const char *what);
+/* Evaluates the dims of a tensor declaration into t (rank, dims, count); false after an error. */
+bool const_dims(List *dims, Tensor *t, Loc loc);
 /* The layout bound to a `layout NAME = ...` item, or NULL after an error. */
 LayoutExpr *layout_lookup(const char *name, Loc loc);
 
@@ -465,7 +468,6 @@ void sym_poison(const char *name, Loc loc);
 /* After an error about name: a note with the .tile spelling of a CUDA habit, else "did you mean"
  * the nearest of the names in scope (in_scope), extra, and the keywords and builtins. */
 void note_spelling(const char *name, Loc loc, bool in_scope, const char *const *extra, int nextra);
-const char *cuda_habit(const char *name); /* the hint for a CUDA spelling, or NULL */
 void sema_reset(void);
 void sema_set_block(const int dims[3]);
 IExpr *sema_element(Expr *e, Tensor **tensor, IExpr **index, int *slot);
@@ -711,8 +713,11 @@ const char *arch_list(const char *after_default);
 
 /* Checks the whole program and lowers every kernel; returns NULL when errors were reported. */
 Program *lower_program(List *items, const char *source_name);
-/* Evaluates the dims of a tensor declaration into t (rank, dims, count); false after an error. */
-bool const_dims(List *dims, Tensor *t, Loc loc);
+/* Set by draw.c while it draws: called before each apply is checked. A pointer, not a call, so that
+   lowering does not depend on the pictures. False when that apply's operands do not fit its
+   instruction (already reported). */
+struct ApplyCtx;
+extern bool (*lower_apply_observer)(Stmt *s, View **operands, int noperands, struct ApplyCtx *ctx);
 
 /* ---------------------------------------------------------------- tmemplan.c */
 
@@ -840,9 +845,6 @@ ApplyMap *apply_map(Stmt *s, View **operands, int noperands, ApplyCtx *ctx);
 /* tilec --draw WHAT: the SVG of an opcode's image, or of the apply at FILE:LINE, into svg; returns
    the exit status (2 for a bad opcode or argument, 1 for errors in the file). */
 int draw_command(const char *what, List *include_dirs, Buf *svg);
-/* Lowering calls it before checking each apply: records the one --draw asks for. False when that
-   apply's operands do not fit its instruction (already reported). */
-bool draw_apply(Stmt *s, View **operands, int noperands, ApplyCtx *ctx);
 
 /* ---------------------------------------------------------------- copy.c */
 

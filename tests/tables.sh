@@ -4,6 +4,8 @@
 #                      when it cannot be mistaken: it has "::" or "_") in no other file of src/ or
 #                      grammar/; the others take it from isa_name / isa_spelling.
 #   tables/arch/ARCH   each architecture `tilec --help` lists is named in no file but src/isa.c.
+#   tables/no-circles  no two files of src/ call each other in a circle (tools/file-cycles.py on the
+#                      objects beside TILEC).
 # Exits 1 when a test failed.
 runner=tables
 . "$(dirname "$0")/runner.sh"
@@ -39,4 +41,14 @@ fi
 for arch in $archs; do
 	check "arch/$arch" "$arch"
 done
+objdir=$(dirname "$tilec")/obj
+if [ ! -d "$objdir" ]; then
+	echo "FAIL tables/no-circles: no objects in $objdir"
+	failed=1
+elif circles=$(python3 tools/file-cycles.py "$objdir") && [ -z "$circles" ]; then
+	echo "PASS tables/no-circles"
+else
+	echo "FAIL tables/no-circles: these files call each other in a circle: $circles"
+	failed=1
+fi
 exit $failed
