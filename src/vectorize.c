@@ -227,17 +227,6 @@ group_at(const List *list, int i, int bytes)
 	return n;
 }
 
-static bool
-declares(const List *body)
-{
-	for (int i = 0; i < body->n; i++) {
-		LKind k = LIST_AT(*body, LStmt, i)->kind;
-		if (k == L_LET || k == L_VAR || k == L_SHARED || k == L_REGS || k == L_TMEM)
-			return true;
-	}
-	return false;
-}
-
 /* Unrolled iterations are blocks: those that declare nothing join the enclosing list, so that
  * runs can span iterations. */
 static void
@@ -245,7 +234,7 @@ flatten(List *out, const List *list)
 {
 	for (int i = 0; i < list->n; i++) {
 		LStmt *s = LIST_AT(*list, LStmt, i);
-		if (s->kind == L_BLOCK && !s->comment && !declares(&s->body))
+		if (s->kind == L_BLOCK && !s->comment && !ir_declares(&s->body))
 			flatten(out, &s->body);
 		else
 			list_push(out, s);
