@@ -8,7 +8,8 @@
 #   4. cmp DIR/N.out DIR/N.gpu            for each tensor
 # One PASS/FAIL line per example; ARCH from $EMU_ARCH, default sm_90. Exits 1 when one failed.
 # Without TILEC, builds build/tilec with make first.
-# Scalar parameters take tilec run's defaults (0); tests/emu/trap_base.tile with off=0 is included.
+# Scalar parameters take tilec run's defaults (0), or the --set options of the example's
+# `// run: tilec run FILE OPTIONS` comment line; tests/emu/trap_base.tile with off=0 is included.
 cd "$(dirname "$0")/.." || exit 2
 tilec=${1:-build/tilec}
 case $tilec in /*) ;; *) tilec=$PWD/$tilec ;; esac
@@ -32,7 +33,9 @@ for tile in examples/*.tile tests/emu/trap_base.tile; do
 	name=gpu-emu/$stem
 	dir=$tmp/$stem
 	mkdir -p "$dir"
-	if ! "$tilec" run "$tile" --dump "$dir" >"$dir/cpu.txt" 2>&1; then
+	run_options=$(sed -n 's|^// run: tilec run [^ ]* ||p' "$tile" | head -n 1)
+	# shellcheck disable=SC2086 # the options are words on purpose
+	if ! "$tilec" run "$tile" $run_options --dump "$dir" >"$dir/cpu.txt" 2>&1; then
 		echo "FAIL $name: tilec run failed"
 		sed 's/^/    /' "$dir/cpu.txt" | head -n 20
 		failed=1
