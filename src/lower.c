@@ -896,7 +896,7 @@ lower_stmt(Stmt *s)
 		lower_instr(s);
 		return;
 	case S_CTA_SYNC: {
-		protocol_cta_sync(W.proto, s->loc);
+		protocol_cta_sync(W.proto, s->loc, s->writes_follow);
 		if (s->fence_before)
 			emit(L_FENCE, s->loc)->tc = TC_FENCE_BEFORE;
 		emit(L_BARRIER, s->loc);
@@ -968,13 +968,47 @@ is_tc_stmt(Stmt *s)
 	return s->kind == S_INSTR && !(in && in->effect == EFF_ORDERS);
 }
 
+/* The names of the kernel's tmem tensors, for is_tmem_write. */
+static List tmem_names;
+
+static void
+collect_tmem_names(List *stmts)
+{
+	for (int i = 0; i < stmts->n; i++) {
+		Stmt *s = LIST_AT(*stmts, Stmt, i);
+		if (s->kind == S_TMEM)
+			list_push(&tmem_names, (void *)s->name);
+		collect_tmem_names(&s->body);
+		collect_tmem_names(&s->else_body);
+	}
+}
+
+/* A statement that may store to or free tensor memory: what another warp's pending load must not race
+   (by name: a copy into any tmem tensor of that name counts). */
+static bool
+is_tmem_write(Stmt *s)
+{
+	Opcode op;
+	if (s->kind == S_APPLY)
+		return opcode_parse(s->opcode, &op, NULL, 0) && !op.is_ld;
+	if (s->kind == S_COPY && s->operands.n) {
+		const char *dst = LIST_AT(s->operands, ViewExpr, 0)->base;
+		for (int i = 0; i < tmem_names.n; i++)
+			if (strcmp(tmem_names.v[i], dst) == 0)
+				return true;
+		return false;
+	}
+	const IsaInstr *in = s->kind == S_INSTR ? isa_parse(s->opcode, NULL) : NULL;
+	return in && (in->effect & EFF_FREES);
+}
+
 static int
-count_tc(List *stmts)
+count_stmts(List *stmts, bool (*is)(Stmt *))
 {
 	int n = 0;
 	for (int i = 0; i < stmts->n; i++) {
 		Stmt *s = LIST_AT(*stmts, Stmt, i);
-		n += is_tc_stmt(s) + count_tc(&s->body) + count_tc(&s->else_body);
+		n += is(s) + count_stmts(&s->body, is) + count_stmts(&s->else_body, is);
 	}
 	return n;
 }
@@ -986,22 +1020,72 @@ is_fence(Stmt *s, TcKind which)
 	return in && in->kind == which;
 }
 
-/* A cta_sync needs the before-fence when tcgen05 work may precede it, the after-fence when some may follow. */
-static void
-mark_fences(List *stmts, int total, int *seen, bool in_tc_loop)
+/* Whether a store or dealloc can run after the statements from start on without a cta_sync between:
+   1 yes, 0 a cta_sync comes first, -1 the list ends first. A sync inside an if or a loop does not stop
+   the search (the path may skip it). */
+static int
+write_before_sync(List *stmts, int start)
 {
-	for (int i = 0; i < stmts->n; i++) {
-		Stmt *s = LIST_AT(*stmts, Stmt, i);
+	for (int j = start; j < stmts->n; j++) {
+		Stmt *s = LIST_AT(*stmts, Stmt, j);
+		if (s->kind == S_CTA_SYNC)
+			return 0;
+		if (is_tmem_write(s))
+			return 1;
+		int r = write_before_sync(&s->body, 0);
+		if (r == 1 || (r == 0 && s->kind == S_BLOCK))
+			return r;
+		if (write_before_sync(&s->else_body, 0) == 1)
+			return 1;
+	}
+	return -1;
+}
+
+/* A statement list being marked and where in it, linked to the lists around it. */
+typedef struct Frame {
+	List *stmts;
+	int i;
+	bool loop;
+	const struct Frame *outer;
+} Frame;
+
+/* Whether, after the cta_sync at f, another warp may store to or free tensor memory before the next
+   cta_sync: then the loads of copies complete before this one (TCGEN05.md 5, the last ld before
+   dealloc). Past the end of a loop body the search goes round to its start. */
+static bool
+writes_follow(const Frame *f)
+{
+	for (int start = f->i + 1; f; f = f->outer) {
+		int r = write_before_sync(f->stmts, start);
+		if (r < 0 && f->loop)
+			r = write_before_sync(f->stmts, 0);
+		if (r >= 0)
+			return r == 1;
+		start = f->outer ? f->outer->i + 1 : 0;
+	}
+	return false;
+}
+
+/* A cta_sync needs the before-fence when tcgen05 work may precede it (seen of the kernel's total so far),
+   the after-fence when some may follow. */
+static void
+mark_syncs(Frame *f, int total, int *seen, bool in_tc_loop)
+{
+	for (f->i = 0; f->i < f->stmts->n; f->i++) {
+		int i = f->i;
+		Stmt *s = LIST_AT(*f->stmts, Stmt, i);
 		if (s->kind == S_CTA_SYNC) {
-			Stmt *prev = i > 0 ? LIST_AT(*stmts, Stmt, i - 1) : NULL;
-			Stmt *next = i + 1 < stmts->n ? LIST_AT(*stmts, Stmt, i + 1) : NULL;
+			Stmt *prev = i > 0 ? LIST_AT(*f->stmts, Stmt, i - 1) : NULL;
+			Stmt *next = i + 1 < f->stmts->n ? LIST_AT(*f->stmts, Stmt, i + 1) : NULL;
 			s->fence_before = (*seen > 0 || in_tc_loop) && !is_fence(prev, TC_FENCE_BEFORE);
 			s->fence_after = (*seen < total || in_tc_loop) && !is_fence(next, TC_FENCE_AFTER);
+			s->writes_follow = writes_follow(f);
 		}
 		*seen += is_tc_stmt(s);
-		bool loop_tc = in_tc_loop || (s->kind == S_FOR && count_tc(&s->body) > 0);
-		mark_fences(&s->body, total, seen, loop_tc);
-		mark_fences(&s->else_body, total, seen, loop_tc);
+		bool loop_tc = in_tc_loop || (s->kind == S_FOR && count_stmts(&s->body, is_tc_stmt) > 0);
+		Frame body = {&s->body, 0, s->kind == S_FOR, f}, els = {&s->else_body, 0, false, f};
+		mark_syncs(&body, total, seen, loop_tc);
+		mark_syncs(&els, total, seen, loop_tc);
 	}
 }
 
@@ -1163,8 +1247,11 @@ lower_kernel(Kernel *kd)
 			return NULL;
 	}
 	tmemplan_kernel(kd, k->threads);
+	tmem_names.n = 0;
+	collect_tmem_names(&kd->body);
+	Frame top = {&kd->body, 0, false, NULL};
 	int seen = 0;
-	mark_fences(&kd->body, count_tc(&kd->body), &seen, false);
+	mark_syncs(&top, count_stmts(&kd->body, is_tc_stmt), &seen, false);
 	lower_stmts(&kd->body); /* parameters share the scope of the body, as in C */
 	scope_pop();
 	protocol_complete_copies(W.proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, kd->loc);

@@ -545,12 +545,14 @@ protocol_find_alloc(Protocol *p, const IExpr *addr, int *col_offset, int *lane_o
 
 /* Stores their warps have waited for become visible to every warp. */
 void
-protocol_cta_sync(Protocol *p, Loc loc)
+protocol_cta_sync(Protocol *p, Loc loc, bool writes_follow)
 {
 	if (p->varying)
 		warn(WARN_DIVERGENT_SYNC, loc, "cta_sync inside control flow that can split a warp");
-	/* a copy's store is complete before a barrier that may order it for other warps */
-	protocol_complete_copies(p, EFF_COMPLETES_STORES, loc);
+	/* a copy's store is complete before a barrier that may order it for other warps; so is a copy's load
+	   when another warp may store to its cells or free them after the barrier (TCGEN05.md 5: the last ld
+	   before dealloc) */
+	protocol_complete_copies(p, EFF_COMPLETES_STORES | (writes_follow ? EFF_COMPLETES_LOADS : 0), loc);
 	for (int i = 0; i < p->flow.stores.n; i++) {
 		StoreState *st = LIST_AT(p->flow.stores, StoreState, i);
 		st->unsynced = st->pending;

@@ -198,6 +198,7 @@ struct Stmt {
 	List named;       /* apply: NamedArg* after the scope */
 	bool has_scope;   /* copy: a scope is written */
 	bool fence_before, fence_after; /* cta_sync: set by lowering */
+	bool writes_follow; /* cta_sync: a tcgen05 store or dealloc may follow it (lowering) */
 };
 
 typedef struct Param {
@@ -902,7 +903,8 @@ void protocol_set_waiter(Protocol *p, void (*place)(void *ctx, TcKind kind, Loc 
 /* Places the waits for what copies of the current warps still have outstanding: effects EFF_COMPLETES_LOADS
    and / or EFF_COMPLETES_STORES (loc: the statement they go before, or the end of the kernel). */
 void protocol_complete_copies(Protocol *p, int effects, Loc loc);
-void protocol_cta_sync(Protocol *p, Loc loc);
+/* writes_follow: a store or dealloc may follow, so the loads of copies complete before the barrier too. */
+void protocol_cta_sync(Protocol *p, Loc loc, bool writes_follow);
 /* The allocation whose slot addr reads, and the column and lane offset addr adds; NULL when unknown. */
 AllocInfo *protocol_find_alloc(Protocol *p, const IExpr *addr, int *col_offset, int *lane_offset);
 
