@@ -486,9 +486,10 @@ launcharg
 	: IDENT '=' expr
 		{
 			if (strcmp($1.text, "grid") != 0 && strcmp($1.text, "block") != 0)
-				error(@1, "expected 'grid' or 'block', not '%s'", $1.text);
+				error(@1, "expected 'grid', 'block' or 'cluster', not '%s'", $1.text);
 			$$ = mk_named($1.text, @1, $3);
 		}
+	| CLUSTER '=' expr { $$ = mk_named("cluster", @1, $3); }
 	;
 
 block

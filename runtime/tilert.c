@@ -36,9 +36,30 @@ enum {
 	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
 	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
 	CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
+	CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION = 4,
 	CU_JIT_ERROR_LOG_BUFFER = 5,
 	CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6,
 };
+
+/* cuLaunchKernelEx's configuration (CUDA 12.0): an attribute is its id, padding to 8 bytes and a 64-byte union. */
+typedef struct {
+	int id;
+	char pad[4];
+	union {
+		char pad[64];
+		unsigned long long align;
+		struct {
+			unsigned x, y, z;
+		} cluster_dim;
+	} value;
+} CUlaunchAttribute;
+
+typedef struct {
+	unsigned grid_x, grid_y, grid_z, block_x, block_y, block_z, shared;
+	CUstream stream;
+	CUlaunchAttribute *attrs;
+	unsigned nattrs;
+} CUlaunchConfig;
 
 /* Above this much dynamic shared memory a kernel must opt in with cuFuncSetAttribute before launching. */
 #define DEFAULT_SHARED_LIMIT (48u * 1024u)
@@ -69,6 +90,7 @@ typedef struct {
 	CUresult (*cuFuncSetAttribute)(CUfunction fn, int attrib, int value);
 	CUresult (*cuLaunchKernel)(CUfunction fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
 	                           unsigned bz, unsigned shared, CUstream stream, void **params, void **extra);
+	CUresult (*cuLaunchKernelEx)(const CUlaunchConfig *config, CUfunction fn, void **params, void **extra);
 	CUresult (*cuGetErrorName)(CUresult r, const char **name);
 	CUresult (*cuGetErrorString)(CUresult r, const char **str);
 } Driver;
@@ -99,6 +121,7 @@ static const struct {
 	{"cuModuleGetGlobal_v2", offsetof(Driver, cuModuleGetGlobal), true},
 	{"cuFuncSetAttribute", offsetof(Driver, cuFuncSetAttribute), false},
 	{"cuLaunchKernel", offsetof(Driver, cuLaunchKernel), true},
+	{"cuLaunchKernelEx", offsetof(Driver, cuLaunchKernelEx), false},
 	{"cuGetErrorName", offsetof(Driver, cuGetErrorName), false},
 	{"cuGetErrorString", offsetof(Driver, cuGetErrorString), false},
 };
@@ -132,6 +155,8 @@ struct tilert_kernel {
 	unsigned grid[3], block[3];
 	unsigned *grid_prog; /* tilec_grid_<name>: the grid dimensions computed at launch, or NULL */
 	size_t grid_prog_n;
+	unsigned cluster[3]; /* tilec_cluster_<name>, 1 x 1 x 1 without one */
+	bool has_cluster;
 	tilert_kernel *next;
 };
 
@@ -643,31 +668,73 @@ tilert_module_unload(tilert_module *module)
 	return status;
 }
 
-/* Reads tilec_grid_<name> (tilert.h, TILERT_GP_*) when the module carries it. */
+/* The bytes of symbol `prefix`<name> in a new buffer, or *out NULL when the module has no such symbol. */
 static int
-read_grid_program(tilert_kernel *k, bool *found)
+read_symbol(tilert_kernel *k, const char *prefix, char *symbol, size_t len, void **out, size_t *bytes)
 {
 	tilert_module *m = k->module;
 	Driver *d = m->ctx->drv;
-	char symbol[512];
-	snprintf(symbol, sizeof symbol, "tilec_grid_%s", k->name);
+	snprintf(symbol, len, "%s%s", prefix, k->name);
 	CUdeviceptr ptr = 0;
-	size_t bytes = 0;
-	*found = false;
-	CUresult r = d->cuModuleGetGlobal(&ptr, &bytes, m->cu, symbol);
+	*out = NULL;
+	*bytes = 0;
+	CUresult r = d->cuModuleGetGlobal(&ptr, bytes, m->cu, symbol);
 	if (r == CUDA_ERROR_NOT_FOUND)
 		return TILERT_OK;
 	if (r != CUDA_SUCCESS)
 		return cuda_fail(r, "cuModuleGetGlobal", "%s in module %s", symbol, m->source);
-	if (!bytes || bytes % 4)
-		return fail(TILERT_ERR_FILE, "module %s: %s is %zu bytes; a grid program is u32 words", m->source, symbol, bytes);
-	k->grid_prog = malloc(bytes);
-	if (!k->grid_prog)
+	if (!(*out = malloc(*bytes ? *bytes : 1)))
 		return fail(TILERT_ERR_NOMEM, "out of memory");
-	if ((r = d->cuMemcpyDtoH(k->grid_prog, ptr, bytes)) != CUDA_SUCCESS)
+	if ((r = d->cuMemcpyDtoH(*out, ptr, *bytes)) != CUDA_SUCCESS) {
+		free(*out);
+		*out = NULL;
 		return cuda_fail(r, "cuMemcpyDtoH", "reading %s in module %s", symbol, m->source);
+	}
+	return TILERT_OK;
+}
+
+/* Reads tilec_grid_<name> (tilert.h, TILERT_GP_*) when the module carries it. */
+static int
+read_grid_program(tilert_kernel *k, bool *found)
+{
+	char symbol[512];
+	void *words;
+	size_t bytes;
+	int status = read_symbol(k, "tilec_grid_", symbol, sizeof symbol, &words, &bytes);
+	*found = words != NULL;
+	if (status || !words)
+		return status;
+	if (!bytes || bytes % 4) {
+		free(words);
+		*found = false;
+		return fail(TILERT_ERR_FILE, "module %s: %s is %zu bytes; a grid program is u32 words", k->module->source,
+		            symbol, bytes);
+	}
+	k->grid_prog = words;
 	k->grid_prog_n = bytes / 4;
-	*found = true;
+	return TILERT_OK;
+}
+
+/* Reads tilec_cluster_<name> when the module carries it: the kernel's __cluster_dims__. */
+static int
+read_cluster(tilert_kernel *k)
+{
+	char symbol[512];
+	void *v;
+	size_t bytes;
+	int status = read_symbol(k, "tilec_cluster_", symbol, sizeof symbol, &v, &bytes);
+	if (status || !v)
+		return status;
+	if (bytes == sizeof k->cluster)
+		memcpy(k->cluster, v, sizeof k->cluster);
+	free(v);
+	if (bytes != sizeof k->cluster)
+		return fail(TILERT_ERR_FILE, "module %s: %s is %zu bytes; a cluster is 3 u32 (%zu bytes)", k->module->source,
+		            symbol, bytes, sizeof k->cluster);
+	if (!k->cluster[0] || !k->cluster[1] || !k->cluster[2])
+		return fail(TILERT_ERR_FILE, "module %s: %s has a zero dimension (%ux%ux%u)", k->module->source, symbol,
+		            k->cluster[0], k->cluster[1], k->cluster[2]);
+	k->has_cluster = true;
 	return TILERT_OK;
 }
 
@@ -698,7 +765,7 @@ read_launch_config(tilert_kernel *k)
 		              m->source, symbol, bytes, sizeof v);
 	} else if ((r = d->cuMemcpyDtoH(v, ptr, sizeof v)) != CUDA_SUCCESS) {
 		status = cuda_fail(r, "cuMemcpyDtoH", "reading %s in module %s", symbol, m->source);
-	} else if ((status = read_grid_program(k, &found)) != TILERT_OK) {
+	} else if ((status = read_grid_program(k, &found)) != TILERT_OK || (status = read_cluster(k)) != TILERT_OK) {
 		/* reported */
 	} else if ((!found && (!v[0] || !v[1] || !v[2])) || !v[3] || !v[4] || !v[5]) {
 		status = fail(TILERT_ERR_FILE, "module %s: %s has a zero dimension (grid %ux%ux%u, block %ux%ux%u)",
@@ -741,6 +808,7 @@ tilert_kernel_get(tilert_module *module, const char *name, tilert_kernel **out)
 	}
 	k->module = module;
 	k->fn = fn;
+	k->cluster[0] = k->cluster[1] = k->cluster[2] = 1;
 	status = read_launch_config(k);
 	if (status) {
 		free(k->name);
@@ -785,13 +853,41 @@ launch(tilert_kernel *k, const unsigned grid[3], const unsigned block[3], unsign
 	if (shared > DEFAULT_SHARED_LIMIT && d->cuFuncSetAttribute &&
 	    (r = d->cuFuncSetAttribute(k->fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, (int)shared)) != CUDA_SUCCESS)
 		return cuda_fail(r, "cuFuncSetAttribute", "kernel %s, %u bytes of dynamic shared memory", k->name, shared);
-	r = d->cuLaunchKernel(k->fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared, NULL, args, NULL);
+	for (int i = 0; i < 3 && k->has_cluster; i++)
+		if (grid[i] % k->cluster[i])
+			return fail(TILERT_ERR_ARG, "kernel %s: grid %ux%ux%u is not a whole number of its clusters of %ux%ux%u CTAs "
+			            "(dimension %c)", k->name, grid[0], grid[1], grid[2], k->cluster[0], k->cluster[1],
+			            k->cluster[2], "xyz"[i]);
+	const char *call = "cuLaunchKernel";
+	if (k->has_cluster && d->cuLaunchKernelEx) {
+		/* the cluster is also compiled into the kernel (__cluster_dims__); saying it again here makes a driver
+		   that cannot honour it fail at the launch rather than run CTAs unpaired */
+		CUlaunchAttribute attr = {.id = CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION};
+		attr.value.cluster_dim.x = k->cluster[0];
+		attr.value.cluster_dim.y = k->cluster[1];
+		attr.value.cluster_dim.z = k->cluster[2];
+		CUlaunchConfig config = {grid[0], grid[1], grid[2], block[0], block[1], block[2], shared, NULL, &attr, 1};
+		call = "cuLaunchKernelEx";
+		r = d->cuLaunchKernelEx(&config, k->fn, args, NULL);
+	} else {
+		r = d->cuLaunchKernel(k->fn, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared, NULL, args, NULL);
+	}
 	if (r != CUDA_SUCCESS)
-		return cuda_fail(r, "cuLaunchKernel", "kernel %s, grid %ux%ux%u, block %ux%ux%u, %u bytes of shared memory",
-		                 k->name, grid[0], grid[1], grid[2], block[0], block[1], block[2], shared);
+		return cuda_fail(r, call, "kernel %s, grid %ux%ux%u, block %ux%ux%u, cluster %ux%ux%u, %u bytes of shared memory",
+		                 k->name, grid[0], grid[1], grid[2], block[0], block[1], block[2], k->cluster[0], k->cluster[1],
+		                 k->cluster[2], shared);
 	/* Faults inside the kernel surface only here; synchronizing pins them to this launch. */
 	if ((r = d->cuCtxSynchronize()) != CUDA_SUCCESS)
 		return cuda_fail(r, "cuCtxSynchronize", "after launching kernel %s", k->name);
+	return TILERT_OK;
+}
+
+int
+tilert_kernel_cluster(tilert_kernel *kernel, unsigned cluster[3])
+{
+	if (!kernel || !cluster)
+		return fail(TILERT_ERR_ARG, "tilert_kernel_cluster: %s is NULL", !kernel ? "kernel" : "cluster");
+	memcpy(cluster, kernel->cluster, sizeof kernel->cluster);
 	return TILERT_OK;
 }
 

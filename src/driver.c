@@ -691,7 +691,10 @@ compile(Options *opt)
 	int rc = 0;
 	for (int i = 0; target != &target_ir && i < prog->kernels.n; i++) /* the code's shape for the code emitters */
 		vectorize(LIST_AT(prog->kernels, KernelIR, i));
-	target->emit(prog, opt->arch, &text);
+	if (!target->emit(prog, opt->arch, &text)) {
+		buf_free(&text);
+		return 1;
+	}
 	Buf *result = &text;
 	if (kind == K_CUBIN || (kind == K_PTX && target != &target_ptx)) {
 		rc = tool_build(target->tool, &text, kind, opt->arch, &opt->xptxas, prog, &built);

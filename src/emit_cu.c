@@ -907,7 +907,10 @@ kernel(KernelIR *k)
 	collect_reads(&k->body);
 	if (E.d->kernel_begin)
 		E.d->kernel_begin(&E, k);
-	buf_printf(E.out, "extern \"C\" __global__ void __launch_bounds__(%d) %s(", k->threads, k->name);
+	buf_printf(E.out, "extern \"C\" __global__ void __launch_bounds__(%d) ", k->threads);
+	if (k->has_cluster && E.d->clusters)
+		buf_printf(E.out, "__cluster_dims__(%d, %d, %d) ", k->cluster[0], k->cluster[1], k->cluster[2]);
+	buf_printf(E.out, "%s(", k->name);
 	for (int i = 0; i < k->params.n; i++) {
 		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
 		if (i)
@@ -945,6 +948,10 @@ kernel(KernelIR *k)
 			buf_printf(E.out, "%s%u", i ? ", " : "", prog[i]);
 		buf_puts(E.out, "};\n");
 	}
+	if (k->has_cluster && E.d->clusters)
+		buf_printf(E.out, "// the cluster for libtilert's launch: x, y, z\n"
+		                  "extern \"C\" __device__ const unsigned tilec_cluster_%s[3] = {%d, %d, %d};\n",
+		           k->name, k->cluster[0], k->cluster[1], k->cluster[2]);
 	if (E.d->kernel_end)
 		E.d->kernel_end(&E, k);
 }
@@ -1087,6 +1094,7 @@ static const CuDialect cuda = {
 	.shared_addr = "(unsigned)__cvta_generic_to_shared",
 	.placed_fences = true,
 	.vector = true,
+	.clusters = true,
 	.tc = cuda_tc,
 	.file = cuda_file,
 };

@@ -351,9 +351,43 @@ static const CuDialect emu = {
 	.file = emu_file,
 };
 
+/* The first cta_group::2 instruction of a statement list, or NULL. */
+static const LStmt *
+first_pair_instr(const List *list)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i), *in;
+		if (s->kind == L_TC && s->cta_group == 2)
+			return s;
+		if ((in = first_pair_instr(&s->body)) || (in = first_pair_instr(&s->els)))
+			return in;
+	}
+	return NULL;
+}
+
+/* The emulator gives each CTA a tensor memory of its own and runs the CTAs one by one; the CTA pair of
+   cta_group::2 (an allocation made together by a warp of each CTA) is not emulated: an error, once per kernel. */
+bool
+emu_refuses(const Program *p)
+{
+	bool refused = false;
+	for (int i = 0; i < p->kernels.n; i++) {
+		const KernelIR *k = LIST_AT(p->kernels, KernelIR, i);
+		const LStmt *s = first_pair_instr(&k->body);
+		if (!s)
+			continue;
+		error(s->loc, "the emulator (--target=emu, tilec run) does not emulate cta_group::2, the CTA pair that "
+		              "allocates tensor memory together; kernel '%s' runs only on a Blackwell GPU", k->name);
+		refused = true;
+	}
+	return refused;
+}
+
 static bool
 emit_emu(Program *p, const char *arch, Buf *out)
 {
+	if (emu_refuses(p))
+		return false;
 	M.ld_tensors = M.images = (List){0};
 	return cu_write(p, arch, &emu, out);
 }

@@ -1446,6 +1446,10 @@ kernel(KernelIR *k, int ki, Buf *out)
 			buf_printf(out, "%s%u", i ? ", " : "", prog[i]);
 		buf_puts(out, "};\n\n");
 	}
+	if (k->has_cluster)
+		buf_printf(out, "// the cluster for libtilert's launch: x, y, z\n"
+		                ".visible .global .align 4 .u32 tilec_cluster_%s[3] = {%d, %d, %d};\n\n", k->name, k->cluster[0],
+		           k->cluster[1], k->cluster[2]);
 	buf_printf(out, ".visible .entry %s(", k->name);
 	for (int i = 0; i < k->params.n; i++) {
 		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
@@ -1454,7 +1458,10 @@ kernel(KernelIR *k, int ki, Buf *out)
 		buf_printf(out, "\n\t.param .%s tl_param_%d%s // %s%s", type, i, i + 1 < k->params.n ? "," : "", name,
 		           t ? pool_printf(": %s", shape_text(t)) : "");
 	}
-	buf_printf(out, "%s)\n.maxntid %d, %d, %d\n{\n", k->params.n ? "\n" : "", k->block[0], k->block[1], k->block[2]);
+	buf_printf(out, "%s)\n.maxntid %d, %d, %d\n", k->params.n ? "\n" : "", k->block[0], k->block[1], k->block[2]);
+	if (k->has_cluster)
+		buf_printf(out, ".explicitcluster\n.reqnctapercluster %d, %d, %d\n", k->cluster[0], k->cluster[1], k->cluster[2]);
+	buf_puts(out, "{\n");
 	if (P.np)
 		buf_printf(out, "\t.reg .pred %%p<%d>;\n", P.np + 1);
 	if (P.nh)

@@ -14,6 +14,7 @@ typedef struct Walk {
 	bool skipped;       /* an error made code be skipped (an if, a loop, an alloc): allocations may be missing */
 	int wait_at;        /* where a wait that a copy owes goes in out; -1: at its end */
 	int64_t shared_bytes; /* static shared memory declared so far */
+	bool pair_reported; /* a cta_group::2 without a CTA pair: said once per kernel */
 } Walk;
 
 static Walk W;
@@ -381,8 +382,18 @@ lower_instr(Stmt *s)
 		return;
 	}
 	bool uniform;
+	int errors = error_count;
 	if (!protocol_instr_enter(W.proto, spec, group, s->opcode, s->loc, s->opcode_loc, &uniform))
 		return;
+	/* a cta_group mixed with the kernel's other one is that error alone */
+	if (group == 2 && error_count == errors && W.k && W.k->cluster[0] % 2 && !W.pair_reported) {
+		W.pair_reported = true;
+		/* TCGEN05.md 9: the pair is the CTAs of ranks 2i and 2i + 1 along the cluster's x */
+		error(s->opcode_loc, "cta_group::2 works on a pair of CTAs of a cluster; kernel '%s' needs a cluster whose x "
+		                     "extent is even, e.g. cluster = (2, 1, 1) in its launch(...)", W.k->name);
+		if (W.k->has_cluster)
+			note(W.k->cluster_loc, "the cluster's x extent is %d here", W.k->cluster[0]);
+	}
 	TcOperands ops = {.ncols_ok = true};
 	LStmt *l = pool_alloc(sizeof *l);
 	l->kind = L_TC;
@@ -1141,23 +1152,40 @@ launch_dims(NamedArg *a, int out[3], KernelIR *k)
 	return true;
 }
 
+/* A cluster's CTAs are consecutive in the grid: each constant grid dimension is a multiple of the cluster's
+   (a grid computed at launch is checked there, by libtilert and tilec run). */
+static bool
+grid_fits_cluster(const KernelIR *k, const NamedArg *grid)
+{
+	for (int d = 0; d < 3; d++) {
+		if (k->grid_expr[d] || k->grid[d] % k->cluster[d] == 0)
+			continue;
+		error(grid->value->loc, "grid dimension %c (%d) is not a multiple of the cluster's (%d)", "xyz"[d], k->grid[d],
+		      k->cluster[d]);
+		note(k->cluster_loc, "the cluster is declared here");
+		return false;
+	}
+	return true;
+}
+
 static KernelIR *
 lower_kernel(Kernel *kd)
 {
 	KernelIR *k = pool_alloc(sizeof *k);
 	k->name = kd->name;
 	k->loc = kd->loc;
-	bool have_block = false, have_grid = false, ok = true;
+	bool have_block = false, have_grid = false, have_cluster = false, ok = true;
 	k->grid[0] = k->grid[1] = k->grid[2] = 1;
+	k->cluster[0] = k->cluster[1] = k->cluster[2] = 1;
 	for (int i = 0; i < kd->launch.n; i++) {
 		NamedArg *a = LIST_AT(kd->launch, NamedArg, i);
-		bool is_block = strcmp(a->name, "block") == 0;
-		if (!is_block && strcmp(a->name, "grid") != 0) {
-			error(a->loc, "unknown launch argument '%s'; expected 'grid' or 'block'", a->name);
+		bool is_block = strcmp(a->name, "block") == 0, is_cluster = strcmp(a->name, "cluster") == 0;
+		if (!is_block && !is_cluster && strcmp(a->name, "grid") != 0) {
+			error(a->loc, "unknown launch argument '%s'; expected 'grid', 'block' or 'cluster'", a->name);
 			ok = false;
 			continue;
 		}
-		bool *have = is_block ? &have_block : &have_grid;
+		bool *have = is_block ? &have_block : is_cluster ? &have_cluster : &have_grid;
 		if (*have) {
 			error(a->loc, "'%s' is given twice", a->name);
 			ok = false;
@@ -1166,6 +1194,10 @@ lower_kernel(Kernel *kd)
 		*have = true;
 		if (is_block)
 			ok &= launch_dims(a, k->block, NULL);
+		else if (is_cluster && (k->has_cluster = launch_dims(a, k->cluster, NULL)))
+			k->cluster_loc = a->loc;
+		else if (is_cluster)
+			ok = false;
 	}
 	if (!have_block) {
 		error(kd->name_loc, "kernel '%s' needs 'block = N' in its launch(...)", kd->name);
@@ -1173,6 +1205,11 @@ lower_kernel(Kernel *kd)
 	}
 	if (!ok)
 		return NULL;
+	long long ctas = (long long)k->cluster[0] * k->cluster[1] * k->cluster[2];
+	if (ctas > 8) {
+		error(k->cluster_loc, "a cluster has at most 8 CTAs (the portable size); '%s' asks for %lld", kd->name, ctas);
+		return NULL;
+	}
 	long long threads = (long long)k->block[0] * k->block[1] * k->block[2];
 	if (threads > 1024) {
 		error(kd->name_loc, "a block has at most 1024 threads; '%s' asks for %lld", kd->name, threads);
@@ -1243,7 +1280,7 @@ lower_kernel(Kernel *kd)
 	}
 	for (int i = 0; i < kd->launch.n; i++) {
 		NamedArg *a = LIST_AT(kd->launch, NamedArg, i);
-		if (strcmp(a->name, "grid") == 0 && !launch_dims(a, k->grid, k))
+		if (strcmp(a->name, "grid") == 0 && (!launch_dims(a, k->grid, k) || !grid_fits_cluster(k, a)))
 			return NULL;
 	}
 	tmemplan_kernel(kd, k->threads);

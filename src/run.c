@@ -288,6 +288,11 @@ runtime_shapes(KernelIR *k, const uint32_t *bits, Shape64 *shapes, unsigned grid
 			              "must be from 1 to 2^31 - 1", "xyz"[d], k->name, (long long)(int32_t)g);
 			return 1;
 		}
+		if (g % k->cluster[d]) {
+			error(no_loc, "grid dimension %c of kernel %s is %lld with these --set values; it must be a multiple "
+			              "of the cluster's %d", "xyz"[d], k->name, (long long)g, k->cluster[d]);
+			return 1;
+		}
 		grid[d] = (unsigned)g;
 	}
 	return 0;
@@ -689,7 +694,7 @@ run_main(int argc, char **argv)
 	if (!ok || error_count)
 		return 1;
 	Program *prog = lower_program(&items, base_name(o.input));
-	if (!prog || error_count)
+	if (!prog || error_count || emu_refuses(prog))
 		return 1;
 	KernelIR *k = NULL;
 	for (int i = 0; i < prog->kernels.n; i++) {

@@ -641,6 +641,9 @@ typedef struct KernelIR {
 	List param_is_tensor; /* non-NULL entry marks a tensor */
 	int grid[3], block[3];
 	IExpr *grid_expr[3]; /* a grid dimension over scalar parameters (grid[d] is 0 then), else NULL */
+	int cluster[3];      /* the thread-block cluster, 1 x 1 x 1 without `cluster =` */
+	bool has_cluster;
+	Loc cluster_loc;
 	int threads;
 	List body;    /* LStmt* */
 	Map names;    /* every name the generated code uses */
@@ -939,12 +942,14 @@ IExpr *ie_split_offset(IExpr *e, int64_t *c);
 /* A back end: the driver picks one and calls emit; every one writes the whole program into out. */
 typedef struct Target {
 	const char *name;  /* in messages: "CUDA C", "PTX" */
-	bool (*emit)(Program *p, const char *arch, Buf *out);
+	bool (*emit)(Program *p, const char *arch, Buf *out); /* false: an error said why, nothing to write */
 	const char *tool;  /* the CUDA tool that builds .ptx / .cubin from the output; NULL: none can */
 } Target;
 
 extern const Target target_cuda; /* CUDA C for the -arch GPU (emit_cu.c) */
 extern const Target target_emu;  /* CUDA C with tensor memory emulated, for sm_80+ and the CPU (emit_emu.c) */
+/* Errors for what the emulator cannot run (cta_group::2); true if there was one. */
+bool emu_refuses(const Program *p);
 /* "file.tile:LINE" as the emulator's messages (and the where of each emulated instruction) name a place */
 const char *emu_where(Loc loc);
 extern const Target target_ptx;  /* PTX written directly from the lowered program (emit_ptx.c; docs/ptx.md) */
@@ -961,6 +966,7 @@ typedef struct CuDialect {
 	const char *shared_addr; /* the function that turns &shared[i] into a shared-window address */
 	bool placed_fences;      /* write the fences tilec places around cta_sync (L_FENCE) */
 	bool vector;             /* one vector access for the runs vectorize.c marks (LStmt.vec) */
+	bool clusters;           /* __cluster_dims__ and tilec_cluster_<kernel> for a kernel that declares a cluster */
 	void (*tc)(CuWriter *w, const LStmt *s); /* one tcgen05 instruction */
 	/* the text of a read of register word, verb "read" or "stored"; NULL: plain NAME[WORD] */
 	const char *(*reg)(CuWriter *w, const Tensor *t, int word, const char *verb);

@@ -526,4 +526,41 @@ if status ptx-lazy-loads 0 --emit=ptx tests/golden/guarded_loads.tile -o -; then
 		fail ptx-lazy-loads "a guarded ld.global comes before the branch that guards it"
 	fi
 fi
+# Clusters: the PTX carries the cluster as the CUDA C's __cluster_dims__ does; the emulator refuses
+# cta_group::2 (one error, no output file); tilec run checks a grid computed at launch against the cluster.
+if status cluster-ptx 0 --emit=ptx tests/golden/cluster_pair.tile -o -; then
+	if grep -q '^\.explicitcluster$' "$tmp/out" && grep -q '^\.reqnctapercluster 2, 1, 1$' "$tmp/out" &&
+		grep -q 'tilec_cluster_pair\[3\] = {2, 1, 1};' "$tmp/out"; then
+		pass cluster-ptx
+	else
+		fail cluster-ptx "no .explicitcluster / .reqnctapercluster 2, 1, 1 / tilec_cluster_pair in the PTX"
+	fi
+fi
+pair_refused="cluster_pair.tile:11:9: error: the emulator (--target=emu, tilec run) does not emulate cta_group::2"
+status emu-refuses-pair 1 --target=emu tests/golden/cluster_pair.tile -o "$tmp/pair.cu" &&
+	lacks emu-refuses-pair "$tmp/pair.cu" && if [ "$(grep -c error: "$tmp/err")" = 1 ] &&
+	grep -q "$pair_refused" "$tmp/err"; then
+	pass emu-refuses-pair
+else
+	fail emu-refuses-pair "not one error saying that cta_group::2 is not emulated"
+fi
+status run-refuses-pair 1 run tests/golden/cluster_pair.tile && if grep -q "$pair_refused" "$tmp/err"; then
+	pass run-refuses-pair
+else
+	fail run-refuses-pair "tilec run does not say that cta_group::2 is not emulated"
+fi
+status run-cluster-grid 1 run tests/golden/cluster_runtime.tile --set N=96 && if grep -q \
+	"tilec run: error: grid dimension x of kernel scale is 3 with these --set values; it must be a multiple of the cluster's 2" \
+	"$tmp/err"; then
+	pass run-cluster-grid
+else
+	fail run-cluster-grid "no launch-time error for a grid of 3 in clusters of 2"
+fi
+status run-cluster-grid-ok 0 run tests/golden/cluster_runtime.tile --set N=100 && pass run-cluster-grid-ok
+# the emulated program compiles for sm_80, which has no clusters: no __cluster_dims__ there
+status emu-cluster 0 --target=emu tests/golden/cluster_runtime.tile -o - && if grep -q '__cluster_dims__' "$tmp/out"; then
+	fail emu-cluster "__cluster_dims__ in the emulated program"
+else
+	pass emu-cluster
+fi
 exit $failed

@@ -233,7 +233,7 @@ START_TEST(test_launch_args)
 	ck_assert(!LIST_AT(k->params, Param, 0)->has_shape);
 	parse("kernel k() launch(grid = 1, threads = 2) { }");
 	ck_assert_int_eq(last_errors, 1);
-	ck_assert_ptr_nonnull(strstr(last_diags, "t.tile:1:29: error: expected 'grid' or 'block', not 'threads'"));
+	ck_assert_ptr_nonnull(strstr(last_diags, "t.tile:1:29: error: expected 'grid', 'block' or 'cluster', not 'threads'"));
 }
 END_TEST
 

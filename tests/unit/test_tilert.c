@@ -310,6 +310,7 @@ START_TEST(null_arguments)
 	expect_error(tilert_module_load_data(NULL, "x", 1, NULL), TILERT_ERR_ARG, "out is NULL");
 	expect_error(tilert_kernel_get(NULL, "k", &k), TILERT_ERR_ARG, "module is NULL");
 	expect_error(tilert_kernel_dims(NULL, dims, dims), TILERT_ERR_ARG, "kernel is NULL");
+	expect_error(tilert_kernel_cluster(NULL, dims), TILERT_ERR_ARG, "kernel is NULL");
 	expect_error(tilert_kernel_launch(NULL, NULL), TILERT_ERR_ARG, "kernel is NULL");
 	expect_error(tilert_kernel_launch_ex(NULL, dims, dims, 0, NULL), TILERT_ERR_ARG, "kernel is NULL");
 	expect_error(tilert_alloc(NULL, 16, &p), TILERT_ERR_ARG, "ctx is NULL");

@@ -24,8 +24,8 @@ E("tuple_stride", "`a stride cannot be a tuple`, `an extent cannot be a tuple`, 
 E("unknown_axis", "`unknown axis 'NAME'; the axes are tx, tid_in_wg, laneid, warpid, wid_in_wg, wgid, m, TLane and TCol`",
   "A stride or offset names an axis that does not exist.",
   "small", wrong=[("1@laneid", "1@lane")], fix=[("1@lane]", "1@laneid]")])
-E("launch_arg", "`expected 'grid' or 'block', not 'NAME'`",
-  "`launch(...)` takes `grid = ...` and `block = ...` only.",
+E("launch_arg", "`expected 'grid', 'block' or 'cluster', not 'NAME'`",
+  "`launch(...)` takes `grid = ...`, `block = ...` and `cluster = ...` only.",
   "tiny", wrong=[("block = 32", "threads = 32")], fix=[("threads = 32", "block = 32")])
 E("unknown_scope", "`unknown scope 'NAME'; expected 'warp', 'warpgroup' or 'cta'`",
   "The scope of an apply is `warp`, `warp(K)`, `warpgroup`, `warpgroup(K)` or `cta`.",
