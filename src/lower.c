@@ -13,6 +13,8 @@ typedef struct Walk {
 	List after_wait;    /* LStmt* to put after the next wait for loads (TC_WAIT_LD) of this list */
 	bool skipped;       /* an error made code be skipped (an if, a loop, an alloc): allocations may be missing */
 	int wait_at;        /* where a wait that a copy owes goes in out; -1: at its end */
+	List *split_list;   /* the list holding the outermost open if or loop that may split a warp, and its */
+	int split_at;       /* place there: a wait a copy owes inside it goes before it; NULL: none is open */
 	int64_t shared_bytes; /* static shared memory declared so far */
 	bool pair_reported; /* a cta_group::2 without a CTA pair: said once per kernel */
 } Walk;
@@ -32,25 +34,48 @@ list_insert(List *l, int at, void *item)
 }
 
 /* The waiter of the protocol (protocol_set_waiter): a wait a copy owes, before the statement being
-   lowered (or before the instructions of the apply or copy whose protocol is being checked). The copies
-   out of a load's staging registers follow its wait for loads. */
+   lowered (or before the instructions of the apply or copy whose protocol is being checked), or before
+   the if or loop that splits a warp. The copies out of a load's staging registers follow its wait for
+   loads. */
 static void
-place_wait(void *unused, TcKind kind, Loc loc)
+place_wait(void *unused, TcKind kind, Loc loc, bool before_split)
 {
 	(void)unused;
 	LStmt *l = pool_alloc(sizeof *l);
 	l->kind = L_TC;
 	l->loc = loc;
 	l->tc = kind;
-	int at = W.wait_at >= 0 ? W.wait_at : W.out->n;
-	list_insert(W.out, at++, l);
+	List *into = before_split && W.split_list ? W.split_list : W.out;
+	int at = into != W.out ? W.split_at : W.wait_at >= 0 ? W.wait_at : W.out->n;
+	list_insert(into, at++, l);
 	if (kind == TC_WAIT_LD) {
 		for (int k = 0; k < W.after_wait.n; k++)
-			list_insert(W.out, at++, W.after_wait.v[k]);
+			list_insert(into, at++, W.after_wait.v[k]);
 		W.after_wait.n = 0;
 	}
-	if (W.wait_at >= 0)
+	if (into != W.out)
+		W.split_at = at;
+	else if (W.wait_at >= 0)
 		W.wait_at = at;
+}
+
+/* Entering the body of the if or loop just emitted: where the waits go if it splits a warp. */
+static void
+split_enter(List **saved_list, int *saved_at)
+{
+	*saved_list = W.split_list;
+	*saved_at = W.split_at;
+	if (!W.split_list && protocol_varying(W.proto)) {
+		W.split_list = W.out;
+		W.split_at = W.out->n - 1;
+	}
+}
+
+static void
+split_leave(List *saved_list, int saved_at)
+{
+	W.split_list = saved_list;
+	W.split_at = saved_at;
 }
 
 static const char *const reserved_names[] = {
@@ -642,7 +667,11 @@ lower_for(Stmt *s)
 	}
 	/* the body may run zero times; applies and register reads never sit in such a loop */
 	ProtoFork *f = protocol_loop(W.proto, v->varying, loc_span(s->value->loc, s->hi->loc));
+	List *split_list;
+	int split_at;
+	split_enter(&split_list, &split_at);
 	lower_nested(&l->body, &s->body);
+	split_leave(split_list, split_at);
 	protocol_join(W.proto, f);
 	scope_pop();
 }
@@ -839,10 +868,14 @@ lower_stmt(Stmt *s)
 		LStmt *l = emit(L_IF, s->loc);
 		l->cond = cond;
 		ProtoFork *f = protocol_if(W.proto, cond, s->value->loc);
+		List *split_list;
+		int split_at;
+		split_enter(&split_list, &split_at);
 		lower_nested(&l->body, &s->body);
 		protocol_else(W.proto, f);
 		if (s->has_else)
 			lower_nested(&l->els, &s->else_body);
+		split_leave(split_list, split_at);
 		protocol_join(W.proto, f);
 		return;
 	}

@@ -52,7 +52,8 @@ struct Protocol {
 	List allocs;       /* AllocInfo*: the kernel's allocations, in order */
 	Flow flow;
 	int store_ids;
-	void (*place)(void *ctx, TcKind kind, Loc loc); /* lowering's waiter for copies */
+	List forks;        /* ProtoFork*: the ifs and loops open around the statement, outermost first */
+	void (*place)(void *ctx, TcKind kind, Loc loc, bool before_split); /* lowering's waiter for copies */
 	void *place_ctx;
 };
 
@@ -281,7 +282,7 @@ find_loaded(Protocol *p, const Tensor *t, int word)
    would make an error, a copy's gets its wait from tilec, just before the statement that needs it. */
 
 void
-protocol_set_waiter(Protocol *p, void (*place)(void *ctx, TcKind kind, Loc loc), void *ctx)
+protocol_set_waiter(Protocol *p, void (*place)(void *ctx, TcKind kind, Loc loc, bool before_split), void *ctx)
 {
 	p->place = place;
 	p->place_ctx = ctx;
@@ -304,30 +305,52 @@ record_wait(Protocol *p, Loc copy, Loc at, TcKind kind)
 	list_push(waits, w);
 }
 
-/* Has lowering put a wait of this kind before the statement at loc, then applies its effect: every load
-   (store) of the current warps is complete, as the instruction does. */
+/* The effect of a wait of this kind executed by warps on the facts of one path: every load (store) of
+   those warps is complete, as the instruction does. */
+static void
+complete_on(Protocol *p, Flow *fl, TcKind kind, uint64_t warps, Loc at, bool record)
+{
+	if (kind == TC_WAIT_LD) {
+		for (int i = 0; i < fl->loaded.n; i++) {
+			LoadedReg *r = LIST_AT(fl->loaded, LoadedReg, i);
+			if (record && r->auto_wait && (r->warps & warps))
+				record_wait(p, r->loc, at, kind);
+			r->warps &= ~warps;
+		}
+		flow_prune(fl);
+		return;
+	}
+	for (int i = 0; i < fl->stores.n; i++) {
+		StoreState *st = LIST_AT(fl->stores, StoreState, i);
+		if (!(warps >> st->rect.warp & 1) || !st->pending)
+			continue;
+		if (record && st->auto_wait)
+			record_wait(p, st->loc, at, kind);
+		st->pending = false;
+	}
+}
+
+/* Has lowering put a wait of this kind before the statement at loc, then applies its effect. A wait is
+   .sync.aligned: in code that may split a warp it goes before the if or loop that splits it, which the
+   whole warp reaches, and so completes the copies on every path inside that statement too. */
 static void
 place_wait(Protocol *p, TcKind kind, Loc loc)
 {
-	p->place(p->place_ctx, kind, loc);
-	if (kind == TC_WAIT_LD) {
-		for (int i = 0; i < p->flow.loaded.n; i++) {
-			LoadedReg *r = LIST_AT(p->flow.loaded, LoadedReg, i);
-			if (r->auto_wait && (r->warps & p->warps))
-				record_wait(p, r->loc, loc, kind);
-			r->warps &= ~p->warps;
+	int outer = p->forks.n;
+	uint64_t warps = p->warps;
+	if (p->varying) {
+		while (outer > 0 && LIST_AT(p->forks, ProtoFork, outer - 1)->varying)
+			outer--;
+		if (outer > 0) {
+			outer--;
+			warps = LIST_AT(p->forks, ProtoFork, outer)->warps;
+			loc = p->varying_loc;
 		}
-		flow_prune(&p->flow);
-		return;
 	}
-	for (int i = 0; i < p->flow.stores.n; i++) {
-		StoreState *st = LIST_AT(p->flow.stores, StoreState, i);
-		if (!(p->warps >> st->rect.warp & 1) || !st->pending)
-			continue;
-		if (st->auto_wait)
-			record_wait(p, st->loc, loc, kind);
-		st->pending = false;
-	}
+	p->place(p->place_ctx, kind, loc, outer < p->forks.n);
+	complete_on(p, &p->flow, kind, warps, loc, true);
+	for (int i = outer; i < p->forks.n; i++)
+		complete_on(p, &LIST_AT(p->forks, ProtoFork, i)->first, kind, warps, loc, false);
 }
 
 /* Whether a copy's load (store) of one of the current warps is outstanding. */
@@ -735,6 +758,7 @@ fork_new(Protocol *p)
 	f->varying = p->varying;
 	f->varying_loc = p->varying_loc;
 	f->first = flow_copy(&p->flow);
+	list_push(&p->forks, f);
 	return f;
 }
 
@@ -775,6 +799,7 @@ void
 protocol_join(Protocol *p, ProtoFork *f)
 {
 	p->flow = flow_merge(&f->first, &p->flow, f->then_warps, f->else_warps);
+	p->forks.n--; /* f is the innermost */
 	p->warps = f->warps;
 	p->varying = f->varying;
 	p->varying_loc = f->varying_loc;

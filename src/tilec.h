@@ -901,8 +901,10 @@ bool protocol_alive(Protocol *p, const Tensor *t, const char *used, Loc loc);
    copy's, whose waits tilec places (through the waiter) instead of reporting them missing. */
 void protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait);
 /* Where lowering puts the waits that copies owe: place(ctx, TC_WAIT_LD or TC_WAIT_ST, the statement that
-   needs it) inserts the wait before that statement; the protocol then applies its effect. */
-void protocol_set_waiter(Protocol *p, void (*place)(void *ctx, TcKind kind, Loc loc), void *ctx);
+   needs it, before_split) inserts the wait before that statement, or with before_split before the
+   outermost open if or loop that may split a warp; the protocol then applies its effect. */
+void protocol_set_waiter(Protocol *p, void (*place)(void *ctx, TcKind kind, Loc loc, bool before_split),
+                         void *ctx);
 /* Places the waits for what copies of the current warps still have outstanding: effects EFF_COMPLETES_LOADS
    and / or EFF_COMPLETES_STORES (loc: the statement they go before, or the end of the kernel). */
 void protocol_complete_copies(Protocol *p, int effects, Loc loc);

@@ -225,6 +225,9 @@ expect_run emu/run/dim_not_positive 1 "dimension 0 of A is -5 with these --set v
 	tests/emu/trap_outside.tile --set M=-5 --set N=200
 expect_run emu/run/select_dim_large 0 "expect Out = A: all 64 elements equal" tests/emu/select_dim.tile --set n=100 --expect Out=A
 expect_run emu/run/select_dim_small 0 "expect Out = A: all 10 elements equal" tests/emu/select_dim.tile --set n=10 --expect Out=A
+# a copy's wait whose first read is inside an edge test goes before the test: no deadlock
+expect_run emu/run/copy_wait_split 0 "expect Out = A: all 20000 elements equal" tests/golden/copy_wait_split.tile \
+	--set M=200 --set N=100 --expect Out=A
 name=emu/run/no_compiler
 CXX=/nonexistent/c++ $limit "$tilec" run examples/tmem_roundtrip.tile >"$tmp/out" 2>&1
 rc=$?
