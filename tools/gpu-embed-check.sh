@@ -1,0 +1,100 @@
+#!/bin/sh
+# gpu-embed-check.sh [TILEC]: on a machine with an NVIDIA GPU of sm_90 or later (made for the H200) and
+# nvcc, the checks of clusters and of tilec inside hand-written CUDA that need a GPU. Not part of make
+# check. One PASS/FAIL line each; exits 1 when one failed. Without TILEC, builds build/tilec first.
+#   gpu-cluster/launch   tests/golden/cluster_runtime.tile (cluster = 2, grid computed at launch), its
+#                        CUDA C built for sm_90 (it has no tcgen05), launched through libtilert
+#                        (cuLaunchKernelEx with the cluster): the same tensors as `tilec run`.
+#   gpu-cluster/grid     the same kernel with a grid of 3 CTAs: libtilert refuses the launch.
+#   gpu-cluster/ranks    a kernel carrying tilec_cluster_ranks = {2, 1, 1}, launched by libtilert:
+#                        each CTA reads %cluster_ctarank and %cluster_nctarank, proving the clusters.
+cd "$(dirname "$0")/.." || exit 2
+tilec=${1:-build/tilec}
+case $tilec in /*) ;; *) tilec=$PWD/$tilec ;; esac
+arch=${EMU_ARCH:-sm_90}
+if ! nvcc=$(sh tools/find-nvcc.sh); then
+	echo "gpu-embed-check: no nvcc (set CUDA_HOME)" >&2
+	exit 2
+fi
+if [ $# -eq 0 ]; then
+	make --no-print-directory build/tilec >/dev/null || exit 2
+fi
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+runner=$tmp/emu-gpu-runner
+${CC:-cc} -std=c11 -Wall -Wextra -O2 -D_POSIX_C_SOURCE=200809L -Iruntime -o "$runner" tools/emu-gpu-runner.c \
+	runtime/tilert.c -ldl || exit 2
+failed=0
+
+fail() {
+	echo "FAIL $name: $*"
+	failed=1
+}
+
+indent() {
+	head -n 20 "$1" | sed 's/^/    /'
+}
+
+# ---------------------------------------------------------------- clusters through libtilert
+name=gpu-cluster/launch
+dir=$tmp/cluster
+mkdir -p "$dir"
+if ! "$tilec" run tests/golden/cluster_runtime.tile --set N=100 --dump "$dir" >"$dir/cpu.txt" 2>&1 ||
+   ! "$tilec" tests/golden/cluster_runtime.tile -o "$dir/k.cu" 2>"$dir/nvcc.txt" ||
+   ! "$nvcc" -cubin -arch="$arch" -o "$dir/k.cubin" "$dir/k.cu" >>"$dir/nvcc.txt" 2>&1; then
+	fail "tilec run, tilec or nvcc failed"
+	indent "$dir/nvcc.txt"
+	indent "$dir/cpu.txt"
+elif ! "$runner" "$dir/k.cubin" "$dir" >"$dir/gpu.txt" 2>&1; then
+	fail "the launch through libtilert failed"
+	indent "$dir/gpu.txt"
+elif ! cmp -s "$dir/1.out" "$dir/1.gpu"; then
+	fail "Out differs between the GPU and tilec run"
+else
+	echo "PASS $name ($(tr '\n' ' ' <"$dir/gpu.txt"))"
+fi
+
+name=gpu-cluster/grid
+sed 's/^scalar 2 N i32 4 .*/scalar 2 N i32 4 0x00000060/' "$dir/manifest" >"$dir/manifest.96" &&
+	mv "$dir/manifest.96" "$dir/manifest"
+if "$runner" "$dir/k.cubin" "$dir" >"$dir/gpu96.txt" 2>&1; then
+	fail "a grid of 3 CTAs in clusters of 2 was launched"
+elif ! grep -qF "tilert: kernel scale: grid 3x1x1 is not a whole number of its clusters of 2x1x1 CTAs (dimension x)" \
+	"$dir/gpu96.txt"; then
+	fail "not the expected message"
+	indent "$dir/gpu96.txt"
+else
+	echo "PASS $name"
+fi
+
+name=gpu-cluster/ranks
+dir=$tmp/ranks
+mkdir -p "$dir"
+cat >"$dir/ranks.cu" <<'EOF'
+// Each CTA writes (number of CTAs in its cluster) << 8 | (its rank in the cluster).
+extern "C" __global__ void __cluster_dims__(2, 1, 1) ranks(unsigned *out)
+{
+	unsigned rank, n;
+	asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+	asm("mov.u32 %0, %%cluster_nctarank;" : "=r"(n));
+	if (threadIdx.x == 0)
+		out[blockIdx.x] = n << 8 | rank;
+}
+extern "C" __device__ const unsigned tilec_launch_ranks[6] = {6, 1, 1, 32, 1, 1};
+extern "C" __device__ const unsigned tilec_cluster_ranks[3] = {2, 1, 1};
+EOF
+printf 'kernel ranks\nseed 0\ntensor 0 Out u32 4 6\n' >"$dir/manifest"
+head -c 24 /dev/zero >"$dir/0.in"
+printf '\000\002\000\000\001\002\000\000\000\002\000\000\001\002\000\000\000\002\000\000\001\002\000\000' >"$dir/want"
+if ! "$nvcc" -cubin -arch="$arch" -o "$dir/k.cubin" "$dir/ranks.cu" >"$dir/nvcc.txt" 2>&1; then
+	fail "nvcc failed"
+	indent "$dir/nvcc.txt"
+elif ! "$runner" "$dir/k.cubin" "$dir" >"$dir/gpu.txt" 2>&1; then
+	fail "the launch through libtilert failed"
+	indent "$dir/gpu.txt"
+elif ! cmp -s "$dir/want" "$dir/0.gpu"; then
+	fail "the CTAs did not run in clusters of 2: $(od -An -tx4 "$dir/0.gpu")"
+else
+	echo "PASS $name ($(od -An -tx4 "$dir/0.gpu" | tr -s ' '))"
+fi
+exit $failed
