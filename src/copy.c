@@ -572,6 +572,9 @@ copy_explain_waits(KernelIR *k)
 		const char *what = isa_name(w->kind, 0);
 		if (w->at.file == k->loc.file && w->at.first_line == k->loc.first_line)
 			explain_note(w->copy, "its %s is at the end of kernel '%s'", what, k->name);
+		else if (w->at.first_column == 0)
+			explain_note(w->copy, "its %s is placed at the end of the branch or loop body that ends on line %d, so "
+			                      "that every path copies the staged registers once", what, w->at.first_line);
 		else if (w->at.first_line == w->copy.first_line && w->at.file == w->copy.file)
 			explain_note(w->copy, "its %s follows it at once", what);
 		else

@@ -534,6 +534,49 @@ lower_nested(List *into, List *stmts)
 	W.out = saved_out;
 }
 
+/* A copy's staged load (apply.c's staging array) waits where its registers are first needed, and its
+   copies out of the array follow that wait. Every path must run them exactly once, so the wait does not
+   move into a branch or a loop body that may not run (or run again): such a statement gets it before
+   it, and one that staged a load inside gets it at its end. Unrolled loops and blocks run once. */
+static void
+complete_staged(Loc loc)
+{
+	if (W.after_wait.n)
+		protocol_complete_copies(W.proto, EFF_COMPLETES_LOADS, loc);
+}
+
+static bool is_tc_stmt(Stmt *s);
+static int count_stmts(List *stmts, bool (*is)(Stmt *));
+
+static bool
+is_sync_or_instr(Stmt *s)
+{
+	return s->kind == S_CTA_SYNC || (s->kind == S_INSTR && is_tc_stmt(s));
+}
+
+/* Whether a wait may be placed inside these statements: they touch registers, views or tensor memory, or
+   hold a barrier or a tcgen05 instruction. Other work (arithmetic, global and shared memory) runs while a
+   staged load is in flight. */
+static bool
+may_place_wait(List *stmts)
+{
+	return needs_unroll(stmts) || count_stmts(stmts, is_sync_or_instr) > 0;
+}
+
+static void
+lower_branch(List *into, List *stmts, Loc loc)
+{
+	List *saved_out = W.out;
+	int staged = W.after_wait.n; /* from before the branch: they wait after it */
+	W.out = into;
+	scope_push();
+	lower_stmts(stmts);
+	if (W.after_wait.n > staged) /* column 0: at the end of the body (copy_explain_waits) */
+		complete_staged((Loc){loc.last_line, 0, loc.last_line, 0, loc.file});
+	scope_pop();
+	W.out = saved_out;
+}
+
 /* x op= e is x = x op e: the target is read once, as part of the value, and written once. */
 static Expr *
 compound_value(Stmt *s)
@@ -646,6 +689,8 @@ lower_for(Stmt *s)
 		}
 		return;
 	}
+	if (may_place_wait(&s->body))
+		complete_staged(s->loc);
 	LStmt *l = emit(L_FOR, s->loc);
 	Var *v = pool_alloc(sizeof *v);
 	v->name = s->name;
@@ -670,7 +715,7 @@ lower_for(Stmt *s)
 	List *split_list;
 	int split_at;
 	split_enter(&split_list, &split_at);
-	lower_nested(&l->body, &s->body);
+	lower_branch(&l->body, &s->body, s->loc);
 	split_leave(split_list, split_at);
 	protocol_join(W.proto, f);
 	scope_pop();
@@ -865,16 +910,18 @@ lower_stmt(Stmt *s)
 			return;
 		}
 		protocol_read(W.proto, cond, s->value->loc);
+		if (may_place_wait(&s->body) || may_place_wait(&s->else_body))
+			complete_staged(s->loc);
 		LStmt *l = emit(L_IF, s->loc);
 		l->cond = cond;
 		ProtoFork *f = protocol_if(W.proto, cond, s->value->loc);
 		List *split_list;
 		int split_at;
 		split_enter(&split_list, &split_at);
-		lower_nested(&l->body, &s->body);
+		lower_branch(&l->body, &s->body, s->loc);
 		protocol_else(W.proto, f);
 		if (s->has_else)
-			lower_nested(&l->els, &s->else_body);
+			lower_branch(&l->els, &s->else_body, s->loc);
 		split_leave(split_list, split_at);
 		protocol_join(W.proto, f);
 		return;
@@ -929,10 +976,6 @@ lower_stmt(Stmt *s)
 			W.wait_at = -1;
 			for (int k = 0; k < ctx.after_wait.n; k++)
 				list_push(&W.after_wait, ctx.after_wait.v[k]);
-			/* registers that differ from warp to warp are copied out of their staging array on every
-			   path: a copy's staged load waits at once */
-			if (copy && ctx.after_wait.n)
-				protocol_complete_copies(W.proto, EFF_COMPLETES_LOADS, s->loc);
 		}
 		return;
 	}

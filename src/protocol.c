@@ -384,6 +384,13 @@ protocol_complete_copies(Protocol *p, int effects, Loc loc)
 
 /* --------------------------------------------------------------- statements */
 
+static bool
+rects_overlap(const TmemRect *a, const TmemRect *b)
+{
+	return a->space == b->space && a->lane0 < b->lane0 + b->lanes && b->lane0 < a->lane0 + a->lanes &&
+	       a->col0 < b->col0 + b->cols && b->col0 < a->col0 + a->cols;
+}
+
 void
 protocol_read(Protocol *p, const IExpr *e, Loc loc)
 {
@@ -412,12 +419,6 @@ protocol_read(Protocol *p, const IExpr *e, Loc loc)
 	protocol_read(p, e->index, loc);
 }
 
-static bool
-rects_overlap(const TmemRect *a, const TmemRect *b)
-{
-	return a->space == b->space && a->lane0 < b->lane0 + b->lanes && b->lane0 < a->lane0 + a->lanes &&
-	       a->col0 < b->col0 + b->cols && b->col0 < a->col0 + a->cols;
-}
 
 void
 protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
@@ -437,6 +438,18 @@ protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
 				for (int j = 0; j < p->flow.loaded.n; j++)
 					LIST_AT(p->flow.loaded, LoadedReg, j)->warps = 0;
 				break;
+			}
+		}
+		/* a copy's store is complete before the next store of its warp to the cells it wrote */
+		for (int i = 0; i < ctx->rects.n; i++) {
+			TmemRect *r = LIST_AT(ctx->rects, TmemRect, i);
+			for (int j = 0; j < p->flow.stores.n; j++) {
+				StoreState *st = LIST_AT(p->flow.stores, StoreState, j);
+				if (st->auto_wait && st->pending && st->rect.warp == r->warp && (p->warps >> r->warp & 1) &&
+				    rects_overlap(r, &st->rect)) {
+					place_wait(p, TC_WAIT_ST, loc);
+					break;
+				}
 			}
 		}
 		for (int i = 0; i < ctx->rects.n; i++) {
