@@ -946,7 +946,9 @@ lower_stmt(Stmt *s)
 				return;
 		}
 		bool copy = s->kind == S_COPY;
-		if (!protocol_uniform(W.proto, s->loc, copy ? "copy" : "apply"))
+		/* tcgen05.ld / st are .sync.aligned; a copy between registers and memory is per thread */
+		bool tc = !copy || (s->operands.n == 2 && (ops[0]->base->kind == TK_TMEM || ops[1]->base->kind == TK_TMEM));
+		if (tc && !protocol_uniform(W.proto, s->loc, copy ? "copy" : "apply"))
 			return;
 		ApplyCtx ctx = {0};
 		/* a copy's load always gets its wait, placed by tilec */

@@ -122,3 +122,8 @@ E("copy_block_2d", "`copy between registers and memory needs a one-dimensional b
   "copymem", wrong=[("launch(grid = 1, block = 128)", "launch(grid = 1, block = (64, 2))")],
   fix=[("launch(grid = 1, block = (64, 2))", "launch(grid = 1, block = 128)")],
   fixtext="launch a one-dimensional block.")
+E("copy_divergent", "`copy inside control flow that can split a warp; every lane of the warp must execute it`",
+  "A copy with tensor memory is made of tcgen05.ld / st instructions, which are `.sync.aligned`: every lane of a warp executes them together. A copy between registers and global or shared memory moves each thread's own elements and may sit in such control flow (tests/golden/copy_divergent_memory.tile).",
+  "copy", wrong=[("    copy(acc, r);\n", "    if (lane_id < 16) {\n        copy(acc, r);\n    }\n")],
+  fix=[("    if (lane_id < 16) {\n        copy(acc, r);\n    }\n", "    copy(acc, r);\n")],
+  fixtext="copy with tensor memory where the whole warp runs, and split the warp only around the work on registers or memory.")
