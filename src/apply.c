@@ -169,7 +169,7 @@ check_register(Check *c, Issue *is, int gi, int lane, int reg, ImageCell cell, i
 		}
 		word = slot / o->half;
 	}
-	if (lane == 0) {
+	if (lane == 0 || word0[reg] < 0) { /* < 0: lane 0 failed (apply_map_input goes on after failures) */
 		word0[reg] = word;
 	} else if (word0[reg] != word) {
 		c->mm->word0 = word0[reg];
@@ -1231,19 +1231,52 @@ apply_map_input(const ApplyInput *in, Mismatch *mm)
 	size_t n = (size_t)m->nwarps * 32 * (size_t)nregs * (size_t)m->half;
 	m->reg_index = pool_alloc(sizeof(int) * n);
 	m->tmem_index = pool_alloc(sizeof(int) * n);
+	m->cell = pool_alloc(sizeof(CellVerdict) * n);
+	m->atom = pool_alloc(sizeof(AtomVerdict) * (size_t)m->nwarps * 2);
 	size_t i = 0;
+	int *words = pool_alloc(sizeof(int) * (size_t)nregs);
 	for (int wi = 0; wi < m->nwarps; wi++) {
 		int gi = group_index(&c, m->warps[wi]);
+		Issue is = {.warp = m->warps[wi], .repeat = 0, .words = words};
+		Base base[2] = {{0}};
+		for (int r = 0; r < nregs; r++)
+			words[r] = -1;
 		for (int lane = 0; lane < 32; lane++) {
 			for (int r = 0; r < nregs; r++) {
 				ImageCell cell = image_cell(&c.op, lane, r);
+				size_t at = i;
 				for (int h = 0; h < m->half; h++, i++) {
 					m->reg_index[i] = operand_flat(&c, &c.reg, true, gi, 0, cell, h);
 					m->tmem_index[i] = operand_flat(&c, &c.tmem[cell.access], false, gi, 0, cell, h);
 				}
+				/* the check's own verdict on each cell, going on after a mismatch: the first of the
+				   register's parts that fails, the register side before the TMEM side */
+				Mismatch cm;
+				for (int side = 0; side < 2; side++) {
+					memset(&cm, 0, sizeof cm);
+					c.mm = &cm;
+					bool ok = side == 0 ? check_register(&c, &is, gi, lane, r, cell, words)
+					                    : check_tmem(&c, &is, c.ntmem == 2 ? cell.access : 0, gi, lane, r, cell,
+					                                 &base[c.ntmem == 2 ? cell.access : 0]);
+					CellVerdict *v = &m->cell[at + (size_t)cm.part];
+					if (ok || v->kind != MM_NONE)
+						continue;
+					*v = (CellVerdict){cm.kind, cm.thread, cm.slot, cm.want_slot, cm.word0,
+					                   cm.tlane, cm.tcol, cm.tpart, cm.need_lane, cm.need_col};
+				}
 			}
 		}
+		Mismatch cm_atom;
+		for (int k = 0; k < c.ntmem; k++) {
+			memset(&cm_atom, 0, sizeof cm_atom);
+			c.mm = &cm_atom;
+			AtomVerdict *a = &m->atom[wi * 2 + k];
+			a->lane = base[k].lane;
+			a->col = base[k].col;
+			a->kind = check_slab(&c, &is, &base[k], k) ? MM_NONE : cm_atom.kind;
+		}
 	}
+	c.mm = mm;
 	return m;
 }
 

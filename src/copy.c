@@ -583,6 +583,8 @@ copy_explain_waits(KernelIR *k)
 	}
 }
 
+void (*copy_observer)(Stmt *s, const ApplyInput *ins, int n, bool matched);
+
 typedef struct CopyMemo {
 	View *lv, *tv;
 	ScopeKind scope;
@@ -624,6 +626,8 @@ copy_tmem(Stmt *st, View *dst, View *lv, View *tv, ApplyCtx *ctx, List *out, Cop
 	if (memo && diag_explain)
 		memo = NULL; /* the notes need the search's operand maps */
 	if (memo) {
+		if (copy_observer)
+			copy_observer(st, &memo->in, 1, true);
 		apply_emit(&memo->in, memo->issues, memo->nissues, memo->imm, st->loc, ctx, out);
 		choice->in = memo->in;
 		choice->imm = memo->imm;
@@ -671,6 +675,8 @@ copy_tmem(Stmt *st, View *dst, View *lv, View *tv, ApplyCtx *ctx, List *out, Cop
 			m->nissues = nissues;
 			m->imm = imm;
 			list_push(&k->copy_memo, m);
+			if (copy_observer)
+				copy_observer(st, &in, 1, true);
 			apply_emit(&in, issues, nissues, imm, st->loc, ctx, out);
 			choice->in = in;
 			choice->imm = imm;
@@ -698,6 +704,8 @@ copy_tmem(Stmt *st, View *dst, View *lv, View *tv, ApplyCtx *ctx, List *out, Cop
 	opcode_format(&best.op, text, sizeof text);
 	error(st->loc, "no %s instruction matches the layouts of this copy; the closest candidate is %s", dir, text);
 	if (best_progress >= 0) {
+		if (copy_observer)
+			copy_observer(st, &best_in, 1, false);
 		apply_report(&best_in, &best_mm, st->loc, st->loc, true);
 		advise(&s, &best_mm, text, st->loc);
 	} else if (best_fail.high) {

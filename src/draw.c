@@ -314,26 +314,55 @@ draw_opcode(const Opcode *op, Buf *out)
 
 /* ------------------------------------------------------------------ an apply's mapping */
 
-/* The apply --draw FILE:LINE asks for, once lowering has met it. */
+/* The apply or copy --draw FILE:LINE asks for, once lowering has met it. */
+enum { MAX_MAPS = 8 };
 static struct {
 	bool active;
 	int file, line;
 	bool seen;
-	ApplyMap *map; /* NULL when its operands do not fit the instruction */
+	ApplyMap *maps[MAX_MAPS]; /* the apply's map (NULL when its operands do not fit the instruction), or
+	                             those of the applies a copy chose */
+	int nmaps;
+	bool copy, matched;       /* a copy, and whether an instruction matched it (else: the closest) */
 	Stmt *s;
 } want;
+
+static bool
+wanted(const Stmt *s)
+{
+	return want.active && !want.seen && s->loc.file == want.file && s->loc.first_line <= want.line &&
+	       s->loc.last_line >= want.line;
+}
 
 /* lower_apply_observer while drawing: records the one apply --draw asks for. */
 static bool
 draw_apply(Stmt *s, View **operands, int noperands, ApplyCtx *ctx)
 {
-	if (!want.active || want.seen || s->loc.file != want.file || s->loc.first_line > want.line ||
-	    s->loc.last_line < want.line)
+	if (!wanted(s))
 		return true;
 	want.seen = true;
 	want.s = s;
-	want.map = apply_map(s, operands, noperands, ctx);
-	return want.map != NULL;
+	want.maps[0] = apply_map(s, operands, noperands, ctx);
+	want.nmaps = 1;
+	return want.maps[0] != NULL;
+}
+
+/* copy_observer while drawing: the applies the copy at the line chose, or its closest candidate. */
+static void
+draw_copy(Stmt *s, const ApplyInput *ins, int n, bool matched)
+{
+	if (!wanted(s))
+		return;
+	want.seen = true;
+	want.s = s;
+	want.copy = true;
+	want.matched = matched;
+	for (int i = 0; i < n && want.nmaps < MAX_MAPS; i++) {
+		Mismatch mm;
+		ApplyMap *m = apply_map_input(&ins[i], &mm);
+		if (m)
+			want.maps[want.nmaps++] = m;
+	}
 }
 
 /* "[3,17]": a coordinate short enough for a cell. */
@@ -416,55 +445,34 @@ draw_warp(Picture *p, const ApplyMap *m, int wi, Occupancy *occ)
 	int nbad = 0, nnotes = 0;
 	char notes[MAX_NOTES][256];
 	Grid grids[2];
-	int word0[128];
-	for (int r = 0; r < regs; r++)
-		word0[r] = -1;
 	for (int k = 0; k < ntmem(m); k++) {
 		const View *tv = m->in.tmem[k];
 		const Tensor *t = tv->base;
-		const Layout *tl = t->layout;
+		const AtomVerdict *atom = &m->atom[wi * 2 + k];
 		Grid *g = &grids[k];
 		*g = grid_new(rows, units);
 		g->parts = op->pack ? 1 : half;
 		g->rep_units = shape_cols_per_rep(op->shape) * half;
-		bool base_set = false;
-		int base_lane = 0, base_col = 0;
 		for (int lane = 0; lane < 32; lane++) {
 			for (int r = 0; r < regs; r++) {
 				ImageCell ic = image_cell(op, lane, r);
 				if (ic.access != k)
 					continue;
-				int word = -1;
 				for (int h = 0; h < half; h++) {
 					int i = ((wi * 32 + lane) * regs + r) * half + h;
-					/* the tmem element the image pairs with this cell, and where it really is */
-					int te = tv->map[m->tmem_index[i]];
-					const int32_t *tp = LAYOUT_PLACE(tl, te, 0);
-					int want_col = op->pack ? 2 * ic.col + h : ic.col, want_part = op->pack ? 0 : h;
-					if (!base_set) {
-						base_set = true;
-						base_lane = tp[AX_TLANE] - ic.row;
-						base_col = tp[AX_TCOL] / half - want_col;
-					}
-					int lane_at = base_lane + ic.row, col_at = base_col + want_col;
-					bool tmem_bad = tp[AX_TLANE] != lane_at || tp[AX_TCOL] / half != col_at ||
-					                tp[AX_TCOL] % half != want_part;
-					/* the register element paired with it: its owner and slot */
+					const CellVerdict *v = &m->cell[i];
+					int want_col = op->pack ? 2 * ic.col + h : ic.col;
+					int lane_at = atom->lane + ic.row, col_at = atom->col + want_col;
+					/* the register element paired with it: the thread of this warp that holds it (the same
+					   lane in every warp when the layout names only laneid), else the thread the layout
+					   names, and its slot */
 					int re = m->in.reg->map[m->reg_index[i]];
 					int thread = w * 32 + lane;
 					int slot = layout_slot_in_thread(rl, re, thread);
 					const int32_t *rp = LAYOUT_PLACE(rl, re, 0);
-					/* a thread of this warp that holds it (the same lane in every warp when the layout names
-					   only laneid), else the thread the layout names */
 					int pt = layout_place_thread(rp), mine = w * 32 + pt % 32;
 					int owner = slot >= 0 ? thread : layout_place_owned_by(rl, rp, mine) ? mine : pt;
 					int shown_slot = slot >= 0 ? slot : rp[AX_M];
-					bool slot_bad = slot >= 0 && (slot % half != h || (word >= 0 && slot / half != word) ||
-					                              (lane > 0 && word0[r] >= 0 && slot / half != word0[r]));
-					if (slot >= 0 && word < 0)
-						word = slot / half;
-					if (slot >= 0 && lane == 0 && h == half - 1)
-						word0[r] = slot / half;
 					Cell *c = &g->cells[ic.row * units + ic.col * half + h];
 					c->colour = owner / 32 == w ? owner % 32 : -1;
 					int held = occupant(occ + k, lane_at, col_at * half + (op->pack ? 0 : h));
@@ -473,7 +481,7 @@ draw_warp(Picture *p, const ApplyMap *m, int wi, Occupancy *occ)
 					else
 						snprintf(c->text[0], sizeof c->text[0], "-");
 					snprintf(c->text[1], sizeof c->text[1], "t%d m%d", owner, shown_slot);
-					c->bad = tmem_bad || slot < 0 || slot_bad;
+					c->bad = v->kind != MM_NONE;
 					const Mismatch *mm = &m->first;
 					c->first = !m->matched && at_cell(mm) && mm->repeat == 0 && mm->warp == w && mm->lane == lane &&
 					           mm->reg == r && mm->part == h;
@@ -487,28 +495,29 @@ draw_warp(Picture *p, const ApplyMap *m, int wi, Occupancy *occ)
 					format_coords(tc, sizeof tc, tv->rank, tv->dims, m->tmem_index[i]);
 					char *n = notes[nnotes++];
 					const char *part = half > 1 ? pool_printf(", part %d", h) : "";
-					if (slot < 0)
-						snprintf(n, 256, "lane %d, register %d%s: element %s of '%s' is owned by thread %d (warp %d, "
-						         "lane %d), not by thread %d", lane, r, part, rc, m->in.reg->name, owner, owner / 32,
-						         owner % 32, thread);
-					else if (slot_bad)
-						snprintf(n, 256, "lane %d, register %d%s: element %s of '%s' is slot %d of thread %d, which "
-						         "is not part %d of the one register word the instruction names here", lane, r, part,
-						         rc, m->in.reg->name, slot, thread, h);
+					const char *at = pool_printf("lane %d, register %d%s: element", lane, r, part);
+					if (v->kind == MM_OWNER)
+						snprintf(n, 256, "%s %s of '%s' is owned by thread %d (warp %d, lane %d), not by thread %d", at,
+						         rc, m->in.reg->name, v->thread, v->thread / 32, v->thread % 32, thread);
+					else if (v->kind == MM_PART)
+						snprintf(n, 256, "%s %s of '%s' is slot %d of thread %d; the image needs slot %d, part %d of "
+						         "one register word", at, rc, m->in.reg->name, v->slot, thread, v->want_slot, h);
+					else if (v->kind == MM_WORD)
+						snprintf(n, 256, "%s %s of '%s' is in register word %d of thread %d, but lane 0 gives this "
+						         "instruction register word %d", at, rc, m->in.reg->name, v->slot, thread, v->word0);
 					else
-						snprintf(n, 256, "lane %d, register %d%s: element %s of '%s' is at TMEM lane %d, column %d "
-						         "(part %d); the image needs lane %d, column %d (part %d)", lane, r, part, tc,
-						         tv->name, t->lane_offset + tp[AX_TLANE], t->col_offset + tp[AX_TCOL] / half,
-						         tp[AX_TCOL] % half, t->lane_offset + lane_at, t->col_offset + col_at, want_part);
+						snprintf(n, 256, "%s %s of '%s' is at TMEM lane %d, column %d (part %d); the image needs lane "
+						         "%d, column %d (part %d)", at, tc, tv->name, t->lane_offset + v->tlane,
+						         t->col_offset + v->tcol, v->tpart, t->lane_offset + v->need_lane,
+						         t->col_offset + v->need_col, op->pack ? 0 : h);
 				}
 			}
 		}
+		int base_lane = atom->lane, base_col = atom->col;
 		g->row0 = t->lane_offset + base_lane;
 		g->col0 = t->col_offset + base_col;
 		int slab = 32 * (w % 4), first = g->row0;
-		bool slab_ok = op->shape == SH_32X32B     ? first == slab
-		               : op->shape == SH_16X32BX2 ? first >= slab && first <= slab + 16
-		                                          : first == slab || first == slab + 16;
+		bool slab_ok = atom->kind != MM_SLAB;
 		g->title_bad = !slab_ok;
 		bool same = !tv->name || strcmp(tv->name, t->name) == 0;
 		g->title = pool_printf("%s'%s'%s: TMEM lanes %d..%d, columns %d..%d%s",
@@ -577,22 +586,58 @@ verdict(Picture *p, const ApplyMap *m)
 	line_of_text(p, "sub red", 12, "The check refuses this apply: %s; tilec prints its error.", why);
 }
 
+/* One apply's panels: what it is, a panel per warp, and the check's verdict. */
 static void
-draw_mapping(const ApplyMap *m, const Stmt *s, Buf *out)
+draw_map(Picture *p, const ApplyMap *m)
 {
-	Picture p = {0};
 	char name[96];
 	opcode_format(&m->in.op, name, sizeof name);
-	const char *title = apply_text(s);
-	line_of_text(&p, "title", 15, "%s", title);
+	Occupancy occ[2];
+	for (int k = 0; k < ntmem(m); k++)
+		occ[k] = occupancy(m->in.tmem[k]->base);
+	int bad = 0;
+	for (int wi = 0; wi < m->nwarps; wi++)
+		bad += draw_warp(p, m, wi, occ);
+	p->y += 8;
+	if (bad)
+		line_of_text(p, "sub red", 12, "%d cell%s do%s not match the image of %s.", bad, bad == 1 ? "" : "s",
+		             bad == 1 ? "es" : "", name);
+	else
+		line_of_text(p, "sub", 12, "Every cell drawn matches the image of %s.", name);
+	verdict(p, m);
+}
+
+/* "OPCODE, S scope, warps ...": the line that says which apply a set of panels shows. */
+static void
+map_line(Picture *p, const ApplyMap *m, const char *before)
+{
+	char name[96];
+	opcode_format(&m->in.op, name, sizeof name);
 	ScopeKind sk = m->in.scope;
 	const char *scope = sk == SCOPE_WARP ? "warp" : sk == SCOPE_WARPGROUP ? "warpgroup" : "cta";
 	Buf warps = {0};
 	for (int i = 0; i < m->nwarps; i++)
 		buf_printf(&warps, "%s%d", i ? ", " : "", m->warps[i]);
-	line_of_text(&p, "sub", 11, "%s, %s scope, warp%s %s: one panel per warp, its first repeat (of %d).", name, scope,
-	             m->nwarps == 1 ? "" : "s", warps.data, m->repeats);
+	line_of_text(p, "sub", before[0] ? 12 : 11, "%s%s, %s scope, warp%s %s: one panel per warp, "
+	             "its first repeat (of %d).", before, name, scope, m->nwarps == 1 ? "" : "s", warps.data, m->repeats);
 	buf_free(&warps);
+}
+
+/* The picture of an apply (one map), or of a copy: the applies it chose, one after the other. */
+static void
+draw_mapping(ApplyMap *const *maps, int n, const Stmt *s, bool copy, bool matched, Buf *out)
+{
+	Picture p = {0};
+	const ApplyMap *m = maps[0];
+	const char *title = apply_text(s);
+	line_of_text(&p, "title", 15, "%s", title);
+	if (copy)
+		line_of_text(&p, "sub", 11, "%s", matched ? pool_printf("tilec does this copy with %d apply statement%s, "
+		                                                        "drawn below.", n, n == 1 ? "" : "s")
+		                                          : "No instruction matches this copy; below, the closest candidate "
+		                                            "tilec tried, as an apply.");
+	else
+		map_line(&p, m, "");
 	const char *tnames = ntmem(m) == 2 && m->in.tmem[0]->base != m->in.tmem[1]->base ? pool_printf("'%s' and '%s'", m->in.tmem[0]->base->name, m->in.tmem[1]->base->name)
 	                                   : pool_printf("'%s'", m->in.tmem[0]->base->name);
 	line_of_text(&p, "sub", 11, "Each cell: the element of %s it holds (-: none); below, the thread that owns the element "
@@ -601,19 +646,13 @@ draw_mapping(const ApplyMap *m, const Stmt *s, Buf *out)
 	             m->in.op.pack ? " (each 16-bit element in the low half of its own cell)"
 	             : m->half > 1 ? pool_printf(", split into the %d-bit parts of each 32-bit cell", 32 / m->half) : "");
 	legend(&p, "Colour: the owning thread's lane in its warp.", true);
-	Occupancy occ[2];
-	for (int k = 0; k < ntmem(m); k++)
-		occ[k] = occupancy(m->in.tmem[k]->base);
-	int bad = 0;
-	for (int wi = 0; wi < m->nwarps; wi++)
-		bad += draw_warp(&p, m, wi, occ);
-	p.y += 8;
-	if (bad)
-		line_of_text(&p, "sub red", 12, "%d cell%s do%s not match the image of %s.", bad, bad == 1 ? "" : "s",
-		             bad == 1 ? "es" : "", name);
-	else
-		line_of_text(&p, "sub", 12, "Every cell drawn matches the image of %s.", name);
-	verdict(&p, m);
+	for (int i = 0; i < n; i++) {
+		if (copy) {
+			p.y += 14;
+			map_line(&p, maps[i], n > 1 ? pool_printf("apply %d of %d: ", i + 1, n) : "apply ");
+		}
+		draw_map(&p, maps[i]);
+	}
 	finish(&p, title, out);
 }
 
@@ -624,7 +663,7 @@ stmts_at(List *stmts, int file, int line, Stmt **found, Buf *lines)
 {
 	for (int i = 0; i < stmts->n; i++) {
 		Stmt *s = LIST_AT(*stmts, Stmt, i);
-		if (s->kind == S_APPLY && s->loc.file == file) {
+		if ((s->kind == S_APPLY || s->kind == S_COPY) && s->loc.file == file) {
 			if (!*found && s->loc.first_line <= line && s->loc.last_line >= line)
 				*found = s;
 			buf_printf(lines, "%s%d", lines->len ? ", " : "", s->loc.first_line);
@@ -666,8 +705,8 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 		while (at[col - 1] == ' ' || at[col - 1] == '\t')
 			col++;
 		Loc loc = {line, col, line, col, file};
-		error(loc, "no apply at line %d to draw%s%s", line, lines.len ? "; this file has applies at lines " : "",
-		      lines.len ? lines.data : "");
+		error(loc, "no apply or copy at line %d to draw%s%s", line,
+		      lines.len ? "; this file has applies or copies at lines " : "", lines.len ? lines.data : "");
 		buf_free(&lines);
 		return 1;
 	}
@@ -677,20 +716,28 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 	want.line = line;
 	scratch_hold(true); /* the apply's views are drawn after lowering */
 	lower_apply_observer = draw_apply;
+	copy_observer = draw_copy;
 	lower_program(&items, path);
 	lower_apply_observer = NULL;
+	copy_observer = NULL;
 	want.active = false;
-	if (want.seen && want.map) {
-		draw_mapping(want.map, want.s, svg);
+	const char *what = found->kind == S_COPY ? "copy" : "apply";
+	if (want.seen && want.nmaps && want.maps[0]) {
+		draw_mapping(want.maps, want.nmaps, want.s, want.copy, want.matched, svg);
 		return 0;
 	}
-	if (want.seen)
+	if (want.seen && want.copy)
+		error(no_loc, "cannot draw the copy at %s:%d: no candidate instruction fits its operands (see above)", path,
+		      line);
+	else if (want.seen)
 		error(no_loc, "cannot draw the apply at %s:%d: its operands do not fit the instruction (see above)", path,
 		      line);
+	else if (found->kind == S_COPY && !error_count)
+		error(no_loc, "cannot draw the copy at %s:%d: it moves data between registers and memory, with no tcgen05 "
+		      "instruction to draw", path, line);
 	else
-		error(no_loc, "cannot draw the apply at %s:%d: it was not checked%s", path, line,
+		error(no_loc, "cannot draw the %s at %s:%d: it was not checked%s", what, path, line,
 		      error_count ? " because of the errors above" : "");
-	buf_free(&lines);
 	return 1;
 }
 

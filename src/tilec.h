@@ -827,6 +827,19 @@ void apply_emit(const ApplyInput *in, ApplyIssue *issues, int nissues, uint32_t 
    for each participating warp's first repeat, lane, register r and part h (elements per 32-bit
    word), the flat index into the register view and into the tmem view of the element at the
    image's (access, row, column). */
+/* apply_match's verdict on one cell of the image (MM_NONE: it matches), with what its message needs. */
+typedef struct CellVerdict {
+	MismatchKind kind; /* MM_NONE, MM_OWNER, MM_PART, MM_WORD, MM_TMEM_HIGH or MM_TMEM_PLACE */
+	int thread, slot, want_slot, word0;       /* as in Mismatch */
+	int tlane, tcol, tpart, need_lane, need_col;
+} CellVerdict;
+
+/* The base of one warp's atom (fixed by its first element, as the check fixes it) and its verdict. */
+typedef struct AtomVerdict {
+	int lane, col;     /* relative to the tensor */
+	MismatchKind kind; /* MM_NONE, MM_SLAB or MM_COLUMNS */
+} AtomVerdict;
+
 typedef struct ApplyMap {
 	ApplyInput in;
 	bool matched;
@@ -836,6 +849,8 @@ typedef struct ApplyMap {
 	int nwarps;
 	int warps[64];
 	int *reg_index, *tmem_index; /* [((warp index * 32 + lane) * registers + r) * half + h] */
+	CellVerdict *cell;           /* the same index: what the check says of that cell */
+	AtomVerdict *atom;           /* [warp index * 2 + access] */
 } ApplyMap;
 
 /* The map of an apply as stated; NULL when the operands' shapes do not fit the instruction (*mm
@@ -861,6 +876,9 @@ typedef struct CopyChoice {
 
 /* --explain: where the waits of the kernel's copies went (lower.c's walk recorded them). */
 void copy_explain_waits(KernelIR *k);
+/* Called, when set, with the apply statements a copy between tmem and registers chose (matched), or
+   with the closest candidate when none matches (--draw's observer: draw.c sets it). */
+extern void (*copy_observer)(Stmt *s, const ApplyInput *ins, int n, bool matched);
 /* Lowers copy(dst, src) [scope S] into out; reports and returns false when it cannot. */
 bool copy_lower(Stmt *s, View *dst, View *src, ApplyCtx *ctx, List *out, CopyChoice *choice);
 

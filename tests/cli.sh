@@ -480,8 +480,12 @@ draw_error draw-line-0 2 "tilec: error: --draw takes a tcgen05.ld or tcgen05.st 
 	--draw "$example:0" -o "$tmp/e.svg"
 draw_error draw-two-inputs 2 "tilec: error: --draw names its file itself (--draw FILE.tile:LINE); '$example' is one input too many (see tilec --help)" \
 	--draw $op "$example" -o "$tmp/e.svg"
-draw_error draw-no-apply 1 "$example:1:1: error: no apply at line 1 to draw; this file has applies at lines 24, 27" \
+draw_error draw-no-apply 1 "$example:1:1: error: no apply or copy at line 1 to draw; this file has applies or copies at lines 24, 27" \
 	--draw "$example:1" -o "$tmp/e.svg"
+# a copy between registers and memory has no tcgen05 instruction to draw
+line=$(grep -n 'copy(Out, r)' tests/golden/copy_memory.tile | head -n 1 | cut -d: -f1)
+draw_error draw-copy-memory 1 "tilec: error: cannot draw the copy at tests/golden/copy_memory.tile:$line: it moves data between registers and memory, with no tcgen05 instruction to draw" \
+	--draw "tests/golden/copy_memory.tile:$line" -o "$tmp/e.svg"
 draw_error draw-past-end 1 "tilec: error: $example has 38 lines; there is no line 99 to draw" \
 	--draw "$example:99" -o "$tmp/e.svg"
 draw_error draw-missing-file 1 "tilec: error: cannot read '$tmp/missing.tile': No such file or directory" \

@@ -121,4 +121,32 @@ if grep -q 'The check refuses this apply: its first mismatch is lane 1, register
 else
 	fail refused-verdict "the check's verdict is not written"
 fi
+
+# A copy is drawn as the applies tilec chose for it: here the staged load of per_warp_slots' twin,
+# whose registers differ from warp to warp, matches everywhere.
+line=$(grep -n 'copy(r, tv)' examples/copy/per_warp_slots.tile | cut -d: -f1)
+apply copy-chosen "examples/copy/per_warp_slots.tile:$line" 0 0
+if grep -q 'tilec does this copy with 1 apply statement, drawn below' "$tmp/copy-chosen.svg" &&
+	grep -q 'apply tcgen05.ld.sync.aligned.32x32b.x8.b32, warpgroup scope, warps 0, 1, 2, 3' "$tmp/copy-chosen.svg"; then
+	echo "PASS draw/copy-chosen-apply"
+else
+	fail copy-chosen-apply "the picture does not name the apply the copy chose"
+fi
+
+# A copy no instruction matches: the closest candidate, its wrong cells marked, and its first mismatch
+# the one the error names (tests/golden/copy_no_match.err).
+name=copy-closest
+if picture copy-closest tests/golden/copy_no_match.tile:15; then
+	want=$(sed -n 's/.*the image puts .* of warp \([0-9]*\) in lane \([0-9]*\), register \([0-9]*\)$/lane \2, register \3 of warp \1/p' tests/golden/copy_no_match.err | head -n 1)
+	bad=$(grep -c '^<rect x="[0-9]*" y="[0-9]*" width="[0-9]*" height="27" class="bad[ a-z]*"/>' "$tmp/copy-closest.svg")
+	if [ -z "$want" ] || ! grep -q "its first mismatch is $want " "$tmp/copy-closest.svg"; then
+		fail copy-closest "the first mismatch is not the one of copy_no_match.err ($want)"
+	elif [ "$bad" -eq 0 ] || [ "$(grep -c 'class="bad first"' "$tmp/copy-closest.svg")" != 1 ]; then
+		fail copy-closest "$bad cells marked as wrong, and not one first mismatch"
+	elif ! grep -q 'No instruction matches this copy; below, the closest candidate' "$tmp/copy-closest.svg"; then
+		fail copy-closest "the picture does not say that no instruction matches"
+	else
+		echo "PASS draw/copy-closest"
+	fi
+fi
 exit $failed

@@ -114,6 +114,23 @@ With `.pack::16b` (load) or `.unpack::16b` (store) each register covers two cell
 `tilec --draw FILE.tile:LINE -o FILE.svg` draws an `apply` instead: see
 [language.md](language.md#seeing-an-apply).
 
+### A copy
+
+At the line of a `copy` between tensor memory and registers, `--draw` shows the `apply`
+statements tilec chose for it ([copy.md](copy.md)), one after the other, each drawn as an apply
+is: one panel per warp, every TMEM cell with the element it holds and the thread and register slot
+that move it. This is the load of `examples/copy/per_warp_slots.tile`, whose registers differ from
+warp to warp:
+
+![the copy of examples/copy/per_warp_slots.tile](images/per_warp_slots-copy.svg)
+
+When no instruction matches a copy, tilec prints its error and `--draw` shows the closest
+candidate it tried, with the cells that do not match its image framed in red, the first
+mismatch (the one in the error) with a thick dashed frame. This is
+`tests/golden/copy_no_match.tile`, whose registers are transposed against every image:
+
+![the closest candidate of tests/golden/copy_no_match.tile](images/copy_no_match.svg)
+
 ## Printing an image
 
 ```
@@ -140,3 +157,9 @@ image "tcgen05.ld.sync.aligned.16x64b.x2.pack::16b.b32"
 # The picture docs/language.md shows: the store of the language guide's first example.
 line=$(grep -n 'apply tcgen05.st' examples/tmem_roundtrip.tile | cut -d: -f1)
 draw "examples/tmem_roundtrip.tile:$line" tmem_roundtrip-store
+
+# The pictures of copies above: the load of per_warp_slots' twin and a copy that no instruction matches.
+line=$(grep -n 'copy(r, tv)' examples/copy/per_warp_slots.tile | cut -d: -f1)
+draw "examples/copy/per_warp_slots.tile:$line" per_warp_slots-copy
+line=$(grep -n 'copy(' tests/golden/copy_no_match.tile | head -n 1 | cut -d: -f1)
+draw "tests/golden/copy_no_match.tile:$line" copy_no_match 2>/dev/null
