@@ -9,22 +9,17 @@
 #                           or the same tensors as tests/emu/ref/NAME.tile where that exists
 #   copy-twin/NAME/explain  each copy replaced by the apply its --explain note gives (and a wait after
 #                           it) compiles to the same tcgen05.ld / st instructions
+#   copy-twin/coverage      every example with an apply has a twin, or is one of those below that copy
+#                           cannot express
+# Examples without a twin, and why:
+#   shape_16x32bx2  its two accesses sit 16 lanes and 8 columns apart; a copy takes one view of a tmem
+#                   tensor, and no view or layout moves one coordinate along both TLane and TCol, so
+#                   no copy operand names exactly those cells.
+no_twin="shape_16x32bx2"
 # Exits 1 when a test failed.
 runner=copy-twins
 . "$(dirname "$0")/runner.sh"
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-if command -v timeout >/dev/null 2>&1; then limit='timeout 300'; else limit=; fi
-failed=0
-
-fail() {
-	echo "FAIL $name: $*"
-	failed=1
-}
-
-show() {
-	head -n 20 "$1" | sed 's/^/    /'
-}
+runner_work 300
 
 # instructions FILE OUT: the tcgen05 instruction lines of FILE's CUDA C; sets rc
 instructions() {
@@ -76,10 +71,18 @@ for twin in examples/copy/*.tile; do
 	name=copy-twin/$stem/explain
 	"$tilec" --explain "$twin" -o "$tmp/twin.cu" 2>"$tmp/notes"
 	awk 'NR == FNR {
+			# a copy of mixed widths has several applies; an unrolled loop repeats them all
 			if (match($0, /: note: in its place: apply /)) {
 				split($0, f, ":")
-				if (!(f[2] in a))
-					a[f[2]] = substr($0, RSTART + 22)
+				text = substr($0, RSTART + 22)
+				if (text == first[f[2]])
+					done[f[2]] = 1
+				else if (!(f[2] in first)) {
+					first[f[2]] = text
+					a[f[2]] = text
+					k[f[2]] = 1
+				} else if (!done[f[2]])
+					a[f[2], ++k[f[2]]] = text
 			}
 			next
 		}
@@ -87,6 +90,8 @@ for twin in examples/copy/*.tile; do
 			match($0, /^ */)
 			ind = substr($0, 1, RLENGTH)
 			print ind a[FNR]
+			for (j = 2; j <= k[FNR]; j++)
+				print ind a[FNR, j]
 			print ind "tcgen05.wait::" (a[FNR] ~ /^apply tcgen05\.ld/ ? "ld" : "st") ".sync.aligned;"
 			n++
 			next
@@ -107,34 +112,31 @@ for twin in examples/copy/*.tile; do
 		echo "PASS $name"
 	fi
 
-	name=copy-twin/$stem/run
 	ref=tests/emu/ref/$stem.tile
 	if [ -f "$ref" ]; then
-		$limit "$tilec" run "$twin" >"$tmp/out" 2>&1
-		rc=$?
-		grep 'fnv64' "$tmp/out" >"$tmp/got"
-		$limit "$tilec" run "$ref" >"$tmp/out2" 2>&1
-		grep 'fnv64' "$tmp/out2" >"$tmp/want"
-		if [ $rc -ne 0 ] || [ ! -s "$tmp/want" ]; then
-			fail "tilec run failed (status $rc)"
-			show "$tmp/out"
-		elif ! cmp -s "$tmp/want" "$tmp/got"; then
-			fail "tensors differ from those of $ref (- reference, + twin)"
-			diff -u "$tmp/want" "$tmp/got" | sed 's/^/    /'
-		else
-			echo "PASS $name"
-		fi
+		same_as_ref "copy-twin/$stem/run" "$twin" "$ref"
 	else
-		$limit "$tilec" run "$twin" --expect Out=A >"$tmp/out" 2>&1
-		rc=$?
-		if [ $rc -ne 0 ] || ! grep -q 'expect Out = A: all' "$tmp/out"; then
-			fail "tilec run $twin --expect Out=A: status $rc"
-			show "$tmp/out"
-		else
-			echo "PASS $name"
-		fi
+		expect_run "copy-twin/$stem/run" 0 "expect Out = A: all" "$twin" --expect Out=A
 	fi
 done
+name=copy-twin/coverage
+missing=
+for orig in examples/*.tile; do
+	stem=${orig##*/}
+	stem=${stem%.tile}
+	listed=0
+	for n in $no_twin; do [ "$n" = "$stem" ] && listed=1; done
+	if [ -f "examples/copy/$stem.tile" ]; then
+		[ $listed = 1 ] && missing="$missing $stem(has a twin but is listed as having none)"
+	elif grep -q '^ *apply tcgen05' "$orig" && [ $listed = 0 ]; then
+		missing="$missing $stem"
+	fi
+done
+if [ -n "$missing" ]; then
+	fail "examples with an apply and no twin in examples/copy/:$missing"
+else
+	echo "PASS $name"
+fi
 if [ $found -eq 0 ]; then
 	echo "FAIL copy-twin: no examples/copy/*.tile"
 	failed=1

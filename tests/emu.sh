@@ -28,41 +28,7 @@ if [ -z "$cxx" ]; then
 	echo "SKIP emu: no C++ compiler (set CXX)"
 	exit 0
 fi
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-if command -v timeout >/dev/null 2>&1; then limit='timeout 300'; else limit=; fi
-failed=0
-
-fail() {
-	echo "FAIL $name: $*"
-	failed=1
-}
-
-show() {
-	head -n 20 "$1" | sed 's/^/    /'
-}
-
-# run ARGS...: `tilec run ARGS`, stdout and stderr together into $tmp/out; sets rc.
-run() {
-	$limit "$tilec" run "$@" >"$tmp/out" 2>&1
-	rc=$?
-}
-
-# expect_run NAME STATUS TEXT ARGS...: tilec run exits with STATUS and prints a line containing TEXT.
-expect_run() {
-	name=$1 status=$2 text=$3
-	shift 3
-	run "$@"
-	if [ $rc -ne "$status" ]; then
-		fail "exit status $rc, expected $status (tilec run $*)"
-		show "$tmp/out"
-	elif ! grep -qF -- "$text" "$tmp/out"; then
-		fail "no line with '$text' (tilec run $*)"
-		show "$tmp/out"
-	else
-		echo "PASS $name"
-	fi
-}
+runner_work 300
 
 # ---------------------------------------------------------------- the examples
 nvcc=$(sh tools/find-nvcc.sh) || nvcc=
@@ -73,24 +39,7 @@ for tile in examples/*.tile; do
 	name=emu/example/$stem
 	ref=tests/emu/ref/$stem.tile
 	if [ -f "$ref" ]; then
-		run "$tile"
-		if [ $rc -ne 0 ]; then
-			fail "exit status $rc (tilec run $tile)"
-			show "$tmp/out"
-		else
-			grep 'fnv64' "$tmp/out" >"$tmp/got"
-			run "$ref"
-			grep 'fnv64' "$tmp/out" >"$tmp/want"
-			if [ $rc -ne 0 ] || [ ! -s "$tmp/want" ]; then
-				fail "the reference $ref did not run (status $rc)"
-				show "$tmp/out"
-			elif ! cmp -s "$tmp/want" "$tmp/got"; then
-				fail "tensors differ from those of $ref (- reference, + example)"
-				diff -u "$tmp/want" "$tmp/got" | sed 's/^/    /'
-			else
-				echo "PASS $name"
-			fi
-		fi
+		same_as_ref "$name" "$tile" "$ref"
 	elif [ -f "tests/emu/${stem}_check.c" ]; then
 		# runtime sizes that are not multiples of the tile, checked against a reference in C
 		if ! cc -O2 -std=c11 -ffp-contract=off -o "$tmp/check" "tests/emu/${stem}_check.c" -lm 2>"$tmp/err"; then
