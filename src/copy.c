@@ -18,10 +18,14 @@ typedef struct Elem {
 	int tcol;  /* TMEM column in elements (the layout's TCol) */
 } Elem;
 
+enum { MAX_CHUNKS = 16 };
+
 typedef struct Candidate {
-	Opcode op;
+	Opcode op;            /* mixed: the widest of its instructions */
 	int repeats;          /* instructions per warp */
 	int order;            /* place in the table: the last tie-break */
+	bool mixed;           /* a sequence of .xN of one shape, chunk[k] atoms of .x1 each, from the left */
+	int chunk[MAX_CHUNKS];
 } Candidate;
 
 /* A candidate that could not be tiled: the TMEM place it fails at. */
@@ -268,15 +272,79 @@ candidates(Search *s, Candidate *out)
 				int regs = opcode_regs(&op);
 				if (regs > s->words || s->words % regs)
 					continue;
-				out[n].op = op;
-				out[n].repeats = s->words / regs;
-				out[n].order = n;
+				out[n] = (Candidate){.op = op, .repeats = s->words / regs, .order = n};
 				n++;
 			}
 		}
 	}
+	/* mixed widths: where the .x1 atoms of a shape are no power of two, the widest .xN that fit from the
+	   left (64 + 32 rather than three times 32), when that takes fewer instructions than any one .xN */
+	for (int sh = 0; sh < SH_COUNT; sh++) {
+		if (sh == SH_16X32BX2) /* its instructions take their atoms in pairs */
+			continue;
+		for (int pack = 0; pack <= (s->half == 2); pack++) {
+			Opcode op = {s->is_ld, (Shape)sh, 1, pack != 0};
+			int regs = opcode_regs(&op), max = shape_max_n((Shape)sh);
+			if (s->words % regs)
+				continue;
+			int atoms = s->words / regs, even = 1;
+			while (even * 2 <= max && atoms % (even * 2) == 0)
+				even *= 2;
+			Candidate c = {.op = op, .mixed = true, .order = 1000 + n};
+			for (int left = atoms; left > 0 && c.repeats < MAX_CHUNKS; c.repeats++) {
+				int w = 1;
+				while (w * 2 <= max && w * 2 <= left)
+					w *= 2;
+				c.chunk[c.repeats] = w;
+				left -= w;
+			}
+			c.op.n = c.chunk[0];
+			int sum = 0;
+			for (int k = 0; k < c.repeats; k++)
+				sum += c.chunk[k];
+			if (sum == atoms && c.repeats < atoms / even)
+				out[n++] = c;
+		}
+	}
 	qsort(out, (size_t)n, sizeof *out, candidate_cmp);
 	return n;
+}
+
+/* A mixed candidate: each chunk of .x1 atoms (the same ones in every warp) is one apply of its own .xN;
+   false when one of them does not tile or match. */
+static bool
+tile_mixed(Search *s, const Candidate *c, Search *subs, ApplyInput *ins, ApplyIssue **issues, int *nissues,
+           uint32_t *imms)
+{
+	Candidate one = {.op = c->op};
+	one.op.n = 1;
+	if (!tile(s, &one))
+		return false;
+	int per_group = one.repeats, rows = shape_rows(one.op.shape), acols = opcode_atom_cols(&one.op);
+	int *atom_of = pool_alloc(sizeof(int) * (size_t)s->n);
+	for (int pos = 0; pos < s->npos; pos++)
+		atom_of[s->pos_x[pos]] = pos / s->half / acols / rows % per_group;
+	for (int k = 0, start = 0; k < c->repeats; start += c->chunk[k++]) {
+		Search *sub = &subs[k];
+		*sub = *s;
+		sub->elems = pool_alloc(sizeof(Elem) * (size_t)s->n);
+		sub->n = 0;
+		for (int i = 0; i < s->n; i++) {
+			int a = atom_of[s->elems[i].x];
+			if (a >= start && a < start + c->chunk[k])
+				sub->elems[sub->n++] = s->elems[i];
+		}
+		sub->words = c->chunk[k] * opcode_regs(&one.op);
+		Candidate part = {.op = c->op};
+		part.op.n = c->chunk[k];
+		Mismatch mm;
+		if (!tile(sub, &part) || part.repeats != 1)
+			return false;
+		build_views(sub, &part, &ins[k]);
+		if (!apply_match(&ins[k], &issues[k], &nissues[k], &imms[k], &mm))
+			return false;
+	}
+	return true;
 }
 
 /* How far apply_match got before the mismatch: later is closer. */
@@ -293,6 +361,15 @@ progress(const Mismatch *mm, const ApplyInput *in, int repeats)
 	return 1 + issue * (32L * regs + 1) + at;
 }
 
+static void
+coords_of(const View *v, int x, int *c)
+{
+	for (int d = v->rank - 1; d >= 0; d--) {
+		c[d] = x % v->dims[d];
+		x /= v->dims[d];
+	}
+}
+
 /* Rewrites an operand coordinate of the candidate's views as the copy's own coordinate. */
 static int
 copy_coord(Search *s, const ApplyInput *in, int operand, const int *coord, int rank, int *out)
@@ -302,11 +379,7 @@ copy_coord(Search *s, const ApplyInput *in, int operand, const int *coord, int r
 	int flat = 0;
 	for (int i = 0; i < rank && i < v->rank; i++)
 		flat = flat * v->dims[i] + coord[i];
-	int x = xs[flat];
-	for (int i = s->cv->rank - 1; i >= 0; i--) {
-		out[i] = x % s->cv->dims[i];
-		x /= s->cv->dims[i];
-	}
+	coords_of(s->cv, xs[flat], out);
 	return s->cv->rank;
 }
 
@@ -535,6 +608,52 @@ scope_text(const Stmt *st)
 	return arg ? pool_printf("%s(%s)", name, arg) : name;
 }
 
+/* An operand of part of a copy (a chunk of mixed widths): the copy's view sliced to the box its
+   elements fill, then rearranged; NULL when they fill no box. */
+static char *
+chunk_text(const Search *s, const char *text, const View *ov, const int *xs, int nx)
+{
+	const View *cv = s->lv;
+	if (nx == cv->count)
+		return rearranged(cv, text, ov, xs);
+	int lo[MAX_RANK], hi[MAX_RANK], c[MAX_RANK];
+	for (int d = 0; d < cv->rank; d++) {
+		lo[d] = cv->dims[d];
+		hi[d] = -1;
+	}
+	for (int i = 0; i < nx; i++) {
+		coords_of(cv, xs[i], c);
+		for (int d = 0; d < cv->rank; d++) {
+			lo[d] = c[d] < lo[d] ? c[d] : lo[d];
+			hi[d] = c[d] > hi[d] ? c[d] : hi[d];
+		}
+	}
+	View box = *cv;
+	box.count = 1;
+	Buf slice = {0};
+	for (int d = 0; d < cv->rank; d++) {
+		box.dims[d] = hi[d] - lo[d] + 1;
+		box.count *= box.dims[d];
+		if (box.dims[d] == cv->dims[d])
+			buf_printf(&slice, "%s:", d ? ", " : "[");
+		else
+			buf_printf(&slice, "%s%d:%d", d ? ", " : "[", lo[d], hi[d] + 1);
+	}
+	buf_putc(&slice, ']');
+	char *sliced = pool_printf("%s%s", text, slice.data);
+	buf_free(&slice);
+	if (box.count != nx)
+		return NULL;
+	int *bx = pool_alloc(sizeof(int) * (size_t)nx);
+	for (int i = 0; i < nx; i++) {
+		coords_of(cv, xs[i], c);
+		bx[i] = 0;
+		for (int d = 0; d < cv->rank; d++)
+			bx[i] = bx[i] * box.dims[d] + c[d] - lo[d];
+	}
+	return rearranged(&box, sliced, ov, bx);
+}
+
 /* The note of --explain at a copy: the apply statement that compiles to the same instructions. */
 static void
 explain_copy(Search *s, Stmt *st, const ApplyInput *in, uint32_t imm)
@@ -546,10 +665,10 @@ explain_copy(Search *s, Stmt *st, const ApplyInput *in, uint32_t imm)
 	char *ttext = loc_text(LIST_AT(st->operands, ViewExpr, ti)->loc);
 	char op[96];
 	opcode_format(&in->op, op, sizeof op);
-	char *reg = ltext ? rearranged(s->lv, ltext, in->reg, s->pos_x) : NULL;
+	char *reg = ltext ? chunk_text(s, ltext, in->reg, s->pos_x, s->npos) : NULL;
 	char *tm[2] = {NULL, NULL};
 	for (int a = 0; a < s->ntm; a++)
-		tm[a] = ttext ? rearranged(s->tv, ttext, in->tmem[a], s->tm_x[a]) : NULL;
+		tm[a] = ttext ? chunk_text(s, ttext, in->tmem[a], s->tm_x[a], s->npos / s->ntm) : NULL;
 	if (!reg || !tm[0] || (s->ntm == 2 && !tm[1])) {
 		explain_note(st->loc, "this copy is %s, %d per warp; its operands are no single rearrange of the copy's", op,
 		             (int)in->reg->dims[in->group ? 1 : 0]);
@@ -589,10 +708,12 @@ typedef struct CopyMemo {
 	View *lv, *tv;
 	ScopeKind scope;
 	uint64_t warps;
-	ApplyInput in;
-	ApplyIssue *issues;
-	int nissues;
-	uint32_t imm;
+	bool is_ld;
+	int n;                /* the applies of the copy, in order */
+	ApplyInput *in;
+	ApplyIssue **issues;
+	int *nissues;
+	uint32_t *imm;
 } CopyMemo;
 
 static CopyMemo *
@@ -600,11 +721,39 @@ memo_find(KernelIR *k, View *lv, View *tv, const ApplyInput *in, bool is_ld)
 {
 	for (int i = 0; i < k->copy_memo.n; i++) {
 		CopyMemo *m = LIST_AT(k->copy_memo, CopyMemo, i);
-		if (m->scope == in->scope && m->warps == in->warps && m->in.op.is_ld == is_ld && view_same(m->lv, lv) &&
+		if (m->scope == in->scope && m->warps == in->warps && m->is_ld == is_ld && view_same(m->lv, lv) &&
 		    view_same(m->tv, tv))
 			return m;
 	}
 	return NULL;
+}
+
+/* Keeps a copy's applies for the copies like it (an unrolled loop, the same views). */
+static void
+remember(const Search *s, ApplyCtx *ctx, CopyMemo *m)
+{
+	m->lv = s->lv;
+	m->tv = s->tv;
+	m->scope = s->in.scope;
+	m->warps = s->in.warps;
+	m->is_ld = s->is_ld;
+	list_push(&ctx->kernel->copy_memo, m);
+}
+
+/* The instructions of a copy's applies, in order; with their searches (subs, one per apply) the notes of
+   --explain too. */
+static void
+emit_applies(Stmt *st, ApplyCtx *ctx, List *out, CopyChoice *choice, const CopyMemo *m, Search *subs)
+{
+	if (copy_observer)
+		copy_observer(st, m->in, m->n, true);
+	for (int k = 0; k < m->n; k++) {
+		apply_emit(&m->in[k], m->issues[k], m->nissues[k], m->imm[k], st->loc, ctx, out);
+		if (subs)
+			explain_copy(&subs[k], st, &m->in[k], m->imm[k]);
+	}
+	choice->in = m->in[0];
+	choice->imm = m->imm[0];
 }
 
 /* tmem <-> local: the search, then the instructions of the best candidate. */
@@ -626,11 +775,7 @@ copy_tmem(Stmt *st, View *dst, View *lv, View *tv, ApplyCtx *ctx, List *out, Cop
 	if (memo && diag_explain)
 		memo = NULL; /* the notes need the search's operand maps */
 	if (memo) {
-		if (copy_observer)
-			copy_observer(st, &memo->in, 1, true);
-		apply_emit(&memo->in, memo->issues, memo->nissues, memo->imm, st->loc, ctx, out);
-		choice->in = memo->in;
-		choice->imm = memo->imm;
+		emit_applies(st, ctx, out, choice, memo, NULL);
 		return true;
 	}
 	const char *dir = s.is_ld ? "tcgen05.ld" : "tcgen05.st";
@@ -640,7 +785,7 @@ copy_tmem(Stmt *st, View *dst, View *lv, View *tv, ApplyCtx *ctx, List *out, Cop
 		return false;
 	}
 	collect(&s);
-	Candidate cands[SH_COUNT * 2 * 8];
+	Candidate cands[SH_COUNT * 2 * 9];
 	int ncand = candidates(&s, cands);
 	long best_progress = -1;
 	Mismatch best_mm = {0};
@@ -650,6 +795,20 @@ copy_tmem(Stmt *st, View *dst, View *lv, View *tv, ApplyCtx *ctx, List *out, Cop
 	int best_coord[MAX_RANK], best_base[MAX_RANK];
 	for (int i = 0; i < ncand; i++) {
 		Candidate *c = &cands[i];
+		if (c->mixed) {
+			CopyMemo *m = pool_alloc(sizeof *m);
+			Search *subs = pool_alloc(sizeof(Search) * MAX_CHUNKS);
+			m->in = pool_alloc(sizeof(ApplyInput) * MAX_CHUNKS);
+			m->issues = pool_alloc(sizeof(ApplyIssue *) * MAX_CHUNKS);
+			m->nissues = pool_alloc(sizeof(int) * MAX_CHUNKS);
+			m->imm = pool_alloc(sizeof(uint32_t) * MAX_CHUNKS);
+			if (!tile_mixed(&s, c, subs, m->in, m->issues, m->nissues, m->imm))
+				continue;
+			m->n = c->repeats;
+			remember(&s, ctx, m);
+			emit_applies(st, ctx, out, choice, m, subs);
+			return true;
+		}
 		if (!tile(&s, c)) {
 			if (best_progress < 0 && !best_fail.set) {
 				best_fail = s.fail;
@@ -664,23 +823,18 @@ copy_tmem(Stmt *st, View *dst, View *lv, View *tv, ApplyCtx *ctx, List *out, Cop
 		uint32_t imm;
 		Mismatch mm;
 		if (apply_match(&in, &issues, &nissues, &imm, &mm)) {
-			KernelIR *k = ctx->kernel;
 			CopyMemo *m = pool_alloc(sizeof *m);
-			m->lv = lv;
-			m->tv = tv;
-			m->scope = s.in.scope;
-			m->warps = s.in.warps;
-			m->in = in;
-			m->issues = issues;
-			m->nissues = nissues;
-			m->imm = imm;
-			list_push(&k->copy_memo, m);
-			if (copy_observer)
-				copy_observer(st, &in, 1, true);
-			apply_emit(&in, issues, nissues, imm, st->loc, ctx, out);
-			choice->in = in;
-			choice->imm = imm;
-			explain_copy(&s, st, &in, imm);
+			m->n = 1;
+			m->in = pool_alloc(sizeof in);
+			*m->in = in;
+			m->issues = pool_alloc(sizeof issues);
+			*m->issues = issues;
+			m->nissues = pool_alloc(sizeof(int));
+			*m->nissues = nissues;
+			m->imm = pool_alloc(sizeof(uint32_t));
+			*m->imm = imm;
+			remember(&s, ctx, m);
+			emit_applies(st, ctx, out, choice, m, &s);
 			return true;
 		}
 		long p = progress(&mm, &in, c->repeats);

@@ -9,6 +9,7 @@
 #                           or the same tensors as tests/emu/ref/NAME.tile where that exists
 #   copy-twin/NAME/explain  each copy replaced by the apply its --explain note gives (and a wait after
 #                           it) compiles to the same tcgen05.ld / st instructions
+#   copy-golden/NAME/...    explain and run for tests/golden/NAME.tile, copies no example has (mixed .xN)
 #   copy-twin/coverage      every example with an apply has a twin, or is one of those below that copy
 #                           cannot express
 # Examples without a twin, and why:
@@ -26,6 +27,53 @@ instructions() {
 	"$tilec" "$1" -o "$tmp/out.cu" 2>"$tmp/err"
 	rc=$?
 	grep 'asm volatile("tcgen05' "$tmp/out.cu" >"$2" 2>/dev/null
+}
+
+# explain_check NAME FILE: FILE with each copy replaced by the applies of its --explain notes (and a
+# wait after them) compiles to the same tcgen05.ld / st instructions as FILE.
+explain_check() {
+	name=$1
+	"$tilec" --explain "$2" -o "$tmp/twin.cu" 2>"$tmp/notes"
+	awk 'NR == FNR {
+			# a copy of mixed widths has several applies; an unrolled loop repeats them all
+			if (match($0, /: note: in its place: apply /)) {
+				split($0, f, ":")
+				text = substr($0, RSTART + 22)
+				if (!(f[2] in a)) {
+					a[f[2]] = text
+					k[f[2]] = 1
+				} else if (text == a[f[2]])
+					done[f[2]] = 1
+				else if (!done[f[2]])
+					a[f[2], ++k[f[2]]] = text
+			}
+			next
+		}
+		FNR in a {
+			match($0, /^ */)
+			ind = substr($0, 1, RLENGTH)
+			print ind a[FNR]
+			for (j = 2; j <= k[FNR]; j++)
+				print ind a[FNR, j]
+			print ind "tcgen05.wait::" (a[FNR] ~ /^apply tcgen05\.ld/ ? "ld" : "st") ".sync.aligned;"
+			n++
+			next
+		}
+		{ print }
+		END { if (!n) exit 1 }' "$tmp/notes" "$2" >"$tmp/explained.tile"
+	rc=$?
+	grep 'asm volatile("tcgen05\.\(ld\|st\)\.' "$tmp/twin.cu" >"$tmp/want"
+	if [ $rc -ne 0 ]; then
+		fail "tilec --explain $2 gave no apply"
+		show "$tmp/notes"
+	elif ! "$tilec" "$tmp/explained.tile" -o "$tmp/explained.cu" 2>"$tmp/err"; then
+		fail "the applies of --explain do not compile in place of the copies"
+		show "$tmp/err"
+	elif ! grep 'asm volatile("tcgen05\.\(ld\|st\)\.' "$tmp/explained.cu" | cmp -s - "$tmp/want"; then
+		fail "the applies of --explain give other instructions than the copies"
+	else
+		echo "PASS $name"
+	fi
 }
 
 found=0
@@ -68,49 +116,7 @@ for twin in examples/copy/*.tile; do
 		echo "PASS $name"
 	fi
 
-	name=copy-twin/$stem/explain
-	"$tilec" --explain "$twin" -o "$tmp/twin.cu" 2>"$tmp/notes"
-	awk 'NR == FNR {
-			# a copy of mixed widths has several applies; an unrolled loop repeats them all
-			if (match($0, /: note: in its place: apply /)) {
-				split($0, f, ":")
-				text = substr($0, RSTART + 22)
-				if (text == first[f[2]])
-					done[f[2]] = 1
-				else if (!(f[2] in first)) {
-					first[f[2]] = text
-					a[f[2]] = text
-					k[f[2]] = 1
-				} else if (!done[f[2]])
-					a[f[2], ++k[f[2]]] = text
-			}
-			next
-		}
-		FNR in a {
-			match($0, /^ */)
-			ind = substr($0, 1, RLENGTH)
-			print ind a[FNR]
-			for (j = 2; j <= k[FNR]; j++)
-				print ind a[FNR, j]
-			print ind "tcgen05.wait::" (a[FNR] ~ /^apply tcgen05\.ld/ ? "ld" : "st") ".sync.aligned;"
-			n++
-			next
-		}
-		{ print }
-		END { if (!n) exit 1 }' "$tmp/notes" "$twin" >"$tmp/explained.tile"
-	rc=$?
-	grep 'asm volatile("tcgen05\.\(ld\|st\)\.' "$tmp/twin.cu" >"$tmp/want"
-	if [ $rc -ne 0 ]; then
-		fail "tilec --explain $twin gave no apply"
-		show "$tmp/notes"
-	elif ! "$tilec" "$tmp/explained.tile" -o "$tmp/explained.cu" 2>"$tmp/err"; then
-		fail "the applies of --explain do not compile in place of the copies"
-		show "$tmp/err"
-	elif ! grep 'asm volatile("tcgen05\.\(ld\|st\)\.' "$tmp/explained.cu" | cmp -s - "$tmp/want"; then
-		fail "the applies of --explain give other instructions than the copies"
-	else
-		echo "PASS $name"
-	fi
+	explain_check "copy-twin/$stem/explain" "$twin"
 
 	ref=tests/emu/ref/$stem.tile
 	if [ -f "$ref" ]; then
@@ -119,6 +125,14 @@ for twin in examples/copy/*.tile; do
 		expect_run "copy-twin/$stem/run" 0 "expect Out = A: all" "$twin" --expect Out=A
 	fi
 done
+# goldens whose copies are no example's twin: their explained applies, and their result on the emulator
+for g in tests/golden/copy_mixed.tile; do
+	stem=${g##*/}
+	stem=${stem%.tile}
+	explain_check "copy-golden/$stem/explain" "$g"
+	expect_run "copy-golden/$stem/run" 0 "expect Out = A: all" "$g" --expect Out=A
+done
+
 name=copy-twin/coverage
 missing=
 for orig in examples/*.tile; do

@@ -133,6 +133,17 @@ else
 	fail copy-chosen-apply "the picture does not name the apply the copy chose"
 fi
 
+# A copy of mixed widths is drawn as its two applies, one after the other.
+line=$(grep -n 'copy(acc, r)' tests/golden/copy_mixed.tile | cut -d: -f1)
+apply copy-mixed "tests/golden/copy_mixed.tile:$line" 0 0
+if grep -q 'tilec does this copy with 2 apply statements, drawn below' "$tmp/copy-mixed.svg" &&
+	grep -q 'apply 1 of 2: tcgen05.st.sync.aligned.32x32b.x64.b32' "$tmp/copy-mixed.svg" &&
+	grep -q 'apply 2 of 2: tcgen05.st.sync.aligned.32x32b.x32.b32' "$tmp/copy-mixed.svg"; then
+	echo "PASS draw/copy-mixed-applies"
+else
+	fail copy-mixed-applies "the picture does not show the two applies of the mixed copy"
+fi
+
 # A copy no instruction matches: the closest candidate, its wrong cells marked, and its first mismatch
 # the one the error names (tests/golden/copy_no_match.err).
 name=copy-closest
