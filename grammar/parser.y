@@ -43,6 +43,8 @@ struct Parser {
 	int tok[2];
 	Loc loc[2];
 	const char *text[2]; /* of an identifier, else NULL */
+	const char *text2;   /* the identifier before those two, else NULL */
+	Loc loc2;
 };
 
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                      \
@@ -209,6 +211,39 @@ mk_stmt(StmtKind kind, Loc loc)
 	s->kind = kind;
 	s->loc = loc;
 	return s;
+}
+
+static ViewOp *
+mk_viewop(ViewOpKind kind, Loc loc)
+{
+	ViewOp *op = pool_alloc(sizeof *op);
+	op->kind = kind;
+	op->loc = loc;
+	return op;
+}
+
+/* A view expression written as an expression: NAME.view(...) or NAME.rearrange(...), then more. */
+static Expr *
+mk_view_expr(ViewExpr *v)
+{
+	Expr *e = mk_expr(E_VIEW, v->loc);
+	e->name = v->base;
+	e->view = v;
+	return e;
+}
+
+static Param *
+mk_param(const char *name, Loc loc, ParamKind kind, EType type, List dims, LayoutExpr *layout)
+{
+	Param *p = pool_alloc(sizeof *p);
+	p->name = name;
+	p->loc = loc;
+	p->kind = kind;
+	p->type = type;
+	p->has_shape = true;
+	p->dims = dims;
+	p->layout = layout;
+	return p;
 }
 
 static Item *
@@ -393,14 +428,15 @@ list_prepend(void *x, List rest)
 %left '*' '/' '%'
 %precedence UNARY
 
-%type <expr> expr sexpr primary unary lvalue
+%type <expr> expr sexpr primary unary lvalue device_block
 %type <list> exprs block stmts params param_list launchargs named_args bindings indices viewexprs
 %type <list> strides stride_rest stride_more stride_list terms
 %type <op> assign_op
 %type <stride> stride
 %type <layout> layout
 %type <term> term
-%type <view> viewexpr
+%type <view> viewexpr vchain
+%type <vop> vop vview
 %type <index> index
 %type <named> launcharg
 %type <stmt> stmt ifstmt scope
@@ -438,6 +474,31 @@ item
 			it->name_loc = @2;
 			it->kernel = k;
 		}
+	| DEVICE IDENT '(' params ')' SCOPE IDENT device_block block
+		{
+			Kernel *k = pool_alloc(sizeof *k);
+			k->name = $2.text;
+			k->loc = @$;
+			k->name_loc = @2;
+			k->params = $4;
+			k->is_device = true;
+			k->scope_loc = @7;
+			if (strcmp($7.text, "warp") == 0)
+				k->scope = SCOPE_WARP;
+			else if (strcmp($7.text, "warpgroup") == 0)
+				k->scope = SCOPE_WARPGROUP;
+			else if (strcmp($7.text, "cta") == 0)
+				k->scope = SCOPE_CTA;
+			else
+				unknown_scope($7.text, @7);
+			k->block = $8;
+			k->body = $9;
+			Item *it = mk_item(ps, I_DEVICE, @$);
+			it->name = k->name;
+			it->name_loc = @2;
+			it->kernel = k;
+		}
+	| DEVICE IDENT error block
 	| KERNEL IDENT error block
 	| error ';'
 	| error '}'
@@ -474,6 +535,22 @@ param
 			$$->has_shape = true;
 			$$->dims = $5;
 			$$->strides = $9;
+		}
+	| IDENT ':' SHARED ETYPE '[' exprs ']'
+		{ $$ = mk_param($1.text, @$, PK_SHARED, $4.etype, $6, NULL); }
+	| IDENT ':' TMEM ETYPE '[' exprs ']' LAYOUT layout
+		{ $$ = mk_param($1.text, @$, PK_TMEM, $4.etype, $6, $9); }
+	| IDENT ':' LOCAL ETYPE '[' exprs ']' LAYOUT layout
+		{ $$ = mk_param($1.text, @$, PK_LOCAL, $4.etype, $6, $9); }
+	;
+
+device_block
+	: %empty { $$ = NULL; }
+	| IDENT '=' expr
+		{
+			if (strcmp($1.text, "block") != 0)
+				error(@1, "expected 'block = N' or the function's body, not '%s'", $1.text);
+			$$ = $3;
 		}
 	;
 
@@ -597,6 +674,10 @@ stmt
 		{ $$ = mk_stmt(S_INSTR, @$); $$->opcode = $1.text; $$->opcode_loc = @1; }
 	| OPCODE '(' exprs ')' ';'
 		{ $$ = mk_stmt(S_INSTR, @$); $$->opcode = $1.text; $$->opcode_loc = @1; $$->operands = $3; }
+	| IDENT '(' ')' ';'
+		{ $$ = mk_stmt(S_CALL, @$); $$->name = $1.text; $$->name_loc = @1; }
+	| IDENT '(' exprs ')' ';'
+		{ $$ = mk_stmt(S_CALL, @$); $$->name = $1.text; $$->name_loc = @1; $$->operands = $3; }
 	| CTA_SYNC ';' { $$ = mk_stmt(S_CTA_SYNC, @$); }
 	| WARP_SYNC ';' { $$ = mk_stmt(S_WARP_SYNC, @$); }
 	| block { $$ = mk_stmt(S_BLOCK, @$); $$->body = $1; }
@@ -726,6 +807,40 @@ viewexpr
 			$$ = $1;
 			$$->loc = @$;
 			list_push(&$$->ops, op);
+		}
+	;
+
+/* A view written where an expression goes (a call's argument): it starts with NAME. or NAME[...]. */
+vchain
+	: IDENT '.' vview
+		{ $$ = pool_alloc(sizeof *$$); $$->base = $1.text; $$->loc = @$; $$->base_loc = @1; list_push(&$$->ops, $3); }
+	| vchain '.' vop { $$ = $1; $$->loc = @$; list_push(&$$->ops, $3); }
+	| vchain '[' indices ']'
+		{
+			$$ = $1;
+			$$->loc = @$;
+			ViewOp *op = mk_viewop(VOP_SLICE, loc_span(@2, @4));
+			op->indices = $3;
+			list_push(&$$->ops, op);
+		}
+	;
+
+/* The first operation is .view: NAME.IDENT stays a syntax error, with its hints (threadIdx.x). */
+vview
+	: VIEW '(' exprs ')' { $$ = mk_viewop(VOP_VIEW, @$); $$->dims = $3; }
+	| VIEW '(' exprs ',' LAYOUT '=' layout ')' { $$ = mk_viewop(VOP_VIEW, @$); $$->dims = $3; $$->layout = $7; }
+	;
+
+vop
+	: vview
+	| IDENT '(' STRING bindings ')'
+		{
+			if (strcmp($1.text, "rearrange") != 0)
+				error(@1, "expected 'view' or 'rearrange', not '%s'", $1.text);
+			$$ = mk_viewop(VOP_REARRANGE, @$);
+			$$->pattern = $3.text;
+			$$->pattern_loc = @3;
+			$$->bindings = $4;
 		}
 	;
 
@@ -929,6 +1044,7 @@ primary
 	| FLOAT { $$ = mk_expr(E_FLOAT, @$); $$->fval = $1.fval; }
 	| IDENT { $$ = mk_expr(E_NAME, @$); $$->name = $1.text; }
 	| IDENT '[' exprs ']' { $$ = mk_expr(E_INDEX, @$); $$->name = $1.text; $$->args = $3; $$ = finish($$); }
+	| vchain { $$ = mk_view_expr($1); }
 	| IDENT '(' exprs ')' { $$ = mk_call($1.text, $3, @$); }
 	| '&' IDENT '[' expr ']'
 		{ $$ = mk_expr(E_ADDR, @$); $$->name = $2.text; $$->args = list_of($4); $$ = finish($$); }
@@ -954,6 +1070,8 @@ yylex(YYSTYPE *lval, Loc *lloc, Parser *ps)
 	int tok = lexer_lex(lval, lloc, &ps->lx);
 	ps->lex_error[0] = ps->lex_error[1];
 	ps->lex_error[1] = error_count > before;
+	ps->text2 = ps->text[0];
+	ps->loc2 = ps->loc[0];
 	ps->tok[0] = ps->tok[1];
 	ps->loc[0] = ps->loc[1];
 	ps->text[0] = ps->text[1];
@@ -998,6 +1116,11 @@ syntax_hints(Parser *ps, yysymbol_kind_t la, const yysymbol_kind_t *exp, int n)
 		note(ps->loc[1], "%s", cuda_habit(cur));
 		return;
 	}
+	if (la == YYTRANSLATE(':')) {
+		note(ps->loc[1], "a slice NAME[a:b] is a view, not a value: declare it with 'view V = NAME[...];' and pass V, "
+		                 "or write it after .view(...) as an argument");
+		return;
+	}
 	if (cur) {
 		/* a word where a keyword or a type was expected: the nearest of those */
 		const char *cands[YYNTOKENS + T_COUNT];
@@ -1014,6 +1137,10 @@ syntax_hints(Parser *ps, yysymbol_kind_t la, const yysymbol_kind_t *exp, int n)
 			note(ps->loc[1], "did you mean '%s'?", best);
 			return;
 		}
+	}
+	if (!prev && ps->text2 && cuda_habit(ps->text2)) { /* threadIdx.x: the error is at the x */
+		note(ps->loc2, "%s", cuda_habit(ps->text2));
+		return;
 	}
 	if (prev && cuda_habit(prev)) {
 		note(ps->loc[0], "%s", cuda_habit(prev));

@@ -416,12 +416,25 @@ tl_emu_lanes_mask(void)
 // only at launch): the CPU runs one block at a time and reuses them, the GPU needs a block per slot.
 #define TL_EMU_GRID_SLOTS 64
 
+// A block's allocator, empty, over its cells.
+TL_EMU_FN void
+tl_emu_init(TlEmuCta *c, unsigned *cells)
+{
+	c->tmem = cells;
+	c->slot = -1;
+	c->used = 0;
+	c->nalloc = 0;
+	c->last_ncols = 0;
+	c->relinquished = 0;
+	c->lock = 0;
+}
+
 TL_EMU_FN void
 tl_emu_begin(TlEmuCta *c, unsigned *tmem_all, unsigned nslots = 0)
 {
 	if (tl_emu_tid() == 0) {
 		unsigned long long b = blockIdx.x + (unsigned long long)gridDim.x * (blockIdx.y + (unsigned long long)gridDim.y * blockIdx.z);
-		c->slot = -1;
+		int slot_taken = -1;
 #ifdef __CUDACC__
 		unsigned long long n = (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
 		if (nslots && b >= nslots)
@@ -433,18 +446,14 @@ tl_emu_begin(TlEmuCta *c, unsigned *tmem_all, unsigned nslots = 0)
 			while (atomicCAS(&tl_emu_slot_busy[slot], 0, 1) != 0)
 				slot = (slot + 1) % TL_EMU_SLOTS;
 			__threadfence();
-			c->slot = slot;
+			slot_taken = slot;
 			b = (unsigned long long)slot;
 		}
 #else
 		b = nslots ? b % nslots : 0; // one block at a time: a grid known at compile time has one block's cells
 #endif
-		c->tmem = tmem_all + b * TL_EMU_CELLS;
-		c->used = 0;
-		c->nalloc = 0;
-		c->last_ncols = 0;
-		c->relinquished = 0;
-		c->lock = 0;
+		tl_emu_init(c, tmem_all + b * TL_EMU_CELLS);
+		c->slot = slot_taken;
 	}
 	__syncthreads();
 }
@@ -725,6 +734,65 @@ tl_emu_rd(unsigned pending, unsigned v, const char *what, const char *ld)
 	tl_emu_wr(pending, what, ld);
 	return v;
 }
+
+// ------------------------------------------------------------------ hand-written kernels
+// A header that tilec writes with --target=emu --emit=cuh defines TILEC_EMU_HEADER: its device functions
+// find the emulator of the calling CTA in tl_emu_hdr, which a hand-written kernel sets up and uses through
+// these functions, in place of the tcgen05 instructions it would write for the GPU (docs/emulator.md).
+#ifdef TILEC_EMU_HEADER
+#ifdef __CUDACC__
+static __shared__ TlEmuCta tl_emu_hdr;
+#else
+static TlEmuCta tl_emu_hdr; // the CPU runs one block at a time
+#endif
+#define TILEC_EMU_CELLS TL_EMU_CELLS
+
+// At the kernel's start, by every thread: the CTA's tensor memory is cells[0 .. TILEC_EMU_CELLS), 128 lanes
+// of 512 columns (cell (lane, column) = cells[lane * 512 + column]), in global memory of the caller's.
+TL_EMU_INLINE void
+tilec_emu_begin(uint32_t *cells)
+{
+	if (tl_emu_tid() == 0)
+		tl_emu_init(&tl_emu_hdr, cells);
+	__syncthreads();
+}
+
+// tcgen05.alloc.cta_group::1 (one warp): the address of ncols columns into the shared slot.
+TL_EMU_INLINE void
+tilec_emu_alloc(uint32_t *slot, int ncols)
+{
+	tl_emu_alloc(&tl_emu_hdr, slot, ncols, "tilec_emu_alloc");
+}
+
+// tcgen05.dealloc.cta_group::1 (one warp).
+TL_EMU_INLINE void
+tilec_emu_dealloc(uint32_t addr, int ncols)
+{
+	tl_emu_dealloc(&tl_emu_hdr, addr, ncols, "tilec_emu_dealloc");
+}
+
+// tcgen05.relinquish_alloc_permit.cta_group::1 (one warp).
+TL_EMU_INLINE void
+tilec_emu_relinquish(void)
+{
+	tl_emu_relinquish(&tl_emu_hdr, "tilec_emu_relinquish");
+}
+
+// The 32-bit cell at a TMEM address (lane in bits 31..16, column in 15..0): what tcgen05.mma or
+// tcgen05.cp would write, written by the kernel's own code.
+TL_EMU_INLINE uint32_t *
+tilec_emu_cell(uint32_t addr)
+{
+	return &tl_emu_hdr.tmem[(addr >> 16) * TL_EMU_COLS + (addr & 0xffffu)];
+}
+
+// At the kernel's end, by every thread: every allocation must have been freed.
+TL_EMU_INLINE void
+tilec_emu_end(void)
+{
+	tl_emu_end(&tl_emu_hdr, "(hand-written)");
+}
+#endif
 
 // ------------------------------------------------------------------ global tensor bounds
 // Every element access of a global tensor passes its coordinates and the tensor's shape (computed from

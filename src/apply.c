@@ -605,7 +605,7 @@ warp_cond(Builtin b, int value)
 	return ie_binary(OP_EQ, ie_builtin(b), ie_int(value, T_I32));
 }
 
-static const char *
+const char *
 source_line_of(Loc loc)
 {
 	size_t len;
@@ -1293,4 +1293,85 @@ apply_map(Stmt *s, View **ops, int nops, ApplyCtx *ctx)
 	if (!m)
 		apply_report(&in, &mm, s->loc, imm_loc, false);
 	return m;
+}
+
+/* --------------------------------------------------------------- the tensor arguments of a call */
+
+/* The mismatch's element: flat index i of the argument view, as coordinates. */
+static void
+mismatch_element(Mismatch *mm, const View *v, int i)
+{
+	mm->rank = v->rank;
+	for (int d = v->rank - 1, rest = i; d >= 0; d--) {
+		mm->coord[d] = rest % v->dims[d];
+		rest /= v->dims[d];
+	}
+}
+
+bool
+call_match(const CallArg *c, Mismatch *mm, int *base_lane, int *base_col)
+{
+	const Tensor *t = c->arg->base, *p = c->param;
+	*mm = (Mismatch){.kind = MM_NONE};
+	if (p->kind == TK_TMEM) {
+		const int32_t *p0 = LAYOUT_PLACE(p->layout, 0, 0), *a0 = LAYOUT_PLACE(t->layout, c->arg->map[0], 0);
+		*base_lane = a0[AX_TLANE] - p0[AX_TLANE];
+		*base_col = a0[AX_TCOL] - p0[AX_TCOL];
+		for (int i = 0; i < c->arg->count; i++) {
+			const int32_t *pp = LAYOUT_PLACE(p->layout, i, 0), *ap = LAYOUT_PLACE(t->layout, c->arg->map[i], 0);
+			if (ap[AX_TLANE] - *base_lane == pp[AX_TLANE] && ap[AX_TCOL] - *base_col == pp[AX_TCOL])
+				continue;
+			mm->kind = MM_TMEM_PLACE;
+			mismatch_element(mm, c->arg, i);
+			mm->tlane = ap[AX_TLANE];
+			mm->tcol = ap[AX_TCOL];
+			mm->need_lane = pp[AX_TLANE] + *base_lane;
+			mm->need_col = pp[AX_TCOL] + *base_col;
+			mm->base_lane = *base_lane;
+			mm->base_col = *base_col;
+			return false;
+		}
+		return true;
+	}
+	for (int u = 0; u < c->nbases; u++)
+		for (int i = 0; i < c->arg->count; i++)
+			for (int th = 0; th < c->unit; th++) {
+				int want = layout_slot_in_thread(p->layout, i, th);
+				if (want < 0)
+					continue;
+				int got = layout_slot_in_thread(t->layout, c->arg->map[i], c->bases[u] + th);
+				if (got == want)
+					continue;
+				mm->kind = MM_OWNER;
+				mismatch_element(mm, c->arg, i);
+				mm->thread = c->bases[u] + th;
+				mm->slot = got;
+				mm->want_slot = want;
+				mm->lane = th;
+				return false;
+			}
+	return true;
+}
+
+void
+call_report(const CallArg *c, const Mismatch *mm, const char *callee, Loc loc)
+{
+	char where[96];
+	format_list(where, sizeof where, '[', mm->coord, mm->rank, ']');
+	const char *kind = c->param->kind == TK_TMEM ? "tmem" : "local";
+	error(loc, "%s argument '%s' does not match the layout of parameter '%s' of '%s'", kind, c->arg->name,
+	      c->param->name, callee);
+	if (mm->kind == MM_TMEM_PLACE)
+		note(loc, "element %s is at TMEM lane %d, column %d of '%s'; the parameter's layout needs lane %d, column %d "
+		          "(its base, lane %d column %d, is fixed by element [0%s])", where, mm->tlane, mm->tcol,
+		     c->arg->base->name, mm->need_lane, mm->need_col, mm->base_lane, mm->base_col,
+		     c->arg->rank > 1 ? pool_printf("%.*s", 3 * (c->arg->rank - 1), ", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0")
+		                      : "");
+	else if (mm->slot < 0)
+		note(loc, "element %s is not held by thread %d (warp %d, lane %d); the parameter's layout puts it in slot %d "
+		          "of thread %d of the calling %s", where, mm->thread, mm->thread / 32, mm->thread % 32, mm->want_slot,
+		     mm->lane, c->unit == 32 ? "warp" : c->unit == 128 ? "warpgroup" : "CTA");
+	else
+		note(loc, "element %s is slot %d of thread %d (warp %d, lane %d); the parameter's layout puts it in slot %d of "
+		          "that thread", where, mm->slot, mm->thread, mm->thread / 32, mm->thread % 32, mm->want_slot);
 }

@@ -5,6 +5,7 @@
 
 static void dump_expr(FILE *out, Expr *e);
 static void dump_layout(FILE *out, LayoutExpr *l);
+static void dump_view(FILE *out, ViewExpr *v);
 static void dump_stmts(FILE *out, List *stmts, int indent);
 
 static const char *const scope_names[] = {
@@ -141,6 +142,9 @@ dump_expr(FILE *out, Expr *e)
 		at(out, e->loc);
 		dump_exprs(out, &e->args);
 		fputc(')', out);
+		return;
+	case E_VIEW:
+		dump_view(out, e->view);
 		return;
 	case E_COND:
 		fputs("(?:", out);
@@ -311,7 +315,7 @@ static const char *const stmt_names[] = {
 	[S_LET] = "let", [S_VAR] = "var", [S_SHARED] = "shared", [S_LOCAL] = "local", [S_TMEM] = "tmem",
 	[S_VIEW] = "view", [S_ASSIGN] = "assign", [S_IF] = "if", [S_FOR] = "for", [S_APPLY] = "apply",
 	[S_INSTR] = "instr", [S_CTA_SYNC] = "cta_sync", [S_WARP_SYNC] = "warp_sync", [S_BLOCK] = "block",
-	[S_COPY] = "copy",
+	[S_COPY] = "copy", [S_CALL] = "call",
 };
 
 static void
@@ -419,6 +423,13 @@ dump_stmt(FILE *out, Stmt *s, int indent)
 			fputc(')', out);
 		}
 		break;
+	case S_CALL:
+		fprintf(out, " %s", s->name);
+		at(out, s->name_loc);
+		fputs(" (operands", out);
+		dump_exprs(out, &s->operands);
+		fputc(')', out);
+		break;
 	case S_INSTR:
 		fprintf(out, " %s", s->opcode);
 		at(out, s->opcode_loc);
@@ -446,7 +457,7 @@ dump_stmts(FILE *out, List *stmts, int indent)
 static void
 dump_kernel(FILE *out, Kernel *k)
 {
-	fputs("(kernel", out);
+	fputs(k->is_device ? "(device" : "(kernel", out);
 	at(out, k->loc);
 	fprintf(out, " %s", k->name);
 	at(out, k->name_loc);
@@ -456,7 +467,9 @@ dump_kernel(FILE *out, Kernel *k)
 		Param *p = LIST_AT(k->params, Param, i);
 		fprintf(out, " (%s", p->name);
 		at(out, p->loc);
-		fprintf(out, " %s", etype_name(p->type));
+		static const char *const kinds[] = {[PK_VALUE] = "", [PK_SHARED] = " shared", [PK_TMEM] = " tmem",
+		                                    [PK_LOCAL] = " local"};
+		fprintf(out, "%s %s", kinds[p->kind], etype_name(p->type));
 		if (p->has_shape) {
 			fputs(" (dims", out);
 			dump_exprs(out, &p->dims);
@@ -467,11 +480,26 @@ dump_kernel(FILE *out, Kernel *k)
 			dump_exprs(out, &p->strides);
 			fputc(')', out);
 		}
+		if (p->layout) {
+			fputs(" (layout ", out);
+			dump_layout(out, p->layout);
+			fputc(')', out);
+		}
 		fputc(')', out);
 	}
 	fputc(')', out);
 	indent_to(out, 1);
-	dump_named(out, "launch", &k->launch);
+	if (k->is_device) {
+		fprintf(out, "(scope %s", scope_names[k->scope]);
+		if (k->block) {
+			fputs(" (block ", out);
+			dump_expr(out, k->block);
+			fputc(')', out);
+		}
+		fputc(')', out);
+	} else {
+		dump_named(out, "launch", &k->launch);
+	}
 	indent_to(out, 1);
 	fputs("(body", out);
 	dump_stmts(out, &k->body, 2);
@@ -510,6 +538,7 @@ ast_dump(FILE *out, List *items)
 			fputc(')', out);
 			break;
 		case I_KERNEL:
+		case I_DEVICE:
 			dump_kernel(out, it->kernel);
 			break;
 		}

@@ -690,7 +690,8 @@ copy_explain_waits(KernelIR *k)
 		PlacedWait *w = LIST_AT(k->placed_waits, PlacedWait, i);
 		const char *what = isa_name(w->kind, 0);
 		if (w->at.file == k->loc.file && w->at.first_line == k->loc.first_line)
-			explain_note(w->copy, "its %s is at the end of kernel '%s'", what, k->name);
+			explain_note(w->copy, "its %s is at the end of %s '%s'", what, k->is_device ? "device function" : "kernel",
+			             k->name);
 		else if (w->at.first_column == 0)
 			explain_note(w->copy, "its %s is placed at the end of the branch or loop body that ends on line %d, so "
 			                      "that every path copies the staged registers once", what, w->at.first_line);

@@ -694,7 +694,7 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 	Buf lines = {0};
 	for (int i = 0; i < items.n; i++) {
 		Item *it = LIST_AT(items, Item, i);
-		if (it->kind == I_KERNEL)
+		if (it->kind == I_KERNEL || it->kind == I_DEVICE) /* a device function's apply as its own lowering sees it */
 			stmts_at(&it->kernel->body, file, line, &found, &lines);
 	}
 	if (!found) {

@@ -11,7 +11,7 @@
 
 #include "tilec.h"
 
-typedef enum Kind { K_NONE, K_CU, K_PTX, K_CUBIN, K_TOKENS, K_AST, K_IR } Kind;
+typedef enum Kind { K_NONE, K_CU, K_CUH, K_PTX, K_CUBIN, K_TOKENS, K_AST, K_IR } Kind;
 
 typedef struct Options {
 	const char *input;
@@ -31,7 +31,7 @@ static const struct {
 	const char *name, *ext;
 	Kind kind;
 } kinds[] = {
-	{"cu", ".cu", K_CU}, {"ptx", ".ptx", K_PTX}, {"cubin", ".cubin", K_CUBIN},
+	{"cu", ".cu", K_CU}, {"cuh", ".cuh", K_CUH}, {"ptx", ".ptx", K_PTX}, {"cubin", ".cubin", K_CUBIN},
 	{"tokens", NULL, K_TOKENS}, {"ast", NULL, K_AST}, {"ir", ".ir", K_IR},
 };
 
@@ -41,7 +41,7 @@ usage(FILE *out)
 	fputs("usage: tilec [options] FILE.tile\n"
 	      "       tilec run FILE.tile [--kernel NAME] [--seed S] [--expect OUT=IN]...   (see tilec run --help)\n"
 	      "  -o FILE            output, '-' for stdout; kind from --emit, else from the extension\n"
-	      "  --emit=KIND        cu | ptx | cubin | tokens | ast | ir\n",
+	      "  --emit=KIND        cu | cuh | ptx | cubin | tokens | ast | ir\n",
 	      out);
 	fprintf(out, "  -arch=ARCH         %s\n", arch_list(" (default)"));
 	fputs("  -I DIR             include search directory\n"
@@ -563,7 +563,7 @@ parse_args(int argc, char **argv, Options *opt, int *done)
 				if (strcmp(a + 7, kinds[k].name) == 0)
 					opt->kind = kinds[k].kind;
 			if (opt->kind == K_NONE)
-				return usage_error("unknown --emit kind '%s'; expected cu, ptx, cubin, tokens, ast or ir", a + 7);
+				return usage_error("unknown --emit kind '%s'; expected cu, cuh, ptx, cubin, tokens, ast or ir", a + 7);
 		} else if (strcmp(a, "--target=emu") == 0) {
 			opt->emu = true;
 		} else if (strncmp(a, "--target=", 9) == 0) {
@@ -638,7 +638,7 @@ compile(Options *opt)
 {
 	Kind kind = kind_of(opt);
 	if (opt->emu && (kind == K_PTX || kind == K_CUBIN))
-		return usage_error("--target=emu writes CUDA C only (--emit=cu or -o FILE.cu), not %s",
+		return usage_error("--target=emu writes CUDA C only (--emit=cu or cuh, or -o FILE.cu or FILE.cuh), not %s",
 		                   kind == K_PTX ? "PTX" : "a cubin");
 	/* --emit=tokens and --emit=ast print to stdout unless -o names a file; so does input from stdin */
 	const char *output = opt->output;
@@ -684,13 +684,18 @@ compile(Options *opt)
 		output = replace_ext(base_name(opt->input), kind_ext(kind));
 	/* the routes: cu: CUDA C; ptx: direct PTX (--via=nvcc: CUDA C through nvcc -ptx); cubin: direct
 	 * PTX through ptxas (--via=nvcc: nvcc -cubin); ir: the lowered program, the same for every target */
+	if (kind == K_CUH && !prog->devices.n)
+		warn(WARN_EMPTY_OUTPUT, no_loc, "%s declares no device function; the header is empty", prog->source_name);
 	const Target *target = kind == K_IR ? &target_ir
+	                       : kind == K_CUH ? (opt->emu ? &target_emu_cuh : &target_cuh)
 	                       : opt->emu ? &target_emu
 	                       : kind == K_CU || opt->via_nvcc ? &target_cuda : &target_ptx;
 	Buf text = {0}, built = {0};
 	int rc = 0;
 	for (int i = 0; target != &target_ir && i < prog->kernels.n; i++) /* the code's shape for the code emitters */
 		vectorize(LIST_AT(prog->kernels, KernelIR, i));
+	for (int i = 0; target != &target_ir && i < prog->devices.n; i++)
+		vectorize(LIST_AT(prog->devices, KernelIR, i));
 	if (!target->emit(prog, opt->arch, &text)) {
 		buf_free(&text);
 		return 1;

@@ -85,7 +85,9 @@ float_literal(double v)
 static void
 thread_linear(void)
 {
-	if (E.k->block[1] == 1 && E.k->block[2] == 1)
+	if (E.k->is_device) /* called from a kernel whose block tilec does not know */
+		buf_puts(E.out, "(threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z))");
+	else if (E.k->block[1] == 1 && E.k->block[2] == 1)
 		buf_puts(E.out, "threadIdx.x");
 	else
 		buf_printf(E.out, "(threadIdx.x + %du * (threadIdx.y + %du * threadIdx.z))", E.k->block[0], E.k->block[1]);
@@ -614,6 +616,45 @@ block(List *body)
 	E.in_scope.n = scope;
 }
 
+/* The C type of a device function's scalar (pointer: of its elements): <stdint.h> names in a header. */
+static const char *
+param_ctype(EType t, bool pointer)
+{
+	if (etype_is_float(t) && (t == T_F32 || !pointer))
+		return "float";
+	if (!E.header)
+		return etype_ctype(t);
+	switch (t) {
+	case T_I32: return "int32_t";
+	case T_U32: return "uint32_t";
+	case T_I16: return "int16_t";
+	case T_I8: return "int8_t";
+	case T_U8: return "uint8_t";
+	default: return "uint16_t";
+	}
+}
+
+/* A call of a device function: the tensors by name, the registers by reference, the rest as values. */
+static void
+call(const CallInfo *c)
+{
+	line_start();
+	buf_printf(E.out, "%s(", c->callee->name);
+	for (int i = 0; i < c->nargs; i++) {
+		DevParam *dp = LIST_AT(c->callee->dparams, DevParam, i);
+		buf_puts(E.out, i ? ", " : "");
+		Tensor *t = c->tensors[i];
+		if (!t) {
+			expr_top(c->values[i]);
+		} else if (dp->kind == PK_LOCAL && t->words != dp->tensor->words) {
+			buf_printf(E.out, "reinterpret_cast<unsigned (&)[%d]>(%s)", dp->tensor->words, t->cname);
+		} else {
+			buf_puts(E.out, t->cname);
+		}
+	}
+	buf_puts(E.out, ");\n");
+}
+
 static void
 stmt(const LStmt *s)
 {
@@ -710,6 +751,10 @@ stmt(const LStmt *s)
 		buf_puts(E.out, "}\n");
 		break;
 	case L_BLOCK:
+		if (s->call && E.d->devices) {
+			call(s->call);
+			break;
+		}
 		if (!ir_declares(&s->body)) {
 			stmts((List *)&s->body);
 			break;
@@ -821,6 +866,8 @@ list_uses_warp(List *list)
 {
 	for (int i = 0; i < list->n; i++) {
 		LStmt *s = LIST_AT(*list, LStmt, i);
+		if (s->call && E.d->devices)
+			continue; /* written as a C call: the function computes its own warp index */
 		if (uses_builtin(s->value, B_WARP_ID) || uses_builtin(s->cond, B_WARP_ID) ||
 		    uses_builtin(s->addr, B_WARP_ID) || uses_builtin(s->index, B_WARP_ID) ||
 		    uses_builtin(s->lo, B_WARP_ID) || uses_builtin(s->hi, B_WARP_ID) ||
@@ -895,8 +942,9 @@ unread(const char *cname)
 	return "[[maybe_unused]] ";
 }
 
+/* The writer's state at the start of a kernel or device function. */
 static void
-kernel(KernelIR *k)
+function_begin(KernelIR *k)
 {
 	E.k = k;
 	E.indent = 1;
@@ -905,6 +953,27 @@ kernel(KernelIR *k)
 	E.cur = NULL;
 	E.read_names = (List){0};
 	collect_reads(&k->body);
+}
+
+/* tl_warp_id, where the body uses the warp index: a plain shift, which ptxas finds uniform (a
+   shuffle would keep it live in a register); in a warp or warpgroup device function, the warp within
+   the calling warp or warpgroup, as its checks counted it. */
+static void
+warp_id_decl(KernelIR *k)
+{
+	if (!list_uses_warp(&k->body))
+		return;
+	buf_puts(E.out, "\tconst int tl_warp_id = (int)(");
+	thread_linear();
+	buf_puts(E.out, !k->is_device || k->scope == SCOPE_CTA ? " >> 5);\n"
+	                : k->scope == SCOPE_WARP                ? " >> 5) & 0;\n"
+	                                                        : " >> 5) & 3;\n");
+}
+
+static void
+kernel(KernelIR *k)
+{
+	function_begin(k);
 	if (E.d->kernel_begin)
 		E.d->kernel_begin(&E, k);
 	buf_printf(E.out, "extern \"C\" __global__ void __launch_bounds__(%d) ", k->threads);
@@ -925,12 +994,7 @@ kernel(KernelIR *k)
 	buf_puts(E.out, ")\n{\n");
 	if (E.d->body_begin)
 		E.d->body_begin(&E, k);
-	if (list_uses_warp(&k->body)) {
-		/* a plain shift: ptxas finds it uniform, and a shuffle would keep it live in a register */
-		buf_puts(E.out, "\tconst int tl_warp_id = (int)(");
-		thread_linear();
-		buf_puts(E.out, " >> 5);\n");
-	}
+	warp_id_decl(k);
 	stmts(&k->body);
 	if (E.d->body_end)
 		E.d->body_end(&E, k);
@@ -954,6 +1018,51 @@ kernel(KernelIR *k)
 		           k->name, k->cluster[0], k->cluster[1], k->cluster[2]);
 	if (E.d->kernel_end)
 		E.d->kernel_end(&E, k);
+}
+
+/* A device function: the comment with its contract, then a C function over its parameters. */
+static void
+device_fn(KernelIR *k)
+{
+	function_begin(k);
+	buf_puts(E.out, k->contract);
+	buf_printf(E.out, "static __device__ __forceinline__ void %s(", k->name);
+	for (int i = 0; i < k->dparams.n; i++) {
+		DevParam *dp = LIST_AT(k->dparams, DevParam, i);
+		Tensor *t = dp->tensor;
+		buf_puts(E.out, i ? ", " : "");
+		switch (dp->kind) {
+		case PK_VALUE:
+			if (t)
+				buf_printf(E.out, "%s *%s", param_ctype(t->type, true), t->cname);
+			else
+				buf_printf(E.out, "%s %s", param_ctype(dp->var->type, false), dp->var->cname);
+			break;
+		case PK_SHARED:
+			buf_printf(E.out, "%s *%s", param_ctype(t->type, true), t->cname);
+			break;
+		case PK_TMEM:
+			buf_printf(E.out, "%s %s", E.header ? "uint32_t" : "unsigned", t->cname);
+			break;
+		case PK_LOCAL:
+			buf_printf(E.out, "%s (&%s)[%d]", E.header ? "uint32_t" : "unsigned", t->cname, t->words);
+			break;
+		}
+	}
+	buf_puts(E.out, ")\n{\n");
+	if (E.d->device_begin)
+		E.d->device_begin(&E, k);
+	for (int i = 0; i < k->dparams.n; i++) {
+		DevParam *dp = LIST_AT(k->dparams, DevParam, i);
+		const char *cname = dp->tensor ? dp->tensor->cname : dp->var->cname;
+		if (dp->kind == PK_LOCAL)
+			list_push(&E.in_scope, dp->tensor);
+		if (*unread(cname))
+			buf_printf(E.out, "\t(void)%s;\n", cname);
+	}
+	warp_id_decl(k);
+	stmts(&k->body);
+	buf_puts(E.out, "}\n\n");
 }
 
 void
@@ -1022,36 +1131,64 @@ cgen_op(MathGen *g, MOp o, int a, int b, int c)
 	return r;
 }
 
+/* A helper's definition; in a header, guarded so that headers of several .tile files can share a
+   translation unit (each defines the same helper the same way). */
+void
+cu_guard_begin(CuWriter *w, Buf *out, const char *name)
+{
+	if (w->header)
+		buf_printf(out, "#ifndef TILEC_HELPER_%s\n#define TILEC_HELPER_%s\n", name, name);
+}
+
+void
+cu_guard_end(CuWriter *w, Buf *out)
+{
+	if (w->header)
+		buf_puts(out, "#endif\n\n");
+}
+
 void
 cu_helpers(CuWriter *w, Buf *out)
 {
 	for (int h = 0; h < H_COUNT; h++)
-		if (w->helpers >> h & 1)
+		if (w->helpers >> h & 1) {
+			const char *name = strchr(helper_source[h], '(');
+			const char *start = name;
+			while (start > helper_source[h] && start[-1] != ' ')
+				start--;
+			cu_guard_begin(w, out, pool_strndup(start, (size_t)(name - start)));
 			buf_printf(out, "static __device__ __forceinline__ %s\n", helper_source[h]);
+			cu_guard_end(w, out);
+		}
 	for (int f = 0; f < F_COUNT; f++) {
 		if (!(w->funcs >> f & 1))
 			continue;
 		Buf *saved = w->out;
 		w->out = out;
 		w->indent = 1;
+		cu_guard_begin(w, out, pool_printf("tl_%s", func_name((Func)f)));
 		buf_printf(out, "// %s(x): the operations of tilec's mathfn.c, the same in the PTX route and the emulator\n"
 		                "static __device__ __forceinline__ float tl_%s(float v0)\n{\n", func_name((Func)f),
 		           func_name((Func)f));
 		CGen cg = {{cgen_op, cgen_kf, cgen_ki}, {MK_F32}, 1};
 		int r = math_build(&cg.g, (Func)f, 0);
 		buf_printf(out, "\treturn v%d;\n}\n\n", r);
+		cu_guard_end(w, out);
 		w->out = saved;
 	}
 }
 
 bool
-cu_write(Program *p, const char *arch, const CuDialect *d, Buf *out)
+cu_write(Program *p, const char *arch, const CuDialect *d, bool header, Buf *out)
 {
 	Buf body = {0};
 	E = (CuWriter){0};
 	E.d = d;
 	E.out = &body;
-	for (int i = 0; i < p->kernels.n; i++) {
+	E.header = header;
+	for (int i = 0; (d->devices || header) && i < p->devices.n; i++)
+		device_fn(LIST_AT(p->devices, KernelIR, i));
+	for (int i = 0; !header && i < p->kernels.n; i++) {
 		if (i)
 			buf_puts(&body, "\n");
 		kernel(LIST_AT(p->kernels, KernelIR, i));
@@ -1061,26 +1198,56 @@ cu_write(Program *p, const char *arch, const CuDialect *d, Buf *out)
 	return true;
 }
 
+/* The include guard of a header: from the .tile file's name, so that every header has its own. */
+const char *
+cu_header_guard(const char *source_name)
+{
+	Buf b = {0};
+	buf_puts(&b, "TILEC_");
+	for (const char *c = source_name; *c; c++)
+		buf_putc(&b, (*c >= 'a' && *c <= 'z') ? (char)(*c - 'a' + 'A')
+		             : ((*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')) ? *c : '_');
+	buf_puts(&b, "_CUH");
+	const char *r = pool_strdup(b.data);
+	buf_free(&b);
+	return r;
+}
+
 /* The file of the cuda target: its header, the conversion helpers the body calls, the body. */
 static void
 cuda_file(CuWriter *w, Program *p, const char *arch, const Buf *body, Buf *out)
 {
-	buf_printf(out, "// Generated by tilec %s from %s for %s. Do not edit.\n\n", TILEC_VERSION, p->source_name, arch);
+	const char *guard = w->header ? cu_header_guard(p->source_name) : NULL;
+	if (guard)
+		buf_printf(out, "// Generated by tilec %s from %s for %s: its device functions, for #include in CUDA C++. "
+		                "Do not edit.\n#ifndef %s\n#define %s\n\n#include <stdint.h>\n\n", TILEC_VERSION,
+		           p->source_name, arch, guard, guard);
+	else
+		buf_printf(out, "// Generated by tilec %s from %s for %s. Do not edit.\n\n", TILEC_VERSION, p->source_name, arch);
 	/* only the helpers the body calls: nvcc warns about a static function never referenced */
-	if (w->f2h)
-		buf_puts(out, "static __device__ __forceinline__ unsigned short tl_f2h(float x)\n"
-		              "{\n\tunsigned short h;\n\tasm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(x));\n\treturn h;\n}\n\n");
-	if (w->h2f)
-		buf_puts(out, "static __device__ __forceinline__ float tl_h2f(unsigned short h)\n"
-		              "{\n\tfloat x;\n\tasm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(x) : \"h\"(h));\n\treturn x;\n}\n\n");
-	if (w->f2bf)
-		buf_puts(out, "static __device__ __forceinline__ unsigned short tl_f2bf(float x)\n"
-		              "{\n\tunsigned short h;\n\tasm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(x));\n\treturn h;\n}\n\n");
-	if (w->bf2f)
-		buf_puts(out, "static __device__ __forceinline__ float tl_bf2f(unsigned short h)\n"
-		              "{\n\treturn __uint_as_float((unsigned)h << 16);\n}\n\n");
+	static const struct {
+		const char *name, *text;
+	} conv[] = {
+		{"tl_f2h", "static __device__ __forceinline__ unsigned short tl_f2h(float x)\n"
+		           "{\n\tunsigned short h;\n\tasm(\"cvt.rn.f16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(x));\n\treturn h;\n}\n\n"},
+		{"tl_h2f", "static __device__ __forceinline__ float tl_h2f(unsigned short h)\n"
+		           "{\n\tfloat x;\n\tasm(\"cvt.f32.f16 %0, %1;\" : \"=f\"(x) : \"h\"(h));\n\treturn x;\n}\n\n"},
+		{"tl_f2bf", "static __device__ __forceinline__ unsigned short tl_f2bf(float x)\n"
+		            "{\n\tunsigned short h;\n\tasm(\"cvt.rn.bf16.f32 %0, %1;\" : \"=h\"(h) : \"f\"(x));\n\treturn h;\n}\n\n"},
+		{"tl_bf2f", "static __device__ __forceinline__ float tl_bf2f(unsigned short h)\n"
+		            "{\n\treturn __uint_as_float((unsigned)h << 16);\n}\n\n"},
+	};
+	bool used[] = {w->f2h, w->h2f, w->f2bf, w->bf2f};
+	for (int i = 0; i < 4; i++)
+		if (used[i]) {
+			cu_guard_begin(w, out, conv[i].name);
+			buf_puts(out, conv[i].text);
+			cu_guard_end(w, out);
+		}
 	cu_helpers(w, out);
 	buf_puts(out, body->data ? body->data : "");
+	if (guard)
+		buf_printf(out, "#endif // %s\n", guard);
 }
 
 static void
@@ -1095,6 +1262,7 @@ static const CuDialect cuda = {
 	.placed_fences = true,
 	.vector = true,
 	.clusters = true,
+	.devices = true,
 	.tc = cuda_tc,
 	.file = cuda_file,
 };
@@ -1102,7 +1270,14 @@ static const CuDialect cuda = {
 static bool
 emit_cuda(Program *p, const char *arch, Buf *out)
 {
-	return cu_write(p, arch, &cuda, out);
+	return cu_write(p, arch, &cuda, false, out);
+}
+
+static bool
+emit_cuh(Program *p, const char *arch, Buf *out)
+{
+	return cu_write(p, arch, &cuda, true, out);
 }
 
 const Target target_cuda = {"CUDA C", emit_cuda, "nvcc"};
+const Target target_cuh = {"CUDA C header", emit_cuh, NULL};

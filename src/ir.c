@@ -354,11 +354,48 @@ kernel(IrWriter *w, KernelIR *k)
 	buf_puts(w->out, "}\n");
 }
 
+/* A device function: its scope, its parameters as lowering declared them, its body (a kernel's call of it
+   is the same body in place, a block commented with the call). */
+static void
+device(IrWriter *w, KernelIR *k)
+{
+	static const char *const scopes[] = {"warp", "warpgroup", "cta"};
+	buf_printf(w->out, "device %s scope %s", k->name, scopes[k->scope]);
+	if (k->has_block)
+		buf_printf(w->out, " block %d", k->block[0]);
+	buf_puts(w->out, "\n");
+	for (int i = 0; i < k->dparams.n; i++) {
+		DevParam *dp = LIST_AT(k->dparams, DevParam, i);
+		Tensor *t = dp->tensor;
+		if (!t) {
+			buf_printf(w->out, "\tparam %s: %s\n", dp->var->cname, etype_name(dp->var->type));
+			continue;
+		}
+		static const char *const kinds[] = {[PK_VALUE] = "", [PK_SHARED] = "shared ", [PK_TMEM] = "tmem ",
+		                                    [PK_LOCAL] = "local "};
+		buf_printf(w->out, "\tparam %s: %s", t->cname, kinds[dp->kind]);
+		tensor_type(w, t);
+		if (dp->kind == PK_LOCAL)
+			buf_printf(w->out, " in %d registers", t->words);
+		if (dp->kind == PK_TMEM)
+			buf_puts(w->out, " at the u32 address passed");
+		buf_puts(w->out, "\n");
+	}
+	buf_puts(w->out, "{\n");
+	w->indent = 1;
+	stmts(w, &k->body);
+	buf_puts(w->out, "}\n");
+}
+
 static bool
 emit_ir(Program *p, const char *arch, Buf *out)
 {
 	IrWriter w = {out, 0};
 	buf_printf(out, "// The lowered program of %s for %s (tilec %s, --emit=ir).\n", p->source_name, arch, TILEC_VERSION);
+	for (int i = 0; i < p->devices.n; i++) {
+		buf_puts(out, "\n");
+		device(&w, LIST_AT(p->devices, KernelIR, i));
+	}
 	for (int i = 0; i < p->kernels.n; i++) {
 		buf_puts(out, "\n");
 		kernel(&w, LIST_AT(p->kernels, KernelIR, i));

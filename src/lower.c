@@ -17,6 +17,7 @@ typedef struct Walk {
 	int split_at;       /* place there: a wait a copy owes inside it goes before it; NULL: none is open */
 	int64_t shared_bytes; /* static shared memory declared so far */
 	bool pair_reported; /* a cta_group::2 without a CTA pair: said once per kernel */
+	Kernel *dev;        /* the device function whose body is being lowered (alone or inlined at a call) */
 } Walk;
 
 static Walk W;
@@ -204,6 +205,52 @@ tensor_new(TensorKind kind, const char *name, Loc loc, EType type)
 	t->loc = loc;
 	t->type = type;
 	return t;
+}
+
+/* A scalar parameter: its variable, declared; NULL after an error. */
+static Var *
+param_var(Param *p)
+{
+	Sym *s = sym_declare(SYM_VAR, p->name, p->loc);
+	if (!s)
+		return NULL;
+	Var *v = pool_alloc(sizeof *v);
+	v->name = p->name;
+	v->cname = cname_for(p->name);
+	v->type = p->type;
+	v->is_param = true;
+	s->var = v;
+	return v;
+}
+
+/* A tensor parameter (position i), declared; false after an error. */
+static bool
+param_tensor(Param *p, Tensor *t, int i)
+{
+	Sym *s = sym_declare(SYM_TENSOR, p->name, p->loc);
+	if (!s)
+		return false;
+	s->tensor = t;
+	t->cname = cname_for(p->name);
+	t->index = i;
+	return true;
+}
+
+/* A read of a u32 variable of the generated code (a TMEM address), with a variable of its own. */
+static IExpr *
+u32_ref(const char *name, const char *cname, bool is_param)
+{
+	Var *var = pool_alloc(sizeof *var);
+	var->name = name;
+	var->cname = cname;
+	var->type = T_U32;
+	var->is_let = !is_param;
+	var->is_param = is_param;
+	IExpr *ref = pool_alloc(sizeof *ref);
+	ref->kind = IE_VAR;
+	ref->type = T_U32;
+	ref->var = var;
+	return ref;
 }
 
 /* --------------------------------------------------------------- views */
@@ -400,6 +447,13 @@ lower_instr(Stmt *s)
 		note(s->opcode_loc, "did you mean '%s'?", near);
 		spec = isa_parse(near, &group);
 	}
+	if (W.dev && (spec->effect & (EFF_ALLOCATES | EFF_FREES | EFF_RELINQUISHES))) {
+		error(s->opcode_loc, "%s in device function '%s': the caller owns tensor memory and passes it as a tmem "
+		                     "parameter; allocation, dealloc and relinquish stay in the kernel", isa_name(spec->kind, group),
+		      W.dev->name);
+		W.skipped = true;
+		return;
+	}
 	if (s->operands.n != spec->noperands) {
 		error(s->loc, "%s takes %d operand%s, not %d", s->opcode, spec->noperands, spec->noperands == 1 ? "" : "s",
 		      s->operands.n);
@@ -465,6 +519,8 @@ lower_instr(Stmt *s)
 
 static void lower_stmts(List *stmts);
 static bool wait_ld_follows(List *stmts, int i);
+static void lower_call(Stmt *s);
+static IExpr *subst(IExpr *e, Var **from, IExpr **to, int n);
 
 /* A loop must be unrolled when its body touches registers, views or tensor memory. */
 static bool
@@ -736,6 +792,11 @@ static bool
 lower_decl_checked(Stmt *s)
 {
 	TensorKind kind = s->kind == S_SHARED ? TK_SHARED : s->kind == S_LOCAL ? TK_LOCAL : TK_TMEM;
+	if (kind == TK_TMEM && !s->value && W.dev) {
+		error(s->loc, "tmem tensor '%s' has no 'at': tilec allocates TMEM for kernels, but a device function may "
+		              "not declare one (the caller owns TMEM); take it as a tmem parameter", s->name);
+		return false;
+	}
 	/* a tmem tensor without `at` that tmemplan.c did not place: it has said why */
 	if (kind == TK_TMEM && !s->value) {
 		sym_poison(s->name, s->name_loc);
@@ -984,7 +1045,16 @@ lower_stmt(Stmt *s)
 	case S_INSTR:
 		lower_instr(s);
 		return;
+	case S_CALL:
+		lower_call(s);
+		return;
 	case S_CTA_SYNC: {
+		if (W.dev && W.dev->scope != SCOPE_CTA) {
+			error(s->loc, "cta_sync in device function '%s' of scope %s; only a function of scope cta, which every "
+			              "thread of the CTA calls, may synchronise the CTA", W.dev->name,
+			      W.dev->scope == SCOPE_WARP ? "warp" : "warpgroup");
+			return;
+		}
 		protocol_cta_sync(W.proto, s->loc, s->writes_follow);
 		if (s->fence_before)
 			emit(L_FENCE, s->loc)->tc = TC_FENCE_BEFORE;
@@ -1051,7 +1121,7 @@ lower_stmts(List *stmts)
 static bool
 is_tc_stmt(Stmt *s)
 {
-	if (s->kind == S_APPLY || s->kind == S_COPY)
+	if (s->kind == S_APPLY || s->kind == S_COPY || s->kind == S_CALL)
 		return true;
 	const IsaInstr *in = s->kind == S_INSTR ? isa_parse(s->opcode, NULL) : NULL;
 	return s->kind == S_INSTR && !(in && in->effect == EFF_ORDERS);
@@ -1078,6 +1148,8 @@ static bool
 is_tmem_write(Stmt *s)
 {
 	Opcode op;
+	if (s->kind == S_CALL)
+		return true; /* a device function may store to the TMEM it is passed */
 	if (s->kind == S_APPLY)
 		return opcode_parse(s->opcode, &op, NULL, 0) && !op.is_ld;
 	if (s->kind == S_COPY && s->operands.n) {
@@ -1246,6 +1318,26 @@ grid_fits_cluster(const KernelIR *k, const NamedArg *grid)
 	return true;
 }
 
+/* The device functions declared so far: no name of the generated code may hide one. */
+static List device_names;
+
+/* The walk over the body of a kernel or (dev) device function. */
+static void
+walk_begin(KernelIR *k, Kernel *dev)
+{
+	W = (Walk){0};
+	W.k = k;
+	W.out = &k->body;
+	W.proto = protocol_begin(k);
+	W.wait_at = -1;
+	W.dev = dev;
+	protocol_set_waiter(W.proto, place_wait, NULL);
+	/* names the generated code uses for its own purposes, and the device functions it may call */
+	map_slot(&k->names, k->name, true);
+	for (int i = 0; i < device_names.n; i++)
+		map_slot(&k->names, device_names.v[i], true);
+}
+
 static KernelIR *
 lower_kernel(Kernel *kd)
 {
@@ -1300,14 +1392,7 @@ lower_kernel(Kernel *kd)
 		return NULL;
 	}
 
-	W = (Walk){0};
-	W.k = k;
-	W.out = &k->body;
-	W.proto = protocol_begin(k);
-	W.wait_at = -1;
-	protocol_set_waiter(W.proto, place_wait, NULL);
-	/* names the generated code uses for its own purposes */
-	map_slot(&k->names, k->name, true);
+	walk_begin(k, NULL);
 
 	scope_push();
 	/* scalars first: a tensor's dims and strides may name a scalar declared after it */
@@ -1318,6 +1403,13 @@ lower_kernel(Kernel *kd)
 			Param *p = LIST_AT(kd->params, Param, i);
 			if (p->has_shape != (pass == 1))
 				continue;
+			if (p->kind != PK_VALUE) {
+				error(p->loc, "kernel parameter '%s' is a %s tensor; shared, tmem and local parameters belong to device "
+				              "functions, and a kernel declares such tensors in its body", p->name,
+				      p->kind == PK_SHARED ? "shared" : p->kind == PK_TMEM ? "tmem" : "local");
+				sym_poison(p->name, p->loc);
+				continue;
+			}
 			if (p->type == T_F16)
 				k->uses_f16 = true;
 			if (p->type == T_BF16)
@@ -1328,25 +1420,12 @@ lower_kernel(Kernel *kd)
 					sym_poison(p->name, p->loc);
 					continue;
 				}
-				Sym *s = sym_declare(SYM_TENSOR, p->name, p->loc);
-				if (!s)
+				if (!param_tensor(p, t, i))
 					continue;
-				s->tensor = t;
-				t->cname = cname_for(p->name);
-				t->index = i;
 				slots[i] = t;
 				is_tensor[i] = true;
 			} else {
-				Sym *s = sym_declare(SYM_VAR, p->name, p->loc);
-				if (!s)
-					continue;
-				Var *v = pool_alloc(sizeof *v);
-				v->name = p->name;
-				v->cname = cname_for(p->name);
-				v->type = p->type;
-				v->is_param = true;
-				s->var = v;
-				slots[i] = v;
+				slots[i] = param_var(p);
 			}
 		}
 	}
@@ -1377,12 +1456,596 @@ lower_kernel(Kernel *kd)
 	return k;
 }
 
+/* --------------------------------------------------------------- device functions (LANGUAGE.md 10.3) */
+
+static const char *
+scope_word(ScopeKind s)
+{
+	return s == SCOPE_WARP ? "warp" : s == SCOPE_WARPGROUP ? "warpgroup" : "cta";
+}
+
+/* The tensor a call argument names (a view for tmem), or NULL after an error. */
+static Sym *
+arg_tensor(Expr *a, Param *p, int i, const char *callee, const char *what)
+{
+	if (a->kind != E_NAME && !(a->kind == E_VIEW && p->kind == PK_TMEM)) {
+		error(a->loc, "argument %d of '%s' is %s parameter '%s': pass a tensor%s by its name", i + 1, callee, what,
+		      p->name, p->kind == PK_TMEM ? " or a view" : "");
+		return NULL;
+	}
+	Sym *s = a->kind == E_VIEW ? sym_use(a->view->base, a->view->base_loc) : sym_use(a->name, a->loc);
+	if (!s)
+		return NULL;
+	if (s->kind != SYM_TENSOR && !(s->kind == SYM_VIEW && p->kind == PK_TMEM)) {
+		error(a->loc, "argument %d of '%s' is %s parameter '%s', but '%s' is not a tensor", i + 1, callee, what, p->name,
+		      a->name);
+		note(s->loc, "'%s' is defined here", a->name);
+		return NULL;
+	}
+	return s;
+}
+
+/* Element type and shape of a tensor argument against its parameter. */
+static bool
+arg_fits(Expr *a, const char *name, EType type, int rank, const int *dims, const int *pdims, Param *p, int i,
+         const char *callee)
+{
+	bool same = rank == p->dims.n;
+	for (int d = 0; same && d < rank; d++)
+		same = !pdims || dims[d] == pdims[d] || !dims[d] || !pdims[d];
+	if (type == p->type && same)
+		return true;
+	char got[96], want[96];
+	format_list(got, sizeof got, '[', dims, rank, ']');
+	if (pdims)
+		format_list(want, sizeof want, '[', pdims, p->dims.n, ']');
+	else
+		snprintf(want, sizeof want, "of rank %d", p->dims.n);
+	error(a->loc, "argument %d of '%s' is '%s', %s%s, but parameter '%s' is %s%s", i + 1, callee, name,
+	      etype_name(type), got, p->name, etype_name(p->type), want);
+	return false;
+}
+
+static void
+lower_call(Stmt *s)
+{
+	Sym *sym = sym_lookup(s->name);
+	Func fn;
+	if (!sym || sym->kind != SYM_DEVICE) {
+		if (sym && sym->kind == SYM_POISON)
+			return;
+		if (!sym && func_lookup(s->name, &fn)) {
+			error(s->name_loc, "'%s' is a builtin function: use its value in an expression; only device functions "
+			                   "are called as statements", s->name);
+		} else if (!sym) {
+			error(s->name_loc, "unknown function '%s'", s->name);
+			note_spelling(s->name, s->name_loc, true, NULL, 0);
+		} else if (sym->kind == SYM_KERNEL) {
+			error(s->name_loc, "'%s' is a kernel: kernels are launched, not called; only device functions are called",
+			      s->name);
+		} else {
+			error(s->name_loc, "'%s' is not a device function", s->name);
+			note(sym->loc, "'%s' is defined here", s->name);
+		}
+		return;
+	}
+	Kernel *fd = sym->device;
+	if (fd->lowering) {
+		error(s->name_loc, "recursive call of '%s': a device function is inlined where it is called, so it cannot call "
+		                   "itself", s->name);
+		note(fd->name_loc, "'%s' is defined here", s->name);
+		return;
+	}
+	if (!fd->ir)
+		return; /* its errors are reported */
+	KernelIR *callee = fd->ir;
+	if (s->operands.n != fd->params.n) {
+		error(s->loc, "'%s' takes %d argument%s, not %d", s->name, fd->params.n, fd->params.n == 1 ? "" : "s",
+		      s->operands.n);
+		note(fd->name_loc, "'%s' is defined here", s->name);
+		return;
+	}
+	if (W.dev && fd->scope > W.dev->scope) {
+		error(s->loc, "'%s' has scope %s; device function '%s' of scope %s cannot call it", s->name,
+		      scope_word(fd->scope), W.dev->name, scope_word(W.dev->scope));
+		return;
+	}
+	if (!protocol_uniform(W.proto, s->loc, pool_printf("a call of '%s'", s->name)))
+		return;
+	/* the calling units: their first threads in the caller */
+	uint64_t warps = protocol_warps(W.proto);
+	int nwarps = (W.k->threads + 31) / 32, unit = 32, bases[32], nbases = 0;
+	if (fd->scope == SCOPE_WARP) {
+		int w = protocol_fixed_warp(W.proto);
+		if (w < 0) {
+			error(s->loc, "'%s' has scope warp: one warp calls it, where the code has fixed the warp (inside "
+			              "if (warp_id == K) { ... })", s->name);
+			return;
+		}
+		bases[nbases++] = 32 * w;
+	} else if (fd->scope == SCOPE_WARPGROUP) {
+		unit = 128;
+		for (int g = 0; g * 4 < nwarps; g++) {
+			uint64_t m = 0xfull << (4 * g);
+			if (!(warps & m))
+				continue;
+			if ((warps & m) != m || 4 * g + 4 > nwarps) {
+				error(s->loc, "'%s' has scope warpgroup: all four warps of a warpgroup call it together, but only "
+				              "some warps of warpgroup %d (warps %d..%d) reach this call", s->name, g, 4 * g, 4 * g + 3);
+				return;
+			}
+			bases[nbases++] = 128 * g;
+		}
+	} else {
+		unit = callee->threads;
+		uint64_t all = nwarps >= 64 ? ~0ull : (1ull << nwarps) - 1;
+		if (W.k->threads != callee->threads) {
+			error(s->loc, "'%s' has scope cta for a block of %d threads, but '%s' runs %d", s->name, callee->threads,
+			      W.k->name, W.k->threads);
+			return;
+		}
+		if (warps != all) {
+			error(s->loc, "'%s' has scope cta: every warp of the CTA calls it, but some warps do not reach this call",
+			      s->name);
+			return;
+		}
+		bases[nbases++] = 0;
+	}
+
+	int n = s->operands.n;
+	CallInfo *ci = pool_alloc(sizeof *ci);
+	ci->callee = callee;
+	ci->nargs = n;
+	ci->values = pool_alloc(sizeof(IExpr *) * (size_t)(n + 1));
+	ci->tensors = pool_alloc(sizeof(Tensor *) * (size_t)(n + 1));
+	Tensor **bound = pool_alloc(sizeof(Tensor *) * (size_t)(n + 1));
+	View **views = pool_alloc(sizeof(View *) * (size_t)(n + 1));
+	bool ok = true;
+	for (int i = 0; i < n; i++) {
+		Param *p = LIST_AT(fd->params, Param, i);
+		DevParam *dp = LIST_AT(callee->dparams, DevParam, i);
+		Expr *a = LIST_AT(s->operands, Expr, i);
+		if (p->kind == PK_VALUE && !p->has_shape) {
+			Sym *as = a->kind == E_NAME ? sym_lookup(a->name) : NULL;
+			if (as && (as->kind == SYM_TENSOR || as->kind == SYM_VIEW)) {
+				error(a->loc, "argument %d of '%s' is scalar parameter '%s' (%s), but '%s' is a tensor", i + 1, s->name,
+				      p->name, etype_name(p->type), a->name);
+				ok = false;
+				continue;
+			}
+			IExpr *v = sema_expr(a);
+			if (!v) {
+				ok = false;
+				continue;
+			}
+			protocol_read(W.proto, v, a->loc);
+			ci->values[i] = ie_convert(v, p->type);
+			continue;
+		}
+		static const char *const what[] = {[PK_VALUE] = "global tensor", [PK_SHARED] = "shared tensor",
+		                                   [PK_TMEM] = "tmem", [PK_LOCAL] = "local tensor"};
+		Sym *as = arg_tensor(a, p, i, s->name, what[p->kind]);
+		if (!as) {
+			ok = false;
+			continue;
+		}
+		TensorKind want = p->kind == PK_VALUE ? TK_GLOBAL : p->kind == PK_SHARED ? TK_SHARED
+		                  : p->kind == PK_TMEM   ? TK_TMEM   : TK_LOCAL;
+		Tensor *t = as->kind == SYM_VIEW ? as->view->base : as->tensor;
+		if (t->kind != want) {
+			static const char *const kinds[] = {[TK_GLOBAL] = "a global", [TK_SHARED] = "a shared",
+			                                    [TK_LOCAL] = "a local", [TK_TMEM] = "a tmem"};
+			error(a->loc, "argument %d of '%s' is %s parameter '%s', but '%s' is %s tensor", i + 1, s->name,
+			      what[p->kind], p->name, a->name, kinds[t->kind]);
+			note(as->loc, "'%s' is defined here", a->name);
+			ok = false;
+			continue;
+		}
+		if (p->kind == PK_TMEM) {
+			ViewExpr ve = {.base = a->name, .loc = a->loc, .base_loc = a->loc};
+			View *v = eval_view(a->kind == E_VIEW ? a->view : &ve);
+			if (!v || !protocol_alive(W.proto, t, a->name, a->loc) ||
+			    !arg_fits(a, a->name, t->type, v->rank, v->dims, dp->tensor->dims, p, i, s->name)) {
+				ok = false;
+				continue;
+			}
+			views[i] = v;
+		} else {
+			const int *pdims = p->kind == PK_VALUE ? NULL : dp->tensor->dims;
+			if (!arg_fits(a, a->name, t->type, t->rank, t->dims, pdims, p, i, s->name)) {
+				ok = false;
+				continue;
+			}
+			ci->tensors[i] = t;
+		}
+		bound[i] = t;
+	}
+	if (!ok)
+		return;
+	/* a global tensor parameter: the callee's dims and strides over the values passed */
+	Var **from = pool_alloc(sizeof(Var *) * (size_t)(n + 1));
+	for (int i = 0; i < n; i++) {
+		DevParam *dp = LIST_AT(callee->dparams, DevParam, i);
+		from[i] = dp->kind == PK_VALUE && !dp->tensor ? dp->var : NULL;
+	}
+	for (int i = 0; i < n && ok; i++) {
+		DevParam *dp = LIST_AT(callee->dparams, DevParam, i);
+		if (dp->kind != PK_VALUE || !dp->tensor)
+			continue;
+		Tensor *t = bound[i], *g = pool_alloc(sizeof *g);
+		*g = *dp->tensor;
+		g->cname = t->cname;
+		g->index = t->index;
+		for (int d = 0; d < g->rank; d++) {
+			g->rdims[d] = subst(g->rdims[d], from, ci->values, n);
+			if (g->rstrides[d])
+				g->rstrides[d] = subst(g->rstrides[d], from, ci->values, n);
+			int64_t x, y;
+			if (ie_is_const(t->rdims[d] ? t->rdims[d] : ie_int(t->dims[d], T_I32), &x) && ie_is_const(g->rdims[d], &y) &&
+			    x != y) {
+				Expr *a = LIST_AT(s->operands, Expr, i);
+				error(a->loc, "dimension %d of '%s' is %lld, but parameter '%s' of '%s' has %lld here", d, a->name,
+				      (long long)x, dp->tensor->name, s->name, (long long)y);
+				ok = false;
+			}
+		}
+		bound[i] = g;
+	}
+	if (!ok)
+		return;
+
+	int saved_scope = scope_push_isolated();
+	int saved_unit = sema_set_unit(fd->scope == SCOPE_CTA ? 0 : unit / 32);
+	Kernel *saved_dev = W.dev;
+	int errors = error_count;
+	/* the layouts of the parameters, evaluated where the function's names are visible */
+	for (int i = 0; i < n && ok; i++) {
+		Param *p = LIST_AT(fd->params, Param, i);
+		if (p->kind != PK_TMEM && p->kind != PK_LOCAL)
+			continue;
+		Tensor *pt = pool_alloc(sizeof *pt);
+		*pt = *LIST_AT(callee->dparams, DevParam, i)->tensor;
+		pt->layout = layout_eval(p->layout, pt, callee->threads);
+		if (!pt->layout) {
+			ok = false;
+			break;
+		}
+		CallArg c = {.arg = views[i] ? views[i] : view_of_tensor(bound[i]), .param = pt, .unit = unit,
+		             .nbases = nbases};
+		c.arg->name = LIST_AT(s->operands, Expr, i)->name;
+		memcpy(c.bases, bases, sizeof(int) * (size_t)nbases);
+		Mismatch mm;
+		int lane = 0, col = 0;
+		if (!call_match(&c, &mm, &lane, &col)) {
+			call_report(&c, &mm, s->name, LIST_AT(s->operands, Expr, i)->loc);
+			note(p->loc, "parameter '%s' is declared here", p->name);
+			ok = false;
+			continue;
+		}
+		if (p->kind != PK_TMEM)
+			continue;
+		Tensor *t = bound[i];
+		int per = 32 / etype_bits(t->type);
+		if (col % per) {
+			error(LIST_AT(s->operands, Expr, i)->loc, "tmem argument '%s' starts inside a TMEM cell (element column "
+			      "%d); the address of parameter '%s' names a whole 32-bit cell", c.arg->name, col, p->name);
+			ok = false;
+			continue;
+		}
+		if (lane < 0 || col < 0) {
+			error(LIST_AT(s->operands, Expr, i)->loc, "tmem argument '%s' puts the base of parameter '%s' before its "
+			      "tensor (lane %d, column %d)", c.arg->name, p->name, lane, col);
+			ok = false;
+			continue;
+		}
+		/* the parameter as a tensor of the caller: at the argument's base */
+		Tensor *it = tensor_new(TK_TMEM, p->name, p->loc, p->type);
+		it->rank = pt->rank;
+		memcpy(it->dims, pt->dims, sizeof it->dims);
+		it->count = pt->count;
+		it->layout = pt->layout;
+		it->alloc = t->alloc;
+		it->col_offset = t->col_offset + col / per;
+		it->lane_offset = t->lane_offset + lane;
+		IExpr *base = t->alloc ? t->addr : u32_ref(t->name, t->cname, false);
+		uint32_t off = ((uint32_t)lane << 16) + (uint32_t)(col / per);
+		it->addr = off ? ie_binary(OP_ADD, base, ie_int(off, T_U32)) : base;
+		ci->values[i] = it->addr;
+		bound[i] = it;
+	}
+	if (ok) {
+		protocol_complete_copies(W.proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, s->loc);
+		ok = protocol_settled(W.proto, s->loc, pool_printf("at the call of '%s'", s->name));
+	}
+	if (!ok) {
+		sema_set_unit(saved_unit);
+		scope_pop_isolated(saved_scope);
+		return;
+	}
+	LStmt *blk = emit(L_BLOCK, s->loc);
+	blk->call = ci;
+	blk->comment = source_line_of(s->loc);
+	List *saved_out = W.out;
+	W.out = &blk->body;
+	W.dev = fd;
+	/* scalars first: the dims of a global tensor parameter may name them */
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < n; i++) {
+			Param *p = LIST_AT(fd->params, Param, i);
+			bool scalar = p->kind == PK_VALUE && !p->has_shape;
+			if (scalar != (pass == 0))
+				continue;
+			if (scalar) {
+				Sym *ps = sym_declare(SYM_VAR, p->name, p->loc);
+				Var *var = pool_alloc(sizeof *var);
+				var->name = p->name;
+				var->cname = cname_for(p->name);
+				var->type = p->type;
+				var->varying = ie_varying(ci->values[i]) || protocol_varying(W.proto);
+				ps->var = var;
+				LStmt *l = emit(L_VAR, s->loc);
+				l->var = var;
+				l->value = ci->values[i];
+				continue;
+			}
+			Tensor *t = bound[i];
+			if (p->kind == PK_TMEM && !t->alloc) {
+				t->cname = cname_for(p->name);
+				LStmt *l = emit(L_TMEM, s->loc);
+				l->tensor = t;
+				l->value = t->addr;
+			}
+			Sym *ps = sym_declare(SYM_TENSOR, p->name, p->loc);
+			ps->tensor = t;
+		}
+	/* --explain has described the function's copies and waits where it lowered the function itself */
+	bool saved_explain = diag_explain;
+	int waits = W.k->placed_waits.n;
+	diag_explain = false;
+	fd->lowering = true;
+	lower_stmts(&fd->body);
+	fd->lowering = false;
+	/* the function waits for its copies before it returns, as its own code does */
+	protocol_complete_copies(W.proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, s->loc);
+	diag_explain = saved_explain;
+	W.k->placed_waits.n = waits;
+	W.out = saved_out;
+	W.dev = saved_dev;
+	sema_set_unit(saved_unit);
+	scope_pop_isolated(saved_scope);
+	if (error_count > errors)
+		note(s->loc, "in this call of '%s'", s->name);
+}
+
+/* e with each use of from[i] replaced by to[i]: the dims and strides of a global tensor parameter
+   over the callee's scalars, as the caller passes them. */
+static IExpr *
+subst(IExpr *e, Var **from, IExpr **to, int n)
+{
+	if (!e)
+		return NULL;
+	if (e->kind == IE_VAR) {
+		for (int i = 0; i < n; i++)
+			if (from[i] && e->var == from[i])
+				return ie_convert(to[i], e->type);
+		return e;
+	}
+	IExpr *a = subst(e->a, from, to, n), *b = subst(e->b, from, to, n), *index = subst(e->index, from, to, n);
+	if (a == e->a && b == e->b && index == e->index)
+		return e;
+	IExpr *c = pool_alloc(sizeof *c);
+	*c = *e;
+	c->a = a;
+	c->b = b;
+	c->index = index;
+	return c;
+}
+
+/* The comment above a device function: its contract in words (LANGUAGE.md 10.3). */
+static const char *
+device_contract(Kernel *kd, KernelIR *k)
+{
+	Buf b = {0};
+	static const char *const who[] = {"one warp (32 threads)", "one warpgroup (128 threads, 4 consecutive warps)",
+	                                  "every thread of the CTA"};
+	buf_printf(&b, "// %s: scope %s, called by %s", kd->name, scope_word(kd->scope), who[kd->scope]);
+	if (k->has_block)
+		buf_printf(&b, "; block = %d", k->block[0]);
+	buf_puts(&b, "\n// on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none "
+	             "pending\n");
+	for (int i = 0; i < k->dparams.n; i++) {
+		DevParam *dp = LIST_AT(k->dparams, DevParam, i);
+		Tensor *t = dp->tensor;
+		char dims[96];
+		if (!t)
+			continue;
+		format_list(dims, sizeof dims, '[', t->dims, t->rank, ']');
+		if (dp->kind == PK_TMEM) {
+			buf_printf(&b, "// %s: the TMEM address of element [0%s] of %s%s; the layout places the others relative to "
+			               "it\n", t->name, t->rank > 1 ? pool_printf("%.*s", 3 * (t->rank - 1), ", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0") : "",
+			           etype_name(t->type), dims);
+			continue;
+		}
+		if (dp->kind != PK_LOCAL)
+			continue;
+		int per = 32 / etype_bits(t->type);
+		buf_printf(&b, "// %s: %s%s, %d register word%s per thread", t->name, etype_name(t->type), dims, t->words,
+		           t->words == 1 ? "" : "s");
+		if (per > 1)
+			buf_printf(&b, ", %d elements to a word from its low bits up", per);
+		buf_puts(&b, "; each word holds:\n");
+		int unit = kd->scope == SCOPE_CTA ? k->threads : kd->scope == SCOPE_WARP ? 32 : 128;
+		const char *of = kd->scope == SCOPE_WARP ? "warp" : kd->scope == SCOPE_WARPGROUP ? "warpgroup" : "CTA";
+		int threads[3] = {0, 1, unit - 1};
+		for (int ti = 0; ti < 3; ti++) {
+			int th = threads[ti];
+			buf_printf(&b, "//   %sthread %d of the %s:", ti == 2 ? "... " : "", th, of);
+			for (int w = 0; w < t->words; w++) {
+				if (w == 4 && t->words > 5) {
+					buf_puts(&b, " ...");
+					w = t->words - 1;
+				}
+				buf_printf(&b, " %s[%d] =", t->name, w);
+				for (int h = 0; h < per; h++) {
+					int slot = w * per + h, e = -1;
+					for (int x = 0; x < t->count && e < 0; x++)
+						if (layout_slot_in_thread(t->layout, x, th) == slot)
+							e = x;
+					char coord[96] = "-";
+					if (e >= 0)
+						format_coords(coord, sizeof coord, t->rank, t->dims, e);
+					buf_printf(&b, " %s", coord);
+				}
+				buf_puts(&b, w + 1 < t->words ? "," : "\n");
+			}
+		}
+	}
+	const char *r = pool_strdup(b.data);
+	buf_free(&b);
+	return r;
+}
+
+static KernelIR *
+lower_device(Kernel *kd)
+{
+	KernelIR *k = pool_alloc(sizeof *k);
+	k->name = kd->name;
+	k->loc = kd->loc;
+	k->is_device = true;
+	k->scope = kd->scope;
+	int unit = kd->scope == SCOPE_WARP ? 32 : kd->scope == SCOPE_WARPGROUP ? 128 : 0;
+	int64_t block = unit;
+	if (kd->block) {
+		if (!const_int(kd->block, &block, "block"))
+			return NULL;
+		if (block < 32 || block > 1024 || block % 32) {
+			error(kd->block->loc, "block of a device function is a multiple of 32 from 32 to 1024, not %lld",
+			      (long long)block);
+			return NULL;
+		}
+		if (unit && block % unit) {
+			error(kd->block->loc, "block = %lld is not a whole number of %ss", (long long)block, scope_word(kd->scope));
+			return NULL;
+		}
+		k->has_block = true;
+	} else if (!unit) {
+		error(kd->scope_loc, "device function '%s' of scope cta needs 'block = N', the CTA size it assumes", kd->name);
+		return NULL;
+	}
+	k->threads = unit ? unit : (int)block;
+	k->block[0] = (int)block;
+	k->block[1] = k->block[2] = 1;
+	k->grid[0] = k->grid[1] = k->grid[2] = 1;
+	int threads_dims[3] = {k->threads, 1, 1};
+	sema_set_block(threads_dims);
+	if (name_taken(k, kd->name)) {
+		error(kd->name_loc, "function name '%s' is reserved in the generated CUDA C; choose another", kd->name);
+		return NULL;
+	}
+	walk_begin(k, kd);
+	int errors = error_count;
+	int saved_unit = sema_set_unit(unit / 32);
+	scope_push();
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < kd->params.n; i++) {
+			Param *p = LIST_AT(kd->params, Param, i);
+			if ((p->kind == PK_VALUE && !p->has_shape) != (pass == 0))
+				continue;
+			if (p->type == T_F16)
+				k->uses_f16 = true;
+			if (p->type == T_BF16)
+				k->uses_bf16 = true;
+			if (p->kind == PK_VALUE && !p->has_shape) {
+				param_var(p);
+				continue;
+			}
+			TensorKind tk = p->kind == PK_VALUE ? TK_GLOBAL : p->kind == PK_SHARED ? TK_SHARED
+			                : p->kind == PK_TMEM   ? TK_TMEM   : TK_LOCAL;
+			Tensor *t = tensor_new(tk, p->name, p->loc, p->type);
+			if (tk == TK_GLOBAL ? !global_shape(p, t) : !const_dims(&p->dims, t, p->loc)) {
+				sym_poison(p->name, p->loc);
+				continue;
+			}
+			if (p->layout) {
+				t->layout = layout_eval(p->layout, t, k->threads);
+				if (!t->layout) {
+					sym_poison(p->name, p->loc);
+					continue;
+				}
+				if (unit && (t->layout->axes & ((1u << AX_TX) | (1u << AX_WARPID) | (1u << AX_WGID)))) {
+					error(p->layout->loc, "the layout of '%s' names a thread of the CTA (tx, warpid or wgid), but '%s' "
+					                      "has scope %s: name threads within the calling %s (laneid%s)", p->name,
+					      kd->name, scope_word(kd->scope), scope_word(kd->scope),
+					      unit == 128 ? ", tid_in_wg, wid_in_wg" : "");
+					sym_poison(p->name, p->loc);
+					continue;
+				}
+			}
+			if (!param_tensor(p, t, i))
+				continue;
+			if (tk == TK_LOCAL) {
+				t->words = (t->layout->slots * etype_bits(t->type) + 31) / 32;
+				if (t->words > 255) {
+					error(p->loc, "'%s' needs %d registers per thread; a thread has at most 255", t->name, t->words);
+					continue;
+				}
+			}
+			if (tk == TK_TMEM) {
+				t->addr = u32_ref(p->name, t->cname, true);
+				list_push(&k->tmem_tensors, t);
+			}
+		}
+	}
+	/* the parameters in the order declared (the passes above took the scalars first) */
+	if (error_count == errors) {
+		for (int i = 0; i < kd->params.n; i++) {
+			Param *p = LIST_AT(kd->params, Param, i);
+			Sym *s = sym_lookup(p->name);
+			DevParam *dp = pool_alloc(sizeof *dp);
+			dp->kind = p->kind;
+			if (s && s->kind == SYM_VAR)
+				dp->var = s->var;
+			else if (s && s->kind == SYM_TENSOR) {
+				dp->tensor = s->tensor;
+				if (p->kind == PK_TMEM)
+					dp->var = s->tensor->addr->var;
+			}
+			list_push(&k->dparams, dp);
+			list_push(&k->params, dp->tensor ? (void *)dp->tensor : (void *)dp->var);
+			list_push(&k->param_is_tensor, dp->tensor && p->kind == PK_VALUE ? dp->tensor : NULL);
+		}
+		k->contract = device_contract(kd, k);
+		/* a barrier inside may follow or precede the caller's tcgen05 work: fences on both sides */
+		tmem_names.n = 0;
+		for (int i = 0; i < kd->params.n; i++)
+			if (LIST_AT(kd->params, Param, i)->kind == PK_TMEM)
+				list_push(&tmem_names, (void *)LIST_AT(kd->params, Param, i)->name);
+		collect_tmem_names(&kd->body);
+		Frame top = {&kd->body, 0, false, NULL};
+		int seen = 1;
+		mark_syncs(&top, count_stmts(&kd->body, is_tc_stmt) + 2, &seen, false);
+		kd->lowering = true;
+		lower_stmts(&kd->body);
+		kd->lowering = false;
+		protocol_complete_copies(W.proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, kd->loc);
+		if (error_count == errors)
+			protocol_settled(W.proto, kd->name_loc, pool_printf("at the return of '%s'", kd->name));
+		protocol_end(W.proto, kd->name, kd->name_loc);
+	}
+	scope_pop();
+	sema_set_unit(saved_unit);
+	copy_explain_waits(k);
+	scratch_free_all();
+	return error_count == errors ? k : NULL;
+}
+
 Program *
 lower_program(List *items, const char *source_name)
 {
 	Program *p = pool_alloc(sizeof *p);
 	p->source_name = source_name;
 	file_unrolled = 0;
+	device_names = (List){0};
 	sema_reset();
 	scope_push();
 	for (int i = 0; i < items->n; i++) {
@@ -1407,6 +2070,18 @@ lower_program(List *items, const char *source_name)
 				s->layout = it->layout;
 			break;
 		}
+		case I_DEVICE: {
+			Sym *s = sym_declare(SYM_DEVICE, it->kernel->name, it->kernel->name_loc);
+			if (!s)
+				break;
+			list_push(&device_names, (void *)it->kernel->name);
+			s->device = it->kernel;
+			KernelIR *k = lower_device(it->kernel);
+			it->kernel->ir = k;
+			if (k)
+				list_push(&p->devices, k);
+			break;
+		}
 		case I_KERNEL: {
 			Sym *s = sym_declare(SYM_KERNEL, it->kernel->name, it->kernel->name_loc);
 			if (!s)
@@ -1419,7 +2094,7 @@ lower_program(List *items, const char *source_name)
 		}
 	}
 	scope_pop();
-	if (!p->kernels.n && !error_count) {
+	if (!p->kernels.n && !p->devices.n && !error_count) {
 		/* a file of layouts and constants is meant for include; compiled alone it yields nothing */
 		Loc at = items->n ? LIST_AT(*items, Item, 0)->loc : (Loc){1, 1, 1, 1, source_count() ? 0 : -1};
 		warn(WARN_EMPTY_OUTPUT, at, "%s declares no kernel; the output is empty", source_name);

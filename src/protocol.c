@@ -521,6 +521,30 @@ protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
 }
 
 bool
+protocol_settled(Protocol *p, Loc loc, const char *where)
+{
+	for (int i = 0; i < p->flow.loaded.n; i++) {
+		LoadedReg *r = LIST_AT(p->flow.loaded, LoadedReg, i);
+		if (!(r->warps & p->warps))
+			continue;
+		error(loc, "a tcgen05.ld into '%s' may still be pending %s; a device function starts and returns with no "
+		           "tcgen05.ld or st pending", r->tensor->name, where);
+		note(r->loc, "the tcgen05.ld is here; put %s; after it", isa_spelling(TC_WAIT_LD, 0));
+		return false;
+	}
+	for (int i = 0; i < p->flow.stores.n; i++) {
+		StoreState *st = LIST_AT(p->flow.stores, StoreState, i);
+		if (!st->pending || !(p->warps >> st->rect.warp & 1))
+			continue;
+		error(loc, "a tcgen05.st of warp %d may still be pending %s; a device function starts and returns with no "
+		           "tcgen05.ld or st pending", st->rect.warp, where);
+		note(st->loc, "the tcgen05.st is here; put %s; after it", isa_spelling(TC_WAIT_ST, 0));
+		return false;
+	}
+	return true;
+}
+
+bool
 protocol_alive(Protocol *p, const Tensor *t, const char *used, Loc loc)
 {
 	if (t->alloc && list_has(&p->flow.freed, t->alloc)) {

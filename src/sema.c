@@ -7,6 +7,8 @@
 static List symbols; /* Sym*, innermost last */
 static int depth;
 static int block_dims[3] = {1, 1, 1};
+static int unit_warps; /* sema_set_unit */
+static int barrier;    /* scope_push_isolated: the depth below which only depth 1 is seen */
 
 /* Every name ever declared since sema_reset, to its innermost symbol (NULL once its scopes are gone). */
 static Map table;
@@ -22,6 +24,8 @@ sema_reset(void)
 {
 	symbols = (List){0};
 	depth = 0;
+	barrier = 0;
+	unit_warps = 0;
 	table = (Map){0}; /* pool memory: freed with everything else */
 }
 
@@ -42,11 +46,38 @@ scope_pop(void)
 	depth--;
 }
 
+int
+scope_push_isolated(void)
+{
+	int saved = barrier;
+	scope_push();
+	barrier = depth;
+	return saved;
+}
+
+void
+scope_pop_isolated(int saved)
+{
+	scope_pop();
+	barrier = saved;
+}
+
+int
+sema_set_unit(int warps)
+{
+	int old = unit_warps;
+	unit_warps = warps;
+	return old;
+}
+
 Sym *
 sym_lookup(const char *name)
 {
 	MapSlot *slot = map_slot(&table, name, false);
-	return slot ? slot->value : NULL;
+	Sym *s = slot ? slot->value : NULL;
+	while (s && s->depth > 1 && s->depth < barrier)
+		s = s->shadowed;
+	return s;
 }
 
 static const struct {
@@ -687,6 +718,18 @@ sema_expr(Expr *e)
 		error(e->loc, "a parenthesised list is not a value here");
 		return NULL;
 	case E_BUILTIN:
+		if (unit_warps && e->builtin <= B_THREAD_Z) {
+			error(e->loc, "%s is not known inside a device function of scope %s, which runs wherever it is called; "
+			              "use lane_id and warp_id (which count within the calling %s)", builtin_name(e->builtin),
+			      unit_warps == 1 ? "warp" : "warpgroup", unit_warps == 1 ? "warp" : "warpgroup");
+			return NULL;
+		}
+		if (unit_warps && e->builtin == B_WARPGROUP_ID)
+			return ie_int(0, T_I32);
+		if (unit_warps == 1 && e->builtin == B_WARP_ID)
+			return ie_int(0, T_I32);
+		if (unit_warps == 4 && e->builtin == B_WARP_ID)
+			return ie_binary(OP_BITAND, ie_builtin(B_WARP_ID), ie_int(3, T_I32));
 		return ie_builtin(e->builtin);
 	case E_NAME: {
 		Sym *s = sym_use(e->name, e->loc);
@@ -746,6 +789,10 @@ sema_expr(Expr *e)
 		return call_expr(e);
 	case E_COND:
 		return select_expr(e);
+	case E_VIEW:
+		error(e->loc, "'%s' with .view or .rearrange is a view, not a value; a view is an argument of a device "
+		              "function's tmem parameter, or declared with 'view V = ...;'", e->name);
+		return NULL;
 	}
 	return NULL;
 }

@@ -59,7 +59,8 @@ typedef enum ExprKind {
 	E_BUILTIN, /* builtin */
 	E_TUPLE,   /* (a, b, ...): args; only where the grammar takes a tuple */
 	E_CALL,    /* name(args): a function of LANGUAGE.md 10.2 */
-	E_COND     /* a ? b : c */
+	E_COND,    /* a ? b : c */
+	E_VIEW     /* view: a view expression written where an expression goes (a call's argument) */
 } ExprKind;
 
 typedef enum Op {
@@ -97,6 +98,7 @@ struct Expr {
 	double fval;
 	EType type;
 	Builtin builtin;
+	struct ViewExpr *view; /* E_VIEW */
 };
 
 /* One stride of a layout: value @ axis; axis is AX_M when none is written. */
@@ -169,7 +171,8 @@ typedef enum ScopeKind { SCOPE_WARP, SCOPE_WARPGROUP, SCOPE_CTA } ScopeKind;
 typedef enum StmtKind {
 	S_LET, S_VAR, S_SHARED, S_LOCAL, S_TMEM, S_VIEW, S_ASSIGN,
 	S_IF, S_FOR, S_APPLY, S_INSTR, S_CTA_SYNC, S_WARP_SYNC, S_BLOCK,
-	S_COPY     /* copy(dst, src) [scope S]: operands, scope fields (has_scope) */
+	S_COPY,    /* copy(dst, src) [scope S]: operands, scope fields (has_scope) */
+	S_CALL     /* name(args): a call of a device function; operands are Expr* */
 } StmtKind;
 
 typedef struct Stmt Stmt;
@@ -201,6 +204,9 @@ struct Stmt {
 	bool writes_follow; /* cta_sync: a tcgen05 store or dealloc may follow it (lowering) */
 };
 
+/* What a parameter is: of a kernel, PK_VALUE only (a scalar, or a global tensor when it has a shape). */
+typedef enum ParamKind { PK_VALUE, PK_SHARED, PK_TMEM, PK_LOCAL } ParamKind;
+
 typedef struct Param {
 	const char *name;
 	Loc loc;
@@ -208,7 +214,11 @@ typedef struct Param {
 	bool has_shape;
 	List dims;    /* Expr* */
 	List strides; /* Expr*: empty without `stride (...)` */
+	ParamKind kind;     /* device functions: shared, tmem and local parameters */
+	LayoutExpr *layout; /* PK_TMEM, PK_LOCAL */
 } Param;
+
+struct KernelIR;
 
 typedef struct Kernel {
 	const char *name;
@@ -217,9 +227,16 @@ typedef struct Kernel {
 	List params; /* Param* */
 	List launch; /* NamedArg*: name is "grid" or "block"; value may be an E_TUPLE */
 	List body;   /* Stmt* */
+	/* a device function (LANGUAGE.md 10.3): launch is empty */
+	bool is_device;
+	ScopeKind scope;
+	Loc scope_loc;
+	Expr *block;             /* block = N, or NULL */
+	struct KernelIR *ir;     /* its lowering, once done without errors */
+	bool lowering, failed;   /* being lowered (a call now is recursion); lowered with errors */
 } Kernel;
 
-typedef enum ItemKind { I_INCLUDE, I_CONST, I_LAYOUT, I_KERNEL } ItemKind;
+typedef enum ItemKind { I_INCLUDE, I_CONST, I_LAYOUT, I_KERNEL, I_DEVICE } ItemKind;
 
 typedef struct Item {
 	ItemKind kind;
@@ -228,7 +245,7 @@ typedef struct Item {
 	Loc name_loc;
 	Expr *value;      /* const */
 	LayoutExpr *layout; /* layout */
-	Kernel *kernel;   /* kernel */
+	Kernel *kernel;   /* kernel, device */
 	const char *path; /* include: the string's contents */
 } Item;
 
@@ -443,7 +460,7 @@ bool const_dims(List *dims, Tensor *t, Loc loc);
 LayoutExpr *layout_lookup(const char *name, Loc loc);
 
 /* SYM_POISON: a declaration that failed; its uses stay quiet instead of cascading. */
-typedef enum SymKind { SYM_CONST, SYM_LAYOUT, SYM_VALUE, SYM_VAR, SYM_TENSOR, SYM_VIEW, SYM_KERNEL, SYM_POISON } SymKind;
+typedef enum SymKind { SYM_CONST, SYM_LAYOUT, SYM_VALUE, SYM_VAR, SYM_TENSOR, SYM_VIEW, SYM_KERNEL, SYM_DEVICE, SYM_POISON } SymKind;
 
 typedef struct Sym {
 	SymKind kind;
@@ -455,11 +472,19 @@ typedef struct Sym {
 	Tensor *tensor;     /* SYM_TENSOR */
 	View *view;         /* SYM_VIEW */
 	LayoutExpr *layout; /* SYM_LAYOUT */
+	Kernel *device;     /* SYM_DEVICE */
 	struct Sym *shadowed; /* the symbol of the same name in an outer scope, visible again after this one */
 } Sym;
 
 void scope_push(void);
 void scope_pop(void);
+/* A scope that sees only the file's items (depth 1), not the scopes around it: a device function's
+   body inlined at a call. Returns what scope_pop_isolated restores. */
+int scope_push_isolated(void);
+void scope_pop_isolated(int saved);
+/* Inside a device function of scope warp (1) or warpgroup (4): warp_id and warpgroup_id count within
+   the calling warp or warpgroup, and thread_idx is refused; 0 elsewhere. Returns the previous setting. */
+int sema_set_unit(int warps);
 /* Declares a name in the innermost scope; reports a redeclaration there and returns NULL. */
 Sym *sym_declare(SymKind kind, const char *name, Loc loc);
 Sym *sym_lookup(const char *name);
@@ -625,7 +650,23 @@ struct LStmt {
 	const char *comment; /* apply: its source line */
 	int vec; /* L_STORE, L_REG_STORE: this and the next vec - 1 statements are one vector access (vectorize.c) */
 	bool live; /* L_REG_STORE: some warp reads what it writes (vectorize.c drops the others) */
+	struct CallInfo *call; /* L_BLOCK: the body of a device function inlined at a call */
 };
+
+/* One parameter of a device function, as its lowering declared it. */
+typedef struct DevParam {
+	ParamKind kind;   /* PK_VALUE: a scalar (var) or a global tensor (tensor) */
+	Var *var;         /* scalar; tmem: the u32 address */
+	Tensor *tensor;   /* global, shared, local, tmem */
+} DevParam;
+
+/* A call of a device function: the C call the cuda target writes instead of the inlined body. */
+typedef struct CallInfo {
+	struct KernelIR *callee;
+	int nargs;
+	IExpr **values;   /* scalar and tmem parameters: the value passed (u32 address for tmem) */
+	Tensor **tensors; /* global, shared, local parameters: the caller's tensor */
+} CallInfo;
 
 /* A wait tilec placed for a copy: the copy, and the statement it was placed before. */
 typedef struct PlacedWait {
@@ -653,11 +694,18 @@ typedef struct KernelIR {
 	int nstaging;    /* apply.c: staging arrays made so far */
 	List copy_memo;  /* copy.c: copies already searched, by operands */
 	List placed_waits; /* lower.c: PlacedWait*, in the order placed */
+	/* a device function: its scope, its parameters (DevParam*) and whether block = N was written */
+	bool is_device;
+	ScopeKind scope;
+	bool has_block;
+	List dparams;
+	const char *contract; /* the comment above the function: scope, block, the register slots */
 } KernelIR;
 
 typedef struct Program {
 	const char *source_name; /* file name without directories, for comments */
 	List kernels; /* KernelIR* */
+	List devices; /* KernelIR*: the device functions, in file order */
 } Program;
 
 /* ---------------------------------------------------------------- isa.c */
@@ -750,6 +798,8 @@ typedef struct ApplyCtx {
 	List regs;           /* out: RegRef* it reads (st) or writes (ld) */
 } ApplyCtx;
 
+/* "file.tile:LINE: the statement's line", for a comment in the output. */
+const char *source_line_of(Loc loc);
 /* Checks an apply against its image and appends its lowered instructions to out. */
 bool apply_lower(Stmt *s, View **operands, int noperands, ApplyCtx *ctx, List *out);
 
@@ -853,6 +903,21 @@ typedef struct ApplyMap {
 	AtomVerdict *atom;           /* [warp index * 2 + access] */
 } ApplyMap;
 
+/* A tensor argument of a call against its parameter (LANGUAGE.md 10.3), quiet like apply_match. local:
+   for each calling unit (the caller's threads bases[u] .. bases[u] + unit - 1, the parameter's thread t
+   being the caller's bases[u] + t) each element the parameter gives a thread must be in that thread's
+   same slot. tmem: each element at the parameter's place relative to the base that element 0 fixes
+   (*base_lane, *base_col, in the argument tensor's lanes and element columns). */
+typedef struct CallArg {
+	View *arg;      /* the argument: a view of the caller's tensor */
+	Tensor *param;  /* the parameter, its layout evaluated for the callee's threads */
+	int unit;       /* threads of one calling unit (local) */
+	int nbases;
+	int bases[32];
+} CallArg;
+bool call_match(const CallArg *c, Mismatch *mm, int *base_lane, int *base_col);
+void call_report(const CallArg *c, const Mismatch *mm, const char *callee, Loc loc);
+
 /* The map of an apply as stated; NULL when the operands' shapes do not fit the instruction (*mm
    says why, as apply_match would). */
 ApplyMap *apply_map_input(const ApplyInput *in, Mismatch *mm);
@@ -928,6 +993,9 @@ void protocol_set_waiter(Protocol *p, void (*place)(void *ctx, TcKind kind, Loc 
 void protocol_complete_copies(Protocol *p, int effects, Loc loc);
 /* writes_follow: a store or dealloc may follow, so the loads of copies complete before the barrier too. */
 void protocol_cta_sync(Protocol *p, Loc loc, bool writes_follow);
+/* A device function's contract (LANGUAGE.md 10.3): no tcgen05.ld or st of the current warps pending at
+   loc; reports the first one (where: "at the call of 'f'", "at the return of 'f'"). */
+bool protocol_settled(Protocol *p, Loc loc, const char *where);
 /* The allocation whose slot addr reads, and the column and lane offset addr adds; NULL when unknown. */
 AllocInfo *protocol_find_alloc(Protocol *p, const IExpr *addr, int *col_offset, int *lane_offset);
 
@@ -967,6 +1035,8 @@ typedef struct Target {
 } Target;
 
 extern const Target target_cuda; /* CUDA C for the -arch GPU (emit_cu.c) */
+extern const Target target_cuh;  /* its device functions as a header for #include (emit_cu.c) */
+extern const Target target_emu_cuh; /* the same for the emulation target (emit_emu.c) */
 extern const Target target_emu;  /* CUDA C with tensor memory emulated, for sm_80+ and the CPU (emit_emu.c) */
 /* Errors for what the emulator cannot run (cta_group::2); true if there was one. */
 bool emu_refuses(const Program *p);
@@ -987,6 +1057,7 @@ typedef struct CuDialect {
 	bool placed_fences;      /* write the fences tilec places around cta_sync (L_FENCE) */
 	bool vector;             /* one vector access for the runs vectorize.c marks (LStmt.vec) */
 	bool clusters;           /* __cluster_dims__ and tilec_cluster_<kernel> for a kernel that declares a cluster */
+	bool devices;            /* device functions as C functions, and calls of them as C calls */
 	void (*tc)(CuWriter *w, const LStmt *s); /* one tcgen05 instruction */
 	/* the text of a read of register word, verb "read" or "stored"; NULL: plain NAME[WORD] */
 	const char *(*reg)(CuWriter *w, const Tensor *t, int word, const char *verb);
@@ -998,6 +1069,7 @@ typedef struct CuDialect {
 	void (*body_begin)(CuWriter *w, KernelIR *k);
 	void (*body_end)(CuWriter *w, KernelIR *k);
 	void (*kernel_end)(CuWriter *w, KernelIR *k);   /* after its launch configuration */
+	void (*device_begin)(CuWriter *w, KernelIR *k); /* at the start of a device function's body */
 	/* the file: its header, then body (every kernel) */
 	void (*file)(CuWriter *w, Program *p, const char *arch, const Buf *body, Buf *out);
 } CuDialect;
@@ -1015,10 +1087,16 @@ struct CuWriter {
 	List in_scope; /* Tensor*: local tensors whose registers are declared here */
 	const LStmt *cur; /* the statement being written */
 	List read_names;  /* const char*: the variables and tensors the kernel's code reads */
+	bool header;      /* --emit=cuh: the device functions only, for #include */
 };
 
-/* Writes the program as CUDA C in dialect d. */
-bool cu_write(Program *p, const char *arch, const CuDialect *d, Buf *out);
+/* In a header, a definition that several headers may make: #ifndef TILEC_HELPER_name ... #endif. */
+void cu_guard_begin(CuWriter *w, Buf *out, const char *name);
+void cu_guard_end(CuWriter *w, Buf *out);
+/* The include guard of a header, from the .tile file's name: TILEC_K_TILE_CUH. */
+const char *cu_header_guard(const char *source_name);
+/* Writes the program as CUDA C in dialect d; header: the device functions only (--emit=cuh). */
+bool cu_write(Program *p, const char *arch, const CuDialect *d, bool header, Buf *out);
 void cu_line_start(CuWriter *w);
 /* The helpers of the functions of 10.2 the body called (one C function each, in a fixed order). */
 void cu_helpers(CuWriter *w, Buf *out);

@@ -253,6 +253,15 @@ walk(List *stmts)
 					use(b->p, s, pos);
 			}
 			break;
+		case S_CALL:
+			/* a device function's tmem argument: a name, or a view written in place (its base) */
+			for (int k = 0; k < s->operands.n; k++) {
+				Expr *a = LIST_AT(s->operands, Expr, k);
+				Binding *b = a->kind == E_NAME || a->kind == E_VIEW ? lookup(a->name) : NULL;
+				if (b && b->p)
+					use(b->p, s, pos);
+			}
+			break;
 		case S_INSTR: {
 			const IsaInstr *in = isa_parse(s->opcode, NULL);
 			if (in && in->kind == TC_ALLOC)

@@ -598,6 +598,12 @@ vectorize(KernelIR *k)
 {
 	for (int w = 0; w < (k->threads + 31) / 32; w++) {
 		Live l = {0};
+		/* a device function's local parameters are the caller's registers: read after it returns */
+		for (int i = 0; i < k->dparams.n; i++) {
+			DevParam *dp = LIST_AT(k->dparams, DevParam, i);
+			if (dp->kind == PK_LOCAL)
+				memset(live_bits(&l, dp->tensor), 1, (size_t)dp->tensor->words);
+		}
 		live_list(&k->body, w, &l);
 	}
 	drop_dead(&k->body);

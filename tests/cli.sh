@@ -182,6 +182,50 @@ if status emit-ir-error 1 --emit=ir "$tmp/bad.tile" -o "$tmp/bad.ir"; then
 		pass emit-ir-error
 	fi
 fi
+# --emit=cuh: the device functions as a header, the same as -o FILE.cuh writes; no kernels, no extern
+# "C"; a guard named after the .tile file; a program with an error or without device functions.
+dev=examples/device_functions.tile
+if status emit-cuh 0 --emit=cuh "$dev" -o - && has emit-cuh "$tmp/out" "nothing on stdout"; then
+	if ! grep -q '^#ifndef TILEC_DEVICE_FUNCTIONS_TILE_CUH$' "$tmp/out"; then
+		fail emit-cuh "no include guard TILEC_DEVICE_FUNCTIONS_TILE_CUH"
+	elif grep -q 'extern "C"\|__global__' "$tmp/out"; then
+		fail emit-cuh "a kernel or an extern \"C\" entry in the header"
+	elif ! grep -q '^static __device__ __forceinline__ void stash(uint32_t acc, uint32_t (&r)\[32\])$' "$tmp/out"; then
+		fail emit-cuh "no 'stash(uint32_t acc, uint32_t (&r)[32])' in the header"
+	else
+		pass emit-cuh
+	fi
+	cp "$tmp/out" "$tmp/cuh.want"
+	if status emit-cuh-file 0 "$dev" -o "$tmp/dev.cuh" && cmp -s "$tmp/dev.cuh" "$tmp/cuh.want"; then
+		pass emit-cuh-file
+	else
+		fail emit-cuh-file "-o FILE.cuh differs from --emit=cuh -o -"
+	fi
+	if status emit-cuh-cu 0 "$dev" -o "$tmp/dev.cu" && grep -q '^static __device__ __forceinline__ void stash(' "$tmp/dev.cu" &&
+		grep -q '^	stash(address\[0\] + 32u, x);$' "$tmp/dev.cu"; then
+		pass emit-cuh-cu
+	else
+		fail emit-cuh-cu "the .cu has no device function stash above its kernel, or no call of it"
+	fi
+fi
+printf 'device f(v: f32) scope warp\n{\n    x = v;\n}\n' >"$tmp/baddev.tile"
+status emit-cuh-error 1 --emit=cuh "$tmp/baddev.tile" -o "$tmp/baddev.cuh" && lacks emit-cuh-error "$tmp/baddev.cuh" &&
+	pass emit-cuh-error
+status emit-cuh-error-ext 1 "$tmp/baddev.tile" -o "$tmp/baddev2.cuh" && lacks emit-cuh-error-ext "$tmp/baddev2.cuh" &&
+	pass emit-cuh-error-ext
+if status emit-cuh-empty 0 --emit=cuh "$example" -o "$tmp/none.cuh" && grep -q 'declares no device function' "$tmp/err"; then
+	pass emit-cuh-empty
+else
+	fail emit-cuh-empty "no warning that the header is empty"
+fi
+if status emit-cuh-emu 0 --target=emu --emit=cuh "$dev" -o "$tmp/dev_emu.cuh" &&
+	grep -q '^#define TILEC_EMU_HEADER 1$' "$tmp/dev_emu.cuh" &&
+	grep -q '^static __device__ __forceinline__ void stash(uint32_t acc, uint32_t (&r)\[32\])$' "$tmp/dev_emu.cuh" &&
+	! grep -q '^extern "C"' "$tmp/dev_emu.cuh"; then
+	pass emit-cuh-emu
+else
+	fail emit-cuh-emu "--target=emu --emit=cuh: no TILEC_EMU_HEADER, no stash with the signature of the cuda header, or a kernel"
+fi
 status werror-clean 0 -Werror "$example" -o - && pass werror-clean
 status no-warnings 0 -w "$example" -o - && pass no-warnings
 

@@ -105,6 +105,8 @@ apply seed-store "examples/tmem_roundtrip.tile:$st" 0 0
 apply pack "examples/pack_roundtrip.tile:$(grep -n 'apply tcgen05.ld' examples/pack_roundtrip.tile | head -n 1 | cut -d: -f1)" 0 0
 apply two-accesses "examples/shape_16x32bx2.tile:$(grep -n 'apply tcgen05.st' examples/shape_16x32bx2.tile | head -n 1 | cut -d: -f1)" 0 0
 apply halves "examples/subword_f16.tile:$(grep -n 'apply tcgen05.st' examples/subword_f16.tile | head -n 1 | cut -d: -f1)" 0 0
+# an apply inside a device function, as the function's own checks see it (warps of the calling warpgroup)
+apply device "examples/device_functions.tile:$(grep -n 'apply tcgen05.st' examples/device_functions.tile | head -n 1 | cut -d: -f1)" 0 0
 
 # A refused apply is drawn too (the program's errors still go to stderr), with its wrong cells
 # marked: apply_owner.tile gives element [i, j] to thread 2*i + j/64, which is the image's thread

@@ -14,6 +14,10 @@
 #   emu/direct/...     the traps that the static checks keep .tile programs from reaching, driven
 #                      through the emulator's functions by tests/emu/direct.cc.
 #   emu/run/...        tilec run's usage errors and determinism.
+#   emu/header/...     the --target=emu header of examples/device_functions.tile called by a kernel written
+#                      by hand (tests/emu/header_kernel.cu) gives Out = A on the CPU, and builds with nvcc;
+#                      the emulation headers of every golden .cuh, together in one translation unit, pass
+#                      $CXX -Wall -Wextra -Werror and nvcc -cubin -arch=sm_80.
 # Without a C++ compiler: one SKIP line. Exits 1 when a test failed.
 runner=emu
 . "$(dirname "$0")/runner.sh"
@@ -98,6 +102,66 @@ if [ -n "$nvcc" ] && [ "${EMU_NVCC:-1}" != 0 ]; then
 		echo "PASS $name"
 	else
 		fail "nvcc -c -arch=sm_80 failed or warned"
+		show "$tmp/err"
+	fi
+fi
+
+# ---------------------------------------------------------------- emulation headers
+name=emu/header/run
+if ! "$tilec" --target=emu --emit=cuh examples/device_functions.tile -o "$tmp/device_functions.cuh" 2>"$tmp/err"; then
+	fail "tilec --target=emu --emit=cuh examples/device_functions.tile failed"
+	show "$tmp/err"
+elif ! "$cxx" -x c++ -std=c++11 -Wall -Wextra -Werror -pthread -I"$tmp" -o "$tmp/header_kernel" tests/emu/header_kernel.cu \
+	>"$tmp/err" 2>&1; then
+	fail "$cxx rejects tests/emu/header_kernel.cu with the emulation header"
+	show "$tmp/err"
+else
+	$limit "$tmp/header_kernel" >"$tmp/out" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ] || ! grep -q 'Out = A, all 8192 elements' "$tmp/out"; then
+		fail "exit status $rc, or Out differs from A"
+		show "$tmp/out"
+	else
+		echo "PASS $name"
+	fi
+	if [ -n "$nvcc" ] && [ "${EMU_NVCC:-1}" != 0 ]; then
+		name=emu/header/nvcc
+		if "$nvcc" -c -arch=sm_80 -I"$tmp" -o "$tmp/header_kernel.o" tests/emu/header_kernel.cu >"$tmp/err" 2>&1 &&
+			! grep -q . "$tmp/err"; then
+			echo "PASS $name"
+		else
+			fail "nvcc -c -arch=sm_80 of tests/emu/header_kernel.cu failed or warned"
+			show "$tmp/err"
+		fi
+	fi
+fi
+name=emu/header/together
+set --
+for h in tests/golden/*.cuh tests/examples/*.cuh; do
+	[ -f "$h" ] || continue
+	stem=${h##*/}
+	stem=${stem%.cuh}
+	tile=${h%.cuh}.tile
+	[ -f "$tile" ] || tile=examples/$stem.tile
+	if ! "$tilec" --target=emu --emit=cuh "$tile" -o "$tmp/emu_$stem.cuh" 2>"$tmp/err"; then
+		fail "tilec --target=emu --emit=cuh $tile failed"
+		show "$tmp/err"
+	fi
+	set -- "$@" "$tmp/emu_$stem.cuh"
+done
+python3 tests/cuh-wrap.py "$@" >"$tmp/together.cu"
+if "$cxx" -x c++ -std=c++11 -Wall -Wextra -Werror -pthread -fsyntax-only "$tmp/together.cu" >"$tmp/err" 2>&1; then
+	echo "PASS $name ($# headers)"
+else
+	fail "$cxx rejects $# emulation headers in one translation unit"
+	show "$tmp/err"
+fi
+if [ -n "$nvcc" ] && [ "${EMU_NVCC:-1}" != 0 ]; then
+	name=emu/header/together/nvcc
+	if "$nvcc" -cubin -arch=sm_80 -o "$tmp/together.cubin" "$tmp/together.cu" >"$tmp/err" 2>&1 && ! grep -q . "$tmp/err"; then
+		echo "PASS $name"
+	else
+		fail "nvcc -cubin -arch=sm_80 of $# emulation headers in one translation unit failed or warned"
 		show "$tmp/err"
 	fi
 fi

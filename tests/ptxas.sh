@@ -41,4 +41,27 @@ for cu in tests/examples/*.cu tests/golden/*.cu; do
 	head -n 30 "$tmp/log" | sed 's/^/    /'
 	failed=1
 done
+# The headers (tests/golden/*.cuh, tests/examples/*.cuh): all of them in one translation unit, each
+# function called from a kernel of its own (tests/cuh-wrap.py), compiled the same way.
+set -- tests/golden/*.cuh tests/examples/*.cuh
+if [ -f "$1" ]; then
+	name=ptxas/headers
+	python3 tests/cuh-wrap.py "$@" >"$tmp/headers.cu"
+	"$nvcc" -cubin -arch=sm_100a -Xptxas -v -I. -o "$tmp/headers.cubin" "$tmp/headers.cu" >"$tmp/log" 2>&1
+	rc=$?
+	spill=$(sed -n 's/.* \([0-9][0-9]*\) bytes spill stores, \([0-9][0-9]*\) bytes spill loads.*/\1 \2/p' "$tmp/log" |
+		awk '$1 > 0 || $2 > 0 { n++ } END { print n + 0 }')
+	entries=$(grep -c "Compiling entry function 'wrap_" "$tmp/log")
+	functions=$(cat "$@" | grep -c '^static __device__ __forceinline__ void ')
+	if [ $rc -ne 0 ] || grep -Eq '(^|[ :])(error|fatal|warning)[ #:]' "$tmp/log" || [ "$spill" -ne 0 ]; then
+		echo "FAIL $name: nvcc -cubin -arch=sm_100a of $# headers in one translation unit failed, warned or spilled"
+		head -n 30 "$tmp/log" | sed 's/^/    /'
+		failed=1
+	elif [ "$entries" -ne "$functions" ] || [ "$functions" -eq 0 ]; then
+		echo "FAIL $name: $functions device functions in the headers, but ptxas compiled $entries wrappers"
+		failed=1
+	else
+		echo "PASS $name ($# headers, $functions functions)"
+	fi
+fi
 exit $failed

@@ -7,6 +7,8 @@
 #       repository root prints exactly NAME.cu, twice the same.
 #   NAME.ir next to either kind of NAME.tile: the same with --emit=ir prints exactly NAME.ir (the
 #       lowered program), twice the same; a golden/NAME.tile may have an .ir and nothing else.
+#   NAME.cuh next to either kind of NAME.tile: the same with --emit=cuh prints exactly NAME.cuh (the
+#       header of its device functions), twice the same.
 # NO_COLOR=1 throughout; NAME.args is one line of extra options. Exits 1 when a test failed.
 runner=golden
 . "$(dirname "$0")/runner.sh"
@@ -92,8 +94,15 @@ for tile in tests/golden/*.tile; do
 		else
 			echo "PASS $name"
 		fi
-	elif [ ! -f "$base.ir" ]; then
-		fail "neither $stem.cu nor $stem.err nor $stem.ir exists"
+	elif [ ! -f "$base.ir" ] && [ ! -f "$base.cuh" ]; then
+		fail "neither $stem.cu nor $stem.err nor $stem.ir nor $stem.cuh exists"
+	fi
+	if [ -f "$base.cuh" ]; then
+		name=golden/$stem.cuh
+		set -f
+		# shellcheck disable=SC2086
+		expect_cu tests/golden "$base.cuh" $args --emit=cuh "$stem.tile" -o -
+		set +f
 	fi
 	if [ -f "$base.ir" ]; then
 		name=golden/$stem.ir
@@ -117,6 +126,10 @@ for tile in examples/*.tile; do
 	if [ -f "tests/examples/$stem.ir" ]; then
 		name=example/$stem.ir
 		expect_cu . "tests/examples/$stem.ir" --emit=ir "$tile" -o -
+	fi
+	if [ -f "tests/examples/$stem.cuh" ]; then
+		name=example/$stem.cuh
+		expect_cu . "tests/examples/$stem.cuh" --emit=cuh "$tile" -o -
 	fi
 done
 exit $failed

@@ -186,6 +186,59 @@ START_TEST(mismatch_shape)
 END_TEST
 
 /* One case per test, so that each prints its own PASS line. */
+/* TMEM: element [i, j] at lane 64 + i, column 8 + j (a view's base inside its tensor). */
+static void
+tmem_offset(int i, int j, int32_t *p)
+{
+	p[AX_TLANE] = 64 + i;
+	p[AX_TCOL] = 8 + j;
+}
+
+/* A call's tmem argument: the base is where element [0, 0] is; every element must follow the parameter. */
+START_TEST(call_tmem_base)
+{
+	CallArg c = {.arg = whole(tensor2(TK_TMEM, "m", 32, 4, tmem_offset)), .param = tensor2(TK_TMEM, "p", 32, 4, tmem_plain)};
+	Mismatch mm;
+	int lane = -1, col = -1;
+	error_count = 0;
+	ck_assert(call_match(&c, &mm, &lane, &col));
+	ck_assert_int_eq(lane, 64);
+	ck_assert_int_eq(col, 8);
+	c.arg = whole(tensor2(TK_TMEM, "m", 32, 4, tmem_swapped));
+	ck_assert(!call_match(&c, &mm, &lane, &col));
+	ck_assert_int_eq(mm.kind, MM_TMEM_PLACE);
+	ck_assert_int_eq(mm.coord[0], 5); /* [5, 0] is at column 2, the parameter wants column 0 */
+	ck_assert_int_eq(mm.coord[1], 0);
+	ck_assert_int_eq(mm.tcol, 2);
+	ck_assert_int_eq(mm.need_col, 0);
+	ck_assert_int_eq(error_count, 0);
+}
+END_TEST
+
+/* A call's local argument: the same slot of the same thread of each calling unit. */
+START_TEST(call_local_slots)
+{
+	CallArg c = {.arg = whole(tensor2(TK_LOCAL, "x", 32, 4, reg_rows)), .param = tensor2(TK_LOCAL, "r", 32, 4, reg_rows),
+	             .unit = 32, .nbases = 1, .bases = {64}};
+	Mismatch mm;
+	int lane, col;
+	error_count = 0;
+	ck_assert(call_match(&c, &mm, &lane, &col));
+	c.arg = whole(tensor2(TK_LOCAL, "x", 32, 4, reg_reversed));
+	ck_assert(!call_match(&c, &mm, &lane, &col));
+	ck_assert_int_eq(mm.kind, MM_OWNER);
+	ck_assert_int_eq(mm.thread, 64); /* element [0, 0]: thread 64 holds it in slot 3, the parameter wants 0 */
+	ck_assert_int_eq(mm.slot, 3);
+	ck_assert_int_eq(mm.want_slot, 0);
+	c.arg = whole(tensor2(TK_LOCAL, "x", 32, 4, reg_skewed));
+	ck_assert(!call_match(&c, &mm, &lane, &col));
+	ck_assert_int_eq(mm.coord[0], 0); /* [0, 1] lives in lane 1: thread 64 does not hold it */
+	ck_assert_int_eq(mm.coord[1], 1);
+	ck_assert_int_eq(mm.slot, -1);
+	ck_assert_int_eq(error_count, 0);
+}
+END_TEST
+
 static void
 add(Suite *s, const char *name, const TTest *test)
 {
@@ -202,6 +255,8 @@ apply_suite(void)
 	add(s, "apply_mismatch_owner", mismatch_owner);
 	add(s, "apply_mismatch_tmem_place", mismatch_tmem_place);
 	add(s, "apply_mismatch_shape", mismatch_shape);
+	add(s, "call_tmem_base", call_tmem_base);
+	add(s, "call_local_slots", call_local_slots);
 	return s;
 }
 

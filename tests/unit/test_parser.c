@@ -475,7 +475,7 @@ START_TEST(test_error_recovery)
 	Kernel *k = parse_kernel("let a = ;\nlet b = 1;\nfoo bar;\nif (x) { let c = 1 }\nlet d = 2;");
 	ck_assert_int_eq(last_errors, 3);
 	ck_assert_ptr_nonnull(strstr(last_diags, "t.tile:2:9: error"));
-	ck_assert_ptr_nonnull(strstr(last_diags, "t.tile:4:5: error: unexpected identifier 'bar', expected '[' or assignment operator"));
+	ck_assert_ptr_nonnull(strstr(last_diags, "t.tile:4:5: error: unexpected identifier 'bar', expected '(', '[' or assignment operator"));
 	ck_assert_ptr_nonnull(strstr(last_diags, "t.tile:5:20: error: unexpected '}', expected ';' or operator"));
 	ck_assert_int_eq(k->body.n, 3);
 	ck_assert_str_eq(LIST_AT(k->body, Stmt, 0)->name, "b");
