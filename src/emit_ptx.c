@@ -451,6 +451,8 @@ f32_to_half(Opnd f, EType t)
 	return pure(O_H, "cvt.rn.%s.f32 %D, %o;", t == T_F16 ? "f16" : "bf16", reg(f));
 }
 
+static bool nonneg(const IExpr *e);
+
 static Opnd
 convert(const IExpr *e)
 {
@@ -468,7 +470,8 @@ convert(const IExpr *e)
 	case T_I64:
 		if (v.k == O_IMM)
 			return v;
-		return pure(O_D, a->type == T_U32 ? "cvt.u64.u32 %D, %o;" : "cvt.s64.s32 %D, %o;", v);
+		/* zero-extension when the value is never negative: ptxas keeps no sign word for it */
+		return pure(O_D, a->type == T_U32 || nonneg(a) ? "cvt.u64.u32 %D, %o;" : "cvt.s64.s32 %D, %o;", v);
 	default: {
 		/* (int)(short)(x) and friends: sign- or zero-extend the low bits */
 		bool sgn = etype_is_signed(e->to);
@@ -479,6 +482,22 @@ convert(const IExpr *e)
 		return pure(O_R, "and.b32 %D, %o, %d;", reg(x), bits == 16 ? 0xffff : 0xff);
 	}
 	}
+}
+
+/* a * c for a 64-bit a: a shift when c is a power of two (ptxas keeps a 64-bit multiplication by a
+ * constant as one, which costs registers and instructions). */
+static Opnd
+scale64(Opnd a, int64_t c)
+{
+	if (c == 1)
+		return a;
+	if (c > 0 && (c & (c - 1)) == 0) {
+		int log = 0;
+		while ((1ll << log) < c)
+			log++;
+		return pure(O_D, "shl.b64 %D, %o, %d;", a, log);
+	}
+	return pure(O_D, "mul.lo.s64 %D, %o, %o;", a, imm(c));
 }
 
 /* The global address of tensor parameter i, read next to its use. */
@@ -509,13 +528,13 @@ address(const Tensor *t, const IExpr *index)
 		Opnd i = ev(idx);
 		if (i.k == O_IMM)
 			i = pure(O_D, "mov.b64 %D, %o;", i);
-		Opnd w = size == 1 ? i : pure(O_D, "mul.lo.s64 %D, %o, %d;", i, size);
+		Opnd w = scale64(i, size);
 		a.base = pure(O_D, "add.s64 %D, %o, %o;", param_address(t->index), w);
 		return a;
 	}
 	Opnd i = reg(ev(idx));
 	if (t->kind == TK_GLOBAL) {
-		Opnd w = pure(O_D, "mul.wide.%s %D, %o, %d;", int_suffix(idx->type), i, size);
+		Opnd w = pure(O_D, "mul.wide.%s %D, %o, %d;", nonneg(idx) ? "u32" : int_suffix(idx->type), i, size);
 		a.base = pure(O_D, "add.s64 %D, %o, %o;", param_address(t->index), w);
 	} else {
 		Opnd base = pure(O_R, "mov.u32 %D, tl_smem_%s;", t->cname);
@@ -670,7 +689,8 @@ nonneg(const IExpr *e)
 			return false;
 		switch (e->op) {
 		case OP_BITAND: return nonneg(e->a) || nonneg(e->b);
-		case OP_ADD: case OP_MUL: case OP_DIV: case OP_MOD: case OP_SHR: case OP_BITOR: case OP_BITXOR:
+		case OP_MOD: return nonneg(e->a); /* C's remainder has the sign of the dividend */
+		case OP_ADD: case OP_MUL: case OP_DIV: case OP_SHR: case OP_BITOR: case OP_BITXOR:
 			return nonneg(e->a) && nonneg(e->b);
 		default: return false;
 		}
@@ -809,11 +829,35 @@ func_call(const IExpr *e)
 	}
 }
 
+/* The 32-bit operand of a (long long) conversion, else NULL. */
+static const IExpr *
+widened32(const IExpr *e)
+{
+	if (e->kind == IE_CONV && e->to == T_I64 && (e->a->type == T_I32 || e->a->type == T_U32))
+		return e->a;
+	return NULL;
+}
+
 static Opnd
 binary(const IExpr *e)
 {
 	if (is_compare(e->op) || e->op == OP_LAND || e->op == OP_LOR)
 		return pure(O_R, "selp.s32 %D, 1, 0, %o;", pred(e));
+	const IExpr *x = widened32(e->a), *y = widened32(e->b);
+	if (e->type == T_I64 && e->op == OP_MUL && x && y) {
+		/* the product of two widened 32-bit values, from the 32-bit values themselves */
+		bool zx = x->type == T_U32 || nonneg(x), zy = y->type == T_U32 || nonneg(y);
+		bool sx = x->type == T_I32, sy = y->type == T_I32;
+		if ((sx && sy) || (zx && zy)) {
+			Opnd u = ev(x), v = ev(y);
+			if (is_imm(u)) {
+				Opnd t = u;
+				u = v;
+				v = t;
+			}
+			return pure(O_D, "mul.wide.%s %D, %o, %o;", sx && sy ? "s32" : "u32", reg(u), v);
+		}
+	}
 	Opnd a = ev(e->a), b = ev(e->b);
 	if (is_imm(a) && !is_imm(b) && commutes(e->op)) {
 		Opnd t = a;
@@ -826,6 +870,9 @@ binary(const IExpr *e)
 		const char *op = e->op == OP_ADD ? "add.s64" : e->op == OP_SUB ? "sub.s64" : "mul.lo.s64";
 		if (e->op != OP_ADD && e->op != OP_SUB && e->op != OP_MUL)
 			fatal("emit_ptx: 64-bit operator %d", (int)e->op);
+		if (e->op == OP_MUL && b.k == O_IMM)
+			return scale64(a, b.v);
+
 		return pure(O_D, "%s %D, %o, %o;", op, a, b);
 	}
 	a = reg(a);
