@@ -559,30 +559,25 @@ load(const Tensor *t, const IExpr *index, const Opnd *into)
 {
 	Addr a = address(t, index);
 	const char *sp = space(t);
+	/* a tensor the kernel never writes reads the same everywhere: its loads are pure */
+	bool ro = !into && t->kind == TK_GLOBAL && !P.param_written[t->index];
+	static const char *const sfx[T_COUNT] = {
+		[T_F32] = "f32", [T_F16] = "b16", [T_BF16] = "u16", [T_I32] = "u32", [T_U32] = "u32",
+		[T_I16] = "s16", [T_U16] = "u16", [T_I8] = "s8", [T_U8] = "u8",
+	};
+	OKind k = t->type == T_F32 ? O_F : t->type == T_F16 ? O_H : O_R;
 	Opnd r;
-	switch (t->type) {
-	case T_F32:
-		r = into ? *into : new_f();
-		ins("ld.%s.f32 %o, %a;", sp, r, &a);
-		return r;
-	case T_F16: {
-		Opnd h = new_h();
-		ins("ld.%s.b16 %o, %a;", sp, h, &a);
-		return half_to_f32(h, T_F16);
-	}
-	case T_BF16:
-		r = new_r();
-		ins("ld.%s.u16 %o, %a;", sp, r, &a);
-		return bf16_bits_to_f32(r);
-	default: {
-		static const char *const sfx[T_COUNT] = {
-			[T_I32] = "u32", [T_U32] = "u32", [T_I16] = "s16", [T_U16] = "u16", [T_I8] = "s8", [T_U8] = "u8",
-		};
-		r = into && etype_bits(t->type) == 32 ? *into : new_r();
+	if (ro) {
+		r = pure(k, "ld.%s.%s %D, %a;", sp, sfx[t->type], &a);
+	} else {
+		r = into && etype_bits(t->type) == 32 ? *into : k == O_F ? new_f() : k == O_H ? new_h() : new_r();
 		ins("ld.%s.%s %o, %a;", sp, sfx[t->type], r, &a);
-		return r;
 	}
-	}
+	if (t->type == T_F16)
+		return half_to_f32(r, T_F16);
+	if (t->type == T_BF16)
+		return bf16_bits_to_f32(r);
+	return r;
 }
 
 static Opnd
@@ -829,6 +824,83 @@ func_call(const IExpr *e)
 	}
 }
 
+static int
+log2_exact(uint32_t d)
+{
+	for (int log = 0; log < 32; log++)
+		if ((1u << log) == d)
+			return log;
+	return -1;
+}
+
+/* n / d or n % d (C's truncating division) for a constant d >= 2, by a multiplication with d's
+ * reciprocal: ptxas turns div and rem even by a constant into the generic sequence (a float
+ * reciprocal and corrections), which costs registers and a dozen instructions. The multiplier
+ * is the least m = ceil(2^(32+s) / d) with m * d - 2^(32+s) <= 2^s, exact for every 32-bit n
+ * (Granlund and Montgomery); signed division rounds towards zero by adding one for negative n. */
+static Opnd
+div_const(Opnd n, uint32_t d, bool u, bool mod)
+{
+	int log = log2_exact(d);
+	Opnd q;
+	if (log >= 0 && u) {
+		if (mod)
+			return pure(O_R, "and.b32 %D, %o, %o;", n, imm((int64_t)d - 1));
+		return pure(O_R, "shr.u32 %D, %o, %d;", n, log);
+	}
+	if (log >= 0) {
+		/* the bias 2^log - 1 for negative n, so that the arithmetic shift truncates */
+		Opnd sign = log == 1 ? n : pure(O_R, "shr.s32 %D, %o, 31;", n);
+		Opnd bias = pure(O_R, "shr.u32 %D, %o, %d;", sign, 32 - log);
+		Opnd t = pure(O_R, "add.s32 %D, %o, %o;", n, bias);
+		if (mod) /* n - (n + bias) with its low bits cleared */
+			return pure(O_R, "sub.s32 %D, %o, %o;", n, pure(O_R, "and.b32 %D, %o, %o;", t, imm(-(int64_t)d)));
+		return pure(O_R, "shr.s32 %D, %o, %d;", t, log);
+	}
+	if (u && d > 0x80000000u) { /* the quotient is 0 or 1 */
+		Opnd ge = pure(O_P, "setp.ge.u32 %D, %o, %o;", n, imm(d));
+		if (!mod)
+			return pure(O_R, "selp.u32 %D, 1, 0, %o;", ge);
+		return pure(O_R, "sub.s32 %D, %o, %o;", n, pure(O_R, "selp.u32 %D, %o, 0, %o;", imm(d), ge));
+	}
+	/* u: n < 2^32; signed: |n| <= 2^31, 31 bits of precision suffice, and s >= 1 leaves the
+	   shift after mul.hi (by s - 1) non-negative */
+	int bits = u ? 32 : 31;
+	int s = u ? 0 : 1;
+	uint64_t m;
+	for (;; s++) {
+		uint64_t p = 1ull << (bits + s);
+		m = p / d + (p % d != 0);
+		if (m * d - p <= (1ull << s))
+			break;
+	}
+	if (u) {
+		if (m < (1ull << 32)) {
+			q = pure(O_R, "mul.hi.u32 %D, %o, %o;", n, imm((int64_t)m));
+		} else {
+			/* a 33-bit m: t = n * (m - 2^32) / 2^32, q = (n + t) / 2^s without overflowing */
+			Opnd t = pure(O_R, "mul.hi.u32 %D, %o, %o;", n, imm((int64_t)(m - (1ull << 32))));
+			Opnd h = pure(O_R, "shr.u32 %D, %o, 1;", pure(O_R, "sub.s32 %D, %o, %o;", n, t));
+			q = pure(O_R, "add.s32 %D, %o, %o;", h, t);
+			s--;
+		}
+		if (s)
+			q = pure(O_R, "shr.u32 %D, %o, %d;", q, s);
+	} else {
+		/* m < 2^32 here; m * n / 2^(32 + s) with m read as signed needs n added back when m >= 2^31 */
+		s -= 1;
+		q = pure(O_R, "mul.hi.s32 %D, %o, %o;", n, imm((int64_t)(int32_t)(uint32_t)m));
+		if (m >= (1ull << 31))
+			q = pure(O_R, "add.s32 %D, %o, %o;", q, n);
+		if (s > 0)
+			q = pure(O_R, "shr.s32 %D, %o, %d;", q, s);
+		q = pure(O_R, "add.s32 %D, %o, %o;", q, pure(O_R, "shr.u32 %D, %o, 31;", n));
+	}
+	if (!mod)
+		return q;
+	return pure(O_R, "mad.lo.s32 %D, %o, %o, %o;", q, imm((int32_t)(0u - d)), n);
+}
+
 /* The 32-bit operand of a (long long) conversion, else NULL. */
 static const IExpr *
 widened32(const IExpr *e)
@@ -886,18 +958,14 @@ binary(const IExpr *e)
 	}
 	bool u = (e->op == OP_SHR ? e->a->type : e->type) == T_U32;
 	int64_t c;
-	if ((e->op == OP_DIV || e->op == OP_MOD) && !u && nonneg(e->a) && ie_is_const(e->b, &c) && c > 0) {
+	if ((e->op == OP_DIV || e->op == OP_MOD) && ie_is_const(e->b, &c)) {
 		/* the C result of a value >= 0 by a constant > 0 is the unsigned one: ptxas does not know
-		   that %tid is never negative, and a signed division costs a dozen instructions */
-		u = true;
-		if ((c & (c - 1)) == 0) {
-			int log = 0;
-			while ((1ll << log) < c)
-				log++;
-			if (e->op == OP_MOD)
-				return pure(O_R, "and.b32 %D, %o, %d;", a, (int)(c - 1));
-			return pure(O_R, "shr.u32 %D, %o, %d;", a, log);
-		}
+		   that %tid is never negative */
+		if (!u && nonneg(e->a) && (int32_t)c > 0)
+			u = true;
+		uint32_t d = u ? (uint32_t)c : (uint32_t)(int32_t)c;
+		if (u ? d >= 2 : (int32_t)c >= 2)
+			return div_const(a, d, u, e->op == OP_MOD);
 	}
 	const char *op;
 	switch (e->op) {
