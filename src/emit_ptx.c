@@ -901,6 +901,44 @@ div_const(Opnd n, uint32_t d, bool u, bool mod)
 	return pure(O_R, "mad.lo.s32 %D, %o, %o, %o;", q, imm((int32_t)(0u - d)), n);
 }
 
+/* A 32-bit conversion that keeps the bits (between i32 and u32) looked through. */
+static const IExpr *
+same_bits(const IExpr *e)
+{
+	while (e->kind == IE_CONV && (e->to == T_I32 || e->to == T_U32) && (e->a->type == T_I32 || e->a->type == T_U32))
+		e = e->a;
+	return e;
+}
+
+static bool
+const_pow2(const IExpr *e, int *log)
+{
+	int64_t c;
+	return ie_is_const(e, &c) && c > 0 && c <= INT32_MAX && (*log = log2_exact((uint32_t)c)) >= 0;
+}
+
+/* e as x >> a with a logical shift (x NULL: the linear thread index, as warp_id is). */
+static bool
+shifted(const IExpr *e, const IExpr **x, int *a)
+{
+	e = same_bits(e);
+	if (e->kind == IE_BUILTIN && (e->builtin == B_WARP_ID || e->builtin == B_WARPGROUP_ID)) {
+		*x = NULL;
+		*a = e->builtin == B_WARP_ID ? 5 : 7;
+		return true;
+	}
+	if (e->kind != IE_BINARY || (e->a->type != T_U32 && !nonneg(e->a)))
+		return false;
+	int64_t c;
+	if (e->op == OP_SHR && ie_is_const(e->b, &c) && c >= 0 && c < 32) {
+		*x = e->a;
+		*a = (int)c;
+		return true;
+	}
+	*x = e->a;
+	return e->op == OP_DIV && const_pow2(e->b, a);
+}
+
 /* The 32-bit operand of a (long long) conversion, else NULL. */
 static const IExpr *
 widened32(const IExpr *e)
@@ -1042,6 +1080,14 @@ pred(const IExpr *e)
 		static const char *const swapped[] = {
 			[OP_LT] = "gt", [OP_LE] = "ge", [OP_GT] = "lt", [OP_GE] = "le", [OP_EQ] = "eq", [OP_NE] = "ne",
 		};
+		const IExpr *sx;
+		int sa;
+		int64_t zero;
+		if ((e->op == OP_EQ || e->op == OP_NE) && ie_is_const(e->b, &zero) && zero == 0 && shifted(e->a, &sx, &sa) && sa > 0) {
+			/* (x >> a) == 0 as x < 2^a: no shifted copy of x kept (warp_id == 0 is tid < 32) */
+			Opnd x = sx ? reg(ev(sx)) : linear_tid();
+			return pure(O_P, "setp.%s.u32 %D, %o, %d;", e->op == OP_EQ ? "lt" : "ge", x, 1 << sa);
+		}
 		Opnd a = ev(e->a), b = ev(e->b);
 		const char *c = cmp[e->op];
 		if (is_imm(a) && !is_imm(b)) {
