@@ -1020,7 +1020,7 @@ bool protocol_instr(Protocol *p, const IsaInstr *in, const LStmt *l, bool unifor
 void vectorize(KernelIR *k);
 /* The element load or register read that value is, when storing it as type t only moves its bits. */
 const IExpr *moved_bits(EType t, const IExpr *value);
-/* The bits of a constant already rounded to f16 or bf16. */
+/* The f16 or bf16 bits of a constant, rounded to nearest (ties to even) as a conversion does. */
 uint32_t half_bits(double v, EType t);
 /* e as rest + *c with c constant, through i32 and i64 + and - only; rest is NULL when e is constant. */
 IExpr *ie_split_offset(IExpr *e, int64_t *c);

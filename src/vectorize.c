@@ -27,18 +27,27 @@ half_bits(double v, EType t)
 	float f = (float)v;
 	uint32_t b;
 	memcpy(&b, &f, 4);
-	if (t == T_BF16) /* the value is already a bf16: its bits are the high half */
-		return b >> 16;
+	if (t == T_BF16) {
+		if ((b & 0x7fffffffu) > 0x7f800000u)
+			return (b >> 16) | 0x40u; /* a NaN stays one (quiet) */
+		return (b + 0x7fffu + ((b >> 16) & 1u)) >> 16; /* to nearest, ties to even */
+	}
 	uint32_t sign = (b >> 16) & 0x8000u;
-	int exp = (int)((b >> 23) & 0xff);
+	int exp = (int)((b >> 23) & 0xff) - 127;
 	uint32_t man = b & 0x7fffffu;
-	if (exp == 0xff)
+	if (exp == 128)
 		return sign | 0x7c00u | (man ? 0x200u : 0);
-	if (exp == 0 && man == 0)
+	/* the bits of the 24-bit significand below an f16's last: 13, more for an f16 subnormal; a
+	   value below half the least subnormal (f32 subnormals and zero too) rounds to zero */
+	int shift = exp < -14 ? 13 - 14 - exp : 13;
+	if (shift > 24)
 		return sign;
-	if (exp - 127 < -14) /* a subnormal f16: an exact multiple of 2^-24 */
-		return sign | (uint32_t)((man | 0x800000u) >> (13 + (-14 - (exp - 127))));
-	return sign | (uint32_t)(exp - 127 + 15) << 10 | man >> 13;
+	uint32_t m = man | 0x800000u;
+	uint32_t q = m >> shift, rest = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+	q += rest > half || (rest == half && (q & 1u));
+	/* a carry out of the significand moves into the exponent, up to infinity */
+	uint32_t bits = exp < -14 ? q : (uint32_t)(exp + 14) * 0x400u + q;
+	return sign | (bits >= 0x7c00u ? 0x7c00u : bits);
 }
 
 static bool
