@@ -58,6 +58,7 @@ typedef struct Px {
 	List regs;   /* Tensor*: local tensors, declared as .b32 word registers */
 	List shared; /* Tensor*: shared arrays */
 	Var **param_of; /* per parameter: the Var of a scalar parameter, else NULL */
+	List counters;  /* Var*: loop counters that never go below 0 */
 	bool *param_written;
 } Px;
 
@@ -676,6 +677,9 @@ nonneg(const IExpr *e)
 	case IE_BUILTIN:
 		return true;
 	case IE_VAR:
+		for (int i = 0; i < P.counters.n; i++)
+			if (LIST_AT(P.counters, Var, i) == e->var)
+				return true;
 		return e->var->is_let && e->var->def && nonneg(e->var->def);
 	case IE_SELECT:
 		return nonneg(e->b) && nonneg(e->index);
@@ -1394,6 +1398,18 @@ assign(Opnd var, const IExpr *value)
 	ins(var.k == O_F ? "mov.f32 %o, %o;" : "mov.b32 %o, %o;", var, v);
 }
 
+/* Whether a statement of list assigns v. */
+static bool
+assigns(const List *list, const Var *v)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		if ((s->kind == L_ASSIGN && s->var == v) || assigns(&s->body, v) || assigns(&s->els, v))
+			return true;
+	}
+	return false;
+}
+
 static void
 stmt(const LStmt *s)
 {
@@ -1456,6 +1472,9 @@ stmt(const LStmt *s)
 		break;
 	}
 	case L_FOR: {
+		/* counting up by one from a value >= 0 while below hi, the counter stays >= 0 */
+		if (nonneg(s->lo) && !assigns(&s->body, s->var))
+			list_push(&P.counters, s->var);
 		Opnd i = var_reg(s->var);
 		map_put(s->var->cname, i);
 		int l_top = ++P.nlabel, l_end = ++P.nlabel;
