@@ -59,6 +59,9 @@ typedef struct Px {
 	List shared; /* Tensor*: shared arrays */
 	Var **param_of; /* per parameter: the Var of a scalar parameter, else NULL */
 	List counters;  /* Var*: loop counters that never go below 0 */
+	unsigned *ver;  /* per var register (2n, 2n + 1 for %fn): how often it was assigned */
+	size_t ver_cap;
+	bool keying;    /* vformat writes the key of a pure instruction */
 	bool *param_written;
 } Px;
 
@@ -141,6 +144,24 @@ put_addr(Buf *b, const Addr *a)
 	buf_putc(b, ']');
 }
 
+/* The assignment count of a var's register. */
+static unsigned *
+var_version(Opnd o)
+{
+	size_t i = 2 * (size_t)o.n + (o.k == O_F);
+	if (i >= P.ver_cap) {
+		size_t cap = P.ver_cap ? P.ver_cap : 64;
+		while (cap <= i)
+			cap *= 2;
+		unsigned *v = pool_alloc(cap * sizeof *v);
+		if (P.ver_cap)
+			memcpy(v, P.ver, P.ver_cap * sizeof *v);
+		P.ver = v;
+		P.ver_cap = cap;
+	}
+	return &P.ver[i];
+}
+
 /* Formats an instruction: %o (Opnd), %a (Addr *), %d (int), %s (string), %D the destination (dest,
  * or '#' when it is NULL, for the key of a pure instruction). Returns whether an operand is a
  * register that is assigned more than once (a var, a tensor word). */
@@ -158,8 +179,14 @@ vformat(Buf *b, const char *fmt, const Opnd *dest, va_list ap)
 		switch (*f) {
 		case 'o': {
 			Opnd o = va_arg(ap, Opnd);
-			mut |= o.mut;
 			put_op(b, o);
+			if (P.keying && o.mut && (o.k == O_R || o.k == O_F)) {
+				/* a var's register: the same value until it is assigned again */
+				buf_putc(b, '@');
+				put_int(b, *var_version(o));
+			} else {
+				mut |= o.mut;
+			}
 			break;
 		}
 		case 'a': {
@@ -210,7 +237,9 @@ pure(OKind k, const char *fmt, ...)
 	va_start(ap, fmt);
 	va_copy(again, ap);
 	P.key.len = 0;
+	P.keying = true;
 	bool mut = vformat(&P.key, fmt, NULL, ap);
+	P.keying = false;
 	va_end(ap);
 	Opnd *hit = mut ? NULL : cse_find(P.key.data);
 	if (hit) {
@@ -805,7 +834,7 @@ func_call(const IExpr *e)
 		/* as tl_fmin / tl_fmax of the CUDA C: b when b is beyond a or a is NaN, else a */
 		Opnd beyond = pure(O_P, e->fn == F_MIN ? "setp.lt.f32 %D, %o, %o;" : "setp.gt.f32 %D, %o, %o;", reg(b), a);
 		Opnd nan = pure(O_P, "setp.nan.f32 %D, %o, %o;", a, a);
-		return pure(O_F, "selp.f32 %D, %o, %o, %o;", b, a, pure(O_P, "or.pred %D, %o, %o;", beyond, nan));
+		return pure(O_F, "selp.f32 %D, %o, %o, %o;", b, pure(O_F, "selp.f32 %D, %o, %o, %o;", b, a, nan), beyond);
 	}
 	case F_ABS:
 		if (f)
@@ -1396,6 +1425,7 @@ assign(Opnd var, const IExpr *value)
 {
 	Opnd v = ev(value);
 	ins(var.k == O_F ? "mov.f32 %o, %o;" : "mov.b32 %o, %o;", var, v);
+	++*var_version(var);
 }
 
 /* Whether a statement of list assigns v. */
@@ -1490,6 +1520,7 @@ stmt(const LStmt *s)
 		ins("@%o bra %s;", p, label_name(l_end));
 		stmts(&s->body);
 		ins("add.s32 %o, %o, 1;", i, i);
+		++*var_version(i);
 		ins("bra %s;", label_name(l_top));
 		label(l_end);
 		break;
