@@ -490,24 +490,34 @@ draw_warp(Picture *p, const ApplyMap *m, int wi, Occupancy *occ)
 					nbad++;
 					if (nnotes == MAX_NOTES)
 						continue;
+					/* a copy's applies have operands of tilec's making: name the elements in their tensors */
 					char rc[96], tc[96];
-					format_coords(rc, sizeof rc, m->in.reg->rank, m->in.reg->dims, m->reg_index[i]);
-					format_coords(tc, sizeof tc, tv->rank, tv->dims, m->tmem_index[i]);
+					const Tensor *rt = m->in.reg->base;
+					int te = tv->map[m->tmem_index[i]];
+					if (want.copy) {
+						format_coords(rc, sizeof rc, rt->rank, rt->dims, re);
+						format_coords(tc, sizeof tc, t->rank, t->dims, te);
+					} else {
+						format_coords(rc, sizeof rc, m->in.reg->rank, m->in.reg->dims, m->reg_index[i]);
+						format_coords(tc, sizeof tc, tv->rank, tv->dims, m->tmem_index[i]);
+					}
+					const char *rname = want.copy ? rt->name : m->in.reg->name;
+					const char *tname = want.copy ? t->name : tv->name;
 					char *n = notes[nnotes++];
 					const char *part = half > 1 ? pool_printf(", part %d", h) : "";
 					const char *at = pool_printf("lane %d, register %d%s: element", lane, r, part);
 					if (v->kind == MM_OWNER)
 						snprintf(n, 256, "%s %s of '%s' is owned by thread %d (warp %d, lane %d), not by thread %d", at,
-						         rc, m->in.reg->name, v->thread, v->thread / 32, v->thread % 32, thread);
+						         rc, rname, v->thread, v->thread / 32, v->thread % 32, thread);
 					else if (v->kind == MM_PART)
 						snprintf(n, 256, "%s %s of '%s' is slot %d of thread %d; the image needs slot %d, part %d of "
-						         "one register word", at, rc, m->in.reg->name, v->slot, thread, v->want_slot, h);
+						         "one register word", at, rc, rname, v->slot, thread, v->want_slot, h);
 					else if (v->kind == MM_WORD)
 						snprintf(n, 256, "%s %s of '%s' is in register word %d of thread %d, but lane 0 gives this "
-						         "instruction register word %d", at, rc, m->in.reg->name, v->slot, thread, v->word0);
+						         "instruction register word %d", at, rc, rname, v->slot, thread, v->word0);
 					else
 						snprintf(n, 256, "%s %s of '%s' is at TMEM lane %d, column %d (part %d); the image needs lane "
-						         "%d, column %d (part %d)", at, tc, tv->name, t->lane_offset + v->tlane,
+						         "%d, column %d (part %d)", at, tc, tname, t->lane_offset + v->tlane,
 						         t->col_offset + v->tcol, v->tpart, t->lane_offset + v->need_lane,
 						         t->col_offset + v->need_col, op->pack ? 0 : h);
 				}

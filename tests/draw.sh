@@ -158,6 +158,8 @@ if picture copy-closest tests/golden/copy_no_match.tile:15; then
 		fail copy-closest "$bad cells marked as wrong, and not one first mismatch"
 	elif ! grep -q 'No instruction matches this copy; below, the closest candidate' "$tmp/copy-closest.svg"; then
 		fail copy-closest "the picture does not say that no instruction matches"
+	elif ! grep -qF "$(sed -n 's/.*note: \(element \[[0-9, ]*\]\) \(is owned by thread [0-9]*\).*/\1 of '"'r'"' \2/p' tests/golden/copy_no_match.err | head -n 1)" "$tmp/copy-closest.svg"; then
+		fail copy-closest "the note under the panel does not name the element of the error in the copy's coordinates"
 	else
 		echo "PASS draw/copy-closest"
 	fi
