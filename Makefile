@@ -132,7 +132,8 @@ check-build: $(B)/tilec $(B)/libtilert.a $(UNITS)
 # for a runner tests/NAME.sh TILEC, its name to TILEC_RUNNERS).
 
 CHECK_STEPS = unit asan-unit run-golden asan-run-golden cli asan-cli fuzz-replay asan-fuzz-replay \
-	robustness asan-robustness install ptxas ptx-routes emu copy-twins asan-emu draw asan-draw tables man docs
+	robustness asan-robustness install ptxas ptx-routes emu copy-twins asan-emu draw asan-draw tables man docs \
+	embed
 
 # The sanitizers' settings for the asan steps; LeakSanitizer only where it can run (not under ptrace).
 STEP = sh tests/run-step.sh build/check/$@.log
@@ -180,6 +181,8 @@ check-tables: check-env
 	@$(STEP) - tables sh tests/tables.sh build/tilec
 check-man: check-env
 	@$(STEP) - man sh tests/man.sh
+check-embed: check-env
+	@$(STEP) - embed sh tests/embed.sh build/tilec
 check-docs: check-env
 	@if [ -f tests/docs.sh ]; then $(STEP) - docs sh tests/docs.sh; else : >build/check/$@.log; fi
 

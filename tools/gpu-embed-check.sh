@@ -8,6 +8,9 @@
 #   gpu-cluster/grid     the same kernel with a grid of 3 CTAs: libtilert refuses the launch.
 #   gpu-cluster/ranks    a kernel carrying tilec_cluster_ranks = {2, 1, 1}, launched by libtilert:
 #                        each CTA reads %cluster_ctarank and %cluster_nctarank, proving the clusters.
+#   gpu-embed/emu-header/MxN  the --target=emu header of examples/embed/epilogue.tile called by the
+#                        hand-written kernel of tests/embed/emu_kernel.cu on the GPU: the same D, bit
+#                        for bit, as `tilec run examples/embed/epilogue_test.tile` on the CPU.
 cd "$(dirname "$0")/.." || exit 2
 tilec=${1:-build/tilec}
 case $tilec in /*) ;; *) tilec=$PWD/$tilec ;; esac
@@ -96,5 +99,34 @@ elif ! cmp -s "$dir/want" "$dir/0.gpu"; then
 	fail "the CTAs did not run in clusters of 2: $(od -An -tx4 "$dir/0.gpu")"
 else
 	echo "PASS $name ($(od -An -tx4 "$dir/0.gpu" | tr -s ' '))"
+fi
+
+# ---------------------------------------------------------------- the emulation header on the GPU
+# examples/embed/epilogue.tile's --target=emu header, called by the hand-written kernel of
+# tests/embed/emu_kernel.cu (its accumulator written by plain stores), built with nvcc and run on the
+# GPU with the inputs of `tilec run examples/embed/epilogue_test.tile`: D must equal the CPU emulator's.
+dir=$tmp/emu
+mkdir -p "$dir"
+name=gpu-embed/emu-header
+if ! "$tilec" --target=emu --emit=cuh examples/embed/epilogue.tile -o "$dir/epilogue.cuh" 2>"$dir/nvcc.txt" ||
+   ! "$nvcc" -arch="$arch" -fmad=false -I"$dir" -o "$dir/kernel" tests/embed/emu_kernel.cu >>"$dir/nvcc.txt" 2>&1; then
+	fail "tilec --target=emu --emit=cuh or nvcc -arch=$arch failed"
+	indent "$dir/nvcc.txt"
+else
+	for size in "300 200 203 205 0.5 -1.25" "129 33 40 36 -2 0.75" "1000 700 700 704 0.25 1.5"; do
+		set -- $size
+		name=gpu-embed/emu-header/${1}x$2
+		run=$dir/$1x$2
+		mkdir -p "$run"
+		if ! "$tilec" run examples/embed/epilogue_test.tile --set M="$1" --set N="$2" --set ldc="$3" --set ldd="$4" \
+			--set alpha="$5" --set beta="$6" --dump "$run" >"$run/cpu.txt" 2>&1; then
+			fail "tilec run failed"
+			indent "$run/cpu.txt"
+		elif "$dir/kernel" "$run" >"$run/gpu.txt" 2>&1; then
+			echo "PASS $name ($(cat "$run/gpu.txt"))"
+		else
+			fail "$(head -n 3 "$run/gpu.txt")"
+		fi
+	done
 fi
 exit $failed

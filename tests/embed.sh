@@ -1,0 +1,135 @@
+#!/bin/sh
+# embed.sh TILEC: examples/embed/, tilec's device functions inside a hand-written CUDA program
+# (docs/embedding.md), one PASS/FAIL line each.
+#   embed/epilogue/MxN   examples/embed/epilogue_test.tile (its accumulator from a global matrix, then
+#                        gemm_epilogue) under `tilec run --dump`, D checked against a reference in C
+#                        (tests/embed/epilogue_check.c), for sizes whose tiles cross the matrix edge.
+#   embed/emu-header/MxN the epilogue's --target=emu header, called by the hand-written kernel of
+#                        tests/embed/emu_kernel.cu built for the CPU, on each size's inputs: the same D,
+#                        bit for bit, as tilec run; embed/emu-header/nvcc: its nvcc build for sm_80.
+#   embed/gemm           `make -C examples embed/gemm` in a scratch copy: the header from the .tile file,
+#                        then nvcc -gencode arch=compute_100a,code=sm_100a on gemm.cu, the hand-written
+#                        tcgen05.mma kernel that includes it (ptxas runs on both): no error, warning or spill.
+#   embed/depfiles       after that build, a newer epilogue.tile remakes the header and the program,
+#                        and nothing else is remade when nothing changed.
+# Without nvcc the nvcc ones are SKIP lines. Exits 1 when a test failed.
+runner=embed
+. "$(dirname "$0")/runner.sh"
+tmp=$(mktemp -d) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+if command -v timeout >/dev/null 2>&1; then limit='timeout 300'; else limit=; fi
+failed=0
+
+fail() {
+	echo "FAIL $name: $*"
+	failed=1
+}
+
+show() {
+	head -n 20 "$1" | sed 's/^/    /'
+}
+
+if ! ${CC:-cc} -std=c11 -Wall -Wextra -Werror -O2 -ffp-contract=off -o "$tmp/check" tests/embed/epilogue_check.c \
+	-lm 2>"$tmp/cc.txt"; then
+	name=embed/epilogue
+	fail "tests/embed/epilogue_check.c does not compile"
+	show "$tmp/cc.txt"
+fi
+
+dirs=
+# M N LDC LDD ALPHA BETA: 300 x 200 is 3 x 2 tiles, both edges inside a tile; 129 x 33 one row and
+# most columns of the second tiles; 1 x 1 a single element
+for size in "300 200 203 205 0.5 -1.25" "129 33 40 36 -2 0.75" "1 1 1 1 1.5 1"; do
+	set -- $size
+	name=embed/epilogue/${1}x$2
+	dir=$tmp/$1x$2
+	dirs="$dirs $dir"
+	mkdir -p "$dir"
+	if ! $limit "$tilec" run examples/embed/epilogue_test.tile --set M="$1" --set N="$2" --set ldc="$3" \
+		--set ldd="$4" --set alpha="$5" --set beta="$6" --dump "$dir" >"$dir/run.txt" 2>&1; then
+		fail "tilec run failed"
+		show "$dir/run.txt"
+	elif [ -x "$tmp/check" ]; then
+		CHECK_NAME=$name "$tmp/check" "$dir" "$@" || failed=1
+	fi
+done
+
+# the same epilogue through the --target=emu header, called by the hand-written kernel of
+# tests/embed/emu_kernel.cu (built for the CPU), on the inputs of each tilec run above: D bit for bit
+mkdir -p "$tmp/emu"
+name=embed/emu-header
+if ! "$tilec" --target=emu --emit=cuh examples/embed/epilogue.tile -o "$tmp/emu/epilogue.cuh" 2>"$tmp/emu/err.txt"; then
+	fail "tilec --target=emu --emit=cuh failed"
+	show "$tmp/emu/err.txt"
+elif ! ${CXX:-c++} -std=c++17 -x c++ -O2 -ffp-contract=off -Wall -Wextra -Werror -I"$tmp/emu" -o "$tmp/emu/kernel" \
+	tests/embed/emu_kernel.cu -lpthread -lm >"$tmp/emu/cxx.txt" 2>&1; then
+	fail "tests/embed/emu_kernel.cu does not build with the emulation header"
+	show "$tmp/emu/cxx.txt"
+else
+	for dir in $dirs; do
+		name=embed/emu-header/${dir##*/}
+		if $limit "$tmp/emu/kernel" "$dir" >"$tmp/emu/out.txt" 2>&1; then
+			echo "PASS $name ($(cat "$tmp/emu/out.txt"))"
+		else
+			fail "$(head -n 1 "$tmp/emu/out.txt")"
+		fi
+	done
+fi
+
+if ! nvcc=$(sh tools/find-nvcc.sh); then
+	echo "SKIP embed/emu-header/nvcc: no nvcc"
+	echo "SKIP embed/gemm: no nvcc"
+	echo "SKIP embed/depfiles: no nvcc"
+	exit $failed
+fi
+# the GPU build of the same program (tools/gpu-embed-check.sh runs it on a GPU)
+name=embed/emu-header/nvcc
+if [ -f "$tmp/emu/epilogue.cuh" ] && "$nvcc" -arch=sm_80 -fmad=false -I"$tmp/emu" -o "$tmp/emu/gpu" \
+	tests/embed/emu_kernel.cu >"$tmp/emu/nvcc.txt" 2>&1 && ! grep -q . "$tmp/emu/nvcc.txt"; then
+	echo "PASS $name"
+else
+	fail "nvcc -arch=sm_80 failed or printed something"
+	show "$tmp/emu/nvcc.txt"
+fi
+
+name=embed/gemm
+mkdir -p "$tmp/ex"
+cp -R examples/Makefile examples/embed "$tmp/ex/"
+rm -f "$tmp"/ex/embed/*.cuh "$tmp"/ex/embed/*.d "$tmp/ex/embed/gemm"
+if ! $limit make -C "$tmp/ex" --no-print-directory TILEC="$tilec" NVCC="$nvcc" NVCCFLAGS="-gencode \
+	arch=compute_100a,code=sm_100a -O2 -Xptxas -v" embed/gemm >"$tmp/make.txt" 2>&1; then
+	fail "make embed/gemm failed"
+	show "$tmp/make.txt"
+elif grep -q 'error\|warning' "$tmp/make.txt"; then
+	fail "the build printed an error or a warning"
+	grep 'error\|warning' "$tmp/make.txt" | head -n 10 | sed 's/^/    /'
+elif grep 'spill' "$tmp/make.txt" | grep -qv ' 0 bytes spill stores, 0 bytes spill loads'; then
+	fail "ptxas reports spills"
+	grep 'spill' "$tmp/make.txt" | sed 's/^/    /'
+else
+	echo "PASS $name ($(sed -n 's/.*ptxas info *: Used \([0-9]*\) registers.*/\1 registers/p' "$tmp/make.txt" | head -n 1))"
+fi
+
+name=embed/depfiles
+if [ ! -x "$tmp/ex/embed/gemm" ]; then
+	fail "no program from embed/gemm to start from"
+elif ! grep -q 'epilogue.cuh' "$tmp/ex/embed/gemm.d" 2>/dev/null; then
+	fail "nvcc's depfile embed/gemm.d does not name the header"
+else
+	make -C "$tmp/ex" --no-print-directory -q TILEC="$tilec" NVCC="$nvcc" embed/gemm >/dev/null 2>&1
+	remade=$?
+	touch "$tmp/ex/embed/epilogue.tile"
+	after=$(make -C "$tmp/ex" --no-print-directory -n TILEC="$tilec" NVCC="$nvcc" embed/gemm 2>&1)
+	case $after in
+	*epilogue.cuh*gemm.cu*) ok=1 ;;
+	*) ok= ;;
+	esac
+	if [ $remade -ne 0 ]; then
+		fail "make -q says embed/gemm is out of date right after its build"
+	elif [ -z "$ok" ]; then
+		fail "a newer epilogue.tile does not remake the header, then the program: $after"
+	else
+		echo "PASS $name"
+	fi
+fi
+exit $failed
