@@ -15,19 +15,7 @@
 # Without nvcc the nvcc ones are SKIP lines. Exits 1 when a test failed.
 runner=embed
 . "$(dirname "$0")/runner.sh"
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-if command -v timeout >/dev/null 2>&1; then limit='timeout 300'; else limit=; fi
-failed=0
-
-fail() {
-	echo "FAIL $name: $*"
-	failed=1
-}
-
-show() {
-	head -n 20 "$1" | sed 's/^/    /'
-}
+runner_work 300
 
 if ! ${CC:-cc} -std=c11 -Wall -Wextra -Werror -O2 -ffp-contract=off -o "$tmp/check" tests/embed/epilogue_check.c \
 	-lm 2>"$tmp/cc.txt"; then
