@@ -85,7 +85,7 @@ mkdir -p "$tmp/ex"
 cp -R examples/Makefile examples/embed "$tmp/ex/"
 rm -f "$tmp"/ex/embed/*.cuh "$tmp"/ex/embed/*.d "$tmp/ex/embed/gemm"
 if ! $limit make -C "$tmp/ex" --no-print-directory TILEC="$tilec" NVCC="$nvcc" NVCCFLAGS="-gencode \
-	arch=compute_100a,code=sm_100a -O2 -Xptxas -v" embed/gemm >"$tmp/make.txt" 2>&1; then
+	arch=compute_100a,code=sm_100a -O2 -Xptxas -v" embed/gemm </dev/null >"$tmp/make.txt" 2>&1; then
 	fail "make embed/gemm failed"
 	show "$tmp/make.txt"
 elif grep -q 'error\|warning' "$tmp/make.txt"; then
@@ -104,10 +104,10 @@ if [ ! -x "$tmp/ex/embed/gemm" ]; then
 elif ! grep -q 'epilogue.cuh' "$tmp/ex/embed/gemm.d" 2>/dev/null; then
 	fail "nvcc's depfile embed/gemm.d does not name the header"
 else
-	make -C "$tmp/ex" --no-print-directory -q TILEC="$tilec" NVCC="$nvcc" embed/gemm >/dev/null 2>&1
+	make -C "$tmp/ex" --no-print-directory -q TILEC="$tilec" NVCC="$nvcc" embed/gemm </dev/null >/dev/null 2>&1
 	remade=$?
 	touch "$tmp/ex/embed/epilogue.tile"
-	after=$(make -C "$tmp/ex" --no-print-directory -n TILEC="$tilec" NVCC="$nvcc" embed/gemm 2>&1)
+	after=$(make -C "$tmp/ex" --no-print-directory -n TILEC="$tilec" NVCC="$nvcc" embed/gemm </dev/null 2>&1)
 	case $after in
 	*epilogue.cuh*gemm.cu*) ok=1 ;;
 	*) ok= ;;
