@@ -12,7 +12,8 @@
 #                        tcgen05.mma kernel that includes it (ptxas runs on both): no error, warning or spill.
 #   embed/depfiles       after that build, a newer epilogue.tile remakes the header and the program,
 #                        and nothing else is remade when nothing changed.
-# Without nvcc the nvcc ones are SKIP lines. Exits 1 when a test failed.
+# Without nvcc the nvcc ones are SKIP lines. The inner makes run without the MAKEFLAGS of a `make -j check`
+# around them (whose jobserver they cannot use, and say so in a warning). Exits 1 when a test failed.
 runner=embed
 . "$(dirname "$0")/runner.sh"
 runner_work 300
@@ -84,7 +85,7 @@ name=embed/gemm
 mkdir -p "$tmp/ex"
 cp -R examples/Makefile examples/embed "$tmp/ex/"
 rm -f "$tmp"/ex/embed/*.cuh "$tmp"/ex/embed/*.d "$tmp/ex/embed/gemm"
-if ! $limit make -C "$tmp/ex" --no-print-directory TILEC="$tilec" NVCC="$nvcc" NVCCFLAGS="-gencode \
+if ! MAKEFLAGS= $limit make -C "$tmp/ex" --no-print-directory TILEC="$tilec" NVCC="$nvcc" NVCCFLAGS="-gencode \
 	arch=compute_100a,code=sm_100a -O2 -Xptxas -v" embed/gemm </dev/null >"$tmp/make.txt" 2>&1; then
 	fail "make embed/gemm failed"
 	show "$tmp/make.txt"
@@ -104,10 +105,10 @@ if [ ! -x "$tmp/ex/embed/gemm" ]; then
 elif ! grep -q 'epilogue.cuh' "$tmp/ex/embed/gemm.d" 2>/dev/null; then
 	fail "nvcc's depfile embed/gemm.d does not name the header"
 else
-	make -C "$tmp/ex" --no-print-directory -q TILEC="$tilec" NVCC="$nvcc" embed/gemm </dev/null >/dev/null 2>&1
+	MAKEFLAGS= make -C "$tmp/ex" --no-print-directory -q TILEC="$tilec" NVCC="$nvcc" embed/gemm </dev/null >/dev/null 2>&1
 	remade=$?
 	touch "$tmp/ex/embed/epilogue.tile"
-	after=$(make -C "$tmp/ex" --no-print-directory -n TILEC="$tilec" NVCC="$nvcc" embed/gemm </dev/null 2>&1)
+	after=$(MAKEFLAGS= make -C "$tmp/ex" --no-print-directory -n TILEC="$tilec" NVCC="$nvcc" embed/gemm </dev/null 2>&1)
 	case $after in
 	*epilogue.cuh*gemm.cu*) ok=1 ;;
 	*) ok= ;;
