@@ -926,6 +926,43 @@ thread_offset(const int64_t *off, int threads)
 	return sum;
 }
 
+/* The offset of slot s in thread t inside a run-time box of tensor t (off: the flat index in the box
+   per thread), and the coordinates it stands for (the box's start plus bit fields of the thread's
+   index, then a constant). The constants go outside, rest + c, so that a thread's neighbouring
+   elements share the rest and their accesses can merge into a vector (vectorize.c). */
+static IExpr *
+box_offset(const Box *b, const Tensor *t, const int64_t *off, int threads, IExpr ***coords_out)
+{
+	int64_t *cd = pool_alloc(sizeof(int64_t) * (size_t)threads);
+	IExpr **coords = pool_alloc(sizeof(IExpr *) * (size_t)t->rank);
+	EType it = t->wide ? T_I64 : T_I32;
+	IExpr *rest = ie_int(0, it);
+	int64_t c = 0, inner = 1, sstride = 1;
+	for (int d = t->rank - 1; d >= 0; d--) {
+		for (int k = 0; k < threads; k++)
+			cd[k] = off[k] / inner % b->ext[d];
+		int64_t c0 = cd[0];
+		for (int k = 0; k < threads; k++)
+			cd[k] -= c0;
+		IExpr *fields = thread_offset(cd, threads);
+		if (!fields)
+			return NULL;
+		IExpr *var = b->start[d] ? ie_binary(OP_ADD, b->start[d], fields) : fields;
+		coords[d] = ie_binary(OP_ADD, var, ie_int(c0, T_I32));
+		int64_t stride = sstride;
+		bool known = !t->wide || ie_is_const(t->rstrides[d], &stride);
+		IExpr *mul = t->wide ? t->rstrides[d] : ie_int(stride, T_I32);
+		if (!ie_is_const(var, &(int64_t){0}) || !known)
+			rest = ie_binary(OP_ADD, rest, ie_binary(OP_MUL, ie_convert(known ? var : coords[d], it), mul));
+		if (known)
+			c += c0 * stride;
+		inner *= b->ext[d];
+		sstride *= t->dims[d];
+	}
+	*coords_out = coords;
+	return ie_binary(OP_ADD, rest, ie_int(c, it));
+}
+
 /* Each thread moves the elements it owns: for every register slot, one access at an offset computed
    from the thread's index. */
 static bool
@@ -975,7 +1012,11 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out)
 			               "in others (%d of %d)", s, lt->name, count, threads);
 			return false;
 		}
-		IExpr *index = thread_offset(&off[(size_t)s * (size_t)threads], threads);
+		IExpr *index, **coords = NULL;
+		if (mv->box)
+			index = box_offset(mv->box, mt, &off[(size_t)s * (size_t)threads], threads, &coords);
+		else
+			index = thread_offset(&off[(size_t)s * (size_t)threads], threads);
 		if (!index) {
 			error(st->loc, "copy: the memory offsets of register slot %d of '%s' are no sum of bit fields of "
 			               "thread_idx.x; move the elements by hand with a per-thread view", s, lt->name);
@@ -993,6 +1034,15 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out)
 		mem->index = index;
 		LStmt *l2 = pool_alloc(sizeof *l2);
 		l2->loc = st->loc;
+		if (mv->box) {
+			l2->mask_lo = mv->box->check_lo;
+			l2->mask_hi = mv->box->check_hi;
+			l2->align_test = true;
+			if (is_load)
+				mem->coords = coords;
+			else
+				l2->coords = coords;
+		}
 		if (is_load) {
 			l2->kind = L_REG_STORE;
 			l2->tensor = lt;

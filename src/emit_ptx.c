@@ -496,6 +496,8 @@ convert(const IExpr *e)
 		return half_to_f32(f32_to_half(to_f32(v, a->type), e->to), e->to);
 	case T_I32:
 	case T_U32:
+		if (a->type == T_I64 && v.k != O_IMM) /* the low half, as C's (int) of a long long */
+			return pure(O_R, "cvt.u32.u64 %D, %o;", v);
 		return to_int(v, a->type, e->to == T_U32);
 	case T_I64:
 		if (v.k == O_IMM)

@@ -63,6 +63,20 @@ tensor_type(IrWriter *w, const Tensor *t)
 	buf_puts(w->out, ")");
 }
 
+/* A copy's access that is skipped outside its tensor's shape: the coordinates tested. */
+static void
+masked(IrWriter *w, const LStmt *s, const Tensor *t, IExpr *const *coords)
+{
+	if (!(s->mask_lo | s->mask_hi))
+		return;
+	buf_printf(w->out, " if %s[", t->name);
+	for (int d = 0; d < t->rank; d++) {
+		buf_puts(w->out, d ? ", " : "");
+		expr_top(w, coords[d]);
+	}
+	buf_puts(w->out, "] is inside");
+}
+
 static void
 literal(IrWriter *w, const IExpr *e)
 {
@@ -249,6 +263,7 @@ stmt(IrWriter *w, const LStmt *s)
 		expr_top(w, s->index);
 		buf_puts(w->out, "] = ");
 		expr_top(w, s->value);
+		masked(w, s, s->tensor, s->coords);
 		buf_puts(w->out, "\n");
 		break;
 	case L_SHARED:
@@ -262,6 +277,13 @@ stmt(IrWriter *w, const LStmt *s)
 	case L_REG_STORE:
 		line(w, "%s.slot[%d] = ", s->tensor->cname, s->slot);
 		expr_top(w, s->value);
+		if (s->mask_lo | s->mask_hi) {
+			const IExpr *m = s->value;
+			while (m->kind == IE_CONV)
+				m = m->a;
+			masked(w, s, m->tensor, m->coords);
+			buf_puts(w->out, ", else 0");
+		}
 		buf_puts(w->out, "\n");
 		break;
 	case L_TMEM:

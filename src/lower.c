@@ -255,18 +255,187 @@ u32_ref(const char *name, const char *cname, bool is_param)
 
 /* --------------------------------------------------------------- views */
 
+/* A slice's bounds as written: lo[d] and hi[d] of a range (NULL where left out), lo[d] of an index. */
+typedef struct SliceVals {
+	IExpr *lo[MAX_RANK], *hi[MAX_RANK];
+} SliceVals;
+
+static bool
+slice_eval(ViewOp *op, const char *name, int rank, SliceVals *sv)
+{
+	if (op->indices.n > rank || op->indices.n > MAX_RANK) {
+		error(op->loc, "%d indices for '%s' of rank %d", op->indices.n, name, rank);
+		return false;
+	}
+	for (int d = 0; d < op->indices.n; d++) {
+		SliceIndex *si = LIST_AT(op->indices, SliceIndex, d);
+		Expr *ends[2] = {si->is_range ? si->lo : si->index, si->is_range ? si->hi : NULL};
+		IExpr **vals[2] = {&sv->lo[d], &sv->hi[d]};
+		for (int k = 0; k < 2; k++) {
+			*vals[k] = NULL;
+			if (!ends[k])
+				continue;
+			if (!(*vals[k] = sema_expr(ends[k])))
+				return false;
+			if ((*vals[k])->type == T_F32) {
+				error(ends[k]->loc, "%s must be an integer", si->is_range ? "a slice bound" : "an index into a view");
+				return false;
+			}
+		}
+	}
+	return true;
+}
+
+static bool
+slice_runtime(const ViewOp *op, const SliceVals *sv)
+{
+	int64_t c;
+	for (int d = 0; d < op->indices.n; d++)
+		if ((sv->lo[d] && !ie_is_const(sv->lo[d], &c)) || (sv->hi[d] && !ie_is_const(sv->hi[d], &c)))
+			return true;
+	return false;
+}
+
+/* A slice with compile-time bounds (section 6: checked against the dimensions). */
 static View *
-eval_view(ViewExpr *ve)
+slice_const(View *v, ViewOp *op, const SliceVals *sv, bool global)
+{
+	SliceSpec spec[MAX_RANK];
+	for (int d = 0; d < op->indices.n; d++) {
+		SliceIndex *si = LIST_AT(op->indices, SliceIndex, d);
+		int64_t b[2] = {0, v->dims[d]};
+		spec[d].loc = si->loc;
+		spec[d].is_range = si->is_range;
+		for (int k = 0; k < 2; k++) {
+			IExpr *x = k ? sv->hi[d] : sv->lo[d];
+			if (x && !ie_is_const(x, &b[k])) {
+				Expr *src = si->is_range ? (k ? si->hi : si->lo) : si->index;
+				error(src->loc, "%s must be a compile-time integer", si->is_range ? "a slice bound" : "an index into a view");
+				if (global)
+					note(src->loc, "only an operand of copy may slice a global tensor at run-time bounds");
+				return NULL;
+			}
+		}
+		int64_t lo = b[0], hi = b[1];
+		/* view.c reports bounds against the dimension; values beyond any dimension are reported here */
+		if (lo < -(1 << 24) || lo > (1 << 24) || hi < -(1 << 24) || hi > (1 << 24)) {
+			error(si->loc, "%s %lld is out of range for dimension %d of size %d",
+			      si->is_range ? "slice bound" : "index", (long long)(lo < -(1 << 24) || lo > (1 << 24) ? lo : hi),
+			      d, v->dims[d]);
+			return NULL;
+		}
+		spec[d].lo = (int)lo;
+		spec[d].hi = (int)hi;
+	}
+	return view_slice(v, spec, op->indices.n);
+}
+
+/* hi - lo when it is a compile-time constant (the same expression plus different constants). */
+static bool
+slice_extent(IExpr *lo, IExpr *hi, int64_t *ext)
+{
+	int64_t cl = 0, ch;
+	IExpr *rl = lo ? ie_split_offset(lo, &cl) : NULL, *rh = ie_split_offset(hi, &ch);
+	if (!(rl == rh || (rl && rh && ie_equal(rl, rh))))
+		return false;
+	*ext = ch - cl;
+	return true;
+}
+
+/* A copy's operand over a global tensor whose slice has run-time bounds, or whose shape is known only
+   at run time (LANGUAGE 10.4): the box of the tensor it selects, each dimension of compile-time extent;
+   where the box may leave the tensor's shape its coordinates are tested when the copy runs. op is
+   the slice, or NULL for the whole tensor. */
+static View *
+box_view(Tensor *t, ViewExpr *ve, ViewOp *op, const SliceVals *sv)
+{
+	Box *b = pool_alloc(sizeof *b);
+	int n = op ? op->indices.n : 0, dims[MAX_RANK], rank = 0;
+	int64_t count = 1;
+	for (int d = 0; d < t->rank; d++) {
+		int64_t size = t->dims[d];
+		bool known = !t->wide || ie_is_const(t->rdims[d], &size);
+		SliceIndex *si = d < n ? LIST_AT(op->indices, SliceIndex, d) : NULL;
+		IExpr *lo = si ? sv->lo[d] : NULL, *hi = si ? sv->hi[d] : NULL;
+		bool range = !si || si->is_range;
+		Loc loc = si ? si->loc : ve->loc;
+		int64_t clo = 0, ext = 1;
+		bool lo_known = !lo || ie_is_const(lo, &clo);
+		if (range && !hi) {
+			if (!known || !lo_known) {
+				error(loc, "dimension %d of '%s' is %s: a copy takes a slice of it with a compile-time extent, "
+				           "such as %s[lo : lo + 128%s]", d, t->name,
+				      known ? "sliced from a run-time start to its end" : "known only at run time", t->name,
+				      t->rank > 1 ? ", ..." : "");
+				return NULL;
+			}
+			ext = size - clo;
+		} else if (range && !slice_extent(lo, hi, &ext)) {
+			error(loc, "the slice of dimension %d of '%s' needs a compile-time extent: write its end as its start "
+			           "plus a constant (lo : lo + 128)", d, t->name);
+			return NULL;
+		}
+		if (ext <= 0 || ext > (1 << 24)) {
+			error(loc, "the slice of dimension %d of '%s' has %lld elements; a slice has 1 to %d", d, t->name,
+			      (long long)ext, 1 << 24);
+			return NULL;
+		}
+		if (lo_known && clo < 0) {
+			if (range)
+				error(loc, "the slice of dimension %d of '%s' starts at %lld, below 0", d, t->name, (long long)clo);
+			else
+				error(loc, "index %lld of dimension %d of '%s' is below 0", (long long)clo, d, t->name);
+			return NULL;
+		}
+		if (lo_known && known && clo + ext > size) {
+			if (range)
+				error(loc, "slice %lld:%lld is out of range for dimension %d of size %lld", (long long)clo,
+				      (long long)(clo + ext), d, (long long)size);
+			else
+				error(loc, "index %lld is out of range for dimension %d of size %lld", (long long)clo, d,
+				      (long long)size);
+			return NULL;
+		}
+		b->ext[d] = (int)ext;
+		b->start[d] = lo && !(lo_known && clo == 0) ? lo : NULL;
+		if (!lo_known && lo->type != T_U32 && !ie_nonneg(lo))
+			b->check_lo |= 1u << d;
+		if (!known || !lo_known)
+			b->check_hi |= 1u << d;
+		if (range)
+			dims[rank++] = (int)ext;
+		count *= ext;
+		if (count > (1 << 24)) {
+			error(loc, "a copy's slice of '%s' is too large (more than 2^24 elements)", t->name);
+			return NULL;
+		}
+	}
+	return view_of_box(t, b, rank, dims);
+}
+
+static View *
+eval_view(ViewExpr *ve, bool in_copy)
 {
 	Sym *s = sym_use(ve->base, ve->base_loc);
 	if (!s)
 		return NULL;
 	View *v;
+	int first = 0;
+	Tensor *gt = s->kind == SYM_TENSOR && s->tensor->kind == TK_GLOBAL ? s->tensor : NULL;
+	ViewOp *op0 = ve->ops.n ? LIST_AT(ve->ops, ViewOp, 0) : NULL;
+	SliceVals sv;
+	bool sliced = gt && op0 && op0->kind == VOP_SLICE;
+	if (sliced && !slice_eval(op0, ve->base, gt->rank, &sv))
+		return NULL;
 	if (s->kind == SYM_VIEW)
 		v = s->view;
-	else if (s->kind == SYM_TENSOR && s->tensor->wide) {
+	else if (gt && in_copy && (gt->wide || (sliced && slice_runtime(op0, &sv)))) {
+		v = box_view(gt, ve, sliced ? op0 : NULL, &sv);
+		first = sliced;
+	} else if (s->kind == SYM_TENSOR && s->tensor->wide) {
 		error(ve->base_loc, "'%s' has a shape known only at run time, strides, or 2^31 elements or more: it is "
 		                    "indexed element by element, not viewed", ve->base);
+		note(ve->base_loc, "a copy's operand may slice it: %s[lo : lo + 128%s]", ve->base, gt->rank > 1 ? ", ..." : "");
 		return NULL;
 	} else if (s->kind == SYM_TENSOR && s->tensor->count > (1 << 24)) {
 		error(ve->base_loc, "a view of '%s' is too large (more than 2^24 elements)", ve->base);
@@ -278,8 +447,9 @@ eval_view(ViewExpr *ve)
 		note(s->loc, "'%s' is defined here", ve->base);
 		return NULL;
 	}
-	v->name = ve->base;
-	for (int i = 0; i < ve->ops.n && v; i++) {
+	if (v)
+		v->name = ve->base;
+	for (int i = first; i < ve->ops.n && v; i++) {
 		ViewOp *op = LIST_AT(ve->ops, ViewOp, i);
 		if (op->kind == VOP_VIEW) {
 			int dims[MAX_RANK];
@@ -334,35 +504,11 @@ eval_view(ViewExpr *ve)
 			free(names);
 			free(sizes);
 			free(locs);
+		} else if (i == 0 && sliced) {
+			v = slice_const(v, op, &sv, true);
 		} else {
-			SliceSpec spec[MAX_RANK];
-			if (op->indices.n > v->rank || op->indices.n > MAX_RANK) {
-				error(op->loc, "%d indices for '%s' of rank %d", op->indices.n, ve->base, v->rank);
-				return NULL;
-			}
-			for (int d = 0; d < op->indices.n; d++) {
-				SliceIndex *si = LIST_AT(op->indices, SliceIndex, d);
-				int64_t lo = 0, hi = v->dims[d];
-				spec[d].loc = si->loc;
-				spec[d].is_range = si->is_range;
-				if (si->is_range) {
-					if ((si->lo && !const_int(si->lo, &lo, "a slice bound")) ||
-					    (si->hi && !const_int(si->hi, &hi, "a slice bound")))
-						return NULL;
-				} else if (!const_int(si->index, &lo, "an index into a view")) {
-					return NULL;
-				}
-				/* view.c reports bounds against the dimension; values beyond any dimension are reported here */
-				if (lo < -(1 << 24) || lo > (1 << 24) || hi < -(1 << 24) || hi > (1 << 24)) {
-					error(si->loc, "%s %lld is out of range for dimension %d of size %d",
-					      si->is_range ? "slice bound" : "index", (long long)(lo < -(1 << 24) || lo > (1 << 24) ? lo : hi),
-					      d, v->dims[d]);
-					return NULL;
-				}
-				spec[d].lo = (int)lo;
-				spec[d].hi = (int)hi;
-			}
-			v = view_slice(v, spec, op->indices.n);
+			SliceVals vals;
+			v = slice_eval(op, ve->base, v->rank, &vals) ? slice_const(v, op, &vals, false) : NULL;
 		}
 		if (v)
 			v->name = ve->base;
@@ -946,7 +1092,7 @@ lower_stmt(Stmt *s)
 		lower_decl(s);
 		return;
 	case S_VIEW: {
-		View *v = eval_view(s->view);
+		View *v = eval_view(s->view, false);
 		if (!v) {
 			/* reported now, or quiet because it views a declaration that failed: its uses stay quiet */
 			sym_poison(s->name, s->name_loc);
@@ -998,7 +1144,7 @@ lower_stmt(Stmt *s)
 			return;
 		}
 		for (int i = 0; i < s->operands.n; i++) {
-			ops[i] = eval_view(LIST_AT(s->operands, ViewExpr, i));
+			ops[i] = eval_view(LIST_AT(s->operands, ViewExpr, i), s->kind == S_COPY);
 			if (!ops[i])
 				return;
 			if (ops[i]->base->kind == TK_TMEM &&

@@ -610,6 +610,8 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 
 	Buf b = {0};
 	buf_puts(&b, "// tilec run: the --target=emu program with a host main, for the CPU.\n#define TILEC_EMU_HOST 1\n");
+	for (int i = 0; i < prog->kernels.n; i++) /* the code's shape, as tilec --target=emu gives it */
+		vectorize(LIST_AT(prog->kernels, KernelIR, i));
 	target_emu.emit(prog, arch_default()->name, &b);
 	if (o->tmems.n)
 		fill_function(&b, fills, o->tmems.n);

@@ -883,6 +883,34 @@ ie_eval_thread(const IExpr *e, int thread, int64_t *out)
 	}
 }
 
+/* Whether an i32 value is known not to be negative (signed overflow being undefined in C). */
+bool
+ie_nonneg(const IExpr *e)
+{
+	int64_t c;
+	if (ie_is_const(e, &c))
+		return c >= 0;
+	switch (e->kind) {
+	case IE_BUILTIN:
+		return true;
+	case IE_VAR:
+		return e->var->is_let && e->var->def && ie_nonneg(e->var->def);
+	case IE_SELECT:
+		return ie_nonneg(e->b) && ie_nonneg(e->index);
+	case IE_BINARY:
+		if (e->type != T_I32)
+			return false;
+		switch (e->op) {
+		case OP_BITAND: return ie_nonneg(e->a) || ie_nonneg(e->b);
+		case OP_ADD: case OP_MUL: case OP_DIV: case OP_MOD: case OP_SHR: case OP_BITOR: case OP_BITXOR:
+			return ie_nonneg(e->a) && ie_nonneg(e->b);
+		default: return false;
+		}
+	default:
+		return false;
+	}
+}
+
 bool
 ie_params_only(const IExpr *e)
 {

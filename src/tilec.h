@@ -437,9 +437,21 @@ typedef struct Tensor {
 	struct View *identity; /* the view of the whole tensor, built once */
 } Tensor;
 
+/* The part of a global tensor that a copy's slice selects when its bounds or the tensor's shape are
+   known only at run time (LANGUAGE 10.4): per dimension of the tensor, the first coordinate and a
+   compile-time extent (1 where an index removed the dimension). A view over it counts its elements
+   row-major over the extents; coordinates outside the tensor's shape are skipped. */
+typedef struct Box {
+	int ext[MAX_RANK];
+	IExpr *start[MAX_RANK];  /* i32 or u32; NULL: 0 */
+	unsigned check_lo;       /* dimensions whose coordinate may be negative */
+	unsigned check_hi;       /* dimensions whose coordinate may reach the tensor's size */
+} Box;
+
 /* A view: a shape over a tensor's elements (or, per_thread, over one thread's slots). */
 typedef struct View {
 	Tensor *base;
+	const Box *box;    /* a global tensor's run-time box: map counts inside it; NULL: map counts in base */
 	const char *name;
 	int rank;
 	int dims[MAX_RANK];
@@ -511,6 +523,8 @@ bool ie_varying(const IExpr *e);
 /* Evaluates an integer expression over constants and scalar parameters, the value of parameter Var v
    being value(v, ctx); false when it depends on anything else or is undefined (division by zero). */
 bool ie_eval_params(const IExpr *e, int64_t (*value)(const Var *v, void *ctx), void *ctx, int64_t *out);
+/* Whether an i32 value is known not to be negative (signed overflow being undefined in C). */
+bool ie_nonneg(const IExpr *e);
 /* True when e uses only constants and integer scalar parameters. */
 bool ie_params_only(const IExpr *e);
 /* The element type of a value type: i32, u32 or f32. */
@@ -534,6 +548,8 @@ int layout_slot_in_thread(const Layout *l, int e, int thread);
 /* ---------------------------------------------------------------- view.c */
 
 View *view_of_tensor(Tensor *t);
+/* The view of a run-time box of global tensor t: its dimensions of extent dims, row-major. */
+View *view_of_box(Tensor *t, const Box *box, int rank, const int *dims);
 View *view_reshape(View *v, int rank, const int *dims, Loc loc);
 View *view_per_thread(Tensor *t, int n, Loc loc);
 View *view_rearrange(View *v, const char *pattern, Loc pattern_loc, const char **names, const int *sizes, const Loc *locs, int nbind);
@@ -638,6 +654,11 @@ struct LStmt {
 	List els;  /* LStmt* */
 	IExpr *lo, *hi;
 	IExpr **coords; /* L_STORE to a global tensor: as IExpr's */
+	/* L_STORE, L_REG_STORE of a copy (LANGUAGE 10.4): the dimensions whose coordinate (coords, or the
+	   load's) is tested against 0 and against the tensor's size; outside, a store writes nothing and a
+	   load gives 0. vectorize() turns them into branches. */
+	unsigned mask_lo, mask_hi;
+	bool align_test; /* a copy's access whose vector form may test its address's alignment at run time */
 	/* L_TC, L_FENCE */
 	TcKind tc;
 	int cta_group;
@@ -1024,6 +1045,8 @@ const IExpr *moved_bits(EType t, const IExpr *value);
 uint32_t half_bits(double v, EType t);
 /* e as rest + *c with c constant, through i32 and i64 + and - only; rest is NULL when e is constant. */
 IExpr *ie_split_offset(IExpr *e, int64_t *c);
+/* Whether two expressions are the same tree (the same variables, loads and constants). */
+bool ie_equal(const IExpr *a, const IExpr *b);
 
 /* ---------------------------------------------------------------- targets (emit_cu.c, emit_emu.c, emit_ptx.c) */
 

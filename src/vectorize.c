@@ -50,7 +50,7 @@ half_bits(double v, EType t)
 	return sign | (bits >= 0x7c00u ? 0x7c00u : bits);
 }
 
-static bool
+bool
 ie_equal(const IExpr *a, const IExpr *b)
 {
 	if (!a || !b)
@@ -210,19 +210,22 @@ access_of(const LStmt *s, Access *a)
 	       !loads_from(a->rest, a->mem);
 }
 
-/* How many statements from list[i] on one access of `bytes` bytes can do (0: none). */
+/* How many statements from list[i] on one access of `bytes` bytes can do (0: none). *align_rest is
+ * set to the part of the address whose alignment a copy's access tests at run time (vector_guard),
+ * NULL when it is known. */
 static int
-group_at(const List *list, int i, int bytes)
+group_at(const List *list, int i, int bytes, IExpr **align_rest)
 {
 	const LStmt *s = LIST_AT(*list, LStmt, i);
 	Access a;
+	*align_rest = NULL;
 	if (!access_of(s, &a))
 		return 0;
 	int size = etype_bits(a.mem->type) / 8;
 	int n = bytes / size;
 	if (n < 2 || i + n > list->n)
 		return 0;
-	if ((size * a.off) % bytes || (size * known_factor(a.rest)) % bytes)
+	if ((size * a.off) % bytes || ((size * known_factor(a.rest)) % bytes && !s->align_test))
 		return 0;
 	if (a.reg && (a.slot * size * 8) % 32)
 		return 0;
@@ -230,10 +233,129 @@ group_at(const List *list, int i, int bytes)
 		const LStmt *t = LIST_AT(*list, LStmt, i + k);
 		Access b;
 		if (t->kind != s->kind || t->comment || !access_of(t, &b) || b.mem != a.mem || b.reg != a.reg ||
-		    b.off != a.off + k || !ie_equal(b.rest, a.rest) || (a.reg && b.slot != a.slot + k))
+		    b.off != a.off + k || !ie_equal(b.rest, a.rest) || (a.reg && b.slot != a.slot + k) ||
+		    t->mask_lo != s->mask_lo || t->mask_hi != s->mask_hi || t->align_test != s->align_test)
 			return 0;
 	}
+	if ((size * known_factor(a.rest)) % bytes)
+		*align_rest = a.rest;
 	return n;
+}
+
+/* ---------------------------------------------------------------- masked accesses of a copy */
+
+/* The global load a register store of a copy makes. */
+static const IExpr *
+load_of(const IExpr *e)
+{
+	if (!e || e->kind == IE_LOAD)
+		return e;
+	const IExpr *r = load_of(e->a);
+	return r ? r : load_of(e->b);
+}
+
+static IExpr *const *
+coords_of(const LStmt *s)
+{
+	return s->kind == L_STORE ? s->coords : load_of(s->value)->coords;
+}
+
+static void
+conjoin(IExpr **cond, IExpr *test)
+{
+	*cond = *cond ? ie_binary(OP_LAND, *cond, test) : test;
+}
+
+/* The tests of dimension d for coordinates rest + kmin .. rest + kmax. */
+static void
+bound_tests(IExpr **cond, const LStmt *s, int d, IExpr *rest, int64_t kmin, int64_t kmax)
+{
+	const Tensor *t = s->kind == L_STORE ? s->tensor : load_of(s->value)->tensor;
+	EType ct = rest ? rest->type : T_I32;
+	IExpr *lo = rest ? ie_binary(kmin < 0 ? OP_SUB : OP_ADD, rest, ie_int(kmin < 0 ? -kmin : kmin, ct)) : ie_int(kmin, ct);
+	IExpr *hi = rest ? ie_binary(kmax < 0 ? OP_SUB : OP_ADD, rest, ie_int(kmax < 0 ? -kmax : kmax, ct)) : ie_int(kmax, ct);
+	if (s->mask_lo >> d & 1)
+		conjoin(cond, ie_binary(OP_GE, lo, ie_int(0, ct)));
+	if (s->mask_hi >> d & 1)
+		conjoin(cond, ie_binary(OP_LT, hi, t->wide ? t->rdims[d] : ie_int(t->dims[d], T_I32)));
+}
+
+/* Whether statements list[i] .. list[i + n - 1] all lie inside their tensor's shape: per dimension,
+ * the least and the greatest of their coordinates where these differ by constants. */
+static IExpr *
+bounds_test(const List *list, int i, int n)
+{
+	const LStmt *s = LIST_AT(*list, LStmt, i);
+	IExpr *cond = NULL;
+	for (int d = 0; d < MAX_RANK; d++) {
+		if (!((s->mask_lo | s->mask_hi) >> d & 1))
+			continue;
+		int64_t kmin = 0, kmax = 0, k;
+		IExpr *rest0 = ie_split_offset(coords_of(s)[d], &kmin);
+		bool same = true;
+		kmax = kmin;
+		for (int j = 1; j < n && same; j++) {
+			IExpr *rest = ie_split_offset(coords_of(LIST_AT(*list, LStmt, i + j))[d], &k);
+			same = ie_equal(rest, rest0);
+			kmin = k < kmin ? k : kmin;
+			kmax = k > kmax ? k : kmax;
+		}
+		if (same) {
+			bound_tests(&cond, s, d, rest0, kmin, kmax);
+			continue;
+		}
+		for (int j = 0; j < n; j++) {
+			IExpr *rest = ie_split_offset(coords_of(LIST_AT(*list, LStmt, i + j))[d], &k);
+			bound_tests(&cond, s, d, rest, k, k);
+		}
+	}
+	return cond;
+}
+
+/* A copy's access outside the shape: a store does nothing, a load gives 0. */
+static LStmt *
+masked_one(LStmt *s)
+{
+	LStmt *g = pool_alloc(sizeof *g);
+	g->kind = L_IF;
+	g->loc = s->loc;
+	g->comment = s->comment;
+	s->comment = NULL;
+	g->cond = bounds_test(&(List){.v = (void **)&s, .n = 1}, 0, 1);
+	list_push(&g->body, s);
+	if (s->kind == L_REG_STORE) {
+		LStmt *z = pool_alloc(sizeof *z);
+		*z = *s;
+		z->value = ie_convert(ie_int(0, T_I32), s->tensor->type);
+		list_push(&g->els, z);
+	}
+	return g;
+}
+
+/* A vector access of a copy that may cross the tensor's edge, or whose alignment is known only at
+ * run time: the vector where it lies inside and is aligned, else element by element. */
+static LStmt *
+vector_guard(List *list, int i, int n, IExpr *align_rest)
+{
+	LStmt *s = LIST_AT(*list, LStmt, i);
+	LStmt *g = pool_alloc(sizeof *g);
+	g->kind = L_IF;
+	g->loc = s->loc;
+	g->cond = bounds_test(list, i, n);
+	if (align_rest)
+		conjoin(&g->cond, ie_binary(OP_EQ, ie_binary(OP_BITAND, ie_convert(align_rest, T_I32), ie_int(n - 1, T_I32)),
+		                            ie_int(0, T_I32)));
+	g->comment = s->comment;
+	for (int k = 0; k < n; k++) {
+		LStmt *one = pool_alloc(sizeof *one);
+		*one = *LIST_AT(*list, LStmt, i + k);
+		one->vec = 0;
+		one->comment = NULL;
+		list_push(&g->els, one->mask_lo | one->mask_hi ? masked_one(one) : one);
+		list_push(&g->body, LIST_AT(*list, LStmt, i + k));
+	}
+	s->comment = NULL;
+	return g;
 }
 
 /* Unrolled iterations are blocks: those that declare nothing join the enclosing list, so that
@@ -434,7 +556,7 @@ merge_dispatches(List *list)
 static void
 vectorize_list(List *list)
 {
-	List flat = {0};
+	List flat = {0}, out = {0};
 	flatten(&flat, list);
 	*list = flat;
 	merge_dispatches(list);
@@ -442,13 +564,17 @@ vectorize_list(List *list)
 		LStmt *s = LIST_AT(*list, LStmt, i);
 		vectorize_list(&s->body);
 		vectorize_list(&s->els);
-		int n = 0;
-		for (int bytes = 16; bytes >= 4 && !n; bytes /= 2) {
-			n = group_at(list, i, bytes);
+		int n = 0, bytes = 16;
+		IExpr *align_rest = NULL;
+		for (; bytes >= 4 && !n; bytes /= 2) {
+			n = group_at(list, i, bytes, &align_rest);
 			const IExpr *m = n && s->kind == L_STORE ? moved_bits(s->tensor->type, s->value) : NULL;
+			/* a copy's store at run-time bounds keeps its vector even so: the tile of an epilogue is
+			 * computed word by word, and the vector with its one test costs less than four stores with
+			 * a test each (examples/gemm_epilogue.tile: 2704 SASS instructions against 2904) */
 			if (m && m->kind == IE_REG) {
 				int bits = etype_bits(m->tensor->type);
-				if (!written_together(m->tensor, m->slot * bits / 32, n * bits / 32))
+				if (!s->align_test && !written_together(m->tensor, m->slot * bits / 32, n * bits / 32))
 					n = 0;
 			}
 		}
@@ -459,12 +585,19 @@ vectorize_list(List *list)
 				for (int k = 0; k < n * bits / 32; k++)
 					define(s->tensor, s->slot * bits / 32 + k, id, k);
 			}
+			if (s->mask_lo | s->mask_hi || align_rest)
+				list_push(&out, vector_guard(list, i, n, align_rest));
+			else
+				for (int k = 0; k < n; k++)
+					list_push(&out, list->v[i + k]);
 			i += n;
 		} else {
 			track(s);
+			list_push(&out, s->mask_lo | s->mask_hi ? masked_one(s) : s);
 			i++;
 		}
 	}
+	*list = out;
 }
 
 /* ---------------------------------------------------------------- dead register stores */

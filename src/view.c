@@ -51,6 +51,7 @@ view_new(View *from, int rank, const int *dims)
 {
 	View *v = pool_alloc(sizeof *v);
 	v->base = from ? from->base : NULL;
+	v->box = from ? from->box : NULL;
 	v->per_thread = from ? from->per_thread : false;
 	v->rank = rank;
 	v->count = 1;
@@ -97,6 +98,17 @@ view_per_thread(Tensor *t, int n, Loc loc)
 	v->base = t;
 	v->per_thread = true;
 	for (int i = 0; i < n; i++)
+		v->map[i] = i;
+	return v;
+}
+
+View *
+view_of_box(Tensor *t, const Box *box, int rank, const int *dims)
+{
+	View *v = view_new(NULL, rank, dims);
+	v->base = t;
+	v->box = box;
+	for (int i = 0; i < v->count; i++)
 		v->map[i] = i;
 	return v;
 }
@@ -349,7 +361,7 @@ view_slice(View *v, const SliceSpec *spec, int n)
 bool
 view_same(const View *a, const View *b)
 {
-	if (a->base != b->base || a->rank != b->rank || a->count != b->count || a->per_thread != b->per_thread)
+	if (a->base != b->base || a->box != b->box || a->rank != b->rank || a->count != b->count || a->per_thread != b->per_thread)
 		return false;
 	for (int i = 0; i < a->rank; i++)
 		if (a->dims[i] != b->dims[i])

@@ -13,6 +13,8 @@
 #                      the emulator's message and exit status 1.
 #   emu/direct/...     the traps that the static checks keep .tile programs from reaching, driven
 #                      through the emulator's functions by tests/emu/direct.cc.
+#   emu/copy_edge/...  copies that cross the edges of a tensor of run-time shape give what
+#                      tests/emu/copy_edge_ref.tile gives element by element.
 #   emu/run/...        tilec run's usage errors and determinism.
 #   emu/header/...     the --target=emu header of examples/device_functions.tile called by a kernel written
 #                      by hand (tests/emu/header_kernel.cu) gives Out = A on the CPU, and builds with nvcc;
@@ -241,6 +243,31 @@ expect_run emu/run/select_dim_small 0 "expect Out = A: all 10 elements equal" te
 # a copy's wait whose first read is inside an edge test goes before the test: no deadlock
 expect_run emu/run/copy_wait_split 0 "expect Out = A: all 20000 elements equal" tests/golden/copy_wait_split.tile \
 	--set M=200 --set N=100 --expect Out=A
+# a masked copy against the same moves written element by element: at each edge, below 0, and with
+# a leading dimension that leaves some rows unaligned for 16-byte accesses
+for sets in "M=100 N=50 lda=53 top=-5 left=30" "M=300 N=64 lda=64 top=100 left=32" "M=7 N=9 lda=12 top=-130 left=0" \
+	"M=200 N=40 lda=44 top=72 left=-20"; do
+	set --
+	for a in $sets; do set -- "$@" --set "$a"; done
+	name="emu/copy_edge/$(echo "$sets" | tr ' ' ',')"
+	run tests/emu/copy_edge.tile "$@"
+	cp "$tmp/out" "$tmp/got"
+	if [ $rc -ne 0 ]; then
+		fail "exit status $rc (tilec run tests/emu/copy_edge.tile $*)"
+		show "$tmp/got"
+		continue
+	fi
+	run tests/emu/copy_edge_ref.tile "$@"
+	if [ $rc -ne 0 ] || ! grep -q fnv64 "$tmp/out"; then
+		fail "the reference copy_edge_ref.tile did not run (status $rc)"
+		show "$tmp/out"
+	elif ! cmp -s "$tmp/out" "$tmp/got"; then
+		fail "tensors differ from those of copy_edge_ref.tile (- reference, + copy)"
+		diff -u "$tmp/out" "$tmp/got" | sed 's/^/    /'
+	else
+		echo "PASS $name"
+	fi
+done
 name=emu/run/no_compiler
 CXX=/nonexistent/c++ $limit "$tilec" run examples/tmem_roundtrip.tile >"$tmp/out" 2>&1
 rc=$?
