@@ -34,6 +34,26 @@ static const float sin_poly[] = {2.7249925551586784e-06f, -0.0001984008704312145
 static const float cos_poly[] = {-2.730095900460583e-07f, 2.480059993104078e-05f, -0.00138888880610466f,
                                  0.0416666679084301f};
 
+/* (2^(8w) * 2/pi) mod 4 for w = -1 .. 13, each in four parts whose lowest bits are 2^-22, 2^-46, 2^-70
+ * and 2^-94 (so each part holds 24 bits): tools/pio2-windows.py computes them from pi. */
+static const float pio2_windows[15][4] = {
+	{0x1.45fp-9f, 0x1.836e4cp-24f, 0x1.220a94p-47f, 0x1.fc2754p-72f},
+	{0x1.45f3p-1f, 0x1.b72722p-23f, 0x1.529fcp-52f, 0x1.3abe8p-75f},
+	{0x1.7cc1b6p+1f, 0x1.27220ap-23f, 0x1.29fc24p-48f, 0x1.abe8fap-71f},
+	{0x1.836e4cp+0f, 0x1.220a94p-23f, 0x1.fc2754p-48f, 0x1.e8fa9ap-71f},
+	{0x1.b72722p+1f, 0x1.529fcp-28f, 0x1.3abe8p-51f, 0x1.f534dcp-72f},
+	{0x1.27220ap+1f, 0x1.29fc24p-24f, 0x1.abe8fap-47f, 0x1.34ddcp-72f},
+	{0x1.220a94p+1f, 0x1.fc2754p-24f, 0x1.e8fa9ap-47f, 0x1.bb81bp-73f},
+	{0x1.529fcp-4f, 0x1.3abe8p-27f, 0x1.f534dcp-48f, 0x1.c0db6p-72f},
+	{0x1.29fc24p+0f, 0x1.abe8fap-23f, 0x1.34ddcp-48f, 0x1.b6c528p-73f},
+	{0x1.fc2754p+0f, 0x1.e8fa9ap-23f, 0x1.bb81bp-49f, 0x1.b14accp-71f},
+	{0x1.3abe8p-3f, 0x1.f534dcp-24f, 0x1.c0db6p-48f, 0x1.4acc9ep-71f},
+	{0x1.abe8fap+1f, 0x1.34ddcp-24f, 0x1.b6c528p-49f, 0x1.993c4p-72f},
+	{0x1.e8fa9ap+1f, 0x1.bb81bp-25f, 0x1.b14accp-47f, 0x1.3c439p-72f},
+	{0x1.f534dcp+0f, 0x1.c0db6p-24f, 0x1.4acc9ep-47f, 0x1.0e41p-74f},
+	{0x1.34ddcp+0f, 0x1.b6c528p-25f, 0x1.993c4p-48f, 0x1.c820fep-71f},
+};
+
 #define N(a) ((int)(sizeof(a) / sizeof(a)[0]))
 
 typedef struct B {
@@ -205,7 +225,71 @@ build_erf(B *b, int x)
 	return keep_nan(b, x, sel(b, lt(b, a, kf(b, 1.0f)), small, big));
 }
 
-/* sin (cos_shift 0) or cos (cos_shift 1): r = x - n pi/2 in three parts with fma, quadrant n + shift */
+/* x + y exactly as the rounded sum and its error (Knuth's two-sum) */
+static int
+two_sum(B *b, int x, int y, int *err)
+{
+	int s = add(b, x, y);
+	int yy = sub(b, s, x);
+	*err = add(b, sub(b, x, sub(b, s, yy)), sub(b, y, yy));
+	return s;
+}
+
+/* v minus the nearest multiple of 4, exactly */
+static int
+mod4(B *b, int v)
+{
+	return fma3(b, op(b, MO_RINT, mul(b, v, kf(b, 0.25f)), -1, -1), kf(b, -4.0f), v);
+}
+
+/* The reduction for |x| >= 2^16 (a = |x|), after Payne and Hanek: x * 2/pi mod 4 from only the bits of
+ * 2/pi that matter at x's exponent. x' = x * 2^(-8w), with w chosen so that x' lies in [2^23, 2^31),
+ * is an integer, so x' * (2^(8w) * 2/pi mod 4) is x * 2/pi mod 4; its four products with the parts of
+ * pio2_windows[w] are exact as a product and its fma error, and their sum, taken mod 4 as it goes and
+ * its small terms added smallest first, keeps the fraction to about 2^-60, where a float x comes no
+ * closer than about 2^-30 to a multiple of pi/2. Returns r = (x * 2/pi - n) * pi/2 and the quadrant
+ * *n, an integral f32. */
+static int
+reduce_large(B *b, int x, int a, int *n)
+{
+	int t[4], s = kf(b, 256.0f);
+	for (int i = 0; i < 4; i++)
+		t[i] = kf(b, pio2_windows[0][i]);
+	for (int w = 0; w < 14; w++) {
+		int below = lt(b, a, kf(b, ldexpf(1.0f, 23 + 8 * w)));
+		s = sel(b, below, s, kf(b, ldexpf(1.0f, -8 * w)));
+		for (int i = 0; i < 4; i++)
+			t[i] = sel(b, below, t[i], kf(b, pio2_windows[w + 1][i]));
+	}
+	int xs = mul(b, x, s), p[4], e[3];
+	for (int i = 0; i < 4; i++) {
+		p[i] = mul(b, xs, t[i]);
+		if (i < 3)
+			e[i] = fma3(b, xs, t[i], sub(b, kf(b, 0.0f), p[i]));
+	}
+	/* the two largest terms are multiples of 2^-22 in [-2, 2]: their sum is exact */
+	int big = mod4(b, add(b, mod4(b, p[0]), mod4(b, e[0])));
+	int clo, chi = two_sum(b, big, mod4(b, p[1]), &clo);
+	int n1 = op(b, MO_RINT, chi, -1, -1);
+	chi = sub(b, chi, n1);
+	int err, shi = two_sum(b, e[2], p[3], &err), slo = err;
+	shi = two_sum(b, shi, p[2], &err);
+	slo = add(b, slo, err);
+	shi = two_sum(b, shi, e[1], &err);
+	slo = add(b, slo, err);
+	shi = two_sum(b, shi, clo, &err);
+	slo = add(b, slo, err);
+	int vhi = two_sum(b, chi, shi, &err), vlo = add(b, err, slo);
+	int n2 = op(b, MO_RINT, vhi, -1, -1);
+	vhi = sub(b, vhi, n2);
+	int fh = add(b, vhi, vlo), fl = sub(b, vlo, sub(b, fh, vhi));
+	*n = add(b, n1, n2);
+	/* (fh + fl) * pi/2, pi/2 in two parts */
+	return fma3(b, fh, kf(b, 1.57079637f), fma3(b, fh, kf(b, -4.37113883e-08f), mul(b, fl, kf(b, 1.57079637f))));
+}
+
+/* sin (cos_shift 0) or cos (cos_shift 1): r = x - n pi/2, in three parts with fma for |x| < 2^16,
+ * else by reduce_large; quadrant n + shift */
 static int
 build_sincos(B *b, int x, int cos_shift)
 {
@@ -213,6 +297,11 @@ build_sincos(B *b, int x, int cos_shift)
 	int r = fma3(b, n, kf(b, -1.57079637f), x);
 	r = fma3(b, n, kf(b, 4.37113883e-08f), r);
 	r = fma3(b, n, kf(b, 1.71512451e-15f), r);
+	int a = op(b, MO_ASFLT, op(b, MO_IAND, op(b, MO_ASINT, x, -1, -1), ki(b, 0x7fffffff), -1), -1, -1), nl;
+	int rl = reduce_large(b, x, a, &nl);
+	int small = lt(b, a, kf(b, 65536.0f));
+	r = sel(b, small, r, rl);
+	n = sel(b, small, n, nl);
 	int z = mul(b, r, r);
 	int s = fma3(b, mul(b, r, z), poly(b, sin_poly, N(sin_poly), z), r);
 	int c = fma3(b, mul(b, z, z), poly(b, cos_poly, N(cos_poly), z), fma3(b, z, kf(b, -0.5f), kf(b, 1.0f)));
