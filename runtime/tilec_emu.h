@@ -412,8 +412,10 @@ tl_emu_lanes_mask(void)
 #define TL_EMU_AT "tilec emu: %s: block (%u, %u, %u), warp %d: "
 #define TL_EMU_ARGS(where) where, blockIdx.x, blockIdx.y, blockIdx.z, tl_emu_tid() >> 5
 
-// nslots: 0 when tmem_all has room for every block of the grid; else its number of blocks (a grid known
-// only at launch): the CPU runs one block at a time and reuses them, the GPU needs a block per slot.
+// nslots: 0 when tmem_all has room for every block of the grid, or TL_EMU_SLOTS of a larger one; else
+// its number of blocks (a grid known only at launch). The CPU runs one block at a time and reuses
+// them; on the GPU, when the grid has more blocks than there are cells, blocks take the cells of a
+// slot from the pool at tl_emu_begin and give them back at tl_emu_end, as for a large grid.
 #define TL_EMU_GRID_SLOTS 64
 
 // A block's allocator, empty, over its cells.
@@ -437,14 +439,11 @@ tl_emu_begin(TlEmuCta *c, unsigned *tmem_all, unsigned nslots = 0)
 		int slot_taken = -1;
 #ifdef __CUDACC__
 		unsigned long long n = (unsigned long long)gridDim.x * gridDim.y * gridDim.z;
-		if (nslots && b >= nslots)
-			TL_EMU_FAIL("tilec emu: block (%u, %u, %u): the GPU emulation of a kernel whose grid is computed at "
-			            "launch holds the tensor memory of %u blocks only\n", blockIdx.x, blockIdx.y, blockIdx.z,
-			            nslots);
-		if (!nslots && n > TL_EMU_SLOTS) {
-			int slot = (int)(b % TL_EMU_SLOTS);
+		unsigned cap = nslots ? nslots : TL_EMU_SLOTS;
+		if (n > cap) {
+			int slot = (int)(b % cap);
 			while (atomicCAS(&tl_emu_slot_busy[slot], 0, 1) != 0)
-				slot = (slot + 1) % TL_EMU_SLOTS;
+				slot = (slot + 1) % (int)cap;
 			__threadfence();
 			slot_taken = slot;
 			b = (unsigned long long)slot;

@@ -49,6 +49,7 @@ line_start(void)
 static void expr(const IExpr *e);
 static void expr_top(const IExpr *e);
 static const char *unread(const char *cname);
+static bool list_loads(const List *list, const Tensor *t);
 
 static void
 int_literal(int64_t v, EType t)
@@ -694,8 +695,13 @@ stmt(const LStmt *s)
 		break;
 	case L_SHARED:
 		line_start();
-		buf_printf(E.out, "%s__shared__ __align__(16) %s %s[%d];\n", unread(s->tensor->cname), etype_ctype(s->tensor->type),
-		           s->tensor->cname, s->tensor->count);
+		buf_printf(E.out, "__shared__ __align__(16) %s %s[%d];", etype_ctype(s->tensor->type), s->tensor->cname,
+		           s->tensor->count);
+		/* an array that is written but never read: [[maybe_unused]] does not keep nvcc from warning
+		   (#550, set but never used), taking an element's address does */
+		if (!list_loads(&E.k->body, s->tensor))
+			buf_printf(E.out, " (void)&%s[0];", s->tensor->cname);
+		buf_puts(E.out, "\n");
 		break;
 	case L_REGS:
 		line_start();
@@ -930,6 +936,19 @@ collect_reads(const List *list)
 		collect_reads(&s->body);
 		collect_reads(&s->els);
 	}
+}
+
+/* Whether a statement of the list reads an element of t, or takes its address. */
+static bool
+list_loads(const List *list, const Tensor *t)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		if (loads_from(s->value, t) || loads_from(s->index, t) || loads_from(s->cond, t) || loads_from(s->lo, t) ||
+		    loads_from(s->hi, t) || loads_from(s->addr, t) || list_loads(&s->body, t) || list_loads(&s->els, t))
+			return true;
+	}
+	return false;
 }
 
 /* A declaration the code never reads says so: the CUDA C compiles without warnings. */

@@ -342,7 +342,7 @@ emu_file(CuWriter *w, Program *p, const char *arch, const Buf *body, Buf *out)
 		buf_printf(out, "#endif // %s\n", guard);
 }
 
-/* tl_emu_bounds<RANK>("file:LINE", "NAME", {coordinates}, {shape}) + offset */
+/* tl_emu_bounds<RANK>("file:LINE", "NAME", {coordinates}, {shape}) + offset, for a global or shared tensor */
 static void
 emu_global_access(CuWriter *w, const Tensor *t, IExpr *const *coords)
 {
@@ -356,6 +356,10 @@ emu_global_access(CuWriter *w, const Tensor *t, IExpr *const *coords)
 	buf_puts(w->out, "}, {");
 	for (int d = 0; d < t->rank; d++) {
 		buf_puts(w->out, d ? ", " : "");
+		if (!t->rdims[d]) { /* a shared tensor */
+			buf_printf(w->out, "%dll", t->dims[d]);
+			continue;
+		}
 		buf_puts(w->out, "(long long)(");
 		cu_expr(w, t->rdims[d]);
 		buf_puts(w->out, ")");

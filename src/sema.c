@@ -601,7 +601,7 @@ sema_element(Expr *e, Tensor **tensor, IExpr **index, int *slot)
 		return NULL;
 	}
 	IExpr **coords = NULL;
-	if (!index_tensor(e, t, index, t->kind == TK_GLOBAL ? &coords : NULL))
+	if (!index_tensor(e, t, index, &coords))
 		return NULL;
 	*tensor = t;
 	IExpr *r = ie_new(IE_LOAD, value_type(t->type));

@@ -606,7 +606,7 @@ struct IExpr {
 	IExpr *index;
 	int slot;
 	Op op;        /* IE_BINARY with OP_NONE: the select a ? b : index */
-	IExpr **coords; /* IE_LOAD of a global tensor: the index of each dimension (index is their offset) */
+	IExpr **coords; /* IE_LOAD of a global or shared tensor: the index of each dimension (index is their offset) */
 	IExpr *a, *b;
 	EType to;
 	Func fn;
@@ -653,7 +653,7 @@ struct LStmt {
 	List body; /* LStmt* */
 	List els;  /* LStmt* */
 	IExpr *lo, *hi;
-	IExpr **coords; /* L_STORE to a global tensor: as IExpr's */
+	IExpr **coords; /* L_STORE to a global or shared tensor: as IExpr's */
 	/* L_STORE, L_REG_STORE of a copy (LANGUAGE 10.4): the dimensions whose coordinate (coords, or the
 	   load's) is tested against 0 and against the tensor's size; outside, a store writes nothing and a
 	   load gives 0. vectorize() turns them into branches. */
@@ -1045,6 +1045,8 @@ const IExpr *moved_bits(EType t, const IExpr *value);
 uint32_t half_bits(double v, EType t);
 /* e as rest + *c with c constant, through i32 and i64 + and - only; rest is NULL when e is constant. */
 IExpr *ie_split_offset(IExpr *e, int64_t *c);
+/* Whether e reads an element or the address of an element of t. */
+bool loads_from(const IExpr *e, const Tensor *t);
 /* Whether two expressions are the same tree (the same variables, loads and constants). */
 bool ie_equal(const IExpr *a, const IExpr *b);
 
@@ -1085,7 +1087,7 @@ typedef struct CuDialect {
 	/* the text of a read of register word, verb "read" or "stored"; NULL: plain NAME[WORD] */
 	const char *(*reg)(CuWriter *w, const Tensor *t, int word, const char *verb);
 	void (*reg_written)(CuWriter *w, const Tensor *t, int word); /* before a register store */
-	/* inside the brackets of a global element access, before its offset: a check of its coordinates */
+	/* inside the brackets of a global or shared element access, before its offset: a check of its coordinates */
 	void (*global_access)(CuWriter *w, const Tensor *t, IExpr *const *coords);
 	void (*regs_declared)(CuWriter *w, const Tensor *t);         /* after a local tensor's declaration */
 	void (*kernel_begin)(CuWriter *w, KernelIR *k); /* before the kernel's signature */

@@ -164,12 +164,12 @@ reads_registers(const IExpr *e)
 	return reads_registers(e->a) || reads_registers(e->b) || reads_registers(e->index);
 }
 
-static bool
+bool
 loads_from(const IExpr *e, const Tensor *t)
 {
 	if (!e)
 		return false;
-	if (e->kind == IE_LOAD && e->tensor == t)
+	if ((e->kind == IE_LOAD || e->kind == IE_SADDR) && e->tensor == t)
 		return true;
 	return loads_from(e->a, t) || loads_from(e->b, t) || loads_from(e->index, t);
 }

@@ -236,6 +236,10 @@ expect_run emu/run/set_unknown 2 "kernel trap_dealloc has no scalar parameter 'A
 expect_run emu/run/input_error 1 "error:" tests/emu/direct.cc
 expect_run emu/run/outside_shape 1 "trap_outside.tile:10: element [0, 200] of A is outside its shape [100, 200]" \
 	tests/emu/trap_outside.tile --set M=100 --set N=200
+# which of the threads 27 to 31 reports first varies: element [32] to [36]
+expect_run emu/run/outside_shared 1 "trap_shared.tile:9: element [3" \
+	tests/emu/trap_shared.tile --set n=5
+expect_run emu/run/inside_shared 0 "Out: f32[32]" tests/emu/trap_shared.tile
 expect_run emu/run/dim_not_positive 1 "dimension 0 of A is -5 with these --set values" \
 	tests/emu/trap_outside.tile --set M=-5 --set N=200
 expect_run emu/run/select_dim_large 0 "expect Out = A: all 64 elements equal" tests/emu/select_dim.tile --set n=100 --expect Out=A

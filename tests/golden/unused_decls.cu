@@ -5,7 +5,7 @@ extern "C" __global__ void __launch_bounds__(32) unused(float *__restrict__ A)
 	[[maybe_unused]] const int t = (int)threadIdx.x;
 	[[maybe_unused]] float v = 1.0f;
 	[[maybe_unused]] int w;
-	[[maybe_unused]] __shared__ __align__(16) float s[4];
+	__shared__ __align__(16) float s[4]; (void)&s[0];
 	A[0] = 1.0f;
 }
 
