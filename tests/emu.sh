@@ -253,24 +253,7 @@ for sets in "M=100 N=50 lda=53 top=-5 left=30" "M=300 N=64 lda=64 top=100 left=3
 	"M=200 N=40 lda=44 top=72 left=-20"; do
 	set --
 	for a in $sets; do set -- "$@" --set "$a"; done
-	name="emu/copy_edge/$(echo "$sets" | tr ' ' ',')"
-	run tests/emu/copy_edge.tile "$@"
-	cp "$tmp/out" "$tmp/got"
-	if [ $rc -ne 0 ]; then
-		fail "exit status $rc (tilec run tests/emu/copy_edge.tile $*)"
-		show "$tmp/got"
-		continue
-	fi
-	run tests/emu/copy_edge_ref.tile "$@"
-	if [ $rc -ne 0 ] || ! grep -q fnv64 "$tmp/out"; then
-		fail "the reference copy_edge_ref.tile did not run (status $rc)"
-		show "$tmp/out"
-	elif ! cmp -s "$tmp/out" "$tmp/got"; then
-		fail "tensors differ from those of copy_edge_ref.tile (- reference, + copy)"
-		diff -u "$tmp/out" "$tmp/got" | sed 's/^/    /'
-	else
-		echo "PASS $name"
-	fi
+	same_as_ref "emu/copy_edge/$(echo "$sets" | tr ' ' ',')" tests/emu/copy_edge.tile tests/emu/copy_edge_ref.tile "$@"
 done
 name=emu/run/no_compiler
 CXX=/nonexistent/c++ $limit "$tilec" run examples/tmem_roundtrip.tile >"$tmp/out" 2>&1

@@ -57,24 +57,25 @@ expect_run() {
 	fi
 }
 
-# same_as_ref NAME TILE REF: TILE runs and gives the same tensors (checksums included) as the
-# reference kernel REF.
+# same_as_ref NAME TILE REF [ARGS...]: TILE runs (tilec run TILE ARGS) and gives the same tensors
+# (checksums included) as the reference kernel REF with the same ARGS.
 same_as_ref() {
-	name=$1
-	run "$2"
+	name=$1 sar_tile=$2 sar_ref=$3
+	shift 3
+	run "$sar_tile" "$@"
 	if [ $rc -ne 0 ]; then
-		fail "exit status $rc (tilec run $2)"
+		fail "exit status $rc (tilec run $sar_tile $*)"
 		show "$tmp/out"
 		return
 	fi
 	grep 'fnv64' "$tmp/out" >"$tmp/got"
-	run "$3"
+	run "$sar_ref" "$@"
 	grep 'fnv64' "$tmp/out" >"$tmp/want"
 	if [ $rc -ne 0 ] || [ ! -s "$tmp/want" ]; then
-		fail "the reference $3 did not run (status $rc)"
+		fail "the reference $sar_ref did not run (status $rc)"
 		show "$tmp/out"
 	elif ! cmp -s "$tmp/want" "$tmp/got"; then
-		fail "tensors differ from those of $3 (- reference, + $2)"
+		fail "tensors differ from those of $sar_ref (- reference, + $sar_tile)"
 		diff -u "$tmp/want" "$tmp/got" | sed 's/^/    /'
 	else
 		echo "PASS $name"
