@@ -1789,7 +1789,7 @@ lower_call(Stmt *s)
 		}
 		if (p->kind == PK_TMEM) {
 			ViewExpr ve = {.base = a->name, .loc = a->loc, .base_loc = a->loc};
-			View *v = eval_view(a->kind == E_VIEW ? a->view : &ve);
+			View *v = eval_view(a->kind == E_VIEW ? a->view : &ve, false);
 			if (!v || !protocol_alive(W.proto, t, a->name, a->loc) ||
 			    !arg_fits(a, a->name, t->type, v->rank, v->dims, dp->tensor->dims, p, i, s->name)) {
 				ok = false;
