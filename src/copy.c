@@ -963,6 +963,70 @@ box_offset(const Box *b, const Tensor *t, const int64_t *off, int threads, IExpr
 	return ie_binary(OP_ADD, rest, ie_int(c, it));
 }
 
+/* The threads that own a register slot, as a test of thread_idx.x: every thread (NULL), those whose
+   index has fixed bits (a layout over fewer threads than the block, or one warp's threads), or a range
+   [lo, hi). Threads outside it get the offsets their bit fields would give, so that one expression of
+   the thread's index serves the owners (false: the owners are neither, or their offsets are not of that
+   form). */
+static bool
+owner_test(int64_t *off, const unsigned char *has, int threads, IExpr **test)
+{
+	*test = NULL;
+	int bits = 0, first = -1, last = -1, count = 0;
+	while ((1 << bits) < threads)
+		bits++;
+	unsigned all_and = ~0u, all_or = 0;
+	for (int t = 0; t < threads; t++) {
+		if (!has[t])
+			continue;
+		if (first < 0)
+			first = t;
+		last = t;
+		count++;
+		all_and &= (unsigned)t;
+		all_or |= (unsigned)t;
+	}
+	if (count == threads)
+		return true;
+	unsigned fixed = ~(all_and ^ all_or) & ((1u << bits) - 1);
+	IExpr *tid = ie_builtin(B_THREAD_X);
+	if (count == 1 << (bits - __builtin_popcount(fixed)))
+		*test = ie_binary(OP_EQ, ie_binary(OP_BITAND, tid, ie_int(fixed, T_I32)), ie_int(all_and & fixed, T_I32));
+	else if (count == last - first + 1 && first == 0)
+		*test = ie_binary(OP_LT, tid, ie_int(last + 1, T_I32));
+	else if (count == last - first + 1)
+		*test = ie_binary(OP_LAND, ie_binary(OP_GE, tid, ie_int(first, T_I32)),
+		                  ie_binary(OP_LT, tid, ie_int(last + 1, T_I32)));
+	else
+		return false;
+	/* the owners' offsets as a constant plus a multiple of each bit of the index */
+	int64_t coef[32] = {0};
+	for (int b = 0; b < bits; b++) {
+		if (fixed >> b & 1 && *test && (*test)->op == OP_EQ)
+			continue;
+		int t = first;
+		while (t <= last && !(has[t] && !(t >> b & 1) && (t | 1 << b) < threads && has[t | 1 << b]))
+			t++;
+		if (t <= last)
+			coef[b] = off[t | 1 << b] - off[t];
+		else if ((all_and ^ all_or) >> b & 1)
+			return false;
+	}
+	int64_t base = off[first];
+	for (int b = 0; b < bits; b++)
+		base -= (first >> b & 1) * coef[b];
+	for (int t = 0; t < threads; t++) {
+		int64_t v = base;
+		for (int b = 0; b < bits; b++)
+			v += (t >> b & 1) * coef[b];
+		if (has[t] && v != off[t])
+			return false;
+		if (!has[t])
+			off[t] = v;
+	}
+	return true;
+}
+
 /* Each thread moves the elements it owns: for every register slot, one access at an offset computed
    from the thread's index. */
 static bool
@@ -1001,15 +1065,18 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out)
 		}
 	}
 	bool is_load = dst == lv;
+	LStmt *guard = NULL;
 	for (int s = 0; s < slots; s++) {
 		int count = 0;
 		for (int t = 0; t < threads; t++)
 			count += has[(size_t)s * (size_t)threads + (size_t)t];
 		if (!count)
 			continue;
-		if (count != threads) {
-			error(st->loc, "copy: register slot %d of '%s' holds an element of the copy in some threads but not "
-			               "in others (%d of %d)", s, lt->name, count, threads);
+		IExpr *owners;
+		if (!owner_test(&off[(size_t)s * (size_t)threads], &has[(size_t)s * (size_t)threads], threads, &owners)) {
+			error(st->loc, "copy: register slot %d of '%s' holds an element of the copy in %d of the %d threads, "
+			               "which are neither a range of thread_idx.x nor the threads with some bits of it fixed",
+			      s, lt->name, count, threads);
 			return false;
 		}
 		IExpr *index, **coords = NULL;
@@ -1054,7 +1121,17 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out)
 			l2->index = index;
 			l2->value = ie_convert(reg, mt->type);
 		}
-		list_push(out, l2);
+		/* the slots of one set of owners share their test */
+		if (owners && !(guard && ie_equal(guard->cond, owners))) {
+			guard = pool_alloc(sizeof *guard);
+			guard->kind = L_IF;
+			guard->loc = st->loc;
+			guard->cond = owners;
+			list_push(out, guard);
+		} else if (!owners) {
+			guard = NULL;
+		}
+		list_push(guard ? &guard->body : out, l2);
 	}
 	return true;
 }

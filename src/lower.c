@@ -925,6 +925,21 @@ lower_for(Stmt *s)
 
 static bool lower_decl_checked(Stmt *s);
 
+/* The reads and writes of registers of a copy between registers and memory (copy_lower's statements:
+   moves, and tests of which threads own a slot around them). */
+static void
+copy_moves_protocol(LStmt *l, Loc loc)
+{
+	if (l->kind == L_IF) {
+		for (int i = 0; i < l->body.n; i++)
+			copy_moves_protocol(LIST_AT(l->body, LStmt, i), loc);
+	} else if (l->kind == L_STORE) {
+		protocol_read(W.proto, l->value, loc);
+	} else {
+		protocol_reg_write(W.proto, l->tensor, l->slot, loc);
+	}
+}
+
 static void
 lower_decl(Stmt *s)
 {
@@ -1168,13 +1183,8 @@ lower_stmt(Stmt *s)
 		if (copy && copy_lower(s, ops[0], ops[1], &ctx, W.out, &choice) && !choice.is_tc) {
 			/* registers <-> memory: the reads and writes of registers, waits before them */
 			W.wait_at = at;
-			for (int i = at; i < W.out->n; i++) {
-				LStmt *l = LIST_AT(*W.out, LStmt, i);
-				if (l->kind == L_STORE)
-					protocol_read(W.proto, l->value, s->loc);
-				else
-					protocol_reg_write(W.proto, l->tensor, l->slot, s->loc);
-			}
+			for (int i = at; i < W.out->n; i++)
+				copy_moves_protocol(LIST_AT(*W.out, LStmt, i), s->loc);
 			W.wait_at = -1;
 		}
 		if (copy ? choice.is_tc

@@ -244,6 +244,13 @@ expect_run emu/run/dim_not_positive 1 "dimension 0 of A is -5 with these --set v
 	tests/emu/trap_outside.tile --set M=-5 --set N=200
 expect_run emu/run/select_dim_large 0 "expect Out = A: all 64 elements equal" tests/emu/select_dim.tile --set n=100 --expect Out=A
 expect_run emu/run/select_dim_small 0 "expect Out = A: all 10 elements equal" tests/emu/select_dim.tile --set n=10 --expect Out=A
+# a copy between registers and memory where only some threads hold elements
+expect_run emu/run/copy_owner_half 0 "expect Out = A: all 4096 elements equal" tests/golden/copy_owner_threads.tile \
+	--kernel half_block --expect Out=A
+expect_run emu/run/copy_owner_warp 0 "expect Out = A: all 256 elements equal" tests/golden/copy_owner_threads.tile \
+	--kernel one_warp --expect Out=A
+expect_run emu/run/copy_owner_range 0 "expect Out = A: all 384 elements equal" tests/golden/copy_owner_threads.tile \
+	--kernel first_96 --expect Out=A
 # a copy's wait whose first read is inside an edge test goes before the test: no deadlock
 expect_run emu/run/copy_wait_split 0 "expect Out = A: all 20000 elements equal" tests/golden/copy_wait_split.tile \
 	--set M=200 --set N=100 --expect Out=A

@@ -98,11 +98,18 @@ E("copy_mem_per_thread", "`copy with memory takes a view of the whole local tens
   "copymem", wrong=[("    copy(Out, r);\n", "    copy(Out[0, :], r.view(32, layout = default));\n")],
   fix=[("    copy(Out[0, :], r.view(32, layout = default));\n", "    copy(Out, r);\n")],
   fixtext="copy the whole local tensor (or a slice of it) to the matching part of the memory tensor.")
-E("copy_partial_slot", "`copy: register slot N of 'NAME' holds an element of the copy in some threads but not in others (M of T)`",
-  "Every thread executes the copy, and each register slot becomes one access per thread. A slice of the local tensor that only some threads hold (here rows 0..63: threads 0..63) would need a test of the thread index.",
-  "copymem", wrong=[("    copy(Out, r);\n", "    copy(Out[0:64, :], r[0:64, :]);\n")],
-  fix=[("    copy(Out[0:64, :], r[0:64, :]);\n", "    copy(Out, r);\n")],
-  fixtext="copy what every thread holds, or slice along the slots (columns here) instead of the threads.")
+E("copy_partial_slot", "`copy: register slot N of 'NAME' holds an element of the copy in M of the T threads, which are neither a range of thread_idx.x nor the threads with some bits of it fixed`",
+  "Each register slot becomes one access per thread, under a test of which threads hold it: a range of thread indices (`thread_idx.x < 64`) or the threads with some bits of their index fixed (one warp, one half of the block). Here rows 0..47 live in threads 0..47 and rows 48..95 in threads 64..111: no such test describes them.",
+  """layout ROWS = S[(2, 48, 4) : (64@tx, 1@tx, 1)];
+
+kernel k(A: f32[96, 4], Out: f32[96, 4]) launch(grid = 1, block = 128)
+{
+    local r: f32[96, 4] layout ROWS;
+    copy(r, A);
+    copy(Out, r);
+}
+""", wrong=[], fix=[("ROWS = S[(2, 48, 4) : (64@tx, 1@tx, 1)]", "ROWS = S[(96, 4) : (1@tx, 1)]")],
+  fixtext="give the rows that the copy moves to a range of threads (or to the threads of whole warps).")
 E("copy_offsets", "`copy: the memory offsets of register slot N of 'NAME' are no sum of bit fields of thread_idx.x; ...`",
   "tilec computes each thread's offset from bit fields of its index, which covers strided layouts over a power-of-two block. A block of 96 threads has no such form.",
   """layout ROW = S[(96, 4) : (1@tx, 1)];
