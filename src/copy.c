@@ -1127,6 +1127,7 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out)
 			guard->kind = L_IF;
 			guard->loc = st->loc;
 			guard->cond = owners;
+			guard->owner_test = true;
 			list_push(out, guard);
 		} else if (!owners) {
 			guard = NULL;

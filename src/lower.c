@@ -1186,6 +1186,18 @@ lower_stmt(Stmt *s)
 			for (int i = at; i < W.out->n; i++)
 				copy_moves_protocol(LIST_AT(*W.out, LStmt, i), s->loc);
 			W.wait_at = -1;
+			/* a copy whose owners are the threads the copy just before tested joins its test: the
+			   registers loaded under one test are stored under it, not kept live across two */
+			for (int i = at > 0 ? at : 1; i < W.out->n; i++) {
+				LStmt *prev = LIST_AT(*W.out, LStmt, i - 1), *l = LIST_AT(*W.out, LStmt, i);
+				if (l->owner_test && prev->owner_test && ie_equal(prev->cond, l->cond)) {
+					for (int j = 0; j < l->body.n; j++)
+						list_push(&prev->body, l->body.v[j]);
+					memmove(&W.out->v[i], &W.out->v[i + 1], sizeof(void *) * (size_t)(W.out->n - i - 1));
+					W.out->n--;
+					i--;
+				}
+			}
 		}
 		if (copy ? choice.is_tc
 		         : (!lower_apply_observer || lower_apply_observer(s, ops, s->operands.n, &ctx)) && apply_lower(s, ops, s->operands.n, &ctx, W.out)) {

@@ -659,6 +659,7 @@ struct LStmt {
 	   load gives 0. vectorize() turns them into branches. */
 	unsigned mask_lo, mask_hi;
 	bool align_test; /* a copy's access whose vector form may test its address's alignment at run time */
+	bool owner_test; /* L_IF: a copy's test of which threads own the elements (of thread_idx.x alone) */
 	/* L_TC, L_FENCE */
 	TcKind tc;
 	int cta_group;

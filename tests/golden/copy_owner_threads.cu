@@ -20,8 +20,6 @@ extern "C" __global__ void __launch_bounds__(128) half_block(float *__restrict__
 		{ const uint4 tl_v = *(const uint4 *)&A[52 + (((int)threadIdx.x & 63) * 64)]; r[52] = tl_v.x; r[53] = tl_v.y; r[54] = tl_v.z; r[55] = tl_v.w; }
 		{ const uint4 tl_v = *(const uint4 *)&A[56 + (((int)threadIdx.x & 63) * 64)]; r[56] = tl_v.x; r[57] = tl_v.y; r[58] = tl_v.z; r[59] = tl_v.w; }
 		{ const uint4 tl_v = *(const uint4 *)&A[60 + (((int)threadIdx.x & 63) * 64)]; r[60] = tl_v.x; r[61] = tl_v.y; r[62] = tl_v.z; r[63] = tl_v.w; }
-	}
-	if (((int)threadIdx.x & 64) == 0) {
 		*(uint4 *)&Out[((int)threadIdx.x & 63) * 64] = make_uint4(r[0], r[1], r[2], r[3]);
 		*(uint4 *)&Out[4 + (((int)threadIdx.x & 63) * 64)] = make_uint4(r[4], r[5], r[6], r[7]);
 		*(uint4 *)&Out[8 + (((int)threadIdx.x & 63) * 64)] = make_uint4(r[8], r[9], r[10], r[11]);
@@ -50,8 +48,6 @@ extern "C" __global__ void __launch_bounds__(128) one_warp(float *__restrict__ A
 	if (((int)threadIdx.x & 96) == 64) {
 		{ const uint4 tl_v = *(const uint4 *)&A[((int)threadIdx.x & 31) * 8]; r[0] = tl_v.x; r[1] = tl_v.y; r[2] = tl_v.z; r[3] = tl_v.w; }
 		{ const uint4 tl_v = *(const uint4 *)&A[4 + (((int)threadIdx.x & 31) * 8)]; r[4] = tl_v.x; r[5] = tl_v.y; r[6] = tl_v.z; r[7] = tl_v.w; }
-	}
-	if (((int)threadIdx.x & 96) == 64) {
 		*(uint4 *)&Out[((int)threadIdx.x & 31) * 8] = make_uint4(r[0], r[1], r[2], r[3]);
 		*(uint4 *)&Out[4 + (((int)threadIdx.x & 31) * 8)] = make_uint4(r[4], r[5], r[6], r[7]);
 	}
@@ -65,8 +61,6 @@ extern "C" __global__ void __launch_bounds__(128) first_96(int *__restrict__ A, 
 	unsigned r[4];
 	if ((int)threadIdx.x < 96) {
 		{ const uint4 tl_v = *(const uint4 *)&A[(int)threadIdx.x * 4]; r[0] = tl_v.x; r[1] = tl_v.y; r[2] = tl_v.z; r[3] = tl_v.w; }
-	}
-	if ((int)threadIdx.x < 96) {
 		*(uint4 *)&Out[(int)threadIdx.x * 4] = make_uint4(r[0], r[1], r[2], r[3]);
 	}
 }
