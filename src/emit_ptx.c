@@ -697,36 +697,20 @@ builtin(Builtin b)
 	return imm(0);
 }
 
-/* Whether an i32 value is known not to be negative (signed overflow being undefined in C). */
+/* A loop counter that starts at a value known not to be negative only grows. */
+static bool
+counter_nonneg(const Var *v)
+{
+	for (int i = 0; i < P.counters.n; i++)
+		if (LIST_AT(P.counters, Var, i) == v)
+			return true;
+	return false;
+}
+
 static bool
 nonneg(const IExpr *e)
 {
-	int64_t c;
-	if (ie_is_const(e, &c))
-		return c >= 0;
-	switch (e->kind) {
-	case IE_BUILTIN:
-		return true;
-	case IE_VAR:
-		for (int i = 0; i < P.counters.n; i++)
-			if (LIST_AT(P.counters, Var, i) == e->var)
-				return true;
-		return e->var->is_let && e->var->def && nonneg(e->var->def);
-	case IE_SELECT:
-		return nonneg(e->b) && nonneg(e->index);
-	case IE_BINARY:
-		if (e->type != T_I32)
-			return false;
-		switch (e->op) {
-		case OP_BITAND: return nonneg(e->a) || nonneg(e->b);
-		case OP_MOD: return nonneg(e->a); /* C's remainder has the sign of the dividend */
-		case OP_ADD: case OP_MUL: case OP_DIV: case OP_SHR: case OP_BITOR: case OP_BITXOR:
-			return nonneg(e->a) && nonneg(e->b);
-		default: return false;
-		}
-	default:
-		return false;
-	}
+	return ie_nonneg_with(e, counter_nonneg);
 }
 
 static bool

@@ -883,9 +883,10 @@ ie_eval_thread(const IExpr *e, int thread, int64_t *out)
 	}
 }
 
-/* Whether an i32 value is known not to be negative (signed overflow being undefined in C). */
+/* Whether an i32 value is known not to be negative (signed overflow being undefined in C); var_nonneg,
+   where given, knows more variables than their definitions say (the PTX emitter's loop counters). */
 bool
-ie_nonneg(const IExpr *e)
+ie_nonneg_with(const IExpr *e, bool (*var_nonneg)(const Var *))
 {
 	int64_t c;
 	if (ie_is_const(e, &c))
@@ -894,21 +895,30 @@ ie_nonneg(const IExpr *e)
 	case IE_BUILTIN:
 		return true;
 	case IE_VAR:
-		return e->var->is_let && e->var->def && ie_nonneg(e->var->def);
+		if (var_nonneg && var_nonneg(e->var))
+			return true;
+		return e->var->is_let && e->var->def && ie_nonneg_with(e->var->def, var_nonneg);
 	case IE_SELECT:
-		return ie_nonneg(e->b) && ie_nonneg(e->index);
+		return ie_nonneg_with(e->b, var_nonneg) && ie_nonneg_with(e->index, var_nonneg);
 	case IE_BINARY:
 		if (e->type != T_I32)
 			return false;
 		switch (e->op) {
-		case OP_BITAND: return ie_nonneg(e->a) || ie_nonneg(e->b);
-		case OP_ADD: case OP_MUL: case OP_DIV: case OP_MOD: case OP_SHR: case OP_BITOR: case OP_BITXOR:
-			return ie_nonneg(e->a) && ie_nonneg(e->b);
+		case OP_BITAND: return ie_nonneg_with(e->a, var_nonneg) || ie_nonneg_with(e->b, var_nonneg);
+		case OP_MOD: return ie_nonneg_with(e->a, var_nonneg); /* C's remainder has the sign of the dividend */
+		case OP_ADD: case OP_MUL: case OP_DIV: case OP_SHR: case OP_BITOR: case OP_BITXOR:
+			return ie_nonneg_with(e->a, var_nonneg) && ie_nonneg_with(e->b, var_nonneg);
 		default: return false;
 		}
 	default:
 		return false;
 	}
+}
+
+bool
+ie_nonneg(const IExpr *e)
+{
+	return ie_nonneg_with(e, NULL);
 }
 
 bool

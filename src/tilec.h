@@ -525,6 +525,7 @@ bool ie_varying(const IExpr *e);
 bool ie_eval_params(const IExpr *e, int64_t (*value)(const Var *v, void *ctx), void *ctx, int64_t *out);
 /* Whether an i32 value is known not to be negative (signed overflow being undefined in C). */
 bool ie_nonneg(const IExpr *e);
+bool ie_nonneg_with(const IExpr *e, bool (*var_nonneg)(const Var *));
 /* True when e uses only constants and integer scalar parameters. */
 bool ie_params_only(const IExpr *e);
 /* The element type of a value type: i32, u32 or f32. */
