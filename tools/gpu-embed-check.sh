@@ -12,22 +12,8 @@
 #                        hand-written kernel of tests/embed/emu_kernel.cu on the GPU: the same D, bit
 #                        for bit, as `tilec run examples/embed/epilogue_test.tile` on the CPU.
 cd "$(dirname "$0")/.." || exit 2
-tilec=${1:-build/tilec}
-case $tilec in /*) ;; *) tilec=$PWD/$tilec ;; esac
-arch=${EMU_ARCH:-sm_90}
-if ! nvcc=$(sh tools/find-nvcc.sh); then
-	echo "gpu-embed-check: no nvcc (set CUDA_HOME)" >&2
-	exit 2
-fi
-if [ $# -eq 0 ]; then
-	make --no-print-directory build/tilec >/dev/null || exit 2
-fi
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-runner=$tmp/emu-gpu-runner
-${CC:-cc} -std=c11 -Wall -Wextra -O2 -D_POSIX_C_SOURCE=200809L -Iruntime -o "$runner" tools/emu-gpu-runner.c \
-	runtime/tilert.c -ldl || exit 2
-failed=0
+script=gpu-embed-check
+. tools/gpu-setup.sh
 
 fail() {
 	echo "FAIL $name: $*"

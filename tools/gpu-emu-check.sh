@@ -11,22 +11,8 @@
 # Scalar parameters take tilec run's defaults (0), or the --set options of the example's
 # `// run: tilec run FILE OPTIONS` comment line; tests/emu/trap_base.tile with off=0 is included.
 cd "$(dirname "$0")/.." || exit 2
-tilec=${1:-build/tilec}
-case $tilec in /*) ;; *) tilec=$PWD/$tilec ;; esac
-arch=${EMU_ARCH:-sm_90}
-if ! nvcc=$(sh tools/find-nvcc.sh); then
-	echo "gpu-emu-check: no nvcc (set CUDA_HOME)" >&2
-	exit 2
-fi
-if [ $# -eq 0 ]; then
-	make --no-print-directory build/tilec >/dev/null || exit 2
-fi
-tmp=$(mktemp -d) || exit 2
-trap 'rm -rf "$tmp"' EXIT
-runner=$tmp/emu-gpu-runner
-${CC:-cc} -std=c11 -Wall -Wextra -O2 -D_POSIX_C_SOURCE=200809L -Iruntime -o "$runner" tools/emu-gpu-runner.c \
-	runtime/tilert.c -ldl || exit 2
-failed=0
+script=gpu-emu-check
+. tools/gpu-setup.sh
 for tile in examples/*.tile tests/emu/trap_base.tile; do
 	stem=${tile##*/}
 	stem=${stem%.tile}
