@@ -242,6 +242,75 @@ group_at(const List *list, int i, int bytes, IExpr **align_rest)
 	return n;
 }
 
+/* Statements a run of accesses may be gathered from: loads into registers, or stores of register
+ * words, each plain (no mask, no run-time alignment test, no comment). */
+static bool
+gatherable(const LStmt *s, LKind kind)
+{
+	Access a;
+	return s->kind == kind && !s->comment && !(s->mask_lo | s->mask_hi) && !s->align_test && access_of(s, &a) && a.reg;
+}
+
+/* Whether two gatherable statements of one kind may swap: loads into other register slots (they
+ * read memory that no statement of the window writes), or stores to other elements (tensors are
+ * never aliased, language.md section 3; within one tensor, the same index apart from constants). */
+static bool
+commute(const LStmt *t, const LStmt *u)
+{
+	if (t->kind == L_REG_STORE)
+		return t->tensor != u->tensor || t->slot != u->slot;
+	if (t->tensor != u->tensor)
+		return true;
+	int64_t ct, cu;
+	IExpr *rt = ie_split_offset(t->index, &ct), *ru = ie_split_offset(u->index, &cu);
+	return ct != cu && ie_equal(rt, ru);
+}
+
+static int vector_at(const List *list, int i, int bytes, IExpr **align_rest);
+
+/* Moves the statements that continue the access of list[i] by bytes bytes (the next elements into
+ * the next slots) up behind it, where they lie further on (up to 64 statements) among statements
+ * of its kind that they may cross: `a[j] = A[tid, j]; b[j] = A[tid, 16 + j];` unrolled becomes four
+ * loads of a, four of b, ..., each four one vector access. Returns vector_at's count, 0 with the
+ * list unchanged when some element is missing or cannot move, or the run is no vector access. */
+static int
+gather(List *list, int i, int bytes, IExpr **align_rest)
+{
+	const LStmt *s = LIST_AT(*list, LStmt, i);
+	Access a;
+	if (!gatherable(s, s->kind) || !access_of(s, &a))
+		return 0;
+	int n = bytes / (etype_bits(a.mem->type) / 8), end = i + 1;
+	while (end < list->n && end - i < 64 && gatherable(LIST_AT(*list, LStmt, end), s->kind))
+		end++;
+	if (n < 2 || end - i < n)
+		return 0;
+	void **saved = pool_alloc((size_t)(end - i) * sizeof *saved);
+	memcpy(saved, list->v + i, (size_t)(end - i) * sizeof *saved);
+	for (int k = 1; k < n; k++) {
+		int j = i + k;
+		for (; j < end; j++) {
+			const LStmt *t = LIST_AT(*list, LStmt, j);
+			Access b;
+			access_of(t, &b);
+			if (b.mem == a.mem && b.reg == a.reg && b.off == a.off + k && b.slot == a.slot + k && ie_equal(b.rest, a.rest))
+				break;
+		}
+		bool ok = j < end;
+		for (int m = i + k; ok && m < j; m++)
+			ok = commute(LIST_AT(*list, LStmt, j), LIST_AT(*list, LStmt, m));
+		if (!ok)
+			break;
+		void *t = list->v[j];
+		memmove(list->v + i + k + 1, list->v + i + k, (size_t)(j - i - k) * sizeof *list->v);
+		list->v[i + k] = t;
+	}
+	int got = vector_at(list, i, bytes, align_rest);
+	if (got < n)
+		memcpy(list->v + i, saved, (size_t)(end - i) * sizeof *saved);
+	return got == n ? n : 0;
+}
+
 /* ---------------------------------------------------------------- masked accesses of a copy */
 
 /* The global load a register store of a copy makes. */
@@ -553,6 +622,24 @@ merge_dispatches(List *list)
 
 /* ---------------------------------------------------------------- vector groups */
 
+/* group_at, and for a store of register words, only words that one instruction wrote together. */
+static int
+vector_at(const List *list, int i, int bytes, IExpr **align_rest)
+{
+	const LStmt *s = LIST_AT(*list, LStmt, i);
+	int n = group_at(list, i, bytes, align_rest);
+	const IExpr *m = n && s->kind == L_STORE ? moved_bits(s->tensor->type, s->value) : NULL;
+	/* a copy's store at run-time bounds keeps its vector even so: the tile of an epilogue is
+	 * computed word by word, and the vector with its one test costs less than four stores with
+	 * a test each (examples/gemm_epilogue.tile: 2704 SASS instructions against 2904) */
+	if (m && m->kind == IE_REG) {
+		int bits = etype_bits(m->tensor->type);
+		if (!s->align_test && !written_together(m->tensor, m->slot * bits / 32, n * bits / 32))
+			return 0;
+	}
+	return n;
+}
+
 static void
 vectorize_list(List *list)
 {
@@ -567,16 +654,9 @@ vectorize_list(List *list)
 		int n = 0, bytes = 16;
 		IExpr *align_rest = NULL;
 		for (; bytes >= 4 && !n; bytes /= 2) {
-			n = group_at(list, i, bytes, &align_rest);
-			const IExpr *m = n && s->kind == L_STORE ? moved_bits(s->tensor->type, s->value) : NULL;
-			/* a copy's store at run-time bounds keeps its vector even so: the tile of an epilogue is
-			 * computed word by word, and the vector with its one test costs less than four stores with
-			 * a test each (examples/gemm_epilogue.tile: 2704 SASS instructions against 2904) */
-			if (m && m->kind == IE_REG) {
-				int bits = etype_bits(m->tensor->type);
-				if (!s->align_test && !written_together(m->tensor, m->slot * bits / 32, n * bits / 32))
-					n = 0;
-			}
+			n = vector_at(list, i, bytes, &align_rest);
+			if (!n)
+				n = gather(list, i, bytes, &align_rest);
 		}
 		if (n) {
 			s->vec = n;

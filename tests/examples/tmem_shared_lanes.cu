@@ -14,38 +14,14 @@ extern "C" __global__ void __launch_bounds__(128) tmem_shared_lanes(float *__res
 	const int tid = (int)threadIdx.x;
 	unsigned a[16];
 	unsigned b[16];
-	a[0] = __float_as_uint(A[tid * 32]);
-	b[0] = __float_as_uint(A[(tid * 32) + 16]);
-	a[1] = __float_as_uint(A[(tid * 32) + 1]);
-	b[1] = __float_as_uint(A[(tid * 32) + 17]);
-	a[2] = __float_as_uint(A[(tid * 32) + 2]);
-	b[2] = __float_as_uint(A[(tid * 32) + 18]);
-	a[3] = __float_as_uint(A[(tid * 32) + 3]);
-	b[3] = __float_as_uint(A[(tid * 32) + 19]);
-	a[4] = __float_as_uint(A[(tid * 32) + 4]);
-	b[4] = __float_as_uint(A[(tid * 32) + 20]);
-	a[5] = __float_as_uint(A[(tid * 32) + 5]);
-	b[5] = __float_as_uint(A[(tid * 32) + 21]);
-	a[6] = __float_as_uint(A[(tid * 32) + 6]);
-	b[6] = __float_as_uint(A[(tid * 32) + 22]);
-	a[7] = __float_as_uint(A[(tid * 32) + 7]);
-	b[7] = __float_as_uint(A[(tid * 32) + 23]);
-	a[8] = __float_as_uint(A[(tid * 32) + 8]);
-	b[8] = __float_as_uint(A[(tid * 32) + 24]);
-	a[9] = __float_as_uint(A[(tid * 32) + 9]);
-	b[9] = __float_as_uint(A[(tid * 32) + 25]);
-	a[10] = __float_as_uint(A[(tid * 32) + 10]);
-	b[10] = __float_as_uint(A[(tid * 32) + 26]);
-	a[11] = __float_as_uint(A[(tid * 32) + 11]);
-	b[11] = __float_as_uint(A[(tid * 32) + 27]);
-	a[12] = __float_as_uint(A[(tid * 32) + 12]);
-	b[12] = __float_as_uint(A[(tid * 32) + 28]);
-	a[13] = __float_as_uint(A[(tid * 32) + 13]);
-	b[13] = __float_as_uint(A[(tid * 32) + 29]);
-	a[14] = __float_as_uint(A[(tid * 32) + 14]);
-	b[14] = __float_as_uint(A[(tid * 32) + 30]);
-	a[15] = __float_as_uint(A[(tid * 32) + 15]);
-	b[15] = __float_as_uint(A[(tid * 32) + 31]);
+	{ const uint4 tl_v = *(const uint4 *)&A[tid * 32]; a[0] = tl_v.x; a[1] = tl_v.y; a[2] = tl_v.z; a[3] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 32) + 16]; b[0] = tl_v.x; b[1] = tl_v.y; b[2] = tl_v.z; b[3] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 32) + 4]; a[4] = tl_v.x; a[5] = tl_v.y; a[6] = tl_v.z; a[7] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 32) + 20]; b[4] = tl_v.x; b[5] = tl_v.y; b[6] = tl_v.z; b[7] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 32) + 8]; a[8] = tl_v.x; a[9] = tl_v.y; a[10] = tl_v.z; a[11] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 32) + 24]; b[8] = tl_v.x; b[9] = tl_v.y; b[10] = tl_v.z; b[11] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 32) + 12]; a[12] = tl_v.x; a[13] = tl_v.y; a[14] = tl_v.z; a[15] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[(tid * 32) + 28]; b[12] = tl_v.x; b[13] = tl_v.y; b[14] = tl_v.z; b[15] = tl_v.w; }
 	// tmem_shared_lanes.tile:25: apply tcgen05.st.sync.aligned.16x64b.x16.b32(lo.rearrange("(w r) c -> w r c", w = 4), av) scope warpgroup;
 	asm volatile("tcgen05.st.sync.aligned.16x64b.x16.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16};"
 		:: "r"(tmem[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)),
@@ -74,38 +50,14 @@ extern "C" __global__ void __launch_bounds__(128) tmem_shared_lanes(float *__res
 		  "+r"(b[8]), "+r"(b[9]), "+r"(b[10]), "+r"(b[11]), "+r"(b[12]), "+r"(b[13]), "+r"(b[14]), "+r"(b[15]),
 		  "+r"(a[0]), "+r"(a[1]), "+r"(a[2]), "+r"(a[3]), "+r"(a[4]), "+r"(a[5]), "+r"(a[6]), "+r"(a[7]),
 		  "+r"(a[8]), "+r"(a[9]), "+r"(a[10]), "+r"(a[11]), "+r"(a[12]), "+r"(a[13]), "+r"(a[14]), "+r"(a[15]) :: "memory");
-	Out[tid * 32] = __uint_as_float(b[0]);
-	Out[(tid * 32) + 16] = __uint_as_float(a[0]);
-	Out[(tid * 32) + 1] = __uint_as_float(b[1]);
-	Out[(tid * 32) + 17] = __uint_as_float(a[1]);
-	Out[(tid * 32) + 2] = __uint_as_float(b[2]);
-	Out[(tid * 32) + 18] = __uint_as_float(a[2]);
-	Out[(tid * 32) + 3] = __uint_as_float(b[3]);
-	Out[(tid * 32) + 19] = __uint_as_float(a[3]);
-	Out[(tid * 32) + 4] = __uint_as_float(b[4]);
-	Out[(tid * 32) + 20] = __uint_as_float(a[4]);
-	Out[(tid * 32) + 5] = __uint_as_float(b[5]);
-	Out[(tid * 32) + 21] = __uint_as_float(a[5]);
-	Out[(tid * 32) + 6] = __uint_as_float(b[6]);
-	Out[(tid * 32) + 22] = __uint_as_float(a[6]);
-	Out[(tid * 32) + 7] = __uint_as_float(b[7]);
-	Out[(tid * 32) + 23] = __uint_as_float(a[7]);
-	Out[(tid * 32) + 8] = __uint_as_float(b[8]);
-	Out[(tid * 32) + 24] = __uint_as_float(a[8]);
-	Out[(tid * 32) + 9] = __uint_as_float(b[9]);
-	Out[(tid * 32) + 25] = __uint_as_float(a[9]);
-	Out[(tid * 32) + 10] = __uint_as_float(b[10]);
-	Out[(tid * 32) + 26] = __uint_as_float(a[10]);
-	Out[(tid * 32) + 11] = __uint_as_float(b[11]);
-	Out[(tid * 32) + 27] = __uint_as_float(a[11]);
-	Out[(tid * 32) + 12] = __uint_as_float(b[12]);
-	Out[(tid * 32) + 28] = __uint_as_float(a[12]);
-	Out[(tid * 32) + 13] = __uint_as_float(b[13]);
-	Out[(tid * 32) + 29] = __uint_as_float(a[13]);
-	Out[(tid * 32) + 14] = __uint_as_float(b[14]);
-	Out[(tid * 32) + 30] = __uint_as_float(a[14]);
-	Out[(tid * 32) + 15] = __uint_as_float(b[15]);
-	Out[(tid * 32) + 31] = __uint_as_float(a[15]);
+	*(uint4 *)&Out[tid * 32] = make_uint4(b[0], b[1], b[2], b[3]);
+	*(uint4 *)&Out[(tid * 32) + 16] = make_uint4(a[0], a[1], a[2], a[3]);
+	*(uint4 *)&Out[(tid * 32) + 4] = make_uint4(b[4], b[5], b[6], b[7]);
+	*(uint4 *)&Out[(tid * 32) + 20] = make_uint4(a[4], a[5], a[6], a[7]);
+	*(uint4 *)&Out[(tid * 32) + 8] = make_uint4(b[8], b[9], b[10], b[11]);
+	*(uint4 *)&Out[(tid * 32) + 24] = make_uint4(a[8], a[9], a[10], a[11]);
+	*(uint4 *)&Out[(tid * 32) + 12] = make_uint4(b[12], b[13], b[14], b[15]);
+	*(uint4 *)&Out[(tid * 32) + 28] = make_uint4(a[12], a[13], a[14], a[15]);
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
