@@ -325,36 +325,52 @@ overlap(int a0, int an, int b0, int bn)
 	return a0 < b0 + bn && b0 < a0 + an;
 }
 
-/* Places the tensors one by one in the given order. Without a cap, each goes to the lowest column
-   free of conflicts (first fit: some order of it reaches the optimum); only the tensors it conflicts
-   with matter, and a plan past 512 columns is given up at once. With a cap, each goes where it
-   shares columns with the fewest tensors, keeping below the cap. Returns the columns used, or -1
-   when the cap was not kept; *shared counts the pairs of tensors with common columns. */
+/* The lowest column from which p's columns are free of the tensors placed so far (bystart: placed
+   indices sorted by first column) that it conflicts with. */
 static int
-place(const int *order, int *cols, int cap, int *shared)
+first_fit(const Planned *p, const int *cols, const int *bystart, int nplaced)
+{
+	int at = 0;
+	for (int i = 0; i < nplaced; i++) {
+		const Planned *q = planned(bystart[i]);
+		int q0 = cols[bystart[i]];
+		if (q0 >= at + p->need)
+			break;
+		if (conflict(p, q) && q0 + q->need > at)
+			at = q0 + q->need;
+	}
+	return at;
+}
+
+/* Places the tensors one by one in the given order. Without a cap, each goes to the lowest column
+   free of conflicts (first fit: some order of it reaches the optimum), found in one sweep over the
+   tensors placed so far in column order; a plan past 512 columns is given up at once. With a cap,
+   each goes where it shares columns with the fewest tensors, keeping below the cap. Returns the
+   columns used, or -1 when the cap was not kept; *shared counts the pairs of tensors with common
+   columns. */
+static int
+place(const int *order, int *cols, int cap, int *shared, int *bystart)
 {
 	int n = P.planned.n, end = 0;
 	*shared = 0;
 	for (int k = 0; k < n && end <= 512; k++) {
 		Planned *p = planned(order[k]);
 		int best = -1, best_shared = 0;
-		for (int c = -1; c < k; c++) {
-			if (c >= 0 && !cap && !conflict(p, planned(order[c])))
-				continue;
+		if (!cap)
+			best = first_fit(p, cols, bystart, k);
+		for (int c = -1; cap && c < k; c++) {
 			int at = c < 0 ? 0 : cols[order[c]] + planned(order[c])->need, nshared = 0;
-			bool ok = !cap || at + p->need <= cap;
+			bool ok = at + p->need <= cap;
 			for (int j = 0; j < k && ok; j++) {
 				Planned *q = planned(order[j]);
-				if ((cap || conflict(p, q)) && overlap(at, p->need, cols[order[j]], q->need)) {
+				if (overlap(at, p->need, cols[order[j]], q->need)) {
 					ok = !conflict(p, q);
 					nshared++;
 				}
 			}
 			if (!ok)
 				continue;
-			bool better = best < 0 || (cap ? nshared < best_shared || (nshared == best_shared && at < best)
-			                               : at < best);
-			if (better) {
+			if (best < 0 || nshared < best_shared || (nshared == best_shared && at < best)) {
 				best = at;
 				best_shared = nshared;
 			}
@@ -365,6 +381,12 @@ place(const int *order, int *cols, int cap, int *shared)
 		*shared += best_shared;
 		if (best + p->need > end)
 			end = best + p->need;
+		int i = k;
+		while (i > 0 && cols[bystart[i - 1]] > best) {
+			bystart[i] = bystart[i - 1];
+			i--;
+		}
+		bystart[i] = order[k];
 	}
 	return end;
 }
@@ -403,7 +425,7 @@ next_order(int *order, int n, int round, uint32_t *seed)
 		}
 		return true;
 	}
-	/* placing n tensors costs up to n^3 steps: larger kernels get fewer orders */
+	/* placing n tensors under a cap costs up to n^3 steps (first fit n^2): larger kernels get fewer orders */
 	long long steps = (long long)n * n * n;
 	if (round >= MAX_ORDERS || n > SEARCH_MAX || (round >= 3 && round * steps > 20000000))
 		return false;
@@ -435,25 +457,38 @@ next_order(int *order, int n, int round, uint32_t *seed)
 }
 
 /* The most columns some lane needs at one point of the program (the start of some tensor's live
-   range): no plan does with less. */
+   range): no plan does with less. Tensors with the same lanes are summed together first, since
+   most kernels have few sets of lanes. */
 static int
 lower_bound(void)
 {
-	int bound = 0;
-	for (int i = 0; i < P.planned.n; i++) {
+	int n = P.planned.n, nmasks = 0, bound = 0;
+	int *mask = pool_alloc(sizeof(int) * n), *first = pool_alloc(sizeof(int) * n), *sums = pool_alloc(sizeof(int) * n);
+	for (int j = 0; j < n; j++) {
+		const Planned *q = planned(j);
+		int m = 0;
+		while (m < nmasks && (planned(first[m])->lanes[0] != q->lanes[0] || planned(first[m])->lanes[1] != q->lanes[1]))
+			m++;
+		if (m == nmasks)
+			first[nmasks++] = j;
+		mask[j] = m;
+	}
+	for (int i = 0; i < n; i++) {
 		Planned *p = planned(i);
-		int sums[128] = {0};
-		for (int j = 0; j < P.planned.n; j++) {
+		memset(sums, 0, sizeof(int) * nmasks);
+		for (int j = 0; j < n; j++) {
 			Planned *q = planned(j);
-			if (j != i && (q->first < 0 || p->first < 0 || q->first > p->first || p->first > q->last))
-				continue;
-			for (int w = 0; w < 2; w++)
-				for (uint64_t m = q->lanes[w]; m; m &= m - 1) {
-					int lane = 64 * w + __builtin_ctzll(m);
-					sums[lane] += q->need;
-					bound = sums[lane] > bound ? sums[lane] : bound;
-				}
+			if (j == i || (q->first >= 0 && p->first >= 0 && q->first <= p->first && p->first <= q->last))
+				sums[mask[j]] += q->need;
 		}
+		int lanes[128] = {0};
+		for (int m = 0; m < nmasks; m++)
+			for (int w = 0; w < 2 && sums[m]; w++)
+				for (uint64_t bits = planned(first[m])->lanes[w]; bits; bits &= bits - 1) {
+					int lane = 64 * w + __builtin_ctzll(bits);
+					lanes[lane] += sums[m];
+					bound = lanes[lane] > bound ? lanes[lane] : bound;
+				}
 	}
 	return bound;
 }
@@ -466,14 +501,14 @@ plan(int *ncols, int *bound)
 {
 	int n = P.planned.n;
 	int *order = pool_alloc(sizeof(int) * n), *cols = pool_alloc(sizeof(int) * n);
-	int *best = pool_alloc(sizeof(int) * n);
+	int *best = pool_alloc(sizeof(int) * n), *bystart = pool_alloc(sizeof(int) * n);
 	*bound = lower_bound();
 	int target = alloc_size(*bound), best_end = -1, shared;
 	uint32_t seed = 1;
 	for (int i = 0; i < n; i++)
 		order[i] = i;
 	for (int round = 1;; round++) {
-		int end = place(order, cols, 0, &shared);
+		int end = place(order, cols, 0, &shared, bystart);
 		if (best_end < 0 || end < best_end) {
 			best_end = end;
 			memcpy(best, cols, sizeof(int) * n);
@@ -489,7 +524,7 @@ plan(int *ncols, int *bound)
 	for (int i = 0; i < n; i++)
 		order[i] = i;
 	for (int round = 1; fewest != 0; round++) {
-		int end = place(order, cols, *ncols, &shared);
+		int end = place(order, cols, *ncols, &shared, bystart);
 		if (end >= 0 && (fewest < 0 || shared < fewest)) {
 			fewest = shared;
 			best_end = end;
