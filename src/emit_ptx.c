@@ -59,6 +59,9 @@ typedef struct Px {
 	List shared; /* Tensor*: shared arrays */
 	Var **param_of; /* per parameter: the Var of a scalar parameter, else NULL */
 	List counters;  /* Var*: loop counters that never go below 0 */
+	List assigned;  /* Var*: vars that an assignment names (the others are bound as lets) */
+	List fixed;     /* Var*: vars bound as lets, and fixed_value: their values */
+	List fixed_value;
 	unsigned *ver;  /* per var register (2n, 2n + 1 for %fn): how often it was assigned */
 	size_t ver_cap;
 	bool keying;    /* vformat writes the key of a pure instruction */
@@ -539,6 +542,35 @@ param_address(int i)
 	return pure(O_D, "cvta.to.global.u64 %D, %o;", pure(O_D, "ld.param.u64 %D, [tl_param_%d];", i));
 }
 
+/* e with each name that is computed where it is used (bind) replaced by its value, constants folded:
+ * a device function's constant argument becomes part of the constant offset of an address. */
+static IExpr *
+resolve(const IExpr *e)
+{
+	if (!e)
+		return NULL;
+	if (e->kind == IE_VAR) {
+		const MapEntry *m = e->var->is_param ? NULL : map_find(e->var->cname);
+		return m && m->expr ? ie_convert(resolve(m->expr), e->type) : (IExpr *)e;
+	}
+	IExpr *a = resolve(e->a), *b = resolve(e->b), *index = resolve(e->index);
+	if (a == e->a && b == e->b && index == e->index)
+		return (IExpr *)e;
+	if (e->kind == IE_CONV)
+		return ie_convert(a, e->to);
+	if (e->kind == IE_BINARY) {
+		IExpr *f = ie_binary(e->op, a, b);
+		if (f->type == e->type)
+			return f;
+	}
+	IExpr *c = pool_alloc(sizeof *c);
+	*c = *e;
+	c->a = a;
+	c->b = b;
+	c->index = index;
+	return c;
+}
+
 /* The address of element index of a global or shared tensor. */
 static Addr
 address(const Tensor *t, const IExpr *index)
@@ -547,7 +579,7 @@ address(const Tensor *t, const IExpr *index)
 	Addr a = {{O_NONE, 0, 0, NULL, false}, NULL, 0};
 	int64_t c;
 	/* constant terms move into the offset (see ie_split_offset for why that is safe) */
-	const IExpr *idx = ie_split_offset((IExpr *)index, &c);
+	const IExpr *idx = ie_split_offset(resolve(index), &c);
 	a.off = c * size;
 	if (!idx) {
 		if (t->kind == TK_GLOBAL)
@@ -697,13 +729,17 @@ builtin(Builtin b)
 	return imm(0);
 }
 
-/* A loop counter that starts at a value known not to be negative only grows. */
+/* A loop counter that starts at a value known not to be negative only grows; a var never assigned
+ * keeps the value it was declared with. */
 static bool
 counter_nonneg(const Var *v)
 {
 	for (int i = 0; i < P.counters.n; i++)
 		if (LIST_AT(P.counters, Var, i) == v)
 			return true;
+	for (int i = P.fixed.n - 1; i >= 0; i--)
+		if (LIST_AT(P.fixed, Var, i) == v)
+			return nonneg(LIST_AT(P.fixed_value, IExpr, i));
 	return false;
 }
 
@@ -988,6 +1024,17 @@ binary(const IExpr *e)
 		}
 	}
 	Opnd a = ev(e->a), b = ev(e->b);
+	if (e->type != T_F32 && (a.k == O_IMM || b.k == O_IMM)) {
+		/* constants that a name bound to a constant brings (a device function's argument) fold */
+		IExpr *f = ie_binary(e->op, a.k == O_IMM ? ie_int(a.v, e->a->type) : e->a, b.k == O_IMM ? ie_int(b.v, e->b->type) : e->b);
+		int64_t v;
+		if (ie_is_const(f, &v))
+			return imm(v);
+		if (f == e->a && a.k != O_IMM)
+			return a;
+		if (f == e->b && b.k != O_IMM)
+			return b;
+	}
 	if (is_imm(a) && !is_imm(b) && commutes(e->op)) {
 		Opnd t = a;
 		a = b;
@@ -1436,6 +1483,15 @@ stmt(const LStmt *s)
 		bind(s->var->cname, "let ", s->var->name, s->value);
 		break;
 	case L_VAR: {
+		if (s->value && !list_has(&P.assigned, s->var)) {
+			/* never assigned (a device function's scalar parameter, most often): a let, so that a
+			   constant argument stays a constant and a parameter is read where it is used, as
+			   nvcc's inlining of the CUDA C propagates them */
+			bind(s->var->cname, "var ", s->var->name, s->value);
+			list_push(&P.fixed, s->var);
+			list_push(&P.fixed_value, (void *)s->value);
+			break;
+		}
 		Opnd r = var_reg(s->var);
 		map_put(s->var->cname, r);
 		Buf *b = P.out;
@@ -1550,7 +1606,7 @@ stmts(const List *list)
 
 /* ---------------------------------------------------------------- kernels */
 
-/* Which global tensors the kernel writes. */
+/* Which global tensors and which vars the kernel writes. */
 static void
 scan(const List *list)
 {
@@ -1558,6 +1614,8 @@ scan(const List *list)
 		const LStmt *s = LIST_AT(*list, LStmt, i);
 		if (s->kind == L_STORE && s->tensor->kind == TK_GLOBAL)
 			P.param_written[s->tensor->index] = true;
+		if (s->kind == L_ASSIGN && !list_has(&P.assigned, s->var))
+			list_push(&P.assigned, s->var);
 		scan(&s->body);
 		scan(&s->els);
 	}
