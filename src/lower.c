@@ -1418,6 +1418,161 @@ mark_syncs(Frame *f, int total, int *seen, bool in_tc_loop)
 	}
 }
 
+/* --------------------------------------------------------------- fences that order nothing
+
+   mark_syncs places the fences before lowering, from the statements alone. Once the kernel is lowered,
+   the warps that execute each tcgen05 instruction are known, and a cta_sync keeps the fence pair only
+   where it orders tcgen05 work of one warp before work of another that touches the same tensor
+   memory (TCGEN05.md section 5): an alloc or dealloc (the whole allocation) against anything of
+   another warp, a st against a ld or st of another warp with the same lanes (warp w reaches lanes
+   32 (w % 4) .. 32 (w % 4) + 31 only); and the first barrier after an alloc, which publishes the
+   slot. A warp's own ld and st are ordered by its waits. A barrier without fences leaves the work
+   before it pending: the next barrier with fences orders it against the work after that one. */
+
+/* What a stretch of the kernel does to tensor memory: the warps that may load, store, or allocate and
+   free; all when something cannot be followed (a barrier inside control flow). */
+typedef struct TcUse {
+	uint64_t ld, st, whole;
+	bool alloc; /* an alloc: the barrier after it publishes the slot it wrote (TCGEN05.md section 4) */
+	bool all;
+} TcUse;
+
+/* Whether a warp of a and a different warp of c may both reach the same lanes (same_lanes) or any. */
+static bool
+other_warps(uint64_t a, uint64_t c, bool same_lanes)
+{
+	for (int i = 0; i < 64; i++)
+		for (int j = 0; j < 64; j++)
+			if ((a >> i & 1) && (c >> j & 1) && i != j && (!same_lanes || i % 4 == j % 4))
+				return true;
+	return false;
+}
+
+static bool
+tc_conflict(const TcUse *a, const TcUse *c)
+{
+	uint64_t any_a = a->ld | a->st | a->whole, any_c = c->ld | c->st | c->whole;
+	if (a->alloc || (a->all && (any_c || c->all)) || (c->all && any_a))
+		return true;
+	return other_warps(a->whole, any_c, false) || other_warps(any_a, c->whole, false) ||
+	       other_warps(a->st, c->ld | c->st, true) || other_warps(a->ld, c->st, true);
+}
+
+/* The warps of cur for which cond may hold (then) and may not (els), by evaluating it for each thread. */
+static void
+split_by(const IExpr *cond, uint64_t cur, int threads, uint64_t *then, uint64_t *els)
+{
+	*then = *els = 0;
+	for (int w = 0; w < 64 && w * 32 < threads; w++) {
+		if (!(cur >> w & 1))
+			continue;
+		for (int l = 0; l < 32 && w * 32 + l < threads; l++) {
+			int64_t v;
+			if (!ie_eval_thread(cond, w * 32 + l, &v)) {
+				*then = *els = cur;
+				return;
+			}
+			*(v ? then : els) |= 1ull << w;
+		}
+	}
+}
+
+/* The tensor memory work of statements nested in control flow, executed by the warps of cur. */
+static void
+tc_use_of(const List *stmts, uint64_t cur, int threads, TcUse *u)
+{
+	for (int i = 0; i < stmts->n; i++) {
+		const LStmt *s = LIST_AT(*stmts, LStmt, i);
+		switch (s->kind) {
+		case L_TC:
+			if (s->tc == TC_LD)
+				u->ld |= cur;
+			else if (s->tc == TC_ST)
+				u->st |= cur;
+			else if (s->tc == TC_ALLOC || s->tc == TC_DEALLOC)
+				u->whole |= cur;
+			u->alloc |= s->tc == TC_ALLOC;
+			break;
+		case L_BARRIER:
+			u->all = true;
+			break;
+		case L_IF: {
+			uint64_t then, els;
+			split_by(s->cond, cur, threads, &then, &els);
+			tc_use_of(&s->body, then, threads, u);
+			tc_use_of(&s->els, els, threads, u);
+			break;
+		}
+		default:
+			tc_use_of(&s->body, cur, threads, u);
+			break;
+		}
+	}
+}
+
+/* The kernel's straight-line statements (its body and the blocks in it) in order. */
+static void
+flatten(List *stmts, List *out)
+{
+	for (int i = 0; i < stmts->n; i++) {
+		LStmt *s = LIST_AT(*stmts, LStmt, i);
+		if (s->kind == L_BLOCK && !s->call)
+			flatten(&s->body, out);
+		else
+			list_push(out, s);
+	}
+}
+
+/* Removes the statement s from the list that holds it, searched from stmts down through blocks. */
+static bool
+remove_stmt(List *stmts, const LStmt *s)
+{
+	for (int i = 0; i < stmts->n; i++) {
+		LStmt *t = LIST_AT(*stmts, LStmt, i);
+		if (t == s) {
+			memmove(&stmts->v[i], &stmts->v[i + 1], sizeof stmts->v[0] * (size_t)(stmts->n - i - 1));
+			stmts->n--;
+			return true;
+		}
+		if (t->kind == L_BLOCK && !t->call && remove_stmt(&t->body, s))
+			return true;
+	}
+	return false;
+}
+
+static void
+prune_fences(KernelIR *k)
+{
+	List flat = {0};
+	flatten(&k->body, &flat);
+	uint64_t everyone = k->threads >= 64 * 32 ? ~0ull : (1ull << ((k->threads + 31) / 32)) - 1;
+	TcUse pending = {0};
+	for (int i = 0; i < flat.n; i++) {
+		LStmt *s = LIST_AT(flat, LStmt, i);
+		if (s->kind != L_BARRIER) {
+			List one = {&flat.v[i], 1, 1};
+			tc_use_of(&one, everyone, k->threads, &pending);
+			continue;
+		}
+		/* the stretch after it, up to the next barrier of the straight line */
+		TcUse next = {0};
+		for (int j = i + 1; j < flat.n && LIST_AT(flat, LStmt, j)->kind != L_BARRIER; j++) {
+			List one = {&flat.v[j], 1, 1};
+			tc_use_of(&one, everyone, k->threads, &next);
+		}
+		LStmt *before = i > 0 ? LIST_AT(flat, LStmt, i - 1) : NULL;
+		LStmt *after = i + 1 < flat.n ? LIST_AT(flat, LStmt, i + 1) : NULL;
+		if (tc_conflict(&pending, &next)) {
+			pending = (TcUse){0}; /* ordered against everything later by this barrier's fences */
+			continue;
+		}
+		if (before && before->kind == L_FENCE && before->tc == TC_FENCE_BEFORE)
+			remove_stmt(&k->body, before);
+		if (after && after->kind == L_FENCE && after->tc == TC_FENCE_AFTER)
+			remove_stmt(&k->body, after);
+	}
+}
+
 /* --------------------------------------------------------------- kernels */
 
 /* grid and block: up to three dimensions; grid's may be expressions over integer scalar parameters
@@ -1619,6 +1774,7 @@ lower_kernel(Kernel *kd)
 	protocol_complete_copies(W.proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, kd->loc);
 	copy_explain_waits(k);
 	protocol_end(W.proto, kd->name, kd->name_loc);
+	prune_fences(k);
 	/* the layouts' places and the views' maps served the checks; the code needs neither */
 	scratch_free_all();
 	return k;

@@ -136,9 +136,7 @@ extern "C" __global__ void __launch_bounds__(128) multi_cta(float *__restrict__ 
 			  "r"(src_1[120]), "r"(src_1[121]), "r"(src_1[122]), "r"(src_1[123]), "r"(src_1[124]), "r"(src_1[125]), "r"(src_1[126]), "r"(src_1[127]) : "memory");
 	}
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
-	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
-	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	{
 		unsigned frag[128];
 		// codegen_h2_multi_cta.tile:29: apply tcgen05.ld.sync.aligned.32x32b.x128.b32(frag.rearrange("(w r) c -> w r c", w = 4), acc[:, 128 * h : 128 * h + 128].rearrange("(w r) c -> w r c", w = 4)) scope warpgroup;

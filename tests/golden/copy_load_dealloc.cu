@@ -94,9 +94,7 @@ extern "C" __global__ void __launch_bounds__(128) read_late(float *__restrict__ 
 		  "=r"(r[16]), "=r"(r[17]), "=r"(r[18]), "=r"(r[19]), "=r"(r[20]), "=r"(r[21]), "=r"(r[22]), "=r"(r[23]),
 		  "=r"(r[24]), "=r"(r[25]), "=r"(r[26]), "=r"(r[27]), "=r"(r[28]), "=r"(r[29]), "=r"(r[30]), "=r"(r[31])
 		: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)) : "memory");
-	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
-	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	asm volatile("tcgen05.wait::ld.sync.aligned;" :
 		  "+r"(r[0]), "+r"(r[1]), "+r"(r[2]), "+r"(r[3]), "+r"(r[4]), "+r"(r[5]), "+r"(r[6]), "+r"(r[7]),
 		  "+r"(r[8]), "+r"(r[9]), "+r"(r[10]), "+r"(r[11]), "+r"(r[12]), "+r"(r[13]), "+r"(r[14]), "+r"(r[15]),

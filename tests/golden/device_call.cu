@@ -318,9 +318,7 @@ extern "C" __global__ void __launch_bounds__(128) k(float *__restrict__ A, unsig
 		// device_call.tile:65: warp_sum(w, sums);
 		warp_sum(w, sums);
 	}
-	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
-	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	if ((int)threadIdx.x < 32) {
 		S[(int)threadIdx.x] = sums[(int)threadIdx.x];
 	}

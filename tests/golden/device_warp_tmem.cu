@@ -53,9 +53,7 @@ extern "C" __global__ void __launch_bounds__(128) k(float *__restrict__ A, float
 		  "r"(x[16]), "r"(x[17]), "r"(x[18]), "r"(x[19]), "r"(x[20]), "r"(x[21]), "r"(x[22]), "r"(x[23]),
 		  "r"(x[24]), "r"(x[25]), "r"(x[26]), "r"(x[27]), "r"(x[28]), "r"(x[29]), "r"(x[30]), "r"(x[31]) : "memory");
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
-	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
-	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	unsigned y[32];
 	if (tl_warp_id == 2) {
 		// device_warp_tmem.tile:31: wload(y, rows);

@@ -45,9 +45,7 @@ extern "C" __global__ void __launch_bounds__(128) tmem_roundtrip(float *__restri
 		  "r"(src[48]), "r"(src[49]), "r"(src[50]), "r"(src[51]), "r"(src[52]), "r"(src[53]), "r"(src[54]), "r"(src[55]),
 		  "r"(src[56]), "r"(src[57]), "r"(src[58]), "r"(src[59]), "r"(src[60]), "r"(src[61]), "r"(src[62]), "r"(src[63]) : "memory");
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
-	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
-	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	// proto_ld_wait_both_branches.tile:27: apply tcgen05.ld.sync.aligned.32x32b.x64.b32(dv, mv) scope warpgroup;
 	asm volatile("tcgen05.ld.sync.aligned.32x32b.x64.b32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
 		"%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
