@@ -1473,6 +1473,22 @@ assigns(const List *list, const Var *v)
 	return false;
 }
 
+/* Whether a runtime loop of constant bounds is written out iteration by iteration: a short one whose
+ * body only stores computed values to memory. ptxas unrolls such a loop itself, but with an address
+ * per iteration kept live; written out, the iterations share one. */
+static bool
+unrolls(const LStmt *s, int64_t lo, int64_t hi)
+{
+	if (hi <= lo || hi - lo > 32 || assigns(&s->body, s->var))
+		return false;
+	for (int i = 0; i < s->body.n; i++) {
+		const LStmt *b = LIST_AT(s->body, LStmt, i);
+		if (b->kind != L_STORE && b->kind != L_LET)
+			return false;
+	}
+	return s->body.n > 0;
+}
+
 static void
 stmt(const LStmt *s)
 {
@@ -1547,6 +1563,16 @@ stmt(const LStmt *s)
 		/* counting up by one from a value >= 0 while below hi, the counter stays >= 0 */
 		if (nonneg(s->lo) && !assigns(&s->body, s->var))
 			list_push(&P.counters, s->var);
+		int64_t lo, hi;
+		if (ie_is_const(s->lo, &lo) && ie_is_const(s->hi, &hi) && unrolls(s, lo, hi)) {
+			/* straight-line code with the counter a constant: one address for all iterations,
+			   the counter in the offsets, as nvcc unrolls the CUDA C's loop */
+			for (int64_t i = lo; i < hi; i++) {
+				map_put(s->var->cname, (Opnd){O_NONE, 0, 0, NULL, false})->expr = ie_int(i, T_I32);
+				stmts(&s->body);
+			}
+			break;
+		}
 		Opnd i = var_reg(s->var);
 		map_put(s->var->cname, i);
 		int l_top = ++P.nlabel, l_end = ++P.nlabel;
