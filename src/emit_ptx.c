@@ -53,7 +53,11 @@ typedef struct Px {
 	MapEntry *cse; /* instruction text with '#' for the destination -> destination */
 	unsigned *cse_gens;
 	size_t cse_cap, cse_n;
-	unsigned cse_gen; /* entries of an older generation are dead */
+	unsigned cse_gen; /* entries of generations that are not it or its ancestors are dead */
+	unsigned gen_next; /* the last generation handed out */
+	unsigned *gen_parent; /* per generation: the one whose values it sees too (0: none) */
+	size_t gen_cap;
+	unsigned cuts;     /* barriers and tcgen05.ld / st so far */
 	Buf key;
 	List regs;   /* Tensor*: local tensors, declared as .b32 word registers */
 	List shared; /* Tensor*: shared arrays */
@@ -228,6 +232,7 @@ ins(const char *fmt, ...)
 
 static Opnd *cse_find(const char *key);
 static void cse_put(const char *key, Opnd val);
+static unsigned gen_new(unsigned parent);
 
 /* A pure instruction whose destination (%D) is a new register of kind k, unless the same
  * instruction on the same operands was emitted earlier in this straight-line stretch (a label ends
@@ -263,7 +268,7 @@ pure(OKind k, const char *fmt, ...)
 static void
 label(int n)
 {
-	P.cse_gen++;
+	P.cse_gen = gen_new(0);
 	buf_puts(P.out, "$L_");
 	put_int(P.out, P.ki);
 	buf_putc(P.out, '_');
@@ -373,13 +378,41 @@ map_get(const char *key)
 	return map_find(key)->val;
 }
 
+/* A new generation of pure values; with a parent, one that sees the parent's values too (code that
+ * the parent's code dominates: the body of an if). */
+static unsigned
+gen_new(unsigned parent)
+{
+	unsigned g = ++P.gen_next;
+	if (g >= P.gen_cap) {
+		size_t cap = P.gen_cap ? 2 * P.gen_cap : 256;
+		unsigned *p = pool_alloc(cap * sizeof *p);
+		if (P.gen_cap)
+			memcpy(p, P.gen_parent, P.gen_cap * sizeof *p);
+		P.gen_parent = p;
+		P.gen_cap = cap;
+	}
+	P.gen_parent[g] = parent;
+	return g;
+}
+
+/* Whether the values of generation g hold where code is emitted now. */
+static bool
+gen_live(unsigned g)
+{
+	for (unsigned c = P.cse_gen; c; c = P.gen_parent[c])
+		if (c == g)
+			return true;
+	return false;
+}
+
 static Opnd *
 cse_find(const char *key)
 {
 	if (!P.cse_cap)
 		return NULL;
 	for (size_t j = hash_str(key) & (P.cse_cap - 1); P.cse[j].key; j = (j + 1) & (P.cse_cap - 1))
-		if (P.cse_gens[j] == P.cse_gen && strcmp(P.cse[j].key, key) == 0)
+		if (gen_live(P.cse_gens[j]) && strcmp(P.cse[j].key, key) == 0)
 			return &P.cse[j].val;
 	return NULL;
 }
@@ -391,7 +424,7 @@ cse_put(const char *key, Opnd val)
 		/* rebuild, dropping dead entries; grow when the live ones need it */
 		size_t live = 0;
 		for (size_t i = 0; i < P.cse_cap; i++)
-			live += P.cse[i].key && P.cse_gens[i] == P.cse_gen;
+			live += P.cse[i].key && gen_live(P.cse_gens[i]);
 		size_t cap = P.cse_cap ? P.cse_cap : 256;
 		while (4 * (live + 1) > cap)
 			cap *= 2;
@@ -401,13 +434,13 @@ cse_put(const char *key, Opnd val)
 			out_of_memory();
 		P.cse_n = 0;
 		for (size_t i = 0; i < P.cse_cap; i++) {
-			if (!P.cse[i].key || P.cse_gens[i] != P.cse_gen)
+			if (!P.cse[i].key || !gen_live(P.cse_gens[i]))
 				continue;
 			size_t j = hash_str(P.cse[i].key) & (cap - 1);
 			while (m[j].key)
 				j = (j + 1) & (cap - 1);
 			m[j] = P.cse[i];
-			g[j] = P.cse_gen;
+			g[j] = P.cse_gens[i];
 			P.cse_n++;
 		}
 		free(P.cse);
@@ -1363,7 +1396,8 @@ tc(const LStmt *s)
 	}
 	char text[96];
 	opcode_format(&s->op, text, sizeof text);
-	P.cse_gen++; /* nothing computed before it stays live across it (ptxas would keep it) */
+	P.cse_gen = gen_new(0); /* nothing computed before it stays live across it (ptxas would keep it) */
+	P.cuts++;
 	Opnd addr = reg(ev(s->addr));
 	buf_putc(b, '\t');
 	buf_puts(b, text);
@@ -1473,6 +1507,18 @@ assigns(const List *list, const Var *v)
 	return false;
 }
 
+/* Computes the address of a global access that s makes, when its index reads no memory (computing
+ * it before the test that guards s is then harmless). */
+static void
+guarded_address(const LStmt *s)
+{
+	if (s->kind == L_STORE && s->tensor->kind == TK_GLOBAL && !has_load(s->index))
+		(void)address(s->tensor, s->index);
+	else if (s->kind == L_REG_STORE && s->value->kind == IE_LOAD && s->value->tensor->kind == TK_GLOBAL &&
+	         !has_load(s->value->index))
+		(void)address(s->value->tensor, s->value->index);
+}
+
 /* Whether a runtime loop of constant bounds is written out iteration by iteration: a short one whose
  * body only stores computed values to memory. ptxas unrolls such a loop itself, but with an address
  * per iteration kept live; written out, the iterations share one. */
@@ -1549,7 +1595,16 @@ stmt(const LStmt *s)
 		}
 		Opnd p = pred(s->cond);
 		int l_else = ++P.nlabel, l_end = s->els.n ? ++P.nlabel : l_else;
+		unsigned gen = P.cse_gen, cuts = P.cuts;
+		if (s->body.n == 1 && s->els.n <= 1 && !has_load(s->cond)) {
+			/* a guarded access (a masked copy's element): its address first, so that the tests
+			   and accesses that follow share it */
+			guarded_address(LIST_AT(s->body, LStmt, 0));
+			if (s->els.n)
+				guarded_address(LIST_AT(s->els, LStmt, 0));
+		}
 		ins("@!%o bra %s;", p, label_name(l_else));
+		P.cse_gen = gen_new(gen);
 		stmts(&s->body);
 		if (s->els.n) {
 			ins("bra %s;", label_name(l_end));
@@ -1557,6 +1612,10 @@ stmt(const LStmt *s)
 			stmts(&s->els);
 		}
 		label(l_end);
+		/* what was computed before the if holds after it, unless a barrier or a tcgen05.ld / st
+		   inside asks for values to be computed again */
+		if (P.cuts == cuts)
+			P.cse_gen = gen;
 		break;
 	}
 	case L_FOR: {
@@ -1597,7 +1656,8 @@ stmt(const LStmt *s)
 		stmts(&s->body);
 		break;
 	case L_BARRIER:
-		P.cse_gen++; /* values are recomputed after it rather than kept live across it */
+		P.cse_gen = gen_new(0); /* values are recomputed after it rather than kept live across it */
+		P.cuts++;
 		ins("bar.sync 0;");
 		break;
 	case L_WARP_SYNC:
@@ -1707,6 +1767,7 @@ kernel(KernelIR *k, int ki, Buf *out)
 	P.param_of = pool_alloc(sizeof(Var *) * (size_t)(k->params.n + 1));
 	P.param_written = pool_alloc(sizeof(bool) * (size_t)(k->params.n + 1));
 	scan(&k->body);
+	P.cse_gen = gen_new(0);
 	prologue();
 	stmts(&k->body);
 	ins("ret;");
