@@ -1519,20 +1519,32 @@ guarded_address(const LStmt *s)
 		(void)address(s->value->tensor, s->value->index);
 }
 
+/* The operations of an expression, a math function counting as many. */
+static int
+expr_size(const IExpr *e)
+{
+	if (!e)
+		return 0;
+	int n = e->kind == IE_CALL && e->fn != F_MIN && e->fn != F_MAX && e->fn != F_ABS && e->fn != F_FMA ? 64 : 1;
+	return n + expr_size(e->a) + expr_size(e->b) + expr_size(e->index);
+}
+
 /* Whether a runtime loop of constant bounds is written out iteration by iteration: a short one whose
- * body only stores computed values to memory. ptxas unrolls such a loop itself, but with an address
- * per iteration kept live; written out, the iterations share one. */
+ * body only stores computed values to memory, with little arithmetic. ptxas unrolls such a loop
+ * itself, but with an address per iteration kept live; written out, the iterations share one. */
 static bool
 unrolls(const LStmt *s, int64_t lo, int64_t hi)
 {
 	if (hi <= lo || hi - lo > 32 || assigns(&s->body, s->var))
 		return false;
+	int size = 0;
 	for (int i = 0; i < s->body.n; i++) {
 		const LStmt *b = LIST_AT(s->body, LStmt, i);
 		if (b->kind != L_STORE && b->kind != L_LET)
 			return false;
+		size += 1 + expr_size(b->value) + expr_size(b->index);
 	}
-	return s->body.n > 0;
+	return s->body.n > 0 && size * (hi - lo) <= 1024;
 }
 
 static void
