@@ -1045,6 +1045,8 @@ void vectorize(KernelIR *k);
 const IExpr *moved_bits(EType t, const IExpr *value);
 /* The f16 or bf16 bits of a constant, rounded to nearest (ties to even) as a conversion does. */
 uint32_t half_bits(double v, EType t);
+/* Whether cond is warp_id == K (through lets), and K. */
+bool ie_warp_test(const IExpr *cond, int64_t *k);
 /* e as rest + *c with c constant, through i32 and i64 + and - only; rest is NULL when e is constant. */
 IExpr *ie_split_offset(IExpr *e, int64_t *c);
 /* Whether e reads an element or the address of an element of t. */

@@ -521,6 +521,12 @@ warp_test(const IExpr *cond, int64_t *k)
 	return x->kind == IE_BUILTIN && x->builtin == B_WARP_ID;
 }
 
+bool
+ie_warp_test(const IExpr *cond, int64_t *k)
+{
+	return warp_test(cond, k);
+}
+
 /* An if / else-if chain on the warp index with no final else: each arm runs on one warp. */
 static bool
 is_dispatch(const LStmt *s)
