@@ -1511,11 +1511,15 @@ assigns(const List *list, const Var *v)
 	return false;
 }
 
-/* Computes the address of a global access that s makes, when its index reads no memory (computing
- * it before the test that guards s is then harmless). */
+/* Computes the address of the global access that list makes when it is one (a statement, or a run
+ * of them that is one vector access) and its index reads no memory: computing it before the test
+ * that guards the list is then harmless. */
 static void
-guarded_address(const LStmt *s)
+guarded_address(const List *list)
 {
+	const LStmt *s = list->n ? LIST_AT(*list, LStmt, 0) : NULL;
+	if (!s || (list->n > 1 && s->vec != list->n))
+		return;
 	if (s->kind == L_STORE && s->tensor->kind == TK_GLOBAL && !has_load(s->index))
 		(void)address(s->tensor, s->index);
 	else if (s->kind == L_REG_STORE && s->value->kind == IE_LOAD && s->value->tensor->kind == TK_GLOBAL &&
@@ -1612,12 +1616,11 @@ stmt(const LStmt *s)
 		Opnd p = pred(s->cond);
 		int l_else = ++P.nlabel, l_end = s->els.n ? ++P.nlabel : l_else;
 		unsigned gen = P.cse_gen, cuts = P.cuts;
-		if (s->body.n == 1 && s->els.n <= 1 && !has_load(s->cond)) {
-			/* a guarded access (a masked copy's element): its address first, so that the tests
-			   and accesses that follow share it */
-			guarded_address(LIST_AT(s->body, LStmt, 0));
-			if (s->els.n)
-				guarded_address(LIST_AT(s->els, LStmt, 0));
+		if (!has_load(s->cond)) {
+			/* a guarded access (a masked copy's element or vector): its address first, so that
+			   the tests and accesses that follow share it */
+			guarded_address(&s->body);
+			guarded_address(&s->els);
 		}
 		ins("@!%o bra %s;", p, label_name(l_else));
 		P.cse_gen = gen_new(gen);
