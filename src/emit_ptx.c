@@ -36,6 +36,15 @@ typedef struct Addr {
 	int64_t off;
 } Addr;
 
+/* A shared slot that the kernel's one tcgen05.alloc into it fills and nothing else writes. */
+typedef struct Slot {
+	const Tensor *t;
+	int64_t index;
+	const IExpr *index_e;
+	const LStmt *publish; /* the first cta_sync after the alloc in the kernel's straight-line part */
+	Opnd val;             /* the register the slot is read into after publish (O_NONE before) */
+} Slot;
+
 /* cname -> operand, for vars, lets, tmem base addresses and scalar parameters. */
 typedef struct MapEntry {
 	const char *key;
@@ -71,6 +80,13 @@ typedef struct Px {
 	bool keying;    /* vformat writes the key of a pure instruction */
 	bool *param_written;
 	List wordmaps;  /* WordMap*: local tensors whose words share registers (word_share) */
+	/* a kernel without tcgen05.st: TMEM addresses from a base read once and a warp-uniform thread index */
+	Slot slots[8];
+	int nslots;
+	bool pending; /* a publishing barrier was emitted: read its slots before the next statement */
+	int depth;    /* ifs and runtime loops open around the statement */
+	bool in_tc;   /* evaluating the TMEM address of a tcgen05 instruction */
+	Opnd utid;    /* the linear thread index of the warp's lane 0, once read (O_NONE before) */
 } Px;
 
 static Px P;
@@ -706,6 +722,19 @@ param_value(const Var *v)
 	fatal("emit_ptx: '%s' is not a parameter", v->name);
 }
 
+/* The slot t[index] once its register holds it (read_slots), else NULL. */
+static const Slot *
+kept_slot(const Tensor *t, const IExpr *index)
+{
+	int64_t c;
+	if (t->kind != TK_SHARED || !ie_is_const(index, &c))
+		return NULL;
+	for (int i = 0; i < P.nslots; i++)
+		if (P.slots[i].t == t && P.slots[i].index == c && P.slots[i].val.k != O_NONE)
+			return &P.slots[i];
+	return NULL;
+}
+
 /* Element slot of a local tensor, widened as emit_cu.c's register_read does. */
 static Opnd
 register_read(const Tensor *t, int slot)
@@ -741,6 +770,8 @@ static Opnd
 linear_tid(void)
 {
 	const KernelIR *k = P.k;
+	if (P.in_tc && P.utid.k != O_NONE)
+		return P.utid; /* a tcgen05 address is the same in every lane of the warp (see read_slots) */
 	if (k->block[1] == 1 && k->block[2] == 1)
 		return special("tid.x");
 	/* threadIdx.x + bx * (threadIdx.y + by * threadIdx.z) */
@@ -752,7 +783,10 @@ static Opnd
 builtin(Builtin b)
 {
 	switch (b) {
-	case B_THREAD_X: return special("tid.x");
+	case B_THREAD_X:
+		if (P.in_tc && P.utid.k != O_NONE && P.k->block[1] == 1 && P.k->block[2] == 1)
+			return P.utid;
+		return special("tid.x");
 	case B_THREAD_Y: return special("tid.y");
 	case B_THREAD_Z: return special("tid.z");
 	case B_BLOCK_X: return special("ctaid.x");
@@ -1152,8 +1186,10 @@ ev(const IExpr *e)
 	}
 	case IE_BUILTIN:
 		return builtin(e->builtin);
-	case IE_LOAD:
-		return load(e->tensor, e->index, NULL);
+	case IE_LOAD: {
+		const Slot *k = kept_slot(e->tensor, e->index);
+		return k ? k->val : load(e->tensor, e->index, NULL);
+	}
 	case IE_SADDR:
 		return shared_address(e);
 	case IE_REG:
@@ -1381,8 +1417,11 @@ tc(const LStmt *s)
 		const IsaInstr *in = isa_instr(s->tc);
 		Opnd addr = imm(0);
 		for (int i = 0; i < in->noperands; i++)
-			if (in->operands[i] != IO_NCOLS)
+			if (in->operands[i] != IO_NCOLS) {
+				P.in_tc = in->operands[i] == IO_TMEM_ADDR;
 				addr = reg(ev(s->addr));
+				P.in_tc = false;
+			}
 		buf_putc(b, '\t');
 		buf_puts(b, isa_spelling(s->tc, s->cta_group));
 		for (int i = 0; i < in->noperands; i++) {
@@ -1402,7 +1441,9 @@ tc(const LStmt *s)
 	opcode_format(&s->op, text, sizeof text);
 	P.cse_gen = gen_new(0); /* nothing computed before it stays live across it (ptxas would keep it) */
 	P.cuts++;
+	P.in_tc = true;
 	Opnd addr = reg(ev(s->addr));
+	P.in_tc = false;
 	buf_putc(b, '\t');
 	buf_puts(b, text);
 	buf_putc(b, ' ');
@@ -1427,6 +1468,111 @@ tc(const LStmt *s)
 		reg_list(s);
 	}
 	buf_puts(b, ";\n");
+}
+
+/* ---------------------------------------------------------------- TMEM base addresses
+
+   In a kernel that never stores to tensor memory, the slot an alloc fills is read once, right after
+   the barrier that publishes it, and every later TMEM address takes that register; the thread index
+   in a TMEM address is that of the warp's lane 0, read once with redux.sync (the address is the same
+   in every lane: tcgen05.ld is .sync.aligned). ptxas then keeps the whole address in a uniform
+   register, and an LDTM needs no LDS, IMAD or R2UR before it. A kernel that also stores is left
+   reading the slot in each stretch: there, keeping it costs ptxas a further block of data registers
+   (docs/performance.md). */
+
+/* Reads the slots a barrier just published, and lane 0's thread index. */
+static void
+read_slots(void)
+{
+	P.pending = false;
+	for (int i = 0; i < P.nslots; i++) {
+		Slot *k = &P.slots[i];
+		if (k->publish && k->val.k == O_NONE) {
+			Addr a = address(k->t, k->index_e);
+			k->val = new_r();
+			ins("ld.shared.u32 %o, %a;", k->val, &a);
+		}
+	}
+	if (P.utid.k == O_NONE) {
+		P.utid = new_r();
+		ins("redux.sync.min.u32 %o, %o, -1;", P.utid, linear_tid());
+	}
+}
+
+/* Whether a statement tree has a tcgen05.st. */
+static bool
+has_store(const List *list)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		if ((s->kind == L_TC && s->tc == TC_ST) || has_store(&s->body) || has_store(&s->els))
+			return true;
+	}
+	return false;
+}
+
+/* Counts the allocs into k's slot outside loops (*allocs); *other when something else writes its tensor. */
+static void
+slot_writes(const List *list, const Slot *k, int *allocs, bool *other, bool in_loop)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		int64_t c;
+		if (s->kind == L_TC && s->tc == TC_ALLOC && s->addr->tensor == k->t) {
+			if (ie_is_const(s->addr->index, &c) && c == k->index && !in_loop)
+				++*allocs;
+			else
+				*other = true;
+		}
+		if (s->kind == L_STORE && s->tensor == k->t)
+			*other = true;
+		slot_writes(&s->body, k, allocs, other, in_loop || s->kind == L_FOR);
+		slot_writes(&s->els, k, allocs, other, in_loop || s->kind == L_FOR);
+	}
+}
+
+/* The allocs in a statement tree outside loops whose slot nothing else writes: candidate slots. */
+static void
+find_allocs(const LStmt *s)
+{
+	int64_t c;
+	if (s->kind == L_TC && s->tc == TC_ALLOC && s->addr->kind == IE_SADDR && ie_is_const(s->addr->index, &c)) {
+		Slot k = {s->addr->tensor, c, s->addr->index, NULL, {O_NONE, 0, 0, NULL, false}};
+		int allocs = 0;
+		bool other = P.nslots == (int)(sizeof P.slots / sizeof P.slots[0]);
+		slot_writes(&P.k->body, &k, &allocs, &other, false);
+		for (int i = 0; i < P.nslots; i++)
+			other |= P.slots[i].t == k.t;
+		if (allocs == 1 && !other)
+			P.slots[P.nslots++] = k;
+		return;
+	}
+	if (s->kind == L_FOR)
+		return;
+	for (int i = 0; i < s->body.n; i++)
+		find_allocs(LIST_AT(s->body, LStmt, i));
+	for (int i = 0; i < s->els.n; i++)
+		find_allocs(LIST_AT(s->els, LStmt, i));
+}
+
+/* The slots of the kernel's allocs, each with the first cta_sync after it in the straight-line part
+   of the kernel (its statements and the blocks among them): every statement emitted after that
+   barrier outside ifs and loops runs after it, in every thread. */
+static void
+find_slots(const List *list)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		if (s->kind == L_BLOCK) {
+			find_slots(&s->body);
+		} else if (s->kind == L_BARRIER) {
+			for (int j = 0; j < P.nslots; j++)
+				if (!P.slots[j].publish)
+					P.slots[j].publish = s;
+		} else {
+			find_allocs(s);
+		}
+	}
 }
 
 /* ---------------------------------------------------------------- statements */
@@ -1624,12 +1770,14 @@ stmt(const LStmt *s)
 		}
 		ins("@!%o bra %s;", p, label_name(l_else));
 		P.cse_gen = gen_new(gen);
+		P.depth++;
 		stmts(&s->body);
 		if (s->els.n) {
 			ins("bra %s;", label_name(l_end));
 			label(l_else);
 			stmts(&s->els);
 		}
+		P.depth--;
 		label(l_end);
 		/* what was computed before the if holds after it, unless a barrier or a tcgen05.ld / st
 		   inside asks for values to be computed again */
@@ -1664,7 +1812,9 @@ stmt(const LStmt *s)
 		label(l_top);
 		Opnd p = pure(O_P, "setp.ge.s32 %D, %o, %o;", i, ev(s->hi));
 		ins("@%o bra %s;", p, label_name(l_end));
+		P.depth++;
 		stmts(&s->body);
+		P.depth--;
 		ins("add.s32 %o, %o, 1;", i, i);
 		++*var_version(i);
 		ins("bra %s;", label_name(l_top));
@@ -1678,6 +1828,8 @@ stmt(const LStmt *s)
 		P.cse_gen = gen_new(0); /* values are recomputed after it rather than kept live across it */
 		P.cuts++;
 		ins("bar.sync 0;");
+		for (int i = 0; i < P.nslots; i++)
+			P.pending |= P.slots[i].publish == s;
 		break;
 	case L_WARP_SYNC:
 		ins("bar.warp.sync -1;");
@@ -1698,6 +1850,8 @@ stmts(const List *list)
 {
 	for (int i = 0; i < list->n; i++) {
 		const LStmt *s = LIST_AT(*list, LStmt, i);
+		if (P.pending && P.depth == 0 && !(s->kind == L_FENCE && s->tc == TC_FENCE_AFTER))
+			read_slots();
 		if (s->vec) {
 			if (s->comment)
 				comment_line("", s->comment);
@@ -1950,6 +2104,8 @@ kernel(KernelIR *k, int ki, Buf *out)
 	scan(&k->body);
 	word_share(&k->body);
 	P.cse_gen = gen_new(0);
+	if (k->threads % 32 == 0 && !has_store(&k->body))
+		find_slots(&k->body);
 	prologue();
 	stmts(&k->body);
 	ins("ret;");

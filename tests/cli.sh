@@ -574,6 +574,24 @@ if status ptx-lazy-loads 0 --emit=ptx tests/golden/guarded_loads.tile -o -; then
 		fail ptx-lazy-loads "a guarded ld.global comes before the branch that guards it"
 	fi
 fi
+# TMEM addresses (docs/ptx.md): a kernel that only loads from tensor memory reads its slot once,
+# after the barrier that publishes it (one ld.shared of the slot per kernel, before every
+# tcgen05.ld, and one redux.sync); one that also stores reads it next to each tcgen05 instruction.
+if status ptx-tmem-base-once 0 --emit=ptx tests/routes/k2_axpby_x128.tile -o -; then
+	if [ "$(grep -c 'ld\.shared\.u32 .*tl_smem_' "$tmp/out")" = 1 ] && [ "$(grep -c 'redux\.sync\.min' "$tmp/out")" = 1 ] &&
+		awk '/ld\.shared\.u32/ { s = NR } /tcgen05\.ld/ && (!s || NR < s) { bad = 1 } END { exit !s || bad }' "$tmp/out"; then
+		pass ptx-tmem-base-once
+	else
+		fail ptx-tmem-base-once "not one ld.shared of the slot before the tcgen05.ld and one redux.sync"
+	fi
+fi
+if status ptx-tmem-base-stores 0 --emit=ptx "$example" -o -; then
+	if [ "$(grep -c 'ld\.shared\.u32 .*tl_smem_' "$tmp/out")" = 3 ] && ! grep -q redux "$tmp/out"; then
+		pass ptx-tmem-base-stores
+	else
+		fail ptx-tmem-base-stores "tmem_roundtrip does not read its slot at its st, its ld and its dealloc"
+	fi
+fi
 # Clusters: the PTX carries the cluster as the CUDA C's __cluster_dims__ does; the emulator refuses
 # cta_group::2 (one error, no output file); tilec run checks a grid computed at launch against the cluster.
 if status cluster-ptx 0 --emit=ptx tests/golden/cluster_pair.tile -o -; then
