@@ -36,7 +36,7 @@ typedef struct Addr {
 	int64_t off;
 } Addr;
 
-/* A shared slot that the kernel's one tcgen05.alloc into it fills and nothing else writes. */
+/* A shared slot that the kernel's one alloc into it fills and nothing else writes. */
 typedef struct Slot {
 	const Tensor *t;
 	int64_t index;
