@@ -1173,8 +1173,10 @@ lower_stmt(Stmt *s)
 		if (tc && !protocol_uniform(W.proto, s->loc, copy ? "copy" : "apply"))
 			return;
 		ApplyCtx ctx = {0};
-		/* a copy's load always gets its wait, placed by tilec */
-		ctx.can_defer = copy || (W.cur_list && wait_ld_follows(W.cur_list, W.cur_index));
+		/* a copy's load always gets its wait, placed by tilec; only a load asks (no scan for every store) */
+		Opcode op;
+		ctx.can_defer = copy || (W.cur_list && opcode_parse(s->opcode, &op, NULL, 0) && op.is_ld &&
+		                         wait_ld_follows(W.cur_list, W.cur_index));
 		ctx.kernel = W.k;
 		ctx.warps = protocol_warps(W.proto);
 		ctx.fixed_warp = protocol_fixed_warp(W.proto);
