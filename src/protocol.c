@@ -22,12 +22,16 @@ typedef struct LiveAlloc {
 	uint64_t warps;
 } LiveAlloc;
 
-/* A TMEM rectangle written by one warp's tcgen05.st, and how far it has completed on this path. */
+/* A TMEM rectangle written by one warp's tcgen05.st, or read by its tcgen05.ld, and how far the access
+   has completed on this path. Nothing orders a tcgen05.ld or st before a later one of the same thread
+   (they are not pipelined), so the cells stay the access's until its wait, and for other warps until a
+   cta_sync after the wait. */
 typedef struct StoreState {
 	TmemRect rect;
 	Loc loc;
-	bool pending;  /* its warp has not waited for its stores (TC_WAIT_ST) since */
-	bool unsynced; /* no cta_sync after that wait: other warps may not read it */
+	bool ld;       /* a load's: it reads the cells */
+	bool pending;  /* its warp has not waited for it (TC_WAIT_ST, TC_WAIT_LD) since */
+	bool unsynced; /* no cta_sync after that wait: other warps may not access the cells */
 	int id;
 	bool auto_wait; /* a copy's: tilec places the wait for it */
 } StoreState;
@@ -35,7 +39,7 @@ typedef struct StoreState {
 /* What the protocol checks know at a point of the kernel; merged where control flow joins. */
 typedef struct Flow {
 	List loaded;  /* LoadedReg*, owned by this path */
-	List stores;  /* StoreState*, owned by this path */
+	List stores;  /* StoreState*, owned by this path: the loads' rects too */
 	List live;    /* LiveAlloc*, owned by this path */
 	List freed;   /* AllocInfo*: freed on some path */
 	uint64_t relinquished_some, relinquished_all; /* warps */
@@ -310,24 +314,23 @@ record_wait(Protocol *p, Loc copy, Loc at, TcKind kind)
 static void
 complete_on(Protocol *p, Flow *fl, TcKind kind, uint64_t warps, Loc at, bool record)
 {
-	if (kind == TC_WAIT_LD) {
-		for (int i = 0; i < fl->loaded.n; i++) {
-			LoadedReg *r = LIST_AT(fl->loaded, LoadedReg, i);
-			if (record && r->auto_wait && (r->warps & warps))
-				record_wait(p, r->loc, at, kind);
-			r->warps &= ~warps;
-		}
-		flow_prune(fl);
-		return;
+	bool ld = kind == TC_WAIT_LD;
+	for (int i = 0; ld && i < fl->loaded.n; i++) {
+		LoadedReg *r = LIST_AT(fl->loaded, LoadedReg, i);
+		if (record && r->auto_wait && (r->warps & warps))
+			record_wait(p, r->loc, at, kind);
+		r->warps &= ~warps;
 	}
 	for (int i = 0; i < fl->stores.n; i++) {
 		StoreState *st = LIST_AT(fl->stores, StoreState, i);
-		if (!(warps >> st->rect.warp & 1) || !st->pending)
+		if (!(warps >> st->rect.warp & 1) || !st->pending || st->ld != ld)
 			continue;
-		if (record && st->auto_wait)
+		/* a copy's load is recorded by its registers */
+		if (record && st->auto_wait && !ld)
 			record_wait(p, st->loc, at, kind);
 		st->pending = false;
 	}
+	flow_prune(fl);
 }
 
 /* Has lowering put a wait of this kind before the statement at loc, then applies its effect. A wait is
@@ -363,11 +366,10 @@ copy_pending(Protocol *p, TcKind kind)
 			if (r->auto_wait && (r->warps & p->warps))
 				return true;
 		}
-		return false;
 	}
 	for (int i = 0; i < p->flow.stores.n; i++) {
 		StoreState *st = LIST_AT(p->flow.stores, StoreState, i);
-		if (st->auto_wait && st->pending && (p->warps >> st->rect.warp & 1))
+		if (st->auto_wait && st->pending && st->ld == (kind == TC_WAIT_LD) && (p->warps >> st->rect.warp & 1))
 			return true;
 	}
 	return false;
@@ -420,9 +422,60 @@ protocol_read(Protocol *p, const IExpr *e, Loc loc)
 }
 
 
+/* Whether the cells of rect r may be accessed now (a load when ld) by r's warp: every earlier access
+   to them that is not a load when this is one must be complete, by the same warp's wait, and for
+   other warps by a cta_sync after it. A copy's access gets its wait here; any other is reported once. */
+static bool
+cells_ready(Protocol *p, const TmemRect *r, bool ld, Loc loc)
+{
+	for (int j = 0; j < p->flow.stores.n; j++) {
+		StoreState *st = LIST_AT(p->flow.stores, StoreState, j);
+		if ((ld && st->ld) || !rects_overlap(r, &st->rect))
+			continue;
+		int lane = r->lane0 > st->rect.lane0 ? r->lane0 : st->rect.lane0;
+		int col = r->col0 > st->rect.col0 ? r->col0 : st->rect.col0;
+		TcKind wait = st->ld ? TC_WAIT_LD : TC_WAIT_ST;
+		if (st->rect.warp == r->warp && st->pending && st->auto_wait && (p->warps >> r->warp & 1)) {
+			place_wait(p, wait, loc);
+			j = -1; /* the wait completed its warps' accesses: look again */
+			continue;
+		}
+		if (st->rect.warp == r->warp && st->pending) {
+			if (ld)
+				error(loc, "tcgen05.ld reads TMEM (lane %d, column %d) that warp %d stored with tcgen05.st "
+				           "without %s in between", lane, col, r->warp, isa_name(TC_WAIT_ST, 0));
+			else if (st->ld)
+				error(loc, "tcgen05.st writes TMEM (lane %d, column %d) that a tcgen05.ld of warp %d may still be "
+				           "reading; without %s in between, the store may come first", lane, col, r->warp,
+				      isa_name(TC_WAIT_LD, 0));
+			else
+				error(loc, "tcgen05.st writes TMEM (lane %d, column %d) that an earlier tcgen05.st of warp %d may "
+				           "still be writing; without %s in between, the two complete in any order", lane, col,
+				      r->warp, isa_name(TC_WAIT_ST, 0));
+			note(st->loc, "the %s is here; put %s; after it", st->ld ? "tcgen05.ld" : "tcgen05.st",
+			     isa_spelling(wait, 0));
+			return false;
+		}
+		if (st->rect.warp != r->warp && st->unsynced) {
+			if (ld)
+				error(loc, "warp %d reads TMEM (lane %d, column %d) that warp %d stored; warp %d must execute "
+				           "%s and then cta_sync before this load", r->warp, lane, col, st->rect.warp,
+				      st->rect.warp, isa_name(TC_WAIT_ST, 0));
+			else
+				error(loc, "warp %d writes TMEM (lane %d, column %d) that warp %d %s; warp %d must execute %s and "
+				           "then cta_sync before this store", r->warp, lane, col, st->rect.warp,
+				      st->ld ? "reads with tcgen05.ld" : "stored", st->rect.warp, isa_name(wait, 0));
+			note(st->loc, "the %s of warp %d is here", st->ld ? "tcgen05.ld" : "tcgen05.st", st->rect.warp);
+			return false;
+		}
+	}
+	return true;
+}
+
 void
 protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
 {
+	bool reported = false;
 	if (!ctx->is_ld) {
 		for (int i = 0; i < ctx->regs.n; i++) {
 			RegRef *ref = LIST_AT(ctx->regs, RegRef, i);
@@ -437,70 +490,37 @@ protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
 				note(r->loc, "the tcgen05.ld is here; %s must come between", isa_spelling(TC_WAIT_LD, 0));
 				for (int j = 0; j < p->flow.loaded.n; j++)
 					LIST_AT(p->flow.loaded, LoadedReg, j)->warps = 0;
+				reported = true;
 				break;
 			}
 		}
-		/* a copy's store is complete before the next store of its warp to the cells it wrote */
-		for (int i = 0; i < ctx->rects.n; i++) {
-			TmemRect *r = LIST_AT(ctx->rects, TmemRect, i);
-			for (int j = 0; j < p->flow.stores.n; j++) {
-				StoreState *st = LIST_AT(p->flow.stores, StoreState, j);
-				if (st->auto_wait && st->pending && st->rect.warp == r->warp && (p->warps >> r->warp & 1) &&
-				    rects_overlap(r, &st->rect)) {
-					place_wait(p, TC_WAIT_ST, loc);
-					break;
-				}
-			}
-		}
-		for (int i = 0; i < ctx->rects.n; i++) {
-			TmemRect *r = LIST_AT(ctx->rects, TmemRect, i);
-			/* a store of the same cells by the same warp supersedes an older one */
-			int n = 0;
-			for (int j = 0; j < p->flow.stores.n; j++) {
-				StoreState *old = LIST_AT(p->flow.stores, StoreState, j);
-				if (!(old->rect.space == r->space && old->rect.warp == r->warp && old->rect.lane0 == r->lane0 &&
-				      old->rect.lanes == r->lanes && old->rect.col0 == r->col0 && old->rect.cols == r->cols))
-					p->flow.stores.v[n++] = old;
-			}
-			p->flow.stores.n = n;
-			StoreState *st = pool_alloc(sizeof *st);
-			st->rect = *r;
-			st->loc = loc;
-			st->pending = st->unsynced = true;
-			st->auto_wait = auto_wait;
-			st->id = ++p->store_ids;
-			list_push(&p->flow.stores, st);
-		}
-		return;
 	}
-	bool reported = false;
-	for (int i = 0; i < ctx->rects.n && !reported; i++) {
+	for (int i = 0; i < ctx->rects.n && !reported; i++)
+		reported = !cells_ready(p, LIST_AT(ctx->rects, TmemRect, i), ctx->is_ld, loc);
+	for (int i = 0; i < ctx->rects.n; i++) {
 		TmemRect *r = LIST_AT(ctx->rects, TmemRect, i);
-		for (int j = 0; j < p->flow.stores.n && !reported; j++) {
-			StoreState *st = LIST_AT(p->flow.stores, StoreState, j);
-			if (!rects_overlap(r, &st->rect))
-				continue;
-			int lane = r->lane0 > st->rect.lane0 ? r->lane0 : st->rect.lane0;
-			int col = r->col0 > st->rect.col0 ? r->col0 : st->rect.col0;
-			if (st->rect.warp == r->warp && st->pending && st->auto_wait && (p->warps >> r->warp & 1)) {
-				place_wait(p, TC_WAIT_ST, loc);
-				i = -1; /* the wait completed its warps' stores: look again */
-				break;
-			}
-			if (st->rect.warp == r->warp && st->pending) {
-				error(loc, "tcgen05.ld reads TMEM (lane %d, column %d) that warp %d stored with tcgen05.st "
-				              "without %s in between", lane, col, r->warp, isa_name(TC_WAIT_ST, 0));
-				note(st->loc, "the tcgen05.st is here; put %s; after it", isa_spelling(TC_WAIT_ST, 0));
-				reported = true;
-			} else if (st->rect.warp != r->warp && st->unsynced) {
-				error(loc, "warp %d reads TMEM (lane %d, column %d) that warp %d stored; warp %d must execute "
-				              "%s and then cta_sync before this load", r->warp, lane, col, st->rect.warp,
-				      st->rect.warp, isa_name(TC_WAIT_ST, 0));
-				note(st->loc, "the tcgen05.st of warp %d is here", st->rect.warp);
-				reported = true;
-			}
+		/* an access to the same cells by the same warp supersedes an older one: that one is complete
+		   for this warp, and this one keeps the cells from other warps */
+		int n = 0;
+		for (int j = 0; j < p->flow.stores.n; j++) {
+			StoreState *old = LIST_AT(p->flow.stores, StoreState, j);
+			if (!(old->ld == ctx->is_ld && old->rect.space == r->space && old->rect.warp == r->warp &&
+			      old->rect.lane0 == r->lane0 && old->rect.lanes == r->lanes && old->rect.col0 == r->col0 &&
+			      old->rect.cols == r->cols))
+				p->flow.stores.v[n++] = old;
 		}
+		p->flow.stores.n = n;
+		StoreState *st = pool_alloc(sizeof *st);
+		st->rect = *r;
+		st->loc = loc;
+		st->ld = ctx->is_ld;
+		st->pending = st->unsynced = true;
+		st->auto_wait = auto_wait;
+		st->id = ++p->store_ids;
+		list_push(&p->flow.stores, st);
 	}
+	if (!ctx->is_ld)
+		return;
 	for (int i = 0; i < ctx->regs.n; i++) {
 		RegRef *ref = LIST_AT(ctx->regs, RegRef, i);
 		LoadedReg *r = NULL;
@@ -534,7 +554,7 @@ protocol_settled(Protocol *p, Loc loc, const char *where)
 	}
 	for (int i = 0; i < p->flow.stores.n; i++) {
 		StoreState *st = LIST_AT(p->flow.stores, StoreState, i);
-		if (!st->pending || !(p->warps >> st->rect.warp & 1))
+		if (st->ld || !st->pending || !(p->warps >> st->rect.warp & 1))
 			continue;
 		error(loc, "a tcgen05.st of warp %d may still be pending %s; a device function starts and returns with no "
 		           "tcgen05.ld or st pending", st->rect.warp, where);
@@ -752,18 +772,10 @@ protocol_instr(Protocol *p, const IsaInstr *in, const LStmt *l, bool uniform, co
 		p->flow.relinquished_some |= p->warps;
 		p->flow.relinquished_all |= p->warps;
 	}
-	if (in->effect & EFF_COMPLETES_LOADS) {
-		for (int i = 0; i < p->flow.loaded.n; i++)
-			LIST_AT(p->flow.loaded, LoadedReg, i)->warps &= ~p->warps;
-		flow_prune(&p->flow);
-	}
-	if (in->effect & EFF_COMPLETES_STORES) {
-		for (int i = 0; i < p->flow.stores.n; i++) {
-			StoreState *st = LIST_AT(p->flow.stores, StoreState, i);
-			if (p->warps >> st->rect.warp & 1)
-				st->pending = false;
-		}
-	}
+	if (in->effect & EFF_COMPLETES_LOADS)
+		complete_on(p, &p->flow, TC_WAIT_LD, p->warps, l->loc, false);
+	if (in->effect & EFF_COMPLETES_STORES)
+		complete_on(p, &p->flow, TC_WAIT_ST, p->warps, l->loc, false);
 	return ok;
 }
 

@@ -22,10 +22,26 @@ typedef struct Planned {
 	int need;          /* 32-bit columns: the largest cell of its layout, plus one */
 	uint64_t lanes[2]; /* the TMEM lanes its layout uses */
 	int loops;         /* for loops around the declaration */
-	int first, last;   /* live range in statement order; first < 0: never used */
+	uint64_t warps;    /* the warps that may access it */
+	int first, last;   /* live range in statement order, to the wait that completes its last access;
+	                      first < 0: never used */
 	int first_line, last_line;
+	int sfirst, slast; /* the same, for other warps: to the cta_sync after that wait */
+	int slast_line;
 	int col;           /* the plan */
 } Planned;
+
+/* An access to a tensor not complete yet at the walk's place: a tcgen05.ld or st of an apply until the
+   wait of its kind, then (and for a copy or a call, whose waits tilec owns, at once) until a cta_sync
+   orders it before other warps. A wait or cta_sync completes it only where it is sure to follow it:
+   in the same statement list or one around it (depth), not inside an if or loop of its own. */
+typedef enum PendKind { PEND_LD, PEND_ST, PEND_SYNC } PendKind;
+
+typedef struct Pending {
+	Planned *p;
+	PendKind kind;
+	int depth;
+} Pending;
 
 /* A name in scope while walking the body: the tensor it reaches, NULL for anything else. */
 typedef struct Binding {
@@ -43,6 +59,8 @@ typedef struct PlanState {
 	List bindings; /* Binding*; scopes are marks into it */
 	Loop loops[64];
 	int nloops;
+	int depth;     /* statement lists around the walk's place */
+	List pending;  /* Pending* */
 	int pos;       /* the next statement's place in program order */
 	List allocs;   /* Stmt*: allocations (TC_ALLOC) written in the kernel */
 	List frees;    /* Stmt*: deallocations and relinquishes written in the kernel */
@@ -202,16 +220,141 @@ use(Planned *p, Stmt *s, int pos)
 		p->last = last;
 		p->last_line = last_line;
 	}
+	if (p->sfirst < 0 || first < p->sfirst)
+		p->sfirst = first;
+	if (last > p->slast) {
+		p->slast = last;
+		p->slast_line = last_line;
+	}
+}
+
+/* The warps of the CTA that a statement of this scope may run on: warp(K) and warpgroup(K) with a
+   literal K, else every warp. */
+static uint64_t
+scope_warps(ScopeKind scope, const Expr *arg)
+{
+	int nwarps = (P.threads + 31) / 32;
+	uint64_t all = nwarps >= 64 ? ~0ull : (1ull << nwarps) - 1;
+	if (!arg || arg->kind != E_INT || arg->ival >= 64)
+		return all;
+	if (scope == SCOPE_WARP)
+		return (1ull << arg->ival) & all;
+	if (scope == SCOPE_WARPGROUP && arg->ival < 16)
+		return (0xfull << (4 * arg->ival)) & all;
+	return all;
+}
+
+/* An access that some later wait or cta_sync completes (see Pending). */
+static void
+pend(Planned *p, PendKind kind)
+{
+	for (int i = 0; i < P.pending.n; i++) {
+		Pending *q = LIST_AT(P.pending, Pending, i);
+		if (q->p == p && q->kind == kind) {
+			if (P.depth < q->depth)
+				q->depth = P.depth;
+			return;
+		}
+	}
+	Pending *q = pool_alloc(sizeof *q);
+	q->p = p;
+	q->kind = kind;
+	q->depth = P.depth;
+	list_push(&P.pending, q);
+}
+
+/* The accesses of kind (PEND_SYNC: waited for) that the wait or cta_sync s at place pos completes:
+   their tensor stays live up to it. */
+static void
+complete(PendKind kind, Stmt *s, int pos)
+{
+	int n = 0;
+	List done = {0};
+	for (int i = 0; i < P.pending.n; i++) {
+		Pending *q = LIST_AT(P.pending, Pending, i);
+		if (q->kind != kind || q->depth < P.depth) {
+			P.pending.v[n++] = q;
+			continue;
+		}
+		if (kind != PEND_SYNC && pos > q->p->last) {
+			q->p->last = pos;
+			q->p->last_line = s->loc.last_line;
+		}
+		if (pos > q->p->slast) {
+			q->p->slast = pos;
+			q->p->slast_line = s->loc.last_line;
+		}
+		if (kind != PEND_SYNC)
+			list_push(&done, q->p);
+	}
+	P.pending.n = n;
+	for (int i = 0; i < done.n; i++)
+		pend(done.v[i], PEND_SYNC);
+}
+
+/* Leaving a statement list: what is still pending in it is pending after the statement around it; out
+   of a loop's body it is also pending across the back edge, so the whole loop joins its range. */
+static void
+leave(const Loop *loop)
+{
+	for (int i = 0; i < P.pending.n; i++) {
+		Pending *q = LIST_AT(P.pending, Pending, i);
+		if (q->depth <= P.depth)
+			continue;
+		q->depth = P.depth;
+		if (!loop)
+			continue;
+		Planned *p = q->p;
+		if (q->kind != PEND_SYNC) {
+			if (loop->first < p->first) {
+				p->first = loop->first;
+				p->first_line = loop->s->loc.first_line;
+			}
+			if (loop->last > p->last) {
+				p->last = loop->last;
+				p->last_line = loop->s->loc.last_line;
+			}
+		}
+		if (loop->first < p->sfirst)
+			p->sfirst = loop->first;
+		if (loop->last > p->slast) {
+			p->slast = loop->last;
+			p->slast_line = loop->s->loc.last_line;
+		}
+	}
 }
 
 static void walk(List *stmts);
 
 static void
-walk_nested(List *stmts)
+walk_nested(List *stmts, const Loop *loop)
 {
 	int mark = P.bindings.n;
+	P.depth++;
 	walk(stmts);
+	P.depth--;
+	leave(loop);
 	P.bindings.n = mark;
+}
+
+/* The tensors an apply or copy names, and what it leaves pending. */
+static void
+use_operands(Stmt *s, int pos)
+{
+	PendKind kind = PEND_SYNC;
+	Opcode op;
+	char why[8];
+	if (s->kind == S_APPLY && opcode_parse(s->opcode, &op, why, sizeof why))
+		kind = op.is_ld ? PEND_LD : PEND_ST;
+	uint64_t warps = s->kind == S_APPLY || s->has_scope ? scope_warps(s->scope, s->scope_arg) : scope_warps(SCOPE_CTA, NULL);
+	for (int k = 0; k < s->operands.n; k++) {
+		Binding *b = lookup(LIST_AT(s->operands, ViewExpr, k)->base);
+		if (!b || !b->p)
+			continue;
+		use(b->p, s, pos);
+		b->p->warps |= warps;
+		pend(b->p, kind);
+	}
 }
 
 static void
@@ -225,7 +368,7 @@ walk(List *stmts)
 			if (!s->value) {
 				Planned *p = pool_alloc(sizeof *p);
 				p->decl = s;
-				p->first = p->last = -1;
+				p->first = p->last = p->sfirst = p->slast = -1;
 				p->loops = P.nloops;
 				if (!measure(p))
 					P.failed = true;
@@ -247,19 +390,19 @@ walk(List *stmts)
 		}
 		case S_APPLY:
 		case S_COPY:
-			for (int k = 0; k < s->operands.n; k++) {
-				Binding *b = lookup(LIST_AT(s->operands, ViewExpr, k)->base);
-				if (b && b->p)
-					use(b->p, s, pos);
-			}
+			use_operands(s, pos);
 			break;
 		case S_CALL:
-			/* a device function's tmem argument: a name, or a view written in place (its base) */
+			/* a device function's tmem argument: a name, or a view written in place (its base); the
+			   function returns with its accesses complete */
 			for (int k = 0; k < s->operands.n; k++) {
 				Expr *a = LIST_AT(s->operands, Expr, k);
 				Binding *b = a->kind == E_NAME || a->kind == E_VIEW ? lookup(a->name) : NULL;
-				if (b && b->p)
+				if (b && b->p) {
 					use(b->p, s, pos);
+					b->p->warps |= scope_warps(SCOPE_CTA, NULL);
+					pend(b->p, PEND_SYNC);
+				}
 			}
 			break;
 		case S_INSTR: {
@@ -268,28 +411,50 @@ walk(List *stmts)
 				list_push(&P.allocs, s);
 			else if (in && (in->kind == TC_DEALLOC || in->kind == TC_RELINQUISH))
 				list_push(&P.frees, s);
+			else if (in && (in->kind == TC_WAIT_LD || in->kind == TC_WAIT_ST))
+				complete(in->kind == TC_WAIT_LD ? PEND_LD : PEND_ST, s, pos);
 			break;
 		}
+		case S_CTA_SYNC:
+			complete(PEND_SYNC, s, pos);
+			break;
 		case S_FOR: {
 			int mark = P.bindings.n;
 			bind(s->name, NULL);
+			Loop loop = {s, pos, pos + count_stmts(&s->body)};
 			if (P.nloops < (int)(sizeof P.loops / sizeof P.loops[0]))
-				P.loops[P.nloops] = (Loop){s, pos, pos + count_stmts(&s->body)};
+				P.loops[P.nloops] = loop;
 			P.nloops++;
-			walk_nested(&s->body);
+			walk_nested(&s->body, &loop);
 			P.nloops--;
 			P.bindings.n = mark;
 			break;
 		}
 		case S_IF:
 		case S_BLOCK:
-			walk_nested(&s->body);
-			walk_nested(&s->else_body);
+			walk_nested(&s->body, NULL);
+			walk_nested(&s->else_body, NULL);
 			break;
 		default:
 			break;
 		}
 	}
+}
+
+/* Accesses still pending at the end of the kernel keep their tensors live to tilec's final cta_sync. */
+static void
+walk_end(Kernel *kd)
+{
+	for (int i = 0; i < P.pending.n; i++) {
+		Pending *q = LIST_AT(P.pending, Pending, i);
+		if (q->kind != PEND_SYNC) {
+			q->p->last = P.pos;
+			q->p->last_line = kd->loc.last_line;
+		}
+		q->p->slast = P.pos;
+		q->p->slast_line = kd->loc.last_line;
+	}
+	P.pending.n = 0;
 }
 
 /* --------------------------------------------------------------- placing the columns */
@@ -300,10 +465,33 @@ has_lane(const Planned *p, int lane)
 	return lane >= 0 && lane < 128 && (p->lanes[lane / 64] >> (lane % 64) & 1);
 }
 
+/* Whether a warp may access a's cells and another warp b's, in some lane both use: accesses of
+   different warps are ordered only by a cta_sync. In a CTA of up to four warps each lane is one warp's. */
+static bool
+other_warps(const Planned *a, const Planned *b)
+{
+	if (P.threads <= 128)
+		return false;
+	for (int slab = 0; slab < 4; slab++) {
+		uint64_t lanes = 0xffffffffull << (32 * (slab % 2)), warps = a->warps | b->warps, in_slab = 0;
+		if (!(a->lanes[slab / 2] & b->lanes[slab / 2] & lanes))
+			continue;
+		for (int w = slab; w < 64; w += 4)
+			in_slab |= warps & 1ull << w;
+		if (in_slab & (in_slab - 1))
+			return true;
+	}
+	return false;
+}
+
 static bool
 live_together(const Planned *a, const Planned *b)
 {
-	return a->first >= 0 && b->first >= 0 && a->first <= b->last && b->first <= a->last;
+	if (a->first < 0 || b->first < 0)
+		return false;
+	if (a->first <= b->last && b->first <= a->last)
+		return true;
+	return a->sfirst <= b->slast && b->sfirst <= a->slast && other_warps(a, b);
 }
 
 /* Two tensors need disjoint columns when they are live together in some lane both use. */
@@ -697,9 +885,12 @@ live_text(const Planned *p)
 {
 	if (p->first < 0)
 		return "never used";
+	/* other warps in its lanes wait for a cta_sync (other_warps) */
+	const char *others = P.threads > 128 && p->slast_line > p->last_line
+	                     ? pool_printf(" (for other warps to line %d)", p->slast_line) : "";
 	if (p->first_line == p->last_line)
-		return pool_printf("live on line %d", p->first_line);
-	return pool_printf("live from line %d to line %d", p->first_line, p->last_line);
+		return pool_printf("live on line %d%s", p->first_line, others);
+	return pool_printf("live from line %d to line %d%s", p->first_line, p->last_line, others);
 }
 
 static void
@@ -742,6 +933,7 @@ tmemplan_kernel(Kernel *kd, int threads)
 	P = (PlanState){0};
 	P.threads = threads;
 	walk(&kd->body);
+	walk_end(kd);
 	if (!P.planned.n)
 		return;
 	if (P.allocs.n) {

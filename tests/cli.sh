@@ -467,9 +467,9 @@ done
 # --explain prints the plan as notes; without it, nothing.
 cat >"$tmp/plan.want" <<'EOF'
 examples/tmem_shared_columns.tile:9:8: note: kernel 'tmem_shared_columns': tilec allocates 128 columns of tensor memory (the plan uses 96) for 3 tmem tensors without 'at': tcgen05.alloc by warp 0 at the kernel start, then relinquish_alloc_permit, and tcgen05.dealloc after a final cta_sync
-examples/tmem_shared_columns.tile:12:10: note: 'keep': TMEM columns 0..31, lanes 0..127, live from line 26 to line 53
-examples/tmem_shared_columns.tile:13:10: note: 'first': TMEM columns 32..95, lanes 0..127, live from line 32 to line 34; shares columns with 'second' (never live at the same time)
-examples/tmem_shared_columns.tile:14:10: note: 'second': TMEM columns 32..95, lanes 0..127, live from line 44 to line 46; shares columns with 'first' (never live at the same time)
+examples/tmem_shared_columns.tile:12:10: note: 'keep': TMEM columns 0..31, lanes 0..127, live from line 26 to line 54
+examples/tmem_shared_columns.tile:13:10: note: 'first': TMEM columns 32..95, lanes 0..127, live from line 32 to line 35; shares columns with 'second' (never live at the same time)
+examples/tmem_shared_columns.tile:14:10: note: 'second': TMEM columns 32..95, lanes 0..127, live from line 44 to line 47; shares columns with 'first' (never live at the same time)
 EOF
 if status plan-explain 0 --explain examples/tmem_shared_columns.tile -o /dev/null; then
 	grep ': note: ' "$tmp/err" >"$tmp/plan.got"

@@ -254,6 +254,15 @@ expect_run emu/run/copy_owner_range 0 "expect Out = A: all 384 elements equal" t
 # a copy's wait whose first read is inside an edge test goes before the test: no deadlock
 expect_run emu/run/copy_wait_split 0 "expect Out = A: all 20000 elements equal" tests/golden/copy_wait_split.tile \
 	--set M=200 --set N=100 --expect Out=A
+# tensors without `at` in the columns tilec planned around waits that complete their accesses
+expect_run emu/run/plan_pending_ld 0 "expect OC = C: all 128 elements equal" tests/golden/plan_pending_ld.tile \
+	--kernel pending --expect OA=A --expect OC=C
+expect_run emu/run/plan_pending_loop 0 "expect Out = A: all 128 elements equal" tests/golden/plan_pending_st.tile \
+	--kernel loop --expect Out=A
+expect_run emu/run/plan_copy_pending 0 "expect OC = C: all 128 elements equal" tests/golden/plan_copy_pending.tile \
+	--expect OA=A --expect OC=C
+expect_run emu/run/plan_other_warps 0 "expect OC = C: all 32 elements equal" tests/golden/plan_other_warps.tile \
+	--kernel synced --expect OA=A --expect OC=C
 # a masked copy against the same moves written element by element: at each edge, below 0, and with
 # a leading dimension that leaves some rows unaligned for 16-byte accesses
 for sets in "M=100 N=50 lda=53 top=-5 left=30" "M=300 N=64 lda=64 top=100 left=32" "M=7 N=9 lda=12 top=-130 left=0" \

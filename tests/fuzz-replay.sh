@@ -78,15 +78,18 @@ gen many-errors '' '@ ; const = ;
 gen many-kernels '' 'kernel k() launch(grid = 1, block = 32) { }
 ' 5000 ''
 gen many-consts '' 'const c = 1; ' 20000 ''
-# tmem tensors without `at` for the planner: 2000 used one after the other, 600 live at once (too many)
+# tmem tensors without `at` for the planner: 2000 used one after the other (each store waited for
+# before the next), 600 live at once (too many)
 planned() {
 	awk -v n="$2" -v twice="$3" 'BEGIN {
 		print "kernel k(A: f32[128]) launch(grid = 1, block = 128) {"
 		print "local r: f32[128, 1] layout S[(128, 1) : (1@tid_in_wg, 1)]; view rv = r.view(4, 32, 1);"
 		for (i = 0; i < n; i++) print "tmem t" i ": f32[128, 1] layout default;"
 		for (k = 0; k <= twice; k++)
-			for (i = 0; i < n; i++)
+			for (i = 0; i < n; i++) {
 				print "apply tcgen05.st.sync.aligned.32x32b.x1.b32(t" i ".view(4, 32, 1), rv) scope warpgroup;"
+				if (!twice) print "tcgen05.wait::st.sync.aligned;"
+			}
 		print "tcgen05.wait::st.sync.aligned; }" }' >"$tmp/$1.tile"
 }
 planned many-planned 2000 0

@@ -859,6 +859,11 @@ START_TEST(tmem_planning)
 	ck_assert_int_eq(planned_ncols(plan_kernel(T32("a") T32("b") PLAN_ST("a", 32) PLAN_ST("b", 32))), 32);
 	ck_assert_int_eq(planned_ncols(plan_kernel(T32("a") T32("b") PLAN_ST("a", 32) PLAN_ST("b", 32) PLAN_ST("a", 32))),
 	                 64);
+	/* a store not yet waited for keeps its columns: the wait after the next store completes it */
+	ck_assert_int_eq(planned_ncols(plan_kernel(T32("a") T32("b") "apply tcgen05.st.sync.aligned.32x32b.x32.b32("
+	                                           "a.rearrange(\"(w r) c -> w r c\", w = 4), rv32) scope warpgroup;\n"
+	                                           PLAN_ST("b", 32))),
+	                 64);
 	/* a loop counts whole for tensors declared outside it: 'a' keeps its data into the next iteration */
 	ck_assert_int_eq(planned_ncols(plan_kernel(T32("a") T32("b") "for i in 0..2 {\n" PLAN_ST("a", 32)
 	                                           PLAN_ST("b", 32) "}\n")),
@@ -885,14 +890,15 @@ START_TEST(tmem_planning)
 	diag_explain = true;
 	ck_assert_int_eq(planned_ncols(plan_kernel(T16("a") T16("b") PLAN_ST("a", 16) PLAN_ST("b", 16))), 32);
 	diag_explain = false;
-	ck_assert_ptr_nonnull(strstr(last_diags, "'a': TMEM columns 0..15, lanes 0..127, live on line"));
-	ck_assert_ptr_nonnull(strstr(last_diags, "'b': TMEM columns 16..31, lanes 0..127, live on line"));
+	ck_assert_ptr_nonnull(strstr(last_diags, "'a': TMEM columns 0..15, lanes 0..127, live from line"));
+	ck_assert_ptr_nonnull(strstr(last_diags, "'b': TMEM columns 16..31, lanes 0..127, live from line"));
 	ck_assert_ptr_null(strstr(last_diags, "shares columns"));
 	/* misuse */
 	refused(plan_kernel("tmem a: f32[128, 512] layout tmem_datapath_layout(\"A\", 128, 512);\n" T32("b")
 	                    "view va = a[:, 0:32];\n" PLAN_ST("va", 32) PLAN_ST("b", 32) PLAN_ST("va", 32)),
 	        "the tmem tensors of kernel 'k' need 544 columns of tensor memory at the same time, more than the 512 a CTA has");
-	ck_assert_msg(strstr(last_diags, "'b' needs 32 columns (lanes 0..127), live on line 12, together with 'a'"), "%s",
+	ck_assert_msg(strstr(last_diags, "'b' needs 32 columns (lanes 0..127), live from line 12 to line 13, together with "
+	                                 "'a'"), "%s",
 	              last_diags);
 	refused(plan_kernel("shared s: u32[1];\nif (warp_id == 0) {\n"
 	                    "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32(&s[0], 32);\n}\n" T32("a")),
