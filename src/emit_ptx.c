@@ -87,6 +87,7 @@ typedef struct Px {
 	int depth;    /* ifs and runtime loops open around the statement */
 	bool in_tc;   /* evaluating the TMEM address of a tcgen05 instruction */
 	Opnd utid;    /* the linear thread index of the warp's lane 0, once read (O_NONE before) */
+	bool sink;      /* the let being bound may be computed where it is used, float work included */
 } Px;
 
 static Px P;
@@ -1587,11 +1588,12 @@ recomputable(const IExpr *e)
 {
 	if (!e)
 		return true;
-	if (e->type == T_F32)
+	if (e->type == T_F32 && !P.sink)
 		return false; /* float work is not cheap to repeat (and a call may be long) */
 	switch (e->kind) {
-	case IE_LOAD:
 	case IE_REG:
+		return P.sink;
+	case IE_LOAD:
 	case IE_CALL:
 		return false;
 	case IE_VAR:
@@ -1607,7 +1609,9 @@ recomputable(const IExpr *e)
 static void
 bind(const char *cname, const char *what, const char *name, const IExpr *value)
 {
-	if (recomputable(value)) {
+	bool lazy = recomputable(value);
+	P.sink = false;
+	if (lazy) {
 		map_put(cname, (Opnd){O_NONE, 0, 0, NULL, false})->expr = value;
 		comment_line(what, pool_printf("%s: computed where it is used", name));
 		return;
@@ -1845,6 +1849,61 @@ stmt(const LStmt *s)
 	}
 }
 
+/* Uses of v in e. */
+static int
+var_uses(const IExpr *e, const Var *v)
+{
+	if (!e)
+		return 0;
+	return (e->kind == IE_VAR && e->var == v) + var_uses(e->a, v) + var_uses(e->b, v) + var_uses(e->index, v);
+}
+
+/* The uses of v in list[from..], one inside a runtime loop counting twice. */
+static int
+later_uses(const List *list, int from, const Var *v, bool loop)
+{
+	int n = 0;
+	for (int i = from; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		int k = var_uses(s->value, v) + var_uses(s->index, v) + var_uses(s->cond, v) + var_uses(s->addr, v) +
+		        var_uses(s->lo, v) + var_uses(s->hi, v);
+		n += loop || s->kind == L_FOR ? 2 * k : k;
+		n += later_uses(&s->body, 0, v, loop || s->kind == L_FOR);
+		n += later_uses(&s->els, 0, v, loop);
+	}
+	return n;
+}
+
+/* Whether e reads register word w of t (any word when w < 0). */
+static bool
+reads_word(const IExpr *e, const Tensor *t, int w)
+{
+	if (!e)
+		return false;
+	if (e->kind == IE_REG && e->tensor == t && (w < 0 || e->slot * etype_bits(t->type) / 32 == w))
+		return true;
+	return reads_word(e->a, t, w) || reads_word(e->b, t, w) || reads_word(e->index, t, w);
+}
+
+/* Whether a statement of list[from..] may write a register word that e reads. */
+static bool
+writes_read(const List *list, int from, const IExpr *e)
+{
+	for (int i = from; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		if ((s->kind == L_REG_STORE && reads_word(e, s->tensor, s->slot * etype_bits(s->tensor->type) / 32)) ||
+		    (s->kind == L_COPY && reads_word(e, s->regs[0].tensor, s->regs[0].word)) ||
+		    (s->kind == L_REGS && reads_word(e, s->tensor, -1)))
+			return true;
+		for (int r = 0; s->kind == L_TC && r < s->nregs; r++)
+			if (reads_word(e, s->regs[r].tensor, s->regs[r].word))
+				return true;
+		if (writes_read(&s->body, 0, e) || writes_read(&s->els, 0, e))
+			return true;
+	}
+	return false;
+}
+
 static void
 stmts(const List *list)
 {
@@ -1852,6 +1911,10 @@ stmts(const List *list)
 		const LStmt *s = LIST_AT(*list, LStmt, i);
 		if (P.pending && P.depth == 0 && !(s->kind == L_FENCE && s->tc == TC_FENCE_AFTER))
 			read_slots();
+		/* a float let used once, reading registers nothing writes before that use, is computed
+		   there (inside the branch that uses it, as nvcc sinks it) rather than kept live */
+		P.sink = (s->kind == L_LET || s->kind == L_VAR) && s->value && s->value->type == T_F32 &&
+		         later_uses(list, i + 1, s->var, false) <= 1 && !writes_read(list, i + 1, s->value);
 		if (s->vec) {
 			if (s->comment)
 				comment_line("", s->comment);
@@ -1860,6 +1923,7 @@ stmts(const List *list)
 		} else {
 			stmt(s);
 		}
+		P.sink = false;
 	}
 }
 
