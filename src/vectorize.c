@@ -1,6 +1,8 @@
 /* vectorize.c: how data moves as bits: runs of a thread's accesses to consecutive global or shared
- * elements become one 4-, 8- or 16-byte access, and 16-bit data that is only moved is never converted.
- * Both emitters read the marks (LStmt.vec) and the helpers here; see docs/ptx.md. */
+ * elements become one 4-, 8- or 16-byte access, and 16-bit data that is only moved is never converted;
+ * and the per-warp shape of the code (dead register stores, each warp's own register words, branches
+ * on the warp index joined or made one). Both emitters read the marks (LStmt.vec) and the helpers
+ * here; see docs/ptx.md. */
 #include <string.h>
 
 #include "tilec.h"
@@ -626,6 +628,556 @@ merge_dispatches(List *list)
 	*list = out;
 }
 
+/* ---------------------------------------------------------------- per-warp registers */
+
+/* A local tensor whose words are used only inside branches on the warp index keeps, in each warp,
+ * only the words that warp uses, in their order: examples/per_warp_slots.tile gives each thread 32
+ * slots and warp w uses slots 8w .. 8w + 7, which become its words 0 .. 7. Registers are per thread,
+ * so each warp's words may be numbered apart; the branches of different warps then often move the
+ * same words, and uniform_dispatches() makes them one. */
+typedef struct WarpUse {
+	Tensor *t;
+	bool bad;      /* a use where the warp is not known, or the tensor is a device function's */
+	uint8_t *used; /* [warp * words + word] */
+	int *map;      /* [warp * words + word]: the word it becomes */
+} WarpUse;
+
+static List warp_uses; /* WarpUse* */
+static int nwarps;
+
+static WarpUse *
+warp_use(const Tensor *t)
+{
+	for (int i = 0; i < warp_uses.n; i++)
+		if (LIST_AT(warp_uses, WarpUse, i)->t == t)
+			return LIST_AT(warp_uses, WarpUse, i);
+	WarpUse *u = pool_alloc(sizeof *u);
+	u->t = (Tensor *)t;
+	u->used = pool_alloc((size_t)nwarps * (size_t)t->words + 1);
+	list_push(&warp_uses, u);
+	return u;
+}
+
+static void
+use_word(const Tensor *t, int word, int warp)
+{
+	WarpUse *u = warp_use(t);
+	if (warp < 0 || warp >= nwarps)
+		u->bad = true;
+	else
+		u->used[warp * t->words + word] = 1;
+}
+
+static void
+use_expr(const IExpr *e, int warp)
+{
+	if (!e)
+		return;
+	if (e->kind == IE_REG)
+		use_word(e->tensor, e->slot * etype_bits(e->tensor->type) / 32, warp);
+	if (e->kind == IE_LOAD && e->coords)
+		for (int d = 0; d < e->tensor->rank; d++)
+			use_expr(e->coords[d], warp);
+	use_expr(e->a, warp);
+	use_expr(e->b, warp);
+	use_expr(e->index, warp);
+}
+
+/* The warp that runs the statements of list: -1 where it is not known. */
+static void
+use_list(const List *list, int warp)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		int64_t k;
+		if (s->kind == L_REG_STORE)
+			use_word(s->tensor, s->slot * etype_bits(s->tensor->type) / 32, warp);
+		for (int r = 0; r < s->nregs && s->kind == L_TC; r++)
+			use_word(s->regs[r].tensor, s->regs[r].word, warp);
+		if (s->kind == L_COPY)
+			for (int r = 0; r < 2; r++)
+				use_word(s->regs[r].tensor, s->regs[r].word, warp);
+		for (int a = 0; s->call && a < s->call->nargs; a++)
+			if (s->call->tensors[a] && s->call->tensors[a]->kind == TK_LOCAL)
+				warp_use(s->call->tensors[a])->bad = true;
+		if (s->kind == L_STORE && s->coords)
+			for (int d = 0; d < s->tensor->rank; d++)
+				use_expr(s->coords[d], warp);
+		use_expr(s->value, warp);
+		use_expr(s->index, warp);
+		use_expr(s->cond, warp);
+		use_expr(s->lo, warp);
+		use_expr(s->hi, warp);
+		use_expr(s->addr, warp);
+		bool arm = s->kind == L_IF && warp_test(s->cond, &k) && k >= 0 && k < nwarps;
+		use_list(&s->body, arm ? (int)k : warp);
+		use_list(&s->els, warp);
+	}
+}
+
+static int
+new_word(const Tensor *t, int word, int warp)
+{
+	WarpUse *u = warp_use(t);
+	return u->map && warp >= 0 ? u->map[warp * t->words + word] : word;
+}
+
+static IExpr *
+remap_expr(IExpr *e, int warp)
+{
+	if (!e)
+		return NULL;
+	IExpr *a = remap_expr(e->a, warp), *b = remap_expr(e->b, warp), *index = remap_expr(e->index, warp);
+	int slot = e->slot;
+	if (e->kind == IE_REG) {
+		int per = 32 / etype_bits(e->tensor->type);
+		slot = new_word(e->tensor, e->slot / per, warp) * per + e->slot % per;
+	}
+	IExpr **coords = e->coords;
+	if (e->kind == IE_LOAD && e->coords) {
+		coords = pool_alloc((size_t)e->tensor->rank * sizeof *coords);
+		for (int d = 0; d < e->tensor->rank; d++)
+			coords[d] = remap_expr(e->coords[d], warp);
+	}
+	if (a == e->a && b == e->b && index == e->index && slot == e->slot &&
+	    (!coords || !memcmp(coords, e->coords, (size_t)e->tensor->rank * sizeof *coords)))
+		return e;
+	IExpr *c = pool_alloc(sizeof *c);
+	*c = *e;
+	c->a = a;
+	c->b = b;
+	c->index = index;
+	c->slot = slot;
+	c->coords = coords;
+	return c;
+}
+
+static void
+remap_list(List *list, int warp)
+{
+	for (int i = 0; i < list->n; i++) {
+		LStmt *s = LIST_AT(*list, LStmt, i);
+		int64_t k;
+		if (s->kind == L_REG_STORE) {
+			int per = 32 / etype_bits(s->tensor->type);
+			s->slot = new_word(s->tensor, s->slot / per, warp) * per + s->slot % per;
+		}
+		if ((s->kind == L_TC || s->kind == L_COPY) && s->regs) {
+			int n = s->kind == L_COPY ? 2 : s->nregs;
+			RegRef *regs = pool_alloc((size_t)n * sizeof *regs);
+			for (int r = 0; r < n; r++) {
+				regs[r] = s->regs[r];
+				regs[r].word = new_word(regs[r].tensor, regs[r].word, warp);
+			}
+			s->regs = regs;
+		}
+		if (s->kind == L_STORE && s->coords) {
+			IExpr **coords = pool_alloc((size_t)s->tensor->rank * sizeof *coords);
+			for (int d = 0; d < s->tensor->rank; d++)
+				coords[d] = remap_expr(s->coords[d], warp);
+			s->coords = coords;
+		}
+		s->value = remap_expr(s->value, warp);
+		s->index = remap_expr(s->index, warp);
+		s->cond = remap_expr(s->cond, warp);
+		s->lo = remap_expr(s->lo, warp);
+		s->hi = remap_expr(s->hi, warp);
+		s->addr = remap_expr(s->addr, warp);
+		bool arm = s->kind == L_IF && warp_test(s->cond, &k) && k >= 0 && k < nwarps;
+		remap_list(&s->body, arm ? (int)k : warp);
+		remap_list(&s->els, warp);
+	}
+}
+
+static void
+per_warp_registers(KernelIR *k)
+{
+	warp_uses = (List){0};
+	nwarps = (k->threads + 31) / 32;
+	for (int i = 0; i < k->dparams.n; i++) {
+		DevParam *dp = LIST_AT(k->dparams, DevParam, i);
+		if (dp->kind == PK_LOCAL)
+			warp_use(dp->tensor)->bad = true;
+	}
+	use_list(&k->body, -1);
+	bool any = false;
+	for (int i = 0; i < warp_uses.n; i++) {
+		WarpUse *u = LIST_AT(warp_uses, WarpUse, i);
+		int most = 0, words = u->t->words;
+		for (int w = 0; w < nwarps && !u->bad; w++) {
+			int n = 0;
+			for (int x = 0; x < words; x++)
+				n += u->used[w * words + x];
+			most = n > most ? n : most;
+		}
+		if (u->bad || u->t->kind != TK_LOCAL || most >= words)
+			continue;
+		u->map = pool_alloc((size_t)nwarps * (size_t)words * sizeof *u->map);
+		for (int w = 0; w < nwarps; w++)
+			for (int x = 0, n = 0; x < words; x++)
+				u->map[w * words + x] = u->used[w * words + x] ? n++ : 0;
+		any = true;
+	}
+	if (any)
+		remap_list(&k->body, -1);
+	for (int i = 0; i < warp_uses.n; i++) {
+		WarpUse *u = LIST_AT(warp_uses, WarpUse, i);
+		if (u->map) {
+			int most = 0;
+			for (int x = 0; x < nwarps * u->t->words; x++)
+				most = u->map[x] + 1 > most ? u->map[x] + 1 : most;
+			u->t->words = most;
+		}
+	}
+}
+
+/* ---------------------------------------------------------------- uniform dispatches */
+
+/* A chain of branches on the warp index whose arms do the same but for constants that grow with
+ * the warp (after per_warp_registers, the loop `for t in 0..4 { if (warp == t) { mine[8 * t + c] =
+ * A[t, lane, c]; } }` unrolled) becomes one body in which the warp index stands for them: one
+ * instruction stream instead of a branch per warp, as a hand-written kernel has it. */
+
+static bool
+int_type(EType t)
+{
+	return t == T_I32 || t == T_U32 || t == T_I64;
+}
+
+/* Whether e is the warp index (through lets and integer conversions). */
+static bool
+is_warp(const IExpr *e)
+{
+	for (;;) {
+		if (e->kind == IE_VAR && e->var->is_let && e->var->def)
+			e = e->var->def;
+		else if (e->kind == IE_CONV && int_type(e->to) && int_type(e->a->type))
+			e = e->a;
+		else
+			return e->kind == IE_BUILTIN && e->builtin == B_WARP_ID;
+	}
+}
+
+/* An integer value as a sum of terms (atom times coefficient) and a constant; with subst, the warp
+ * index is the constant warp. */
+enum { LIN_MAX = 8 };
+typedef struct Lin {
+	int n;
+	const IExpr *atom[LIN_MAX];
+	int64_t coef[LIN_MAX];
+	int64_t c;
+} Lin;
+
+static bool
+lin_add(Lin *l, const IExpr *e, int64_t scale, bool subst, int64_t warp)
+{
+	int64_t v;
+	if (ie_is_const(e, &v)) {
+		l->c += scale * v;
+		return true;
+	}
+	if (subst && is_warp(e)) {
+		l->c += scale * warp;
+		return true;
+	}
+	if (e->kind == IE_BINARY && e->a->type == e->type && (e->op == OP_ADD || e->op == OP_SUB) && e->b->type == e->type)
+		return lin_add(l, e->a, scale, subst, warp) &&
+		       lin_add(l, e->b, e->op == OP_ADD ? scale : -scale, subst, warp);
+	if (e->kind == IE_BINARY && e->op == OP_MUL && e->a->type == e->type && e->b->type == e->type) {
+		if (ie_is_const(e->b, &v))
+			return lin_add(l, e->a, scale * v, subst, warp);
+		if (ie_is_const(e->a, &v))
+			return lin_add(l, e->b, scale * v, subst, warp);
+	}
+	if (e->kind == IE_BINARY && e->op == OP_SHL && e->a->type == e->type && ie_is_const(e->b, &v) && v >= 0 && v < 31)
+		return lin_add(l, e->a, scale * ((int64_t)1 << v), subst, warp);
+	if (e->kind == IE_UNARY && e->op == OP_NEG && e->a->type == e->type)
+		return lin_add(l, e->a, -scale, subst, warp);
+	for (int i = 0; i < l->n; i++)
+		if (ie_equal(l->atom[i], e)) {
+			l->coef[i] += scale;
+			return true;
+		}
+	if (l->n == LIN_MAX)
+		return false;
+	l->atom[l->n] = e;
+	l->coef[l->n++] = scale;
+	return true;
+}
+
+static bool
+lin_of(const IExpr *e, Lin *l, bool subst, int64_t warp)
+{
+	*l = (Lin){0};
+	return int_type(e->type) && (e->type == T_I64 || e->type == T_I32 || e->type == T_U32) &&
+	       lin_add(l, e, 1, subst, warp);
+}
+
+/* Equal as values of type t (32-bit ones modulo 2^32). */
+static bool
+same_value(int64_t a, int64_t b, EType t)
+{
+	return t == T_I64 ? a == b : (uint32_t)a == (uint32_t)b;
+}
+
+static int64_t
+coef_of(const Lin *l, const IExpr *atom)
+{
+	int64_t c = 0;
+	for (int i = 0; i < l->n; i++)
+		if (ie_equal(l->atom[i], atom))
+			c += l->coef[i];
+	return c;
+}
+
+/* Whether a and b have the same terms. */
+static bool
+same_terms(const Lin *a, const Lin *b, EType t)
+{
+	for (int i = 0; i < a->n; i++)
+		if (!same_value(coef_of(a, a->atom[i]), coef_of(b, a->atom[i]), t))
+			return false;
+	for (int i = 0; i < b->n; i++)
+		if (!same_value(coef_of(a, b->atom[i]), coef_of(b, b->atom[i]), t))
+			return false;
+	return true;
+}
+
+static int64_t
+signed_value(int64_t v, EType t)
+{
+	return t == T_I64 ? v : (int64_t)(int32_t)(uint32_t)v;
+}
+
+static IExpr *
+lin_term(IExpr *sum, IExpr *atom, int64_t coef, EType t)
+{
+	coef = signed_value(coef, t);
+	if (!coef)
+		return sum;
+	int64_t mag = coef < 0 ? -coef : coef;
+	IExpr *term = mag == 1 ? atom : ie_binary(OP_MUL, atom, ie_int(mag, t));
+	if (!sum)
+		return coef < 0 ? ie_binary(OP_SUB, ie_int(0, t), term) : term;
+	return ie_binary(coef < 0 ? OP_SUB : OP_ADD, sum, term);
+}
+
+static IExpr *warp_value; /* the warp index of the chain being made one */
+
+/* The template of a (in the arm of warp ka) and b (warp kb): equal parts as they are, integer
+ * values that differ by a multiple of kb - ka as a term of the warp index. */
+static IExpr *
+generalize(IExpr *a, IExpr *b, int64_t ka, int64_t kb)
+{
+	if (!a || !b)
+		return a == b ? a : NULL;
+	if (ie_equal(a, b))
+		return a;
+	Lin la, lb;
+	if (a->type == b->type && lin_of(a, &la, false, 0) && lin_of(b, &lb, false, 0) && same_terms(&la, &lb, a->type)) {
+		int64_t d = signed_value(lb.c - la.c, a->type);
+		if (d % (kb - ka))
+			return NULL;
+		int64_t slope = d / (kb - ka);
+		IExpr *sum = NULL;
+		for (int i = 0; i < la.n; i++) {
+			bool first = true;
+			for (int j = 0; j < i && first; j++)
+				first = !ie_equal(la.atom[j], la.atom[i]);
+			if (first)
+				sum = lin_term(sum, (IExpr *)la.atom[i], coef_of(&la, la.atom[i]), a->type);
+		}
+		sum = lin_term(sum, ie_convert(warp_value, a->type), slope, a->type);
+		int64_t c = signed_value(la.c - slope * ka, a->type);
+		if (!sum)
+			return ie_int(c, a->type);
+		return c ? ie_binary(c < 0 ? OP_SUB : OP_ADD, sum, ie_int(c < 0 ? -c : c, a->type)) : sum;
+	}
+	if (a->kind != b->kind || a->type != b->type || a->op != b->op || a->to != b->to || a->fn != b->fn ||
+	    a->var != b->var || a->builtin != b->builtin || a->tensor != b->tensor || a->slot != b->slot ||
+	    a->kind == IE_INT || a->kind == IE_FLOAT || !a->coords != !b->coords)
+		return NULL;
+	IExpr *g = pool_alloc(sizeof *g);
+	*g = *a;
+	g->a = generalize(a->a, b->a, ka, kb);
+	g->b = generalize(a->b, b->b, ka, kb);
+	g->index = generalize(a->index, b->index, ka, kb);
+	if ((a->a && !g->a) || (a->b && !g->b) || (a->index && !g->index))
+		return NULL;
+	if (a->coords) {
+		g->coords = pool_alloc((size_t)a->tensor->rank * sizeof *g->coords);
+		for (int d = 0; d < a->tensor->rank; d++)
+			if (!(g->coords[d] = generalize(a->coords[d], b->coords[d], ka, kb)))
+				return NULL;
+	}
+	return g;
+}
+
+/* Whether template t computes, in the warp w, what e computes there. */
+static bool
+same_in_warp(const IExpr *t, const IExpr *e, int64_t w)
+{
+	if (!t || !e)
+		return t == e;
+	if (ie_equal(t, e))
+		return true;
+	Lin lt, le;
+	if (t->type == e->type && lin_of(t, &lt, true, w) && lin_of(e, &le, true, w) && same_terms(&lt, &le, t->type) &&
+	    same_value(lt.c, le.c, t->type))
+		return true;
+	if (t->kind != e->kind || t->type != e->type || t->op != e->op || t->to != e->to || t->fn != e->fn ||
+	    t->var != e->var || t->builtin != e->builtin || t->tensor != e->tensor || t->slot != e->slot ||
+	    t->kind == IE_INT || t->kind == IE_FLOAT || !t->coords != !e->coords)
+		return false;
+	if (!same_in_warp(t->a, e->a, w) || !same_in_warp(t->b, e->b, w) || !same_in_warp(t->index, e->index, w))
+		return false;
+	for (int d = 0; t->coords && d < t->tensor->rank; d++)
+		if (!same_in_warp(t->coords[d], e->coords[d], w))
+			return false;
+	return true;
+}
+
+/* Whether a and b are the same statement but for their expressions. */
+static bool
+same_shape(const LStmt *a, const LStmt *b)
+{
+	if (a->kind != b->kind || a->var != b->var || a->tensor != b->tensor || a->slot != b->slot || a->tc != b->tc ||
+	    a->cta_group != b->cta_group || memcmp(&a->op, &b->op, sizeof a->op) || a->ncols != b->ncols ||
+	    a->imm != b->imm || a->nregs != b->nregs || a->mask_lo != b->mask_lo || a->mask_hi != b->mask_hi ||
+	    a->align_test != b->align_test || a->owner_test != b->owner_test || a->call || b->call ||
+	    a->vec != b->vec || a->body.n != b->body.n || a->els.n != b->els.n || !a->coords != !b->coords ||
+	    !a->value != !b->value || !a->index != !b->index || !a->cond != !b->cond || !a->lo != !b->lo ||
+	    !a->hi != !b->hi || !a->addr != !b->addr || !a->comment != !b->comment ||
+	    (a->comment && strcmp(a->comment, b->comment)))
+		return false;
+	int n = a->kind == L_COPY ? 2 : a->kind == L_TC ? a->nregs : 0;
+	for (int r = 0; r < n; r++)
+		if (a->regs[r].tensor != b->regs[r].tensor || a->regs[r].word != b->regs[r].word)
+			return false;
+	return true;
+}
+
+static bool generalize_list(List *out, const List *a, const List *b, int64_t ka, int64_t kb);
+
+static LStmt *
+generalize_stmt(const LStmt *a, const LStmt *b, int64_t ka, int64_t kb)
+{
+	if (!same_shape(a, b))
+		return NULL;
+	LStmt *g = pool_alloc(sizeof *g);
+	*g = *a;
+	g->body = g->els = (List){0};
+#define GEN(f)                                                  \
+	do {                                                    \
+		g->f = generalize(a->f, b->f, ka, kb);          \
+		if (a->f && !g->f)                              \
+			return NULL;                            \
+	} while (0)
+	GEN(value);
+	GEN(index);
+	GEN(cond);
+	GEN(lo);
+	GEN(hi);
+	GEN(addr);
+#undef GEN
+	if (a->coords) {
+		g->coords = pool_alloc((size_t)a->tensor->rank * sizeof *g->coords);
+		for (int d = 0; d < a->tensor->rank; d++)
+			if (!(g->coords[d] = generalize(a->coords[d], b->coords[d], ka, kb)))
+				return NULL;
+	}
+	if (!generalize_list(&g->body, &a->body, &b->body, ka, kb) || !generalize_list(&g->els, &a->els, &b->els, ka, kb))
+		return NULL;
+	return g;
+}
+
+static bool
+generalize_list(List *out, const List *a, const List *b, int64_t ka, int64_t kb)
+{
+	if (a->n != b->n)
+		return false;
+	for (int i = 0; i < a->n; i++) {
+		LStmt *g = generalize_stmt(LIST_AT(*a, LStmt, i), LIST_AT(*b, LStmt, i), ka, kb);
+		if (!g)
+			return false;
+		list_push(out, g);
+	}
+	return true;
+}
+
+static bool
+list_in_warp(const List *t, const List *s, int64_t w)
+{
+	if (t->n != s->n)
+		return false;
+	for (int i = 0; i < t->n; i++) {
+		const LStmt *a = LIST_AT(*t, LStmt, i), *b = LIST_AT(*s, LStmt, i);
+		if (!same_shape(a, b) || !same_in_warp(a->value, b->value, w) || !same_in_warp(a->index, b->index, w) ||
+		    !same_in_warp(a->cond, b->cond, w) || !same_in_warp(a->lo, b->lo, w) ||
+		    !same_in_warp(a->hi, b->hi, w) || !same_in_warp(a->addr, b->addr, w) ||
+		    !list_in_warp(&a->body, &b->body, w) || !list_in_warp(&a->els, &b->els, w))
+			return false;
+		for (int d = 0; a->coords && d < a->tensor->rank; d++)
+			if (!same_in_warp(a->coords[d], b->coords[d], w))
+				return false;
+	}
+	return true;
+}
+
+/* The statements that replace dispatch s: its arms' template, for every warp when the arms are
+ * those of all warps, else behind one test of the warp's range. NULL when the arms differ. */
+static LStmt *
+uniform_dispatch(LStmt *s)
+{
+	List arms = {0};
+	add_arms(&arms, s);
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	for (int i = 0; i < arms.n; i++) {
+		int64_t w = LIST_AT(arms, Arm, i)->warp;
+		lo = w < lo ? w : lo;
+		hi = w > hi ? w : hi;
+	}
+	if (arms.n < 2 || hi - lo + 1 != arms.n || lo < 0 || hi >= nwarps)
+		return NULL;
+	const Arm *a = NULL, *b = NULL; /* the two last warps: the first may have folded its constants away */
+	for (int i = 0; i < arms.n; i++) {
+		const Arm *x = LIST_AT(arms, Arm, i);
+		if (x->warp == hi)
+			b = x;
+		if (x->warp == hi - 1)
+			a = x;
+	}
+	warp_value = s->cond->a;
+	LStmt *g = pool_alloc(sizeof *g);
+	g->kind = L_BLOCK;
+	g->loc = s->loc;
+	g->comment = s->comment;
+	if (!generalize_list(&g->body, &a->body, &b->body, a->warp, b->warp))
+		return NULL;
+	for (int i = 0; i < arms.n; i++)
+		if (!list_in_warp(&g->body, &LIST_AT(arms, Arm, i)->body, LIST_AT(arms, Arm, i)->warp))
+			return NULL;
+	if (lo == 0 && hi == nwarps - 1)
+		return g;
+	g->kind = L_IF;
+	g->cond = ie_binary(OP_LT, warp_value, ie_int(hi + 1, warp_value->type));
+	if (lo > 0)
+		g->cond = ie_binary(OP_LAND, ie_binary(OP_GE, warp_value, ie_int(lo, warp_value->type)), g->cond);
+	return g;
+}
+
+static void
+uniform_dispatches(List *list)
+{
+	List out = {0};
+	for (int i = 0; i < list->n; i++) {
+		LStmt *s = LIST_AT(*list, LStmt, i), *u = is_dispatch(s) ? uniform_dispatch(s) : NULL;
+		list_push(&out, u ? u : s);
+	}
+	*list = (List){0};
+	flatten(list, &out); /* a template of every warp joins the list, and so do its unrolled iterations */
+}
+
 /* ---------------------------------------------------------------- vector groups */
 
 /* group_at, and for a store of register words, only words that one instruction wrote together. */
@@ -647,16 +1199,18 @@ vector_at(const List *list, int i, int bytes, IExpr **align_rest)
 }
 
 static void
-vectorize_list(List *list)
+vectorize_list(List *list, bool chain_rest)
 {
 	List flat = {0}, out = {0};
 	flatten(&flat, list);
 	*list = flat;
 	merge_dispatches(list);
+	if (!chain_rest) /* the rest of a chain runs on the warps its first arms do not select */
+		uniform_dispatches(list);
 	for (int i = 0; i < list->n;) {
 		LStmt *s = LIST_AT(*list, LStmt, i);
-		vectorize_list(&s->body);
-		vectorize_list(&s->els);
+		vectorize_list(&s->body, false);
+		vectorize_list(&s->els, is_dispatch(s));
 		int n = 0, bytes = 16;
 		IExpr *align_rest = NULL;
 		for (; bytes >= 4 && !n; bytes /= 2) {
@@ -835,7 +1389,8 @@ vectorize(KernelIR *k)
 		live_list(&k->body, w, &l);
 	}
 	drop_dead(&k->body);
+	per_warp_registers(k);
 	defs = (List){0};
 	def_ids = 0;
-	vectorize_list(&k->body);
+	vectorize_list(&k->body, false);
 }
