@@ -638,11 +638,15 @@ merge_dispatches(List *list)
 typedef struct WarpUse {
 	Tensor *t;
 	bool bad;      /* a use where the warp is not known, or the tensor is a device function's */
+	bool outside;  /* stores of values (no register read) outside the branches: see outside_run */
 	uint8_t *used; /* [warp * words + word] */
 	int *map;      /* [warp * words + word]: the word it becomes */
 } WarpUse;
 
 static List warp_uses; /* WarpUse* */
+static IExpr *warp_value; /* the warp index that a template of per-warp code (generalize) names */
+static bool generalize_list(List *out, const List *a, const List *b, int64_t ka, int64_t kb);
+static bool list_in_warp(const List *t, const List *s, int64_t w);
 static int nwarps;
 
 static WarpUse *
@@ -690,7 +694,9 @@ use_list(const List *list, int warp)
 	for (int i = 0; i < list->n; i++) {
 		const LStmt *s = LIST_AT(*list, LStmt, i);
 		int64_t k;
-		if (s->kind == L_REG_STORE)
+		if (s->kind == L_REG_STORE && warp < 0 && !reads_registers(s->value))
+			warp_use(s->tensor)->outside = true;
+		else if (s->kind == L_REG_STORE)
 			use_word(s->tensor, s->slot * etype_bits(s->tensor->type) / 32, warp);
 		for (int r = 0; r < s->nregs && s->kind == L_TC; r++)
 			use_word(s->regs[r].tensor, s->regs[r].word, warp);
@@ -752,12 +758,109 @@ remap_expr(IExpr *e, int warp)
 	return c;
 }
 
+/* Stores of values into a remapped tensor outside the branches (where every warp runs them), from
+ * list[i] on: the run of them, up to *end, when the words each warp keeps receive the same values
+ * in the same order in every warp that keeps words of the tensor (the clear loop `for j in 0..32 {
+ * mine[j] = 0.0; }` before per-warp code: in every warp, its 8 words are zeroed). The other stores
+ * of the run write words that warp never reads. Returns the run's statements for the warps, or
+ * NULL (with *end) when they differ. */
+static List *
+outside_run(const List *list, int i, int *end)
+{
+	const LStmt *s = LIST_AT(*list, LStmt, i);
+	WarpUse *u = warp_use(s->tensor);
+	int per = 32 / etype_bits(s->tensor->type);
+	for (*end = i; *end < list->n; (*end)++) {
+		const LStmt *t = LIST_AT(*list, LStmt, *end);
+		if (t->kind != L_REG_STORE || t->tensor != s->tensor || reads_registers(t->value))
+			break;
+	}
+	List **mine = pool_alloc((size_t)nwarps * sizeof *mine), *seq = NULL;
+	int keeping = 0;
+	bool same = true;
+	for (int w = 0; w < nwarps; w++) {
+		bool keeps = false; /* a warp that keeps no word of the tensor never reads what the run writes */
+		for (int x = 0; x < s->tensor->words && !keeps; x++)
+			keeps = u->used[w * s->tensor->words + x];
+		if (!keeps)
+			continue;
+		keeping++;
+		mine[w] = pool_alloc(sizeof *mine[w]);
+		for (int j = i; j < *end; j++) {
+			const LStmt *t = LIST_AT(*list, LStmt, j);
+			int word = t->slot / per;
+			if (!u->used[w * s->tensor->words + word])
+				continue;
+			LStmt *c = pool_alloc(sizeof *c);
+			*c = *t;
+			c->slot = u->map[w * s->tensor->words + word] * per + t->slot % per;
+			list_push(mine[w], c);
+		}
+		if (!seq) {
+			seq = mine[w];
+			continue;
+		}
+		same = same && seq->n == mine[w]->n;
+		for (int j = 0; same && j < seq->n; j++) {
+			const LStmt *a = LIST_AT(*seq, LStmt, j), *b = LIST_AT(*mine[w], LStmt, j);
+			same = a->slot == b->slot && ie_equal(a->value, b->value);
+		}
+	}
+	if (same)
+		return seq ? seq : pool_alloc(sizeof *seq);
+	/* values that step with the warp (`mine[j] = A[j / 8, lane, j % 8]`: warp t loads tile t) as a
+	 * template of the warp index, when every warp keeps words: a warp that keeps none would read
+	 * where the program never does */
+	if (keeping < nwarps || nwarps < 2)
+		return NULL;
+	List *g = pool_alloc(sizeof *g);
+	warp_value = ie_builtin(B_WARP_ID);
+	if (!generalize_list(g, mine[nwarps - 2], mine[nwarps - 1], nwarps - 2, nwarps - 1))
+		return NULL;
+	for (int w = 0; w < nwarps; w++)
+		if (!list_in_warp(g, mine[w], w))
+			return NULL;
+	return g;
+}
+
+/* Marks bad the remapped tensors whose stores outside the branches are not uniform runs. */
+static void
+check_outside(const List *list, int warp)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		int64_t k;
+		if (warp < 0 && s->kind == L_REG_STORE && warp_use(s->tensor)->map) {
+			int end;
+			if (!outside_run(list, i, &end)) {
+				warp_use(s->tensor)->map = NULL;
+				warp_use(s->tensor)->bad = true;
+			}
+			i = end - 1;
+			continue;
+		}
+		bool arm = s->kind == L_IF && warp_test(s->cond, &k) && k >= 0 && k < nwarps;
+		check_outside(&s->body, arm ? (int)k : warp);
+		check_outside(&s->els, warp);
+	}
+}
+
 static void
 remap_list(List *list, int warp)
 {
+	List out = {0};
 	for (int i = 0; i < list->n; i++) {
 		LStmt *s = LIST_AT(*list, LStmt, i);
 		int64_t k;
+		if (warp < 0 && s->kind == L_REG_STORE && warp_use(s->tensor)->map) {
+			int end;
+			List *seq = outside_run(list, i, &end);
+			for (int j = 0; j < seq->n; j++)
+				list_push(&out, seq->v[j]);
+			i = end - 1;
+			continue;
+		}
+		list_push(&out, s);
 		if (s->kind == L_REG_STORE) {
 			int per = 32 / etype_bits(s->tensor->type);
 			s->slot = new_word(s->tensor, s->slot / per, warp) * per + s->slot % per;
@@ -787,12 +890,29 @@ remap_list(List *list, int warp)
 		remap_list(&s->body, arm ? (int)k : warp);
 		remap_list(&s->els, warp);
 	}
+	*list = out;
+}
+
+static void flatten(List *out, const List *list);
+
+/* flatten() everywhere, as vectorize_list() does it: the runs of outside_run span the iterations. */
+static void
+flatten_all(List *list)
+{
+	List flat = {0};
+	flatten(&flat, list);
+	*list = flat;
+	for (int i = 0; i < list->n; i++) {
+		flatten_all(&LIST_AT(*list, LStmt, i)->body);
+		flatten_all(&LIST_AT(*list, LStmt, i)->els);
+	}
 }
 
 static void
 per_warp_registers(KernelIR *k)
 {
 	warp_uses = (List){0};
+	flatten_all(&k->body);
 	nwarps = (k->threads + 31) / 32;
 	for (int i = 0; i < k->dparams.n; i++) {
 		DevParam *dp = LIST_AT(k->dparams, DevParam, i);
@@ -818,6 +938,8 @@ per_warp_registers(KernelIR *k)
 				u->map[w * words + x] = u->used[w * words + x] ? n++ : 0;
 		any = true;
 	}
+	if (any)
+		check_outside(&k->body, -1);
 	if (any)
 		remap_list(&k->body, -1);
 	for (int i = 0; i < warp_uses.n; i++) {
@@ -962,7 +1084,6 @@ lin_term(IExpr *sum, IExpr *atom, int64_t coef, EType t)
 	return ie_binary(coef < 0 ? OP_SUB : OP_ADD, sum, term);
 }
 
-static IExpr *warp_value; /* the warp index of the chain being made one */
 
 /* The template of a (in the arm of warp ka) and b (warp kb): equal parts as they are, integer
  * values that differ by a multiple of kb - ka as a term of the warp index. */
@@ -1057,7 +1178,6 @@ same_shape(const LStmt *a, const LStmt *b)
 	return true;
 }
 
-static bool generalize_list(List *out, const List *a, const List *b, int64_t ka, int64_t kb);
 
 static LStmt *
 generalize_stmt(const LStmt *a, const LStmt *b, int64_t ka, int64_t kb)

@@ -252,9 +252,13 @@ expect_run emu/run/copy_owner_warp 0 "expect Out = A: all 256 elements equal" te
 expect_run emu/run/copy_owner_range 0 "expect Out = A: all 384 elements equal" tests/golden/copy_owner_threads.tile \
 	--kernel first_96 --expect Out=A
 # per-warp registers and the branches on the warp index made one (vectorize.c)
-for k in two_warps halves swapped; do
+for k in two_warps halves swapped all_loaded; do
 	expect_run emu/run/perwarp_$k 0 "expect Out = A: all" tests/golden/perwarp_uniform.tile --kernel $k --expect Out=A
 done
+expect_run emu/run/perwarp_cleared 0 "expect Out = A: all" tests/golden/perwarp_uniform.tile --kernel cleared --set n=1 \
+	--expect Out=A
+expect_run emu/run/perwarp_cleared_zero 0 "Out: f32[4, 32, 8] fnv64 b93a0c83ce3b6325: 0 0 0 0" tests/golden/perwarp_uniform.tile \
+	--kernel cleared --set n=0
 # a copy's wait whose first read is inside an edge test goes before the test: no deadlock
 expect_run emu/run/copy_wait_split 0 "expect Out = A: all 20000 elements equal" tests/golden/copy_wait_split.tile \
 	--set M=200 --set N=100 --expect Out=A

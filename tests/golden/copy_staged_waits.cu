@@ -12,7 +12,7 @@ extern "C" __global__ void __launch_bounds__(128) overlap(float *__restrict__ A,
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-	unsigned r[32];
+	unsigned r[8];
 	r[0] = __float_as_uint(0.0f);
 	r[1] = __float_as_uint(0.0f);
 	r[2] = __float_as_uint(0.0f);
@@ -21,125 +21,32 @@ extern "C" __global__ void __launch_bounds__(128) overlap(float *__restrict__ A,
 	r[5] = __float_as_uint(0.0f);
 	r[6] = __float_as_uint(0.0f);
 	r[7] = __float_as_uint(0.0f);
-	r[8] = __float_as_uint(0.0f);
-	r[9] = __float_as_uint(0.0f);
-	r[10] = __float_as_uint(0.0f);
-	r[11] = __float_as_uint(0.0f);
-	r[12] = __float_as_uint(0.0f);
-	r[13] = __float_as_uint(0.0f);
-	r[14] = __float_as_uint(0.0f);
-	r[15] = __float_as_uint(0.0f);
-	r[16] = __float_as_uint(0.0f);
-	r[17] = __float_as_uint(0.0f);
-	r[18] = __float_as_uint(0.0f);
-	r[19] = __float_as_uint(0.0f);
-	r[20] = __float_as_uint(0.0f);
-	r[21] = __float_as_uint(0.0f);
-	r[22] = __float_as_uint(0.0f);
-	r[23] = __float_as_uint(0.0f);
-	r[24] = __float_as_uint(0.0f);
-	r[25] = __float_as_uint(0.0f);
-	r[26] = __float_as_uint(0.0f);
-	r[27] = __float_as_uint(0.0f);
-	r[28] = __float_as_uint(0.0f);
-	r[29] = __float_as_uint(0.0f);
-	r[30] = __float_as_uint(0.0f);
-	r[31] = __float_as_uint(0.0f);
 	// copy_staged_waits.tile:26: copy(tv, r);
 	unsigned tl_stage0[8];
-	if (tl_warp_id == 0) {
-		tl_stage0[0] = r[0];
-		tl_stage0[1] = r[1];
-		tl_stage0[2] = r[2];
-		tl_stage0[3] = r[3];
-		tl_stage0[4] = r[4];
-		tl_stage0[5] = r[5];
-		tl_stage0[6] = r[6];
-		tl_stage0[7] = r[7];
-	} else if (tl_warp_id == 1) {
-		tl_stage0[0] = r[8];
-		tl_stage0[1] = r[9];
-		tl_stage0[2] = r[10];
-		tl_stage0[3] = r[11];
-		tl_stage0[4] = r[12];
-		tl_stage0[5] = r[13];
-		tl_stage0[6] = r[14];
-		tl_stage0[7] = r[15];
-	} else if (tl_warp_id == 2) {
-		tl_stage0[0] = r[16];
-		tl_stage0[1] = r[17];
-		tl_stage0[2] = r[18];
-		tl_stage0[3] = r[19];
-		tl_stage0[4] = r[20];
-		tl_stage0[5] = r[21];
-		tl_stage0[6] = r[22];
-		tl_stage0[7] = r[23];
-	} else if (tl_warp_id == 3) {
-		tl_stage0[0] = r[24];
-		tl_stage0[1] = r[25];
-		tl_stage0[2] = r[26];
-		tl_stage0[3] = r[27];
-		tl_stage0[4] = r[28];
-		tl_stage0[5] = r[29];
-		tl_stage0[6] = r[30];
-		tl_stage0[7] = r[31];
-	}
+	tl_stage0[0] = r[0];
+	tl_stage0[1] = r[1];
+	tl_stage0[2] = r[2];
+	tl_stage0[3] = r[3];
+	tl_stage0[4] = r[4];
+	tl_stage0[5] = r[5];
+	tl_stage0[6] = r[6];
+	tl_stage0[7] = r[7];
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
 		:: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)),
 		  "r"(tl_stage0[0]), "r"(tl_stage0[1]), "r"(tl_stage0[2]), "r"(tl_stage0[3]), "r"(tl_stage0[4]), "r"(tl_stage0[5]), "r"(tl_stage0[6]), "r"(tl_stage0[7]) : "memory");
-	if (warp == 0) {
-		{ const uint4 tl_v = *(const uint4 *)&A[lane * 8]; r[0] = tl_v.x; r[1] = tl_v.y; r[2] = tl_v.z; r[3] = tl_v.w; }
-		{ const uint4 tl_v = *(const uint4 *)&A[(lane * 8) + 4]; r[4] = tl_v.x; r[5] = tl_v.y; r[6] = tl_v.z; r[7] = tl_v.w; }
-	} else if (warp == 1) {
-		{ const uint4 tl_v = *(const uint4 *)&A[(32 + lane) * 8]; r[8] = tl_v.x; r[9] = tl_v.y; r[10] = tl_v.z; r[11] = tl_v.w; }
-		{ const uint4 tl_v = *(const uint4 *)&A[((32 + lane) * 8) + 4]; r[12] = tl_v.x; r[13] = tl_v.y; r[14] = tl_v.z; r[15] = tl_v.w; }
-	} else if (warp == 2) {
-		{ const uint4 tl_v = *(const uint4 *)&A[(64 + lane) * 8]; r[16] = tl_v.x; r[17] = tl_v.y; r[18] = tl_v.z; r[19] = tl_v.w; }
-		{ const uint4 tl_v = *(const uint4 *)&A[((64 + lane) * 8) + 4]; r[20] = tl_v.x; r[21] = tl_v.y; r[22] = tl_v.z; r[23] = tl_v.w; }
-	} else if (warp == 3) {
-		{ const uint4 tl_v = *(const uint4 *)&A[(96 + lane) * 8]; r[24] = tl_v.x; r[25] = tl_v.y; r[26] = tl_v.z; r[27] = tl_v.w; }
-		{ const uint4 tl_v = *(const uint4 *)&A[((96 + lane) * 8) + 4]; r[28] = tl_v.x; r[29] = tl_v.y; r[30] = tl_v.z; r[31] = tl_v.w; }
-	}
+	{ const uint4 tl_v = *(const uint4 *)&A[(lane * 8) + (warp * 256)]; r[0] = tl_v.x; r[1] = tl_v.y; r[2] = tl_v.z; r[3] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[((lane * 8) + (warp * 256)) + 4]; r[4] = tl_v.x; r[5] = tl_v.y; r[6] = tl_v.z; r[7] = tl_v.w; }
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
 	// copy_staged_waits.tile:34: copy(tv, r);
 	unsigned tl_stage1[8];
-	if (tl_warp_id == 0) {
-		tl_stage1[0] = r[0];
-		tl_stage1[1] = r[1];
-		tl_stage1[2] = r[2];
-		tl_stage1[3] = r[3];
-		tl_stage1[4] = r[4];
-		tl_stage1[5] = r[5];
-		tl_stage1[6] = r[6];
-		tl_stage1[7] = r[7];
-	} else if (tl_warp_id == 1) {
-		tl_stage1[0] = r[8];
-		tl_stage1[1] = r[9];
-		tl_stage1[2] = r[10];
-		tl_stage1[3] = r[11];
-		tl_stage1[4] = r[12];
-		tl_stage1[5] = r[13];
-		tl_stage1[6] = r[14];
-		tl_stage1[7] = r[15];
-	} else if (tl_warp_id == 2) {
-		tl_stage1[0] = r[16];
-		tl_stage1[1] = r[17];
-		tl_stage1[2] = r[18];
-		tl_stage1[3] = r[19];
-		tl_stage1[4] = r[20];
-		tl_stage1[5] = r[21];
-		tl_stage1[6] = r[22];
-		tl_stage1[7] = r[23];
-	} else if (tl_warp_id == 3) {
-		tl_stage1[0] = r[24];
-		tl_stage1[1] = r[25];
-		tl_stage1[2] = r[26];
-		tl_stage1[3] = r[27];
-		tl_stage1[4] = r[28];
-		tl_stage1[5] = r[29];
-		tl_stage1[6] = r[30];
-		tl_stage1[7] = r[31];
-	}
+	tl_stage1[0] = r[0];
+	tl_stage1[1] = r[1];
+	tl_stage1[2] = r[2];
+	tl_stage1[3] = r[3];
+	tl_stage1[4] = r[4];
+	tl_stage1[5] = r[5];
+	tl_stage1[6] = r[6];
+	tl_stage1[7] = r[7];
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
 		:: "r"(address[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)),
 		  "r"(tl_stage1[0]), "r"(tl_stage1[1]), "r"(tl_stage1[2]), "r"(tl_stage1[3]), "r"(tl_stage1[4]), "r"(tl_stage1[5]), "r"(tl_stage1[6]), "r"(tl_stage1[7]) : "memory");
@@ -155,51 +62,16 @@ extern "C" __global__ void __launch_bounds__(128) overlap(float *__restrict__ A,
 	}
 	asm volatile("tcgen05.wait::ld.sync.aligned;" :
 		  "+r"(tl_stage2[0]), "+r"(tl_stage2[1]), "+r"(tl_stage2[2]), "+r"(tl_stage2[3]), "+r"(tl_stage2[4]), "+r"(tl_stage2[5]), "+r"(tl_stage2[6]), "+r"(tl_stage2[7]) :: "memory");
-	if (tl_warp_id == 0) {
-		r[0] = tl_stage2[0];
-		r[1] = tl_stage2[1];
-		r[2] = tl_stage2[2];
-		r[3] = tl_stage2[3];
-		r[4] = tl_stage2[4];
-		r[5] = tl_stage2[5];
-		r[6] = tl_stage2[6];
-		r[7] = tl_stage2[7];
-		*(uint4 *)&Out[lane * 8] = make_uint4(r[0], r[1], r[2], r[3]);
-		*(uint4 *)&Out[(lane * 8) + 4] = make_uint4(r[4], r[5], r[6], r[7]);
-	} else if (tl_warp_id == 1) {
-		r[8] = tl_stage2[0];
-		r[9] = tl_stage2[1];
-		r[10] = tl_stage2[2];
-		r[11] = tl_stage2[3];
-		r[12] = tl_stage2[4];
-		r[13] = tl_stage2[5];
-		r[14] = tl_stage2[6];
-		r[15] = tl_stage2[7];
-		*(uint4 *)&Out[(32 + lane) * 8] = make_uint4(r[8], r[9], r[10], r[11]);
-		*(uint4 *)&Out[((32 + lane) * 8) + 4] = make_uint4(r[12], r[13], r[14], r[15]);
-	} else if (tl_warp_id == 2) {
-		r[16] = tl_stage2[0];
-		r[17] = tl_stage2[1];
-		r[18] = tl_stage2[2];
-		r[19] = tl_stage2[3];
-		r[20] = tl_stage2[4];
-		r[21] = tl_stage2[5];
-		r[22] = tl_stage2[6];
-		r[23] = tl_stage2[7];
-		*(uint4 *)&Out[(64 + lane) * 8] = make_uint4(r[16], r[17], r[18], r[19]);
-		*(uint4 *)&Out[((64 + lane) * 8) + 4] = make_uint4(r[20], r[21], r[22], r[23]);
-	} else if (tl_warp_id == 3) {
-		r[24] = tl_stage2[0];
-		r[25] = tl_stage2[1];
-		r[26] = tl_stage2[2];
-		r[27] = tl_stage2[3];
-		r[28] = tl_stage2[4];
-		r[29] = tl_stage2[5];
-		r[30] = tl_stage2[6];
-		r[31] = tl_stage2[7];
-		*(uint4 *)&Out[(96 + lane) * 8] = make_uint4(r[24], r[25], r[26], r[27]);
-		*(uint4 *)&Out[((96 + lane) * 8) + 4] = make_uint4(r[28], r[29], r[30], r[31]);
-	}
+	r[0] = tl_stage2[0];
+	r[1] = tl_stage2[1];
+	r[2] = tl_stage2[2];
+	r[3] = tl_stage2[3];
+	r[4] = tl_stage2[4];
+	r[5] = tl_stage2[5];
+	r[6] = tl_stage2[6];
+	r[7] = tl_stage2[7];
+	*(uint4 *)&Out[(lane * 8) + (tl_warp_id * 256)] = make_uint4(r[0], r[1], r[2], r[3]);
+	*(uint4 *)&Out[((lane * 8) + (tl_warp_id * 256)) + 4] = make_uint4(r[4], r[5], r[6], r[7]);
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
@@ -225,7 +97,7 @@ extern "C" __global__ void __launch_bounds__(128) in_branch(int n, float *__rest
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	const int warp = tl_warp_id;
 	const int lane = (int)(threadIdx.x & 31u);
-	unsigned r[32];
+	unsigned r[8];
 	r[0] = __float_as_uint(0.0f);
 	r[1] = __float_as_uint(0.0f);
 	r[2] = __float_as_uint(0.0f);
@@ -234,30 +106,6 @@ extern "C" __global__ void __launch_bounds__(128) in_branch(int n, float *__rest
 	r[5] = __float_as_uint(0.0f);
 	r[6] = __float_as_uint(0.0f);
 	r[7] = __float_as_uint(0.0f);
-	r[8] = __float_as_uint(0.0f);
-	r[9] = __float_as_uint(0.0f);
-	r[10] = __float_as_uint(0.0f);
-	r[11] = __float_as_uint(0.0f);
-	r[12] = __float_as_uint(0.0f);
-	r[13] = __float_as_uint(0.0f);
-	r[14] = __float_as_uint(0.0f);
-	r[15] = __float_as_uint(0.0f);
-	r[16] = __float_as_uint(0.0f);
-	r[17] = __float_as_uint(0.0f);
-	r[18] = __float_as_uint(0.0f);
-	r[19] = __float_as_uint(0.0f);
-	r[20] = __float_as_uint(0.0f);
-	r[21] = __float_as_uint(0.0f);
-	r[22] = __float_as_uint(0.0f);
-	r[23] = __float_as_uint(0.0f);
-	r[24] = __float_as_uint(0.0f);
-	r[25] = __float_as_uint(0.0f);
-	r[26] = __float_as_uint(0.0f);
-	r[27] = __float_as_uint(0.0f);
-	r[28] = __float_as_uint(0.0f);
-	r[29] = __float_as_uint(0.0f);
-	r[30] = __float_as_uint(0.0f);
-	r[31] = __float_as_uint(0.0f);
 	if (n > 0) {
 		// copy_staged_waits.tile:65: copy(r, tv);
 		unsigned tl_stage0[8];
@@ -267,57 +115,17 @@ extern "C" __global__ void __launch_bounds__(128) in_branch(int n, float *__rest
 			: "r"(tmem[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)) : "memory");
 		asm volatile("tcgen05.wait::ld.sync.aligned;" :
 			  "+r"(tl_stage0[0]), "+r"(tl_stage0[1]), "+r"(tl_stage0[2]), "+r"(tl_stage0[3]), "+r"(tl_stage0[4]), "+r"(tl_stage0[5]), "+r"(tl_stage0[6]), "+r"(tl_stage0[7]) :: "memory");
-		if (tl_warp_id == 0) {
-			r[0] = tl_stage0[0];
-			r[1] = tl_stage0[1];
-			r[2] = tl_stage0[2];
-			r[3] = tl_stage0[3];
-			r[4] = tl_stage0[4];
-			r[5] = tl_stage0[5];
-			r[6] = tl_stage0[6];
-			r[7] = tl_stage0[7];
-		} else if (tl_warp_id == 1) {
-			r[8] = tl_stage0[0];
-			r[9] = tl_stage0[1];
-			r[10] = tl_stage0[2];
-			r[11] = tl_stage0[3];
-			r[12] = tl_stage0[4];
-			r[13] = tl_stage0[5];
-			r[14] = tl_stage0[6];
-			r[15] = tl_stage0[7];
-		} else if (tl_warp_id == 2) {
-			r[16] = tl_stage0[0];
-			r[17] = tl_stage0[1];
-			r[18] = tl_stage0[2];
-			r[19] = tl_stage0[3];
-			r[20] = tl_stage0[4];
-			r[21] = tl_stage0[5];
-			r[22] = tl_stage0[6];
-			r[23] = tl_stage0[7];
-		} else if (tl_warp_id == 3) {
-			r[24] = tl_stage0[0];
-			r[25] = tl_stage0[1];
-			r[26] = tl_stage0[2];
-			r[27] = tl_stage0[3];
-			r[28] = tl_stage0[4];
-			r[29] = tl_stage0[5];
-			r[30] = tl_stage0[6];
-			r[31] = tl_stage0[7];
-		}
+		r[0] = tl_stage0[0];
+		r[1] = tl_stage0[1];
+		r[2] = tl_stage0[2];
+		r[3] = tl_stage0[3];
+		r[4] = tl_stage0[4];
+		r[5] = tl_stage0[5];
+		r[6] = tl_stage0[6];
+		r[7] = tl_stage0[7];
 	}
-	if (warp == 0) {
-		*(uint4 *)&Out[lane * 8] = make_uint4(r[0], r[1], r[2], r[3]);
-		*(uint4 *)&Out[(lane * 8) + 4] = make_uint4(r[4], r[5], r[6], r[7]);
-	} else if (warp == 1) {
-		*(uint4 *)&Out[(32 + lane) * 8] = make_uint4(r[8], r[9], r[10], r[11]);
-		*(uint4 *)&Out[((32 + lane) * 8) + 4] = make_uint4(r[12], r[13], r[14], r[15]);
-	} else if (warp == 2) {
-		*(uint4 *)&Out[(64 + lane) * 8] = make_uint4(r[16], r[17], r[18], r[19]);
-		*(uint4 *)&Out[((64 + lane) * 8) + 4] = make_uint4(r[20], r[21], r[22], r[23]);
-	} else if (warp == 3) {
-		*(uint4 *)&Out[(96 + lane) * 8] = make_uint4(r[24], r[25], r[26], r[27]);
-		*(uint4 *)&Out[((96 + lane) * 8) + 4] = make_uint4(r[28], r[29], r[30], r[31]);
-	}
+	*(uint4 *)&Out[(lane * 8) + (warp * 256)] = make_uint4(r[0], r[1], r[2], r[3]);
+	*(uint4 *)&Out[((lane * 8) + (warp * 256)) + 4] = make_uint4(r[4], r[5], r[6], r[7]);
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");

@@ -61,3 +61,43 @@ extern "C" __global__ void __launch_bounds__(128) swapped(float *__restrict__ A,
 
 // launch configuration for libtilert: grid x, y, z, block x, y, z
 extern "C" __device__ const unsigned tilec_launch_swapped[6] = {1, 1, 1, 128, 1, 1};
+
+extern "C" __global__ void __launch_bounds__(128) cleared(int n, float *__restrict__ A, float *__restrict__ Out)
+{
+	const int tl_warp_id = (int)(threadIdx.x >> 5);
+	const int warp = tl_warp_id;
+	const int lane = (int)(threadIdx.x & 31u);
+	unsigned r[8];
+	r[0] = __float_as_uint(0.0f);
+	r[1] = __float_as_uint(0.0f);
+	r[2] = __float_as_uint(0.0f);
+	r[3] = __float_as_uint(0.0f);
+	r[4] = __float_as_uint(0.0f);
+	r[5] = __float_as_uint(0.0f);
+	r[6] = __float_as_uint(0.0f);
+	r[7] = __float_as_uint(0.0f);
+	if (n > 0) {
+		{ const uint4 tl_v = *(const uint4 *)&A[(lane * 8) + (warp * 256)]; r[0] = tl_v.x; r[1] = tl_v.y; r[2] = tl_v.z; r[3] = tl_v.w; }
+		{ const uint4 tl_v = *(const uint4 *)&A[((lane * 8) + (warp * 256)) + 4]; r[4] = tl_v.x; r[5] = tl_v.y; r[6] = tl_v.z; r[7] = tl_v.w; }
+	}
+	*(uint4 *)&Out[(lane * 8) + (warp * 256)] = make_uint4(r[0], r[1], r[2], r[3]);
+	*(uint4 *)&Out[((lane * 8) + (warp * 256)) + 4] = make_uint4(r[4], r[5], r[6], r[7]);
+}
+
+// launch configuration for libtilert: grid x, y, z, block x, y, z
+extern "C" __device__ const unsigned tilec_launch_cleared[6] = {1, 1, 1, 128, 1, 1};
+
+extern "C" __global__ void __launch_bounds__(128) all_loaded(float *__restrict__ A, float *__restrict__ Out)
+{
+	const int tl_warp_id = (int)(threadIdx.x >> 5);
+	const int warp = tl_warp_id;
+	const int lane = (int)(threadIdx.x & 31u);
+	unsigned r[8];
+	{ const uint4 tl_v = *(const uint4 *)&A[(lane * 8) + (tl_warp_id * 256)]; r[0] = tl_v.x; r[1] = tl_v.y; r[2] = tl_v.z; r[3] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[((lane * 8) + (tl_warp_id * 256)) + 4]; r[4] = tl_v.x; r[5] = tl_v.y; r[6] = tl_v.z; r[7] = tl_v.w; }
+	*(uint4 *)&Out[(lane * 8) + (warp * 256)] = make_uint4(r[0], r[1], r[2], r[3]);
+	*(uint4 *)&Out[((lane * 8) + (warp * 256)) + 4] = make_uint4(r[4], r[5], r[6], r[7]);
+}
+
+// launch configuration for libtilert: grid x, y, z, block x, y, z
+extern "C" __device__ const unsigned tilec_launch_all_loaded[6] = {1, 1, 1, 128, 1, 1};
