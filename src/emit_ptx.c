@@ -45,6 +45,14 @@ typedef struct Slot {
 	Opnd val;             /* the register the slot is read into after publish (O_NONE before) */
 } Slot;
 
+/* A bit field of x: (x << r) & mask for r >= 0, (x >> -r) & mask (logical) for r < 0; x NULL is the
+ * linear thread index. */
+typedef struct Field {
+	const IExpr *x;
+	int r;
+	uint32_t mask;
+} Field;
+
 /* cname -> operand, for vars, lets, tmem base addresses and scalar parameters. */
 typedef struct MapEntry {
 	const char *key;
@@ -79,6 +87,10 @@ typedef struct Px {
 	size_t ver_cap;
 	bool keying;    /* vformat writes the key of a pure instruction */
 	bool *param_written;
+	List guards;    /* IExpr*: conditions of ids tested at depth 0 (guard()) */
+	List guard_p;   /* Opnd*: their predicates */
+	List guard_at;  /* int*: the epoch when each was tested */
+	int epoch;      /* counts the ifs and loops emitted (guard()) */
 	List wordmaps;  /* WordMap*: local tensors whose words share registers (word_share) */
 	/* a kernel without tcgen05.st: TMEM addresses from a base read once and a warp-uniform thread index */
 	Slot slots[8];
@@ -625,6 +637,10 @@ resolve(const IExpr *e)
 	return c;
 }
 
+static bool field(const IExpr *e, Field *f);
+static Opnd field_value(const Field *f);
+static bool lane_wide(uint32_t mask);
+
 /* The address of element index of a global or shared tensor. */
 static Addr
 address(const Tensor *t, const IExpr *index)
@@ -647,6 +663,19 @@ address(const Tensor *t, const IExpr *index)
 		if (i.k == O_IMM)
 			i = pure(O_D, "mov.b64 %D, %o;", i);
 		Opnd w = scale64(i, size);
+		a.base = pure(O_D, "add.s64 %D, %o, %o;", param_address(t->index), w);
+		return a;
+	}
+	Field f;
+	int log = size == 4 ? 2 : size == 2 ? 1 : 0;
+	if (t->kind == TK_GLOBAL && size <= 4 && field(idx, &f) && f.mask <= INT32_MAX && f.r > -32 && f.r + log < 32 &&
+	    (uint64_t)f.mask << log <= UINT32_MAX && lane_wide(f.mask)) {
+		/* a lane's offset times the element size is one field, zero-extended: lane_id * 32 * 4 is
+		   (tid << 7) & 0xf80, as nvcc writes it, rather than an and, a mul.lo and a mul.wide
+		   (measured: warp_scope 40 -> 39 registers, as nvcc's route) */
+		f.r += log;
+		f.mask <<= log;
+		Opnd w = pure(O_D, "cvt.u64.u32 %D, %o;", field_value(&f));
 		a.base = pure(O_D, "add.s64 %D, %o, %o;", param_address(t->index), w);
 		return a;
 	}
@@ -1064,6 +1093,63 @@ shifted(const IExpr *e, const IExpr **x, int *a)
 	}
 	*x = e->a;
 	return e->op == OP_DIV && const_pow2(e->b, a);
+}
+
+/* e as a Field: lane_id, (y >> a) & m, y & m, and those multiplied by or shifted left by a power of
+ * two. */
+static bool
+field(const IExpr *e, Field *f)
+{
+	e = same_bits(e);
+	int64_t c;
+	int sa, sb;
+	const IExpr *x;
+	if (e->kind == IE_BUILTIN && e->builtin == B_LANE_ID) {
+		*f = (Field){NULL, 0, 31};
+		return true;
+	}
+	if (e->kind != IE_BINARY)
+		return false;
+	if (e->op == OP_BITAND && ie_is_const(e->b, &c) && c > 0 && c <= UINT32_MAX) {
+		if (shifted(e->a, &x, &sa)) {
+			*f = (Field){x, -sa, (uint32_t)c & (uint32_t)(UINT32_MAX >> sa)};
+			return sa > 0 || x;
+		}
+		*f = (Field){same_bits(e->a), 0, (uint32_t)c};
+		return true;
+	}
+	if (e->op == OP_SHL && ie_is_const(e->b, &c) && c >= 0 && c < 32)
+		sb = (int)c;
+	else if (e->op != OP_MUL || !const_pow2(e->b, &sb))
+		return false;
+	if (!field(e->a, f))
+		return false;
+	f->r += sb;
+	f->mask = (uint32_t)((uint64_t)f->mask << sb);
+	return true;
+}
+
+/* Whether a mask spans at most 5 bits, as a lane number does. Only those offsets take the field form
+ * in an address: a wider one (tid & 63 of a half block) measured worse (copy_owner_threads 32 -> 40
+ * registers, ptxas then batching more loads). */
+static bool
+lane_wide(uint32_t mask)
+{
+	while (mask && !(mask & 1))
+		mask >>= 1;
+	return mask <= 31;
+}
+
+/* The value of a Field: one shift and one mask. */
+static Opnd
+field_value(const Field *f)
+{
+	Opnd v = f->x ? reg(ev(f->x)) : linear_tid();
+	if (f->r > 0)
+		v = pure(O_R, "shl.b32 %D, %o, %d;", v, f->r);
+	else if (f->r < 0)
+		v = pure(O_R, "shr.u32 %D, %o, %d;", v, -f->r);
+	return pure(O_R, "and.b32 %D, %o, %d;", v, (int64_t)f->mask);
 }
 
 /* The 32-bit operand of a (long long) conversion, else NULL. */
@@ -1641,6 +1727,35 @@ var_reg(const Var *v)
 	return r;
 }
 
+/* The predicate of an if's condition. A condition of ids and constants tested again (the
+ * `warp_id == 0` around an alloc and around the dealloc) reuses the predicate of the first test when
+ * that one ran on every path and no other branch came in between: ptxas merges every read of %tid
+ * after the first barrier into one value, so a test that reads the id again after the tcgen05 data
+ * keeps the id live across that data (subword_f16: 23 registers, 22 with the predicate, as nvcc's
+ * route). Across other branches a kept predicate competes for the seven predicate registers
+ * (device_call: 54 registers instead of 52), so every other if and loop starts a new epoch, after
+ * which the test is made again. */
+static Opnd
+guard(const IExpr *cond)
+{
+	if (recomputable(cond))
+		for (int i = 0; i < P.guards.n; i++)
+			if (*LIST_AT(P.guard_at, int, i) == P.epoch && ie_equal(LIST_AT(P.guards, IExpr, i), cond))
+				return *LIST_AT(P.guard_p, Opnd, i);
+	Opnd p = pred(cond);
+	P.epoch++;
+	if (P.depth == 0 && recomputable(cond)) {
+		Opnd *keep = pool_alloc(sizeof *keep);
+		int *at = pool_alloc(sizeof *at);
+		*keep = p;
+		*at = P.epoch;
+		list_push(&P.guards, (void *)cond);
+		list_push(&P.guard_p, keep);
+		list_push(&P.guard_at, at);
+	}
+	return p;
+}
+
 static void
 assign(Opnd var, const IExpr *value)
 {
@@ -1763,7 +1878,7 @@ stmt(const LStmt *s)
 			stmts(c ? &s->body : &s->els);
 			break;
 		}
-		Opnd p = pred(s->cond);
+		Opnd p = guard(s->cond);
 		int l_else = ++P.nlabel, l_end = s->els.n ? ++P.nlabel : l_else;
 		unsigned gen = P.cse_gen, cuts = P.cuts;
 		if (!has_load(s->cond)) {
@@ -1815,6 +1930,7 @@ stmt(const LStmt *s)
 		assign(i, s->lo);
 		label(l_top);
 		Opnd p = pure(O_P, "setp.ge.s32 %D, %o, %o;", i, ev(s->hi));
+		P.epoch++; /* see guard() */
 		ins("@%o bra %s;", p, label_name(l_end));
 		P.depth++;
 		stmts(&s->body);
