@@ -1166,6 +1166,12 @@ binary(const IExpr *e)
 {
 	if (is_compare(e->op) || e->op == OP_LAND || e->op == OP_LOR)
 		return pure(O_R, "selp.s32 %D, 1, 0, %o;", pred(e));
+	Field f;
+	if ((e->type == T_I32 || e->type == T_U32) && (e->op == OP_MUL || e->op == OP_SHL) && field(e, &f) && f.r > -32 &&
+	    f.r < 32)
+		/* a masked value scaled by a power of two is one shift and one mask, as nvcc writes
+		   (warp_id & 3) * 2^21 as (tid << 16) & 0x600000 */
+		return field_value(&f);
 	const IExpr *x = widened32(e->a), *y = widened32(e->b);
 	if (e->type == T_I64 && e->op == OP_MUL && x && y) {
 		/* the product of two widened 32-bit values, from the 32-bit values themselves */
@@ -1229,6 +1235,11 @@ binary(const IExpr *e)
 		if (u ? d >= 2 : (int32_t)c >= 2)
 			return div_const(a, d, u, e->op == OP_MOD);
 	}
+	if (e->op == OP_ADD && ((ie_is_const(e->b, &c) && c > 0 && c < known_factor(e->a)) ||
+	                        (ie_is_const(e->a, &c) && c > 0 && c < known_factor(e->b))))
+		/* a constant below the low zero bits of the other side: or, as nvcc writes a column added
+		   to the lane part of a tcgen05 address */
+		return pure(O_R, "or.b32 %D, %o, %o;", a, b);
 	const char *op;
 	switch (e->op) {
 	case OP_MUL: op = "mul.lo.s32"; break;

@@ -1049,6 +1049,8 @@ uint32_t half_bits(double v, EType t);
 bool ie_warp_test(const IExpr *cond, int64_t *k);
 /* e as rest + *c with c constant, through i32 and i64 + and - only; rest is NULL when e is constant. */
 IExpr *ie_split_offset(IExpr *e, int64_t *c);
+/* The largest power of two (up to 2^20) known to divide an integer value. */
+int64_t known_factor(const IExpr *e);
 /* Whether e reads an element or the address of an element of t. */
 bool loads_from(const IExpr *e, const Tensor *t);
 /* Whether two expressions are the same tree (the same variables, loads and constants). */

@@ -117,7 +117,7 @@ ie_split_offset(IExpr *e, int64_t *c)
 
 /* The largest power of two (up to 2^20) known to divide an integer value; powers of two divide
  * 2^32, so wrapping arithmetic keeps them. */
-static int64_t
+int64_t
 known_factor(const IExpr *e)
 {
 	const int64_t top = 1 << 20;
