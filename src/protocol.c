@@ -393,6 +393,17 @@ rects_overlap(const TmemRect *a, const TmemRect *b)
 	       a->col0 < b->col0 + b->cols && b->col0 < a->col0 + a->cols;
 }
 
+/* After an error about an ld or st, no further error about that statement's access. */
+static void
+forget_access(Protocol *p, Loc loc)
+{
+	for (int i = 0; i < p->flow.stores.n; i++) {
+		StoreState *st = LIST_AT(p->flow.stores, StoreState, i);
+		if (st->loc.first_line == loc.first_line && st->loc.file == loc.file)
+			st->pending = st->unsynced = false;
+	}
+}
+
 void
 protocol_read(Protocol *p, const IExpr *e, Loc loc)
 {
@@ -413,6 +424,7 @@ protocol_read(Protocol *p, const IExpr *e, Loc loc)
 				if (LIST_AT(p->flow.loaded, LoadedReg, i)->loc.first_line == r->loc.first_line &&
 				    LIST_AT(p->flow.loaded, LoadedReg, i)->loc.file == r->loc.file)
 					LIST_AT(p->flow.loaded, LoadedReg, i)->warps = 0;
+			forget_access(p, r->loc);
 		}
 		return;
 	}
@@ -454,6 +466,7 @@ cells_ready(Protocol *p, const TmemRect *r, bool ld, Loc loc)
 				      r->warp, isa_name(TC_WAIT_ST, 0));
 			note(st->loc, "the %s is here; put %s; after it", st->ld ? "tcgen05.ld" : "tcgen05.st",
 			     isa_spelling(wait, 0));
+			forget_access(p, st->loc);
 			return false;
 		}
 		if (st->rect.warp != r->warp && st->unsynced) {
@@ -466,6 +479,7 @@ cells_ready(Protocol *p, const TmemRect *r, bool ld, Loc loc)
 				           "then cta_sync before this store", r->warp, lane, col, st->rect.warp,
 				      st->ld ? "reads with tcgen05.ld" : "stored", st->rect.warp, isa_name(wait, 0));
 			note(st->loc, "the %s of warp %d is here", st->ld ? "tcgen05.ld" : "tcgen05.st", st->rect.warp);
+			forget_access(p, st->loc);
 			return false;
 		}
 	}
@@ -739,6 +753,32 @@ frees(Protocol *p, const LStmt *l, const TcOperands *ops, bool ncols_ok)
 		if (a ? live->alloc == a : (live->alloc->ncols == l->ncols || !l->ncols) && (live->warps & p->warps)) {
 			live->warps &= ~p->warps;
 			a = live->alloc;
+		}
+	}
+	/* TCGEN05.md 5: the last ld / st of the columns is complete (and, for another warp, synchronised)
+	   before the dealloc; a copy's got its wait above, an apply's is the program's */
+	bool planned = a && !strcmp(a->slot->name, PLANNED_SLOT_NAME);
+	char freer[96];
+	snprintf(freer, sizeof freer, planned ? "the end of the kernel frees (tilec's %s)" : "%s frees",
+	         isa_name(TC_DEALLOC, 0));
+	for (int i = 0; a && i < p->flow.stores.n; i++) {
+		StoreState *st = LIST_AT(p->flow.stores, StoreState, i);
+		const char *what = st->ld ? "tcgen05.ld" : "tcgen05.st";
+		TcKind wait = st->ld ? TC_WAIT_LD : TC_WAIT_ST;
+		if (st->rect.space != a)
+			continue;
+		if (st->pending && (p->warps >> st->rect.warp & 1)) {
+			error(l->loc, "%s tensor memory that a %s of warp %d may still be %s; put %s; before %s", freer,
+			      what, st->rect.warp, st->ld ? "reading" : "writing", isa_spelling(wait, 0), planned ? "the end" : "it");
+			note(st->loc, "the %s is here", what);
+			break;
+		}
+		if (st->unsynced && !(p->warps >> st->rect.warp & 1)) {
+			error(l->loc, "%s tensor memory that warp %d %s; warp %d must execute %s and then cta_sync before %s",
+			      freer, st->rect.warp, st->ld ? "reads with tcgen05.ld" : "stores to", st->rect.warp,
+			      isa_name(wait, 0), planned ? "the end" : "it");
+			note(st->loc, "the %s of warp %d is here", what, st->rect.warp);
+			break;
 		}
 	}
 	if (a) {

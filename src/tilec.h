@@ -796,6 +796,9 @@ extern bool (*lower_apply_observer)(Stmt *s, View **operands, int noperands, str
 
 /* ---------------------------------------------------------------- tmemplan.c */
 
+/* The shared slot of the planned allocation: a keyword, so no program can name it. */
+#define PLANNED_SLOT_NAME "tmem"
+
 /* Plans the columns of the kernel's tmem tensors without `at` and writes the allocation into its
    body (before lowering, with the parameters in scope); reports what keeps it from doing so. */
 void tmemplan_kernel(Kernel *kd, int threads);

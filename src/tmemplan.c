@@ -9,11 +9,9 @@
    ordinary program: the protocol checks, the fences, the emulator and both emitters treat the
    planned allocation exactly like a written one.
 
-   Device functions (LANGUAGE.md 10.3) may not declare tmem tensors without `at`, since their caller
-   owns tensor memory; they do not exist yet. When they do, their bodies must be refused here with a
-   diagnostic at each such declaration, never planned. */
+   Device functions (LANGUAGE.md 10.3) are never planned: their caller owns tensor memory, and lower.c
+   refuses a tmem tensor without `at` in them. */
 
-#define SLOT_NAME "tmem"
 #define MAX_ORDERS 5040 /* orders of tensors tried by the search: all of them up to 7 tensors */
 #define SEARCH_MAX 64   /* beyond, one first fit in declaration order */
 
@@ -750,7 +748,7 @@ static Expr *
 mk_slot(ExprKind kind, Loc loc)
 {
 	Expr *e = mk_expr(kind, loc);
-	e->name = SLOT_NAME;
+	e->name = PLANNED_SLOT_NAME;
 	list_push(&e->args, mk_int(0, loc));
 	return e;
 }
@@ -797,7 +795,7 @@ write_allocation(Kernel *kd, int ncols)
 	end.first_line = end.last_line;
 	end.first_column = end.last_column;
 	Stmt *slot = mk_stmt(S_SHARED, start);
-	slot->name = SLOT_NAME;
+	slot->name = PLANNED_SLOT_NAME;
 	slot->name_loc = start;
 	slot->type = T_U32;
 	list_push(&slot->dims, mk_int(1, start));

@@ -514,7 +514,7 @@ END_TEST
 /* ---------------------------------------------------------------- the 32x32b apply check */
 
 /* examples/tmem_roundtrip.tile with the register layout, the tmem view pattern and the statements
- * between the views and the wait replaced. */
+ * between the views and the waits replaced. */
 static const char *
 roundtrip(const char *reg_layout, const char *tmem_pattern, const char *stmts)
 {
@@ -537,6 +537,7 @@ roundtrip(const char *reg_layout, const char *tmem_pattern, const char *stmts)
 		"    view dv = dst.rearrange(\"(wh r) (wl c) -> (wl wh) r c\", wh = 2, r = 32, wl = 2);\n"
 		"%s\n"
 		"    tcgen05.wait::ld.sync.aligned;\n"
+		"    tcgen05.wait::st.sync.aligned;\n"
 		"    cta_sync;\n"
 		"    if (warp_id == 0) {\n"
 		"        tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n"
