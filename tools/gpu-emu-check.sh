@@ -10,16 +10,56 @@
 # Without TILEC, builds build/tilec with make first.
 # Scalar parameters take tilec run's defaults (0), or the --set options of the example's
 # `// run: tilec run FILE OPTIONS` comment line; tests/emu/trap_base.tile with off=0 is included.
+# Part 2 (gpu-ptx/NAME.N, gpu-nvcc/NAME.N): the programs of routes_list below, and the examples, whose
+# sm_100a PTX has no tcgen05 instruction run through tilec's own PTX (its .target set to ARCH, then
+# ptxas) and through its CUDA C (nvcc -arch=ARCH), compared with the CPU emulator in the same way.
 cd "$(dirname "$0")/.." || exit 2
 script=gpu-emu-check
 . tools/gpu-setup.sh
-for tile in examples/*.tile tests/emu/trap_base.tile; do
+# Part 2: programs without tcgen05 also run as tilec's own PTX and as its CUDA C (the same kernels
+# as for sm_100a with the target retold): each line is a .tile and its tilec run options.
+routes_list='tests/golden/copy_owner_threads.tile --kernel half_block
+tests/golden/copy_owner_threads.tile --kernel one_warp
+tests/golden/copy_owner_threads.tile --kernel first_96
+tests/golden/perwarp_uniform.tile --kernel two_warps
+tests/golden/perwarp_uniform.tile --kernel halves
+tests/golden/perwarp_uniform.tile --kernel swapped
+tests/golden/perwarp_uniform.tile --kernel all_loaded
+tests/golden/perwarp_uniform.tile --kernel cleared --set n=1
+tests/emu/copy_edge.tile --set M=100 --set N=50 --set lda=53 --set top=-5 --set left=30
+tests/emu/copy_edge.tile --set M=7 --set N=9 --set lda=12 --set top=-130 --set left=0
+tests/golden/runtime_shape.tile --set M=100 --set N=200 --set K=64 --set ldc=208
+tests/golden/guarded_loads.tile --set M=3 --set N=300
+tests/golden/cluster_runtime.tile --set N=100
+tests/emu/select_dim.tile --set n=10
+tests/golden/runtime_loop.tile
+tests/golden/expr_funcs.tile
+tests/golden/expr_compound.tile
+tests/golden/expr_select.tile
+tests/golden/f16_loads.tile
+tests/golden/scalar_param.tile --set scale=1.5 --set n=100
+tests/golden/copy_divergent_memory.tile'
+n=0
+for tile in examples/*.tile tests/emu/trap_base.tile "--"; do echo "$tile"; done >"$tmp/list"
+echo "$routes_list" >>"$tmp/list"
+while read -r tile given; do
+	[ "$tile" != -- ] || { part2=yes; continue; }
+	n=$((n + 1))
 	stem=${tile##*/}
 	stem=${stem%.tile}
+	[ -z "${part2:-}" ] || stem=$stem.$n
 	name=gpu-emu/$stem
 	dir=$tmp/$stem
 	mkdir -p "$dir"
-	run_options=$(sed -n 's|^// run: tilec run [^ ]* ||p' "$tile" | head -n 1)
+	if ! "$tilec" "$tile" -o "$dir/k.ptx" 2>"$dir/ptx.txt"; then
+		echo "FAIL gpu/$stem: tilec $tile failed"
+		sed 's/^/    /' "$dir/ptx.txt" | head -n 20
+		failed=1
+		continue
+	fi
+	routes=
+	grep -v '^[[:space:]]*//' "$dir/k.ptx" | grep -q 'tcgen05\.' || routes=yes
+	run_options=${given:-$(sed -n 's|^// run: tilec run [^ ]* ||p' "$tile" | head -n 1)}
 	# shellcheck disable=SC2086 # the options are words on purpose
 	if ! "$tilec" run "$tile" $run_options --dump "$dir" >"$dir/cpu.txt" 2>&1; then
 		echo "FAIL $name: tilec run failed"
@@ -27,6 +67,26 @@ for tile in examples/*.tile tests/emu/trap_base.tile; do
 		failed=1
 		continue
 	fi
+	# without tcgen05, tilec's own PTX and its CUDA C run on this GPU as they are (the target retold)
+	if [ -n "$routes" ]; then
+		sed "s/^\.target sm_[0-9a-z]*/.target $arch/" "$dir/k.ptx" >"$dir/k-$arch.ptx"
+		if "$(dirname "$nvcc")/ptxas" -arch="$arch" -o "$dir/ptx.cubin" "$dir/k-$arch.ptx" >"$dir/ptxas.txt" 2>&1; then
+			gpu_compare "gpu-ptx/$stem" "$dir" "$dir/ptx.cubin"
+		else
+			echo "FAIL gpu-ptx/$stem: ptxas -arch=$arch on tilec's PTX failed"
+			sed 's/^/    /' "$dir/ptxas.txt" | head -n 20
+			failed=1
+		fi
+		if "$tilec" "$tile" -o "$dir/nv.cu" &&
+		   "$nvcc" -cubin -arch="$arch" -o "$dir/nv.cubin" "$dir/nv.cu" >"$dir/nvcc.txt" 2>&1; then
+			gpu_compare "gpu-nvcc/$stem" "$dir" "$dir/nv.cubin"
+		else
+			echo "FAIL gpu-nvcc/$stem: nvcc -cubin -arch=$arch on tilec's CUDA C failed"
+			sed 's/^/    /' "$dir/nvcc.txt" | head -n 20
+			failed=1
+		fi
+	fi
+	[ -z "${part2:-}" ] || continue
 	if ! "$tilec" --target=emu "$tile" -o "$dir/k.cu" ||
 	   ! "$nvcc" -cubin -arch="$arch" -fmad=false -o "$dir/k.cubin" "$dir/k.cu" >"$dir/nvcc.txt" 2>&1; then
 		echo "FAIL $name: tilec --target=emu or nvcc -cubin -arch=$arch failed"
@@ -34,30 +94,6 @@ for tile in examples/*.tile tests/emu/trap_base.tile; do
 		failed=1
 		continue
 	fi
-	if ! "$runner" "$dir/k.cubin" "$dir" >"$dir/gpu.txt" 2>&1; then
-		echo "FAIL $name: the GPU run failed"
-		sed 's/^/    /' "$dir/gpu.txt" | head -n 20
-		failed=1
-		continue
-	fi
-	bad=
-	for out in "$dir"/*.out; do
-		i=${out##*/}
-		i=${i%.out}
-		cmp -s "$out" "$dir/$i.gpu" || bad="$bad $i"
-	done
-	# the checksums both printed, as a second look
-	sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\): .* fnv64 \([0-9a-f]*\):.*/\1: fnv64 \2/p' "$dir/cpu.txt" >"$dir/cpu.sum"
-	if [ -n "$bad" ]; then
-		echo "FAIL $name: the GPU left other values than the CPU emulator in parameter(s)$bad"
-		paste "$dir/cpu.sum" "$dir/gpu.txt" | sed 's/^/    cpu | gpu: /'
-		failed=1
-	elif ! cmp -s "$dir/cpu.sum" "$dir/gpu.txt"; then
-		echo "FAIL $name: the checksums differ"
-		paste "$dir/cpu.sum" "$dir/gpu.txt" | sed 's/^/    cpu | gpu: /'
-		failed=1
-	else
-		echo "PASS $name ($(tr '\n' ' ' <"$dir/gpu.txt"))"
-	fi
-done
+	gpu_compare "$name" "$dir" "$dir/k.cubin"
+done <"$tmp/list"
 exit $failed

@@ -2,7 +2,7 @@
 # for messages) and before their first check. From the repository root, with the script's arguments
 # still in "$@": sets tilec (absolute; built with make when no TILEC argument was given), arch
 # ($EMU_ARCH, default sm_90), nvcc, tmp (removed at exit) and runner (tools/emu-gpu-runner.c linked
-# with libtilert), and failed=0. Exits 2 when one of them cannot be had.
+# with libtilert), failed=0 and the function gpu_compare. Exits 2 when one of them cannot be had.
 tilec=${1:-build/tilec}
 case $tilec in /*) ;; *) tilec=$PWD/$tilec ;; esac
 arch=${EMU_ARCH:-sm_90}
@@ -19,3 +19,34 @@ runner=$tmp/emu-gpu-runner
 ${CC:-cc} -std=c11 -Wall -Wextra -O2 -D_POSIX_C_SOURCE=200809L -Iruntime -o "$runner" tools/emu-gpu-runner.c \
 	runtime/tilert.c -ldl || exit 2
 failed=0
+
+# gpu_compare NAME DIR CUBIN: launches CUBIN through libtilert on the inputs `tilec run --dump DIR` wrote
+# and compares every tensor it leaves with the CPU emulator's, bit for bit; one PASS/FAIL line.
+gpu_compare() {
+	name=$1 dir=$2
+	if ! "$runner" "$3" "$dir" >"$dir/gpu.txt" 2>&1; then
+		echo "FAIL $name: the GPU run failed"
+		sed 's/^/    /' "$dir/gpu.txt" | head -n 20
+		failed=1
+		return
+	fi
+	bad=
+	for out in "$dir"/*.out; do
+		i=${out##*/}
+		i=${i%.out}
+		cmp -s "$out" "$dir/$i.gpu" || bad="$bad $i"
+	done
+	# the checksums both printed, as a second look
+	sed -n 's/^\([A-Za-z_][A-Za-z0-9_]*\): .* fnv64 \([0-9a-f]*\):.*/\1: fnv64 \2/p' "$dir/cpu.txt" >"$dir/cpu.sum"
+	if [ -n "$bad" ]; then
+		echo "FAIL $name: the GPU left other values than the CPU emulator in parameter(s)$bad"
+		paste "$dir/cpu.sum" "$dir/gpu.txt" | sed 's/^/    cpu | gpu: /'
+		failed=1
+	elif ! cmp -s "$dir/cpu.sum" "$dir/gpu.txt"; then
+		echo "FAIL $name: the checksums differ"
+		paste "$dir/cpu.sum" "$dir/gpu.txt" | sed 's/^/    cpu | gpu: /'
+		failed=1
+	else
+		echo "PASS $name ($(tr '\n' ' ' <"$dir/gpu.txt"))"
+	fi
+}
