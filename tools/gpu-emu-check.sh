@@ -17,7 +17,9 @@ cd "$(dirname "$0")/.." || exit 2
 script=gpu-emu-check
 . tools/gpu-setup.sh
 # Part 2: programs without tcgen05 also run as tilec's own PTX and as its CUDA C (the same kernels
-# as for sm_100a with the target retold): each line is a .tile and its tilec run options.
+# as for sm_100a with the target retold): each line is a .tile and its tilec run options. Not listed:
+# guarded_loads and expr_select, where two threads store to one element (their GPU result depends on
+# which store lands last; the emulator runs the threads in order).
 routes_list='tests/golden/copy_owner_threads.tile --kernel half_block
 tests/golden/copy_owner_threads.tile --kernel one_warp
 tests/golden/copy_owner_threads.tile --kernel first_96
@@ -29,13 +31,11 @@ tests/golden/perwarp_uniform.tile --kernel cleared --set n=1
 tests/emu/copy_edge.tile --set M=100 --set N=50 --set lda=53 --set top=-5 --set left=30
 tests/emu/copy_edge.tile --set M=7 --set N=9 --set lda=12 --set top=-130 --set left=0
 tests/golden/runtime_shape.tile --set M=100 --set N=200 --set K=64 --set ldc=208
-tests/golden/guarded_loads.tile --set M=3 --set N=300
 tests/golden/cluster_runtime.tile --set N=100
 tests/emu/select_dim.tile --set n=10
 tests/golden/runtime_loop.tile
 tests/golden/expr_funcs.tile
 tests/golden/expr_compound.tile
-tests/golden/expr_select.tile
 tests/golden/f16_loads.tile
 tests/golden/scalar_param.tile --set scale=1.5 --set n=100
 tests/golden/copy_divergent_memory.tile'
