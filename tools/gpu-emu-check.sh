@@ -94,6 +94,6 @@ while read -r tile given; do
 		failed=1
 		continue
 	fi
-	gpu_compare "$name" "$dir" "$dir/k.cubin"
+	gpu_compare "gpu-emu/$stem" "$dir" "$dir/k.cubin"
 done <"$tmp/list"
 exit $failed
