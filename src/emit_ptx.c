@@ -629,12 +629,7 @@ resolve(const IExpr *e)
 		if (f->type == e->type)
 			return f;
 	}
-	IExpr *c = pool_alloc(sizeof *c);
-	*c = *e;
-	c->a = a;
-	c->b = b;
-	c->index = index;
-	return c;
+	return ie_with_children(e, a, b, index);
 }
 
 static bool field(const IExpr *e, Field *f);

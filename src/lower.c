@@ -2159,12 +2159,7 @@ subst(IExpr *e, Var **from, IExpr **to, int n)
 	IExpr *a = subst(e->a, from, to, n), *b = subst(e->b, from, to, n), *index = subst(e->index, from, to, n);
 	if (a == e->a && b == e->b && index == e->index)
 		return e;
-	IExpr *c = pool_alloc(sizeof *c);
-	*c = *e;
-	c->a = a;
-	c->b = b;
-	c->index = index;
-	return c;
+	return ie_with_children(e, a, b, index);
 }
 
 /* The comment above a device function: its contract in words (LANGUAGE.md 10.3). */

@@ -218,6 +218,17 @@ ie_new(IKind kind, EType type)
 }
 
 IExpr *
+ie_with_children(const IExpr *e, IExpr *a, IExpr *b, IExpr *index)
+{
+	IExpr *c = pool_alloc(sizeof *c);
+	*c = *e;
+	c->a = a;
+	c->b = b;
+	c->index = index;
+	return c;
+}
+
+IExpr *
 ie_int(int64_t v, EType type)
 {
 	IExpr *e = ie_new(IE_INT, type);

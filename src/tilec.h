@@ -513,6 +513,8 @@ IExpr *sema_element(Expr *e, Tensor **tensor, IExpr **index, int *slot);
 /* Lowers an expression to a typed IExpr, folding constants; NULL after an error. */
 IExpr *sema_expr(Expr *e);
 IExpr *ie_int(int64_t v, EType type);
+/* A copy of e whose operands are a and b and whose index is index (a rewrite of e's children). */
+IExpr *ie_with_children(const IExpr *e, IExpr *a, IExpr *b, IExpr *index);
 IExpr *ie_builtin(Builtin b);
 IExpr *ie_binary(Op op, IExpr *a, IExpr *b);
 IExpr *ie_convert(IExpr *e, EType to);

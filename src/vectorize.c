@@ -748,11 +748,7 @@ remap_expr(IExpr *e, int warp)
 	if (a == e->a && b == e->b && index == e->index && slot == e->slot &&
 	    (!coords || !memcmp(coords, e->coords, (size_t)e->tensor->rank * sizeof *coords)))
 		return e;
-	IExpr *c = pool_alloc(sizeof *c);
-	*c = *e;
-	c->a = a;
-	c->b = b;
-	c->index = index;
+	IExpr *c = ie_with_children(e, a, b, index);
 	c->slot = slot;
 	c->coords = coords;
 	return c;
