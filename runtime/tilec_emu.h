@@ -836,6 +836,91 @@ tl_emu_bounds(const char *where, const char *name, const long long (&c)[R], cons
 	return 0;
 }
 
+// ------------------------------------------------------------------ integer operations C leaves undefined
+// Division by zero, INT_MIN / -1 and a shift count outside 0..31 are errors in a constant expression;
+// at run time they stop the run here (the hardware gives some value, a CPU may die of SIGFPE).
+
+TL_EMU_FN void
+tl_emu_undef(const char *where, long long a, const char *op, long long b, const char *why)
+{
+	TL_EMU_FAIL("tilec emu: %s: %lld %s %lld is undefined: %s (thread %d of block (%u, %u, %u))\n", where, a, op, b,
+	            why, tl_emu_tid(), blockIdx.x, blockIdx.y, blockIdx.z);
+}
+
+// Whether a / b and a % b are defined for a signed type whose minimum is lo; stops the run when not.
+#define TL_EMU_SDIV_OK(lo, a, op, b, where) \
+	((b) == 0 ? (tl_emu_undef(where, a, op, b, "division by zero"), 0) \
+	 : (b) == -1 && (a) == (lo) ? (tl_emu_undef(where, a, op, b, "the quotient overflows"), 0) : 1)
+
+TL_EMU_INLINE int
+tl_emu_div_s32(int a, int b, const char *where)
+{
+	return TL_EMU_SDIV_OK(-2147483647 - 1, a, "/", b, where) ? a / b : 0;
+}
+
+TL_EMU_INLINE int
+tl_emu_mod_s32(int a, int b, const char *where)
+{
+	return TL_EMU_SDIV_OK(-2147483647 - 1, a, "%", b, where) ? a % b : 0;
+}
+
+TL_EMU_INLINE long long
+tl_emu_div_s64(long long a, long long b, const char *where)
+{
+	return TL_EMU_SDIV_OK(-9223372036854775807ll - 1, a, "/", b, where) ? a / b : 0;
+}
+
+TL_EMU_INLINE long long
+tl_emu_mod_s64(long long a, long long b, const char *where)
+{
+	return TL_EMU_SDIV_OK(-9223372036854775807ll - 1, a, "%", b, where) ? a % b : 0;
+}
+
+TL_EMU_INLINE unsigned
+tl_emu_div_u32(unsigned a, unsigned b, const char *where)
+{
+	return b ? a / b : (tl_emu_undef(where, a, "/", b, "division by zero"), 0u);
+}
+
+TL_EMU_INLINE unsigned
+tl_emu_mod_u32(unsigned a, unsigned b, const char *where)
+{
+	return b ? a % b : (tl_emu_undef(where, a, "%", b, "division by zero"), 0u);
+}
+
+// n, the count as the program wrote it (i32 or u32, widened without change), when it lies in 0..31
+TL_EMU_INLINE unsigned
+tl_emu_count(long long a, const char *op, long long n, const char *where)
+{
+	if (n < 0 || n > 31)
+		tl_emu_undef(where, a, op, n, "a shift count outside 0..31");
+	return (unsigned)n & 31;
+}
+
+TL_EMU_INLINE int
+tl_emu_shl_s32(int a, long long n, const char *where)
+{
+	return (int)((unsigned)a << tl_emu_count(a, "<<", n, where));
+}
+
+TL_EMU_INLINE unsigned
+tl_emu_shl_u32(unsigned a, long long n, const char *where)
+{
+	return a << tl_emu_count(a, "<<", n, where);
+}
+
+TL_EMU_INLINE int
+tl_emu_shr_s32(int a, long long n, const char *where)
+{
+	return a >> tl_emu_count(a, ">>", n, where);
+}
+
+TL_EMU_INLINE unsigned
+tl_emu_shr_u32(unsigned a, long long n, const char *where)
+{
+	return a >> tl_emu_count(a, ">>", n, where);
+}
+
 TL_EMU_INLINE unsigned
 tl_emu_saddr(const void *p)
 {

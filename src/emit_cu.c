@@ -303,6 +303,8 @@ expr_top(const IExpr *e)
 {
 	if (float_op(e)) {
 		call2(float_op(e), e->a, e->b);
+	} else if (e->kind == IE_BINARY && E.d->int_op && E.d->int_op(&E, e)) {
+		return;
 	} else if (e->kind == IE_BINARY) {
 		expr(e->a);
 		buf_printf(E.out, " %s ", op_text(e->op));
@@ -367,6 +369,8 @@ expr(const IExpr *e)
 			call2(float_op(e), e->a, e->b);
 			break;
 		}
+		if (E.d->int_op && E.d->int_op(&E, e))
+			break;
 		buf_puts(E.out, "(");
 		expr(e->a);
 		buf_printf(E.out, " %s ", op_text(e->op));

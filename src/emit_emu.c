@@ -367,6 +367,37 @@ emu_global_access(CuWriter *w, const Tensor *t, IExpr *const *coords)
 	buf_puts(w->out, "}) + ");
 }
 
+/* Integer division, remainder and shifts through the emulator's functions that stop the run where C leaves
+   the result undefined (tl_emu_div_s32 ...); a constant operand that cannot be such a case keeps C's operator. */
+static bool
+emu_int_op(CuWriter *w, const IExpr *e)
+{
+	int64_t c;
+	const char *op, *ty;
+	bool shift = e->op == OP_SHL || e->op == OP_SHR;
+	switch (e->op) {
+	case OP_DIV: op = "div"; break;
+	case OP_MOD: op = "mod"; break;
+	case OP_SHL: op = "shl"; break;
+	case OP_SHR: op = "shr"; break;
+	default: return false;
+	}
+	switch (shift ? e->a->type : e->type) {
+	case T_I32: ty = "s32"; break;
+	case T_U32: ty = "u32"; break;
+	case T_I64: ty = shift ? NULL : "s64"; break;
+	default: ty = NULL; break;
+	}
+	if (!ty || (ie_is_const(e->b, &c) && (shift ? c >= 0 && c < 32 : c != 0 && c != -1)))
+		return false;
+	buf_printf(w->out, "tl_emu_%s_%s(", op, ty);
+	cu_expr(w, e->a);
+	buf_puts(w->out, ", ");
+	cu_expr(w, e->b);
+	buf_printf(w->out, ", \"%s\")", where(w));
+	return true;
+}
+
 static const CuDialect emu = {
 	.shared_addr = "tl_emu_saddr",
 	.placed_fences = false, /* the emulator's __syncthreads orders everything */
@@ -374,6 +405,7 @@ static const CuDialect emu = {
 	.reg = emu_reg,
 	.reg_written = emu_reg_written,
 	.global_access = emu_global_access,
+	.int_op = emu_int_op,
 	.regs_declared = emu_regs_declared,
 	.kernel_begin = emu_kernel_begin,
 	.body_begin = emu_body_begin,

@@ -1100,6 +1100,8 @@ typedef struct CuDialect {
 	void (*reg_written)(CuWriter *w, const Tensor *t, int word); /* before a register store */
 	/* inside the brackets of a global or shared element access, before its offset: a check of its coordinates */
 	void (*global_access)(CuWriter *w, const Tensor *t, IExpr *const *coords);
+	/* an integer / % << >>: writes the operation and returns true, or false for C's operator */
+	bool (*int_op)(CuWriter *w, const IExpr *e);
 	void (*regs_declared)(CuWriter *w, const Tensor *t);         /* after a local tensor's declaration */
 	void (*kernel_begin)(CuWriter *w, KernelIR *k); /* before the kernel's signature */
 	void (*body_begin)(CuWriter *w, KernelIR *k);

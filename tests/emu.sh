@@ -240,6 +240,27 @@ expect_run emu/run/outside_shape 1 "trap_outside.tile:10: element [0, 200] of A 
 expect_run emu/run/outside_shared 1 "trap_shared.tile:9: element [3" \
 	tests/emu/trap_shared.tile --set n=5
 expect_run emu/run/inside_shared 0 "Out: f32[32]" tests/emu/trap_shared.tile
+# integer operations C leaves undefined, with run-time operands (tests/emu/trap_undefined.tile)
+u=tests/emu/trap_undefined.tile
+ok="--set d=3 --set e=3 --set v=5"
+expect_run emu/run/undefined_div_zero 1 "trap_undefined.tile:9: 5 / 0 is undefined: division by zero (thread 0 of" \
+	$u --set a=5 --set e=3 --set v=5
+expect_run emu/run/undefined_div_overflow 1 "trap_undefined.tile:9: -2147483648 / -1 is undefined: the quotient overflows" \
+	$u --set a=-2147483648 --set d=-1
+expect_run emu/run/undefined_mod_zero 1 "trap_undefined.tile:11: -2147483648 % 0 is undefined: division by zero" \
+	$u --set a=-2147483648 --set d=1
+expect_run emu/run/undefined_mod_overflow 1 "trap_undefined.tile:11: -2147483648 % -1 is undefined: the quotient overflows" \
+	$u --set a=-2147483648 --set d=1 --set e=-1
+expect_run emu/run/undefined_shl 1 "trap_undefined.tile:13: 7 << 32 is undefined: a shift count outside 0..31" \
+	$u --set a=7 $ok --set s=32
+expect_run emu/run/undefined_shr 1 "trap_undefined.tile:14: 7 >> -1 is undefined: a shift count outside 0..31" \
+	$u --set a=7 $ok --set n=-1
+expect_run emu/run/undefined_u32_div 1 "trap_undefined.tile:15: 4 / 0 is undefined: division by zero" \
+	$u --set a=7 --set d=3 --set e=3 --set u=4
+expect_run emu/run/undefined_u32_shr 1 "trap_undefined.tile:16: 4294967295 >> 4294967295 is undefined: a shift count" \
+	$u --set a=7 $ok --set u=4294967295 --set w=4294967295
+expect_run emu/run/undefined_none 0 "Out: i32[4] fnv64 5e696aa493e3103b: -3 -1 -2147483648 -1" \
+	$u --set a=-7 --set d=2 --set e=2 --set s=31 --set n=31 --set u=9 --set v=2 --set w=3
 expect_run emu/run/dim_not_positive 1 "dimension 0 of A is -5 with these --set values" \
 	tests/emu/trap_outside.tile --set M=-5 --set N=200
 expect_run emu/run/select_dim_large 0 "expect Out = A: all 64 elements equal" tests/emu/select_dim.tile --set n=100 --expect Out=A
