@@ -100,6 +100,9 @@ typedef struct Px {
 	bool in_tc;   /* evaluating the TMEM address of a tcgen05 instruction */
 	Opnd utid;    /* the linear thread index of the warp's lane 0, once read (O_NONE before) */
 	bool sink;      /* the let being bound may be computed where it is used, float work included */
+	const LStmt *tc_prev; /* the last tcgen05.ld / st while nothing but its wait followed it (see tc()) */
+	Opnd tc_prev_addr;    /* its TMEM address register */
+	bool tc_waited;       /* its wait was emitted */
 } Px;
 
 static Px P;
@@ -1501,6 +1504,18 @@ reg_list(const LStmt *s)
 	buf_putc(b, '}');
 }
 
+/* Whether two tcgen05.ld / st name a register in common. */
+static bool
+same_words(const LStmt *a, const LStmt *b)
+{
+	for (int i = 0; i < a->nregs; i++)
+		for (int j = 0; j < b->nregs; j++)
+			if (a->regs[i].tensor == b->regs[j].tensor &&
+			    word_register(a->regs[i].tensor, a->regs[i].word) == word_register(b->regs[j].tensor, b->regs[j].word))
+				return true;
+	return false;
+}
+
 static void
 tc(const LStmt *s)
 {
@@ -1534,9 +1549,21 @@ tc(const LStmt *s)
 	opcode_format(&s->op, text, sizeof text);
 	P.cse_gen = gen_new(0); /* nothing computed before it stays live across it (ptxas would keep it) */
 	P.cuts++;
-	P.in_tc = true;
-	Opnd addr = reg(ev(s->addr));
-	P.in_tc = false;
+	Opnd addr;
+	if (P.tc_prev && P.tc_waited && ie_equal(P.tc_prev->addr, s->addr) && !same_words(P.tc_prev, s)) {
+		/* right after the wait of an access to the same cells, into other registers: that access's
+		   address (a st and then a ld of the same columns: the slot is read once, as a hand-written
+		   kernel keeps its address). Where the ld refills the registers the st sent, reading the
+		   slot again measured better (docs/performance.md). */
+		addr = P.tc_prev_addr;
+	} else {
+		P.in_tc = true;
+		addr = reg(ev(s->addr));
+		P.in_tc = false;
+	}
+	P.tc_prev = s;
+	P.tc_prev_addr = addr;
+	P.tc_waited = false;
 	buf_putc(b, '\t');
 	buf_puts(b, text);
 	buf_putc(b, ' ');
@@ -2033,6 +2060,11 @@ stmts(const List *list)
 		const LStmt *s = LIST_AT(*list, LStmt, i);
 		if (P.pending && P.depth == 0 && !(s->kind == L_FENCE && s->tc == TC_FENCE_AFTER))
 			read_slots();
+		bool tc_step = s->kind == L_TC && (s->tc == TC_LD || s->tc == TC_ST);
+		if (s->kind == L_TC && (s->tc == TC_WAIT_LD || s->tc == TC_WAIT_ST))
+			P.tc_waited = true;
+		else if (!tc_step)
+			P.tc_prev = NULL;
 		/* a float let used once, reading registers nothing writes before that use, is computed
 		   there (inside the branch that uses it, as nvcc sinks it) rather than kept live */
 		P.sink = (s->kind == L_LET || s->kind == L_VAR) && s->value && s->value->type == T_F32 &&
@@ -2046,7 +2078,10 @@ stmts(const List *list)
 			stmt(s);
 		}
 		P.sink = false;
+		if (!tc_step && s->kind != L_TC)
+			P.tc_prev = NULL;
 	}
+	P.tc_prev = NULL; /* the end of a branch or loop body */
 }
 
 /* ---------------------------------------------------------------- words of different warps */
