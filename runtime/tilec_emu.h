@@ -836,6 +836,31 @@ tl_emu_bounds(const char *where, const char *name, const long long (&c)[R], cons
 	return 0;
 }
 
+// ------------------------------------------------------------------ float to integer
+// As the GPU's cvt.rzi.s32.f32 and cvt.rzi.u32.f32: toward zero, saturated to the type's range, NaN to 0,
+// where a C cast leaves values out of range undefined (x86 gives 0x80000000). A narrower integer type
+// keeps the low bits of the result, as both GPU routes store them.
+
+TL_EMU_INLINE int
+tl_emu_f2s32(float x)
+{
+#ifdef __CUDA_ARCH__
+	return __float2int_rz(x);
+#else
+	return x != x ? 0 : x >= 2147483648.0f ? 2147483647 : x <= -2147483648.0f ? (-2147483647 - 1) : (int)x;
+#endif
+}
+
+TL_EMU_INLINE unsigned
+tl_emu_f2u32(float x)
+{
+#ifdef __CUDA_ARCH__
+	return __float2uint_rz(x);
+#else
+	return x != x || x <= 0.0f ? 0u : x >= 4294967296.0f ? 4294967295u : (unsigned)x;
+#endif
+}
+
 // ------------------------------------------------------------------ integer operations C leaves undefined
 // Division by zero, INT_MIN / -1 and a shift count outside 0..31 are errors in a constant expression;
 // at run time they stop the run here (the hardware gives some value, a CPU may die of SIGFPE).

@@ -179,10 +179,28 @@ register_read(const Tensor *t, int slot)
 		widen(t->type, "%s%s", cast, reg);
 }
 
+/* A float value converted to integer type t: the GPU's cvt.rzi saturates (NaN gives 0) where C leaves the
+   result undefined; a dialect that runs on the CPU says so with f2i and gets the same values through the
+   function this returns (NULL: C's conversion). */
+static const char *
+f2i_func(EType t, const IExpr *value)
+{
+	if (!E.d->f2i || value->type != T_F32 || etype_is_float(t) || t == T_I64)
+		return NULL;
+	return etype_is_signed(t) ? "tl_emu_f2s32" : "tl_emu_f2u32";
+}
+
 static void
 convert(const IExpr *e)
 {
 	const IExpr *a = e->a;
+	const char *f2i = f2i_func(e->to, a);
+	if (f2i) {
+		buf_printf(E.out, "((%s)%s(", etype_ctype(e->to), f2i);
+		expr_top(a);
+		buf_puts(E.out, "))");
+		return;
+	}
 	switch (e->to) {
 	case T_F32:
 		buf_puts(E.out, "(float)(");
@@ -428,7 +446,7 @@ stored_bits(EType t, const IExpr *value)
 		buf_puts(E.out, "tl_f2bf((float)(");
 		break;
 	default:
-		buf_printf(E.out, "(%s)(", etype_ctype(t));
+		buf_printf(E.out, "(%s)%s(", etype_ctype(t), f2i_func(t, value) ? f2i_func(t, value) : "");
 		break;
 	}
 	expr_top(value);

@@ -401,6 +401,7 @@ emu_int_op(CuWriter *w, const IExpr *e)
 static const CuDialect emu = {
 	.shared_addr = "tl_emu_saddr",
 	.placed_fences = false, /* the emulator's __syncthreads orders everything */
+	.f2i = true,
 	.tc = emu_tc,
 	.reg = emu_reg,
 	.reg_written = emu_reg_written,

@@ -308,6 +308,15 @@ int_convert(int64_t v, EType to)
 	}
 }
 
+/* A float converted to an integer as the GPU's cvt.rzi does (and the emulator): toward zero, saturated to
+   i32 (signed) or u32, NaN to 0; a narrower type then keeps the low bits (int_convert). */
+static int64_t
+float_to_int(double v, bool is_signed)
+{
+	double lo = is_signed ? -2147483648.0 : 0.0, hi = is_signed ? 2147483647.0 : 4294967295.0;
+	return v != v ? 0 : v <= lo ? (int64_t)lo : v >= hi ? (int64_t)hi : (int64_t)v;
+}
+
 IExpr *
 ie_convert(IExpr *e, EType to)
 {
@@ -318,8 +327,8 @@ ie_convert(IExpr *e, EType to)
 		return ie_float(round_to((double)e->ival, to));
 	if (e->kind == IE_FLOAT && etype_is_float(to))
 		return ie_float(round_to(e->fval, to));
-	if (e->kind == IE_FLOAT && !etype_is_float(to) && e->fval > -2147483649.0 && e->fval < 4294967296.0)
-		return ie_int(int_convert((int64_t)e->fval, to), vt);
+	if (e->kind == IE_FLOAT && !etype_is_float(to) && to != T_I64)
+		return ie_int(int_convert(float_to_int(e->fval, etype_is_signed(to)), to), vt);
 	if (e->type == to && (to == T_I32 || to == T_U32 || to == T_F32 || to == T_I64))
 		return e;
 	if (e->kind == IE_CONV && e->to == to)

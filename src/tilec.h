@@ -1094,6 +1094,7 @@ typedef struct CuDialect {
 	bool vector;             /* one vector access for the runs vectorize.c marks (LStmt.vec) */
 	bool clusters;           /* __cluster_dims__ and tilec_cluster_<kernel> for a kernel that declares a cluster */
 	bool devices;            /* device functions as C functions, and calls of them as C calls */
+	bool f2i;                /* float to integer through tl_emu_f2s32 / tl_emu_f2u32, which saturate as cvt.rzi */
 	void (*tc)(CuWriter *w, const LStmt *s); /* one tcgen05 instruction */
 	/* the text of a read of register word, verb "read" or "stored"; NULL: plain NAME[WORD] */
 	const char *(*reg)(CuWriter *w, const Tensor *t, int word, const char *verb);

@@ -261,6 +261,22 @@ expect_run emu/run/undefined_u32_shr 1 "trap_undefined.tile:16: 4294967295 >> 42
 	$u --set a=7 $ok --set u=4294967295 --set w=4294967295
 expect_run emu/run/undefined_none 0 "Out: i32[4] fnv64 5e696aa493e3103b: -3 -1 -2147483648 -1" \
 	$u --set a=-7 --set d=2 --set e=2 --set s=31 --set n=31 --set u=9 --set v=2 --set w=3
+# float to integer out of range, as cvt.rzi: saturated, NaN to 0, narrower types the low bits (all values
+# checked: the checksums cover the elements the lines leave out)
+name=emu/run/float_to_int
+run tests/emu/float_to_int.tile --set x=3e9
+if [ $rc -ne 0 ]; then
+	fail "exit status $rc"
+	show "$tmp/out"
+elif ! grep -qF "I: i32[6] fnv64 c9bbee5b163875e4: 2147483647 -2147483648 0 2147483647 ..." "$tmp/out" ||
+	! grep -qF "U: u32[6] fnv64 41eb3541ecf9fdb9: 3000000000 0 0 4294967295 ..." "$tmp/out" ||
+	! grep -qF "B: i8[2] fnv64 0a99a607b6f60bea: -1 0" "$tmp/out" ||
+	! grep -qF "H: u16[2] fnv64 4a3d077f9b55736b: 0 65535" "$tmp/out"; then
+	fail "other values than cvt.rzi's"
+	show "$tmp/out"
+else
+	echo "PASS $name"
+fi
 expect_run emu/run/dim_not_positive 1 "dimension 0 of A is -5 with these --set values" \
 	tests/emu/trap_outside.tile --set M=-5 --set N=200
 expect_run emu/run/select_dim_large 0 "expect Out = A: all 64 elements equal" tests/emu/select_dim.tile --set n=100 --expect Out=A
