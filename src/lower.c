@@ -1577,6 +1577,24 @@ prune_fences(KernelIR *k)
 
 /* --------------------------------------------------------------- kernels */
 
+/* The first kernel parameter that e names, or NULL: block and cluster cannot use one. */
+static const Param *
+param_in(const Expr *e, const Kernel *kd)
+{
+	if (!e)
+		return NULL;
+	if (e->kind == E_NAME)
+		for (int i = 0; i < kd->params.n; i++)
+			if (strcmp(LIST_AT(kd->params, Param, i)->name, e->name) == 0)
+				return LIST_AT(kd->params, Param, i);
+	const Param *p = param_in(e->a, kd);
+	p = p ? p : param_in(e->b, kd);
+	p = p ? p : param_in(e->c, kd);
+	for (int i = 0; i < e->args.n && !p; i++)
+		p = param_in(LIST_AT(e->args, Expr, i), kd);
+	return p;
+}
+
 /* grid and block: up to three dimensions; grid's may be expressions over integer scalar parameters
    (into k->grid_expr, with the parameters in scope), block's are compile-time integers. */
 static bool
@@ -1687,7 +1705,13 @@ lower_kernel(Kernel *kd)
 			continue;
 		}
 		*have = true;
-		if (is_block)
+		const Param *p = is_block || is_cluster ? param_in(a->value, kd) : NULL;
+		if (p) {
+			error(a->value->loc, "'%s' must be a compile-time integer (layouts and the generated code depend on it); "
+			      "'%s' is a kernel parameter, known only at launch", a->name, p->name);
+			note(p->loc, "'%s' is declared here", p->name);
+			ok = false;
+		} else if (is_block)
 			ok &= launch_dims(a, k->block, NULL);
 		else if (is_cluster && (k->has_cluster = launch_dims(a, k->cluster, NULL)))
 			k->cluster_loc = a->loc;
