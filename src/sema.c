@@ -677,10 +677,14 @@ call_expr(Expr *e)
 		} else {
 			error(e->loc, "unknown function '%s'; the functions are min, max, abs, fma, exp, exp2, log, log2, "
 			              "sqrt, rsqrt, tanh, erf, sin and cos", e->name);
-			const char *names[F_COUNT];
+			/* only the functions: a keyword or a variable is no spelling of a call */
+			const char *names[F_COUNT], *hint = cuda_habit(e->name), *best;
 			for (int i = 0; i < F_COUNT; i++)
 				names[i] = funcs[i].name;
-			note_spelling(e->name, e->loc, false, names, F_COUNT);
+			if (hint)
+				note(e->loc, "%s", hint);
+			else if ((best = closest_name(e->name, names, F_COUNT)))
+				note(e->loc, "did you mean '%s'?", best);
 		}
 		return NULL;
 	}
