@@ -430,6 +430,7 @@ list_prepend(void *x, List rest)
 
 %type <expr> expr sexpr primary unary lvalue device_block
 %type <list> exprs block stmts params param_list launchargs named_args bindings indices viewexprs
+%type <list> callargs sliceargs
 %type <list> strides stride_rest stride_more stride_list terms
 %type <op> assign_op
 %type <stride> stride
@@ -437,7 +438,8 @@ list_prepend(void *x, List rest)
 %type <term> term
 %type <view> viewexpr vchain
 %type <vop> vop vview
-%type <index> index
+%type <index> index range_index
+%type <expr> callarg
 %type <named> launcharg
 %type <stmt> stmt ifstmt scope
 %type <param> param
@@ -676,7 +678,7 @@ stmt
 		{ $$ = mk_stmt(S_INSTR, @$); $$->opcode = $1.text; $$->opcode_loc = @1; $$->operands = $3; }
 	| IDENT '(' ')' ';'
 		{ $$ = mk_stmt(S_CALL, @$); $$->name = $1.text; $$->name_loc = @1; }
-	| IDENT '(' exprs ')' ';'
+	| IDENT '(' callargs ')' ';'
 		{ $$ = mk_stmt(S_CALL, @$); $$->name = $1.text; $$->name_loc = @1; $$->operands = $3; }
 	| CTA_SYNC ';' { $$ = mk_stmt(S_CTA_SYNC, @$); }
 	| WARP_SYNC ';' { $$ = mk_stmt(S_WARP_SYNC, @$); }
@@ -854,9 +856,53 @@ indices
 	| indices ',' index { $$ = $1; list_push(&$$, $3); }
 	;
 
+/* A call's arguments (LANGUAGE.md 10.3: arg = expr or viewexpr): an expression, or NAME[...] with a range
+   among its indices, a view (NAME[:, a:b]); NAME[i] stays an element here, which the call reads as a view
+   where the parameter is a tensor. */
+callargs
+	: callarg { $$ = list_of($1); }
+	| callargs ',' callarg { $$ = $1; list_push(&$$, $3); }
+	;
+
+callarg
+	: expr
+	| IDENT '[' sliceargs ']'
+		{
+			ViewExpr *v = pool_alloc(sizeof *v);
+			v->base = $1.text;
+			v->loc = @$;
+			v->base_loc = @1;
+			ViewOp *op = mk_viewop(VOP_SLICE, loc_span(@2, @4));
+			op->indices = $3;
+			list_push(&v->ops, op);
+			$$ = mk_view_expr(v);
+		}
+	;
+
+/* Indices of which one at least is a range; the plain ones before the first range are read as exprs. */
+sliceargs
+	: range_index { $$ = list_of($1); }
+	| exprs ',' range_index
+		{
+			$$ = (List){0};
+			for (int i = 0; i < $1.n; i++) {
+				SliceIndex *x = pool_alloc(sizeof *x);
+				x->index = LIST_AT($1, Expr, i);
+				x->loc = x->index->loc;
+				list_push(&$$, x);
+			}
+			list_push(&$$, $3);
+		}
+	| sliceargs ',' index { $$ = $1; list_push(&$$, $3); }
+	;
+
 index
 	: expr { $$ = pool_alloc(sizeof *$$); $$->index = $1; $$->loc = @$; }
-	| ':' { $$ = pool_alloc(sizeof *$$); $$->is_range = true; $$->loc = @$; }
+	| range_index
+	;
+
+range_index
+	: ':' { $$ = pool_alloc(sizeof *$$); $$->is_range = true; $$->loc = @$; }
 	| expr ':' { $$ = pool_alloc(sizeof *$$); $$->is_range = true; $$->lo = $1; $$->loc = @$; }
 	| ':' expr { $$ = pool_alloc(sizeof *$$); $$->is_range = true; $$->hi = $2; $$->loc = @$; }
 	| expr ':' expr
@@ -1117,8 +1163,8 @@ syntax_hints(Parser *ps, yysymbol_kind_t la, const yysymbol_kind_t *exp, int n)
 		return;
 	}
 	if (la == YYTRANSLATE(':')) {
-		note(ps->loc[1], "a slice NAME[a:b] is a view, not a value: declare it with 'view V = NAME[...];' and pass V, "
-		                 "or write it after .view(...) as an argument");
+		note(ps->loc[1], "a slice NAME[a:b] is a view, not a value: declare it with 'view V = NAME[...];', or pass it "
+		                 "to copy(...) or a device function");
 		return;
 	}
 	if (cur) {

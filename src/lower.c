@@ -1818,6 +1818,23 @@ scope_word(ScopeKind s)
 static Sym *
 arg_tensor(Expr *a, Param *p, int i, const char *callee, const char *what)
 {
+	if (a->kind == E_INDEX && p->kind == PK_TMEM) { /* mem[k]: a slice of integers, a view (mem[k, :]) */
+		ViewExpr *v = pool_alloc(sizeof *v);
+		ViewOp *op = pool_alloc(sizeof *op);
+		v->base = a->name;
+		v->loc = v->base_loc = a->loc;
+		op->kind = VOP_SLICE;
+		op->loc = a->loc;
+		for (int k = 0; k < a->args.n; k++) {
+			SliceIndex *x = pool_alloc(sizeof *x);
+			x->index = LIST_AT(a->args, Expr, k);
+			x->loc = x->index->loc;
+			list_push(&op->indices, x);
+		}
+		list_push(&v->ops, op);
+		a->kind = E_VIEW;
+		a->view = v;
+	}
 	if (a->kind != E_NAME && !(a->kind == E_VIEW && p->kind == PK_TMEM)) {
 		error(a->loc, "argument %d of '%s' is %s parameter '%s': pass a tensor%s by its name", i + 1, callee, what,
 		      p->name, p->kind == PK_TMEM ? " or a view" : "");

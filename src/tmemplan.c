@@ -391,11 +391,11 @@ walk(List *stmts)
 			use_operands(s, pos);
 			break;
 		case S_CALL:
-			/* a device function's tmem argument: a name, or a view written in place (its base); the
+			/* a device function's tmem argument: a name, or a view written in place (its base, also of mem[k]); the
 			   function returns with its accesses complete */
 			for (int k = 0; k < s->operands.n; k++) {
 				Expr *a = LIST_AT(s->operands, Expr, k);
-				Binding *b = a->kind == E_NAME || a->kind == E_VIEW ? lookup(a->name) : NULL;
+				Binding *b = a->kind == E_NAME || a->kind == E_VIEW || a->kind == E_INDEX ? lookup(a->name) : NULL;
 				if (b && b->p) {
 					use(b->p, s, pos);
 					b->p->warps |= scope_warps(SCOPE_CTA, NULL);

@@ -240,6 +240,9 @@ expect_run emu/run/outside_shape 1 "trap_outside.tile:10: element [0, 200] of A 
 expect_run emu/run/outside_shared 1 "trap_shared.tile:9: element [3" \
 	tests/emu/trap_shared.tile --set n=5
 expect_run emu/run/inside_shared 0 "Out: f32[32]" tests/emu/trap_shared.tile
+# a device function's tmem arguments written as slices in place (t[1], t[2, :, :], w[:, 8:16])
+expect_run emu/run/device_call_slice 0 "expect Out = A: all 1024 elements equal" tests/golden/device_call_slice.tile \
+	--expect Out=A
 # integer operations C leaves undefined, with run-time operands (tests/emu/trap_undefined.tile)
 u=tests/emu/trap_undefined.tile
 ok="--set d=3 --set e=3 --set v=5"
