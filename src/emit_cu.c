@@ -1106,6 +1106,55 @@ device_fn(KernelIR *k)
 	buf_puts(E.out, "}\n\n");
 }
 
+/* In a header, where a local parameter holds f32 or i32 elements: the same function taking those registers
+   as float (&)[S] / int32_t (&)[S] (the element's C type, one per register word), for callers that keep
+   their fragment in that type; it passes them on as the words they are. */
+static void
+device_fn_typed(KernelIR *k)
+{
+	bool typed = false;
+	for (int i = 0; i < k->dparams.n; i++) {
+		DevParam *dp = LIST_AT(k->dparams, DevParam, i);
+		typed |= dp->kind == PK_LOCAL && (dp->tensor->type == T_F32 || dp->tensor->type == T_I32);
+	}
+	if (!typed)
+		return;
+	buf_printf(E.out, "// %s with its f32 / i32 registers as float / int32_t\n"
+	                  "static __device__ __forceinline__ void %s(", k->name, k->name);
+	Buf call = {0};
+	for (int i = 0; i < k->dparams.n; i++) {
+		DevParam *dp = LIST_AT(k->dparams, DevParam, i);
+		Tensor *t = dp->tensor;
+		const char *cname = t ? t->cname : dp->var->cname;
+		bool cast = dp->kind == PK_LOCAL && (t->type == T_F32 || t->type == T_I32);
+		buf_puts(E.out, i ? ", " : "");
+		buf_puts(&call, i ? ", " : "");
+		switch (dp->kind) {
+		case PK_VALUE:
+			if (t)
+				buf_printf(E.out, "%s *%s", param_ctype(t->type, true), cname);
+			else
+				buf_printf(E.out, "%s %s", param_ctype(dp->var->type, false), cname);
+			break;
+		case PK_SHARED:
+			buf_printf(E.out, "%s *%s", param_ctype(t->type, true), cname);
+			break;
+		case PK_TMEM:
+			buf_printf(E.out, "uint32_t %s", cname);
+			break;
+		case PK_LOCAL:
+			buf_printf(E.out, "%s (&%s)[%d]", cast ? param_ctype(t->type, false) : "uint32_t", cname, t->words);
+			break;
+		}
+		if (cast)
+			buf_printf(&call, "reinterpret_cast<uint32_t (&)[%d]>(%s)", t->words, cname);
+		else
+			buf_puts(&call, cname);
+	}
+	buf_printf(E.out, ")\n{\n\t%s(%s);\n}\n\n", k->name, call.data);
+	buf_free(&call);
+}
+
 void
 cu_expr(CuWriter *w, const IExpr *e)
 {
@@ -1227,8 +1276,11 @@ cu_write(Program *p, const char *arch, const CuDialect *d, bool header, Buf *out
 	E.d = d;
 	E.out = &body;
 	E.header = header;
-	for (int i = 0; (d->devices || header) && i < p->devices.n; i++)
+	for (int i = 0; (d->devices || header) && i < p->devices.n; i++) {
 		device_fn(LIST_AT(p->devices, KernelIR, i));
+		if (header)
+			device_fn_typed(LIST_AT(p->devices, KernelIR, i));
+	}
 	for (int i = 0; !header && i < p->kernels.n; i++) {
 		if (i)
 			buf_puts(&body, "\n");

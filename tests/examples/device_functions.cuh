@@ -25,6 +25,12 @@ static __device__ __forceinline__ void stash(uint32_t acc, uint32_t (&r)[32])
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
 }
 
+// stash with its f32 / i32 registers as float / int32_t
+static __device__ __forceinline__ void stash(uint32_t acc, float (&r)[32])
+{
+	stash(acc, reinterpret_cast<uint32_t (&)[32]>(r));
+}
+
 // fetch: scope warpgroup, called by one warpgroup (128 threads, 4 consecutive warps)
 // on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none pending
 // r: f32[128, 32], 32 register words per thread; each word holds:
@@ -49,6 +55,12 @@ static __device__ __forceinline__ void fetch(uint32_t (&r)[32], uint32_t acc)
 		  "+r"(r[8]), "+r"(r[9]), "+r"(r[10]), "+r"(r[11]), "+r"(r[12]), "+r"(r[13]), "+r"(r[14]), "+r"(r[15]),
 		  "+r"(r[16]), "+r"(r[17]), "+r"(r[18]), "+r"(r[19]), "+r"(r[20]), "+r"(r[21]), "+r"(r[22]), "+r"(r[23]),
 		  "+r"(r[24]), "+r"(r[25]), "+r"(r[26]), "+r"(r[27]), "+r"(r[28]), "+r"(r[29]), "+r"(r[30]), "+r"(r[31]) :: "memory");
+}
+
+// fetch with its f32 / i32 registers as float / int32_t
+static __device__ __forceinline__ void fetch(float (&r)[32], uint32_t acc)
+{
+	fetch(reinterpret_cast<uint32_t (&)[32]>(r), acc);
 }
 
 #endif // TILEC_DEVICE_FUNCTIONS_TILE_CUH

@@ -251,6 +251,12 @@ static __device__ __forceinline__ void warp_sum(uint32_t (&x)[8], float *out)
 	out[(int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u)] = s;
 }
 
+// warp_sum with its f32 / i32 registers as float / int32_t
+static __device__ __forceinline__ void warp_sum(float (&x)[8], float *out)
+{
+	warp_sum(reinterpret_cast<uint32_t (&)[8]>(x), out);
+}
+
 // stage: scope cta, called by every thread of the CTA; block = 128
 // on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none pending
 static __device__ __forceinline__ void stage(float *buf, float *A, int32_t n)

@@ -133,6 +133,12 @@ static __device__ __forceinline__ void relu_bf16(uint32_t (&x)[8], uint32_t (&y)
 	y[3] = (y[3] & 0x0000ffffu) | ((unsigned)(tl_f2bf((float)(tl_fmax(__uint_as_float(x[7]), 0.0f))) & 0xffffu) << 16);
 }
 
+// relu_bf16 with its f32 / i32 registers as float / int32_t
+static __device__ __forceinline__ void relu_bf16(float (&x)[8], uint32_t (&y)[4])
+{
+	relu_bf16(reinterpret_cast<uint32_t (&)[8]>(x), y);
+}
+
 // store_rows: scope warp, called by one warp (32 threads)
 // on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none pending
 // x: f32[32, 8], 8 register words per thread; each word holds:
@@ -190,6 +196,12 @@ static __device__ __forceinline__ void store_rows(uint32_t (&x)[8], float *Out, 
 			Out[((long long)(i) * 8ll) + 7ll] = __fmul_rn(__fmul_rn(0.5f, v_7), __fadd_rn(1.0f, tl_tanh(v_7)));
 		}
 	}
+}
+
+// store_rows with its f32 / i32 registers as float / int32_t
+static __device__ __forceinline__ void store_rows(float (&x)[8], float *Out, int32_t rows, int32_t row0)
+{
+	store_rows(reinterpret_cast<uint32_t (&)[8]>(x), Out, rows, row0);
 }
 
 #endif // TILEC_DEVICE_HEADER_TILE_CUH

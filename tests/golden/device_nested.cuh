@@ -30,6 +30,12 @@ static __device__ __forceinline__ void load_acc(uint32_t (&r)[32], uint32_t acc)
 		  "+r"(r[24]), "+r"(r[25]), "+r"(r[26]), "+r"(r[27]), "+r"(r[28]), "+r"(r[29]), "+r"(r[30]), "+r"(r[31]) :: "memory");
 }
 
+// load_acc with its f32 / i32 registers as float / int32_t
+static __device__ __forceinline__ void load_acc(float (&r)[32], uint32_t acc)
+{
+	load_acc(reinterpret_cast<uint32_t (&)[32]>(r), acc);
+}
+
 // fetch_scaled: scope warpgroup, called by one warpgroup (128 threads, 4 consecutive warps)
 // on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none pending
 // r: f32[128, 32], 32 register words per thread; each word holds:
@@ -73,6 +79,12 @@ static __device__ __forceinline__ void fetch_scaled(uint32_t (&r)[32], uint32_t 
 	r[29] = __float_as_uint(__fmul_rn(__uint_as_float(r[29]), s));
 	r[30] = __float_as_uint(__fmul_rn(__uint_as_float(r[30]), s));
 	r[31] = __float_as_uint(__fmul_rn(__uint_as_float(r[31]), s));
+}
+
+// fetch_scaled with its f32 / i32 registers as float / int32_t
+static __device__ __forceinline__ void fetch_scaled(float (&r)[32], uint32_t acc, float s)
+{
+	fetch_scaled(reinterpret_cast<uint32_t (&)[32]>(r), acc, s);
 }
 
 #endif // TILEC_DEVICE_NESTED_TILE_CUH
