@@ -91,7 +91,6 @@ typedef struct Px {
 	List guard_p;   /* Opnd*: their predicates */
 	List guard_at;  /* int*: the epoch when each was tested */
 	int epoch;      /* counts the ifs and loops emitted (guard()) */
-	List wordmaps;  /* WordMap*: local tensors whose words share registers (word_share) */
 	/* a kernel without tcgen05.st: TMEM addresses from a base read once and a warp-uniform thread index */
 	Slot slots[8];
 	int nslots;
@@ -133,12 +132,9 @@ put_int(Buf *b, int64_t v)
  * temporaries (%r7, %f2, ...), and NAME_W splits uniquely at its last underscore, so no two tensors
  * collide. A few special registers have the same shape (%pm0_64, %reserved_smem_offset_0): those
  * names get a tl_ prefix, which no tilec name starts with. */
-static int word_register(const Tensor *t, int w);
-
 static void
 put_word(Buf *b, const Tensor *t, int w)
 {
-	w = word_register(t, w);
 	const char *name = t->cname;
 	bool special = strcmp(name, "reserved_smem_offset") == 0 ||
 	               (name[0] == 'p' && name[1] == 'm' && name[2] >= '0' && name[2] <= '7' && !name[3]);
@@ -1510,8 +1506,7 @@ same_words(const LStmt *a, const LStmt *b)
 {
 	for (int i = 0; i < a->nregs; i++)
 		for (int j = 0; j < b->nregs; j++)
-			if (a->regs[i].tensor == b->regs[j].tensor &&
-			    word_register(a->regs[i].tensor, a->regs[i].word) == word_register(b->regs[j].tensor, b->regs[j].word))
+			if (a->regs[i].tensor == b->regs[j].tensor && a->regs[i].word == b->regs[j].word)
 				return true;
 	return false;
 }
@@ -2084,168 +2079,6 @@ stmts(const List *list)
 	P.tc_prev = NULL; /* the end of a branch or loop body */
 }
 
-/* ---------------------------------------------------------------- words of different warps */
-
-/* A local tensor whose words each warp uses apart: a program that keeps one slice of a tensor per
- * warp (r[8 * warp + c], copied out of a staging array per warp) holds every word in every thread,
- * and ptxas keeps them all live, as it cannot tell that a thread of warp 1 never reads the words of
- * warp 0. Words that no warp uses both of share one register: each thread then finds in it the one
- * word its warp uses. That holds when every access of the tensor but constant writes sits in a
- * branch on warp_id == K (so its warp is known), and the constant writes, all of one value, come
- * before any other access (each register then holds that value, whichever word wrote it last). */
-typedef struct WordMap {
-	const Tensor *t;
-	uint64_t *users; /* per word: the warps that access it */
-	int *reg;        /* per word: the word whose register it uses */
-	bool bad, touched, has_c;
-	uint32_t c;
-} WordMap;
-
-static WordMap *
-word_map(const Tensor *t)
-{
-	for (int i = 0; i < P.wordmaps.n; i++)
-		if (LIST_AT(P.wordmaps, WordMap, i)->t == t)
-			return LIST_AT(P.wordmaps, WordMap, i);
-	WordMap *m = pool_alloc(sizeof *m);
-	m->t = t;
-	m->users = pool_alloc(sizeof(uint64_t) * (size_t)(t->words + 1));
-	m->bad = etype_bits(t->type) != 32 || (P.k->threads + 31) / 32 > 64;
-	list_push(&P.wordmaps, m);
-	return m;
-}
-
-static int
-word_register(const Tensor *t, int w)
-{
-	for (int i = 0; i < P.wordmaps.n; i++) {
-		const WordMap *m = LIST_AT(P.wordmaps, WordMap, i);
-		if (m->t == t)
-			return m->reg ? m->reg[w] : w;
-	}
-	return w;
-}
-
-/* An access of word w of t by warp (-1: not known). */
-static void
-word_use(const Tensor *t, int w, int warp)
-{
-	WordMap *m = word_map(t);
-	m->touched = true;
-	if (warp < 0)
-		m->bad = true;
-	else
-		m->users[w] |= 1ull << warp;
-}
-
-static void
-word_reads(const IExpr *e, int warp)
-{
-	if (!e)
-		return;
-	if (e->kind == IE_REG)
-		word_use(e->tensor, e->slot * etype_bits(e->tensor->type) / 32, warp);
-	word_reads(e->a, warp);
-	word_reads(e->b, warp);
-	word_reads(e->index, warp);
-}
-
-/* The bits of a constant written to a 32-bit word of t, if value is one. */
-static bool
-const_word(const Tensor *t, const IExpr *value, uint32_t *bits)
-{
-	if (t->type == T_F32 && value->kind == IE_FLOAT) {
-		float f = (float)value->fval;
-		memcpy(bits, &f, 4);
-		return true;
-	}
-	if ((t->type == T_I32 || t->type == T_U32) && value->kind == IE_INT) {
-		*bits = (uint32_t)value->ival;
-		return true;
-	}
-	return false;
-}
-
-static void
-word_walk(const List *list, int warp, bool in_loop)
-{
-	for (int i = 0; i < list->n; i++) {
-		const LStmt *s = LIST_AT(*list, LStmt, i);
-		switch (s->kind) {
-		case L_REG_STORE: {
-			uint32_t c;
-			WordMap *m = word_map(s->tensor);
-			if (!in_loop && !m->touched && const_word(s->tensor, s->value, &c)) {
-				if (m->has_c && m->c != c)
-					m->bad = true;
-				m->has_c = true;
-				m->c = c;
-			} else {
-				word_use(s->tensor, s->slot * etype_bits(s->tensor->type) / 32, warp);
-				word_reads(s->value, warp);
-			}
-			break;
-		}
-		case L_COPY:
-			word_use(s->regs[0].tensor, s->regs[0].word, warp);
-			word_use(s->regs[1].tensor, s->regs[1].word, warp);
-			break;
-		case L_TC:
-			for (int r = 0; r < s->nregs; r++)
-				word_use(s->regs[r].tensor, s->regs[r].word, warp);
-			word_reads(s->addr, warp);
-			break;
-		case L_IF: {
-			int64_t k;
-			word_reads(s->cond, warp);
-			word_walk(&s->body, ie_warp_test(s->cond, &k) && k >= 0 && k < 64 ? (int)k : warp, in_loop);
-			word_walk(&s->els, warp, in_loop);
-			break;
-		}
-		case L_FOR:
-			word_reads(s->lo, warp);
-			word_reads(s->hi, warp);
-			word_walk(&s->body, warp, true);
-			break;
-		default:
-			word_reads(s->value, warp);
-			word_reads(s->index, warp);
-			word_reads(s->cond, warp);
-			word_reads(s->addr, warp);
-			word_walk(&s->body, warp, in_loop);
-			break;
-		}
-	}
-}
-
-/* Which words of each local tensor share a register: greedily, a word joins the first group whose
- * warps are not its own. */
-static void
-word_share(const List *body)
-{
-	word_walk(body, -1, false);
-	for (int i = 0; i < P.wordmaps.n; i++) {
-		WordMap *m = LIST_AT(P.wordmaps, WordMap, i);
-		if (m->bad)
-			continue;
-		int n = m->t->words, groups = 0;
-		int *rep = pool_alloc(sizeof(int) * (size_t)(n + 1));
-		uint64_t *warps = pool_alloc(sizeof(uint64_t) * (size_t)(n + 1));
-		m->reg = pool_alloc(sizeof(int) * (size_t)(n + 1));
-		for (int w = 0; w < n; w++) {
-			int g = 0;
-			while (g < groups && (warps[g] & m->users[w]))
-				g++;
-			if (g == groups) {
-				rep[groups] = w;
-				warps[groups++] = 0;
-			}
-			warps[g] |= m->users[w];
-			m->reg[w] = rep[g];
-		}
-	}
-}
-
 /* ---------------------------------------------------------------- kernels */
 
 /* Which global tensors and which vars the kernel writes. */
@@ -2323,7 +2156,6 @@ kernel(KernelIR *k, int ki, Buf *out)
 	P.param_of = pool_alloc(sizeof(Var *) * (size_t)(k->params.n + 1));
 	P.param_written = pool_alloc(sizeof(bool) * (size_t)(k->params.n + 1));
 	scan(&k->body);
-	word_share(&k->body);
 	P.cse_gen = gen_new(0);
 	if (k->threads % 32 == 0 && !has_store(&k->body))
 		find_slots(&k->body);
