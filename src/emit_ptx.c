@@ -1559,6 +1559,9 @@ tc(const LStmt *s)
 	P.tc_prev = s;
 	P.tc_prev_addr = addr;
 	P.tc_waited = false;
+	/* the slot's register served the first stretch; later ones read the slot again (see read_slots) */
+	for (int i = 0; i < P.nslots; i++)
+		P.slots[i].val.k = O_NONE;
 	buf_putc(b, '\t');
 	buf_puts(b, text);
 	buf_putc(b, ' ');
@@ -1588,12 +1591,14 @@ tc(const LStmt *s)
 /* ---------------------------------------------------------------- TMEM base addresses
 
    In a kernel that never stores to tensor memory, the slot an alloc fills is read once, right after
-   the barrier that publishes it, and every later TMEM address takes that register; the thread index
-   in a TMEM address is that of the warp's lane 0, read once with redux.sync (the address is the same
-   in every lane: tcgen05.ld is .sync.aligned). ptxas then keeps the whole address in a uniform
-   register, and an LDTM needs no LDS, IMAD or R2UR before it. A kernel that also stores is left
-   reading the slot in each stretch: there, keeping it costs ptxas a further block of data registers
-   (docs/performance.md). */
+   the barrier that publishes it, and the TMEM addresses up to the first tcgen05.ld take that
+   register; the thread index in a TMEM address is that of the warp's lane 0, read once with
+   redux.sync and kept (the address is the same in every lane: tcgen05.ld is .sync.aligned). ptxas
+   then keeps the whole address in a uniform register, and an LDTM needs no LDS, IMAD or R2UR before
+   it. After the first tcgen05.ld the slot is read again next to each use, as the CUDA C does: kept
+   across loads of many registers, it took one of theirs (k2_axpby_x128: 16 bytes of spills kept, none
+   read again). A kernel that also stores is left reading the slot in each stretch: there, keeping it
+   costs ptxas a further block of data registers (docs/performance.md). */
 
 /* Reads the slots a barrier just published, and lane 0's thread index. */
 static void
