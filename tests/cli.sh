@@ -574,15 +574,16 @@ if status ptx-lazy-loads 0 --emit=ptx tests/golden/guarded_loads.tile -o -; then
 		fail ptx-lazy-loads "a guarded ld.global comes before the branch that guards it"
 	fi
 fi
-# TMEM addresses (docs/ptx.md): a kernel that only loads from tensor memory reads its slot once,
-# after the barrier that publishes it (one ld.shared of the slot per kernel, before every
-# tcgen05.ld, and one redux.sync); one that also stores reads it next to each tcgen05 instruction.
+# TMEM addresses (docs/ptx.md): a kernel that only loads from tensor memory reads its slot after the
+# barrier that publishes it, for its first tcgen05.ld, and again at each later one and at the dealloc
+# (k2: three ld.shared of the slot, the first before the first tcgen05.ld, one between the two
+# loads), with one redux.sync; one that also stores reads it next to each tcgen05 instruction.
 if status ptx-tmem-base-once 0 --emit=ptx tests/routes/k2_axpby_x128.tile -o -; then
-	if [ "$(grep -c 'ld\.shared\.u32 .*tl_smem_' "$tmp/out")" = 1 ] && [ "$(grep -c 'redux\.sync\.min' "$tmp/out")" = 1 ] &&
-		awk '/ld\.shared\.u32/ { s = NR } /tcgen05\.ld/ && (!s || NR < s) { bad = 1 } END { exit !s || bad }' "$tmp/out"; then
+	if [ "$(grep -c 'ld\.shared\.u32 .*tl_smem_' "$tmp/out")" = 3 ] && [ "$(grep -c 'redux\.sync\.min' "$tmp/out")" = 1 ] &&
+		awk '/^\tld\.shared\.u32/ { s++ } /^\ttcgen05\.ld/ { n++; if (s != n) bad = 1 } END { exit n != 2 || bad }' "$tmp/out"; then
 		pass ptx-tmem-base-once
 	else
-		fail ptx-tmem-base-once "not one ld.shared of the slot before the tcgen05.ld and one redux.sync"
+		fail ptx-tmem-base-once "not one ld.shared of the slot before each tcgen05.ld, one at the dealloc and one redux.sync"
 	fi
 fi
 if status ptx-tmem-base-stores 0 --emit=ptx "$example" -o -; then
@@ -590,6 +591,17 @@ if status ptx-tmem-base-stores 0 --emit=ptx "$example" -o -; then
 		pass ptx-tmem-base-stores
 	else
 		fail ptx-tmem-base-stores "tmem_roundtrip does not read its slot at its st, its ld and its dealloc"
+	fi
+fi
+# a tcgen05.ld right after the wait of a tcgen05.st at the same address, into other registers, takes
+# the st's address: separated_slots reads its slot for the st (and the ld) and for the dealloc
+if status ptx-tmem-address-kept 0 --emit=ptx examples/separated_slots.tile -o -; then
+	if [ "$(grep -c 'ld\.shared\.u32 .*tl_smem_' "$tmp/out")" = 2 ] &&
+		[ "$(sed -n 's/.*tcgen05\.st\.[^[]*\[\(%r[0-9]*\)\].*/\1/p' "$tmp/out")" = \
+			"$(sed -n 's/.*tcgen05\.ld\..*\[\(%r[0-9]*\)\];/\1/p' "$tmp/out")" ]; then
+		pass ptx-tmem-address-kept
+	else
+		fail ptx-tmem-address-kept "separated_slots' tcgen05.ld does not take its st's address"
 	fi
 fi
 # Clusters: the PTX carries the cluster as the CUDA C's __cluster_dims__ does; the emulator refuses
