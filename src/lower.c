@@ -1919,6 +1919,12 @@ lower_call(Stmt *s)
 	}
 	if (!protocol_uniform(W.proto, s->loc, pool_printf("a call of '%s'", s->name)))
 		return;
+	if (callee->cta_axes && W.k->threads != callee->block[0]) {
+		error(s->loc, "'%s' has scope %s and layouts over the threads of a CTA of %d (tx, warpid or wgid), but '%s' "
+		              "runs %d", s->name, scope_word(fd->scope), callee->block[0], W.k->name, W.k->threads);
+		note(fd->name_loc, "'%s' is defined here", s->name);
+		return;
+	}
 	/* the calling units: their first threads in the caller */
 	uint64_t warps = protocol_warps(W.proto);
 	int nwarps = (W.k->threads + 31) / 32, unit = 32, bases[32], nbases = 0;
@@ -2334,13 +2340,20 @@ lower_device(Kernel *kd)
 					sym_poison(p->name, p->loc);
 					continue;
 				}
+				/* the CTA's thread axes in a warp or warpgroup function: only where block says that the CTA is
+				   that one warp or warpgroup (LANGUAGE.md 10.3: block is needed for such a layout) */
 				if (unit && (t->layout->axes & ((1u << AX_TX) | (1u << AX_WARPID) | (1u << AX_WGID)))) {
-					error(p->layout->loc, "the layout of '%s' names a thread of the CTA (tx, warpid or wgid), but '%s' "
-					                      "has scope %s: name threads within the calling %s (laneid%s)", p->name,
-					      kd->name, scope_word(kd->scope), scope_word(kd->scope),
-					      unit == 128 ? ", tid_in_wg, wid_in_wg" : "");
-					sym_poison(p->name, p->loc);
-					continue;
+					if (block == unit && kd->block) {
+						k->cta_axes = true;
+					} else {
+						error(p->layout->loc, "the layout of '%s' names a thread of the CTA (tx, warpid or wgid), but "
+						                      "'%s' has scope %s: name threads within the calling %s (laneid%s), or "
+						                      "declare block = %d, a CTA of that one %s", p->name, kd->name,
+						      scope_word(kd->scope), scope_word(kd->scope), unit == 128 ? ", tid_in_wg, wid_in_wg" : "",
+						      unit, scope_word(kd->scope));
+						sym_poison(p->name, p->loc);
+						continue;
+					}
 				}
 			}
 			if (!param_tensor(p, t, i))

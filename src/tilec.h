@@ -723,6 +723,7 @@ typedef struct KernelIR {
 	bool is_device;
 	ScopeKind scope;
 	bool has_block;
+	bool cta_axes; /* a warp or warpgroup function whose layouts name tx, warpid or wgid: block is its unit */
 	List dparams;
 	const char *contract; /* the comment above the function: scope, block, the register slots */
 } KernelIR;

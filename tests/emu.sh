@@ -243,6 +243,10 @@ expect_run emu/run/inside_shared 0 "Out: f32[32]" tests/emu/trap_shared.tile
 # a device function's tmem arguments written as slices in place (t[1], t[2, :, :], w[:, 8:16])
 expect_run emu/run/device_call_slice 0 "expect Out = A: all 1024 elements equal" tests/golden/device_call_slice.tile \
 	--expect Out=A
+# a warpgroup function with a layout over tx and block = 128: Out = 2 * A (checked element by element
+# once; the checksum keeps it)
+expect_run emu/run/device_cta_axes 0 "Out: f32[128, 8] fnv64 6bd64957c58e4e79: -0.276455164 1.91030788" \
+	tests/golden/device_cta_axes.tile
 # integer operations C leaves undefined, with run-time operands (tests/emu/trap_undefined.tile)
 u=tests/emu/trap_undefined.tile
 ok="--set d=3 --set e=3 --set v=5"
