@@ -1142,10 +1142,16 @@ copy_lower(Stmt *st, View *dst, View *src, ApplyCtx *ctx, List *out, CopyChoice 
 {
 	memset(choice, 0, sizeof *choice);
 	if (!st->has_scope) {
-		/* the scope the local operand's thread axes name (LANGUAGE 10.4) */
+		/* the scope the local operand's thread axes name (LANGUAGE 10.4); a layout over laneid alone where
+		   one warp runs (a block of one warp, inside if (warp_id == K)) is that warp's, which a warpgroup
+		   scope could only refuse */
 		View *l = dst->base->kind == TK_LOCAL ? dst : src;
 		unsigned cta_axes = 1u << AX_TX | 1u << AX_WARPID | 1u << AX_WGID;
-		st->scope = l->base->kind == TK_LOCAL && (l->base->layout->axes & cta_axes) ? SCOPE_CTA : SCOPE_WARPGROUP;
+		unsigned wg_axes = 1u << AX_TID_IN_WG | 1u << AX_WID_IN_WG;
+		bool local = l->base->kind == TK_LOCAL;
+		st->scope = local && (l->base->layout->axes & cta_axes) ? SCOPE_CTA
+		            : local && !(l->base->layout->axes & wg_axes) && ctx->fixed_warp >= 0 ? SCOPE_WARP
+		                                                                                 : SCOPE_WARPGROUP;
 		st->scope_arg = NULL;
 		st->scope_loc = st->loc;
 	}

@@ -247,6 +247,11 @@ expect_run emu/run/device_call_slice 0 "expect Out = A: all 1024 elements equal"
 # once; the checksum keeps it)
 expect_run emu/run/device_cta_axes 0 "Out: f32[128, 8] fnv64 6bd64957c58e4e79: -0.276455164 1.91030788" \
 	tests/golden/device_cta_axes.tile
+# copies without a scope over laneid alone where one warp runs: that warp's scope
+for k in one_warp second_warp; do
+	expect_run emu/run/copy_scope_warp/$k 0 "expect Out = A: all 1024 elements equal" tests/golden/copy_scope_warp.tile \
+		--kernel $k --expect Out=A
+done
 # integer operations C leaves undefined, with run-time operands (tests/emu/trap_undefined.tile)
 u=tests/emu/trap_undefined.tile
 ok="--set d=3 --set e=3 --set v=5"
