@@ -13,6 +13,7 @@ typedef struct Includer {
 	List seen;      /* char*: canonical paths already read */
 	List *deps;     /* char*: included paths as found, for -MD */
 	List stack;     /* char*: canonical paths being read */
+	List names;     /* char*: the same paths as written, for the message about a cycle */
 } Includer;
 
 char *
@@ -118,7 +119,15 @@ load_items(Includer *inc, const char *path, List *out, Loc from)
 		key = pool_strdup(canon);
 	for (int i = 0; i < inc->stack.n; i++) {
 		if (strcmp(LIST_AT(inc->stack, char, i), key) == 0) {
-			error(from, "\"%s\" includes itself", path);
+			if (i + 1 == inc->stack.n) {
+				error(from, "\"%s\" includes itself", path);
+				return false;
+			}
+			Buf chain = {0};
+			for (int j = i; j < inc->names.n; j++)
+				buf_printf(&chain, "\"%s\" -> ", LIST_AT(inc->names, char, j));
+			error(from, "include cycle: %s\"%s\"", chain.data, path);
+			buf_free(&chain);
 			return false;
 		}
 	}
@@ -141,14 +150,16 @@ load_items(Includer *inc, const char *path, List *out, Loc from)
 	List items = {0};
 	bool ok = parse_file(file, &items);
 	list_push(&inc->stack, (void *)key);
+	list_push(&inc->names, (void *)pool_strdup(path));
 	ok &= splice_includes(inc, file, &items, out);
 	inc->stack.n--;
+	inc->names.n--;
 	return ok;
 }
 
 bool
 include_load(const char *path, List *include_dirs, List *items, List *deps)
 {
-	Includer inc = {include_dirs, {0}, deps, {0}};
+	Includer inc = {include_dirs, {0}, deps, {0}, {0}};
 	return load_items(&inc, path, items, no_loc) && !error_count;
 }
