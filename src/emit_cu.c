@@ -1171,21 +1171,33 @@ typedef struct CGen {
 	int n;
 } CGen;
 
+/* A new value: "const T vN = " for its initializer to follow; with no initializer, "T vN;" */
 static int
-cgen_new(CGen *c, MathKind k)
+cgen_new(CGen *c, MathKind k, bool init)
 {
 	if (c->n >= 512)
 		fatal("emit_cu: a math function with too many values");
 	c->kind[c->n] = k;
 	line_start();
-	buf_printf(E.out, "const %s v%d = ", k == MK_F32 ? "float" : k == MK_I32 ? "int" : "bool", c->n);
+	buf_printf(E.out, init ? "const %s v%d = " : "%s v%d;\n", k == MK_F32 ? "float" : k == MK_I32 ? "int" : "bool", c->n);
 	return c->n++;
+}
+
+/* The GPU's ex2 has no C spelling that is this instruction alone whatever nvcc's options (exp2f adds a
+   scaling for subnormal results): the instruction itself, as the PTX route writes it. */
+static int
+cgen_ex2(CGen *c, int a)
+{
+	int r = cgen_new(c, MK_F32, false);
+	line_start();
+	buf_printf(E.out, "asm(\"ex2.approx.ftz.f32 %%0, %%1;\" : \"=f\"(v%d) : \"f\"(v%d));\n", r, a);
+	return r;
 }
 
 static int
 cgen_kf(MathGen *g, float v)
 {
-	int r = cgen_new((CGen *)g, MK_F32);
+	int r = cgen_new((CGen *)g, MK_F32, true);
 	float_literal(v);
 	buf_puts(E.out, ";\n");
 	return r;
@@ -1194,7 +1206,7 @@ cgen_kf(MathGen *g, float v)
 static int
 cgen_ki(MathGen *g, int32_t v)
 {
-	int r = cgen_new((CGen *)g, MK_I32);
+	int r = cgen_new((CGen *)g, MK_I32, true);
 	int_literal(v, T_I32);
 	buf_puts(E.out, ";\n");
 	return r;
@@ -1204,6 +1216,8 @@ static int
 cgen_op(MathGen *g, MOp o, int a, int b, int c)
 {
 	CGen *cg = (CGen *)g;
+	if (o == MO_EX2)
+		return cgen_ex2(cg, a);
 	static const char *const fmt[] = {
 		[MO_FMA] = "__fmaf_rn(v%d, v%d, v%d)", [MO_MUL] = "__fmul_rn(v%d, v%d)", [MO_ADD] = "__fadd_rn(v%d, v%d)",
 		[MO_SUB] = "__fsub_rn(v%d, v%d)", [MO_DIV] = "__fdiv_rn(v%d, v%d)", [MO_RINT] = "rintf(v%d)",
@@ -1212,8 +1226,9 @@ cgen_op(MathGen *g, MOp o, int a, int b, int c)
 		[MO_ISUB] = "(int)((unsigned)v%d - (unsigned)v%d)", [MO_IAND] = "v%d & v%d", [MO_IOR] = "v%d | v%d",
 		[MO_IXOR] = "v%d ^ v%d", [MO_SHL] = "(int)((unsigned)v%d << v%d)", [MO_SHRA] = "v%d >> v%d",
 		[MO_FLT] = "v%d < v%d", [MO_FNAN] = "v%d != v%d", [MO_INE0] = "v%d != 0", [MO_SEL] = "v%d ? v%d : v%d",
+		[MO_FABS] = "fabsf(v%d)",
 	};
-	int r = cgen_new(cg, math_result_kind(o, b >= 0 ? cg->kind[b] : MK_F32));
+	int r = cgen_new(cg, math_result_kind(o, b >= 0 ? cg->kind[b] : MK_F32), true);
 	if (o == MO_FNAN)
 		b = a;
 	buf_printf(E.out, fmt[o], a, b, c);
@@ -1257,10 +1272,11 @@ cu_helpers(CuWriter *w, Buf *out)
 		w->out = out;
 		w->indent = 1;
 		cu_guard_begin(w, out, pool_printf("tl_%s", func_name((Func)f)));
-		buf_printf(out, "// %s(x): the operations of tilec's mathfn.c, the same in the PTX route and the emulator\n"
+		buf_printf(out, "// %s(x): the operations of tilec's mathfn.c, the same in the PTX route%s\n"
 		                "static __device__ __forceinline__ float tl_%s(float v0)\n{\n", func_name((Func)f),
+		           w->d->approx_math && math_has_approx((Func)f) ? "; the emulator's differ by at most 2 ulps" : " and the emulator",
 		           func_name((Func)f));
-		CGen cg = {{cgen_op, cgen_kf, cgen_ki}, {MK_F32}, 1};
+		CGen cg = {{cgen_op, cgen_kf, cgen_ki, w->d->approx_math}, {MK_F32}, 1};
 		int r = math_build(&cg.g, (Func)f, 0);
 		buf_printf(out, "\treturn v%d;\n}\n\n", r);
 		cu_guard_end(w, out);
@@ -1356,6 +1372,7 @@ static const CuDialect cuda = {
 	.vector = true,
 	.clusters = true,
 	.devices = true,
+	.approx_math = true,
 	.tc = cuda_tc,
 	.file = cuda_file,
 };

@@ -932,6 +932,8 @@ pgen_op(MathGen *g, MOp o, int a, int b, int c)
 		r = y.k == O_F || y.k == O_FIMM ? pure(O_F, "selp.f32 %D, %o, %o, %o;", y, z, x)
 		                                : pure(O_R, "selp.b32 %D, %o, %o, %o;", y, z, x);
 		break;
+	case MO_EX2: r = pure(O_F, "ex2.approx.ftz.f32 %D, %o;", reg(x)); break;
+	case MO_FABS: r = pure(O_F, "abs.f32 %D, %o;", reg(x)); break;
 	default: fatal("emit_ptx: math operation %d", (int)o);
 	}
 	return pgen_put(pg, r);
@@ -968,6 +970,7 @@ func_call(const IExpr *e)
 		pg->g.op = pgen_op;
 		pg->g.kf = pgen_kf;
 		pg->g.ki = pgen_ki;
+		pg->g.approx = true; /* the PTX runs on the GPU only */
 		int x = pgen_put(pg, a);
 		return pg->v[math_build(&pg->g, e->fn, x)];
 	}

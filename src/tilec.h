@@ -1096,6 +1096,7 @@ typedef struct CuDialect {
 	bool clusters;           /* __cluster_dims__ and tilec_cluster_<kernel> for a kernel that declares a cluster */
 	bool devices;            /* device functions as C functions, and calls of them as C calls */
 	bool f2i;                /* float to integer through tl_emu_f2s32 / tl_emu_f2u32, which saturate as cvt.rzi */
+	bool approx_math;        /* the functions of 10.2 as the GPU's own code builds them (MathGen.approx) */
 	void (*tc)(CuWriter *w, const LStmt *s); /* one tcgen05 instruction */
 	/* the text of a read of register word, verb "read" or "stored"; NULL: plain NAME[WORD] */
 	const char *(*reg)(CuWriter *w, const Tensor *t, int word, const char *verb);
@@ -1144,7 +1145,8 @@ void cu_expr(CuWriter *w, const IExpr *e); /* an expression in a position withou
 /* ---------------------------------------------------------------- mathfn.c */
 
 /* The operations a function of 10.2 is built from; each is exact IEEE (fma, +, -, *, / and rint round
- * to nearest even) or integer arithmetic, so that every rendering computes the same bits. */
+ * to nearest even) or integer arithmetic, so that every rendering computes the same bits, except
+ * MO_EX2, which only a MathGen with approx set is given. */
 typedef enum MOp {
 	MO_FMA, MO_MUL, MO_ADD, MO_SUB, MO_DIV, MO_RINT, /* f32 */
 	MO_F2I,   /* f32 -> i32, to nearest even, saturating, NaN -> 0 (cvt.rni.s32.f32) */
@@ -1152,7 +1154,9 @@ typedef enum MOp {
 	MO_ASINT, MO_ASFLT, /* the same 32 bits as i32 / as f32 */
 	MO_IADD, MO_ISUB, MO_IAND, MO_IOR, MO_IXOR, MO_SHL, MO_SHRA, /* i32; shift counts are constants */
 	MO_FLT, MO_FNAN, MO_INE0, /* predicates: a < b, a is NaN, a != 0 (i32) */
-	MO_SEL    /* a ? b : c, a a predicate */
+	MO_SEL,   /* a ? b : c, a a predicate */
+	MO_EX2,   /* 2^a by the GPU's ex2.approx.ftz.f32 (CUDA gives exp2f, this instruction, 2 ulps) */
+	MO_FABS   /* |a| as a float operation (the GPU folds it into its users' operands) */
 } MOp;
 
 typedef enum MathKind { MK_F32, MK_I32, MK_PRED } MathKind;
@@ -1163,14 +1167,21 @@ struct MathGen {
 	int (*op)(MathGen *g, MOp op, int a, int b, int c);
 	int (*kf)(MathGen *g, float v);
 	int (*ki)(MathGen *g, int32_t v);
+	/* the GPU's own code, where a function may differ from the emulator's by up to 2 ulps (LANGUAGE.md
+	 * 10.2): erf is then built around MO_EX2; false: the exact sequences of the emulator */
+	bool approx;
 };
 
 bool math_is_built(Func fn); /* exp exp2 log log2 tanh erf sin cos */
+bool math_has_approx(Func fn); /* built otherwise for the GPU's own code (MathGen.approx): erf */
 /* Builds fn of the f32 value x through g; returns the result's handle. */
 int math_build(MathGen *g, Func fn, int x);
 MathKind math_result_kind(MOp op, MathKind b_kind);
 /* fn(x) computed by interpreting the same operations. */
 float math_eval(Func fn, float x);
+/* fn(x) as the GPU's own code computes it (approx set), each MO_EX2 result 2^a times (1 + ex2_error)
+ * rounded to f32, so that a test can take the instruction's error to either side. */
+float math_eval_gpu(Func fn, float x, double ex2_error);
 
 /* ---------------------------------------------------------------- launch.c */
 

@@ -77,6 +77,54 @@ END_TEST
 START_TEST(sin_cos_sweep) { sweep(F_SIN); sweep(F_COS); }
 END_TEST
 
+/* erf in the GPU's own code against the emulator's: at most 2 ulps apart (LANGUAGE.md 10.2) with ex2's
+ * error taken to either side. CUDA gives exp2f, the instruction, 2 ulps from the rounded 2^y, within
+ * 2^-21 of 2^y; the figure below it is 0.157 times that in an ulp of erf (docs/language.md). Identical below
+ * |x| = 1, where both use the same sequence; within 2 ulps of the C library's erf too. */
+static void
+erf_gpu_at(float x)
+{
+	static const double ex2_error[] = {-0x1p-21, 0.0, 0x1p-21};
+	float exact = math_eval(F_ERF, x), want = (float)erf(x);
+	for (int k = 0; k < 3; k++) {
+		float got = math_eval_gpu(F_ERF, x, ex2_error[k]);
+		if (x != x) {
+			ck_assert_msg(got != got, "GPU erf(NaN) = %a", (double)got);
+			continue;
+		}
+		ck_assert_msg(ulps(got, exact) <= (fabsf(x) < 1.0f ? 0 : 2), "GPU erf(%a) = %a, the emulator's %a (ex2 error %a)",
+		              (double)x, (double)got, (double)exact, ex2_error[k]);
+		ck_assert_msg(ulps(got, want) <= 2, "GPU erf(%a) = %a, expected %a (ex2 error %a)", (double)x, (double)got,
+		              (double)want, ex2_error[k]);
+	}
+}
+
+START_TEST(erf_gpu)
+{
+	/* every 509th float of [1, 4), where the two differ, then a sweep of all floats (tools/gpu-erf-check.sh
+	 * compares all 2^32 on a GPU) */
+	for (uint32_t b = 0x3f800000u; b < 0x40800000u; b += 509) {
+		float x;
+		memcpy(&x, &b, 4);
+		erf_gpu_at(x);
+		erf_gpu_at(-x);
+	}
+	for (uint64_t u = 0; u <= 0xffffffffull; u += 65537) {
+		uint32_t b = (uint32_t)u;
+		float x;
+		memcpy(&x, &b, 4);
+		erf_gpu_at(x);
+	}
+	static const float specials[] = {0.0f, -0.0f, 1.0f, -1.0f, 0x1.fffffep-1f, 3.92f, 4.0f, 1e30f, -1e30f, 0x1p-149f,
+	                                 INFINITY, -INFINITY, NAN};
+	for (size_t i = 0; i < sizeof specials / sizeof specials[0]; i++)
+		erf_gpu_at(specials[i]);
+	ck_assert(signbit(math_eval_gpu(F_ERF, -0.0f, 0.0)) && math_eval_gpu(F_ERF, -0.0f, 0.0) == 0.0f);
+	ck_assert(math_eval_gpu(F_ERF, INFINITY, 0.0) == 1.0f && math_eval_gpu(F_ERF, -INFINITY, 0.0) == -1.0f);
+	ck_assert(math_eval_gpu(F_ERF, 0x1.fffffep+127f, 0x1p-21) == 1.0f);
+}
+END_TEST
+
 /* sin and cos of large arguments, the result computed with 400-bit pi (mpmath) and rounded to f32:
  * powers of two, the largest float, and floats within 2^-28 of a multiple of pi/2 (found from the
  * continued fraction of 2/pi), where a reduction with too few bits of pi loses everything. */
@@ -156,6 +204,7 @@ math_suite(void)
 	ADD_CASE(s, sin_cos_sweep);
 	ADD_CASE(s, sin_cos_large);
 	ADD_CASE(s, special_values);
+	ADD_CASE(s, erf_gpu);
 	return s;
 }
 
