@@ -606,7 +606,7 @@ warp_cond(Builtin b, int value)
 }
 
 const char *
-source_line_of(Loc loc)
+source_line_of(Loc loc, bool for_comment)
 {
 	size_t len;
 	const char *text = source_text(loc.file, &len);
@@ -636,7 +636,7 @@ source_line_of(Loc loc)
 	while (e < end && *e != '\n' && *e != '\r')
 		e++;
 	char *s = pool_strndup(p, (size_t)(e - p));
-	for (char *q = s; *q; q++)
+	for (char *q = s; for_comment && *q; q++)
 		if ((unsigned char)*q < 0x20 || (unsigned char)*q >= 0x7f || *q == '\\' || (*q == '*' && q[1] == '/'))
 			*q = ' '; /* a backslash would continue the // comment onto the next line */
 	const char *path = source_path(loc.file), *slash = strrchr(path, '/');
@@ -1076,7 +1076,7 @@ emit_issues(Check *c, Issue *issues, int nwarp, ApplyCtx *ctx, List *out)
 			first = chain;
 	}
 	if (first)
-		first->comment = source_line_of(c->loc);
+		first->comment = source_line_of(c->loc, true);
 }
 
 /* An apply already checked: an identical one (same instruction, scope, warps and operand elements,

@@ -549,25 +549,6 @@ draw_warp(Picture *p, const ApplyMap *m, int wi, Occupancy *occ)
 	return nbad;
 }
 
-/* The apply's source line, trimmed, for the title. */
-static const char *
-apply_text(const Stmt *s)
-{
-	size_t len;
-	const char *text = source_text(s->loc.file, &len);
-	const char *p = text, *end = text + len;
-	for (int line = 1; line < s->loc.first_line && p < end; p++)
-		if (*p == '\n')
-			line++;
-	while (p < end && (*p == ' ' || *p == '\t'))
-		p++;
-	const char *e = p;
-	while (e < end && *e != '\n' && *e != '\r')
-		e++;
-	const char *path = source_path(s->loc.file), *slash = strrchr(path, '/');
-	return pool_printf("%s:%d: %.*s", slash ? slash + 1 : path, s->loc.first_line, (int)(e - p), p);
-}
-
 /* What the check says, in one line: the error it reports is on standard error. */
 static void
 verdict(Picture *p, const ApplyMap *m)
@@ -639,7 +620,7 @@ draw_mapping(ApplyMap *const *maps, int n, const Stmt *s, bool copy, bool matche
 {
 	Picture p = {0};
 	const ApplyMap *m = maps[0];
-	const char *title = apply_text(s);
+	const char *title = source_line_of(s->loc, false);
 	line_of_text(&p, "title", 15, "%s", title);
 	if (copy)
 		line_of_text(&p, "sub", 11, "%s", matched ? pool_printf("tilec does this copy with %d apply statement%s, "

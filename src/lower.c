@@ -2137,7 +2137,7 @@ lower_call(Stmt *s)
 	}
 	LStmt *blk = emit(L_BLOCK, s->loc);
 	blk->call = ci;
-	blk->comment = source_line_of(s->loc);
+	blk->comment = source_line_of(s->loc, true);
 	List *saved_out = W.out;
 	W.out = &blk->body;
 	W.dev = fd;

@@ -827,8 +827,9 @@ typedef struct ApplyCtx {
 	List regs;           /* out: RegRef* it reads (st) or writes (ld) */
 } ApplyCtx;
 
-/* "file.tile:LINE: the statement's line", for a comment in the output. */
-const char *source_line_of(Loc loc);
+/* "file.tile:LINE: the statement's line", its leading blanks left out ("" without the source); for a
+ * comment in the output (for_comment), what could end or continue the comment is a space. */
+const char *source_line_of(Loc loc, bool for_comment);
 /* Checks an apply against its image and appends its lowered instructions to out. */
 bool apply_lower(Stmt *s, View **operands, int noperands, ApplyCtx *ctx, List *out);
 
