@@ -1112,8 +1112,9 @@ typedef struct CuDialect {
 	void (*body_end)(CuWriter *w, KernelIR *k);
 	void (*kernel_end)(CuWriter *w, KernelIR *k);   /* after its launch configuration */
 	void (*device_begin)(CuWriter *w, KernelIR *k); /* at the start of a device function's body */
-	/* the file: its header, then body (every kernel) */
-	void (*file)(CuWriter *w, Program *p, const char *arch, const Buf *body, Buf *out);
+	/* the start of the file, before the helpers of 10.2 and the body (every kernel); guard: the include
+	 * guard it opens (--emit=cuh; NULL otherwise), which cu_write closes at the end */
+	void (*file)(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out);
 } CuDialect;
 
 /* The writer's state, which the hooks read and write. */
@@ -1135,13 +1136,9 @@ struct CuWriter {
 /* In a header, a definition that several headers may make: #ifndef TILEC_HELPER_name ... #endif. */
 void cu_guard_begin(CuWriter *w, Buf *out, const char *name);
 void cu_guard_end(CuWriter *w, Buf *out);
-/* The include guard of a header, from the .tile file's name: TILEC_K_TILE_CUH. */
-const char *cu_header_guard(const char *source_name);
 /* Writes the program as CUDA C in dialect d; header: the device functions only (--emit=cuh). */
 bool cu_write(Program *p, const char *arch, const CuDialect *d, bool header, Buf *out);
 void cu_line_start(CuWriter *w);
-/* The helpers of the functions of 10.2 the body called (one C function each, in a fixed order). */
-void cu_helpers(CuWriter *w, Buf *out);
 void cu_expr(CuWriter *w, const IExpr *e); /* an expression in a position without parentheses of its own */
 /* ---------------------------------------------------------------- mathfn.c */
 
