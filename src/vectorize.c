@@ -687,13 +687,21 @@ use_expr(const IExpr *e, int warp)
 	use_expr(e->index, warp);
 }
 
+/* The warp that runs the body of s, in statements that warp runs (-1: not known): K in an if on
+ * warp_id == K. */
+static int
+body_warp(const LStmt *s, int warp)
+{
+	int64_t k;
+	return s->kind == L_IF && warp_test(s->cond, &k) && k >= 0 && k < nwarps ? (int)k : warp;
+}
+
 /* The warp that runs the statements of list: -1 where it is not known. */
 static void
 use_list(const List *list, int warp)
 {
 	for (int i = 0; i < list->n; i++) {
 		const LStmt *s = LIST_AT(*list, LStmt, i);
-		int64_t k;
 		if (s->kind == L_REG_STORE && warp < 0 && !reads_registers(s->value))
 			warp_use(s->tensor)->outside = true;
 		else if (s->kind == L_REG_STORE)
@@ -715,8 +723,7 @@ use_list(const List *list, int warp)
 		use_expr(s->lo, warp);
 		use_expr(s->hi, warp);
 		use_expr(s->addr, warp);
-		bool arm = s->kind == L_IF && warp_test(s->cond, &k) && k >= 0 && k < nwarps;
-		use_list(&s->body, arm ? (int)k : warp);
+		use_list(&s->body, body_warp(s, warp));
 		use_list(&s->els, warp);
 	}
 }
@@ -825,7 +832,6 @@ check_outside(const List *list, int warp)
 {
 	for (int i = 0; i < list->n; i++) {
 		const LStmt *s = LIST_AT(*list, LStmt, i);
-		int64_t k;
 		if (warp < 0 && s->kind == L_REG_STORE && warp_use(s->tensor)->map) {
 			int end;
 			if (!outside_run(list, i, &end)) {
@@ -835,8 +841,7 @@ check_outside(const List *list, int warp)
 			i = end - 1;
 			continue;
 		}
-		bool arm = s->kind == L_IF && warp_test(s->cond, &k) && k >= 0 && k < nwarps;
-		check_outside(&s->body, arm ? (int)k : warp);
+		check_outside(&s->body, body_warp(s, warp));
 		check_outside(&s->els, warp);
 	}
 }
@@ -847,7 +852,6 @@ remap_list(List *list, int warp)
 	List out = {0};
 	for (int i = 0; i < list->n; i++) {
 		LStmt *s = LIST_AT(*list, LStmt, i);
-		int64_t k;
 		if (warp < 0 && s->kind == L_REG_STORE && warp_use(s->tensor)->map) {
 			int end;
 			List *seq = outside_run(list, i, &end);
@@ -882,8 +886,7 @@ remap_list(List *list, int warp)
 		s->lo = remap_expr(s->lo, warp);
 		s->hi = remap_expr(s->hi, warp);
 		s->addr = remap_expr(s->addr, warp);
-		bool arm = s->kind == L_IF && warp_test(s->cond, &k) && k >= 0 && k < nwarps;
-		remap_list(&s->body, arm ? (int)k : warp);
+		remap_list(&s->body, body_warp(s, warp));
 		remap_list(&s->els, warp);
 	}
 	*list = out;
