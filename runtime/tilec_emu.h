@@ -13,6 +13,7 @@
 // Each thread of a block is a pthread; the blocks of a grid run one after another, so a __shared__
 // variable (a function-level static) is the shared memory of the running block. Barriers count the
 // threads that finished the kernel: a barrier that can no longer complete stops the program.
+#include <algorithm>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -56,6 +57,8 @@ struct TlCpuBlock {
 static TlCpuBlock *tl_cpu_block;
 static thread_local int tl_cpu_tid;
 static pthread_mutex_t tl_cpu_fail_mu = PTHREAD_MUTEX_INITIALIZER;
+static void tl_race_epoch(void);
+static FILE *tl_race_out; // tilec run's race report file; NULL: no race detection
 
 static void tl_cpu_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void
@@ -97,6 +100,8 @@ tl_cpu_barrier(TlCpuBar *bar, const char *where)
 	unsigned gen = bar->gen;
 	if (++bar->arrived == bar->count) {
 		b->waiting -= bar->count - 1; // the others are released now, before they run again
+		if (bar == &b->cta && tl_race_out)
+			tl_race_epoch(); // every other thread waits here: the accesses before this cta_sync are all made
 		bar->arrived = 0;
 		bar->gen++;
 		pthread_cond_broadcast(&b->cv);
@@ -112,10 +117,18 @@ tl_cpu_barrier(TlCpuBar *bar, const char *where)
 }
 
 static inline void __syncthreads(void) { tl_cpu_barrier(&tl_cpu_block->cta, "__syncthreads (cta_sync)"); }
-static inline void __syncwarp(unsigned mask = 0xffffffffu)
+// The emulator's own warp barriers (a mask always given) order nothing for the race detection; the
+// program's warp_sync (__syncwarp()) orders the accesses of its warp.
+static inline void __syncwarp(unsigned mask)
 {
 	(void)mask;
 	tl_cpu_barrier(&tl_cpu_block->warp[tl_cpu_tid >> 5], "__syncwarp");
+}
+static thread_local unsigned short tl_race_wep; // the warp_syncs this thread passed
+static inline void __syncwarp(void)
+{
+	__syncwarp(0xffffffffu);
+	tl_race_wep++;
 }
 static inline void __threadfence_block(void) {}
 static inline int __ffs(unsigned x) { return __builtin_ffs((int)x); }
@@ -140,9 +153,9 @@ static inline unsigned long long
 tl_cpu_exchange(unsigned long long v, int src)
 {
 	unsigned long long *x = tl_cpu_block->xchg[tl_cpu_tid >> 5];
-	__syncwarp();
+	__syncwarp(0xffffffffu);
 	x[tl_cpu_tid & 31] = v;
-	__syncwarp();
+	__syncwarp(0xffffffffu);
 	return x[src & 31];
 }
 
@@ -200,6 +213,293 @@ __float2int_rn(float a)
 	return (int)rintf(a);
 }
 
+// ---- race detection, for tilec run (docs/emulator.md, "Data races")
+// The code tilec run compiles passes every element access of a global or shared tensor through
+// tl_emu_race; each thread logs its accesses in a log of its own (no lock). When a cta_sync completes,
+// and when the block ends, the thread that completes it sorts all logs by element and looks, element by
+// element, for two accesses by different threads, one of them a write, that no barrier orders (only
+// cta_sync orders threads of different warps; warp_sync those of one warp). Accesses of global elements
+// are also looked up in a table of earlier blocks' accesses, since no barrier orders two blocks. The
+// first conflict of each pair of statements (sites) is written to tl_race_out, which tilec run turns
+// into warnings. The order of the sort (element, thread, ...) makes the report the same in every run.
+struct TlRaceAccess {
+	unsigned long long key; // bit 63: shared memory; bits 62..40: the tensor; bits 39..0: the element
+	unsigned site;          // site << 1 | write
+	unsigned short tid, wep;
+};
+struct TlRaceLog {
+	TlRaceAccess *a;
+	size_t n, cap;
+};
+static TlRaceLog tl_race_logs[1024];
+static unsigned long long tl_race_block; // the running block, linear (x fastest) + 1
+
+static bool
+tl_race_before(const TlRaceAccess &a, const TlRaceAccess &b)
+{
+	if (a.key != b.key)
+		return a.key < b.key;
+	if (a.tid != b.tid)
+		return a.tid < b.tid;
+	if (a.wep != b.wep)
+		return a.wep < b.wep;
+	return a.site < b.site;
+}
+
+static bool
+tl_race_same(const TlRaceAccess &a, const TlRaceAccess &b)
+{
+	return a.key == b.key && a.tid == b.tid && a.wep == b.wep && a.site == b.site;
+}
+
+static void
+tl_race_nomem(void)
+{
+	fprintf(stderr, "tilec run: out of memory for the race detection\n");
+	_exit(4);
+}
+
+// The offset idx of an element of the tensor in key; the access is logged and idx returned.
+static inline __attribute__((unused)) long long
+tl_emu_race(unsigned long long key, unsigned site, int write, long long idx)
+{
+	if (!tl_race_out)
+		return idx;
+	TlRaceLog *l = &tl_race_logs[tl_cpu_tid];
+	TlRaceAccess x = {key | ((unsigned long long)idx & 0xffffffffffull), site << 1 | (unsigned)(write != 0),
+	                  (unsigned short)tl_cpu_tid, tl_race_wep};
+	if (l->n && tl_race_same(l->a[l->n - 1], x))
+		return idx;
+	if (l->n == l->cap) {
+		if (l->n >= 65536) { // a long loop between two barriers: keep each access once
+			std::sort(l->a, l->a + l->n, tl_race_before);
+			l->n = (size_t)(std::unique(l->a, l->a + l->n, tl_race_same) - l->a);
+		}
+		if (!l->cap || l->n * 2 > l->cap) {
+			l->cap = l->cap ? 2 * l->cap : 256;
+			l->a = (TlRaceAccess *)realloc(l->a, l->cap * sizeof *l->a);
+			if (!l->a)
+				tl_race_nomem();
+		}
+	}
+	l->a[l->n++] = x;
+	return idx;
+}
+
+// An element's accesses by earlier blocks: the first block that wrote it and the first that read it
+// (linear + 1, 0 for none), each with its thread << 22 | site. One cell per element of each global tensor,
+// in pages of 65536 made when first touched, TL_RACE_SHADOW_MAX bytes in all.
+struct TlRaceCell {
+	unsigned wblock, rblock, winfo, rinfo;
+};
+#define TL_RACE_SHADOW_MAX (1ull << 28)
+struct TlRaceShadow {
+	unsigned long long elements;
+	TlRaceCell **pages;
+};
+static TlRaceShadow *tl_race_shadow; // by tensor number (bits 62..40 of a key)
+static unsigned tl_race_ntensors;
+static unsigned long long tl_race_bytes;
+static bool tl_race_full; // a page found no room: conflicts between blocks past it are not looked for
+
+// Global tensor number `tensor` has `elements` elements (storage): called by tilec run's main.
+static __attribute__((unused)) void
+tl_race_tensor(unsigned tensor, unsigned long long elements)
+{
+	if (tensor >= tl_race_ntensors) {
+		tl_race_shadow = (TlRaceShadow *)realloc(tl_race_shadow, (tensor + 1) * sizeof *tl_race_shadow);
+		if (!tl_race_shadow)
+			tl_race_nomem();
+		memset(tl_race_shadow + tl_race_ntensors, 0, (tensor + 1 - tl_race_ntensors) * sizeof *tl_race_shadow);
+		tl_race_ntensors = tensor + 1;
+	}
+	tl_race_shadow[tensor].elements = elements;
+	tl_race_shadow[tensor].pages = (TlRaceCell **)calloc((size_t)((elements + 65535) >> 16), sizeof(TlRaceCell *));
+	if (!tl_race_shadow[tensor].pages)
+		tl_race_nomem();
+}
+
+static TlRaceCell *
+tl_race_cell(unsigned long long key)
+{
+	unsigned tensor = (unsigned)(key >> 40);
+	unsigned long long e = key & 0xffffffffffull;
+	if (tensor >= tl_race_ntensors || e >= tl_race_shadow[tensor].elements)
+		return NULL;
+	TlRaceCell **page = &tl_race_shadow[tensor].pages[e >> 16];
+	if (!*page) {
+		if (tl_race_bytes + 65536 * sizeof(TlRaceCell) > TL_RACE_SHADOW_MAX) {
+			tl_race_full = true;
+			return NULL;
+		}
+		*page = (TlRaceCell *)calloc(65536, sizeof(TlRaceCell));
+		if (!*page)
+			tl_race_nomem();
+		tl_race_bytes += 65536 * sizeof(TlRaceCell);
+	}
+	return &(*page)[e & 0xffff];
+}
+
+struct TlRaceSide {
+	unsigned site; // site << 1 | write
+	int tid;
+	unsigned long long block;
+};
+static unsigned long long *tl_race_pairs; // the pairs of sites reported
+static size_t tl_race_npairs;
+
+static void
+tl_race_block_xyz(unsigned long long block, unsigned *x, unsigned *y, unsigned *z)
+{
+	unsigned long long l = block - 1;
+	*x = (unsigned)(l % gridDim.x);
+	*y = (unsigned)(l / gridDim.x % gridDim.y);
+	*z = (unsigned)(l / gridDim.x / gridDim.y);
+}
+
+// A conflict of access p with the earlier (or lower-numbered thread's) access o: reported once per pair of sites.
+static void
+tl_race_report(unsigned long long key, TlRaceSide p, TlRaceSide o)
+{
+	unsigned a = p.site >> 1, b = o.site >> 1;
+	unsigned long long pair = a < b ? (unsigned long long)a << 32 | b : (unsigned long long)b << 32 | a;
+	for (size_t i = 0; i < tl_race_npairs; i++)
+		if (tl_race_pairs[i] == pair)
+			return;
+	if ((tl_race_npairs & (tl_race_npairs - 1)) == 0) {
+		tl_race_pairs = (unsigned long long *)realloc(tl_race_pairs, 2 * (tl_race_npairs + 1) * sizeof *tl_race_pairs);
+		if (!tl_race_pairs)
+			tl_race_nomem();
+	}
+	tl_race_pairs[tl_race_npairs++] = pair;
+	unsigned px, py, pz, ox, oy, oz;
+	tl_race_block_xyz(p.block, &px, &py, &pz);
+	tl_race_block_xyz(o.block, &ox, &oy, &oz);
+	fprintf(tl_race_out, "race %u %u %d %u %u %u %u %u %d %u %u %u %llu %llu\n", a, p.site & 1, p.tid, px, py, pz, b,
+	        o.site & 1, o.tid, ox, oy, oz, (key >> 40) & 0x7fffff, key & 0xffffffffffull);
+	fflush(tl_race_out);
+}
+
+// Accesses of one element by one site, one warp between two warp_syncs: the two lowest threads.
+struct TlRaceClass {
+	unsigned site;
+	int warp, wep, tid0, tid1;
+};
+static TlRaceAccess *tl_race_all;
+static size_t tl_race_all_cap;
+static TlRaceClass *tl_race_cls;
+static size_t tl_race_cls_cap;
+
+// One element's accesses g[0 .. n), sorted: conflicts within the block, then with earlier blocks.
+static void
+tl_race_element(const TlRaceAccess *g, size_t n)
+{
+	size_t nc = 0;
+	bool wrote = false;
+	for (size_t i = 0; i < n; i++) {
+		if (i && tl_race_same(g[i - 1], g[i]))
+			continue;
+		wrote |= g[i].site & 1;
+		size_t c = 0;
+		while (c < nc && !(tl_race_cls[c].site == g[i].site && tl_race_cls[c].warp == g[i].tid >> 5 &&
+		                   tl_race_cls[c].wep == g[i].wep))
+			c++;
+		if (c < nc) {
+			if (tl_race_cls[c].tid1 < 0 && tl_race_cls[c].tid0 != g[i].tid)
+				tl_race_cls[c].tid1 = g[i].tid;
+			continue;
+		}
+		if (nc == tl_race_cls_cap) {
+			tl_race_cls_cap = nc ? 2 * nc : 64;
+			tl_race_cls = (TlRaceClass *)realloc(tl_race_cls, tl_race_cls_cap * sizeof *tl_race_cls);
+			if (!tl_race_cls)
+				tl_race_nomem();
+		}
+		tl_race_cls[nc++] = TlRaceClass{g[i].site, g[i].tid >> 5, g[i].wep, g[i].tid, -1};
+	}
+	unsigned long long key = g[0].key;
+	for (size_t a = 0; wrote && a < nc; a++)
+		for (size_t b = a; b < nc; b++) {
+			const TlRaceClass &A = tl_race_cls[a], &B = tl_race_cls[b];
+			if (!((A.site | B.site) & 1))
+				continue;
+			int ta = A.tid0, tb = B.tid0;
+			if (a == b) {
+				tb = A.tid1;
+			} else if (A.warp == B.warp && A.wep != B.wep) {
+				continue; // a warp_sync between them
+			} else if (ta == tb) {
+				if (B.tid1 >= 0)
+					tb = B.tid1;
+				else
+					ta = A.tid1;
+			}
+			if (ta < 0 || tb < 0)
+				continue;
+			TlRaceSide sa = {A.site, ta, tl_race_block}, sb = {B.site, tb, tl_race_block};
+			if (ta > tb)
+				tl_race_report(key, sa, sb);
+			else
+				tl_race_report(key, sb, sa);
+		}
+	if (key >> 63)
+		return; // shared memory is the block's own
+	TlRaceCell *c = tl_race_cell(key);
+	if (!c)
+		return;
+	const TlRaceAccess *w = NULL, *r = NULL;
+	for (size_t i = 0; i < n && !(w && r); i++) {
+		if ((g[i].site & 1) && !w)
+			w = &g[i];
+		if (!(g[i].site & 1) && !r)
+			r = &g[i];
+	}
+	const TlRaceAccess *first = w ? w : r;
+	TlRaceSide p = {first->site, first->tid, tl_race_block};
+	unsigned block = (unsigned)tl_race_block;
+	if (c->wblock && c->wblock != block)
+		tl_race_report(key, p, TlRaceSide{(c->winfo & 0x3fffff) << 1 | 1, (int)(c->winfo >> 22), c->wblock});
+	else if (w && c->rblock && c->rblock != block)
+		tl_race_report(key, p, TlRaceSide{(c->rinfo & 0x3fffff) << 1, (int)(c->rinfo >> 22), c->rblock});
+	if (w && !c->wblock) {
+		c->wblock = block;
+		c->winfo = (unsigned)w->tid << 22 | w->site >> 1;
+	}
+	if (r && !c->rblock) {
+		c->rblock = block;
+		c->rinfo = (unsigned)r->tid << 22 | r->site >> 1;
+	}
+}
+
+// Every access since the last cta_sync (or the block's start): by then the other threads wait or ended.
+static void
+tl_race_epoch(void)
+{
+	size_t n = 0;
+	int nthreads = tl_cpu_block->nthreads;
+	for (int t = 0; t < nthreads; t++)
+		n += tl_race_logs[t].n;
+	if (n > tl_race_all_cap) {
+		tl_race_all_cap = n;
+		free(tl_race_all);
+		tl_race_all = (TlRaceAccess *)malloc(n * sizeof *tl_race_all);
+		if (!tl_race_all)
+			tl_race_nomem();
+	}
+	n = 0;
+	for (int t = 0; t < nthreads; t++) {
+		memcpy(tl_race_all + n, tl_race_logs[t].a, tl_race_logs[t].n * sizeof *tl_race_all);
+		n += tl_race_logs[t].n;
+		tl_race_logs[t].n = 0;
+	}
+	std::sort(tl_race_all, tl_race_all + n, tl_race_before);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && tl_race_all[j].key == tl_race_all[i].key; j++)
+			;
+		tl_race_element(tl_race_all + i, j - i);
+	}
+}
+
 struct TlCpuStart {
 	void (*entry)(void **);
 	void **args;
@@ -249,6 +549,7 @@ tl_cpu_launch(const unsigned grid[3], const unsigned block[3], void (*entry)(voi
 				for (int w = 0; w < 32; w++)
 					b.warp[w].count = n - 32 * w >= 32 ? 32 : n - 32 * w;
 				tl_cpu_block = &b;
+				tl_race_block = ((unsigned long long)z * grid[1] + y) * grid[0] + x + 1;
 				for (int t = 0; t < n; t++) {
 					start[t] = TlCpuStart{entry, args, TlDim3{x, y, z}, t};
 					if (pthread_create(&th[t], &attr, tl_cpu_thread, &start[t]) != 0)
@@ -256,10 +557,16 @@ tl_cpu_launch(const unsigned grid[3], const unsigned block[3], void (*entry)(voi
 				}
 				for (int t = 0; t < n; t++)
 					pthread_join(th[t], NULL);
+				if (tl_race_out)
+					tl_race_epoch();
 				pthread_mutex_destroy(&b.mu);
 				pthread_cond_destroy(&b.cv);
 			}
 	pthread_attr_destroy(&attr);
+	if (tl_race_out && tl_race_full) {
+		fprintf(tl_race_out, "full %llu\n", TL_RACE_SHADOW_MAX / sizeof(TlRaceCell));
+		fflush(tl_race_out);
+	}
 }
 
 #define TL_EMU_FAIL(...) tl_cpu_fail(__VA_ARGS__)

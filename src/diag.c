@@ -31,6 +31,7 @@ static const char *const warn_names[WARN_COUNT] = {
 	[WARN_MISSING_RELINQUISH] = "missing-relinquish",
 	[WARN_EMPTY_OUTPUT] = "empty-output",
 	[WARN_PTXAS_SPILL] = "ptxas-spill",
+	[WARN_RACE] = "race",
 };
 static bool warn_off[WARN_COUNT];
 static signed char warn_error[WARN_COUNT]; /* 1: -Werror=NAME, -1: -Wno-error=NAME, 0: as -Werror says */
@@ -335,6 +336,12 @@ diag_option(const char *arg)
 	const char *r = pool_printf("unknown warning option '%s'; the warnings are %s", arg, b.data);
 	buf_free(&b);
 	return r;
+}
+
+bool
+warn_enabled(Warn w)
+{
+	return !diag_nowarn && !warn_off[w];
 }
 
 void

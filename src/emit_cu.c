@@ -316,6 +316,16 @@ func_call(const IExpr *e)
 }
 
 /* An expression in a position that needs no parentheses of its own (a statement, an argument). */
+/* The offset inside the brackets of an element access of a global or shared tensor. */
+static void
+element_index(const Tensor *t, IExpr *const *coords, const IExpr *index, bool write)
+{
+	if (E.d->global_access)
+		E.d->global_access(&E, t, coords, index, write);
+	else
+		expr_top(index);
+}
+
 static void
 expr_top(const IExpr *e)
 {
@@ -352,9 +362,7 @@ expr(const IExpr *e)
 		Buf idx = {0};
 		Buf *saved = E.out;
 		E.out = &idx;
-		if (e->coords && E.d->global_access)
-			E.d->global_access(&E, e->tensor, e->coords);
-		expr_top(e->index);
+		element_index(e->tensor, e->coords, e->index, false);
 		E.out = saved;
 		widen(e->tensor->type, "%s[%s]", e->tensor->cname, idx.data);
 		buf_free(&idx);
@@ -413,7 +421,7 @@ stored_bits(EType t, const IExpr *value)
 	const IExpr *m = etype_bits(t) < 32 ? moved_bits(t, value) : NULL;
 	if (m && m->kind == IE_LOAD) { /* only moved: the bits as they are */
 		buf_printf(E.out, "%s[", m->tensor->cname);
-		expr_top(m->index);
+		element_index(m->tensor, m->coords, m->index, false);
 		buf_puts(E.out, "]");
 		return;
 	}
@@ -708,9 +716,7 @@ stmt(const LStmt *s)
 	case L_STORE:
 		line_start();
 		buf_printf(E.out, "%s[", s->tensor->cname);
-		if (s->coords && E.d->global_access)
-			E.d->global_access(&E, s->tensor, s->coords);
-		expr_top(s->index);
+		element_index(s->tensor, s->coords, s->index, true);
 		buf_puts(E.out, "] = ");
 		stored_bits(s->tensor->type, s->value);
 		buf_puts(E.out, ";\n");

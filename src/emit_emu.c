@@ -337,29 +337,66 @@ emu_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out)
 	image_tables(w, out);
 }
 
-/* tl_emu_bounds<RANK>("file:LINE", "NAME", {coordinates}, {shape}) + offset, for a global or shared tensor */
-static void
-emu_global_access(CuWriter *w, const Tensor *t, IExpr *const *coords)
+EmuRace *emu_race;
+
+/* The numbers of the statement being written and of tensor t in emu_race, each known once. */
+static unsigned long long
+race_key(CuWriter *w, const Tensor *t, int *site)
 {
-	buf_printf(w->out, "tl_emu_bounds<%d>(\"%s\", \"%s\", {", t->rank, where(w), t->name);
-	for (int d = 0; d < t->rank; d++) {
-		buf_puts(w->out, d ? ", " : "");
-		buf_puts(w->out, "(long long)(");
-		cu_expr(w, coords[d]);
-		buf_puts(w->out, ")");
+	Loc loc = w->cur ? w->cur->loc : no_loc;
+	int tensor = 0;
+	while (tensor < emu_race->tensors.n && strcmp(LIST_AT(emu_race->tensors, Tensor, tensor)->cname, t->cname) != 0)
+		tensor++;
+	if (tensor == emu_race->tensors.n)
+		list_push(&emu_race->tensors, (void *)t);
+	for (*site = 0; *site < emu_race->sites.n; ++*site) {
+		EmuSite *s = LIST_AT(emu_race->sites, EmuSite, *site);
+		if (s->tensor == LIST_AT(emu_race->tensors, Tensor, tensor) && s->loc.file == loc.file &&
+		    s->loc.first_line == loc.first_line && s->loc.first_column == loc.first_column)
+			break;
 	}
-	buf_puts(w->out, "}, {");
-	for (int d = 0; d < t->rank; d++) {
-		buf_puts(w->out, d ? ", " : "");
-		if (!t->rdims[d]) { /* a shared tensor */
-			buf_printf(w->out, "%dll", t->dims[d]);
-			continue;
+	if (*site == emu_race->sites.n) {
+		EmuSite *s = pool_alloc(sizeof *s);
+		*s = (EmuSite){loc, LIST_AT(emu_race->tensors, Tensor, tensor)};
+		list_push(&emu_race->sites, s);
+	}
+	return (unsigned long long)tensor << 40 | (unsigned long long)(t->kind == TK_SHARED) << 63;
+}
+
+/* tl_emu_bounds<RANK>("file:LINE", "NAME", {coordinates}, {shape}) + offset, for a global or shared tensor;
+   for tilec run, inside tl_emu_race(tensor, site, write, ...), which logs the access. */
+static void
+emu_global_access(CuWriter *w, const Tensor *t, IExpr *const *coords, const IExpr *index, bool write)
+{
+	int site = 0;
+	if (emu_race) {
+		unsigned long long key = race_key(w, t, &site);
+		buf_printf(w->out, "tl_emu_race(0x%llxull, %du, %d, ", key, site, write ? 1 : 0);
+	}
+	if (coords) {
+		buf_printf(w->out, "tl_emu_bounds<%d>(\"%s\", \"%s\", {", t->rank, where(w), t->name);
+		for (int d = 0; d < t->rank; d++) {
+			buf_puts(w->out, d ? ", " : "");
+			buf_puts(w->out, "(long long)(");
+			cu_expr(w, coords[d]);
+			buf_puts(w->out, ")");
 		}
-		buf_puts(w->out, "(long long)(");
-		cu_expr(w, t->rdims[d]);
-		buf_puts(w->out, ")");
+		buf_puts(w->out, "}, {");
+		for (int d = 0; d < t->rank; d++) {
+			buf_puts(w->out, d ? ", " : "");
+			if (!t->rdims[d]) { /* a shared tensor */
+				buf_printf(w->out, "%dll", t->dims[d]);
+				continue;
+			}
+			buf_puts(w->out, "(long long)(");
+			cu_expr(w, t->rdims[d]);
+			buf_puts(w->out, ")");
+		}
+		buf_puts(w->out, "}) + ");
 	}
-	buf_puts(w->out, "}) + ");
+	cu_expr(w, index);
+	if (emu_race)
+		buf_puts(w->out, ")");
 }
 
 /* Integer division, remainder and shifts through the emulator's functions that stop the run where C leaves

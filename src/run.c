@@ -30,7 +30,7 @@ run_usage(const char *fmt, const char *arg)
 {
 	error(no_loc, fmt, arg);
 	fputs("usage: tilec run FILE.tile [--kernel NAME] [--seed S] [--expect OUT=IN[~ULPS]]... [--set NAME=VALUE]... "
-	      "[--tmem NAME=PARAM]... [--time-limit S] [-I DIR] [--dump DIR] [--save-temps]\n", stderr);
+	      "[--tmem NAME=PARAM]... [--time-limit S] [-I DIR] [--dump DIR] [--save-temps] [-w] [-Werror] [-Wno-race]\n", stderr);
 	return 2;
 }
 
@@ -50,6 +50,8 @@ run_help(void)
 	      "  -I DIR             include search directory\n"
 	      "  --dump DIR         write DIR/manifest, DIR/N.in and DIR/N.out for tools/emu-gpu-runner\n"
 	      "  --save-temps       keep the generated C++ program and say where it is\n"
+	      "  -Wno-race, -w      no warning for data races (two threads, one element, no barrier between)\n"
+	      "  -Werror            warnings are errors (exit status 1)\n"
 	      "exit status: 0 ok, 1 errors in the input, an --expect that failed or an emulator trap,\n"
 	      "2 bad usage, 3 no C++ compiler, 4 internal error\n",
 	      stdout);
@@ -69,6 +71,12 @@ parse_run_args(int argc, char **argv, RunOptions *o, bool *help)
 		}
 		if (strcmp(a, "--save-temps") == 0) {
 			o->save_temps = true;
+			continue;
+		}
+		if (strcmp(a, "-w") == 0 || (strncmp(a, "-W", 2) == 0 && a[2])) {
+			const char *why = diag_option(a);
+			if (why)
+				return run_usage("%s", why);
 			continue;
 		}
 		if (strncmp(a, "-I", 2) == 0 && a[2]) {
@@ -445,9 +453,11 @@ fill_function(Buf *b, Tensor **fills, int nfills)
 /* The host main: fill, launch on the CPU, print, compare, dump. */
 static void
 host_main(Buf *b, KernelIR *k, RunOptions *o, const uint32_t *scalars, const int *pairs, const Shape64 *shapes,
-          const int *fill_params)
+          const int *fill_params, const EmuRace *race)
 {
-	buf_printf(b, "\n// ---- tilec run: the host side\nint\nmain(void)\n{\n");
+	buf_printf(b, "\n// ---- tilec run: the host side\nint\nmain(int argc, char **argv)\n{\n"
+	              "\tif (argc > 1 && !(tl_race_out = fopen(argv[1], \"w\"))) {\n"
+	              "\t\tperror(argv[1]);\n\t\treturn 4;\n\t}\n");
 	int ntensors = 0;
 	for (int i = 0; i < k->params.n; i++)
 		ntensors += LIST_AT(k->param_is_tensor, Tensor, i) != NULL;
@@ -482,6 +492,13 @@ host_main(Buf *b, KernelIR *k, RunOptions *o, const uint32_t *scalars, const int
 			           ct, i, scalars[i], i, i);
 		}
 	}
+	/* the race detection's shadow of each global tensor the kernel accesses */
+	for (int j = 0; j < race->tensors.n; j++)
+		for (int i = 0; i < k->params.n; i++) {
+			Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
+			if (t && strcmp(t->cname, LIST_AT(race->tensors, Tensor, j)->cname) == 0)
+				buf_printf(b, "\ttl_race_tensor(%du, t[%d].storage);\n", j, slot[i]);
+		}
 	for (int i = 0; i < o->tmems.n; i++)
 		buf_printf(b, "\ttl_fill_src[%d] = &t[%d];\n", i, slot[fill_params[i]]);
 	if (o->tmems.n)
@@ -587,6 +604,84 @@ write_text(const char *path, const Buf *b)
 	return (fclose(f) == 0) && ok;
 }
 
+/* An element's coordinates from its offset: a global tensor's by its strides for this run, a shared one's
+   row-major. */
+static const char *
+element_text(KernelIR *k, const Tensor *t, unsigned long long offset, const Shape64 *shapes)
+{
+	const Shape64 *shape = NULL;
+	for (int i = 0; i < k->params.n && t->kind == TK_GLOBAL; i++) {
+		Tensor *p = LIST_AT(k->param_is_tensor, Tensor, i);
+		if (p && strcmp(p->cname, t->cname) == 0)
+			shape = &shapes[i];
+	}
+	Buf b = {0};
+	buf_printf(&b, "%s[", t->name);
+	unsigned long long rest = offset, size = 1;
+	for (int d = t->rank - 1; d >= 0 && !shape; d--)
+		size *= (unsigned long long)t->dims[d];
+	for (int d = 0; d < t->rank; d++) {
+		unsigned long long stride;
+		if (shape) {
+			stride = (unsigned long long)shape->strides[d];
+		} else {
+			size /= (unsigned long long)t->dims[d];
+			stride = size;
+		}
+		buf_printf(&b, "%s%llu", d ? ", " : "", stride ? rest / stride : 0);
+		rest = stride ? rest % stride : rest;
+	}
+	buf_puts(&b, "]");
+	const char *r = pool_strdup(b.data);
+	buf_free(&b);
+	return r;
+}
+
+/* The races that the emulated program found (tl_race_report of tilec_emu.h): one warning per pair of
+   sites, with a note at the other access. */
+static void
+report_races(KernelIR *k, const EmuRace *race, const char *path, const Shape64 *shapes)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char line[512];
+	while (fgets(line, sizeof line, f)) {
+		unsigned site[2], write[2], block[2][3], tensor;
+		unsigned long long full;
+		int tid[2];
+		unsigned long long offset;
+		if (sscanf(line, "full %llu", &full) == 1) {
+			note(no_loc, "the race detection compared accesses of different blocks for %llu elements of "
+			             "global memory only (docs/emulator.md)", full);
+			continue;
+		}
+		if (sscanf(line, "race %u %u %d %u %u %u %u %u %d %u %u %u %u %llu", &site[0], &write[0], &tid[0], &block[0][0],
+		           &block[0][1], &block[0][2], &site[1], &write[1], &tid[1], &block[1][0], &block[1][1], &block[1][2],
+		           &tensor, &offset) != 14 ||
+		    site[0] >= (unsigned)race->sites.n || site[1] >= (unsigned)race->sites.n ||
+		    tensor >= (unsigned)race->tensors.n)
+			continue;
+		const EmuSite *at[2] = {LIST_AT(race->sites, EmuSite, site[0]), LIST_AT(race->sites, EmuSite, site[1])};
+		const char *elem = element_text(k, LIST_AT(race->tensors, Tensor, tensor), offset, shapes);
+		bool same_block = memcmp(block[0], block[1], sizeof block[0]) == 0;
+		const char *verb[2] = {write[0] ? "writes" : "reads", !write[1] ? "reads" : write[0] ? "also writes" : "writes"};
+		if (same_block)
+			warn(WARN_RACE, at[0]->loc, "data race on %s in block (%u, %u, %u): thread %d %s it, thread %d %s it, and "
+			     "no cta_sync%s orders the two; the value %s depends on their order", elem, block[0][0], block[0][1],
+			     block[0][2], tid[0], verb[0], tid[1], verb[1], tid[0] / 32 == tid[1] / 32 ? " or warp_sync" : "",
+			     write[0] && write[1] ? "left" : "read");
+		else
+			warn(WARN_RACE, at[0]->loc, "data race on %s: thread %d of block (%u, %u, %u) %s it, thread %d of block (%u, "
+			     "%u, %u) %s it, and no barrier orders two blocks; the value %s depends on their order", elem, tid[0],
+			     block[0][0], block[0][1], block[0][2], verb[0], tid[1], block[1][0], block[1][1], block[1][2], verb[1],
+			     write[0] && write[1] ? "left" : "read");
+		note(at[1]->loc, "thread %d of block (%u, %u, %u) %s %s here", tid[1], block[1][0], block[1][1], block[1][2],
+		     write[1] ? "writes" : "reads", elem);
+	}
+	fclose(f);
+}
+
 static int
 run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 {
@@ -612,10 +707,14 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 	buf_puts(&b, "// tilec run: the --target=emu program with a host main, for the CPU.\n#define TILEC_EMU_HOST 1\n");
 	for (int i = 0; i < prog->kernels.n; i++) /* the code's shape, as tilec --target=emu gives it */
 		vectorize(LIST_AT(prog->kernels, KernelIR, i));
+	EmuRace race = {0};
+	if (warn_enabled(WARN_RACE))
+		emu_race = &race;
 	target_emu.emit(prog, arch_default()->name, &b);
+	emu_race = NULL;
 	if (o->tmems.n)
 		fill_function(&b, fills, o->tmems.n);
-	host_main(&b, k, o, scalars, pairs, shapes, fill_params);
+	host_main(&b, k, o, scalars, pairs, shapes, fill_params, &race);
 
 	char *dir = process_temp_mkdir("tilec-run");
 	if (!dir) {
@@ -625,8 +724,10 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 	}
 	char *src = pool_printf("%s/%s.cc", dir, k->name);
 	char *exe = pool_printf("%s/%s", dir, k->name);
+	char *races = pool_printf("%s/races", dir);
 	process_temp_file(src);
 	process_temp_file(exe);
+	process_temp_file(races);
 	if (!write_text(src, &b)) {
 		error(no_loc, "cannot write %s: %s", src, strerror(errno));
 		rc = 3;
@@ -644,8 +745,10 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 		} else {
 			printf("run %s: grid %ux%ux%u, block %dx%dx%d, seed %llu\n", k->name, grid[0], grid[1], grid[2],
 			       k->block[0], k->block[1], k->block[2], o->seed);
-			char *argv[] = {exe, NULL};
+			char *argv[] = {exe, race.sites.n ? races : NULL, NULL};
 			st = process_run_limited(argv, false, (unsigned)o->time_limit);
+			if (race.sites.n)
+				report_races(k, &race, races, shapes);
 			if (st == 0 || st == 1) {
 				rc = st;
 			} else if (st == TRAP_STATUS) {
@@ -670,10 +773,13 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 		unlink(exe);
 		rmdir(dir);
 	}
+	unlink(races);
+	rmdir(dir);
 	process_forget(src);
 	process_forget(exe);
+	process_forget(races);
 	process_forget(dir);
-	return rc;
+	return rc || !error_count ? rc : 1; /* -Werror made a race an error */
 }
 
 int

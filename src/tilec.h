@@ -345,9 +345,10 @@ void diag_reset(void);      /* forgets every source and count, for a process tha
 void diag_setup(void);     /* colour only when stderr is a terminal and NO_COLOR is unset */
 void error(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Every warning has a name (docs/command.md lists them); warn() prints it as [-WNAME]. */
-typedef enum Warn { WARN_DIVERGENT_SYNC, WARN_MISSING_RELINQUISH, WARN_EMPTY_OUTPUT, WARN_PTXAS_SPILL, WARN_COUNT } Warn;
+typedef enum Warn { WARN_DIVERGENT_SYNC, WARN_MISSING_RELINQUISH, WARN_EMPTY_OUTPUT, WARN_PTXAS_SPILL, WARN_RACE, WARN_COUNT } Warn;
 void warn(Warn w, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 const char *diag_option(const char *arg); /* a -w / -W option: NULL when taken, else the error message */
+bool warn_enabled(Warn w); /* not turned off by -w or -Wno-NAME */
 void note(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 extern bool diag_explain;  /* --explain */
 /* A note on a choice tilec made, printed only with --explain. */
@@ -1080,6 +1081,18 @@ extern const Target target_emu;  /* CUDA C with tensor memory emulated, for sm_8
 bool emu_refuses(const Program *p);
 /* "file.tile:LINE" as the emulator's messages (and the where of each emulated instruction) name a place */
 const char *emu_where(Loc loc);
+/* tilec run's race detection (docs/emulator.md): while emu_race is set, the emu target passes every
+   element access of a global or shared tensor through tl_emu_race with the number of its site in
+   emu_race->sites (one per statement and tensor) and of its tensor in emu_race->tensors. */
+typedef struct EmuSite {
+	Loc loc;
+	const Tensor *tensor;
+} EmuSite;
+typedef struct EmuRace {
+	List sites;   /* EmuSite* */
+	List tensors; /* Tensor*: one per C name */
+} EmuRace;
+extern EmuRace *emu_race;
 extern const Target target_ptx;  /* PTX written directly from the lowered program (emit_ptx.c; docs/ptx.md) */
 extern const Target target_ir;   /* the lowered program as text, --emit=ir (ir.c) */
 /* Whether a statement list declares a name, and so is a scope of its own in the output (ir.c). */
@@ -1102,8 +1115,9 @@ typedef struct CuDialect {
 	/* the text of a read of register word, verb "read" or "stored"; NULL: plain NAME[WORD] */
 	const char *(*reg)(CuWriter *w, const Tensor *t, int word, const char *verb);
 	void (*reg_written)(CuWriter *w, const Tensor *t, int word); /* before a register store */
-	/* inside the brackets of a global or shared element access, before its offset: a check of its coordinates */
-	void (*global_access)(CuWriter *w, const Tensor *t, IExpr *const *coords);
+	/* inside the brackets of a global or shared element access: its offset index (with cu_expr), and what
+	   the target checks or records of it (coords: NULL where the lowering gave none; write: a store) */
+	void (*global_access)(CuWriter *w, const Tensor *t, IExpr *const *coords, const IExpr *index, bool write);
 	/* an integer / % << >>: writes the operation and returns true, or false for C's operator */
 	bool (*int_op)(CuWriter *w, const IExpr *e);
 	void (*regs_declared)(CuWriter *w, const Tensor *t);         /* after a local tensor's declaration */

@@ -15,7 +15,7 @@
 #                      through the emulator's functions by tests/emu/direct.cc.
 #   emu/copy_edge/...  copies that cross the edges of a tensor of run-time shape give what
 #                      tests/emu/copy_edge_ref.tile gives element by element.
-#   emu/run/...        tilec run's usage errors and determinism.
+#   emu/run/...        tilec run's usage errors and determinism; -Werror, -Wno-race and --dump with races.
 #   emu/header/...     the --target=emu header of examples/device_functions.tile called by a kernel written
 #                      by hand (tests/emu/header_kernel.cu) gives Out = A on the CPU, and builds with nvcc;
 #                      the emulation headers of every golden .cuh, together in one translation unit, pass
@@ -328,6 +328,30 @@ for sets in "M=100 N=50 lda=53 top=-5 left=30" "M=300 N=64 lda=64 top=100 left=3
 	for a in $sets; do set -- "$@" --set "$a"; done
 	same_as_ref "emu/copy_edge/$(echo "$sets" | tr ' ' ',')" tests/emu/copy_edge.tile tests/emu/copy_edge_ref.tile "$@"
 done
+# data races (tests/golden/race_*.tile has the warnings themselves): -Werror makes them errors (exit 1),
+# -Wno-race and -w turn the detection off, and a run with races still writes its --dump files
+expect_run emu/run/race_werror 1 "error: data race on Out[0] in block (0, 0, 0): thread 64 writes it" \
+	-Werror tests/golden/race_write_write.tile
+for off in -Wno-race -w; do
+	name=emu/run/race_off$off
+	run $off tests/golden/race_write_write.tile
+	if [ $rc -ne 0 ] || grep -q 'data race' "$tmp/out"; then
+		fail "exit status $rc, or a race reported with $off"
+		show "$tmp/out"
+	else
+		echo "PASS $name"
+	fi
+done
+name=emu/run/race_dump
+run tests/golden/race_blocks.tile --dump "$tmp/race"
+if [ $rc -ne 0 ] || ! grep -q 'warning: data race on Out\[0\]' "$tmp/out" || [ ! -s "$tmp/race/1.out" ]; then
+	fail "exit status $rc, no warning or no $tmp/race/1.out"
+	show "$tmp/out"
+else
+	echo "PASS $name"
+fi
+expect_run emu/run/race_unknown_warning 2 "unknown warning option '-Wraces'; did you mean '-Wrace'?" \
+	-Wraces tests/golden/race_write_write.tile
 name=emu/run/no_compiler
 CXX=/nonexistent/c++ $limit "$tilec" run examples/tmem_roundtrip.tile >"$tmp/out" 2>&1
 rc=$?

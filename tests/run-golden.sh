@@ -9,6 +9,10 @@
 #       lowered program), twice the same; a golden/NAME.tile may have an .ir and nothing else.
 #   NAME.cuh next to either kind of NAME.tile: the same with --emit=cuh prints exactly NAME.cuh (the
 #       header of its device functions), twice the same.
+#   NAME.run next to a golden NAME.tile: each of its lines is the options of one `TILEC run OPTIONS
+#       NAME.tile` inside tests/golden (an empty line: none), which must exit 0; their stderr together
+#       is exactly NAME.run.err (empty when there is none), twice the same. stdout is not compared: what
+#       a racy program leaves depends on the order of its threads. SKIP without a C++ compiler.
 # NO_COLOR=1 throughout; NAME.args is one line of extra options. Exits 1 when a test failed.
 runner=golden
 . "$(dirname "$0")/runner.sh"
@@ -66,6 +70,39 @@ expect_cu() {
 	echo "PASS $name"
 }
 
+# expect_run BASE STEM: the runs of BASE.run (see above).
+expect_run() {
+	for run in a b; do
+		: >"$tmp/$run.all"
+		while IFS= read -r opts; do
+			set -f
+			# shellcheck disable=SC2086
+			compile tests/golden "$run" run $opts "$2.tile"
+			set +f
+			if [ $rc -eq 3 ]; then
+				echo "SKIP $name: no C++ compiler"
+				return
+			fi
+			if [ $rc -ne 0 ]; then
+				fail "tilec run $opts: exit status $rc, expected 0"
+				head -n 20 "$tmp/$run.err" | sed 's/^/    /'
+				return
+			fi
+			cat "$tmp/$run.err" >>"$tmp/$run.all"
+		done <"$1.run"
+	done
+	expected=$1.run.err
+	[ -f "$expected" ] || expected=/dev/null
+	if ! cmp -s "$expected" "$tmp/a.all"; then
+		fail "stderr differs from $expected (- expected, + got)"
+		show_diff "$expected" "$tmp/a.all"
+	elif ! cmp -s "$tmp/a.all" "$tmp/b.all"; then
+		fail "not deterministic: a second run printed something else on stderr"
+	else
+		echo "PASS $name"
+	fi
+}
+
 for tile in tests/golden/*.tile; do
 	[ -f "$tile" ] || continue
 	base=${tile%.tile}
@@ -94,8 +131,12 @@ for tile in tests/golden/*.tile; do
 		else
 			echo "PASS $name"
 		fi
-	elif [ ! -f "$base.ir" ] && [ ! -f "$base.cuh" ]; then
-		fail "neither $stem.cu nor $stem.err nor $stem.ir nor $stem.cuh exists"
+	elif [ ! -f "$base.ir" ] && [ ! -f "$base.cuh" ] && [ ! -f "$base.run" ]; then
+		fail "neither $stem.cu nor $stem.err nor $stem.ir nor $stem.cuh nor $stem.run exists"
+	fi
+	if [ -f "$base.run" ]; then
+		name=golden/$stem.run
+		expect_run "$base" "$stem"
 	fi
 	if [ -f "$base.cuh" ]; then
 		name=golden/$stem.cuh

@@ -13,6 +13,8 @@
 #   warning    it must compile (exit 0), and the first line of stderr must equal the first
 #              line of the next ```text block.
 # An example with --emit=cubin among its options needs ptxas; without one it is a SKIP line.
+# One with the word `run` among its options runs instead: `TILEC run [OPTION...] NAME.tile` (stdout
+# ignored), for the warnings of the emulator (data races); without a C++ compiler it is a SKIP line.
 # Blocks without the marker are fragments and are not compiled. NAME must be unique per file.
 # Prints `PASS docs/STEM/NAME` or `FAIL docs/STEM/NAME: why` (STEM: language or diagnostics) per
 # example and exits 1 when one failed (2 on bad usage). TILEC is the first argument, else $TILEC, else build/tilec.
@@ -118,9 +120,21 @@ for doc in docs/language.md docs/copy.md docs/diagnostics.md; do
 			fi ;;
 		esac
 		set -f
-		# shellcheck disable=SC2086
-		(cd "$dir" && exec "$tilec" $opts "$name.tile" -o "$name.cu") >"$dir/$name.out" 2>"$dir/$name.err"
-		rc=$?
+		case " $opts " in
+		*" run "*)
+			# shellcheck disable=SC2086
+			(cd "$dir" && exec "$tilec" run $(echo " $opts " | sed 's/ run / /') "$name.tile") >"$dir/$name.out" 2>"$dir/$name.err"
+			rc=$?
+			if [ $rc -eq 3 ]; then
+				echo "SKIP docs/$stem/$name: needs a C++ compiler (tilec run)"
+				set +f
+				continue
+			fi ;;
+		*)
+			# shellcheck disable=SC2086
+			(cd "$dir" && exec "$tilec" $opts "$name.tile" -o "$name.cu") >"$dir/$name.out" 2>"$dir/$name.err"
+			rc=$? ;;
+		esac
 		set +f
 		got=$(head -n 1 "$dir/$name.err")
 		want=
