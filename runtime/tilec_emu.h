@@ -362,6 +362,9 @@ static void
 tl_race_report(unsigned long long key, TlRaceSide p, TlRaceSide o)
 {
 	unsigned a = p.site >> 1, b = o.site >> 1;
+	FILE *out = tl_race_out;
+	if (!out)
+		return;
 	unsigned long long pair = a < b ? (unsigned long long)a << 32 | b : (unsigned long long)b << 32 | a;
 	for (size_t i = 0; i < tl_race_npairs; i++)
 		if (tl_race_pairs[i] == pair)
@@ -375,9 +378,9 @@ tl_race_report(unsigned long long key, TlRaceSide p, TlRaceSide o)
 	unsigned px, py, pz, ox, oy, oz;
 	tl_race_block_xyz(p.block, &px, &py, &pz);
 	tl_race_block_xyz(o.block, &ox, &oy, &oz);
-	fprintf(tl_race_out, "race %u %u %d %u %u %u %u %u %d %u %u %u %llu %llu\n", a, p.site & 1, p.tid, px, py, pz, b,
-	        o.site & 1, o.tid, ox, oy, oz, (key >> 40) & 0x7fffff, key & 0xffffffffffull);
-	fflush(tl_race_out);
+	fprintf(out, "race %u %u %d %u %u %u %u %u %d %u %u %u %llu %llu\n", a, p.site & 1, p.tid, px, py, pz, b, o.site & 1,
+	        o.tid, ox, oy, oz, (key >> 40) & 0x7fffff, key & 0xffffffffffull);
+	fflush(out);
 }
 
 // Accesses of one element by one site, one warp between two warp_syncs: the two lowest threads.
