@@ -913,7 +913,9 @@ lower_for(Stmt *s)
 		sym->value = ref;
 	}
 	/* the body may run zero times; applies and register reads never sit in such a loop */
-	ProtoFork *f = protocol_loop(W.proto, v->varying, loc_span(s->value->loc, s->hi->loc));
+	int64_t first, last;
+	bool repeats = !ie_is_const(l->lo, &first) || !ie_is_const(l->hi, &last) || last - first > 1;
+	ProtoFork *f = protocol_loop(W.proto, v->varying, loc_span(s->value->loc, s->hi->loc), repeats);
 	List *split_list;
 	int split_at;
 	split_enter(&split_list, &split_at);

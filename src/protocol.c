@@ -67,6 +67,9 @@ struct ProtoFork {
 	bool varying;
 	Loc varying_loc;
 	Flow first; /* if: the state at its start, after protocol_else the state after the then side; loop: before it */
+	bool repeats;     /* loop: its body may run more than once */
+	int allocs_before; /* loop: p->allocs.n at its start */
+	Loc loop_loc;
 };
 
 /* --------------------------------------------------------------- warps */
@@ -874,19 +877,62 @@ protocol_else(Protocol *p, ProtoFork *f)
 }
 
 ProtoFork *
-protocol_loop(Protocol *p, bool varying, Loc bounds_loc)
+protocol_loop(Protocol *p, bool varying, Loc bounds_loc, bool repeats)
 {
 	ProtoFork *f = fork_new(p);
 	f->then_warps = f->else_warps = p->warps;
+	f->repeats = repeats;
+	f->allocs_before = p->allocs.n;
+	f->loop_loc = bounds_loc;
 	if (varying && !p->varying)
 		p->varying_loc = bounds_loc;
 	p->varying |= varying;
 	return f;
 }
 
+/* TCGEN05.md 4: every allocation is freed exactly once; a loop body that runs again repeats its alloc
+   (the slot is overwritten while the first columns are held) or its dealloc (of memory already freed). */
+static void
+check_loop_allocs(Protocol *p, ProtoFork *f)
+{
+	for (int i = f->allocs_before; i < p->allocs.n; i++) {
+		AllocInfo *a = LIST_AT(p->allocs, AllocInfo, i);
+		for (int j = 0; j < p->flow.live.n; j++) {
+			LiveAlloc *live = LIST_AT(p->flow.live, LiveAlloc, j);
+			if (live->alloc != a || !live->warps)
+				continue;
+			error(a->loc, "%s inside a loop runs again before the columns of the first run are freed; free "
+			              "them with %s in the same iteration, or allocate before the loop",
+			      isa_name(TC_ALLOC, 0), isa_name(TC_DEALLOC, 0));
+			note(f->loop_loc, "the loop is here");
+			live->warps = 0;
+		}
+		if (p->flow.relinquished_some & a->warps) {
+			error(a->loc, "%s inside a loop runs again after the %s of the first run: this CTA gave up its "
+			              "right to allocate", isa_name(TC_ALLOC, 0), isa_name(TC_RELINQUISH, 0));
+			note(p->flow.relinquish_loc, "the %s is here", isa_instr(TC_RELINQUISH)->name);
+			note(f->loop_loc, "the loop is here");
+		}
+	}
+	for (int i = 0; i < f->allocs_before; i++) {
+		AllocInfo *a = LIST_AT(p->allocs, AllocInfo, i);
+		if (!list_has(&p->flow.freed, a) || list_has(&f->first.freed, a))
+			continue;
+		error(a->freed_at, "%s inside a loop frees the same tensor memory again on the next iteration; "
+		                   "tensor memory freed twice", isa_name(TC_DEALLOC, 0));
+		note(f->loop_loc, "the loop is here");
+		note(a->loc, "the allocation is here, before the loop");
+		for (int j = 0; j < f->first.live.n; j++)
+			if (LIST_AT(f->first.live, LiveAlloc, j)->alloc == a)
+				LIST_AT(f->first.live, LiveAlloc, j)->warps = 0;
+	}
+}
+
 void
 protocol_join(Protocol *p, ProtoFork *f)
 {
+	if (f->repeats)
+		check_loop_allocs(p, f);
 	p->flow = flow_merge(&f->first, &p->flow, f->then_warps, f->else_warps);
 	p->forks.n--; /* f is the innermost */
 	p->warps = f->warps;

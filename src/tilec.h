@@ -997,10 +997,11 @@ bool protocol_varying(const Protocol *p);   /* inside control flow that may spli
 
 /* An if sends each warp down the side(s) its condition takes: protocol_if enters the then side,
  * protocol_else (also without an else) the else side, protocol_join merges both. A loop's body may run
- * zero times: protocol_loop, the body, protocol_join. varying: the bounds differ between lanes. */
+ * zero times: protocol_loop, the body, protocol_join. varying: the bounds differ between lanes; repeats:
+ * it may run more than once. */
 ProtoFork *protocol_if(Protocol *p, const IExpr *cond, Loc cond_loc);
 void protocol_else(Protocol *p, ProtoFork *f);
-ProtoFork *protocol_loop(Protocol *p, bool varying, Loc bounds_loc);
+ProtoFork *protocol_loop(Protocol *p, bool varying, Loc bounds_loc, bool repeats);
 void protocol_join(Protocol *p, ProtoFork *f);
 
 /* Reports each read in e of a register a tcgen05.ld may still be writing. */

@@ -973,7 +973,7 @@ START_TEST(protocol_api)
 	protocol_else(p, f);
 	protocol_join(p, f);
 	ck_assert(!protocol_varying(p));
-	f = protocol_loop(p, true, no_loc);
+	f = protocol_loop(p, true, no_loc, true);
 	ck_assert(protocol_varying(p));
 	protocol_join(p, f);
 	ck_assert(!protocol_varying(p));
