@@ -20,6 +20,7 @@ typedef struct LoadedReg {
 typedef struct LiveAlloc {
 	AllocInfo *alloc;
 	uint64_t warps;
+	bool unpublished; /* no cta_sync since the alloc: only its warp may read the address yet */
 } LiveAlloc;
 
 /* A TMEM rectangle written by one warp's tcgen05.st, or read by its tcgen05.ld, and how far the access
@@ -207,6 +208,9 @@ flow_merge(const Flow *a, const Flow *b, uint64_t t, uint64_t e)
 			if (LIST_AT(b->live, LiveAlloc, j)->alloc == x->alloc)
 				other = LIST_AT(b->live, LiveAlloc, j)->warps;
 		x->warps = join_may(x->warps, other, t, e);
+		for (int j = 0; j < b->live.n; j++)
+			if (LIST_AT(b->live, LiveAlloc, j)->alloc == x->alloc)
+				x->unpublished |= LIST_AT(b->live, LiveAlloc, j)->unpublished;
 	}
 	for (int j = 0; j < b->live.n; j++) {
 		LiveAlloc *y = LIST_AT(b->live, LiveAlloc, j);
@@ -489,10 +493,36 @@ cells_ready(Protocol *p, const TmemRect *r, bool ld, Loc loc)
 	return true;
 }
 
+/* TCGEN05.md 4: other warps read the address an alloc wrote into its shared slot only after a barrier. */
+static bool
+address_published(Protocol *p, const AllocInfo *a, uint64_t warps, Loc loc)
+{
+	if (!a || !(warps & ~a->warps))
+		return true;
+	for (int i = 0; i < p->flow.live.n; i++) {
+		LiveAlloc *live = LIST_AT(p->flow.live, LiveAlloc, i);
+		if (live->alloc != a || !live->unpublished)
+			continue;
+		error(loc, "warp %d reads the TMEM address that warp %d's %s writes into '%s[%d]' before a cta_sync; "
+		           "other warps see the address only after a barrier", lowest_warp(warps & ~a->warps),
+		      lowest_warp(a->warps), isa_name(TC_ALLOC, 0), a->slot->name, a->slot_index);
+		note(a->loc, "the %s is here; put cta_sync between", isa_name(TC_ALLOC, 0));
+		live->unpublished = false;
+		return false;
+	}
+	return true;
+}
+
 void
 protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
 {
 	bool reported = false;
+	for (int i = 0; i < ctx->rects.n && !reported; i++) {
+		TmemRect *r = LIST_AT(ctx->rects, TmemRect, i);
+		for (int j = 0; j < p->allocs.n && !reported; j++)
+			if (LIST_AT(p->allocs, AllocInfo, j) == r->space)
+				reported = !address_published(p, r->space, 1ull << r->warp, loc);
+	}
 	if (!ctx->is_ld) {
 		for (int i = 0; i < ctx->regs.n; i++) {
 			RegRef *ref = LIST_AT(ctx->regs, RegRef, i);
@@ -654,6 +684,8 @@ protocol_cta_sync(Protocol *p, Loc loc, bool writes_follow)
 		StoreState *st = LIST_AT(p->flow.stores, StoreState, i);
 		st->unsynced = st->pending;
 	}
+	for (int i = 0; i < p->flow.live.n; i++)
+		LIST_AT(p->flow.live, LiveAlloc, i)->unpublished = false;
 	flow_prune(&p->flow);
 }
 
@@ -722,6 +754,7 @@ allocates(Protocol *p, const LStmt *l, const TcOperands *ops, bool ok)
 	LiveAlloc *live = pool_alloc(sizeof *live);
 	live->alloc = a;
 	live->warps = by;
+	live->unpublished = true;
 	list_push(&p->flow.live, live);
 	return ok;
 }
@@ -734,6 +767,8 @@ frees(Protocol *p, const LStmt *l, const TcOperands *ops, bool ncols_ok)
 	protocol_read(p, ops->addr, ops->addr_loc);
 	int col, lane;
 	AllocInfo *a = protocol_find_alloc(p, ops->addr, &col, &lane);
+	if (!address_published(p, a, p->warps, ops->addr_loc))
+		return false;
 	if (a && (col || lane)) {
 		error(ops->addr_loc, "%s takes the address the allocation returned, not an offset into it",
 		      isa_name(TC_DEALLOC, 0));
