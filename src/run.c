@@ -422,16 +422,18 @@ fill_function(Buf *b, Tensor **fills, int nfills)
 	              "static const TlHostTensor *tl_fill_src[%d];\n", nfills);
 	for (int i = 0; i < nfills; i++) {
 		Tensor *t = fills[i];
-		int bits = etype_bits(t->type), per = 32 / bits;
-		buf_printf(b, "static const unsigned tl_fill_cell_%d[%d] = {", i, t->count);
-		for (int e = 0; e < t->count; e++) {
-			const int32_t *place = LAYOUT_PLACE(t->layout, e, 0);
+		int bits = etype_bits(t->type), per = 32 / bits, n = t->count * t->layout->nrep;
+		/* entry e * nrep + r: replica r of element e (a layout's + R[...] places it more than once) */
+		buf_printf(b, "static const unsigned tl_fill_cell_%d[%d] = {", i, n);
+		for (int e = 0; e < n; e++) {
+			const int32_t *place = LAYOUT_PLACE(t->layout, e / t->layout->nrep, e % t->layout->nrep);
 			int lane = t->lane_offset + place[AX_TLANE], col = t->col_offset + place[AX_TCOL] / per;
 			buf_printf(b, "%s%s%d", e ? "," : "", e % 16 ? " " : "\n\t", lane * 512 + col);
 		}
-		buf_printf(b, "\n};\nstatic const unsigned char tl_fill_shift_%d[%d] = {", i, t->count);
-		for (int e = 0; e < t->count; e++)
-			buf_printf(b, "%s%s%d", e ? "," : "", e % 16 ? " " : "\n\t", LAYOUT_PLACE(t->layout, e, 0)[AX_TCOL] % per * bits);
+		buf_printf(b, "\n};\nstatic const unsigned char tl_fill_shift_%d[%d] = {", i, n);
+		for (int e = 0; e < n; e++)
+			buf_printf(b, "%s%s%d", e ? "," : "", e % 16 ? " " : "\n\t",
+			           LAYOUT_PLACE(t->layout, e / t->layout->nrep, e % t->layout->nrep)[AX_TCOL] % per * bits);
 		buf_puts(b, "\n};\n");
 	}
 	buf_puts(b, "static void\ntl_run_fill(unsigned *cells, int start, const char *where)\n{\n");
@@ -442,9 +444,9 @@ fill_function(Buf *b, Tensor **fills, int nfills)
 		buf_printf(b, "\tif (strncmp(where, \"%s\", %zu) == 0) {\n"
 		              "\t\tfor (int e = 0; e < %d; e++) {\n"
 		              "\t\t\tunsigned v = 0, *c = &cells[tl_fill_cell_%d[e] + start];\n"
-		              "\t\t\tmemcpy(&v, (const unsigned char *)tl_fill_src[%d]->init + tl_host_offset(tl_fill_src[%d], e) * %d, %d);\n"
+		              "\t\t\tmemcpy(&v, (const unsigned char *)tl_fill_src[%d]->init + tl_host_offset(tl_fill_src[%d], e / %d) * %d, %d);\n"
 		              "\t\t\t*c = (*c & ~(0x%xu << tl_fill_shift_%d[e])) | v << tl_fill_shift_%d[e];\n"
-		              "\t\t}\n\t}\n", at, strlen(at), t->count, i, i, i, bytes, bytes,
+		              "\t\t}\n\t}\n", at, strlen(at), t->count * t->layout->nrep, i, i, i, t->layout->nrep, bytes, bytes,
 		           bytes == 4 ? 0xffffffffu : (1u << 8 * bytes) - 1, i, i);
 	}
 	buf_puts(b, "}\n");

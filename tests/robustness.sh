@@ -393,6 +393,48 @@ expect tmem-fill-no-tensor 2 run "$tmp/epilogue.tile" --tmem nope=Acc && said tm
 	pass tmem-fill-no-tensor
 expect tmem-fill-no-param 2 run "$tmp/epilogue.tile" --tmem acc=Nope && pass tmem-fill-no-param
 
+# A tmem layout with replicas (+ R[...]) places each element in every replica; --tmem fills them all.
+# Warps 2 and 3 read the replica 64 lanes below the first.
+cat >"$tmp/replica.tile" <<'TILE'
+layout TWICE = S[(64, 32) : (1@TLane, 1@TCol)] + R[2 : 64@TLane];
+layout ROW = S[(32, 32) : (1@laneid, 1)];
+
+kernel replica(Acc: f32[64, 32], Out: f32[64, 32]) launch(grid = 1, block = 128)
+{
+    shared address: u32[1];
+    if (warp_id == 0) {
+        tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32(&address[0], 32);
+    }
+    cta_sync;
+    tmem acc: f32[64, 32] at address[0] layout TWICE;
+    tmem low: f32[32, 32] at address[0] + (64 << 16) layout default;
+    tmem high: f32[32, 32] at address[0] + (96 << 16) layout default;
+    local r: f32[32, 32] layout ROW;
+    view mine = r.view(32, layout = default);
+    if (warp_id == 2) {
+        apply tcgen05.ld.sync.aligned.32x32b.x32.b32(r, low) scope warp;
+        tcgen05.wait::ld.sync.aligned;
+        for j in 0..32 {
+            Out[lane_id, j] = mine[j];
+        }
+    }
+    if (warp_id == 3) {
+        apply tcgen05.ld.sync.aligned.32x32b.x32.b32(r, high) scope warp;
+        tcgen05.wait::ld.sync.aligned;
+        for j in 0..32 {
+            Out[32 + lane_id, j] = mine[j];
+        }
+    }
+    cta_sync;
+    if (warp_id == 0) {
+        tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+        tcgen05.dealloc.cta_group::1.sync.aligned.b32(address[0], 32);
+    }
+}
+TILE
+expect tmem-fill-replicas 0 run "$tmp/replica.tile" --tmem acc=Acc --expect Out=Acc &&
+	grep -q 'expect Out = Acc: all 2048 elements equal' "$tmp/out" && pass tmem-fill-replicas
+
 # --expect OUT=IN~ULPS: within a tolerance (floats in units in the last place, integers absolute).
 printf 'kernel k(A: f32[256], Out: f32[256], I: i32[256], J: i32[256]) launch(grid = 1, block = 256)
 {
