@@ -348,6 +348,19 @@ check_issue(Check *c, Issue *is)
 			c->mm->first = first;
 			return false;
 		}
+		/* a store whose accesses share cells writes them twice, in an unspecified order */
+		int lane_lo = tl->lane_offset + base[0].lane, col_lo = tl->col_offset + base[0].col;
+		int lane_hi = th->lane_offset + base[1].lane, col_hi = th->col_offset + base[1].col;
+		int cols = opcode_tmem_cols(&c->op);
+		if (!c->op.is_ld && abs(lane_lo - lane_hi) < 16 && abs(col_lo - col_hi) < cols) {
+			c->mm->kind = MM_OVERLAP;
+			c->mm->operand = 2;
+			c->mm->warp = is->warp;
+			c->mm->repeat = is->repeat;
+			c->mm->col_first = lane_lo > lane_hi ? lane_lo : lane_hi;
+			c->mm->col_limit = col_lo > col_hi ? col_lo : col_hi;
+			return false;
+		}
 	}
 	return true;
 }
@@ -554,6 +567,11 @@ apply_report(const ApplyInput *in, const Mismatch *mm, Loc loc, Loc imm_loc, boo
 		headline(as_notes, loc, "the tmem operands of %s are (%u << 16) + %u apart for warp %d, repeat %d, but "
 		           "(%u << 16) + %u apart elsewhere; one immediate must serve every warp and repeat",
 		      text, mm->imm_got >> 16, mm->imm_got & 0xffff, mm->warp, mm->repeat, mm->imm >> 16, mm->imm & 0xffff);
+		return;
+	case MM_OVERLAP:
+		headline(as_notes, loc, "the two accesses of %s both write TMEM lane %d, column %d (warp %d, repeat %d); a "
+		           "store writes each cell once: move the high operand 16 lanes or %d columns away from the low one",
+		      text, mm->col_first, mm->col_limit, mm->warp, mm->repeat, opcode_tmem_cols(op));
 		return;
 	}
 }

@@ -572,6 +572,8 @@ verdict(Picture *p, const ApplyMap *m)
 		                  mm->col_first + opcode_tmem_cols(&m->in.op) - 1, mm->col_limit);
 	else if (mm->kind == MM_SPLIT)
 		why = "its two tmem operands lie in different allocations";
+	else if (mm->kind == MM_OVERLAP)
+		why = "its two accesses store to the same TMEM cells";
 	else
 		why = "imm_half_splitoff does not match the distance between its two tmem operands";
 	line_of_text(p, "sub red", 12, "The check refuses this apply: %s; tilec prints its error.", why);

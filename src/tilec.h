@@ -861,7 +861,8 @@ typedef enum MismatchKind {
 	MM_COLUMNS,    /* the atom reaches past the allocation or past column 511 */
 	MM_SPLIT,      /* the two tmem operands of 16x32bx2 lie in different allocations */
 	MM_IMM,        /* the imm_half_splitoff written is not the operands' distance */
-	MM_IMM_VARIES  /* the operands' distance changes between warps or repeats */
+	MM_IMM_VARIES, /* the operands' distance changes between warps or repeats */
+	MM_OVERLAP     /* the two accesses of a 16x32bx2 store write the same TMEM cells */
 } MismatchKind;
 
 typedef struct Mismatch {
@@ -879,7 +880,8 @@ typedef struct Mismatch {
 	int base_lane, base_col; /* the atom's base, fixed by its first element: */
 	int base_rank, base_coord[MAX_RANK];
 	int base_tlane, base_tcol; /* that element's own TMEM place */
-	int col_first, col_limit;  /* MM_COLUMNS: first column reached, the columns available */
+	int col_first, col_limit;  /* MM_COLUMNS: first column reached, the columns available;
+	                              MM_OVERLAP: lane, column of the first cell both accesses write */
 	uint32_t imm, imm_got;     /* MM_IMM(_VARIES): the immediate in force, the distance found */
 	bool first;                /* MM_IMM: found at the first issue */
 } Mismatch;
