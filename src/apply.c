@@ -823,7 +823,7 @@ setup(Stmt *s, View **ops, int nops, ApplyCtx *ctx, ApplyInput *in, Loc *imm_loc
 			      "have a 16-bit type, not %s", in->op.is_ld ? "pack::16b" : "unpack::16b", etype_name(tt));
 			return false;
 		}
-		if (etype_bits(rt) != etype_bits(tt) || etype_is_float(rt) != etype_is_float(tt)) {
+		if (rt != tt) {
 			error(s->loc, "element types differ: register operand '%s' is %s, tmem operand '%s' is %s", in->reg->name,
 			      etype_name(rt), in->tmem[k]->name, etype_name(tt));
 			return false;
