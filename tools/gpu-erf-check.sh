@@ -5,7 +5,8 @@
 # sequence (the tl_erf of `tilec --target=emu`, compiled into tools/gpu-erf-check.cu), which the GPU's
 # own code may differ from by at most 2 ulps (LANGUAGE.md 10.2), and all three against erf in double.
 # NaN must give NaN, +-inf +-1 and +-0 +-0. Prints the counts and one PASS/FAIL line; exits 1 when it
-# failed. Not part of make check. Without TILEC, builds build/tilec with make first. About a minute.
+# failed. Not part of make check. Without TILEC, builds build/tilec with make first. 3 seconds on an
+# H200.
 cd "$(dirname "$0")/.." || exit 2
 script=gpu-erf-check
 . tools/gpu-setup.sh
