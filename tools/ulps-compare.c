@@ -8,7 +8,8 @@
  *                                   through arithmetic that cancels (GELU's 1 + erf for negative x)
  *
  * A NaN matches any NaN; +0 and -0 are equal. Prints the largest difference and, when one is over, the
- * first such element; exit 0 within, 1 over, 2 on an error. Build: cc -std=c11 -O2 -o ulps-compare tools/ulps-compare.c -lm */
+ * first such element; exit 0 within, 1 over, 2 on an error.
+ * Build: cc -std=c11 -O2 -o ulps-compare tools/ulps-compare.c -lm */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
