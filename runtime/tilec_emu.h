@@ -13,7 +13,6 @@
 // Each thread of a block is a pthread; the blocks of a grid run one after another, so a __shared__
 // variable (a function-level static) is the shared memory of the running block. Barriers count the
 // threads that finished the kernel: a barrier that can no longer complete stops the program.
-#include <algorithm>
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -259,6 +258,30 @@ tl_race_nomem(void)
 	_exit(4);
 }
 
+// Sorts a[0 .. n) by tl_race_before (a merge sort through tmp, n entries; no template for the C++
+// compiler to build) and returns the number of distinct entries, now at the start of a.
+static size_t
+tl_race_sort(TlRaceAccess *a, TlRaceAccess *tmp, size_t n)
+{
+	for (size_t w = 1; w < n; w *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * w) {
+			size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n, i = lo, j = mid, k = lo;
+			while (i < mid && j < hi)
+				tmp[k++] = tl_race_before(a[j], a[i]) ? a[j++] : a[i++];
+			while (i < mid)
+				tmp[k++] = a[i++];
+			while (j < hi)
+				tmp[k++] = a[j++];
+		}
+		memcpy(a, tmp, n * sizeof *a);
+	}
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!m || !tl_race_same(a[m - 1], a[i]))
+			a[m++] = a[i];
+	return m;
+}
+
 // The offset idx of an element of the tensor in key; the access is logged and idx returned.
 static inline __attribute__((unused)) long long
 tl_emu_race(unsigned long long key, unsigned site, int write, long long idx)
@@ -272,8 +295,11 @@ tl_emu_race(unsigned long long key, unsigned site, int write, long long idx)
 		return idx;
 	if (l->n == l->cap) {
 		if (l->n >= 65536) { // a long loop between two barriers: keep each access once
-			std::sort(l->a, l->a + l->n, tl_race_before);
-			l->n = (size_t)(std::unique(l->a, l->a + l->n, tl_race_same) - l->a);
+			TlRaceAccess *tmp = (TlRaceAccess *)malloc(l->n * sizeof *tmp);
+			if (!tmp)
+				tl_race_nomem();
+			l->n = tl_race_sort(l->a, tmp, l->n);
+			free(tmp);
 		}
 		if (!l->cap || l->n * 2 > l->cap) {
 			l->cap = l->cap ? 2 * l->cap : 256;
@@ -388,7 +414,7 @@ struct TlRaceClass {
 	unsigned site;
 	int warp, wep, tid0, tid1;
 };
-static TlRaceAccess *tl_race_all;
+static TlRaceAccess *tl_race_all, *tl_race_tmp;
 static size_t tl_race_all_cap;
 static TlRaceClass *tl_race_cls;
 static size_t tl_race_cls_cap;
@@ -400,8 +426,6 @@ tl_race_element(const TlRaceAccess *g, size_t n)
 	size_t nc = 0;
 	bool wrote = false;
 	for (size_t i = 0; i < n; i++) {
-		if (i && tl_race_same(g[i - 1], g[i]))
-			continue;
 		wrote |= g[i].site & 1;
 		size_t c = 0;
 		while (c < nc && !(tl_race_cls[c].site == g[i].site && tl_race_cls[c].warp == g[i].tid >> 5 &&
@@ -485,8 +509,10 @@ tl_race_epoch(void)
 	if (n > tl_race_all_cap) {
 		tl_race_all_cap = n;
 		free(tl_race_all);
+		free(tl_race_tmp);
 		tl_race_all = (TlRaceAccess *)malloc(n * sizeof *tl_race_all);
-		if (!tl_race_all)
+		tl_race_tmp = (TlRaceAccess *)malloc(n * sizeof *tl_race_tmp);
+		if (!tl_race_all || !tl_race_tmp)
 			tl_race_nomem();
 	}
 	n = 0;
@@ -495,7 +521,7 @@ tl_race_epoch(void)
 		n += tl_race_logs[t].n;
 		tl_race_logs[t].n = 0;
 	}
-	std::sort(tl_race_all, tl_race_all + n, tl_race_before);
+	n = tl_race_sort(tl_race_all, tl_race_tmp, n);
 	for (size_t i = 0, j; i < n; i = j) {
 		for (j = i + 1; j < n && tl_race_all[j].key == tl_race_all[i].key; j++)
 			;
