@@ -1,5 +1,6 @@
 #!/bin/sh
-# docs.sh: the generated documentation is up to date, and the documented examples behave as shown.
+# docs.sh: the generated documentation is up to date, the documented examples behave as shown, and
+# docs/diagnostics.md shows every message of the sources.
 cd "$(dirname "$0")/.." || exit 2
 tilec=${TILEC:-build/tilec}
 failed=0
@@ -15,4 +16,6 @@ fi
 if [ -f tools/check-docs.sh ]; then
 	TILEC=$tilec sh tools/check-docs.sh || failed=1
 fi
+# every message of the sources is on docs/diagnostics.md
+python3 tools/diag-coverage.py || failed=1
 exit $failed
