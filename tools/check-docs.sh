@@ -1,7 +1,8 @@
 #!/bin/sh
 # check-docs.sh [TILEC]: compiles the complete programs of the documentation.
 #
-# Every ```tile block of docs/language.md, docs/copy.md and docs/diagnostics.md whose first line is
+# Every ```tile block of docs/*.md (language.md, copy.md and diagnostics.md must exist) whose first
+# line is
 #
 #     // example: NAME [error|warning] [OPTION...]
 #
@@ -16,7 +17,7 @@
 # One with the word `run` among its options runs instead: `TILEC run [OPTION...] NAME.tile` (stdout
 # ignored), for the warnings of the emulator (data races); without a C++ compiler it is a SKIP line.
 # Blocks without the marker are fragments and are not compiled. NAME must be unique per file.
-# Prints `PASS docs/STEM/NAME` or `FAIL docs/STEM/NAME: why` (STEM: language or diagnostics) per
+# Prints `PASS docs/STEM/NAME` or `FAIL docs/STEM/NAME: why` (STEM: the page, e.g. language) per
 # example and exits 1 when one failed (2 on bad usage). TILEC is the first argument, else $TILEC, else build/tilec.
 cd "$(dirname "$0")/.." || exit 2
 tilec=${1:-${TILEC:-build/tilec}}
@@ -40,7 +41,7 @@ for d in ${CUDA_HOME:+"$CUDA_HOME/bin"} ${CUDA_PATH:+"$CUDA_PATH/bin"} $(echo "$
 	if [ -z "$ptxas" ] && [ -x "$d/ptxas" ]; then ptxas=$d/ptxas; fi
 done
 
-for doc in docs/language.md docs/copy.md docs/diagnostics.md; do
+for doc in docs/language.md docs/copy.md docs/diagnostics.md $(ls docs/*.md | grep -v -e '^docs/language.md$' -e '^docs/copy.md$' -e '^docs/diagnostics.md$'); do
 	if [ ! -f "$doc" ]; then
 		echo "FAIL $doc: missing"
 		failed=1
