@@ -4,8 +4,9 @@
 Reads the format strings of the calls that print a diagnostic in src/*.c and grammar/* (error,
 warn, usage_error, run_usage, and image.c's fail, whose text becomes an error about an opcode) and
 looks, for each one, for a line of docs/diagnostics.md that holds its fixed text: every piece
-between two conversions (%s, %d, ...) of three or more characters, in order, in one line, so a
-table row that writes `N` or `NAME` for a conversion counts. A call whose format is not a string literal is listed as `dynamic` and not
+between two conversions (%s, %d, ...) of three or more characters, in order, in one line or one
+paragraph (a message wrapped in prose counts), so a table row that writes `N` or `NAME` for a
+conversion counts. A call whose format is not a string literal is listed as `dynamic` and not
 checked (its text is made elsewhere, e.g. the syntax errors and the image check's messages).
 
 Prints `PASS diag-doc/FILE:LINE` or `FAIL diag-doc/FILE:LINE: "FORMAT" is not in
@@ -129,7 +130,9 @@ def main():
     files = sorted(glob.glob("src/*.c")) + sorted(glob.glob("grammar/*.re")) + sorted(glob.glob("grammar/*.y"))
     doc = open("docs/diagnostics.md", encoding="utf-8").read()
     # the doc writes a backslash in a table cell as \\ and a | as \|
+    # and each paragraph as one line, so that a message wrapped in prose counts too
     doc_lines = [l.replace("\\|", "|") for l in doc.splitlines()]
+    doc_lines += [" ".join(p.split()) for p in doc.replace("\\|", "|").split("\n\n")]
     listing = "--list" in sys.argv[1:]
     failed = 0
     for path, line, fmt in (f for p in files for f in formats(p)):
