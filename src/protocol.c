@@ -729,7 +729,8 @@ static bool
 allocates(Protocol *p, const LStmt *l, const TcOperands *ops, bool ok)
 {
 	uint64_t by = ok || !p->warps ? p->warps : 1ull << lowest_warp(p->warps);
-	if (ok && (p->flow.relinquished_some & p->warps)) {
+	/* TCGEN05.md 4: the permit is the CTA's; a relinquish by any of its warps ends it */
+	if (ok && p->flow.relinquished_some) {
 		error(l->loc, "%s after %s: this CTA gave up its right to allocate", isa_name(TC_ALLOC, 0),
 		      isa_name(TC_RELINQUISH, 0));
 		note(p->flow.relinquish_loc, "the %s is here", isa_instr(TC_RELINQUISH)->name);
@@ -942,7 +943,7 @@ check_loop_allocs(Protocol *p, ProtoFork *f)
 			note(f->loop_loc, "the loop is here");
 			live->warps = 0;
 		}
-		if (p->flow.relinquished_some & a->warps) {
+		if (p->flow.relinquished_some) {
 			error(a->loc, "%s inside a loop runs again after the %s of the first run: this CTA gave up its "
 			              "right to allocate", isa_name(TC_ALLOC, 0), isa_name(TC_RELINQUISH, 0));
 			note(p->flow.relinquish_loc, "the %s is here", isa_instr(TC_RELINQUISH)->name);
@@ -1003,7 +1004,7 @@ protocol_end(Protocol *p, const char *kernel, Loc name_loc)
 		if (a->freed_at.first_line)
 			note(a->freed_at, "it is freed here, but not on every path");
 	}
-	if ((alloc_warps & ~p->flow.relinquished_all) && !error_count) {
+	if (alloc_warps && !p->flow.relinquished_all && !error_count) {
 		warn(WARN_MISSING_RELINQUISH, name_loc, "kernel '%s' allocates tensor memory but does not execute %s on "
 		     "every path; other CTAs on the SM may wait for columns", kernel, isa_name(TC_RELINQUISH, 0));
 		note(LIST_AT(p->allocs, AllocInfo, 0)->loc, "the allocation is here");
