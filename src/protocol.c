@@ -711,11 +711,24 @@ protocol_pending_load(Protocol *p, const Tensor *t, int word)
 
 /* --------------------------------------------------------------- tcgen05 instructions other than ld / st */
 
+/* TCGEN05.md 1: the whole warp executes each .sync.aligned instruction; the last warp of a block whose size is
+   not a multiple of 32 has fewer threads. */
+static bool
+whole_warps(Protocol *p, Loc loc, const char *what)
+{
+	int last = p->k->threads / 32, threads = p->k->threads % 32;
+	if (!threads || !(p->warps >> last & 1))
+		return true;
+	error(loc, "%s would be executed by warp %d, which has only %d threads in a block of %d; a .sync.aligned "
+	           "instruction needs the whole warp of 32", what, last, threads, p->k->threads);
+	return false;
+}
+
 bool
 protocol_instr_enter(Protocol *p, const IsaInstr *in, int cta_group, const char *opcode, Loc loc, Loc opcode_loc,
                      bool *uniform)
 {
-	*uniform = !in->aligned || protocol_uniform(p, loc, opcode);
+	*uniform = !in->aligned || (protocol_uniform(p, loc, opcode) && whole_warps(p, loc, opcode));
 	/* one-warp instructions go on after this error so that the allocation they name stays known */
 	if (!*uniform && !in->one_warp)
 		return false;
