@@ -544,6 +544,19 @@ protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
 	}
 	for (int i = 0; i < ctx->rects.n && !reported; i++)
 		reported = !cells_ready(p, LIST_AT(ctx->rects, TmemRect, i), ctx->is_ld, loc);
+	/* one store executed by several warps (a warpgroup scope reached by two warpgroups) writes their cells at once */
+	for (int i = 0; i < ctx->rects.n && !reported && !ctx->is_ld; i++)
+		for (int j = i + 1; j < ctx->rects.n && !reported; j++) {
+			TmemRect *a = LIST_AT(ctx->rects, TmemRect, i), *b = LIST_AT(ctx->rects, TmemRect, j);
+			if (a->warp == b->warp || !rects_overlap(a, b))
+				continue;
+			error(loc, "warps %d and %d both write TMEM (lane %d, column %d) with this tcgen05.st, in no defined "
+			           "order", a->warp, b->warp, a->lane0 > b->lane0 ? a->lane0 : b->lane0,
+			      a->col0 > b->col0 ? a->col0 : b->col0);
+			note(loc, "give each warp its own columns (a warpgroup scope reached by several warpgroups runs the "
+			          "store once per warpgroup: name one with warpgroup(K))");
+			reported = true;
+		}
 	for (int i = 0; i < ctx->rects.n; i++) {
 		TmemRect *r = LIST_AT(ctx->rects, TmemRect, i);
 		/* an access to the same cells by the same warp supersedes an older one: that one is complete
