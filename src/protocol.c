@@ -770,6 +770,22 @@ allocates(Protocol *p, const LStmt *l, const TcOperands *ops, bool ok)
 			ok = false;
 		}
 	}
+	/* TCGEN05.md 4: alloc blocks until the columns are free; the CTA's own live columns never free themselves */
+	int held = 0;
+	AllocInfo *holder = NULL;
+	for (int i = 0; i < p->flow.live.n && ok; i++) {
+		LiveAlloc *live = LIST_AT(p->flow.live, LiveAlloc, i);
+		if (live->warps) {
+			held += live->alloc->ncols;
+			holder = live->alloc;
+		}
+	}
+	if (ok && held + l->ncols > 512) {
+		error(l->loc, "%s of %d columns while this CTA holds %d of its 512 columns: it waits for a dealloc that "
+		              "never comes (a deadlock)", isa_name(TC_ALLOC, 0), l->ncols, held);
+		note(holder->loc, "columns still allocated here; free them first with %s", isa_name(TC_DEALLOC, 0));
+		ok = false;
+	}
 	int64_t index;
 	AllocInfo *a = pool_alloc(sizeof *a);
 	a->slot = ops->addr->tensor;

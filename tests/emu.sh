@@ -183,8 +183,6 @@ expect_run emu/trap/dealloc_address 1 "trap_dealloc.tile:17: tcgen05.dealloc.cta
 expect_run emu/trap/dealloc_ncols 1 "tcgen05.dealloc of 64 columns at column 64, but trap_dealloc.tile:9: tcgen05.alloc.cta_group::1 allocated 32 there" \
 	tests/emu/trap_dealloc.tile --set swap=1
 expect_run emu/trap/dealloc_ok 0 "A: f32[128, 32]" tests/emu/trap_dealloc.tile
-expect_run emu/trap/alloc_not_free 1 "tcgen05.alloc of 512 columns: no 512 free consecutive columns" \
-	tests/emu/trap_alloc.tile
 expect_run emu/trap/not_uniform 1 "TMEM address not uniform across the warp: lane 0 passes 0x00000000 (lane 0, column 0), lane 16 passes 0x00000020" \
 	tests/emu/trap_uniform.tile
 expect_run emu/trap/base_ok 0 "A: f32[128, 32]" tests/emu/trap_base.tile
@@ -223,6 +221,7 @@ else
 5-read_before_wait_ld|70|tilec emu: direct.cc:pending: register 0 of 'r' read before tcgen05.wait::ld; it was loaded by direct.cc:pending: tcgen05.ld
 6-half_warp|70|deadlock: 64 thread(s) wait at a barrier that can never complete (thread 0, warp 0, lane 0 waits at direct.cc:diverged: tcgen05.wait::ld)
 7-write_before_wait_ld|70|register 3 of 'r' written before tcgen05.wait::ld
+8-alloc_not_free|70|tcgen05.alloc of 512 columns: no 512 free consecutive columns
 EOF
 	fi
 fi

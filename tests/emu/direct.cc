@@ -38,6 +38,10 @@ tl_direct(int which)
 		case 7: // a register written before wait::ld
 			tl_emu_wr(1u, "direct.cc:pending: register 3 of 'r' written", "direct.cc:pending: tcgen05.ld");
 			break;
+		case 8: // a second allocation while the first holds every column: the hardware would wait forever
+			tl_emu_alloc(&c, &slot[0], 512, "direct.cc:full: tcgen05.alloc");
+			tl_emu_alloc(&c, &slot[1], 512, "direct.cc:full: tcgen05.alloc");
+			break;
 		}
 	}
 	tl_emu_end(&c, "tl_direct");
