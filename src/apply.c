@@ -698,14 +698,16 @@ apply_scope_warps(Stmt *s, ApplyInput *in, ApplyCtx *ctx)
 		in->group = 0;
 		return true;
 	case SCOPE_WARPGROUP:
-		if (nwarps % 4) {
-			error(s->scope_loc, "warpgroup scope needs whole warpgroups, but the block has %d warps", nwarps);
-			return false;
-		}
+		/* a block whose size is not a multiple of 128 ends in a partial warpgroup, which may not take part */
 		if (s->scope_arg) {
-			if (k < 0 || k >= nwarps / 4) {
+			if (k < 0 || k >= (nwarps + 3) / 4) {
 				error(s->scope_arg->loc, "warpgroup %lld does not exist: the block has %d", (long long)k,
-				      nwarps / 4);
+				      (nwarps + 3) / 4);
+				return false;
+			}
+			if (4 * k + 4 > nwarps) {
+				error(s->scope_loc, "warpgroup scope needs whole warpgroups, but warpgroup %lld of the block has "
+				                    "only %d warps", (long long)k, nwarps - 4 * (int)k);
 				return false;
 			}
 			*warps = 0xfull << (4 * k);
@@ -715,8 +717,13 @@ apply_scope_warps(Stmt *s, ApplyInput *in, ApplyCtx *ctx)
 			}
 		} else {
 			*warps = 0;
-			for (int g = 0; g < nwarps / 4; g++) {
+			for (int g = 0; g < (nwarps + 3) / 4; g++) {
 				uint64_t m = 0xfull << (4 * g);
+				if (4 * g + 4 > nwarps && (ctx->warps & m)) {
+					error(s->scope_loc, "warpgroup scope needs whole warpgroups, but warpgroup %d of the block, "
+					                    "which reaches this %s, has only %d warps", g, what, nwarps - 4 * g);
+					return false;
+				}
 				if ((ctx->warps & m) == m)
 					*warps |= m;
 				else if (ctx->warps & m) {
