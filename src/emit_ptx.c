@@ -1914,15 +1914,16 @@ stmt(const LStmt *s)
 			stmts(c ? &s->body : &s->els);
 			break;
 		}
-		Opnd p = guard(s->cond);
-		int l_else = ++P.nlabel, l_end = s->els.n ? ++P.nlabel : l_else;
-		unsigned gen = P.cse_gen, cuts = P.cuts;
 		if (!has_load(s->cond)) {
-			/* a guarded access (a masked copy's element or vector): its address first, so that
-			   the tests and accesses that follow share it */
+			/* a guarded access (a masked copy's element or vector): its address first, before
+			   the test's comparisons too, so that the tests and accesses that follow share it
+			   (gemm_epilogue: 78 registers, 79 with the comparisons first; docs/performance.md) */
 			guarded_address(&s->body);
 			guarded_address(&s->els);
 		}
+		Opnd p = guard(s->cond);
+		int l_else = ++P.nlabel, l_end = s->els.n ? ++P.nlabel : l_else;
+		unsigned gen = P.cse_gen, cuts = P.cuts;
 		ins("@!%o bra %s;", p, label_name(l_else));
 		P.cse_gen = gen_new(gen);
 		P.depth++;
@@ -1930,6 +1931,9 @@ stmt(const LStmt *s)
 		if (s->els.n) {
 			ins("bra %s;", label_name(l_end));
 			label(l_else);
+			/* reached only through the test, so what was computed before the if holds here too;
+			   computed again, the ids, parameters and row address of a masked copy's fallback */
+			P.cse_gen = gen_new(gen);
 			stmts(&s->els);
 		}
 		P.depth--;
