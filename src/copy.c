@@ -884,16 +884,30 @@ copy_tmem(Stmt *st, View *dst, View *lv, View *tv, ApplyCtx *ctx, List *out, Cop
 
 /* --------------------------------------------------------------- local <-> global or shared */
 
+/* The block of the copy being lowered (copy_regs), for thread_index. */
+static const int *copy_block;
+
+/* The thread's linear index in the CTA, x + y * X + z * X * Y, as layouts count it (tx). */
+static IExpr *
+thread_index(void)
+{
+	IExpr *tid = ie_builtin(B_THREAD_X);
+	if (copy_block[1] > 1 || copy_block[2] > 1)
+		tid = ie_binary(OP_ADD, tid, ie_binary(OP_MUL, ie_builtin(B_THREAD_Y), ie_int(copy_block[0], T_I32)));
+	if (copy_block[2] > 1)
+		tid = ie_binary(OP_ADD, tid, ie_binary(OP_MUL, ie_builtin(B_THREAD_Z), ie_int(copy_block[0] * copy_block[1], T_I32)));
+	return tid;
+}
+
 /* The offset of slot s in thread t, as an expression of the thread's index: the sum of bit fields of the
-   index, each times a constant (what strided layouts give); NULL when the offsets are not of that form. */
+   index, each times a constant (what strided layouts give); NULL when the offsets are not of that form.
+   A block that is no power of two (96 threads) has the fields of the next one, checked on its threads. */
 static IExpr *
 thread_offset(const int64_t *off, int threads)
 {
 	int bits = 0;
 	while ((1 << bits) < threads)
 		bits++;
-	if (1 << bits != threads)
-		return NULL;
 	int64_t coef[32];
 	for (int b = 0; b < bits; b++)
 		coef[b] = off[1 << b] - off[0];
@@ -904,7 +918,7 @@ thread_offset(const int64_t *off, int threads)
 		if (v != off[t])
 			return NULL;
 	}
-	IExpr *tid = ie_builtin(B_THREAD_X);
+	IExpr *tid = thread_index();
 	IExpr *sum = ie_int(off[0], T_I32);
 	for (int b = 0; b < bits;) {
 		if (!coef[b]) {
@@ -989,7 +1003,7 @@ owner_test(int64_t *off, const unsigned char *has, int threads, IExpr **test)
 	if (count == threads)
 		return true;
 	unsigned fixed = ~(all_and ^ all_or) & ((1u << bits) - 1);
-	IExpr *tid = ie_builtin(B_THREAD_X);
+	IExpr *tid = thread_index();
 	if (count == 1 << (bits - __builtin_popcount(fixed)))
 		*test = ie_binary(OP_EQ, ie_binary(OP_BITAND, tid, ie_int(fixed, T_I32)), ie_int(all_and & fixed, T_I32));
 	else if (count == last - first + 1 && first == 0)
@@ -1020,7 +1034,12 @@ owner_test(int64_t *off, const unsigned char *has, int threads, IExpr **test)
 		for (int b = 0; b < bits; b++)
 			v += (t >> b & 1) * coef[b];
 		if (has[t] && v != off[t])
-			return false;
+			return true; /* the owners are fine; their offsets are no sum of fields, which the caller reports */
+	}
+	for (int t = 0; t < threads; t++) {
+		int64_t v = base;
+		for (int b = 0; b < bits; b++)
+			v += (t >> b & 1) * coef[b];
 		if (!has[t])
 			off[t] = v;
 	}
@@ -1036,11 +1055,7 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out)
 	Tensor *lt = lv->base, *mt = mv->base;
 	const Layout *l = lt->layout;
 	int threads = k->threads, slots = l->slots;
-	if (k->block[1] != 1 || k->block[2] != 1) {
-		error(st->loc, "copy between registers and memory needs a one-dimensional block, not %d x %d x %d",
-		      k->block[0], k->block[1], k->block[2]);
-		return false;
-	}
+	copy_block = k->block;
 	/* which copy coordinate each local element is, and each (thread, slot)'s memory offset */
 	int *coord_of = pool_alloc(sizeof(int) * (size_t)lt->count);
 	for (int e = 0; e < lt->count; e++)

@@ -251,6 +251,11 @@ for k in one_warp second_warp; do
 	expect_run emu/run/copy_scope_warp/$k 0 "expect Out = A: all 1024 elements equal" tests/golden/copy_scope_warp.tile \
 		--kernel $k --expect Out=A
 done
+# copies between registers and memory in a block of 96 threads and in a two-dimensional block
+expect_run emu/run/copy_block_shapes/block96 0 "expect Out = A: all 384 elements equal" \
+	tests/golden/copy_block_shapes.tile --kernel block96 --expect Out=A
+expect_run emu/run/copy_block_shapes/block2d 0 "expect Out2 = B: all 512 elements equal" \
+	tests/golden/copy_block_shapes.tile --kernel block2d --expect Out=A --expect Out2=B
 # integer operations C leaves undefined, with run-time operands (tests/emu/trap_undefined.tile)
 u=tests/emu/trap_undefined.tile
 ok="--set d=3 --set e=3 --set v=5"
