@@ -295,6 +295,25 @@ lexer_lex(YYSTYPE *lval, Loc *lloc, Lexer *lx)
 		scan_int(lx, lval);
 		TOK(INT);
 	}
+	([0-9]+ | "0" [xX] [0-9a-fA-F]+) [uUlL]+ {
+		/* C's 10U, 10L, 10UL: reported, then read as the integer (unsigned with a u) they mean */
+		lx->cursor = (const char *)YYCURSOR;
+		const char *digits_end = lx->cursor;
+		bool u = false;
+		while (strchr("uUlL", digits_end[-1]))
+			u |= (*--digits_end | 0x20) == 'u';
+		int n = (int)(lx->cursor - lx->start), d = (int)(digits_end - lx->start);
+		Loc l = loc_at(lx, lx->start, lx->cursor);
+		error(l, "invalid number '%.*s'", n > 40 ? 40 : n, lx->start);
+		note(l, "integers are 32-bit and the only suffix is a lowercase 'u' (unsigned): write %.*s%s", d > 40 ? 40 : d,
+		     lx->start, u ? "u" : "");
+		const char *end = lx->cursor;
+		lx->cursor = digits_end;
+		scan_int(lx, lval);
+		lval->tok.usuffix = u;
+		lx->cursor = end;
+		TOK(INT);
+	}
 	[0-9]+ "." [0-9]+ ([eE] [+-]? [0-9]+)? {
 		lx->cursor = (const char *)YYCURSOR;
 		char *s = pool_strndup(lx->start, (size_t)(lx->cursor - lx->start));
