@@ -668,6 +668,11 @@ static bool wait_ld_follows(List *stmts, int i);
 static void lower_call(Stmt *s);
 static IExpr *subst(IExpr *e, Var **from, IExpr **to, int n);
 
+/* Whether a view of global or shared memory counts in needs_unroll: it does for a loop of constant bounds
+   (unrolled, its indices are constants, which any view takes); a loop of run-time bounds indexes such a
+   view at run time where its elements are an affine function of its indices (sema.c, view_element). */
+static bool unroll_for_memory_views = true;
+
 /* A loop must be unrolled when its body touches registers, views or tensor memory. */
 static bool
 needs_unroll_expr(Expr *e)
@@ -676,7 +681,10 @@ needs_unroll_expr(Expr *e)
 		return false;
 	if (e->kind == E_INDEX || e->kind == E_NAME) {
 		Sym *s = sym_lookup(e->name);
-		if (s && (s->kind == SYM_VIEW || (s->kind == SYM_TENSOR && s->tensor->kind == TK_LOCAL)))
+		if (s && s->kind == SYM_VIEW &&
+		    (unroll_for_memory_views || s->view->base->kind == TK_LOCAL || s->view->base->kind == TK_TMEM))
+			return true;
+		if (s && s->kind == SYM_TENSOR && s->tensor->kind == TK_LOCAL)
 			return true;
 	}
 	if (needs_unroll_expr(e->a) || needs_unroll_expr(e->b))
@@ -856,7 +864,10 @@ lower_for(Stmt *s)
 	protocol_read(W.proto, hi, s->hi->loc);
 	int64_t a, b;
 	bool constant = ie_is_const(lo, &a) && ie_is_const(hi, &b);
-	if (needs_unroll(&s->body)) {
+	unroll_for_memory_views = constant;
+	bool unroll = needs_unroll(&s->body);
+	unroll_for_memory_views = true;
+	if (unroll) {
 		if (!constant) {
 			error(s->loc, "this loop touches registers or views, so tilec unrolls it; its bounds must be "
 			              "compile-time constants");

@@ -549,12 +549,8 @@ register_element(Expr *e, View *v, int *slot_out)
 			return NULL;
 		int64_t c;
 		if (!ie_is_const(ix, &c)) {
-			if (v->per_thread)
-				error(ae->loc, "registers are not addressable: the index into '%s' must be a compile-time "
-				               "constant (a loop over it must have constant bounds)", v->name);
-			else
-				error(ae->loc, "the index into view '%s' must be a compile-time constant; index '%s' itself for "
-				               "run-time indices", v->name, v->base->name);
+			error(ae->loc, "registers are not addressable: the index into '%s' must be a compile-time "
+			               "constant (a loop over it must have constant bounds)", v->name);
 			return NULL;
 		}
 		if (c < 0 || c >= v->dims[i]) {
@@ -569,6 +565,78 @@ register_element(Expr *e, View *v, int *slot_out)
 	r->tensor = v->base;
 	r->slot = v->map[flat];
 	return r;
+}
+
+/* NAME[...] of a view of a global or shared tensor: the element's flat index in the base tensor, and the
+   base coordinates that index stands for (for the emulator's bounds check). A view is a table, so
+   run-time indices need one whose table is affine, base = map[0] + sum of index_i * stride_i (slices,
+   reshapes, permutations of whole dimensions); constant indices need none. NULL after an error. */
+static IExpr *
+view_element(Expr *e, View *v, IExpr ***coords)
+{
+	Tensor *t = v->base;
+	if (e->args.n != v->rank) {
+		error(e->loc, "view '%s' has %d dimension%s but %d ind%s given", v->name, v->rank,
+		      v->rank == 1 ? "" : "s", e->args.n, e->args.n == 1 ? "ex is" : "ices are");
+		return NULL;
+	}
+	IExpr *ix[MAX_RANK];
+	bool all_const = true;
+	int flat = 0;
+	for (int i = 0; i < v->rank; i++) {
+		Expr *ae = LIST_AT(e->args, Expr, i);
+		int64_t c;
+		if (!(ix[i] = sema_expr(ae)))
+			return NULL;
+		if (ix[i]->type == T_F32) {
+			error(ae->loc, "index must be an integer");
+			return NULL;
+		}
+		if (!ie_is_const(ix[i], &c)) {
+			all_const = false;
+			continue;
+		}
+		if (c < 0 || c >= v->dims[i]) {
+			error(ae->loc, "index %lld is out of range for dimension %d of '%s' (size %d)", (long long)c, i,
+			      v->name, v->dims[i]);
+			return NULL;
+		}
+		flat = flat * v->dims[i] + (int)c;
+	}
+	*coords = NULL;
+	if (all_const)
+		return ie_int(v->map[flat], T_I32);
+	/* the strides of the table, checked on every element */
+	int64_t stride[MAX_RANK], unit = 1;
+	for (int i = v->rank - 1; i >= 0; i--) {
+		stride[i] = v->dims[i] > 1 ? (int64_t)v->map[unit] - v->map[0] : 0;
+		unit *= v->dims[i];
+	}
+	bool affine = !t->wide && !v->box;
+	for (int f = 0; affine && f < v->count; f++) {
+		int64_t want = v->map[0];
+		for (int i = v->rank - 1, rest = f; i >= 0; rest /= v->dims[i], i--)
+			want += rest % v->dims[i] * stride[i];
+		affine = want == v->map[f];
+	}
+	if (!affine) {
+		error(e->loc, "the index into view '%s' must be a compile-time constant: its elements are no affine "
+		              "function of its indices; index '%s' itself for run-time indices", v->name, t->name);
+		return NULL;
+	}
+	IExpr *index = ie_int(v->map[0], T_I32);
+	for (int i = 0; i < v->rank; i++)
+		if (stride[i])
+			index = ie_binary(OP_ADD, index, ie_binary(OP_MUL, ie_convert(ix[i], T_I32), ie_int(stride[i], T_I32)));
+	/* the base coordinates: any index outside the base gives one outside its dimension */
+	*coords = pool_alloc(sizeof(IExpr *) * (size_t)t->rank);
+	int64_t inner = 1;
+	for (int d = t->rank - 1; d >= 0; d--) {
+		IExpr *c = inner > 1 ? ie_binary(OP_DIV, index, ie_int(inner, T_I32)) : index;
+		(*coords)[d] = d ? ie_binary(OP_MOD, c, ie_int(t->dims[d], T_I32)) : c;
+		inner *= t->dims[d];
+	}
+	return index;
 }
 
 /* Resolves NAME[...] as an element: a global or shared load, or a register of a per-thread view. */
@@ -592,16 +660,20 @@ sema_element(Expr *e, Tensor **tensor, IExpr **index, int *slot)
 			      v->base->name, v->base->layout->slots);
 			return NULL;
 		}
-		/* a view is a table of elements, so its indices must be known at compile time */
-		IExpr *r = register_element(e, v, slot);
-		if (!r)
+		if (v->per_thread) {
+			/* registers are not addressable, so the indices must be known at compile time */
+			IExpr *r = register_element(e, v, slot);
+			*tensor = r ? v->base : NULL;
+			return r;
+		}
+		IExpr **coords;
+		if (!(*index = view_element(e, v, &coords)))
 			return NULL;
 		*tensor = v->base;
-		if (v->per_thread)
-			return r;
-		*index = ie_int(*slot, T_I32);
-		r->kind = IE_LOAD;
+		IExpr *r = ie_new(IE_LOAD, value_type(v->base->type));
+		r->tensor = v->base;
 		r->index = *index;
+		r->coords = coords;
 		return r;
 	}
 	if (s->kind != SYM_TENSOR) {

@@ -256,6 +256,12 @@ expect_run emu/run/copy_block_shapes/block96 0 "expect Out = A: all 384 elements
 	tests/golden/copy_block_shapes.tile --kernel block96 --expect Out=A
 expect_run emu/run/copy_block_shapes/block2d 0 "expect Out2 = B: all 512 elements equal" \
 	tests/golden/copy_block_shapes.tile --kernel block2d --expect Out=A --expect Out2=B
+# views of global and shared tensors indexed at run time (the values checked element by element once;
+# the checksum keeps them), and one read past the tensor through a view, which the emulator reports
+expect_run emu/run/view_runtime_index 0 "Out: f32[4, 8] fnv64 ed8deadefb6ed830: -0.282399178 1.0998379" \
+	tests/golden/view_runtime_index.tile --set n=5
+expect_run emu/run/view_runtime_outside 1 "view_runtime_index.tile:21: element [8, 0] of A is outside its shape [8, 8]" \
+	tests/golden/view_runtime_index.tile --set n=57
 # integer operations C leaves undefined, with run-time operands (tests/emu/trap_undefined.tile)
 u=tests/emu/trap_undefined.tile
 ok="--set d=3 --set e=3 --set v=5"
