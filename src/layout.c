@@ -431,11 +431,15 @@ layout_eval(LayoutExpr *le, Tensor *t, int block_threads)
 {
 	Layout *l = NULL;
 	LayoutExpr *orig = le;
+	/* a layout item's names are the file's (consts), not those of the code that uses it: lexical scope */
+	int saved = 0;
 	if (le->kind == LAY_NAME) {
 		le = layout_lookup(le->name, le->loc);
 		if (!le)
 			return NULL;
+		saved = scope_push_isolated();
 	}
+	bool misused = false; /* reported here, without the note below */
 	switch (le->kind) {
 	case LAY_DEFAULT:
 		l = eval_default(t);
@@ -444,16 +448,20 @@ layout_eval(LayoutExpr *le, Tensor *t, int block_threads)
 		l = eval_strided(le, t);
 		break;
 	case LAY_DATAPATH:
-		if (t->kind != TK_TMEM) {
+		if ((misused = t->kind != TK_TMEM))
 			error(orig->loc, "tmem_datapath_layout describes tensor memory; '%s' is not a tmem tensor", t->name);
-			return NULL;
-		}
-		l = eval_datapath(le, t);
+		else
+			l = eval_datapath(le, t);
 		break;
 	case LAY_NAME:
 		error(orig->loc, "layout '%s' names another layout name", orig->name);
-		return NULL;
+		misused = true;
+		break;
 	}
+	if (orig->kind == LAY_NAME)
+		scope_pop_isolated(saved);
+	if (misused)
+		return NULL;
 	if (!l || !validate(l, t, orig->loc, block_threads) || !layout_check_one_to_one(l, t, orig->loc)) {
 		if (orig->kind == LAY_NAME)
 			note(t->loc, "'%s' is declared here with layout '%s'", t->name, orig->name);

@@ -262,6 +262,8 @@ expect_run emu/run/view_runtime_index 0 "Out: f32[4, 8] fnv64 ed8deadefb6ed830: 
 	tests/golden/view_runtime_index.tile --set n=5
 expect_run emu/run/view_runtime_outside 1 "view_runtime_index.tile:21: element [8, 0] of A is outside its shape [8, 8]" \
 	tests/golden/view_runtime_index.tile --set n=57
+# a layout item's names are the file's, not those of the kernel that uses it
+expect_run emu/run/layout_scope 0 "expect Out = A: all 64 elements equal" tests/golden/layout_scope.tile --expect Out=A
 # integer operations C leaves undefined, with run-time operands (tests/emu/trap_undefined.tile)
 u=tests/emu/trap_undefined.tile
 ok="--set d=3 --set e=3 --set v=5"
