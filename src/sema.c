@@ -886,7 +886,7 @@ sema_expr(Expr *e)
 	case E_COND:
 		return select_expr(e);
 	case E_VIEW:
-		error(e->loc, "'%s' with .view or .rearrange is a view, not a value; a view is an argument of a device "
+		error(e->loc, "'%s' with .view, .rearrange or a slice [a:b] is a view, not a value; a view is an argument of a device "
 		              "function's tmem parameter, or declared with 'view V = ...;'", e->name);
 		return NULL;
 	}
