@@ -203,11 +203,12 @@ scalar_values(KernelIR *k, RunOptions *o, uint32_t *bits)
 		bool in_range;
 		const char *range;
 		if (etype_is_float(v->type)) {
-			/* a finite value that would round to infinity in the parameter's type (inf itself is allowed) */
+			/* a finite value that would round to infinity in the parameter's type (inf and nan themselves are
+			   allowed: a kernel's handling of them is worth a run) */
 			double d = strtod(eq + 1, &end);
 			double limit = v->type == T_F16 ? 65520.0 : v->type == T_BF16 ? 3.3961775292304462e38 : 3.4028235677973366e38 + 0x1p103;
-			in_range = isinf(d) ? errno == 0 : fabs(d) < limit;
-			range = v->type == T_F16 ? "|x| < 65520" : "a finite value";
+			in_range = isinf(d) ? errno == 0 : isnan(d) || fabs(d) < limit;
+			range = v->type == T_F16 ? "|x| < 65520, inf or nan" : "a finite value that rounds to one, inf or nan";
 			float f = (float)d;
 			memcpy(&bits[p], &f, 4); /* an underflow gives 0 or a subnormal, as in C */
 		} else {
