@@ -290,8 +290,12 @@ runtime_shapes(KernelIR *k, const uint32_t *bits, Shape64 *shapes, unsigned grid
 	}
 	for (int d = 0; d < 3; d++) {
 		int64_t g = k->grid[d];
-		if (k->grid_expr[d] && !ie_eval_params(k->grid_expr[d], param_value, &pv, &g))
-			g = 0;
+		if (k->grid_expr[d] && !ie_eval_params(k->grid_expr[d], param_value, &pv, &g)) {
+			/* libtilert refuses the same launch ("division by zero or overflow") */
+			error(no_loc, "grid dimension %c of kernel %s is undefined with these --set values (a division by zero, "
+			              "INT_MIN / -1 or a shift of 32 or more)", "xyz"[d], k->name);
+			return 1;
+		}
 		if (g <= 0 || g > 0x7fffffff) {
 			error(no_loc, "grid dimension %c of kernel %s is %lld with these --set values; it "
 			              "must be from 1 to 2^31 - 1", "xyz"[d], k->name, (long long)(int32_t)g);

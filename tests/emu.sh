@@ -236,6 +236,9 @@ expect_run emu/run/set_nan 0 "Out: f32[4096] fnv64 8d2ea6d55b74a325: nan nan nan
 	--set scale=nan --set n=4096
 expect_run emu/run/set_f32_range 2 "1e40 is out of range for 'scale' of type f32" tests/golden/scalar_param.tile \
 	--set scale=1e40
+expect_run emu/run/grid_undefined 1 "grid dimension x of kernel grid_undefined is undefined with these --set values" \
+	tests/emu/grid_undefined.tile --set n=4
+expect_run emu/run/grid_defined 0 "Out: i32[4] fnv64 30d77e22c5da0365: 0 1 2 3" tests/emu/grid_undefined.tile --set n=4 --set d=1
 expect_run emu/run/set_unknown 2 "kernel trap_dealloc has no scalar parameter 'A' (it is a tensor)" tests/emu/trap_dealloc.tile --set A=1
 expect_run emu/run/input_error 1 "error:" tests/emu/direct.cc
 expect_run emu/run/outside_shape 1 "trap_outside.tile:10: element [0, 200] of A is outside its shape [100, 200]" \
