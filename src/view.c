@@ -331,8 +331,12 @@ view_slice(View *v, const SliceSpec *spec, int n)
 		const SliceSpec *s = &spec[i];
 		if (s->is_range) {
 			if (s->lo < 0 || s->hi > v->dims[i] || s->lo >= s->hi) {
-				error(s->loc, "slice %d:%d is out of range for dimension %d of size %d", s->lo, s->hi, i,
-				      v->dims[i]);
+				if (s->lo >= s->hi && s->lo >= 0 && s->hi <= v->dims[i])
+					error(s->loc, "slice %d:%d of dimension %d is empty; a slice keeps at least one element", s->lo,
+					      s->hi, i);
+				else
+					error(s->loc, "slice %d:%d is out of range for dimension %d of size %d", s->lo, s->hi, i,
+					      v->dims[i]);
 				return NULL;
 			}
 			lo[i] = s->lo;
