@@ -426,6 +426,28 @@ validate(Layout *l, Tensor *t, Loc loc, int block_threads)
 	return true;
 }
 
+unsigned
+layout_expr_axes(const LayoutExpr *le)
+{
+	if (le->kind == LAY_NAME) {
+		Sym *s = sym_lookup(le->name);
+		le = s && s->kind == SYM_LAYOUT ? s->layout : NULL;
+	}
+	if (!le || le->kind != LAY_STRIDED)
+		return 0;
+	unsigned axes = 0;
+	for (int i = 0; i < le->strides.n; i++)
+		axes |= 1u << LIST_AT(le->strides, Stride, i)->axis;
+	for (int i = 0; i < le->terms.n; i++) {
+		const LayoutTerm *term = LIST_AT(le->terms, LayoutTerm, i);
+		if (term->kind == LT_OFFSET)
+			axes |= 1u << term->axis;
+		for (int j = 0; j < term->strides.n; j++)
+			axes |= 1u << LIST_AT(term->strides, Stride, j)->axis;
+	}
+	return axes;
+}
+
 Layout *
 layout_eval(LayoutExpr *le, Tensor *t, int block_threads)
 {

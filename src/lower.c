@@ -2348,14 +2348,10 @@ lower_device(Kernel *kd)
 				continue;
 			}
 			if (p->layout) {
-				t->layout = layout_eval(p->layout, t, k->threads);
-				if (!t->layout) {
-					sym_poison(p->name, p->loc);
-					continue;
-				}
 				/* the CTA's thread axes in a warp or warpgroup function: only where block says that the CTA is
-				   that one warp or warpgroup (LANGUAGE.md 10.3: block is needed for such a layout) */
-				if (unit && (t->layout->axes & ((1u << AX_TX) | (1u << AX_WARPID) | (1u << AX_WGID)))) {
+				   that one warp or warpgroup (LANGUAGE.md 10.3: block is needed for such a layout); checked on
+				   the axes written, before their ranges are */
+				if (unit && (layout_expr_axes(p->layout) & ((1u << AX_TX) | (1u << AX_WARPID) | (1u << AX_WGID)))) {
 					if (block == unit && kd->block) {
 						k->cta_axes = true;
 					} else {
@@ -2367,6 +2363,11 @@ lower_device(Kernel *kd)
 						sym_poison(p->name, p->loc);
 						continue;
 					}
+				}
+				t->layout = layout_eval(p->layout, t, k->threads);
+				if (!t->layout) {
+					sym_poison(p->name, p->loc);
+					continue;
 				}
 			}
 			if (!param_tensor(p, t, i))

@@ -541,6 +541,8 @@ const char *func_name(Func f);
 
 /* Evaluates a layout for a tensor; reports errors at the layout and returns NULL on failure. */
 Layout *layout_eval(LayoutExpr *le, Tensor *t, int block_threads);
+/* The axes a layout expression names (bit per Axis), through a layout item's name; before evaluating it. */
+unsigned layout_expr_axes(const LayoutExpr *le);
 /* The thread (linear in the CTA) that the place names, and which levels it fixes. */
 bool layout_place_owned_by(const Layout *l, const int32_t *place, int thread);
 int layout_place_thread(const int32_t *place);
