@@ -1162,6 +1162,11 @@ syntax_hints(Parser *ps, yysymbol_kind_t la, const yysymbol_kind_t *exp, int n)
 		note(ps->loc[1], "%s", cuda_habit(cur));
 		return;
 	}
+	if (prev && strcmp(prev, "tcgen05") == 0 && la == YYTRANSLATE('.')) {
+		note(ps->loc[0], "a tcgen05 opcode is one word, as PTX spells it: lowercase parts joined by '.', with no "
+		                 "spaces (tcgen05.wait::st.sync.aligned)");
+		return;
+	}
 	if (la == YYTRANSLATE(':')) {
 		note(ps->loc[1], "a slice NAME[a:b] is a view, not a value: declare it with 'view V = NAME[...];', or pass it "
 		                 "to copy(...) or a device function");
