@@ -1164,7 +1164,7 @@ syntax_hints(Parser *ps, yysymbol_kind_t la, const yysymbol_kind_t *exp, int n)
 	}
 	if (prev && strcmp(prev, "tcgen05") == 0 && la == YYTRANSLATE('.')) {
 		note(ps->loc[0], "a tcgen05 opcode is one word, as PTX spells it: lowercase parts joined by '.', with no "
-		                 "spaces (tcgen05.wait::st.sync.aligned)");
+		                 "spaces");
 		return;
 	}
 	if (la == YYTRANSLATE(':')) {
