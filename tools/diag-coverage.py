@@ -7,7 +7,8 @@ looks, for each one, for a line of docs/diagnostics.md that holds its fixed text
 between two conversions (%s, %d, ...) of three or more characters, in order, in one line or one
 paragraph (a message wrapped in prose counts), so a table row that writes `N` or `NAME` for a
 conversion counts. A call whose format is not a string literal is listed as `dynamic` and not
-checked (its text is made elsewhere, e.g. the syntax errors and the image check's messages).
+checked (its text is made elsewhere, e.g. the syntax errors and the image check's messages); a
+format chosen with `?:` between literals counts as each of them.
 
 Prints `PASS diag-doc/FILE:LINE` or `FAIL diag-doc/FILE:LINE: "FORMAT" is not in
 docs/diagnostics.md` for each message and exits 1 when one is missing. --list prints every format
@@ -74,9 +75,39 @@ def skip_arg(text, i):
         i += 1
 
 
+def code_only(text):
+    """text with the insides of comments, strings and character constants blanked (same length)."""
+    out = list(text)
+    i, n = 0, len(text)
+    while i < n:
+        if text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = n if j < 0 else j + 2
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+        elif text[i] in "\"'":
+            q, j = text[i], i + 1
+            while j < n and text[j] != q:
+                j += 2 if text[j] == "\\" else 1
+            for k in range(i + 1, min(j, n)):
+                if out[k] != "\n":
+                    out[k] = " "
+            i = j + 1
+            continue
+        else:
+            i += 1
+            continue
+        for k in range(i, j):
+            if out[k] != "\n":
+                out[k] = " "
+        i = j
+    return "".join(out)
+
+
 def formats(path):
     text = open(path, encoding="utf-8", errors="replace").read()
-    for m in CALLS.finditer(text):
+    for m in CALLS.finditer(code_only(text)):
         name = m.group(1)
         line = text.count("\n", 0, m.start()) + 1
         before = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
@@ -91,15 +122,23 @@ def formats(path):
             for _ in range(SKIP[name]):
                 i = skip_arg(text, skip_space(text, i)) + 1
             i = skip_space(text, i)
-            if text[i] != '"':
+            end = skip_arg(text, i)
+            # the format: one literal (adjacent literals joined), or each literal of a choice
+            # (c ? "a" : "b"); none: a format made elsewhere
+            found = False
+            while i < end:
+                if text[i] != '"':
+                    i += 1
+                    continue
+                parts = []
+                while text[i] == '"':
+                    s, i = c_string(text, i)
+                    parts.append(s)
+                    i = skip_space(text, i)
+                found = True
+                yield path, line, "".join(parts)
+            if not found:
                 yield path, line, None
-                continue
-            parts = []
-            while text[i] == '"':
-                s, i = c_string(text, i)
-                parts.append(s)
-                i = skip_space(text, i)
-            yield path, line, "".join(parts)
         except (IndexError, ValueError):
             yield path, line, None
 
