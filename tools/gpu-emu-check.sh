@@ -22,7 +22,7 @@ script=gpu-emu-check
 # Part 2: programs without tcgen05 also run as tilec's own PTX and as its CUDA C (the same kernels
 # as for sm_100a with the target retold): each line is a .tile and its tilec run options. Not listed:
 # guarded_loads and expr_select, where two threads store to one element (their GPU result depends on
-# which store lands last; the emulator runs the threads in order).
+# which store lands last; tilec run warns about both races, -Wrace).
 routes_list='tests/golden/copy_owner_threads.tile --kernel half_block
 tests/golden/copy_owner_threads.tile --kernel one_warp
 tests/golden/copy_owner_threads.tile --kernel first_96
