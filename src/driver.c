@@ -47,7 +47,7 @@ usage(FILE *out)
 	fputs("  -I DIR             include search directory\n"
 	      "  -MD -MF FILE -MT T -MP   make dependency output, as gcc\n"
 	      "  -Werror, -w        warnings as errors / no warnings\n"
-	      "  --explain          notes on the choices tilec made (the TMEM plan)\n"
+	      "  --explain          notes on the choices tilec made (the TMEM plan, each copy)\n"
 	      "  -Wno-NAME, -Werror=NAME   one warning off / as an error (NAME as shown in [-WNAME])\n"
 	      "  --via=nvcc         build .ptx and .cubin from the CUDA C with nvcc\n"
 	      "  -Xptxas OPT        pass OPT (a comma-separated list) to ptxas; repeatable\n"

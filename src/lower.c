@@ -2485,7 +2485,13 @@ lower_program(List *items, const char *source_name)
 	scope_pop();
 	if (!p->kernels.n && !p->devices.n && !error_count) {
 		/* a file of layouts and constants is meant for include; compiled alone it yields nothing */
-		Loc at = items->n ? LIST_AT(*items, Item, 0)->loc : (Loc){1, 1, 1, 1, source_count() ? 0 : -1};
+		/* at the compiled file's first item: the items of its includes come first when it has some */
+		Loc at = {1, 1, 1, 1, source_count() ? 0 : -1};
+		for (int i = 0; i < items->n; i++)
+			if (LIST_AT(*items, Item, i)->loc.file == at.file) {
+				at = LIST_AT(*items, Item, i)->loc;
+				break;
+			}
 		warn(WARN_EMPTY_OUTPUT, at, "%s declares no kernel; the output is empty", source_name);
 	}
 	return error_count ? NULL : p;

@@ -275,6 +275,14 @@ status warn-no-error 0 -Werror -Wno-error=empty-output "$tmp/nokernel.tile" -o -
 else
 	fail warn-no-error "-Wno-error=empty-output did not keep the warning a warning"
 fi
+# a file whose items all come from an include is warned about at its own first line
+printf 'include "nokernel.tile";\n' >"$tmp/onlyinclude.tile"
+status warn-include-place 0 "$tmp/onlyinclude.tile" -o - &&
+	if head -n 1 "$tmp/err" | grep -q 'onlyinclude\.tile:1:1: warning: .*declares no kernel'; then
+	pass warn-include-place
+else
+	fail warn-include-place "the warning does not point at the compiled file's first line"
+fi
 status warn-werror-all 1 -Werror "$tmp/nokernel.tile" -o - && pass warn-werror-all
 status warn-unknown 2 -Wempty-outptu "$tmp/nokernel.tile" -o - && if grep -q "did you mean '-Wempty-output'" "$tmp/err"; then
 	pass warn-unknown
