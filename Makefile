@@ -114,7 +114,7 @@ $(B)/unit/test_tilert: tests/unit/test_tilert.c tests/unit/unit.h runtime/tilert
 	$(CC) $(CFLAGS) $(SAN) $(UNIT_CPPFLAGS) `pkg-config --cflags check` $(LDFLAGS) -o $@ \
 		tests/unit/test_tilert.c $(B)/libtilert.a -ldl `pkg-config --libs check`
 
-$(B)/unit/%: tests/unit/%.c tests/unit/unit.h src/tilec.h build/parser.h $(LIB_OBJS)
+$(B)/unit/%: tests/unit/%.c tests/unit/unit.h tools/ulps.h src/tilec.h build/parser.h $(LIB_OBJS)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN) $(UNIT_CPPFLAGS) `pkg-config --cflags check` $(LDFLAGS) -o $@ \
 		$< $(LIB_OBJS) `pkg-config --libs check` $(LDLIBS)

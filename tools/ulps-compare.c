@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "ulps.h"
 
 static float *
 load(const char *path, size_t *n)
@@ -38,17 +39,6 @@ load(const char *path, size_t *n)
 	fclose(f);
 	*n = (size_t)size / 4;
 	return p;
-}
-
-/* the number of floats between a and b (their order as integers) */
-static int64_t
-ulps(float a, float b)
-{
-	int32_t i, j;
-	memcpy(&i, &a, 4);
-	memcpy(&j, &b, 4);
-	int64_t x = i < 0 ? (int64_t)INT32_MIN - i : i, y = j < 0 ? (int64_t)INT32_MIN - j : j;
-	return x > y ? x - y : y - x;
 }
 
 int

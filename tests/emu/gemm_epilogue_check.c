@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../../tools/ulps.h"
 
 static float *
 load(const char *dir, const char *name, size_t n)
@@ -21,16 +22,6 @@ load(const char *dir, const char *name, size_t n)
 	}
 	fclose(f);
 	return p;
-}
-
-static int64_t
-ulps(float a, float b)
-{
-	int32_t i, j;
-	memcpy(&i, &a, 4);
-	memcpy(&j, &b, 4);
-	int64_t x = i < 0 ? (int64_t)INT32_MIN - i : i, y = j < 0 ? (int64_t)INT32_MIN - j : j;
-	return x > y ? x - y : y - x;
 }
 
 int

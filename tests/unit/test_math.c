@@ -6,17 +6,7 @@
 
 #include "tilec.h"
 #include "unit.h"
-
-/* Distance in units in the last place between two finite floats. */
-static int64_t
-ulps(float a, float b)
-{
-	int32_t i, j;
-	memcpy(&i, &a, 4);
-	memcpy(&j, &b, 4);
-	int64_t x = i < 0 ? (int64_t)INT32_MIN - i : i, y = j < 0 ? (int64_t)INT32_MIN - j : j;
-	return x > y ? x - y : y - x;
-}
+#include "../../tools/ulps.h"
 
 static double
 reference(Func f, double x)
