@@ -1026,6 +1026,14 @@ tilert_grid_eval(const unsigned *prog, size_t n, void **args, unsigned grid[3])
 				}
 				continue;
 			}
+			if (op == TILERT_GP_SKIPZ || op == TILERT_GP_SKIP) {
+				if (pc >= n || (op == TILERT_GP_SKIPZ && sp < 1) || prog[pc] > n - pc - 1)
+					return fail(TILERT_ERR_ARG, "grid program: malformed at word %zu", pc - 1);
+				unsigned w = prog[pc++];
+				if (op == TILERT_GP_SKIP || st[--sp] == 0)
+					pc += w;
+				continue;
+			}
 			int need = op == TILERT_GP_SELECT ? 3 : op <= TILERT_GP_ZEXT16 ? 1 : 2;
 			if (op >= TILERT_GP_COUNT || sp < need)
 				return fail(TILERT_ERR_ARG, "grid program: malformed at word %zu", pc - 1);

@@ -67,6 +67,9 @@ int tilert_kernel_launch_ex(tilert_kernel *kernel, const unsigned grid[3], const
  * constant dimension's program is TILERT_GP_END alone). TILERT_GP_CONST and TILERT_GP_PARAM take
  * one more word: the value, or (parameter index << 8) | TILERT_GP_I32 ... TILERT_GP_U8. Binary
  * operations pop b then a and push a op b with C's 32-bit meaning; SELECT pops c, b, a and pushes a ? b : c.
+ * SKIPZ and SKIP take one more word, a count W: SKIPZ pops a value and, when it is 0, skips the next W
+ * words; SKIP skips them always. They evaluate only the chosen side of ?:, && and || (as C does: the
+ * other side may divide by zero).
  */
 enum {
 	TILERT_GP_END, TILERT_GP_CONST, TILERT_GP_PARAM,
@@ -76,7 +79,7 @@ enum {
 	TILERT_GP_SHL, TILERT_GP_SHR, TILERT_GP_SHRU, TILERT_GP_AND, TILERT_GP_OR, TILERT_GP_XOR,
 	TILERT_GP_LT, TILERT_GP_LTU, TILERT_GP_LE, TILERT_GP_LEU, TILERT_GP_GT, TILERT_GP_GTU, TILERT_GP_GE,
 	TILERT_GP_GEU, TILERT_GP_EQ, TILERT_GP_NE, TILERT_GP_LAND, TILERT_GP_LOR,
-	TILERT_GP_MIN, TILERT_GP_MINU, TILERT_GP_MAX, TILERT_GP_MAXU, TILERT_GP_SELECT,
+	TILERT_GP_MIN, TILERT_GP_MINU, TILERT_GP_MAX, TILERT_GP_MAXU, TILERT_GP_SELECT, TILERT_GP_SKIPZ, TILERT_GP_SKIP,
 	TILERT_GP_COUNT
 };
 /* The kinds of a TILERT_GP_PARAM: how many bytes args[i] points to, and their signedness. */

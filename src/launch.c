@@ -31,6 +31,53 @@ param_kind(EType t)
 	}
 }
 
+static void code(Prog *p, const IExpr *e);
+
+/* The words of e's program. */
+static uint32_t
+length(Prog *p, const IExpr *e)
+{
+	Prog q = {p->k, NULL, 0, 0, true};
+	code(&q, e);
+	p->ok &= q.ok;
+	return (uint32_t)q.n;
+}
+
+/* cond ? then : other, evaluating only the side chosen. For && and || (truth), a side is its truth
+   value, 0 or 1, and a NULL side is then's 1 or other's 0. */
+static void
+side(Prog *p, const IExpr *e, uint32_t constant, bool truth)
+{
+	if (!e) {
+		put(p, TILERT_GP_CONST);
+		put(p, constant);
+		return;
+	}
+	code(p, e);
+	if (truth) {
+		put(p, TILERT_GP_NOT);
+		put(p, TILERT_GP_NOT);
+	}
+}
+
+static uint32_t
+side_length(Prog *p, const IExpr *e, bool truth)
+{
+	return e ? length(p, e) + (truth ? 2 : 0) : 2;
+}
+
+static void
+choose(Prog *p, const IExpr *cond, const IExpr *then, const IExpr *other, bool truth)
+{
+	code(p, cond);
+	put(p, TILERT_GP_SKIPZ);
+	put(p, side_length(p, then, truth) + 2);
+	side(p, then, 1, truth);
+	put(p, TILERT_GP_SKIP);
+	put(p, side_length(p, other, truth));
+	side(p, other, 0, truth);
+}
+
 static void
 code(Prog *p, const IExpr *e)
 {
@@ -62,14 +109,17 @@ code(Prog *p, const IExpr *e)
 		code(p, e->a);
 		put(p, e->op == OP_NEG ? TILERT_GP_NEG : e->op == OP_NOT ? TILERT_GP_NOT : TILERT_GP_BITNOT);
 		return;
+	case IE_SELECT:
+		choose(p, e->a, e->b, e->index, false);
+		return;
 	case IE_BINARY:
-		code(p, e->a);
-		code(p, e->b);
-		if (e->op == OP_NONE) {
-			code(p, e->index);
-			put(p, TILERT_GP_SELECT);
+		if (e->op == OP_LAND || e->op == OP_LOR) {
+			/* C evaluates the right side only when the left one does not decide */
+			choose(p, e->a, e->op == OP_LAND ? e->b : NULL, e->op == OP_LAND ? NULL : e->b, true);
 			return;
 		}
+		code(p, e->a);
+		code(p, e->b);
 		/* the operands' type decides signedness (the left one for shifts), as in fold_int */
 		put(p, binary[e->op][e->a->type == T_U32 || (e->op != OP_SHR && e->b->type == T_U32)]);
 		return;

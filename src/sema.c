@@ -1062,6 +1062,10 @@ ie_eval_params(const IExpr *e, int64_t (*value)(const Var *v, void *ctx), void *
 	case IE_BINARY:
 		if (!ie_eval_params(e->a, value, ctx, &x))
 			return false;
+		if ((e->op == OP_LAND && !x) || (e->op == OP_LOR && x)) {
+			*out = e->op == OP_LOR; /* C leaves the right side unevaluated */
+			return true;
+		}
 		if (!ie_eval_params(e->b, value, ctx, &y))
 			return false;
 		return fold_int(e->op, x, y, e->a->type, out);

@@ -352,6 +352,40 @@ START_TEST(grid_program)
 }
 END_TEST
 
+/* `grid = (M != 0 ? 100 / M : 1, N == 0 || 10 / N > 2)` with M at index 0 and N at index 1 (both
+   i32), as tilec writes it: only the chosen side is evaluated, so M = 0 and N = 0 divide by nothing. */
+START_TEST(grid_program_lazy)
+{
+	static const unsigned prog[] = {
+		TILERT_GP_PARAM, 0u << 8 | TILERT_GP_I32, TILERT_GP_CONST, 0, TILERT_GP_NE,
+		TILERT_GP_SKIPZ, 7, TILERT_GP_CONST, 100, TILERT_GP_PARAM, 0u << 8 | TILERT_GP_I32, TILERT_GP_DIV,
+		TILERT_GP_SKIP, 2, TILERT_GP_CONST, 1, TILERT_GP_END,
+		TILERT_GP_PARAM, 1u << 8 | TILERT_GP_I32, TILERT_GP_CONST, 0, TILERT_GP_EQ,
+		TILERT_GP_SKIPZ, 4, TILERT_GP_CONST, 1, TILERT_GP_SKIP, 10,
+		TILERT_GP_CONST, 10, TILERT_GP_PARAM, 1u << 8 | TILERT_GP_I32, TILERT_GP_DIV, TILERT_GP_CONST, 2,
+		TILERT_GP_GT, TILERT_GP_NOT, TILERT_GP_NOT, TILERT_GP_END,
+		TILERT_GP_END,
+	};
+	int m = 0, n = 0;
+	void *args[] = {&m, &n};
+	unsigned grid[3] = {0, 0, 1};
+	ck_assert_int_eq(tilert_grid_eval(prog, sizeof prog / sizeof prog[0], args, grid), 0);
+	ck_assert_uint_eq(grid[0], 1);
+	ck_assert_uint_eq(grid[1], 1);
+	m = 7, n = 3;
+	ck_assert_int_eq(tilert_grid_eval(prog, sizeof prog / sizeof prog[0], args, grid), 0);
+	ck_assert_uint_eq(grid[0], 14);
+	ck_assert_uint_eq(grid[1], 1);
+	n = 5;
+	expect_error(tilert_grid_eval(prog, sizeof prog / sizeof prog[0], args, grid), TILERT_ERR_ARG,
+	             "grid dimension y is 0 with these arguments");
+	static const unsigned past[] = {TILERT_GP_SKIP, 5, TILERT_GP_END, TILERT_GP_END, TILERT_GP_END};
+	expect_error(tilert_grid_eval(past, 5, args, grid), TILERT_ERR_ARG, "malformed");
+	static const unsigned empty[] = {TILERT_GP_SKIPZ, 0, TILERT_GP_END, TILERT_GP_END, TILERT_GP_END};
+	expect_error(tilert_grid_eval(empty, 5, args, grid), TILERT_ERR_ARG, "malformed");
+}
+END_TEST
+
 #define CASE(fn)                                 \
 	do {                                         \
 		TCase *tc = tcase_create(#fn);           \
@@ -379,6 +413,7 @@ tilert_suite(void)
 	CASE(last_error_never_null);
 	CASE(null_arguments);
 	CASE(grid_program);
+	CASE(grid_program_lazy);
 	return s;
 }
 
