@@ -1365,9 +1365,16 @@ call_match(const CallArg *c, Mismatch *mm, int *base_lane, int *base_col)
 				if (want < 0)
 					continue;
 				int got = layout_slot_in_thread(t->layout, c->arg->map[i], c->bases[u] + th);
-				if (got == want)
+				if (got == want && !c->slot_map)
 					continue;
-				mm->kind = MM_OWNER;
+				if (got >= 0 && c->slot_map && (c->slot_map[want] < 0 || c->slot_map[want] == got)) {
+					c->slot_map[want] = got;
+					c->slot_thread[want] = c->bases[u] + th;
+					continue;
+				}
+				mm->kind = got >= 0 && c->slot_map ? MM_WORD : MM_OWNER;
+				mm->word0 = c->slot_map ? c->slot_map[want] : -1;
+				mm->col_first = c->slot_map ? c->slot_thread[want] : -1;
 				mismatch_element(mm, c->arg, i);
 				mm->thread = c->bases[u] + th;
 				mm->slot = got;
@@ -1392,6 +1399,12 @@ call_report(const CallArg *c, const Mismatch *mm, const char *callee, Loc loc)
 		     c->arg->base->name, mm->need_lane, mm->need_col, mm->base_lane, mm->base_col,
 		     c->arg->rank > 1 ? pool_printf("%.*s", 3 * (c->arg->rank - 1), ", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0")
 		                      : "");
+	else if (mm->kind == MM_WORD)
+		note(loc, "element %s is slot %d of '%s' in thread %d (warp %d, lane %d), but the parameter's slot %d is slot %d "
+		          "of '%s' in thread %d: registers are not indexed at run time, so each slot of the parameter must be "
+		          "the same slot of the argument's tensor in every thread", where, mm->slot, c->arg->base->name,
+		     mm->thread, mm->thread / 32, mm->thread % 32, mm->want_slot, mm->word0, c->arg->base->name,
+		     mm->col_first);
 	else if (mm->slot < 0)
 		note(loc, "element %s is not held by thread %d (warp %d, lane %d); the parameter's layout puts it in slot %d "
 		          "of thread %d of the calling %s", where, mm->thread, mm->thread / 32, mm->thread % 32, mm->want_slot,

@@ -677,6 +677,9 @@ call(const CallInfo *c)
 		Tensor *t = c->tensors[i];
 		if (!t) {
 			expr_top(c->values[i]);
+		} else if (dp->kind == PK_LOCAL && c->first_word[i]) { /* a view: its consecutive words, by reference */
+			buf_printf(E.out, "reinterpret_cast<unsigned (&)[%d]>(%s[%d])", dp->tensor->words, t->cname,
+			           c->first_word[i]);
 		} else if (dp->kind == PK_LOCAL && t->words != dp->tensor->words) {
 			buf_printf(E.out, "reinterpret_cast<unsigned (&)[%d]>(%s)", dp->tensor->words, t->cname);
 		} else {

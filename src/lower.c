@@ -1831,7 +1831,8 @@ scope_word(ScopeKind s)
 static Sym *
 arg_tensor(Expr *a, Param *p, int i, const char *callee, const char *what)
 {
-	if (a->kind == E_INDEX && p->kind == PK_TMEM) { /* mem[k]: a slice of integers, a view (mem[k, :]) */
+	bool viewable = p->kind == PK_TMEM || p->kind == PK_LOCAL;
+	if (a->kind == E_INDEX && viewable) { /* mem[k]: a slice of integers, a view (mem[k, :]) */
 		ViewExpr *v = pool_alloc(sizeof *v);
 		ViewOp *op = pool_alloc(sizeof *op);
 		v->base = a->name;
@@ -1848,15 +1849,15 @@ arg_tensor(Expr *a, Param *p, int i, const char *callee, const char *what)
 		a->kind = E_VIEW;
 		a->view = v;
 	}
-	if (a->kind != E_NAME && !(a->kind == E_VIEW && p->kind == PK_TMEM)) {
+	if (a->kind != E_NAME && !(a->kind == E_VIEW && viewable)) {
 		error(a->loc, "argument %d of '%s' is %s parameter '%s': pass a tensor%s by its name", i + 1, callee, what,
-		      p->name, p->kind == PK_TMEM ? " or a view" : "");
+		      p->name, viewable ? " or a view" : "");
 		return NULL;
 	}
 	Sym *s = a->kind == E_VIEW ? sym_use(a->view->base, a->view->base_loc) : sym_use(a->name, a->loc);
 	if (!s)
 		return NULL;
-	if (s->kind != SYM_TENSOR && !(s->kind == SYM_VIEW && p->kind == PK_TMEM)) {
+	if (s->kind != SYM_TENSOR && !(s->kind == SYM_VIEW && viewable)) {
 		error(a->loc, "argument %d of '%s' is %s parameter '%s', but '%s' is not a tensor", i + 1, callee, what, p->name,
 		      a->name);
 		note(s->loc, "'%s' is defined here", a->name);
@@ -1884,6 +1885,91 @@ arg_fits(Expr *a, const char *name, EType type, int rank, const int *dims, const
 	error(a->loc, "argument %d of '%s' is '%s', %s%s, but parameter '%s' is %s%s", i + 1, callee, name,
 	      etype_name(type), got, p->name, etype_name(p->type), want);
 	return false;
+}
+
+/* The word of t where the parameter's registers start, when slot k of the parameter is slot map[k] of t
+   for consecutive whole words (a C call passes them by reference); else -1. */
+static int
+slice_word(const int *map, const Tensor *pt, const Tensor *t)
+{
+	int per = 32 / etype_bits(t->type), off = 0;
+	bool seen = false;
+	for (int k = 0; k < pt->layout->slots; k++) {
+		if (map[k] < 0)
+			continue;
+		if (!seen)
+			off = map[k] - k;
+		seen = true;
+		if (map[k] != off + k)
+			return -1;
+	}
+	return seen && off >= 0 && off % per == 0 && off / per + pt->words <= t->words ? off / per : -1;
+}
+
+/* A register copy: dst's slot ds = src's slot ss; with word, register word ds = register word ss. */
+static LStmt *
+reg_move(Tensor *dst, int ds, Tensor *src, int ss, bool word, Loc loc)
+{
+	LStmt *l = pool_alloc(sizeof *l);
+	l->loc = loc;
+	if (word) {
+		l->kind = L_COPY;
+		l->regs = pool_alloc(2 * sizeof(RegRef));
+		l->nregs = 2;
+		l->regs[0] = (RegRef){dst, ds};
+		l->regs[1] = (RegRef){src, ss};
+		return l;
+	}
+	IExpr *r = pool_alloc(sizeof *r);
+	r->kind = IE_REG;
+	r->type = value_type(src->type);
+	r->tensor = src;
+	r->slot = ss;
+	l->kind = L_REG_STORE;
+	l->tensor = dst;
+	l->slot = ds;
+	l->value = r;
+	return l;
+}
+
+/* The registers of local parameter p, bound to a view of the caller's tensor t whose slot map[k] holds the
+   parameter's slot k in every thread: a temporary laid out as p (its declaration and the copies from t
+   into in, the copies back into out); NULL after an error. */
+static Tensor *
+view_temp(Param *p, Tensor *t, const int *map, List *in, List *out)
+{
+	Tensor *tmp = tensor_new(TK_LOCAL, p->name, p->loc, p->type);
+	if (!const_dims(&p->dims, tmp, p->loc) || !(tmp->layout = layout_eval(p->layout, tmp, W.k->threads)))
+		return NULL;
+	tmp->words = (tmp->layout->slots * etype_bits(tmp->type) + 31) / 32;
+	tmp->cname = cname_for(p->name);
+	LStmt *decl = pool_alloc(sizeof *decl);
+	decl->kind = L_REGS;
+	decl->loc = p->loc;
+	decl->tensor = tmp;
+	list_push(in, decl);
+	/* whole words where a word's elements are the parts of one word of t in the same order (bit for bit,
+	   and fewer statements), else element by element */
+	int per = 32 / etype_bits(tmp->type);
+	for (int w = 0; w < tmp->words; w++) {
+		bool whole = true;
+		for (int h = 0; h < per && whole; h++) {
+			int k = w * per + h;
+			whole = k < tmp->layout->slots && map[k] >= 0 && map[k] % per == h && map[k] / per == map[w * per] / per;
+		}
+		if (whole) {
+			list_push(in, reg_move(tmp, w, t, map[w * per] / per, true, p->loc));
+			list_push(out, reg_move(t, map[w * per] / per, tmp, w, true, p->loc));
+			continue;
+		}
+		for (int k = w * per; k < (w + 1) * per && k < tmp->layout->slots; k++) {
+			if (map[k] < 0)
+				continue;
+			list_push(in, reg_move(tmp, k, t, map[k], false, p->loc));
+			list_push(out, reg_move(t, map[k], tmp, k, false, p->loc));
+		}
+	}
+	return tmp;
 }
 
 static void
@@ -1984,6 +2070,7 @@ lower_call(Stmt *s)
 	ci->nargs = n;
 	ci->values = pool_alloc(sizeof(IExpr *) * (size_t)(n + 1));
 	ci->tensors = pool_alloc(sizeof(Tensor *) * (size_t)(n + 1));
+	ci->first_word = pool_alloc(sizeof(int) * (size_t)(n + 1));
 	Tensor **bound = pool_alloc(sizeof(Tensor *) * (size_t)(n + 1));
 	View **views = pool_alloc(sizeof(View *) * (size_t)(n + 1));
 	bool ok = true;
@@ -2027,15 +2114,27 @@ lower_call(Stmt *s)
 			ok = false;
 			continue;
 		}
-		if (p->kind == PK_TMEM) {
+		if (p->kind == PK_TMEM || (p->kind == PK_LOCAL && (a->kind == E_VIEW || as->kind == SYM_VIEW))) {
 			ViewExpr ve = {.base = a->name, .loc = a->loc, .base_loc = a->loc};
 			View *v = eval_view(a->kind == E_VIEW ? a->view : &ve, false);
-			if (!v || !protocol_alive(W.proto, t, a->name, a->loc) ||
+			if (v && v->per_thread) {
+				error(a->loc, "argument %d of '%s' is local tensor parameter '%s', but '%s' is a per-thread view (the "
+				              "calling thread's registers in slot order); pass the local tensor or a view of it",
+				      i + 1, s->name, p->name, a->name);
+				ok = false;
+				continue;
+			}
+			if (!v || (p->kind == PK_TMEM && !protocol_alive(W.proto, t, a->name, a->loc)) ||
 			    !arg_fits(a, a->name, t->type, v->rank, v->dims, dp->tensor->dims, p, i, s->name)) {
 				ok = false;
 				continue;
 			}
 			views[i] = v;
+			if (p->kind == PK_LOCAL) {
+				ci->tensors[i] = t;
+				if (view_same(v, view_of_tensor(t)))
+					views[i] = NULL; /* the whole tensor: passed as by its name */
+			}
 		} else {
 			const int *pdims = p->kind == PK_VALUE ? NULL : dp->tensor->dims;
 			if (!arg_fits(a, a->name, t->type, t->rank, t->dims, pdims, p, i, s->name)) {
@@ -2080,6 +2179,7 @@ lower_call(Stmt *s)
 	if (!ok)
 		return;
 
+	List outer_in = {0}, outer_out = {0}, inner_in = {0}, inner_out = {0};
 	int saved_scope = scope_push_isolated();
 	int saved_unit = sema_set_unit(fd->scope == SCOPE_CTA ? 0 : unit / 32);
 	Kernel *saved_dev = W.dev;
@@ -2100,12 +2200,33 @@ lower_call(Stmt *s)
 		             .nbases = nbases};
 		c.arg->name = LIST_AT(s->operands, Expr, i)->name;
 		memcpy(c.bases, bases, sizeof(int) * (size_t)nbases);
+		if (p->kind == PK_LOCAL && views[i]) {
+			c.slot_map = pool_alloc(sizeof(int) * (size_t)(pt->layout->slots + 1));
+			c.slot_thread = pool_alloc(sizeof(int) * (size_t)(pt->layout->slots + 1));
+			for (int k = 0; k < pt->layout->slots; k++)
+				c.slot_map[k] = -1;
+		}
 		Mismatch mm;
 		int lane = 0, col = 0;
 		if (!call_match(&c, &mm, &lane, &col)) {
 			call_report(&c, &mm, s->name, LIST_AT(s->operands, Expr, i)->loc);
 			note(p->loc, "parameter '%s' is declared here", p->name);
 			ok = false;
+			continue;
+		}
+		if (p->kind == PK_LOCAL && views[i]) {
+			/* the inlined body works on a temporary of the parameter's registers, copied in and out; the C
+			   call passes the caller's words themselves where they are consecutive, else that temporary */
+			Tensor *t = bound[i];
+			int w0 = slice_word(c.slot_map, pt, t);
+			Tensor *tmp = view_temp(p, t, c.slot_map, w0 >= 0 ? &inner_in : &outer_in, w0 >= 0 ? &inner_out : &outer_out);
+			if (!tmp) {
+				ok = false;
+				continue;
+			}
+			ci->tensors[i] = w0 >= 0 ? t : tmp;
+			ci->first_word[i] = w0 >= 0 ? w0 : 0;
+			bound[i] = tmp;
 			continue;
 		}
 		if (p->kind != PK_TMEM)
@@ -2148,10 +2269,18 @@ lower_call(Stmt *s)
 		scope_pop_isolated(saved_scope);
 		return;
 	}
+	List *saved_out = W.out;
+	LStmt *outer = NULL;
+	if (outer_in.n) { /* the temporaries that the C call passes: around it */
+		outer = emit(L_BLOCK, s->loc);
+		outer->comment = source_line_of(s->loc, true);
+		outer->body = outer_in;
+		W.out = &outer->body;
+	}
 	LStmt *blk = emit(L_BLOCK, s->loc);
 	blk->call = ci;
-	blk->comment = source_line_of(s->loc, true);
-	List *saved_out = W.out;
+	blk->comment = outer ? NULL : source_line_of(s->loc, true);
+	blk->body = inner_in;
 	W.out = &blk->body;
 	W.dev = fd;
 	/* scalars first: the dims of a global tensor parameter may name them */
@@ -2195,6 +2324,10 @@ lower_call(Stmt *s)
 	protocol_complete_copies(W.proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, s->loc);
 	diag_explain = saved_explain;
 	W.k->placed_waits.n = waits;
+	for (int k = 0; k < inner_out.n; k++)
+		list_push(&blk->body, inner_out.v[k]);
+	for (int k = 0; outer && k < outer_out.n; k++)
+		list_push(&outer->body, outer_out.v[k]);
 	W.out = saved_out;
 	W.dev = saved_dev;
 	sema_set_unit(saved_unit);

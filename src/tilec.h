@@ -694,6 +694,7 @@ typedef struct CallInfo {
 	int nargs;
 	IExpr **values;   /* scalar and tmem parameters: the value passed (u32 address for tmem) */
 	Tensor **tensors; /* global, shared, local parameters: the caller's tensor */
+	int *first_word;  /* local parameters: the word of tensors[i] where the parameter's registers start */
 } CallInfo;
 
 /* A wait tilec placed for a copy: the copy, and the statement it was placed before. */
@@ -941,14 +942,18 @@ typedef struct ApplyMap {
 /* A tensor argument of a call against its parameter (LANGUAGE.md 10.3), quiet like apply_match. local:
    for each calling unit (the caller's threads bases[u] .. bases[u] + unit - 1, the parameter's thread t
    being the caller's bases[u] + t) each element the parameter gives a thread must be in that thread's
-   same slot. tmem: each element at the parameter's place relative to the base that element 0 fixes
-   (*base_lane, *base_col, in the argument tensor's lanes and element columns). */
+   same slot (a view: one slot of the argument's tensor, the same in every thread, slot_map). tmem: each
+   element at the parameter's place relative to the base that element 0 fixes (*base_lane, *base_col, in
+   the argument tensor's lanes and element columns). */
 typedef struct CallArg {
 	View *arg;      /* the argument: a view of the caller's tensor */
 	Tensor *param;  /* the parameter, its layout evaluated for the callee's threads */
 	int unit;       /* threads of one calling unit (local) */
 	int nbases;
 	int bases[32];
+	/* local, an argument that is a view: NULL, or per slot of the parameter the slot of the argument's tensor
+	   that holds the same element (-1: none yet), the same in every thread (out), and the thread that fixed it */
+	int *slot_map, *slot_thread;
 } CallArg;
 bool call_match(const CallArg *c, Mismatch *mm, int *base_lane, int *base_col);
 void call_report(const CallArg *c, const Mismatch *mm, const char *callee, Loc loc);
