@@ -993,13 +993,11 @@ lower_decl_checked(Stmt *s)
 			error(s->value->loc, "a TMEM address is a u32, not a float");
 			return false;
 		}
-		t->alloc = protocol_find_alloc(W.proto, addr, &t->col_offset, &t->lane_offset);
+		/* quiet after an error that skipped code: the alloc may be in that code */
+		t->alloc = protocol_at_alloc(W.proto, addr, s->value, s->name, W.skipped, &t->col_offset, &t->lane_offset);
 		if (!t->alloc && W.skipped)
-			return false; /* the alloc may be in code an earlier error skipped */
-		if (!t->alloc)
-			error(s->value->loc, "no %s writes the address '%s' is declared at; declare a tmem tensor at the "
-			                     "shared slot an alloc filled (plus a constant offset)", isa_name(TC_ALLOC, 0), s->name);
-		else
+			return false;
+		if (t->alloc)
 			protocol_alive(W.proto, t, t->name, s->value->loc);
 	}
 	if (kind == TK_SHARED) {

@@ -660,17 +660,40 @@ protocol_uniform(Protocol *p, Loc loc, const char *what)
 	}
 	return true;
 }
+/* e without the let names and conversions around it */
+static const IExpr *
+through_names(const IExpr *e)
+{
+	while (e->kind == IE_CONV || (e->kind == IE_VAR && e->var->is_let && e->var->def))
+		e = e->kind == IE_CONV ? e->a : e->var->def;
+	return e;
+}
+
+/* addr as SLOT[K] + OFF or OFF + SLOT[K]: the shared load and the offset (0 when none); false when addr has
+   no such form */
+static bool
+slot_plus_offset(const IExpr *addr, const IExpr **load, int64_t *off)
+{
+	*off = 0;
+	addr = through_names(addr);
+	if (addr->kind == IE_BINARY && addr->op == OP_ADD) {
+		if (ie_is_const(through_names(addr->b), off))
+			addr = addr->a;
+		else if (ie_is_const(through_names(addr->a), off))
+			addr = addr->b;
+		else
+			return false;
+		addr = through_names(addr);
+	}
+	*load = addr;
+	return addr->kind == IE_LOAD && addr->tensor->kind == TK_SHARED;
+}
+
 AllocInfo *
 protocol_find_alloc(Protocol *p, const IExpr *addr, int *col_offset, int *lane_offset)
 {
-	int64_t off = 0, index;
-	while (addr->kind == IE_VAR && addr->var->is_let && addr->var->def)
-		addr = addr->var->def;
-	if (addr->kind == IE_BINARY && addr->op == OP_ADD && ie_is_const(addr->b, &off))
-		addr = addr->a;
-	while (addr->kind == IE_CONV || (addr->kind == IE_VAR && addr->var->is_let && addr->var->def))
-		addr = addr->kind == IE_CONV ? addr->a : addr->var->def;
-	if (addr->kind != IE_LOAD || addr->tensor->kind != TK_SHARED || !ie_is_const(addr->index, &index))
+	int64_t off, index;
+	if (!slot_plus_offset(addr, &addr, &off) || !ie_is_const(through_names(addr->index), &index))
 		return NULL;
 	for (int i = p->allocs.n - 1; i >= 0; i--) {
 		AllocInfo *a = LIST_AT(p->allocs, AllocInfo, i);
@@ -679,6 +702,100 @@ protocol_find_alloc(Protocol *p, const IExpr *addr, int *col_offset, int *lane_o
 			*lane_offset = (int)((uint32_t)off >> 16);
 			return a;
 		}
+	}
+	return NULL;
+}
+
+/* The shared load in e, if any (the first, left to right) */
+static const IExpr *
+find_shared_load(const IExpr *e)
+{
+	if (!e)
+		return NULL;
+	e = through_names(e);
+	if (e->kind == IE_LOAD && e->tensor->kind == TK_SHARED)
+		return e;
+	const IExpr *r = find_shared_load(e->a);
+	return r ? r : find_shared_load(e->b);
+}
+
+/* The operand of src, a sum or difference whose other operand is the slot, that makes it wrong: for a note */
+static const Expr *
+offending_operand(const Expr *src)
+{
+	if (src->kind != E_BINARY || !src->a || !src->b)
+		return NULL;
+	return src->a->kind == E_INDEX ? src->b : src->b->kind == E_INDEX ? src->a : NULL;
+}
+
+AllocInfo *
+protocol_at_alloc(Protocol *p, const IExpr *addr, const Expr *src, const char *name, bool quiet, int *col_offset,
+                  int *lane_offset)
+{
+	const char *accepted = pool_printf("a tmem tensor is declared at SLOT[K] + C, the shared slot a %s filled plus "
+	                                   "a constant offset (columns, and lanes as k << 16)", isa_name(TC_ALLOC, 0));
+	const IExpr *load;
+	int64_t off, index;
+	bool form = slot_plus_offset(addr, &load, &off);
+	AllocInfo *a = protocol_find_alloc(p, addr, col_offset, lane_offset);
+	/* TMEM has 128 lanes of 512 columns: an offset past them is no place in an allocation (and a
+	   negative one wraps round to such an offset) */
+	if (a && (*col_offset < 512 && *lane_offset < 128))
+		return a;
+	if (quiet)
+		return NULL;
+	const Expr *part = offending_operand(src);
+	if (a && (int32_t)off < 0) {
+		error(src->loc, "'%s' is declared at '%s[%d]' minus %lld, before the start of its allocation; %s", name,
+		      a->slot->name, a->slot_index, -(long long)(int32_t)off, accepted);
+		if (part)
+			note(part->loc, "a negative offset");
+		return NULL;
+	}
+	if (a) {
+		error(src->loc, "'%s' is declared at lane %d, column %d of the allocation in '%s[%d]', outside tensor memory "
+		                "(128 lanes of 512 columns); %s", name, *lane_offset, *col_offset, a->slot->name, a->slot_index,
+		      accepted);
+		if (part)
+			note(part->loc, "the offset: columns, plus lanes << 16");
+		return NULL;
+	}
+	if (form && !ie_is_const(through_names(load->index), &index)) {
+		error(src->loc, "'%s' is declared at an element of '%s' whose index is not a compile-time constant; tilec must "
+		                "know which %s filled the slot: %s", name, load->tensor->name, isa_name(TC_ALLOC, 0), accepted);
+		return NULL;
+	}
+	if (form) {
+		error(src->loc, "no %s writes the address '%s' is declared at; declare a tmem tensor at the shared slot an "
+		                "alloc filled (plus a constant offset)", isa_name(TC_ALLOC, 0), name);
+		if (p->allocs.n) {
+			AllocInfo *last = LIST_AT(p->allocs, AllocInfo, p->allocs.n - 1);
+			note(last->loc, "this %s writes '%s[%d]'", isa_name(TC_ALLOC, 0), last->slot->name, last->slot_index);
+		}
+		return NULL;
+	}
+	const IExpr *e = through_names(addr), *slot = find_shared_load(addr);
+	if (e->kind == IE_BINARY && e->op == OP_SUB && slot && through_names(e->a) == slot) {
+		error(src->loc, "'%s' is declared at an address subtracted from the one in '%s', before the start of its "
+		                "allocation; %s", name, slot->tensor->name, accepted);
+		if (part)
+			note(part->loc, "subtracted here");
+	} else if (e->kind == IE_BINARY && e->op == OP_ADD && slot) {
+		error(src->loc, "the offset in the address of '%s' is not a compile-time constant; tilec must know which "
+		                "lanes and columns the tensor covers: %s", name, accepted);
+		if (part)
+			note(part->loc, "not a compile-time constant");
+	} else if (slot) {
+		error(src->loc, "the address of '%s' is computed from '%s' in a way tilec does not follow; %s", name,
+		      slot->tensor->name, accepted);
+	} else {
+		const char *what = e->kind == IE_INT                    ? pool_printf("the number %lld", (long long)e->ival)
+		                   : e->kind == IE_VAR && e->var->is_param ? pool_printf("parameter '%s'", e->var->name)
+		                   : e->kind == IE_VAR                    ? pool_printf("'%s', a var (tilec follows let names only)", e->var->name)
+		                   : e->kind == IE_LOAD                   ? pool_printf("an element of global tensor '%s'", e->tensor->name)
+		                                                          : "a value computed at run time";
+		error(src->loc, "'%s' is declared at %s, which no shared slot of a %s holds; %s", name, what,
+		      isa_name(TC_ALLOC, 0), accepted);
 	}
 	return NULL;
 }

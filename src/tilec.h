@@ -1039,6 +1039,10 @@ void protocol_cta_sync(Protocol *p, Loc loc, bool writes_follow);
 bool protocol_settled(Protocol *p, Loc loc, const char *where);
 /* The allocation whose slot addr reads, and the column and lane offset addr adds; NULL when unknown. */
 AllocInfo *protocol_find_alloc(Protocol *p, const IExpr *addr, int *col_offset, int *lane_offset);
+/* The allocation a tmem tensor declared at addr (written src) is in; NULL, with an error unless quiet, when
+   the address has no form tilec follows or no alloc filled its slot. */
+AllocInfo *protocol_at_alloc(Protocol *p, const IExpr *addr, const Expr *src, const char *name, bool quiet,
+                             int *col_offset, int *lane_offset);
 
 /* The operands of a tcgen05 instruction other than ld / st, as lowering found them. */
 typedef struct TcOperands {
