@@ -13,7 +13,7 @@ typedef struct Includer {
 	List seen;      /* char*: canonical paths already read */
 	List *deps;     /* char*: included paths as found, for -MD */
 	List stack;     /* char*: canonical paths being read */
-	List names;     /* char*: the same paths as written, for the message about a cycle */
+	List names;     /* char*: the same files as the user wrote them, for the message about a cycle */
 } Includer;
 
 char *
@@ -74,7 +74,33 @@ file_exists(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static bool load_items(Includer *inc, const char *path, List *out, Loc from);
+static bool load_items(Includer *inc, const char *path, const char *name, List *out, Loc from);
+
+/* path written in a file of directory dir (dir/path, or path alone when dir is ".") */
+static const char *
+relative_to(const char *dir, const char *path)
+{
+	return strcmp(dir, ".") == 0 ? path : pool_printf("%s/%s", dir, path);
+}
+
+/* dir/path for a message: "./" and "x/../" dropped, as the user would write it (the file is opened by the path
+   as joined, which differs only through a symbolic link) */
+static const char *
+name_relative_to(const char *dir, const char *path)
+{
+	char *r = pool_strdup(relative_to(dir, path));
+	for (char *dot; (dot = strstr(r, "/./")) != NULL;)
+		memmove(dot, dot + 2, strlen(dot + 2) + 1);
+	for (char *up; (up = strstr(r, "/../")) != NULL;) {
+		char *seg = up;
+		while (seg > r && seg[-1] != '/')
+			seg--;
+		if (up - seg == 2 && seg[0] == '.' && seg[1] == '.')
+			break; /* ../../: nothing left to drop */
+		memmove(seg, up + 4, strlen(up + 4) + 1);
+	}
+	return r;
+}
 
 static bool
 splice_includes(Includer *inc, int file, List *items, List *out)
@@ -86,14 +112,18 @@ splice_includes(Includer *inc, int file, List *items, List *out)
 			list_push(out, it);
 			continue;
 		}
-		const char *found = NULL;
+		/* name: the file as the user wrote it, relative to the includer's name when it is found next to
+		   it (a cycle is named the same from any directory), else the include's text */
+		const char *found = NULL, *name = it->path;
 		if (it->path[0] == '/') {
 			if (file_exists(it->path))
 				found = it->path;
 		} else {
-			const char *local = pool_printf("%s/%s", include_dir_of(source_path(file)), it->path);
-			if (file_exists(local))
+			const char *local = relative_to(include_dir_of(source_path(file)), it->path);
+			if (file_exists(local)) {
 				found = local;
+				name = name_relative_to(include_dir_of(LIST_AT(inc->names, char, inc->names.n - 1)), it->path);
+			}
 			for (int d = 0; !found && d < inc->include_dirs->n; d++) {
 				const char *p = pool_printf("%s/%s", LIST_AT(*inc->include_dirs, char, d), it->path);
 				if (file_exists(p))
@@ -105,13 +135,13 @@ splice_includes(Includer *inc, int file, List *items, List *out)
 			ok = false;
 			continue;
 		}
-		ok &= load_items(inc, found, out, it->loc);
+		ok &= load_items(inc, found, name, out, it->loc);
 	}
 	return ok;
 }
 
 static bool
-load_items(Includer *inc, const char *path, List *out, Loc from)
+load_items(Includer *inc, const char *path, const char *name, List *out, Loc from)
 {
 	char canon[PATH_MAX];
 	const char *key = path;
@@ -120,13 +150,13 @@ load_items(Includer *inc, const char *path, List *out, Loc from)
 	for (int i = 0; i < inc->stack.n; i++) {
 		if (strcmp(LIST_AT(inc->stack, char, i), key) == 0) {
 			if (i + 1 == inc->stack.n) {
-				error(from, "\"%s\" includes itself", path);
+				error(from, "\"%s\" includes itself", LIST_AT(inc->names, char, i));
 				return false;
 			}
 			Buf chain = {0};
 			for (int j = i; j < inc->names.n; j++)
 				buf_printf(&chain, "\"%s\" -> ", LIST_AT(inc->names, char, j));
-			error(from, "include cycle: %s\"%s\"", chain.data, path);
+			error(from, "include cycle: %s\"%s\"", chain.data, LIST_AT(inc->names, char, i));
 			buf_free(&chain);
 			return false;
 		}
@@ -150,7 +180,7 @@ load_items(Includer *inc, const char *path, List *out, Loc from)
 	List items = {0};
 	bool ok = parse_file(file, &items);
 	list_push(&inc->stack, (void *)key);
-	list_push(&inc->names, (void *)pool_strdup(path));
+	list_push(&inc->names, (void *)pool_strdup(name));
 	ok &= splice_includes(inc, file, &items, out);
 	inc->stack.n--;
 	inc->names.n--;
@@ -161,5 +191,5 @@ bool
 include_load(const char *path, List *include_dirs, List *items, List *deps)
 {
 	Includer inc = {include_dirs, {0}, deps, {0}, {0}};
-	return load_items(&inc, path, items, no_loc) && !error_count;
+	return load_items(&inc, path, path, items, no_loc) && !error_count;
 }
