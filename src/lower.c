@@ -823,6 +823,8 @@ lower_assign(Stmt *s)
 		Var *v = sym->var;
 		if (ie_varying(value) || protocol_varying(W.proto))
 			v->varying = true;
+		if (ie_per_thread(value) || protocol_split(W.proto))
+			v->per_thread = true;
 		LStmt *l = emit(L_ASSIGN, s->loc);
 		l->var = v;
 		l->value = ie_convert(value, v->type);
@@ -911,6 +913,7 @@ lower_for(Stmt *s)
 	v->type = T_I32;
 	v->is_let = true;
 	v->varying = ie_varying(lo) || ie_varying(hi) || protocol_varying(W.proto);
+	v->per_thread = ie_per_thread(lo) || ie_per_thread(hi) || protocol_split(W.proto);
 	l->var = v;
 	l->lo = ie_convert(lo, T_I32);
 	l->hi = ie_convert(hi, T_I32);
@@ -926,7 +929,7 @@ lower_for(Stmt *s)
 	/* the body may run zero times; applies and register reads never sit in such a loop */
 	int64_t first, last;
 	bool repeats = !ie_is_const(l->lo, &first) || !ie_is_const(l->hi, &last) || last - first > 1;
-	ProtoFork *f = protocol_loop(W.proto, v->varying, loc_span(s->value->loc, s->hi->loc), repeats);
+	ProtoFork *f = protocol_loop(W.proto, v->varying, l->lo, l->hi, loc_span(s->value->loc, s->hi->loc), repeats);
 	List *split_list;
 	int split_at;
 	split_enter(&split_list, &split_at);
@@ -1102,6 +1105,7 @@ lower_stmt(Stmt *s)
 		var->cname = cname_for(s->name);
 		var->type = s->type;
 		var->varying = (v && ie_varying(v)) || protocol_varying(W.proto);
+		var->per_thread = (v && ie_per_thread(v)) || protocol_split(W.proto);
 		sym->var = var;
 		if (s->type == T_F16)
 			W.k->uses_f16 = true;
@@ -2295,6 +2299,7 @@ lower_call(Stmt *s)
 				var->cname = cname_for(p->name);
 				var->type = p->type;
 				var->varying = ie_varying(ci->values[i]) || protocol_varying(W.proto);
+				var->per_thread = ie_per_thread(ci->values[i]) || protocol_split(W.proto);
 				ps->var = var;
 				LStmt *l = emit(L_VAR, s->loc);
 				l->var = var;

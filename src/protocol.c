@@ -47,11 +47,25 @@ typedef struct Flow {
 	Loc relinquish_loc;
 } Flow;
 
+/* Whether every thread of the CTA reaches a point: a barrier needs them all (CUDA's __syncthreads). */
+typedef enum SplitKind {
+	SPLIT_NONE,    /* every thread that started the kernel */
+	SPLIT_DATA,    /* the threads may part where values read per thread (memory, registers, vars) decide */
+	SPLIT_THREADS  /* they part: by their indices, or on a condition of their indices */
+} SplitKind;
+
+typedef struct Split {
+	SplitKind kind;
+	Loc loc;         /* the condition or loop bounds where they part */
+	const char *why; /* the note there */
+} Split;
+
 struct Protocol {
 	KernelIR *k;
 	uint64_t warps;    /* warps that may execute the current statement */
 	bool varying;      /* inside control flow that may split a warp */
 	Loc varying_loc;   /* the condition that splits it */
+	Split split;       /* whether every thread of the CTA reaches the current statement */
 	int cta_group;     /* 0 until the first instruction that names one */
 	Loc cta_group_loc;
 	List allocs;       /* AllocInfo*: the kernel's allocations, in order */
@@ -67,6 +81,7 @@ struct ProtoFork {
 	uint64_t warps, then_warps, else_warps; /* loop: then and else are the warps that reach it */
 	bool varying;
 	Loc varying_loc;
+	Split split, then_split, else_split; /* before the fork, and on each side */
 	Flow first; /* if: the state at its start, after protocol_else the state after the then side; loop: before it */
 	bool repeats;     /* loop: its body may run more than once */
 	int allocs_before; /* loop: p->allocs.n at its start */
@@ -123,6 +138,48 @@ split_warps(Protocol *p, const IExpr *cond, uint64_t *then_warps, uint64_t *else
 		if (ntrue && nfalse)
 			*varying = true;
 	}
+}
+
+/* The first thread that reaches here (in p->warps) and the first whose value of e (its truth, with truth)
+   differs from that one's (-1 when none); false when e cannot be evaluated in some thread. */
+static bool
+thread_values(Protocol *p, const IExpr *e, bool truth, int *first, int64_t *first_value, int *other)
+{
+	*first = *other = -1;
+	for (int t = 0; t < p->k->threads; t++) {
+		int64_t v;
+		if (!(p->warps >> (t / 32) & 1))
+			continue;
+		if (!ie_eval_thread(e, t, &v))
+			return false;
+		if (truth)
+			v = v != 0;
+		if (*first < 0) {
+			*first = t;
+			*first_value = v;
+		} else if (*other < 0 && v != *first_value) {
+			*other = t;
+		}
+	}
+	return true;
+}
+
+/* The split of a value that cannot be evaluated in every thread: by what it reads */
+static Split
+split_by_reads(const IExpr *e, Loc loc, const char *what)
+{
+	if (ie_thread_index(e))
+		return (Split){SPLIT_THREADS, loc, pool_printf("%s depends on the thread's index", what)};
+	if (ie_per_thread(e))
+		return (Split){SPLIT_DATA, loc, pool_printf("%s depends on values that may differ between threads", what)};
+	return (Split){SPLIT_NONE, loc, NULL};
+}
+
+/* The split of code inside outer whose own split is inner: the stronger, the outer one when they tie */
+static Split
+split_within(Split outer, Split inner)
+{
+	return inner.kind > outer.kind ? inner : outer;
 }
 
 /* --------------------------------------------------------------- the flow: facts, merged where paths join */
@@ -804,8 +861,17 @@ protocol_at_alloc(Protocol *p, const IExpr *addr, const Expr *src, const char *n
 void
 protocol_cta_sync(Protocol *p, Loc loc, bool writes_follow)
 {
-	if (p->varying)
-		warn(WARN_DIVERGENT_SYNC, loc, "cta_sync inside control flow that can split a warp");
+	/* no thread reaches code whose warps are none (the other side of a condition every thread decides alike) */
+	if (p->warps && p->split.kind == SPLIT_THREADS) {
+		error(loc, "cta_sync that not every thread of the CTA reaches: the barrier waits for all %d threads, so "
+		           "those that arrive wait for the others forever (__syncthreads() in divergent code); put it "
+		           "where every thread passes", p->k->threads);
+		note(p->split.loc, "%s", p->split.why);
+	} else if (p->warps && p->split.kind == SPLIT_DATA) {
+		warn(WARN_DIVERGENT_SYNC, loc, "cta_sync inside control flow that values read per thread decide: if the "
+		                               "threads of the CTA go different ways, the barrier waits forever");
+		note(p->split.loc, "%s", p->split.why);
+	}
 	/* a copy's store is complete before a barrier that may order it for other warps; so is a copy's load
 	   when another warp may store to its cells or free them after the barrier (TCGEN05.md 5: the last ld
 	   before dealloc) */
@@ -1037,6 +1103,12 @@ protocol_varying(const Protocol *p)
 	return p->varying;
 }
 
+bool
+protocol_split(const Protocol *p)
+{
+	return p->split.kind != SPLIT_NONE;
+}
+
 static ProtoFork *
 fork_new(Protocol *p)
 {
@@ -1044,6 +1116,7 @@ fork_new(Protocol *p)
 	f->warps = p->warps;
 	f->varying = p->varying;
 	f->varying_loc = p->varying_loc;
+	f->split = p->split;
 	f->first = flow_copy(&p->flow);
 	list_push(&p->forks, f);
 	return f;
@@ -1055,10 +1128,25 @@ protocol_if(Protocol *p, const IExpr *cond, Loc cond_loc)
 	bool varying;
 	ProtoFork *f = fork_new(p);
 	split_warps(p, cond, &f->then_warps, &f->else_warps, &varying);
+	int first, other;
+	int64_t value;
+	Split then_split = {SPLIT_NONE, cond_loc, NULL}, else_split = then_split;
+	if (!thread_values(p, cond, true, &first, &value, &other)) {
+		then_split = else_split = split_by_reads(cond, cond_loc, "this condition");
+	} else if (other >= 0) {
+		int taker = value ? first : other, skipper = value ? other : first;
+		then_split = (Split){SPLIT_THREADS, cond_loc,
+		                     pool_printf("thread %d takes this if and thread %d does not", taker, skipper)};
+		else_split = (Split){SPLIT_THREADS, cond_loc,
+		                     pool_printf("thread %d takes the else of this if and thread %d does not", skipper, taker)};
+	}
+	f->then_split = split_within(p->split, then_split);
+	f->else_split = split_within(p->split, else_split);
 	if (varying && !p->varying)
 		p->varying_loc = cond_loc;
 	p->varying |= varying;
 	p->warps = f->then_warps;
+	p->split = f->then_split;
 	return f;
 }
 
@@ -1069,12 +1157,25 @@ protocol_else(Protocol *p, ProtoFork *f)
 	p->flow = f->first;
 	f->first = after_then;
 	p->warps = f->else_warps;
+	p->split = f->else_split;
 }
 
 ProtoFork *
-protocol_loop(Protocol *p, bool varying, Loc bounds_loc, bool repeats)
+protocol_loop(Protocol *p, bool varying, const IExpr *lo, const IExpr *hi, Loc bounds_loc, bool repeats)
 {
 	ProtoFork *f = fork_new(p);
+	int first[2], other[2];
+	int64_t value[2];
+	if (!thread_values(p, lo, false, &first[0], &value[0], &other[0]) ||
+	    !thread_values(p, hi, false, &first[1], &value[1], &other[1])) {
+		IExpr both = {.kind = IE_BINARY, .op = OP_ADD, .type = T_I32, .a = (IExpr *)lo, .b = (IExpr *)hi};
+		p->split = split_within(p->split, split_by_reads(&both, bounds_loc, "the bound of this loop"));
+	} else if (other[0] >= 0 || other[1] >= 0) {
+		int t = other[0] >= 0 ? other[0] : other[1];
+		p->split = split_within(p->split, (Split){SPLIT_THREADS, bounds_loc,
+		                                          pool_printf("threads %d and %d run this loop with different "
+		                                                      "bounds", first[0], t)});
+	}
 	f->then_warps = f->else_warps = p->warps;
 	f->repeats = repeats;
 	f->allocs_before = p->allocs.n;
@@ -1133,6 +1234,7 @@ protocol_join(Protocol *p, ProtoFork *f)
 	p->warps = f->warps;
 	p->varying = f->varying;
 	p->varying_loc = f->varying_loc;
+	p->split = f->split;
 }
 
 /* --------------------------------------------------------------- a kernel */

@@ -1091,23 +1091,52 @@ ie_eval_params(const IExpr *e, int64_t (*value)(const Var *v, void *ctx), void *
 	}
 }
 
-bool
-ie_varying(const IExpr *e)
+/* Whether e may differ between the lanes of a warp (BY_LANE), the threads of a CTA (BY_THREAD), or does by
+   the thread's indices with no memory, register or var in between (BY_INDEX). */
+enum { BY_LANE, BY_THREAD, BY_INDEX };
+
+static bool
+may_differ(const IExpr *e, int by)
 {
 	if (!e)
 		return false;
 	switch (e->kind) {
 	case IE_BUILTIN:
-		return e->builtin == B_LANE_ID || e->builtin == B_THREAD_X || e->builtin == B_THREAD_Y ||
-		       e->builtin == B_THREAD_Z;
+		if (by == BY_LANE)
+			return e->builtin == B_LANE_ID || e->builtin == B_THREAD_X || e->builtin == B_THREAD_Y ||
+			       e->builtin == B_THREAD_Z;
+		return e->builtin != B_BLOCK_X && e->builtin != B_BLOCK_Y && e->builtin != B_BLOCK_Z;
 	case IE_VAR:
-		return e->var->varying;
+		if (by == BY_LANE)
+			return e->var->varying;
+		if (by == BY_INDEX)
+			return e->var->is_let && may_differ(e->var->def, by);
+		return e->var->varying || e->var->per_thread || (e->var->is_let && may_differ(e->var->def, by));
 	case IE_REG:
-		return true;
+		return by != BY_INDEX;
 	case IE_LOAD:
+		return by != BY_INDEX && may_differ(e->index, by);
 	case IE_SADDR:
-		return ie_varying(e->index);
+		return may_differ(e->index, by);
 	default:
-		return ie_varying(e->a) || ie_varying(e->b) || ie_varying(e->index);
+		return may_differ(e->a, by) || may_differ(e->b, by) || may_differ(e->index, by);
 	}
+}
+
+bool
+ie_varying(const IExpr *e)
+{
+	return may_differ(e, BY_LANE);
+}
+
+bool
+ie_per_thread(const IExpr *e)
+{
+	return may_differ(e, BY_THREAD);
+}
+
+bool
+ie_thread_index(const IExpr *e)
+{
+	return may_differ(e, BY_INDEX);
 }

@@ -523,6 +523,10 @@ bool ie_is_const(const IExpr *e, int64_t *out);
 /* Evaluates e for one thread of a block; false when it depends on anything but the thread's ids and constants. */
 bool ie_eval_thread(const IExpr *e, int thread, int64_t *out);
 bool ie_varying(const IExpr *e);
+/* e may differ between the threads of a CTA: it reads a thread index, a register, or a value that does */
+bool ie_per_thread(const IExpr *e);
+/* e is computed from the thread's indices with no memory, register or var in between */
+bool ie_thread_index(const IExpr *e);
 /* Evaluates an integer expression over constants and scalar parameters, the value of parameter Var v
    being value(v, ctx); false when it depends on anything else or is undefined (division by zero). */
 bool ie_eval_params(const IExpr *e, int64_t (*value)(const Var *v, void *ctx), void *ctx, int64_t *out);
@@ -581,6 +585,7 @@ struct Var {
 	EType type;        /* declared type (storage) */
 	bool is_let;
 	bool varying;      /* may differ between the lanes of a warp */
+	bool per_thread;   /* may differ between the threads of the CTA (a var, a loop counter) */
 	IExpr *def;        /* let: its value, for analyses that look through names */
 	bool is_param;
 };
@@ -1003,6 +1008,7 @@ void protocol_end(Protocol *p, const char *kernel, Loc name_loc);
 uint64_t protocol_warps(const Protocol *p); /* the warps that may execute the current statement */
 int protocol_fixed_warp(const Protocol *p); /* the one warp, when only one can; else -1 */
 bool protocol_varying(const Protocol *p);   /* inside control flow that may split a warp */
+bool protocol_split(const Protocol *p);     /* inside control flow that some threads of the CTA may skip */
 
 /* An if sends each warp down the side(s) its condition takes: protocol_if enters the then side,
  * protocol_else (also without an else) the else side, protocol_join merges both. A loop's body may run
@@ -1010,7 +1016,7 @@ bool protocol_varying(const Protocol *p);   /* inside control flow that may spli
  * it may run more than once. */
 ProtoFork *protocol_if(Protocol *p, const IExpr *cond, Loc cond_loc);
 void protocol_else(Protocol *p, ProtoFork *f);
-ProtoFork *protocol_loop(Protocol *p, bool varying, Loc bounds_loc, bool repeats);
+ProtoFork *protocol_loop(Protocol *p, bool varying, const IExpr *lo, const IExpr *hi, Loc bounds_loc, bool repeats);
 void protocol_join(Protocol *p, ProtoFork *f);
 
 /* Reports each read in e of a register a tcgen05.ld may still be writing. */

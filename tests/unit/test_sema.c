@@ -960,10 +960,19 @@ START_TEST(protocol_api)
 	ck_assert_uint_eq(protocol_warps(p), 0x2);
 	ck_assert_int_eq(protocol_fixed_warp(p), 1);
 	ck_assert(!protocol_varying(p));
+	ck_assert(protocol_split(p)); /* warps 0, 2 and 3 skip it: a cta_sync here is an error */
 	protocol_else(p, f);
 	ck_assert_uint_eq(protocol_warps(p), 0xd);
+	ck_assert(protocol_split(p));
 	protocol_join(p, f);
 	ck_assert_uint_eq(protocol_warps(p), 0xf);
+	ck_assert(!protocol_split(p));
+	/* true in every thread: the else is reached by none, the if by all */
+	f = protocol_if(p, ie_binary(OP_LT, ie_builtin(B_THREAD_X), ie_int(1024, T_I32)), no_loc);
+	ck_assert(!protocol_split(p));
+	protocol_else(p, f);
+	ck_assert_uint_eq(protocol_warps(p), 0);
+	protocol_join(p, f);
 	IExpr *lane0 = ie_binary(OP_EQ, ie_builtin(B_LANE_ID), ie_int(0, T_I32));
 	f = protocol_if(p, lane0, no_loc);
 	ck_assert(protocol_varying(p));
@@ -973,10 +982,15 @@ START_TEST(protocol_api)
 	protocol_else(p, f);
 	protocol_join(p, f);
 	ck_assert(!protocol_varying(p));
-	f = protocol_loop(p, true, no_loc, true);
+	f = protocol_loop(p, true, ie_int(0, T_I32), ie_builtin(B_LANE_ID), no_loc, true);
 	ck_assert(protocol_varying(p));
+	ck_assert(protocol_split(p));
 	protocol_join(p, f);
 	ck_assert(!protocol_varying(p));
+	ck_assert(!protocol_split(p));
+	f = protocol_loop(p, false, ie_int(0, T_I32), ie_builtin(B_BLOCK_X), no_loc, true);
+	ck_assert(!protocol_split(p));
+	protocol_join(p, f);
 
 	/* a load pending in every warp until a wait::ld row's effect */
 	Tensor r = {.kind = TK_LOCAL, .name = "r", .cname = "r", .type = T_F32, .words = 1};
