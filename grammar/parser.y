@@ -1216,7 +1216,8 @@ syntax_hints(Parser *ps, yysymbol_kind_t la, const yysymbol_kind_t *exp, int n)
 		if (best)
 			note(ps->loc[0], "did you mean '%s'?", best);
 		else if (la == YYTRANSLATE('('))
-			note(ps->loc[0], ".tile has no user-defined functions; '%s' cannot be called", prev);
+			note(ps->loc[0], "'%s' cannot be called here: a device function is called as a statement, 'NAME(args);', "
+			                 "and the math functions (min, exp, ...) inside an expression", prev);
 	}
 }
 

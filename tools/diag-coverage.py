@@ -2,7 +2,8 @@
 """diag-coverage.py [--list]: is every message tilec can print shown in docs/diagnostics.md?
 
 Reads the format strings of the calls that print a diagnostic in src/*.c and grammar/* (error,
-warn, usage_error, run_usage, and image.c's fail, whose text becomes an error about an opcode) and
+warn, note, usage_error, run_usage, and image.c's fail, whose text becomes an error about an
+opcode; not explain_note, whose lines --explain prints and command.md and copy.md show) and
 looks, for each one, for a line of docs/diagnostics.md that holds its fixed text: every piece
 between two conversions (%s, %d, ...) of three or more characters, in order, in one line or one
 paragraph (a message wrapped in prose counts), so a table row that writes `N` or `NAME` for a
@@ -20,9 +21,9 @@ import re
 import sys
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-CALLS = re.compile(r"(?<![A-Za-z0-9_])(error|warn|usage_error|run_usage|fail)\s*\(")
-# the argument before the format: error(LOC, fmt), warn(W, LOC, fmt), fail(why, len, fmt)
-SKIP = {"error": 1, "warn": 2, "usage_error": 0, "run_usage": 0, "fail": 2}
+CALLS = re.compile(r"(?<![A-Za-z0-9_])(error|warn|note|usage_error|run_usage|fail)\s*\(")
+# the argument before the format: error(LOC, fmt), warn(W, LOC, fmt), note(LOC, fmt), fail(why, len, fmt)
+SKIP = {"error": 1, "warn": 2, "note": 1, "usage_error": 0, "run_usage": 0, "fail": 2}
 CONV = re.compile(r"%[-+ #0]*[0-9*]*(?:\.[0-9*]+)?(?:hh|h|ll|l|z|j|t)?[diouxXeEfgGcsp%]")
 
 
