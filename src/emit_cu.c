@@ -9,7 +9,7 @@ static CuWriter E;
 
 /* Helper functions of the functions of 10.2 that are more than one CUDA call. */
 typedef enum Helper {
-	H_MIN_S32, H_MIN_U32, H_MAX_S32, H_MAX_U32, H_ABS_S32, H_FMIN, H_FMAX, H_FABS, H_COUNT
+	H_MIN_S32, H_MIN_U32, H_MAX_S32, H_MAX_U32, H_ABS_S32, H_FMIN, H_FMAX, H_FABS, H_F2H2, H_F2BF2, H_COUNT
 } Helper;
 
 static const char *const helper_source[H_COUNT] = {
@@ -23,6 +23,12 @@ static const char *const helper_source[H_COUNT] = {
 	[H_FMIN] = "float tl_fmin(float a, float b)\n{\n\treturn b < a || a != a ? b : a;\n}\n",
 	[H_FMAX] = "float tl_fmax(float a, float b)\n{\n\treturn b > a || a != a ? b : a;\n}\n",
 	[H_FABS] = "float tl_fabs(float a)\n{\n\treturn __uint_as_float(__float_as_uint(a) & 0x7fffffffu);\n}\n",
+	/* two tl_f2h (tl_f2bf) in one word, lo in the low half: the same rounding, one instruction (ptxas
+	   makes cvt.rn.f16.f32 an F2FP.PACK_AB with a zero half too); a vector store's packing */
+	[H_F2H2] = "unsigned tl_f2h2(float lo, float hi)\n{\n\tunsigned r;\n"
+	           "\tasm(\"cvt.rn.f16x2.f32 %0, %1, %2;\" : \"=r\"(r) : \"f\"(hi), \"f\"(lo));\n\treturn r;\n}\n",
+	[H_F2BF2] = "unsigned tl_f2bf2(float lo, float hi)\n{\n\tunsigned r;\n"
+	            "\tasm(\"cvt.rn.bf16x2.f32 %0, %1, %2;\" : \"=r\"(r) : \"f\"(hi), \"f\"(lo));\n\treturn r;\n}\n",
 };
 
 
@@ -155,29 +161,38 @@ reg_text(const Tensor *t, int word, const char *verb)
 	return pool_printf("%s[%d]", t->cname, word);
 }
 
+/* Element `part` of type t of the 32-bit word reg, widened as a load of it is. */
 static void
-register_read(const Tensor *t, int slot)
+word_element(EType t, const char *reg, int part)
 {
-	int bits = etype_bits(t->type);
-	int per = 32 / bits;
-	int word = slot / per, part = slot % per;
-	const char *reg = reg_text(t, word, "read");
+	int bits = etype_bits(t);
 	if (bits == 32) {
-		if (t->type == T_F32)
+		if (t == T_F32)
 			buf_printf(E.out, "__uint_as_float(%s)", reg);
-		else if (t->type == T_I32)
+		else if (t == T_I32)
 			buf_printf(E.out, "(int)%s", reg);
 		else
 			buf_puts(E.out, reg);
 		return;
 	}
-	const char *cast = t->type == T_I16 ? "(short)" : t->type == T_I8 ? "(signed char)"
-	                   : t->type == T_U8 ? "(unsigned char)" : "(unsigned short)";
+	const char *cast = t == T_I16 ? "(short)" : t == T_I8 ? "(signed char)"
+	                   : t == T_U8 ? "(unsigned char)" : "(unsigned short)";
 	if (part)
-		widen(t->type, "%s(%s >> %d)", cast, reg, part * bits);
+		widen(t, "%s(%s >> %d)", cast, reg, part * bits);
 	else
-		widen(t->type, "%s%s", cast, reg);
+		widen(t, "%s%s", cast, reg);
 }
+
+static void
+register_read(const Tensor *t, int slot)
+{
+	int per = 32 / etype_bits(t->type);
+	word_element(t->type, reg_text(t, slot / per, "read"), slot % per);
+}
+
+/* Inside a converting vector load (vector_access): the load whose element the words of tl_v hold. */
+static const IExpr *vector_elem_load;
+static int vector_elem, vector_elem_words;
 
 /* A float value converted to integer type t: the GPU's cvt.rzi saturates (NaN gives 0) where C leaves the
    result undefined; a dialect that runs on the CPU says so with f2i and gets the same values through the
@@ -359,6 +374,12 @@ expr(const IExpr *e)
 		builtin(e->builtin);
 		break;
 	case IE_LOAD: {
+		if (e == vector_elem_load) {
+			int per = 32 / etype_bits(e->tensor->type), words = vector_elem_words;
+			const char *w = words == 1 ? "tl_v" : pool_printf("tl_v.%c", "xyzw"[vector_elem / per]);
+			word_element(e->tensor->type, w, vector_elem % per);
+			break;
+		}
 		Buf idx = {0};
 		Buf *saved = E.out;
 		E.out = &idx;
@@ -825,18 +846,40 @@ stmt(const LStmt *s)
 	}
 }
 
-/* Statements list[i] .. list[i + vec - 1] as one vector access (vectorize.c) of whole register
- * words or 32-bit values: uint4, uint2 or one unsigned. */
+/* Statements list[i] .. list[i + vec - 1] as one vector access (vectorize.c): uint4, uint2 or one
+ * unsigned of whole register words, or of elements converted one by one (vector_converts) as the
+ * statements alone would: a load then stores each element's value into its register, a store packs
+ * the bits each value would store. */
 static void
 vector_access(const LStmt *s, List *list, int i)
 {
 	static const char *const lanes = "xyzw";
-	bool ld = s->kind == L_REG_STORE;
-	const IExpr *m = moved_bits(s->tensor->type, s->value);
+	bool ld = s->kind == L_REG_STORE, conv = vector_converts(s);
+	const IExpr *m = ld ? vector_load(s->value) : moved_bits(s->tensor->type, s->value);
 	const Tensor *t = ld ? m->tensor : s->tensor;
-	int bits = etype_bits(t->type), words = s->vec * bits / 32;
+	int bits = etype_bits(t->type), words = s->vec * bits / 32, per = 32 / bits;
 	const char *vt = words == 4 ? "uint4" : words == 2 ? "uint2" : "unsigned";
 	line_start();
+	if (ld && conv) {
+		buf_printf(E.out, "{\n");
+		E.indent++;
+		line_start();
+		buf_printf(E.out, "const %s tl_v = *(const %s *)&%s[", vt, vt, t->cname);
+		expr_top(m->index);
+		buf_puts(E.out, "];\n");
+		vector_elem_words = words;
+		for (int k = 0; k < s->vec; k++) {
+			const LStmt *e = LIST_AT(*list, LStmt, i + k);
+			vector_elem_load = vector_load(e->value);
+			vector_elem = k;
+			reg_store(e);
+		}
+		vector_elem_load = NULL;
+		E.indent--;
+		line_start();
+		buf_puts(E.out, "}\n");
+		return;
+	}
 	if (ld) {
 		int w0 = s->slot * bits / 32;
 		buf_printf(E.out, "{ const %s tl_v = *(const %s *)&%s[", vt, vt, t->cname);
@@ -856,24 +899,44 @@ vector_access(const LStmt *s, List *list, int i)
 	buf_printf(E.out, "] = %s%s(", words > 1 ? "make_" : "", words > 1 ? vt : "");
 	for (int k = 0; k < words; k++) {
 		if (k)
-			buf_puts(E.out, ", ");
-		if (bits < 32) {
-			buf_printf(E.out, "%s[%d]", m->tensor->cname, m->slot * bits / 32 + k);
+			buf_puts(E.out, ",");
+		if (conv && bits < 32) { /* a word of packed elements per line */
+			buf_puts(E.out, "\n");
+			E.indent++;
+			line_start();
+			E.indent--;
+		} else if (k) {
+			buf_puts(E.out, " ");
+		}
+		if (!conv) {
+			buf_puts(E.out, reg_text(m->tensor, m->slot * bits / 32 + k, "read"));
 			continue;
 		}
-		const IExpr *v = LIST_AT(*list, LStmt, i + k)->value;
-		if (v->kind == IE_CONV && v->to == t->type)
-			v = v->a;
-		if (v->kind == IE_REG && etype_bits(v->tensor->type) == 32) {
-			buf_printf(E.out, "%s[%d]", v->tensor->cname, v->slot);
-		} else if (t->type == T_F32) {
-			buf_puts(E.out, "__float_as_uint(");
+		const IExpr *lo = per == 2 ? rounded_half(t->type, LIST_AT(*list, LStmt, i + 2 * k)->value) : NULL;
+		const IExpr *hi = per == 2 ? rounded_half(t->type, LIST_AT(*list, LStmt, i + 2 * k + 1)->value) : NULL;
+		if (lo && hi) {
+			E.helpers |= 1u << (t->type == T_F16 ? H_F2H2 : H_F2BF2);
+			buf_printf(E.out, "%s((float)(", t->type == T_F16 ? "tl_f2h2" : "tl_f2bf2");
+			expr_top(lo);
+			buf_puts(E.out, "), (float)(");
+			expr_top(hi);
+			buf_puts(E.out, "))");
+			continue;
+		}
+		for (int p = 0; p < per; p++) {
+			const IExpr *v = LIST_AT(*list, LStmt, i + k * per + p)->value;
+			if (bits == 32) {
+				buf_puts(E.out, t->type == T_F32 ? "__float_as_uint(" : "(unsigned)(");
+				stored_bits(t->type, v);
+				buf_puts(E.out, ")");
+				continue;
+			}
+			buf_printf(E.out, "%s%s(unsigned)(%s)(", p ? " | " : "", p ? "(" : "",
+			           bits == 16 ? "unsigned short" : "unsigned char");
 			stored_bits(t->type, v);
 			buf_puts(E.out, ")");
-		} else {
-			buf_puts(E.out, "(unsigned)(");
-			stored_bits(t->type, v);
-			buf_puts(E.out, ")");
+			if (p)
+				buf_printf(E.out, " << %d)", p * bits);
 		}
 	}
 	buf_puts(E.out, ");\n");

@@ -102,6 +102,8 @@ typedef struct Px {
 	const LStmt *tc_prev; /* the last tcgen05.ld / st while nothing but its wait followed it (see tc()) */
 	Opnd tc_prev_addr;    /* its TMEM address register */
 	bool tc_waited;       /* its wait was emitted */
+	const IExpr *vec_load; /* inside a converting vector load (vector_access): the load whose element */
+	Opnd vec_elem;         /* ... the words of the access hold here */
 } Px;
 
 static Px P;
@@ -759,17 +761,14 @@ kept_slot(const Tensor *t, const IExpr *index)
 	return NULL;
 }
 
-/* Element slot of a local tensor, widened as emit_cu.c's register_read does. */
+/* Element `part` of type t of the 32-bit word w, widened as a load of it is. */
 static Opnd
-register_read(const Tensor *t, int slot)
+word_element(Opnd w, EType t, int part)
 {
-	int bits = etype_bits(t->type);
-	int per = 32 / bits;
-	int word = slot / per, part = slot % per;
-	Opnd w = {O_WORD, word, 0, t, true};
+	int bits = etype_bits(t);
 	if (bits == 32)
 		return w; /* also for f32: a .b32 register is a valid .f32 operand (same size) */
-	switch (t->type) {
+	switch (t) {
 	case T_F16:
 		if (part)
 			w = pure(O_R, "shr.u32 %D, %o, 16;", w);
@@ -778,8 +777,16 @@ register_read(const Tensor *t, int slot)
 		return pure(O_F, "mov.b32 %D, %o;", part ? pure(O_R, "and.b32 %D, %o, -65536;", w)
 		                                         : pure(O_R, "shl.b32 %D, %o, 16;", w));
 	default:
-		return pure(O_R, "bfe.%s32 %D, %o, %d, %d;", etype_is_signed(t->type) ? "s" : "u", w, part * bits, bits);
+		return pure(O_R, "bfe.%s32 %D, %o, %d, %d;", etype_is_signed(t) ? "s" : "u", w, part * bits, bits);
 	}
+}
+
+/* Element slot of a local tensor, widened as emit_cu.c's register_read does. */
+static Opnd
+register_read(const Tensor *t, int slot)
+{
+	int per = 32 / etype_bits(t->type);
+	return word_element((Opnd){O_WORD, slot / per, 0, t, true}, t->type, slot % per);
 }
 
 /* Thread and block ids are computed next to their use, like every pure value: ptxas rematerializes
@@ -1282,6 +1289,8 @@ ev(const IExpr *e)
 	case IE_BUILTIN:
 		return builtin(e->builtin);
 	case IE_LOAD: {
+		if (e == P.vec_load)
+			return P.vec_elem;
 		const Slot *k = kept_slot(e->tensor, e->index);
 		return k ? k->val : load(e->tensor, e->index, NULL);
 	}
@@ -1442,26 +1451,76 @@ reg_store(const LStmt *s)
 	ins("bfi.b32 %o, %o, %o, %d, %d;", w, v, w, shift, bits);
 }
 
-/* Statements list[i] .. list[i + vec - 1], one vector access (vectorize.c): whole register words
- * or 32-bit values, moved as .b32. */
+/* Element `part` of type t of the word w of a converting vector load, widened: word_element, but the
+ * low and the high integer field as nvcc writes them (cvt / and, shr), of which ptxas keeps fewer
+ * registers live than of bfe (i16 to f32 loads then stores: 32 registers instead of 35, as nvcc's). */
+static Opnd
+vector_element(Opnd w, EType t, int part)
+{
+	int bits = etype_bits(t);
+	bool sgn = etype_is_signed(t);
+	if (bits == 32 || etype_is_float(t) || (part && (part + 1) * bits != 32))
+		return word_element(w, t, part);
+	if (part)
+		return pure(O_R, "shr.%s32 %D, %o, %d;", sgn ? "s" : "u", w, part * bits);
+	if (sgn)
+		return pure(O_R, "cvt.s32.s%d %D, %o;", bits, w);
+	return pure(O_R, "and.b32 %D, %o, %d;", w, bits == 16 ? 0xffff : 0xff);
+}
+
+/* One 32-bit word of a converting vector store to type t (vector_converts): the bits that the stores
+ * of list[i] .. list[i + 32 / bits - 1] would each write, side by side. Two f16 or bf16 rounded from
+ * values are one cvt.rn.f16x2.f32 / bf16x2: the same rounding as two cvt.rn.f16.f32 (ptxas makes
+ * either one F2FP.PACK_AB). */
+static Opnd
+packed_word(EType t, const List *list, int i)
+{
+	int bits = etype_bits(t), per = 32 / bits;
+	const IExpr *v0 = LIST_AT(*list, LStmt, i)->value;
+	if (per == 1)
+		return stored_bits(t, v0);
+	const IExpr *h0 = rounded_half(t, v0), *h1 = rounded_half(t, LIST_AT(*list, LStmt, i + 1)->value);
+	if (h0 && h1) {
+		Opnd lo = reg(to_f32(ev(h0), h0->type)), hi = reg(to_f32(ev(h1), h1->type));
+		return pure(O_R, "cvt.rn.%s.f32 %D, %o, %o;", t == T_F16 ? "f16x2" : "bf16x2", hi, lo);
+	}
+	/* and, shl and or as nvcc writes C's packing: ptxas keeps fewer registers live than of bfi (i16
+	   loads to f32 then u16 stores: 32 registers instead of 35) */
+	Opnd w = {O_NONE, 0, 0, NULL, false};
+	for (int p = 0; p < per; p++) {
+		Opnd e = stored_bits(t, LIST_AT(*list, LStmt, i + p)->value);
+		if (e.k == O_H)
+			e = pure(O_R, "cvt.u32.u16 %D, %o;", e);
+		if (p)
+			e = pure(O_R, "shl.b32 %D, %o, %d;", e, p * bits);
+		if (p + 1 < per)
+			e = pure(O_R, "and.b32 %D, %o, %d;", e, (int)((((uint32_t)1 << bits) - 1) << (p * bits)));
+		w = p ? pure(O_R, "or.b32 %D, %o, %o;", w, e) : e;
+	}
+	return w;
+}
+
+/* Statements list[i] .. list[i + vec - 1], one vector access (vectorize.c) moved as .b32: whole
+ * register words, or elements converted one by one (vector_converts) as the statements alone would:
+ * a load then stores each element's value into its register, a store packs the bits each value
+ * would store (packed_word). */
 static void
 vector_access(const LStmt *s, const List *list, int i)
 {
-	bool ld = s->kind == L_REG_STORE;
-	const IExpr *m = ld ? moved_bits(s->tensor->type, s->value) : NULL;
+	bool ld = s->kind == L_REG_STORE, conv = vector_converts(s);
+	const IExpr *m = ld ? vector_load(s->value) : moved_bits(s->tensor->type, s->value);
 	const Tensor *t = ld ? m->tensor : s->tensor;
-	int bits = etype_bits(t->type), words = s->vec * bits / 32;
+	int bits = etype_bits(t->type), words = s->vec * bits / 32, per = 32 / bits;
 	Opnd v[4];
 	for (int k = 0; k < words; k++) {
-		if (ld) {
+		if (ld && conv)
+			v[k] = new_r();
+		else if (ld)
 			v[k] = (Opnd){O_WORD, s->slot * bits / 32 + k, 0, s->tensor, true};
-		} else if (bits < 32) {
-			const IExpr *r = moved_bits(t->type, s->value);
-			v[k] = (Opnd){O_WORD, r->slot * bits / 32 + k, 0, r->tensor, true};
-		} else {
-			const LStmt *e = LIST_AT(*list, LStmt, i + k);
-			v[k] = stored_bits(t->type, e->value);
-		}
+		else if (!conv)
+			v[k] = (Opnd){O_WORD, m->slot * bits / 32 + k, 0, m->tensor, true};
+		else
+			v[k] = packed_word(t->type, list, i + k * per);
 	}
 	Addr a = address(t, ld ? m->index : s->index);
 	Buf *b = P.out;
@@ -1486,6 +1545,13 @@ vector_access(const LStmt *s, const List *list, int i)
 		put_addr(b, &a);
 	}
 	buf_puts(b, ";\n");
+	for (int k = 0; ld && conv && k < s->vec; k++) {
+		const LStmt *e = LIST_AT(*list, LStmt, i + k);
+		P.vec_load = vector_load(e->value);
+		P.vec_elem = vector_element(v[k / per], t->type, k % per);
+		reg_store(e);
+	}
+	P.vec_load = NULL;
 }
 
 /* ---------------------------------------------------------------- tcgen05 */
@@ -1819,13 +1885,14 @@ static void
 guarded_address(const List *list)
 {
 	const LStmt *s = list->n ? LIST_AT(*list, LStmt, 0) : NULL;
+	const IExpr *m;
 	if (!s || (list->n > 1 && s->vec != list->n))
 		return;
 	if (s->kind == L_STORE && s->tensor->kind == TK_GLOBAL && !has_load(s->index))
 		(void)address(s->tensor, s->index);
-	else if (s->kind == L_REG_STORE && s->value->kind == IE_LOAD && s->value->tensor->kind == TK_GLOBAL &&
-	         !has_load(s->value->index))
-		(void)address(s->value->tensor, s->value->index);
+	else if (s->kind == L_REG_STORE && (m = s->vec ? vector_load(s->value) : s->value)->kind == IE_LOAD &&
+	         m->tensor->kind == TK_GLOBAL && !has_load(m->index))
+		(void)address(m->tensor, m->index);
 }
 
 /* The operations of an expression, a math function counting as many. */

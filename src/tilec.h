@@ -1071,6 +1071,15 @@ bool protocol_instr(Protocol *p, const IsaInstr *in, const LStmt *l, bool unifor
 void vectorize(KernelIR *k);
 /* The element load or register read that value is, when storing it as type t only moves its bits. */
 const IExpr *moved_bits(EType t, const IExpr *value);
+/* The element load that value is or converts (through conversions only); NULL when none. */
+const IExpr *vector_load(const IExpr *value);
+/* Whether an L_REG_STORE or L_STORE of a vector access converts its elements one by one between the
+ * access's 32-bit words and its values (a load into registers of a value of the loaded element, a
+ * store of computed values), rather than moving whole register words as they are. */
+bool vector_converts(const LStmt *s);
+/* The value that storing value as an element of type t rounds to f16 or bf16 (the emitters' stored_bits);
+ * NULL when t is no 16-bit float, or the bits are only moved (moved_bits) or a constant's. */
+const IExpr *rounded_half(EType t, const IExpr *value);
 /* The f16 or bf16 bits of a constant, rounded to nearest (ties to even) as a conversion does. */
 uint32_t half_bits(double v, EType t);
 /* Whether cond is warp_id == K (through lets), and K. */

@@ -1,5 +1,6 @@
 /* vectorize.c: how data moves as bits: runs of a thread's accesses to consecutive global or shared
- * elements become one 4-, 8- or 16-byte access, and 16-bit data that is only moved is never converted;
+ * elements become one 4-, 8- or 16-byte access (also where each element is converted between the memory's
+ * type and the registers'), and 16-bit data that is only moved is never converted;
  * and the per-warp shape of the code (dead register stores, each warp's own register words, branches
  * on the warp index joined or made one). Both emitters read the marks (LStmt.vec) and the helpers
  * here; see docs/ptx.md. */
@@ -21,6 +22,16 @@ moved_bits(EType t, const IExpr *value)
 	if ((value->kind == IE_LOAD || value->kind == IE_REG) && same_bits(value->tensor->type, t))
 		return value;
 	return NULL;
+}
+
+const IExpr *
+rounded_half(EType t, const IExpr *value)
+{
+	if (value->kind == IE_CONV && value->to == t)
+		value = value->a;
+	if ((t != T_F16 && t != T_BF16) || moved_bits(t, value) || value->kind == IE_FLOAT)
+		return NULL;
+	return value;
 }
 
 uint32_t
@@ -176,13 +187,30 @@ loads_from(const IExpr *e, const Tensor *t)
 	return loads_from(e->a, t) || loads_from(e->b, t) || loads_from(e->index, t);
 }
 
+const IExpr *
+vector_load(const IExpr *value)
+{
+	while (value->kind == IE_CONV)
+		value = value->a;
+	return value->kind == IE_LOAD ? value : NULL;
+}
+
+bool
+vector_converts(const LStmt *s)
+{
+	const IExpr *m = moved_bits(s->tensor->type, s->value);
+	return s->kind == L_REG_STORE ? !m || m->kind != IE_LOAD : !m || m->kind != IE_REG;
+}
+
 /* What statement s moves: the memory tensor and index, and for a register side the register
- * tensor and slot (NULL when the statement stores a computed 32-bit value). */
+ * tensor and slot (NULL when the statement stores a computed value); conv: the elements are
+ * converted one by one (vector_converts), not moved as whole register words. */
 typedef struct Access {
 	const Tensor *mem, *reg;
 	IExpr *rest;
 	int64_t off;
 	int slot;
+	bool conv;
 } Access;
 
 static bool
@@ -190,8 +218,9 @@ access_of(const LStmt *s, Access *a)
 {
 	const IExpr *m;
 	if (s->kind == L_REG_STORE) {
-		m = moved_bits(s->tensor->type, s->value);
-		if (!m || m->kind != IE_LOAD)
+		a->conv = vector_converts(s);
+		m = a->conv ? vector_load(s->value) : moved_bits(s->tensor->type, s->value);
+		if (!m)
 			return false;
 		a->mem = m->tensor;
 		a->reg = s->tensor;
@@ -200,9 +229,10 @@ access_of(const LStmt *s, Access *a)
 	} else if (s->kind == L_STORE) {
 		a->mem = s->tensor;
 		m = moved_bits(s->tensor->type, s->value);
-		a->reg = m && m->kind == IE_REG ? m->tensor : NULL;
+		a->conv = vector_converts(s);
+		a->reg = a->conv ? NULL : m->tensor;
 		a->slot = a->reg ? m->slot : 0;
-		if (!a->reg && (etype_bits(s->tensor->type) != 32 || loads_from(s->value, s->tensor)))
+		if (a->conv && loads_from(s->value, s->tensor))
 			return false;
 		a->rest = ie_split_offset(s->index, &a->off);
 	} else {
@@ -229,12 +259,12 @@ group_at(const List *list, int i, int bytes, IExpr **align_rest)
 		return 0;
 	if ((size * a.off) % bytes || ((size * known_factor(a.rest)) % bytes && !s->align_test))
 		return 0;
-	if (a.reg && (a.slot * size * 8) % 32)
+	if (a.reg && !a.conv && (a.slot * size * 8) % 32)
 		return 0;
 	for (int k = 1; k < n; k++) {
 		const LStmt *t = LIST_AT(*list, LStmt, i + k);
 		Access b;
-		if (t->kind != s->kind || t->comment || !access_of(t, &b) || b.mem != a.mem || b.reg != a.reg ||
+		if (t->kind != s->kind || t->comment || !access_of(t, &b) || b.mem != a.mem || b.reg != a.reg || b.conv != a.conv ||
 		    b.off != a.off + k || !ie_equal(b.rest, a.rest) || (a.reg && b.slot != a.slot + k) ||
 		    t->mask_lo != s->mask_lo || t->mask_hi != s->mask_hi || t->align_test != s->align_test)
 			return 0;
@@ -295,7 +325,8 @@ gather(List *list, int i, int bytes, IExpr **align_rest)
 			const LStmt *t = LIST_AT(*list, LStmt, j);
 			Access b;
 			access_of(t, &b);
-			if (b.mem == a.mem && b.reg == a.reg && b.off == a.off + k && b.slot == a.slot + k && ie_equal(b.rest, a.rest))
+			if (b.mem == a.mem && b.reg == a.reg && b.conv == a.conv && b.off == a.off + k && b.slot == a.slot + k &&
+			    ie_equal(b.rest, a.rest))
 				break;
 		}
 		bool ok = j < end;
@@ -1340,6 +1371,10 @@ vectorize_list(List *list, bool chain_rest)
 		if (n) {
 			s->vec = n;
 			if (s->kind == L_REG_STORE) {
+				/* a converting load's words count as written together too: each conversion
+				   writes a new register, which ptxas places where a vector store of the words
+				   wants it (copy_convert's narrow: 46 registers, 408 SASS instructions; 48 and
+				   440 with those words stored one by one) */
 				int id = ++def_ids, bits = etype_bits(s->tensor->type);
 				for (int k = 0; k < n * bits / 32; k++)
 					define(s->tensor, s->slot * bits / 32 + k, id, k);

@@ -42,7 +42,30 @@ tests/golden/expr_compound.tile
 tests/golden/f16_loads.tile
 tests/golden/scalar_param.tile --set scale=1.5 --set n=100
 tests/golden/copy_divergent_memory.tile
-tests/emu/erf_values.tile'
+tests/emu/erf_values.tile
+tests/golden/copy_convert.tile --kernel halves
+tests/golden/copy_convert.tile --kernel ints
+tests/golden/copy_convert.tile --kernel narrow
+tests/golden/copy_convert.tile --kernel edge --set M=100 --set N=50 --set ld=53 --set top=-5 --set left=30
+tests/golden/copy_convert.tile --kernel edge --set M=7 --set N=9 --set ld=12 --set top=-120 --set left=-3
+tests/golden/copy_convert.tile --kernel to_f16 --set scale=70000
+tests/golden/copy_convert.tile --kernel to_f16 --set scale=1e-4
+tests/golden/copy_convert.tile --kernel to_f16 --set scale=nan
+tests/golden/copy_convert.tile --kernel to_bf16 --set scale=3e38
+tests/golden/copy_convert.tile --kernel to_bf16 --set scale=1e-38
+tests/golden/copy_convert.tile --kernel to_bf16 --set scale=nan
+tests/golden/copy_convert.tile --kernel to_u8 --set scale=300
+tests/golden/copy_convert.tile --kernel to_u8 --set scale=-1e10
+tests/golden/copy_convert.tile --kernel to_i8 --set scale=300
+tests/golden/copy_convert.tile --kernel to_i8 --set scale=-1e10
+tests/golden/copy_convert.tile --kernel to_u16 --set scale=1e5
+tests/golden/copy_convert.tile --kernel to_u16 --set scale=-7
+tests/golden/copy_convert.tile --kernel to_i16 --set scale=1e5
+tests/golden/copy_convert.tile --kernel to_i16 --set scale=-1e10
+tests/golden/copy_convert.tile --kernel to_i32 --set scale=3e9
+tests/golden/copy_convert.tile --kernel to_i32 --set scale=nan
+tests/golden/copy_convert.tile --kernel to_u32 --set scale=5e9
+tests/golden/copy_convert.tile --kernel to_u32 --set scale=-inf'
 
 # route_tolerance TILE: how the routes' f32 results may differ from the emulator's, for the programs
 # whose erf arguments reach |x| >= 1 (below, the GPU's erf is the emulator's, bit for bit); all others
