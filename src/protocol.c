@@ -16,12 +16,20 @@ typedef struct LoadedReg {
 	bool auto_wait; /* a copy's: tilec places the wait for it */
 } LoadedReg;
 
-/* An allocation not yet freed. */
+/* An allocation made on this path. Its columns are the CTA's (TCGEN05.md 4), so it is live or freed for
+   every warp at once: a dealloc by any one warp frees it for all. */
 typedef struct LiveAlloc {
 	AllocInfo *alloc;
-	uint64_t warps;
+	bool live;        /* it may not have been freed yet */
 	bool unpublished; /* no cta_sync since the alloc: only its warp may read the address yet */
 } LiveAlloc;
+
+/* A dealloc on this path, of the whole CTA's allocation. */
+typedef struct Freed {
+	AllocInfo *alloc;
+	Loc at;
+	int warp; /* the warp that executes the dealloc */
+} Freed;
 
 /* A TMEM rectangle written by one warp's tcgen05.st, or read by its tcgen05.ld, and how far the access
    has completed on this path. Nothing orders a tcgen05.ld or st before a later one of the same thread
@@ -42,7 +50,7 @@ typedef struct Flow {
 	List loaded;  /* LoadedReg*, owned by this path */
 	List stores;  /* StoreState*, owned by this path: the loads' rects too */
 	List live;    /* LiveAlloc*, owned by this path */
-	List freed;   /* AllocInfo*: freed on some path */
+	List freed;   /* Freed*: freed on some path */
 	uint64_t relinquished_some, relinquished_all; /* warps */
 	Loc relinquish_loc;
 } Flow;
@@ -85,6 +93,8 @@ struct ProtoFork {
 	Flow first; /* if: the state at its start, after protocol_else the state after the then side; loop: before it */
 	bool repeats;     /* loop: its body may run more than once */
 	int allocs_before; /* loop: p->allocs.n at its start */
+	int freed_before;  /* p->flow.freed.n at its start */
+	int stores_before; /* p->store_ids at its start */
 	Loc loop_loc;
 };
 
@@ -231,6 +241,16 @@ join_must(uint64_t a, uint64_t b, uint64_t t, uint64_t e)
 	return (a & t & ~e) | (b & e & ~t) | (a & b & t & e) | (a & ~t & ~e);
 }
 
+/* The dealloc of a on this path, if any. */
+static Freed *
+freed_on(const Flow *f, const AllocInfo *a)
+{
+	for (int i = 0; i < f->freed.n; i++)
+		if (LIST_AT(f->freed, Freed, i)->alloc == a)
+			return LIST_AT(f->freed, Freed, i);
+	return NULL;
+}
+
 static Flow
 flow_merge(const Flow *a, const Flow *b, uint64_t t, uint64_t e)
 {
@@ -258,16 +278,25 @@ flow_merge(const Flow *a, const Flow *b, uint64_t t, uint64_t e)
 			list_push(&r.loaded, x);
 		}
 	}
+	/* An allocation is the CTA's: a side that some warp surely took (a warp that goes down it only) has
+	   surely run, and its dealloc freed the memory for every warp. An allocation on both lists was made
+	   before the fork (none is made twice), so it stays live only if neither side freed it; when a side
+	   may not have run, it stays live if it is on either. */
+	bool then_ran = t & ~e, else_ran = e & ~t;
 	for (int i = 0; i < r.live.n; i++) {
 		LiveAlloc *x = LIST_AT(r.live, LiveAlloc, i);
-		uint64_t other = 0;
-		for (int j = 0; j < b->live.n; j++)
-			if (LIST_AT(b->live, LiveAlloc, j)->alloc == x->alloc)
-				other = LIST_AT(b->live, LiveAlloc, j)->warps;
-		x->warps = join_may(x->warps, other, t, e);
-		for (int j = 0; j < b->live.n; j++)
-			if (LIST_AT(b->live, LiveAlloc, j)->alloc == x->alloc)
-				x->unpublished |= LIST_AT(b->live, LiveAlloc, j)->unpublished;
+		for (int j = 0; j < b->live.n; j++) {
+			LiveAlloc *y = LIST_AT(b->live, LiveAlloc, j);
+			if (y->alloc != x->alloc)
+				continue;
+			if (!t)
+				x->live = y->live;
+			else if (then_ran && else_ran)
+				x->live &= y->live;
+			else if (e)
+				x->live |= y->live;
+			x->unpublished |= y->unpublished;
+		}
 	}
 	for (int j = 0; j < b->live.n; j++) {
 		LiveAlloc *y = LIST_AT(b->live, LiveAlloc, j);
@@ -277,12 +306,11 @@ flow_merge(const Flow *a, const Flow *b, uint64_t t, uint64_t e)
 		if (!seen) {
 			LiveAlloc *x = pool_alloc(sizeof *x);
 			*x = *y;
-			x->warps = join_may(0, y->warps, t, e);
 			list_push(&r.live, x);
 		}
 	}
 	for (int i = 0; i < b->freed.n; i++)
-		if (!list_has(&r.freed, b->freed.v[i]))
+		if (!freed_on(&r, LIST_AT(b->freed, Freed, i)->alloc))
 			list_push(&r.freed, b->freed.v[i]);
 	for (int i = 0; i < r.stores.n; i++) {
 		StoreState *x = LIST_AT(r.stores, StoreState, i);
@@ -684,13 +712,14 @@ protocol_settled(Protocol *p, Loc loc, const char *where)
 bool
 protocol_alive(Protocol *p, const Tensor *t, const char *used, Loc loc)
 {
-	if (t->alloc && list_has(&p->flow.freed, t->alloc)) {
+	Freed *fr = t->alloc ? freed_on(&p->flow, t->alloc) : NULL;
+	if (fr) {
 		if (strcmp(used, t->name) != 0)
 			error(loc, "'%s' (a view of tmem tensor '%s') is used after the %s of its tensor memory", used, t->name,
 			      isa_name(TC_DEALLOC, 0));
 		else
 			error(loc, "'%s' is used after the %s of its tensor memory", t->name, isa_name(TC_DEALLOC, 0));
-		note(t->alloc->freed_at, "the %s is here", isa_name(TC_DEALLOC, 0));
+		note(fr->at, "the %s is here", isa_name(TC_DEALLOC, 0));
 		return false;
 	}
 	return true;
@@ -958,7 +987,7 @@ allocates(Protocol *p, const LStmt *l, const TcOperands *ops, bool ok)
 	AllocInfo *holder = NULL;
 	for (int i = 0; i < p->flow.live.n && ok; i++) {
 		LiveAlloc *live = LIST_AT(p->flow.live, LiveAlloc, i);
-		if (live->warps) {
+		if (live->live) {
 			held += live->alloc->ncols;
 			holder = live->alloc;
 		}
@@ -979,7 +1008,7 @@ allocates(Protocol *p, const LStmt *l, const TcOperands *ops, bool ok)
 	list_push(&p->allocs, a);
 	LiveAlloc *live = pool_alloc(sizeof *live);
 	live->alloc = a;
-	live->warps = by;
+	live->live = by != 0;
 	live->unpublished = true;
 	list_push(&p->flow.live, live);
 	return ok;
@@ -993,17 +1022,19 @@ frees(Protocol *p, const LStmt *l, const TcOperands *ops, bool ncols_ok)
 	protocol_read(p, ops->addr, ops->addr_loc);
 	int col, lane;
 	AllocInfo *a = protocol_find_alloc(p, ops->addr, &col, &lane);
+	/* still freed after this error, so the end of the kernel stays quiet */
 	if (!address_published(p, a, p->warps, ops->addr_loc))
-		return false;
+		ncols_ok = false;
 	if (a && (col || lane)) {
 		error(ops->addr_loc, "%s takes the address the allocation returned, not an offset into it",
 		      isa_name(TC_DEALLOC, 0));
 		note(a->loc, "the allocation is here");
 		return false;
 	}
-	if (a && list_has(&p->flow.freed, a)) {
+	Freed *before = a ? freed_on(&p->flow, a) : NULL;
+	if (before) {
 		error(l->loc, "tensor memory freed twice");
-		note(a->freed_at, "it is freed here first");
+		note(before->at, "it is freed here first");
 		return false;
 	}
 	if (a && a->ncols && l->ncols && a->ncols != l->ncols) {
@@ -1014,8 +1045,10 @@ frees(Protocol *p, const LStmt *l, const TcOperands *ops, bool ncols_ok)
 	}
 	for (int i = 0; i < p->flow.live.n; i++) {
 		LiveAlloc *live = LIST_AT(p->flow.live, LiveAlloc, i);
-		if (a ? live->alloc == a : (live->alloc->ncols == l->ncols || !l->ncols) && (live->warps & p->warps)) {
-			live->warps &= ~p->warps;
+		if (a ? live->alloc == a : live->live && (live->alloc->ncols == l->ncols || !l->ncols)) {
+			/* the columns are the CTA's: freed by one warp, they are freed for all */
+			if (p->warps)
+				live->live = false;
 			a = live->alloc;
 		}
 	}
@@ -1046,8 +1079,12 @@ frees(Protocol *p, const LStmt *l, const TcOperands *ops, bool ncols_ok)
 		}
 	}
 	if (a) {
-		if (!list_has(&p->flow.freed, a))
-			list_push(&p->flow.freed, a);
+		Freed *fr = pool_alloc(sizeof *fr);
+		fr->alloc = a;
+		fr->at = l->loc;
+		fr->warp = lowest_warp(p->warps);
+		if (!freed_on(&p->flow, a))
+			list_push(&p->flow.freed, fr);
 		a->freed_at = l->loc;
 	}
 	return ncols_ok;
@@ -1118,6 +1155,8 @@ fork_new(Protocol *p)
 	f->varying_loc = p->varying_loc;
 	f->split = p->split;
 	f->first = flow_copy(&p->flow);
+	f->freed_before = p->flow.freed.n;
+	f->stores_before = p->store_ids;
 	list_push(&p->forks, f);
 	return f;
 }
@@ -1195,13 +1234,13 @@ check_loop_allocs(Protocol *p, ProtoFork *f)
 		AllocInfo *a = LIST_AT(p->allocs, AllocInfo, i);
 		for (int j = 0; j < p->flow.live.n; j++) {
 			LiveAlloc *live = LIST_AT(p->flow.live, LiveAlloc, j);
-			if (live->alloc != a || !live->warps)
+			if (live->alloc != a || !live->live)
 				continue;
 			error(a->loc, "%s inside a loop runs again before the columns of the first run are freed; free "
 			              "them with %s in the same iteration, or allocate before the loop",
 			      isa_name(TC_ALLOC, 0), isa_name(TC_DEALLOC, 0));
 			note(f->loop_loc, "the loop is here");
-			live->warps = 0;
+			live->live = false;
 		}
 		if (p->flow.relinquished_some) {
 			error(a->loc, "%s inside a loop runs again after the %s of the first run: this CTA gave up its "
@@ -1212,16 +1251,59 @@ check_loop_allocs(Protocol *p, ProtoFork *f)
 	}
 	for (int i = 0; i < f->allocs_before; i++) {
 		AllocInfo *a = LIST_AT(p->allocs, AllocInfo, i);
-		if (!list_has(&p->flow.freed, a) || list_has(&f->first.freed, a))
+		Freed *fr = freed_on(&p->flow, a);
+		if (!fr || freed_on(&f->first, a))
 			continue;
-		error(a->freed_at, "%s inside a loop frees the same tensor memory again on the next iteration; "
+		error(fr->at, "%s inside a loop frees the same tensor memory again on the next iteration; "
 		                   "tensor memory freed twice", isa_name(TC_DEALLOC, 0));
 		note(f->loop_loc, "the loop is here");
 		note(a->loc, "the allocation is here, before the loop");
 		for (int j = 0; j < f->first.live.n; j++)
 			if (LIST_AT(f->first.live, LiveAlloc, j)->alloc == a)
-				LIST_AT(f->first.live, LiveAlloc, j)->warps = 0;
+				LIST_AT(f->first.live, LiveAlloc, j)->live = false;
 	}
+}
+
+/* An if whose two sides warps surely take (each by a warp that goes down it only) runs both at once, in
+   no order: a dealloc on one side must not meet a dealloc of the same allocation, or an access to its
+   tensor memory, on the other. A barrier after the if would order them. */
+static void
+check_side_races(const ProtoFork *f, const Flow *side, const Flow *other)
+{
+	for (int i = f->freed_before; i < side->freed.n; i++) {
+		Freed *fr = LIST_AT(side->freed, Freed, i);
+		if (freed_on(other, fr->alloc))
+			continue;
+		for (int j = 0; j < other->stores.n; j++) {
+			StoreState *st = LIST_AT(other->stores, StoreState, j);
+			if (st->id <= f->stores_before || st->rect.space != fr->alloc)
+				continue;
+			error(st->loc, "%s of warp %d on one side of an if and %s of its tensor memory by warp %d on the "
+			               "other: nothing orders the two", st->ld ? "tcgen05.ld" : "tcgen05.st", st->rect.warp,
+			      isa_name(TC_DEALLOC, 0), fr->warp);
+			note(fr->at, "the %s is here; free the memory after the if, once the access is waited for and "
+			             "a cta_sync follows", isa_name(TC_DEALLOC, 0));
+			break;
+		}
+	}
+}
+
+static void
+check_sides(const ProtoFork *f, const Flow *then_side, const Flow *else_side)
+{
+	if (!(f->then_warps & ~f->else_warps) || !(f->else_warps & ~f->then_warps))
+		return;
+	/* an allocation freed before the if is on both lists from the start; one freed on a side is new there */
+	for (int i = f->freed_before; i < else_side->freed.n; i++) {
+		Freed *fe = LIST_AT(else_side->freed, Freed, i), *ft = freed_on(then_side, fe->alloc);
+		if (!ft)
+			continue;
+		error(fe->at, "tensor memory freed twice");
+		note(ft->at, "warp %d frees it here too, on the other side of the if; one warp frees an allocation, "
+		             "once", ft->warp);
+	}
+	check_side_races(f, then_side, else_side);
+	check_side_races(f, else_side, then_side);
 }
 
 void
@@ -1229,6 +1311,8 @@ protocol_join(Protocol *p, ProtoFork *f)
 {
 	if (f->repeats)
 		check_loop_allocs(p, f);
+	else
+		check_sides(f, &f->first, &p->flow);
 	p->flow = flow_merge(&f->first, &p->flow, f->then_warps, f->else_warps);
 	p->forks.n--; /* f is the innermost */
 	p->warps = f->warps;
@@ -1258,7 +1342,7 @@ protocol_end(Protocol *p, const char *kernel, Loc name_loc)
 		AllocInfo *a = live->alloc;
 		if (a->warps) /* else no warp of the block executes it */
 			alloc_warps |= 1ull << lowest_warp(a->warps);
-		if (!live->warps)
+		if (!live->live)
 			continue;
 		error(a->loc, "tensor memory allocated here is not freed with %s (%d columns) on every path to the end "
 		              "of kernel '%s'", isa_name(TC_DEALLOC, 0), a->ncols, kernel);

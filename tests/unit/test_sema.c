@@ -782,6 +782,29 @@ START_TEST(instruction_checks)
 	        "tcgen05.alloc writes the TMEM address to a shared u32 slot");
 	refused(kernel_body("shared a: u32[1];\ntcgen05.dealloc.cta_group::1.sync.aligned.b32(a[0], 32);"),
 	        "tcgen05.dealloc must be executed by one warp");
+	/* the columns are the CTA's: any one warp frees them, once, after a cta_sync that hands it the address */
+	const char *alloc1 = "shared a: u32[1];\nif (warp_id == 1) {\n"
+	                     "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32(&a[0], 32);\n"
+	                     "tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\n}\n";
+	const char *free0 = "if (warp_id == 0) {\ntcgen05.dealloc.cta_group::1.sync.aligned.b32(a[0], 32);\n}\n";
+	accepted(kernel_body(pool_printf("%scta_sync;\n%s", alloc1, free0)));
+	refused(kernel_body(pool_printf("%s%s", alloc1, free0)), "warp 0 reads the TMEM address that warp 1's");
+	refused(kernel_body(pool_printf("%scta_sync;\n%s%s", alloc1, free0,
+	                                "if (warp_id == 1) {\ntcgen05.dealloc.cta_group::1.sync.aligned.b32(a[0], "
+	                                "32);\n}\n")),
+	        "tensor memory freed twice");
+	refused(kernel_body(pool_printf("%scta_sync;\nif (warp_id == 0) {\n"
+	                                "tcgen05.dealloc.cta_group::1.sync.aligned.b32(a[0], 32);\n} else {\n"
+	                                "if (warp_id == 3) {\ntcgen05.dealloc.cta_group::1.sync.aligned.b32(a[0], "
+	                                "32);\n}\n}\n", alloc1)),
+	        "tensor memory freed twice");
+	refused(kernel_body(pool_printf("%scta_sync;\nif (warp_id == 0) {\nif (n > 0) {\n"
+	                                "tcgen05.dealloc.cta_group::1.sync.aligned.b32(a[0], 32);\n}\n}\n", alloc1)),
+	        "is not freed with tcgen05.dealloc (32 columns) on every path");
+	/* one warp, either side of a condition it cannot split: freed once on every path */
+	accepted(kernel_body(pool_printf("%scta_sync;\nif (warp_id == 2) {\nif (n > 0) {\n"
+	                                 "tcgen05.dealloc.cta_group::1.sync.aligned.b32(a[0], 32);\n} else {\n"
+	                                 "tcgen05.dealloc.cta_group::1.sync.aligned.b32(a[0], 32);\n}\n}\n", alloc1)));
 	/* the fences are allowed anywhere */
 	accepted(kernel_body("if (lane_id == 0) {\n tcgen05.fence::before_thread_sync;\n}"));
 }
