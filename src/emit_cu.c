@@ -333,10 +333,10 @@ func_call(const IExpr *e)
 /* An expression in a position that needs no parentheses of its own (a statement, an argument). */
 /* The offset inside the brackets of an element access of a global or shared tensor. */
 static void
-element_index(const Tensor *t, IExpr *const *coords, const IExpr *index, bool write)
+element_index(const Tensor *t, IExpr *const *coords, const ViewAt *view_at, const IExpr *index, bool write)
 {
 	if (E.d->global_access)
-		E.d->global_access(&E, t, coords, index, write);
+		E.d->global_access(&E, t, coords, view_at, index, write);
 	else
 		expr_top(index);
 }
@@ -383,7 +383,7 @@ expr(const IExpr *e)
 		Buf idx = {0};
 		Buf *saved = E.out;
 		E.out = &idx;
-		element_index(e->tensor, e->coords, e->index, false);
+		element_index(e->tensor, e->coords, e->view_at, e->index, false);
 		E.out = saved;
 		widen(e->tensor->type, "%s[%s]", e->tensor->cname, idx.data);
 		buf_free(&idx);
@@ -442,7 +442,7 @@ stored_bits(EType t, const IExpr *value)
 	const IExpr *m = etype_bits(t) < 32 ? moved_bits(t, value) : NULL;
 	if (m && m->kind == IE_LOAD) { /* only moved: the bits as they are */
 		buf_printf(E.out, "%s[", m->tensor->cname);
-		element_index(m->tensor, m->coords, m->index, false);
+		element_index(m->tensor, m->coords, m->view_at, m->index, false);
 		buf_puts(E.out, "]");
 		return;
 	}
@@ -740,7 +740,7 @@ stmt(const LStmt *s)
 	case L_STORE:
 		line_start();
 		buf_printf(E.out, "%s[", s->tensor->cname);
-		element_index(s->tensor, s->coords, s->index, true);
+		element_index(s->tensor, s->coords, s->view_at, s->index, true);
 		buf_puts(E.out, "] = ");
 		stored_bits(s->tensor->type, s->value);
 		buf_puts(E.out, ";\n");

@@ -363,15 +363,31 @@ race_key(CuWriter *w, const Tensor *t, int *site)
 	return (unsigned long long)tensor << 40 | (unsigned long long)(t->kind == TK_SHARED) << 63;
 }
 
-/* tl_emu_bounds<RANK>("file:LINE", "NAME", {coordinates}, {shape}) + offset, for a global or shared tensor;
+/* tl_emu_bounds<RANK>("file:LINE", "NAME", {coordinates}, {shape}) + offset, for a global or shared tensor,
+   after the same test of the indices of the view it is accessed through (named "VIEW (a view of NAME)");
    for tilec run, inside tl_emu_race(tensor, site, write, ...), which logs the access. */
 static void
-emu_global_access(CuWriter *w, const Tensor *t, IExpr *const *coords, const IExpr *index, bool write)
+emu_global_access(CuWriter *w, const Tensor *t, IExpr *const *coords, const ViewAt *view_at, const IExpr *index,
+                  bool write)
 {
 	int site = 0;
 	if (emu_race) {
 		unsigned long long key = race_key(w, t, &site);
 		buf_printf(w->out, "tl_emu_race(0x%llxull, %du, %d, ", key, site, write ? 1 : 0);
+	}
+	if (view_at) {
+		buf_printf(w->out, "tl_emu_bounds<%d>(\"%s\", \"%s (a view of %s)\", {", view_at->rank, where(w),
+		           view_at->name, view_at->base);
+		for (int d = 0; d < view_at->rank; d++) {
+			buf_puts(w->out, d ? ", " : "");
+			buf_puts(w->out, "(long long)(");
+			cu_expr(w, view_at->at[d]);
+			buf_puts(w->out, ")");
+		}
+		buf_puts(w->out, "}, {");
+		for (int d = 0; d < view_at->rank; d++)
+			buf_printf(w->out, "%s%dll", d ? ", " : "", view_at->dims[d]);
+		buf_puts(w->out, "}) + ");
 	}
 	if (coords) {
 		buf_printf(w->out, "tl_emu_bounds<%d>(\"%s\", \"%s\", {", t->rank, where(w), t->name);

@@ -847,6 +847,7 @@ lower_assign(Stmt *s)
 		l->tensor = tensor;
 		l->index = index;
 		l->coords = target->coords;
+		l->view_at = target->view_at;
 		l->value = ie_convert(value, tensor->type);
 	}
 }

@@ -568,11 +568,12 @@ register_element(Expr *e, View *v, int *slot_out)
 }
 
 /* NAME[...] of a view of a global or shared tensor: the element's flat index in the base tensor, and the
-   base coordinates that index stands for (for the emulator's bounds check). A view is a table, so
+   base coordinates that index stands for and, for run-time indices, the view's (for the emulator's bounds
+   checks: an index past the view's extent may still give an element of the tensor). A view is a table, so
    run-time indices need one whose table is affine, base = map[0] + sum of index_i * stride_i (slices,
    reshapes, permutations of whole dimensions); constant indices need none. NULL after an error. */
 static IExpr *
-view_element(Expr *e, View *v, IExpr ***coords)
+view_element(Expr *e, View *v, IExpr ***coords, const ViewAt **view_at)
 {
 	Tensor *t = v->base;
 	if (e->args.n != v->rank) {
@@ -604,6 +605,7 @@ view_element(Expr *e, View *v, IExpr ***coords)
 		flat = flat * v->dims[i] + (int)c;
 	}
 	*coords = NULL;
+	*view_at = NULL;
 	if (all_const)
 		return ie_int(v->map[flat], T_I32);
 	/* the strides of the table, checked on every element */
@@ -625,9 +627,17 @@ view_element(Expr *e, View *v, IExpr ***coords)
 		return NULL;
 	}
 	IExpr *index = ie_int(v->map[0], T_I32);
-	for (int i = 0; i < v->rank; i++)
+	ViewAt *va = pool_alloc(sizeof *va);
+	va->name = v->name;
+	va->base = t->name;
+	va->rank = v->rank;
+	for (int i = 0; i < v->rank; i++) {
+		va->dims[i] = v->dims[i];
+		va->at[i] = ie_convert(ix[i], T_I32);
 		if (stride[i])
-			index = ie_binary(OP_ADD, index, ie_binary(OP_MUL, ie_convert(ix[i], T_I32), ie_int(stride[i], T_I32)));
+			index = ie_binary(OP_ADD, index, ie_binary(OP_MUL, va->at[i], ie_int(stride[i], T_I32)));
+	}
+	*view_at = va;
 	/* the base coordinates: any index outside the base gives one outside its dimension */
 	*coords = pool_alloc(sizeof(IExpr *) * (size_t)t->rank);
 	int64_t inner = 1;
@@ -667,13 +677,15 @@ sema_element(Expr *e, Tensor **tensor, IExpr **index, int *slot)
 			return r;
 		}
 		IExpr **coords;
-		if (!(*index = view_element(e, v, &coords)))
+		const ViewAt *view_at;
+		if (!(*index = view_element(e, v, &coords, &view_at)))
 			return NULL;
 		*tensor = v->base;
 		IExpr *r = ie_new(IE_LOAD, value_type(v->base->type));
 		r->tensor = v->base;
 		r->index = *index;
 		r->coords = coords;
+		r->view_at = view_at;
 		return r;
 	}
 	if (s->kind != SYM_TENSOR) {

@@ -605,6 +605,17 @@ typedef enum IKind {
 	IE_CALL     /* fn(a, b, index): b and index only where fn takes them (fma: a * b + index) */
 } IKind;
 
+/* An element of a view of a global or shared tensor read or written at run-time indices (sema.c,
+ * view_element): the view's name and shape and the indices, which tilec run checks against that shape;
+ * the element itself may lie inside the tensor while its indices leave the view. */
+typedef struct ViewAt {
+	const char *name;
+	const char *base; /* the tensor it views */
+	int rank;
+	int dims[MAX_RANK];
+	IExpr *at[MAX_RANK];
+} ViewAt;
+
 /* A typed expression. Its value type is i32, u32 or f32; small types are widened as in C. */
 struct IExpr {
 	IKind kind;
@@ -618,6 +629,7 @@ struct IExpr {
 	int slot;
 	Op op;        /* IE_BINARY with OP_NONE: the select a ? b : index */
 	IExpr **coords; /* IE_LOAD of a global or shared tensor: the index of each dimension (index is their offset) */
+	const ViewAt *view_at; /* IE_LOAD through a view at run-time indices; only tilec run reads it */
 	IExpr *a, *b;
 	EType to;
 	Func fn;
@@ -665,6 +677,7 @@ struct LStmt {
 	List els;  /* LStmt* */
 	IExpr *lo, *hi;
 	IExpr **coords; /* L_STORE to a global or shared tensor: as IExpr's */
+	const ViewAt *view_at; /* L_STORE: as IExpr's */
 	/* L_STORE, L_REG_STORE of a copy (LANGUAGE 10.4): the dimensions whose coordinate (coords, or the
 	   load's) is tested against 0 and against the tensor's size; outside, a store writes nothing and a
 	   load gives 0. vectorize() turns them into branches. */
@@ -1145,8 +1158,10 @@ typedef struct CuDialect {
 	const char *(*reg)(CuWriter *w, const Tensor *t, int word, const char *verb);
 	void (*reg_written)(CuWriter *w, const Tensor *t, int word); /* before a register store */
 	/* inside the brackets of a global or shared element access: its offset index (with cu_expr), and what
-	   the target checks or records of it (coords: NULL where the lowering gave none; write: a store) */
-	void (*global_access)(CuWriter *w, const Tensor *t, IExpr *const *coords, const IExpr *index, bool write);
+	   the target checks or records of it (coords: NULL where the lowering gave none; view_at: the view's
+	   indices, NULL when none; write: a store) */
+	void (*global_access)(CuWriter *w, const Tensor *t, IExpr *const *coords, const ViewAt *view_at,
+	                      const IExpr *index, bool write);
 	/* an integer / % << >>: writes the operation and returns true, or false for C's operator */
 	bool (*int_op)(CuWriter *w, const IExpr *e);
 	void (*regs_declared)(CuWriter *w, const Tensor *t);         /* after a local tensor's declaration */

@@ -63,6 +63,28 @@ half_bits(double v, EType t)
 	return sign | (bits >= 0x7c00u ? 0x7c00u : bits);
 }
 
+/* Whether two view accesses (ViewAt) are of the same view (their indices aside). */
+static bool
+same_view(const ViewAt *a, const ViewAt *b)
+{
+	return !strcmp(a->name, b->name) && !strcmp(a->base, b->base) && a->rank == b->rank &&
+	       !memcmp(a->dims, b->dims, sizeof a->dims);
+}
+
+/* Whether two view accesses (ViewAt) are the same view at the same indices. */
+static bool
+view_at_equal(const ViewAt *a, const ViewAt *b)
+{
+	if (a == b)
+		return true;
+	if (!a || !b || !same_view(a, b))
+		return false;
+	for (int i = 0; i < a->rank; i++)
+		if (!ie_equal(a->at[i], b->at[i]))
+			return false;
+	return true;
+}
+
 bool
 ie_equal(const IExpr *a, const IExpr *b)
 {
@@ -75,7 +97,7 @@ ie_equal(const IExpr *a, const IExpr *b)
 	case IE_FLOAT: return memcmp(&a->fval, &b->fval, sizeof a->fval) == 0;
 	case IE_VAR: return a->var == b->var;
 	case IE_BUILTIN: return a->builtin == b->builtin;
-	case IE_LOAD:
+	case IE_LOAD: return a->tensor == b->tensor && ie_equal(a->index, b->index) && view_at_equal(a->view_at, b->view_at);
 	case IE_SADDR: return a->tensor == b->tensor && ie_equal(a->index, b->index);
 	case IE_REG: return a->tensor == b->tensor && a->slot == b->slot;
 	case IE_UNARY: return a->op == b->op && ie_equal(a->a, b->a);
@@ -766,6 +788,7 @@ new_word(const Tensor *t, int word, int warp)
 	return u->map && warp >= 0 ? u->map[warp * t->words + word] : word;
 }
 
+static const ViewAt *remap_view_at(const ViewAt *v, int warp);
 static IExpr *
 remap_expr(IExpr *e, int warp)
 {
@@ -783,13 +806,31 @@ remap_expr(IExpr *e, int warp)
 		for (int d = 0; d < e->tensor->rank; d++)
 			coords[d] = remap_expr(e->coords[d], warp);
 	}
-	if (a == e->a && b == e->b && index == e->index && slot == e->slot &&
+	const ViewAt *view_at = remap_view_at(e->view_at, warp);
+	if (a == e->a && b == e->b && index == e->index && slot == e->slot && view_at == e->view_at &&
 	    (!coords || !memcmp(coords, e->coords, (size_t)e->tensor->rank * sizeof *coords)))
 		return e;
 	IExpr *c = ie_with_children(e, a, b, index);
 	c->slot = slot;
 	c->coords = coords;
+	c->view_at = view_at;
 	return c;
+}
+
+/* A view access's indices (ViewAt) in the words warp keeps; v itself when they read no register. */
+static const ViewAt *
+remap_view_at(const ViewAt *v, int warp)
+{
+	if (!v)
+		return NULL;
+	ViewAt *r = pool_alloc(sizeof *r);
+	*r = *v;
+	bool same = true;
+	for (int i = 0; i < v->rank; i++) {
+		r->at[i] = remap_expr(v->at[i], warp);
+		same = same && r->at[i] == v->at[i];
+	}
+	return same ? v : r;
 }
 
 /* Stores of values into a remapped tensor outside the branches (where every warp runs them), from
@@ -911,6 +952,7 @@ remap_list(List *list, int warp)
 				coords[d] = remap_expr(s->coords[d], warp);
 			s->coords = coords;
 		}
+		s->view_at = remap_view_at(s->view_at, warp);
 		s->value = remap_expr(s->value, warp);
 		s->index = remap_expr(s->index, warp);
 		s->cond = remap_expr(s->cond, warp);
@@ -1117,6 +1159,8 @@ lin_term(IExpr *sum, IExpr *atom, int64_t coef, EType t)
 
 /* The template of a (in the arm of warp ka) and b (warp kb): equal parts as they are, integer
  * values that differ by a multiple of kb - ka as a term of the warp index. */
+static const ViewAt *generalize_view_at(const ViewAt *a, const ViewAt *b, int64_t ka, int64_t kb);
+
 static IExpr *
 generalize(IExpr *a, IExpr *b, int64_t ka, int64_t kb)
 {
@@ -1146,7 +1190,7 @@ generalize(IExpr *a, IExpr *b, int64_t ka, int64_t kb)
 	}
 	if (a->kind != b->kind || a->type != b->type || a->op != b->op || a->to != b->to || a->fn != b->fn ||
 	    a->var != b->var || a->builtin != b->builtin || a->tensor != b->tensor || a->slot != b->slot ||
-	    a->kind == IE_INT || a->kind == IE_FLOAT || !a->coords != !b->coords)
+	    a->kind == IE_INT || a->kind == IE_FLOAT || !a->coords != !b->coords || !a->view_at != !b->view_at)
 		return NULL;
 	IExpr *g = pool_alloc(sizeof *g);
 	*g = *a;
@@ -1161,8 +1205,26 @@ generalize(IExpr *a, IExpr *b, int64_t ka, int64_t kb)
 			if (!(g->coords[d] = generalize(a->coords[d], b->coords[d], ka, kb)))
 				return NULL;
 	}
+	if (a->view_at && !(g->view_at = generalize_view_at(a->view_at, b->view_at, ka, kb)))
+		return NULL;
 	return g;
 }
+
+/* The template of two view accesses (ViewAt) of the same view, as generalize; NULL when they differ. */
+static const ViewAt *
+generalize_view_at(const ViewAt *a, const ViewAt *b, int64_t ka, int64_t kb)
+{
+	if (!same_view(a, b))
+		return NULL;
+	ViewAt *g = pool_alloc(sizeof *g);
+	*g = *a;
+	for (int i = 0; i < a->rank; i++)
+		if (!(g->at[i] = generalize(a->at[i], b->at[i], ka, kb)))
+			return NULL;
+	return g;
+}
+
+static bool view_at_in_warp(const ViewAt *t, const ViewAt *e, int64_t w);
 
 /* Whether template t computes, in the warp w, what e computes there. */
 static bool
@@ -1185,6 +1247,20 @@ same_in_warp(const IExpr *t, const IExpr *e, int64_t w)
 	for (int d = 0; t->coords && d < t->tensor->rank; d++)
 		if (!same_in_warp(t->coords[d], e->coords[d], w))
 			return false;
+	return view_at_in_warp(t->view_at, e->view_at, w);
+}
+
+/* same_in_warp for the view accesses (ViewAt) of a template and of an arm. */
+static bool
+view_at_in_warp(const ViewAt *t, const ViewAt *e, int64_t w)
+{
+	if (!t || !e)
+		return t == e;
+	if (!same_view(t, e))
+		return false;
+	for (int i = 0; i < t->rank; i++)
+		if (!same_in_warp(t->at[i], e->at[i], w))
+			return false;
 	return true;
 }
 
@@ -1197,6 +1273,7 @@ same_shape(const LStmt *a, const LStmt *b)
 	    a->imm != b->imm || a->nregs != b->nregs || a->mask_lo != b->mask_lo || a->mask_hi != b->mask_hi ||
 	    a->align_test != b->align_test || a->owner_test != b->owner_test || a->call || b->call ||
 	    a->vec != b->vec || a->body.n != b->body.n || a->els.n != b->els.n || !a->coords != !b->coords ||
+	    !a->view_at != !b->view_at ||
 	    !a->value != !b->value || !a->index != !b->index || !a->cond != !b->cond || !a->lo != !b->lo ||
 	    !a->hi != !b->hi || !a->addr != !b->addr || !a->comment != !b->comment ||
 	    (a->comment && strcmp(a->comment, b->comment)))
@@ -1236,6 +1313,8 @@ generalize_stmt(const LStmt *a, const LStmt *b, int64_t ka, int64_t kb)
 			if (!(g->coords[d] = generalize(a->coords[d], b->coords[d], ka, kb)))
 				return NULL;
 	}
+	if (a->view_at && !(g->view_at = generalize_view_at(a->view_at, b->view_at, ka, kb)))
+		return NULL;
 	if (!generalize_list(&g->body, &a->body, &b->body, ka, kb) || !generalize_list(&g->els, &a->els, &b->els, ka, kb))
 		return NULL;
 	return g;
@@ -1270,6 +1349,8 @@ list_in_warp(const List *t, const List *s, int64_t w)
 		for (int d = 0; a->coords && d < a->tensor->rank; d++)
 			if (!same_in_warp(a->coords[d], b->coords[d], w))
 				return false;
+		if (!view_at_in_warp(a->view_at, b->view_at, w))
+			return false;
 	}
 	return true;
 }

@@ -10,9 +10,10 @@
 #   NAME.cuh next to either kind of NAME.tile: the same with --emit=cuh prints exactly NAME.cuh (the
 #       header of its device functions), twice the same.
 #   NAME.run next to a golden NAME.tile: each of its lines is the options of one `TILEC run OPTIONS
-#       NAME.tile` inside tests/golden (an empty line: none), which must exit 0; their stderr together
-#       is exactly NAME.run.err (empty when there is none), twice the same. stdout is not compared: what
-#       a racy program leaves depends on the order of its threads. SKIP without a C++ compiler.
+#       NAME.tile` inside tests/golden (an empty line: none), which must exit 0, or 1 for a line that
+#       starts with "! " (a run the emulator stops); their stderr together is exactly NAME.run.err
+#       (empty when there is none), twice the same. stdout is not compared: what a racy program leaves
+#       depends on the order of its threads. SKIP without a C++ compiler.
 # NO_COLOR=1 throughout; NAME.args is one line of extra options. Exits 1 when a test failed.
 runner=golden
 . "$(dirname "$0")/runner.sh"
@@ -75,6 +76,8 @@ expect_run() {
 	for run in a b; do
 		: >"$tmp/$run.all"
 		while IFS= read -r opts; do
+			want=0
+			case $opts in "! "*) want=1 opts=${opts#"! "} ;; esac
 			set -f
 			# shellcheck disable=SC2086
 			compile tests/golden "$run" run $opts "$2.tile"
@@ -83,8 +86,8 @@ expect_run() {
 				echo "SKIP $name: no C++ compiler"
 				return
 			fi
-			if [ $rc -ne 0 ]; then
-				fail "tilec run $opts: exit status $rc, expected 0"
+			if [ $rc -ne $want ]; then
+				fail "tilec run $opts: exit status $rc, expected $want"
 				head -n 20 "$tmp/$run.err" | sed 's/^/    /'
 				return
 			fi
