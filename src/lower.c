@@ -843,6 +843,7 @@ lower_assign(Stmt *s)
 		l->slot = slot;
 		l->value = ie_convert(value, tensor->type);
 	} else {
+		protocol_read(W.proto, index, t->loc); /* Out[i32(r[0]), j] = ... reads r[0] too */
 		LStmt *l = emit(L_STORE, s->loc);
 		l->tensor = tensor;
 		l->index = index;
@@ -929,8 +930,10 @@ lower_for(Stmt *s)
 	}
 	/* the body may run zero times; applies and register reads never sit in such a loop */
 	int64_t first, last;
-	bool repeats = !ie_is_const(l->lo, &first) || !ie_is_const(l->hi, &last) || last - first > 1;
-	ProtoFork *f = protocol_loop(W.proto, v->varying, l->lo, l->hi, loc_span(s->value->loc, s->hi->loc), repeats);
+	bool constant_bounds = ie_is_const(l->lo, &first) && ie_is_const(l->hi, &last);
+	bool repeats = !constant_bounds || last - first > 1;
+	ProtoFork *f = protocol_loop(W.proto, v->varying, l->lo, l->hi, loc_span(s->value->loc, s->hi->loc), repeats,
+	                             constant_bounds && last > first);
 	List *split_list;
 	int split_at;
 	split_enter(&split_list, &split_at);

@@ -92,6 +92,7 @@ struct ProtoFork {
 	Split split, then_split, else_split; /* before the fork, and on each side */
 	Flow first; /* if: the state at its start, after protocol_else the state after the then side; loop: before it */
 	bool repeats;     /* loop: its body may run more than once */
+	bool runs;        /* loop: its body runs at least once (constant bounds), so no path skips it */
 	int allocs_before; /* loop: p->allocs.n at its start */
 	int freed_before;  /* p->flow.freed.n at its start */
 	int stores_before; /* p->store_ids at its start */
@@ -1200,7 +1201,7 @@ protocol_else(Protocol *p, ProtoFork *f)
 }
 
 ProtoFork *
-protocol_loop(Protocol *p, bool varying, const IExpr *lo, const IExpr *hi, Loc bounds_loc, bool repeats)
+protocol_loop(Protocol *p, bool varying, const IExpr *lo, const IExpr *hi, Loc bounds_loc, bool repeats, bool runs)
 {
 	ProtoFork *f = fork_new(p);
 	int first[2], other[2];
@@ -1217,6 +1218,7 @@ protocol_loop(Protocol *p, bool varying, const IExpr *lo, const IExpr *hi, Loc b
 	}
 	f->then_warps = f->else_warps = p->warps;
 	f->repeats = repeats;
+	f->runs = runs;
 	f->allocs_before = p->allocs.n;
 	f->loop_loc = bounds_loc;
 	if (varying && !p->varying)
@@ -1313,7 +1315,8 @@ protocol_join(Protocol *p, ProtoFork *f)
 		check_loop_allocs(p, f);
 	else
 		check_sides(f, &f->first, &p->flow);
-	p->flow = flow_merge(&f->first, &p->flow, f->then_warps, f->else_warps);
+	if (!f->runs)
+		p->flow = flow_merge(&f->first, &p->flow, f->then_warps, f->else_warps);
 	p->forks.n--; /* f is the innermost */
 	p->warps = f->warps;
 	p->varying = f->varying;

@@ -1026,10 +1026,11 @@ bool protocol_split(const Protocol *p);     /* inside control flow that some thr
 /* An if sends each warp down the side(s) its condition takes: protocol_if enters the then side,
  * protocol_else (also without an else) the else side, protocol_join merges both. A loop's body may run
  * zero times: protocol_loop, the body, protocol_join. varying: the bounds differ between lanes; repeats:
- * it may run more than once. */
+ * it may run more than once; runs: it runs at least once (for i in 0..2 { wait } waits on every path). */
 ProtoFork *protocol_if(Protocol *p, const IExpr *cond, Loc cond_loc);
 void protocol_else(Protocol *p, ProtoFork *f);
-ProtoFork *protocol_loop(Protocol *p, bool varying, const IExpr *lo, const IExpr *hi, Loc bounds_loc, bool repeats);
+ProtoFork *protocol_loop(Protocol *p, bool varying, const IExpr *lo, const IExpr *hi, Loc bounds_loc, bool repeats,
+                         bool runs);
 void protocol_join(Protocol *p, ProtoFork *f);
 
 /* Reports each read in e of a register a tcgen05.ld may still be writing. */
