@@ -1005,13 +1005,13 @@ START_TEST(protocol_api)
 	protocol_else(p, f);
 	protocol_join(p, f);
 	ck_assert(!protocol_varying(p));
-	f = protocol_loop(p, true, ie_int(0, T_I32), ie_builtin(B_LANE_ID), no_loc, true);
+	f = protocol_loop(p, true, ie_int(0, T_I32), ie_builtin(B_LANE_ID), no_loc, true, false);
 	ck_assert(protocol_varying(p));
 	ck_assert(protocol_split(p));
 	protocol_join(p, f);
 	ck_assert(!protocol_varying(p));
 	ck_assert(!protocol_split(p));
-	f = protocol_loop(p, false, ie_int(0, T_I32), ie_builtin(B_BLOCK_X), no_loc, true);
+	f = protocol_loop(p, false, ie_int(0, T_I32), ie_builtin(B_BLOCK_X), no_loc, true, false);
 	ck_assert(!protocol_split(p));
 	protocol_join(p, f);
 
