@@ -9,6 +9,8 @@
 #define WARP_LEVEL_AXES ((1u << AX_TX) | (1u << AX_TID_IN_WG) | (1u << AX_WARPID) | (1u << AX_WID_IN_WG))
 #define GROUP_LEVEL_AXES ((1u << AX_TX) | (1u << AX_WARPID) | (1u << AX_WGID))
 #define TMEM_AXES ((1u << AX_TLANE) | (1u << AX_TCOL))
+/* layout B = A; may name a layout that names another: a longer chain than this is a cycle */
+#define MAX_LAYOUT_HOPS 64
 
 typedef struct Digits {
 	int n;
@@ -429,8 +431,8 @@ validate(Layout *l, Tensor *t, Loc loc, int block_threads)
 unsigned
 layout_expr_axes(const LayoutExpr *le)
 {
-	if (le->kind == LAY_NAME) {
-		Sym *s = sym_lookup(le->name);
+	for (int hops = 0; le && le->kind == LAY_NAME; hops++) {
+		Sym *s = hops < MAX_LAYOUT_HOPS ? sym_lookup(le->name) : NULL;
 		le = s && s->kind == SYM_LAYOUT ? s->layout : NULL;
 	}
 	if (!le || le->kind != LAY_STRIDED)
@@ -455,14 +457,24 @@ layout_eval(LayoutExpr *le, Tensor *t, int block_threads)
 	LayoutExpr *orig = le;
 	/* a layout item's names are the file's (consts), not those of the code that uses it: lexical scope */
 	int saved = 0;
+	bool misused = false; /* reported here, without the note below */
 	if (le->kind == LAY_NAME) {
 		le = layout_lookup(le->name, le->loc);
 		if (!le)
 			return NULL;
 		saved = scope_push_isolated();
+		/* layout B = A; names A's layout: follow the names, in the file's scope */
+		for (int hops = 0; le && le->kind == LAY_NAME && !misused; hops++) {
+			if (hops == MAX_LAYOUT_HOPS) {
+				error(orig->loc, "layout '%s' names itself through a chain of layout names", orig->name);
+				misused = true;
+			} else {
+				le = layout_lookup(le->name, le->loc);
+			}
+		}
+		misused |= !le;
 	}
-	bool misused = false; /* reported here, without the note below */
-	switch (le->kind) {
+	switch (misused ? LAY_NAME : le->kind) {
 	case LAY_DEFAULT:
 		l = eval_default(t);
 		break;
@@ -476,8 +488,6 @@ layout_eval(LayoutExpr *le, Tensor *t, int block_threads)
 			l = eval_datapath(le, t);
 		break;
 	case LAY_NAME:
-		error(orig->loc, "layout '%s' names another layout name", orig->name);
-		misused = true;
 		break;
 	}
 	if (orig->kind == LAY_NAME)
