@@ -141,16 +141,39 @@ typedef struct Side {
 	int group_start[MAX_RANK + 1];
 	int nnames;
 	const char *names[MAX_RANK * 2];
+	int ellipses; /* how often '...' is written */
 } Side;
 
+/* Reads one side. einops' '...' stands for ell dimensions, named ...0, ...1 (no name of the program
+   can be spelt so): each its own group, or all in the group around it. With ell < 0 it stands for
+   none: the left side is read so to count the dimensions it names. */
 static bool
-parse_side(const char *s, const char *end, Side *side, Loc loc)
+parse_side(const char *s, const char *end, Side *side, int ell, bool left, Loc loc)
 {
-	side->ngroups = side->nnames = 0;
+	side->ngroups = side->nnames = side->ellipses = 0;
 	bool in_group = false;
 	while (s < end) {
 		if (isspace((unsigned char)*s)) {
 			s++;
+		} else if (end - s >= 3 && !strncmp(s, "...", 3)) {
+			if (side->ellipses++) {
+				error(loc, "rearrange pattern: '...' twice on one side");
+				return false;
+			}
+			if (in_group && left) {
+				error(loc, "rearrange pattern: '...' inside a group on the left; a group splits one dimension");
+				return false;
+			}
+			for (int k = 0; k < ell; k++) {
+				if (side->nnames == MAX_RANK * 2 || (!in_group && side->ngroups == MAX_RANK)) {
+					error(loc, "rearrange pattern: too many names");
+					return false;
+				}
+				if (!in_group)
+					side->group_start[side->ngroups++] = side->nnames;
+				side->names[side->nnames++] = pool_printf("...%d", k);
+			}
+			s += 3;
 		} else if (*s == '(') {
 			if (in_group) {
 				error(loc, "rearrange pattern: groups do not nest");
@@ -213,8 +236,26 @@ view_rearrange(View *v, const char *pattern, Loc loc, const char **names, const 
 		return NULL;
 	}
 	Side lhs, rhs;
-	if (!parse_side(pattern, arrow, &lhs, loc) || !parse_side(arrow + 2, pattern + strlen(pattern), &rhs, loc))
+	int ell = 0;
+	if (!parse_side(pattern, arrow, &lhs, -1, true, loc))
 		return NULL;
+	if (lhs.ellipses) {
+		ell = v->rank - lhs.ngroups;
+		if (ell < 0) {
+			error(loc, "rearrange pattern has %d input dimensions besides '...' but the operand has %d", lhs.ngroups,
+			      v->rank);
+			return NULL;
+		}
+		if (!parse_side(pattern, arrow, &lhs, ell, true, loc))
+			return NULL;
+	}
+	if (!parse_side(arrow + 2, pattern + strlen(pattern), &rhs, ell, false, loc))
+		return NULL;
+	if (lhs.ellipses != rhs.ellipses) {
+		error(loc, "rearrange pattern: '...' on the %s only; it must be on both sides or on neither",
+		      lhs.ellipses ? "left" : "right");
+		return NULL;
+	}
 	if (lhs.ngroups != v->rank) {
 		error(loc, "rearrange pattern has %d input dimensions but the operand has %d", lhs.ngroups, v->rank);
 		return NULL;

@@ -352,6 +352,36 @@ START_TEST(rearrange_unit_axes)
 }
 END_TEST
 
+/* einops' '...': the dimensions the other groups leave, each its own or merged by a group on the right. */
+START_TEST(rearrange_ellipsis)
+{
+	View *v = base(3, 2, 3, 4);
+	View *r = rearrange(v, "... k -> k ...", 0);
+	ck_assert_ptr_nonnull(r);
+	check_dims(r, 3, 4, 2, 3);
+	for (int k = 0; k < 4; k++)
+		for (int i = 0; i < 2; i++)
+			for (int j = 0; j < 3; j++)
+				ck_assert_int_eq(r->map[(k * 2 + i) * 3 + j], (i * 3 + j) * 4 + k);
+	r = rearrange(v, "b ... -> b (...)", 0);
+	ck_assert_ptr_nonnull(r);
+	check_dims(r, 2, 2, 12);
+	for (int e = 0; e < 24; e++)
+		ck_assert_int_eq(r->map[e], e);
+	/* none left: '...' stands for no dimension; and a split beside it */
+	r = rearrange(v, "i j (c d) ... -> (d i) j ... c", 1, "d", 2);
+	ck_assert_ptr_nonnull(r);
+	check_dims(r, 3, 4, 3, 2);
+	ck_assert_int_eq(r->map[(1 * 2 + 0) * 6 + 0 * 2 + 1], 0 * 12 + 0 * 4 + 1 * 2 + 1);
+	REARRANGE_FAILS("'...' twice on one side", v, "... k -> k ... ...", 0);
+	REARRANGE_FAILS("'...' inside a group on the left", v, "(i ...) k -> k i ...", 0);
+	REARRANGE_FAILS("4 input dimensions besides '...' but the operand has 3", v, "a b c d ... -> a b c d ...", 0);
+	REARRANGE_FAILS("'...' on the left only", v, "... k -> k", 0);
+	REARRANGE_FAILS("'...' on the right only", v, "i j k -> k ... i j", 0);
+	REARRANGE_FAILS("unexpected '.'", v, "i .. k -> k i", 0);
+}
+END_TEST
+
 START_TEST(rearrange_unknown_name)
 {
 	View *v = base(2, 8, 3);
@@ -585,6 +615,7 @@ view_suite(void)
 	ADD_CASE(s, rearrange_roundtrip_example);
 	ADD_CASE(s, rearrange_inferred);
 	ADD_CASE(s, rearrange_unit_axes);
+	ADD_CASE(s, rearrange_ellipsis);
 	ADD_CASE(s, rearrange_unknown_name);
 	ADD_CASE(s, rearrange_missing_on_one_side);
 	ADD_CASE(s, rearrange_duplicate);
