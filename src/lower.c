@@ -1648,7 +1648,7 @@ launch_dims(NamedArg *a, int out[3], KernelIR *k)
 			}
 		} else if (!const_int(e, &v, a->name))
 			return false;
-		if (v <= 0 || v > 0x7fffffff) {
+		if (v <= 0) {
 			error(e->loc, "%s dimension must be positive, got %lld", a->name, (long long)v);
 			return false;
 		}
