@@ -14,6 +14,9 @@ lexer_init(Lexer *lx, int file)
 	lx->file = file;
 	lx->start = lx->cursor = lx->line_start = text;
 	lx->limit = text + len;
+	/* a UTF-8 byte order mark (some editors write one) is no part of the program, as for C compilers */
+	if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3))
+		lx->start = lx->cursor = lx->line_start = text + 3;
 	lx->line = 1;
 }
 

@@ -134,7 +134,8 @@ build_lines(Source *s)
 	if (!s->lines)
 		out_of_memory();
 	s->nlines = 0;
-	s->lines[s->nlines++] = 0;
+	/* line 1 starts after a byte order mark, as the lexer's columns do */
+	s->lines[s->nlines++] = s->len >= 3 && !memcmp(s->text, "\xef\xbb\xbf", 3) ? 3 : 0;
 	for (size_t i = 0; i < s->len; i++) {
 		if (s->text[i] != '\n')
 			continue;
