@@ -1162,7 +1162,9 @@ syntax_hints(Parser *ps, yysymbol_kind_t la, const yysymbol_kind_t *exp, int n)
 		note(ps->loc[1], "%s", cuda_habit(cur));
 		return;
 	}
-	if (prev && strcmp(prev, "tcgen05") == 0 && la == YYTRANSLATE('.')) {
+	/* tcgen05 .wait, tcgen05.Wait (an identifier, then '.'), tcgen05.wait::LD, ...sync.Aligned (an opcode cut short) */
+	if ((prev && strcmp(prev, "tcgen05") == 0 && la == YYTRANSLATE('.')) ||
+	    (ps->tok[0] == OPCODE && (la == YYTRANSLATE('.') || la == YYTRANSLATE(':')))) {
 		note(ps->loc[0], "a tcgen05 opcode is one word, as PTX spells it: lowercase parts joined by '.', with no "
 		                 "spaces");
 		return;
