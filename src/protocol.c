@@ -125,6 +125,19 @@ split_warps(Protocol *p, const IExpr *cond, uint64_t *then_warps, uint64_t *else
 {
 	*then_warps = *else_warps = 0;
 	*varying = false;
+	/* a && b takes the then side in the warps where both may hold, a || b where either may: so that
+	   if (warp_id == 1 && n > 0) fixes warp 1 although n is known only at run time */
+	if (cond->kind == IE_BINARY && (cond->op == OP_LAND || cond->op == OP_LOR)) {
+		uint64_t ta, ea, tb, eb;
+		bool va, vb;
+		split_warps(p, cond->a, &ta, &ea, &va);
+		split_warps(p, cond->b, &tb, &eb, &vb);
+		bool and = cond->op == OP_LAND;
+		*then_warps = and ? ta & tb : ta | tb;
+		*else_warps = and ? ea | eb : ea & eb;
+		*varying = va || vb;
+		return;
+	}
 	int nwarps = (p->k->threads + 31) / 32;
 	for (int w = 0; w < nwarps; w++) {
 		if (!(p->warps >> w & 1))
