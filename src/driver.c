@@ -547,8 +547,8 @@ parse_args(int argc, char **argv, Options *opt, int *done)
 				list_push(&opt->include_dirs, (void *)v);
 			else if (strcmp(a, "-MF") == 0)
 				opt->mf = v;
-			else if (strcmp(a, "-MT") == 0)
-				opt->mt = v;
+			else if (strcmp(a, "-MT") == 0) /* several -MT name several targets, as gcc's */
+				opt->mt = opt->mt ? pool_printf("%s %s", opt->mt, v) : v;
 			else
 				opt->arch = v;
 		} else if (strncmp(a, "-I", 2) == 0) {

@@ -356,6 +356,14 @@ if status depfile-target 0 -MD -MF "$tmp/dep2.d" -MT custom-target "$example" -o
 		fail depfile-target "-MT custom-target is not the rule's target"
 	fi
 fi
+# several -MT: the rule has every target, in order, as gcc's
+if status depfile-targets 0 -MD -MF "$tmp/dep3.d" -MT first -MT 'second third' "$example" -o "$tmp/dep3.cu"; then
+	if grep -q "^first second third *:" "$tmp/dep3.d"; then
+		pass depfile-targets
+	else
+		fail depfile-targets "-MT first -MT 'second third' did not give the rule 'first second third:'"
+	fi
+fi
 
 # -MD with -o -: the rule is for ./NAME.cu, the file tilec writes without -o, in ./NAME.d.
 mkdir "$tmp/cwd"
