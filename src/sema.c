@@ -449,6 +449,13 @@ ie_binary(Op op, IExpr *a, IExpr *b)
 	return e;
 }
 
+/* The truth of an operand of && or ||: a float is compared with zero, as in C. */
+static IExpr *
+truth(IExpr *a)
+{
+	return a->type == T_F32 ? ie_binary(OP_NE, a, ie_float(0.0)) : a;
+}
+
 static IExpr *
 binary_checked(Expr *src, Op op, IExpr *a, IExpr *b)
 {
@@ -459,9 +466,9 @@ binary_checked(Expr *src, Op op, IExpr *a, IExpr *b)
 		error(src->loc, "operator '%s%s' needs integer operands", op_text(op), src->name ? src->name : "");
 		return NULL;
 	}
-	if ((op == OP_LAND || op == OP_LOR) && (a->type == T_F32 || b->type == T_F32)) {
-		error(src->loc, "operator '%s' needs integer operands; compare the float with 0.0", op_text(op));
-		return NULL;
+	if (op == OP_LAND || op == OP_LOR) {
+		a = truth(a);
+		b = truth(b);
 	}
 	IExpr *r = ie_binary(op, a, b);
 	if (r->kind == IE_BINARY && a->kind == IE_INT && b->kind == IE_INT) {
@@ -475,10 +482,12 @@ binary_checked(Expr *src, Op op, IExpr *a, IExpr *b)
 static IExpr *
 unary(Expr *src, Op op, IExpr *a)
 {
-	if ((op == OP_BITNOT || op == OP_NOT) && a->type == T_F32) {
+	if (op == OP_BITNOT && a->type == T_F32) {
 		error(src->loc, "operator '%s' needs an integer operand", op_text(op));
 		return NULL;
 	}
+	if (op == OP_NOT && a->type == T_F32) /* !x is x == 0, as in C */
+		return ie_binary(OP_EQ, a, ie_float(0.0));
 	if (a->kind == IE_INT) {
 		int64_t v = op == OP_NEG ? -a->ival : op == OP_NOT ? !a->ival : ~a->ival;
 		return ie_int(v, op == OP_NOT ? T_I32 : a->type);

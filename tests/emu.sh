@@ -273,6 +273,11 @@ expect_run emu/run/view_runtime_index 0 "Out: f32[4, 8] fnv64 ed8deadefb6ed830: 
 	tests/golden/view_runtime_index.tile --set n=5
 expect_run emu/run/view_runtime_outside 1 "view_runtime_index.tile:21: element [8] of row (a view of A) is outside its shape [8]" \
 	tests/golden/view_runtime_index.tile --set n=57
+# ! && || on floats as in C; the checksums are of 1 0 1 1 0 1 1 1 and 0 0 1 0 1 0 0 1, gcc's values
+expect_run emu/run/expr_float_logic/zero 0 "O: i32[8] fnv64 c1e7b38ae5dbd1d5: 1 0 1 1" \
+	tests/golden/expr_float_logic.tile --set x=0 --set y=-2
+expect_run emu/run/expr_float_logic/nan 0 "O: i32[8] fnv64 94ddd0fc4d0066f4: 0 0 1 0" \
+	tests/golden/expr_float_logic.tile --set x=nan --set y=0
 # a layout item's names are the file's, not those of the kernel that uses it
 expect_run emu/run/layout_scope 0 "expect Out = A: all 64 elements equal" tests/golden/layout_scope.tile --expect Out=A
 # integer operations C leaves undefined, with run-time operands (tests/emu/trap_undefined.tile)

@@ -275,7 +275,10 @@ START_TEST(fold_unary)
 	folds_to("-(-2147483647 - 1)", INT32_MIN, T_I32);
 	folds_to("~0x0f0f0f0f", (int32_t)0xf0f0f0f0u, T_I32);
 	fold_fails("~1.0", "operator '~' needs an integer operand");
-	fold_fails("!1.5", "operator '!' needs an integer operand");
+	/* as in C, a float operand of ! is compared with zero: !x is x == 0.0 */
+	IExpr *e = fold("!1.5");
+	ck_assert_msg(e && last_errors == 0 && e->kind == IE_BINARY && e->op == OP_EQ && e->type == T_I32, "!1.5: %s",
+	              last_diags);
 }
 END_TEST
 
@@ -337,7 +340,10 @@ START_TEST(fold_floats)
 	fold_fails("7 % 2.0", "operator '%' needs integer operands");
 	fold_fails("1.0 << 2", "operator '<<' needs integer operands");
 	fold_fails("3 & 1.0", "operator '&' needs integer operands");
-	fold_fails("1.0 && 1", "operator '&&' needs integer operands");
+	/* a float operand of && or || is compared with zero, as in C */
+	e = fold("1.0 && 1");
+	ck_assert_msg(e && last_errors == 0 && e->kind == IE_BINARY && e->op == OP_LAND && e->a->op == OP_NE,
+	              "1.0 && 1: %s", last_diags);
 	e = fold("1.0 < 2");
 	ck_assert_ptr_nonnull(e);
 	ck_assert_int_eq(e->type, T_I32); /* comparisons give i32 */
