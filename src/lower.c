@@ -655,6 +655,7 @@ lower_instr(Stmt *s)
 		ops.addr = addr;
 		ops.addr_loc = ae->loc;
 		ops.ncols_loc = LIST_AT(s->operands, Expr, 1)->loc;
+		ops.allocs_known = !W.skipped;
 		l->addr = ie_convert(addr, T_U32);
 	}
 	if (protocol_instr(W.proto, spec, l, uniform, &ops))

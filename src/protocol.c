@@ -70,6 +70,7 @@ typedef struct Split {
 
 struct Protocol {
 	KernelIR *k;
+	int errors_before; /* error_count when the kernel began: a later error may have hidden an allocation */
 	uint64_t warps;    /* warps that may execute the current statement */
 	bool varying;      /* inside control flow that may split a warp */
 	Loc varying_loc;   /* the condition that splits it */
@@ -1036,6 +1037,18 @@ frees(Protocol *p, const LStmt *l, const TcOperands *ops, bool ncols_ok)
 	protocol_read(p, ops->addr, ops->addr_loc);
 	int col, lane;
 	AllocInfo *a = protocol_find_alloc(p, ops->addr, &col, &lane);
+	/* TCGEN05.md 4: a dealloc takes exactly an allocated address, and a slot no alloc wrote holds none (it
+	   still frees a live allocation of its size below, so that the end of the kernel stays quiet) */
+	const IExpr *slot;
+	int64_t off, index;
+	bool reported = false;
+	if (!a && ops->allocs_known && slot_plus_offset(ops->addr, &slot, &off) &&
+	    ie_is_const(through_names(slot->index), &index)) {
+		error(ops->addr_loc, "%s takes the address an alloc wrote into its shared slot, but no %s writes '%s[%lld]'",
+		      isa_name(TC_DEALLOC, 0), isa_name(TC_ALLOC, 0), slot->tensor->name, (long long)index);
+		ncols_ok = false;
+		reported = true;
+	}
 	/* still freed after this error, so the end of the kernel stays quiet */
 	if (!address_published(p, a, p->warps, ops->addr_loc))
 		ncols_ok = false;
@@ -1057,6 +1070,7 @@ frees(Protocol *p, const LStmt *l, const TcOperands *ops, bool ncols_ok)
 		note(a->loc, "the allocation is here");
 		ncols_ok = false;
 	}
+	bool traced = a != NULL;
 	for (int i = 0; i < p->flow.live.n; i++) {
 		LiveAlloc *live = LIST_AT(p->flow.live, LiveAlloc, i);
 		if (a ? live->alloc == a : live->live && (live->alloc->ncols == l->ncols || !l->ncols)) {
@@ -1065,6 +1079,17 @@ frees(Protocol *p, const LStmt *l, const TcOperands *ops, bool ncols_ok)
 				live->live = false;
 			a = live->alloc;
 		}
+	}
+	/* an address tilec cannot trace (a parameter, a computed value) frees a live allocation of its size;
+	   with none live on this path it frees nothing that was allocated */
+	if (!a && !traced && !reported && ops->allocs_known && error_count == p->errors_before && ncols_ok && p->warps) {
+		if (p->allocs.n)
+			error(l->loc, "%s of %d columns, but no allocation of that size is live here", isa_name(TC_DEALLOC, 0),
+			      l->ncols);
+		else
+			error(l->loc, "%s without a %s in this kernel: a dealloc frees exactly an allocated address",
+			      isa_name(TC_DEALLOC, 0), isa_name(TC_ALLOC, 0));
+		return false;
 	}
 	/* TCGEN05.md 5: the last ld / st of the columns is complete (and, for another warp, synchronised)
 	   before the dealloc; a copy's got its wait above, an apply's is the program's */
@@ -1344,6 +1369,7 @@ protocol_begin(KernelIR *k)
 {
 	Protocol *p = pool_alloc(sizeof *p);
 	p->k = k;
+	p->errors_before = error_count;
 	int nwarps = (k->threads + 31) / 32;
 	p->warps = nwarps >= 64 ? ~0ull : (1ull << nwarps) - 1;
 	return p;

@@ -1069,6 +1069,7 @@ typedef struct TcOperands {
 	const IExpr *addr;  /* the address operand as written (alloc: the slot's IE_SADDR); NULL when none */
 	Loc addr_loc, ncols_loc;
 	bool ncols_ok;      /* the column count is valid (l->ncols is 0 otherwise) */
+	bool allocs_known;  /* no earlier error skipped code that may allocate: a dealloc with none is an error */
 } TcOperands;
 
 /* Before its operands: warp uniformity, one cta_group per kernel. False: drop the instruction; *uniform:
