@@ -859,6 +859,10 @@ sema_expr(Expr *e)
 		case SYM_VAR: {
 			IExpr *r = ie_new(IE_VAR, value_type(s->var->type));
 			r->var = s->var;
+			/* an f16 or bf16 parameter arrives as a C float: its value is that float rounded to its
+			   type, as a __half or __nv_bfloat16 argument would be */
+			if (s->var->is_param && (s->var->type == T_F16 || s->var->type == T_BF16))
+				return ie_convert(r, s->var->type);
 			return r;
 		}
 		default:
