@@ -132,7 +132,8 @@ code(Prog *p, const IExpr *e)
 	case IE_CALL:
 		code(p, e->a);
 		if (e->fn == F_ABS) {
-			put(p, TILERT_GP_ABS);
+			if (e->type != T_U32) /* an unsigned value is its own magnitude, as in the kernel's code */
+				put(p, TILERT_GP_ABS);
 			return;
 		}
 		code(p, e->b);

@@ -11,3 +11,15 @@ extern "C" __global__ void __launch_bounds__(32) grid_lazy(int *__restrict__ Out
 extern "C" __device__ const unsigned tilec_launch_grid_lazy[6] = {0, 0, 0, 32, 1, 1};
 // the grid dimensions given as 0 above, computed at launch from the parameters (tilert.h)
 extern "C" __device__ const unsigned tilec_grid_grid_lazy[72] = {2, 256, 1, 0, 33, 41, 7, 1, 100, 2, 256, 14, 42, 2, 1, 1, 0, 2, 513, 1, 0, 32, 41, 4, 1, 1, 42, 10, 1, 10, 2, 513, 15, 1, 2, 29, 4, 4, 41, 4, 1, 2, 42, 2, 1, 1, 0, 2, 256, 1, 0, 33, 41, 12, 1, 8, 2, 256, 14, 1, 4, 32, 4, 4, 42, 2, 1, 0, 1, 1, 11, 0};
+
+extern "C" __global__ void __launch_bounds__(32) grid_abs(int *__restrict__ Out, unsigned m)
+{
+	if ((((int)blockIdx.x == 0) && ((int)blockIdx.y == 0)) && ((int)threadIdx.x < 4)) {
+		Out[(int)threadIdx.x] = (int)(m);
+	}
+}
+
+// launch configuration for libtilert: grid x, y, z, block x, y, z
+extern "C" __device__ const unsigned tilec_launch_grid_abs[6] = {0, 0, 1, 32, 1, 1};
+// the grid dimensions given as 0 above, computed at launch from the parameters (tilert.h)
+extern "C" __device__ const unsigned tilec_grid_grid_abs[22] = {2, 257, 1, 3, 29, 41, 4, 1, 2, 42, 2, 1, 1, 0, 2, 257, 6, 1, 1, 11, 0, 0};
