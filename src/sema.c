@@ -113,13 +113,17 @@ Sym *
 sym_declare(SymKind kind, const char *name, Loc loc)
 {
 	Func f;
-	if (func_lookup(name, &f)) {
-		error(loc, "'%s' is a builtin function and cannot be redeclared; choose another name", name);
-		return NULL;
-	}
 	MapSlot *slot = map_slot(&table, name, true);
 	Sym *outer = slot->value;
-	if (outer && outer->depth == depth) {
+	if (func_lookup(name, &f)) {
+		if (kind != SYM_POISON) {
+			error(loc, "'%s' is a builtin function and cannot be redeclared; choose another name", name);
+			/* its uses in the scope stay quiet, as after any failed declaration */
+			if (!outer || outer->depth != depth)
+				sym_declare(SYM_POISON, name, loc);
+			return NULL;
+		}
+	} else if (outer && outer->depth == depth) {
 		error(loc, "redefinition of '%s'", name);
 		note(outer->loc, "'%s' was defined here", name);
 		return NULL;
@@ -178,8 +182,10 @@ sym_poison(const char *name, Loc loc)
 {
 	Sym *s = sym_lookup(name);
 	Func f;
-	if ((s && s->depth == depth) || func_lookup(name, &f))
+	if (s && s->depth == depth)
 		return;
+	if (func_lookup(name, &f))
+		error(loc, "'%s' is a builtin function and cannot be redeclared; choose another name", name);
 	sym_declare(SYM_POISON, name, loc);
 }
 
