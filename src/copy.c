@@ -966,10 +966,12 @@ box_offset(const Box *b, const Tensor *t, const int64_t *off, int threads, IExpr
 		int64_t stride = sstride;
 		bool known = !t->wide || ie_is_const(t->rstrides[d], &stride);
 		IExpr *mul = t->wide ? t->rstrides[d] : ie_int(stride, T_I32);
-		if (!ie_is_const(var, &(int64_t){0}) || !known)
+		int64_t cv = 0;
+		bool vconst = ie_is_const(var, &cv);
+		if (!vconst || !known)
 			rest = ie_binary(OP_ADD, rest, ie_binary(OP_MUL, ie_convert(known ? var : coords[d], it), mul));
-		if (known)
-			c += c0 * stride;
+		if (known) /* a constant start (A[r0 : r0 + 128, 8 : 40]) counts with c0 */
+			c += (c0 + (vconst ? cv : 0)) * stride;
 		inner *= b->ext[d];
 		sstride *= t->dims[d];
 	}

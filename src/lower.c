@@ -296,6 +296,20 @@ slice_runtime(const ViewOp *op, const SliceVals *sv)
 	return false;
 }
 
+/* A range of compile-time bounds that starts inside dimension d of t and ends past it: in a copy, the
+   last tile of a matrix of compile-time size, whose outside part is skipped (LANGUAGE 10.4). */
+static bool
+slice_past_end(const ViewOp *op, const SliceVals *sv, const Tensor *t)
+{
+	for (int d = 0; d < op->indices.n && d < t->rank; d++) {
+		int64_t lo = 0, hi;
+		if (LIST_AT(op->indices, SliceIndex, d)->is_range && sv->hi[d] && ie_is_const(sv->hi[d], &hi) &&
+		    (!sv->lo[d] || ie_is_const(sv->lo[d], &lo)) && lo >= 0 && lo < t->dims[d] && hi > t->dims[d])
+			return true;
+	}
+	return false;
+}
+
 /* A slice with compile-time bounds (section 6: checked against the dimensions). */
 static View *
 slice_const(View *v, ViewOp *op, const SliceVals *sv, bool global)
@@ -387,7 +401,8 @@ box_view(Tensor *t, ViewExpr *ve, ViewOp *op, const SliceVals *sv)
 				error(loc, "index %lld of dimension %d of '%s' is below 0", (long long)clo, d, t->name);
 			return NULL;
 		}
-		if (lo_known && known && clo + ext > size) {
+		bool past = lo_known && known && clo + ext > size;
+		if (past && !(range && clo < size)) {
 			if (range)
 				error(loc, "slice %lld:%lld is out of range for dimension %d of size %lld", (long long)clo,
 				      (long long)(clo + ext), d, (long long)size);
@@ -400,7 +415,7 @@ box_view(Tensor *t, ViewExpr *ve, ViewOp *op, const SliceVals *sv)
 		b->start[d] = lo && !(lo_known && clo == 0) ? lo : NULL;
 		if (!lo_known && lo->type != T_U32 && !ie_nonneg(lo))
 			b->check_lo |= 1u << d;
-		if (!known || !lo_known)
+		if (!known || !lo_known || past)
 			b->check_hi |= 1u << d;
 		if (range)
 			dims[rank++] = (int)ext;
@@ -429,7 +444,7 @@ eval_view(ViewExpr *ve, bool in_copy)
 		return NULL;
 	if (s->kind == SYM_VIEW)
 		v = s->view;
-	else if (gt && in_copy && (gt->wide || (sliced && slice_runtime(op0, &sv)))) {
+	else if (gt && in_copy && (gt->wide || (sliced && (slice_runtime(op0, &sv) || slice_past_end(op0, &sv, gt))))) {
 		v = box_view(gt, ve, sliced ? op0 : NULL, &sv);
 		first = sliced;
 	} else if (s->kind == SYM_TENSOR && s->tensor->wide) {

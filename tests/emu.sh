@@ -242,6 +242,12 @@ expect_run emu/run/grid_defined 0 "Out: i32[4] fnv64 30d77e22c5da0365: 0 1 2 3" 
 expect_run emu/run/grid_lazy_zero 0 "run grid_lazy: grid 1x2x1" tests/golden/grid_lazy.tile --kernel grid_lazy --set M=0 --set N=0
 expect_run emu/run/grid_lazy 0 "run grid_lazy: grid 50x2x2" tests/golden/grid_lazy.tile --kernel grid_lazy --set M=2 --set N=3
 expect_run emu/run/grid_abs 0 "run grid_abs: grid 2x2x1" tests/golden/grid_lazy.tile --kernel grid_abs --set m=4294967295
+expect_run emu/run/copy_box_start 0 "expect Out = A: all 4000 elements equal" tests/golden/copy_box_start.tile \
+	--kernel runtime_rows --set r0=0 --expect Out=A
+expect_run emu/run/copy_box_start_shifted 0 "expect Out = A: all 4000 elements equal" tests/golden/copy_box_start.tile \
+	--kernel runtime_rows --set r0=-28 --expect Out=A
+expect_run emu/run/copy_constant_tile 0 "expect Out = A: all 4000 elements equal" tests/golden/copy_box_start.tile \
+	--kernel constant_tile --expect Out=A
 expect_run emu/run/param_f16 0 "Out: f32[32] fnv64 3205345a6427eb25: 2.1015625" tests/golden/param_f16.tile --set v=1.1 --set h=1.0001
 expect_run emu/run/set_unknown 2 "kernel trap_dealloc has no scalar parameter 'A' (it is a tensor)" tests/emu/trap_dealloc.tile --set A=1
 expect_run emu/run/input_error 1 "error:" tests/emu/direct.cc
