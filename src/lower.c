@@ -1994,6 +1994,40 @@ view_temp(Param *p, Tensor *t, const int *map, List *in, List *out)
 	return tmp;
 }
 
+static int64_t
+no_value(const Var *v, void *ctx)
+{
+	(void)v;
+	*(bool *)ctx = true;
+	return 0;
+}
+
+/* e's value when it has one at compile time; a call's substitution leaves constants unfolded. */
+static bool
+folded(const IExpr *e, int64_t *out)
+{
+	bool runtime = false;
+	return ie_eval_params(e, no_value, &runtime, out) && !runtime;
+}
+
+/* Stride d of a global tensor in elements, when it is a compile-time constant (written, or row-major
+   over the dimensions after d). */
+static bool
+global_stride(const Tensor *t, int d, int64_t *out)
+{
+	if (t->rstrides[d])
+		return folded(t->rstrides[d], out);
+	int64_t s = 1;
+	for (int e = d + 1; e < t->rank; e++) {
+		int64_t x = t->dims[e];
+		if (t->rdims[e] && !folded(t->rdims[e], &x))
+			return false;
+		s *= x;
+	}
+	*out = s;
+	return true;
+}
+
 static void
 lower_call(Stmt *s)
 {
@@ -2188,11 +2222,23 @@ lower_call(Stmt *s)
 			if (g->rstrides[d])
 				g->rstrides[d] = subst(g->rstrides[d], from, ci->values, n);
 			int64_t x, y;
-			if (ie_is_const(t->rdims[d] ? t->rdims[d] : ie_int(t->dims[d], T_I32), &x) && ie_is_const(g->rdims[d], &y) &&
+			if (folded(t->rdims[d] ? t->rdims[d] : ie_int(t->dims[d], T_I32), &x) && folded(g->rdims[d], &y) &&
 			    x != y) {
 				Expr *a = LIST_AT(s->operands, Expr, i);
 				error(a->loc, "dimension %d of '%s' is %lld, but parameter '%s' of '%s' has %lld here", d, a->name,
 				      (long long)x, dp->tensor->name, s->name, (long long)y);
+				ok = false;
+			}
+		}
+		for (int d = 0; d < g->rank && ok; d++) {
+			int64_t x, y, extent;
+			/* a dimension of one element has no step to differ in */
+			if (!(folded(g->rdims[d], &extent) && extent == 1) && global_stride(t, d, &x) &&
+			    global_stride(g, d, &y) && x != y) {
+				Expr *a = LIST_AT(s->operands, Expr, i);
+				error(a->loc, "stride %d of '%s' is %lld, but parameter '%s' of '%s' has %lld here: the function "
+				              "would reach other elements", d, a->name, (long long)x, dp->tensor->name, s->name,
+				      (long long)y);
 				ok = false;
 			}
 		}
