@@ -1171,6 +1171,10 @@ copy_lower(Stmt *st, View *dst, View *src, ApplyCtx *ctx, List *out, CopyChoice 
 		                                                                                 : SCOPE_WARPGROUP;
 		st->scope_arg = NULL;
 		st->scope_loc = st->loc;
+		/* in a device function the scope follows its parameters' layouts, as its own code has it: at a
+		   call its body sees the caller's tensors, whose layouts may name other axes (tx for tid_in_wg) */
+		if (ctx->kernel && ctx->kernel->is_device)
+			st->has_scope = true;
 	}
 	if (dst->rank != src->rank || dst->count != src->count ||
 	    memcmp(dst->dims, src->dims, sizeof(int) * (size_t)dst->rank) != 0) {
