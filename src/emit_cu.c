@@ -1358,14 +1358,16 @@ cu_helpers(CuWriter *w, Buf *out)
 
 /* The include guard of a header: from the .tile file's name, so that every header has its own. */
 static const char *
-cu_header_guard(const char *source_name)
+cu_header_guard(const char *source_name, const char *body)
 {
 	Buf b = {0};
 	buf_puts(&b, "TILEC_");
 	for (const char *c = source_name; *c; c++)
 		buf_putc(&b, (*c >= 'a' && *c <= 'z') ? (char)(*c - 'a' + 'A')
 		             : ((*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')) ? *c : '_');
-	buf_puts(&b, "_CUH");
+	/* headers of two files of one name (src/a/k.tile, src/b/k.tile) go into one translation unit: the
+	   guard also names what the header defines, so only the same header twice is skipped */
+	buf_printf(&b, "_%016llX_CUH", (unsigned long long)str_hash(body));
 	const char *r = pool_strdup(b.data);
 	buf_free(&b);
 	return r;
@@ -1389,7 +1391,7 @@ cu_write(Program *p, const char *arch, const CuDialect *d, bool header, Buf *out
 			buf_puts(&body, "\n");
 		kernel(LIST_AT(p->kernels, KernelIR, i));
 	}
-	const char *guard = header ? cu_header_guard(p->source_name) : NULL;
+	const char *guard = header ? cu_header_guard(p->source_name, body.data ? body.data : "") : NULL;
 	d->file(&E, p, arch, guard, out);
 	cu_helpers(&E, out);
 	buf_puts(out, body.data ? body.data : "");

@@ -357,15 +357,6 @@ reg(Opnd o)
 	return o;
 }
 
-static uint64_t
-hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
-
 static MapEntry *
 map_put(const char *key, Opnd val)
 {
@@ -375,7 +366,7 @@ map_put(const char *key, Opnd val)
 		for (size_t i = 0; i < P.map_cap; i++) {
 			if (!P.map[i].key)
 				continue;
-			size_t j = hash_str(P.map[i].key) & (cap - 1);
+			size_t j = str_hash(P.map[i].key) & (cap - 1);
 			while (m[j].key)
 				j = (j + 1) & (cap - 1);
 			m[j] = P.map[i];
@@ -383,7 +374,7 @@ map_put(const char *key, Opnd val)
 		P.map = m;
 		P.map_cap = cap;
 	}
-	size_t j = hash_str(key) & (P.map_cap - 1);
+	size_t j = str_hash(key) & (P.map_cap - 1);
 	while (P.map[j].key && strcmp(P.map[j].key, key) != 0)
 		j = (j + 1) & (P.map_cap - 1);
 	if (!P.map[j].key)
@@ -398,7 +389,7 @@ static const MapEntry *
 map_find(const char *key)
 {
 	if (P.map_cap) {
-		size_t j = hash_str(key) & (P.map_cap - 1);
+		size_t j = str_hash(key) & (P.map_cap - 1);
 		for (; P.map[j].key; j = (j + 1) & (P.map_cap - 1))
 			if (strcmp(P.map[j].key, key) == 0)
 				return &P.map[j];
@@ -445,7 +436,7 @@ cse_find(const char *key)
 {
 	if (!P.cse_cap)
 		return NULL;
-	for (size_t j = hash_str(key) & (P.cse_cap - 1); P.cse[j].key; j = (j + 1) & (P.cse_cap - 1))
+	for (size_t j = str_hash(key) & (P.cse_cap - 1); P.cse[j].key; j = (j + 1) & (P.cse_cap - 1))
 		if (gen_live(P.cse_gens[j]) && strcmp(P.cse[j].key, key) == 0)
 			return &P.cse[j].val;
 	return NULL;
@@ -470,7 +461,7 @@ cse_put(const char *key, Opnd val)
 		for (size_t i = 0; i < P.cse_cap; i++) {
 			if (!P.cse[i].key || !gen_live(P.cse_gens[i]))
 				continue;
-			size_t j = hash_str(P.cse[i].key) & (cap - 1);
+			size_t j = str_hash(P.cse[i].key) & (cap - 1);
 			while (m[j].key)
 				j = (j + 1) & (cap - 1);
 			m[j] = P.cse[i];
@@ -483,7 +474,7 @@ cse_put(const char *key, Opnd val)
 		P.cse_gens = g;
 		P.cse_cap = cap;
 	}
-	size_t j = hash_str(key) & (P.cse_cap - 1);
+	size_t j = str_hash(key) & (P.cse_cap - 1);
 	while (P.cse[j].key)
 		j = (j + 1) & (P.cse_cap - 1);
 	P.cse[j].key = key;

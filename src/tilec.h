@@ -295,6 +295,7 @@ typedef struct Map {
 } Map;
 /* The slot of key; with add, a new one (value NULL) when key is absent, else NULL. */
 MapSlot *map_slot(Map *m, const char *key, bool add);
+uint64_t str_hash(const char *s); /* FNV-1a of the bytes: the same on every machine */
 void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn)); /* internal error: exit 4 */
 void out_of_memory(void) __attribute__((noreturn)); /* "out of memory", exit 1 */
 

@@ -136,6 +136,15 @@ list_has(const List *list, const void *item)
 	return false;
 }
 
+uint64_t
+str_hash(const char *s)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a, 64 bits */
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	return h;
+}
+
 static size_t
 map_hash(const char *s)
 {

@@ -158,6 +158,21 @@ else
 	fail "$cxx rejects $# emulation headers in one translation unit"
 	show "$tmp/err"
 fi
+# two .tile files of one name in different directories: both headers count (the guard names the contents)
+name=emu/header/same-name
+mkdir -p "$tmp/a" "$tmp/b"
+sed 's/\<stash\>/stash_a/g; s/\<fetch\>/fetch_a/g' examples/device_functions.tile >"$tmp/a/k.tile"
+sed 's/\<stash\>/stash_b/g; s/\<fetch\>/fetch_b/g' examples/device_functions.tile >"$tmp/b/k.tile"
+if (cd "$tmp/a" && "$tilec" --target=emu --emit=cuh k.tile -o ../a.cuh) 2>"$tmp/err" &&
+   (cd "$tmp/b" && "$tilec" --target=emu --emit=cuh k.tile -o ../b.cuh) 2>>"$tmp/err" &&
+   python3 tests/cuh-wrap.py "$tmp/a.cuh" "$tmp/b.cuh" >"$tmp/same.cu" &&
+   grep -q 'fetch_b(' "$tmp/same.cu" &&
+   "$cxx" -x c++ -std=c++11 -Wall -Wextra -Werror -pthread -fsyntax-only "$tmp/same.cu" >>"$tmp/err" 2>&1; then
+	echo "PASS $name"
+else
+	fail "the headers of a/k.tile and b/k.tile in one translation unit"
+	show "$tmp/err"
+fi
 if [ -n "$nvcc" ] && [ "${EMU_NVCC:-1}" != 0 ]; then
 	name=emu/header/together/nvcc
 	if "$nvcc" -cubin -arch=sm_80 -o "$tmp/together.cubin" "$tmp/together.cu" >"$tmp/err" 2>&1 && ! grep -q . "$tmp/err"; then
