@@ -266,6 +266,15 @@ freed_on(const Flow *f, const AllocInfo *a)
 	return NULL;
 }
 
+/* The same register word loaded by the same statement: the loads of two branches stay apart, so that
+   the wait placed after the join is the wait of each (--explain names both copies). */
+static bool
+same_load(const LoadedReg *x, const LoadedReg *y)
+{
+	return x->tensor == y->tensor && x->word == y->word && x->loc.file == y->loc.file &&
+	       x->loc.first_line == y->loc.first_line && x->loc.first_column == y->loc.first_column;
+}
+
 static Flow
 flow_merge(const Flow *a, const Flow *b, uint64_t t, uint64_t e)
 {
@@ -275,7 +284,7 @@ flow_merge(const Flow *a, const Flow *b, uint64_t t, uint64_t e)
 		uint64_t other = 0;
 		for (int j = 0; j < b->loaded.n; j++) {
 			LoadedReg *y = LIST_AT(b->loaded, LoadedReg, j);
-			if (y->tensor == x->tensor && y->word == x->word)
+			if (same_load(x, y))
 				other = y->warps;
 		}
 		x->warps = join_may(x->warps, other, t, e);
@@ -284,8 +293,7 @@ flow_merge(const Flow *a, const Flow *b, uint64_t t, uint64_t e)
 		LoadedReg *y = LIST_AT(b->loaded, LoadedReg, j);
 		bool seen = false;
 		for (int i = 0; i < a->loaded.n && !seen; i++)
-			seen = LIST_AT(a->loaded, LoadedReg, i)->tensor == y->tensor &&
-			       LIST_AT(a->loaded, LoadedReg, i)->word == y->word;
+			seen = same_load(LIST_AT(a->loaded, LoadedReg, i), y);
 		if (!seen) {
 			LoadedReg *x = pool_alloc(sizeof *x);
 			*x = *y;

@@ -498,6 +498,15 @@ fi
 status plan-no-explain 0 examples/tmem_shared_columns.tile -o /dev/null &&
 	if [ -s "$tmp/err" ]; then fail plan-no-explain "notes without --explain"; else pass plan-no-explain; fi
 
+# --explain at two copies whose loads one wait after an if/else completes: a note at each.
+if status explain-join-waits 0 --explain tests/golden/copy_wait_join.tile -o /dev/null; then
+	if [ "$(grep -c 'its tcgen05.wait::ld is placed before line 18' "$tmp/err")" = 2 ]; then
+		pass explain-join-waits
+	else
+		fail explain-join-waits "not one note at each of the two loads: $(grep wait "$tmp/err" | tr '\n' ' ')"
+	fi
+fi
+
 # --draw (docs/command.md): a picture for an opcode or an apply; tests/draw.sh checks the pictures.
 op=tcgen05.ld.sync.aligned.16x64b.x1.b32
 if status draw-opcode 0 --draw $op -o "$tmp/d.svg" && has draw-opcode "$tmp/d.svg" "no picture written"; then

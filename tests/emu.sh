@@ -265,6 +265,8 @@ expect_run emu/run/copy_constant_tile 0 "expect Out = A: all 4000 elements equal
 	--kernel constant_tile --expect Out=A
 expect_run emu/run/device_copy_scope 0 "expect Out = A: all 2048 elements equal" tests/golden/device_copy_scope.tile \
 	--expect Out=A
+expect_run emu/run/copy_wait_join 0 "expect Out = A: all 4096 elements equal" tests/golden/copy_wait_join.tile --set n=0 \
+	--expect Out=A
 expect_run emu/run/param_f16 0 "Out: f32[32] fnv64 3205345a6427eb25: 2.1015625" tests/golden/param_f16.tile --set v=1.1 --set h=1.0001
 expect_run emu/run/set_unknown 2 "kernel trap_dealloc has no scalar parameter 'A' (it is a tensor)" tests/emu/trap_dealloc.tile --set A=1
 expect_run emu/run/input_error 1 "error:" tests/emu/direct.cc
