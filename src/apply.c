@@ -678,6 +678,12 @@ apply_scope_warps(Stmt *s, ApplyInput *in, ApplyCtx *ctx)
 	switch (s->scope) {
 	case SCOPE_WARP:
 		if (!s->scope_arg) {
+			if (ctx->fixed_warp < 0 && ctx->unit_warps) {
+				/* each calling warpgroup's warp K of a device function, each with its own slab */
+				*warps = ctx->unit_warps;
+				in->group = 0;
+				return true;
+			}
 			if (ctx->fixed_warp < 0) {
 				error(s->scope_loc, "plain 'warp' scope needs code that fixes the warp, such as "
 				                    "if (warp_id == K); or write warp(K)");

@@ -1167,7 +1167,8 @@ copy_lower(Stmt *st, View *dst, View *src, ApplyCtx *ctx, List *out, CopyChoice 
 		unsigned wg_axes = 1u << AX_TID_IN_WG | 1u << AX_WID_IN_WG;
 		bool local = l->base->kind == TK_LOCAL;
 		st->scope = local && (l->base->layout->axes & cta_axes) ? SCOPE_CTA
-		            : local && !(l->base->layout->axes & wg_axes) && ctx->fixed_warp >= 0 ? SCOPE_WARP
+		            : local && !(l->base->layout->axes & wg_axes) && (ctx->fixed_warp >= 0 || ctx->unit_warps)
+		                ? SCOPE_WARP
 		                                                                                 : SCOPE_WARPGROUP;
 		st->scope_arg = NULL;
 		st->scope_loc = st->loc;

@@ -683,6 +683,7 @@ static void lower_stmts(List *stmts);
 static bool wait_ld_follows(List *stmts, int i);
 static void lower_call(Stmt *s);
 static IExpr *subst(IExpr *e, Var **from, IExpr **to, int n);
+static uint64_t unit_fixed_warps(void);
 
 /* Whether a view of global or shared memory counts in needs_unroll: it does for a loop of constant bounds
    (unrolled, its indices are constants, which any view takes); a loop of run-time bounds indexes such a
@@ -1215,6 +1216,7 @@ lower_stmt(Stmt *s)
 		ctx.kernel = W.k;
 		ctx.warps = protocol_warps(W.proto);
 		ctx.fixed_warp = protocol_fixed_warp(W.proto);
+		ctx.unit_warps = ctx.fixed_warp < 0 ? unit_fixed_warps() : 0;
 		CopyChoice choice;
 		int at = W.out->n;
 		if (copy && copy_lower(s, ops[0], ops[1], &ctx, W.out, &choice) && !choice.is_tc) {
@@ -1699,6 +1701,31 @@ grid_fits_cluster(const KernelIR *k, const NamedArg *grid)
 /* The device functions declared so far: no name of the generated code may hide one. */
 static List device_names;
 
+/* In a device function lowered at a call, the warps that run the statement when its code has fixed the
+   warp: a warp function's calls (one warp each), or warp K of each calling warpgroup (if (warp_id == K)
+   in a warpgroup function that two warpgroups call). 0 elsewhere. */
+static uint64_t
+unit_fixed_warps(void)
+{
+	uint64_t m = protocol_warps(W.proto);
+	if (!W.dev || !W.dev->lowering || !m)
+		return 0;
+	if (W.dev->scope == SCOPE_WARP)
+		return m;
+	if (W.dev->scope != SCOPE_WARPGROUP)
+		return 0;
+	int k = -1;
+	for (int g = 0; g < 16; g++) {
+		uint64_t x = m >> (4 * g) & 0xf;
+		if (!x)
+			continue;
+		if (x & (x - 1) || (k >= 0 && x != 1ull << k))
+			return 0;
+		k = __builtin_ctzll(x);
+	}
+	return m;
+}
+
 /* The walk over the body of a kernel or (dev) device function. */
 static void
 walk_begin(KernelIR *k, Kernel *dev)
@@ -2085,12 +2112,15 @@ lower_call(Stmt *s)
 	int nwarps = (W.k->threads + 31) / 32, unit = 32, bases[32], nbases = 0;
 	if (fd->scope == SCOPE_WARP) {
 		int w = protocol_fixed_warp(W.proto);
-		if (w < 0) {
+		uint64_t each = w < 0 ? unit_fixed_warps() : 1ull << w;
+		if (!each) {
 			error(s->loc, "'%s' has scope warp: one warp calls it, where the code has fixed the warp (inside "
 			              "if (warp_id == K) { ... })", s->name);
 			return;
 		}
-		bases[nbases++] = 32 * w;
+		for (w = 0; w < nwarps; w++)
+			if (each >> w & 1)
+				bases[nbases++] = 32 * w;
 	} else if (fd->scope == SCOPE_WARPGROUP) {
 		unit = 128;
 		for (int g = 0; g * 4 < nwarps; g++) {

@@ -843,6 +843,7 @@ typedef struct ApplyCtx {
 	KernelIR *kernel;
 	uint64_t warps;      /* warps that may execute the apply */
 	int fixed_warp;      /* the one warp, when the code fixes it; else -1 */
+	uint64_t unit_warps; /* else, in a device function at a call: one warp per calling unit, which its code fixed */
 	bool can_defer;      /* a wait for loads follows in the same statement list, with no control flow between */
 	bool is_ld;          /* out: the instruction's direction */
 	List after_wait;     /* out: LStmt* that must follow that wait */
