@@ -886,6 +886,7 @@ copy_tmem(Stmt *st, View *dst, View *lv, View *tv, ApplyCtx *ctx, List *out, Cop
 
 /* The block of the copy being lowered (copy_regs), for thread_index. */
 static const int *copy_block;
+static int copy_unit; /* a warp or warpgroup function's own code: its 32 or 128 threads, else 0 */
 
 /* The thread's linear index in the CTA, x + y * X + z * X * Y, as layouts count it (tx). */
 static IExpr *
@@ -896,6 +897,9 @@ thread_index(void)
 		tid = ie_binary(OP_ADD, tid, ie_binary(OP_MUL, ie_builtin(B_THREAD_Y), ie_int(copy_block[0], T_I32)));
 	if (copy_block[2] > 1)
 		tid = ie_binary(OP_ADD, tid, ie_binary(OP_MUL, ie_builtin(B_THREAD_Z), ie_int(copy_block[0] * copy_block[1], T_I32)));
+	/* a warp or warpgroup function counts its threads within the calling unit, which may be any of the CTA */
+	if (copy_unit)
+		tid = ie_binary(OP_BITAND, tid, ie_int(copy_unit - 1, T_I32));
 	return tid;
 }
 
@@ -1058,6 +1062,7 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out)
 	const Layout *l = lt->layout;
 	int threads = k->threads, slots = l->slots;
 	copy_block = k->block;
+	copy_unit = k->is_device && k->scope != SCOPE_CTA ? threads : 0;
 	/* which copy coordinate each local element is, and each (thread, slot)'s memory offset */
 	int *coord_of = pool_alloc(sizeof(int) * (size_t)lt->count);
 	for (int e = 0; e < lt->count; e++)

@@ -18,6 +18,7 @@
 #   emu/run/...        tilec run's usage errors and determinism; -Werror, -Wno-race and --dump with races.
 #   emu/header/...     the --target=emu header of examples/device_functions.tile called by a kernel written
 #                      by hand (tests/emu/header_kernel.cu) gives Out = A on the CPU, and builds with nvcc;
+#                      tests/emu/header_unit_index.cu calls functions from warp 1 and warpgroup 1 the same way;
 #                      the emulation headers of every golden .cuh, together in one translation unit, pass
 #                      $CXX -Wall -Wextra -Werror and nvcc -cubin -arch=sm_80.
 # Without a C++ compiler: one SKIP line. Exits 1 when a test failed.
@@ -135,6 +136,25 @@ else
 			fail "nvcc -c -arch=sm_80 of tests/emu/header_kernel.cu failed or warned"
 			show "$tmp/err"
 		fi
+	fi
+fi
+# the functions called by warp 1 and warpgroup 1: their threads count within the calling unit
+name=emu/header/unit-index
+if ! "$tilec" --target=emu --emit=cuh tests/golden/device_unit_index.tile -o "$tmp/device_unit_index.cuh" 2>"$tmp/err"; then
+	fail "tilec --target=emu --emit=cuh tests/golden/device_unit_index.tile failed"
+	show "$tmp/err"
+elif ! "$cxx" -x c++ -std=c++11 -Wall -Wextra -Werror -pthread -I"$tmp" -o "$tmp/header_unit_index" \
+	tests/emu/header_unit_index.cu >"$tmp/err" 2>&1; then
+	fail "$cxx rejects tests/emu/header_unit_index.cu with the emulation header"
+	show "$tmp/err"
+else
+	$limit "$tmp/header_unit_index" >"$tmp/out" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ] || ! grep -q 'Out and H as expected' "$tmp/out"; then
+		fail "exit status $rc, or Out or H not as expected"
+		show "$tmp/out"
+	else
+		echo "PASS $name"
 	fi
 fi
 name=emu/header/together
