@@ -897,9 +897,12 @@ thread_index(void)
 		tid = ie_binary(OP_ADD, tid, ie_binary(OP_MUL, ie_builtin(B_THREAD_Y), ie_int(copy_block[0], T_I32)));
 	if (copy_block[2] > 1)
 		tid = ie_binary(OP_ADD, tid, ie_binary(OP_MUL, ie_builtin(B_THREAD_Z), ie_int(copy_block[0] * copy_block[1], T_I32)));
-	/* a warp or warpgroup function counts its threads within the calling unit, which may be any of the CTA */
+	/* a warp or warpgroup function counts its threads within the calling unit, which may be any of the CTA,
+	   in a block of any shape: the lane, and in a warpgroup the warp's place in it (its warp_id) */
+	if (copy_unit == 32)
+		return ie_builtin(B_LANE_ID);
 	if (copy_unit)
-		tid = ie_binary(OP_BITAND, tid, ie_int(copy_unit - 1, T_I32));
+		return ie_binary(OP_ADD, ie_builtin(B_LANE_ID), ie_binary(OP_MUL, ie_builtin(B_WARP_ID), ie_int(32, T_I32)));
 	return tid;
 }
 
