@@ -1382,9 +1382,23 @@ cu_write(Program *p, const char *arch, const CuDialect *d, bool header, Buf *out
 	E.out = &body;
 	E.header = header;
 	for (int i = 0; (d->devices || header) && i < p->devices.n; i++) {
-		device_fn(LIST_AT(p->devices, KernelIR, i));
-		if (header)
-			device_fn_typed(LIST_AT(p->devices, KernelIR, i));
+		KernelIR *k = LIST_AT(p->devices, KernelIR, i);
+		if (!header) {
+			device_fn(k);
+			continue;
+		}
+		/* a function of a file that two .tile files include is in both headers: each copy under a guard
+		   of its name and text, so that one translation unit defines it once */
+		Buf fn = {0};
+		E.out = &fn;
+		device_fn(k);
+		device_fn_typed(k);
+		E.out = &body;
+		unsigned long long h = (unsigned long long)str_hash(fn.data ? fn.data : "");
+		buf_printf(&body, "#ifndef TILEC_FN_%s_%016llX\n#define TILEC_FN_%s_%016llX\n", k->name, h, k->name, h);
+		buf_puts(&body, fn.data ? fn.data : "");
+		buf_puts(&body, "#endif\n");
+		buf_free(&fn);
 	}
 	for (int i = 0; !header && i < p->kernels.n; i++) {
 		if (i)

@@ -193,6 +193,26 @@ else
 	fail "the headers of a/k.tile and b/k.tile in one translation unit"
 	show "$tmp/err"
 fi
+# two files that include one file of device functions: both headers hold them, defined once in a unit
+name=emu/header/shared-include
+mkdir -p "$tmp/inc"
+printf '%s\n' 'layout W = S[(32, 4) : (1@laneid, 1)];' 'device twice(r: local f32[32, 4] layout W) scope warp' '{' \
+	'    view rs = r.view(4, layout = default);' '    for j in 0..4 {' '        rs[j] *= 2.0;' '    }' '}' \
+	>"$tmp/inc/common.tile"
+for f in a b; do
+	printf '%s\n' 'include "common.tile";' "device use_$f(r: local f32[32, 4] layout W) scope warp" '{' '    twice(r);' \
+		'}' >"$tmp/inc/$f.tile"
+done
+if "$tilec" --target=emu --emit=cuh "$tmp/inc/a.tile" -o "$tmp/inc/a.cuh" 2>"$tmp/err" &&
+   "$tilec" --target=emu --emit=cuh "$tmp/inc/b.tile" -o "$tmp/inc/b.cuh" 2>>"$tmp/err" &&
+   python3 tests/cuh-wrap.py "$tmp/inc/a.cuh" "$tmp/inc/b.cuh" | sed '/^extern "C" __global__ void wrap_twice/,/^}/d' \
+	>"$tmp/inc/ab.cu" &&
+   "$cxx" -x c++ -std=c++11 -Wall -Wextra -Werror -pthread -fsyntax-only "$tmp/inc/ab.cu" >>"$tmp/err" 2>&1; then
+	echo "PASS $name"
+else
+	fail "the headers of two files that include one file of device functions, in one translation unit"
+	show "$tmp/err"
+fi
 if [ -n "$nvcc" ] && [ "${EMU_NVCC:-1}" != 0 ]; then
 	name=emu/header/together/nvcc
 	if "$nvcc" -cubin -arch=sm_80 -o "$tmp/together.cubin" "$tmp/together.cu" >"$tmp/err" 2>&1 && ! grep -q . "$tmp/err"; then
