@@ -992,7 +992,7 @@ tilert_grid_eval(const unsigned *prog, size_t n, void **args, unsigned grid[3])
 {
 	size_t pc = 0;
 	for (int d = 0; d < 3; d++) {
-		uint32_t st[64];
+		uint32_t st[TILERT_GP_STACK];
 		int sp = 0;
 		bool empty = true;
 		for (;;) {
@@ -1003,7 +1003,7 @@ tilert_grid_eval(const unsigned *prog, size_t n, void **args, unsigned grid[3])
 				break;
 			empty = false;
 			if (op == TILERT_GP_CONST || op == TILERT_GP_PARAM) {
-				if (pc >= n || sp >= 64)
+				if (pc >= n || sp >= TILERT_GP_STACK)
 					return fail(TILERT_ERR_ARG, "grid program: malformed at word %zu", pc);
 				unsigned w = prog[pc++];
 				if (op == TILERT_GP_CONST) {

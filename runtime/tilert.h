@@ -71,6 +71,7 @@ int tilert_kernel_launch_ex(tilert_kernel *kernel, const unsigned grid[3], const
  * words; SKIP skips them always. They evaluate only the chosen side of ?:, && and || (as C does: the
  * other side may divide by zero).
  */
+#define TILERT_GP_STACK 64 /* the values a grid program may hold at once */
 enum {
 	TILERT_GP_END, TILERT_GP_CONST, TILERT_GP_PARAM,
 	TILERT_GP_NEG, TILERT_GP_NOT, TILERT_GP_BITNOT, TILERT_GP_ABS,

@@ -147,6 +147,27 @@ code(Prog *p, const IExpr *e)
 }
 
 int
+grid_depth(const IExpr *e)
+{
+	int a = e->a ? grid_depth(e->a) : 0, b = e->b ? grid_depth(e->b) : 0, c = e->index ? grid_depth(e->index) : 0;
+	switch (e->kind) {
+	case IE_INT:
+	case IE_VAR:
+		return 1;
+	case IE_SELECT: /* each side starts where the condition was */
+		return a > b ? (a > c ? a : c) : (b > c ? b : c);
+	case IE_BINARY: /* b is pushed above a, except for && and ||, whose right side starts where a was */
+		if (e->op == OP_LAND || e->op == OP_LOR)
+			return a > b ? a : b;
+		return a > b + 1 ? a : b + 1;
+	case IE_CALL:
+		return a > b + 1 ? a : b + 1;
+	default:
+		return a;
+	}
+}
+
+int
 grid_program(KernelIR *k, uint32_t *out, int max)
 {
 	Prog p = {k, out, 0, max, true};

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "tilec.h"
+#include "tilert.h"
 
 typedef struct Walk {
 	KernelIR *k;
@@ -1657,6 +1658,12 @@ launch_dims(NamedArg *a, int out[3], KernelIR *k)
 				return false;
 			if (g->type == T_F32 || !ie_params_only(g)) {
 				error(e->loc, "a grid dimension is a constant or an integer expression over scalar parameters");
+				return false;
+			}
+			if (!ie_is_const(g, &v) && grid_depth(g) > TILERT_GP_STACK) {
+				error(e->loc, "this grid dimension nests too deep for libtilert, which evaluates it at launch with "
+				              "room for %d values (this one needs %d): write it with fewer parentheses on the right",
+				      TILERT_GP_STACK, grid_depth(g));
 				return false;
 			}
 			if (!ie_is_const(g, &v)) {

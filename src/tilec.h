@@ -1247,6 +1247,8 @@ float math_eval_gpu(Func fn, float x, double ex2_error);
 
 /* The grid program of k (runtime/tilert.h, TILERT_GP_*) into out[0 .. max); returns its length in words. */
 int grid_program(KernelIR *k, uint32_t *out, int max);
+/* The values on libtilert's stack at once while it evaluates e (it has room for TILERT_GP_STACK). */
+int grid_depth(const IExpr *e);
 /* Whether k's grid is computed at launch. */
 bool grid_at_launch(const KernelIR *k);
 
