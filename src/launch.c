@@ -33,16 +33,6 @@ param_kind(EType t)
 
 static void code(Prog *p, const IExpr *e);
 
-/* The words of e's program. */
-static uint32_t
-length(Prog *p, const IExpr *e)
-{
-	Prog q = {p->k, NULL, 0, 0, true};
-	code(&q, e);
-	p->ok &= q.ok;
-	return (uint32_t)q.n;
-}
-
 /* cond ? then : other, evaluating only the side chosen. For && and || (truth), a side is its truth
    value, 0 or 1, and a NULL side is then's 1 or other's 0. */
 static void
@@ -60,10 +50,13 @@ side(Prog *p, const IExpr *e, uint32_t constant, bool truth)
 	}
 }
 
-static uint32_t
-side_length(Prog *p, const IExpr *e, bool truth)
+/* A skip's count, written once the words it skips are out: counting them beforehand would code every
+   nested ?: twice per level, exponential in its depth. */
+static void
+patch(Prog *p, int at, uint32_t w)
 {
-	return e ? length(p, e) + (truth ? 2 : 0) : 2;
+	if (at < p->max)
+		p->out[at] = w;
 }
 
 static void
@@ -71,11 +64,15 @@ choose(Prog *p, const IExpr *cond, const IExpr *then, const IExpr *other, bool t
 {
 	code(p, cond);
 	put(p, TILERT_GP_SKIPZ);
-	put(p, side_length(p, then, truth) + 2);
+	int skipz = p->n;
+	put(p, 0);
 	side(p, then, 1, truth);
 	put(p, TILERT_GP_SKIP);
-	put(p, side_length(p, other, truth));
+	int skip = p->n;
+	put(p, 0);
 	side(p, other, 0, truth);
+	patch(p, skipz, (uint32_t)(skip - skipz));
+	patch(p, skip, (uint32_t)(p->n - skip - 1));
 }
 
 static void

@@ -68,6 +68,8 @@ gen deep-ifs "$k" 'if (thread_idx.x < 64) {' 50000 ''
 gen deep-else-if "$k if (thread_idx.x == 0) {}" ' else if (thread_idx.x == 1) {}' 50000 '}'
 gen deep-fors "$k" 'for i in 0..2 {' 50000 ''
 gen deep-views "$k local r: f32[128] layout default; view v = r" '.view(128)' 20000 '; }'
+# a grid of ?: nested 900 deep: its launch program was coded in time exponential in the depth
+gen deep-grid-select 'kernel k(A: i32[4], M: i32) launch(grid = ' 'M != 0 ? 1 : ' 900 '2, block = 32) { A[0] = 1; }'
 gen deep-layout "layout L = S[(" '(' 100000 ''
 gen long-identifier "$k let " 'abcdefghij' 100000 ' = 1; let y = x; }'
 gen long-line 'const A = 1;' '          ' 100000 ' @'
