@@ -74,6 +74,10 @@ file_exists(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* Each level of includes is a parse and two calls deep in C's stack: a chain of a few thousand files
+   overflowed it. */
+enum { MAX_INCLUDE_DEPTH = 200 };
+
 static bool load_items(Includer *inc, const char *path, const char *name, List *out, Loc from);
 
 /* path written in a file of directory dir (dir/path, or path alone when dir is ".") */
@@ -164,6 +168,10 @@ load_items(Includer *inc, const char *path, const char *name, List *out, Loc fro
 	for (int i = 0; i < inc->seen.n; i++)
 		if (strcmp(LIST_AT(inc->seen, char, i), key) == 0)
 			return true; /* each file is read once, as with #pragma once */
+	if (inc->stack.n >= MAX_INCLUDE_DEPTH) {
+		error(from, "includes nested more than %d deep", MAX_INCLUDE_DEPTH);
+		return false;
+	}
 	size_t len;
 	char *text = include_read_file(path, &len);
 	if (!text) {

@@ -283,6 +283,17 @@ status warn-include-place 0 "$tmp/onlyinclude.tile" -o - &&
 else
 	fail warn-include-place "the warning does not point at the compiled file's first line"
 fi
+# a chain of includes: 200 files deep are read, 3000 are refused at the 201st (not a stack overflow)
+mkdir "$tmp/chain"
+awk -v d="$tmp/chain" 'BEGIN { for (i = 1; i < 3000; i++) printf "include \"c%d.tile\";\n", i + 1 >(d "/c" i ".tile")
+	print "kernel k(A: f32[4]) launch(grid = 1, block = 32) { A[0] = 1.0; }" >(d "/c3000.tile") }'
+status include-depth-200 0 "$tmp/chain/c2801.tile" -o "$tmp/chain200.cu" && pass include-depth-200
+status include-depth-3000 1 "$tmp/chain/c1.tile" -o "$tmp/chain3000.cu" && lacks include-depth-3000 "$tmp/chain3000.cu" &&
+	if grep -q '^.*c200\.tile:1:1: error: includes nested more than 200 deep$' "$tmp/err"; then
+	pass include-depth-3000
+else
+	fail include-depth-3000 "no error at the 201st include"
+fi
 status warn-werror-all 1 -Werror "$tmp/nokernel.tile" -o - && pass warn-werror-all
 status warn-unknown 2 -Wempty-outptu "$tmp/nokernel.tile" -o - && if grep -q "did you mean '-Wempty-output'" "$tmp/err"; then
 	pass warn-unknown
