@@ -1859,7 +1859,7 @@ lower_kernel(Kernel *kd)
 			return NULL;
 	}
 	tmemplan_kernel(kd, k->threads);
-	tmem_names.n = 0;
+	tmem_names = (List){0}; /* pool memory: a later compile in the process (the fuzz harness) starts afresh */
 	collect_tmem_names(&kd->body);
 	Frame top = {&kd->body, 0, false, NULL};
 	int seen = 0;
@@ -2644,7 +2644,7 @@ lower_device(Kernel *kd)
 		}
 		k->contract = device_contract(kd, k);
 		/* a barrier inside may follow or precede the caller's tcgen05 work: fences on both sides */
-		tmem_names.n = 0;
+		tmem_names = (List){0};
 		for (int i = 0; i < kd->params.n; i++)
 			if (LIST_AT(kd->params, Param, i)->kind == PK_TMEM)
 				list_push(&tmem_names, (void *)LIST_AT(kd->params, Param, i)->name);
