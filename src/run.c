@@ -256,11 +256,17 @@ param_value(const Var *v, void *ctx)
 	return 0;
 }
 
+/* The run holds each tensor parameter twice (its values and the copy --expect compares with): past this
+   many bytes of them together a run was killed by the system (16 GiB of f32 at --set N=65536), or a
+   size that overflowed 64 bits allocated too little. */
+#define RUN_TENSOR_BYTES (1ull << 30)
+
 /* Every tensor's shape and the grid, from the scalar values; a size that is not positive is an error. */
 static int
 runtime_shapes(KernelIR *k, const uint32_t *bits, Shape64 *shapes, unsigned grid[3])
 {
 	ParamValues pv = {k, bits};
+	unsigned long long bytes = 0;
 	for (int i = 0; i < k->params.n; i++) {
 		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
 		if (!t)
@@ -268,6 +274,7 @@ runtime_shapes(KernelIR *k, const uint32_t *bits, Shape64 *shapes, unsigned grid
 		Shape64 *s = &shapes[i];
 		s->count = 1;
 		s->storage = 1;
+		bool large = false;
 		for (int d = t->rank - 1; d >= 0; d--) {
 			int64_t v = 0;
 			if (!ie_eval_params(t->rdims[d], param_value, &pv, &v) || v <= 0) {
@@ -284,8 +291,20 @@ runtime_shapes(KernelIR *k, const uint32_t *bits, Shape64 *shapes, unsigned grid
 				error(no_loc, "stride %d of %s is negative with these --set values", d, t->name);
 				return 1;
 			}
+			unsigned long long stride = (unsigned long long)s->strides[d];
+			if (s->count > RUN_TENSOR_BYTES / (unsigned long long)v
+			    || (stride && (unsigned long long)(v - 1) > (RUN_TENSOR_BYTES - s->storage) / stride)) {
+				large = true;
+				break;
+			}
 			s->count *= (unsigned long long)v;
-			s->storage += (unsigned long long)(v - 1) * (unsigned long long)s->strides[d];
+			s->storage += (unsigned long long)(v - 1) * stride;
+		}
+		bytes += s->storage * (unsigned long long)((etype_bits(t->type) + 7) / 8);
+		if (large || bytes > RUN_TENSOR_BYTES) {
+			error(no_loc, "tensor %s is too large with these --set values: tilec run takes at most 2^30 bytes "
+			              "of tensor parameters together", t->name);
+			return 1;
 		}
 	}
 	for (int d = 0; d < 3; d++) {

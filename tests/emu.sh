@@ -386,6 +386,11 @@ else
 fi
 expect_run emu/run/dim_not_positive 1 "dimension 0 of A is -5 with these --set values" \
 	tests/emu/trap_outside.tile --set M=-5 --set N=200
+# sizes past tilec run's 2^30 bytes, and a product of dimensions past 64 bits, are refused before the run
+expect_run emu/run/dim_too_large 1 "tensor A is too large with these --set values: tilec run takes at most 2^30 bytes" \
+	tests/emu/trap_outside.tile --set M=65536 --set N=65536
+expect_run emu/run/dim_product_overflow 1 "tensor A is too large with these --set values" \
+	tests/emu/trap_outside.tile --set M=2147483647 --set N=2147483647
 expect_run emu/run/select_dim_large 0 "expect Out = A: all 64 elements equal" tests/emu/select_dim.tile --set n=100 --expect Out=A
 expect_run emu/run/select_dim_small 0 "expect Out = A: all 10 elements equal" tests/emu/select_dim.tile --set n=10 --expect Out=A
 # a copy between registers and memory where only some threads hold elements
