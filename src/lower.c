@@ -26,6 +26,9 @@ static Walk W;
 bool (*lower_apply_observer)(Stmt *s, View **operands, int noperands, struct ApplyCtx *ctx);
 /* iterations unrolled so far in the whole file (all kernels): the output stays in proportion to the input */
 static int64_t file_unrolled;
+/* calls inlined so far in the whole file: a call is its callee's body in place, so calls of calls multiply
+   as nested loops do (16 functions that each call the one before twice made 2^16 copies) */
+static int64_t file_inlined;
 
 static void
 list_insert(List *l, int at, void *item)
@@ -2094,6 +2097,13 @@ lower_call(Stmt *s)
 	}
 	if (!fd->ir)
 		return; /* its errors are reported */
+	bool reported = file_inlined > 65536; /* once per file; the later calls are skipped quietly */
+	if (++file_inlined > 65536) {
+		if (!reported)
+			error(s->name_loc, "inlining this call of '%s' makes the file longer than 65536 inlined calls in all",
+			      s->name);
+		return;
+	}
 	KernelIR *callee = fd->ir;
 	if (s->operands.n != fd->params.n) {
 		error(s->loc, "'%s' takes %d argument%s, not %d", s->name, fd->params.n, fd->params.n == 1 ? "" : "s",
@@ -2673,6 +2683,7 @@ lower_program(List *items, const char *source_name)
 	Program *p = pool_alloc(sizeof *p);
 	p->source_name = source_name;
 	file_unrolled = 0;
+	file_inlined = 0;
 	device_names = (List){0};
 	sema_reset();
 	scope_push();
