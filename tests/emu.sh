@@ -386,8 +386,8 @@ else
 fi
 expect_run emu/run/dim_not_positive 1 "dimension 0 of A is -5 with these --set values" \
 	tests/emu/trap_outside.tile --set M=-5 --set N=200
-# sizes past tilec run's 2^30 bytes, and a product of dimensions past 64 bits, are refused before the run
-expect_run emu/run/dim_too_large 1 "tensor A is too large with these --set values: tilec run takes at most 2^30 bytes" \
+# sizes past tilec run's 2^33 bytes, and a product of dimensions past 64 bits, are refused before the run
+expect_run emu/run/dim_too_large 1 "tensor A is too large with these --set values: tilec run takes at most 2^33 bytes" \
 	tests/emu/trap_outside.tile --set M=65536 --set N=65536
 expect_run emu/run/dim_product_overflow 1 "tensor A is too large with these --set values" \
 	tests/emu/trap_outside.tile --set M=2147483647 --set N=2147483647
