@@ -5,6 +5,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -619,7 +620,8 @@ kind_of(Options *opt)
 		for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
 			const char *ext = kinds[k].ext;
 			size_t n = strlen(opt->output), e = ext ? strlen(ext) : 0;
-			if (ext && n > e && strcmp(opt->output + n - e, ext) == 0)
+			/* in any case: -o K.PTX is PTX, not CUDA C under a .PTX name */
+			if (ext && n > e && strcasecmp(opt->output + n - e, ext) == 0)
 				return kinds[k].kind;
 		}
 	}

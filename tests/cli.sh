@@ -148,6 +148,18 @@ if status deterministic 0 "$example" -o "$tmp/out2.cu"; then
 fi
 
 status emit-cu 0 --emit=cu "$example" -o - && has emit-cu "$tmp/out" "nothing on stdout" && pass emit-cu
+# the kind comes from the -o extension in any case: k.PTX is PTX (was CUDA C), k.Cu CUDA C, k.IR the ir
+for pair in k.PTX:ptx k.Cu:cu k.IR:ir; do
+	file=${pair%:*} kind=${pair#*:}
+	if status "output-ext-case-$kind" 0 --emit=$kind "$example" -o - && cp "$tmp/out" "$tmp/case.want" &&
+		status "output-ext-case-$kind" 0 "$example" -o "$tmp/$file"; then
+		if cmp -s "$tmp/$file" "$tmp/case.want"; then
+			pass "output-ext-case-$kind"
+		else
+			fail "output-ext-case-$kind" "-o $file differs from --emit=$kind -o -"
+		fi
+	fi
+done
 status emit-tokens 0 --emit=tokens "$example" -o - &&
 	has emit-tokens "$tmp/out" "nothing on stdout" && pass emit-tokens
 status emit-ast 0 --emit=ast "$example" -o - && has emit-ast "$tmp/out" "nothing on stdout" && pass emit-ast
