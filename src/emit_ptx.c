@@ -96,6 +96,8 @@ typedef struct Px {
 	int nslots;
 	bool pending; /* a publishing barrier was emitted: read its slots before the next statement */
 	int depth;    /* ifs and runtime loops open around the statement */
+	List known;     /* IExpr*: conditions of ids of the ifs open around the statement, and known_val: */
+	List known_val; /* ... 1 inside the then branch, 0 inside the else branch (see stmt's L_IF) */
 	bool in_tc;   /* evaluating the TMEM address of a tcgen05 instruction */
 	Opnd utid;    /* the linear thread index of the warp's lane 0, once read (O_NONE before) */
 	bool sink;      /* the let being bound may be computed where it is used, float work included */
@@ -178,10 +180,10 @@ put_addr(Buf *b, const Addr *a)
 		buf_puts(b, a->sym);
 	else
 		put_op(b, a->base);
-	if (a->off > 0)
+	if (a->off) { /* a negative offset is written +-N (ptxas refuses [%rd1-256]) */
 		buf_putc(b, '+');
-	if (a->off)
 		put_int(b, a->off);
+	}
 	buf_putc(b, ']');
 }
 
@@ -801,9 +803,65 @@ linear_tid(void)
 	return pure(O_R, "mad.lo.s32 %D, %o, %d, %o;", yz, k->block[0], special("tid.x"));
 }
 
+/* The values a thread id can take in a block of this kernel's size. */
+static void
+builtin_range(Builtin b, int64_t *lo, int64_t *hi)
+{
+	const KernelIR *k = P.k;
+	int64_t n = k->block[0] * k->block[1] * k->block[2];
+	*lo = 0;
+	switch (b) {
+	case B_THREAD_X: *hi = k->block[0] - 1; break;
+	case B_THREAD_Y: *hi = k->block[1] - 1; break;
+	case B_THREAD_Z: *hi = k->block[2] - 1; break;
+	case B_WARP_ID: *hi = (n - 1) >> 5; break;
+	case B_LANE_ID: *hi = n < 32 ? n - 1 : 31; break;
+	case B_WARPGROUP_ID: *hi = (n - 1) >> 7; break;
+	default: *hi = INT32_MAX; break;
+	}
+}
+
+/* 1 or 0 when a comparison of a thread id with a constant has the same value in every thread of
+ * the block (warp_id == 5 in a block of 4 warps, warp_id == 0 in one of 1), else -1: nvcc knows the
+ * ids' ranges from the block size and drops the code (and the registers) of the branch never taken. */
+static int
+id_test(const IExpr *e)
+{
+	int64_t c, lo, hi;
+	if (e->kind == IE_UNARY && e->op == OP_NOT) {
+		int a = id_test(e->a);
+		return a < 0 ? -1 : !a;
+	}
+	if (e->kind == IE_BINARY && (e->op == OP_LAND || e->op == OP_LOR)) {
+		int a = id_test(e->a), b = id_test(e->b);
+		if (e->op == OP_LAND)
+			return a == 0 || b == 0 ? 0 : a == 1 && b == 1 ? 1 : -1;
+		return a == 1 || b == 1 ? 1 : a == 0 && b == 0 ? 0 : -1;
+	}
+	if (e->kind != IE_BINARY || !is_compare(e->op) || e->a->kind != IE_BUILTIN || !ie_is_const(e->b, &c) ||
+	    (e->a->type != T_I32 && e->a->type != T_U32))
+		return -1;
+	builtin_range(e->a->builtin, &lo, &hi);
+	if (e->a->type == T_I32)
+		c = (int32_t)c;
+	switch (e->op) {
+	case OP_EQ: return c < lo || c > hi ? 0 : lo == hi ? 1 : -1;
+	case OP_NE: return c < lo || c > hi ? 1 : lo == hi ? 0 : -1;
+	case OP_LT: return hi < c ? 1 : lo >= c ? 0 : -1;
+	case OP_LE: return hi <= c ? 1 : lo > c ? 0 : -1;
+	case OP_GT: return lo > c ? 1 : hi <= c ? 0 : -1;
+	case OP_GE: return lo >= c ? 1 : hi < c ? 0 : -1;
+	default: return -1;
+	}
+}
+
 static Opnd
 builtin(Builtin b)
 {
+	int64_t lo, hi;
+	builtin_range(b, &lo, &hi);
+	if (lo == hi)
+		return imm(lo); /* warp_id in a block of one warp, thread_idx.y in a flat block */
 	switch (b) {
 	case B_THREAD_X:
 		if (P.in_tc && P.utid.k != O_NONE && P.k->block[1] == 1 && P.k->block[2] == 1)
@@ -816,7 +874,10 @@ builtin(Builtin b)
 	case B_BLOCK_Z: return special("ctaid.z");
 	/* a plain shift, as in emit_cu.c: ptxas finds it uniform */
 	case B_WARP_ID: return pure(O_R, "shr.u32 %D, %o, 5;", linear_tid());
-	case B_LANE_ID: return pure(O_R, "and.b32 %D, %o, 31;", linear_tid());
+	case B_LANE_ID:
+		if (P.k->block[0] * P.k->block[1] * P.k->block[2] <= 32)
+			return linear_tid(); /* a block of one warp: the lane is the thread */
+		return pure(O_R, "and.b32 %D, %o, 31;", linear_tid());
 	case B_WARPGROUP_ID: return pure(O_R, "shr.u32 %D, %o, 7;", linear_tid());
 	}
 	return imm(0);
@@ -1914,6 +1975,18 @@ unrolls(const LStmt *s, int64_t lo, int64_t hi)
 	return s->body.n > 0 && size * (hi - lo) <= 1024;
 }
 
+/* 1 or 0 when an if around the statement tests cond (its then or its else branch), else -1: a masked
+ * copy's element test inside the else branch of its vector's test, when both test the same bounds
+ * (copy_box_start: each element was tested again, and ptxas kept every branch's values apart). */
+static int
+known_cond(const IExpr *cond)
+{
+	for (int i = P.known.n - 1; i >= 0; i--)
+		if (ie_equal(LIST_AT(P.known, IExpr, i), cond))
+			return (int)(intptr_t)P.known_val.v[i];
+	return -1;
+}
+
 static void
 stmt(const LStmt *s)
 {
@@ -1968,8 +2041,12 @@ stmt(const LStmt *s)
 		break;
 	case L_IF: {
 		int64_t c;
-		if (ie_is_const(s->cond, &c)) {
-			stmts(c ? &s->body : &s->els);
+		bool fixed = recomputable(s->cond);
+		int known = ie_is_const(s->cond, &c) ? c != 0 : id_test(s->cond) == 0 ? 0 : -1;
+		if (known < 0 && fixed)
+			known = known_cond(s->cond);
+		if (known >= 0) {
+			stmts(known ? &s->body : &s->els);
 			break;
 		}
 		if (!has_load(s->cond)) {
@@ -1985,6 +2062,10 @@ stmt(const LStmt *s)
 		ins("@!%o bra %s;", p, label_name(l_else));
 		P.cse_gen = gen_new(gen);
 		P.depth++;
+		if (fixed) {
+			list_push(&P.known, (void *)s->cond);
+			list_push(&P.known_val, (void *)(intptr_t)1);
+		}
 		stmts(&s->body);
 		if (s->els.n) {
 			ins("bra %s;", label_name(l_end));
@@ -1992,7 +2073,13 @@ stmt(const LStmt *s)
 			/* reached only through the test, so what was computed before the if holds here too;
 			   computed again, the ids, parameters and row address of a masked copy's fallback */
 			P.cse_gen = gen_new(gen);
+			if (fixed)
+				P.known_val.v[P.known_val.n - 1] = (void *)(intptr_t)0;
 			stmts(&s->els);
+		}
+		if (fixed) {
+			P.known.n--;
+			P.known_val.n--;
 		}
 		P.depth--;
 		label(l_end);
@@ -2118,6 +2205,24 @@ writes_read(const List *list, int from, const IExpr *e)
 	return false;
 }
 
+/* How many ifs from list[i] on test the same condition of ids, parameters and constants, which
+ * nothing in their branches can change. */
+static int
+same_tests(const List *list, int i)
+{
+	const LStmt *s = LIST_AT(*list, LStmt, i);
+	int n = 1;
+	if (!recomputable(s->cond))
+		return 1;
+	while (i + n < list->n) {
+		const LStmt *t = LIST_AT(*list, LStmt, i + n);
+		if (t->kind != L_IF || t->vec || !ie_equal(t->cond, s->cond))
+			break;
+		n++;
+	}
+	return n;
+}
+
 static void
 stmts(const List *list)
 {
@@ -2134,11 +2239,27 @@ stmts(const List *list)
 		   there (inside the branch that uses it, as nvcc sinks it) rather than kept live */
 		P.sink = (s->kind == L_LET || s->kind == L_VAR) && s->value && s->value->type == T_F32 &&
 		         later_uses(list, i + 1, s->var, false) <= 1 && !writes_read(list, i + 1, s->value);
+		int same = s->kind == L_IF && !s->vec ? same_tests(list, i) : 1;
 		if (s->vec) {
 			if (s->comment)
 				comment_line("", s->comment);
 			vector_access(s, list, i);
 			i += s->vec - 1;
+		} else if (same > 1) {
+			/* ifs in a row that test the same ids: one if, as nvcc threads them (copy_box_start:
+			   the vectors of a copy whose bounds test only the row) */
+			LStmt *m = pool_alloc(sizeof *m);
+			*m = *s;
+			m->body = m->els = (List){0};
+			for (int j = i; j < i + same; j++) {
+				const LStmt *t = LIST_AT(*list, LStmt, j);
+				for (int k = 0; k < t->body.n; k++)
+					list_push(&m->body, t->body.v[k]);
+				for (int k = 0; k < t->els.n; k++)
+					list_push(&m->els, t->els.v[k]);
+			}
+			stmt(m);
+			i += same - 1;
 		} else {
 			stmt(s);
 		}

@@ -144,6 +144,17 @@ ie_split_offset(IExpr *e, int64_t *c)
 			return node(IE_BINARY, e->type, e->op, ra, rb);
 		}
 	}
+	if (e->kind == IE_CONV && e->to == T_I64 && e->a->type == T_I32) {
+		/* (long long)(x + k) is (long long)x + k for the same reason: a runtime shape's column
+		   c + j then shares its row's 64-bit address (copy_wait_split: 255 registers, 400 bytes of
+		   spills before, as nvcc, which knows the add cannot wrap, 128 after) */
+		int64_t ca;
+		IExpr *ra = ie_split_offset(e->a, &ca);
+		if (ca) {
+			*c = ca;
+			return ra ? ie_convert(ra, T_I64) : NULL;
+		}
+	}
 	*c = 0;
 	return e;
 }
