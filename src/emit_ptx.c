@@ -1960,19 +1960,34 @@ expr_size(const IExpr *e)
 /* Whether a runtime loop of constant bounds is written out iteration by iteration: a short one whose
  * body only stores computed values to memory, with little arithmetic. ptxas unrolls such a loop
  * itself, but with an address per iteration kept live; written out, the iterations share one. */
+/* The operations of a list of stores, lets and ifs of them, or -1 when it holds anything else. */
+static int
+stores_size(const List *list)
+{
+	int size = 0;
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *b = LIST_AT(*list, LStmt, i);
+		if (b->kind == L_IF) {
+			int t = stores_size(&b->body), e = stores_size(&b->els);
+			if (t < 0 || e < 0)
+				return -1;
+			size += 1 + expr_size(b->cond) + t + e;
+		} else if (b->kind == L_STORE || b->kind == L_LET) {
+			size += 1 + expr_size(b->value) + expr_size(b->index);
+		} else {
+			return -1;
+		}
+	}
+	return size;
+}
+
 static bool
 unrolls(const LStmt *s, int64_t lo, int64_t hi)
 {
-	if (hi <= lo || hi - lo > 32 || assigns(&s->body, s->var))
+	if (hi <= lo || hi - lo > 64 || assigns(&s->body, s->var))
 		return false;
-	int size = 0;
-	for (int i = 0; i < s->body.n; i++) {
-		const LStmt *b = LIST_AT(s->body, LStmt, i);
-		if (b->kind != L_STORE && b->kind != L_LET)
-			return false;
-		size += 1 + expr_size(b->value) + expr_size(b->index);
-	}
-	return s->body.n > 0 && size * (hi - lo) <= 1024;
+	int size = stores_size(&s->body);
+	return s->body.n > 0 && size >= 0 && size * (hi - lo) <= 1024;
 }
 
 /* 1 or 0 when an if around the statement tests cond (its then or its else branch), else -1: a masked
