@@ -1940,7 +1940,7 @@ arg_fits(Expr *a, const char *name, EType type, int rank, const int *dims, const
 	if (pdims)
 		format_list(want, sizeof want, '[', pdims, p->dims.n, ']');
 	else
-		snprintf(want, sizeof want, "of rank %d", p->dims.n);
+		snprintf(want, sizeof want, " of rank %d", p->dims.n);
 	error(a->loc, "argument %d of '%s' is '%s', %s%s, but parameter '%s' is %s%s", i + 1, callee, name,
 	      etype_name(type), got, p->name, etype_name(p->type), want);
 	return false;
@@ -2262,6 +2262,7 @@ lower_call(Stmt *s)
 			continue;
 		Tensor *t = bound[i], *g = pool_alloc(sizeof *g);
 		*g = *dp->tensor;
+		g->identity = NULL; /* the callee's own view of the parameter names the parameter, not g */
 		g->cname = t->cname;
 		g->index = t->index;
 		for (int d = 0; d < g->rank; d++) {

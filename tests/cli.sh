@@ -220,6 +220,14 @@ if status emit-cuh 0 --emit=cuh "$dev" -o - && has emit-cuh "$tmp/out" "nothing 
 		fail emit-cuh-cu "the .cu has no device function stash above its kernel, or no call of it"
 	fi
 fi
+# The PTX inlines a device function's body: its copy to a global tensor parameter stores into the
+# caller's argument (B, tl_param_1), not into the kernel's first tensor.
+if status ptx-device-global 0 --emit=ptx tests/golden/device_global_copy.tile -o - &&
+	grep -q 'ld\.param\.u64 %rd[0-9]*, \[tl_param_1\];' "$tmp/out"; then
+	pass ptx-device-global
+else
+	fail ptx-device-global "the PTX never loads B's address (tl_param_1): the inlined copy stores elsewhere"
+fi
 printf 'device f(v: f32) scope warp\n{\n    x = v;\n}\n' >"$tmp/baddev.tile"
 status emit-cuh-error 1 --emit=cuh "$tmp/baddev.tile" -o "$tmp/baddev.cuh" && lacks emit-cuh-error "$tmp/baddev.cuh" &&
 	pass emit-cuh-error
