@@ -335,6 +335,7 @@ func_call(const IExpr *e)
 static void
 element_index(const Tensor *t, IExpr *const *coords, const ViewAt *view_at, const IExpr *index, bool write)
 {
+	index = global_index(t, index);
 	if (E.d->global_access)
 		E.d->global_access(&E, t, coords, view_at, index, write);
 	else
@@ -698,6 +699,9 @@ call(const CallInfo *c)
 		Tensor *t = c->tensors[i];
 		if (!t) {
 			expr_top(c->values[i]);
+		} else if (c->offsets[i]) { /* a slice: a pointer to its first element */
+			buf_printf(E.out, "%s + ", t->cname);
+			expr(c->offsets[i]);
 		} else if (dp->kind == PK_LOCAL && c->first_word[i]) { /* a view: its consecutive words, by reference */
 			buf_printf(E.out, "reinterpret_cast<unsigned (&)[%d]>(%s[%d])", dp->tensor->words, t->cname,
 			           c->first_word[i]);
@@ -883,7 +887,7 @@ vector_access(const LStmt *s, List *list, int i)
 	if (ld) {
 		int w0 = s->slot * bits / 32;
 		buf_printf(E.out, "{ const %s tl_v = *(const %s *)&%s[", vt, vt, t->cname);
-		expr_top(m->index);
+		expr_top(global_index(t, m->index));
 		buf_puts(E.out, "];");
 		for (int k = 0; k < words; k++) {
 			if (words == 1)
@@ -895,7 +899,7 @@ vector_access(const LStmt *s, List *list, int i)
 		return;
 	}
 	buf_printf(E.out, "*(%s *)&%s[", vt, t->cname);
-	expr_top(s->index);
+	expr_top(global_index(t, s->index));
 	buf_printf(E.out, "] = %s%s(", words > 1 ? "make_" : "", words > 1 ? vt : "");
 	for (int k = 0; k < words; k++) {
 		if (k)

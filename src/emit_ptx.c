@@ -638,7 +638,7 @@ address(const Tensor *t, const IExpr *index)
 	Addr a = {{O_NONE, 0, 0, NULL, false}, NULL, 0};
 	int64_t c;
 	/* constant terms move into the offset (see ie_split_offset for why that is safe) */
-	const IExpr *idx = ie_split_offset(resolve(index), &c);
+	const IExpr *idx = ie_split_offset(resolve(global_index(t, index)), &c);
 	a.off = c * size;
 	if (!idx) {
 		if (t->kind == TK_GLOBAL)

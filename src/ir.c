@@ -116,7 +116,7 @@ expr(IrWriter *w, const IExpr *e)
 	case IE_LOAD:
 	case IE_SADDR:
 		buf_printf(w->out, "%s%s[", e->kind == IE_SADDR ? "&" : "", e->tensor->cname);
-		expr_top(w, e->index);
+		expr_top(w, global_index(e->tensor, e->index));
 		buf_puts(w->out, "]");
 		break;
 	case IE_REG:
@@ -260,7 +260,7 @@ stmt(IrWriter *w, const LStmt *s)
 		break;
 	case L_STORE:
 		line(w, "%s[", s->tensor->cname);
-		expr_top(w, s->index);
+		expr_top(w, global_index(s->tensor, s->index));
 		buf_puts(w->out, "] = ");
 		expr_top(w, s->value);
 		masked(w, s, s->tensor, s->coords);

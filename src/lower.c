@@ -1890,7 +1890,7 @@ scope_word(ScopeKind s)
 static Sym *
 arg_tensor(Expr *a, Param *p, int i, const char *callee, const char *what)
 {
-	bool viewable = p->kind == PK_TMEM || p->kind == PK_LOCAL;
+	bool viewable = p->kind != PK_SHARED;
 	if (a->kind == E_INDEX && viewable) { /* mem[k]: a slice of integers, a view (mem[k, :]) */
 		ViewExpr *v = pool_alloc(sizeof *v);
 		ViewOp *op = pool_alloc(sizeof *op);
@@ -1944,6 +1944,79 @@ arg_fits(Expr *a, const char *name, EType type, int rank, const int *dims, const
 	error(a->loc, "argument %d of '%s' is '%s', %s%s, but parameter '%s' is %s%s", i + 1, callee, name,
 	      etype_name(type), got, p->name, etype_name(p->type), want);
 	return false;
+}
+
+/* A global tensor argument: its first element's offset (i64; NULL: the tensor itself), and per
+   dimension its extent (i32 or u32) and stride (i64, in elements). */
+typedef struct GlobalArg {
+	IExpr *off;
+	int rank;
+	IExpr *dims[MAX_RANK], *strides[MAX_RANK];
+} GlobalArg;
+
+/* The argument a (tensor t, through symbol as) of a global tensor parameter: the tensor, a slice of it
+   written in place (its bounds may be known only at run time), or a view of a tensor of constant shape
+   whose elements are an affine function of its indices; false after an error. */
+static bool
+global_arg(Expr *a, Sym *as, Tensor *t, GlobalArg *g)
+{
+	IExpr *dim[MAX_RANK], *stride[MAX_RANK];
+	for (int d = t->rank - 1, inner = 1; d >= 0; d--) {
+		dim[d] = t->wide ? t->rdims[d] : ie_int(t->dims[d], T_I32);
+		stride[d] = t->wide ? t->rstrides[d] : ie_int(inner, T_I64);
+		inner *= t->wide ? 1 : t->dims[d];
+	}
+	*g = (GlobalArg){0};
+	ViewOp *op = a->kind == E_VIEW && a->view->ops.n == 1 ? LIST_AT(a->view->ops, ViewOp, 0) : NULL;
+	if (as->kind == SYM_TENSOR && (a->kind == E_NAME || (op && op->kind == VOP_SLICE))) {
+		SliceVals sv;
+		int n = op ? op->indices.n : 0;
+		if (op && !slice_eval(op, t->name, t->rank, &sv))
+			return false;
+		for (int d = 0; d < t->rank; d++) {
+			SliceIndex *si = d < n ? LIST_AT(op->indices, SliceIndex, d) : NULL;
+			IExpr *lo = si ? sv.lo[d] : NULL, *hi = si && si->is_range ? sv.hi[d] : NULL;
+			int64_t clo = 0, chi, size;
+			bool known = ie_is_const(dim[d], &size);
+			if (lo && ie_is_const(lo, &clo) && (clo < 0 || (known && clo >= size + (si->is_range ? 1 : 0)))) {
+				error(si->loc, "%s %lld is out of range for dimension %d of '%s'%s", si->is_range ? "slice start" : "index",
+				      (long long)clo, d, t->name, known ? pool_printf(" (size %lld)", (long long)size) : "");
+				return false;
+			}
+			if (hi && ie_is_const(hi, &chi) && (chi <= clo || (known && chi > size))) {
+				error(si->loc, "slice %lld:%lld of dimension %d of '%s'%s is empty or out of range", (long long)clo,
+				      (long long)chi, d, t->name, known ? pool_printf(" (size %lld)", (long long)size) : "");
+				return false;
+			}
+			if (lo && !(ie_is_const(lo, &clo) && clo == 0)) {
+				IExpr *o = ie_binary(OP_MUL, ie_convert(lo, T_I64), stride[d]);
+				g->off = g->off ? ie_binary(OP_ADD, g->off, o) : o;
+			}
+			if (si && !si->is_range)
+				continue;
+			IExpr *end = hi ? hi : dim[d];
+			g->dims[g->rank] = lo ? ie_binary(OP_SUB, end, lo) : end;
+			g->strides[g->rank++] = stride[d];
+		}
+		return true;
+	}
+	ViewExpr ve = {.base = a->name, .loc = a->loc, .base_loc = a->loc};
+	View *v = eval_view(a->kind == E_VIEW ? a->view : &ve, false);
+	if (!v)
+		return false;
+	int64_t st[MAX_RANK];
+	if (!view_strides(v, st)) {
+		error(a->loc, "'%s' is no slice of a global tensor with strides: its elements are no affine function of "
+		              "its indices, and a global parameter is a pointer stepped through with strides", a->name);
+		return false;
+	}
+	g->off = v->map[0] ? ie_int(v->map[0], T_I64) : NULL;
+	g->rank = v->rank;
+	for (int d = 0; d < v->rank; d++) {
+		g->dims[d] = ie_int(v->dims[d], T_I32);
+		g->strides[d] = ie_int(st[d], T_I64);
+	}
+	return true;
 }
 
 /* The word of t where the parameter's registers start, when slot k of the parameter is slot map[k] of t
@@ -2045,24 +2118,6 @@ folded(const IExpr *e, int64_t *out)
 {
 	bool runtime = false;
 	return ie_eval_params(e, no_value, &runtime, out) && !runtime;
-}
-
-/* Stride d of a global tensor in elements, when it is a compile-time constant (written, or row-major
-   over the dimensions after d). */
-static bool
-global_stride(const Tensor *t, int d, int64_t *out)
-{
-	if (t->rstrides[d])
-		return folded(t->rstrides[d], out);
-	int64_t s = 1;
-	for (int e = d + 1; e < t->rank; e++) {
-		int64_t x = t->dims[e];
-		if (t->rdims[e] && !folded(t->rdims[e], &x))
-			return false;
-		s *= x;
-	}
-	*out = s;
-	return true;
 }
 
 static void
@@ -2174,6 +2229,8 @@ lower_call(Stmt *s)
 	ci->values = pool_alloc(sizeof(IExpr *) * (size_t)(n + 1));
 	ci->tensors = pool_alloc(sizeof(Tensor *) * (size_t)(n + 1));
 	ci->first_word = pool_alloc(sizeof(int) * (size_t)(n + 1));
+	ci->offsets = pool_alloc(sizeof(IExpr *) * (size_t)(n + 1));
+	GlobalArg *gargs = pool_alloc(sizeof(GlobalArg) * (size_t)(n + 1));
 	Tensor **bound = pool_alloc(sizeof(Tensor *) * (size_t)(n + 1));
 	View **views = pool_alloc(sizeof(View *) * (size_t)(n + 1));
 	bool ok = true;
@@ -2238,9 +2295,24 @@ lower_call(Stmt *s)
 				if (view_same(v, view_of_tensor(t)))
 					views[i] = NULL; /* the whole tensor: passed as by its name */
 			}
+		} else if (p->kind == PK_VALUE) {
+			int dims[MAX_RANK];
+			if (!global_arg(a, as, t, &gargs[i])) {
+				ok = false;
+				continue;
+			}
+			for (int d = 0; d < gargs[i].rank; d++) {
+				int64_t c;
+				dims[d] = ie_is_const(gargs[i].dims[d], &c) && c <= INT32_MAX ? (int)c : 0;
+			}
+			if (!arg_fits(a, a->name, t->type, gargs[i].rank, dims, NULL, p, i, s->name)) {
+				ok = false;
+				continue;
+			}
+			ci->tensors[i] = t;
+			ci->offsets[i] = gargs[i].off;
 		} else {
-			const int *pdims = p->kind == PK_VALUE ? NULL : dp->tensor->dims;
-			if (!arg_fits(a, a->name, t->type, t->rank, t->dims, pdims, p, i, s->name)) {
+			if (!arg_fits(a, a->name, t->type, t->rank, t->dims, dp->tensor->dims, p, i, s->name)) {
 				ok = false;
 				continue;
 			}
@@ -2261,35 +2333,62 @@ lower_call(Stmt *s)
 		if (dp->kind != PK_VALUE || !dp->tensor)
 			continue;
 		Tensor *t = bound[i], *g = pool_alloc(sizeof *g);
+		GlobalArg *ga = &gargs[i];
+		Expr *a = LIST_AT(s->operands, Expr, i);
 		*g = *dp->tensor;
 		g->identity = NULL; /* the callee's own view of the parameter names the parameter, not g */
 		g->cname = t->cname;
 		g->index = t->index;
-		for (int d = 0; d < g->rank; d++) {
+		g->align_from = (List){0};
+		IExpr *stride = ie_int(1, T_I64);
+		for (int d = g->rank - 1; d >= 0; d--) {
 			g->rdims[d] = subst(g->rdims[d], from, ci->values, n);
 			if (g->rstrides[d])
 				g->rstrides[d] = subst(g->rstrides[d], from, ci->values, n);
 			int64_t x, y;
-			if (folded(t->rdims[d] ? t->rdims[d] : ie_int(t->dims[d], T_I32), &x) && folded(g->rdims[d], &y) &&
-			    x != y) {
-				Expr *a = LIST_AT(s->operands, Expr, i);
+			bool one = (folded(ga->dims[d], &x) && x == 1) || (folded(g->rdims[d], &y) && y == 1);
+			if (folded(ga->dims[d], &x) && folded(g->rdims[d], &y) && x != y) {
 				error(a->loc, "dimension %d of '%s' is %lld, but parameter '%s' of '%s' has %lld here", d, a->name,
 				      (long long)x, dp->tensor->name, s->name, (long long)y);
 				ok = false;
 			}
+			/* the function steps through the pointer with its own strides: they must be the argument's */
+			IExpr *want = g->wide ? g->rstrides[d] : stride;
+			if (!g->wide)
+				stride = ie_binary(OP_MUL, stride, ie_int(g->dims[d], T_I64));
+			if (one || ie_equal(ie_convert(want, T_I64), ie_convert(ga->strides[d], T_I64)))
+				continue;
+			if (folded(want, &y) && folded(ga->strides[d], &x) && x != y)
+				error(a->loc, "stride %d of '%s' is %lld, but parameter '%s' of '%s' has stride %lld here: the "
+				              "function is passed a pointer to the first element and steps with its own strides",
+				      d, a->name, (long long)x, dp->tensor->name, s->name, (long long)y);
+			else
+				error(a->loc, "tilec cannot show that stride %d of '%s' equals the stride of parameter '%s' of '%s' "
+				              "(one of them is known only at run time): the function is passed a pointer to the "
+				              "first element and steps with its own strides", d, a->name, dp->tensor->name, s->name);
+			if (LIST_AT(fd->params, Param, i)->strides.n)
+				note(dp->tensor->loc, "pass the strides of '%s' to the scalar parameters that the strides of '%s' are "
+				                      "written with", a->name, dp->tensor->name);
+			else
+				note(dp->tensor->loc, "declare '%s' with stride (...) over scalar parameters and pass the strides of "
+				                      "'%s' to them", dp->tensor->name, a->name);
+			ok = false;
 		}
-		for (int d = 0; d < g->rank && ok; d++) {
-			int64_t x, y, extent;
-			/* a dimension of one element has no step to differ in */
-			if (!(folded(g->rdims[d], &extent) && extent == 1) && global_stride(t, d, &x) &&
-			    global_stride(g, d, &y) && x != y) {
-				Expr *a = LIST_AT(s->operands, Expr, i);
-				error(a->loc, "stride %d of '%s' is %lld, but parameter '%s' of '%s' has %lld here: the function "
-				              "would reach other elements", d, a->name, (long long)x, dp->tensor->name, s->name,
-				      (long long)y);
-				ok = false;
-			}
+		/* the pointer passed: as aligned as the caller's and the offset of the slice allow */
+		if (ga->off) {
+			int64_t bytes = known_factor(ga->off) * (etype_bits(t->type) / 8);
+			int align = bytes < 16 ? (int)bytes : 16;
+			g->base_align = align;
+			if (!dp->tensor->base_align || align < dp->tensor->base_align)
+				dp->tensor->base_align = align;
+			g->base_off = t->base_off ? ie_binary(OP_ADD, t->base_off, ga->off) : ga->off;
+		} else {
+			g->base_align = 0;
+			g->base_off = t->base_off;
 		}
+		list_push(&g->align_from, t);
+		if (!list_has(&dp->tensor->align_from, t))
+			list_push(&dp->tensor->align_from, t);
 		bound[i] = g;
 	}
 	if (!ok)
@@ -2469,6 +2568,14 @@ subst(IExpr *e, Var **from, IExpr **to, int n)
 	IExpr *a = subst(e->a, from, to, n), *b = subst(e->b, from, to, n), *index = subst(e->index, from, to, n);
 	if (a == e->a && b == e->b && index == e->index)
 		return e;
+	/* folded again, so that a constant passed makes a constant dimension or stride */
+	if (e->kind == IE_CONV)
+		return ie_convert(a, e->to);
+	if (e->kind == IE_BINARY && e->op != OP_NONE) {
+		IExpr *f = ie_binary(e->op, a, b);
+		if (f->type == e->type)
+			return f;
+	}
 	return ie_with_children(e, a, b, index);
 }
 

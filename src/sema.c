@@ -623,20 +623,8 @@ view_element(Expr *e, View *v, IExpr ***coords, const ViewAt **view_at)
 	*view_at = NULL;
 	if (all_const)
 		return ie_int(v->map[flat], T_I32);
-	/* the strides of the table, checked on every element */
-	int64_t stride[MAX_RANK], unit = 1;
-	for (int i = v->rank - 1; i >= 0; i--) {
-		stride[i] = v->dims[i] > 1 ? (int64_t)v->map[unit] - v->map[0] : 0;
-		unit *= v->dims[i];
-	}
-	bool affine = !t->wide && !v->box;
-	for (int f = 0; affine && f < v->count; f++) {
-		int64_t want = v->map[0];
-		for (int i = v->rank - 1, rest = f; i >= 0; rest /= v->dims[i], i--)
-			want += rest % v->dims[i] * stride[i];
-		affine = want == v->map[f];
-	}
-	if (!affine) {
+	int64_t stride[MAX_RANK];
+	if (t->wide || v->box || !view_strides(v, stride)) {
 		error(e->loc, "the index into view '%s' must be a compile-time constant: its elements are no affine "
 		              "function of its indices; index '%s' itself for run-time indices", v->name, t->name);
 		return NULL;
@@ -918,7 +906,7 @@ sema_expr(Expr *e)
 		return select_expr(e);
 	case E_VIEW:
 		error(e->loc, "'%s' with .view, .rearrange or a slice [a:b] is a view, not a value; a view is an argument of a device "
-		              "function's tmem parameter, or declared with 'view V = ...;'", e->name);
+		              "function's tensor parameter, or declared with 'view V = ...;'", e->name);
 		return NULL;
 	}
 	return NULL;

@@ -437,6 +437,13 @@ typedef struct Tensor {
 	IExpr *rstrides[MAX_RANK]; /* i64, in elements */
 	Expr *dim_src[MAX_RANK];   /* as written, for messages */
 	struct View *identity; /* the view of the whole tensor, built once */
+	/* TK_GLOBAL, a device function's parameter bound at a call to a slice of the caller's tensor cname:
+	   the slice's first element, added to every element offset (i64); NULL: 0 */
+	IExpr *base_off;
+	/* TK_GLOBAL: the bytes the pointer is known to be aligned to when a call passes a slice (0: 16, as a
+	   kernel's), and the tensors it points into (a function's parameter passed on): tensor_align */
+	int base_align;
+	List align_from;
 } Tensor;
 
 /* The part of a global tensor that a copy's slice selects when its bounds or the tensor's shape are
@@ -574,6 +581,8 @@ View *view_slice(View *v, const SliceSpec *spec, int n);
 void format_coords(char *buf, size_t len, int rank, const int *dims, int flat);
 /* The same elements of the same tensor in the same shape. */
 bool view_same(const View *a, const View *b);
+/* Whether the view's elements are map[0] + sum of index_i * stride_i (checked on every element), and the strides. */
+bool view_strides(const View *v, int64_t *stride);
 /* open, the values separated by ", ", close: "[1, 0, 2]" or "(4, 32)" */
 void format_list(char *buf, size_t len, char open, const int *values, int n, char close);
 
@@ -714,6 +723,7 @@ typedef struct CallInfo {
 	IExpr **values;   /* scalar and tmem parameters: the value passed (u32 address for tmem) */
 	Tensor **tensors; /* global, shared, local parameters: the caller's tensor */
 	int *first_word;  /* local parameters: the word of tensors[i] where the parameter's registers start */
+	IExpr **offsets;  /* global parameters: the element offset of the slice passed (i64), or NULL */
 } CallInfo;
 
 /* A wait tilec placed for a copy: the copy, and the statement it was placed before. */
@@ -1109,6 +1119,11 @@ int64_t known_factor(const IExpr *e);
 bool loads_from(const IExpr *e, const Tensor *t);
 /* Whether two expressions are the same tree (the same variables, loads and constants). */
 bool ie_equal(const IExpr *a, const IExpr *b);
+/* The element offset of index in a global or shared tensor from its pointer: index + t->base_off. */
+const IExpr *global_index(const Tensor *t, const IExpr *index);
+/* The bytes a global or shared tensor's pointer is known to be aligned to: 16, or less where a call
+   passed a slice (base_align, through align_from). */
+int tensor_align(const Tensor *t);
 
 /* ---------------------------------------------------------------- targets (emit_cu.c, emit_emu.c, emit_ptx.c) */
 

@@ -413,3 +413,21 @@ view_same(const View *a, const View *b)
 			return false;
 	return a->map == b->map || memcmp(a->map, b->map, sizeof(int32_t) * (size_t)a->count) == 0;
 }
+
+bool
+view_strides(const View *v, int64_t *stride)
+{
+	int64_t unit = 1;
+	for (int i = v->rank - 1; i >= 0; i--) {
+		stride[i] = v->dims[i] > 1 ? (int64_t)v->map[unit] - v->map[0] : 0;
+		unit *= v->dims[i];
+	}
+	for (int f = 0; f < v->count; f++) {
+		int64_t want = v->map[0];
+		for (int i = v->rank - 1, rest = f; i >= 0; rest /= v->dims[i], i--)
+			want += rest % v->dims[i] * stride[i];
+		if (want != v->map[f])
+			return false;
+	}
+	return true;
+}
