@@ -139,7 +139,8 @@ check() {
 	fi
 	tc_sequence "$tmp/nv.ptx" >"$tmp/nv.seq"
 	tc_sequence "$tmp/a.ptx" >"$tmp/a.seq"
-	if [ ! -s "$tmp/nv.seq" ] && grep -q tcgen05 "$tmp/a.cu"; then
+	# (tcgen05 in a comment, such as a device function's contract, is no instruction)
+	if [ ! -s "$tmp/nv.seq" ] && grep -v '^[[:space:]]*//' "$tmp/a.cu" | grep -q tcgen05; then
 		fail "no tcgen05 instruction in nvcc's PTX"
 	elif ! cmp -s "$tmp/nv.seq" "$tmp/a.seq"; then
 		fail "tcgen05 sequence differs from nvcc's (- nvcc -ptx, + tilec --emit=ptx)"
