@@ -678,6 +678,13 @@ apply_scope_warps(Stmt *s, ApplyInput *in, ApplyCtx *ctx)
 	switch (s->scope) {
 	case SCOPE_WARP:
 		if (!s->scope_arg) {
+			if (ctx->fixed_warp < 0 && ctx->kernel->is_device && ctx->kernel->cta_axes) {
+				error(s->scope_loc, "plain 'warp' scope in a warp function laid out over the CTA's threads (block = %d): "
+				                    "any of its warps may be the calling one; write the %s for the whole CTA with "
+				                    "scope cta (each calling warp does its part), or use copy", ctx->kernel->threads,
+				      what);
+				return false;
+			}
 			if (ctx->fixed_warp < 0 && ctx->unit_warps) {
 				/* each calling warpgroup's warp K of a device function, each with its own slab */
 				*warps = ctx->unit_warps;
@@ -745,11 +752,12 @@ apply_scope_warps(Stmt *s, ApplyInput *in, ApplyCtx *ctx)
 			error(s->scope_arg->loc, "cta scope takes no index");
 			return false;
 		}
-		if ((ctx->warps & all) != all) {
+		/* in a warp or warpgroup function (its layouts over the CTA's threads): the calling units' part */
+		if ((ctx->warps & all) != all && !ctx->unit) {
 			error(s->scope_loc, "cta scope needs every warp of the block, but some do not reach this %s", what);
 			return false;
 		}
-		*warps = all;
+		*warps = ctx->warps & all;
 		in->group = nwarps;
 		return true;
 	}
@@ -1367,7 +1375,7 @@ call_match(const CallArg *c, Mismatch *mm, int *base_lane, int *base_col)
 	for (int u = 0; u < c->nbases; u++)
 		for (int i = 0; i < c->arg->count; i++)
 			for (int th = 0; th < c->unit; th++) {
-				int want = layout_slot_in_thread(p->layout, i, th);
+				int want = layout_slot_in_thread(p->layout, i, c->absolute ? c->bases[u] + th : th);
 				if (want < 0)
 					continue;
 				int got = layout_slot_in_thread(t->layout, c->arg->map[i], c->bases[u] + th);

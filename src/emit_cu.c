@@ -1082,7 +1082,7 @@ warp_id_decl(KernelIR *k)
 		return;
 	buf_puts(E.out, "\tconst int tl_warp_id = (int)(");
 	thread_linear();
-	buf_puts(E.out, !k->is_device || k->scope == SCOPE_CTA ? " >> 5);\n"
+	buf_puts(E.out, !k->is_device || k->scope == SCOPE_CTA || k->cta_axes ? " >> 5);\n"
 	                : k->scope == SCOPE_WARP                ? " >> 5) & 0;\n"
 	                                                        : " >> 5) & 3;\n");
 }

@@ -1221,6 +1221,7 @@ lower_stmt(Stmt *s)
 		ctx.warps = protocol_warps(W.proto);
 		ctx.fixed_warp = protocol_fixed_warp(W.proto);
 		ctx.unit_warps = ctx.fixed_warp < 0 ? unit_fixed_warps() : 0;
+		ctx.unit = W.dev && W.dev->scope != SCOPE_CTA;
 		CopyChoice choice;
 		int at = W.out->n;
 		if (copy && copy_lower(s, ops[0], ops[1], &ctx, W.out, &choice) && !choice.is_tc) {
@@ -2396,7 +2397,7 @@ lower_call(Stmt *s)
 
 	List outer_in = {0}, outer_out = {0}, inner_in = {0}, inner_out = {0};
 	int saved_scope = scope_push_isolated();
-	int saved_unit = sema_set_unit(fd->scope == SCOPE_CTA ? 0 : unit / 32);
+	int saved_unit = sema_set_unit(fd->scope == SCOPE_CTA || callee->cta_axes ? 0 : unit / 32);
 	Kernel *saved_dev = W.dev;
 	int errors = error_count;
 	/* the layouts of the parameters, evaluated where the function's names are visible */
@@ -2412,7 +2413,7 @@ lower_call(Stmt *s)
 			break;
 		}
 		CallArg c = {.arg = views[i] ? views[i] : view_of_tensor(bound[i]), .param = pt, .unit = unit,
-		             .nbases = nbases};
+		             .nbases = nbases, .absolute = callee->cta_axes};
 		c.arg->name = LIST_AT(s->operands, Expr, i)->name;
 		memcpy(c.bases, bases, sizeof(int) * (size_t)nbases);
 		if (p->kind == PK_LOCAL && views[i]) {
@@ -2612,8 +2613,8 @@ device_contract(Kernel *kd, KernelIR *k)
 		if (per > 1)
 			buf_printf(&b, ", %d elements to a word from its low bits up", per);
 		buf_puts(&b, "; each word holds:\n");
-		int unit = kd->scope == SCOPE_CTA ? k->threads : kd->scope == SCOPE_WARP ? 32 : 128;
-		const char *of = kd->scope == SCOPE_WARP ? "warp" : kd->scope == SCOPE_WARPGROUP ? "warpgroup" : "CTA";
+		int unit = kd->scope == SCOPE_CTA || k->cta_axes ? k->threads : kd->scope == SCOPE_WARP ? 32 : 128;
+		const char *of = k->cta_axes || kd->scope == SCOPE_CTA ? "CTA" : kd->scope == SCOPE_WARP ? "warp" : "warpgroup";
 		int threads[3] = {0, 1, unit - 1};
 		for (int ti = 0; ti < 3; ti++) {
 			int th = threads[ti];
@@ -2670,7 +2671,25 @@ lower_device(Kernel *kd)
 		error(kd->scope_loc, "device function '%s' of scope cta needs 'block = N', the CTA size it assumes", kd->name);
 		return NULL;
 	}
-	k->threads = unit ? unit : (int)block;
+	/* a warp or warpgroup function whose layouts name the CTA's threads (tx, warpid, wgid) is lowered for the
+	   whole CTA of its block, each calling unit doing its part (LANGUAGE.md 10.3: block is the CTA size it
+	   assumes); checked on the axes written, before their ranges are */
+	unsigned cta_bits = (1u << AX_TX) | (1u << AX_WARPID) | (1u << AX_WGID);
+	for (int i = 0; unit && i < kd->params.n; i++) {
+		Param *p = LIST_AT(kd->params, Param, i);
+		if (!p->layout || !(layout_expr_axes(p->layout) & cta_bits))
+			continue;
+		if (kd->block) {
+			k->cta_axes = true;
+			continue;
+		}
+		error(p->layout->loc, "the layout of '%s' names a thread of the CTA (tx, warpid or wgid), but '%s' has scope "
+		                      "%s and no block: name threads within the calling %s (laneid%s), or declare block = N, "
+		                      "the size of the CTA that calls it", p->name, kd->name, scope_word(kd->scope),
+		      scope_word(kd->scope), unit == 128 ? ", tid_in_wg, wid_in_wg" : "");
+		return NULL;
+	}
+	k->threads = unit && !k->cta_axes ? unit : (int)block;
 	k->block[0] = (int)block;
 	k->block[1] = k->block[2] = 1;
 	k->grid[0] = k->grid[1] = k->grid[2] = 1;
@@ -2682,7 +2701,7 @@ lower_device(Kernel *kd)
 	}
 	walk_begin(k, kd);
 	int errors = error_count;
-	int saved_unit = sema_set_unit(unit / 32);
+	int saved_unit = sema_set_unit(k->cta_axes ? 0 : unit / 32);
 	scope_push();
 	for (int pass = 0; pass < 2; pass++) {
 		for (int i = 0; i < kd->params.n; i++) {
@@ -2705,22 +2724,6 @@ lower_device(Kernel *kd)
 				continue;
 			}
 			if (p->layout) {
-				/* the CTA's thread axes in a warp or warpgroup function: only where block says that the CTA is
-				   that one warp or warpgroup (LANGUAGE.md 10.3: block is needed for such a layout); checked on
-				   the axes written, before their ranges are */
-				if (unit && (layout_expr_axes(p->layout) & ((1u << AX_TX) | (1u << AX_WARPID) | (1u << AX_WGID)))) {
-					if (block == unit && kd->block) {
-						k->cta_axes = true;
-					} else {
-						error(p->layout->loc, "the layout of '%s' names a thread of the CTA (tx, warpid or wgid), but "
-						                      "'%s' has scope %s: name threads within the calling %s (laneid%s), or "
-						                      "declare block = %d, a CTA of that one %s", p->name, kd->name,
-						      scope_word(kd->scope), scope_word(kd->scope), unit == 128 ? ", tid_in_wg, wid_in_wg" : "",
-						      unit, scope_word(kd->scope));
-						sym_poison(p->name, p->loc);
-						continue;
-					}
-				}
 				t->layout = layout_eval(p->layout, t, k->threads);
 				if (!t->layout) {
 					sym_poison(p->name, p->loc);

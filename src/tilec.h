@@ -756,7 +756,7 @@ typedef struct KernelIR {
 	bool is_device;
 	ScopeKind scope;
 	bool has_block;
-	bool cta_axes; /* a warp or warpgroup function whose layouts name tx, warpid or wgid: block is its unit */
+	bool cta_axes; /* a warp or warpgroup function whose layouts name tx, warpid or wgid: lowered for its block */
 	List dparams;
 	const char *contract; /* the comment above the function: scope, block, the register slots */
 } KernelIR;
@@ -855,6 +855,7 @@ typedef struct ApplyCtx {
 	int fixed_warp;      /* the one warp, when the code fixes it; else -1 */
 	uint64_t unit_warps; /* else, in a device function at a call: one warp per calling unit, which its code fixed */
 	bool can_defer;      /* a wait for loads follows in the same statement list, with no control flow between */
+	bool unit;           /* in a warp or warpgroup device function: cta scope is the calling units' part */
 	bool is_ld;          /* out: the instruction's direction */
 	List after_wait;     /* out: LStmt* that must follow that wait */
 	List rects;          /* out: TmemRect* the apply touches */
@@ -984,6 +985,7 @@ typedef struct CallArg {
 	/* local, an argument that is a view: NULL, or per slot of the parameter the slot of the argument's tensor
 	   that holds the same element (-1: none yet), the same in every thread (out), and the thread that fixed it */
 	int *slot_map, *slot_thread;
+	bool absolute; /* the parameter's layout names the CTA's threads: its thread is the caller's, bases[u] + t */
 } CallArg;
 bool call_match(const CallArg *c, Mismatch *mm, int *base_lane, int *base_col);
 void call_report(const CallArg *c, const Mismatch *mm, const char *callee, Loc loc);

@@ -4,12 +4,12 @@
 // on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none pending
 // t: the TMEM address of element [0, 0] of f32[128, 8]; the layout places the others relative to it
 // r: f32[128, 8], 8 register words per thread; each word holds:
-//   thread 0 of the warpgroup: r[0] = [0, 0], r[1] = [0, 1], r[2] = [0, 2], r[3] = [0, 3], ... r[7] = [0, 7]
-//   thread 1 of the warpgroup: r[0] = [1, 0], r[1] = [1, 1], r[2] = [1, 2], r[3] = [1, 3], ... r[7] = [1, 7]
-//   ... thread 127 of the warpgroup: r[0] = [127, 0], r[1] = [127, 1], r[2] = [127, 2], r[3] = [127, 3], ... r[7] = [127, 7]
+//   thread 0 of the CTA: r[0] = [0, 0], r[1] = [0, 1], r[2] = [0, 2], r[3] = [0, 3], ... r[7] = [0, 7]
+//   thread 1 of the CTA: r[0] = [1, 0], r[1] = [1, 1], r[2] = [1, 2], r[3] = [1, 3], ... r[7] = [1, 7]
+//   ... thread 127 of the CTA: r[0] = [127, 0], r[1] = [127, 1], r[2] = [127, 2], r[3] = [127, 3], ... r[7] = [127, 7]
 static __device__ __forceinline__ void scaled(unsigned t, unsigned (&r)[8], float s)
 {
-	const int tl_warp_id = (int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) >> 5) & 3;
+	const int tl_warp_id = (int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) >> 5);
 	// device_cta_axes.tile:11: copy(t, r);
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
 		:: "r"(t + ((unsigned)(tl_warp_id) * 2097152u)),
