@@ -1950,6 +1950,7 @@ arg_fits(Expr *a, const char *name, EType type, int rank, const int *dims, const
 /* A global tensor argument: its first element's offset (i64; NULL: the tensor itself), and per
    dimension its extent (i32 or u32) and stride (i64, in elements). */
 typedef struct GlobalArg {
+	bool view;  /* a slice or view, not the tensor itself */
 	IExpr *off;
 	int rank;
 	IExpr *dims[MAX_RANK], *strides[MAX_RANK];
@@ -1969,6 +1970,7 @@ global_arg(Expr *a, Sym *as, Tensor *t, GlobalArg *g)
 	}
 	*g = (GlobalArg){0};
 	ViewOp *op = a->kind == E_VIEW && a->view->ops.n == 1 ? LIST_AT(a->view->ops, ViewOp, 0) : NULL;
+	g->view = a->kind != E_NAME || as->kind != SYM_TENSOR;
 	if (as->kind == SYM_TENSOR && (a->kind == E_NAME || (op && op->kind == VOP_SLICE))) {
 		SliceVals sv;
 		int n = op ? op->indices.n : 0;
@@ -2357,9 +2359,12 @@ lower_call(Stmt *s)
 			IExpr *want = g->wide ? g->rstrides[d] : stride;
 			if (!g->wide)
 				stride = ie_binary(OP_MUL, stride, ie_int(g->dims[d], T_I64));
-			if (one || ie_equal(ie_convert(want, T_I64), ie_convert(ga->strides[d], T_I64)))
+			bool differ = folded(want, &y) && folded(ga->strides[d], &x) && x != y;
+			/* a whole tensor passed on keeps its strides in the values passed (an inlined function's
+			   scalars are variables of their own, equal only in value): checked where constants differ */
+			if (one || ie_equal(ie_convert(want, T_I64), ie_convert(ga->strides[d], T_I64)) || (!ga->view && !differ))
 				continue;
-			if (folded(want, &y) && folded(ga->strides[d], &x) && x != y)
+			if (differ)
 				error(a->loc, "stride %d of '%s' is %lld, but parameter '%s' of '%s' has stride %lld here: the "
 				              "function is passed a pointer to the first element and steps with its own strides",
 				      d, a->name, (long long)x, dp->tensor->name, s->name, (long long)y);

@@ -1159,3 +1159,22 @@ ie_thread_index(const IExpr *e)
 {
 	return may_differ(e, BY_INDEX);
 }
+
+const IExpr *
+global_index(const Tensor *t, const IExpr *index)
+{
+	if (!t->base_off)
+		return index;
+	return ie_binary(OP_ADD, t->base_off, ie_convert((IExpr *)index, T_I64));
+}
+
+int
+tensor_align(const Tensor *t)
+{
+	int a = t->base_align ? t->base_align : 16;
+	for (int i = 0; i < t->align_from.n; i++) {
+		int b = tensor_align(LIST_AT(t->align_from, Tensor, i));
+		a = b < a ? b : a;
+	}
+	return a;
+}

@@ -545,6 +545,11 @@ bool ie_nonneg_with(const IExpr *e, bool (*var_nonneg)(const Var *));
 bool ie_params_only(const IExpr *e);
 /* The element type of a value type: i32, u32 or f32. */
 EType value_type(EType t);
+/* The element offset of index in a global or shared tensor from its pointer: index + t->base_off. */
+const IExpr *global_index(const Tensor *t, const IExpr *index);
+/* The bytes a global or shared tensor's pointer is known to be aligned to: 16, or less where a call
+   passed a slice (base_align, through align_from). */
+int tensor_align(const Tensor *t);
 /* A function name of LANGUAGE.md 10.2: its Func, or false. */
 bool func_lookup(const char *name, Func *out);
 const char *func_name(Func f);
@@ -1121,11 +1126,6 @@ int64_t known_factor(const IExpr *e);
 bool loads_from(const IExpr *e, const Tensor *t);
 /* Whether two expressions are the same tree (the same variables, loads and constants). */
 bool ie_equal(const IExpr *a, const IExpr *b);
-/* The element offset of index in a global or shared tensor from its pointer: index + t->base_off. */
-const IExpr *global_index(const Tensor *t, const IExpr *index);
-/* The bytes a global or shared tensor's pointer is known to be aligned to: 16, or less where a call
-   passed a slice (base_align, through align_from). */
-int tensor_align(const Tensor *t);
 
 /* ---------------------------------------------------------------- targets (emit_cu.c, emit_emu.c, emit_ptx.c) */
 

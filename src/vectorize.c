@@ -159,25 +159,6 @@ ie_split_offset(IExpr *e, int64_t *c)
 	return e;
 }
 
-const IExpr *
-global_index(const Tensor *t, const IExpr *index)
-{
-	if (!t->base_off)
-		return index;
-	return ie_binary(OP_ADD, t->base_off, ie_convert((IExpr *)index, T_I64));
-}
-
-int
-tensor_align(const Tensor *t)
-{
-	int a = t->base_align ? t->base_align : 16;
-	for (int i = 0; i < t->align_from.n; i++) {
-		int b = tensor_align(LIST_AT(t->align_from, Tensor, i));
-		a = b < a ? b : a;
-	}
-	return a;
-}
-
 /* The largest power of two (up to 2^20) known to divide an integer value; powers of two divide
  * 2^32, so wrapping arithmetic keeps them. */
 int64_t
