@@ -314,54 +314,75 @@ draw_opcode(const Opcode *op, Buf *out)
 
 /* ------------------------------------------------------------------ an apply's mapping */
 
-/* The apply or copy --draw FILE:LINE asks for, once lowering has met it. */
-enum { MAX_MAPS = 8 };
-static struct {
-	bool active;
-	int file, line;
-	bool seen;
+/* The applies and copies --draw FILE:LINE asks for (those on the line), as lowering meets them. */
+enum { MAX_MAPS = 8, MAX_DRAWN = 16 };
+typedef struct Drawn {
+	Stmt *s;
 	ApplyMap *maps[MAX_MAPS]; /* the apply's map (NULL when its operands do not fit the instruction), or
 	                             those of the applies a copy chose */
 	int nmaps;
 	bool copy, matched;       /* a copy, and whether an instruction matched it (else: the closest) */
-	Stmt *s;
+} Drawn;
+static struct {
+	bool active;
+	int file, line;
+	Drawn at[MAX_DRAWN];
+	int n;
 } want;
 
-static bool
-wanted(const Stmt *s)
+/* The record of s when --draw asks for it and lowering meets it for the first time (an unrolled loop or
+   a device function's calls lower it again); else NULL. */
+static Drawn *
+wanted(Stmt *s)
 {
-	return want.active && !want.seen && s->loc.file == want.file && s->loc.first_line <= want.line &&
-	       s->loc.last_line >= want.line;
+	if (!want.active || s->loc.file != want.file || s->loc.first_line > want.line || s->loc.last_line < want.line)
+		return NULL;
+	for (int i = 0; i < want.n; i++)
+		if (want.at[i].s == s)
+			return NULL;
+	if (want.n == MAX_DRAWN)
+		return NULL;
+	Drawn *d = &want.at[want.n++];
+	memset(d, 0, sizeof *d);
+	d->s = s;
+	return d;
 }
 
-/* lower_apply_observer while drawing: records the one apply --draw asks for. */
+static Drawn *
+drawn_of(const Stmt *s)
+{
+	for (int i = 0; i < want.n; i++)
+		if (want.at[i].s == s)
+			return &want.at[i];
+	return NULL;
+}
+
+/* lower_apply_observer while drawing: records an apply of the line. */
 static bool
 draw_apply(Stmt *s, View **operands, int noperands, ApplyCtx *ctx)
 {
-	if (!wanted(s))
+	Drawn *d = wanted(s);
+	if (!d)
 		return true;
-	want.seen = true;
-	want.s = s;
-	want.maps[0] = apply_map(s, operands, noperands, ctx);
-	want.nmaps = 1;
-	return want.maps[0] != NULL;
+	d->maps[0] = apply_map(s, operands, noperands, ctx);
+	d->nmaps = 1;
+	return d->maps[0] != NULL;
 }
 
-/* copy_observer while drawing: the applies the copy at the line chose, or its closest candidate. */
+/* copy_observer while drawing: the applies a copy of the line chose, or its closest candidate. */
 static void
 draw_copy(Stmt *s, const ApplyInput *ins, int n, bool matched)
 {
-	if (!wanted(s))
+	Drawn *d = wanted(s);
+	if (!d)
 		return;
-	want.seen = true;
-	want.s = s;
-	want.copy = true;
-	want.matched = matched;
-	for (int i = 0; i < n && want.nmaps < MAX_MAPS; i++) {
+	d->copy = true;
+	d->matched = matched;
+	for (int i = 0; i < n && d->nmaps < MAX_MAPS; i++) {
 		Mismatch mm;
 		ApplyMap *m = apply_map_input(&ins[i], &mm);
 		if (m)
-			want.maps[want.nmaps++] = m;
+			d->maps[d->nmaps++] = m;
 	}
 }
 
@@ -436,7 +457,7 @@ at_cell(const Mismatch *mm)
 /* One warp's panel: for each access, the cells the image reaches from the base that the first
    element fixes (as the check does), what the layouts put there, and what does not match. */
 static int
-draw_warp(Picture *p, const ApplyMap *m, int wi, Occupancy *occ)
+draw_warp(Picture *p, const ApplyMap *m, int wi, Occupancy *occ, bool copy)
 {
 	const Opcode *op = &m->in.op;
 	int w = m->warps[wi], regs = opcode_regs(op), rows = shape_rows(op->shape), half = m->half;
@@ -494,15 +515,15 @@ draw_warp(Picture *p, const ApplyMap *m, int wi, Occupancy *occ)
 					char rc[96], tc[96];
 					const Tensor *rt = m->in.reg->base;
 					int te = tv->map[m->tmem_index[i]];
-					if (want.copy) {
+					if (copy) {
 						format_coords(rc, sizeof rc, rt->rank, rt->dims, re);
 						format_coords(tc, sizeof tc, t->rank, t->dims, te);
 					} else {
 						format_coords(rc, sizeof rc, m->in.reg->rank, m->in.reg->dims, m->reg_index[i]);
 						format_coords(tc, sizeof tc, tv->rank, tv->dims, m->tmem_index[i]);
 					}
-					const char *rname = want.copy ? rt->name : m->in.reg->name;
-					const char *tname = want.copy ? t->name : tv->name;
+					const char *rname = copy ? rt->name : m->in.reg->name;
+					const char *tname = copy ? t->name : tv->name;
 					char *n = notes[nnotes++];
 					const char *part = half > 1 ? pool_printf(", part %d", h) : "";
 					const char *at = pool_printf("lane %d, register %d%s: element", lane, r, part);
@@ -581,7 +602,7 @@ verdict(Picture *p, const ApplyMap *m)
 
 /* One apply's panels: what it is, a panel per warp, and the check's verdict. */
 static void
-draw_map(Picture *p, const ApplyMap *m)
+draw_map(Picture *p, const ApplyMap *m, bool copy)
 {
 	char name[96];
 	opcode_format(&m->in.op, name, sizeof name);
@@ -590,7 +611,7 @@ draw_map(Picture *p, const ApplyMap *m)
 		occ[k] = occupancy(m->in.tmem[k]->base);
 	int bad = 0;
 	for (int wi = 0; wi < m->nwarps; wi++)
-		bad += draw_warp(p, m, wi, occ);
+		bad += draw_warp(p, m, wi, occ, copy);
 	p->y += 8;
 	if (bad)
 		line_of_text(p, "sub red", 12, "%d cell%s do%s not match the image of %s.", bad, bad == 1 ? "" : "s",
@@ -616,35 +637,70 @@ map_line(Picture *p, const ApplyMap *m, const char *before)
 	buf_free(&warps);
 }
 
-/* The picture of an apply (one map), or of a copy: the applies it chose, one after the other. */
+/* An apply (one map), or a copy: the applies it chose, one after the other. */
 static void
-draw_mapping(ApplyMap *const *maps, int n, const Stmt *s, bool copy, bool matched, Buf *out)
+draw_statement(Picture *p, const Drawn *d)
 {
-	Picture p = {0};
+	ApplyMap *const *maps = d->maps;
+	int n = d->nmaps;
 	const ApplyMap *m = maps[0];
-	const char *title = source_line_of(s->loc, false);
-	line_of_text(&p, "title", 15, "%s", title);
-	if (copy)
-		line_of_text(&p, "sub", 11, "%s", matched ? pool_printf("tilec does this copy with %d apply statement%s, "
-		                                                        "drawn below.", n, n == 1 ? "" : "s")
-		                                          : "No instruction matches this copy; below, the closest candidate "
-		                                            "tilec tried, as an apply.");
+	if (d->copy)
+		line_of_text(p, "sub", 11, "%s", d->matched ? pool_printf("tilec does this copy with %d apply statement%s, "
+		                                                          "drawn below.", n, n == 1 ? "" : "s")
+		                                            : "No instruction matches this copy; below, the closest candidate "
+		                                              "tilec tried, as an apply.");
 	else
-		map_line(&p, m, "");
+		map_line(p, m, "");
 	const char *tnames = ntmem(m) == 2 && m->in.tmem[0]->base != m->in.tmem[1]->base ? pool_printf("'%s' and '%s'", m->in.tmem[0]->base->name, m->in.tmem[1]->base->name)
 	                                   : pool_printf("'%s'", m->in.tmem[0]->base->name);
-	line_of_text(&p, "sub", 11, "Each cell: the element of %s it holds (-: none); below, the thread that owns the element "
+	line_of_text(p, "sub", 11, "Each cell: the element of %s it holds (-: none); below, the thread that owns the element "
 	             "of '%s' the image pairs with it (tN) and its register slot (mN).", tnames, m->in.reg->base->name);
-	line_of_text(&p, "sub", 11, "Rows are TMEM lanes, columns TMEM columns%s.",
+	line_of_text(p, "sub", 11, "Rows are TMEM lanes, columns TMEM columns%s.",
 	             m->in.op.pack ? " (each 16-bit element in the low half of its own cell)"
 	             : m->half > 1 ? pool_printf(", split into the %d-bit parts of each 32-bit cell", 32 / m->half) : "");
-	legend(&p, "Colour: the owning thread's lane in its warp.", true);
+	legend(p, "Colour: the owning thread's lane in its warp.", true);
 	for (int i = 0; i < n; i++) {
-		if (copy) {
-			p.y += 14;
-			map_line(&p, maps[i], n > 1 ? pool_printf("apply %d of %d: ", i + 1, n) : "apply ");
+		if (d->copy) {
+			p->y += 14;
+			map_line(p, maps[i], n > 1 ? pool_printf("apply %d of %d: ", i + 1, n) : "apply ");
 		}
-		draw_map(&p, maps[i]);
+		draw_map(p, maps[i], d->copy);
+	}
+}
+
+/* Why a statement of the line has no picture, for the text of a picture of the others. */
+static const char *
+undrawn_why(const Stmt *s, const Drawn *d, bool errors)
+{
+	if (d && d->copy)
+		return "no candidate instruction fits its operands";
+	if (d)
+		return "its operands do not fit the instruction";
+	if (s->kind == S_COPY && !errors)
+		return "it moves data between registers and memory, with no tcgen05 instruction to draw";
+	return "it was not checked";
+}
+
+/* The picture of the statements of a line (found, in source order): each that has cells, one after the
+   other; a line of text for each that has none. */
+static void
+draw_mapping(Stmt **found, int nfound, Buf *out)
+{
+	Picture p = {0};
+	const char *title = source_line_of(found[0]->loc, false);
+	line_of_text(&p, "title", 15, "%s", title);
+	for (int i = 0; i < nfound; i++) {
+		const char *what = found[i]->kind == S_COPY ? "copy" : "apply";
+		const Drawn *d = drawn_of(found[i]);
+		bool cells = d && d->nmaps && d->maps[0];
+		if (nfound > 1) {
+			p.y += i ? 14 : 0;
+			line_of_text(&p, "sub", 13, "Statement %d of %d on this line, at column %d: %s %s%s.", i + 1, nfound,
+			             found[i]->loc.first_column, found[i]->kind == S_COPY ? "a" : "an", what,
+			             cells ? "" : pool_printf(", not drawn: %s", undrawn_why(found[i], d, error_count)));
+		}
+		if (cells)
+			draw_statement(&p, d);
 	}
 	finish(&p, title, out);
 }
@@ -652,18 +708,27 @@ draw_mapping(ApplyMap *const *maps, int n, const Stmt *s, bool copy, bool matche
 /* ------------------------------------------------------------------ the command */
 
 static void
-stmts_at(List *stmts, int file, int line, Stmt **found, Buf *lines)
+stmts_at(List *stmts, int file, int line, List *found, Buf *lines)
 {
 	for (int i = 0; i < stmts->n; i++) {
 		Stmt *s = LIST_AT(*stmts, Stmt, i);
 		if ((s->kind == S_APPLY || s->kind == S_COPY) && s->loc.file == file) {
-			if (!*found && s->loc.first_line <= line && s->loc.last_line >= line)
-				*found = s;
+			if (s->loc.first_line <= line && s->loc.last_line >= line)
+				list_push(found, s);
 			buf_printf(lines, "%s%d", lines->len ? ", " : "", s->loc.first_line);
 		}
 		stmts_at(&s->body, file, line, found, lines);
 		stmts_at(&s->else_body, file, line, found, lines);
 	}
+}
+
+static int
+stmt_cmp(const void *pa, const void *pb)
+{
+	const Stmt *a = *(Stmt *const *)pa, *b = *(Stmt *const *)pb;
+	if (a->loc.first_line != b->loc.first_line)
+		return a->loc.first_line < b->loc.first_line ? -1 : 1;
+	return (a->loc.first_column > b->loc.first_column) - (a->loc.first_column < b->loc.first_column);
 }
 
 static int
@@ -683,14 +748,14 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 		      nlines == 1 ? "" : "s", line);
 		return 1;
 	}
-	Stmt *found = NULL;
+	List found = {0}; /* Stmt*: the applies and copies on the line */
 	Buf lines = {0};
 	for (int i = 0; i < items.n; i++) {
 		Item *it = LIST_AT(items, Item, i);
 		if (it->kind == I_KERNEL || it->kind == I_DEVICE) /* a device function's apply as its own lowering sees it */
 			stmts_at(&it->kernel->body, file, line, &found, &lines);
 	}
-	if (!found) {
+	if (!found.n) {
 		const char *at = text;
 		for (int l = 1; l < line; at++)
 			l += *at == '\n';
@@ -704,9 +769,12 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 		return 1;
 	}
 	buf_free(&lines);
+	Stmt **stmts = (Stmt **)found.v;
+	qsort(stmts, (size_t)found.n, sizeof *stmts, stmt_cmp);
 	want.active = true;
 	want.file = file;
 	want.line = line;
+	want.n = 0;
 	scratch_hold(true); /* the apply's views are drawn after lowering */
 	lower_apply_observer = draw_apply;
 	copy_observer = draw_copy;
@@ -714,23 +782,23 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 	lower_apply_observer = NULL;
 	copy_observer = NULL;
 	want.active = false;
-	const char *what = found->kind == S_COPY ? "copy" : "apply";
-	if (want.seen && want.nmaps && want.maps[0]) {
-		draw_mapping(want.maps, want.nmaps, want.s, want.copy, want.matched, svg);
-		return 0;
+	for (int i = 0; i < found.n; i++) {
+		const Drawn *d = drawn_of(stmts[i]);
+		if (d && d->nmaps && d->maps[0]) {
+			draw_mapping(stmts, found.n, svg);
+			return 0;
+		}
 	}
-	if (want.seen && want.copy)
-		error(no_loc, "cannot draw the copy at %s:%d: no candidate instruction fits its operands (see above)", path,
-		      line);
-	else if (want.seen)
-		error(no_loc, "cannot draw the apply at %s:%d: its operands do not fit the instruction (see above)", path,
-		      line);
-	else if (found->kind == S_COPY && !error_count)
-		error(no_loc, "cannot draw the copy at %s:%d: it moves data between registers and memory, with no tcgen05 "
-		      "instruction to draw", path, line);
-	else
-		error(no_loc, "cannot draw the %s at %s:%d: it was not checked%s", what, path, line,
-		      error_count ? " because of the errors above" : "");
+	/* nothing to draw: why, for each statement of the line (the errors before these) */
+	bool errors = error_count;
+	for (int i = 0; i < found.n; i++) {
+		const Drawn *d = drawn_of(stmts[i]);
+		const char *what = stmts[i]->kind == S_COPY ? "copy" : "apply";
+		const char *at = found.n > 1 ? pool_printf("%s:%d:%d", path, line, stmts[i]->loc.first_column)
+		                             : pool_printf("%s:%d", path, line);
+		error(no_loc, "cannot draw the %s at %s: %s%s", what, at, undrawn_why(stmts[i], d, errors),
+		      d ? " (see above)" : errors ? " because of the errors above" : "");
+	}
 	return 1;
 }
 

@@ -586,6 +586,15 @@ draw_error draw-no-apply 1 "$example:1:1: error: no apply or copy at line 1 to d
 line=$(grep -n 'copy(Out, r)' tests/golden/copy_memory.tile | head -n 1 | cut -d: -f1)
 draw_error draw-copy-memory 1 "tilec: error: cannot draw the copy at tests/golden/copy_memory.tile:$line: it moves data between registers and memory, with no tcgen05 instruction to draw" \
 	--draw "tests/golden/copy_memory.tile:$line" -o "$tmp/e.svg"
+# a line of two such copies: why for each, at its column
+printf 'layout REG = S[(128, 32) : (1@tid_in_wg, 1)];\nkernel two(A: f32[128, 32], Out: f32[128, 32]) launch(grid = 1, block = 128)\n{\n    local r: f32[128, 32] layout REG;\n    copy(r, A); copy(Out, r);\n}\n' >"$tmp/two_copies.tile"
+draw_error draw-copy-memory-two 1 "tilec: error: cannot draw the copy at $tmp/two_copies.tile:5:5: it moves data between registers and memory, with no tcgen05 instruction to draw" \
+	--draw "$tmp/two_copies.tile:5" -o "$tmp/e.svg"
+if [ "$(sed -n 2p "$tmp/err")" != "tilec: error: cannot draw the copy at $tmp/two_copies.tile:5:17: it moves data between registers and memory, with no tcgen05 instruction to draw" ]; then
+	fail draw-copy-memory-two-second "the second copy of the line is not named with its column and reason"
+else
+	pass draw-copy-memory-two-second
+fi
 draw_error draw-past-end 1 "tilec: error: $example has 38 lines; there is no line 99 to draw" \
 	--draw "$example:99" -o "$tmp/e.svg"
 draw_error draw-missing-file 1 "tilec: error: cannot read '$tmp/missing.tile': No such file or directory" \

@@ -146,6 +146,43 @@ else
 	fail copy-mixed-applies "the picture does not show the two applies of the mixed copy"
 fi
 
+# A line of several statements draws each of them, in order (only the first was drawn): the seed
+# program's store and load joined into one line, and a line of four copies, two of them between
+# registers and memory (no instruction to draw, said in the picture).
+st=$(grep -n 'apply tcgen05.st' examples/tmem_roundtrip.tile | cut -d: -f1)
+ld=$(grep -n 'apply tcgen05.ld' examples/tmem_roundtrip.tile | cut -d: -f1)
+awk -v a="$st" -v b="$ld" 'NR >= a && NR < b { printf "%s ", $0; next } { print }' examples/tmem_roundtrip.tile >"$tmp/joined.tile"
+# says NAME SVG WHY PATTERN...: a PASS line when the picture holds every PATTERN, else a FAIL line with WHY.
+says() {
+	name=$1 svg=$2 why=$3
+	shift 3
+	for pattern in "$@"; do
+		grep -q "$pattern" "$svg" || { fail "$name" "$why"; return; }
+	done
+	echo "PASS draw/$name"
+}
+apply line-two-applies "$tmp/joined.tile:$st" 0 0
+says line-two-applies-both "$tmp/line-two-applies.svg" "the picture does not show both applies of the line" \
+	'Statement 1 of 2 on this line, at column 5: an apply' 'Statement 2 of 2 on this line, at column [0-9]*: an apply' \
+	'tcgen05.st.sync.aligned.32x32b.x64.b32, warpgroup scope' 'tcgen05.ld.sync.aligned.32x32b.x64.b32, warpgroup scope'
+cat >"$tmp/four.tile" <<'TILE'
+layout TD  = tmem_datapath_layout("D", 128, 32);
+layout REG = S[(128, 32) : (1@tid_in_wg, 1)];
+
+kernel line_of_four(A: f32[128, 32], Out: f32[128, 32]) launch(grid = 1, block = 128)
+{
+    tmem t: f32[128, 32] layout TD;
+    local r: f32[128, 32] layout REG;
+    local q: f32[128, 32] layout REG;
+    copy(r, A); copy(t, r); copy(q, t); copy(Out, q);
+}
+TILE
+apply line-four-copies "$tmp/four.tile:9" 0 0
+says line-four-copies-each "$tmp/line-four-copies.svg" "the picture does not show the line's two tmem copies and name the two others" \
+	'Statement 1 of 4 on this line, at column 5: a copy, not drawn: it moves data between registers and memory' \
+	'apply tcgen05.st.sync.aligned.32x32b.x32.b32, warpgroup scope' 'apply tcgen05.ld.sync.aligned.32x32b.x32.b32, warpgroup scope' \
+	'Statement 4 of 4 on this line, at column 41: a copy, not drawn'
+
 # A copy no instruction matches: the closest candidate, its wrong cells marked, and its first mismatch
 # the one the error names (tests/golden/copy_no_match.err).
 name=copy-closest
