@@ -602,6 +602,13 @@ parse_args(int argc, char **argv, Options *opt, int *done)
 		return usage_error("--draw names its file itself (--draw FILE.tile:LINE); '%s' is one input too many", opt->input);
 	if (opt->draw && !opt->output)
 		return usage_error("%s", "--draw needs -o FILE.svg (or -o - for standard output)");
+	/* the picture is the one output: an option that names another would be quietly dropped */
+	for (size_t k = 0; opt->draw && opt->kind != K_NONE && k < sizeof kinds / sizeof kinds[0]; k++)
+		if (kinds[k].kind == opt->kind)
+			return usage_error("--draw writes an SVG picture, not the output of --emit=%s; leave one of them out",
+			                   kinds[k].name);
+	if (opt->draw && opt->md)
+		return usage_error("%s", "--draw writes no dependency file; leave out -MD");
 	if (!opt->input && !opt->draw)
 		return usage_error("%s", "no input file");
 	if (!arch_find(opt->arch)) {

@@ -572,6 +572,11 @@ draw_error draw-not-ldst 2 \
 	--draw tcgen05.mma.cta_group::1.kind::f16 -o "$tmp/e.svg"
 draw_error draw-no-output 2 "tilec: error: --draw needs -o FILE.svg (or -o - for standard output) (see tilec --help)" \
 	--draw $op
+# --draw writes only the picture: --emit and -MD, which name other outputs, are refused (--emit was ignored)
+draw_error draw-with-emit 2 "tilec: error: --draw writes an SVG picture, not the output of --emit=cu; leave one of them out (see tilec --help)" \
+	--draw $op --emit=cu -o "$tmp/e.svg"
+draw_error draw-with-md 2 "tilec: error: --draw writes no dependency file; leave out -MD (see tilec --help)" \
+	--draw "$example:24" -MD -o "$tmp/e.svg"
 draw_error draw-no-argument 2 "tilec: error: --draw needs an opcode or FILE.tile:LINE (see tilec --help)" \
 	--draw -o "$tmp/e.svg"
 draw_error draw-no-line 2 "tilec: error: --draw takes a tcgen05.ld or tcgen05.st opcode, or FILE.tile:LINE with a line number from 1; not '$example' (see tilec --help)" \
