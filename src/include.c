@@ -80,11 +80,18 @@ enum { MAX_INCLUDE_DEPTH = 200 };
 
 static bool load_items(Includer *inc, const char *path, const char *name, List *out, Loc from);
 
-/* path written in a file of directory dir (dir/path, or path alone when dir is ".") */
+/* path written in a file of directory dir, or found in -I dir: dir/path, with one slash between however
+   many dir ends with (-I inc/ gives inc/k.tile in messages, not inc//k.tile), or path alone when dir is
+   "." or empty */
 static const char *
 relative_to(const char *dir, const char *path)
 {
-	return strcmp(dir, ".") == 0 ? path : pool_printf("%s/%s", dir, path);
+	size_t n = strlen(dir);
+	while (n > 1 && dir[n - 1] == '/')
+		n--;
+	if (n == 0 || (n == 1 && dir[0] == '.'))
+		return path;
+	return pool_printf("%.*s%s%s", (int)n, dir, dir[n - 1] == '/' ? "" : "/", path);
 }
 
 /* dir/path for a message: "./" and "x/../" dropped, as the user would write it (the file is opened by the path
@@ -129,7 +136,7 @@ splice_includes(Includer *inc, int file, List *items, List *out)
 				name = name_relative_to(include_dir_of(LIST_AT(inc->names, char, inc->names.n - 1)), it->path);
 			}
 			for (int d = 0; !found && d < inc->include_dirs->n; d++) {
-				const char *p = pool_printf("%s/%s", LIST_AT(*inc->include_dirs, char, d), it->path);
+				const char *p = relative_to(LIST_AT(*inc->include_dirs, char, d), it->path);
 				if (file_exists(p))
 					found = p;
 			}

@@ -410,6 +410,42 @@ else
 	pass depfile-stdout
 fi
 
+# An absolute -I and a relative one give the same files: the generated code names no directory (only
+# the base name of the .tile file). Messages name an included file as the -I directory joined to the
+# include's text, as written, one slash between (-I DIR/ too): as the user can find it.
+mkdir "$tmp/absinc" "$tmp/absinc/lib"
+cp examples/device_functions.tile "$tmp/absinc/lib/"
+echo 'include "device_functions.tile";' >"$tmp/absinc/main.tile"
+for kind in cu cuh ptx ir emu; do
+	emit=--emit=$kind
+	[ $kind = emu ] && emit="--target=emu --emit=cu"
+	# shellcheck disable=SC2086 # emit is one or two options
+	(cd "$tmp/absinc" && $limit "$tilec" $emit -I "$tmp/absinc/lib/" main.tile -o "$tmp/abs.$kind" 2>"$tmp/err" &&
+		$limit "$tilec" $emit -I lib main.tile -o "$tmp/rel.$kind" 2>>"$tmp/err")
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		fail "include-abs-$kind" "exit status $rc, expected 0"
+	elif ! cmp -s "$tmp/abs.$kind" "$tmp/rel.$kind"; then
+		fail "include-abs-$kind" "-I $tmp/absinc/lib/ and -I lib give different files"
+	elif grep -q "$tmp" "$tmp/abs.$kind"; then
+		fail "include-abs-$kind" "the output names the directory $tmp"
+	else
+		pass "include-abs-$kind"
+	fi
+done
+echo 'const X = nosuch;' >"$tmp/absinc/lib/bad.tile"
+echo 'include "bad.tile";' >"$tmp/absinc/bad_main.tile"
+for pair in "abs-slash:$tmp/absinc/lib/" "abs:$tmp/absinc/lib" rel-slash:lib/ rel-slashes:lib//; do
+	name=include-dir-message-${pair%%:*} dir=${pair#*:}
+	want=${dir%%/}
+	want=${want%/}/bad.tile:1:11
+	(cd "$tmp/absinc" && $limit "$tilec" -I "$dir" bad_main.tile -o - >/dev/null 2>"$tmp/err")
+	case $(head -n 1 "$tmp/err") in
+	"$want: error: unknown name 'nosuch'") pass "$name" ;;
+	*) fail "$name" "the message is not at $want" ;;
+	esac
+done
+
 # External tools: a failing nvcc/ptxas is exit status 3 and leaves no output behind.
 saved_cuda_home=${CUDA_HOME-}
 CUDA_HOME=$tmp/cuda
