@@ -193,17 +193,25 @@ parse_side(const char *s, const char *end, Side *side, int ell, bool left, Loc l
 			}
 			in_group = false;
 			s++;
-		} else if (isalpha((unsigned char)*s) || *s == '_') {
+		} else if (isalnum((unsigned char)*s) || *s == '_') {
 			const char *b = s;
 			while (s < end && (isalnum((unsigned char)*s) || *s == '_'))
 				s++;
+			bool unit = s - b == 1 && *b == '1';
+			if (isdigit((unsigned char)*b) && !unit) {
+				error(loc, "rearrange pattern: '%.*s' is not a name; the only number a pattern may hold is 1, a "
+				           "dimension of size 1", (int)(s - b), b);
+				return false;
+			}
 			if (side->nnames == MAX_RANK * 2 || (!in_group && side->ngroups == MAX_RANK)) {
 				error(loc, "rearrange pattern: too many names");
 				return false;
 			}
 			if (!in_group)
 				side->group_start[side->ngroups++] = side->nnames;
-			side->names[side->nnames++] = pool_strndup(b, (size_t)(s - b));
+			/* einops' unit axis: a name of its own (no name of the program is spelt so) of size 1 */
+			side->names[side->nnames] = unit ? pool_printf("1#%d", side->nnames) : pool_strndup(b, (size_t)(s - b));
+			side->nnames++;
 		} else {
 			error(loc, "rearrange pattern: unexpected '%c'", *s);
 			return false;
@@ -215,6 +223,12 @@ parse_side(const char *s, const char *end, Side *side, int ell, bool left, Loc l
 	}
 	side->group_start[side->ngroups] = side->nnames;
 	return true;
+}
+
+static bool
+is_unit(const char *name)
+{
+	return name[0] == '1';
 }
 
 static int
@@ -271,20 +285,20 @@ view_rearrange(View *v, const char *pattern, Loc loc, const char **names, const 
 			error(loc, "rearrange pattern names '%s' twice on the right", rhs.names[i]);
 			return NULL;
 		}
-		if (find_name(&lhs, rhs.names[i]) < 0) {
+		if (!is_unit(rhs.names[i]) && find_name(&lhs, rhs.names[i]) < 0) {
 			error(loc, "rearrange pattern: '%s' is on the right but not on the left", rhs.names[i]);
 			return NULL;
 		}
 	}
 	for (int i = 0; i < lhs.nnames; i++) {
-		if (find_name(&rhs, lhs.names[i]) < 0) {
+		if (!is_unit(lhs.names[i]) && find_name(&rhs, lhs.names[i]) < 0) {
 			error(loc, "rearrange pattern: '%s' is on the left but not on the right", lhs.names[i]);
 			return NULL;
 		}
 	}
 	int size[MAX_RANK * 2];
 	for (int i = 0; i < lhs.nnames; i++)
-		size[i] = -1;
+		size[i] = is_unit(lhs.names[i]) ? 1 : -1;
 	for (int b = 0; b < nbind; b++) {
 		int k = find_name(&lhs, names[b]);
 		if (k < 0) {
@@ -308,7 +322,8 @@ view_rearrange(View *v, const char *pattern, Loc loc, const char **names, const 
 				if (unknown >= 0) {
 					Buf group = {0};
 					for (int j = lhs.group_start[g]; j < lhs.group_start[g + 1]; j++)
-						buf_printf(&group, "%s%s", j > lhs.group_start[g] ? " " : "", lhs.names[j]);
+						buf_printf(&group, "%s%s", j > lhs.group_start[g] ? " " : "",
+						           is_unit(lhs.names[j]) ? "1" : lhs.names[j]);
 					error(loc, "rearrange: group (%s) of dimension %d has two names without a size, '%s' and '%s'; "
 					           "give a size for one of them", group.data, g, lhs.names[unknown], lhs.names[k]);
 					buf_free(&group);
@@ -335,7 +350,8 @@ view_rearrange(View *v, const char *pattern, Loc loc, const char **names, const 
 	for (int g = 0; g < rhs.ngroups; g++) {
 		out_dims[g] = 1;
 		for (int k = rhs.group_start[g]; k < rhs.group_start[g + 1]; k++)
-			out_dims[g] *= size[find_name(&lhs, rhs.names[k])];
+			if (!is_unit(rhs.names[k]))
+				out_dims[g] *= size[find_name(&lhs, rhs.names[k])];
 	}
 	View *r = view_new(v, rhs.ngroups, out_dims);
 	/* the input stride of each name is the product of the sizes after it on the left */
@@ -346,9 +362,9 @@ view_rearrange(View *v, const char *pattern, Loc loc, const char **names, const 
 		prod *= size[k];
 	}
 	for (int k = 0; k < rhs.nnames; k++) {
-		int li = find_name(&lhs, rhs.names[k]);
-		ext[k] = size[li];
-		st[k] = lhs_stride[li];
+		int li = is_unit(rhs.names[k]) ? -1 : find_name(&lhs, rhs.names[k]);
+		ext[k] = li < 0 ? 1 : size[li];
+		st[k] = li < 0 ? 0 : lhs_stride[li];
 	}
 	gather(r, v, rhs.nnames, ext, st, 0);
 	return r;

@@ -435,7 +435,8 @@ START_TEST(rearrange_pattern_syntax)
 	REARRANGE_FAILS("'(' without ')'", v, "(a b c -> a b c", 0);
 	REARRANGE_FAILS("'(' without ')'", v, "(a b) c -> (a b c", 1, "a", 2);
 	REARRANGE_FAILS("unexpected '*'", v, "(a b) c -> a * b c", 1, "a", 2);
-	REARRANGE_FAILS("unexpected '2'", v, "(a 2) c -> a c", 0);
+	REARRANGE_FAILS("'2' is not a name; the only number a pattern may hold is 1", v, "(a 2) c -> a c", 0);
+	REARRANGE_FAILS("dimension 1 has size 3 but the pattern gives 1", v, "a 1 -> a", 0);
 }
 END_TEST
 
