@@ -699,8 +699,8 @@ apply_scope_warps(Stmt *s, ApplyInput *in, ApplyCtx *ctx)
 			k = ctx->fixed_warp;
 		}
 		if (k < 0 || k >= nwarps) {
-			error(s->scope_arg ? s->scope_arg->loc : s->scope_loc, "warp %lld does not exist: the block has %d warps",
-			      (long long)k, nwarps);
+			error(s->scope_arg ? s->scope_arg->loc : s->scope_loc, "warp %lld does not exist: the block has %d warp%s",
+			      (long long)k, nwarps, nwarps == 1 ? "" : "s");
 			return false;
 		}
 		if (!(ctx->warps >> k & 1)) {
@@ -714,8 +714,8 @@ apply_scope_warps(Stmt *s, ApplyInput *in, ApplyCtx *ctx)
 		/* a block whose size is not a multiple of 128 ends in a partial warpgroup, which may not take part */
 		if (s->scope_arg) {
 			if (k < 0 || k >= (nwarps + 3) / 4) {
-				error(s->scope_arg->loc, "warpgroup %lld does not exist: the block has %d", (long long)k,
-				      (nwarps + 3) / 4);
+				error(s->scope_arg->loc, "warpgroup %lld does not exist: the block has %d warpgroup%s",
+				      (long long)k, (nwarps + 3) / 4, (nwarps + 3) / 4 == 1 ? "" : "s");
 				return false;
 			}
 			if (4 * k + 4 > nwarps) {
