@@ -836,7 +836,8 @@ lower_assign(Stmt *s)
 		Sym *sym = sym_use(t->name, t->loc);
 		if (!sym)
 			return;
-		if (sym->kind != SYM_VAR) {
+		/* a scalar parameter is read-only: the dimensions, strides and grid written with it mean the value passed */
+		if (sym->kind != SYM_VAR || sym->var->is_param) {
 			error(t->loc, "cannot assign to '%s': only 'var' scalars and elements can be assigned", t->name);
 			note(sym->loc, "'%s' is defined here", t->name);
 			return;
