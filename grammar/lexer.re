@@ -335,6 +335,14 @@ lexer_lex(YYSTYPE *lval, Loc *lloc, Lexer *lx)
 		lval->tok.fval = strtod(s, NULL);
 		TOK(FLOAT);
 	}
+	[0-9]+ "." [0-9]+ ([eE] [+-]?)? [A-Za-z0-9_]* {
+		/* a float cut short (1.5e, 2.0e+) or run on (1.5x): longer than any float the rules above read */
+		lx->cursor = (const char *)YYCURSOR;
+		int n = (int)(lx->cursor - lx->start);
+		error(loc_at(lx, lx->start, lx->cursor), "invalid number '%.*s%s'",
+		      n > 40 ? 40 : n, lx->start, n > 40 ? "..." : "");
+		TOK(FLOAT);
+	}
 	[0-9] [A-Za-z0-9_]* {
 		lx->cursor = (const char *)YYCURSOR;
 		int n = (int)(lx->cursor - lx->start);
