@@ -647,6 +647,9 @@ stmt
 			$$->body = $7;
 		}
 	| FOR error block { $$ = NULL; } /* a C for (...): the parser resumes at its body */
+	| IF error block { $$ = NULL; } /* if x > 0 { or a bad condition: resumes at its body, whose } is its own */
+	| IF error block ELSE block { $$ = NULL; }
+	| IF error block ELSE ifstmt { $$ = NULL; }
 	| APPLY OPCODE '(' viewexprs ')' SCOPE scope named_args ';'
 		{
 			$$ = mk_stmt(S_APPLY, @$);
