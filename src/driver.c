@@ -323,10 +323,15 @@ static int
 output_stage(Output *o, const char *path, const char *data, size_t len)
 {
 	*o = (Output){path, path, NULL, data, len};
+	/* refused before any output is committed: writing to it would fail after the others were */
+	struct stat st;
+	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		error(no_loc, "cannot write '%s': %s", path, strerror(EISDIR));
+		return 1;
+	}
 	if (strcmp(path, "-") == 0 || in_place(path))
 		return 0;
 	/* a symbolic link stays: the file it names is replaced */
-	struct stat st;
 	char canon[PATH_MAX];
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, canon))
 		o->target = pool_strdup(canon);

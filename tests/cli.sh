@@ -256,6 +256,10 @@ status error-no-cubin 1 "$tmp/bad.tile" -o "$tmp/bad.cubin" && lacks error-no-cu
 	pass error-no-cubin
 status error-no-depfile 1 -MD -MF "$tmp/bad.d" "$tmp/bad.tile" -o "$tmp/bad2.cu" &&
 	lacks error-no-depfile "$tmp/bad2.cu" && lacks error-no-depfile "$tmp/bad.d" && pass error-no-depfile
+# a depfile that cannot be written (a directory): nothing is written, the output neither
+mkdir -p "$tmp/depdir"
+status depfile-is-dir 1 -MD -MF "$tmp/depdir" "$example" -o "$tmp/depdir.cu" &&
+	has depfile-is-dir "$tmp/err" "no diagnostic" && lacks depfile-is-dir "$tmp/depdir.cu" && pass depfile-is-dir
 
 # --print-image of a store with unpack says where the bits go: to the cells.
 status print-image-unpack 0 --print-image tcgen05.st.sync.aligned.32x32b.x1.unpack::16b.b32 &&
