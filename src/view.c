@@ -212,6 +212,9 @@ parse_side(const char *s, const char *end, Side *side, int ell, bool left, Loc l
 			/* einops' unit axis: a name of its own (no name of the program is spelt so) of size 1 */
 			side->names[side->nnames] = unit ? pool_printf("1#%d", side->nnames) : pool_strndup(b, (size_t)(s - b));
 			side->nnames++;
+		} else if ((unsigned char)*s >= 0x80 || !isprint((unsigned char)*s)) {
+			error(loc, "rearrange pattern: unexpected byte 0x%02x; names are ASCII letters, digits and _", (unsigned char)*s);
+			return false;
 		} else {
 			error(loc, "rearrange pattern: unexpected '%c'", *s);
 			return false;
