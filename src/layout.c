@@ -172,8 +172,9 @@ eval_default(Tensor *t)
 	return l;
 }
 
-static Layout *
-eval_datapath(LayoutExpr *le, Tensor *t)
+/* The parameters of tmem_datapath_layout, checked (they need no tensor); false after an error. */
+static bool
+datapath_params(const LayoutExpr *le, char *letter_out, int64_t *rows_out, int64_t *cols_out, int64_t *sub_out)
 {
 	static const struct {
 		char letter;
@@ -183,7 +184,7 @@ eval_datapath(LayoutExpr *le, Tensor *t)
 	if (strcmp(s, "C") == 0) {
 		error(le->letter_loc, "tmem_datapath_layout \"C\" (M=128 sparse, cta_group::2) is not supported: "
 		                      "its lane organisation is not settled (the sources disagree)");
-		return NULL;
+		return false;
 	}
 	int want = -1;
 	for (size_t i = 0; i < sizeof letters / sizeof letters[0]; i++)
@@ -191,39 +192,53 @@ eval_datapath(LayoutExpr *le, Tensor *t)
 			want = letters[i].rows;
 	if (want < 0) {
 		error(le->letter_loc, "unknown datapath layout \"%s\"; expected one of \"A\", \"B\", \"D\", \"E\", \"F\", \"G\"", s);
-		return NULL;
+		return false;
 	}
 	int64_t rows, cols, sub = 0;
 	if (!const_int(le->rows, &rows, "the row count") || !const_int(le->cols, &cols, "the column count"))
-		return NULL;
+		return false;
 	if (le->sub_slab && !const_int(le->sub_slab, &sub, "sub_slab"))
-		return NULL;
+		return false;
 	char letter = s[0];
 	if (rows != want) {
 		error(le->rows->loc, "layout \"%c\" has %d rows per CTA, not %lld", letter, want, (long long)rows);
-		return NULL;
+		return false;
 	}
 	if (cols <= 0) {
 		error(le->cols->loc, "column count must be positive, got %lld", (long long)cols);
-		return NULL;
+		return false;
 	}
 	if (letter == 'F') {
 		if (sub != 0 && sub != 1) {
 			error(le->sub_slab->loc, "sub_slab of layout \"F\" must be 0 or 1, got %lld", (long long)sub);
-			return NULL;
+			return false;
 		}
 	} else if (sub != 0) {
 		error(le->sub_slab->loc, "layout \"%c\" has no sub-slabs (sub_slab must be 0)", letter);
-		return NULL;
+		return false;
 	}
 	if ((letter == 'B' || letter == 'E') && cols % 2) {
 		error(le->cols->loc, "layout \"%c\" needs an even column count, got %lld", letter, (long long)cols);
-		return NULL;
+		return false;
 	}
 	if (letter == 'G' && cols % 4) {
 		error(le->cols->loc, "layout \"G\" needs a column count divisible by 4, got %lld", (long long)cols);
-		return NULL;
+		return false;
 	}
+	*letter_out = letter;
+	*rows_out = rows;
+	*cols_out = cols;
+	*sub_out = sub;
+	return true;
+}
+
+static Layout *
+eval_datapath(LayoutExpr *le, Tensor *t)
+{
+	char letter;
+	int64_t rows, cols, sub;
+	if (!datapath_params(le, &letter, &rows, &cols, &sub))
+		return NULL;
 	if (t->rank != 2 || t->dims[0] != rows || t->dims[1] != cols) {
 		char shape[64];
 		format_coords(shape, sizeof shape, t->rank, t->dims, -1);
@@ -462,6 +477,7 @@ layout_eval(LayoutExpr *le, Tensor *t, int block_threads)
 		le = layout_lookup(le->name, le->loc);
 		if (!le)
 			return NULL;
+		le->used = true;
 		saved = scope_push_isolated();
 		/* layout B = A; names A's layout: follow the names, in the file's scope */
 		for (int hops = 0; le && le->kind == LAY_NAME && !misused; hops++) {
@@ -470,6 +486,8 @@ layout_eval(LayoutExpr *le, Tensor *t, int block_threads)
 				misused = true;
 			} else {
 				le = layout_lookup(le->name, le->loc);
+				if (le)
+					le->used = true;
 			}
 		}
 		misused |= !le;
@@ -500,4 +518,52 @@ layout_eval(LayoutExpr *le, Tensor *t, int block_threads)
 		return NULL;
 	}
 	return l;
+}
+
+/* A layout item that no tensor used: the checks that need no tensor (the names it follows, its
+   numbers, a datapath layout's parameters), so that its errors are reported all the same. */
+void
+layout_check_unused(LayoutExpr *item, const char *name)
+{
+	LayoutExpr *le = item;
+	item->used = true;
+	for (int hops = 0; le->kind == LAY_NAME; hops++) {
+		le = layout_lookup(le->name, le->loc);
+		if (le == item || hops == MAX_LAYOUT_HOPS) {
+			error(item->loc, "layout '%s' names itself through a chain of layout names", name);
+			return;
+		}
+		if (!le || le->used)
+			return;
+		le->used = true;
+	}
+	Digits d;
+	switch (le->kind) {
+	case LAY_DATAPATH: {
+		char letter;
+		int64_t rows, cols, sub;
+		datapath_params(le, &letter, &rows, &cols, &sub);
+		break;
+	}
+	case LAY_STRIDED: {
+		if (!eval_digits(&le->extents, &le->strides, le->loc, &d))
+			return;
+		for (int i = 0; i < le->terms.n; i++) {
+			LayoutTerm *term = LIST_AT(le->terms, LayoutTerm, i);
+			int64_t v;
+			if (term->kind == LT_OFFSET ? !const_int(term->offset, &v, "a layout offset")
+			                            : !eval_digits(&term->extents, &term->strides, term->loc, &d))
+				return;
+		}
+		unsigned axes = layout_expr_axes(le);
+		if ((axes & TMEM_AXES) && (axes & ~TMEM_AXES))
+			error(le->loc, "layout '%s' mixes TLane or TCol with thread axes or m: a local layout takes thread axes "
+			               "and m, a tmem layout only TLane and TCol",
+			      name);
+		break;
+	}
+	case LAY_DEFAULT:
+	case LAY_NAME:
+		break;
+	}
 }

@@ -2849,6 +2849,12 @@ lower_program(List *items, const char *source_name)
 		}
 		}
 	}
+	for (int i = 0; i < items->n; i++) {
+		Item *it = LIST_AT(*items, Item, i);
+		if (it->kind == I_LAYOUT && !it->layout->used && sym_lookup(it->name) &&
+		    sym_lookup(it->name)->layout == it->layout)
+			layout_check_unused(it->layout, it->name);
+	}
 	scope_pop();
 	if (!p->kernels.n && !p->devices.n && !error_count) {
 		/* a file of layouts and constants is meant for include; compiled alone it yields nothing */

@@ -131,6 +131,7 @@ typedef struct LayoutExpr {
 	Loc letter_loc;
 	Expr *rows, *cols, *sub_slab; /* LAY_DATAPATH; sub_slab may be NULL */
 	const char *name; /* LAY_NAME */
+	bool used;        /* a layout item's: some tensor's layout_eval reached it */
 } LayoutExpr;
 
 typedef struct NamedArg {
@@ -560,6 +561,7 @@ const char *func_name(Func f);
 Layout *layout_eval(LayoutExpr *le, Tensor *t, int block_threads);
 /* The axes a layout expression names (bit per Axis), through a layout item's name; before evaluating it. */
 unsigned layout_expr_axes(const LayoutExpr *le);
+void layout_check_unused(LayoutExpr *item, const char *name);
 /* The thread (linear in the CTA) that the place names, and which levels it fixes. */
 bool layout_place_owned_by(const Layout *l, const int32_t *place, int thread);
 int layout_place_thread(const int32_t *place);
