@@ -1277,6 +1277,9 @@ lower_stmt(Stmt *s)
 		return;
 	}
 	case S_WARP_SYNC:
+		/* __syncwarp() names every lane: those a branch leaves out would never arrive (undefined in CUDA) */
+		if (!protocol_uniform(W.proto, s->loc, "warp_sync"))
+			return;
 		emit(L_WARP_SYNC, s->loc);
 		return;
 	case S_BLOCK: {
