@@ -393,6 +393,7 @@ list_prepend(void *x, List rest)
 %token LANE_ID "'lane_id'"
 %token WARPGROUP_ID "'warpgroup_id'"
 %token TMEM_DATAPATH_LAYOUT "'tmem_datapath_layout'"
+%token REARRANGE "'rearrange'"
 
 %token DOTDOT "'..'"
 %token ARROW "'->'"
@@ -437,7 +438,7 @@ list_prepend(void *x, List rest)
 %type <layout> layout
 %type <term> term
 %type <view> viewexpr vchain
-%type <vop> vop vview
+%type <vop> vop vview rearrange
 %type <index> index range_index
 %type <expr> callarg
 %type <named> launcharg
@@ -789,10 +790,16 @@ viewexpr
 			$$->loc = @$;
 			list_push(&$$->ops, op);
 		}
+	| viewexpr '.' rearrange
+		{
+			$3->loc = loc_span(@2, @3);
+			$$ = $1;
+			$$->loc = @$;
+			list_push(&$$->ops, $3);
+		}
 	| viewexpr '.' IDENT '(' STRING bindings ')'
 		{
-			if (strcmp($3.text, "rearrange") != 0)
-				error(@3, "expected 'view' or 'rearrange', not '%s'", $3.text);
+			error(@3, "expected 'view' or 'rearrange', not '%s'", $3.text);
 			ViewOp *op = pool_alloc(sizeof *op);
 			op->kind = VOP_REARRANGE;
 			op->loc = loc_span(@2, @7);
@@ -830,18 +837,29 @@ vchain
 		}
 	;
 
-/* The first operation is .view: NAME.IDENT stays a syntax error, with its hints (threadIdx.x). */
+/* The first operation is .view or .rearrange (a token of its own after NAME., see yylex): NAME.IDENT
+   stays a syntax error, with its hints (threadIdx.x). */
 vview
 	: VIEW '(' exprs ')' { $$ = mk_viewop(VOP_VIEW, @$); $$->dims = $3; }
 	| VIEW '(' exprs ',' LAYOUT '=' layout ')' { $$ = mk_viewop(VOP_VIEW, @$); $$->dims = $3; $$->layout = $7; }
+	| rearrange
+	;
+
+rearrange
+	: REARRANGE '(' STRING bindings ')'
+		{
+			$$ = mk_viewop(VOP_REARRANGE, @$);
+			$$->pattern = $3.text;
+			$$->pattern_loc = @3;
+			$$->bindings = $4;
+		}
 	;
 
 vop
 	: vview
 	| IDENT '(' STRING bindings ')'
 		{
-			if (strcmp($1.text, "rearrange") != 0)
-				error(@1, "expected 'view' or 'rearrange', not '%s'", $1.text);
+			error(@1, "expected 'view' or 'rearrange', not '%s'", $1.text);
 			$$ = mk_viewop(VOP_REARRANGE, @$);
 			$$->pattern = $3.text;
 			$$->pattern_loc = @3;
@@ -1117,6 +1135,11 @@ yylex(YYSTYPE *lval, Loc *lloc, Parser *ps)
 	}
 	int before = error_count;
 	int tok = lexer_lex(lval, lloc, &ps->lx);
+	/* rearrange after NAME. or a view's ')' or ']' is the view operation, so that a view may start with it
+	   where an expression goes (a call's argument); elsewhere it stays an identifier */
+	if (tok == IDENT && ps->tok[1] == '.' && (ps->tok[0] == IDENT || ps->tok[0] == ')' || ps->tok[0] == ']') &&
+	    strcmp(lval->tok.text, "rearrange") == 0)
+		tok = REARRANGE;
 	ps->lex_error[0] = ps->lex_error[1];
 	ps->lex_error[1] = error_count > before;
 	ps->text2 = ps->text[0];
