@@ -150,6 +150,53 @@ param_size(Expr *e, const Tensor *t, const char *what)
 	return v;
 }
 
+/* The first name in e of a tensor among params (NULL: none). */
+static const Param *
+tensor_param_in(const Expr *e, const List *params)
+{
+	if (!e)
+		return NULL;
+	if (e->name)
+		for (int i = 0; i < params->n; i++) {
+			const Param *p = LIST_AT(*params, Param, i);
+			if ((p->has_shape || p->kind != PK_VALUE) && strcmp(p->name, e->name) == 0)
+				return p;
+		}
+	const Param *p = NULL;
+	const Expr *sub[] = {e->a, e->b, e->c};
+	for (int i = 0; i < 3 && !p; i++)
+		p = tensor_param_in(sub[i], params);
+	for (int i = 0; i < e->args.n && !p; i++)
+		p = tensor_param_in(LIST_AT(e->args, Expr, i), params);
+	return p;
+}
+
+/* A dimension or stride of parameter p that names a tensor parameter: an error of its own, as the
+   tensor may be declared after p (where sema would say unknown name). */
+static bool
+shape_names_tensor(const Param *p, const List *params)
+{
+	const List *lists[] = {&p->dims, &p->strides};
+	for (int l = 0; l < 2; l++)
+		for (int i = 0; i < lists[l]->n; i++) {
+			const Expr *e = LIST_AT(*lists[l], Expr, i);
+			const Param *t = tensor_param_in(e, params);
+			if (!t)
+				continue;
+			if (p->kind == PK_VALUE)
+				error(e->loc, "%s %d of '%s' names tensor parameter '%s': a global tensor's dimensions and strides "
+				              "are constants or integer expressions over scalar parameters (such as n: i32)",
+				      l ? "stride" : "dimension", i, p->name, t->name);
+			else
+				error(e->loc, "dimension %d of '%s' names tensor parameter '%s': the dimensions of a %s parameter are "
+				              "compile-time constants", i, p->name, t->name,
+				      p->kind == PK_SHARED ? "shared" : p->kind == PK_TMEM ? "tmem" : "local");
+			note(t->loc, "'%s' is defined here", t->name);
+			return true;
+		}
+	return false;
+}
+
 /* The shape of a global tensor parameter (dims, strides, whether offsets need 64 bits). */
 static bool
 global_shape(Param *p, Tensor *t)
@@ -1842,7 +1889,7 @@ lower_kernel(Kernel *kd)
 				k->uses_bf16 = true;
 			if (p->has_shape) {
 				Tensor *t = tensor_new(TK_GLOBAL, p->name, p->loc, p->type);
-				if (!global_shape(p, t)) {
+				if (shape_names_tensor(p, &kd->params) || !global_shape(p, t)) {
 					sym_poison(p->name, p->loc);
 					continue;
 				}
@@ -2728,7 +2775,8 @@ lower_device(Kernel *kd)
 			TensorKind tk = p->kind == PK_VALUE ? TK_GLOBAL : p->kind == PK_SHARED ? TK_SHARED
 			                : p->kind == PK_TMEM   ? TK_TMEM   : TK_LOCAL;
 			Tensor *t = tensor_new(tk, p->name, p->loc, p->type);
-			if (tk == TK_GLOBAL ? !global_shape(p, t) : !const_dims(&p->dims, t, p->loc)) {
+			if (shape_names_tensor(p, &kd->params) ||
+			    (tk == TK_GLOBAL ? !global_shape(p, t) : !const_dims(&p->dims, t, p->loc))) {
 				sym_poison(p->name, p->loc);
 				continue;
 			}
