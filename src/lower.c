@@ -693,7 +693,7 @@ lower_instr(Stmt *s)
 	l->cta_group = group;
 	if (spec->kind == TC_ALLOC) {
 		Expr *slot = LIST_AT(s->operands, Expr, 0);
-		IExpr *addr = sema_expr(slot);
+		IExpr *addr = sema_address(slot);
 		if (!addr || addr->kind != IE_SADDR || addr->tensor->type != T_U32) {
 			if (addr)
 				error(slot->loc, "%s writes the TMEM address to a shared u32 slot: pass &slot[i]",

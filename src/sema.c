@@ -817,6 +817,29 @@ call_expr(Expr *e)
 	return r;
 }
 
+/* The operand of an alloc: &slot[i] (IE_SADDR), the one place that takes an address; any other
+   operand as an expression. */
+IExpr *
+sema_address(Expr *e)
+{
+	if (e->kind != E_ADDR)
+		return sema_expr(e);
+	Sym *s = sym_use(e->name, e->loc);
+	if (!s)
+		return NULL;
+	if (s->kind != SYM_TENSOR || s->tensor->kind != TK_SHARED) {
+		error(e->loc, "'&' takes an element of a shared tensor; '%s' is not one", e->name);
+		return NULL;
+	}
+	IExpr *ix;
+	if (!index_tensor(e, s->tensor, &ix, NULL))
+		return NULL;
+	IExpr *r = ie_new(IE_SADDR, T_U32);
+	r->tensor = s->tensor;
+	r->index = ix;
+	return r;
+}
+
 IExpr *
 sema_expr(Expr *e)
 {
@@ -871,22 +894,13 @@ sema_expr(Expr *e)
 		int slot;
 		return sema_element(e, &t, &ix, &slot);
 	}
-	case E_ADDR: {
-		Sym *s = sym_use(e->name, e->loc);
-		if (!s)
-			return NULL;
-		if (s->kind != SYM_TENSOR || s->tensor->kind != TK_SHARED) {
-			error(e->loc, "'&' takes an element of a shared tensor; '%s' is not one", e->name);
-			return NULL;
-		}
-		IExpr *ix;
-		if (!index_tensor(e, s->tensor, &ix, NULL))
-			return NULL;
-		IExpr *r = ie_new(IE_SADDR, T_U32);
-		r->tensor = s->tensor;
-		r->index = ix;
-		return r;
-	}
+	case E_ADDR:
+		/* the GPU's value is an offset in the CTA's shared window, where ptxas places the array: nothing
+		   that tilec run could give too */
+		error(e->loc, "'&%s[...]' is written only as the operand of %s (the shared slot that receives the TMEM "
+		              "address): as a value it would be the GPU's shared-window offset of the element, which ptxas "
+		              "chooses and tilec run cannot know", e->name, isa_name(TC_ALLOC, 0));
+		return NULL;
 	case E_UNARY: {
 		IExpr *a = sema_expr(e->a);
 		return a ? unary(e, e->op, a) : NULL;

@@ -522,6 +522,7 @@ IExpr *sema_element(Expr *e, Tensor **tensor, IExpr **index, int *slot);
 
 /* Lowers an expression to a typed IExpr, folding constants; NULL after an error. */
 IExpr *sema_expr(Expr *e);
+IExpr *sema_address(Expr *e);
 IExpr *ie_int(int64_t v, EType type);
 /* A copy of e whose operands are a and b and whose index is index (a rewrite of e's children). */
 IExpr *ie_with_children(const IExpr *e, IExpr *a, IExpr *b, IExpr *index);

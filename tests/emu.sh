@@ -391,6 +391,9 @@ expect_run emu/run/dim_too_large 1 "tensor A is too large with these --set value
 	tests/emu/trap_outside.tile --set M=65536 --set N=65536
 expect_run emu/run/dim_product_overflow 1 "tensor A is too large with these --set values" \
 	tests/emu/trap_outside.tile --set M=2147483647 --set N=2147483647
+# &s[i] as a value: an error before the run (it gave a host address), as on the GPU routes
+expect_run emu/run/shared_address_value 1 "addr_value.tile:8:29: error: '&s[...]' is written only as the operand of tcgen05.alloc" \
+	tests/golden/addr_value.tile
 expect_run emu/run/select_dim_large 0 "expect Out = A: all 64 elements equal" tests/emu/select_dim.tile --set n=100 --expect Out=A
 expect_run emu/run/select_dim_small 0 "expect Out = A: all 10 elements equal" tests/emu/select_dim.tile --set n=10 --expect Out=A
 # a copy between registers and memory where only some threads hold elements
