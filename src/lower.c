@@ -129,6 +129,18 @@ emit(LKind kind, Loc loc)
 }
 
 
+/* An integer stride expression with its +, - and * in 64 bits (LANGUAGE.md 10.1: offsets may pass 2^32, and
+   ld * K may pass 2^31 before any offset does); other operators keep their 32-bit meaning, widened after. */
+static IExpr *
+widen64(IExpr *e)
+{
+	if (e->kind == IE_BINARY && (e->op == OP_ADD || e->op == OP_SUB || e->op == OP_MUL))
+		return ie_binary(e->op, widen64(e->a), widen64(e->b));
+	if (e->kind == IE_UNARY && e->op == OP_NEG)
+		return ie_binary(OP_SUB, ie_int(0, T_I64), widen64(e->a));
+	return ie_convert(e, T_I64);
+}
+
 /* A dimension or stride of a global tensor parameter: a constant or an integer expression over scalar
    parameters (declared anywhere in the list). */
 static IExpr *
@@ -238,7 +250,7 @@ global_shape(Param *p, Tensor *t)
 			IExpr *s = param_size(LIST_AT(p->strides, Expr, i), t, "stride");
 			if (!s)
 				return false;
-			t->rstrides[i] = ie_convert(s, T_I64);
+			t->rstrides[i] = widen64(s);
 		} else {
 			t->rstrides[i] = stride;
 			stride = ie_binary(OP_MUL, stride, ie_convert(t->rdims[i], T_I64));
