@@ -234,7 +234,9 @@ lexer_lex(YYSTYPE *lval, Loc *lloc, Lexer *lx)
 	"//" { lx->cursor = (const char *)YYCURSOR; skip_line_comment(lx); continue; }
 	"/*" { lx->cursor = (const char *)YYCURSOR; skip_block_comment(lx); continue; }
 	["] {
+		int errors_before = error_count;
 		lval->tok.text = scan_string(lx);
+		lval->tok.bad = error_count > errors_before;
 		*lloc = loc_at(lx, lx->start, lx->cursor);
 		return STRING;
 	}

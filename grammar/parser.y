@@ -16,6 +16,7 @@ typedef struct Tok {
 	const char *text;
 	uint32_t ival;
 	bool usuffix;
+	bool bad; /* a string with an error in it (the lexer reported it) */
 	double fval;
 	EType etype;
 } Tok;
@@ -458,7 +459,7 @@ items
 
 item
 	: INCLUDE STRING ';'
-		{ Item *it = mk_item(ps, I_INCLUDE, @$); it->path = $2.text; }
+		{ Item *it = mk_item(ps, I_INCLUDE, @$); it->path = $2.bad ? NULL : $2.text; }
 	| CONST IDENT '=' expr ';'
 		{ Item *it = mk_item(ps, I_CONST, @$); it->name = $2.text; it->name_loc = @2; it->value = $4; }
 	| LAYOUT IDENT '=' layout ';'

@@ -123,6 +123,10 @@ splice_includes(Includer *inc, int file, List *items, List *out)
 			list_push(out, it);
 			continue;
 		}
+		if (!it->path) { /* a path with a bad escape, reported: looking for what is left would only fail again */
+			ok = false;
+			continue;
+		}
 		/* name: the file as the user wrote it, relative to the includer's name when it is found next to
 		   it (a cycle is named the same from any directory), else the include's text */
 		const char *found = NULL, *name = it->path;

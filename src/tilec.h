@@ -247,7 +247,7 @@ typedef struct Item {
 	Expr *value;      /* const */
 	LayoutExpr *layout; /* layout */
 	Kernel *kernel;   /* kernel, device */
-	const char *path; /* include: the string's contents */
+	const char *path; /* include: the string's contents; NULL when the string had an error */
 } Item;
 
 /* ---------------------------------------------------------------- instruction images (image.c) */
