@@ -1058,7 +1058,7 @@ owner_test(int64_t *off, const unsigned char *has, int threads, IExpr **test)
 /* Each thread moves the elements it owns: for every register slot, one access at an offset computed
    from the thread's index. */
 static bool
-copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out)
+copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, uint64_t scope_warps)
 {
 	KernelIR *k = ctx->kernel;
 	Tensor *lt = lv->base, *mt = mv->base;
@@ -1077,6 +1077,8 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out)
 	for (int e = 0; e < lt->count; e++) {
 		if (coord_of[e] < 0)
 			continue;
+		bool held = !scope_warps;
+		int holder = -1;
 		for (int r = 0; r < l->nrep; r++) {
 			const int32_t *place = LAYOUT_PLACE(l, e, r);
 			int owner = layout_place_thread(place);
@@ -1086,8 +1088,30 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out)
 				size_t i = (size_t)place[AX_M] * (size_t)threads + (size_t)t;
 				off[i] = mv->map[coord_of[e]];
 				has[i] = 1;
+				held = held || (t / 32 < 64 && (scope_warps >> (t / 32) & 1));
+				holder = holder < 0 ? t : holder;
 			}
 		}
+		/* a written scope runs the copy in its warps only; every element must have a thread there */
+		if (!held) {
+			char text[96];
+			format_coords(text, sizeof text, lv->rank, lv->dims, coord_of[e]);
+			error(st->scope_loc, "no thread of this copy's scope holds element %s of '%s' (thread %d of the block "
+			                     "does): each thread moves the elements it holds, so the copy would leave it out",
+			      text, lv->name, holder);
+			return false;
+		}
+	}
+	if (st->scope_arg && st->scope != SCOPE_CTA) {
+		/* warp(K) / warpgroup(K): the other warps that reach the copy skip it, as they skip such an apply */
+		LStmt *g = pool_alloc(sizeof *g);
+		g->kind = L_IF;
+		g->loc = st->loc;
+		int w = __builtin_ctzll(scope_warps);
+		g->cond = st->scope == SCOPE_WARP ? ie_binary(OP_EQ, ie_builtin(B_WARP_ID), ie_int(w, T_I32))
+		                                  : ie_binary(OP_EQ, ie_builtin(B_WARPGROUP_ID), ie_int(w / 4, T_I32));
+		list_push(out, g);
+		out = &g->body;
 	}
 	bool is_load = dst == lv;
 	LStmt *guard = NULL;
@@ -1180,6 +1204,7 @@ copy_lower(Stmt *st, View *dst, View *src, ApplyCtx *ctx, List *out, CopyChoice 
 		                                                                                 : SCOPE_WARPGROUP;
 		st->scope_arg = NULL;
 		st->scope_loc = st->loc;
+		st->scope_auto = true;
 		/* in a device function the scope follows its parameters' layouts, as its own code has it: at a
 		   call its body sees the caller's tensors, whose layouts may name other axes (tx for tid_in_wg) */
 		if (ctx->kernel && ctx->kernel->is_device)
@@ -1217,7 +1242,11 @@ copy_lower(Stmt *st, View *dst, View *src, ApplyCtx *ctx, List *out, CopyChoice 
 			      l->base->name);
 			return false;
 		}
-		return copy_regs(st, dst, l, m, ctx, out);
+		/* a written scope: its warps, checked as for an apply */
+		ApplyInput in = {0};
+		if (st->has_scope && !st->scope_auto && !apply_scope_warps(st, &in, ctx))
+			return false;
+		return copy_regs(st, dst, l, m, ctx, out, st->has_scope && !st->scope_auto ? in.warps : 0);
 	}
 	static const char *const kinds[] = {"a global tensor", "a shared tensor", "a local tensor", "a tmem tensor"};
 	error(st->loc, "copy moves between tmem and local views, or between local views and global or shared tensors; "

@@ -201,6 +201,7 @@ struct Stmt {
 	Loc scope_loc;
 	List named;       /* apply: NamedArg* after the scope */
 	bool has_scope;   /* copy: a scope is written */
+	bool scope_auto;  /* copy: tilec chose the scope (copy.c), none was written */
 	bool fence_before, fence_after; /* cta_sync: set by lowering */
 	bool writes_follow; /* cta_sync: a tcgen05 store or dealloc may follow it (lowering) */
 };
