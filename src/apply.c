@@ -623,6 +623,20 @@ warp_cond(Builtin b, int value)
 	return ie_binary(OP_EQ, ie_builtin(b), ie_int(value, T_I32));
 }
 
+IExpr *
+apply_scope_guard(const ApplyInput *in, const ApplyCtx *ctx, int warp)
+{
+	if (!in->guard)
+		return NULL;
+	if (in->scope == SCOPE_WARPGROUP)
+		return warp_cond(B_WARPGROUP_ID, warp / 4);
+	if (in->scope != SCOPE_WARP)
+		return NULL;
+	if (ctx->unit_size == 4) /* warp K of each calling warpgroup */
+		return ie_binary(OP_EQ, ie_binary(OP_BITAND, ie_builtin(B_WARP_ID), ie_int(3, T_I32)), ie_int(warp % 4, T_I32));
+	return warp_cond(B_WARP_ID, warp);
+}
+
 const char *
 source_line_of(Loc loc, bool for_comment)
 {
@@ -677,6 +691,28 @@ apply_scope_warps(Stmt *s, ApplyInput *in, ApplyCtx *ctx)
 		return false;
 	switch (s->scope) {
 	case SCOPE_WARP:
+		if (s->scope_arg && ctx->unit_size) {
+			/* in a warp or warpgroup function K counts within the calling unit: warp K of each unit
+			   that reaches the statement, wherever in the CTA the function is called */
+			if (k < 0 || k >= ctx->unit_size) {
+				error(s->scope_arg->loc, "warp %lld does not exist: a device function of scope %s runs in %s",
+				      (long long)k, ctx->unit_size == 1 ? "warp" : "warpgroup",
+				      ctx->unit_size == 1 ? "one warp, warp 0" : "one warpgroup, warps 0 to 3");
+				return false;
+			}
+			uint64_t m = 0;
+			for (int w = (int)k; w < nwarps && w < 64; w += ctx->unit_size)
+				if (ctx->warps >> (w - k) & ((1ull << ctx->unit_size) - 1))
+					m |= 1ull << w;
+			if (!m || (ctx->warps & m) != m) {
+				error(s->scope_loc, "warp %lld never reaches this %s", (long long)k, what);
+				return false;
+			}
+			*warps = m;
+			in->group = 0;
+			in->guard = ctx->unit_size > 1;
+			return true;
+		}
 		if (!s->scope_arg) {
 			if (ctx->fixed_warp < 0 && ctx->kernel->is_device && ctx->kernel->cta_axes) {
 				error(s->scope_loc, "plain 'warp' scope in a warp function laid out over the CTA's threads (block = %d): "
@@ -711,8 +747,17 @@ apply_scope_warps(Stmt *s, ApplyInput *in, ApplyCtx *ctx)
 		in->group = 0;
 		return true;
 	case SCOPE_WARPGROUP:
+		if (s->scope_arg && ctx->unit_size == 4) {
+			/* inside a warpgroup function the calling warpgroup is warpgroup 0 (warpgroup_id is 0 there) */
+			if (k != 0) {
+				error(s->scope_arg->loc, "warpgroup %lld does not exist: a device function of scope warpgroup runs "
+				                         "in one warpgroup, warpgroup 0", (long long)k);
+				return false;
+			}
+			in->guard = false;
+		}
 		/* a block whose size is not a multiple of 128 ends in a partial warpgroup, which may not take part */
-		if (s->scope_arg) {
+		if (s->scope_arg && in->guard) {
 			if (k < 0 || k >= (nwarps + 3) / 4) {
 				error(s->scope_arg->loc, "warpgroup %lld does not exist: the block has %d warpgroup%s",
 				      (long long)k, (nwarps + 3) / 4, (nwarps + 3) / 4 == 1 ? "" : "s");
@@ -1030,18 +1075,12 @@ emit_issues(Check *c, Issue *issues, int nwarp, ApplyCtx *ctx, List *out)
 	bool stage = !shared && nwarp > 1 && (!c->op.is_ld || ctx->can_defer);
 	List *body = out;
 	LStmt *first = NULL;
-	if (in->scope == SCOPE_WARP && in->guard) {
+	IExpr *guard = apply_scope_guard(in, ctx, issues[0].warp);
+	if (guard) {
 		first = pool_alloc(sizeof *first);
 		first->kind = L_IF;
 		first->loc = c->loc;
-		first->cond = warp_cond(B_WARP_ID, issues[0].warp);
-		list_push(out, first);
-		body = &first->body;
-	} else if (in->scope == SCOPE_WARPGROUP && in->guard) {
-		first = pool_alloc(sizeof *first);
-		first->kind = L_IF;
-		first->loc = c->loc;
-		first->cond = warp_cond(B_WARPGROUP_ID, issues[0].warp / 4);
+		first->cond = guard;
 		list_push(out, first);
 		body = &first->body;
 	}

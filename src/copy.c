@@ -1058,8 +1058,9 @@ owner_test(int64_t *off, const unsigned char *has, int threads, IExpr **test)
 /* Each thread moves the elements it owns: for every register slot, one access at an offset computed
    from the thread's index. */
 static bool
-copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, uint64_t scope_warps)
+copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, const ApplyInput *scope)
 {
+	uint64_t scope_warps = scope ? scope->warps : 0;
 	KernelIR *k = ctx->kernel;
 	Tensor *lt = lv->base, *mt = mv->base;
 	const Layout *l = lt->layout;
@@ -1102,14 +1103,13 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, uin
 			return false;
 		}
 	}
-	if (st->scope_arg && st->scope != SCOPE_CTA) {
+	IExpr *cond = scope ? apply_scope_guard(scope, ctx, __builtin_ctzll(scope_warps)) : NULL;
+	if (cond) {
 		/* warp(K) / warpgroup(K): the other warps that reach the copy skip it, as they skip such an apply */
 		LStmt *g = pool_alloc(sizeof *g);
 		g->kind = L_IF;
 		g->loc = st->loc;
-		int w = __builtin_ctzll(scope_warps);
-		g->cond = st->scope == SCOPE_WARP ? ie_binary(OP_EQ, ie_builtin(B_WARP_ID), ie_int(w, T_I32))
-		                                  : ie_binary(OP_EQ, ie_builtin(B_WARPGROUP_ID), ie_int(w / 4, T_I32));
+		g->cond = cond;
 		list_push(out, g);
 		out = &g->body;
 	}
@@ -1243,10 +1243,11 @@ copy_lower(Stmt *st, View *dst, View *src, ApplyCtx *ctx, List *out, CopyChoice 
 			return false;
 		}
 		/* a written scope: its warps, checked as for an apply */
-		ApplyInput in = {0};
-		if (st->has_scope && !st->scope_auto && !apply_scope_warps(st, &in, ctx))
+		ApplyInput in = {.scope = st->scope, .guard = st->scope_arg && st->scope != SCOPE_CTA};
+		bool written = st->has_scope && !st->scope_auto;
+		if (written && !apply_scope_warps(st, &in, ctx))
 			return false;
-		return copy_regs(st, dst, l, m, ctx, out, st->has_scope && !st->scope_auto ? in.warps : 0);
+		return copy_regs(st, dst, l, m, ctx, out, written ? &in : NULL);
 	}
 	static const char *const kinds[] = {"a global tensor", "a shared tensor", "a local tensor", "a tmem tensor"};
 	error(st->loc, "copy moves between tmem and local views, or between local views and global or shared tensors; "

@@ -966,18 +966,25 @@ static bool
 uses_builtin(const IExpr *e, Builtin b);
 
 static bool
+uses_warp(const IExpr *e)
+{
+	return uses_builtin(e, B_WARP_ID) || uses_builtin(e, B_WARPGROUP_ID);
+}
+
+static bool
 list_uses_warp(List *list)
 {
 	for (int i = 0; i < list->n; i++) {
 		LStmt *s = LIST_AT(*list, LStmt, i);
-		if (s->call && E.d->devices)
-			continue; /* written as a C call: the function computes its own warp index */
-		if (uses_builtin(s->value, B_WARP_ID) || uses_builtin(s->cond, B_WARP_ID) ||
-		    uses_builtin(s->addr, B_WARP_ID) || uses_builtin(s->index, B_WARP_ID) ||
-		    uses_builtin(s->lo, B_WARP_ID) || uses_builtin(s->hi, B_WARP_ID) ||
-		    uses_builtin(s->value, B_WARPGROUP_ID) || uses_builtin(s->cond, B_WARPGROUP_ID) ||
-		    uses_builtin(s->addr, B_WARPGROUP_ID) || uses_builtin(s->index, B_WARPGROUP_ID) ||
-		    list_uses_warp(&s->body) || list_uses_warp(&s->els))
+		if (s->call && E.d->devices) {
+			/* written as a C call: the function computes its own warp index, the caller its arguments' */
+			for (int a = 0; a < s->call->nargs; a++)
+				if (s->call->values && uses_warp(s->call->values[a]))
+					return true;
+			continue;
+		}
+		if (uses_warp(s->value) || uses_warp(s->cond) || uses_warp(s->addr) || uses_warp(s->index) ||
+		    uses_warp(s->lo) || uses_warp(s->hi) || list_uses_warp(&s->body) || list_uses_warp(&s->els))
 			return true;
 	}
 	return false;

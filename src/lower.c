@@ -1282,6 +1282,7 @@ lower_stmt(Stmt *s)
 		ctx.fixed_warp = protocol_fixed_warp(W.proto);
 		ctx.unit_warps = ctx.fixed_warp < 0 ? unit_fixed_warps() : 0;
 		ctx.unit = W.dev && W.dev->scope != SCOPE_CTA;
+		ctx.unit_size = !W.dev || !W.dev->lowering ? 0 : W.dev->scope == SCOPE_WARP ? 1 : W.dev->scope == SCOPE_WARPGROUP ? 4 : 0;
 		CopyChoice choice;
 		int at = W.out->n;
 		if (copy && copy_lower(s, ops[0], ops[1], &ctx, W.out, &choice) && !choice.is_tc) {

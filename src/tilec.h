@@ -863,6 +863,7 @@ typedef struct ApplyCtx {
 	uint64_t warps;      /* warps that may execute the apply */
 	int fixed_warp;      /* the one warp, when the code fixes it; else -1 */
 	uint64_t unit_warps; /* else, in a device function at a call: one warp per calling unit, which its code fixed */
+	int unit_size;       /* in a device function of scope warp or warpgroup at its own code or a call: its warps (1 or 4), else 0 */
 	bool can_defer;      /* a wait for loads follows in the same statement list, with no control flow between */
 	bool unit;           /* in a warp or warpgroup device function: cta scope is the calling units' part */
 	bool is_ld;          /* out: the instruction's direction */
@@ -942,6 +943,9 @@ typedef struct ApplyIssue {
 bool apply_match(const ApplyInput *in, ApplyIssue **issues, int *nissues, uint32_t *imm, Mismatch *mm);
 /* The warps a scope names where the statement is (apply or copy): in->warps and in->group; reports. */
 bool apply_scope_warps(Stmt *s, ApplyInput *in, ApplyCtx *ctx);
+/* The test of warp(K) / warpgroup(K) that keeps the other warps out (warp: the first warp of the
+   scope), or NULL when every warp that reaches the statement takes part. */
+IExpr *apply_scope_guard(const ApplyInput *in, const ApplyCtx *ctx, int warp);
 /* The diagnostics of a mismatch at loc (imm_loc: where imm_half_splitoff is written); as_notes: all
    of them notes, under an error the caller has printed. */
 void apply_report(const ApplyInput *in, const Mismatch *mm, Loc loc, Loc imm_loc, bool as_notes);
