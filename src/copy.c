@@ -1183,6 +1183,12 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, con
 		}
 		list_push(guard ? &guard->body : out, l2);
 	}
+	if (diag_explain)
+		explain_note(st->loc, "no tcgen05 instruction and no wait: each thread %s the elements of '%s' that it holds, "
+		             "one access per register slot, those next to each other in memory merged up to 16 bytes where "
+		             "the address is aligned%s%s%s", is_load ? "loads" : "stores", lt->name,
+		             mv->box ? "; coordinates outside the shape of '" : "", mv->box ? mt->name : "",
+		             mv->box ? "' are skipped" : "");
 	return true;
 }
 

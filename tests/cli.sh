@@ -578,6 +578,17 @@ if status explain-join-waits 0 --explain tests/golden/copy_wait_join.tile -o /de
 	fi
 fi
 
+# --explain at a copy between registers and memory (LANGUAGE.md 10.4: notes for every copy): one note
+# on each of gemm_epilogue's three copies, naming the tensor whose shape bounds it.
+if status explain-memory-copy 0 --explain examples/gemm_epilogue.tile -o /dev/null; then
+	if [ "$(grep -c ': note: no tcgen05 instruction and no wait: each thread' "$tmp/err")" = 3 ] &&
+		grep -q "gemm_epilogue.tile:26:5: note: .*coordinates outside the shape of 'D' are skipped" "$tmp/err"; then
+		pass explain-memory-copy
+	else
+		fail explain-memory-copy "not one note at each copy: $(grep note "$tmp/err" | tr '\n' ' ')"
+	fi
+fi
+
 # --draw (docs/command.md): a picture for an opcode or an apply; tests/draw.sh checks the pictures.
 op=tcgen05.ld.sync.aligned.16x64b.x1.b32
 if status draw-opcode 0 --draw $op -o "$tmp/d.svg" && has draw-opcode "$tmp/d.svg" "no picture written"; then
