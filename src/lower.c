@@ -93,10 +93,32 @@ static const char *const reserved_names[] = {
 	"not", "xor", "bitand", "bitor", "compl", "catch", "try", "throw", "friend", "mutable", "export",
 };
 
+/* The CUDA vector types and their make_ functions (uint4, make_uint4, float2, ...), which the generated
+   code uses for vector accesses, and the <stdint.h> types of the headers' signatures. */
+static bool
+cuda_type_name(const char *name)
+{
+	static const char *const bases[] = {"char", "uchar", "short", "ushort", "int", "uint", "long", "ulong",
+	                                    "longlong", "ulonglong", "float", "double", "half", "bfloat"};
+	if (strncmp(name, "make_", 5) == 0)
+		name += 5;
+	for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
+		size_t n = strlen(bases[i]);
+		if (strncmp(name, bases[i], n) == 0 && name[n] >= '1' && name[n] <= '4' && !name[n + 1])
+			return true;
+	}
+	static const char *const ints[] = {"int8_t", "uint8_t", "int16_t", "uint16_t", "int32_t", "uint32_t",
+	                                   "int64_t", "uint64_t", "size_t", "intptr_t", "uintptr_t", "ptrdiff_t"};
+	for (size_t i = 0; i < sizeof ints / sizeof ints[0]; i++)
+		if (strcmp(name, ints[i]) == 0)
+			return true;
+	return false;
+}
+
 static bool
 name_taken(KernelIR *k, const char *name)
 {
-	if (strncmp(name, "tl_", 3) == 0 || strncmp(name, "__", 2) == 0)
+	if (strncmp(name, "tl_", 3) == 0 || strncmp(name, "__", 2) == 0 || cuda_type_name(name))
 		return true;
 	for (size_t i = 0; i < sizeof reserved_names / sizeof reserved_names[0]; i++)
 		if (strcmp(reserved_names[i], name) == 0)
