@@ -689,7 +689,9 @@ copy_explain_waits(KernelIR *k)
 	for (int i = 0; i < k->placed_waits.n; i++) {
 		PlacedWait *w = LIST_AT(k->placed_waits, PlacedWait, i);
 		const char *what = isa_name(w->kind, 0);
-		if (w->at.file == k->loc.file && w->at.first_line == k->loc.first_line)
+		if (w->written)
+			explain_note(w->copy, "its %s is the one written on line %d", what, w->at.first_line);
+		else if (w->at.file == k->loc.file && w->at.first_line == k->loc.first_line)
 			explain_note(w->copy, "its %s is at the end of %s '%s'", what, k->is_device ? "device function" : "kernel",
 			             k->name);
 		else if (w->at.first_column == 0)

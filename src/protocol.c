@@ -408,7 +408,7 @@ protocol_set_waiter(Protocol *p, void (*place)(void *ctx, TcKind kind, Loc loc, 
 }
 
 static void
-record_wait(Protocol *p, Loc copy, Loc at, TcKind kind)
+record_wait(Protocol *p, Loc copy, Loc at, TcKind kind, bool written)
 {
 	List *waits = &p->k->placed_waits;
 	for (int i = waits->n - 1; i >= 0 && i >= waits->n - 8; i--) {
@@ -421,19 +421,20 @@ record_wait(Protocol *p, Loc copy, Loc at, TcKind kind)
 	w->copy = copy;
 	w->at = at;
 	w->kind = kind;
+	w->written = written;
 	list_push(waits, w);
 }
 
 /* The effect of a wait of this kind executed by warps on the facts of one path: every load (store) of
    those warps is complete, as the instruction does. */
 static void
-complete_on(Protocol *p, Flow *fl, TcKind kind, uint64_t warps, Loc at, bool record)
+complete_on(Protocol *p, Flow *fl, TcKind kind, uint64_t warps, Loc at, bool record, bool written)
 {
 	bool ld = kind == TC_WAIT_LD;
 	for (int i = 0; ld && i < fl->loaded.n; i++) {
 		LoadedReg *r = LIST_AT(fl->loaded, LoadedReg, i);
 		if (record && r->auto_wait && (r->warps & warps))
-			record_wait(p, r->loc, at, kind);
+			record_wait(p, r->loc, at, kind, written);
 		r->warps &= ~warps;
 	}
 	for (int i = 0; i < fl->stores.n; i++) {
@@ -442,7 +443,7 @@ complete_on(Protocol *p, Flow *fl, TcKind kind, uint64_t warps, Loc at, bool rec
 			continue;
 		/* a copy's load is recorded by its registers */
 		if (record && st->auto_wait && !ld)
-			record_wait(p, st->loc, at, kind);
+			record_wait(p, st->loc, at, kind, written);
 		st->pending = false;
 	}
 	flow_prune(fl);
@@ -466,9 +467,9 @@ place_wait(Protocol *p, TcKind kind, Loc loc)
 		}
 	}
 	p->place(p->place_ctx, kind, loc, outer < p->forks.n);
-	complete_on(p, &p->flow, kind, warps, loc, true);
+	complete_on(p, &p->flow, kind, warps, loc, true, false);
 	for (int i = outer; i < p->forks.n; i++)
-		complete_on(p, &LIST_AT(p->forks, ProtoFork, i)->first, kind, warps, loc, false);
+		complete_on(p, &LIST_AT(p->forks, ProtoFork, i)->first, kind, warps, loc, false, false);
 }
 
 /* Whether a copy's load (store) of one of the current warps is outstanding. */
@@ -1160,10 +1161,11 @@ protocol_instr(Protocol *p, const IsaInstr *in, const LStmt *l, bool uniform, co
 		p->flow.relinquished_some |= p->warps;
 		p->flow.relinquished_all |= p->warps;
 	}
+	/* a wait of the user's completes the copies before it: --explain says so at each */
 	if (in->effect & EFF_COMPLETES_LOADS)
-		complete_on(p, &p->flow, TC_WAIT_LD, p->warps, l->loc, false);
+		complete_on(p, &p->flow, TC_WAIT_LD, p->warps, l->loc, true, true);
 	if (in->effect & EFF_COMPLETES_STORES)
-		complete_on(p, &p->flow, TC_WAIT_ST, p->warps, l->loc, false);
+		complete_on(p, &p->flow, TC_WAIT_ST, p->warps, l->loc, true, true);
 	return ok;
 }
 

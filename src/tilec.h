@@ -740,6 +740,7 @@ typedef struct PlacedWait {
 	Loc copy;
 	Loc at;
 	TcKind kind;
+	bool written; /* the user's own wait at 'at' completed the copy: tilec placed none */
 } PlacedWait;
 
 typedef struct KernelIR {

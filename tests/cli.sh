@@ -589,6 +589,31 @@ if status explain-memory-copy 0 --explain examples/gemm_epilogue.tile -o /dev/nu
 	fi
 fi
 
+# --explain at copies whose waits the program writes itself: the note names the line of that wait.
+cat >"$tmp/written_waits.tile" <<'EOF'
+layout TD  = tmem_datapath_layout("D", 128, 32);
+layout REG = S[(128, 32) : (1@tid_in_wg, 1)];
+kernel k(A: f32[128, 32], B: f32[128, 32]) launch(grid = 1, block = 128)
+{
+    tmem t: f32[128, 32] layout TD;
+    local r: f32[128, 32] layout REG;
+    copy(r, A);
+    copy(t, r);
+    tcgen05.wait::st.sync.aligned;
+    copy(r, t);
+    tcgen05.wait::ld.sync.aligned;
+    copy(B, r);
+}
+EOF
+if status explain-written-waits 0 --explain "$tmp/written_waits.tile" -o /dev/null; then
+	if grep -q 'written_waits.tile:8:5: note: its tcgen05.wait::st is the one written on line 9$' "$tmp/err" &&
+		grep -q 'written_waits.tile:10:5: note: its tcgen05.wait::ld is the one written on line 11$' "$tmp/err"; then
+		pass explain-written-waits
+	else
+		fail explain-written-waits "no note naming the waits of lines 9 and 11: $(grep 'note: its' "$tmp/err" | tr '\n' ' ')"
+	fi
+fi
+
 # --draw (docs/command.md): a picture for an opcode or an apply; tests/draw.sh checks the pictures.
 op=tcgen05.ld.sync.aligned.16x64b.x1.b32
 if status draw-opcode 0 --draw $op -o "$tmp/d.svg" && has draw-opcode "$tmp/d.svg" "no picture written"; then
