@@ -55,7 +55,6 @@ line_start(void)
 static void expr(const IExpr *e);
 static void expr_top(const IExpr *e);
 static const char *unread(const char *cname);
-static bool list_loads(const List *list, const Tensor *t);
 
 static void
 int_literal(int64_t v, EType t)
@@ -1041,19 +1040,6 @@ collect_reads(const List *list)
 		collect_reads(&s->body);
 		collect_reads(&s->els);
 	}
-}
-
-/* Whether a statement of the list reads an element of t, or takes its address. */
-static bool
-list_loads(const List *list, const Tensor *t)
-{
-	for (int i = 0; i < list->n; i++) {
-		const LStmt *s = LIST_AT(*list, LStmt, i);
-		if (loads_from(s->value, t) || loads_from(s->index, t) || loads_from(s->cond, t) || loads_from(s->lo, t) ||
-		    loads_from(s->hi, t) || loads_from(s->addr, t) || list_loads(&s->body, t) || list_loads(&s->els, t))
-			return true;
-	}
-	return false;
 }
 
 /* A declaration the code never reads says so: the CUDA C compiles without warnings. */

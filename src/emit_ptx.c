@@ -81,6 +81,7 @@ typedef struct Px {
 	Var **param_of; /* per parameter: the Var of a scalar parameter, else NULL */
 	List counters;  /* Var*: loop counters that never go below 0 */
 	List assigned;  /* Var*: vars that an assignment names (the others are bound as lets) */
+	List shared_seen, shared_read; /* Tensor*: shared arrays asked about (shared_read), those read */
 	List fixed;     /* Var*: vars bound as lets, and fixed_value: their values */
 	List fixed_value;
 	unsigned *ver;  /* per var register (2n, 2n + 1 for %fn): how often it was assigned */
@@ -99,6 +100,7 @@ typedef struct Px {
 	List known;     /* IExpr*: conditions of ids of the ifs open around the statement, and known_val: */
 	List known_val; /* ... 1 inside the then branch, 0 inside the else branch (see stmt's L_IF) */
 	bool in_tc;   /* evaluating the TMEM address of a tcgen05 instruction */
+	Opnd tid[3];  /* %tid.x, .y, .z, read once at the kernel's entry (see kernel()) */
 	Opnd utid;    /* the linear thread index of the warp's lane 0, once read (O_NONE before) */
 	bool sink;      /* the let being bound may be computed where it is used, float work included */
 	const LStmt *tc_prev; /* the last tcgen05.ld / st while nothing but its wait followed it (see tc()) */
@@ -668,6 +670,21 @@ address(const Tensor *t, const IExpr *index)
 		a.base = pure(O_D, "add.s64 %D, %o, %o;", param_address(t->index), w);
 		return a;
 	}
+	int64_t m = 0;
+	if (t->kind == TK_GLOBAL && idx->kind == IE_BINARY && ie_is_const(idx->b, &m) && idx->op == OP_MOD && m > 1 &&
+	    (m & (m - 1)) == 0)
+		m--; /* x % 2^k is x & (2^k - 1) for x >= 0 */
+	else if (!(t->kind == TK_GLOBAL && idx->kind == IE_BINARY && idx->op == OP_BITAND && ie_is_const(idx->b, &m)))
+		m = 0;
+	if (m > 0 && (m & (m + 1)) == 0 && idx->a->type != T_I64 && nonneg(idx->a)) {
+		/* x & (2^k - 1) of a value >= 0: the widened x * size masked, as nvcc writes it, sharing the
+		   widened x * size of another access (race_write_write: Out[i % 64] = A[i], 10 registers,
+		   8 so, as nvcc's route) */
+		Opnd w = pure(O_D, "mul.wide.u32 %D, %o, %d;", reg(ev(idx->a)), size);
+		w = pure(O_D, "and.b64 %D, %o, %d;", w, m * size);
+		a.base = pure(O_D, "add.s64 %D, %o, %o;", param_address(t->index), w);
+		return a;
+	}
 	Opnd i = reg(ev(idx));
 	if (t->kind == TK_GLOBAL) {
 		Opnd w = pure(O_D, "mul.wide.%s %D, %o, %d;", nonneg(idx) ? "u32" : int_suffix(idx->type), i, size);
@@ -787,6 +804,8 @@ register_read(const Tensor *t, int slot)
 static Opnd
 special(const char *name)
 {
+	if (strncmp(name, "tid.", 4) == 0)
+		return P.tid[name[4] - 'x'];
 	return pure(O_R, "mov.u32 %D, %%%s;", name);
 }
 
@@ -881,6 +900,18 @@ builtin(Builtin b)
 	case B_WARPGROUP_ID: return pure(O_R, "shr.u32 %D, %o, 7;", linear_tid());
 	}
 	return imm(0);
+}
+
+/* Reads the thread index into new registers (P.tid). */
+static void
+read_tid(void)
+{
+	static const char *const tid_read[3] = {"mov.u32 %o, %%tid.x;", "mov.u32 %o, %%tid.y;", "mov.u32 %o, %%tid.z;"};
+	for (int d = 0; d < 3; d++)
+		if (d == 0 || P.k->block[1] * P.k->block[2] > 1) {
+			P.tid[d] = new_r();
+			ins(tid_read[d], P.tid[d]);
+		}
 }
 
 /* A loop counter that starts at a value known not to be negative only grows; a var never assigned
@@ -2082,6 +2113,7 @@ stmt(const LStmt *s)
 			list_push(&P.known_val, (void *)(intptr_t)1);
 		}
 		stmts(&s->body);
+		unsigned then_cuts = P.cuts;
 		if (s->els.n) {
 			ins("bra %s;", label_name(l_end));
 			label(l_else);
@@ -2102,6 +2134,11 @@ stmt(const LStmt *s)
 		   inside asks for values to be computed again */
 		if (P.cuts == cuts)
 			P.cse_gen = gen;
+		else if (then_cuts != cuts && P.cuts != then_cuts)
+			/* both branches end a stretch: the thread index is read again after them, as nvcc
+			   does (copy_wait_join: 41 registers, 40 so, nvcc's route's; read again after an if
+			   with one such branch, fences_placed 39 -> 40) */
+			read_tid();
 		break;
 	}
 	case L_FOR: {
@@ -2220,6 +2257,19 @@ writes_read(const List *list, int from, const IExpr *e)
 	return false;
 }
 
+/* Whether the kernel reads shared array t (or takes an element's address), asked once per array. */
+static bool
+shared_read(const Tensor *t)
+{
+	for (int i = 0; i < P.shared_seen.n; i++)
+		if (LIST_AT(P.shared_seen, Tensor, i) == t)
+			return list_has(&P.shared_read, t);
+	list_push(&P.shared_seen, (void *)t);
+	if (list_loads(&P.k->body, t))
+		list_push(&P.shared_read, (void *)t);
+	return list_has(&P.shared_read, t);
+}
+
 /* How many ifs from list[i] on test the same condition of ids, parameters and constants, which
  * nothing in their branches can change. */
 static int
@@ -2255,6 +2305,12 @@ stmts(const List *list)
 		P.sink = (s->kind == L_LET || s->kind == L_VAR) && s->value && s->value->type == T_F32 &&
 		         later_uses(list, i + 1, s->var, false) <= 1 && !writes_read(list, i + 1, s->value);
 		int same = s->kind == L_IF && !s->vec ? same_tests(list, i) : 1;
+		if (s->kind == L_STORE && s->tensor->kind == TK_SHARED && !shared_read(s->tensor)) {
+			/* nothing reads the array: its stores are dead, as nvcc finds (trap_shared: 14
+			   registers with the store, 12 without, as nvcc's route) */
+			i += s->vec ? s->vec - 1 : 0;
+			continue;
+		}
 		if (s->vec) {
 			if (s->comment)
 				comment_line("", s->comment);
@@ -2366,6 +2422,10 @@ kernel(KernelIR *k, int ki, Buf *out)
 	if (k->threads % 32 == 0 && !has_store(&k->body))
 		find_slots(&k->body);
 	prologue();
+	/* The thread index is read once at entry and kept, as nvcc's PTX does: read again after the
+	   alloc's branch, it took a register of its own there (plan_pending_ld, plan_copy_pending: 14
+	   registers, 12 so, as nvcc's route; plan_pending_st 12 -> 11; docs/performance.md) */
+	read_tid();
 	stmts(&k->body);
 	ins("ret;");
 	free(P.cse);

@@ -1133,6 +1133,8 @@ IExpr *ie_split_offset(IExpr *e, int64_t *c);
 int64_t known_factor(const IExpr *e);
 /* Whether e reads an element or the address of an element of t. */
 bool loads_from(const IExpr *e, const Tensor *t);
+/* Whether a statement of list (or of the lists inside it) reads an element of t, or its address. */
+bool list_loads(const List *list, const Tensor *t);
 /* Whether two expressions are the same tree (the same variables, loads and constants). */
 bool ie_equal(const IExpr *a, const IExpr *b);
 

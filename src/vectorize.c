@@ -220,6 +220,18 @@ loads_from(const IExpr *e, const Tensor *t)
 	return loads_from(e->a, t) || loads_from(e->b, t) || loads_from(e->index, t);
 }
 
+bool
+list_loads(const List *list, const Tensor *t)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		if (loads_from(s->value, t) || loads_from(s->index, t) || loads_from(s->cond, t) || loads_from(s->lo, t) ||
+		    loads_from(s->hi, t) || loads_from(s->addr, t) || list_loads(&s->body, t) || list_loads(&s->els, t))
+			return true;
+	}
+	return false;
+}
+
 const IExpr *
 vector_load(const IExpr *value)
 {
