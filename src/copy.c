@@ -1077,11 +1077,20 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, con
 		coord_of[lv->map[x]] = x;
 	int64_t *off = pool_alloc(sizeof(int64_t) * (size_t)threads * (size_t)slots);
 	unsigned char *has = pool_alloc((size_t)threads * (size_t)slots);
+	bool is_load = dst == lv;
+	/* a load fills every replica of an element; a store writes it once, from the replica of the lowest
+	   thread (then slot) among the warps that run it (those of its written scope), where those are known
+	   (whole warps). The replicas of warps that do not run it stay, so that their threads keep the owners'
+	   pattern of bits (no test of the warp inside if (warp_id == 1)). Not into a slice of run-time bounds:
+	   its start may differ between threads (O[warp_id * 32 : ...]), and so may the replicas' addresses. */
+	bool once = !is_load && ctx->whole_warps && !mv->box;
+	uint64_t runs = scope_warps ? ctx->warps & scope_warps : ctx->warps;
 	for (int e = 0; e < lt->count; e++) {
 		if (coord_of[e] < 0)
 			continue;
 		bool held = !scope_warps;
 		int holder = -1;
+		size_t chosen = SIZE_MAX; /* (slot, thread) index of the replica that stores */
 		for (int r = 0; r < l->nrep; r++) {
 			const int32_t *place = LAYOUT_PLACE(l, e, r);
 			int owner = layout_place_thread(place);
@@ -1093,6 +1102,20 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, con
 				has[i] = 1;
 				held = held || (t / 32 < 64 && (scope_warps >> (t / 32) & 1));
 				holder = holder < 0 ? t : holder;
+				if (!once || !(runs >> (t / 32) & 1))
+					continue;
+				if (chosen == SIZE_MAX || (size_t)t < chosen % (size_t)threads ||
+				    ((size_t)t == chosen % (size_t)threads && i < chosen))
+					chosen = i;
+			}
+		}
+		/* the other replicas in warps that run the copy do not store */
+		for (int r = 0; chosen != SIZE_MAX && r < l->nrep; r++) {
+			const int32_t *place = LAYOUT_PLACE(l, e, r);
+			for (int t = layout_place_thread(place) % 32; t < threads; t += 32) {
+				size_t i = (size_t)place[AX_M] * (size_t)threads + (size_t)t;
+				if (i != chosen && runs >> (t / 32) & 1 && layout_place_owned_by(l, place, t))
+					has[i] = 0;
 			}
 		}
 		/* a written scope runs the copy in its warps only; every element must have a thread there */
@@ -1115,7 +1138,6 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, con
 		list_push(out, g);
 		out = &g->body;
 	}
-	bool is_load = dst == lv;
 	LStmt *guard = NULL;
 	for (int s = 0; s < slots; s++) {
 		int count = 0;

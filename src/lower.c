@@ -1301,6 +1301,7 @@ lower_stmt(Stmt *s)
 		                         wait_ld_follows(W.cur_list, W.cur_index));
 		ctx.kernel = W.k;
 		ctx.warps = protocol_warps(W.proto);
+		ctx.whole_warps = protocol_whole_warps(W.proto);
 		ctx.fixed_warp = protocol_fixed_warp(W.proto);
 		ctx.unit_warps = ctx.fixed_warp < 0 ? unit_fixed_warps() : 0;
 		ctx.unit = W.dev && W.dev->scope != SCOPE_CTA;

@@ -74,6 +74,8 @@ struct Protocol {
 	uint64_t warps;    /* warps that may execute the current statement */
 	bool varying;      /* inside control flow that may split a warp */
 	Loc varying_loc;   /* the condition that splits it */
+	bool partial;      /* some threads of warps may skip the statement while others run it: a split of a warp, or
+	                      a condition or loop bound that tilec could not evaluate in each thread */
 	Split split;       /* whether every thread of the CTA reaches the current statement */
 	int cta_group;     /* 0 until the first instruction that names one */
 	Loc cta_group_loc;
@@ -89,6 +91,7 @@ struct Protocol {
 struct ProtoFork {
 	uint64_t warps, then_warps, else_warps; /* loop: then and else are the warps that reach it */
 	bool varying;
+	bool partial, sides_partial; /* before the fork, and in its branches */
 	Loc varying_loc;
 	Split split, then_split, else_split; /* before the fork, and on each side */
 	Flow first; /* if: the state at its start, after protocol_else the state after the then side; loop: before it */
@@ -1190,6 +1193,12 @@ protocol_varying(const Protocol *p)
 }
 
 bool
+protocol_whole_warps(const Protocol *p)
+{
+	return !p->partial;
+}
+
+bool
 protocol_split(const Protocol *p)
 {
 	return p->split.kind != SPLIT_NONE;
@@ -1201,6 +1210,7 @@ fork_new(Protocol *p)
 	ProtoFork *f = pool_alloc(sizeof *f);
 	f->warps = p->warps;
 	f->varying = p->varying;
+	f->partial = p->partial;
 	f->varying_loc = p->varying_loc;
 	f->split = p->split;
 	f->first = flow_copy(&p->flow);
@@ -1219,8 +1229,10 @@ protocol_if(Protocol *p, const IExpr *cond, Loc cond_loc)
 	int first, other;
 	int64_t value;
 	Split then_split = {SPLIT_NONE, cond_loc, NULL}, else_split = then_split;
+	f->sides_partial = p->partial || varying;
 	if (!thread_values(p, cond, true, &first, &value, &other)) {
 		then_split = else_split = split_by_reads(cond, cond_loc, "this condition");
+		f->sides_partial |= then_split.kind != SPLIT_NONE;
 	} else if (other >= 0) {
 		int taker = value ? first : other, skipper = value ? other : first;
 		then_split = (Split){SPLIT_THREADS, cond_loc,
@@ -1235,6 +1247,7 @@ protocol_if(Protocol *p, const IExpr *cond, Loc cond_loc)
 	p->varying |= varying;
 	p->warps = f->then_warps;
 	p->split = f->then_split;
+	p->partial = f->sides_partial;
 	return f;
 }
 
@@ -1246,6 +1259,7 @@ protocol_else(Protocol *p, ProtoFork *f)
 	f->first = after_then;
 	p->warps = f->else_warps;
 	p->split = f->else_split;
+	p->partial = f->sides_partial;
 }
 
 ProtoFork *
@@ -1257,8 +1271,11 @@ protocol_loop(Protocol *p, bool varying, const IExpr *lo, const IExpr *hi, Loc b
 	if (!thread_values(p, lo, false, &first[0], &value[0], &other[0]) ||
 	    !thread_values(p, hi, false, &first[1], &value[1], &other[1])) {
 		IExpr both = {.kind = IE_BINARY, .op = OP_ADD, .type = T_I32, .a = (IExpr *)lo, .b = (IExpr *)hi};
-		p->split = split_within(p->split, split_by_reads(&both, bounds_loc, "the bound of this loop"));
+		Split by = split_by_reads(&both, bounds_loc, "the bound of this loop");
+		p->split = split_within(p->split, by);
+		p->partial |= by.kind != SPLIT_NONE;
 	} else if (other[0] >= 0 || other[1] >= 0) {
+		p->partial = true;
 		int t = other[0] >= 0 ? other[0] : other[1];
 		p->split = split_within(p->split, (Split){SPLIT_THREADS, bounds_loc,
 		                                          pool_printf("threads %d and %d run this loop with different "
@@ -1272,6 +1289,7 @@ protocol_loop(Protocol *p, bool varying, const IExpr *lo, const IExpr *hi, Loc b
 	if (varying && !p->varying)
 		p->varying_loc = bounds_loc;
 	p->varying |= varying;
+	p->partial |= varying;
 	return f;
 }
 
@@ -1370,6 +1388,7 @@ protocol_join(Protocol *p, ProtoFork *f)
 	p->varying = f->varying;
 	p->varying_loc = f->varying_loc;
 	p->split = f->split;
+	p->partial = f->partial;
 }
 
 /* --------------------------------------------------------------- a kernel */

@@ -862,6 +862,7 @@ typedef struct TmemRect {
 typedef struct ApplyCtx {
 	KernelIR *kernel;
 	uint64_t warps;      /* warps that may execute the apply */
+	bool whole_warps;    /* every thread of those warps runs it when one does (protocol_whole_warps) */
 	int fixed_warp;      /* the one warp, when the code fixes it; else -1 */
 	uint64_t unit_warps; /* else, in a device function at a call: one warp per calling unit, which its code fixed */
 	int unit_size;       /* in a device function of scope warp or warpgroup at its own code or a call: its warps (1 or 4), else 0 */
@@ -1050,6 +1051,9 @@ uint64_t protocol_warps(const Protocol *p); /* the warps that may execute the cu
 int protocol_fixed_warp(const Protocol *p); /* the one warp, when only one can; else -1 */
 bool protocol_varying(const Protocol *p);   /* inside control flow that may split a warp */
 bool protocol_split(const Protocol *p);     /* inside control flow that some threads of the CTA may skip */
+/* whether every thread of the warps that may run the statement runs it when one does (no warp split, no
+   condition tilec could not evaluate per thread) */
+bool protocol_whole_warps(const Protocol *p);
 
 /* An if sends each warp down the side(s) its condition takes: protocol_if enters the then side,
  * protocol_else (also without an else) the else side, protocol_join merges both. A loop's body may run
