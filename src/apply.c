@@ -1050,7 +1050,7 @@ staging_copies(Check *c, Issue *issues, int nwarp, int p, Tensor *staging, bool 
 			copy->loc = c->loc;
 			copy->regs = pool_alloc(2 * sizeof(RegRef));
 			copy->nregs = 2;
-			RegRef mine = {c->in->reg->base, is->words[r]}, staged = {staging, p * nregs + r};
+			RegRef mine = {.tensor = c->in->reg->base, .word = is->words[r]}, staged = {.tensor = staging, .word = p * nregs + r};
 			copy->regs[0] = into_staging ? staged : mine; /* destination */
 			copy->regs[1] = into_staging ? mine : staged; /* source */
 			list_push(&cond->body, copy);
@@ -1217,7 +1217,7 @@ apply_emit(const ApplyInput *in, ApplyIssue *issues, int nissues, uint32_t imm, 
 	emit_issues(&c, issues, nwarp, ctx, out);
 	/* what the protocol checks of lower.c need to know */
 	ctx->is_ld = c.op.is_ld;
-	uint32_t seen[8] = {0}; /* register words named so far (at most 255) */
+	RegRef *named[256] = {0}; /* register words named so far (at most 255) */
 	for (int k = 0; k < nissues; k++) {
 		for (int a = 0; a < c.ntmem; a++) {
 			Tensor *t = in->tmem[a]->base;
@@ -1233,13 +1233,64 @@ apply_emit(const ApplyInput *in, ApplyIssue *issues, int nissues, uint32_t imm, 
 		/* each register word once: warps usually name the same words */
 		for (int r = 0; r < nregs; r++) {
 			int word = issues[k].words[r];
-			if (seen[word >> 5] >> (word & 31) & 1)
-				continue;
-			seen[word >> 5] |= 1u << (word & 31);
-			RegRef *ref = pool_alloc(sizeof *ref);
-			ref->tensor = in->reg->base;
-			ref->word = word;
-			list_push(&ctx->regs, ref);
+			if (!named[word]) {
+				named[word] = pool_alloc(sizeof *named[word]);
+				named[word]->tensor = in->reg->base;
+				named[word]->word = word;
+				list_push(&ctx->regs, named[word]);
+			}
+			named[word]->warps |= 1ull << issues[k].warp;
+		}
+	}
+}
+
+void
+apply_check_replicas(Stmt *s, const ApplyCtx *ctx)
+{
+	if (!ctx->is_ld || !ctx->regs.n || s->stale_warned)
+		return;
+	Tensor *t = LIST_AT(ctx->regs, RegRef, 0)->tensor;
+	const Layout *l = t->layout;
+	if (!l || l->nrep < 2)
+		return;
+	int threads = ctx->kernel->threads, bits = etype_bits(t->type);
+	int per_word = bits < 32 ? 32 / bits : 1;
+	uint64_t *written = pool_alloc(sizeof(uint64_t) * (size_t)(l->slots / per_word + 1)); /* word: its warps */
+	for (int i = 0; i < ctx->regs.n; i++) {
+		RegRef *ref = LIST_AT(ctx->regs, RegRef, i);
+		if (ref->tensor == t && ref->word <= l->slots / per_word)
+			written[ref->word] |= ref->warps;
+	}
+	/* per copy of the tensor: a thread whose replica of the element was loaded, and one whose was not */
+	int *got = pool_alloc(sizeof(int) * (size_t)threads), *missed = pool_alloc(sizeof(int) * (size_t)threads);
+	for (int e = 0; e < t->count; e++) {
+		for (int c = 0; c < threads; c++)
+			got[c] = missed[c] = -1;
+		for (int r = 0; r < l->nrep; r++) {
+			const int32_t *place = LAYOUT_PLACE(l, e, r);
+			for (int u = layout_place_thread(place) % 32; u < threads; u += 32) {
+				if (!layout_place_owned_by(l, place, u))
+					continue;
+				int c = layout_copy_of(l, u);
+				if (written[place[AX_M] / per_word] >> (u / 32) & 1) {
+					if (got[c] < 0)
+						got[c] = u;
+				} else if (missed[c] < 0) {
+					missed[c] = u;
+				}
+				if (got[c] < 0 || missed[c] < 0)
+					continue;
+				char coords[96];
+				format_coords(coords, sizeof coords, t->rank, t->dims, e);
+				warn(WARN_STALE_REPLICA, s->loc, "this %s loads element %s of '%s' into thread %d (warp %d) but "
+				     "not into its replica in thread %d (warp %d), which keeps its old value",
+				     s->kind == S_COPY ? "copy" : "apply", coords, t->name, got[c], got[c] / 32, missed[c],
+				     missed[c] / 32);
+				note(t->loc, "the layout of '%s' keeps each element in several threads (+ R); load every "
+				     "replica, or leave the replicas out of the layout", t->name);
+				s->stale_warned = true;
+				return;
+			}
 		}
 	}
 }

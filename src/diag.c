@@ -32,6 +32,7 @@ static const char *const warn_names[WARN_COUNT] = {
 	[WARN_EMPTY_OUTPUT] = "empty-output",
 	[WARN_PTXAS_SPILL] = "ptxas-spill",
 	[WARN_RACE] = "race",
+	[WARN_STALE_REPLICA] = "stale-replica",
 };
 static bool warn_off[WARN_COUNT];
 static signed char warn_error[WARN_COUNT]; /* 1: -Werror=NAME, -1: -Wno-error=NAME, 0: as -Werror says */

@@ -306,6 +306,18 @@ layout_place_owned_by(const Layout *l, const int32_t *place, int thread)
 }
 
 int
+layout_copy_of(const Layout *l, int thread)
+{
+	if (!(l->axes & THREAD_AXES))
+		return thread;
+	if (!(l->axes & WARP_LEVEL_AXES))
+		return thread / 32;
+	if (!(l->axes & GROUP_LEVEL_AXES))
+		return thread / 128;
+	return 0;
+}
+
+int
 layout_slot_in_thread(const Layout *l, int e, int thread)
 {
 	for (int r = 0; r < l->nrep; r++) {

@@ -1333,6 +1333,7 @@ lower_stmt(Stmt *s)
 			W.wait_at = at;
 			protocol_apply(W.proto, s->loc, &ctx, copy);
 			W.wait_at = -1;
+			apply_check_replicas(s, &ctx);
 			for (int k = 0; k < ctx.after_wait.n; k++)
 				list_push(&W.after_wait, ctx.after_wait.v[k]);
 		}
@@ -2138,8 +2139,8 @@ reg_move(Tensor *dst, int ds, Tensor *src, int ss, bool word, Loc loc)
 		l->kind = L_COPY;
 		l->regs = pool_alloc(2 * sizeof(RegRef));
 		l->nregs = 2;
-		l->regs[0] = (RegRef){dst, ds};
-		l->regs[1] = (RegRef){src, ss};
+		l->regs[0] = (RegRef){.tensor = dst, .word = ds};
+		l->regs[1] = (RegRef){.tensor = src, .word = ss};
 		return l;
 	}
 	IExpr *r = pool_alloc(sizeof *r);

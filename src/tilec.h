@@ -204,6 +204,7 @@ struct Stmt {
 	bool scope_auto;  /* copy: tilec chose the scope (copy.c), none was written */
 	bool fence_before, fence_after; /* cta_sync: set by lowering */
 	bool writes_follow; /* cta_sync: a tcgen05 store or dealloc may follow it (lowering) */
+	bool stale_warned;  /* apply, copy: -Wstale-replica given (a loop lowers it again) */
 };
 
 /* What a parameter is: of a kernel, PK_VALUE only (a scalar, or a global tensor when it has a shape). */
@@ -348,7 +349,8 @@ void diag_reset(void);      /* forgets every source and count, for a process tha
 void diag_setup(void);     /* colour only when stderr is a terminal and NO_COLOR is unset */
 void error(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Every warning has a name (docs/command.md lists them); warn() prints it as [-WNAME]. */
-typedef enum Warn { WARN_DIVERGENT_SYNC, WARN_MISSING_RELINQUISH, WARN_EMPTY_OUTPUT, WARN_PTXAS_SPILL, WARN_RACE, WARN_COUNT } Warn;
+typedef enum Warn { WARN_DIVERGENT_SYNC, WARN_MISSING_RELINQUISH, WARN_EMPTY_OUTPUT, WARN_PTXAS_SPILL, WARN_RACE,
+                    WARN_STALE_REPLICA, WARN_COUNT } Warn;
 void warn(Warn w, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 const char *diag_option(const char *arg); /* a -w / -W option: NULL when taken, else the error message */
 bool warn_enabled(Warn w); /* not turned off by -w or -Wno-NAME */
@@ -567,6 +569,9 @@ void layout_check_unused(LayoutExpr *item, const char *name);
 /* The thread (linear in the CTA) that the place names, and which levels it fixes. */
 bool layout_place_owned_by(const Layout *l, const int32_t *place, int thread);
 int layout_place_thread(const int32_t *place);
+/* Which copy of the tensor a thread holds (a layout without a warp axis gives each warp its own): the
+   threads of one copy share the number. */
+int layout_copy_of(const Layout *l, int thread);
 bool layout_names_thread(const Layout *l);
 bool layout_check_one_to_one(Layout *l, Tensor *t, Loc loc);
 /* The slot element e occupies in thread t, or -1 when t does not hold it. */
@@ -680,6 +685,7 @@ typedef enum TcKind {
 typedef struct RegRef {
 	Tensor *tensor;
 	int word;
+	uint64_t warps; /* apply_emit: the warps whose register word it is */
 } RegRef;
 
 typedef struct LStmt LStmt;
@@ -879,6 +885,9 @@ typedef struct ApplyCtx {
 const char *source_line_of(Loc loc, bool for_comment);
 /* Checks an apply against its image and appends its lowered instructions to out. */
 bool apply_lower(Stmt *s, View **operands, int noperands, ApplyCtx *ctx, List *out);
+/* After the instructions of a load (ctx as apply_emit left it): -Wstale-replica where it fills some
+   replicas of an element in a copy of the tensor and not the others. */
+void apply_check_replicas(Stmt *s, const ApplyCtx *ctx);
 
 /* One instruction over operand views, as an apply states it: what apply_match checks. */
 typedef struct ApplyInput {
