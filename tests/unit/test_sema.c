@@ -1023,7 +1023,7 @@ START_TEST(protocol_api)
 
 	/* a load pending in every warp until a wait::ld row's effect */
 	Tensor r = {.kind = TK_LOCAL, .name = "r", .cname = "r", .type = T_F32, .words = 1};
-	RegRef ref = {&r, 0};
+	RegRef ref = {.tensor = &r, .word = 0};
 	ApplyCtx ctx = {.kernel = &k, .warps = 0xf, .fixed_warp = -1, .is_ld = true};
 	list_push(&ctx.regs, &ref);
 	protocol_apply(p, no_loc, &ctx, false);
