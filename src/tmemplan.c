@@ -492,11 +492,13 @@ live_together(const Planned *a, const Planned *b)
 	return a->sfirst <= b->slast && b->sfirst <= a->slast && other_warps(a, b);
 }
 
-/* Two tensors need disjoint columns when they are live together in some lane both use. */
+/* Two tensors need disjoint columns when they are live together, even in lanes of their own: the
+   language gives tensors live at the same time disjoint columns, so a tensor's columns are its own
+   in every lane while it is live. */
 static bool
 conflict(const Planned *a, const Planned *b)
 {
-	return live_together(a, b) && ((a->lanes[0] & b->lanes[0]) || (a->lanes[1] & b->lanes[1]));
+	return live_together(a, b);
 }
 
 static Planned *
@@ -642,39 +644,21 @@ next_order(int *order, int n, int round, uint32_t *seed)
 	return true;
 }
 
-/* The most columns some lane needs at one point of the program (the start of some tensor's live
-   range): no plan does with less. Tensors with the same lanes are summed together first, since
-   most kernels have few sets of lanes. */
+/* The most columns live at one point of the program (the start of some tensor's live range): no
+   plan does with less. */
 static int
 lower_bound(void)
 {
-	int n = P.planned.n, nmasks = 0, bound = 0;
-	int *mask = pool_alloc(sizeof(int) * n), *first = pool_alloc(sizeof(int) * n), *sums = pool_alloc(sizeof(int) * n);
-	for (int j = 0; j < n; j++) {
-		const Planned *q = planned(j);
-		int m = 0;
-		while (m < nmasks && (planned(first[m])->lanes[0] != q->lanes[0] || planned(first[m])->lanes[1] != q->lanes[1]))
-			m++;
-		if (m == nmasks)
-			first[nmasks++] = j;
-		mask[j] = m;
-	}
+	int n = P.planned.n, bound = 0;
 	for (int i = 0; i < n; i++) {
 		Planned *p = planned(i);
-		memset(sums, 0, sizeof(int) * nmasks);
+		int sum = 0;
 		for (int j = 0; j < n; j++) {
 			Planned *q = planned(j);
 			if (j == i || (q->first >= 0 && p->first >= 0 && q->first <= p->first && p->first <= q->last))
-				sums[mask[j]] += q->need;
+				sum += q->need;
 		}
-		int lanes[128] = {0};
-		for (int m = 0; m < nmasks; m++)
-			for (int w = 0; w < 2 && sums[m]; w++)
-				for (uint64_t bits = planned(first[m])->lanes[w]; bits; bits &= bits - 1) {
-					int lane = 64 * w + __builtin_ctzll(bits);
-					lanes[lane] += sums[m];
-					bound = lanes[lane] > bound ? lanes[lane] : bound;
-				}
+		bound = sum > bound ? sum : bound;
 	}
 	return bound;
 }
@@ -837,7 +821,7 @@ write_allocation(Kernel *kd, int ncols)
 
 /* --------------------------------------------------------------- reports */
 
-/* The tensors live together with tensor i in a lane of its, or (sharing) those with columns in
+/* The tensors live together with tensor i, or (sharing) those with columns in
    common with it: the first few by name, then how many more. */
 static const char *
 others(int i, bool sharing)
@@ -851,7 +835,7 @@ others(int i, bool sharing)
 			continue;
 		buf_printf(&b, "%s'%s'", n > 1 ? ", " : "", q->decl->name);
 		if (sharing)
-			buf_printf(&b, " (%s)", live_together(p, q) ? "in other lanes" : "never live at the same time");
+			buf_printf(&b, " (never live at the same time)");
 	}
 	if (n > 8)
 		buf_printf(&b, " and %d more", n - 8);

@@ -6,7 +6,8 @@
 // 0 bytes spill stores, 0 bytes spill loads (tilec's tests/examples/tmem_shared_lanes.cu: 38 registers).
 //
 // Two M=64 Layout F accumulators: 'lo' (sub_slab 0) in lanes 32w .. 32w+15 and 'hi' (sub_slab 1) in
-// lanes 32w+16 .. 32w+31 of warp w's slab, both at columns 0..31: one allocation of 32 columns.
+// lanes 32w+16 .. 32w+31 of warp w's slab. Live at the same time, they get disjoint columns (0..31
+// and 32..63) as tilec's plan gives them: one allocation of 64 columns.
 // Each warp moves its 16 rows of each with one 16x64b.x16 at lane offset 0 and one at 16; the
 // loads swap the registers. A and Out hold each thread's 16 registers of 'lo', then 16 of 'hi'.
 // No #include: the file must stand alone, as tilec's output does.
@@ -22,7 +23,7 @@ tmem_shared_lanes(const float *__restrict__ A, float *__restrict__ Out)
 
 	if (warp == 0) {
 		uint32_t slot = (uint32_t)__cvta_generic_to_shared(&tmem_base);
-		asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 32;" :: "r"(slot) : "memory");
+		asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 64;" :: "r"(slot) : "memory");
 		asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::: "memory");
 	}
 	// The fences order warp 0's alloc before the other warps read the slot and use TMEM.
@@ -30,7 +31,7 @@ tmem_shared_lanes(const float *__restrict__ A, float *__restrict__ Out)
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	const uint32_t lo = tmem_base + ((warp * 32) << 16);
-	const uint32_t hi = tmem_base + ((warp * 32 + 16) << 16);
+	const uint32_t hi = tmem_base + ((warp * 32 + 16) << 16) + 32;
 
 	uint32_t a[16], b[16];
 #pragma unroll
@@ -75,5 +76,5 @@ tmem_shared_lanes(const float *__restrict__ A, float *__restrict__ Out)
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	if (warp == 0)
-		asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 32;" :: "r"(tmem_base) : "memory");
+		asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 64;" :: "r"(tmem_base) : "memory");
 }

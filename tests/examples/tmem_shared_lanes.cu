@@ -5,7 +5,7 @@ extern "C" __global__ void __launch_bounds__(128) tmem_shared_lanes(float *__res
 	const int tl_warp_id = (int)(threadIdx.x >> 5);
 	__shared__ __align__(16) unsigned tmem[1];
 	if (tl_warp_id == 0) {
-		asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 32;" :: "r"((unsigned)__cvta_generic_to_shared(&tmem[0])) : "memory");
+		asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 64;" :: "r"((unsigned)__cvta_generic_to_shared(&tmem[0])) : "memory");
 		asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::: "memory");
 	}
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
@@ -29,7 +29,7 @@ extern "C" __global__ void __launch_bounds__(128) tmem_shared_lanes(float *__res
 		  "r"(a[8]), "r"(a[9]), "r"(a[10]), "r"(a[11]), "r"(a[12]), "r"(a[13]), "r"(a[14]), "r"(a[15]) : "memory");
 	// tmem_shared_lanes.tile:26: apply tcgen05.st.sync.aligned.16x64b.x16.b32(hi.rearrange("(w r) c -> w r c", w = 4), bv) scope warpgroup;
 	asm volatile("tcgen05.st.sync.aligned.16x64b.x16.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16};"
-		:: "r"(tmem[0] + (1048576u + ((unsigned)(tl_warp_id & 3) * 2097152u))),
+		:: "r"((tmem[0] + 32u) + (1048576u + ((unsigned)(tl_warp_id & 3) * 2097152u))),
 		  "r"(b[0]), "r"(b[1]), "r"(b[2]), "r"(b[3]), "r"(b[4]), "r"(b[5]), "r"(b[6]), "r"(b[7]),
 		  "r"(b[8]), "r"(b[9]), "r"(b[10]), "r"(b[11]), "r"(b[12]), "r"(b[13]), "r"(b[14]), "r"(b[15]) : "memory");
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
@@ -44,7 +44,7 @@ extern "C" __global__ void __launch_bounds__(128) tmem_shared_lanes(float *__res
 		:
 		  "=r"(a[0]), "=r"(a[1]), "=r"(a[2]), "=r"(a[3]), "=r"(a[4]), "=r"(a[5]), "=r"(a[6]), "=r"(a[7]),
 		  "=r"(a[8]), "=r"(a[9]), "=r"(a[10]), "=r"(a[11]), "=r"(a[12]), "=r"(a[13]), "=r"(a[14]), "=r"(a[15])
-		: "r"(tmem[0] + (1048576u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
+		: "r"((tmem[0] + 32u) + (1048576u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
 	asm volatile("tcgen05.wait::ld.sync.aligned;" :
 		  "+r"(b[0]), "+r"(b[1]), "+r"(b[2]), "+r"(b[3]), "+r"(b[4]), "+r"(b[5]), "+r"(b[6]), "+r"(b[7]),
 		  "+r"(b[8]), "+r"(b[9]), "+r"(b[10]), "+r"(b[11]), "+r"(b[12]), "+r"(b[13]), "+r"(b[14]), "+r"(b[15]),
@@ -62,7 +62,7 @@ extern "C" __global__ void __launch_bounds__(128) tmem_shared_lanes(float *__res
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	if (tl_warp_id == 0) {
-		asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 32;" :: "r"(tmem[0]) : "memory");
+		asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 64;" :: "r"(tmem[0]) : "memory");
 	}
 }
 
