@@ -478,8 +478,12 @@ binary_checked(Expr *src, Op op, IExpr *a, IExpr *b)
 	}
 	IExpr *r = ie_binary(op, a, b);
 	if (r->kind == IE_BINARY && a->kind == IE_INT && b->kind == IE_INT) {
-		error(src->loc, "constant expression %s is undefined (division by zero, overflow or a shift of 32 or more)",
-		      op_text(op));
+		bool shift = op == OP_SHL || op == OP_SHR;
+		const char *why = (op == OP_DIV || op == OP_MOD) && b->ival == 0 ? "division by zero"
+		                  : shift && b->ival < 0                         ? "a negative shift count"
+		                  : shift                                        ? "a shift of 32 or more"
+		                                                                 : "overflow";
+		error(src->loc, "constant expression %s is undefined (%s)", op_text(op), why);
 		return NULL;
 	}
 	return r;
