@@ -336,12 +336,11 @@ output_stage(Output *o, const char *path, const char *data, size_t len)
 	if (lstat(path, &st) == 0 && S_ISLNK(st.st_mode) && realpath(path, canon))
 		o->target = pool_strdup(canon);
 	char *tmp = pool_printf("%s/.tilec-XXXXXX", include_dir_of(o->target));
-	int fd = mkstemp(tmp);
+	int fd = process_mkstemp(tmp);
 	if (fd < 0) {
 		error(no_loc, "cannot create '%s': %s", path, strerror(errno));
 		return 1;
 	}
-	process_temp_file(tmp);
 	o->tmp = tmp;
 	bool ok = write_all(fd, data, len);
 	mode_t mask = umask(0); /* mkstemp makes 0600; outputs get the usual 0666 & ~umask */

@@ -85,6 +85,24 @@ process_temp_file(const char *path)
 	add(path, 1);
 }
 
+/* mkstemp, with the file registered for removal before a signal can arrive: a SIGTERM between the
+   two left the staged file behind. */
+int
+process_mkstemp(char *path)
+{
+	sigset_t set, old;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	int fd = mkstemp(path);
+	if (fd >= 0)
+		process_temp_file(path);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return fd;
+}
+
 void
 process_temp_dir(const char *path)
 {
@@ -153,8 +171,15 @@ process_temp_mkdir(const char *prefix)
 	struct stat st;
 	const char *tmpdir = env && *env && stat(env, &st) == 0 && S_ISDIR(st.st_mode) ? env : "/tmp";
 	char *dir = pool_printf("%s/%s-XXXXXX", tmpdir, prefix);
-	if (!mkdtemp(dir))
-		return NULL;
-	process_temp_dir(dir);
-	return dir;
+	sigset_t set, old;
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	bool made = mkdtemp(dir) != NULL;
+	if (made)
+		process_temp_dir(dir);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return made ? dir : NULL;
 }

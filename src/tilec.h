@@ -1308,6 +1308,7 @@ char *include_dir_of(const char *path); /* "." for a bare name */
  * on SIGINT, SIGTERM and SIGHUP (then dies of the signal). Called once at start. */
 void process_install(void);
 void process_temp_file(const char *path);
+int process_mkstemp(char *path);
 void process_temp_dir(const char *path);
 void process_forget(const char *path); /* renamed into place or removed already */
 /* Runs argv (argv[0] found in PATH unless it has a '/'): its exit status, -1 when it could not start,
