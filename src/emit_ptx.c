@@ -36,13 +36,19 @@ typedef struct Addr {
 	int64_t off;
 } Addr;
 
-/* A shared slot that the kernel's one alloc into it fills and nothing else writes. */
+/* Where a value read once holds: the block (if branch, loop body) it was read in, and every block
+ * inside that one: the depth of P.blocks then and the block's number. */
+typedef struct Scoped {
+	int depth;
+	int block;
+} Scoped;
+
+/* A TMEM base address slot (tmem_slots) and its register. */
 typedef struct Slot {
-	const Tensor *t;
-	int64_t index;
-	const IExpr *index_e;
-	const LStmt *publish; /* the first cta_sync after the alloc in the kernel's straight-line part */
-	Opnd val;             /* the register the slot is read into after publish (O_NONE before) */
+	TmemSlot s;
+	bool published;       /* its publishing barrier was emitted: the slot holds its final value */
+	Opnd val;             /* the register the slot was read into (O_NONE: not yet) */
+	Scoped at;            /* ... where val holds */
 } Slot;
 
 /* A bit field of x: (x << r) & mask for r >= 0, (x >> -r) & mask (logical) for r < 0; x NULL is the
@@ -92,22 +98,30 @@ typedef struct Px {
 	List guard_p;   /* Opnd*: their predicates */
 	List guard_at;  /* int*: the epoch when each was tested */
 	int epoch;      /* counts the ifs and loops emitted (guard()) */
-	/* a kernel without tcgen05.st: TMEM addresses from a base read once and a warp-uniform thread index */
+	/* TMEM addresses from a base read once and a warp-uniform thread index (see read_slots) */
 	Slot slots[8];
 	int nslots;
-	bool pending; /* a publishing barrier was emitted: read its slots before the next statement */
+	bool pending; /* a publishing barrier was emitted: its slots hold their value from the next statement */
 	int depth;    /* ifs and runtime loops open around the statement */
 	List known;     /* IExpr*: conditions of ids of the ifs open around the statement, and known_val: */
 	List known_val; /* ... 1 inside the then branch, 0 inside the else branch (see stmt's L_IF) */
 	bool in_tc;   /* evaluating the TMEM address of a tcgen05 instruction */
 	Opnd tid[3];  /* %tid.x, .y, .z, read once at the kernel's entry (see kernel()) */
 	Opnd utid;    /* the linear thread index of the warp's lane 0, once read (O_NONE before) */
+	Scoped utid_at; /* ... where it holds */
+	int tc_addresses; /* the kernel's tcgen05.ld / st with addresses of their own (thread_addresses) */
+	bool interleaved; /* the wait being emitted is followed by an access to the other words of the
+	                     same tensors at the same address (same_tensors) */
+	List blocks;  /* the numbers of the blocks open around the statement (see Scoped) */
+	int nblocks;  /* blocks numbered so far */
 	bool sink;      /* the let being bound may be computed where it is used, float work included */
 	const LStmt *tc_prev; /* the last tcgen05.ld / st while nothing but its wait followed it (see tc()) */
 	Opnd tc_prev_addr;    /* its TMEM address register */
 	bool tc_waited;       /* its wait was emitted */
 	const IExpr *vec_load; /* inside a converting vector load (vector_access): the load whose element */
 	Opnd vec_elem;         /* ... the words of the access hold here */
+	unsigned char *pure_dest; /* per register (pure_index): written by a pure instruction */
+	size_t pure_cap;
 } Px;
 
 static Px P;
@@ -272,6 +286,32 @@ static Opnd *cse_find(const char *key);
 static void cse_put(const char *key, Opnd val);
 static unsigned gen_new(unsigned parent);
 
+/* The index of register n of kind k (O_R, O_F, O_H, O_P, O_D) in P.pure_dest. */
+static size_t
+pure_index(OKind k, int n)
+{
+	int kind = k == O_R ? 0 : k == O_F ? 1 : k == O_H ? 2 : k == O_P ? 3 : 4;
+	return 5 * (size_t)n + (size_t)kind;
+}
+
+static void
+mark_pure(OKind k, int n)
+{
+	size_t i = pure_index(k, n);
+	if (i >= P.pure_cap) {
+		size_t cap = P.pure_cap ? P.pure_cap : 1024;
+		while (cap <= i)
+			cap *= 2;
+		unsigned char *d = pool_alloc(cap);
+		memset(d, 0, cap);
+		if (P.pure_cap)
+			memcpy(d, P.pure_dest, P.pure_cap);
+		P.pure_dest = d;
+		P.pure_cap = cap;
+	}
+	P.pure_dest[i] = 1;
+}
+
 /* A pure instruction whose destination (%D) is a new register of kind k, unless the same
  * instruction on the same operands was emitted earlier in this straight-line stretch (a label ends
  * one): then its register. Operands that are assigned again (vars, tensor words) are never reused.
@@ -294,6 +334,7 @@ pure(OKind k, const char *fmt, ...)
 	}
 	int n = k == O_R ? ++P.nr : k == O_F ? ++P.nf : k == O_H ? ++P.nh : k == O_P ? ++P.np : ++P.nd;
 	Opnd d = {k, n, 0, NULL, false};
+	mark_pure(k, n);
 	buf_putc(P.out, '\t');
 	vformat(P.out, fmt, &d, again);
 	buf_putc(P.out, '\n');
@@ -640,7 +681,7 @@ address(const Tensor *t, const IExpr *index)
 	Addr a = {{O_NONE, 0, 0, NULL, false}, NULL, 0};
 	int64_t c;
 	/* constant terms move into the offset (see ie_split_offset for why that is safe) */
-	const IExpr *idx = ie_split_offset(resolve(global_index(t, index)), &c);
+	const IExpr *idx = ie_split_offset(ie_sorted_sum(resolve(global_index(t, index))), &c);
 	a.off = c * size;
 	if (!idx) {
 		if (t->kind == TK_GLOBAL)
@@ -758,16 +799,50 @@ param_value(const Var *v)
 	fatal("emit_ptx: '%s' is not a parameter", v->name);
 }
 
-/* The slot t[index] once its register holds it (read_slots), else NULL. */
-static const Slot *
+static bool
+holds(Scoped at)
+{
+	return P.blocks.n >= at.depth && (at.depth == 0 || (int)(intptr_t)P.blocks.v[at.depth - 1] == at.block);
+}
+
+static Scoped
+here(void)
+{
+	return (Scoped){P.blocks.n, P.blocks.n ? (int)(intptr_t)P.blocks.v[P.blocks.n - 1] : 0};
+}
+
+static void
+block_open(void)
+{
+	list_push(&P.blocks, (void *)(intptr_t)++P.nblocks);
+}
+
+static void
+block_close(void)
+{
+	P.blocks.n--;
+}
+
+/* A published slot t[index] (see read_slots): its register, read here unless a read in a block
+ * around this one holds; else NULL. */
+static Opnd *
 kept_slot(const Tensor *t, const IExpr *index)
 {
 	int64_t c;
 	if (t->kind != TK_SHARED || !ie_is_const(index, &c))
 		return NULL;
-	for (int i = 0; i < P.nslots; i++)
-		if (P.slots[i].t == t && P.slots[i].index == c && P.slots[i].val.k != O_NONE)
-			return &P.slots[i];
+	for (int i = 0; i < P.nslots; i++) {
+		Slot *k = &P.slots[i];
+		if (k->s.t != t || k->s.index != c || !k->published)
+			continue;
+		if (k->val.k == O_NONE || !holds(k->at)) {
+			Addr a = address(k->s.t, k->s.index_e);
+			k->val = new_r();
+			k->at = here();
+			ins("ld.shared.u32 %o, %a;", k->val, &a);
+		}
+		return &k->val;
+	}
 	return NULL;
 }
 
@@ -809,12 +884,38 @@ special(const char *name)
 	return pure(O_R, "mov.u32 %D, %%%s;", name);
 }
 
+static Opnd linear_tid(void);
+
+/* The linear thread index of the warp's lane 0, read where a tcgen05 address first needs it in the
+ * block (every lane of the warp is there: tcgen05.ld / st are .sync.aligned), for the whole block. */
+static Opnd
+lane0_tid(void)
+{
+	if (P.tc_addresses < 2) {
+		/* one TMEM address in the kernel: lane 0's index gains nothing (separated_slots: 2 SASS
+		   instructions more with it) */
+		P.in_tc = false;
+		Opnd t = linear_tid();
+		P.in_tc = true;
+		return t;
+	}
+	if (P.utid.k == O_NONE || !holds(P.utid_at)) {
+		P.in_tc = false;
+		Opnd t = linear_tid();
+		P.in_tc = true;
+		P.utid = new_r();
+		P.utid_at = here();
+		ins("redux.sync.min.u32 %o, %o, -1;", P.utid, t);
+	}
+	return P.utid;
+}
+
 static Opnd
 linear_tid(void)
 {
 	const KernelIR *k = P.k;
-	if (P.in_tc && P.utid.k != O_NONE)
-		return P.utid; /* a tcgen05 address is the same in every lane of the warp (see read_slots) */
+	if (P.in_tc && P.k->threads % 32 == 0)
+		return lane0_tid();
 	if (k->block[1] == 1 && k->block[2] == 1)
 		return special("tid.x");
 	/* threadIdx.x + bx * (threadIdx.y + by * threadIdx.z) */
@@ -883,8 +984,8 @@ builtin(Builtin b)
 		return imm(lo); /* warp_id in a block of one warp, thread_idx.y in a flat block */
 	switch (b) {
 	case B_THREAD_X:
-		if (P.in_tc && P.utid.k != O_NONE && P.k->block[1] == 1 && P.k->block[2] == 1)
-			return P.utid;
+		if (P.in_tc && P.k->threads % 32 == 0 && P.k->block[1] == 1 && P.k->block[2] == 1)
+			return lane0_tid();
 		return special("tid.x");
 	case B_THREAD_Y: return special("tid.y");
 	case B_THREAD_Z: return special("tid.z");
@@ -977,6 +1078,7 @@ typedef struct PGen {
 	MathGen g;
 	Opnd v[512];
 	int n;
+	int not_nan; /* a value known not to be NaN (an integer converted), else -1 */
 } PGen;
 
 static int
@@ -997,8 +1099,17 @@ pgen_op(MathGen *g, MOp o, int a, int b, int c)
 	PGen *pg = (PGen *)g;
 	Opnd x = a >= 0 ? pg->v[a] : imm(0), y = b >= 0 ? pg->v[b] : imm(0), z = c >= 0 ? pg->v[c] : imm(0);
 	Opnd r;
+	if (o == MO_FNAN && a == pg->not_nan)
+		return pgen_put(pg, imm(0)); /* a test nvcc drops too (func_float_only_fixed: 16 -> 12 registers) */
+	if (o == MO_SEL && x.k == O_IMM)
+		return x.v ? b : c;
 	switch (o) {
-	case MO_FMA: r = pure(O_F, "fma.rn.f32 %D, %o, %o, %o;", reg(x), y, z); break;
+	case MO_FMA:
+		if (is_imm(x) && !is_imm(y)) /* the constant factor second, as nvcc writes it: no mov */
+			r = pure(O_F, "fma.rn.f32 %D, %o, %o, %o;", y, x, z);
+		else
+			r = pure(O_F, "fma.rn.f32 %D, %o, %o, %o;", reg(x), y, z);
+		break;
 	case MO_MUL: r = pure(O_F, "mul.rn.f32 %D, %o, %o;", reg(x), y); break;
 	case MO_ADD: r = pure(O_F, "add.rn.f32 %D, %o, %o;", reg(x), y); break;
 	case MO_SUB: r = pure(O_F, "sub.rn.f32 %D, %o, %o;", reg(x), y); break;
@@ -1015,7 +1126,12 @@ pgen_op(MathGen *g, MOp o, int a, int b, int c)
 	case MO_IXOR: r = pure(O_R, "xor.b32 %D, %o, %o;", reg(x), y); break;
 	case MO_SHL: r = pure(O_R, "shl.b32 %D, %o, %o;", reg(x), y); break;
 	case MO_SHRA: r = pure(O_R, "shr.s32 %D, %o, %o;", reg(x), y); break;
-	case MO_FLT: r = pure(O_P, "setp.lt.f32 %D, %o, %o;", reg(x), y); break;
+	case MO_FLT:
+		if (is_imm(x) && !is_imm(y))
+			r = pure(O_P, "setp.gt.f32 %D, %o, %o;", y, x);
+		else
+			r = pure(O_P, "setp.lt.f32 %D, %o, %o;", reg(x), y);
+		break;
 	case MO_FNAN: r = pure(O_P, "setp.nan.f32 %D, %o, %o;", reg(x), x); break;
 	case MO_INE0: r = pure(O_P, "setp.ne.s32 %D, %o, 0;", reg(x)); break;
 	case MO_SEL:
@@ -1027,6 +1143,15 @@ pgen_op(MathGen *g, MOp o, int a, int b, int c)
 	default: fatal("emit_ptx: math operation %d", (int)o);
 	}
 	return pgen_put(pg, r);
+}
+
+/* An integer converted to f32, or a constant other than NaN. */
+static bool
+never_nan(const IExpr *e)
+{
+	if (e->kind == IE_FLOAT)
+		return e->fval == e->fval;
+	return e->kind == IE_CONV && e->a->type != T_F32 && e->a->type != T_F16 && e->a->type != T_BF16;
 }
 
 static Opnd
@@ -1042,6 +1167,8 @@ func_call(const IExpr *e)
 			return pure(O_R, "%s.%s %D, %o, %o;", e->fn == F_MIN ? "min" : "max", u ? "u32" : "s32", a, b);
 		/* as tl_fmin / tl_fmax of the CUDA C: b when b is beyond a or a is NaN, else a */
 		Opnd beyond = pure(O_P, e->fn == F_MIN ? "setp.lt.f32 %D, %o, %o;" : "setp.gt.f32 %D, %o, %o;", reg(b), a);
+		if (never_nan(e->a))
+			return pure(O_F, "selp.f32 %D, %o, %o, %o;", b, a, beyond);
 		Opnd nan = pure(O_P, "setp.nan.f32 %D, %o, %o;", a, a);
 		return pure(O_F, "selp.f32 %D, %o, %o, %o;", b, pure(O_F, "selp.f32 %D, %o, %o, %o;", b, a, nan), beyond);
 	}
@@ -1062,6 +1189,7 @@ func_call(const IExpr *e)
 		pg->g.ki = pgen_ki;
 		pg->g.approx = true; /* the PTX runs on the GPU only */
 		int x = pgen_put(pg, a);
+		pg->not_nan = never_nan(e->a) ? x : -1;
 		return pg->v[math_build(&pg->g, e->fn, x)];
 	}
 	}
@@ -1374,8 +1502,8 @@ ev(const IExpr *e)
 	case IE_LOAD: {
 		if (e == P.vec_load)
 			return P.vec_elem;
-		const Slot *k = kept_slot(e->tensor, e->index);
-		return k ? k->val : load(e->tensor, e->index, NULL);
+		const Opnd *k = kept_slot(e->tensor, e->index);
+		return k ? *k : load(e->tensor, e->index, NULL);
 	}
 	case IE_SADDR:
 		return shared_address(e);
@@ -1663,6 +1791,49 @@ same_words(const LStmt *a, const LStmt *b)
 	return false;
 }
 
+/* Whether tcgen05.ld / st b, right after the wait of a, takes a's address register (see tc). */
+static bool
+keeps_address(const LStmt *a, const LStmt *b)
+{
+	return b->kind == L_TC && (b->tc == TC_LD || b->tc == TC_ST) && ie_equal(a->addr, b->addr) && !same_words(a, b);
+}
+
+/* Whether b names words of the tensors a names only: the interleaved tiles of separated_slots, where
+ * the words the st sent stay live beside those the ld fills, so that a fence after the wait frees
+ * nothing (1 SASS instruction more, and the twin's 215 passed). */
+static bool
+same_tensors(const LStmt *a, const LStmt *b)
+{
+	for (int j = 0; j < b->nregs; j++) {
+		bool found = false;
+		for (int i = 0; i < a->nregs && !found; i++)
+			found = a->regs[i].tensor == b->regs[j].tensor;
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+/* The tcgen05.ld / st of a list whose address differs between the threads and that do not take the
+ * address of the one before them (keeps_address). */
+static int
+thread_addresses(const List *list)
+{
+	int n = 0;
+	const LStmt *prev = NULL;
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		if (s->kind == L_TC && (s->tc == TC_LD || s->tc == TC_ST)) {
+			n += ie_per_thread(s->addr) && !(prev && keeps_address(prev, s));
+			prev = s;
+		} else if (!(s->kind == L_TC && (s->tc == TC_WAIT_LD || s->tc == TC_WAIT_ST))) {
+			prev = NULL;
+		}
+		n += thread_addresses(&s->body) + thread_addresses(&s->els);
+	}
+	return n;
+}
+
 static void
 tc(const LStmt *s)
 {
@@ -1690,6 +1861,9 @@ tc(const LStmt *s)
 			}
 		}
 		buf_puts(b, ";\n");
+		if (s->tc == TC_WAIT_ST && !P.interleaved)
+			/* a point after the wait at which ptxas lets the st's registers go (see read_slots) */
+			ins("fence.acq_rel.cta;");
 		return;
 	}
 	char text[96];
@@ -1697,7 +1871,7 @@ tc(const LStmt *s)
 	P.cse_gen = gen_new(0); /* nothing computed before it stays live across it (ptxas would keep it) */
 	P.cuts++;
 	Opnd addr;
-	if (P.tc_prev && P.tc_waited && ie_equal(P.tc_prev->addr, s->addr) && !same_words(P.tc_prev, s)) {
+	if (P.tc_prev && P.tc_waited && keeps_address(P.tc_prev, s)) {
 		/* right after the wait of an access to the same cells, into other registers: that access's
 		   address (a st and then a ld of the same columns: the slot is read once, as a hand-written
 		   kernel keeps its address). Where the ld refills the registers the st sent, reading the
@@ -1711,9 +1885,11 @@ tc(const LStmt *s)
 	P.tc_prev = s;
 	P.tc_prev_addr = addr;
 	P.tc_waited = false;
-	/* the slot's register served the first stretch; later ones read the slot again (see read_slots) */
-	for (int i = 0; i < P.nslots; i++)
-		P.slots[i].val.k = O_NONE;
+	if (s->tc == TC_LD && s->nregs >= 128)
+		/* kept across a load of 128 registers, the slot took one of theirs (k2_axpby_x128: 16 bytes
+		   of spills; none with the slot read again after it) */
+		for (int i = 0; i < P.nslots; i++)
+			P.slots[i].val.k = O_NONE;
 	buf_putc(b, '\t');
 	buf_puts(b, text);
 	buf_putc(b, ' ');
@@ -1742,109 +1918,25 @@ tc(const LStmt *s)
 
 /* ---------------------------------------------------------------- TMEM base addresses
 
-   In a kernel that never stores to tensor memory, the slot an alloc fills is read once, right after
-   the barrier that publishes it, and the TMEM addresses up to the first tcgen05.ld take that
-   register; the thread index in a TMEM address is that of the warp's lane 0, read once with
-   redux.sync and kept (the address is the same in every lane: tcgen05.ld is .sync.aligned). ptxas
-   then keeps the whole address in a uniform register, and an LDTM needs no LDS, IMAD or R2UR before
-   it. After the first tcgen05.ld the slot is read again next to each use, as the CUDA C does: kept
-   across loads of many registers, it took one of theirs (k2_axpby_x128: 16 bytes of spills kept, none
-   read again). A kernel that also stores is left reading the slot in each stretch: there, keeping it
-   costs ptxas a further block of data registers (docs/performance.md). */
+   The slot an alloc fills is read once where a TMEM address (or the dealloc) first needs it after the
+   barrier that publishes it, and that register serves every later use up to the next barrier (or a
+   tcgen05.ld of 128 registers) in the same block (if branch, loop body) and the blocks inside it; the
+   thread index in a TMEM address is that of the warp's lane 0 (redux.sync), kept the same way but
+   across barriers too (the address is the same in every lane: tcgen05.ld / st are .sync.aligned).
+   ptxas keeps the whole address in a uniform register: an LDTM / STTM needs no LDS, IMAD or R2UR
+   before it. Each wait for stores is followed by a fence.acq_rel.cta: without an instruction there,
+   ptxas let the st's registers go only at the next tcgen05.ld and gave it a further block of
+   registers (layout_d_repeat: 168 registers, 135 with the fence, 139 when the slot was read again
+   before each instruction; docs/performance.md). */
 
-/* Reads the slots a barrier just published, and lane 0's thread index. */
+/* The slots whose publishing barrier was just emitted hold their value from now on. */
 static void
 read_slots(void)
 {
 	P.pending = false;
-	for (int i = 0; i < P.nslots; i++) {
-		Slot *k = &P.slots[i];
-		if (k->publish && k->val.k == O_NONE) {
-			Addr a = address(k->t, k->index_e);
-			k->val = new_r();
-			ins("ld.shared.u32 %o, %a;", k->val, &a);
-		}
-	}
-	if (P.utid.k == O_NONE) {
-		P.utid = new_r();
-		ins("redux.sync.min.u32 %o, %o, -1;", P.utid, linear_tid());
-	}
-}
-
-/* Whether a statement tree has a tcgen05.st. */
-static bool
-has_store(const List *list)
-{
-	for (int i = 0; i < list->n; i++) {
-		const LStmt *s = LIST_AT(*list, LStmt, i);
-		if ((s->kind == L_TC && s->tc == TC_ST) || has_store(&s->body) || has_store(&s->els))
-			return true;
-	}
-	return false;
-}
-
-/* Counts the allocs into k's slot outside loops (*allocs); *other when something else writes its tensor. */
-static void
-slot_writes(const List *list, const Slot *k, int *allocs, bool *other, bool in_loop)
-{
-	for (int i = 0; i < list->n; i++) {
-		const LStmt *s = LIST_AT(*list, LStmt, i);
-		int64_t c;
-		if (s->kind == L_TC && s->tc == TC_ALLOC && s->addr->tensor == k->t) {
-			if (ie_is_const(s->addr->index, &c) && c == k->index && !in_loop)
-				++*allocs;
-			else
-				*other = true;
-		}
-		if (s->kind == L_STORE && s->tensor == k->t)
-			*other = true;
-		slot_writes(&s->body, k, allocs, other, in_loop || s->kind == L_FOR);
-		slot_writes(&s->els, k, allocs, other, in_loop || s->kind == L_FOR);
-	}
-}
-
-/* The allocs in a statement tree outside loops whose slot nothing else writes: candidate slots. */
-static void
-find_allocs(const LStmt *s)
-{
-	int64_t c;
-	if (s->kind == L_TC && s->tc == TC_ALLOC && s->addr->kind == IE_SADDR && ie_is_const(s->addr->index, &c)) {
-		Slot k = {s->addr->tensor, c, s->addr->index, NULL, {O_NONE, 0, 0, NULL, false}};
-		int allocs = 0;
-		bool other = P.nslots == (int)(sizeof P.slots / sizeof P.slots[0]);
-		slot_writes(&P.k->body, &k, &allocs, &other, false);
-		for (int i = 0; i < P.nslots; i++)
-			other |= P.slots[i].t == k.t;
-		if (allocs == 1 && !other)
-			P.slots[P.nslots++] = k;
-		return;
-	}
-	if (s->kind == L_FOR)
-		return;
-	for (int i = 0; i < s->body.n; i++)
-		find_allocs(LIST_AT(s->body, LStmt, i));
-	for (int i = 0; i < s->els.n; i++)
-		find_allocs(LIST_AT(s->els, LStmt, i));
-}
-
-/* The slots of the kernel's allocs, each with the first cta_sync after it in the straight-line part
-   of the kernel (its statements and the blocks among them): every statement emitted after that
-   barrier outside ifs and loops runs after it, in every thread. */
-static void
-find_slots(const List *list)
-{
-	for (int i = 0; i < list->n; i++) {
-		const LStmt *s = LIST_AT(*list, LStmt, i);
-		if (s->kind == L_BLOCK) {
-			find_slots(&s->body);
-		} else if (s->kind == L_BARRIER) {
-			for (int j = 0; j < P.nslots; j++)
-				if (!P.slots[j].publish)
-					P.slots[j].publish = s;
-		} else {
-			find_allocs(s);
-		}
-	}
+	for (int i = 0; i < P.nslots; i++)
+		if (P.slots[i].s.publish)
+			P.slots[i].published = true;
 }
 
 /* ---------------------------------------------------------------- statements */
@@ -1991,7 +2083,9 @@ expr_size(const IExpr *e)
 /* Whether a runtime loop of constant bounds is written out iteration by iteration: a short one whose
  * body only stores computed values to memory, with little arithmetic. ptxas unrolls such a loop
  * itself, but with an address per iteration kept live; written out, the iterations share one. */
-/* The operations of a list of stores, lets and ifs of them, or -1 when it holds anything else. */
+/* The operations of a list of stores, lets, assignments and ifs of them, or -1 when it holds
+ * anything else (an accumulation sum += A[i, j] is written out as nvcc does: device_slice_arg_fixed
+ * 18 -> 16 registers). */
 static int
 stores_size(const List *list)
 {
@@ -2003,7 +2097,7 @@ stores_size(const List *list)
 			if (t < 0 || e < 0)
 				return -1;
 			size += 1 + expr_size(b->cond) + t + e;
-		} else if (b->kind == L_STORE || b->kind == L_LET) {
+		} else if (b->kind == L_STORE || b->kind == L_LET || b->kind == L_ASSIGN) {
 			size += 1 + expr_size(b->value) + expr_size(b->index);
 		} else {
 			return -1;
@@ -2021,6 +2115,21 @@ unrolls(const LStmt *s, int64_t lo, int64_t hi)
 	return s->body.n > 0 && size >= 0 && size * (hi - lo) <= 1024;
 }
 
+/* How many iterations of a runtime loop of constant bounds one pass of the PTX loop does, as nvcc
+ * unrolls the CUDA C's loop by 8 where the trip count allows: ptxas, left the loop, unrolls it itself
+ * and keeps the accesses of several iterations live at once (copy_edge_ref: 40 registers, 32 so). */
+static int
+unroll_by(const LStmt *s, int64_t lo, int64_t hi)
+{
+	if (hi <= lo || assigns(&s->body, s->var))
+		return 1;
+	int size = stores_size(&s->body);
+	for (int by = 8; by > 1; by /= 2)
+		if ((hi - lo) % by == 0 && size >= 0 && size * by <= 1024)
+			return by;
+	return 1;
+}
+
 /* 1 or 0 when an if around the statement tests cond (its then or its else branch), else -1: a masked
  * copy's element test inside the else branch of its vector's test, when both test the same bounds
  * (copy_box_start: each element was tested again, and ptxas kept every branch's values apart). */
@@ -2031,6 +2140,132 @@ known_cond(const IExpr *cond)
 		if (ie_equal(LIST_AT(P.known, IExpr, i), cond))
 			return (int)(intptr_t)P.known_val.v[i];
 	return -1;
+}
+
+/* A register token at s (%r12, %rd3, %f2, %h1, %p4): its P.pure_dest index and length; -1 for any
+ * other name (a tensor word, a special register, a symbol). */
+static long
+register_token(const char *s, int *len)
+{
+	const char *p = s + 1;
+	OKind k;
+	if (p[0] == 'r' && p[1] == 'd')
+		k = O_D, p += 2;
+	else if (*p == 'r' || *p == 'f' || *p == 'h' || *p == 'p')
+		k = *p == 'r' ? O_R : *p == 'f' ? O_F : *p == 'h' ? O_H : O_P, p++;
+	else
+		k = O_NONE;
+	long n = 0;
+	const char *digits = p;
+	while (*p >= '0' && *p <= '9')
+		n = n * 10 + (*p++ - '0');
+	const char *end = p;
+	while ((*end >= 'a' && *end <= 'z') || (*end >= 'A' && *end <= 'Z') || (*end >= '0' && *end <= '9') || *end == '_')
+		end++;
+	*len = (int)(end - s);
+	if (k == O_NONE || p == digits || end != p || n > INT32_MAX)
+		return -1;
+	return (long)pure_index(k, (int)n);
+}
+
+/* Whether the instruction line (without its tab) is one that loop_invariants may move: written by
+ * pure(), unpredicated, and neither a memory access (but for a parameter's) nor warp-collective. */
+static bool
+movable_line(const char *line, size_t n)
+{
+	if (n == 0 || line[0] == '@' || line[0] == '/' || line[0] == '$')
+		return false;
+	if ((n > 3 && !strncmp(line, "ld.", 3) && strncmp(line, "ld.param.", 9)) || !strncmp(line, "tcgen05", 7) ||
+	    !strncmp(line, "shfl", 4) || !strncmp(line, "redux", 5) || !strncmp(line, "vote", 4) ||
+	    !strncmp(line, "bar", 3) || !strncmp(line, "st.", 3))
+		return false;
+	const char *sp = memchr(line, ' ', n);
+	if (!sp || sp[1] != '%')
+		return false;
+	int len;
+	long d = register_token(sp + 1, &len);
+	return d >= 0 && (size_t)d < P.pure_cap && P.pure_dest[d];
+}
+
+/* Loop-invariant code motion over the PTX of a loop, from top (its first label) to the end of the
+ * output: each instruction of pure() whose operands no instruction of the loop writes (or only those
+ * moved already) moves before the loop, as nvcc's does: a row's address, its bounds tests and the
+ * parameters are then computed once, not in every iteration (copy_edge_ref: 40 registers, N so). */
+static void
+loop_invariants(size_t top)
+{
+	Buf *out = P.out;
+	size_t end = out->len;
+	/* the registers written in the loop: by a first operand that is no memory operand */
+	size_t ncap = P.pure_cap;
+	unsigned char *written = pool_alloc(ncap + 1);
+	memset(written, 0, ncap + 1);
+	List lines = {0};
+	for (size_t at = top; at < end;) {
+		const char *nl = memchr(out->data + at, '\n', end - at);
+		size_t stop = nl ? (size_t)(nl - out->data) + 1 : end;
+		list_push(&lines, (void *)(uintptr_t)at);
+		const char *line = out->data + at;
+		if (line[0] == '\t' && line[1] != '/' && line[1] != '$') {
+			const char *p = memchr(line, ' ', stop - at);
+			/* a predicated instruction: its operands follow the opcode after the guard */
+			if (p && line[1] == '@')
+				p = memchr(p + 1, ' ', stop - (size_t)(p + 1 - out->data));
+			if (p && p[1] != '[') {
+				int depth = 0;
+				for (const char *q = p + 1; q < out->data + stop; q++) {
+					if (*q == '{')
+						depth++;
+					else if (*q == '}')
+						depth--;
+					else if (*q == ',' && depth == 0)
+						break;
+					else if (*q == '%') {
+						int len;
+						long r = register_token(q, &len);
+						if (r >= 0 && (size_t)r < ncap)
+							written[r] = 1;
+						else if (r >= 0)
+							written[ncap] = 1; /* a register beyond every pure one: not pure */
+						q += len - 1;
+					}
+				}
+			}
+		}
+		at = stop;
+	}
+	Buf moved = {0}, rest = {0};
+	for (int i = 0; i < lines.n; i++) {
+		size_t at = (size_t)(uintptr_t)lines.v[i];
+		size_t stop = i + 1 < lines.n ? (size_t)(uintptr_t)lines.v[i + 1] : end;
+		const char *line = out->data + at;
+		bool move = line[0] == '\t' && movable_line(line + 1, stop - at - 1);
+		if (move) {
+			const char *sp = memchr(line + 1, ' ', stop - at);
+			int len;
+			long d = register_token(sp + 1, &len);
+			/* the sources: every register after the destination */
+			for (const char *q = sp + 1 + len; move && q < out->data + stop; q++)
+				if (*q == '%') {
+					long r = register_token(q, &len);
+					if (r >= 0 && (size_t)r < ncap && written[r])
+						move = false;
+					else if (r < 0 && len > 1 && q[len - 1] >= '0' && q[len - 1] <= '9' && memchr(q, '_', (size_t)len))
+						move = false; /* a tensor word: assigned anywhere */
+					q += len - 1;
+				}
+			if (move)
+				written[d] = 0;
+		}
+		buf_putn(move ? &moved : &rest, line, stop - at);
+	}
+	if (moved.len) {
+		out->len = top;
+		buf_putn(out, moved.data, moved.len);
+		buf_putn(out, rest.data, rest.len);
+	}
+	buf_free(&moved);
+	buf_free(&rest);
 }
 
 static void
@@ -2112,7 +2347,9 @@ stmt(const LStmt *s)
 			list_push(&P.known, (void *)s->cond);
 			list_push(&P.known_val, (void *)(intptr_t)1);
 		}
+		block_open();
 		stmts(&s->body);
+		block_close();
 		unsigned then_cuts = P.cuts;
 		if (s->els.n) {
 			ins("bra %s;", label_name(l_end));
@@ -2122,7 +2359,9 @@ stmt(const LStmt *s)
 			P.cse_gen = gen_new(gen);
 			if (fixed)
 				P.known_val.v[P.known_val.n - 1] = (void *)(intptr_t)0;
+			block_open();
 			stmts(&s->els);
+			block_close();
 		}
 		if (fixed) {
 			P.known.n--;
@@ -2155,8 +2394,18 @@ stmt(const LStmt *s)
 			}
 			break;
 		}
+		int by = ie_is_const(s->lo, &lo) && ie_is_const(s->hi, &hi) ? unroll_by(s, lo, hi) : 1;
 		Opnd i = var_reg(s->var);
-		map_put(s->var->cname, i);
+		Var *counter = s->var;
+		if (by > 1) {
+			/* each copy of the body sees the counter as counter + k */
+			counter = pool_alloc(sizeof *counter);
+			*counter = *s->var;
+			counter->cname = pool_printf("%s.unrolled", s->var->cname);
+			if (list_has(&P.counters, s->var))
+				list_push(&P.counters, counter);
+		}
+		map_put(counter->cname, i);
 		int l_top = ++P.nlabel, l_end = ++P.nlabel;
 		Buf *b = P.out;
 		buf_puts(b, "\t// for ");
@@ -2165,17 +2414,33 @@ stmt(const LStmt *s)
 		put_op(b, i);
 		buf_putc(b, '\n');
 		assign(i, s->lo);
+		size_t top = P.out->len;
 		label(l_top);
+		block_open();
 		Opnd p = pure(O_P, "setp.ge.s32 %D, %o, %o;", i, ev(s->hi));
 		P.epoch++; /* see guard() */
 		ins("@%o bra %s;", p, label_name(l_end));
 		P.depth++;
-		stmts(&s->body);
+		if (by > 1) {
+			IExpr *ref = pool_alloc(sizeof *ref);
+			ref->kind = IE_VAR;
+			ref->type = counter->type;
+			ref->var = counter;
+			for (int k = 0; k < by; k++) {
+				map_put(s->var->cname, (Opnd){O_NONE, 0, 0, NULL, false})->expr =
+					k ? ie_binary(OP_ADD, ref, ie_int(k, ref->type)) : ref;
+				stmts(&s->body);
+			}
+		} else {
+			stmts(&s->body);
+		}
 		P.depth--;
-		ins("add.s32 %o, %o, 1;", i, i);
+		ins("add.s32 %o, %o, %d;", i, i, (int64_t)by);
 		++*var_version(i);
 		ins("bra %s;", label_name(l_top));
+		block_close();
 		label(l_end);
+		loop_invariants(top);
 		break;
 	}
 	case L_BLOCK:
@@ -2185,8 +2450,12 @@ stmt(const LStmt *s)
 		P.cse_gen = gen_new(0); /* values are recomputed after it rather than kept live across it */
 		P.cuts++;
 		ins("bar.sync 0;");
-		for (int i = 0; i < P.nslots; i++)
-			P.pending |= P.slots[i].publish == s;
+		for (int i = 0; i < P.nslots; i++) {
+			P.pending |= P.slots[i].s.publish == s;
+			/* read again after it: kept across, the slot cost registers (device_warp_tmem 40 -> 39,
+			   copy_wait_join 41 -> 39, the round trips 74 -> 72; docs/performance.md) */
+			P.slots[i].val.k = O_NONE;
+		}
 		break;
 	case L_WARP_SYNC:
 		ins("bar.warp.sync -1;");
@@ -2296,8 +2565,11 @@ stmts(const List *list)
 		if (P.pending && P.depth == 0 && !(s->kind == L_FENCE && s->tc == TC_FENCE_AFTER))
 			read_slots();
 		bool tc_step = s->kind == L_TC && (s->tc == TC_LD || s->tc == TC_ST);
-		if (s->kind == L_TC && (s->tc == TC_WAIT_LD || s->tc == TC_WAIT_ST))
+		if (s->kind == L_TC && (s->tc == TC_WAIT_LD || s->tc == TC_WAIT_ST)) {
 			P.tc_waited = true;
+			const LStmt *next = i + 1 < list->n ? LIST_AT(*list, LStmt, i + 1) : NULL;
+			P.interleaved = next && P.tc_prev && keeps_address(P.tc_prev, next) && same_tensors(P.tc_prev, next);
+		}
 		else if (!tc_step)
 			P.tc_prev = NULL;
 		/* a float let used once, reading registers nothing writes before that use, is computed
@@ -2419,8 +2691,11 @@ kernel(KernelIR *k, int ki, Buf *out)
 	P.param_written = pool_alloc(sizeof(bool) * (size_t)(k->params.n + 1));
 	scan(&k->body);
 	P.cse_gen = gen_new(0);
-	if (k->threads % 32 == 0 && !has_store(&k->body))
-		find_slots(&k->body);
+	P.tc_addresses = thread_addresses(&k->body);
+	TmemSlot found[8];
+	P.nslots = tmem_slots(k, found, 8);
+	for (int i = 0; i < P.nslots; i++)
+		P.slots[i].s = found[i];
 	prologue();
 	/* The thread index is read once at entry and kept, as nvcc's PTX does: read again after the
 	   alloc's branch, it took a register of its own there (plan_pending_ld, plan_copy_pending: 14

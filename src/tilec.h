@@ -1150,6 +1150,26 @@ bool loads_from(const IExpr *e, const Tensor *t);
 bool list_loads(const List *list, const Tensor *t);
 /* Whether two expressions are the same tree (the same variables, loads and constants). */
 bool ie_equal(const IExpr *a, const IExpr *b);
+/* A total order of expressions (by structure and names, never addresses), constants last. */
+int ie_order(const IExpr *a, const IExpr *b);
+/* An integer sum with its terms in ie_order, so that one sum written in two orders is one tree; terms
+ * are split only through + of the sum's own type, where reordering keeps the value (wrapping or, for
+ * i32, undefined on overflow in C). */
+IExpr *ie_sorted_sum(IExpr *e);
+
+/* ---------------------------------------------------------------- slots.c */
+
+/* A shared slot that the kernel's one alloc into it (outside loops) fills and nothing else writes, and
+ * the first cta_sync after that alloc in the kernel's straight-line part, which publishes it (NULL:
+ * none). After it, every thread may read the slot once and keep its value: a TMEM base address. */
+typedef struct TmemSlot {
+	const Tensor *t;
+	int64_t index;
+	const IExpr *index_e;
+	const LStmt *publish;
+} TmemSlot;
+/* The kernel's slots (at most max; none in a block of a partial warp), in the order of their allocs. */
+int tmem_slots(const KernelIR *k, TmemSlot *out, int max);
 
 /* ---------------------------------------------------------------- targets (emit_cu.c, emit_emu.c, emit_ptx.c) */
 

@@ -121,6 +121,90 @@ node(IKind kind, EType type, Op op, IExpr *a, IExpr *b)
 	return e;
 }
 
+static int
+cmp_int(int64_t a, int64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+static int
+cmp_name(const char *a, const char *b)
+{
+	return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
+}
+
+int
+ie_order(const IExpr *a, const IExpr *b)
+{
+	if (!a || !b)
+		return !a - !b ? (!a ? -1 : 1) : 0;
+	/* constants last, so that they end a sum where ie_split_offset takes them */
+	int ca = a->kind == IE_INT, cb = b->kind == IE_INT;
+	int c = ca != cb ? ca - cb : cmp_int(a->kind, b->kind);
+	if (!c)
+		c = cmp_int(a->type, b->type);
+	if (c)
+		return c;
+	switch (a->kind) {
+	case IE_INT: return cmp_int(a->ival, b->ival);
+	case IE_FLOAT: return memcmp(&a->fval, &b->fval, sizeof a->fval);
+	case IE_VAR: return cmp_name(a->var->cname, b->var->cname);
+	case IE_BUILTIN: return cmp_int(a->builtin, b->builtin);
+	case IE_REG:
+		c = cmp_name(a->tensor->cname, b->tensor->cname);
+		return c ? c : cmp_int(a->slot, b->slot);
+	case IE_LOAD:
+	case IE_SADDR:
+		c = cmp_name(a->tensor->cname, b->tensor->cname);
+		return c ? c : ie_order(a->index, b->index);
+	case IE_CONV:
+		c = cmp_int(a->to, b->to);
+		return c ? c : ie_order(a->a, b->a);
+	case IE_UNARY:
+	case IE_BINARY:
+	case IE_CALL:
+	case IE_SELECT:
+		c = a->kind == IE_CALL ? cmp_int(a->fn, b->fn) : cmp_int(a->op, b->op);
+		if (!c)
+			c = ie_order(a->a, b->a);
+		if (!c)
+			c = ie_order(a->b, b->b);
+		return c ? c : ie_order(a->index, b->index);
+	}
+	return 0;
+}
+
+static void
+sum_terms(IExpr *e, EType type, List *terms)
+{
+	if (e->kind == IE_BINARY && e->op == OP_ADD && e->type == type && e->a->type == type && e->b->type == type) {
+		sum_terms(e->a, type, terms);
+		sum_terms(e->b, type, terms);
+	} else {
+		list_push(terms, e);
+	}
+}
+
+IExpr *
+ie_sorted_sum(IExpr *e)
+{
+	if (!e || e->kind != IE_BINARY || e->op != OP_ADD || (e->type != T_I32 && e->type != T_U32 && e->type != T_I64))
+		return e;
+	List terms = {0};
+	sum_terms(e, e->type, &terms);
+	/* insertion sort: sums have a few terms, and equal terms keep their order */
+	for (int i = 1; i < terms.n; i++)
+		for (int j = i; j > 0 && ie_order(terms.v[j - 1], terms.v[j]) > 0; j--) {
+			void *t = terms.v[j];
+			terms.v[j] = terms.v[j - 1];
+			terms.v[j - 1] = t;
+		}
+	IExpr *sum = terms.v[0];
+	for (int i = 1; i < terms.n; i++)
+		sum = node(IE_BINARY, e->type, OP_ADD, sum, terms.v[i]);
+	return sum;
+}
+
 /* Only through i32 and i64 + and -: their overflow is undefined in C, so moving a constant out cannot
  * change a defined result; an unsigned index wraps before it is widened. */
 IExpr *

@@ -13,6 +13,11 @@
 #                  a FAIL when it needs more, and a FAIL when it is no longer above (drop its line);
 # the same three for every examples/copy/NAME.tile, and for every tests/routes/NAME.tile (programs
 # kept for this comparison: ptx/NAME allows spills there, ptx-regs/NAME compares them);
+# ptx/ and ptx-regs/ for every other tests/**/NAME.tile that compiles to a kernel (label
+# test/PATH; its ptx-seq/ is left out: a loop of waits is one wait in tilec's PTX and unrolled in
+# nvcc's), by rule: a program tilec refuses with its exit status 1 (an error test) and one whose PTX
+# has no .entry (include-only files, device functions alone) are left out; the programs of
+# tests/emu/ (which the other tests run under the emulator) are compared too;
 # nvcc's PTX is kept in build/ptx-routes-cache/, keyed by nvcc's version, the arch and the CUDA C,
 # so that a program whose CUDA C did not change costs no nvcc;
 # and, on one example, for every target:
@@ -130,7 +135,7 @@ check() {
 
 	name=ptx-seq/$label
 	if [ -z "$nvcc" ]; then
-		echo "SKIP $name: no nvcc"
+		[ "$seq" = 0 ] || echo "SKIP $name: no nvcc"
 		echo "SKIP ptx-regs/$label: no nvcc"
 		return
 	fi
@@ -155,7 +160,9 @@ check() {
 	tc_sequence "$tmp/nv.ptx" >"$tmp/nv.seq"
 	tc_sequence "$tmp/a.ptx" >"$tmp/a.seq"
 	# (tcgen05 in a comment, such as a device function's contract, is no instruction)
-	if [ ! -s "$tmp/nv.seq" ] && grep -v '^[[:space:]]*//' "$tmp/a.cu" | grep -q tcgen05; then
+	if [ "$seq" = 0 ]; then
+		: # not compared (the programs of tests/ other than the goldens with a .cu)
+	elif [ ! -s "$tmp/nv.seq" ] && grep -v '^[[:space:]]*//' "$tmp/a.cu" | grep -q tcgen05; then
 		fail "no tcgen05 instruction in nvcc's PTX"
 	elif ! cmp -s "$tmp/nv.seq" "$tmp/a.seq"; then
 		fail "tcgen05 sequence differs from nvcc's (- nvcc -ptx, + tilec --emit=ptx)"
@@ -172,7 +179,7 @@ arch_of() { # ARGS-FILE: the last -arch= in it, else sm_100a
 	echo "${a:-sm_100a}"
 }
 
-allow_spills=0
+allow_spills=0 seq=1
 for tile in examples/*.tile; do
 	[ -f "$tile" ] || continue
 	stem=${tile##*/}
@@ -209,6 +216,34 @@ for tile in tests/golden/*.tile; do
 	set -f # NAME.args is split into words, never globbed
 	# shellcheck disable=SC2086
 	check tests/golden "$stem" "$(arch_of "$base.args")" $args "$stem.tile"
+	set +f
+done
+
+# every other test program that compiles to a kernel (see the top)
+for tile in $(find tests -name '*.tile' | LC_ALL=C sort); do
+	base=${tile%.tile}
+	dir=${tile%/*}
+	stem=${base##*/}
+	case $tile in
+	tests/routes/*) continue ;; # compared above
+	tests/golden/*) [ -f "$base.cu" ] && continue ;; # compared above
+	esac
+	args=
+	[ -f "$base.args" ] && args=$(cat "$base.args")
+	set -f
+	# shellcheck disable=SC2086
+	(cd "$dir" && exec $limit "$tilec" $args --emit=ptx -o - "$stem.tile") >"$tmp/probe.ptx" 2>/dev/null
+	rc=$?
+	set +f
+	[ $rc -eq 1 ] && continue # refused: an error test
+	[ $rc -eq 0 ] && ! grep -q '^\.visible \.entry' "$tmp/probe.ptx" && continue # no kernel
+	label=test/${tile#tests/}
+	label=${label%.tile}
+	set -f
+	seq=0
+	# shellcheck disable=SC2086
+	check "$dir" "$stem" "$(arch_of "$base.args")" $args "$stem.tile"
+	seq=1
 	set +f
 done
 

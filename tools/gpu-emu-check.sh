@@ -37,6 +37,12 @@ tests/golden/runtime_shape.tile --set M=100 --set N=200 --set K=64 --set ldc=208
 tests/golden/cluster_runtime.tile --set N=100
 tests/emu/select_dim.tile --set n=10
 tests/golden/runtime_loop.tile
+tests/golden/loop_motion.tile --set n=5 --set m=3
+tests/golden/loop_motion.tile --set n=0 --set m=60
+tests/emu/copy_edge_ref.tile --set M=100 --set N=50 --set lda=53 --set top=-5 --set left=30
+tests/emu/copy_edge_ref.tile --set M=7 --set N=9 --set lda=12 --set top=-130 --set left=0
+tests/emu/ref/warp_scopes.tile
+tests/golden/rearrange_unit.tile
 tests/golden/expr_funcs.tile
 tests/golden/expr_compound.tile
 tests/golden/f16_loads.tile
