@@ -49,6 +49,7 @@ typedef struct Slot {
 	bool published;       /* its publishing barrier was emitted: the slot holds its final value */
 	Opnd val;             /* the register the slot was read into (O_NONE: not yet) */
 	Scoped at;            /* ... where val holds */
+	Opnd for_dealloc;     /* a read outside ifs and loops that a barrier ended, kept for the dealloc */
 } Slot;
 
 /* A bit field of x: (x << r) & mask for r >= 0, (x >> -r) & mask (logical) for r < 0; x NULL is the
@@ -110,6 +111,8 @@ typedef struct Px {
 	Opnd utid;    /* the linear thread index of the warp's lane 0, once read (O_NONE before) */
 	Scoped utid_at; /* ... where it holds */
 	int tc_addresses; /* the kernel's tcgen05.ld / st with addresses of their own (thread_addresses) */
+	bool dealloc;     /* evaluating a dealloc's operand */
+	bool flat_tc;     /* every tcgen05.ld / st of the kernel is outside ifs and loops */
 	bool interleaved; /* the wait being emitted is followed by an access to the other words of the
 	                     same tensors at the same address (same_tensors) */
 	List blocks;  /* the numbers of the blocks open around the statement (see Scoped) */
@@ -835,6 +838,8 @@ kept_slot(const Tensor *t, const IExpr *index)
 		Slot *k = &P.slots[i];
 		if (k->s.t != t || k->s.index != c || !k->published)
 			continue;
+		if (P.dealloc && k->for_dealloc.k != O_NONE)
+			return &k->for_dealloc;
 		if (k->val.k == O_NONE || !holds(k->at)) {
 			Addr a = address(k->s.t, k->s.index_e);
 			k->val = new_r();
@@ -1834,6 +1839,21 @@ thread_addresses(const List *list)
 	return n;
 }
 
+/* Whether a tcgen05.ld / st of the list lies inside an if or a loop (nested: the list is a body). */
+static bool
+nested_access(const List *list, bool nested)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		if (s->kind == L_TC && (s->tc == TC_LD || s->tc == TC_ST) && nested)
+			return true;
+		bool inner = nested || s->kind == L_IF || s->kind == L_FOR;
+		if (nested_access(&s->body, inner) || nested_access(&s->els, inner))
+			return true;
+	}
+	return false;
+}
+
 static void
 tc(const LStmt *s)
 {
@@ -1845,8 +1865,9 @@ tc(const LStmt *s)
 		for (int i = 0; i < in->noperands; i++)
 			if (in->operands[i] != IO_NCOLS) {
 				P.in_tc = in->operands[i] == IO_TMEM_ADDR;
+				P.dealloc = s->tc == TC_DEALLOC;
 				addr = reg(ev(s->addr));
-				P.in_tc = false;
+				P.in_tc = P.dealloc = false;
 			}
 		buf_putc(b, '\t');
 		buf_puts(b, isa_spelling(s->tc, s->cta_group));
@@ -1920,7 +1941,8 @@ tc(const LStmt *s)
 
    The slot an alloc fills is read once where a TMEM address (or the dealloc) first needs it after the
    barrier that publishes it, and that register serves every later use up to the next barrier (or a
-   tcgen05.ld of 128 registers) in the same block (if branch, loop body) and the blocks inside it; the
+   tcgen05.ld of 128 registers) in the same block (if branch, loop body) and the blocks inside it, and
+   in a kernel whose tcgen05.ld / st all lie outside ifs and loops, the dealloc's too; the
    thread index in a TMEM address is that of the warp's lane 0 (redux.sync), kept the same way but
    across barriers too (the address is the same in every lane: tcgen05.ld / st are .sync.aligned).
    ptxas keeps the whole address in a uniform register: an LDTM / STTM needs no LDS, IMAD or R2UR
@@ -2454,7 +2476,13 @@ stmt(const LStmt *s)
 			P.pending |= P.slots[i].s.publish == s;
 			/* read again after it: kept across, the slot cost registers (device_warp_tmem 40 -> 39,
 			   copy_wait_join 41 -> 39, the round trips 74 -> 72; docs/performance.md) */
-			P.slots[i].val.k = O_NONE;
+			Slot *k = &P.slots[i];
+			/* in a kernel whose tcgen05.ld / st are all outside ifs and loops, the dealloc takes
+			   the last such read (copy_memory 74 -> 72 registers, nvcc's 72; read again where an
+			   access lies in a branch: copy_wait_join 41 -> 39, device_warp_tmem 40 -> 39) */
+			if (P.flat_tc && k->val.k != O_NONE && k->at.depth == 0)
+				k->for_dealloc = k->val;
+			k->val.k = O_NONE;
 		}
 		break;
 	case L_WARP_SYNC:
@@ -2692,6 +2720,7 @@ kernel(KernelIR *k, int ki, Buf *out)
 	scan(&k->body);
 	P.cse_gen = gen_new(0);
 	P.tc_addresses = thread_addresses(&k->body);
+	P.flat_tc = !nested_access(&k->body, false);
 	TmemSlot found[8];
 	P.nslots = tmem_slots(k, found, 8);
 	for (int i = 0; i < P.nslots; i++)
