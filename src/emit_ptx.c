@@ -112,6 +112,7 @@ typedef struct Px {
 	Scoped utid_at; /* ... where it holds */
 	int tc_addresses; /* the kernel's tcgen05.ld / st with addresses of their own (thread_addresses) */
 	bool dealloc;     /* evaluating a dealloc's operand */
+	bool has_ld;      /* the kernel has a tcgen05.ld */
 	bool flat_tc;     /* every tcgen05.ld / st of the kernel is outside ifs and loops */
 	bool interleaved; /* the wait being emitted is followed by an access to the other words of the
 	                     same tensors at the same address (same_tensors) */
@@ -896,9 +897,10 @@ static Opnd linear_tid(void);
 static Opnd
 lane0_tid(void)
 {
-	if (P.tc_addresses < 2) {
-		/* one TMEM address in the kernel: lane 0's index gains nothing (separated_slots: 2 SASS
-		   instructions more with it) */
+	if (P.tc_addresses < 2 || !P.has_ld) {
+		/* one TMEM address in the kernel, or no tcgen05.ld: lane 0's index gains nothing
+		   (separated_slots: 2 SASS instructions more with it; docs' at_offset_form_fixed, which only
+		   stores, 38 registers with it, 34 without, as nvcc's route) */
 		P.in_tc = false;
 		Opnd t = linear_tid();
 		P.in_tc = true;
@@ -1839,6 +1841,18 @@ thread_addresses(const List *list)
 	return n;
 }
 
+/* Whether the list has a tcgen05.ld. */
+static bool
+has_ld(const List *list)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		if ((s->kind == L_TC && s->tc == TC_LD) || has_ld(&s->body) || has_ld(&s->els))
+			return true;
+	}
+	return false;
+}
+
 /* Whether a tcgen05.ld / st of the list lies inside an if or a loop (nested: the list is a body). */
 static bool
 nested_access(const List *list, bool nested)
@@ -2720,6 +2734,7 @@ kernel(KernelIR *k, int ki, Buf *out)
 	scan(&k->body);
 	P.cse_gen = gen_new(0);
 	P.tc_addresses = thread_addresses(&k->body);
+	P.has_ld = has_ld(&k->body);
 	P.flat_tc = !nested_access(&k->body, false);
 	TmemSlot found[8];
 	P.nslots = tmem_slots(k, found, 8);
