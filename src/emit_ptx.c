@@ -2232,10 +2232,15 @@ loop_invariants(size_t top)
 {
 	Buf *out = P.out;
 	size_t end = out->len;
-	/* the registers written in the loop: by a first operand that is no memory operand */
-	size_t ncap = P.pure_cap;
-	unsigned char *written = pool_alloc(ncap + 1);
-	memset(written, 0, ncap + 1);
+	/* the registers written in the loop: by a first operand that is no memory operand; the table
+	   covers every register so far (a var's may lie beyond P.pure_cap) */
+	int most = P.nr > P.nf ? P.nr : P.nf;
+	most = most > P.nh ? most : P.nh;
+	most = most > P.np ? most : P.np;
+	most = most > P.nd ? most : P.nd;
+	size_t ncap = pure_index(O_D, most) + 1;
+	unsigned char *written = pool_alloc(ncap);
+	memset(written, 0, ncap);
 	List lines = {0};
 	for (size_t at = top; at < end;) {
 		const char *nl = memchr(out->data + at, '\n', end - at);
@@ -2261,8 +2266,6 @@ loop_invariants(size_t top)
 						long r = register_token(q, &len);
 						if (r >= 0 && (size_t)r < ncap)
 							written[r] = 1;
-						else if (r >= 0)
-							written[ncap] = 1; /* a register beyond every pure one: not pure */
 						q += len - 1;
 					}
 				}
@@ -2284,8 +2287,8 @@ loop_invariants(size_t top)
 			for (const char *q = sp + 1 + len; move && q < out->data + stop; q++)
 				if (*q == '%') {
 					long r = register_token(q, &len);
-					if (r >= 0 && (size_t)r < ncap && written[r])
-						move = false;
+					if (r >= 0 && ((size_t)r >= ncap || written[r]))
+						move = false; /* written in the loop, or no register of this kernel's */
 					else if (r < 0 && len > 1 && q[len - 1] >= '0' && q[len - 1] <= '9' && memchr(q, '_', (size_t)len))
 						move = false; /* a tensor word: assigned anywhere */
 					q += len - 1;

@@ -763,6 +763,21 @@ if status ptx-tmem-address-kept 0 --emit=ptx examples/separated_slots.tile -o -;
 		fail ptx-tmem-address-kept "separated_slots' tcgen05.ld does not take its st's address"
 	fi
 fi
+# Loop-invariant code motion (docs/ptx.md, Statements) keeps in the loop what reads its counter, even
+# when the counter's register number lies beyond every pure instruction's so far: 101 stores of
+# computed values before `for j in 0..t` gave the counter %r205, and the loop's test was moved out.
+awk 'BEGIN {
+	print "kernel k(A: i32[32, 128], Out: f32[64]) launch(grid = 1, block = 32)\n{\n    let t = i32(thread_idx.x);"
+	for (i = 0; i < 101; i++) printf "    A[t, %d] = t * %d + %d;\n", i, i + 3, 7 * i + 1
+	print "    for j in 0..t {\n        Out[j] = 2.0;\n    }\n}"
+}' >"$tmp/counter.tile"
+if status ptx-loop-counter 0 --emit=ptx "$tmp/counter.tile" -o -; then
+	if awk '/^\$L_0_1:/ { top = 1 } /setp\.ge/ && !top { bad = 1 } /setp\.ge/ && top { test = 1 } END { exit bad || !test }' "$tmp/out"; then
+		pass ptx-loop-counter
+	else
+		fail ptx-loop-counter "the loop's test of its counter was moved before the loop"
+	fi
+fi
 # Clusters: the PTX carries the cluster as the CUDA C's __cluster_dims__ does; the emulator refuses
 # cta_group::2 (one error, no output file); tilec run checks a grid computed at launch against the cluster.
 if status cluster-ptx 0 --emit=ptx tests/golden/cluster_pair.tile -o -; then
