@@ -605,16 +605,12 @@ tensor_base(Check *c)
 	   after which the tensor is refused), and a read next to its use keeps a register free. */
 	if (t->alloc)
 		return t->addr;
-	IExpr *v = pool_alloc(sizeof *v);
-	v->kind = IE_VAR;
-	v->type = T_U32;
 	Var *var = pool_alloc(sizeof *var);
 	var->cname = t->cname;
 	var->name = t->name;
 	var->type = T_U32;
 	var->is_let = true;
-	v->var = var;
-	return v;
+	return ie_var(var, T_U32);
 }
 
 static IExpr *

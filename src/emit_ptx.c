@@ -99,10 +99,9 @@ typedef struct Px {
 	List guard_p;   /* Opnd*: their predicates */
 	List guard_at;  /* int*: the epoch when each was tested */
 	int epoch;      /* counts the ifs and loops emitted (guard()) */
-	/* TMEM addresses from a base read once and a warp-uniform thread index (see read_slots) */
+	/* TMEM addresses from a base read once and a warp-uniform thread index (see TMEM base addresses) */
 	Slot slots[8];
 	int nslots;
-	bool pending; /* a publishing barrier was emitted: its slots hold their value from the next statement */
 	int depth;    /* ifs and runtime loops open around the statement */
 	List known;     /* IExpr*: conditions of ids of the ifs open around the statement, and known_val: */
 	List known_val; /* ... 1 inside the then branch, 0 inside the else branch (see stmt's L_IF) */
@@ -827,7 +826,7 @@ block_close(void)
 	P.blocks.n--;
 }
 
-/* A published slot t[index] (see read_slots): its register, read here unless a read in a block
+/* A published slot t[index] (see TMEM base addresses): its register, read here unless a read in a block
  * around this one holds; else NULL. */
 static Opnd *
 kept_slot(const Tensor *t, const IExpr *index)
@@ -897,23 +896,20 @@ static Opnd linear_tid(void);
 static Opnd
 lane0_tid(void)
 {
-	if (P.tc_addresses < 2 || !P.has_ld) {
-		/* one TMEM address in the kernel, or no tcgen05.ld: lane 0's index gains nothing
-		   (separated_slots: 2 SASS instructions more with it; docs' at_offset_form_fixed, which only
-		   stores, 38 registers with it, 34 without, as nvcc's route) */
-		P.in_tc = false;
-		Opnd t = linear_tid();
-		P.in_tc = true;
+	/* with one TMEM address in the kernel, or no tcgen05.ld, lane 0's index gains nothing: the
+	   thread's own (separated_slots: 2 SASS instructions more with it; docs' at_offset_form_fixed,
+	   which only stores, 38 registers with it, 34 without, as nvcc's route) */
+	bool lane0 = P.tc_addresses >= 2 && P.has_ld;
+	if (lane0 && P.utid.k != O_NONE && holds(P.utid_at))
+		return P.utid;
+	P.in_tc = false;
+	Opnd t = linear_tid();
+	P.in_tc = true;
+	if (!lane0)
 		return t;
-	}
-	if (P.utid.k == O_NONE || !holds(P.utid_at)) {
-		P.in_tc = false;
-		Opnd t = linear_tid();
-		P.in_tc = true;
-		P.utid = new_r();
-		P.utid_at = here();
-		ins("redux.sync.min.u32 %o, %o, -1;", P.utid, t);
-	}
+	P.utid = new_r();
+	P.utid_at = here();
+	ins("redux.sync.min.u32 %o, %o, -1;", P.utid, t);
 	return P.utid;
 }
 
@@ -1897,7 +1893,7 @@ tc(const LStmt *s)
 		}
 		buf_puts(b, ";\n");
 		if (s->tc == TC_WAIT_ST && !P.interleaved)
-			/* a point after the wait at which ptxas lets the st's registers go (see read_slots) */
+			/* a point after the wait at which ptxas lets the st's registers go (TMEM base addresses) */
 			ins("fence.acq_rel.cta;");
 		return;
 	}
@@ -1964,16 +1960,6 @@ tc(const LStmt *s)
    ptxas let the st's registers go only at the next tcgen05.ld and gave it a further block of
    registers (layout_d_repeat: 168 registers, 135 with the fence, 139 when the slot was read again
    before each instruction; docs/performance.md). */
-
-/* The slots whose publishing barrier was just emitted hold their value from now on. */
-static void
-read_slots(void)
-{
-	P.pending = false;
-	for (int i = 0; i < P.nslots; i++)
-		if (P.slots[i].s.publish)
-			P.slots[i].published = true;
-}
 
 /* ---------------------------------------------------------------- statements */
 
@@ -2461,10 +2447,7 @@ stmt(const LStmt *s)
 		ins("@%o bra %s;", p, label_name(l_end));
 		P.depth++;
 		if (by > 1) {
-			IExpr *ref = pool_alloc(sizeof *ref);
-			ref->kind = IE_VAR;
-			ref->type = counter->type;
-			ref->var = counter;
+			IExpr *ref = ie_var(counter, counter->type);
 			for (int k = 0; k < by; k++) {
 				map_put(s->var->cname, (Opnd){O_NONE, 0, 0, NULL, false})->expr =
 					k ? ie_binary(OP_ADD, ref, ie_int(k, ref->type)) : ref;
@@ -2490,15 +2473,16 @@ stmt(const LStmt *s)
 		P.cuts++;
 		ins("bar.sync 0;");
 		for (int i = 0; i < P.nslots; i++) {
-			P.pending |= P.slots[i].s.publish == s;
-			/* read again after it: kept across, the slot cost registers (device_warp_tmem 40 -> 39,
-			   copy_wait_join 41 -> 39, the round trips 74 -> 72; docs/performance.md) */
 			Slot *k = &P.slots[i];
+			/* the fence after the barrier evaluates nothing: from here on the slot may be read */
+			k->published |= k->s.publish == s;
 			/* in a kernel whose tcgen05.ld / st are all outside ifs and loops, the dealloc takes
 			   the last such read (copy_memory 74 -> 72 registers, nvcc's 72; read again where an
 			   access lies in a branch: copy_wait_join 41 -> 39, device_warp_tmem 40 -> 39) */
 			if (P.flat_tc && k->val.k != O_NONE && k->at.depth == 0)
 				k->for_dealloc = k->val;
+			/* any other use reads it again: kept across, the slot cost registers (device_warp_tmem
+			   40 -> 39, copy_wait_join 41 -> 39, the round trips 74 -> 72; docs/performance.md) */
 			k->val.k = O_NONE;
 		}
 		break;
@@ -2607,8 +2591,6 @@ stmts(const List *list)
 {
 	for (int i = 0; i < list->n; i++) {
 		const LStmt *s = LIST_AT(*list, LStmt, i);
-		if (P.pending && P.depth == 0 && !(s->kind == L_FENCE && s->tc == TC_FENCE_AFTER))
-			read_slots();
 		bool tc_step = s->kind == L_TC && (s->tc == TC_LD || s->tc == TC_ST);
 		if (s->kind == L_TC && (s->tc == TC_WAIT_LD || s->tc == TC_WAIT_ST)) {
 			P.tc_waited = true;

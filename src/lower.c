@@ -331,11 +331,7 @@ u32_ref(const char *name, const char *cname, bool is_param)
 	var->type = T_U32;
 	var->is_let = !is_param;
 	var->is_param = is_param;
-	IExpr *ref = pool_alloc(sizeof *ref);
-	ref->kind = IE_VAR;
-	ref->type = T_U32;
-	ref->var = var;
-	return ref;
+	return ie_var(var, T_U32);
 }
 
 /* --------------------------------------------------------------- views */
@@ -1025,11 +1021,7 @@ lower_for(Stmt *s)
 	scope_push();
 	Sym *sym = sym_declare(SYM_VALUE, s->name, s->name_loc);
 	if (sym) {
-		IExpr *ref = pool_alloc(sizeof *ref);
-		ref->kind = IE_VAR;
-		ref->type = T_I32;
-		ref->var = v;
-		sym->value = ref;
+		sym->value = ie_var(v, T_I32);
 	}
 	/* the body may run zero times; applies and register reads never sit in such a loop */
 	int64_t first, last;
@@ -1186,11 +1178,7 @@ lower_stmt(Stmt *s)
 		var->is_let = true;
 		var->def = v;
 		var->varying = ie_varying(v);
-		IExpr *ref = pool_alloc(sizeof *ref);
-		ref->kind = IE_VAR;
-		ref->type = v->type;
-		ref->var = var;
-		sym->value = ref;
+		sym->value = ie_var(var, v->type);
 		LStmt *l = emit(L_LET, s->loc);
 		l->var = var;
 		l->value = v;

@@ -258,6 +258,14 @@ ie_builtin(Builtin b)
 	return e;
 }
 
+IExpr *
+ie_var(Var *v, EType type)
+{
+	IExpr *e = ie_new(IE_VAR, type);
+	e->var = v;
+	return e;
+}
+
 bool
 ie_is_const(const IExpr *e, int64_t *out)
 {
@@ -878,8 +886,7 @@ sema_expr(Expr *e)
 		case SYM_VALUE:
 			return s->value;
 		case SYM_VAR: {
-			IExpr *r = ie_new(IE_VAR, value_type(s->var->type));
-			r->var = s->var;
+			IExpr *r = ie_var(s->var, value_type(s->var->type));
 			/* an f16 or bf16 parameter arrives as a C float: its value is that float rounded to its
 			   type, as a __half or __nv_bfloat16 argument would be */
 			if (s->var->is_param && (s->var->type == T_F16 || s->var->type == T_BF16))

@@ -530,6 +530,8 @@ IExpr *ie_int(int64_t v, EType type);
 /* A copy of e whose operands are a and b and whose index is index (a rewrite of e's children). */
 IExpr *ie_with_children(const IExpr *e, IExpr *a, IExpr *b, IExpr *index);
 IExpr *ie_builtin(Builtin b);
+/* A reference to v, of type type. */
+IExpr *ie_var(Var *v, EType type);
 IExpr *ie_binary(Op op, IExpr *a, IExpr *b);
 IExpr *ie_convert(IExpr *e, EType to);
 bool ie_is_const(const IExpr *e, int64_t *out);
