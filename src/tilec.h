@@ -237,6 +237,7 @@ typedef struct Kernel {
 	Expr *block;             /* block = N, or NULL */
 	struct KernelIR *ir;     /* its lowering, once done without errors */
 	bool lowering, failed;   /* being lowered (a call now is recursion); lowered with errors */
+	struct TmemAccess *tmem_access; /* a device function: what it does with each tmem parameter (tmemplan.c) */
 } Kernel;
 
 typedef enum ItemKind { I_INCLUDE, I_CONST, I_LAYOUT, I_KERNEL, I_DEVICE } ItemKind;

@@ -26,8 +26,20 @@ typedef struct Planned {
 	int first_line, last_line;
 	int sfirst, slast; /* the same, for other warps: to the cta_sync after that wait */
 	int slast_line;
+	bool written;      /* a store sure to come before the walk's place wrote it */
+	const struct Guard *wguard; /* the ifs around a store that may not run (the fewest of them): it ran where they hold */
+	int nwguard;       /* -1: no such store */
+	bool read_first;   /* some path loads it before any store: it holds data from outside the program */
 	int col;           /* the plan */
 } Planned;
+
+/* What a device function does with each tmem parameter, as its caller sees it: whether some path
+   loads it before storing to it, and whether every path stores to it. */
+typedef struct TmemAccess {
+	bool busy;         /* being summarised: a call now is recursion, which lowering reports */
+	bool *read_first;
+	bool *written;
+} TmemAccess;
 
 /* An access to a tensor not complete yet at the walk's place: a tcgen05.ld or st of an apply until the
    wait of its kind, then (and for a copy or a call, whose waits tilec owns, at once) until a cta_sync
@@ -52,6 +64,14 @@ typedef struct Loop {
 	int first, last; /* the statements it spans, itself included */
 } Loop;
 
+/* An if around the walk's place whose condition is the same for a thread wherever it is evaluated
+   (builtins, kernel parameters, constants), in its then or else branch; cond NULL for any other if, and
+   for a loop that may not run. */
+typedef struct Guard {
+	const Expr *cond;
+	bool in_else;
+} Guard;
+
 typedef struct PlanState {
 	List planned;  /* Planned* */
 	List bindings; /* Binding*; scopes are marks into it */
@@ -64,6 +84,9 @@ typedef struct PlanState {
 	List frees;    /* Stmt*: deallocations and relinquishes written in the kernel */
 	int threads;
 	bool failed;
+	bool summary;  /* walking a device function's body for its TmemAccess: nothing is planned */
+	Guard guards[64];
+	int nguards;
 } PlanState;
 
 static PlanState P;
@@ -84,6 +107,167 @@ lookup(const char *name)
 		if (strcmp(LIST_AT(P.bindings, Binding, i)->name, name) == 0)
 			return LIST_AT(P.bindings, Binding, i);
 	return NULL;
+}
+
+/* --------------------------------------------------------------- loads before stores */
+
+/* A tensor whose first access on some path is a load holds data the program did not write (an MMA's
+   result, or `tilec run --tmem`): it is in tensor memory from the allocation on, so it is live from the
+   kernel's start. Only a store sure to run before the load counts: one earlier in the same statement
+   list or a list around it, in both branches of an if, or in a loop that surely runs; a store to part
+   of the tensor counts as writing it. */
+static bool
+invariant(const Expr *e)
+{
+	if (!e)
+		return true;
+	switch (e->kind) {
+	case E_INT:
+	case E_FLOAT:
+	case E_BUILTIN:
+		return true;
+	case E_NAME:
+		return !lookup(e->name); /* a kernel parameter or a const: the body declares every variable */
+	case E_UNARY:
+	case E_BINARY:
+	case E_COND:
+		return invariant(e->a) && invariant(e->b) && invariant(e->c);
+	default:
+		return false;
+	}
+}
+
+static bool
+same_expr(const Expr *a, const Expr *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->kind != b->kind || a->op != b->op || a->ival != b->ival || a->fval != b->fval || a->builtin != b->builtin ||
+	    (a->kind == E_NAME && strcmp(a->name, b->name) != 0))
+		return false;
+	return same_expr(a->a, b->a) && same_expr(a->b, b->b) && same_expr(a->c, b->c);
+}
+
+static void
+guard_push(const Expr *cond, bool in_else)
+{
+	if (P.nguards < (int)(sizeof P.guards / sizeof P.guards[0]))
+		P.guards[P.nguards] = (Guard){cond && invariant(cond) ? cond : NULL, in_else};
+	P.nguards++;
+}
+
+/* Whether every guard of the store is around the walk's place too. */
+static bool
+guards_hold(const Guard *g, int n)
+{
+	if (n < 0 || P.nguards > (int)(sizeof P.guards / sizeof P.guards[0]))
+		return false;
+	for (int i = 0; i < n; i++) {
+		bool found = false;
+		for (int j = 0; g[i].cond && j < P.nguards && !found; j++)
+			found = P.guards[j].cond && P.guards[j].in_else == g[i].in_else && same_expr(P.guards[j].cond, g[i].cond);
+		if (!found)
+			return false;
+	}
+	return true;
+}
+
+static void
+access(Planned *p, bool is_load)
+{
+	if (!is_load) {
+		p->written = true;
+		if ((p->nwguard < 0 || P.nguards < p->nwguard) && P.nguards <= (int)(sizeof P.guards / sizeof P.guards[0])) {
+			Guard *g = pool_alloc(sizeof(Guard) * (size_t)(P.nguards + 1));
+			memcpy(g, P.guards, sizeof(Guard) * (size_t)P.nguards);
+			p->wguard = g;
+			p->nwguard = P.nguards;
+		}
+	} else if (!p->written && !guards_hold(p->wguard, p->nwguard)) {
+		p->read_first = true;
+	}
+}
+
+/* The written marks of the tensors declared so far, to restore or meet after a nested list. */
+static bool *
+written_save(void)
+{
+	bool *w = pool_alloc(sizeof(bool) * (size_t)(P.planned.n + 1));
+	for (int i = 0; i < P.planned.n; i++)
+		w[i] = LIST_AT(P.planned, Planned, i)->written;
+	return w;
+}
+
+/* Keeps a mark only where it was set before the nested list (meet: and where it is set now too). */
+static void
+written_restore(const bool *w, int n, bool meet)
+{
+	for (int i = 0; i < n; i++) {
+		Planned *p = LIST_AT(P.planned, Planned, i);
+		p->written = meet ? p->written && w[i] : w[i];
+	}
+}
+
+static bool
+const_value(const Expr *e, int64_t *v)
+{
+	if (e && e->kind == E_INT) {
+		*v = e->ival;
+		return true;
+	}
+	if (!e || e->kind != E_NAME || lookup(e->name))
+		return false;
+	Sym *s = sym_lookup(e->name);
+	if (!s || s->kind != SYM_CONST || !s->value || s->value->kind != IE_INT)
+		return false;
+	*v = s->value->ival;
+	return true;
+}
+
+/* A loop `for i in lo..hi` of constant bounds with at least one iteration. */
+static bool
+surely_runs(const Stmt *s)
+{
+	int64_t lo, hi;
+	return const_value(s->value, &lo) && const_value(s->hi, &hi) && lo < hi;
+}
+
+static void walk(List *stmts);
+
+/* The loads and stores of a device function's tmem parameters, from its body (once per function). NULL
+   for a recursive call. */
+static TmemAccess *
+device_access(Kernel *fd)
+{
+	if (fd->tmem_access)
+		return fd->tmem_access->busy ? NULL : fd->tmem_access;
+	int n = fd->params.n;
+	TmemAccess *a = pool_alloc(sizeof *a);
+	a->busy = true;
+	a->read_first = pool_alloc(sizeof(bool) * (size_t)(n + 1));
+	a->written = pool_alloc(sizeof(bool) * (size_t)(n + 1));
+	fd->tmem_access = a;
+	PlanState caller = P;
+	P = (PlanState){0};
+	P.threads = caller.threads;
+	P.summary = true;
+	Planned **params = pool_alloc(sizeof(Planned *) * (size_t)(n + 1));
+	for (int i = 0; i < n; i++) {
+		Param *prm = LIST_AT(fd->params, Param, i);
+		if (prm->kind == PK_TMEM) {
+			params[i] = pool_alloc(sizeof(Planned));
+			params[i]->first = params[i]->last = params[i]->sfirst = params[i]->slast = params[i]->nwguard = -1;
+		}
+		bind(prm->name, params[i]);
+	}
+	walk(&fd->body);
+	for (int i = 0; i < n; i++) {
+		a->read_first[i] = params[i] && params[i]->read_first;
+		a->written[i] = params[i] && params[i]->written;
+	}
+	P = caller;
+	a->busy = false;
+	return a;
 }
 
 /* --------------------------------------------------------------- columns and lanes of a declaration */
@@ -322,8 +506,6 @@ leave(const Loop *loop)
 	}
 }
 
-static void walk(List *stmts);
-
 static void
 walk_nested(List *stmts, const Loop *loop)
 {
@@ -349,6 +531,8 @@ use_operands(Stmt *s, int pos)
 		Binding *b = lookup(LIST_AT(s->operands, ViewExpr, k)->base);
 		if (!b || !b->p)
 			continue;
+		/* copy(dst, src) */
+		access(b->p, s->kind == S_APPLY ? kind == PEND_LD : k > 0);
 		use(b->p, s, pos);
 		b->p->warps |= warps;
 		pend(b->p, kind);
@@ -363,10 +547,10 @@ walk(List *stmts)
 		int pos = P.pos++;
 		switch (s->kind) {
 		case S_TMEM:
-			if (!s->value) {
+			if (!s->value && !P.summary) {
 				Planned *p = pool_alloc(sizeof *p);
 				p->decl = s;
-				p->first = p->last = p->sfirst = p->slast = -1;
+				p->first = p->last = p->sfirst = p->slast = p->nwguard = -1;
 				p->loops = P.nloops;
 				if (!measure(p))
 					P.failed = true;
@@ -390,19 +574,28 @@ walk(List *stmts)
 		case S_COPY:
 			use_operands(s, pos);
 			break;
-		case S_CALL:
+		case S_CALL: {
 			/* a device function's tmem argument: a name, or a view written in place (its base, also of mem[k]); the
 			   function returns with its accesses complete */
+			Sym *fn = lookup(s->name) ? NULL : sym_lookup(s->name);
+			TmemAccess *acc = fn && fn->kind == SYM_DEVICE && fn->device->params.n == s->operands.n
+			                  ? device_access(fn->device) : NULL;
 			for (int k = 0; k < s->operands.n; k++) {
 				Expr *a = LIST_AT(s->operands, Expr, k);
 				Binding *b = a->kind == E_NAME || a->kind == E_VIEW || a->kind == E_INDEX ? lookup(a->name) : NULL;
 				if (b && b->p) {
+					/* a function lowering refuses is counted as loading its arguments */
+					if (!acc || acc->read_first[k])
+						access(b->p, true);
+					if (acc && acc->written[k])
+						access(b->p, false);
 					use(b->p, s, pos);
 					b->p->warps |= scope_warps(SCOPE_CTA, NULL);
 					pend(b->p, PEND_SYNC);
 				}
 			}
 			break;
+		}
 		case S_INSTR: {
 			const IsaInstr *in = isa_parse(s->opcode, NULL);
 			if (in && in->kind == TC_ALLOC)
@@ -423,15 +616,36 @@ walk(List *stmts)
 			if (P.nloops < (int)(sizeof P.loops / sizeof P.loops[0]))
 				P.loops[P.nloops] = loop;
 			P.nloops++;
+			int n = P.planned.n;
+			bool *before = written_save();
+			bool runs = surely_runs(s);
+			if (!runs)
+				guard_push(NULL, false);
 			walk_nested(&s->body, &loop);
+			if (!runs) {
+				P.nguards--;
+				written_restore(before, n, false);
+			}
 			P.nloops--;
 			P.bindings.n = mark;
 			break;
 		}
-		case S_IF:
+		case S_IF: {
+			int n = P.planned.n;
+			bool *before = written_save();
+			guard_push(s->value, false);
+			walk_nested(&s->body, NULL);
+			P.nguards--;
+			bool *then = written_save();
+			written_restore(before, n, false);
+			guard_push(s->value, true);
+			walk_nested(&s->else_body, NULL);
+			P.nguards--;
+			written_restore(then, n, true);
+			break;
+		}
 		case S_BLOCK:
 			walk_nested(&s->body, NULL);
-			walk_nested(&s->else_body, NULL);
 			break;
 		default:
 			break;
@@ -870,6 +1084,9 @@ live_text(const Planned *p)
 	/* other warps in its lanes wait for a cta_sync (other_warps) */
 	const char *others = P.threads > 128 && p->slast_line > p->last_line
 	                     ? pool_printf(" (for other warps to line %d)", p->slast_line) : "";
+	if (p->read_first)
+		return pool_printf("live from the kernel start (a load may come before any store: it holds data from "
+		                   "outside the kernel) to line %d%s", p->last_line, others);
 	if (p->first_line == p->last_line)
 		return pool_printf("live on line %d%s", p->first_line, others);
 	return pool_printf("live from line %d to line %d%s", p->first_line, p->last_line, others);
@@ -918,6 +1135,13 @@ tmemplan_kernel(Kernel *kd, int threads)
 	walk_end(kd);
 	if (!P.planned.n)
 		return;
+	for (int i = 0; i < P.planned.n; i++) {
+		Planned *p = planned(i);
+		if (p->read_first && p->first >= 0) {
+			p->first = p->sfirst = 0;
+			p->first_line = kd->name_loc.first_line;
+		}
+	}
 	if (P.allocs.n) {
 		Stmt *first = planned(0)->decl;
 		for (int i = 0; i < P.allocs.n; i++) {

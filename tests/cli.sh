@@ -569,6 +569,18 @@ fi
 status plan-no-explain 0 examples/tmem_shared_columns.tile -o /dev/null &&
 	if [ -s "$tmp/err" ]; then fail plan-no-explain "notes without --explain"; else pass plan-no-explain; fi
 
+# Tensors loaded before any store are live from the kernel start: in plan_read_first_paths.tile
+# B, C and E (a store under a condition the load is not under, in a loop that does not run, later in
+# the loop's body), not A, D and F.
+if status plan-read-first-paths 0 --explain tests/golden/plan_read_first_paths.tile -o /dev/null; then
+	got=$(sed -n "s/^.*: note: '\([A-F]\)': .*live from the kernel start (a load may come before any store.*/\1/p" "$tmp/err" | tr -d '\n')
+	if [ "$got" = BCE ]; then
+		pass plan-read-first-paths
+	else
+		fail plan-read-first-paths "tensors live from the kernel start: '$got', expected 'BCE'"
+	fi
+fi
+
 # --explain at two copies whose loads one wait after an if/else completes: a note at each.
 if status explain-join-waits 0 --explain tests/golden/copy_wait_join.tile -o /dev/null; then
 	if [ "$(grep -c 'its tcgen05.wait::ld is placed before line 18' "$tmp/err")" = 2 ]; then
