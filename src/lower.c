@@ -1272,6 +1272,7 @@ lower_stmt(Stmt *s)
 			ops[i] = eval_view(LIST_AT(s->operands, ViewExpr, i), s->kind == S_COPY);
 			if (!ops[i])
 				return;
+			ops[i]->base->used = true;
 			if (ops[i]->base->kind == TK_TMEM &&
 			    !protocol_alive(W.proto, ops[i]->base, LIST_AT(s->operands, ViewExpr, i)->base,
 			                    LIST_AT(s->operands, ViewExpr, i)->loc))
@@ -2356,6 +2357,8 @@ lower_call(Stmt *s)
 		if (p->kind == PK_TMEM || (p->kind == PK_LOCAL && (a->kind == E_VIEW || as->kind == SYM_VIEW))) {
 			ViewExpr ve = {.base = a->name, .loc = a->loc, .base_loc = a->loc};
 			View *v = eval_view(a->kind == E_VIEW ? a->view : &ve, false);
+			if (v)
+				v->base->used = true;
 			if (v && v->per_thread) {
 				error(a->loc, "argument %d of '%s' is local tensor parameter '%s', but '%s' is a per-thread view (the "
 				              "calling thread's registers in slot order); pass the local tensor or a view of it",

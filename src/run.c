@@ -421,6 +421,68 @@ tmem_fills(KernelIR *k, RunOptions *o, Tensor **fills, int *params, const Shape6
 	return 0;
 }
 
+/* The --tmem tensors each write their values into their cells at the allocation: two that share a cell
+ * (tensors with 'at' placed by hand, or one seeded twice) would leave the one written last there. A
+ * tensor the kernel never accesses takes its values for nothing: a note. */
+static int
+tmem_fills_apart(KernelIR *k, RunOptions *o, Tensor **fills)
+{
+	enum { CELLS = 128 * 512 };
+	int n = o->tmems.n, rc = 0;
+	uint32_t *bits = n > 1 ? calloc(CELLS, sizeof *bits) : NULL;
+	int *owner = n > 1 ? calloc(CELLS, sizeof *owner) : NULL;
+	if (n > 1 && (!bits || !owner)) {
+		error(no_loc, "out of memory");
+		rc = 2;
+	}
+	for (int i = 0; i < n; i++)
+		if (!fills[i]->used)
+			note(fills[i]->loc, "--tmem %s: kernel %s never loads or stores '%s', so its values are not read",
+			     LIST_AT(o->tmems, char, i), k->name, fills[i]->name);
+	/* one allocation at a time: first the one of fills[first], with the cells of each of its tensors */
+	for (int first = 0; first < n && !rc && n > 1; first++) {
+		bool seen = false;
+		for (int j = 0; j < first && !seen; j++)
+			seen = fills[j]->alloc == fills[first]->alloc;
+		if (seen)
+			continue;
+		memset(bits, 0, CELLS * sizeof *bits);
+		for (int i = first; i < n && !rc; i++) {
+			Tensor *t = fills[i];
+			if (t->alloc != fills[first]->alloc)
+				continue;
+			int ebits = etype_bits(t->type), per = 32 / ebits;
+			for (int e = 0; e < t->count * t->layout->nrep && !rc; e++) {
+				const int32_t *place = LAYOUT_PLACE(t->layout, e / t->layout->nrep, e % t->layout->nrep);
+				int lane = t->lane_offset + place[AX_TLANE], col = t->col_offset + place[AX_TCOL] / per;
+				if (lane < 0 || lane >= 128 || col < 0 || col >= 512)
+					continue;
+				uint32_t mask = (ebits == 32 ? 0xffffffffu : (1u << ebits) - 1) << (place[AX_TCOL] % per * ebits);
+				int cell = lane * 512 + col, j = owner[cell];
+				if ((bits[cell] & mask) && j == i)
+					continue; /* a replica of the layout (+ R) gets the same value */
+				if ((bits[cell] & mask) && fills[j] == t) {
+					error(no_loc, "--tmem %s and --tmem %s both fill '%s'; give one", LIST_AT(o->tmems, char, j),
+					      LIST_AT(o->tmems, char, i), t->name);
+					rc = 2;
+				} else if (bits[cell] & mask) {
+					error(no_loc, "--tmem %s and --tmem %s: '%s' and '%s' share TMEM lane %d, column %d of their "
+					      "allocation, so the values of one would replace the other's", LIST_AT(o->tmems, char, j),
+					      LIST_AT(o->tmems, char, i), fills[j]->name, t->name, lane, col);
+					note(t->loc, "'%s' is declared here; tensors that hold data from outside the kernel at the same "
+					     "time need columns of their own", t->name);
+					rc = 2;
+				}
+				bits[cell] |= mask;
+				owner[cell] = i;
+			}
+		}
+	}
+	free(bits);
+	free(owner);
+	return rc;
+}
+
 static void
 c_string(Buf *b, const char *s)
 {
@@ -724,6 +786,8 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 		rc = expect_pairs(k, o, pairs, shapes);
 	if (!rc)
 		rc = tmem_fills(k, o, fills, fill_params, shapes);
+	if (!rc)
+		rc = tmem_fills_apart(k, o, fills);
 	if (!rc && o->dump)
 		rc = write_manifest(k, o, scalars, shapes);
 	if (rc)

@@ -433,6 +433,7 @@ typedef struct Tensor {
 	AllocInfo *alloc;  /* tmem: the allocation it lies in, when known */
 	int col_offset;    /* tmem: its base column relative to that allocation */
 	int lane_offset;   /* tmem: its base lane (bits 31..16 of a constant offset) */
+	bool used;         /* tmem: an apply, a copy or a call names it (tilec run --tmem notes one that none does) */
 	int index;         /* parameter position for TK_GLOBAL */
 	/* TK_GLOBAL: wide when a dimension or stride is known only at run time, a stride is written, or the
 	   element count reaches 2^31; then dims[i] is 0 where rdims[i] is not constant, count is 0, and

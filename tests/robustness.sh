@@ -393,6 +393,47 @@ expect tmem-fill-no-tensor 2 run "$tmp/epilogue.tile" --tmem nope=Acc && said tm
 	pass tmem-fill-no-tensor
 expect tmem-fill-no-param 2 run "$tmp/epilogue.tile" --tmem acc=Nope && pass tmem-fill-no-param
 
+# Two --tmem tensors in the same cells (placed there by hand) would each write their values at the
+# allocation, the later over the earlier: refused, naming both and a cell; the same tensor twice too.
+# A --tmem tensor the kernel never accesses gets a note. (The automatic plan gives tensors loaded
+# before any store columns of their own: tests/golden/run_tmem_seed_apart.)
+cat >"$tmp/seed_shared.tile" <<'TILE'
+layout TD = tmem_datapath_layout("D", 128, 32);
+layout ROW = S[(128, 32) : (1@tid_in_wg, 1)];
+kernel k(A: f32[128, 32], B: f32[128, 32], OA: f32[128, 32], OB: f32[128, 32]) launch(grid = 1, block = 128)
+{
+    shared slot: u32[1];
+    if (warp_id == 0) {
+        tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32(&slot[0], 64);
+        tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+    }
+    cta_sync;
+    tmem acc1: f32[128, 32] at slot[0] layout TD;
+    tmem acc2: f32[128, 32] at slot[0] + 16 layout TD;
+    tmem apart: f32[128, 32] at slot[0] + 32 layout TD;
+    tmem unused: f32[128, 32] at slot[0] + 32 layout TD;
+    local r: f32[128, 32] layout ROW;
+    copy(r, acc1);
+    copy(OA, r);
+    copy(r, apart);
+    copy(OB, r);
+    cta_sync;
+    if (warp_id == 0) {
+        tcgen05.dealloc.cta_group::1.sync.aligned.b32(slot[0], 64);
+    }
+}
+TILE
+expect tmem-fill-shared 2 run "$tmp/seed_shared.tile" --tmem acc1=A --tmem acc2=B &&
+	said tmem-fill-shared "--tmem acc1=A and --tmem acc2=B: 'acc1' and 'acc2' share TMEM lane 0, column 16 of their allocation" &&
+	pass tmem-fill-shared
+expect tmem-fill-twice 2 run "$tmp/seed_shared.tile" --tmem acc1=A --tmem acc1=B &&
+	said tmem-fill-twice "--tmem acc1=A and --tmem acc1=B both fill 'acc1'" && pass tmem-fill-twice
+expect tmem-fill-apart 0 run "$tmp/seed_shared.tile" --tmem acc1=A --tmem apart=B --expect OA=A --expect OB=B &&
+	if [ -s "$tmp/err" ]; then fail tmem-fill-apart "a message: $(head -n 2 "$tmp/err")"; else pass tmem-fill-apart; fi
+expect tmem-fill-unused 0 run "$tmp/seed_shared.tile" --tmem unused=A &&
+	said tmem-fill-unused "note: --tmem unused=A: kernel k never loads or stores 'unused', so its values are not read" &&
+	pass tmem-fill-unused
+
 # A tmem layout with replicas (+ R[...]) places each element in every replica; --tmem fills them all.
 # Warps 2 and 3 read the replica 64 lanes below the first.
 cat >"$tmp/replica.tile" <<'TILE'
