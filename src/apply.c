@@ -1198,6 +1198,9 @@ memo_find(KernelIR *k, const ApplyInput *in, View **ops, int nops, const uint64_
 	return NULL;
 }
 
+/* The TMEM of the tmem parameters of a device function lowered alone, and of tensors within them. */
+const char tmem_unknown_space[] = "tensor memory at an address passed";
+
 void
 apply_emit(const ApplyInput *in, ApplyIssue *issues, int nissues, uint32_t imm, Loc loc, ApplyCtx *ctx, List *out)
 {
@@ -1218,7 +1221,8 @@ apply_emit(const ApplyInput *in, ApplyIssue *issues, int nissues, uint32_t imm, 
 		for (int a = 0; a < c.ntmem; a++) {
 			Tensor *t = in->tmem[a]->base;
 			TmemRect *r = pool_alloc(sizeof *r);
-			r->space = t->alloc ? (const void *)t->alloc : (const void *)t;
+			r->space = t->alloc ? (const void *)t->alloc : (const void *)tmem_unknown_space;
+			r->param = t->alloc ? NULL : t->param_root ? t->param_root : t;
 			r->warp = issues[k].warp;
 			r->lane0 = t->lane_offset + issues[k].lane[a];
 			r->lanes = shape_rows(c.op.shape);

@@ -2552,6 +2552,7 @@ lower_call(Stmt *s)
 		it->count = pt->count;
 		it->layout = pt->layout;
 		it->alloc = t->alloc;
+		it->param_root = t->alloc ? NULL : t->param_root ? t->param_root : t;
 		it->col_offset = t->col_offset + col / per;
 		it->lane_offset = t->lane_offset + lane;
 		IExpr *base = t->alloc ? t->addr : u32_ref(t->name, t->cname, false);

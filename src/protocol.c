@@ -505,11 +505,14 @@ protocol_complete_copies(Protocol *p, int effects, Loc loc)
 
 /* --------------------------------------------------------------- statements */
 
+/* Rects of two tensors at addresses a device function's caller passes (param) may share cells in any
+   column: the caller may pass one address for both (FlashAttention-4 writes P over S). Their lanes
+   count from the same base: a warp reaches only its own 32 lanes of each. */
 static bool
 rects_overlap(const TmemRect *a, const TmemRect *b)
 {
 	return a->space == b->space && a->lane0 < b->lane0 + b->lanes && b->lane0 < a->lane0 + a->lanes &&
-	       a->col0 < b->col0 + b->cols && b->col0 < a->col0 + a->cols;
+	       (a->param != b->param || (a->col0 < b->col0 + b->cols && b->col0 < a->col0 + a->cols));
 }
 
 /* After an error about an ld or st, no further error about that statement's access. */
@@ -565,6 +568,10 @@ cells_ready(Protocol *p, const TmemRect *r, bool ld, Loc loc)
 			continue;
 		int lane = r->lane0 > st->rect.lane0 ? r->lane0 : st->rect.lane0;
 		int col = r->col0 > st->rect.col0 ? r->col0 : st->rect.col0;
+		const char *cells = st->rect.param != r->param
+		                    ? pool_printf("the cells of tmem parameter '%s' (when the caller passes '%s' over them)",
+		                                  st->rect.param->name, r->param->name)
+		                    : pool_printf("TMEM (lane %d, column %d)", lane, col);
 		TcKind wait = st->ld ? TC_WAIT_LD : TC_WAIT_ST;
 		if (st->rect.warp == r->warp && st->pending && st->auto_wait && (p->warps >> r->warp & 1)) {
 			place_wait(p, wait, loc);
@@ -573,16 +580,14 @@ cells_ready(Protocol *p, const TmemRect *r, bool ld, Loc loc)
 		}
 		if (st->rect.warp == r->warp && st->pending) {
 			if (ld)
-				error(loc, "tcgen05.ld reads TMEM (lane %d, column %d) that warp %d stored with tcgen05.st "
-				           "without %s in between", lane, col, r->warp, isa_name(TC_WAIT_ST, 0));
-			else if (st->ld)
-				error(loc, "tcgen05.st writes TMEM (lane %d, column %d) that a tcgen05.ld of warp %d may still be "
-				           "reading; without %s in between, the store may come first", lane, col, r->warp,
-				      isa_name(TC_WAIT_LD, 0));
-			else
-				error(loc, "tcgen05.st writes TMEM (lane %d, column %d) that an earlier tcgen05.st of warp %d may "
-				           "still be writing; without %s in between, the two complete in any order", lane, col,
+				error(loc, "tcgen05.ld reads %s that warp %d stored with tcgen05.st without %s in between", cells,
 				      r->warp, isa_name(TC_WAIT_ST, 0));
+			else if (st->ld)
+				error(loc, "tcgen05.st writes %s that a tcgen05.ld of warp %d may still be reading; without %s in "
+				           "between, the store may come first", cells, r->warp, isa_name(TC_WAIT_LD, 0));
+			else
+				error(loc, "tcgen05.st writes %s that an earlier tcgen05.st of warp %d may still be writing; without "
+				           "%s in between, the two complete in any order", cells, r->warp, isa_name(TC_WAIT_ST, 0));
 			note(st->loc, "the %s is here; put %s; after it", st->ld ? "tcgen05.ld" : "tcgen05.st",
 			     isa_spelling(wait, 0));
 			forget_access(p, st->loc);
@@ -590,13 +595,12 @@ cells_ready(Protocol *p, const TmemRect *r, bool ld, Loc loc)
 		}
 		if (st->rect.warp != r->warp && st->unsynced) {
 			if (ld)
-				error(loc, "warp %d reads TMEM (lane %d, column %d) that warp %d stored; warp %d must execute "
-				           "%s and then cta_sync before this load", r->warp, lane, col, st->rect.warp,
-				      st->rect.warp, isa_name(TC_WAIT_ST, 0));
+				error(loc, "warp %d reads %s that warp %d stored; warp %d must execute %s and then cta_sync before "
+				           "this load", r->warp, cells, st->rect.warp, st->rect.warp, isa_name(TC_WAIT_ST, 0));
 			else
-				error(loc, "warp %d writes TMEM (lane %d, column %d) that warp %d %s; warp %d must execute %s and "
-				           "then cta_sync before this store", r->warp, lane, col, st->rect.warp,
-				      st->ld ? "reads with tcgen05.ld" : "stored", st->rect.warp, isa_name(wait, 0));
+				error(loc, "warp %d writes %s that warp %d %s; warp %d must execute %s and then cta_sync before this "
+				           "store", r->warp, cells, st->rect.warp, st->ld ? "reads with tcgen05.ld" : "stored",
+				      st->rect.warp, isa_name(wait, 0));
 			note(st->loc, "the %s of warp %d is here", st->ld ? "tcgen05.ld" : "tcgen05.st", st->rect.warp);
 			forget_access(p, st->loc);
 			return false;
@@ -676,9 +680,9 @@ protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
 		int n = 0;
 		for (int j = 0; j < p->flow.stores.n; j++) {
 			StoreState *old = LIST_AT(p->flow.stores, StoreState, j);
-			if (!(old->ld == ctx->is_ld && old->rect.space == r->space && old->rect.warp == r->warp &&
-			      old->rect.lane0 == r->lane0 && old->rect.lanes == r->lanes && old->rect.col0 == r->col0 &&
-			      old->rect.cols == r->cols))
+			if (!(old->ld == ctx->is_ld && old->rect.space == r->space && old->rect.param == r->param &&
+			      old->rect.warp == r->warp && old->rect.lane0 == r->lane0 && old->rect.lanes == r->lanes &&
+			      old->rect.col0 == r->col0 && old->rect.cols == r->cols))
 				p->flow.stores.v[n++] = old;
 		}
 		p->flow.stores.n = n;

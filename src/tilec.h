@@ -434,6 +434,7 @@ typedef struct Tensor {
 	int col_offset;    /* tmem: its base column relative to that allocation */
 	int lane_offset;   /* tmem: its base lane (bits 31..16 of a constant offset) */
 	bool used;         /* tmem: an apply, a copy or a call names it (tilec run --tmem notes one that none does) */
+	struct Tensor *param_root; /* tmem of unknown allocation: the tensor of the address passed that it lies in */
 	int index;         /* parameter position for TK_GLOBAL */
 	/* TK_GLOBAL: wide when a dimension or stride is known only at run time, a stride is written, or the
 	   element count reaches 2^31; then dims[i] is 0 where rdims[i] is not constant, count is 0, and
@@ -863,11 +864,16 @@ void tmemplan_kernel(Kernel *kd, int threads);
 
 /* A TMEM rectangle one warp's instruction touches, in the coordinates of its allocation. */
 typedef struct TmemRect {
-	const void *space; /* the AllocInfo, or the Tensor when its allocation is unknown */
+	const void *space; /* the AllocInfo, or tmem_unknown_space when the tensor's allocation is unknown */
+	/* in tmem_unknown_space (a device function lowered alone): the tensor whose address the caller passes, which
+	   lane0 and col0 count from; two of them may share columns (the caller may pass one address for both) */
+	const struct Tensor *param;
 	int warp;
 	int lane0, lanes;
 	int col0, cols;
 } TmemRect;
+
+extern const char tmem_unknown_space[];
 
 typedef struct ApplyCtx {
 	KernelIR *kernel;
