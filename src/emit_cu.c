@@ -1130,12 +1130,56 @@ kernel(KernelIR *k)
 		E.d->kernel_end(&E, k);
 }
 
+/* Whether a store of the list writes global tensor t: its own, or one of a function called with t (a tensor whose
+   align_from leads to t). */
+static bool
+stores_to(const List *list, const Tensor *t)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		if (s->kind == L_STORE) {
+			const Tensor *w = s->tensor;
+			for (int depth = 0; w && w != t && depth < 256; depth++)
+				w = w->align_from.n ? LIST_AT(w->align_from, Tensor, 0) : NULL;
+			if (w == t)
+				return true;
+		}
+		if (stores_to(&s->body, t) || stores_to(&s->els, t))
+			return true;
+	}
+	return false;
+}
+
+/* Global tensor parameters only read are const pointers. */
+static bool
+read_only(const KernelIR *k, const DevParam *dp)
+{
+	return dp->kind == PK_VALUE && dp->tensor && !stores_to(&k->body, dp->tensor);
+}
+
+/* The contract's lines for global tensor parameters: how the function accesses each, and the alignment its
+   vector accesses assume (known once every call in the file is lowered). */
+static void
+global_contract(const KernelIR *k)
+{
+	for (int i = 0; i < k->dparams.n; i++) {
+		const DevParam *dp = LIST_AT(k->dparams, DevParam, i);
+		if (dp->kind != PK_VALUE || !dp->tensor)
+			continue;
+		const Tensor *t = dp->tensor;
+		buf_printf(E.out, "// %s: a pointer to %s in global memory, which the function %s; its address must be a multiple "
+		           "of %d bytes\n", t->name, etype_name(t->type), read_only(k, dp) ? "only reads (const)" : "writes",
+		           tensor_align(t));
+	}
+}
+
 /* A device function: the comment with its contract, then a C function over its parameters. */
 static void
 device_fn(KernelIR *k)
 {
 	function_begin(k);
 	buf_puts(E.out, k->contract);
+	global_contract(k);
 	buf_printf(E.out, "static __device__ __forceinline__ void %s(", k->name);
 	for (int i = 0; i < k->dparams.n; i++) {
 		DevParam *dp = LIST_AT(k->dparams, DevParam, i);
@@ -1144,7 +1188,7 @@ device_fn(KernelIR *k)
 		switch (dp->kind) {
 		case PK_VALUE:
 			if (t)
-				buf_printf(E.out, "%s *%s", param_ctype(t->type, true), t->cname);
+				buf_printf(E.out, "%s%s *%s", read_only(k, dp) ? "const " : "", param_ctype(t->type, true), t->cname);
 			else
 				buf_printf(E.out, "%s %s", param_ctype(dp->var->type, false), dp->var->cname);
 			break;
@@ -1201,7 +1245,7 @@ device_fn_typed(KernelIR *k)
 		switch (dp->kind) {
 		case PK_VALUE:
 			if (t)
-				buf_printf(E.out, "%s *%s", param_ctype(t->type, true), cname);
+				buf_printf(E.out, "%s%s *%s", read_only(k, dp) ? "const " : "", param_ctype(t->type, true), cname);
 			else
 				buf_printf(E.out, "%s %s", param_ctype(dp->var->type, false), cname);
 			break;

@@ -2677,6 +2677,16 @@ device_contract(Kernel *kd, KernelIR *k)
 		buf_printf(&b, "; block = %d", k->block[0]);
 	buf_puts(&b, "\n// on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none "
 	             "pending\n");
+	Buf tmem = {0};
+	int ntmem = 0;
+	for (int i = 0; i < k->dparams.n; i++)
+		if (LIST_AT(k->dparams, DevParam, i)->kind == PK_TMEM)
+			buf_printf(&tmem, "%s%s", ntmem++ ? ", " : "", LIST_AT(k->dparams, DevParam, i)->tensor->name);
+	if (ntmem > 1)
+		buf_printf(&b, "// %s may share TMEM: one address may be passed for several of them, or columns in common at the "
+		               "same lanes (as FlashAttention-4 writes P over S); the function completes each tcgen05.ld "
+		               "(%s) before a tcgen05.st to any of them\n", tmem.data, isa_name(TC_WAIT_LD, 0));
+	buf_free(&tmem);
 	for (int i = 0; i < k->dparams.n; i++) {
 		DevParam *dp = LIST_AT(k->dparams, DevParam, i);
 		Tensor *t = dp->tensor;
@@ -2685,9 +2695,20 @@ device_contract(Kernel *kd, KernelIR *k)
 			continue;
 		format_list(dims, sizeof dims, '[', t->dims, t->rank, ']');
 		if (dp->kind == PK_TMEM) {
+			int lane0 = 127, lane1 = 0, col0 = 511, col1 = 0, bits = etype_bits(t->type);
+			for (int e = 0; e < t->count; e++)
+				for (int r = 0; r < t->layout->nrep; r++) {
+					const int32_t *place = LAYOUT_PLACE(t->layout, e, r);
+					int lane = place[AX_TLANE], col = place[AX_TCOL] * bits / 32;
+					lane0 = lane < lane0 ? lane : lane0;
+					lane1 = lane > lane1 ? lane : lane1;
+					col0 = col < col0 ? col : col0;
+					col1 = col > col1 ? col : col1;
+				}
 			buf_printf(&b, "// %s: the TMEM address of element [0%s] of %s%s; the layout places the others relative to "
-			               "it\n", t->name, t->rank > 1 ? pool_printf("%.*s", 3 * (t->rank - 1), ", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0") : "",
-			           etype_name(t->type), dims);
+			               "it, in lanes %d..%d and 32-bit columns %d..%d from it\n", t->name,
+			           t->rank > 1 ? pool_printf("%.*s", 3 * (t->rank - 1), ", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0") : "",
+			           etype_name(t->type), dims, lane0, lane1, col0, col1);
 			continue;
 		}
 		if (dp->kind != PK_LOCAL)

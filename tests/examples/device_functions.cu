@@ -2,7 +2,7 @@
 
 // stash: scope warpgroup, called by one warpgroup (128 threads, 4 consecutive warps)
 // on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none pending
-// acc: the TMEM address of element [0, 0] of f32[128, 32]; the layout places the others relative to it
+// acc: the TMEM address of element [0, 0] of f32[128, 32]; the layout places the others relative to it, in lanes 0..127 and 32-bit columns 0..31 from it
 // r: f32[128, 32], 32 register words per thread; each word holds:
 //   thread 0 of the warpgroup: r[0] = [0, 0], r[1] = [0, 1], r[2] = [0, 2], r[3] = [0, 3], ... r[31] = [0, 31]
 //   thread 1 of the warpgroup: r[0] = [1, 0], r[1] = [1, 1], r[2] = [1, 2], r[3] = [1, 3], ... r[31] = [1, 31]
@@ -27,7 +27,7 @@ static __device__ __forceinline__ void stash(unsigned acc, unsigned (&r)[32])
 //   thread 0 of the warpgroup: r[0] = [0, 0], r[1] = [0, 1], r[2] = [0, 2], r[3] = [0, 3], ... r[31] = [0, 31]
 //   thread 1 of the warpgroup: r[0] = [1, 0], r[1] = [1, 1], r[2] = [1, 2], r[3] = [1, 3], ... r[31] = [1, 31]
 //   ... thread 127 of the warpgroup: r[0] = [127, 0], r[1] = [127, 1], r[2] = [127, 2], r[3] = [127, 3], ... r[31] = [127, 31]
-// acc: the TMEM address of element [0, 0] of f32[128, 32]; the layout places the others relative to it
+// acc: the TMEM address of element [0, 0] of f32[128, 32]; the layout places the others relative to it, in lanes 0..127 and 32-bit columns 0..31 from it
 static __device__ __forceinline__ void fetch(unsigned (&r)[32], unsigned acc)
 {
 	const int tl_warp_id = (int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) >> 5) & 3;

@@ -2,8 +2,9 @@
 
 // f: scope warpgroup, called by one warpgroup (128 threads, 4 consecutive warps)
 // on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none pending
-// Sx: the TMEM address of element [0, 0] of f32[128, 32]; the layout places the others relative to it
-// Px: the TMEM address of element [0, 0] of f32[128, 32]; the layout places the others relative to it
+// Sx, Px may share TMEM: one address may be passed for several of them, or columns in common at the same lanes (as FlashAttention-4 writes P over S); the function completes each tcgen05.ld (tcgen05.wait::ld) before a tcgen05.st to any of them
+// Sx: the TMEM address of element [0, 0] of f32[128, 32]; the layout places the others relative to it, in lanes 0..127 and 32-bit columns 0..31 from it
+// Px: the TMEM address of element [0, 0] of f32[128, 32]; the layout places the others relative to it, in lanes 0..127 and 32-bit columns 0..31 from it
 // s: f32[128, 32], 32 register words per thread; each word holds:
 //   thread 0 of the warpgroup: s[0] = [0, 0], s[1] = [0, 1], s[2] = [0, 2], s[3] = [0, 3], ... s[31] = [0, 31]
 //   thread 1 of the warpgroup: s[0] = [1, 0], s[1] = [1, 1], s[2] = [1, 2], s[3] = [1, 3], ... s[31] = [1, 31]
@@ -42,8 +43,9 @@ static __device__ __forceinline__ void f(unsigned Sx, unsigned Px, unsigned (&s)
 
 // g: scope warpgroup, called by one warpgroup (128 threads, 4 consecutive warps)
 // on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none pending
-// Tx: the TMEM address of element [0, 0] of f32[128, 64]; the layout places the others relative to it
-// Ux: the TMEM address of element [0, 0] of f32[128, 32]; the layout places the others relative to it
+// Tx, Ux may share TMEM: one address may be passed for several of them, or columns in common at the same lanes (as FlashAttention-4 writes P over S); the function completes each tcgen05.ld (tcgen05.wait::ld) before a tcgen05.st to any of them
+// Tx: the TMEM address of element [0, 0] of f32[128, 64]; the layout places the others relative to it, in lanes 0..127 and 32-bit columns 0..63 from it
+// Ux: the TMEM address of element [0, 0] of f32[128, 32]; the layout places the others relative to it, in lanes 0..127 and 32-bit columns 0..31 from it
 // s: f32[128, 32], 32 register words per thread; each word holds:
 //   thread 0 of the warpgroup: s[0] = [0, 0], s[1] = [0, 1], s[2] = [0, 2], s[3] = [0, 3], ... s[31] = [0, 31]
 //   thread 1 of the warpgroup: s[0] = [1, 0], s[1] = [1, 1], s[2] = [1, 2], s[3] = [1, 3], ... s[31] = [1, 31]
@@ -118,7 +120,7 @@ extern "C" __global__ void __launch_bounds__(128) k(float *__restrict__ A, float
 		  "r"(s[16]), "r"(s[17]), "r"(s[18]), "r"(s[19]), "r"(s[20]), "r"(s[21]), "r"(s[22]), "r"(s[23]),
 		  "r"(s[24]), "r"(s[25]), "r"(s[26]), "r"(s[27]), "r"(s[28]), "r"(s[29]), "r"(s[30]), "r"(s[31]) : "memory");
 	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
-	// device_alias_params.tile:32: f(t, t, s, q);
+	// device_alias_params.tile:32: f(t, t, s, q);           // s = A, then B over it
 	f(tmem[0], tmem[0], s, q);
 	*(uint4 *)&Out[(int)threadIdx.x * 32] = make_uint4(s[0], s[1], s[2], s[3]);
 	*(uint4 *)&Out[4 + ((int)threadIdx.x * 32)] = make_uint4(s[4], s[5], s[6], s[7]);
@@ -138,3 +140,62 @@ extern "C" __global__ void __launch_bounds__(128) k(float *__restrict__ A, float
 
 // launch configuration for libtilert: grid x, y, z, block x, y, z
 extern "C" __device__ const unsigned tilec_launch_k[6] = {1, 1, 1, 128, 1, 1};
+
+extern "C" __global__ void __launch_bounds__(128) k2(float *__restrict__ A, float *__restrict__ B, float *__restrict__ Out)
+{
+	const int tl_warp_id = (int)(threadIdx.x >> 5);
+	__shared__ __align__(16) unsigned tmem[1];
+	if (tl_warp_id == 0) {
+		asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 64;" :: "r"((unsigned)__cvta_generic_to_shared(&tmem[0])) : "memory");
+		asm volatile("tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;" ::: "memory");
+	}
+	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
+	__syncthreads();
+	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
+	unsigned s[32];
+	unsigned q[32];
+	{ const uint4 tl_v = *(const uint4 *)&A[(int)threadIdx.x * 32]; s[0] = tl_v.x; s[1] = tl_v.y; s[2] = tl_v.z; s[3] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[4 + ((int)threadIdx.x * 32)]; s[4] = tl_v.x; s[5] = tl_v.y; s[6] = tl_v.z; s[7] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[8 + ((int)threadIdx.x * 32)]; s[8] = tl_v.x; s[9] = tl_v.y; s[10] = tl_v.z; s[11] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[12 + ((int)threadIdx.x * 32)]; s[12] = tl_v.x; s[13] = tl_v.y; s[14] = tl_v.z; s[15] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[16 + ((int)threadIdx.x * 32)]; s[16] = tl_v.x; s[17] = tl_v.y; s[18] = tl_v.z; s[19] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[20 + ((int)threadIdx.x * 32)]; s[20] = tl_v.x; s[21] = tl_v.y; s[22] = tl_v.z; s[23] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[24 + ((int)threadIdx.x * 32)]; s[24] = tl_v.x; s[25] = tl_v.y; s[26] = tl_v.z; s[27] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&A[28 + ((int)threadIdx.x * 32)]; s[28] = tl_v.x; s[29] = tl_v.y; s[30] = tl_v.z; s[31] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&B[(int)threadIdx.x * 32]; q[0] = tl_v.x; q[1] = tl_v.y; q[2] = tl_v.z; q[3] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&B[4 + ((int)threadIdx.x * 32)]; q[4] = tl_v.x; q[5] = tl_v.y; q[6] = tl_v.z; q[7] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&B[8 + ((int)threadIdx.x * 32)]; q[8] = tl_v.x; q[9] = tl_v.y; q[10] = tl_v.z; q[11] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&B[12 + ((int)threadIdx.x * 32)]; q[12] = tl_v.x; q[13] = tl_v.y; q[14] = tl_v.z; q[15] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&B[16 + ((int)threadIdx.x * 32)]; q[16] = tl_v.x; q[17] = tl_v.y; q[18] = tl_v.z; q[19] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&B[20 + ((int)threadIdx.x * 32)]; q[20] = tl_v.x; q[21] = tl_v.y; q[22] = tl_v.z; q[23] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&B[24 + ((int)threadIdx.x * 32)]; q[24] = tl_v.x; q[25] = tl_v.y; q[26] = tl_v.z; q[27] = tl_v.w; }
+	{ const uint4 tl_v = *(const uint4 *)&B[28 + ((int)threadIdx.x * 32)]; q[28] = tl_v.x; q[29] = tl_v.y; q[30] = tl_v.z; q[31] = tl_v.w; }
+	// device_alias_params.tile:43: copy(t[:, 32:64], s);
+	asm volatile("tcgen05.st.sync.aligned.32x32b.x32.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16,"
+		"%17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32};"
+		:: "r"(tmem[0] + (32u + ((unsigned)(tl_warp_id & 3) * 2097152u))),
+		  "r"(s[0]), "r"(s[1]), "r"(s[2]), "r"(s[3]), "r"(s[4]), "r"(s[5]), "r"(s[6]), "r"(s[7]),
+		  "r"(s[8]), "r"(s[9]), "r"(s[10]), "r"(s[11]), "r"(s[12]), "r"(s[13]), "r"(s[14]), "r"(s[15]),
+		  "r"(s[16]), "r"(s[17]), "r"(s[18]), "r"(s[19]), "r"(s[20]), "r"(s[21]), "r"(s[22]), "r"(s[23]),
+		  "r"(s[24]), "r"(s[25]), "r"(s[26]), "r"(s[27]), "r"(s[28]), "r"(s[29]), "r"(s[30]), "r"(s[31]) : "memory");
+	asm volatile("tcgen05.wait::st.sync.aligned;" ::: "memory");
+	// device_alias_params.tile:44: g(t, t[:, 32:64], s, q); // s = A, then B over it
+	g(tmem[0], tmem[0] + 32u, s, q);
+	*(uint4 *)&Out[(int)threadIdx.x * 32] = make_uint4(s[0], s[1], s[2], s[3]);
+	*(uint4 *)&Out[4 + ((int)threadIdx.x * 32)] = make_uint4(s[4], s[5], s[6], s[7]);
+	*(uint4 *)&Out[8 + ((int)threadIdx.x * 32)] = make_uint4(s[8], s[9], s[10], s[11]);
+	*(uint4 *)&Out[12 + ((int)threadIdx.x * 32)] = make_uint4(s[12], s[13], s[14], s[15]);
+	*(uint4 *)&Out[16 + ((int)threadIdx.x * 32)] = make_uint4(s[16], s[17], s[18], s[19]);
+	*(uint4 *)&Out[20 + ((int)threadIdx.x * 32)] = make_uint4(s[20], s[21], s[22], s[23]);
+	*(uint4 *)&Out[24 + ((int)threadIdx.x * 32)] = make_uint4(s[24], s[25], s[26], s[27]);
+	*(uint4 *)&Out[28 + ((int)threadIdx.x * 32)] = make_uint4(s[28], s[29], s[30], s[31]);
+	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
+	__syncthreads();
+	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
+	if (tl_warp_id == 0) {
+		asm volatile("tcgen05.dealloc.cta_group::1.sync.aligned.b32 %0, 64;" :: "r"(tmem[0]) : "memory");
+	}
+}
+
+// launch configuration for libtilert: grid x, y, z, block x, y, z
+extern "C" __device__ const unsigned tilec_launch_k2[6] = {1, 1, 1, 128, 1, 1};

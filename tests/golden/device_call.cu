@@ -9,8 +9,10 @@ static __device__ __forceinline__ unsigned short tl_f2bf(float x)
 
 // epilogue: scope warpgroup, called by one warpgroup (128 threads, 4 consecutive warps)
 // on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none pending
-// acc: the TMEM address of element [0, 0] of f32[128, 32]; the layout places the others relative to it
-static __device__ __forceinline__ void epilogue(unsigned acc, unsigned short *D, float *bias, int M, int N, int ldd, int row0, int col0, float alpha)
+// acc: the TMEM address of element [0, 0] of f32[128, 32]; the layout places the others relative to it, in lanes 0..127 and 32-bit columns 0..31 from it
+// D: a pointer to bf16 in global memory, which the function writes; its address must be a multiple of 16 bytes
+// bias: a pointer to f32 in global memory, which the function only reads (const); its address must be a multiple of 16 bytes
+static __device__ __forceinline__ void epilogue(unsigned acc, unsigned short *D, const float *bias, int M, int N, int ldd, int row0, int col0, float alpha)
 {
 	const int tl_warp_id = (int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) >> 5) & 3;
 	unsigned r[32];
@@ -245,7 +247,8 @@ static __device__ __forceinline__ void warp_sum(unsigned (&x)[8], float *out)
 
 // stage: scope cta, called by every thread of the CTA; block = 128
 // on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none pending
-static __device__ __forceinline__ void stage(float *buf, float *A, int n)
+// A: a pointer to f32 in global memory, which the function only reads (const); its address must be a multiple of 16 bytes
+static __device__ __forceinline__ void stage(float *buf, const float *A, int n)
 {
 	buf[(int)threadIdx.x] = (((int)threadIdx.x < n) ? A[(int)threadIdx.x] : 0.0f);
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");

@@ -2,7 +2,7 @@
 
 // scaled: scope warpgroup, called by one warpgroup (128 threads, 4 consecutive warps)
 // on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none pending
-// t: the TMEM address of element [0, 0] of f32[128, 8]; the layout places the others relative to it
+// t: the TMEM address of element [0, 0] of f32[128, 8]; the layout places the others relative to it, in lanes 0..127 and 32-bit columns 0..7 from it
 // r: f32[128, 8], 8 register words per thread; each word holds:
 //   thread 0 of the warpgroup: r[0] = [0, 0], r[1] = [0, 1], r[2] = [0, 2], r[3] = [0, 3], ... r[7] = [0, 7]
 //   thread 1 of the warpgroup: r[0] = [1, 0], r[1] = [1, 1], r[2] = [1, 2], r[3] = [1, 3], ... r[7] = [1, 7]

@@ -2,7 +2,7 @@
 
 // put: scope warpgroup, called by one warpgroup (128 threads, 4 consecutive warps)
 // on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none pending
-// t: the TMEM address of element [0, 0] of f32[128, 16]; the layout places the others relative to it
+// t: the TMEM address of element [0, 0] of f32[128, 16]; the layout places the others relative to it, in lanes 0..127 and 32-bit columns 0..15 from it
 // r: f32[128, 16], 16 register words per thread; each word holds:
 //   thread 0 of the warpgroup: r[0] = [0, 0], r[1] = [0, 1], r[2] = [0, 2], r[3] = [0, 3], ... r[15] = [0, 15]
 //   thread 1 of the warpgroup: r[0] = [1, 0], r[1] = [1, 1], r[2] = [1, 2], r[3] = [1, 3], ... r[15] = [1, 15]
@@ -24,7 +24,7 @@ static __device__ __forceinline__ void put(unsigned t, unsigned (&r)[16])
 //   thread 0 of the warpgroup: r[0] = [0, 0], r[1] = [0, 1], r[2] = [0, 2], r[3] = [0, 3], ... r[15] = [0, 15]
 //   thread 1 of the warpgroup: r[0] = [1, 0], r[1] = [1, 1], r[2] = [1, 2], r[3] = [1, 3], ... r[15] = [1, 15]
 //   ... thread 127 of the warpgroup: r[0] = [127, 0], r[1] = [127, 1], r[2] = [127, 2], r[3] = [127, 3], ... r[15] = [127, 15]
-// t: the TMEM address of element [0, 0] of f32[128, 16]; the layout places the others relative to it
+// t: the TMEM address of element [0, 0] of f32[128, 16]; the layout places the others relative to it, in lanes 0..127 and 32-bit columns 0..15 from it
 static __device__ __forceinline__ void get(unsigned (&r)[16], unsigned t)
 {
 	const int tl_warp_id = (int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) >> 5) & 3;

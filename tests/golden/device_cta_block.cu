@@ -2,7 +2,7 @@
 
 // roundtrip: scope warpgroup, called by one warpgroup (128 threads, 4 consecutive warps); block = 256
 // on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none pending
-// t: the TMEM address of element [0, 0, 0] of f32[2, 128, 8]; the layout places the others relative to it
+// t: the TMEM address of element [0, 0, 0] of f32[2, 128, 8]; the layout places the others relative to it, in lanes 0..127 and 32-bit columns 0..15 from it
 // r: f32[2, 128, 8], 8 register words per thread; each word holds:
 //   thread 0 of the CTA: r[0] = [0, 0, 0], r[1] = [0, 0, 1], r[2] = [0, 0, 2], r[3] = [0, 0, 3], ... r[7] = [0, 0, 7]
 //   thread 1 of the CTA: r[0] = [0, 1, 0], r[1] = [0, 1, 1], r[2] = [0, 1, 2], r[3] = [0, 1, 3], ... r[7] = [0, 1, 7]
@@ -34,11 +34,12 @@ static __device__ __forceinline__ void roundtrip(unsigned t, unsigned (&r)[8], f
 
 // part: scope warp, called by one warp (32 threads); block = 64
 // on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none pending
-// t: the TMEM address of element [0, 0, 0] of f32[2, 32, 4]; the layout places the others relative to it
+// t: the TMEM address of element [0, 0, 0] of f32[2, 32, 4]; the layout places the others relative to it, in lanes 0..63 and 32-bit columns 0..3 from it
 // r: f32[2, 32, 4], 4 register words per thread; each word holds:
 //   thread 0 of the CTA: r[0] = [0, 0, 0], r[1] = [0, 0, 1], r[2] = [0, 0, 2], r[3] = [0, 0, 3]
 //   thread 1 of the CTA: r[0] = [0, 1, 0], r[1] = [0, 1, 1], r[2] = [0, 1, 2], r[3] = [0, 1, 3]
 //   ... thread 63 of the CTA: r[0] = [1, 31, 0], r[1] = [1, 31, 1], r[2] = [1, 31, 2], r[3] = [1, 31, 3]
+// Out: a pointer to f32 in global memory, which the function writes; its address must be a multiple of 16 bytes
 static __device__ __forceinline__ void part(unsigned t, unsigned (&r)[4], float *Out, float s)
 {
 	const int tl_warp_id = (int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) >> 5);

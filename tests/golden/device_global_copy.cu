@@ -6,6 +6,7 @@
 //   thread 0 of the warpgroup: r[0] = [0, 0], r[1] = [0, 1], r[2] = [0, 2], r[3] = [0, 3], ... r[31] = [0, 31]
 //   thread 1 of the warpgroup: r[0] = [1, 0], r[1] = [1, 1], r[2] = [1, 2], r[3] = [1, 3], ... r[31] = [1, 31]
 //   ... thread 127 of the warpgroup: r[0] = [127, 0], r[1] = [127, 1], r[2] = [127, 2], r[3] = [127, 3], ... r[31] = [127, 31]
+// O: a pointer to f32 in global memory, which the function writes; its address must be a multiple of 16 bytes
 static __device__ __forceinline__ void put(float *O, unsigned (&r)[32])
 {
 	const int tl_warp_id = (int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) >> 5) & 3;
@@ -49,7 +50,8 @@ static __device__ __forceinline__ void put(float *O, unsigned (&r)[32])
 //   thread 0 of the warpgroup: r[0] = [0, 0], r[1] = [0, 1], r[2] = [0, 2], r[3] = [0, 3], ... r[31] = [0, 31]
 //   thread 1 of the warpgroup: r[0] = [1, 0], r[1] = [1, 1], r[2] = [1, 2], r[3] = [1, 3], ... r[31] = [1, 31]
 //   ... thread 127 of the warpgroup: r[0] = [127, 0], r[1] = [127, 1], r[2] = [127, 2], r[3] = [127, 3], ... r[31] = [127, 31]
-static __device__ __forceinline__ void get(unsigned (&r)[32], float *I)
+// I: a pointer to f32 in global memory, which the function only reads (const); its address must be a multiple of 16 bytes
+static __device__ __forceinline__ void get(unsigned (&r)[32], const float *I)
 {
 	const int tl_warp_id = (int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) >> 5) & 3;
 	{ const uint4 tl_v = *(const uint4 *)&I[((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) * 32]; r[0] = tl_v.x; r[1] = tl_v.y; r[2] = tl_v.z; r[3] = tl_v.w; }

@@ -2,7 +2,7 @@
 
 // put: scope warpgroup, called by one warpgroup (128 threads, 4 consecutive warps)
 // on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none pending
-// dst: the TMEM address of element [0, 0] of f32[128, 32]; the layout places the others relative to it
+// dst: the TMEM address of element [0, 0] of f32[128, 32]; the layout places the others relative to it, in lanes 0..127 and 32-bit columns 0..31 from it
 // r: f32[128, 32], 32 register words per thread; each word holds:
 //   thread 0 of the warpgroup: r[0] = [0, 0], r[1] = [0, 1], r[2] = [0, 2], r[3] = [0, 3], ... r[31] = [0, 31]
 //   thread 1 of the warpgroup: r[0] = [1, 0], r[1] = [1, 1], r[2] = [1, 2], r[3] = [1, 3], ... r[31] = [1, 31]
@@ -23,8 +23,9 @@ static __device__ __forceinline__ void put(unsigned dst, unsigned (&r)[32])
 
 // move: scope warpgroup, called by one warpgroup (128 threads, 4 consecutive warps)
 // on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none pending
-// dst: the TMEM address of element [0, 0] of f32[128, 32]; the layout places the others relative to it
-// src: the TMEM address of element [0, 0] of f32[128, 32]; the layout places the others relative to it
+// dst, src may share TMEM: one address may be passed for several of them, or columns in common at the same lanes (as FlashAttention-4 writes P over S); the function completes each tcgen05.ld (tcgen05.wait::ld) before a tcgen05.st to any of them
+// dst: the TMEM address of element [0, 0] of f32[128, 32]; the layout places the others relative to it, in lanes 0..127 and 32-bit columns 0..31 from it
+// src: the TMEM address of element [0, 0] of f32[128, 32]; the layout places the others relative to it, in lanes 0..127 and 32-bit columns 0..31 from it
 static __device__ __forceinline__ void move(unsigned dst, unsigned src)
 {
 	const int tl_warp_id = (int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) >> 5) & 3;

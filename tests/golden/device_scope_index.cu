@@ -2,7 +2,9 @@
 
 // rows: scope warpgroup, called by one warpgroup (128 threads, 4 consecutive warps)
 // on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none pending
-static __device__ __forceinline__ void rows(float *A, float *O, int base)
+// A: a pointer to f32 in global memory, which the function only reads (const); its address must be a multiple of 16 bytes
+// O: a pointer to f32 in global memory, which the function writes; its address must be a multiple of 16 bytes
+static __device__ __forceinline__ void rows(const float *A, float *O, int base)
 {
 	const int tl_warp_id = (int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) >> 5) & 3;
 	unsigned r[4];
@@ -54,8 +56,10 @@ static __device__ __forceinline__ void rows(float *A, float *O, int base)
 
 // through: scope warpgroup, called by one warpgroup (128 threads, 4 consecutive warps)
 // on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none pending
-// t: the TMEM address of element [0, 0] of f32[32, 4]; the layout places the others relative to it
-static __device__ __forceinline__ void through(unsigned t, float *A, float *O)
+// t: the TMEM address of element [0, 0] of f32[32, 4]; the layout places the others relative to it, in lanes 32..63 and 32-bit columns 0..3 from it
+// A: a pointer to f32 in global memory, which the function only reads (const); its address must be a multiple of 16 bytes
+// O: a pointer to f32 in global memory, which the function writes; its address must be a multiple of 16 bytes
+static __device__ __forceinline__ void through(unsigned t, const float *A, float *O)
 {
 	const int tl_warp_id = (int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) >> 5) & 3;
 	unsigned r[4];

@@ -2,7 +2,7 @@
 
 // fill: scope warpgroup, called by one warpgroup (128 threads, 4 consecutive warps)
 // on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none pending
-// acc: the TMEM address of element [0, 0] of f32[128, 32]; the layout places the others relative to it
+// acc: the TMEM address of element [0, 0] of f32[128, 32]; the layout places the others relative to it, in lanes 0..127 and 32-bit columns 0..31 from it
 static __device__ __forceinline__ void fill(unsigned acc, float v)
 {
 	const int tl_warp_id = (int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) >> 5) & 3;

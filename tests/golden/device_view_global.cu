@@ -2,7 +2,9 @@
 
 // rows: scope warpgroup, called by one warpgroup (128 threads, 4 consecutive warps)
 // on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none pending
-static __device__ __forceinline__ void rows(float *src, float *dst, int r, int c, int ls, int ld)
+// src: a pointer to f32 in global memory, which the function only reads (const); its address must be a multiple of 16 bytes
+// dst: a pointer to f32 in global memory, which the function writes; its address must be a multiple of 16 bytes
+static __device__ __forceinline__ void rows(const float *src, float *dst, int r, int c, int ls, int ld)
 {
 	const int tl_warp_id = (int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) >> 5) & 3;
 	const int t = (int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (32 * (tl_warp_id & 3));
@@ -17,7 +19,9 @@ static __device__ __forceinline__ void rows(float *src, float *dst, int r, int c
 
 // row: scope warpgroup, called by one warpgroup (128 threads, 4 consecutive warps)
 // on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none pending
-static __device__ __forceinline__ void row(float *src, float *dst, int c)
+// src: a pointer to f32 in global memory, which the function only reads (const); its address must be a multiple of 4 bytes
+// dst: a pointer to f32 in global memory, which the function writes; its address must be a multiple of 4 bytes
+static __device__ __forceinline__ void row(const float *src, float *dst, int c)
 {
 	const int tl_warp_id = (int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) >> 5) & 3;
 	const int t = (int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (32 * (tl_warp_id & 3));
@@ -30,7 +34,9 @@ static __device__ __forceinline__ void row(float *src, float *dst, int c)
 
 // quad: scope warp, called by one warp (32 threads)
 // on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none pending
-static __device__ __forceinline__ void quad(float *src, float *dst)
+// src: a pointer to f32 in global memory, which the function only reads (const); its address must be a multiple of 4 bytes
+// dst: a pointer to f32 in global memory, which the function writes; its address must be a multiple of 4 bytes
+static __device__ __forceinline__ void quad(const float *src, float *dst)
 {
 	if ((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) == 0) {
 		dst[0] = src[0];
@@ -42,7 +48,9 @@ static __device__ __forceinline__ void quad(float *src, float *dst)
 
 // column: scope warp, called by one warp (32 threads)
 // on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none pending
-static __device__ __forceinline__ void column(float *src, float *dst, int s, int d)
+// src: a pointer to f32 in global memory, which the function only reads (const); its address must be a multiple of 4 bytes
+// dst: a pointer to f32 in global memory, which the function writes; its address must be a multiple of 4 bytes
+static __device__ __forceinline__ void column(const float *src, float *dst, int s, int d)
 {
 	if ((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) < 8) {
 		dst[(long long)((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u)) * (long long)(d)] = src[(long long)((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u)) * (long long)(s)];

@@ -6,7 +6,7 @@
 //   thread 0 of the warp: r[0] = [0, 0], r[1] = [0, 1], r[2] = [0, 2], r[3] = [0, 3]
 //   thread 1 of the warp: r[0] = [1, 0], r[1] = [1, 1], r[2] = [1, 2], r[3] = [1, 3]
 //   ... thread 31 of the warp: r[0] = [31, 0], r[1] = [31, 1], r[2] = [31, 2], r[3] = [31, 3]
-// t: the TMEM address of element [0, 0] of f32[32, 4]; the layout places the others relative to it
+// t: the TMEM address of element [0, 0] of f32[32, 4]; the layout places the others relative to it, in lanes 0..31 and 32-bit columns 0..3 from it
 static __device__ __forceinline__ void wload(unsigned (&r)[4], unsigned t)
 {
 	// device_warp_in_warpgroup.tile:8: copy(r, t);
@@ -24,7 +24,7 @@ static __device__ __forceinline__ void wload(unsigned (&r)[4], unsigned t)
 //   thread 0 of the warpgroup: r[0] = [0, 0], r[1] = [0, 1], r[2] = [0, 2], r[3] = [0, 3]
 //   thread 1 of the warpgroup: r[0] = [1, 0], r[1] = [1, 1], r[2] = [1, 2], r[3] = [1, 3]
 //   ... thread 127 of the warpgroup: r[0] = [31, 0], r[1] = [31, 1], r[2] = [31, 2], r[3] = [31, 3]
-// t: the TMEM address of element [0, 0] of f32[128, 4]; the layout places the others relative to it
+// t: the TMEM address of element [0, 0] of f32[128, 4]; the layout places the others relative to it, in lanes 0..127 and 32-bit columns 0..3 from it
 static __device__ __forceinline__ void both(unsigned (&r)[4], unsigned t)
 {
 	const int tl_warp_id = (int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) >> 5) & 3;

@@ -6,7 +6,7 @@
 //   thread 0 of the warp: r[0] = [0, 0], r[1] = [0, 1], r[2] = [0, 2], r[3] = [0, 3], ... r[31] = [0, 31]
 //   thread 1 of the warp: r[0] = [1, 0], r[1] = [1, 1], r[2] = [1, 2], r[3] = [1, 3], ... r[31] = [1, 31]
 //   ... thread 31 of the warp: r[0] = [31, 0], r[1] = [31, 1], r[2] = [31, 2], r[3] = [31, 3], ... r[31] = [31, 31]
-// acc: the TMEM address of element [0, 0] of f32[32, 32]; the layout places the others relative to it
+// acc: the TMEM address of element [0, 0] of f32[32, 32]; the layout places the others relative to it, in lanes 0..31 and 32-bit columns 0..31 from it
 static __device__ __forceinline__ void wload(unsigned (&r)[32], unsigned acc)
 {
 	// device_warp_tmem.tile:8: apply tcgen05.ld.sync.aligned.32x32b.x32.b32(r, acc) scope warp;
