@@ -15,7 +15,7 @@ trap 'rm -rf "$tmp"' EXIT
 trap 'exit 3' HUP INT TERM
 cp -R examples/Makefile examples/embed "$tmp/"
 rm -f "$tmp"/embed/*.cuh "$tmp"/embed/*.d "$tmp/embed/gemm"
-if ! MAKEFLAGS= make -C "$tmp" --no-print-directory TILEC="$tilec" NVCC="$nvcc" \
+if ! MAKEFLAGS='' make -C "$tmp" --no-print-directory TILEC="$tilec" NVCC="$nvcc" \
 	NVCCFLAGS="-gencode arch=compute_100a,code=sm_100a -O2 -Xptxas -v" embed/gemm </dev/null >"$tmp/make.txt" 2>&1; then
 	echo "$0: make embed/gemm failed:" >&2
 	cat "$tmp/make.txt" >&2

@@ -14,7 +14,7 @@ if [ "$tag" = - ]; then prefix=; else prefix=$tag/; fi
 # A log older than build/check/lsan, which check-env writes when a make run starts its steps, is from
 # an earlier run: started anew, so that `make check-NAME` twice counts its tests once (a step may run
 # several runners into one log, each after the first appending).
-if [ -f "$log" ] && [ "$log" -ot "$(dirname "$log")/lsan" ]; then
+if [ -f "$log" ] && [ -n "$(find "$(dirname "$log")/lsan" -newer "$log" 2>/dev/null)" ]; then
 	rm -f "$log" "${log%.log}.cpu"
 fi
 tmp=$(mktemp -d) || exit 1
