@@ -123,30 +123,50 @@ $(B)/unit/%: tests/unit/%.c tests/unit/unit.h tools/ulps.h src/tilec.h build/par
 check-build: $(B)/tilec $(B)/libtilert.a $(UNITS)
 
 # ---------------------------------------------------------------- make check
-# Each step is a target of its own, check-NAME, listed in CHECK_STEPS: independent steps run in
-# parallel under `make -j2 check`. A step runs its runner through tests/run-step.sh, which keeps its
-# PASS/FAIL lines in build/check/check-NAME.log (prefixed asan/ for the sanitizer binaries), prints them
-# when the step ends, and turns a runner that failed without a FAIL line into one. The last line is the
-# total over every step's log (also gathered in build/check.log, in CHECK_STEPS order).
+# Each step is a target of its own, check-NAME, listed in CHECK_STEPS. make check runs them in parallel,
+# as many at a time as the machine has cores (CHECK_JOBS; `make check CHECK_JOBS=1` runs them one after
+# another, and a -jN on the command line, -j1 included, wins over it). A step runs its runner through
+# tests/run-step.sh, which keeps its PASS/FAIL lines in build/check/check-NAME.log (prefixed asan/ for
+# the sanitizer binaries), prints them when the step ends, turns a runner that failed without a FAIL
+# line into one, and records the step's CPU and wall seconds in build/check/check-NAME.cpu
+# (tools/check-times.sh prints them). The last line is the total over every step's log (also gathered
+# in build/check.log, in CHECK_STEPS order).
+# CHECK_STEPS is ordered by cost, the costliest first, so that make starts them first and the cores
+# finish together; tools/check-times.sh shows the order a new measurement suggests.
 # A new step: add its name to CHECK_STEPS and a rule `check-NAME: check-env` that runs $(STEP) (or,
 # for a runner tests/NAME.sh TILEC, its name to TILEC_RUNNERS).
+# The steps that cost much and find little that these do not (the emulator's tests again on the
+# sanitizer binary, an 8192 x 8192 GEMM epilogue) are CHECK_LARGE_STEPS, run by make check-large.
 
-CHECK_STEPS = unit asan-unit run-golden asan-run-golden cli asan-cli fuzz-replay asan-fuzz-replay \
-	robustness asan-robustness install ptxas ptx-routes emu copy-twins asan-emu draw asan-draw tables man docs \
-	embed
+CHECK_STEPS = emu run-golden ptx-routes asan-unit asan-run-golden embed ptxas draw asan-fuzz-replay \
+	copy-twins unit asan-robustness asan-cli robustness docs fuzz-replay cli asan-draw tables install man
+CHECK_LARGE_STEPS = emu-large asan-emu
+
+CHECK_JOBS = $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || nproc 2>/dev/null || echo 1)
+CHECK_J = $(if $(filter -j%,$(MAKEFLAGS)),,-j$(CHECK_JOBS))
 
 # The sanitizers' settings for the asan steps; LeakSanitizer only where it can run (not under ptrace).
+# CHECK_SANITIZED=1 tells a runner that it checks the sanitizer binary, after the normal one: it may
+# leave out what only tests programs other than tilec (run-golden.sh and draw.sh say what).
 STEP = sh tests/run-step.sh build/check/$@.log
-ASAN_ENV = ASAN_OPTIONS=detect_leaks=$$(cat build/check/lsan) UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+ASAN_ENV = CHECK_SANITIZED=1 ASAN_OPTIONS=detect_leaks=$$(cat build/check/lsan) \
+	UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+
+# check-steps-run LOG STEPS: runs the steps in parallel, gathers their logs into LOG and prints the
+# total of PASS and FAIL lines as the last line; fails when a test failed.
+define check-steps-run
+	@rm -f $(2:%=build/check/check-%.log) $(2:%=build/check/check-%.cpu)
+	@$(MAKE) --no-print-directory $(CHECK_J) $(2:%=check-%)
+	@for s in $(2); do cat build/check/check-$$s.log; done >$(1)
+	@awk '/^PASS /{p++} /^FAIL /{f++} END{printf "%d passed, %d failed\n", p, f; exit (f > 0)}' $(1)
+endef
 
 check:
 	@sh tools/install-deps.sh
-	@$(MAKE) --no-print-directory all check-build
-	@$(MAKE) --no-print-directory B=build/asan SAN='$(SANFLAGS)' check-build
+	@$(MAKE) --no-print-directory $(CHECK_J) all check-build
+	@$(MAKE) --no-print-directory $(CHECK_J) B=build/asan SAN='$(SANFLAGS)' check-build
 	@rm -rf build/check build/check.log
-	@$(MAKE) --no-print-directory $(CHECK_STEPS:%=check-%)
-	@for s in $(CHECK_STEPS); do cat build/check/check-$$s.log; done >build/check.log
-	@awk '/^PASS /{p++} /^FAIL /{f++} END{printf "%d passed, %d failed\n", p, f; exit (f > 0)}' build/check.log
+	$(call check-steps-run,build/check.log,$(CHECK_STEPS))
 
 check-env:
 	@mkdir -p build/check
@@ -173,8 +193,9 @@ check-ptx-routes: check-env
 	@$(STEP) - ptx-routes sh tests/ptx-routes.sh build/tilec
 check-emu: check-env
 	@$(STEP) - emu sh tests/emu.sh build/tilec
+# make check's emu builds the examples' emulation code for sm_80; check-large's asan-emu for sm_90.
 check-asan-emu: check-env
-	@EMU_NVCC=0 $(ASAN_ENV) $(STEP) asan emu sh tests/emu.sh build/asan/tilec
+	@EMU_NVCC_ARCHS=sm_90 $(ASAN_ENV) $(STEP) asan emu sh tests/emu.sh build/asan/tilec
 check-copy-twins: check-env
 	@$(STEP) - copy-twins sh tests/copy-twins.sh build/tilec
 check-tables: check-env
@@ -185,12 +206,18 @@ check-embed: check-env
 	@$(STEP) - embed sh tests/embed.sh build/tilec
 check-docs: check-env
 	@if [ -f tests/docs.sh ]; then $(STEP) - docs sh tests/docs.sh; else : >build/check/$@.log; fi
+check-emu-large: check-env
+	@$(STEP) - emu-large sh tests/emu-large.sh build/tilec
 
 # ---------------------------------------------------------------- make check-large
-# The slow checks make check leaves out: an 8192 x 8192 GEMM epilogue on the CPU emulator (minutes).
+# The checks make check leaves out (CHECK_LARGE_STEPS above), in parallel the same way, with their own
+# total as the last line (build/check-large.log): minutes of CPU time.
 
-check-large: all
-	@sh tests/emu-large.sh build/tilec
+check-large:
+	@sh tools/install-deps.sh
+	@$(MAKE) --no-print-directory $(CHECK_J) all
+	@$(MAKE) --no-print-directory $(CHECK_J) B=build/asan SAN='$(SANFLAGS)' check-build
+	$(call check-steps-run,build/check-large.log,$(CHECK_LARGE_STEPS))
 
 # ---------------------------------------------------------------- make demo
 
@@ -229,4 +256,4 @@ clean:
 fuzz:
 	@$(MAKE) --no-print-directory -f fuzz/Makefile.fuzz fuzz
 
-.PHONY: all check check-build check-large check-env $(CHECK_STEPS:%=check-%) demo install uninstall clean fuzz
+.PHONY: all check check-build check-large check-env $(CHECK_STEPS:%=check-%) $(CHECK_LARGE_STEPS:%=check-%) demo install uninstall clean fuzz

@@ -16,6 +16,15 @@ fi
 if [ -f tools/check-docs.sh ]; then
 	TILEC=$tilec sh tools/check-docs.sh || failed=1
 fi
+# docs/ stands alone: no page points to files a user of the repository does not have (the development
+# notes beside the checkout: ../shared/, its reproducers, TCGEN05.md, LANGUAGE.md)
+if grep -nE '\.\./shared|shared/repro|TCGEN05\.md|LANGUAGE\.md' README.md docs/*.md docs/tilec.1 >"$tmp/outside.txt"; then
+	echo "FAIL docs/stand-alone: a page refers to files outside the repository:"
+	sed 's/^/    /' "$tmp/outside.txt"
+	failed=1
+else
+	echo "PASS docs/stand-alone"
+fi
 # every message of the sources is on docs/diagnostics.md
 python3 tools/diag-coverage.py || failed=1
 exit $failed

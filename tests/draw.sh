@@ -4,6 +4,9 @@
 # file), the same on a second run, and must render with rsvg-convert, without a message, to a PNG
 # that is not blank (tests/png-check.py). The pictures of applies must mark exactly the cells
 # that do not match the image. Exits 1 when a test failed.
+# With CHECK_SANITIZED=1 (make check's asan-draw) every picture is drawn once and not rendered: the
+# pass on the normal binary draws the same pictures twice and renders them, and rendering is nearly
+# all of this runner's time, none of it in tilec.
 runner=draw
 . "$(dirname "$0")/runner.sh"
 tmp=$(mktemp -d) || exit 2
@@ -49,6 +52,7 @@ picture() {
 		fail "$name" "refers outside the file or has a script"
 		return 1
 	fi
+	[ "${CHECK_SANITIZED-}" = 1 ] && return 0
 	if ! "$tilec" --draw "$what" -o "$tmp/again.svg" 2>/dev/null || ! cmp -s "$svg" "$tmp/again.svg"; then
 		fail "$name" "a second run drew something else"
 		return 1

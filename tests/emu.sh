@@ -5,8 +5,10 @@
 #                      (checksums included) as that reference kernel, which computes the result
 #                      without tensor memory.
 #   emu/cxx/NAME       its --target=emu output passes `$CXX -x c++ -Wall -Wextra -Werror`.
-#   emu/nvcc/NAME/ARCH ... and `nvcc -cubin -arch=ARCH` for sm_80 and sm_90 (SKIP without nvcc, or
-#                      with EMU_NVCC=0); emu/nvcc/host_pass: `nvcc -c` of one example.
+#   emu/nvcc/NAME/ARCH ... and `nvcc -cubin -arch=ARCH` for each ARCH of EMU_NVCC_ARCHS (default
+#                      sm_80, the oldest GPU the emulator runs on; make check-large builds for sm_90
+#                      too) (SKIP without nvcc, or with EMU_NVCC=0); emu/nvcc/host_pass: `nvcc -c` of
+#                      one example.
 #   emu/wrong_slice    a program that passes every static check but loads the wrong columns fails
 #                      --expect and names the first index.
 #   emu/trap/...       each emulator trap a .tile program can reach at run time stops the run with
@@ -86,7 +88,7 @@ for tile in examples/*.tile; do
 		if [ -n "$nvcc" ]; then echo "SKIP emu/nvcc/$stem: EMU_NVCC=0"; else echo "SKIP emu/nvcc/$stem: no nvcc"; fi
 		continue
 	fi
-	for arch in sm_80 sm_90; do
+	for arch in ${EMU_NVCC_ARCHS:-sm_80}; do
 		name=emu/nvcc/$stem/$arch
 		if "$nvcc" -cubin -arch=$arch -o "$tmp/$stem.cubin" "$tmp/$stem.cu" >"$tmp/err" 2>&1 && ! grep -q . "$tmp/err"; then
 			echo "PASS $name"
