@@ -132,8 +132,8 @@ check-build: $(B)/tilec $(B)/libtilert.a $(UNITS)
 # for a runner tests/NAME.sh TILEC, its name to TILEC_RUNNERS).
 
 CHECK_STEPS = unit asan-unit run-golden asan-run-golden cli asan-cli fuzz-replay asan-fuzz-replay \
-	robustness asan-robustness install ptxas ptx-routes emu copy-twins asan-emu draw asan-draw tables man docs \
-	embed
+	robustness asan-robustness install ptxas ptx-routes emu emu-mutations copy-twins asan-emu draw asan-draw tables \
+	man docs embed
 
 # The sanitizers' settings for the asan steps; LeakSanitizer only where it can run (not under ptrace).
 STEP = sh tests/run-step.sh build/check/$@.log
@@ -175,6 +175,8 @@ check-emu: check-env
 	@$(STEP) - emu sh tests/emu.sh build/tilec
 check-asan-emu: check-env
 	@EMU_NVCC=0 $(ASAN_ENV) $(STEP) asan emu sh tests/emu.sh build/asan/tilec
+check-emu-mutations: check-env
+	@$(STEP) - emu-mutations sh tests/emu-mutations.sh build/tilec
 check-copy-twins: check-env
 	@$(STEP) - copy-twins sh tests/copy-twins.sh build/tilec
 check-tables: check-env

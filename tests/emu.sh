@@ -7,8 +7,9 @@
 #   emu/cxx/NAME       its --target=emu output passes `$CXX -x c++ -Wall -Wextra -Werror`.
 #   emu/nvcc/NAME/ARCH ... and `nvcc -cubin -arch=ARCH` for sm_80 and sm_90 (SKIP without nvcc, or
 #                      with EMU_NVCC=0); emu/nvcc/host_pass: `nvcc -c` of one example.
-#   emu/wrong_slice    a program that passes every static check but loads the wrong columns fails
-#                      --expect and names the first index.
+#   emu/wrong_slice    a program that passes every static check but loads the wrong columns stops at
+#                      the first read of the poison it loaded; with --allow-uninit it fails --expect
+#                      and names the first index.
 #   emu/trap/...       each emulator trap a .tile program can reach at run time stops the run with
 #                      the emulator's message and exit status 1.
 #   emu/direct/...     the traps that the static checks keep .tile programs from reaching, driven
@@ -224,8 +225,10 @@ if [ -n "$nvcc" ] && [ "${EMU_NVCC:-1}" != 0 ]; then
 fi
 
 # ---------------------------------------------------------------- wrong data flow, run-time traps
-expect_run emu/wrong_slice 1 "expect Out = A: Out[0, 0] = nan but A[0, 0] = -0.138227582 (4096 of 4096 elements differ)" \
+expect_run emu/wrong_slice 1 "wrong_slice.tile:29:9: error: thread 0 (warp 0, lane 0) of block (0, 0, 0) reads register slot 0 of 'r', which a tcgen05.ld loaded from TMEM (lane 0, column 32), a cell that nothing wrote; it holds poison (--allow-uninit makes this a warning)" \
 	tests/emu/wrong_slice.tile --expect Out=A
+expect_run emu/wrong_slice_allowed 1 "expect Out = A: Out[0, 0] = nan but A[0, 0] = -0.138227582 (4096 of 4096 elements differ)" \
+	tests/emu/wrong_slice.tile --expect Out=A --allow-uninit
 # which warp reports first varies on the CPU: the texts leave the warp out
 expect_run emu/trap/unallocated 1 "lane 0, register 0: TMEM column 32 (lane " \
 	tests/emu/trap_base.tile --set off=32
