@@ -904,6 +904,94 @@ tl_emu_begin(TlEmuCta *c, unsigned *tmem_all, unsigned nslots = 0)
 // A .sync.aligned instruction: every lane of the warp executes it, together. On the CPU a lane that
 // never arrives makes the barrier's deadlock report; on the GPU (independent thread scheduling makes
 // __activemask() no test of convergence) it is undefined, as on the hardware.
+#ifndef __CUDACC__
+// ---- tcgen05.st completes late on the CPU (docs/emulator.md, "Asynchronous completion")
+// A thread's stores wait in its queue until its tcgen05.wait::st; with tilec run --seed, each lands
+// instead after a number (0 to 3, from the seed) of the thread's next tcgen05 instructions, or at the
+// wait if that comes first. tl_st_count[cell] counts the stores to a cell not landed yet, so that a
+// load of the cell, or a dealloc of it, stops the run: on hardware it would find the old value or the
+// new one. On the GPU a store lands at once: a program the static checks accept cannot tell.
+static inline unsigned long long
+tl_host_splitmix_st(unsigned long long *s)
+{
+	unsigned long long z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+struct TlStPending {
+	unsigned *cell;
+	unsigned char *ok; // its shadow (tilec run), or null
+	unsigned value, index;
+	unsigned char shadow, countdown; // countdown 255: at the wait
+	const char *where;
+};
+struct TlStQueue {
+	TlStPending *q;
+	int n, cap;
+	unsigned long long seq;
+};
+static TlStQueue tl_st_queues[1024]; // by thread of the block; kept from block to block
+static unsigned short tl_st_count[128 * 512];
+static unsigned tl_st_total; // the stores of the block not landed yet
+static const char *tl_st_where[128 * 512]; // the latest store to the cell not landed yet
+static unsigned long long tl_st_seed;      // tilec run --seed S: S + 1; 0: stores land at their wait
+static __attribute__((unused)) void tl_st_seeded(unsigned long long seed) { tl_st_seed = seed + 1; }
+
+// When the thread's next tcgen05.st lands: 255, at its wait::st; with --seed, after 0 to 3 of the
+// thread's next tcgen05 instructions, the same for every lane of a warp (its stores land together).
+static unsigned char
+tl_st_countdown(void)
+{
+	if (!tl_st_seed)
+		return 255;
+	unsigned long long s = tl_st_seed ^ (0x9e3779b97f4a7c15ull * (unsigned long long)((tl_cpu_tid >> 5) + 1)) ^
+	                       (tl_st_queues[tl_cpu_tid].seq++ << 20);
+	return (unsigned char)(tl_host_splitmix_st(&s) % 4);
+}
+
+static void
+tl_st_push(unsigned *cell, unsigned char *ok, unsigned index, unsigned value, unsigned char shadow,
+           unsigned char countdown, const char *where)
+{
+	TlStQueue *sq = &tl_st_queues[tl_cpu_tid];
+	if (sq->n == sq->cap) {
+		sq->cap = sq->cap ? 2 * sq->cap : 256;
+		sq->q = (TlStPending *)realloc(sq->q, (size_t)sq->cap * sizeof *sq->q);
+		if (!sq->q)
+			tl_race_nomem();
+	}
+	sq->q[sq->n++] = TlStPending{cell, ok, value, index, shadow, countdown, where};
+	__atomic_fetch_add(&tl_st_count[index], 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&tl_st_total, 1, __ATOMIC_RELAXED);
+	tl_st_where[index] = where;
+}
+
+// all: the thread's tcgen05.wait::st; else one of its tcgen05 instructions passes (--seed).
+static void
+tl_st_land(int all)
+{
+	TlStQueue *sq = &tl_st_queues[tl_cpu_tid];
+	int n = 0;
+	for (int i = 0; i < sq->n; i++) {
+		TlStPending *p = &sq->q[i];
+		if (all || p->countdown == 0) {
+			*p->cell = p->value;
+			if (p->ok)
+				*p->ok = p->shadow;
+			__atomic_fetch_sub(&tl_st_count[p->index], 1, __ATOMIC_RELAXED);
+			__atomic_fetch_sub(&tl_st_total, 1, __ATOMIC_RELAXED);
+		} else {
+			if (p->countdown != 255)
+				p->countdown--;
+			sq->q[n++] = *p;
+		}
+	}
+	sq->n = n;
+}
+#endif
+
 TL_EMU_FN void
 tl_emu_collective(const char *where)
 {
@@ -911,6 +999,8 @@ tl_emu_collective(const char *where)
 	(void)where;
 	__syncwarp(tl_emu_lanes_mask());
 #else
+	if (tl_st_queues[tl_cpu_tid].n)
+		tl_st_land(0);
 	tl_cpu_barrier(&tl_cpu_block->warp[tl_cpu_tid >> 5], where);
 #endif
 }
@@ -1046,6 +1136,16 @@ tl_emu_dealloc(TlEmuCta *c, unsigned addr, int ncols, const char *where)
 			TL_EMU_FAIL(TL_EMU_AT "tcgen05.dealloc of %d columns at column %u, but %s allocated %d there\n",
 			            TL_EMU_ARGS(where), ncols, addr & 0xffffu, w, had);
 		}
+#ifndef __CUDACC__
+		for (int cell = 0; tl_st_total && cell < TL_EMU_CELLS; cell++)
+			if (tl_st_count[cell] && cell % TL_EMU_COLS >= c->start[i] && cell % TL_EMU_COLS < c->start[i] + ncols) {
+				tl_emu_unlock(c);
+				TL_EMU_FAIL(TL_EMU_AT "tcgen05.dealloc frees TMEM (lane %d, column %d), which %s stored to and no "
+				                      "tcgen05.wait::st has completed; on hardware the store may land after the "
+				                      "dealloc\n", TL_EMU_ARGS(where), cell / TL_EMU_COLS, cell % TL_EMU_COLS,
+				            tl_st_where[cell]);
+			}
+#endif
 		unsigned need = ncols >= TL_EMU_COLS ? 0xffffu : (1u << (ncols / 32)) - 1;
 		c->used &= ~(need << (c->start[i] / 32));
 		c->nalloc--;
@@ -1071,10 +1171,17 @@ tl_emu_relinquish(TlEmuCta *c, const char *where)
 
 // wait::ld, wait::st: ld and st complete at once here; what is left is the collective check. The
 // generated code clears its pending-register masks after wait::ld.
+// st: a wait::st, which lands the thread's stores on the CPU.
 TL_EMU_FN void
-tl_emu_wait(const char *where)
+tl_emu_wait(const char *where, int st = 0)
 {
 	tl_emu_collective(where);
+#ifndef __CUDACC__
+	if (st)
+		tl_st_land(1);
+#else
+	(void)st;
+#endif
 	__syncwarp(tl_emu_lanes_mask());
 }
 
@@ -1131,6 +1238,10 @@ tl_emu_access(TlEmuCta *c, const unsigned short *img, int nregs, int pack, unsig
 	for (int r = 0; r < nregs && !bad; r++) {
 		bad = tl_emu_cell(c, img, nregs, pack, addr, imm, r, &cell, &tlane, &tcol);
 		bad_r = r;
+#ifndef __CUDACC__
+		if (!bad && (tl_st_count[cell] || (pack && tl_st_count[cell + 1])))
+			bad = is_ld ? 4 : 5;
+#endif
 	}
 	unsigned who = __ballot_sync(live, bad != 0);
 	if (who) {
@@ -1143,6 +1254,14 @@ tl_emu_access(TlEmuCta *c, const unsigned short *img, int nregs, int pack, unsig
 			else if (bad == 2)
 				TL_EMU_FAIL(TL_EMU_AT "lane %d, register %d: TMEM column %u is beyond the 512 columns\n",
 				            TL_EMU_ARGS(where), tl_emu_tid() & 31, bad_r, tcol);
+#ifndef __CUDACC__
+			else if (bad >= 4)
+				TL_EMU_FAIL(TL_EMU_AT "lane %d, register %d: TMEM (lane %u, column %u) has a store of %s that no "
+				                      "tcgen05.wait::st has completed; on hardware this %s may come %s it\n",
+				            TL_EMU_ARGS(where), tl_emu_tid() & 31, bad_r, tlane, tcol,
+				            tl_st_where[tl_st_count[cell] ? cell : cell + 1], bad == 4 ? "load" : "store",
+				            bad == 4 ? "before or after" : "before");
+#endif
 			else
 				TL_EMU_FAIL(TL_EMU_AT "lane %d, register %d: TMEM column %u (lane %u) is not allocated (in use: "
 				                      "0x%04x, one bit per 32 columns)\n", TL_EMU_ARGS(where), tl_emu_tid() & 31,
@@ -1151,6 +1270,9 @@ tl_emu_access(TlEmuCta *c, const unsigned short *img, int nregs, int pack, unsig
 		__syncwarp(live);
 		__trap();
 	}
+#ifndef __CUDACC__
+	unsigned char countdown = is_ld ? 0 : tl_st_countdown();
+#endif
 	for (int r = 0; r < nregs; r++) {
 		tl_emu_cell(c, img, nregs, pack, addr, imm, r, &cell, &tlane, &tcol);
 		unsigned *t = c->tmem + cell;
@@ -1161,14 +1283,20 @@ tl_emu_access(TlEmuCta *c, const unsigned short *img, int nregs, int pack, unsig
 				hw[r] = h == 3 ? 3 : h | 16u | tlane << 8 | tcol << 16;
 			}
 		} else if (pack) {
+#ifdef __CUDACC__
 			t[0] = TL_EMU_UNPACK_HIGH | (regs[r] & 0xffffu);
 			t[1] = TL_EMU_UNPACK_HIGH | regs[r] >> 16;
-			if (c->ok)
-				c->ok[cell] = c->ok[cell + 1] = 1;
+#else
+			tl_st_push(t, c->ok ? c->ok + cell : 0, cell, TL_EMU_UNPACK_HIGH | (regs[r] & 0xffffu), 1, countdown, where);
+			tl_st_push(t + 1, c->ok ? c->ok + cell + 1 : 0, cell + 1, TL_EMU_UNPACK_HIGH | regs[r] >> 16, 1, countdown,
+			           where);
+#endif
 		} else {
+#ifdef __CUDACC__
 			t[0] = regs[r];
-			if (c->ok)
-				c->ok[cell] = 3;
+#else
+			tl_st_push(t, c->ok ? c->ok + cell : 0, cell, regs[r], 3, countdown, where);
+#endif
 		}
 	}
 	__syncwarp(live);

@@ -288,7 +288,7 @@ emu_tc(CuWriter *w, const LStmt *s)
 		w->pending.n = 0;
 		return;
 	case TC_WAIT_ST:
-		buf_printf(out, "tl_emu_wait(\"%s: %s\");\n", at, isa_name(s->tc, 0));
+		buf_printf(out, "tl_emu_wait(\"%s: %s\", 1);\n", at, isa_name(s->tc, 0));
 		return;
 	case TC_FENCE_BEFORE:
 	case TC_FENCE_AFTER:

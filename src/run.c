@@ -544,6 +544,8 @@ host_main(Buf *b, KernelIR *k, RunOptions *o, const uint32_t *scalars, const int
 			if (t && strcmp(t->cname, LIST_AT(race->tensors, Tensor, j)->cname) == 0)
 				buf_printf(b, "\ttl_race_tensor(%du, t[%d].storage);\n", j, slot[i]);
 		}
+	if (o->seed_given)
+		buf_printf(b, "\ttl_st_seeded(%lluull);\n", o->seed);
 	for (int i = 0; i < o->tmems.n; i++)
 		buf_printf(b, "\ttl_fill_src[%d] = &t[%d];\n", i, slot[fill_params[i]]);
 	if (o->tmems.n)

@@ -10,13 +10,18 @@ runner=emu-mutations
 . "$(dirname "$0")/runner.sh"
 runner_work 120
 
-# mutate NAME FILE LINE TEXT ARGS...: FILE without its one line that contains LINE (a fixed string),
-# run with ARGS, exits 1 and prints TEXT.
+# mutate NAME FILE LINE TEXT ARGS...: FILE without its one line that contains LINE (a fixed string;
+# K@LINE: the K-th of the lines that contain it), run with ARGS, exits 1 and prints TEXT.
 mutate() {
 	name=emu-mutation/$1 file=$2 line=$3 text=$4
 	shift 4
-	n=$(grep -nF -- "$line" "$file" | cut -d: -f1)
-	if [ -z "$n" ] || [ "$(printf '%s\n' "$n" | wc -l)" -ne 1 ]; then
+	k=1
+	case $line in
+	[0-9]@*) k=${line%%@*} line=${line#*@} ;;
+	*) if [ "$(grep -cF -- "$line" "$file")" -ne 1 ]; then k=0; fi ;;
+	esac
+	n=$(grep -nF -- "$line" "$file" | sed -n "${k}p" | cut -d: -f1)
+	if [ -z "$n" ]; then
 		fail "'$line' is not one line of $file"
 		return
 	fi
@@ -61,5 +66,30 @@ mutate pack_roundtrip_no_st examples/pack_roundtrip.tile "apply tcgen05.st" "$tm
 mutate per_warp_slots_no_st examples/per_warp_slots.tile "apply tcgen05.st" "$tmem_poison" --expect Out=A
 mutate shape_16x64b_no_st examples/shape_16x64b.tile "apply tcgen05.st" "$tmem_poison" --expect Out=A
 mutate trap_base_no_st tests/emu/trap_base.tile "apply tcgen05.st" "$tmem_poison" --expect Out=A
+
+# ---------------------------------------------------------------- a hand-written wait deleted
+# The static checks refuse these programs; --unchecked-waits makes that a warning, and the emulator
+# shows what the hardware may do: a register read before its load completed, a load (or dealloc) of
+# cells whose store has not landed.
+no_wait_ld="read before tcgen05.wait::ld; it was loaded by"
+no_wait_st="that no tcgen05.wait::st has completed; on hardware this load may come before or after it"
+mutate roundtrip_no_wait_ld examples/tmem_roundtrip.tile "tcgen05.wait::ld" "$no_wait_ld" --unchecked-waits
+mutate roundtrip_no_wait_st examples/tmem_roundtrip.tile "tcgen05.wait::st" "$no_wait_st" --unchecked-waits
+mutate column_slice_no_wait_ld examples/column_slice.tile "tcgen05.wait::ld" "$no_wait_ld" --unchecked-waits
+mutate column_slice_no_wait_st examples/column_slice.tile "tcgen05.wait::st" "$no_wait_st" --unchecked-waits
+mutate subword_f16_no_wait_st examples/subword_f16.tile "tcgen05.wait::st" "$no_wait_st" --unchecked-waits
+mutate pack_roundtrip_no_wait_st examples/pack_roundtrip.tile "tcgen05.wait::st" "$no_wait_st" --unchecked-waits
+mutate per_warp_slots_no_wait_ld examples/per_warp_slots.tile "tcgen05.wait::ld" "$no_wait_ld" --unchecked-waits
+mutate layout_d_repeat_no_wait_st examples/layout_d_repeat.tile "tcgen05.wait::st" "$no_wait_st" --unchecked-waits
+mutate cta_scope_256_no_wait_ld examples/cta_scope_256.tile "tcgen05.wait::ld" "$no_wait_ld" --unchecked-waits
+mutate shared_columns_no_wait_st examples/tmem_shared_columns.tile "2@tcgen05.wait::st" "$no_wait_st" --unchecked-waits
+mutate shared_columns_no_wait_ld examples/tmem_shared_columns.tile "3@tcgen05.wait::ld" "$no_wait_ld" --unchecked-waits
+mutate shape_16x32bx2_no_wait_st examples/shape_16x32bx2.tile "tcgen05.wait::st" "$no_wait_st" --unchecked-waits
+mutate device_functions_no_wait_st examples/device_functions.tile "tcgen05.wait::st" "no tcgen05.wait::st has completed" \
+	--unchecked-waits
+mutate trap_base_no_wait_st tests/emu/trap_base.tile "tcgen05.wait::st" "$no_wait_st" --unchecked-waits
+# without --unchecked-waits the static check refuses the same program
+mutate roundtrip_no_wait_st_refused examples/tmem_roundtrip.tile "tcgen05.wait::st" \
+	"error: tcgen05.ld reads TMEM (lane 0, column 0) that warp 0 stored with tcgen05.st without tcgen05.wait::st in between"
 
 exit $failed
