@@ -486,8 +486,9 @@ fill_function(Buf *b, Tensor **fills, int nfills)
 		              "\t\t\tunsigned v = 0, *c = &cells[tl_fill_cell_%d[e] + start];\n"
 		              "\t\t\tmemcpy(&v, (const unsigned char *)tl_fill_src[%d]->init + tl_host_offset(tl_fill_src[%d], e / %d) * %d, %d);\n"
 		              "\t\t\t*c = (*c & ~(0x%xu << tl_fill_shift_%d[e])) | v << tl_fill_shift_%d[e];\n"
+		              "\t\t\ttl_poison_cells[tl_fill_cell_%d[e] + start] |= tl_fill_shift_%d[e] < 16 ? %d : 2;\n"
 		              "\t\t}\n\t}\n", at, strlen(at), t->count * t->layout->nrep, i, i, i, t->layout->nrep, bytes, bytes,
-		           bytes == 4 ? 0xffffffffu : (1u << 8 * bytes) - 1, i, i);
+		           bytes == 4 ? 0xffffffffu : (1u << 8 * bytes) - 1, i, i, i, i, bytes == 4 ? 3 : 1);
 	}
 	buf_puts(b, "}\n");
 }

@@ -44,52 +44,48 @@ mutate() {
 
 never_wrote="but nothing wrote it; it holds poison"
 tmem_poison="a cell that nothing wrote; it holds poison"
-
-# ---------------------------------------------------------------- registers never written
-mutate roundtrip_no_fill examples/tmem_roundtrip.tile "local_src[j] = A[tid, j];" \
-	"stores register slot 0 of 'src' with tcgen05.st, $never_wrote" --expect Out=A
-mutate roundtrip_no_ld examples/tmem_roundtrip.tile "apply tcgen05.ld" \
-	"reads register slot 0 of 'dst', $never_wrote" --expect Out=A
-mutate column_slice_no_fill examples/column_slice.tile "s[j] = A[tid, j];" \
-	"with tcgen05.st, $never_wrote" --expect Out=A
-mutate column_slice_no_ld examples/column_slice.tile "apply tcgen05.ld" \
-	"reads register slot 0 of 'dst', $never_wrote" --expect Out=A
-mutate subword_f16_no_fill examples/subword_f16.tile "mine[j] = A[tid, j];" \
-	"stores register slot 0 of 'r' with tcgen05.st, $never_wrote" --expect Out=A
-mutate trap_base_no_fill tests/emu/trap_base.tile "mine[j] = A[tid, j];" \
-	"stores register slot 0 of 'r' with tcgen05.st, $never_wrote" --expect Out=A
-
-# ---------------------------------------------------------------- tensor memory never written
-mutate roundtrip_no_st examples/tmem_roundtrip.tile "apply tcgen05.st" "$tmem_poison" --expect Out=A
-mutate subword_f16_no_st examples/subword_f16.tile "apply tcgen05.st" "$tmem_poison" --expect Out=A
-mutate pack_roundtrip_no_st examples/pack_roundtrip.tile "apply tcgen05.st" "$tmem_poison" --expect Out=A
-mutate per_warp_slots_no_st examples/per_warp_slots.tile "apply tcgen05.st" "$tmem_poison" --expect Out=A
-mutate shape_16x64b_no_st examples/shape_16x64b.tile "apply tcgen05.st" "$tmem_poison" --expect Out=A
-mutate trap_base_no_st tests/emu/trap_base.tile "apply tcgen05.st" "$tmem_poison" --expect Out=A
-
-# ---------------------------------------------------------------- a hand-written wait deleted
-# The static checks refuse these programs; --unchecked-waits makes that a warning, and the emulator
-# shows what the hardware may do: a register read before its load completed, a load (or dealloc) of
-# cells whose store has not landed.
 no_wait_ld="read before tcgen05.wait::ld; it was loaded by"
 no_wait_st="that no tcgen05.wait::st has completed; on hardware this load may come before or after it"
-mutate roundtrip_no_wait_ld examples/tmem_roundtrip.tile "tcgen05.wait::ld" "$no_wait_ld" --unchecked-waits
-mutate roundtrip_no_wait_st examples/tmem_roundtrip.tile "tcgen05.wait::st" "$no_wait_st" --unchecked-waits
-mutate column_slice_no_wait_ld examples/column_slice.tile "tcgen05.wait::ld" "$no_wait_ld" --unchecked-waits
-mutate column_slice_no_wait_st examples/column_slice.tile "tcgen05.wait::st" "$no_wait_st" --unchecked-waits
-mutate subword_f16_no_wait_st examples/subword_f16.tile "tcgen05.wait::st" "$no_wait_st" --unchecked-waits
-mutate pack_roundtrip_no_wait_st examples/pack_roundtrip.tile "tcgen05.wait::st" "$no_wait_st" --unchecked-waits
-mutate per_warp_slots_no_wait_ld examples/per_warp_slots.tile "tcgen05.wait::ld" "$no_wait_ld" --unchecked-waits
-mutate layout_d_repeat_no_wait_st examples/layout_d_repeat.tile "tcgen05.wait::st" "$no_wait_st" --unchecked-waits
-mutate cta_scope_256_no_wait_ld examples/cta_scope_256.tile "tcgen05.wait::ld" "$no_wait_ld" --unchecked-waits
-mutate shared_columns_no_wait_st examples/tmem_shared_columns.tile "2@tcgen05.wait::st" "$no_wait_st" --unchecked-waits
-mutate shared_columns_no_wait_ld examples/tmem_shared_columns.tile "3@tcgen05.wait::ld" "$no_wait_ld" --unchecked-waits
-mutate shape_16x32bx2_no_wait_st examples/shape_16x32bx2.tile "tcgen05.wait::st" "$no_wait_st" --unchecked-waits
-mutate device_functions_no_wait_st examples/device_functions.tile "tcgen05.wait::st" "no tcgen05.wait::st has completed" \
-	--unchecked-waits
-mutate trap_base_no_wait_st tests/emu/trap_base.tile "tcgen05.wait::st" "$no_wait_st" --unchecked-waits
-# without --unchecked-waits the static check refuses the same program
-mutate roundtrip_no_wait_st_refused examples/tmem_roundtrip.tile "tcgen05.wait::st" \
-	"error: tcgen05.ld reads TMEM (lane 0, column 0) that warp 0 stored with tcgen05.st without tcgen05.wait::st in between"
+
+# One mutation a line: NAME | FILE | LINE | TEXT | OPTIONS (the variables above expanded in TEXT).
+# Registers never written: a register fill or a tcgen05.ld deleted. Tensor memory never written: a
+# tcgen05.st deleted. A hand-written wait deleted: the static checks refuse those programs, and
+# --unchecked-waits makes that a warning, so that the emulator shows what the hardware may do (a register
+# read before its load completed, a load or a dealloc of cells whose store has not landed); the last line
+# checks that without it the error stays.
+while IFS='|' read -r mname mfile mline mtext mopts; do
+	mtext=$(printf '%s' "$mtext" | sed "s/\$never_wrote/$never_wrote/; s/\$tmem_poison/$tmem_poison/;
+		s/\$no_wait_ld/$no_wait_ld/; s/\$no_wait_st/$no_wait_st/")
+	# the options are words
+	mutate "$mname" "$mfile" "$mline" "$mtext" $mopts
+done <<'EOF'
+roundtrip_no_fill|examples/tmem_roundtrip.tile|local_src[j] = A[tid, j];|stores register slot 0 of 'src' with tcgen05.st, $never_wrote|--expect Out=A
+roundtrip_no_ld|examples/tmem_roundtrip.tile|apply tcgen05.ld|reads register slot 0 of 'dst', $never_wrote|--expect Out=A
+column_slice_no_fill|examples/column_slice.tile|s[j] = A[tid, j];|with tcgen05.st, $never_wrote|--expect Out=A
+column_slice_no_ld|examples/column_slice.tile|apply tcgen05.ld|reads register slot 0 of 'dst', $never_wrote|--expect Out=A
+subword_f16_no_fill|examples/subword_f16.tile|mine[j] = A[tid, j];|stores register slot 0 of 'r' with tcgen05.st, $never_wrote|--expect Out=A
+trap_base_no_fill|tests/emu/trap_base.tile|mine[j] = A[tid, j];|stores register slot 0 of 'r' with tcgen05.st, $never_wrote|--expect Out=A
+roundtrip_no_st|examples/tmem_roundtrip.tile|apply tcgen05.st|$tmem_poison|--expect Out=A
+subword_f16_no_st|examples/subword_f16.tile|apply tcgen05.st|$tmem_poison|--expect Out=A
+pack_roundtrip_no_st|examples/pack_roundtrip.tile|apply tcgen05.st|$tmem_poison|--expect Out=A
+per_warp_slots_no_st|examples/per_warp_slots.tile|apply tcgen05.st|$tmem_poison|--expect Out=A
+shape_16x64b_no_st|examples/shape_16x64b.tile|apply tcgen05.st|$tmem_poison|--expect Out=A
+trap_base_no_st|tests/emu/trap_base.tile|apply tcgen05.st|$tmem_poison|--expect Out=A
+roundtrip_no_wait_ld|examples/tmem_roundtrip.tile|tcgen05.wait::ld|$no_wait_ld|--unchecked-waits
+roundtrip_no_wait_st|examples/tmem_roundtrip.tile|tcgen05.wait::st|$no_wait_st|--unchecked-waits
+column_slice_no_wait_ld|examples/column_slice.tile|tcgen05.wait::ld|$no_wait_ld|--unchecked-waits
+column_slice_no_wait_st|examples/column_slice.tile|tcgen05.wait::st|$no_wait_st|--unchecked-waits
+subword_f16_no_wait_st|examples/subword_f16.tile|tcgen05.wait::st|$no_wait_st|--unchecked-waits
+pack_roundtrip_no_wait_st|examples/pack_roundtrip.tile|tcgen05.wait::st|$no_wait_st|--unchecked-waits
+per_warp_slots_no_wait_ld|examples/per_warp_slots.tile|tcgen05.wait::ld|$no_wait_ld|--unchecked-waits
+layout_d_repeat_no_wait_st|examples/layout_d_repeat.tile|tcgen05.wait::st|$no_wait_st|--unchecked-waits
+cta_scope_256_no_wait_ld|examples/cta_scope_256.tile|tcgen05.wait::ld|$no_wait_ld|--unchecked-waits
+shared_columns_no_wait_st|examples/tmem_shared_columns.tile|2@tcgen05.wait::st|$no_wait_st|--unchecked-waits
+shared_columns_no_wait_ld|examples/tmem_shared_columns.tile|3@tcgen05.wait::ld|$no_wait_ld|--unchecked-waits
+shape_16x32bx2_no_wait_st|examples/shape_16x32bx2.tile|tcgen05.wait::st|$no_wait_st|--unchecked-waits
+device_functions_no_wait_st|examples/device_functions.tile|tcgen05.wait::st|no tcgen05.wait::st has completed|--unchecked-waits
+trap_base_no_wait_st|tests/emu/trap_base.tile|tcgen05.wait::st|$no_wait_st|--unchecked-waits
+roundtrip_no_wait_st_refused|examples/tmem_roundtrip.tile|tcgen05.wait::st|error: tcgen05.ld reads TMEM (lane 0, column 0) that warp 0 stored with tcgen05.st without tcgen05.wait::st in between|
+EOF
 
 exit $failed
