@@ -1446,6 +1446,20 @@ tl_emu_f2u32(float x)
 #endif
 }
 
+// ------------------------------------------------------------------ f32 negation
+// The GPU's negation of a NaN gives 0x7fffffff (nvcc makes it an add: measured on an H200), where C's -
+// on the CPU flips the sign bit of the NaN; abs, min and max keep an operand's bits on both.
+
+TL_EMU_INLINE float
+tl_emu_fneg(float x)
+{
+#ifdef __CUDACC__
+	return -x;
+#else
+	return tl_cpu_nan(-x);
+#endif
+}
+
 // ------------------------------------------------------------------ integer operations C leaves undefined
 // Division by zero, INT_MIN / -1 and a shift count outside 0..31 are errors in a constant expression;
 // at run time they stop the run here (the hardware gives some value, a CPU may die of SIGFPE).

@@ -399,6 +399,10 @@ expr(const IExpr *e)
 		register_read(e->tensor, e->slot);
 		break;
 	case IE_UNARY:
+		if (e->op == OP_NEG && e->type == T_F32 && E.d->fneg) {
+			call2(E.d->fneg, e->a, NULL);
+			break;
+		}
 		buf_printf(E.out, "(%s", op_text(e->op));
 		expr(e->a);
 		buf_puts(E.out, ")");

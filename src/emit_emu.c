@@ -529,6 +529,7 @@ static const CuDialect emu = {
 	.shared_addr = "tl_emu_saddr",
 	.placed_fences = false, /* the emulator's __syncthreads orders everything */
 	.f2i = true,
+	.fneg = "tl_emu_fneg",
 	.tc = emu_tc,
 	.reg = emu_reg,
 	.reg_written = emu_reg_written,

@@ -1238,6 +1238,7 @@ typedef struct CuDialect {
 	bool devices;            /* device functions as C functions, and calls of them as C calls */
 	bool f2i;                /* float to integer through tl_emu_f2s32 / tl_emu_f2u32, which saturate as cvt.rzi */
 	bool approx_math;        /* the functions of 10.2 as the GPU's own code builds them (MathGen.approx) */
+	const char *fneg;        /* the function an f32 negation calls (the GPU's gives NaN as 0x7fffffff); NULL: C's - */
 	void (*tc)(CuWriter *w, const LStmt *s); /* one tcgen05 instruction */
 	/* the text of a read of register word for element slot (-1: the whole word), verb "read", "stored" or
 	   "copied" (a move into another register); NULL: plain NAME[WORD] */

@@ -293,6 +293,11 @@ expect_run emu/run/expect_unknown 2 "kernel tmem_roundtrip has no tensor paramet
 # The products with it are the GPU's canonical NaN 0x7fffffff in every element (before: the CPU's 0x7fc00000)
 expect_run emu/run/set_nan 0 "Out: f32[4096] fnv64 bd706d1e8d396325: nan nan nan nan" tests/golden/scalar_param.tile \
 	--set scale=nan --set n=4096
+# NaN results are 0x7fffffff as on the GPU: a negation (before: the sign flipped, 0xffc00000), a product
+# (before: 0x7fc00000, the operand's); abs keeps the operand's bits (0x7fc00000) on both
+expect_run emu/run/nan_neg 0 "Neg: f32[128] fnv64 102e49763452dd25: nan nan nan nan" tests/emu/nan_results.tile --set s=nan
+expect_run emu/run/nan_mul 0 "Mul: f32[128] fnv64 102e49763452dd25: nan nan nan nan" tests/emu/nan_results.tile --set s=nan
+expect_run emu/run/nan_abs 0 "Abs: f32[128] fnv64 ef1b734eff2cb725: nan nan nan nan" tests/emu/nan_results.tile --set s=nan
 expect_run emu/run/set_f32_range 2 "1e40 is out of range for 'scale' of type f32" tests/golden/scalar_param.tile \
 	--set scale=1e40
 expect_run emu/run/grid_undefined 1 "grid dimension x of kernel grid_undefined is undefined with these --set values" \
