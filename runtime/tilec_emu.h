@@ -1140,10 +1140,11 @@ tl_emu_dealloc(TlEmuCta *c, unsigned addr, int ncols, const char *where)
 		for (int cell = 0; tl_st_total && cell < TL_EMU_CELLS; cell++)
 			if (tl_st_count[cell] && cell % TL_EMU_COLS >= c->start[i] && cell % TL_EMU_COLS < c->start[i] + ncols) {
 				tl_emu_unlock(c);
+				const char *st = tl_st_where[cell];
 				TL_EMU_FAIL(TL_EMU_AT "tcgen05.dealloc frees TMEM (lane %d, column %d), which %s stored to and no "
 				                      "tcgen05.wait::st has completed; on hardware the store may land after the "
 				                      "dealloc\n", TL_EMU_ARGS(where), cell / TL_EMU_COLS, cell % TL_EMU_COLS,
-				            tl_st_where[cell]);
+				            st ? st : "?");
 			}
 #endif
 		unsigned need = ncols >= TL_EMU_COLS ? 0xffffu : (1u << (ncols / 32)) - 1;
@@ -1255,12 +1256,13 @@ tl_emu_access(TlEmuCta *c, const unsigned short *img, int nregs, int pack, unsig
 				TL_EMU_FAIL(TL_EMU_AT "lane %d, register %d: TMEM column %u is beyond the 512 columns\n",
 				            TL_EMU_ARGS(where), tl_emu_tid() & 31, bad_r, tcol);
 #ifndef __CUDACC__
-			else if (bad >= 4)
+			else if (bad >= 4) {
+				const char *st = tl_st_where[tl_st_count[cell] ? cell : cell + 1];
 				TL_EMU_FAIL(TL_EMU_AT "lane %d, register %d: TMEM (lane %u, column %u) has a store of %s that no "
 				                      "tcgen05.wait::st has completed; on hardware this %s may come %s it\n",
-				            TL_EMU_ARGS(where), tl_emu_tid() & 31, bad_r, tlane, tcol,
-				            tl_st_where[tl_st_count[cell] ? cell : cell + 1], bad == 4 ? "load" : "store",
-				            bad == 4 ? "before or after" : "before");
+				            TL_EMU_ARGS(where), tl_emu_tid() & 31, bad_r, tlane, tcol, st ? st : "?",
+				            bad == 4 ? "load" : "store", bad == 4 ? "before or after" : "before");
+			}
 #endif
 			else
 				TL_EMU_FAIL(TL_EMU_AT "lane %d, register %d: TMEM column %u (lane %u) is not allocated (in use: "
