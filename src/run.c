@@ -59,7 +59,8 @@ run_help(void)
 	      "                     and the emulator shows what the program does\n"
 	      "  -Wno-race, -w      no warning for data races (two threads, one element, no barrier between)\n"
 	      "  -Werror            warnings are errors (exit status 1)\n"
-	      "exit status: 0 ok, 1 errors in the input, an --expect that failed or an emulator trap,\n"
+	      "exit status: 0 ok, 1 errors in the input, an --expect that failed, an emulator trap or a\n"
+	      "read of a value never written,\n"
 	      "2 bad usage, 3 no C++ compiler, 4 internal error\n",
 	      stdout);
 }
