@@ -139,7 +139,7 @@ check-build: $(B)/tilec $(B)/libtilert.a $(UNITS)
 # sanitizer binary, an 8192 x 8192 GEMM epilogue) are CHECK_LARGE_STEPS, run by make check-large.
 
 CHECK_STEPS = emu run-golden ptx-routes asan-unit asan-run-golden embed ptxas draw asan-fuzz-replay \
-	copy-twins unit asan-robustness asan-cli robustness docs fuzz-replay cli asan-draw tables install man
+	copy-twins emu-mutations unit asan-robustness asan-cli robustness docs fuzz-replay cli asan-draw tables install man
 CHECK_LARGE_STEPS = emu-large asan-emu
 
 CHECK_JOBS = $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || nproc 2>/dev/null || echo 1)
@@ -196,6 +196,8 @@ check-emu: check-env
 # make check's emu builds the examples' emulation code for sm_80; check-large's asan-emu for sm_90.
 check-asan-emu: check-env
 	@EMU_NVCC_ARCHS=sm_90 $(ASAN_ENV) $(STEP) asan emu sh tests/emu.sh build/asan/tilec
+check-emu-mutations: check-env
+	@$(STEP) - emu-mutations sh tests/emu-mutations.sh build/tilec
 check-copy-twins: check-env
 	@$(STEP) - copy-twins sh tests/copy-twins.sh build/tilec
 check-tables: check-env

@@ -58,12 +58,14 @@ static thread_local int tl_cpu_tid;
 static pthread_mutex_t tl_cpu_fail_mu = PTHREAD_MUTEX_INITIALIZER;
 static void tl_race_epoch(void);
 static FILE *tl_race_out; // tilec run's race report file; NULL: no race detection
+static void tl_poison_report(void);
 
 static void tl_cpu_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void
 tl_cpu_fail(const char *fmt, ...)
 {
 	pthread_mutex_lock(&tl_cpu_fail_mu); // the first failure speaks; the others wait for the exit
+	tl_poison_report(); // a read of poison found before may be why
 	va_list ap;
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
@@ -191,13 +193,16 @@ static inline float __uint_as_float(unsigned u) { float f; memcpy(&f, &u, 4); re
 static inline float __int_as_float(int i) { float f; memcpy(&f, &i, 4); return f; }
 static inline int __float_as_int(float f) { int i; memcpy(&i, &f, 4); return i; }
 // The rounding intrinsics the generated code uses for f32 arithmetic: plain IEEE operations here, as the
-// program is compiled with -ffp-contract=off.
-static inline float __fadd_rn(float a, float b) { return a + b; }
-static inline float __fsub_rn(float a, float b) { return a - b; }
-static inline float __fmul_rn(float a, float b) { return a * b; }
-static inline float __fdiv_rn(float a, float b) { return a / b; }
-static inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
-static inline float __fsqrt_rn(float a) { return sqrtf(a); }
+// program is compiled with -ffp-contract=off, whose NaN results are made the GPU's canonical NaN,
+// 0x7fffffff: the GPU's add, sub, mul, div, fma and sqrt give it whatever NaN their operands hold, where the
+// CPU keeps an operand's payload (quieted: 0x7fbadbad * 0 is 0x7ffadbad) or makes 0xffc00000 (0 * inf).
+static inline float tl_cpu_nan(float r) { return r != r ? __uint_as_float(0x7fffffffu) : r; }
+static inline float __fadd_rn(float a, float b) { return tl_cpu_nan(a + b); }
+static inline float __fsub_rn(float a, float b) { return tl_cpu_nan(a - b); }
+static inline float __fmul_rn(float a, float b) { return tl_cpu_nan(a * b); }
+static inline float __fdiv_rn(float a, float b) { return tl_cpu_nan(a / b); }
+static inline float __fmaf_rn(float a, float b, float c) { return tl_cpu_nan(fmaf(a, b, c)); }
+static inline float __fsqrt_rn(float a) { return tl_cpu_nan(sqrtf(a)); }
 static inline float __int2float_rn(int i) { return (float)i; }
 // cvt.rni.s32.f32: to nearest even, saturating, NaN to 0
 static inline int
@@ -529,6 +534,97 @@ tl_race_epoch(void)
 	}
 }
 
+// ---- uninitialised registers and tensor memory, for tilec run (docs/emulator.md, "Poison")
+// The code tilec run compiles keeps, next to each register word, a shadow word (tl_ok_<tensor>): bits
+// 0..3 say which of the word's elements the program wrote (one bit for f32, two for 16-bit types, four
+// for 8-bit ones); bit 4 says the word was loaded from tensor memory, from the cell (lane, column) in bits
+// 8..15 and 16..25. Each TMEM cell has a shadow byte too (tl_poison_cells: bit 0 its low 16 bits written,
+// bit 1 its high ones). A read of an element not written calls tl_poison_hit, which keeps, for each
+// statement (site), the lowest thread of the block that made one; when the block ends (or the run stops
+// for another reason) those are written to tl_poison_out, "uninit SITE THREAD X Y Z SLOT SHADOW", which
+// tilec run turns into errors (or, with --allow-uninit, warnings: each site once, and the run goes on).
+struct TlPoisonHit {
+	int tid;
+	unsigned slot, ok;
+};
+static FILE *tl_poison_out;           // NULL: no tracking
+static int tl_poison_allow;           // --allow-uninit: report and go on
+static unsigned tl_poison_nsites;
+static TlPoisonHit *tl_poison_hits;   // per site: the lowest thread of this block (tid -1: none)
+static unsigned char *tl_poison_done; // per site: reported by an earlier block
+static int tl_poison_any;             // a hit in this block
+static unsigned char tl_poison_cells[128 * 512]; // the shadow of the running block's tensor memory
+static pthread_mutex_t tl_poison_mu = PTHREAD_MUTEX_INITIALIZER;
+
+// Called by tilec run's main before the launch: nsites statements read registers.
+static __attribute__((unused)) void
+tl_poison_start(FILE *out, int allow, unsigned nsites)
+{
+	tl_poison_out = out;
+	tl_poison_allow = allow;
+	tl_poison_nsites = nsites;
+	tl_poison_hits = (TlPoisonHit *)malloc((nsites + 1) * sizeof *tl_poison_hits);
+	tl_poison_done = (unsigned char *)calloc(nsites + 1, 1);
+	if (!tl_poison_hits || !tl_poison_done)
+		tl_race_nomem();
+	for (unsigned i = 0; i <= nsites; i++)
+		tl_poison_hits[i].tid = -1;
+}
+
+// Thread tl_cpu_tid read register slot `slot` at `site`; ok: the word's shadow.
+static __attribute__((noinline)) void
+tl_poison_hit(unsigned site, unsigned slot, unsigned ok)
+{
+	if (site >= tl_poison_nsites || tl_poison_done[site])
+		return;
+	pthread_mutex_lock(&tl_poison_mu);
+	TlPoisonHit *h = &tl_poison_hits[site];
+	if (h->tid < 0 || tl_cpu_tid < h->tid)
+		*h = TlPoisonHit{tl_cpu_tid, slot, ok};
+	tl_poison_any = 1;
+	pthread_mutex_unlock(&tl_poison_mu);
+}
+
+// The hits of the block, written out; without --allow-uninit the run stops after a block with one.
+static void
+tl_poison_report(void)
+{
+	if (!tl_poison_out || !tl_poison_any)
+		return;
+	pthread_mutex_lock(&tl_poison_mu);
+	for (unsigned i = 0; i < tl_poison_nsites; i++) {
+		TlPoisonHit *h = &tl_poison_hits[i];
+		if (h->tid < 0)
+			continue;
+		fprintf(tl_poison_out, "uninit %u %d %u %u %u %u %u\n", i, h->tid, blockIdx.x, blockIdx.y, blockIdx.z, h->slot,
+		        h->ok);
+		h->tid = -1;
+		tl_poison_done[i] = 1;
+	}
+	fflush(tl_poison_out);
+	tl_poison_any = 0;
+	pthread_mutex_unlock(&tl_poison_mu);
+}
+
+// A register word's value v, after the test that the parts in need (of per parts of the word) were
+// written; word: the word's number, for the slot reported.
+static inline __attribute__((unused)) unsigned
+tl_emu_chk(unsigned ok, unsigned need, unsigned site, unsigned word, unsigned per, unsigned v)
+{
+	if ((ok & need) != need)
+		tl_poison_hit(site, word * per + (unsigned)__builtin_ctz(need & ~ok), ok);
+	return v;
+}
+
+// The shadow of a word loaded from tensor memory (info: tl_emu_access's hw: halves written, origin) for a
+// register type of per elements a word.
+static inline __attribute__((unused)) unsigned
+tl_emu_parts(unsigned info, unsigned per)
+{
+	unsigned h = info & 3, parts = per == 1 ? (h == 3) : per == 2 ? h : (h & 1 ? 3u : 0u) | (h & 2 ? 12u : 0u);
+	return parts | (info & ~15u);
+}
+
 struct TlCpuStart {
 	void (*entry)(void **);
 	void **args;
@@ -586,6 +682,12 @@ tl_cpu_launch(const unsigned grid[3], const unsigned block[3], void (*entry)(voi
 				}
 				for (int t = 0; t < n; t++)
 					pthread_join(th[t], NULL);
+				if (tl_poison_any) {
+					blockIdx = TlDim3{x, y, z};
+					tl_poison_report();
+					if (!tl_poison_allow)
+						_exit(TL_EMU_TRAP_STATUS);
+				}
 				if (tl_race_out)
 					tl_race_epoch();
 				pthread_mutex_destroy(&b.mu);
@@ -730,6 +832,7 @@ struct TlEmuCta {
 	int last_ncols;               // ncols of the latest alloc (it must not grow)
 	const char *relinquished;     // the relinquish_alloc_permit executed, or null
 	int lock;
+	unsigned char *ok;            // tilec run: the cells' shadow (tl_poison_cells); null: not tracked
 };
 
 TL_EMU_INLINE int
@@ -765,6 +868,11 @@ tl_emu_init(TlEmuCta *c, unsigned *cells)
 	c->last_ncols = 0;
 	c->relinquished = 0;
 	c->lock = 0;
+#ifdef __CUDACC__
+	c->ok = 0;
+#else
+	c->ok = tl_poison_out ? tl_poison_cells : 0;
+#endif
 }
 
 TL_EMU_FN void
@@ -796,6 +904,94 @@ tl_emu_begin(TlEmuCta *c, unsigned *tmem_all, unsigned nslots = 0)
 // A .sync.aligned instruction: every lane of the warp executes it, together. On the CPU a lane that
 // never arrives makes the barrier's deadlock report; on the GPU (independent thread scheduling makes
 // __activemask() no test of convergence) it is undefined, as on the hardware.
+#ifndef __CUDACC__
+// ---- tcgen05.st completes late on the CPU (docs/emulator.md, "Asynchronous completion")
+// A thread's stores wait in its queue until its tcgen05.wait::st; with tilec run --seed, each lands
+// instead after a number (0 to 3, from the seed) of the thread's next tcgen05 instructions, or at the
+// wait if that comes first. tl_st_count[cell] counts the stores to a cell not landed yet, so that a
+// load of the cell, or a dealloc of it, stops the run: on hardware it would find the old value or the
+// new one. On the GPU a store lands at once: a program the static checks accept cannot tell.
+static inline unsigned long long
+tl_host_splitmix_st(unsigned long long *s)
+{
+	unsigned long long z = (*s += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+struct TlStPending {
+	unsigned *cell;
+	unsigned char *ok; // its shadow (tilec run), or null
+	unsigned value, index;
+	unsigned char shadow, countdown; // countdown 255: at the wait
+	const char *where;
+};
+struct TlStQueue {
+	TlStPending *q;
+	int n, cap;
+	unsigned long long seq;
+};
+static TlStQueue tl_st_queues[1024]; // by thread of the block; kept from block to block
+static unsigned short tl_st_count[128 * 512];
+static unsigned tl_st_total; // the stores of the block not landed yet
+static const char *tl_st_where[128 * 512]; // the latest store to the cell not landed yet
+static unsigned long long tl_st_seed;      // tilec run --seed S: S + 1; 0: stores land at their wait
+static __attribute__((unused)) void tl_st_seeded(unsigned long long seed) { tl_st_seed = seed + 1; }
+
+// When the thread's next tcgen05.st lands: 255, at its wait::st; with --seed, after 0 to 3 of the
+// thread's next tcgen05 instructions, the same for every lane of a warp (its stores land together).
+static unsigned char
+tl_st_countdown(void)
+{
+	if (!tl_st_seed)
+		return 255;
+	unsigned long long s = tl_st_seed ^ (0x9e3779b97f4a7c15ull * (unsigned long long)((tl_cpu_tid >> 5) + 1)) ^
+	                       (tl_st_queues[tl_cpu_tid].seq++ << 20);
+	return (unsigned char)(tl_host_splitmix_st(&s) % 4);
+}
+
+static void
+tl_st_push(unsigned *cell, unsigned char *ok, unsigned index, unsigned value, unsigned char shadow,
+           unsigned char countdown, const char *where)
+{
+	TlStQueue *sq = &tl_st_queues[tl_cpu_tid];
+	if (sq->n == sq->cap) {
+		sq->cap = sq->cap ? 2 * sq->cap : 256;
+		sq->q = (TlStPending *)realloc(sq->q, (size_t)sq->cap * sizeof *sq->q);
+		if (!sq->q)
+			tl_race_nomem();
+	}
+	sq->q[sq->n++] = TlStPending{cell, ok, value, index, shadow, countdown, where};
+	__atomic_fetch_add(&tl_st_count[index], 1, __ATOMIC_RELAXED);
+	__atomic_fetch_add(&tl_st_total, 1, __ATOMIC_RELAXED);
+	tl_st_where[index] = where;
+}
+
+// all: the thread's tcgen05.wait::st; else one of its tcgen05 instructions passes (--seed).
+static void
+tl_st_land(int all)
+{
+	TlStQueue *sq = &tl_st_queues[tl_cpu_tid];
+	int n = 0;
+	for (int i = 0; i < sq->n; i++) {
+		TlStPending *p = &sq->q[i];
+		if (all || p->countdown == 0) {
+			*p->cell = p->value;
+			if (p->ok)
+				*p->ok = p->shadow;
+			__atomic_fetch_sub(&tl_st_count[p->index], 1, __ATOMIC_RELAXED);
+			__atomic_fetch_sub(&tl_st_total, 1, __ATOMIC_RELAXED);
+		} else {
+			if (p->countdown != 255)
+				p->countdown--;
+			sq->q[n++] = *p;
+		}
+	}
+	sq->n = n;
+}
+#endif
+
 TL_EMU_FN void
 tl_emu_collective(const char *where)
 {
@@ -803,6 +999,8 @@ tl_emu_collective(const char *where)
 	(void)where;
 	__syncwarp(tl_emu_lanes_mask());
 #else
+	if (tl_st_queues[tl_cpu_tid].n)
+		tl_st_land(0);
 	tl_cpu_barrier(&tl_cpu_block->warp[tl_cpu_tid >> 5], where);
 #endif
 }
@@ -901,8 +1099,11 @@ tl_emu_alloc(TlEmuCta *c, unsigned *slot, int ncols, const char *where)
 		tl_emu_unlock(c);
 	}
 	start = __shfl_sync(live, start, 0);
-	for (int i = tl_emu_tid() & 31; i < TL_EMU_LANES * ncols; i += 32)
+	for (int i = tl_emu_tid() & 31; i < TL_EMU_LANES * ncols; i += 32) {
 		c->tmem[(i / ncols) * TL_EMU_COLS + start + i % ncols] = TL_EMU_POISON;
+		if (c->ok)
+			c->ok[(i / ncols) * TL_EMU_COLS + start + i % ncols] = 0;
+	}
 	__syncwarp(live);
 #ifndef __CUDACC__
 	if ((tl_emu_tid() & 31) == 0 && tl_emu_alloc_hook)
@@ -935,6 +1136,17 @@ tl_emu_dealloc(TlEmuCta *c, unsigned addr, int ncols, const char *where)
 			TL_EMU_FAIL(TL_EMU_AT "tcgen05.dealloc of %d columns at column %u, but %s allocated %d there\n",
 			            TL_EMU_ARGS(where), ncols, addr & 0xffffu, w, had);
 		}
+#ifndef __CUDACC__
+		for (int cell = 0; tl_st_total && cell < TL_EMU_CELLS; cell++)
+			if (tl_st_count[cell] && cell % TL_EMU_COLS >= c->start[i] && cell % TL_EMU_COLS < c->start[i] + ncols) {
+				tl_emu_unlock(c);
+				const char *st = tl_st_where[cell];
+				TL_EMU_FAIL(TL_EMU_AT "tcgen05.dealloc frees TMEM (lane %d, column %d), which %s stored to and no "
+				                      "tcgen05.wait::st has completed; on hardware the store may land after the "
+				                      "dealloc\n", TL_EMU_ARGS(where), cell / TL_EMU_COLS, cell % TL_EMU_COLS,
+				            st ? st : "?");
+			}
+#endif
 		unsigned need = ncols >= TL_EMU_COLS ? 0xffffu : (1u << (ncols / 32)) - 1;
 		c->used &= ~(need << (c->start[i] / 32));
 		c->nalloc--;
@@ -960,10 +1172,17 @@ tl_emu_relinquish(TlEmuCta *c, const char *where)
 
 // wait::ld, wait::st: ld and st complete at once here; what is left is the collective check. The
 // generated code clears its pending-register masks after wait::ld.
+// st: a wait::st, which lands the thread's stores on the CPU.
 TL_EMU_FN void
-tl_emu_wait(const char *where)
+tl_emu_wait(const char *where, int st = 0)
 {
 	tl_emu_collective(where);
+#ifndef __CUDACC__
+	if (st)
+		tl_st_land(1);
+#else
+	(void)st;
+#endif
 	__syncwarp(tl_emu_lanes_mask());
 }
 
@@ -1007,9 +1226,10 @@ tl_emu_cell(const TlEmuCta *c, const unsigned short *img, int nregs, int pack, u
 	return 0;
 }
 
+// hw (tilec run, for a load; else null): per register, its shadow from the cells' (tl_emu_parts).
 TL_EMU_FN void
 tl_emu_access(TlEmuCta *c, const unsigned short *img, int nregs, int pack, unsigned addr, unsigned imm, int is_ld,
-              unsigned *regs, const char *where)
+              unsigned *regs, const char *where, unsigned *hw = 0)
 {
 	tl_emu_collective(where);
 	tl_emu_uniform(addr, where);
@@ -1019,6 +1239,10 @@ tl_emu_access(TlEmuCta *c, const unsigned short *img, int nregs, int pack, unsig
 	for (int r = 0; r < nregs && !bad; r++) {
 		bad = tl_emu_cell(c, img, nregs, pack, addr, imm, r, &cell, &tlane, &tcol);
 		bad_r = r;
+#ifndef __CUDACC__
+		if (!bad && (tl_st_count[cell] || (pack && tl_st_count[cell + 1])))
+			bad = is_ld ? 4 : 5;
+#endif
 	}
 	unsigned who = __ballot_sync(live, bad != 0);
 	if (who) {
@@ -1031,6 +1255,15 @@ tl_emu_access(TlEmuCta *c, const unsigned short *img, int nregs, int pack, unsig
 			else if (bad == 2)
 				TL_EMU_FAIL(TL_EMU_AT "lane %d, register %d: TMEM column %u is beyond the 512 columns\n",
 				            TL_EMU_ARGS(where), tl_emu_tid() & 31, bad_r, tcol);
+#ifndef __CUDACC__
+			else if (bad >= 4) {
+				const char *st = tl_st_where[tl_st_count[cell] ? cell : cell + 1];
+				TL_EMU_FAIL(TL_EMU_AT "lane %d, register %d: TMEM (lane %u, column %u) has a store of %s that no "
+				                      "tcgen05.wait::st has completed; on hardware this %s may come %s it\n",
+				            TL_EMU_ARGS(where), tl_emu_tid() & 31, bad_r, tlane, tcol, st ? st : "?",
+				            bad == 4 ? "load" : "store", bad == 4 ? "before or after" : "before");
+			}
+#endif
 			else
 				TL_EMU_FAIL(TL_EMU_AT "lane %d, register %d: TMEM column %u (lane %u) is not allocated (in use: "
 				                      "0x%04x, one bit per 32 columns)\n", TL_EMU_ARGS(where), tl_emu_tid() & 31,
@@ -1039,16 +1272,34 @@ tl_emu_access(TlEmuCta *c, const unsigned short *img, int nregs, int pack, unsig
 		__syncwarp(live);
 		__trap();
 	}
+#ifndef __CUDACC__
+	unsigned char countdown = is_ld ? 0 : tl_st_countdown();
+#endif
 	for (int r = 0; r < nregs; r++) {
 		tl_emu_cell(c, img, nregs, pack, addr, imm, r, &cell, &tlane, &tcol);
 		unsigned *t = c->tmem + cell;
-		if (is_ld)
+		if (is_ld) {
 			regs[r] = pack ? (t[0] & 0xffffu) | t[1] << 16 : t[0];
-		else if (pack) {
+			if (hw) {
+				unsigned h = pack ? (c->ok[cell] & 1u) | (c->ok[cell + 1] & 1u) << 1 : c->ok[cell] & 3u;
+				hw[r] = h == 3 ? 3 : h | 16u | tlane << 8 | tcol << 16;
+			}
+		} else if (pack) {
+#ifdef __CUDACC__
 			t[0] = TL_EMU_UNPACK_HIGH | (regs[r] & 0xffffu);
 			t[1] = TL_EMU_UNPACK_HIGH | regs[r] >> 16;
-		} else
+#else
+			tl_st_push(t, c->ok ? c->ok + cell : 0, cell, TL_EMU_UNPACK_HIGH | (regs[r] & 0xffffu), 1, countdown, where);
+			tl_st_push(t + 1, c->ok ? c->ok + cell + 1 : 0, cell + 1, TL_EMU_UNPACK_HIGH | regs[r] >> 16, 1, countdown,
+			           where);
+#endif
+		} else {
+#ifdef __CUDACC__
 			t[0] = regs[r];
+#else
+			tl_st_push(t, c->ok ? c->ok + cell : 0, cell, regs[r], 3, countdown, where);
+#endif
+		}
 	}
 	__syncwarp(live);
 }
@@ -1194,6 +1445,20 @@ tl_emu_f2u32(float x)
 	return __float2uint_rz(x);
 #else
 	return x != x || x <= 0.0f ? 0u : x >= 4294967296.0f ? 4294967295u : (unsigned)x;
+#endif
+}
+
+// ------------------------------------------------------------------ f32 negation
+// The GPU's negation of a NaN gives 0x7fffffff (nvcc makes it an add: measured on an H200), where C's -
+// on the CPU flips the sign bit of the NaN; abs, min and max keep an operand's bits on both.
+
+TL_EMU_INLINE float
+tl_emu_fneg(float x)
+{
+#ifdef __CUDACC__
+	return -x;
+#else
+	return tl_cpu_nan(-x);
 #endif
 }
 

@@ -24,6 +24,7 @@ int warning_count;
 bool diag_werror;
 bool diag_nowarn;
 bool diag_explain;
+Warn diag_demoted = WARN_COUNT;
 
 /* The name of each warning, for -Wno-NAME, -Werror=NAME and the [-WNAME] after its message. */
 static const char *const warn_names[WARN_COUNT] = {
@@ -33,6 +34,8 @@ static const char *const warn_names[WARN_COUNT] = {
 	[WARN_PTXAS_SPILL] = "ptxas-spill",
 	[WARN_RACE] = "race",
 	[WARN_STALE_REPLICA] = "stale-replica",
+	[WARN_UNINIT] = "uninit",
+	[WARN_UNCHECKED_WAIT] = "unchecked-wait",
 };
 static bool warn_off[WARN_COUNT];
 static signed char warn_error[WARN_COUNT]; /* 1: -Werror=NAME, -1: -Wno-error=NAME, 0: as -Werror says */
@@ -260,9 +263,18 @@ count_error(void)
 	error_count++;
 }
 
+static void vwarn(Warn w, Loc loc, const char *fmt, va_list ap);
+
 void
 error(Loc loc, const char *fmt, ...)
 {
+	if (diag_demoted < WARN_COUNT) {
+		va_list ap;
+		va_start(ap, fmt);
+		vwarn(diag_demoted, loc, fmt, ap);
+		va_end(ap);
+		return;
+	}
 	count_error();
 	last_suppressed = false;
 	va_list ap;
@@ -271,16 +283,14 @@ error(Loc loc, const char *fmt, ...)
 	va_end(ap);
 }
 
-void
-warn(Warn w, Loc loc, const char *fmt, ...)
+static void
+vwarn(Warn w, Loc loc, const char *fmt, va_list ap)
 {
 	if (diag_nowarn || warn_off[w]) {
 		last_suppressed = true;
 		return;
 	}
 	last_suppressed = false;
-	va_list ap;
-	va_start(ap, fmt);
 	char suffix[64];
 	if (warn_error[w] > 0 || (diag_werror && warn_error[w] == 0)) {
 		snprintf(suffix, sizeof suffix, " [-Werror=%s]", warn_names[w]);
@@ -291,6 +301,14 @@ warn(Warn w, Loc loc, const char *fmt, ...)
 		warning_count++;
 		emit(loc, "warning", "35", suffix, fmt, ap);
 	}
+}
+
+void
+warn(Warn w, Loc loc, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vwarn(w, loc, fmt, ap);
 	va_end(ap);
 }
 

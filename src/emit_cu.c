@@ -151,12 +151,13 @@ widen(EType t, const char *fmt, ...)
 	buf_free(&inner);
 }
 
-/* A register word as the generated code reads it (the dialect may check it first). */
+/* A register word as the generated code reads it (the dialect may check it first): for element slot, or
+   the whole word (slot -1). */
 static const char *
-reg_text(const Tensor *t, int word, const char *verb)
+reg_text(const Tensor *t, int word, int slot, const char *verb)
 {
 	if (E.d->reg)
-		return E.d->reg(&E, t, word, verb);
+		return E.d->reg(&E, t, word, slot, verb);
 	return pool_printf("%s[%d]", t->cname, word);
 }
 
@@ -186,7 +187,7 @@ static void
 register_read(const Tensor *t, int slot)
 {
 	int per = 32 / etype_bits(t->type);
-	word_element(t->type, reg_text(t, slot / per, "read"), slot % per);
+	word_element(t->type, reg_text(t, slot / per, slot, "read"), slot % per);
 }
 
 /* Inside a converting vector load (vector_access): the load whose element the words of tl_v hold. */
@@ -398,6 +399,10 @@ expr(const IExpr *e)
 		register_read(e->tensor, e->slot);
 		break;
 	case IE_UNARY:
+		if (e->op == OP_NEG && e->type == T_F32 && E.d->fneg) {
+			call2(E.d->fneg, e->a, NULL);
+			break;
+		}
 		buf_printf(E.out, "(%s", op_text(e->op));
 		expr(e->a);
 		buf_puts(E.out, ")");
@@ -448,7 +453,7 @@ stored_bits(EType t, const IExpr *value)
 	}
 	if (m && m->kind == IE_REG) {
 		int bits = etype_bits(t), per = 32 / bits, part = m->slot % per;
-		buf_printf(E.out, "(%s)(%s", etype_ctype(t), reg_text(m->tensor, m->slot / per, "read"));
+		buf_printf(E.out, "(%s)(%s", etype_ctype(t), reg_text(m->tensor, m->slot / per, m->slot, "read"));
 		if (part)
 			buf_printf(E.out, " >> %d", part * bits);
 		buf_puts(E.out, ")");
@@ -621,7 +626,7 @@ reg_store(const LStmt *s)
 	int per = 32 / bits;
 	int word = s->slot / per, shift = (s->slot % per) * bits;
 	if (E.d->reg_written)
-		E.d->reg_written(&E, t, word);
+		E.d->reg_written(&E, t, word, s->slot);
 	line_start();
 	if (bits == 32) {
 		buf_printf(E.out, "%s[%d] = ", t->cname, word);
@@ -841,7 +846,9 @@ stmt(const LStmt *s)
 	case L_COPY:
 		line_start();
 		buf_printf(E.out, "%s[%d] = %s;\n", s->regs[0].tensor->cname, s->regs[0].word,
-		           reg_text(s->regs[1].tensor, s->regs[1].word, "read"));
+		           reg_text(s->regs[1].tensor, s->regs[1].word, -1, "copied"));
+		if (E.d->reg_copied)
+			E.d->reg_copied(&E, &s->regs[0], &s->regs[1]);
 		break;
 	case L_TC:
 		E.d->tc(&E, s);
@@ -912,7 +919,7 @@ vector_access(const LStmt *s, List *list, int i)
 			buf_puts(E.out, " ");
 		}
 		if (!conv) {
-			buf_puts(E.out, reg_text(m->tensor, m->slot * bits / 32 + k, "read"));
+			buf_puts(E.out, reg_text(m->tensor, m->slot * bits / 32 + k, -1, "read"));
 			continue;
 		}
 		const IExpr *lo = per == 2 ? rounded_half(t->type, LIST_AT(*list, LStmt, i + 2 * k)->value) : NULL;

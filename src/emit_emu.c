@@ -45,19 +45,55 @@ emu_where(Loc loc)
 	return r;
 }
 
-/* A read of a register word goes through the pending-load check. */
-static const char *
-emu_reg(CuWriter *w, const Tensor *t, int word, const char *verb)
+EmuPoison *emu_poison;
+
+/* The elements of a register tensor's type in one 32-bit register word. */
+static int
+per_word(const Tensor *t)
 {
-	if (!is_ld_tensor(t))
-		return pool_printf("%s[%d]", t->cname, word);
-	return pool_printf("tl_emu_rd(tl_pend_%s[%d] & 0x%xu, %s[%d], \"%s: register %d of '%s' %s\", tl_ld_where)",
-	                   t->cname, word / 32, 1u << (word % 32), t->cname, word, where(w), word, t->name, verb);
+	return 32 / etype_bits(t->type);
+}
+
+/* The number of the site (statement, tensor, verb) of a register read in emu_poison->sites. */
+static unsigned
+poison_site(CuWriter *w, const Tensor *t, const char *verb)
+{
+	Loc loc = w->cur ? w->cur->loc : no_loc;
+	for (int i = 0; i < emu_poison->sites.n; i++) {
+		EmuPoisonSite *s = LIST_AT(emu_poison->sites, EmuPoisonSite, i);
+		if (s->tensor == t && s->verb == verb && s->loc.file == loc.file && s->loc.first_line == loc.first_line &&
+		    s->loc.first_column == loc.first_column)
+			return (unsigned)i;
+	}
+	EmuPoisonSite *s = pool_alloc(sizeof *s);
+	*s = (EmuPoisonSite){loc, t, verb};
+	list_push(&emu_poison->sites, s);
+	return (unsigned)(emu_poison->sites.n - 1);
+}
+
+/* A read of a register word goes through the pending-load check, and for tilec run through the test that
+   the elements it uses were written (a move into another register only moves their shadow). */
+static const char *
+emu_reg(CuWriter *w, const Tensor *t, int word, int slot, const char *verb)
+{
+	const char *v = !is_ld_tensor(t) ? pool_printf("%s[%d]", t->cname, word)
+	                : pool_printf("tl_emu_rd(tl_pend_%s[%d] & 0x%xu, %s[%d], \"%s: register %d of '%s' %s\", tl_ld_where)",
+	                              t->cname, word / 32, 1u << (word % 32), t->cname, word, where(w), word, t->name, verb);
+	if (!emu_poison || strcmp(verb, "copied") == 0)
+		return v;
+	int per = per_word(t);
+	unsigned need = slot < 0 ? (1u << per) - 1 : 1u << (slot % per);
+	unsigned site = poison_site(w, t, strcmp(verb, "stored") == 0 ? "stores" : "reads");
+	return pool_printf("tl_emu_chk(tl_ok_%s[%d], 0x%xu, %uu, %du, %du, %s)", t->cname, word, need, site, word, per, v);
 }
 
 static void
-emu_reg_written(CuWriter *w, const Tensor *t, int word)
+emu_reg_written(CuWriter *w, const Tensor *t, int word, int slot)
 {
+	if (emu_poison) {
+		cu_line_start(w);
+		buf_printf(w->out, "tl_ok_%s[%d] |= 0x%xu;\n", t->cname, word, 1u << (slot % per_word(t)));
+	}
 	if (!is_ld_tensor(t))
 		return;
 	cu_line_start(w);
@@ -66,7 +102,17 @@ emu_reg_written(CuWriter *w, const Tensor *t, int word)
 }
 
 static void
-emu_regs_declared(CuWriter *w, const Tensor *t)
+emu_reg_copied(CuWriter *w, const RegRef *dst, const RegRef *src)
+{
+	if (!emu_poison)
+		return;
+	cu_line_start(w);
+	buf_printf(w->out, "tl_ok_%s[%d] = tl_ok_%s[%d];\n", dst->tensor->cname, dst->word, src->tensor->cname, src->word);
+}
+
+/* The pending-load masks of a register tensor that some tcgen05.ld writes. */
+static void
+pending_declared(CuWriter *w, const Tensor *t)
 {
 	if (!is_ld_tensor(t))
 		return;
@@ -75,6 +121,28 @@ emu_regs_declared(CuWriter *w, const Tensor *t)
 	buf_printf(w->out, "unsigned tl_pend_%s[%d] = {0};\n", t->cname, (t->words + 31) / 32);
 	cu_line_start(w);
 	buf_printf(w->out, "(void)tl_pend_%s;\n", t->cname);
+}
+
+/* A register tensor starts as poison, on the CPU and the GPU alike (docs/emulator.md): 0x7fbadbad in each
+   word of 32-bit elements (a NaN as f32), 0x7fba in each 16-bit element (a NaN as f16 and bf16), 0xba in
+   each byte; tilec run also keeps the shadow of the elements written, none yet. */
+static void
+emu_regs_declared(CuWriter *w, const Tensor *t)
+{
+	int bits = etype_bits(t->type);
+	unsigned poison = bits == 32 ? 0x7fbadbadu : bits == 16 ? 0x7fba7fbau : 0xbabababau;
+	for (int i = 0; i < t->words; i++) {
+		if (i % 8 == 0)
+			cu_line_start(w);
+		buf_printf(w->out, "%s[%d] = ", t->cname, i);
+		if (i % 8 == 7 || i + 1 == t->words)
+			buf_printf(w->out, "0x%08xu;\n", poison);
+	}
+	if (emu_poison) {
+		cu_line_start(w);
+		buf_printf(w->out, "unsigned tl_ok_%s[%d] = {0};\n", t->cname, t->words);
+	}
+	pending_declared(w, t);
 }
 
 /* The name of the image table of an opcode's shape and .xN (pack and direction do not change it). */
@@ -129,6 +197,11 @@ emu_access(CuWriter *w, const LStmt *s, const char *at)
 	buf_printf(out, "{\n");
 	w->indent++;
 	cu_line_start(w);
+	if (ld && emu_poison) {
+		cu_line_start(w);
+		buf_printf(out, "unsigned tl_hw[%d];\n", s->nregs);
+		cu_line_start(w);
+	}
 	buf_printf(out, "unsigned tl_r[%d]", s->nregs);
 	if (!ld) {
 		buf_puts(out, " = {");
@@ -138,7 +211,7 @@ emu_access(CuWriter *w, const LStmt *s, const char *at)
 				cu_line_start(w);
 				buf_puts(out, "\t");
 			}
-			buf_printf(out, "%s%s", emu_reg(w, s->regs[r].tensor, s->regs[r].word, "stored"),
+			buf_printf(out, "%s%s", emu_reg(w, s->regs[r].tensor, s->regs[r].word, -1, "stored"),
 			           r + 1 == s->nregs ? "" : r % 8 == 7 ? "," : ", ");
 		}
 		buf_puts(out, "}");
@@ -147,13 +220,19 @@ emu_access(CuWriter *w, const LStmt *s, const char *at)
 	cu_line_start(w);
 	buf_printf(out, "tl_emu_access(&tl_emu, %s, %d, %d, ", img, s->nregs, s->op.pack ? 1 : 0);
 	cu_expr(w, s->addr);
-	buf_printf(out, ", %uu, %d, tl_r, \"%s: %s\");\n", s->imm, ld ? 1 : 0, at, text);
+	buf_printf(out, ", %uu, %d, tl_r, \"%s: %s\"%s);\n", s->imm, ld ? 1 : 0, at, text, ld && emu_poison ? ", tl_hw" : "");
 	if (ld) {
 		for (int r = 0; r < s->nregs; r++) {
 			if (r % 8 == 0)
 				cu_line_start(w);
 			buf_printf(out, "%s[%d] = tl_r[%d];%s", s->regs[r].tensor->cname, s->regs[r].word, r,
 			           r + 1 == s->nregs || r % 8 == 7 ? "\n" : " ");
+		}
+		for (int r = 0; r < s->nregs && emu_poison; r++) {
+			if (r % 4 == 0)
+				cu_line_start(w);
+			buf_printf(out, "tl_ok_%s[%d] = tl_emu_parts(tl_hw[%d], %d);%s", s->regs[r].tensor->cname, s->regs[r].word,
+			           r, per_word(s->regs[r].tensor), r + 1 == s->nregs || r % 4 == 3 ? "\n" : " ");
 		}
 		/* the pending bits of the loaded words, a mask per 32 words */
 		const Tensor *t = s->regs[0].tensor;
@@ -209,7 +288,7 @@ emu_tc(CuWriter *w, const LStmt *s)
 		w->pending.n = 0;
 		return;
 	case TC_WAIT_ST:
-		buf_printf(out, "tl_emu_wait(\"%s: %s\");\n", at, isa_name(s->tc, 0));
+		buf_printf(out, "tl_emu_wait(\"%s: %s\", 1);\n", at, isa_name(s->tc, 0));
 		return;
 	case TC_FENCE_BEFORE:
 	case TC_FENCE_AFTER:
@@ -247,7 +326,7 @@ emu_device_begin(CuWriter *w, KernelIR *k)
 	for (int i = 0; i < k->dparams.n; i++) {
 		DevParam *dp = LIST_AT(k->dparams, DevParam, i);
 		if (dp->kind == PK_LOCAL)
-			emu_regs_declared(w, dp->tensor);
+			pending_declared(w, dp->tensor);
 	}
 }
 
@@ -450,9 +529,11 @@ static const CuDialect emu = {
 	.shared_addr = "tl_emu_saddr",
 	.placed_fences = false, /* the emulator's __syncthreads orders everything */
 	.f2i = true,
+	.fneg = "tl_emu_fneg",
 	.tc = emu_tc,
 	.reg = emu_reg,
 	.reg_written = emu_reg_written,
+	.reg_copied = emu_reg_copied,
 	.global_access = emu_global_access,
 	.int_op = emu_int_op,
 	.regs_declared = emu_regs_declared,

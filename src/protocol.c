@@ -103,6 +103,15 @@ struct ProtoFork {
 	Loc loop_loc;
 };
 
+bool protocol_unchecked_waits;
+
+/* Around the report of a warp's own access that lacks its wait: under --unchecked-waits a warning. */
+static void
+own_wait_missing(bool reporting)
+{
+	diag_demoted = reporting && protocol_unchecked_waits ? WARN_UNCHECKED_WAIT : WARN_COUNT;
+}
+
 /* --------------------------------------------------------------- warps */
 
 static int
@@ -537,10 +546,12 @@ protocol_read(Protocol *p, const IExpr *e, Loc loc)
 		if (r && r->auto_wait) {
 			place_wait(p, TC_WAIT_LD, loc);
 		} else if (r) {
+			own_wait_missing(true);
 			error(loc, "reads register slot %d of '%s' before %s; the tcgen05.ld that writes it may not have "
 			           "completed", e->slot, e->tensor->name, isa_name(TC_WAIT_LD, 0));
 			note(r->loc, "the tcgen05.ld that writes it is here; put %s; after it on every path to the read",
 			     isa_spelling(TC_WAIT_LD, 0));
+			own_wait_missing(false);
 			/* one report per load is enough */
 			for (int i = 0; i < p->flow.loaded.n; i++)
 				if (LIST_AT(p->flow.loaded, LoadedReg, i)->loc.first_line == r->loc.first_line &&
@@ -579,6 +590,7 @@ cells_ready(Protocol *p, const TmemRect *r, bool ld, Loc loc)
 			continue;
 		}
 		if (st->rect.warp == r->warp && st->pending) {
+			own_wait_missing(true);
 			if (ld)
 				error(loc, "tcgen05.ld reads %s that warp %d stored with tcgen05.st without %s in between", cells,
 				      r->warp, isa_name(TC_WAIT_ST, 0));
@@ -590,6 +602,7 @@ cells_ready(Protocol *p, const TmemRect *r, bool ld, Loc loc)
 				           "%s in between, the two complete in any order", cells, r->warp, isa_name(TC_WAIT_ST, 0));
 			note(st->loc, "the %s is here; put %s; after it", st->ld ? "tcgen05.ld" : "tcgen05.st",
 			     isa_spelling(wait, 0));
+			own_wait_missing(false);
 			forget_access(p, st->loc);
 			return false;
 		}
@@ -648,9 +661,11 @@ protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
 				break;
 			}
 			if (r) {
+				own_wait_missing(true);
 				error(loc, "this tcgen05.st stores registers of '%s' that a tcgen05.ld may still be writing",
 				      ref->tensor->name);
 				note(r->loc, "the tcgen05.ld is here; %s must come between", isa_spelling(TC_WAIT_LD, 0));
+				own_wait_missing(false);
 				for (int j = 0; j < p->flow.loaded.n; j++)
 					LIST_AT(p->flow.loaded, LoadedReg, j)->warps = 0;
 				reported = true;
@@ -723,19 +738,23 @@ protocol_settled(Protocol *p, Loc loc, const char *where)
 		LoadedReg *r = LIST_AT(p->flow.loaded, LoadedReg, i);
 		if (!(r->warps & p->warps))
 			continue;
+		own_wait_missing(true);
 		error(loc, "a tcgen05.ld into '%s' may still be pending %s; a device function starts and returns with no "
 		           "tcgen05.ld or st pending", r->tensor->name, where);
 		note(r->loc, "the tcgen05.ld is here; put %s; after it", isa_spelling(TC_WAIT_LD, 0));
-		return false;
+		own_wait_missing(false);
+		return protocol_unchecked_waits;
 	}
 	for (int i = 0; i < p->flow.stores.n; i++) {
 		StoreState *st = LIST_AT(p->flow.stores, StoreState, i);
 		if (st->ld || !st->pending || !(p->warps >> st->rect.warp & 1))
 			continue;
+		own_wait_missing(true);
 		error(loc, "a tcgen05.st of warp %d may still be pending %s; a device function starts and returns with no "
 		           "tcgen05.ld or st pending", st->rect.warp, where);
 		note(st->loc, "the tcgen05.st is here; put %s; after it", isa_spelling(TC_WAIT_ST, 0));
-		return false;
+		own_wait_missing(false);
+		return protocol_unchecked_waits;
 	}
 	return true;
 }
@@ -952,9 +971,11 @@ protocol_reg_write(Protocol *p, const Tensor *t, int slot, Loc loc)
 	if (r && r->auto_wait) {
 		place_wait(p, TC_WAIT_LD, loc);
 	} else if (r) {
+		own_wait_missing(true);
 		error(loc, "writes register slot %d of '%s' while a tcgen05.ld may still be writing it; put %s; before the "
 		           "write", slot, t->name, isa_spelling(TC_WAIT_LD, 0));
 		note(r->loc, "the tcgen05.ld is here");
+		own_wait_missing(false);
 		r->warps = 0;
 	}
 }
@@ -1120,9 +1141,11 @@ frees(Protocol *p, const LStmt *l, const TcOperands *ops, bool ncols_ok)
 		if (st->rect.space != a)
 			continue;
 		if (st->pending && (p->warps >> st->rect.warp & 1)) {
+			own_wait_missing(true);
 			error(l->loc, "%s tensor memory that a %s of warp %d may still be %s; put %s; before %s", freer,
 			      what, st->rect.warp, st->ld ? "reading" : "writing", isa_spelling(wait, 0), planned ? "the end" : "it");
 			note(st->loc, "the %s is here", what);
+			own_wait_missing(false);
 			break;
 		}
 		if (st->unsynced && !(p->warps >> st->rect.warp & 1)) {

@@ -23,6 +23,8 @@ typedef struct RunOptions {
 	List include_dirs;
 	const char *dump;
 	bool save_temps;
+	bool allow_uninit; /* a read of poison is a warning, and the run goes on */
+	bool seed_given;   /* --seed: tcgen05.st lands at a point it chooses (else at its wait::st) */
 } RunOptions;
 
 static int
@@ -30,7 +32,8 @@ run_usage(const char *fmt, const char *arg)
 {
 	error(no_loc, fmt, arg);
 	fputs("usage: tilec run FILE.tile [--kernel NAME] [--seed S] [--expect OUT=IN[~ULPS]]... [--set NAME=VALUE]... "
-	      "[--tmem NAME=PARAM]... [--time-limit S] [-I DIR] [--dump DIR] [--save-temps] [-w] [-Werror] [-Wno-race]\n", stderr);
+	      "[--tmem NAME=PARAM]... [--time-limit S] [-I DIR] [--dump DIR] [--save-temps] [--allow-uninit] "
+	      "[--unchecked-waits] [-w] [-Werror] [-Wno-race]\n", stderr);
 	return 2;
 }
 
@@ -40,7 +43,8 @@ run_help(void)
 	fputs("usage: tilec run FILE.tile [options]\n"
 	      "  Runs a kernel on the CPU with tensor memory emulated (--target=emu code compiled by $CXX).\n"
 	      "  --kernel NAME      the kernel to run (needed when the file has more than one)\n"
-	      "  --seed S           seed of the generated tensor values (default 1)\n"
+	      "  --seed S           seed of the generated tensor values (default 1); given, it also chooses\n"
+	      "                     when each tcgen05.st lands in TMEM (else at its tcgen05.wait::st)\n"
 	      "  --expect OUT=IN    after the run, tensor OUT must equal tensor IN as it was before it\n"
 	      "  --expect OUT=IN~U  the same within U units in the last place (floats) or U (integers)\n"
 	      "  --set NAME=VALUE   a scalar parameter (default 0); refused outside its type's range\n"
@@ -50,9 +54,13 @@ run_help(void)
 	      "  -I DIR             include search directory\n"
 	      "  --dump DIR         write DIR/manifest, DIR/N.in and DIR/N.out for tools/emu-gpu-runner\n"
 	      "  --save-temps       keep the generated C++ program and say where it is\n"
+	      "  --allow-uninit     a read of a register or TMEM cell never written is a warning, not an error\n"
+	      "  --unchecked-waits  a missing tcgen05.wait::ld or wait::st of a warp's own access is a warning,\n"
+	      "                     and the emulator shows what the program does\n"
 	      "  -Wno-race, -w      no warning for data races (two threads, one element, no barrier between)\n"
 	      "  -Werror            warnings are errors (exit status 1)\n"
-	      "exit status: 0 ok, 1 errors in the input, an --expect that failed or an emulator trap,\n"
+	      "exit status: 0 ok, 1 errors in the input, an --expect that failed, an emulator trap or a\n"
+	      "read of a value never written,\n"
 	      "2 bad usage, 3 no C++ compiler, 4 internal error\n",
 	      stdout);
 }
@@ -71,6 +79,14 @@ parse_run_args(int argc, char **argv, RunOptions *o, bool *help)
 		}
 		if (strcmp(a, "--save-temps") == 0) {
 			o->save_temps = true;
+			continue;
+		}
+		if (strcmp(a, "--allow-uninit") == 0) {
+			o->allow_uninit = true;
+			continue;
+		}
+		if (strcmp(a, "--unchecked-waits") == 0) {
+			protocol_unchecked_waits = true;
 			continue;
 		}
 		if (strcmp(a, "-w") == 0 || (strncmp(a, "-W", 2) == 0 && a[2])) {
@@ -110,6 +126,7 @@ parse_run_args(int argc, char **argv, RunOptions *o, bool *help)
 			char *end;
 			errno = 0;
 			o->seed = strtoull(v, &end, 0);
+			o->seed_given = true;
 			if (!*v || *end || errno || v[0] == '-')
 				return run_usage("--seed takes an unsigned integer, not '%s'", v);
 		} else if (strcmp(opt, "--time-limit") == 0) {
@@ -532,8 +549,9 @@ fill_function(Buf *b, Tensor **fills, int nfills)
 		              "\t\t\tunsigned v = 0, *c = &cells[tl_fill_cell_%d[e] + start];\n"
 		              "\t\t\tmemcpy(&v, (const unsigned char *)tl_fill_src[%d]->init + tl_host_offset(tl_fill_src[%d], e / %d) * %d, %d);\n"
 		              "\t\t\t*c = (*c & ~(0x%xu << tl_fill_shift_%d[e])) | v << tl_fill_shift_%d[e];\n"
+		              "\t\t\ttl_poison_cells[tl_fill_cell_%d[e] + start] |= tl_fill_shift_%d[e] < 16 ? %d : 2;\n"
 		              "\t\t}\n\t}\n", at, strlen(at), t->count * t->layout->nrep, i, i, i, t->layout->nrep, bytes, bytes,
-		           bytes == 4 ? 0xffffffffu : (1u << 8 * bytes) - 1, i, i);
+		           bytes == 4 ? 0xffffffffu : (1u << 8 * bytes) - 1, i, i, i, i, bytes == 4 ? 3 : 1);
 	}
 	buf_puts(b, "}\n");
 }
@@ -541,11 +559,14 @@ fill_function(Buf *b, Tensor **fills, int nfills)
 /* The host main: fill, launch on the CPU, print, compare, dump. */
 static void
 host_main(Buf *b, KernelIR *k, RunOptions *o, const uint32_t *scalars, const int *pairs, const Shape64 *shapes,
-          const int *fill_params, const EmuRace *race)
+          const int *fill_params, const EmuRace *race, const EmuPoison *poison)
 {
 	buf_printf(b, "\n// ---- tilec run: the host side\nint\nmain(int argc, char **argv)\n{\n"
-	              "\tif (argc > 1 && !(tl_race_out = fopen(argv[1], \"w\"))) {\n"
-	              "\t\tperror(argv[1]);\n\t\treturn 4;\n\t}\n");
+	              "\tif (argc > 1 && strcmp(argv[1], \"-\") != 0 && !(tl_race_out = fopen(argv[1], \"w\"))) {\n"
+	              "\t\tperror(argv[1]);\n\t\treturn 4;\n\t}\n"
+	              "\tif (argc > 2) {\n\t\tFILE *poison = fopen(argv[2], \"w\");\n"
+	              "\t\tif (!poison) {\n\t\t\tperror(argv[2]);\n\t\t\treturn 4;\n\t\t}\n"
+	              "\t\ttl_poison_start(poison, %d, %du);\n\t}\n", o->allow_uninit ? 1 : 0, poison->sites.n);
 	int ntensors = 0;
 	for (int i = 0; i < k->params.n; i++)
 		ntensors += LIST_AT(k->param_is_tensor, Tensor, i) != NULL;
@@ -587,6 +608,8 @@ host_main(Buf *b, KernelIR *k, RunOptions *o, const uint32_t *scalars, const int
 			if (t && strcmp(t->cname, LIST_AT(race->tensors, Tensor, j)->cname) == 0)
 				buf_printf(b, "\ttl_race_tensor(%du, t[%d].storage);\n", j, slot[i]);
 		}
+	if (o->seed_given)
+		buf_printf(b, "\ttl_st_seeded(%lluull);\n", o->seed);
 	for (int i = 0; i < o->tmems.n; i++)
 		buf_printf(b, "\ttl_fill_src[%d] = &t[%d];\n", i, slot[fill_params[i]]);
 	if (o->tmems.n)
@@ -770,6 +793,35 @@ report_races(KernelIR *k, const EmuRace *race, const char *path, const Shape64 *
 	fclose(f);
 }
 
+/* The reads of poison that the emulated program found (tl_poison_report of tilec_emu.h): an error each, or
+   with --allow-uninit a warning; the lowest thread of the first block that made one, per statement. */
+static void
+report_uninit(const EmuPoison *poison, const char *path, bool allow)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char line[256];
+	while (fgets(line, sizeof line, f)) {
+		unsigned site, block[3], slot, ok;
+		int tid;
+		if (sscanf(line, "uninit %u %d %u %u %u %u %u", &site, &tid, &block[0], &block[1], &block[2], &slot, &ok) != 7 ||
+		    site >= (unsigned)poison->sites.n)
+			continue;
+		const EmuPoisonSite *s = LIST_AT(poison->sites, EmuPoisonSite, site);
+		const char *from = ok & 16 ? pool_printf(", which a tcgen05.ld loaded from TMEM (lane %u, column %u), a cell that "
+		                                         "nothing wrote", ok >> 8 & 0xff, ok >> 16 & 0x3ff) : ", but nothing wrote it";
+		const char *what = pool_printf("thread %d (warp %d, lane %d) of block (%u, %u, %u) %s register slot %u of '%s'%s%s",
+		                               tid, tid / 32, tid % 32, block[0], block[1], block[2], s->verb, slot,
+		                               s->tensor->name, strcmp(s->verb, "stores") == 0 ? " with tcgen05.st" : "", from);
+		if (allow)
+			warn(WARN_UNINIT, s->loc, "%s; the run goes on with the poison", what);
+		else
+			error(s->loc, "%s; it holds poison (--allow-uninit makes this a warning)", what);
+	}
+	fclose(f);
+}
+
 static int
 run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 {
@@ -798,13 +850,16 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 	for (int i = 0; i < prog->kernels.n; i++) /* the code's shape, as tilec --target=emu gives it */
 		vectorize(LIST_AT(prog->kernels, KernelIR, i));
 	EmuRace race = {0};
+	EmuPoison poison = {0};
 	if (warn_enabled(WARN_RACE))
 		emu_race = &race;
+	emu_poison = &poison;
 	target_emu.emit(prog, arch_default()->name, &b);
 	emu_race = NULL;
+	emu_poison = NULL;
 	if (o->tmems.n)
 		fill_function(&b, fills, o->tmems.n);
-	host_main(&b, k, o, scalars, pairs, shapes, fill_params, &race);
+	host_main(&b, k, o, scalars, pairs, shapes, fill_params, &race, &poison);
 
 	char *dir = process_temp_mkdir("tilec-run");
 	if (!dir) {
@@ -815,9 +870,11 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 	char *src = pool_printf("%s/%s.cc", dir, k->name);
 	char *exe = pool_printf("%s/%s", dir, k->name);
 	char *races = pool_printf("%s/races", dir);
+	char *uninit = pool_printf("%s/uninit", dir);
 	process_temp_file(src);
 	process_temp_file(exe);
 	process_temp_file(races);
+	process_temp_file(uninit);
 	if (!write_text(src, &b)) {
 		error(no_loc, "cannot write %s: %s", src, strerror(errno));
 		rc = 3;
@@ -835,10 +892,11 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 		} else {
 			printf("run %s: grid %ux%ux%u, block %dx%dx%d, seed %llu\n", k->name, grid[0], grid[1], grid[2],
 			       k->block[0], k->block[1], k->block[2], o->seed);
-			char *argv[] = {exe, race.sites.n ? races : NULL, NULL};
+			char *argv[] = {exe, race.sites.n ? races : "-", uninit, NULL};
 			st = process_run_limited(argv, false, (unsigned)o->time_limit);
 			if (race.sites.n)
 				report_races(k, &race, races, shapes);
+			report_uninit(&poison, uninit, o->allow_uninit);
 			if (st == 0 || st == 1) {
 				rc = st;
 			} else if (st == TRAP_STATUS) {
@@ -864,10 +922,12 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 		rmdir(dir);
 	}
 	unlink(races);
+	unlink(uninit);
 	rmdir(dir);
 	process_forget(src);
 	process_forget(exe);
 	process_forget(races);
+	process_forget(uninit);
 	process_forget(dir);
 	return rc || !error_count ? rc : 1; /* -Werror made a race an error */
 }

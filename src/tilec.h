@@ -351,7 +351,9 @@ void diag_setup(void);     /* colour only when stderr is a terminal and NO_COLOR
 void error(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Every warning has a name (docs/command.md lists them); warn() prints it as [-WNAME]. */
 typedef enum Warn { WARN_DIVERGENT_SYNC, WARN_MISSING_RELINQUISH, WARN_EMPTY_OUTPUT, WARN_PTXAS_SPILL, WARN_RACE,
-                    WARN_STALE_REPLICA, WARN_COUNT } Warn;
+                    WARN_STALE_REPLICA, WARN_UNINIT, WARN_UNCHECKED_WAIT, WARN_COUNT } Warn;
+/* While not WARN_COUNT, error() reports a warning of this kind instead (protocol.c, --unchecked-waits). */
+extern Warn diag_demoted;
 void warn(Warn w, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 const char *diag_option(const char *arg); /* a -w / -W option: NULL when taken, else the error message */
 bool warn_enabled(Warn w); /* not turned off by -w or -Wno-NAME */
@@ -1108,6 +1110,9 @@ void protocol_cta_sync(Protocol *p, Loc loc, bool writes_follow);
 /* A device function's contract (LANGUAGE.md 10.3): no tcgen05.ld or st of the current warps pending at
    loc; reports the first one (where: "at the call of 'f'", "at the return of 'f'"). */
 bool protocol_settled(Protocol *p, Loc loc, const char *where);
+/* tilec run --unchecked-waits: a warp's own tcgen05.ld or st not waited for where the rules need it is a
+   warning (-Wunchecked-wait), so that the emulator shows what the program does (docs/emulator.md). */
+extern bool protocol_unchecked_waits;
 /* The allocation whose slot addr reads, and the column and lane offset addr adds; NULL when unknown. */
 AllocInfo *protocol_find_alloc(Protocol *p, const IExpr *addr, int *col_offset, int *lane_offset);
 /* The allocation a tmem tensor declared at addr (written src) is in; NULL, with an error unless quiet, when
@@ -1210,6 +1215,19 @@ typedef struct EmuRace {
 	List tensors; /* Tensor*: one per C name */
 } EmuRace;
 extern EmuRace *emu_race;
+/* tilec run's poison tracking (docs/emulator.md, "Poison"): while emu_poison is set, the emu target keeps
+   a shadow of which register elements the program wrote and passes every register read through
+   tl_emu_chk with the number of its site in emu_poison->sites (one per statement, register tensor and
+   verb: "reads", or "stores" for a tcgen05.st). */
+typedef struct EmuPoisonSite {
+	Loc loc;
+	const Tensor *tensor;
+	const char *verb;
+} EmuPoisonSite;
+typedef struct EmuPoison {
+	List sites; /* EmuPoisonSite* */
+} EmuPoison;
+extern EmuPoison *emu_poison;
 extern const Target target_ptx;  /* PTX written directly from the lowered program (emit_ptx.c; docs/ptx.md) */
 extern const Target target_ir;   /* the lowered program as text, --emit=ir (ir.c) */
 /* Whether a statement list declares a name, and so is a scope of its own in the output (ir.c). */
@@ -1228,10 +1246,13 @@ typedef struct CuDialect {
 	bool devices;            /* device functions as C functions, and calls of them as C calls */
 	bool f2i;                /* float to integer through tl_emu_f2s32 / tl_emu_f2u32, which saturate as cvt.rzi */
 	bool approx_math;        /* the functions of 10.2 as the GPU's own code builds them (MathGen.approx) */
+	const char *fneg;        /* the function an f32 negation calls (the GPU's gives NaN as 0x7fffffff); NULL: C's - */
 	void (*tc)(CuWriter *w, const LStmt *s); /* one tcgen05 instruction */
-	/* the text of a read of register word, verb "read" or "stored"; NULL: plain NAME[WORD] */
-	const char *(*reg)(CuWriter *w, const Tensor *t, int word, const char *verb);
-	void (*reg_written)(CuWriter *w, const Tensor *t, int word); /* before a register store */
+	/* the text of a read of register word for element slot (-1: the whole word), verb "read", "stored" or
+	   "copied" (a move into another register); NULL: plain NAME[WORD] */
+	const char *(*reg)(CuWriter *w, const Tensor *t, int word, int slot, const char *verb);
+	void (*reg_written)(CuWriter *w, const Tensor *t, int word, int slot); /* before a store of element slot */
+	void (*reg_copied)(CuWriter *w, const RegRef *dst, const RegRef *src); /* after a register word's move */
 	/* inside the brackets of a global or shared element access: its offset index (with cu_expr), and what
 	   the target checks or records of it (coords: NULL where the lowering gave none; view_at: the view's
 	   indices, NULL when none; write: a store) */

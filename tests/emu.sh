@@ -9,8 +9,9 @@
 #                      sm_80, the oldest GPU the emulator runs on; make check-large builds for sm_90
 #                      too) (SKIP without nvcc, or with EMU_NVCC=0); emu/nvcc/host_pass: `nvcc -c` of
 #                      one example.
-#   emu/wrong_slice    a program that passes every static check but loads the wrong columns fails
-#                      --expect and names the first index.
+#   emu/wrong_slice    a program that passes every static check but loads the wrong columns stops at
+#                      the first read of the poison it loaded; with --allow-uninit it fails --expect
+#                      and names the first index.
 #   emu/trap/...       each emulator trap a .tile program can reach at run time stops the run with
 #                      the emulator's message and exit status 1.
 #   emu/direct/...     the traps that the static checks keep .tile programs from reaching, driven
@@ -226,8 +227,10 @@ if [ -n "$nvcc" ] && [ "${EMU_NVCC:-1}" != 0 ]; then
 fi
 
 # ---------------------------------------------------------------- wrong data flow, run-time traps
-expect_run emu/wrong_slice 1 "expect Out = A: Out[0, 0] = nan but A[0, 0] = -0.138227582 (4096 of 4096 elements differ)" \
+expect_run emu/wrong_slice 1 "wrong_slice.tile:29:9: error: thread 0 (warp 0, lane 0) of block (0, 0, 0) reads register slot 0 of 'r', which a tcgen05.ld loaded from TMEM (lane 0, column 32), a cell that nothing wrote; it holds poison (--allow-uninit makes this a warning)" \
 	tests/emu/wrong_slice.tile --expect Out=A
+expect_run emu/wrong_slice_allowed 1 "expect Out = A: Out[0, 0] = nan but A[0, 0] = -0.138227582 (4096 of 4096 elements differ)" \
+	tests/emu/wrong_slice.tile --expect Out=A --allow-uninit
 # which warp reports first varies on the CPU: the texts leave the warp out
 expect_run emu/trap/unallocated 1 "lane 0, register 0: TMEM column 32 (lane " \
 	tests/emu/trap_base.tile --set off=32
@@ -288,9 +291,15 @@ expect_run emu/run/no_input 2 "tilec run: error: no input file"
 expect_run emu/run/unknown_option 2 "unknown option '--frobnicate'" examples/tmem_roundtrip.tile --frobnicate
 expect_run emu/run/unknown_kernel 2 "has no kernel 'nope'; it has tmem_roundtrip" examples/tmem_roundtrip.tile --kernel nope
 expect_run emu/run/expect_unknown 2 "kernel tmem_roundtrip has no tensor parameter 'B'" examples/tmem_roundtrip.tile --expect Out=B
-# --set takes nan for a float (emulator.md: inf and nan may be written as such); a value past the type's range not
-expect_run emu/run/set_nan 0 "Out: f32[4096] fnv64 8d2ea6d55b74a325: nan nan nan nan" tests/golden/scalar_param.tile \
+# --set takes nan for a float (emulator.md: inf and nan may be written as such); a value past the type's range not.
+# The products with it are the GPU's canonical NaN 0x7fffffff in every element (before: the CPU's 0x7fc00000)
+expect_run emu/run/set_nan 0 "Out: f32[4096] fnv64 bd706d1e8d396325: nan nan nan nan" tests/golden/scalar_param.tile \
 	--set scale=nan --set n=4096
+# NaN results are 0x7fffffff as on the GPU: a negation (before: the sign flipped, 0xffc00000), a product
+# (before: 0x7fc00000, the operand's); abs keeps the operand's bits (0x7fc00000) on both
+expect_run emu/run/nan_neg 0 "Neg: f32[128] fnv64 102e49763452dd25: nan nan nan nan" tests/emu/nan_results.tile --set s=nan
+expect_run emu/run/nan_mul 0 "Mul: f32[128] fnv64 102e49763452dd25: nan nan nan nan" tests/emu/nan_results.tile --set s=nan
+expect_run emu/run/nan_abs 0 "Abs: f32[128] fnv64 ef1b734eff2cb725: nan nan nan nan" tests/emu/nan_results.tile --set s=nan
 expect_run emu/run/set_f32_range 2 "1e40 is out of range for 'scale' of type f32" tests/golden/scalar_param.tile \
 	--set scale=1e40
 expect_run emu/run/grid_undefined 1 "grid dimension x of kernel grid_undefined is undefined with these --set values" \
