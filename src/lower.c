@@ -771,6 +771,25 @@ static uint64_t unit_fixed_warps(void);
    view at run time where its elements are an affine function of its indices (sema.c, view_element). */
 static bool unroll_for_memory_views = true;
 
+/* Whether e names the variable of an unrolled loop, directly or through a constant let. */
+static bool
+names_iteration(const Expr *e)
+{
+	if (!e)
+		return false;
+	if (e->kind == E_NAME) {
+		const Sym *s = sym_lookup(e->name);
+		if (s && s->per_iteration)
+			return true;
+	}
+	if (names_iteration(e->a) || names_iteration(e->b) || names_iteration(e->c))
+		return true;
+	for (int i = 0; i < e->args.n; i++)
+		if (names_iteration(LIST_AT(e->args, Expr, i)))
+			return true;
+	return false;
+}
+
 /* A loop must be unrolled when its body touches registers, views or tensor memory. */
 static bool
 needs_unroll_expr(Expr *e)
@@ -995,8 +1014,10 @@ lower_for(Stmt *s)
 			W.out = &block->body;
 			scope_push();
 			Sym *sym = sym_declare(SYM_VALUE, s->name, s->name_loc);
-			if (sym)
+			if (sym) {
 				sym->value = ie_int(i, T_I32);
+				sym->per_iteration = true;
+			}
 			lower_nested(&block->body, &s->body);
 			scope_pop();
 			W.out = saved;
@@ -1169,6 +1190,7 @@ lower_stmt(Stmt *s)
 			return;
 		if (v->kind == IE_INT) {
 			sym->value = v;
+			sym->per_iteration = names_iteration(s->value);
 			return;
 		}
 		Var *var = pool_alloc(sizeof *var);
@@ -1242,6 +1264,16 @@ lower_stmt(Stmt *s)
 			return;
 		}
 		protocol_read(W.proto, cond, s->value->loc);
+		int64_t taken;
+		if (ie_is_const(cond, &taken) && names_iteration(s->value)) {
+			/* this iteration of an unrolled loop never runs the other side: it is not lowered, so what it
+			   does only in other iterations (a slice at j - 1 under j > 0) is no error here */
+			LStmt *block = emit(L_BLOCK, s->loc);
+			lower_nested(&block->body, taken ? &s->body : &s->else_body);
+			if (block->body.n == 0)
+				W.out->n--;
+			return;
+		}
 		if (may_place_wait(&s->body) || may_place_wait(&s->else_body))
 			complete_staged(s->loc);
 		LStmt *l = emit(L_IF, s->loc);

@@ -499,6 +499,7 @@ typedef struct Sym {
 	LayoutExpr *layout; /* SYM_LAYOUT */
 	Kernel *device;     /* SYM_DEVICE */
 	struct Sym *shadowed; /* the symbol of the same name in an outer scope, visible again after this one */
+	bool per_iteration; /* SYM_VALUE: an unrolled loop's variable, or a constant let computed from one */
 } Sym;
 
 void scope_push(void);
