@@ -181,6 +181,52 @@ param_index(KernelIR *k, const char *name, bool tensor)
 	return -1;
 }
 
+/* The kernel's names an option's NAME may take: its scalar parameters (kind 's'), tensor parameters
+   ('t') or tmem tensors ('m'), each once. */
+static List
+option_names(KernelIR *k, char kind)
+{
+	List names = {0};
+	int n = kind == 'm' ? k->tmem_tensors.n : k->params.n;
+	for (int i = 0; i < n; i++) {
+		const char *name;
+		if (kind == 'm') {
+			name = LIST_AT(k->tmem_tensors, Tensor, i)->name;
+		} else {
+			Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
+			if ((t != NULL) != (kind == 't'))
+				continue;
+			name = t ? t->name : LIST_AT(k->params, Var, i)->name;
+		}
+		bool seen = false;
+		for (int j = 0; j < names.n && !seen; j++)
+			seen = strcmp(LIST_AT(names, char, j), name) == 0;
+		if (!seen)
+			list_push(&names, (void *)name);
+	}
+	return names;
+}
+
+/* After an option named what the kernel lacks: the nearest of its names of that kind, else all of them. */
+static void
+note_option_name(KernelIR *k, const char *name, char kind)
+{
+	List names = option_names(k, kind);
+	const char *what = kind == 's' ? "scalar parameters" : kind == 't' ? "tensor parameters" : "tmem tensors";
+	const char *best = closest_name(name, (const char *const *)names.v, names.n);
+	if (best) {
+		note(no_loc, "did you mean '%s'?", best);
+	} else if (names.n) {
+		Buf all = {0};
+		for (int i = 0; i < names.n; i++)
+			buf_printf(&all, "%s%s", i ? ", " : "", LIST_AT(names, char, i));
+		note(no_loc, "the %s of kernel %s are %s", what, k->name, all.data);
+		buf_free(&all);
+	} else {
+		note(no_loc, "kernel %s has no %s", k->name, what);
+	}
+}
+
 /* The scalar values: the bits of each scalar parameter as its C type, from --set (default 0). */
 static int
 scalar_values(KernelIR *k, RunOptions *o, uint32_t *bits)
@@ -194,6 +240,8 @@ scalar_values(KernelIR *k, RunOptions *o, uint32_t *bits)
 			int t = param_index(k, name, true);
 			error(no_loc, "--set %s: kernel %s has no scalar parameter '%s'%s", s, k->name, name,
 			        t >= 0 ? " (it is a tensor)" : "");
+			if (t < 0)
+				note_option_name(k, name, 's');
 			return 2;
 		}
 		Var *v = LIST_AT(k->params, Var, p);
@@ -357,6 +405,7 @@ expect_pairs(KernelIR *k, RunOptions *o, int *pairs, const Shape64 *shapes)
 			int p = param_index(k, names[j], true);
 			if (p < 0) {
 				error(no_loc, "--expect %s: kernel %s has no tensor parameter '%s'", s, k->name, names[j]);
+				note_option_name(k, names[j], 't');
 				return 2;
 			}
 			pairs[3 * i + j] = p;
@@ -391,6 +440,7 @@ tmem_fills(KernelIR *k, RunOptions *o, Tensor **fills, int *params, const Shape6
 		}
 		if (!found) {
 			error(no_loc, "--tmem %s: kernel %s declares no tmem tensor '%s'", s, k->name, name);
+			note_option_name(k, name, 'm');
 			return 2;
 		}
 		if (found > 1) {
@@ -405,6 +455,7 @@ tmem_fills(KernelIR *k, RunOptions *o, Tensor **fills, int *params, const Shape6
 		int p = param_index(k, eq + 1, true);
 		if (p < 0) {
 			error(no_loc, "--tmem %s: kernel %s has no tensor parameter '%s'", s, k->name, eq + 1);
+			note_option_name(k, eq + 1, 't');
 			return 2;
 		}
 		Tensor *src = LIST_AT(k->param_is_tensor, Tensor, p);

@@ -286,6 +286,17 @@ expect_run emu/run/no_input 2 "tilec run: error: no input file"
 expect_run emu/run/unknown_option 2 "unknown option '--frobnicate'" examples/tmem_roundtrip.tile --frobnicate
 expect_run emu/run/unknown_kernel 2 "has no kernel 'nope'; it has tmem_roundtrip" examples/tmem_roundtrip.tile --kernel nope
 expect_run emu/run/expect_unknown 2 "kernel tmem_roundtrip has no tensor parameter 'B'" examples/tmem_roundtrip.tile --expect Out=B
+# a name the kernel lacks: did you mean its nearest name of that kind, else a list of them
+expect_run emu/run/expect_near 2 "tilec run: note: did you mean 'Out'?" examples/tmem_roundtrip.tile --expect out=A
+expect_run emu/run/set_near 2 "tilec run: note: did you mean 'scale'?" tests/golden/scalar_param.tile --set scal=2
+expect_run emu/run/set_list 2 "tilec run: note: the scalar parameters of kernel scalar_param are scale, n" \
+	tests/golden/scalar_param.tile --set zzz=2
+expect_run emu/run/set_none 2 "tilec run: note: kernel tmem_roundtrip has no scalar parameters" \
+	examples/tmem_roundtrip.tile --set n=2
+expect_run emu/run/tmem_near 2 "tilec run: note: did you mean 'mem'?" examples/tmem_roundtrip.tile --tmem mme=A
+expect_run emu/run/tmem_param_near 2 "tilec run: note: did you mean 'A'?" examples/tmem_roundtrip.tile --tmem mem=a
+expect_run emu/run/tmem_list 2 "tilec run: note: the tmem tensors of kernel tmem_roundtrip are mem" \
+	examples/tmem_roundtrip.tile --tmem accumulator=A
 # --set takes nan for a float (emulator.md: inf and nan may be written as such); a value past the type's range not
 expect_run emu/run/set_nan 0 "Out: f32[4096] fnv64 8d2ea6d55b74a325: nan nan nan nan" tests/golden/scalar_param.tile \
 	--set scale=nan --set n=4096
