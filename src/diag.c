@@ -397,6 +397,11 @@ static const struct {
 	{"fabsf", "CUDA's fabsf is 'abs' (min, max and abs take floats and integers)"},
 	{"fmaf", "CUDA's fmaf is 'fma'"},
 	{"__expf", "CUDA's __expf is 'exp' (computed exactly rounded, not approximated)"},
+	{"INFINITY", "C's INFINITY is the f32 constant 'inf' (and -INFINITY is '-inf')"},
+	{"HUGE_VALF", "C's HUGE_VALF is the f32 constant 'inf' (and -HUGE_VALF is '-inf')"},
+	{"CUDART_INF_F", "CUDA's CUDART_INF_F is the f32 constant 'inf' (and -CUDART_INF_F is '-inf')"},
+	{"NAN", "C's NAN is the f32 constant 'nan'"},
+	{"CUDART_NAN_F", "CUDA's CUDART_NAN_F is the f32 constant 'nan'"},
 };
 
 const char *

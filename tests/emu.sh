@@ -300,6 +300,26 @@ expect_run emu/run/tmem_list 2 "tilec run: note: the tmem tensors of kernel tmem
 # --set takes nan for a float (emulator.md: inf and nan may be written as such); a value past the type's range not
 expect_run emu/run/set_nan 0 "Out: f32[4096] fnv64 8d2ea6d55b74a325: nan nan nan nan" tests/golden/scalar_param.tile \
 	--set scale=nan --set n=4096
+# inf, -inf and nan (language.md section 12): every tensor's bits (fnv64), nan the canonical 0x7fffffff
+# (0x7fff in f16 and bf16); tools/gpu-emu-check.sh compares the same run with the GPU's
+name=emu/run/float_constants
+run tests/golden/float_constants.tile
+if [ $rc -ne 0 ]; then
+	fail "exit status $rc, expected 0"
+	show "$tmp/out"
+else
+	missing=
+	for sum in "Out: f32[32, 4] fnv64 ad0e718ab3409f25: nan inf -inf nan" "H: f16[32, 2] fnv64 2e604c64444a8145:" \
+		"B: bf16[32, 2] fnv64 38d55d8c02f9f165:" "I: i32[32, 4] fnv64 35879fe21082eb25: 2147483647 -2147483648 0 15"; do
+		grep -qF -- "$sum" "$tmp/out" || missing="$missing '$sum'"
+	done
+	if [ -n "$missing" ]; then
+		fail "no line with$missing"
+		show "$tmp/out"
+	else
+		echo "PASS $name"
+	fi
+fi
 expect_run emu/run/set_f32_range 2 "1e40 is out of range for 'scale' of type f32" tests/golden/scalar_param.tile \
 	--set scale=1e40
 expect_run emu/run/grid_undefined 1 "grid dimension x of kernel grid_undefined is undefined with these --set values" \

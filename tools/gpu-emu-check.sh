@@ -47,6 +47,7 @@ tests/golden/expr_funcs.tile
 tests/golden/expr_compound.tile
 tests/golden/f16_loads.tile
 tests/golden/scalar_param.tile --set scale=1.5 --set n=100
+tests/golden/float_constants.tile
 tests/golden/copy_divergent_memory.tile
 tests/emu/erf_values.tile
 tests/golden/copy_convert.tile --kernel halves
