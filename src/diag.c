@@ -33,6 +33,8 @@ static const char *const warn_names[WARN_COUNT] = {
 	[WARN_PTXAS_SPILL] = "ptxas-spill",
 	[WARN_RACE] = "race",
 	[WARN_STALE_REPLICA] = "stale-replica",
+	[WARN_OVERLAP] = "overlap",
+	[WARN_UNWRITTEN] = "unwritten",
 };
 static bool warn_off[WARN_COUNT];
 static signed char warn_error[WARN_COUNT]; /* 1: -Werror=NAME, -1: -Wno-error=NAME, 0: as -Werror says */

@@ -350,7 +350,7 @@ void diag_setup(void);     /* colour only when stderr is a terminal and NO_COLOR
 void error(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Every warning has a name (docs/command.md lists them); warn() prints it as [-WNAME]. */
 typedef enum Warn { WARN_DIVERGENT_SYNC, WARN_MISSING_RELINQUISH, WARN_EMPTY_OUTPUT, WARN_PTXAS_SPILL, WARN_RACE,
-                    WARN_STALE_REPLICA, WARN_COUNT } Warn;
+                    WARN_STALE_REPLICA, WARN_OVERLAP, WARN_UNWRITTEN, WARN_COUNT } Warn;
 void warn(Warn w, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 const char *diag_option(const char *arg); /* a -w / -W option: NULL when taken, else the error message */
 bool warn_enabled(Warn w); /* not turned off by -w or -Wno-NAME */
