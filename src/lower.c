@@ -1023,6 +1023,13 @@ lower_for(Stmt *s)
 			W.out = saved;
 			if (block->body.n == 0)
 				W.out->n--;
+			/* an error that the first iterations did not give depends on the loop variable's value */
+			if (error_count > errors_before && i == a + 1)
+				note(s->name_loc, "in the iteration %s = %lld of this unrolled loop; the iteration %lld gave no error",
+				     s->name, (long long)i, (long long)a);
+			else if (error_count > errors_before && i > a)
+				note(s->name_loc, "in the iteration %s = %lld of this unrolled loop; the iterations from %lld to %lld "
+				     "gave no error", s->name, (long long)i, (long long)a, (long long)(i - 1));
 		}
 		return;
 	}
