@@ -269,7 +269,8 @@ global_shape(Param *p, Tensor *t)
 	IExpr *stride = ie_int(1, T_I64);
 	for (int i = t->rank - 1; i >= 0; i--) {
 		if (p->strides.n) {
-			IExpr *s = param_size(LIST_AT(p->strides, Expr, i), t, "stride");
+			t->stride_src[i] = LIST_AT(p->strides, Expr, i);
+			IExpr *s = param_size(t->stride_src[i], t, "stride");
 			if (!s)
 				return false;
 			t->rstrides[i] = widen64(s);

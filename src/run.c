@@ -457,8 +457,12 @@ warn_overlaps(KernelIR *k, const Shape64 *shapes)
 				long long span = 1;
 				for (int c = d + 1; c < t->rank; c++)
 					span += sh->strides[c] * (sh->dims[c] - 1);
-				note(t->loc, "stride %d is %lld, but the dimensions after it span %lld elements", d,
-				     sh->strides[d], span);
+				/* the parameters the user set, where a stride and the one dimension after it are names */
+				const Expr *ld = t->stride_src[d], *n = t->dim_src[d + 1];
+				bool named = d + 2 == t->rank && sh->strides[d + 1] == 1 && n && n->kind == E_NAME;
+				note(t->loc, "stride %d is %s%s%lld, but the dimensions after it span %lld elements%s", d,
+				     ld && ld->kind == E_NAME ? ld->name : "", ld && ld->kind == E_NAME ? " = " : "", sh->strides[d],
+				     span, named ? pool_printf(" (%s = %lld)", n->name, sh->dims[d + 1]) : "");
 			}
 			break;
 		}

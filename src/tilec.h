@@ -440,6 +440,7 @@ typedef struct Tensor {
 	IExpr *rdims[MAX_RANK];    /* i32 / u32 over constants and scalar parameters */
 	IExpr *rstrides[MAX_RANK]; /* i64, in elements */
 	Expr *dim_src[MAX_RANK];   /* as written, for messages */
+	Expr *stride_src[MAX_RANK]; /* as written (NULL without stride (...)), for messages */
 	struct View *identity; /* the view of the whole tensor, built once */
 	/* TK_GLOBAL, a device function's parameter bound at a call to a slice of the caller's tensor cname:
 	   the slice's first element, added to every element offset (i64); NULL: 0 */
