@@ -1,4 +1,5 @@
 /* lexer.re: the re2c lexer of .tile (LANGUAGE.md section 2); comments and strings are scanned by hand. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -283,6 +284,9 @@ lexer_lex(YYSTYPE *lval, Loc *lloc, Lexer *lx)
 	"lane_id" { TOK(LANE_ID); }
 	"warpgroup_id" { TOK(WARPGROUP_ID); }
 	"tmem_datapath_layout" { TOK(TMEM_DATAPATH_LAYOUT); }
+	/* the f32 constants infinity and NaN (language.md section 12): reserved words, so no name hides them */
+	"inf" { lval->tok.fval = INFINITY; TOK(FLOAT); }
+	"nan" { lval->tok.fval = NAN; TOK(FLOAT); }
 
 	"tcgen05" ("." part)+ {
 		lx->cursor = (const char *)YYCURSOR;

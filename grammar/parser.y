@@ -1176,6 +1176,9 @@ parser_words(const char **out, int max)
 	}
 	for (int t = T_F32; t < T_COUNT && n < max; t++)
 		out[n++] = etype_name((EType)t);
+	static const char *const constants[] = {"inf", "nan"}; /* words of the FLOAT token */
+	for (size_t i = 0; i < sizeof constants / sizeof constants[0] && n < max; i++)
+		out[n++] = constants[i];
 	return n;
 }
 
@@ -1185,6 +1188,12 @@ static void
 syntax_hints(Parser *ps, yysymbol_kind_t la, const yysymbol_kind_t *exp, int n)
 {
 	const char *prev = ps->text[0], *cur = ps->text[1];
+	size_t len = (size_t)(ps->lx.cursor - ps->lx.start);
+	if (la == YYSYMBOL_FLOAT && len == 3 && (!strncmp(ps->lx.start, "inf", 3) || !strncmp(ps->lx.start, "nan", 3))) {
+		note(ps->loc[1], "'%.3s' is a reserved word, the f32 constant %s; choose another name",
+		     ps->lx.start, ps->lx.start[0] == 'i' ? "infinity" : "NaN");
+		return;
+	}
 	if (cur && cuda_habit(cur)) {
 		note(ps->loc[1], "%s", cuda_habit(cur));
 		return;

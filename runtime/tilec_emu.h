@@ -650,9 +650,11 @@ tl_cpu_thread(void *p)
 	return NULL;
 }
 
-// Runs a grid: the blocks in order (x fastest), each with one pthread per thread.
+// Runs a grid: the blocks in order (x fastest) from block first (each coordinate from first's; tilec
+// run's probe of a larger grid runs only its new blocks), each with one pthread per thread.
 static void
-tl_cpu_launch(const unsigned grid[3], const unsigned block[3], void (*entry)(void **), void **args)
+tl_cpu_launch_from(const unsigned grid[3], const unsigned first[3], const unsigned block[3], void (*entry)(void **),
+                   void **args)
 {
 	gridDim = TlDim3{grid[0], grid[1], grid[2]};
 	blockDim = TlDim3{block[0], block[1], block[2]};
@@ -663,9 +665,9 @@ tl_cpu_launch(const unsigned grid[3], const unsigned block[3], void (*entry)(voi
 	pthread_attr_t attr;
 	pthread_attr_init(&attr);
 	pthread_attr_setstacksize(&attr, 1 << 20);
-	for (unsigned z = 0; z < grid[2]; z++)
-		for (unsigned y = 0; y < grid[1]; y++)
-			for (unsigned x = 0; x < grid[0]; x++) {
+	for (unsigned z = first[2]; z < grid[2]; z++)
+		for (unsigned y = first[1]; y < grid[1]; y++)
+			for (unsigned x = first[0]; x < grid[0]; x++) {
 				memset(&b, 0, sizeof b);
 				pthread_mutex_init(&b.mu, NULL);
 				pthread_cond_init(&b.cv, NULL);
@@ -698,6 +700,13 @@ tl_cpu_launch(const unsigned grid[3], const unsigned block[3], void (*entry)(voi
 		fprintf(tl_race_out, "full %llu\n", TL_RACE_SHADOW_MAX / sizeof(TlRaceCell));
 		fflush(tl_race_out);
 	}
+}
+
+static void
+tl_cpu_launch(const unsigned grid[3], const unsigned block[3], void (*entry)(void **), void **args)
+{
+	const unsigned first[3] = {0, 0, 0};
+	tl_cpu_launch_from(grid, first, block, entry, args);
 }
 
 #define TL_EMU_FAIL(...) tl_cpu_fail(__VA_ARGS__)

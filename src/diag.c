@@ -36,6 +36,8 @@ static const char *const warn_names[WARN_COUNT] = {
 	[WARN_STALE_REPLICA] = "stale-replica",
 	[WARN_UNINIT] = "uninit",
 	[WARN_UNCHECKED_WAIT] = "unchecked-wait",
+	[WARN_OVERLAP] = "overlap",
+	[WARN_UNWRITTEN] = "unwritten",
 };
 static bool warn_off[WARN_COUNT];
 static signed char warn_error[WARN_COUNT]; /* 1: -Werror=NAME, -1: -Wno-error=NAME, 0: as -Werror says */
@@ -415,6 +417,11 @@ static const struct {
 	{"fabsf", "CUDA's fabsf is 'abs' (min, max and abs take floats and integers)"},
 	{"fmaf", "CUDA's fmaf is 'fma'"},
 	{"__expf", "CUDA's __expf is 'exp' (computed exactly rounded, not approximated)"},
+	{"INFINITY", "C's INFINITY is the f32 constant 'inf' (and -INFINITY is '-inf')"},
+	{"HUGE_VALF", "C's HUGE_VALF is the f32 constant 'inf' (and -HUGE_VALF is '-inf')"},
+	{"CUDART_INF_F", "CUDA's CUDART_INF_F is the f32 constant 'inf' (and -CUDART_INF_F is '-inf')"},
+	{"NAN", "C's NAN is the f32 constant 'nan'"},
+	{"CUDART_NAN_F", "CUDA's CUDART_NAN_F is the f32 constant 'nan'"},
 };
 
 const char *

@@ -389,6 +389,8 @@ fimm(double v)
 	float f = (float)v;
 	uint32_t bits;
 	memcpy(&bits, &f, 4);
+	if (f != f)
+		bits = 0x7fffffffu; /* a constant NaN has the GPU's canonical bits, as the CUDA C route writes it */
 	return (Opnd){O_FIMM, 0, bits, NULL, false};
 }
 

@@ -179,7 +179,12 @@ datapath_params(const LayoutExpr *le, char *letter_out, int64_t *rows_out, int64
 	static const struct {
 		char letter;
 		int rows;
-	} letters[] = {{'A', 128}, {'B', 64}, {'D', 128}, {'E', 64}, {'F', 64}, {'G', 32}};
+		char family; /* the MMAs a letter serves: 1 cta_group::1, 2 cta_group::2, w .ws */
+		const char *mma;
+	} letters[] = {{'A', 128, '2', "M=256, cta_group::2"}, {'B', 64, '2', "M=128, cta_group::2, dense"},
+	               {'D', 128, '1', "M=128, cta_group::1"}, {'E', 64, 'w', "M=64, .ws"},
+	               {'F', 64, '1', "M=64, cta_group::1"},   {'G', 32, 'w', "M=32, .ws"}};
+	enum { NLETTERS = sizeof letters / sizeof letters[0] };
 	const char *s = le->letter;
 	if (strcmp(s, "C") == 0) {
 		error(le->letter_loc, "tmem_datapath_layout \"C\" (M=128 sparse, cta_group::2) is not supported: "
@@ -187,9 +192,12 @@ datapath_params(const LayoutExpr *le, char *letter_out, int64_t *rows_out, int64
 		return false;
 	}
 	int want = -1;
-	for (size_t i = 0; i < sizeof letters / sizeof letters[0]; i++)
-		if (s[0] == letters[i].letter && s[1] == 0)
+	char family = 0;
+	for (int i = 0; i < NLETTERS; i++)
+		if (s[0] == letters[i].letter && s[1] == 0) {
 			want = letters[i].rows;
+			family = letters[i].family;
+		}
 	if (want < 0) {
 		error(le->letter_loc, "unknown datapath layout \"%s\"; expected one of \"A\", \"B\", \"D\", \"E\", \"F\", \"G\"", s);
 		return false;
@@ -202,6 +210,22 @@ datapath_params(const LayoutExpr *le, char *letter_out, int64_t *rows_out, int64
 	char letter = s[0];
 	if (rows != want) {
 		error(le->rows->loc, "layout \"%c\" has %d rows per CTA, not %lld", letter, want, (long long)rows);
+		/* the letters of this row count, the one for the same kind of MMA as the written letter first */
+		int fits[NLETTERS], nfits = 0;
+		for (int pass = 0; pass < 2; pass++)
+			for (int i = 0; i < NLETTERS; i++)
+				if (letters[i].rows == rows && (letters[i].family == family) == (pass == 0))
+					fits[nfits++] = i;
+		Buf names = {0};
+		for (int i = 0; i < nfits; i++)
+			buf_printf(&names, "%s\"%c\" (%s)", i == 0 ? "" : i == nfits - 1 ? " or " : ", ",
+			           letters[fits[i]].letter, letters[fits[i]].mma);
+		if (nfits)
+			note(le->letter_loc, "an accumulator of %lld rows per CTA is layout %s", (long long)rows, names.data);
+		else
+			note(le->rows->loc, "the datapath layouts have 128 rows (\"A\", \"D\"), 64 (\"B\", \"E\", \"F\") or 32 "
+			                    "(\"G\")");
+		buf_free(&names);
 		return false;
 	}
 	if (cols <= 0) {

@@ -269,7 +269,8 @@ global_shape(Param *p, Tensor *t)
 	IExpr *stride = ie_int(1, T_I64);
 	for (int i = t->rank - 1; i >= 0; i--) {
 		if (p->strides.n) {
-			IExpr *s = param_size(LIST_AT(p->strides, Expr, i), t, "stride");
+			t->stride_src[i] = LIST_AT(p->strides, Expr, i);
+			IExpr *s = param_size(t->stride_src[i], t, "stride");
 			if (!s)
 				return false;
 			t->rstrides[i] = widen64(s);
@@ -771,6 +772,25 @@ static uint64_t unit_fixed_warps(void);
    view at run time where its elements are an affine function of its indices (sema.c, view_element). */
 static bool unroll_for_memory_views = true;
 
+/* Whether e names the variable of an unrolled loop, directly or through a constant let. */
+static bool
+names_iteration(const Expr *e)
+{
+	if (!e)
+		return false;
+	if (e->kind == E_NAME) {
+		const Sym *s = sym_lookup(e->name);
+		if (s && s->per_iteration)
+			return true;
+	}
+	if (names_iteration(e->a) || names_iteration(e->b) || names_iteration(e->c))
+		return true;
+	for (int i = 0; i < e->args.n; i++)
+		if (names_iteration(LIST_AT(e->args, Expr, i)))
+			return true;
+	return false;
+}
+
 /* A loop must be unrolled when its body touches registers, views or tensor memory. */
 static bool
 needs_unroll_expr(Expr *e)
@@ -995,13 +1015,22 @@ lower_for(Stmt *s)
 			W.out = &block->body;
 			scope_push();
 			Sym *sym = sym_declare(SYM_VALUE, s->name, s->name_loc);
-			if (sym)
+			if (sym) {
 				sym->value = ie_int(i, T_I32);
+				sym->per_iteration = true;
+			}
 			lower_nested(&block->body, &s->body);
 			scope_pop();
 			W.out = saved;
 			if (block->body.n == 0)
 				W.out->n--;
+			/* an error that the first iterations did not give depends on the loop variable's value */
+			if (error_count > errors_before && i == a + 1)
+				note(s->name_loc, "in the iteration %s = %lld of this unrolled loop; the iteration %lld gave no error",
+				     s->name, (long long)i, (long long)a);
+			else if (error_count > errors_before && i > a)
+				note(s->name_loc, "in the iteration %s = %lld of this unrolled loop; the iterations from %lld to %lld "
+				     "gave no error", s->name, (long long)i, (long long)a, (long long)(i - 1));
 		}
 		return;
 	}
@@ -1169,6 +1198,7 @@ lower_stmt(Stmt *s)
 			return;
 		if (v->kind == IE_INT) {
 			sym->value = v;
+			sym->per_iteration = names_iteration(s->value);
 			return;
 		}
 		Var *var = pool_alloc(sizeof *var);
@@ -1242,6 +1272,16 @@ lower_stmt(Stmt *s)
 			return;
 		}
 		protocol_read(W.proto, cond, s->value->loc);
+		int64_t taken;
+		if (ie_is_const(cond, &taken) && names_iteration(s->value)) {
+			/* this iteration of an unrolled loop never runs the other side: it is not lowered, so what it
+			   does only in other iterations (a slice at j - 1 under j > 0) is no error here */
+			LStmt *block = emit(L_BLOCK, s->loc);
+			lower_nested(&block->body, taken ? &s->body : &s->else_body);
+			if (block->body.n == 0)
+				W.out->n--;
+			return;
+		}
 		if (may_place_wait(&s->body) || may_place_wait(&s->else_body))
 			complete_staged(s->loc);
 		LStmt *l = emit(L_IF, s->loc);

@@ -1442,8 +1442,10 @@ protocol_end(Protocol *p, const char *kernel, Loc name_loc)
 			alloc_warps |= 1ull << lowest_warp(a->warps);
 		if (!live->live)
 			continue;
-		error(a->loc, "tensor memory allocated here is not freed with %s (%d columns) on every path to the end "
-		              "of kernel '%s'", isa_name(TC_DEALLOC, 0), a->ncols, kernel);
+		/* an alloc whose column count was refused is still recorded, with none */
+		const char *size = a->ncols ? pool_printf(" (%d columns)", a->ncols) : "";
+		error(a->loc, "tensor memory allocated here is not freed with %s%s on every path to the end of kernel '%s'",
+		      isa_name(TC_DEALLOC, 0), size, kernel);
 		if (a->freed_at.first_line)
 			note(a->freed_at, "it is freed here, but not on every path");
 	}

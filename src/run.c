@@ -33,7 +33,8 @@ run_usage(const char *fmt, const char *arg)
 	error(no_loc, fmt, arg);
 	fputs("usage: tilec run FILE.tile [--kernel NAME] [--seed S] [--expect OUT=IN[~ULPS]]... [--set NAME=VALUE]... "
 	      "[--tmem NAME=PARAM]... [--time-limit S] [-I DIR] [--dump DIR] [--save-temps] [--allow-uninit] "
-	      "[--unchecked-waits] [-w] [-Werror] [-Wno-race]\n", stderr);
+	      "[--unchecked-waits] [-w] [-Werror] [-Wno-race]"
+	      " [-Wno-overlap] [-Wno-unwritten]\n", stderr);
 	return 2;
 }
 
@@ -58,6 +59,8 @@ run_help(void)
 	      "  --unchecked-waits  a missing tcgen05.wait::ld or wait::st of a warp's own access is a warning,\n"
 	      "                     and the emulator shows what the program does\n"
 	      "  -Wno-race, -w      no warning for data races (two threads, one element, no barrier between)\n"
+	      "  -Wno-overlap       no warning for a written tensor whose strides give two elements one place\n"
+	      "  -Wno-unwritten     no warning for output elements a grid one block larger would write\n"
 	      "  -Werror            warnings are errors (exit status 1)\n"
 	      "exit status: 0 ok, 1 errors in the input, an --expect that failed, an emulator trap or a\n"
 	      "read of a value never written,\n"
@@ -198,6 +201,52 @@ param_index(KernelIR *k, const char *name, bool tensor)
 	return -1;
 }
 
+/* The kernel's names an option's NAME may take: its scalar parameters (kind 's'), tensor parameters
+   ('t') or tmem tensors ('m'), each once. */
+static List
+option_names(KernelIR *k, char kind)
+{
+	List names = {0};
+	int n = kind == 'm' ? k->tmem_tensors.n : k->params.n;
+	for (int i = 0; i < n; i++) {
+		const char *name;
+		if (kind == 'm') {
+			name = LIST_AT(k->tmem_tensors, Tensor, i)->name;
+		} else {
+			Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
+			if ((t != NULL) != (kind == 't'))
+				continue;
+			name = t ? t->name : LIST_AT(k->params, Var, i)->name;
+		}
+		bool seen = false;
+		for (int j = 0; j < names.n && !seen; j++)
+			seen = strcmp(LIST_AT(names, char, j), name) == 0;
+		if (!seen)
+			list_push(&names, (void *)name);
+	}
+	return names;
+}
+
+/* After an option named what the kernel lacks: the nearest of its names of that kind, else all of them. */
+static void
+note_option_name(KernelIR *k, const char *name, char kind)
+{
+	List names = option_names(k, kind);
+	const char *what = kind == 's' ? "scalar parameters" : kind == 't' ? "tensor parameters" : "tmem tensors";
+	const char *best = closest_name(name, (const char *const *)names.v, names.n);
+	if (best) {
+		note(no_loc, "did you mean '%s'?", best);
+	} else if (names.n) {
+		Buf all = {0};
+		for (int i = 0; i < names.n; i++)
+			buf_printf(&all, "%s%s", i ? ", " : "", LIST_AT(names, char, i));
+		note(no_loc, "the %s of kernel %s are %s", what, k->name, all.data);
+		buf_free(&all);
+	} else {
+		note(no_loc, "kernel %s has no %s", k->name, what);
+	}
+}
+
 /* The scalar values: the bits of each scalar parameter as its C type, from --set (default 0). */
 static int
 scalar_values(KernelIR *k, RunOptions *o, uint32_t *bits)
@@ -211,6 +260,8 @@ scalar_values(KernelIR *k, RunOptions *o, uint32_t *bits)
 			int t = param_index(k, name, true);
 			error(no_loc, "--set %s: kernel %s has no scalar parameter '%s'%s", s, k->name, name,
 			        t >= 0 ? " (it is a tensor)" : "");
+			if (t < 0)
+				note_option_name(k, name, 's');
 			return 2;
 		}
 		Var *v = LIST_AT(k->params, Var, p);
@@ -347,6 +398,94 @@ runtime_shapes(KernelIR *k, const uint32_t *bits, Shape64 *shapes, unsigned grid
 	return 0;
 }
 
+/* Whether the statements store to global tensor t (a device function's parameter bound to it counts:
+   the same name in the generated code). */
+static bool
+stores_to(const List *body, const Tensor *t)
+{
+	for (int i = 0; i < body->n; i++) {
+		const LStmt *l = LIST_AT(*body, LStmt, i);
+		if (l->kind == L_STORE && l->tensor->kind == TK_GLOBAL && strcmp(l->tensor->cname, t->cname) == 0)
+			return true;
+		if (stores_to(&l->body, t) || stores_to(&l->els, t))
+			return true;
+	}
+	return false;
+}
+
+/* A tensor's element as text, from its coordinates. */
+static const char *
+coords_text(const Tensor *t, const long long *x)
+{
+	Buf b = {0};
+	buf_printf(&b, "%s[", t->name);
+	for (int d = 0; d < t->rank; d++)
+		buf_printf(&b, "%s%lld", d ? ", " : "", x[d]);
+	buf_puts(&b, "]");
+	const char *r = pool_strdup(b.data);
+	buf_free(&b);
+	return r;
+}
+
+/* -Woverlap: a tensor the kernel writes whose strides, with these --set values, give two elements one
+   place. For each dimension d from the outermost, the element one step along d (offset strides[d]) is
+   looked for among the others, taking the largest strides first; where they reach it exactly, the two
+   are one element (a row stride ldd = 100 below a row of N = 300: D[1, 0] is D[0, 100]). */
+static void
+warn_overlaps(KernelIR *k, const Shape64 *shapes)
+{
+	for (int i = 0; i < k->params.n; i++) {
+		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
+		if (!t || !t->wide || !stores_to(&k->body, t))
+			continue;
+		const Shape64 *sh = &shapes[i];
+		for (int d = 0; d < t->rank; d++) {
+			if (sh->dims[d] < 2)
+				continue;
+			long long other[MAX_RANK] = {0}, rest = sh->strides[d];
+			bool used[MAX_RANK] = {false}, inner = true;
+			for (;;) {
+				int j = -1;
+				for (int c = 0; c < t->rank; c++)
+					if (c != d && !used[c] && sh->dims[c] > 1 && sh->strides[c] > 0 &&
+					    (j < 0 || sh->strides[c] > sh->strides[j]))
+						j = c;
+				if (j < 0)
+					break;
+				used[j] = true;
+				other[j] = rest / sh->strides[j] < sh->dims[j] - 1 ? rest / sh->strides[j] : sh->dims[j] - 1;
+				rest -= other[j] * sh->strides[j];
+				inner &= j > d || !other[j];
+			}
+			if (rest)
+				continue;
+			long long step[MAX_RANK] = {0};
+			step[d] = 1;
+			Buf shape = {0};
+			for (int c = 0; c < t->rank; c++)
+				buf_printf(&shape, "%s%lld", c ? " x " : "", sh->dims[c]);
+			buf_puts(&shape, ", strides ");
+			for (int c = 0; c < t->rank; c++)
+				buf_printf(&shape, "%s%lld", c ? ", " : "", sh->strides[c]);
+			warn(WARN_OVERLAP, t->loc, "the kernel writes '%s', whose elements overlap with these --set values: %s and %s "
+			     "are one element (dimensions %s)", t->name, coords_text(t, step), coords_text(t, other), shape.data);
+			buf_free(&shape);
+			if (inner && d + 1 < t->rank) {
+				long long span = 1;
+				for (int c = d + 1; c < t->rank; c++)
+					span += sh->strides[c] * (sh->dims[c] - 1);
+				/* the parameters the user set, where a stride and the one dimension after it are names */
+				const Expr *ld = t->stride_src[d], *n = t->dim_src[d + 1];
+				bool named = d + 2 == t->rank && sh->strides[d + 1] == 1 && n && n->kind == E_NAME;
+				note(t->loc, "stride %d is %s%s%lld, but the dimensions after it span %lld elements%s", d,
+				     ld && ld->kind == E_NAME ? ld->name : "", ld && ld->kind == E_NAME ? " = " : "", sh->strides[d],
+				     span, named ? pool_printf(" (%s = %lld)", n->name, sh->dims[d + 1]) : "");
+			}
+			break;
+		}
+	}
+}
+
 /* --expect OUT=IN[~ULPS]: two tensor parameters of one type and shape; pairs[3 i .. 3 i + 2] = OUT, IN, ULPS. */
 static int
 expect_pairs(KernelIR *k, RunOptions *o, int *pairs, const Shape64 *shapes)
@@ -374,6 +513,7 @@ expect_pairs(KernelIR *k, RunOptions *o, int *pairs, const Shape64 *shapes)
 			int p = param_index(k, names[j], true);
 			if (p < 0) {
 				error(no_loc, "--expect %s: kernel %s has no tensor parameter '%s'", s, k->name, names[j]);
+				note_option_name(k, names[j], 't');
 				return 2;
 			}
 			pairs[3 * i + j] = p;
@@ -408,6 +548,7 @@ tmem_fills(KernelIR *k, RunOptions *o, Tensor **fills, int *params, const Shape6
 		}
 		if (!found) {
 			error(no_loc, "--tmem %s: kernel %s declares no tmem tensor '%s'", s, k->name, name);
+			note_option_name(k, name, 'm');
 			return 2;
 		}
 		if (found > 1) {
@@ -422,6 +563,7 @@ tmem_fills(KernelIR *k, RunOptions *o, Tensor **fills, int *params, const Shape6
 		int p = param_index(k, eq + 1, true);
 		if (p < 0) {
 			error(no_loc, "--tmem %s: kernel %s has no tensor parameter '%s'", s, k->name, eq + 1);
+			note_option_name(k, eq + 1, 't');
 			return 2;
 		}
 		Tensor *src = LIST_AT(k->param_is_tensor, Tensor, p);
@@ -556,6 +698,77 @@ fill_function(Buf *b, Tensor **fills, int nfills)
 	buf_puts(b, "}\n");
 }
 
+/* -Wunwritten: tl_run_probe, which the host main calls after the run with the path of a report. When a
+   tensor the kernel writes has elements the run left as they were (bits equal to its values before),
+   it runs, in a child process for each of x, y and z, only the blocks that a grid one block (one
+   cluster) larger there adds, and reports the elements those change among the ones the run left: what
+   a grid too small, or with its dimensions swapped, fails to write. A probe that traps (its blocks read
+   out of bounds) or runs past TL_PROBE_SECONDS reports nothing. */
+#define PROBE_SECONDS 30
+static void
+probe_function(Buf *b, KernelIR *k, const unsigned grid[3])
+{
+	int ntensors = 0;
+	Buf params = {0}, written = {0};
+	for (int i = 0; i < k->params.n; i++) {
+		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
+		if (!t)
+			continue;
+		buf_printf(&params, "%s%d", ntensors ? ", " : "", i);
+		buf_printf(&written, "%s%d", ntensors ? ", " : "", stores_to(&k->body, t));
+		ntensors++;
+	}
+	buf_printf(b, "\n// ---- tilec run: the blocks a grid one block larger would add (-Wunwritten)\n"
+	              "#include <fcntl.h>\n#include <signal.h>\n#include <sys/wait.h>\n"
+	              "#ifdef __linux__\n#include <sys/prctl.h>\n#endif\n"
+	              "enum { TL_PROBE_TENSORS = %d, TL_PROBE_SECONDS = %d };\n"
+	              "static void\ntl_run_probe(const TlHostTensor *t, void **args, const char *path)\n{\n"
+	              "\tstatic const int param[TL_PROBE_TENSORS] = {%s}, written[TL_PROBE_TENSORS] = {%s};\n"
+	              "\tconst unsigned grid[3] = {%uu, %uu, %uu}, block[3] = {%du, %du, %du}, step[3] = {%du, %du, %du};\n",
+	           ntensors ? ntensors : 1, PROBE_SECONDS, ntensors ? params.data : "-1", ntensors ? written.data : "0",
+	           grid[0], grid[1], grid[2], k->block[0], k->block[1], k->block[2], k->cluster[0], k->cluster[1],
+	           k->cluster[2]);
+	buf_free(&params);
+	buf_free(&written);
+	buf_printf(b, "\tunsigned char *same[TL_PROBE_TENSORS] = {0};\n"
+	              "\tsize_t left = 0;\n"
+	              "\tfor (int i = 0; path && i < TL_PROBE_TENSORS; i++) {\n"
+	              "\t\tif (!written[i] || !(same[i] = (unsigned char *)calloc(t[i].count + 1, 1)))\n\t\t\tcontinue;\n"
+	              "\t\tsize_t size = (size_t)tl_host_sizes[t[i].type];\n"
+	              "\t\tfor (size_t e = 0; e < t[i].count; e++) {\n"
+	              "\t\t\tsize_t at = tl_host_offset(&t[i], e) * size;\n"
+	              "\t\t\tsame[i][e] = memcmp((const char *)t[i].data + at, (const char *)t[i].init + at, size) == 0;\n"
+	              "\t\t\tleft += same[i][e];\n\t\t}\n\t}\n"
+	              "\tFILE *out = left ? fopen(path, \"w\") : NULL;\n"
+	              "\tfor (int d = 0; out && d < 3; d++) {\n"
+	              "\t\tif (grid[d] > 0x7fffffffu - step[d])\n\t\t\tcontinue;\n"
+	              "\t\tfflush(out);\n\t\tfflush(stdout);\n"
+	              "\t\tpid_t pid = fork();\n\t\tif (pid < 0)\n\t\t\tbreak;\n"
+	              "\t\tif (pid == 0) {\n"
+	              "#ifdef __linux__\n\t\t\tprctl(PR_SET_PDEATHSIG, SIGKILL);\n#endif\n"
+	              "\t\t\tint null = open(\"/dev/null\", O_WRONLY);\n"
+	              "\t\t\tif (null >= 0) {\n\t\t\t\tdup2(null, 1);\n\t\t\t\tdup2(null, 2);\n\t\t\t}\n"
+	              "\t\t\ttl_race_out = NULL;\n\t\t\talarm(TL_PROBE_SECONDS);\n"
+	              "\t\t\tunsigned g[3] = {grid[0], grid[1], grid[2]}, first[3] = {0, 0, 0};\n"
+	              "\t\t\tfirst[d] = grid[d];\n\t\t\tg[d] += step[d];\n"
+	              "\t\t\ttl_cpu_launch_from(g, first, block, tl_emu_entry_%s, args);\n"
+	              "\t\t\tfor (int i = 0; i < TL_PROBE_TENSORS; i++) {\n"
+	              "\t\t\t\tsize_t size = (size_t)tl_host_sizes[t[i].type], n = 0, at0 = 0, unchanged = 0;\n"
+	              "\t\t\t\tfor (size_t e = 0; same[i] && e < t[i].count; e++) {\n"
+	              "\t\t\t\t\tsize_t at = tl_host_offset(&t[i], e);\n"
+	              "\t\t\t\t\tif (!same[i][e])\n\t\t\t\t\t\tcontinue;\n"
+	              "\t\t\t\t\tunchanged++;\n"
+	              "\t\t\t\t\tif (memcmp((const char *)t[i].data + at * size, (const char *)t[i].init + at * size, size) != 0 && !n++)\n"
+	              "\t\t\t\t\t\tat0 = at;\n\t\t\t\t}\n"
+	              "\t\t\t\tif (n)\n\t\t\t\t\tfprintf(out, \"unwritten %%d %%u %%u %%u %%d %%zu %%zu %%zu\\n\", d, g[0], g[1], g[2], "
+	              "param[i], n, at0, unchanged);\n"
+	              "\t\t\t}\n\t\t\tfflush(out);\n\t\t\t_exit(0);\n\t\t}\n"
+	              "\t\tint status;\n\t\twaitpid(pid, &status, 0);\n\t}\n"
+	              "\tif (out)\n\t\tfclose(out);\n"
+	              "\tfor (int i = 0; i < TL_PROBE_TENSORS; i++)\n\t\tfree(same[i]);\n}\n",
+	           k->name);
+}
+
 /* The host main: fill, launch on the CPU, print, compare, dump. */
 static void
 host_main(Buf *b, KernelIR *k, RunOptions *o, const uint32_t *scalars, const int *pairs, const Shape64 *shapes,
@@ -639,6 +852,7 @@ host_main(Buf *b, KernelIR *k, RunOptions *o, const uint32_t *scalars, const int
 			           slot[i], slot[i]);
 		}
 	}
+	buf_puts(b, "\ttl_run_probe(t, args, argc > 3 ? argv[3] : NULL);\n");
 	buf_puts(b, "\tfflush(stdout);\n\treturn bad;\n}\n");
 }
 
@@ -822,6 +1036,33 @@ report_uninit(const EmuPoison *poison, const char *path, bool allow)
 	fclose(f);
 }
 
+/* The elements the probe found (tl_run_probe): one warning per tensor and dimension. */
+static void
+report_unwritten(KernelIR *k, const char *path, const unsigned grid[3], const Shape64 *shapes)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return;
+	char line[256];
+	while (fgets(line, sizeof line, f)) {
+		int d, p;
+		unsigned g[3];
+		unsigned long long n, offset, left;
+		if (sscanf(line, "unwritten %d %u %u %u %d %llu %llu %llu", &d, &g[0], &g[1], &g[2], &p, &n, &offset, &left) != 8 ||
+		    d < 0 || d > 2 || p < 0 || p >= k->params.n || !LIST_AT(k->param_is_tensor, Tensor, p))
+			continue;
+		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, p);
+		warn(WARN_UNWRITTEN, k->loc, "kernel %s's grid (%u, %u, %u) leaves %llu element%s of '%s' unwritten that a grid "
+		     "of (%u, %u, %u) writes (%s first): is the grid too small in %c, or are its dimensions swapped?",
+		     k->name, grid[0], grid[1], grid[2], n, n == 1 ? "" : "s", t->name, g[0], g[1], g[2],
+		     element_text(k, t, offset, shapes), "xyz"[d]);
+		if (left > n)
+			note(k->loc, "%llu more element%s of '%s' are left as they were, which neither grid writes", left - n,
+			     left - n == 1 ? "" : "s", t->name);
+	}
+	fclose(f);
+}
+
 static int
 run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 {
@@ -834,6 +1075,8 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 	int rc = scalar_values(k, o, scalars);
 	if (!rc)
 		rc = runtime_shapes(k, scalars, shapes, grid);
+	if (!rc)
+		warn_overlaps(k, shapes);
 	if (!rc)
 		rc = expect_pairs(k, o, pairs, shapes);
 	if (!rc)
@@ -859,6 +1102,7 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 	emu_poison = NULL;
 	if (o->tmems.n)
 		fill_function(&b, fills, o->tmems.n);
+	probe_function(&b, k, grid);
 	host_main(&b, k, o, scalars, pairs, shapes, fill_params, &race, &poison);
 
 	char *dir = process_temp_mkdir("tilec-run");
@@ -875,6 +1119,8 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 	process_temp_file(exe);
 	process_temp_file(races);
 	process_temp_file(uninit);
+	char *unwritten = pool_printf("%s/unwritten", dir);
+	process_temp_file(unwritten);
 	if (!write_text(src, &b)) {
 		error(no_loc, "cannot write %s: %s", src, strerror(errno));
 		rc = 3;
@@ -892,11 +1138,13 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 		} else {
 			printf("run %s: grid %ux%ux%u, block %dx%dx%d, seed %llu\n", k->name, grid[0], grid[1], grid[2],
 			       k->block[0], k->block[1], k->block[2], o->seed);
-			char *argv[] = {exe, race.sites.n ? races : "-", uninit, NULL};
+			char *argv[] = {exe, race.sites.n ? races : "-", uninit, warn_enabled(WARN_UNWRITTEN) ? unwritten : NULL, NULL};
 			st = process_run_limited(argv, false, (unsigned)o->time_limit);
 			if (race.sites.n)
 				report_races(k, &race, races, shapes);
 			report_uninit(&poison, uninit, o->allow_uninit);
+			if (st == 0 || st == 1)
+				report_unwritten(k, unwritten, grid, shapes);
 			if (st == 0 || st == 1) {
 				rc = st;
 			} else if (st == TRAP_STATUS) {
@@ -923,11 +1171,13 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 	}
 	unlink(races);
 	unlink(uninit);
+	unlink(unwritten);
 	rmdir(dir);
 	process_forget(src);
 	process_forget(exe);
 	process_forget(races);
 	process_forget(uninit);
+	process_forget(unwritten);
 	process_forget(dir);
 	return rc || !error_count ? rc : 1; /* -Werror made a race an error */
 }

@@ -351,7 +351,8 @@ void diag_setup(void);     /* colour only when stderr is a terminal and NO_COLOR
 void error(Loc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Every warning has a name (docs/command.md lists them); warn() prints it as [-WNAME]. */
 typedef enum Warn { WARN_DIVERGENT_SYNC, WARN_MISSING_RELINQUISH, WARN_EMPTY_OUTPUT, WARN_PTXAS_SPILL, WARN_RACE,
-                    WARN_STALE_REPLICA, WARN_UNINIT, WARN_UNCHECKED_WAIT, WARN_COUNT } Warn;
+                    WARN_STALE_REPLICA, WARN_UNINIT, WARN_UNCHECKED_WAIT,
+                    WARN_OVERLAP, WARN_UNWRITTEN, WARN_COUNT } Warn;
 /* While not WARN_COUNT, error() reports a warning of this kind instead (protocol.c, --unchecked-waits). */
 extern Warn diag_demoted;
 void warn(Warn w, Loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -445,6 +446,7 @@ typedef struct Tensor {
 	IExpr *rdims[MAX_RANK];    /* i32 / u32 over constants and scalar parameters */
 	IExpr *rstrides[MAX_RANK]; /* i64, in elements */
 	Expr *dim_src[MAX_RANK];   /* as written, for messages */
+	Expr *stride_src[MAX_RANK]; /* as written (NULL without stride (...)), for messages */
 	struct View *identity; /* the view of the whole tensor, built once */
 	/* TK_GLOBAL, a device function's parameter bound at a call to a slice of the caller's tensor cname:
 	   the slice's first element, added to every element offset (i64); NULL: 0 */
@@ -504,6 +506,7 @@ typedef struct Sym {
 	LayoutExpr *layout; /* SYM_LAYOUT */
 	Kernel *device;     /* SYM_DEVICE */
 	struct Sym *shadowed; /* the symbol of the same name in an outer scope, visible again after this one */
+	bool per_iteration; /* SYM_VALUE: an unrolled loop's variable, or a constant let computed from one */
 } Sym;
 
 void scope_push(void);

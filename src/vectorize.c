@@ -40,16 +40,16 @@ half_bits(double v, EType t)
 	float f = (float)v;
 	uint32_t b;
 	memcpy(&b, &f, 4);
+	if ((b & 0x7fffffffu) > 0x7f800000u)
+		return 0x7fffu; /* a NaN: the canonical one, as cvt.rn.f16.f32 and cvt.rn.bf16.f32 give */
 	if (t == T_BF16) {
-		if ((b & 0x7fffffffu) > 0x7f800000u)
-			return (b >> 16) | 0x40u; /* a NaN stays one (quiet) */
 		return (b + 0x7fffu + ((b >> 16) & 1u)) >> 16; /* to nearest, ties to even */
 	}
 	uint32_t sign = (b >> 16) & 0x8000u;
 	int exp = (int)((b >> 23) & 0xff) - 127;
 	uint32_t man = b & 0x7fffffu;
 	if (exp == 128)
-		return sign | 0x7c00u | (man ? 0x200u : 0);
+		return sign | 0x7c00u;
 	/* the bits of the 24-bit significand below an f16's last: 13, more for an f16 subnormal; a
 	   value below half the least subnormal (f32 subnormals and zero too) rounds to zero */
 	int shift = exp < -14 ? 13 - 14 - exp : 13;

@@ -790,6 +790,16 @@ if status ptx-loop-counter 0 --emit=ptx "$tmp/counter.tile" -o -; then
 		fail ptx-loop-counter "the loop's test of its counter was moved before the loop"
 	fi
 fi
+# inf, -inf and nan on the PTX route (language.md section 12): the bits the CUDA C writes, nan the GPU's
+# canonical 0x7fffffff (the host's 0x7fc00000 before), 32767 (0x7fff) for nan stored as f16 or bf16.
+if status ptx-float-constants 0 --emit=ptx tests/golden/float_constants.tile -o -; then
+	if grep -q '0f7FFFFFFF' "$tmp/out" && grep -q '0f7F800000' "$tmp/out" && grep -q '0fFF800000' "$tmp/out" &&
+		grep -q ', 32767;' "$tmp/out" && ! grep -q -e '0f7FC00000' -e '0fFFC00000' -e '0fFFFFFFFF' "$tmp/out"; then
+		pass ptx-float-constants
+	else
+		fail ptx-float-constants "not the canonical bits of nan, inf and -inf in the PTX"
+	fi
+fi
 # Clusters: the PTX carries the cluster as the CUDA C's __cluster_dims__ does; the emulator refuses
 # cta_group::2 (one error, no output file); tilec run checks a grid computed at launch against the cluster.
 if status cluster-ptx 0 --emit=ptx tests/golden/cluster_pair.tile -o -; then

@@ -291,6 +291,17 @@ expect_run emu/run/no_input 2 "tilec run: error: no input file"
 expect_run emu/run/unknown_option 2 "unknown option '--frobnicate'" examples/tmem_roundtrip.tile --frobnicate
 expect_run emu/run/unknown_kernel 2 "has no kernel 'nope'; it has tmem_roundtrip" examples/tmem_roundtrip.tile --kernel nope
 expect_run emu/run/expect_unknown 2 "kernel tmem_roundtrip has no tensor parameter 'B'" examples/tmem_roundtrip.tile --expect Out=B
+# a name the kernel lacks: did you mean its nearest name of that kind, else a list of them
+expect_run emu/run/expect_near 2 "tilec run: note: did you mean 'Out'?" examples/tmem_roundtrip.tile --expect out=A
+expect_run emu/run/set_near 2 "tilec run: note: did you mean 'scale'?" tests/golden/scalar_param.tile --set scal=2
+expect_run emu/run/set_list 2 "tilec run: note: the scalar parameters of kernel scalar_param are scale, n" \
+	tests/golden/scalar_param.tile --set zzz=2
+expect_run emu/run/set_none 2 "tilec run: note: kernel tmem_roundtrip has no scalar parameters" \
+	examples/tmem_roundtrip.tile --set n=2
+expect_run emu/run/tmem_near 2 "tilec run: note: did you mean 'mem'?" examples/tmem_roundtrip.tile --tmem mme=A
+expect_run emu/run/tmem_param_near 2 "tilec run: note: did you mean 'A'?" examples/tmem_roundtrip.tile --tmem mem=a
+expect_run emu/run/tmem_list 2 "tilec run: note: the tmem tensors of kernel tmem_roundtrip are mem" \
+	examples/tmem_roundtrip.tile --tmem accumulator=A
 # --set takes nan for a float (emulator.md: inf and nan may be written as such); a value past the type's range not.
 # The products with it are the GPU's canonical NaN 0x7fffffff in every element (before: the CPU's 0x7fc00000)
 expect_run emu/run/set_nan 0 "Out: f32[4096] fnv64 bd706d1e8d396325: nan nan nan nan" tests/golden/scalar_param.tile \
@@ -300,6 +311,26 @@ expect_run emu/run/set_nan 0 "Out: f32[4096] fnv64 bd706d1e8d396325: nan nan nan
 expect_run emu/run/nan_neg 0 "Neg: f32[128] fnv64 102e49763452dd25: nan nan nan nan" tests/emu/nan_results.tile --set s=nan
 expect_run emu/run/nan_mul 0 "Mul: f32[128] fnv64 102e49763452dd25: nan nan nan nan" tests/emu/nan_results.tile --set s=nan
 expect_run emu/run/nan_abs 0 "Abs: f32[128] fnv64 ef1b734eff2cb725: nan nan nan nan" tests/emu/nan_results.tile --set s=nan
+# inf, -inf and nan (language.md section 12): every tensor's bits (fnv64), nan the canonical 0x7fffffff
+# (0x7fff in f16 and bf16); tools/gpu-emu-check.sh compares the same run with the GPU's
+name=emu/run/float_constants
+run tests/golden/float_constants.tile
+if [ $rc -ne 0 ]; then
+	fail "exit status $rc, expected 0"
+	show "$tmp/out"
+else
+	missing=
+	for sum in "Out: f32[32, 4] fnv64 ad0e718ab3409f25: nan inf -inf nan" "H: f16[32, 2] fnv64 2e604c64444a8145:" \
+		"B: bf16[32, 2] fnv64 38d55d8c02f9f165:" "I: i32[32, 4] fnv64 35879fe21082eb25: 2147483647 -2147483648 0 15"; do
+		grep -qF -- "$sum" "$tmp/out" || missing="$missing '$sum'"
+	done
+	if [ -n "$missing" ]; then
+		fail "no line with$missing"
+		show "$tmp/out"
+	else
+		echo "PASS $name"
+	fi
+fi
 expect_run emu/run/set_f32_range 2 "1e40 is out of range for 'scale' of type f32" tests/golden/scalar_param.tile \
 	--set scale=1e40
 expect_run emu/run/grid_undefined 1 "grid dimension x of kernel grid_undefined is undefined with these --set values" \

@@ -48,6 +48,7 @@ tests/golden/expr_compound.tile
 tests/golden/f16_loads.tile
 tests/golden/scalar_param.tile --set scale=1.5 --set n=100
 tests/emu/nan_results.tile --set s=nan
+tests/golden/float_constants.tile
 tests/golden/copy_divergent_memory.tile
 tests/emu/erf_values.tile
 tests/golden/copy_convert.tile --kernel halves

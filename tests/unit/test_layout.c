@@ -532,6 +532,12 @@ START_TEST(datapath_rows)
 	bad("tmem_datapath_layout(\"B\", 128, 32)", u, 128, "layout \"B\" has 64 rows per CTA, not 128");
 	bad("tmem_datapath_layout(\"F\", 128, 32)", u, 128, "layout \"F\" has 64 rows per CTA, not 128");
 	bad("tmem_datapath_layout(\"G\", 128, 32)", u, 128, "layout \"G\" has 32 rows per CTA, not 128");
+	/* the note names the letter of that row count for the same kind of MMA first */
+	bad("tmem_datapath_layout(\"D\", 64, 32)", t, 128, "is layout \"F\" (M=64, cta_group::1), \"B\"");
+	bad("tmem_datapath_layout(\"G\", 64, 32)", t, 128, "is layout \"E\" (M=64, .ws), \"B\"");
+	bad("tmem_datapath_layout(\"F\", 128, 32)", u, 128, "is layout \"D\" (M=128, cta_group::1) or \"A\"");
+	Tensor *w = tensor(TK_TMEM, T_F32, "r3", 2, 100, 32);
+	bad("tmem_datapath_layout(\"D\", 100, 32)", w, 128, "the datapath layouts have 128 rows");
 	bad("tmem_datapath_layout(\"G\", 32, 0)", u, 128, "column count must be positive");
 }
 END_TEST
