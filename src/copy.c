@@ -1057,6 +1057,20 @@ owner_test(int64_t *off, const unsigned char *has, int threads, IExpr **test)
 	return true;
 }
 
+/* The threads that may hold a place: those of its lane in every warp, or, for a layout that names no
+   thread axis, every thread (each holds its own copy of the whole tensor). */
+static int
+replica_first(const Layout *l, const int32_t *place)
+{
+	return layout_names_thread(l) ? layout_place_thread(place) % 32 : 0;
+}
+
+static int
+replica_step(const Layout *l)
+{
+	return layout_names_thread(l) ? 32 : 1;
+}
+
 /* Each thread moves the elements it owns: for every register slot, one access at an offset computed
    from the thread's index. */
 static bool
@@ -1093,8 +1107,7 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, con
 		size_t chosen = SIZE_MAX; /* (slot, thread) index of the replica that stores */
 		for (int r = 0; r < l->nrep; r++) {
 			const int32_t *place = LAYOUT_PLACE(l, e, r);
-			int owner = layout_place_thread(place);
-			for (int t = owner % 32; t < threads; t += 32) {
+			for (int t = replica_first(l, place); t < threads; t += replica_step(l)) {
 				if (!layout_place_owned_by(l, place, t))
 					continue;
 				size_t i = (size_t)place[AX_M] * (size_t)threads + (size_t)t;
@@ -1112,7 +1125,7 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, con
 		/* the other replicas in warps that run the copy do not store */
 		for (int r = 0; chosen != SIZE_MAX && r < l->nrep; r++) {
 			const int32_t *place = LAYOUT_PLACE(l, e, r);
-			for (int t = layout_place_thread(place) % 32; t < threads; t += 32) {
+			for (int t = replica_first(l, place); t < threads; t += replica_step(l)) {
 				size_t i = (size_t)place[AX_M] * (size_t)threads + (size_t)t;
 				if (i != chosen && runs >> (t / 32) & 1 && layout_place_owned_by(l, place, t))
 					has[i] = 0;
