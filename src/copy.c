@@ -1014,8 +1014,13 @@ owner_test(int64_t *off, const unsigned char *has, int threads, IExpr **test)
 	if (count == threads)
 		return true;
 	unsigned fixed = ~(all_and ^ all_or) & ((1u << bits) - 1);
+	/* the threads of the block with those bits fixed: all owners, in a block that is no power of two
+	   (96 threads) too, where the indices past the block are no threads at all */
+	bool bit_set = true;
+	for (int t = 0; t < threads && bit_set; t++)
+		bit_set = (has[t] != 0) == (((unsigned)t & fixed) == (all_and & fixed));
 	IExpr *tid = thread_index();
-	if (count == 1 << (bits - __builtin_popcount(fixed)))
+	if (bit_set)
 		*test = ie_binary(OP_EQ, ie_binary(OP_BITAND, tid, ie_int(fixed, T_I32)), ie_int(all_and & fixed, T_I32));
 	else if (count == last - first + 1 && first == 0)
 		*test = ie_binary(OP_LT, tid, ie_int(last + 1, T_I32));
@@ -1122,12 +1127,15 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, con
 					chosen = i;
 			}
 		}
-		/* the other replicas in warps that run the copy do not store */
+		/* the other replicas in warps that run the copy do not store; in the other warps those of the
+		   chosen one's lane and slot stay, which keeps the pattern of lane bits */
 		for (int r = 0; chosen != SIZE_MAX && r < l->nrep; r++) {
 			const int32_t *place = LAYOUT_PLACE(l, e, r);
 			for (int t = replica_first(l, place); t < threads; t += replica_step(l)) {
 				size_t i = (size_t)place[AX_M] * (size_t)threads + (size_t)t;
-				if (i != chosen && runs >> (t / 32) & 1 && layout_place_owned_by(l, place, t))
+				bool mirror = !(runs >> (t / 32) & 1) && t % 32 == (int)(chosen % (size_t)threads) % 32 &&
+				              i / (size_t)threads == chosen / (size_t)threads;
+				if (i != chosen && !mirror && layout_place_owned_by(l, place, t))
 					has[i] = 0;
 			}
 		}
