@@ -1076,6 +1076,53 @@ replica_step(const Layout *l)
 	return layout_names_thread(l) ? 32 : 1;
 }
 
+/* The list a copy's moves go into: out, or, under a written warp(K) / warpgroup(K), the body of the test
+   that the other warps reaching the copy skip it by, as they skip such an apply. */
+static List *
+scope_body(Stmt *st, ApplyCtx *ctx, List *out, const ApplyInput *scope)
+{
+	IExpr *cond = scope ? apply_scope_guard(scope, ctx, __builtin_ctzll(scope->warps)) : NULL;
+	if (!cond)
+		return out;
+	LStmt *g = pool_alloc(sizeof *g);
+	g->kind = L_IF;
+	g->loc = st->loc;
+	g->cond = cond;
+	list_push(out, g);
+	return &g->body;
+}
+
+/* Register slot s of local tensor t, as an expression. */
+static IExpr *
+reg_slot(Tensor *t, int s)
+{
+	IExpr *reg = pool_alloc(sizeof *reg);
+	reg->kind = IE_REG;
+	reg->type = value_type(t->type);
+	reg->tensor = t;
+	reg->slot = s;
+	return reg;
+}
+
+/* Appends one move behind the test of its owners (NULL: every thread); the moves of one set of owners
+   share their test (*guard, the last test written). */
+static void
+push_owned(List *out, LStmt **guard, IExpr *owners, LStmt *move)
+{
+	if (owners && !(*guard && ie_equal((*guard)->cond, owners))) {
+		LStmt *g = pool_alloc(sizeof *g);
+		g->kind = L_IF;
+		g->loc = move->loc;
+		g->cond = owners;
+		g->owner_test = true;
+		list_push(out, g);
+		*guard = g;
+	} else if (!owners) {
+		*guard = NULL;
+	}
+	list_push(*guard ? &(*guard)->body : out, move);
+}
+
 /* Each thread moves the elements it owns: for every register slot, one access at an offset computed
    from the thread's index. */
 static bool
@@ -1149,16 +1196,7 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, con
 			return false;
 		}
 	}
-	IExpr *cond = scope ? apply_scope_guard(scope, ctx, __builtin_ctzll(scope_warps)) : NULL;
-	if (cond) {
-		/* warp(K) / warpgroup(K): the other warps that reach the copy skip it, as they skip such an apply */
-		LStmt *g = pool_alloc(sizeof *g);
-		g->kind = L_IF;
-		g->loc = st->loc;
-		g->cond = cond;
-		list_push(out, g);
-		out = &g->body;
-	}
+	out = scope_body(st, ctx, out, scope);
 	LStmt *guard = NULL;
 	for (int s = 0; s < slots; s++) {
 		int count = 0;
@@ -1183,11 +1221,7 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, con
 			               "thread_idx.x; move the elements by hand with a per-thread view", s, lt->name);
 			return false;
 		}
-		IExpr *reg = pool_alloc(sizeof *reg);
-		reg->kind = IE_REG;
-		reg->type = value_type(lt->type);
-		reg->tensor = lt;
-		reg->slot = s;
+		IExpr *reg = reg_slot(lt, s);
 		IExpr *mem = pool_alloc(sizeof *mem);
 		mem->kind = IE_LOAD;
 		mem->type = value_type(mt->type);
@@ -1215,18 +1249,7 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, con
 			l2->index = index;
 			l2->value = ie_convert(reg, mt->type);
 		}
-		/* the slots of one set of owners share their test */
-		if (owners && !(guard && ie_equal(guard->cond, owners))) {
-			guard = pool_alloc(sizeof *guard);
-			guard->kind = L_IF;
-			guard->loc = st->loc;
-			guard->cond = owners;
-			guard->owner_test = true;
-			list_push(out, guard);
-		} else if (!owners) {
-			guard = NULL;
-		}
-		list_push(guard ? &guard->body : out, l2);
+		push_owned(out, &guard, owners, l2);
 	}
 	if (diag_explain)
 		explain_note(st->loc, "no tcgen05 instruction and no wait: each thread %s the elements of '%s' that it holds, "
@@ -1234,6 +1257,89 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, con
 		             "the address is aligned%s%s%s", is_load ? "loads" : "stores", lt->name,
 		             mv->box ? "; coordinates outside the shape of '" : "", mv->box ? mt->name : "",
 		             mv->box ? "' are skipped" : "");
+	return true;
+}
+
+/* --------------------------------------------------------------- local <-> local */
+
+/* A register-to-register copy: each thread that holds an element of dst assigns it from its own copy
+   of the element in src, converted as an assignment would; so every such thread must hold it in src
+   too. Registers are named at compile time: a dst slot whose element comes from different src slots
+   in different threads is one move per src slot, each behind the test of its threads. */
+static bool
+copy_locals(Stmt *st, View *dst, View *src, ApplyCtx *ctx, List *out, const ApplyInput *scope)
+{
+	KernelIR *k = ctx->kernel;
+	Tensor *dt = dst->base, *sT = src->base;
+	const Layout *dl = dt->layout, *sl = sT->layout;
+	int threads = k->threads;
+	uint64_t runs = scope ? ctx->warps & scope->warps : ctx->warps;
+	copy_block = k->block;
+	copy_unit = k->is_device && k->scope != SCOPE_CTA ? threads : 0;
+	/* per dst slot: the src slot each thread reads (-1: the thread does not hold that slot's element) */
+	int *from = pool_alloc(sizeof(int) * (size_t)dl->slots * (size_t)threads);
+	for (int i = 0; i < dl->slots * threads; i++)
+		from[i] = -1;
+	for (int x = 0; x < dst->count; x++) {
+		int de = dst->map[x], se = src->map[x];
+		for (int t = 0; t < threads; t++) {
+			if (t / 32 < 64 && !(runs >> (t / 32) & 1))
+				continue;
+			int ds = layout_slot_in_thread(dl, de, t);
+			if (ds < 0)
+				continue;
+			int ss = layout_slot_in_thread(sl, se, t);
+			if (ss < 0) {
+				char text[96];
+				format_coords(text, sizeof text, dst->rank, dst->dims, x);
+				int other = -1;
+				for (int u = 0; u < threads && other < 0; u++)
+					if (layout_slot_in_thread(sl, se, u) >= 0)
+						other = u;
+				error(st->loc, "copy between local tensors: thread %d holds element %s of '%s' but not of '%s' "
+				               "(thread %d holds it there); each thread assigns the elements it holds from its own "
+				               "registers, so both layouts must give every element to the same threads", t, text,
+				      dst->name, src->name, other);
+				return false;
+			}
+			from[(size_t)ds * (size_t)threads + (size_t)t] = ss;
+		}
+	}
+	out = scope_body(st, ctx, out, scope);
+	int64_t *off = pool_alloc(sizeof(int64_t) * (size_t)threads);
+	unsigned char *has = pool_alloc((size_t)threads);
+	LStmt *guard = NULL;
+	for (int ds = 0; ds < dl->slots; ds++) {
+		/* one move per source slot that this slot takes in some thread, each for its threads */
+		for (int ss = 0; ss < sl->slots; ss++) {
+			int count = 0;
+			for (int t = 0; t < threads; t++) {
+				has[t] = from[(size_t)ds * (size_t)threads + (size_t)t] == ss;
+				off[t] = 0;
+				count += has[t];
+			}
+			if (!count)
+				continue;
+			IExpr *owners;
+			if (!owner_test(off, has, threads, &owners)) {
+				error(st->loc, "copy: register slot %d of '%s' holds an element of the copy in %d of the %d threads, "
+				               "which are neither a range of thread_idx.x nor the threads with some bits of it fixed",
+				      ds, dt->name, count, threads);
+				return false;
+			}
+			IExpr *reg = reg_slot(sT, ss);
+			LStmt *l2 = pool_alloc(sizeof *l2);
+			l2->loc = st->loc;
+			l2->kind = L_REG_STORE;
+			l2->tensor = dt;
+			l2->slot = ds;
+			l2->value = ie_convert(reg, dt->type);
+			push_owned(out, &guard, owners, l2);
+		}
+	}
+	if (diag_explain)
+		explain_note(st->loc, "no tcgen05 instruction and no wait: each thread assigns the elements of '%s' that it "
+		             "holds from its own registers of '%s', converted as an assignment would", dt->name, sT->name);
 	return true;
 }
 
@@ -1300,8 +1406,19 @@ copy_lower(Stmt *st, View *dst, View *src, ApplyCtx *ctx, List *out, CopyChoice 
 			return false;
 		return copy_regs(st, dst, l, m, ctx, out, written ? &in : NULL);
 	}
+	if (dk == TK_LOCAL && sk == TK_LOCAL) {
+		if (dst->per_thread || src->per_thread) {
+			error(st->loc, "copy between local tensors takes views of the whole tensors, not per-thread views");
+			return false;
+		}
+		ApplyInput in = {.scope = st->scope, .guard = st->scope_arg && st->scope != SCOPE_CTA};
+		bool written = st->has_scope && !st->scope_auto;
+		if (written && !apply_scope_warps(st, &in, ctx))
+			return false;
+		return copy_locals(st, dst, src, ctx, out, written ? &in : NULL);
+	}
 	static const char *const kinds[] = {"a global tensor", "a shared tensor", "a local tensor", "a tmem tensor"};
-	error(st->loc, "copy moves between tmem and local views, or between local views and global or shared tensors; "
+	error(st->loc, "copy moves between tmem and local views, between local views and global or shared tensors, or between two local views; "
 	               "'%s' is %s and '%s' is %s", dst->name, kinds[dk], src->name, kinds[sk]);
 	return false;
 }
