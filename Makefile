@@ -133,7 +133,7 @@ check-build: $(B)/tilec $(B)/libtilert.a $(UNITS)
 
 CHECK_STEPS = unit asan-unit run-golden asan-run-golden cli asan-cli fuzz-replay asan-fuzz-replay \
 	robustness asan-robustness install ptxas ptx-routes emu copy-twins asan-emu draw asan-draw tables man docs \
-	embed
+	embed copy-diff
 
 # The sanitizers' settings for the asan steps; LeakSanitizer only where it can run (not under ptrace).
 STEP = sh tests/run-step.sh build/check/$@.log
@@ -160,7 +160,7 @@ check-unit: check-env
 check-asan-unit: check-env
 	@for t in $(UNIT_SRCS:tests/unit/%.c=%); do $(ASAN_ENV) $(STEP) asan unit/$$t build/asan/unit/$$t; done
 # Runners tests/NAME.sh TILEC, run on both binaries: a new one only needs its name here and in CHECK_STEPS.
-TILEC_RUNNERS = run-golden cli fuzz-replay robustness draw
+TILEC_RUNNERS = run-golden cli fuzz-replay robustness draw copy-diff
 $(TILEC_RUNNERS:%=check-%): check-env
 	@$(STEP) - $(@:check-%=%) sh tests/$(@:check-%=%).sh build/tilec
 $(TILEC_RUNNERS:%=check-asan-%): check-env
