@@ -759,6 +759,91 @@ emit_applies(Stmt *st, ApplyCtx *ctx, List *out, CopyChoice *choice, const CopyM
 	choice->imm = m->imm[0];
 }
 
+/* Where the images put a TMEM lane (row r of a warp's 32 lanes) in the thread lanes of its warp: 32x32b
+   in lane r, 16x32bx2 in lane r % 16 (or r % 16 + 16, the second access), the other 16-row shapes in
+   the group of four lanes 4 * (r % 8) .. + 3. A copy one of whose elements fits none of these in the
+   layout that holds it, or whose elements fit no one rule together, or that lies in another warp than
+   its TMEM lane's, no instruction can move: say so, with the element. */
+static bool
+explain_impossible(const Search *s, Stmt *st, const char *dir)
+{
+	const Layout *ll = s->lv->base->layout;
+	bool warp_level = layout_names_thread(ll) && layout_copy_of(ll, 32) == layout_copy_of(ll, 0);
+	int first[3] = {-1, -1, -1}, wrong_warp = -1;
+	for (int x = 0; x < s->n; x++) {
+		const int32_t *lp = LAYOUT_PLACE(ll, s->lv->map[x], 0);
+		const int32_t *tp = LAYOUT_PLACE(s->tv->base->layout, s->tv->map[x], 0);
+		int lane = s->tv->base->lane_offset + tp[AX_TLANE], row = lane % 32, thread = layout_place_thread(lp);
+		int tl = layout_names_thread(ll) ? thread % 32 : -1;
+		if (tl < 0)
+			return false; /* every thread holds it: the ownership check says more */
+		bool fits[3] = {tl == row, tl % 16 == row % 16, tl / 4 == row % 8};
+		for (int k = 0; k < 3; k++)
+			if (!fits[k] && first[k] < 0)
+				first[k] = x;
+		if (warp_level && s->in.scope != SCOPE_WARP && (thread / 32) % 4 != lane / 32 % 4 && wrong_warp < 0)
+			wrong_warp = x;
+	}
+	if (wrong_warp < 0 && (first[0] < 0 || first[1] < 0 || first[2] < 0))
+		return false;
+	int x = wrong_warp >= 0 ? wrong_warp : first[2] >= 0 ? first[2] : first[0];
+	const int32_t *lp = LAYOUT_PLACE(ll, s->lv->map[x], 0);
+	const int32_t *tp = LAYOUT_PLACE(s->tv->base->layout, s->tv->map[x], 0);
+	int lane = s->tv->base->lane_offset + tp[AX_TLANE], thread = layout_place_thread(lp);
+	char where[96];
+	format_coords(where, sizeof where, s->cv->rank, s->cv->dims, x);
+	if (wrong_warp >= 0)
+		note(st->loc, "no %s instruction can do this copy, whatever its shape: element %s lies in TMEM lane %d, "
+		              "which only warp %d of a warpgroup reaches, but the layout of '%s' gives it to thread %d "
+		              "(warp %d); elements move between warps only through memory (a shared tensor and cta_sync)",
+		     dir, where, lane, lane / 32 % 4, s->lv->base->name, thread, thread / 32);
+	else
+		note(st->loc, "no %s instruction can do this copy, whatever its shape: element %s lies in TMEM lane %d, "
+		              "which an instruction moves to or from lane %d of the warp (32x32b), lane %d or %d "
+		              "(16x32bx2) or lanes %d to %d (the other 16-row shapes), but the layout of '%s' gives it to "
+		              "lane %d; a tcgen05.ld or st keeps each TMEM lane in its thread lane or 16-lane group, so a "
+		              "transpose goes through memory (a shared tensor and cta_sync) or through a tmem tensor "
+		              "stored transposed", dir, where, lane, lane % 32, lane % 16, lane % 16 + 16, 4 * (lane % 8),
+		     4 * (lane % 8) + 3, s->lv->base->name, thread % 32);
+	return true;
+}
+
+/* The rule of a shape's image in words, and, for a tmem view of rows in lanes and columns in columns
+   (a datapath or default layout), the local layout that 32x32b takes: what the closest candidate's
+   mismatch most likely asks for. */
+static void
+explain_rule(const Search *s, Stmt *st, const Opcode *op)
+{
+	static const char *const rules[SH_COUNT] = {
+		[SH_32X32B] = "lane l of warp w holds TMEM lane 32 * (w % 4) + l, its registers the columns in order",
+		[SH_16X64B] = "16 TMEM lanes of 2 columns: row r, column c in lane 4 * (r % 8) + 2 * c + r / 8",
+		[SH_16X128B] = "16 TMEM lanes of 4 columns: row r, column c in lane 4 * (r % 8) + c, register r / 8",
+		[SH_16X256B] = "16 TMEM lanes of 8 columns: row r, column c in lane 4 * (r % 8) + c / 2, register c % 2 + "
+		               "2 * (r / 8)",
+		[SH_16X32BX2] = "two blocks of 16 TMEM lanes: row r of the first in lane r, of the second in lane r + 16",
+	};
+	char text[96];
+	opcode_format(op, text, sizeof text);
+	note(st->loc, "the rule of %s: %s (tilec --print-image %s shows it all)", shape_name(op->shape),
+	     rules[op->shape], text);
+	View *tv = s->tv;
+	if (tv->rank != 2)
+		return;
+	int rows = tv->dims[0], cols = tv->dims[1];
+	for (int x = 0; x < tv->count; x++) {
+		const int32_t *tp = LAYOUT_PLACE(tv->base->layout, tv->map[x], 0);
+		const int32_t *t0 = LAYOUT_PLACE(tv->base->layout, tv->map[0], 0);
+		if (tp[AX_TLANE] - t0[AX_TLANE] != x / cols || tp[AX_TCOL] - t0[AX_TCOL] != x % cols)
+			return;
+	}
+	int lane0 = tv->base->lane_offset + LAYOUT_PLACE(tv->base->layout, tv->map[0], 0)[AX_TLANE];
+	if (lane0 % 32 || (rows != 32 && rows != 128) || (rows == 128 && lane0))
+		return;
+	note(st->loc, "'%s' holds row i of its %d rows in TMEM lane %s%s: for 32x32b, a layout that gives row i to "
+	              "thread %s, e.g. S[(%d, %d) : (1@%s, 1)]", tv->base->name, rows, lane0 ? pool_printf("%d + ", lane0) : "",
+	     "i", rows == 32 ? "lane i of the warp" : "i of the warpgroup", rows, cols, rows == 32 ? "laneid" : "tid_in_wg");
+}
+
 /* tmem <-> local: the search, then the instructions of the best candidate. */
 static bool
 copy_tmem(Stmt *st, View *dst, View *lv, View *tv, ApplyCtx *ctx, List *out, CopyChoice *choice)
@@ -865,6 +950,8 @@ copy_tmem(Stmt *st, View *dst, View *lv, View *tv, ApplyCtx *ctx, List *out, Cop
 			copy_observer(st, &best_in, 1, false);
 		apply_report(&best_in, &best_mm, st->loc, st->loc, true);
 		advise(&s, &best_mm, text, st->loc);
+		if (!explain_impossible(&s, st, dir) && best_mm.kind == MM_OWNER)
+			explain_rule(&s, st, &best.op);
 	} else if (best_fail.high) {
 		format_coords(text, sizeof text, dst->rank, dst->dims, best_fail.x);
 		note(st->loc, "element %s is the high half of a TMEM cell: .pack::16b / .unpack::16b need each element in "
@@ -1386,6 +1473,15 @@ copy_lower(Stmt *st, View *dst, View *src, ApplyCtx *ctx, List *out, CopyChoice 
 		if (dst->base->type != src->base->type) {
 			error(st->loc, "copy between tmem and local needs one element type: '%s' is %s, '%s' is %s", dst->name,
 			      etype_name(dst->base->type), src->name, etype_name(src->base->type));
+			const char *tt = etype_name(tv->base->type);
+			if (dk == TK_LOCAL)
+				note(st->loc, "tcgen05.ld moves bits: load into a local %s tensor of the same shape (with a layout that "
+				              "fits an instruction), then copy('%s', that local) converts each element", tt,
+				     lv->base->name);
+			else
+				note(st->loc, "tcgen05.st moves bits: copy '%s' into a local %s tensor of the same shape first (a "
+				              "conversion in each thread), then copy that local into '%s'", lv->base->name, tt,
+				     tv->base->name);
 			return false;
 		}
 		choice->is_tc = true;
