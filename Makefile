@@ -138,7 +138,7 @@ check-build: $(B)/tilec $(B)/libtilert.a $(UNITS)
 # The steps that cost much and find little that these do not (the emulator's tests again on the
 # sanitizer binary, an 8192 x 8192 GEMM epilogue) are CHECK_LARGE_STEPS, run by make check-large.
 
-CHECK_STEPS = emu run-golden ptx-routes asan-unit asan-run-golden embed ptxas draw asan-fuzz-replay \
+CHECK_STEPS = emu run-golden ptx-routes asan-unit asan-run-golden embed ptxas copy-diff draw asan-fuzz-replay \
 	copy-twins emu-mutations unit asan-robustness asan-cli robustness docs fuzz-replay cli asan-draw tables install man
 CHECK_LARGE_STEPS = emu-large asan-emu
 
@@ -180,7 +180,7 @@ check-unit: check-env
 check-asan-unit: check-env
 	@for t in $(UNIT_SRCS:tests/unit/%.c=%); do $(ASAN_ENV) $(STEP) asan unit/$$t build/asan/unit/$$t; done
 # Runners tests/NAME.sh TILEC, run on both binaries: a new one only needs its name here and in CHECK_STEPS.
-TILEC_RUNNERS = run-golden cli fuzz-replay robustness draw
+TILEC_RUNNERS = run-golden cli fuzz-replay robustness draw copy-diff
 $(TILEC_RUNNERS:%=check-%): check-env
 	@$(STEP) - $(@:check-%=%) sh tests/$(@:check-%=%).sh build/tilec
 $(TILEC_RUNNERS:%=check-asan-%): check-env

@@ -759,6 +759,91 @@ emit_applies(Stmt *st, ApplyCtx *ctx, List *out, CopyChoice *choice, const CopyM
 	choice->imm = m->imm[0];
 }
 
+/* Where the images put a TMEM lane (row r of a warp's 32 lanes) in the thread lanes of its warp: 32x32b
+   in lane r, 16x32bx2 in lane r % 16 (or r % 16 + 16, the second access), the other 16-row shapes in
+   the group of four lanes 4 * (r % 8) .. + 3. A copy one of whose elements fits none of these in the
+   layout that holds it, or whose elements fit no one rule together, or that lies in another warp than
+   its TMEM lane's, no instruction can move: say so, with the element. */
+static bool
+explain_impossible(const Search *s, Stmt *st, const char *dir)
+{
+	const Layout *ll = s->lv->base->layout;
+	bool warp_level = layout_names_thread(ll) && layout_copy_of(ll, 32) == layout_copy_of(ll, 0);
+	int first[3] = {-1, -1, -1}, wrong_warp = -1;
+	for (int x = 0; x < s->n; x++) {
+		const int32_t *lp = LAYOUT_PLACE(ll, s->lv->map[x], 0);
+		const int32_t *tp = LAYOUT_PLACE(s->tv->base->layout, s->tv->map[x], 0);
+		int lane = s->tv->base->lane_offset + tp[AX_TLANE], row = lane % 32, thread = layout_place_thread(lp);
+		int tl = layout_names_thread(ll) ? thread % 32 : -1;
+		if (tl < 0)
+			return false; /* every thread holds it: the ownership check says more */
+		bool fits[3] = {tl == row, tl % 16 == row % 16, tl / 4 == row % 8};
+		for (int k = 0; k < 3; k++)
+			if (!fits[k] && first[k] < 0)
+				first[k] = x;
+		if (warp_level && s->in.scope != SCOPE_WARP && (thread / 32) % 4 != lane / 32 % 4 && wrong_warp < 0)
+			wrong_warp = x;
+	}
+	if (wrong_warp < 0 && (first[0] < 0 || first[1] < 0 || first[2] < 0))
+		return false;
+	int x = wrong_warp >= 0 ? wrong_warp : first[2] >= 0 ? first[2] : first[0];
+	const int32_t *lp = LAYOUT_PLACE(ll, s->lv->map[x], 0);
+	const int32_t *tp = LAYOUT_PLACE(s->tv->base->layout, s->tv->map[x], 0);
+	int lane = s->tv->base->lane_offset + tp[AX_TLANE], thread = layout_place_thread(lp);
+	char where[96];
+	format_coords(where, sizeof where, s->cv->rank, s->cv->dims, x);
+	if (wrong_warp >= 0)
+		note(st->loc, "no %s instruction can do this copy, whatever its shape: element %s lies in TMEM lane %d, "
+		              "which only warp %d of a warpgroup reaches, but the layout of '%s' gives it to thread %d "
+		              "(warp %d); elements move between warps only through memory (a shared tensor and cta_sync)",
+		     dir, where, lane, lane / 32 % 4, s->lv->base->name, thread, thread / 32);
+	else
+		note(st->loc, "no %s instruction can do this copy, whatever its shape: element %s lies in TMEM lane %d, "
+		              "which an instruction moves to or from lane %d of the warp (32x32b), lane %d or %d "
+		              "(16x32bx2) or lanes %d to %d (the other 16-row shapes), but the layout of '%s' gives it to "
+		              "lane %d; a tcgen05.ld or st keeps each TMEM lane in its thread lane or 16-lane group, so a "
+		              "transpose goes through memory (a shared tensor and cta_sync) or through a tmem tensor "
+		              "stored transposed", dir, where, lane, lane % 32, lane % 16, lane % 16 + 16, 4 * (lane % 8),
+		     4 * (lane % 8) + 3, s->lv->base->name, thread % 32);
+	return true;
+}
+
+/* The rule of a shape's image in words, and, for a tmem view of rows in lanes and columns in columns
+   (a datapath or default layout), the local layout that 32x32b takes: what the closest candidate's
+   mismatch most likely asks for. */
+static void
+explain_rule(const Search *s, Stmt *st, const Opcode *op)
+{
+	static const char *const rules[SH_COUNT] = {
+		[SH_32X32B] = "lane l of warp w holds TMEM lane 32 * (w % 4) + l, its registers the columns in order",
+		[SH_16X64B] = "16 TMEM lanes of 2 columns: row r, column c in lane 4 * (r % 8) + 2 * c + r / 8",
+		[SH_16X128B] = "16 TMEM lanes of 4 columns: row r, column c in lane 4 * (r % 8) + c, register r / 8",
+		[SH_16X256B] = "16 TMEM lanes of 8 columns: row r, column c in lane 4 * (r % 8) + c / 2, register c % 2 + "
+		               "2 * (r / 8)",
+		[SH_16X32BX2] = "two blocks of 16 TMEM lanes: row r of the first in lane r, of the second in lane r + 16",
+	};
+	char text[96];
+	opcode_format(op, text, sizeof text);
+	note(st->loc, "the rule of %s: %s (tilec --print-image %s shows it all)", shape_name(op->shape),
+	     rules[op->shape], text);
+	View *tv = s->tv;
+	if (tv->rank != 2)
+		return;
+	int rows = tv->dims[0], cols = tv->dims[1];
+	for (int x = 0; x < tv->count; x++) {
+		const int32_t *tp = LAYOUT_PLACE(tv->base->layout, tv->map[x], 0);
+		const int32_t *t0 = LAYOUT_PLACE(tv->base->layout, tv->map[0], 0);
+		if (tp[AX_TLANE] - t0[AX_TLANE] != x / cols || tp[AX_TCOL] - t0[AX_TCOL] != x % cols)
+			return;
+	}
+	int lane0 = tv->base->lane_offset + LAYOUT_PLACE(tv->base->layout, tv->map[0], 0)[AX_TLANE];
+	if (lane0 % 32 || (rows != 32 && rows != 128) || (rows == 128 && lane0))
+		return;
+	note(st->loc, "'%s' holds row i of its %d rows in TMEM lane %s%s: for 32x32b, a layout that gives row i to "
+	              "thread %s, e.g. S[(%d, %d) : (1@%s, 1)]", tv->base->name, rows, lane0 ? pool_printf("%d + ", lane0) : "",
+	     "i", rows == 32 ? "lane i of the warp" : "i of the warpgroup", rows, cols, rows == 32 ? "laneid" : "tid_in_wg");
+}
+
 /* tmem <-> local: the search, then the instructions of the best candidate. */
 static bool
 copy_tmem(Stmt *st, View *dst, View *lv, View *tv, ApplyCtx *ctx, List *out, CopyChoice *choice)
@@ -865,6 +950,8 @@ copy_tmem(Stmt *st, View *dst, View *lv, View *tv, ApplyCtx *ctx, List *out, Cop
 			copy_observer(st, &best_in, 1, false);
 		apply_report(&best_in, &best_mm, st->loc, st->loc, true);
 		advise(&s, &best_mm, text, st->loc);
+		if (!explain_impossible(&s, st, dir) && best_mm.kind == MM_OWNER)
+			explain_rule(&s, st, &best.op);
 	} else if (best_fail.high) {
 		format_coords(text, sizeof text, dst->rank, dst->dims, best_fail.x);
 		note(st->loc, "element %s is the high half of a TMEM cell: .pack::16b / .unpack::16b need each element in "
@@ -1014,8 +1101,13 @@ owner_test(int64_t *off, const unsigned char *has, int threads, IExpr **test)
 	if (count == threads)
 		return true;
 	unsigned fixed = ~(all_and ^ all_or) & ((1u << bits) - 1);
+	/* the threads of the block with those bits fixed: all owners, in a block that is no power of two
+	   (96 threads) too, where the indices past the block are no threads at all */
+	bool bit_set = true;
+	for (int t = 0; t < threads && bit_set; t++)
+		bit_set = (has[t] != 0) == (((unsigned)t & fixed) == (all_and & fixed));
 	IExpr *tid = thread_index();
-	if (count == 1 << (bits - __builtin_popcount(fixed)))
+	if (bit_set)
 		*test = ie_binary(OP_EQ, ie_binary(OP_BITAND, tid, ie_int(fixed, T_I32)), ie_int(all_and & fixed, T_I32));
 	else if (count == last - first + 1 && first == 0)
 		*test = ie_binary(OP_LT, tid, ie_int(last + 1, T_I32));
@@ -1057,6 +1149,67 @@ owner_test(int64_t *off, const unsigned char *has, int threads, IExpr **test)
 	return true;
 }
 
+/* The threads that may hold a place: those of its lane in every warp, or, for a layout that names no
+   thread axis, every thread (each holds its own copy of the whole tensor). */
+static int
+replica_first(const Layout *l, const int32_t *place)
+{
+	return layout_names_thread(l) ? layout_place_thread(place) % 32 : 0;
+}
+
+static int
+replica_step(const Layout *l)
+{
+	return layout_names_thread(l) ? 32 : 1;
+}
+
+/* The list a copy's moves go into: out, or, under a written warp(K) / warpgroup(K), the body of the test
+   that the other warps reaching the copy skip it by, as they skip such an apply. */
+static List *
+scope_body(Stmt *st, ApplyCtx *ctx, List *out, const ApplyInput *scope)
+{
+	IExpr *cond = scope ? apply_scope_guard(scope, ctx, __builtin_ctzll(scope->warps)) : NULL;
+	if (!cond)
+		return out;
+	LStmt *g = pool_alloc(sizeof *g);
+	g->kind = L_IF;
+	g->loc = st->loc;
+	g->cond = cond;
+	list_push(out, g);
+	return &g->body;
+}
+
+/* Register slot s of local tensor t, as an expression. */
+static IExpr *
+reg_slot(Tensor *t, int s)
+{
+	IExpr *reg = pool_alloc(sizeof *reg);
+	reg->kind = IE_REG;
+	reg->type = value_type(t->type);
+	reg->tensor = t;
+	reg->slot = s;
+	return reg;
+}
+
+/* Appends one move behind the test of its owners (NULL: every thread); the moves of one set of owners
+   share their test (*guard, the last test written). */
+static void
+push_owned(List *out, LStmt **guard, IExpr *owners, LStmt *move)
+{
+	if (owners && !(*guard && ie_equal((*guard)->cond, owners))) {
+		LStmt *g = pool_alloc(sizeof *g);
+		g->kind = L_IF;
+		g->loc = move->loc;
+		g->cond = owners;
+		g->owner_test = true;
+		list_push(out, g);
+		*guard = g;
+	} else if (!owners) {
+		*guard = NULL;
+	}
+	list_push(*guard ? &(*guard)->body : out, move);
+}
+
 /* Each thread moves the elements it owns: for every register slot, one access at an offset computed
    from the thread's index. */
 static bool
@@ -1093,8 +1246,7 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, con
 		size_t chosen = SIZE_MAX; /* (slot, thread) index of the replica that stores */
 		for (int r = 0; r < l->nrep; r++) {
 			const int32_t *place = LAYOUT_PLACE(l, e, r);
-			int owner = layout_place_thread(place);
-			for (int t = owner % 32; t < threads; t += 32) {
+			for (int t = replica_first(l, place); t < threads; t += replica_step(l)) {
 				if (!layout_place_owned_by(l, place, t))
 					continue;
 				size_t i = (size_t)place[AX_M] * (size_t)threads + (size_t)t;
@@ -1109,12 +1261,15 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, con
 					chosen = i;
 			}
 		}
-		/* the other replicas in warps that run the copy do not store */
+		/* the other replicas in warps that run the copy do not store; in the other warps those of the
+		   chosen one's lane and slot stay, which keeps the pattern of lane bits */
 		for (int r = 0; chosen != SIZE_MAX && r < l->nrep; r++) {
 			const int32_t *place = LAYOUT_PLACE(l, e, r);
-			for (int t = layout_place_thread(place) % 32; t < threads; t += 32) {
+			for (int t = replica_first(l, place); t < threads; t += replica_step(l)) {
 				size_t i = (size_t)place[AX_M] * (size_t)threads + (size_t)t;
-				if (i != chosen && runs >> (t / 32) & 1 && layout_place_owned_by(l, place, t))
+				bool mirror = !(runs >> (t / 32) & 1) && t % 32 == (int)(chosen % (size_t)threads) % 32 &&
+				              i / (size_t)threads == chosen / (size_t)threads;
+				if (i != chosen && !mirror && layout_place_owned_by(l, place, t))
 					has[i] = 0;
 			}
 		}
@@ -1128,16 +1283,7 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, con
 			return false;
 		}
 	}
-	IExpr *cond = scope ? apply_scope_guard(scope, ctx, __builtin_ctzll(scope_warps)) : NULL;
-	if (cond) {
-		/* warp(K) / warpgroup(K): the other warps that reach the copy skip it, as they skip such an apply */
-		LStmt *g = pool_alloc(sizeof *g);
-		g->kind = L_IF;
-		g->loc = st->loc;
-		g->cond = cond;
-		list_push(out, g);
-		out = &g->body;
-	}
+	out = scope_body(st, ctx, out, scope);
 	LStmt *guard = NULL;
 	for (int s = 0; s < slots; s++) {
 		int count = 0;
@@ -1162,11 +1308,7 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, con
 			               "thread_idx.x; move the elements by hand with a per-thread view", s, lt->name);
 			return false;
 		}
-		IExpr *reg = pool_alloc(sizeof *reg);
-		reg->kind = IE_REG;
-		reg->type = value_type(lt->type);
-		reg->tensor = lt;
-		reg->slot = s;
+		IExpr *reg = reg_slot(lt, s);
 		IExpr *mem = pool_alloc(sizeof *mem);
 		mem->kind = IE_LOAD;
 		mem->type = value_type(mt->type);
@@ -1194,18 +1336,7 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, con
 			l2->index = index;
 			l2->value = ie_convert(reg, mt->type);
 		}
-		/* the slots of one set of owners share their test */
-		if (owners && !(guard && ie_equal(guard->cond, owners))) {
-			guard = pool_alloc(sizeof *guard);
-			guard->kind = L_IF;
-			guard->loc = st->loc;
-			guard->cond = owners;
-			guard->owner_test = true;
-			list_push(out, guard);
-		} else if (!owners) {
-			guard = NULL;
-		}
-		list_push(guard ? &guard->body : out, l2);
+		push_owned(out, &guard, owners, l2);
 	}
 	if (diag_explain)
 		explain_note(st->loc, "no tcgen05 instruction and no wait: each thread %s the elements of '%s' that it holds, "
@@ -1213,6 +1344,89 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, con
 		             "the address is aligned%s%s%s", is_load ? "loads" : "stores", lt->name,
 		             mv->box ? "; coordinates outside the shape of '" : "", mv->box ? mt->name : "",
 		             mv->box ? "' are skipped" : "");
+	return true;
+}
+
+/* --------------------------------------------------------------- local <-> local */
+
+/* A register-to-register copy: each thread that holds an element of dst assigns it from its own copy
+   of the element in src, converted as an assignment would; so every such thread must hold it in src
+   too. Registers are named at compile time: a dst slot whose element comes from different src slots
+   in different threads is one move per src slot, each behind the test of its threads. */
+static bool
+copy_locals(Stmt *st, View *dst, View *src, ApplyCtx *ctx, List *out, const ApplyInput *scope)
+{
+	KernelIR *k = ctx->kernel;
+	Tensor *dt = dst->base, *sT = src->base;
+	const Layout *dl = dt->layout, *sl = sT->layout;
+	int threads = k->threads;
+	uint64_t runs = scope ? ctx->warps & scope->warps : ctx->warps;
+	copy_block = k->block;
+	copy_unit = k->is_device && k->scope != SCOPE_CTA ? threads : 0;
+	/* per dst slot: the src slot each thread reads (-1: the thread does not hold that slot's element) */
+	int *from = pool_alloc(sizeof(int) * (size_t)dl->slots * (size_t)threads);
+	for (int i = 0; i < dl->slots * threads; i++)
+		from[i] = -1;
+	for (int x = 0; x < dst->count; x++) {
+		int de = dst->map[x], se = src->map[x];
+		for (int t = 0; t < threads; t++) {
+			if (t / 32 < 64 && !(runs >> (t / 32) & 1))
+				continue;
+			int ds = layout_slot_in_thread(dl, de, t);
+			if (ds < 0)
+				continue;
+			int ss = layout_slot_in_thread(sl, se, t);
+			if (ss < 0) {
+				char text[96];
+				format_coords(text, sizeof text, dst->rank, dst->dims, x);
+				int other = -1;
+				for (int u = 0; u < threads && other < 0; u++)
+					if (layout_slot_in_thread(sl, se, u) >= 0)
+						other = u;
+				error(st->loc, "copy between local tensors: thread %d holds element %s of '%s' but not of '%s' "
+				               "(thread %d holds it there); each thread assigns the elements it holds from its own "
+				               "registers, so both layouts must give every element to the same threads", t, text,
+				      dst->name, src->name, other);
+				return false;
+			}
+			from[(size_t)ds * (size_t)threads + (size_t)t] = ss;
+		}
+	}
+	out = scope_body(st, ctx, out, scope);
+	int64_t *off = pool_alloc(sizeof(int64_t) * (size_t)threads);
+	unsigned char *has = pool_alloc((size_t)threads);
+	LStmt *guard = NULL;
+	for (int ds = 0; ds < dl->slots; ds++) {
+		/* one move per source slot that this slot takes in some thread, each for its threads */
+		for (int ss = 0; ss < sl->slots; ss++) {
+			int count = 0;
+			for (int t = 0; t < threads; t++) {
+				has[t] = from[(size_t)ds * (size_t)threads + (size_t)t] == ss;
+				off[t] = 0;
+				count += has[t];
+			}
+			if (!count)
+				continue;
+			IExpr *owners;
+			if (!owner_test(off, has, threads, &owners)) {
+				error(st->loc, "copy: register slot %d of '%s' holds an element of the copy in %d of the %d threads, "
+				               "which are neither a range of thread_idx.x nor the threads with some bits of it fixed",
+				      ds, dt->name, count, threads);
+				return false;
+			}
+			IExpr *reg = reg_slot(sT, ss);
+			LStmt *l2 = pool_alloc(sizeof *l2);
+			l2->loc = st->loc;
+			l2->kind = L_REG_STORE;
+			l2->tensor = dt;
+			l2->slot = ds;
+			l2->value = ie_convert(reg, dt->type);
+			push_owned(out, &guard, owners, l2);
+		}
+	}
+	if (diag_explain)
+		explain_note(st->loc, "no tcgen05 instruction and no wait: each thread assigns the elements of '%s' that it "
+		             "holds from its own registers of '%s', converted as an assignment would", dt->name, sT->name);
 	return true;
 }
 
@@ -1259,6 +1473,15 @@ copy_lower(Stmt *st, View *dst, View *src, ApplyCtx *ctx, List *out, CopyChoice 
 		if (dst->base->type != src->base->type) {
 			error(st->loc, "copy between tmem and local needs one element type: '%s' is %s, '%s' is %s", dst->name,
 			      etype_name(dst->base->type), src->name, etype_name(src->base->type));
+			const char *tt = etype_name(tv->base->type);
+			if (dk == TK_LOCAL)
+				note(st->loc, "tcgen05.ld moves bits: load into a local %s tensor of the same shape (with a layout that "
+				              "fits an instruction), then copy('%s', that local) converts each element", tt,
+				     lv->base->name);
+			else
+				note(st->loc, "tcgen05.st moves bits: copy '%s' into a local %s tensor of the same shape first (a "
+				              "conversion in each thread), then copy that local into '%s'", lv->base->name, tt,
+				     tv->base->name);
 			return false;
 		}
 		choice->is_tc = true;
@@ -1279,8 +1502,19 @@ copy_lower(Stmt *st, View *dst, View *src, ApplyCtx *ctx, List *out, CopyChoice 
 			return false;
 		return copy_regs(st, dst, l, m, ctx, out, written ? &in : NULL);
 	}
+	if (dk == TK_LOCAL && sk == TK_LOCAL) {
+		if (dst->per_thread || src->per_thread) {
+			error(st->loc, "copy between local tensors takes views of the whole tensors, not per-thread views");
+			return false;
+		}
+		ApplyInput in = {.scope = st->scope, .guard = st->scope_arg && st->scope != SCOPE_CTA};
+		bool written = st->has_scope && !st->scope_auto;
+		if (written && !apply_scope_warps(st, &in, ctx))
+			return false;
+		return copy_locals(st, dst, src, ctx, out, written ? &in : NULL);
+	}
 	static const char *const kinds[] = {"a global tensor", "a shared tensor", "a local tensor", "a tmem tensor"};
-	error(st->loc, "copy moves between tmem and local views, or between local views and global or shared tensors; "
+	error(st->loc, "copy moves between tmem and local views, between local views and global or shared tensors, or between two local views; "
 	               "'%s' is %s and '%s' is %s", dst->name, kinds[dk], src->name, kinds[sk]);
 	return false;
 }

@@ -1069,8 +1069,8 @@ lower_for(Stmt *s)
 
 static bool lower_decl_checked(Stmt *s);
 
-/* The reads and writes of registers of a copy between registers and memory (copy_lower's statements:
-   moves, and tests of which threads own a slot around them). */
+/* The reads and writes of registers of a copy between registers and memory, or between two local
+   tensors (copy_lower's statements: moves, and tests of which threads own a slot around them). */
 static void
 copy_moves_protocol(LStmt *l, Loc loc)
 {
@@ -1080,6 +1080,7 @@ copy_moves_protocol(LStmt *l, Loc loc)
 	} else if (l->kind == L_STORE) {
 		protocol_read(W.proto, l->value, loc);
 	} else {
+		protocol_read(W.proto, l->value, loc);
 		protocol_reg_write(W.proto, l->tensor, l->slot, loc);
 	}
 }

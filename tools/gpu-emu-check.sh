@@ -24,6 +24,10 @@ script=gpu-emu-check
 # guarded_loads and expr_select, where two threads store to one element (their GPU result depends on
 # which store lands last; tilec run warns about both races, -Wrace).
 routes_list='tests/golden/copy_owner_threads.tile --kernel half_block
+tests/golden/copy_broadcast.tile --kernel every_thread
+tests/golden/copy_broadcast.tile --kernel own_row
+tests/golden/copy_broadcast.tile --kernel own_row_store
+tests/golden/copy_broadcast.tile --kernel one_warp
 tests/golden/copy_owner_threads.tile --kernel one_warp
 tests/golden/copy_owner_threads.tile --kernel first_96
 tests/golden/perwarp_uniform.tile --kernel two_warps
