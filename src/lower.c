@@ -29,6 +29,23 @@ static int64_t file_unrolled;
 /* calls inlined so far in the whole file: a call is its callee's body in place, so calls of calls multiply
    as nested loops do (16 functions that each call the one before twice made 2^16 copies) */
 static int64_t file_inlined;
+/* elements moved between registers and memory by copies so far in the whole file: each is a statement
+   per register slot, so a few device calls of calls or an unrolled loop around a large copy made GBs */
+static int64_t file_moved;
+#define COPY_BUDGET (1 << 21)
+
+static bool
+within_copy_budget(Stmt *s, int count)
+{
+	bool reported = file_moved > COPY_BUDGET; /* once per file; the later copies are skipped quietly */
+	file_moved += count;
+	if (file_moved <= COPY_BUDGET)
+		return true;
+	if (!reported)
+		error(s->loc, "this copy makes the file move more than %d elements between registers and memory in all "
+		              "(unrolled loops and calls of device functions repeat a copy)", COPY_BUDGET);
+	return false;
+}
 
 static void
 list_insert(List *l, int at, void *item)
@@ -1296,6 +1313,8 @@ lower_stmt(Stmt *s)
 		ctx.unit_size = !W.dev || !W.dev->lowering ? 0 : W.dev->scope == SCOPE_WARP ? 1 : W.dev->scope == SCOPE_WARPGROUP ? 4 : 0;
 		CopyChoice choice;
 		int at = W.out->n;
+		if (copy && !tc && !within_copy_budget(s, ops[0]->count))
+			return;
 		if (copy && copy_lower(s, ops[0], ops[1], &ctx, W.out, &choice) && !choice.is_tc) {
 			/* registers <-> memory: the reads and writes of registers, waits before them */
 			W.wait_at = at;
@@ -2877,6 +2896,7 @@ lower_program(List *items, const char *source_name)
 	p->source_name = source_name;
 	file_unrolled = 0;
 	file_inlined = 0;
+	file_moved = 0;
 	device_names = (List){0};
 	sema_reset();
 	scope_push();

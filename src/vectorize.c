@@ -443,11 +443,13 @@ gather(List *list, int i, int bytes, IExpr **align_rest)
 	if (!gatherable(s, s->kind) || !access_of(s, &a))
 		return 0;
 	int n = bytes / (etype_bits(a.mem->type) / 8), end = i + 1;
-	while (end < list->n && end - i < 64 && gatherable(LIST_AT(*list, LStmt, end), s->kind))
+	enum { REACH = 64 };
+	while (end < list->n && end - i < REACH && gatherable(LIST_AT(*list, LStmt, end), s->kind))
 		end++;
 	if (n < 2 || end - i < n)
 		return 0;
-	void **saved = pool_alloc((size_t)(end - i) * sizeof *saved);
+	/* on the stack: a pool copy per attempt was half of what a long copy's lowering allocated */
+	void *saved[REACH];
 	memcpy(saved, list->v + i, (size_t)(end - i) * sizeof *saved);
 	for (int k = 1; k < n; k++) {
 		int j = i + k;

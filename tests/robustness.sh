@@ -55,6 +55,35 @@ if expect unroll-budget-per-file 1 "$tmp/amplify.tile" -o "$tmp/amplify.cu" && s
 	else pass unroll-budget-per-file; fi
 fi
 
+# Device functions that call each other and copy large tiles (../shared/repro/robustness3/06): the work
+# inlined, not only the calls, has a budget; refused within seconds in 300 MB, one error, no output.
+for f in r3_06_device_chain_1KB_1GB r3_06_device_chain_1KB_oom; do
+	if sh -c 'ulimit -v 300000 && "$1" --version; exit $?' sh "$tilec" >/dev/null 2>&1; then
+		run_limited() { (ulimit -v 300000 && exec $limit "$tilec" "$@") >"$tmp/out" 2>"$tmp/err" </dev/null; }
+	else
+		run_limited() { $limit "$tilec" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; } # a sanitizer build
+	fi
+	run_limited "tests/repro/$f.tile" -o "$tmp/chain.cu"
+	rc=$?
+	if [ $rc -ne 1 ]; then fail "copy-budget-$f" "exit status $rc, expected 1 (124: over 60 s)"
+	elif ! grep -qE "$f.tile:[0-9]+:73: error: this copy makes the file move more than 2097152 elements" "$tmp/err"; then
+		fail "copy-budget-$f" "no copy budget error at the first copy"
+	elif [ "$(grep -c 'error:' "$tmp/err")" -ne 1 ]; then fail "copy-budget-$f" "more than one error"
+	elif [ -e "$tmp/chain.cu" ]; then fail "copy-budget-$f" "an output was written"
+	else pass "copy-budget-$f"; fi
+done
+# Below the budget: five levels (the functions each checked alone, and the kernel) compile.
+awk 'BEGIN {
+	print "layout R = S[(32, 128) : (1@laneid, 1)];"
+	printf "device f0(A: f32[32, 128], r: local f32[32, 128] layout R) scope warp {"
+	for (i = 0; i < 8; i++) printf " copy(A, r);"
+	print " }"
+	for (d = 1; d < 5; d++)
+		printf "device f%d(A: f32[32, 128], r: local f32[32, 128] layout R) scope warp { f%d(A, r); f%d(A, r); }\n", d, d - 1, d - 1
+	print "kernel k(A: f32[32, 128]) launch(grid = 1, block = 32) {\n    local r: f32[32, 128] layout R;\n    copy(r, A); f4(A, r);\n}"
+}' >"$tmp/chain5.tile"
+expect copy-budget-below 0 "$tmp/chain5.tile" -o "$tmp/chain5.cu" && pass copy-budget-below
+
 # Declarations cost the same however many there are (they were quadratic: 10^5 took minutes).
 awk 'BEGIN { for (i = 0; i < 100000; i++) printf "layout L%d = S[(32) : (1@laneid)];\n", i }' >"$tmp/layouts.tile"
 awk 'BEGIN {
