@@ -160,6 +160,20 @@ for pair in k.PTX:ptx k.Cu:cu k.IR:ir; do
 		fi
 	fi
 done
+# an -o extension that names no kind is refused, and nothing is written (-o k.svg without --draw wrote
+# CUDA C into k.svg; ../shared/repro/robustness3/09); --emit names the kind of any file name
+for file in k.svg k.txt k; do
+	case $file in
+	*.svg) want='an SVG picture is written only by --draw' ;;
+	*.*) want='unknown output kind' ;;
+	*) want='no extension to name the output kind' ;;
+	esac
+	if status "output-ext-unknown-$file" 2 "$example" -o "$tmp/$file" && lacks "output-ext-unknown-$file" "$tmp/$file"; then
+		if grep -qF "tilec: error: -o $tmp/$file: $want" "$tmp/err"; then pass "output-ext-unknown-$file"
+		else fail "output-ext-unknown-$file" "the message does not say '$want'"; fi
+	fi
+done
+status output-ext-emit 0 --emit=cu "$example" -o "$tmp/k.txt" && grep -q '__global__' "$tmp/k.txt" && pass output-ext-emit
 status emit-tokens 0 --emit=tokens "$example" -o - &&
 	has emit-tokens "$tmp/out" "nothing on stdout" && pass emit-tokens
 status emit-ast 0 --emit=ast "$example" -o - && has emit-ast "$tmp/out" "nothing on stdout" && pass emit-ast
