@@ -471,27 +471,30 @@ END_TEST
  * run ("a shift of 32 or more"); it launched grid 1 (its SHL gave 0). */
 START_TEST(grid_program_wide_shift)
 {
-	static const unsigned prog[] = {
-		TILERT_GP_CONST, 1, TILERT_GP_PARAM, 0u << 8 | TILERT_GP_I32, TILERT_GP_SHL, TILERT_GP_CONST, 1, TILERT_GP_OR,
-		TILERT_GP_END, TILERT_GP_END, TILERT_GP_END,
-	};
+	/* as tilec writes it for kernel k(A: f32[1], n: i32) launch(grid = (1 << n) | 1, block = 32) */
+	static const unsigned prog[] = {1, 1, 2, 256, 18, 1, 1, 22, 0, 0, 0};
+	float a = 0;
 	int n = 31;
-	void *args[] = {&n};
+	void *args[] = {&a, &n};
 	unsigned grid[3] = {1, 1, 1};
-	ck_assert_int_eq(tilert_grid_eval(prog, sizeof prog / sizeof prog[0], args, 1, grid), TILERT_ERR_ARG);
+	n = 32;
+	expect_error(tilert_grid_eval(prog, sizeof prog / sizeof prog[0], args, 2, grid), TILERT_ERR_ARG, "a shift by 32");
+	ck_assert_uint_eq(grid[0], 1);
+	n = 31;
+	ck_assert_int_eq(tilert_grid_eval(prog, sizeof prog / sizeof prog[0], args, 2, grid), TILERT_ERR_ARG);
 	n = 30;
-	ck_assert_int_eq(tilert_grid_eval(prog, sizeof prog / sizeof prog[0], args, 1, grid), 0);
+	ck_assert_int_eq(tilert_grid_eval(prog, sizeof prog / sizeof prog[0], args, 2, grid), 0);
 	ck_assert_uint_eq(grid[0], (1u << 30) | 1);
 	static const unsigned ops[] = {TILERT_GP_SHL, TILERT_GP_SHR, TILERT_GP_SHRU};
 	static const int counts[] = {32, 33, -1};
 	for (size_t o = 0; o < 3; o++) {
 		for (size_t c = 0; c < 3; c++) {
-			unsigned shift[] = {TILERT_GP_CONST, 1, TILERT_GP_PARAM, 0u << 8 | TILERT_GP_I32, ops[o],
+			unsigned shift[] = {TILERT_GP_CONST, 1, TILERT_GP_PARAM, 1u << 8 | TILERT_GP_I32, ops[o],
 			                    TILERT_GP_END, TILERT_GP_END, TILERT_GP_END};
 			n = counts[c];
 			char why[64];
 			snprintf(why, sizeof why, "a shift by %d (not from 0 to 31) is undefined", n);
-			expect_error(tilert_grid_eval(shift, 8, args, 1, grid), TILERT_ERR_ARG, why);
+			expect_error(tilert_grid_eval(shift, 8, args, 2, grid), TILERT_ERR_ARG, why);
 		}
 	}
 }
