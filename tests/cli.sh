@@ -792,6 +792,20 @@ if status ptx-loop-counter 0 --emit=ptx "$tmp/counter.tile" -o -; then
 		fail ptx-loop-counter "the loop's test of its counter was moved before the loop"
 	fi
 fi
+# The edge test of a masked copy's vector adds the vector's extent in 64 bits (robustness3/03): shift + 3
+# of shift = 2147483646 wrapped in add.s32, passed '< 98', and st.global.v4 wrote 8 GB before S. The
+# register compared with 98 before the vector store must come from add.s64 (and setp.lt.s64).
+if status ptx-vector-edge-64 0 --emit=ptx tests/golden/copy_start_overflow.tile -o -; then
+	if awk '/add\.s64 %rd[0-9]+, %rd[0-9]+, 3;/ { split($2, d, ","); sum = d[1] }
+		/setp\.lt\.s64 %p[0-9]+, %rd[0-9]+, 98;/ { split($3, c, ","); if (c[1] == sum) ok = 1 }
+		/add\.s32 %r[0-9]+, %r[0-9]+, 3;/ && !ok { wrap = 1 }
+		/st\.global\.v4/ { seen = 1; good = ok && !wrap; exit }
+		END { exit !(seen && good) }' "$tmp/out"; then
+		pass ptx-vector-edge-64
+	else
+		fail ptx-vector-edge-64 "the vector's edge test of copy_start_overflow is not shift + 3 < 98 in 64 bits"
+	fi
+fi
 # Clusters: the PTX carries the cluster as the CUDA C's __cluster_dims__ does; the emulator refuses
 # cta_group::2 (one error, no output file); tilec run checks a grid computed at launch against the cluster.
 if status cluster-ptx 0 --emit=ptx tests/golden/cluster_pair.tile -o -; then

@@ -13,6 +13,8 @@
 #                  by the checks, by the driver, or loaded
 #   grid-param     a PTX module whose grid program reads parameter 65535 of a kernel of 6: refused
 #                  by tilert_kernel_get (cuFuncGetParamInfo), no crash; the module as tilec wrote it loads
+#   ovf/ROUTE/shift=S  robustness3/03: tests/golden/copy_start_overflow.tile through the PTX, the CUDA C
+#                  and the --target=emu CUDA C on the GPU, each equal to tilec run, starts near 2^31 too
 # Exits 1 when one failed.
 cd "$(dirname "$0")/.." || exit 2
 script=gpu-robust-check
@@ -116,4 +118,23 @@ else
 	sed 's/^/    /' "$tmp/grid.txt"
 	failed=1
 fi
+# robustness3/03: a copy into S[:, shift : shift + 4] with shift near 2^31, through tilec's PTX (its
+# .target retold), its CUDA C (nvcc) and the --target=emu CUDA C, each compared with tilec run: the
+# PTX's vector test wrapped in 32 bits and st.global.v4 faulted (CUDA_ERROR_ILLEGAL_ADDRESS)
+ovf=tests/golden/copy_start_overflow.tile
+"$tilec" --emit=ptx "$ovf" -o - | sed "s/^\.target sm_100a/.target $arch/" >"$tmp/ovf.ptx"
+"$tilec" "$ovf" -o "$tmp/ovf.cu" && "$nvcc" -cubin -arch="$arch" -o "$tmp/ovf_cu.cubin" "$tmp/ovf.cu"
+"$tilec" --target=emu "$ovf" -o "$tmp/ovf_emu.cu" && "$nvcc" -cubin -arch="$arch" -fmad=false -o "$tmp/ovf_emu.cubin" "$tmp/ovf_emu.cu"
+for shift in 2147483646 2147483645 90 -2147483647; do
+	for route in ptx:ovf.ptx cu:ovf_cu.cubin emu:ovf_emu.cubin; do
+		d=$tmp/ovf_${route%%:*}_$shift
+		mkdir -p "$d"
+		if ! "$tilec" run "$ovf" --set shift=$shift --dump "$d" >"$d/cpu.txt" 2>&1; then
+			echo "FAIL ovf/${route%%:*}/shift=$shift: tilec run failed"
+			failed=1
+			continue
+		fi
+		gpu_compare "ovf/${route%%:*}/shift=$shift" "$d" "$tmp/${route#*:}"
+	done
+done
 exit $failed
