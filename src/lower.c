@@ -442,12 +442,27 @@ slice_const(View *v, ViewOp *op, const SliceVals *sv, bool global)
 	return view_slice(v, spec, op->indices.n);
 }
 
+/* e as rest + *c: ie_split_offset's sums of i32, and a u32 plus or minus a constant at the top, whose
+   difference with the same rest plus another constant is the same however the sums wrap (top : top +
+   128 with top: u32, refused as if its end were no constant plus the start). */
+static IExpr *
+split_bound(IExpr *e, int64_t *c)
+{
+	int64_t k;
+	if (e->type == T_U32 && e->kind == IE_BINARY && (e->op == OP_ADD || e->op == OP_SUB) && ie_is_const(e->b, &k) &&
+	    !ie_is_const(e->a, c)) {
+		*c = e->op == OP_ADD ? k : -k;
+		return e->a;
+	}
+	return ie_split_offset(e, c);
+}
+
 /* hi - lo when it is a compile-time constant (the same expression plus different constants). */
 static bool
 slice_extent(IExpr *lo, IExpr *hi, int64_t *ext)
 {
 	int64_t cl = 0, ch;
-	IExpr *rl = lo ? ie_split_offset(lo, &cl) : NULL, *rh = ie_split_offset(hi, &ch);
+	IExpr *rl = lo ? split_bound(lo, &cl) : NULL, *rh = split_bound(hi, &ch);
 	if (!(rl == rh || (rl && rh && ie_equal(rl, rh))))
 		return false;
 	*ext = ch - cl;
@@ -511,6 +526,10 @@ box_view(Tensor *t, ViewExpr *ve, ViewOp *op, const SliceVals *sv)
 		}
 		b->ext[d] = (int)ext;
 		b->start[d] = lo && !(lo_known && clo == 0) ? lo : NULL;
+		/* a u32 start's coordinates (start + k) are tested as the address takes them, in 64 bits: in
+		   32 they wrapped past 2^32 to small ones inside the shape while the address did not */
+		if (b->start[d] && lo->type == T_U32)
+			b->start[d] = ie_convert(lo, T_I64);
 		if (!lo_known && lo->type != T_U32 && !ie_nonneg(lo))
 			b->check_lo |= 1u << d;
 		if (!known || !lo_known || past)
