@@ -501,20 +501,26 @@ enum {
 	SHF_INFO_LINK = 0x40,
 };
 
+/* A field of n bytes at offset at of the file, in its byte order. */
+static uint64_t
+elf_get(const Elf *e, uint64_t at, int n)
+{
+	return elf_field(e->p, (size_t)at, n);
+}
+
 static ElfSection
 elf_section(const Elf *e, uint64_t i)
 {
-	const unsigned char *sh = e->p + e->shoff + i * e->shentsize;
-	size_t w = (size_t)e->w;
+	uint64_t sh = e->shoff + i * e->shentsize, w = (uint64_t)e->w;
 	ElfSection s = {
-		.name = elf_field(sh, 0, 4),
-		.type = elf_field(sh, 4, 4),
-		.flags = elf_field(sh, 8, e->w),
-		.off = elf_field(sh, 8 + 2 * w, e->w),
-		.size = elf_field(sh, 8 + 3 * w, e->w),
-		.link = elf_field(sh, 8 + 4 * w, 4),
-		.info = elf_field(sh, 12 + 4 * w, 4),
-		.entsize = elf_field(sh, 16 + 5 * w, e->w),
+		.name = elf_get(e, sh, 4),
+		.type = elf_get(e, sh + 4, 4),
+		.flags = elf_get(e, sh + 8, e->w),
+		.off = elf_get(e, sh + 8 + 2 * w, e->w),
+		.size = elf_get(e, sh + 8 + 3 * w, e->w),
+		.link = elf_get(e, sh + 8 + 4 * w, 4),
+		.info = elf_get(e, sh + 12 + 4 * w, 4),
+		.entsize = elf_get(e, sh + 16 + 5 * w, e->w),
 	};
 	return s;
 }
@@ -554,10 +560,10 @@ elf_check_symbols(const Elf *e, uint64_t i, const ElfSection *s, uint64_t *count
 		return elf_corrupt(e, "symbol table %llu: %llu local symbols of %llu", (unsigned long long)i,
 		                   (unsigned long long)s->info, (unsigned long long)*count);
 	for (uint64_t k = 0; k < *count; k++) {
-		const unsigned char *sym = e->p + s->off + k * entsize;
-		uint64_t name = elf_field(sym, 0, 4);
-		uint64_t shndx = elf_field(sym, e->wide ? 6 : 14, 2);
-		uint64_t value = elf_field(sym, e->wide ? 8 : 4, e->w), len = elf_field(sym, e->wide ? 16 : 8, e->w);
+		uint64_t sym = s->off + k * entsize;
+		uint64_t name = elf_get(e, sym, 4);
+		uint64_t shndx = elf_get(e, sym + (e->wide ? 6 : 14), 2);
+		uint64_t value = elf_get(e, sym + (e->wide ? 8 : 4), e->w), len = elf_get(e, sym + (e->wide ? 16 : 8), e->w);
 		if (name && !elf_string_ok(e, s->link, name))
 			return elf_corrupt(e, "symbol %llu: its name (%llu) is outside the string table", (unsigned long long)k,
 			                   (unsigned long long)name);
@@ -595,8 +601,8 @@ elf_check_relocations(const Elf *e, uint64_t i, const ElfSection *s)
 	ElfSection target = elf_section(e, s->info);
 	uint64_t nsyms = symtab.entsize ? symtab.size / symtab.entsize : 0;
 	for (uint64_t k = 0; k < s->size / entsize; k++) {
-		const unsigned char *r = e->p + s->off + k * entsize;
-		uint64_t where = elf_field(r, 0, e->w), info = elf_field(r, (size_t)e->w, e->w);
+		uint64_t r = s->off + k * entsize;
+		uint64_t where = elf_get(e, r, e->w), info = elf_get(e, r + (uint64_t)e->w, e->w);
 		uint64_t sym = e->wide ? info >> 32 : info >> 8;
 		if (sym >= nsyms || where >= target.size)
 			return elf_corrupt(e, "relocation %llu of section %llu: symbol %llu of %llu, offset %llu in %llu bytes",
@@ -607,26 +613,22 @@ elf_check_relocations(const Elf *e, uint64_t i, const ElfSection *s)
 }
 
 /* The attributes of a .nv.info section: records of a format byte, an attribute byte and 16 bits that
- * are the value, or (format 4) the size of the bytes that follow. The attributes that name a symbol
- * (register count, frame and stack sizes, the parameter constant bank) must name one of the table's. */
+ * are the value, or (format 4) the size of the bytes that follow, each record whole. (What a record
+ * names is not checked: the symbol of a register count lay past the symbol table in cuSPARSE's own
+ * cubins, which load.) */
 static int
-elf_check_info(const Elf *e, uint64_t i, const ElfSection *s, uint64_t nsyms)
+elf_check_info(const Elf *e, uint64_t i, const ElfSection *s)
 {
 	const unsigned char *p = e->p + s->off;
 	for (uint64_t at = 0; at < s->size;) {
 		if (s->size - at < 4)
 			return elf_corrupt(e, "attribute section %llu ends inside a record (offset %llu of %llu)",
 			                   (unsigned long long)i, (unsigned long long)at, (unsigned long long)s->size);
-		unsigned format = p[at], attr = p[at + 1];
-		uint64_t len = format == 4 ? elf_field(p, at + 2, 2) : 0;
+		unsigned format = p[at];
+		uint64_t len = format == 4 ? elf_get(e, s->off + at + 2, 2) : 0;
 		if (format < 1 || format > 4 || len > s->size - at - 4)
 			return elf_corrupt(e, "attribute section %llu: record at offset %llu (format %u, %llu bytes) is malformed",
 			                   (unsigned long long)i, (unsigned long long)at, format, (unsigned long long)len);
-		bool names_symbol = attr == 0x0a || attr == 0x11 || attr == 0x12 || attr == 0x23 || attr == 0x2f;
-		if (format == 4 && names_symbol && (len < 4 || elf_field(p, at + 4, 4) >= nsyms))
-			return elf_corrupt(e, "attribute section %llu: record at offset %llu names symbol %llu of %llu",
-			                   (unsigned long long)i, (unsigned long long)at,
-			                   (unsigned long long)(len < 4 ? 0 : elf_field(p, at + 4, 4)), (unsigned long long)nsyms);
 		at += 4 + len;
 	}
 	return TILERT_OK;
@@ -673,8 +675,8 @@ elf_check(const char *what, const unsigned char *p, size_t size)
 			                   (unsigned long long)i, (unsigned long long)s.off, (unsigned long long)s.size, size);
 	}
 	for (uint64_t i = 0; i < phnum; i++) {
-		const unsigned char *ph = p + phoff + i * phentsize;
-		uint64_t off = elf_field(ph, wide ? 8 : 4, w), len = elf_field(ph, wide ? 32 : 16, w);
+		uint64_t ph = phoff + i * phentsize;
+		uint64_t off = elf_get(&e, ph + (wide ? 8 : 4), w), len = elf_get(&e, ph + (wide ? 32 : 16), w);
 		if (!elf_table_fits(off, 1, len, size))
 			return elf_corrupt(&e, "segment %llu (offset %llu, %llu bytes) does not fit in its %zu bytes",
 			                   (unsigned long long)i, (unsigned long long)off, (unsigned long long)len, size);
@@ -715,14 +717,17 @@ elf_check(const char *what, const unsigned char *p, size_t size)
 	for (uint64_t i = 1; i < shnum; i++) {
 		ElfSection s = elf_section(&e, i);
 		int status = TILERT_OK;
-		if (s.info >= (shnum > nsyms ? shnum : nsyms))
+		/* NVIDIA's sections keep a section or symbol index in sh_info's low 24 bits (a .text section's
+		   high byte holds more: 0x400000fc in cuSPARSE's cubins); 0x7fffffff crashed the driver. A
+		   symbol table's is its count of local symbols, all of them in some (checked above). */
+		if (s.type != SHT_SYMTAB && s.type != SHT_DYNSYM && (s.info & 0xffffff) >= (shnum > nsyms ? shnum : nsyms))
 			return elf_corrupt(&e, "section %llu: sh_info %llu is neither a section (of %llu) nor a symbol (of %llu)",
 			                   (unsigned long long)i, (unsigned long long)s.info, (unsigned long long)shnum,
 			                   (unsigned long long)nsyms);
 		if (s.type == SHT_REL || s.type == SHT_RELA)
 			status = elf_check_relocations(&e, i, &s);
 		else if (s.type == SHT_CUDA_INFO)
-			status = elf_check_info(&e, i, &s, nsyms);
+			status = elf_check_info(&e, i, &s);
 		if (status)
 			return status;
 	}

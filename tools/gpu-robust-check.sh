@@ -3,9 +3,10 @@
 # the robustness3 reproducers that need a driver (issue 25, ../shared/repro/robustness3 01 and 02),
 # one PASS/FAIL line each, figures on the way. Not part of make check (tests/unit/test_tilert.c
 # checks the same files against libtilert's checks without a driver).
-#   valid/NAME     every examples/*.tile and tests/golden/*.tile program that compiles to a kernel,
-#                  as tilec --target=emu CUDA C through nvcc -cubin and -fatbin (-arch=$EMU_ARCH):
-#                  loaded, or refused by the driver, never refused by libtilert's file checks
+#   valid          every examples/*.tile and tests/golden/*.tile program that compiles to a kernel,
+#                  as tilec --target=emu CUDA C through nvcc -cubin and -fatbin (-arch=$EMU_ARCH),
+#                  and up to 1500 cubins of CUDA's cuSPARSE and cuFFT (cuobjdump -xelf): loaded, or
+#                  refused by the driver, never refused by libtilert's file checks
 #   crashers       tests/data/modules/* (cubins and fatbinaries that crashed or hung the host in
 #                  cuModuleLoadData): each refused with TILERT_ERR_FILE, no signal, no hang
 #   mutants        460 corrupt copies of a cubin and a fatbinary (tools/module-mutants.py, fixed
@@ -55,6 +56,15 @@ for f in examples/*.tile tests/golden/*.tile; do
 		n=$((n + 1))
 	done
 done
+# NVIDIA's own cubins, of every GPU and several compiler versions: those in CUDA's libraries
+cuobjdump=${nvcc%/nvcc}/cuobjdump
+mkdir -p "$tmp/lib"
+for lib in libcusparse.so libcufft.so; do
+	[ -f "${nvcc%/bin/nvcc}/lib64/$lib" ] || continue
+	(cd "$tmp/lib" && timeout 120 "$cuobjdump" -xelf all "${nvcc%/bin/nvcc}/lib64/$lib" >/dev/null 2>&1)
+done
+ls "$tmp/lib" | head -n 1500 | sed "s|^|$tmp/lib/|" | xargs -r "$loader" k >>"$tmp/valid.txt"
+n=$((n + $(ls "$tmp/lib" | head -n 1500 | wc -l)))
 if grep -q '^refused-file ' "$tmp/valid.txt"; then
 	echo "FAIL valid: a module nvcc wrote was refused by libtilert's checks"
 	grep '^refused-file ' "$tmp/valid.txt" | sed 's/^/    /' | head -n 20

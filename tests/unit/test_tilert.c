@@ -347,6 +347,25 @@ START_TEST(load_corrupt_modules)
 	}
 	/* every one names something out of range; sh_entsize of a section without entries may change freely */
 	ck_assert_int_ge(refused, (int)(shnum - 1) * 4);
+	/* what NVIDIA's own cubins hold passes (cuSPARSE's, on the H200): a .text section's sh_info with a
+	   high byte over its symbol index, a symbol table whose symbols are all local, a register count
+	   record naming a symbol past the table */
+	static const struct {
+		size_t at;
+		uint64_t value;
+	} real[] = {
+		{14 * 64 + 44, 0x0400000c}, /* .text.k's sh_info */
+		{3 * 64 + 44, 14},          /* .symtab's count of local symbols: all 14 */
+		{1452 + 4, 700},            /* .nv.info: the register count of symbol 700 */
+	};
+	for (size_t i = 0; i < sizeof real / sizeof real[0]; i++) {
+		unsigned char *copy = malloc(size);
+		ck_assert_ptr_nonnull(copy);
+		memcpy(copy, cubin, size);
+		put_le(copy + (real[i].at < 1452 ? shoff : 0) + real[i].at, real[i].value, 4);
+		expect_error(tilert_module_load_data(NULL, copy, size, &m), TILERT_ERR_ARG, "ctx is NULL");
+		free(copy);
+	}
 	free(cubin);
 	ck_assert_ptr_null(m);
 }
