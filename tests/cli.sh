@@ -164,13 +164,13 @@ done
 # CUDA C into k.svg; ../shared/repro/robustness3/09); --emit names the kind of any file name
 for file in k.svg k.txt k; do
 	case $file in
-	*.svg) want='an SVG picture is written only by --draw' ;;
-	*.*) want='unknown output kind' ;;
-	*) want='no extension to name the output kind' ;;
+	*.svg) said='an SVG picture is written only by --draw' ;;
+	*.*) said='unknown output kind' ;;
+	*) said='no extension to name the output kind' ;;
 	esac
 	if status "output-ext-unknown-$file" 2 "$example" -o "$tmp/$file" && lacks "output-ext-unknown-$file" "$tmp/$file"; then
-		if grep -qF "tilec: error: -o $tmp/$file: $want" "$tmp/err"; then pass "output-ext-unknown-$file"
-		else fail "output-ext-unknown-$file" "the message does not say '$want'"; fi
+		if grep -qF "tilec: error: -o $tmp/$file: $said" "$tmp/err"; then pass "output-ext-unknown-$file"
+		else fail "output-ext-unknown-$file" "the message does not say '$said'"; fi
 	fi
 done
 status output-ext-emit 0 --emit=cu "$example" -o "$tmp/k.txt" && grep -q '__global__' "$tmp/k.txt" && pass output-ext-emit
