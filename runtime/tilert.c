@@ -31,6 +31,7 @@ typedef unsigned long long CUdeviceptr;
 
 enum {
 	CUDA_SUCCESS = 0,
+	CUDA_ERROR_INVALID_VALUE = 1,
 	CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
 	CUDA_ERROR_NOT_FOUND = 500,
 	CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
@@ -88,6 +89,7 @@ typedef struct {
 	CUresult (*cuModuleGetFunction)(CUfunction *fn, CUmodule mod, const char *name);
 	CUresult (*cuModuleGetGlobal)(CUdeviceptr *ptr, size_t *bytes, CUmodule mod, const char *name);
 	CUresult (*cuFuncSetAttribute)(CUfunction fn, int attrib, int value);
+	CUresult (*cuFuncGetParamInfo)(CUfunction fn, size_t index, size_t *offset, size_t *size);
 	CUresult (*cuLaunchKernel)(CUfunction fn, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
 	                           unsigned bz, unsigned shared, CUstream stream, void **params, void **extra);
 	CUresult (*cuLaunchKernelEx)(const CUlaunchConfig *config, CUfunction fn, void **params, void **extra);
@@ -120,6 +122,7 @@ static const struct {
 	{"cuModuleGetFunction", offsetof(Driver, cuModuleGetFunction), true},
 	{"cuModuleGetGlobal_v2", offsetof(Driver, cuModuleGetGlobal), true},
 	{"cuFuncSetAttribute", offsetof(Driver, cuFuncSetAttribute), false},
+	{"cuFuncGetParamInfo", offsetof(Driver, cuFuncGetParamInfo), false},
 	{"cuLaunchKernel", offsetof(Driver, cuLaunchKernel), true},
 	{"cuLaunchKernelEx", offsetof(Driver, cuLaunchKernelEx), false},
 	{"cuGetErrorName", offsetof(Driver, cuGetErrorName), false},
@@ -155,6 +158,7 @@ struct tilert_kernel {
 	unsigned grid[3], block[3];
 	unsigned *grid_prog; /* tilec_grid_<name>: the grid dimensions computed at launch, or NULL */
 	size_t grid_prog_n;
+	size_t nparams; /* the kernel's parameters (cuFuncGetParamInfo), SIZE_MAX where the driver cannot say */
 	unsigned cluster[3]; /* tilec_cluster_<name>, 1 x 1 x 1 without one */
 	bool has_cluster;
 	tilert_kernel *next;
@@ -476,8 +480,165 @@ elf_table_fits(uint64_t off, uint64_t count, uint64_t entsize, size_t size)
 	return off <= size && (entsize == 0 || count <= (size - off) / entsize);
 }
 
-/* The driver trusts the ELF header's offsets and counts (a wrong e_shoff or e_phnum crashed it in
- * cuModuleLoadData), so every table and section a cubin names must lie inside the file. */
+/* A section header's fields, in either ELF class. */
+typedef struct {
+	uint64_t name, type, flags, off, size, link, info, entsize;
+} ElfSection;
+
+typedef struct {
+	const char *what;
+	const unsigned char *p;
+	size_t size;
+	bool wide;
+	int w; /* the size of an offset or address: 8, or 4 in ELFCLASS32 */
+	uint64_t shoff, shnum, shentsize;
+} Elf;
+
+enum {
+	SHT_NULL = 0, SHT_SYMTAB = 2, SHT_STRTAB = 3, SHT_RELA = 4, SHT_NOBITS = 8, SHT_REL = 9, SHT_DYNSYM = 11,
+	SHT_CUDA_INFO = 0x70000000, /* .nv.info and .nv.info.<kernel>: attribute records */
+	SHN_LORESERVE = 0xff00,
+	SHF_INFO_LINK = 0x40,
+};
+
+/* A field of n bytes at offset at of the file, in its byte order. */
+static uint64_t
+elf_get(const Elf *e, uint64_t at, int n)
+{
+	return elf_field(e->p, (size_t)at, n);
+}
+
+static ElfSection
+elf_section(const Elf *e, uint64_t i)
+{
+	uint64_t sh = e->shoff + i * e->shentsize, w = (uint64_t)e->w;
+	ElfSection s = {
+		.name = elf_get(e, sh, 4),
+		.type = elf_get(e, sh + 4, 4),
+		.flags = elf_get(e, sh + 8, e->w),
+		.off = elf_get(e, sh + 8 + 2 * w, e->w),
+		.size = elf_get(e, sh + 8 + 3 * w, e->w),
+		.link = elf_get(e, sh + 8 + 4 * w, 4),
+		.info = elf_get(e, sh + 12 + 4 * w, 4),
+		.entsize = elf_get(e, sh + 16 + 5 * w, e->w),
+	};
+	return s;
+}
+
+static int
+elf_corrupt(const Elf *e, const char *fmt, ...)
+{
+	char text[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof text, fmt, ap);
+	va_end(ap);
+	return fail(TILERT_ERR_FILE, "%s: corrupt ELF file: %s", e->what, text);
+}
+
+/* Whether a string table (section strtab) holds a NUL-terminated string at offset `at`. */
+static bool
+elf_string_ok(const Elf *e, uint64_t strtab, uint64_t at)
+{
+	ElfSection t = elf_section(e, strtab);
+	return t.type == SHT_STRTAB && at < t.size && memchr(e->p + t.off + at, 0, t.size - at) != NULL;
+}
+
+/* A symbol table: its entries' names, sections and extents. *count gets the number of symbols. */
+static int
+elf_check_symbols(const Elf *e, uint64_t i, const ElfSection *s, uint64_t *count)
+{
+	uint64_t entsize = e->wide ? 24 : 16;
+	if (s->entsize != entsize || s->size % entsize)
+		return elf_corrupt(e, "symbol table %llu has entries of %llu bytes (%llu in all), not %llu", (unsigned long long)i,
+		                   (unsigned long long)s->entsize, (unsigned long long)s->size, (unsigned long long)entsize);
+	if (elf_section(e, s->link).type != SHT_STRTAB)
+		return elf_corrupt(e, "symbol table %llu names section %llu as its strings, which is no string table",
+		                   (unsigned long long)i, (unsigned long long)s->link);
+	*count = s->size / entsize;
+	if (s->info > *count)
+		return elf_corrupt(e, "symbol table %llu: %llu local symbols of %llu", (unsigned long long)i,
+		                   (unsigned long long)s->info, (unsigned long long)*count);
+	for (uint64_t k = 0; k < *count; k++) {
+		uint64_t sym = s->off + k * entsize;
+		uint64_t name = elf_get(e, sym, 4);
+		uint64_t shndx = elf_get(e, sym + (e->wide ? 6 : 14), 2);
+		uint64_t value = elf_get(e, sym + (e->wide ? 8 : 4), e->w), len = elf_get(e, sym + (e->wide ? 16 : 8), e->w);
+		if (name && !elf_string_ok(e, s->link, name))
+			return elf_corrupt(e, "symbol %llu: its name (%llu) is outside the string table", (unsigned long long)k,
+			                   (unsigned long long)name);
+		if (shndx == 0 || shndx >= SHN_LORESERVE)
+			continue; /* undefined, absolute or common: no section to hold it */
+		if (shndx >= e->shnum)
+			return elf_corrupt(e, "symbol %llu is in section %llu of %llu", (unsigned long long)k,
+			                   (unsigned long long)shndx, (unsigned long long)e->shnum);
+		ElfSection in = elf_section(e, shndx);
+		if (in.type == SHT_NULL || value > in.size || len > in.size - value)
+			return elf_corrupt(e, "symbol %llu (offset %llu, %llu bytes) does not fit in its section %llu (%llu bytes)",
+			                   (unsigned long long)k, (unsigned long long)value, (unsigned long long)len,
+			                   (unsigned long long)shndx, (unsigned long long)in.size);
+	}
+	return TILERT_OK;
+}
+
+/* A relocation section: each entry's symbol and the place it patches. */
+static int
+elf_check_relocations(const Elf *e, uint64_t i, const ElfSection *s)
+{
+	bool rela = s->type == SHT_RELA;
+	uint64_t entsize = (uint64_t)e->w * (rela ? 3 : 2);
+	ElfSection symtab = elf_section(e, s->link);
+	if (s->entsize != entsize || s->size % entsize)
+		return elf_corrupt(e, "relocation section %llu has entries of %llu bytes (%llu in all), not %llu",
+		                   (unsigned long long)i, (unsigned long long)s->entsize, (unsigned long long)s->size,
+		                   (unsigned long long)entsize);
+	if (symtab.type != SHT_SYMTAB && symtab.type != SHT_DYNSYM)
+		return elf_corrupt(e, "relocation section %llu names section %llu as its symbols, which is no symbol table",
+		                   (unsigned long long)i, (unsigned long long)s->link);
+	if (s->info == 0 || s->info >= e->shnum)
+		return elf_corrupt(e, "relocation section %llu applies to section %llu of %llu", (unsigned long long)i,
+		                   (unsigned long long)s->info, (unsigned long long)e->shnum);
+	ElfSection target = elf_section(e, s->info);
+	uint64_t nsyms = symtab.entsize ? symtab.size / symtab.entsize : 0;
+	for (uint64_t k = 0; k < s->size / entsize; k++) {
+		uint64_t r = s->off + k * entsize;
+		uint64_t where = elf_get(e, r, e->w), info = elf_get(e, r + (uint64_t)e->w, e->w);
+		uint64_t sym = e->wide ? info >> 32 : info >> 8;
+		if (sym >= nsyms || where >= target.size)
+			return elf_corrupt(e, "relocation %llu of section %llu: symbol %llu of %llu, offset %llu in %llu bytes",
+			                   (unsigned long long)k, (unsigned long long)i, (unsigned long long)sym,
+			                   (unsigned long long)nsyms, (unsigned long long)where, (unsigned long long)target.size);
+	}
+	return TILERT_OK;
+}
+
+/* The attributes of a .nv.info section: records of a format byte, an attribute byte and 16 bits that
+ * are the value, or (format 4) the size of the bytes that follow, each record whole. (What a record
+ * names is not checked: the symbol of a register count lay past the symbol table in cuSPARSE's own
+ * cubins, which load.) */
+static int
+elf_check_info(const Elf *e, uint64_t i, const ElfSection *s)
+{
+	const unsigned char *p = e->p + s->off;
+	for (uint64_t at = 0; at < s->size;) {
+		if (s->size - at < 4)
+			return elf_corrupt(e, "attribute section %llu ends inside a record (offset %llu of %llu)",
+			                   (unsigned long long)i, (unsigned long long)at, (unsigned long long)s->size);
+		unsigned format = p[at];
+		uint64_t len = format == 4 ? elf_get(e, s->off + at + 2, 2) : 0;
+		if (format < 1 || format > 4 || len > s->size - at - 4)
+			return elf_corrupt(e, "attribute section %llu: record at offset %llu (format %u, %llu bytes) is malformed",
+			                   (unsigned long long)i, (unsigned long long)at, format, (unsigned long long)len);
+		at += 4 + len;
+	}
+	return TILERT_OK;
+}
+
+/* The driver trusts what it parses: the ELF header's offsets and counts (a wrong e_shoff or e_phnum
+ * crashed it in cuModuleLoadData), and the sections it reads, whose one changed byte (a relocation's
+ * offset, a symbol's value, a section's name, type or sh_info) crashed it too. So every table and
+ * section a cubin names must lie inside the file, and the symbol, relocation and attribute sections
+ * must hold what they say. */
 static int
 elf_check(const char *what, const unsigned char *p, size_t size)
 {
@@ -487,7 +648,7 @@ elf_check(const char *what, const unsigned char *p, size_t size)
 	size_t ehsize = wide ? 64 : 52;
 	if (size < ehsize)
 		return fail(TILERT_ERR_FILE, "%s: truncated ELF file (%zu bytes)", what, size);
-	int w = wide ? 8 : 4; /* the size of an offset or address */
+	int w = wide ? 8 : 4;
 	size_t at = 24 + (size_t)w; /* e_phoff follows e_entry */
 	uint64_t phoff = elf_field(p, at, w), shoff = elf_field(p, at + (size_t)w, w);
 	at += 2 * (size_t)w + 6; /* past e_flags and e_ehsize */
@@ -495,33 +656,133 @@ elf_check(const char *what, const unsigned char *p, size_t size)
 	uint64_t shentsize = elf_field(p, at + 4, 2), shnum = elf_field(p, at + 6, 2);
 	uint64_t shstrndx = elf_field(p, at + 8, 2);
 	uint64_t min_ph = wide ? 56 : 32, min_sh = wide ? 64 : 40;
+	Elf e = {what, p, size, wide, w, shoff, shnum, shentsize};
 	if (phnum && (phentsize < min_ph || !elf_table_fits(phoff, phnum, phentsize, size)))
-		return fail(TILERT_ERR_FILE, "%s: corrupt ELF file: program header table (offset %llu, %llu entries of %llu "
-		            "bytes) does not fit in its %zu bytes", what, (unsigned long long)phoff,
-		            (unsigned long long)phnum, (unsigned long long)phentsize, size);
+		return elf_corrupt(&e, "program header table (offset %llu, %llu entries of %llu bytes) does not fit in its %zu "
+		                   "bytes", (unsigned long long)phoff, (unsigned long long)phnum,
+		                   (unsigned long long)phentsize, size);
 	if (!shnum || shentsize < min_sh || !elf_table_fits(shoff, shnum, shentsize, size))
-		return fail(TILERT_ERR_FILE, "%s: corrupt ELF file: section header table (offset %llu, %llu entries of %llu "
-		            "bytes) does not fit in its %zu bytes", what, (unsigned long long)shoff,
-		            (unsigned long long)shnum, (unsigned long long)shentsize, size);
+		return elf_corrupt(&e, "section header table (offset %llu, %llu entries of %llu bytes) does not fit in its %zu "
+		                   "bytes", (unsigned long long)shoff, (unsigned long long)shnum,
+		                   (unsigned long long)shentsize, size);
 	if (shstrndx >= shnum)
-		return fail(TILERT_ERR_FILE, "%s: corrupt ELF file: section name table %llu of %llu sections", what,
-		            (unsigned long long)shstrndx, (unsigned long long)shnum);
+		return elf_corrupt(&e, "section name table %llu of %llu sections", (unsigned long long)shstrndx,
+		                   (unsigned long long)shnum);
 	for (uint64_t i = 0; i < shnum; i++) {
-		const unsigned char *sh = p + shoff + i * shentsize;
-		uint64_t type = elf_field(sh, 4, 4);
-		uint64_t off = elf_field(sh, wide ? 24 : 16, w), len = elf_field(sh, wide ? 32 : 20, w);
-		if (type != 8 /* SHT_NOBITS: no bytes in the file */ && type != 0 && !elf_table_fits(off, 1, len, size))
-			return fail(TILERT_ERR_FILE, "%s: corrupt ELF file: section %llu (offset %llu, %llu bytes) does not fit "
-			            "in its %zu bytes", what, (unsigned long long)i, (unsigned long long)off,
-			            (unsigned long long)len, size);
+		ElfSection s = elf_section(&e, i);
+		if (s.type != SHT_NOBITS && s.type != SHT_NULL && !elf_table_fits(s.off, 1, s.size, size))
+			return elf_corrupt(&e, "section %llu (offset %llu, %llu bytes) does not fit in its %zu bytes",
+			                   (unsigned long long)i, (unsigned long long)s.off, (unsigned long long)s.size, size);
 	}
 	for (uint64_t i = 0; i < phnum; i++) {
-		const unsigned char *ph = p + phoff + i * phentsize;
-		uint64_t off = elf_field(ph, wide ? 8 : 4, w), len = elf_field(ph, wide ? 32 : 16, w);
+		uint64_t ph = phoff + i * phentsize;
+		uint64_t off = elf_get(&e, ph + (wide ? 8 : 4), w), len = elf_get(&e, ph + (wide ? 32 : 16), w);
 		if (!elf_table_fits(off, 1, len, size))
-			return fail(TILERT_ERR_FILE, "%s: corrupt ELF file: segment %llu (offset %llu, %llu bytes) does not fit "
-			            "in its %zu bytes", what, (unsigned long long)i, (unsigned long long)off,
+			return elf_corrupt(&e, "segment %llu (offset %llu, %llu bytes) does not fit in its %zu bytes",
+			                   (unsigned long long)i, (unsigned long long)off, (unsigned long long)len, size);
+	}
+	/* every section is in the file: now what the sections say */
+	ElfSection names = elf_section(&e, shstrndx);
+	if (names.type != SHT_STRTAB || !names.size || p[names.off + names.size - 1] != 0)
+		return elf_corrupt(&e, "section name table %llu is no string table (type %llu, %llu bytes)",
+		                   (unsigned long long)shstrndx, (unsigned long long)names.type, (unsigned long long)names.size);
+	uint64_t nsyms = 0;
+	for (uint64_t i = 0; i < shnum; i++) {
+		ElfSection s = elf_section(&e, i);
+		if (i == 0 ? s.type != SHT_NULL : s.type == SHT_NULL)
+			return elf_corrupt(&e, "section %llu has type %llu (only section 0 is SHT_NULL)", (unsigned long long)i,
+			                   (unsigned long long)s.type);
+		if (i && !elf_string_ok(&e, shstrndx, s.name))
+			return elf_corrupt(&e, "the name of section %llu (%llu) is outside the section name table",
+			                   (unsigned long long)i, (unsigned long long)s.name);
+		/* sh_info is a section or a symbol index (per type; NVIDIA's sections use both) */
+		if (s.link >= shnum || (s.flags & SHF_INFO_LINK && s.info >= shnum))
+			return elf_corrupt(&e, "section %llu links section %llu (sh_link) or %llu (sh_info) of %llu",
+			                   (unsigned long long)i, (unsigned long long)s.link, (unsigned long long)s.info,
+			                   (unsigned long long)shnum);
+		if (s.type == SHT_STRTAB && s.size && p[s.off + s.size - 1] != 0)
+			return elf_corrupt(&e, "string table %llu does not end with a NUL", (unsigned long long)i);
+		if (s.type != SHT_NOBITS && s.entsize && s.size % s.entsize)
+			return elf_corrupt(&e, "section %llu (%llu bytes) is no whole number of its %llu-byte entries",
+			                   (unsigned long long)i, (unsigned long long)s.size, (unsigned long long)s.entsize);
+		if (s.type == SHT_SYMTAB || s.type == SHT_DYNSYM) {
+			uint64_t count = 0;
+			int status = elf_check_symbols(&e, i, &s, &count);
+			if (status)
+				return status;
+			if (s.type == SHT_SYMTAB)
+				nsyms = count;
+		}
+	}
+	for (uint64_t i = 1; i < shnum; i++) {
+		ElfSection s = elf_section(&e, i);
+		int status = TILERT_OK;
+		/* NVIDIA's sections keep a section or symbol index in sh_info's low 24 bits (a .text section's
+		   high byte holds more: 0x400000fc in cuSPARSE's cubins); 0x7fffffff crashed the driver. A
+		   symbol table's is its count of local symbols, all of them in some (checked above). */
+		if (s.type != SHT_SYMTAB && s.type != SHT_DYNSYM && (s.info & 0xffffff) >= (shnum > nsyms ? shnum : nsyms))
+			return elf_corrupt(&e, "section %llu: sh_info %llu is neither a section (of %llu) nor a symbol (of %llu)",
+			                   (unsigned long long)i, (unsigned long long)s.info, (unsigned long long)shnum,
+			                   (unsigned long long)nsyms);
+		if (s.type == SHT_REL || s.type == SHT_RELA)
+			status = elf_check_relocations(&e, i, &s);
+		else if (s.type == SHT_CUDA_INFO)
+			status = elf_check_info(&e, i, &s);
+		if (status)
+			return status;
+	}
+	return TILERT_OK;
+}
+
+static uint64_t
+little_endian(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+	for (int i = 0; i < n; i++)
+		v |= (uint64_t)p[i] << (8 * i);
+	return v;
+}
+
+/* A fatbinary: a 16-byte header (magic, version, header size, then the size of what follows) and
+ * entries, each a header (kind, header size, payload size, flags) and its payload, the cubins among
+ * them ELF files checked as a cubin is. The driver reads the sizes as given: a fatbinary cut short,
+ * even its first 16 bytes alone, made cuModuleLoadData hang. */
+static int
+fatbin_check(const char *what, const unsigned char *p, size_t size)
+{
+	if (size < 16)
+		return fail(TILERT_ERR_FILE, "%s: truncated fatbinary (%zu bytes; its header has 16)", what, size);
+	uint64_t header = little_endian(p + 6, 2), body = little_endian(p + 8, 8);
+	if (header < 16 || header > size || body > size - header)
+		return fail(TILERT_ERR_FILE, "%s: corrupt fatbinary: header of %llu bytes and %llu bytes of entries do not fit "
+		            "in its %zu bytes", what, (unsigned long long)header, (unsigned long long)body, size);
+	uint64_t at = header, end = header + body;
+	if (at == end)
+		return fail(TILERT_ERR_FILE, "%s: corrupt fatbinary: no entries", what);
+	while (at < end) {
+		const unsigned char *entry = p + at;
+		if (end - at < 64)
+			return fail(TILERT_ERR_FILE, "%s: corrupt fatbinary: entry at offset %llu is cut short", what,
+			            (unsigned long long)at);
+		uint64_t kind = little_endian(entry, 2), head = little_endian(entry + 4, 4);
+		uint64_t len = little_endian(entry + 8, 8), flags = little_endian(entry + 40, 8);
+		if (head < 64 || head > end - at || len > end - at - head)
+			return fail(TILERT_ERR_FILE, "%s: corrupt fatbinary: entry at offset %llu (header %llu bytes, %llu bytes) "
+			            "does not fit in its %zu bytes", what, (unsigned long long)at, (unsigned long long)head,
 			            (unsigned long long)len, size);
+		const unsigned char *payload = entry + head;
+		/* an uncompressed cubin (kind 2; flag 0x2000 marks a compressed payload) is checked as a file of its own */
+		if (kind == 2 && !(flags & 0x2000)) {
+			if (len < 52 || memcmp(payload, "\x7f" "ELF", 4) != 0)
+				return fail(TILERT_ERR_FILE, "%s: corrupt fatbinary: the cubin at offset %llu is no ELF file", what,
+				            (unsigned long long)(at + head));
+			char inner[600];
+			snprintf(inner, sizeof inner, "%s (the cubin at offset %llu)", what, (unsigned long long)(at + head));
+			int status = elf_check(inner, payload, (size_t)len);
+			if (status)
+				return status;
+		}
+		at += head + len;
 	}
 	return TILERT_OK;
 }
@@ -546,7 +807,7 @@ classify(const char *what, const void *image, size_t size, ImageKind *kind)
 	}
 	if (size >= 4 && ((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24) == FATBIN_MAGIC) {
 		*kind = IMG_FATBIN;
-		return TILERT_OK;
+		return fatbin_check(what, p, size);
 	}
 	if (looks_like_ptx(image, size)) {
 		*kind = IMG_PTX;
@@ -693,6 +954,46 @@ read_symbol(tilert_kernel *k, const char *prefix, char *symbol, size_t len, void
 	return TILERT_OK;
 }
 
+/* The kernel's parameter count and sizes, from the driver (CUDA 12.4's cuFuncGetParamInfo), so that a
+ * grid program reads only parameters there are (a module naming parameter 65535 of 6 crashed
+ * tilert_kernel_launch) and no more bytes than each has. */
+static size_t
+param_size(tilert_kernel *k, size_t index, bool *known)
+{
+	Driver *d = k->module->ctx->drv;
+	size_t offset = 0, size = 0;
+	*known = d->cuFuncGetParamInfo != NULL;
+	if (*known && d->cuFuncGetParamInfo(k->fn, index, &offset, &size) != CUDA_SUCCESS)
+		return 0;
+	return size;
+}
+
+static int
+check_grid_params(tilert_kernel *k, const char *symbol)
+{
+	static const size_t kind_bytes[] = {4, 4, 2, 2, 1, 1}; /* TILERT_GP_I32 ... TILERT_GP_U8 */
+	bool known = false;
+	k->nparams = 0;
+	while (k->nparams < 65536 && param_size(k, k->nparams, &known))
+		k->nparams++;
+	if (!known)
+		k->nparams = SIZE_MAX;
+	for (size_t pc = 0; pc < k->grid_prog_n; pc++) {
+		unsigned op = k->grid_prog[pc];
+		if (op != TILERT_GP_CONST && op != TILERT_GP_PARAM && op != TILERT_GP_SKIP && op != TILERT_GP_SKIPZ)
+			continue;
+		if (++pc >= k->grid_prog_n || op != TILERT_GP_PARAM)
+			continue; /* a missing word is tilert_grid_eval's to report */
+		unsigned index = k->grid_prog[pc] >> 8, kind = k->grid_prog[pc] & 0xff;
+		size_t have = known && index < k->nparams ? param_size(k, index, &known) : 0;
+		if (known && (index >= k->nparams || kind >= sizeof kind_bytes / sizeof kind_bytes[0] || have < kind_bytes[kind]))
+			return fail(TILERT_ERR_FILE, "module %s: %s reads parameter %u (kind %u) of kernel %s, which has %zu "
+			            "parameter%s%s", k->module->source, symbol, index, kind, k->name, k->nparams,
+			            k->nparams == 1 ? "" : "s", index < k->nparams ? " and not so many bytes there" : "");
+	}
+	return TILERT_OK;
+}
+
 /* Reads tilec_grid_<name> (tilert.h, TILERT_GP_*) when the module carries it. */
 static int
 read_grid_program(tilert_kernel *k, bool *found)
@@ -712,7 +1013,7 @@ read_grid_program(tilert_kernel *k, bool *found)
 	}
 	k->grid_prog = words;
 	k->grid_prog_n = bytes / 4;
-	return TILERT_OK;
+	return check_grid_params(k, symbol);
 }
 
 /* Reads tilec_cluster_<name> when the module carries it: the kernel's __cluster_dims__. */
@@ -901,7 +1202,7 @@ tilert_kernel_launch(tilert_kernel *kernel, void **args)
 	unsigned grid[3];
 	memcpy(grid, kernel->grid, sizeof grid);
 	if (kernel->grid_prog) {
-		int status = tilert_grid_eval(kernel->grid_prog, kernel->grid_prog_n, args, grid);
+		int status = tilert_grid_eval(kernel->grid_prog, kernel->grid_prog_n, args, kernel->nparams, grid);
 		if (status)
 			return status;
 	}
@@ -988,7 +1289,7 @@ tilert_copy_to_host(tilert_ctx *ctx, void *dst, tilert_dev_ptr src, size_t bytes
 }
 
 int
-tilert_grid_eval(const unsigned *prog, size_t n, void **args, unsigned grid[3])
+tilert_grid_eval(const unsigned *prog, size_t n, void **args, size_t nargs, unsigned grid[3])
 {
 	size_t pc = 0;
 	for (int d = 0; d < 3; d++) {
@@ -1010,6 +1311,9 @@ tilert_grid_eval(const unsigned *prog, size_t n, void **args, unsigned grid[3])
 					st[sp++] = w;
 					continue;
 				}
+				if ((w >> 8) >= nargs)
+					return fail(TILERT_ERR_ARG, "grid program: malformed at word %zu: parameter %u of %zu", pc - 2,
+					            w >> 8, nargs);
 				if (!args || !args[w >> 8])
 					return fail(TILERT_ERR_ARG, "grid program: parameter %u is missing from args", w >> 8);
 				const void *a = args[w >> 8];
@@ -1042,6 +1346,9 @@ tilert_grid_eval(const unsigned *prog, size_t n, void **args, unsigned grid[3])
 			if ((op == TILERT_GP_DIV || op == TILERT_GP_DIVU || op == TILERT_GP_REM || op == TILERT_GP_REMU) &&
 			    (b == 0 || ((op == TILERT_GP_DIV || op == TILERT_GP_REM) && sa == INT32_MIN && sb == -1)))
 				return fail(TILERT_ERR_ARG, "grid program: division by zero or overflow");
+			/* undefined in C and refused by tilec run: launching grid 1 for (1 << 32) | 1 would differ */
+			if ((op == TILERT_GP_SHL || op == TILERT_GP_SHR || op == TILERT_GP_SHRU) && b >= 32)
+				return fail(TILERT_ERR_ARG, "grid program: a shift by %d (not from 0 to 31) is undefined", sb);
 			switch (op) {
 			case TILERT_GP_NEG: r = 0u - b; break;
 			case TILERT_GP_NOT: r = !b; break;
@@ -1058,9 +1365,9 @@ tilert_grid_eval(const unsigned *prog, size_t n, void **args, unsigned grid[3])
 			case TILERT_GP_DIVU: r = a / b; break;
 			case TILERT_GP_REM: r = (uint32_t)(sa % sb); break;
 			case TILERT_GP_REMU: r = a % b; break;
-			case TILERT_GP_SHL: r = b < 32 ? a << b : 0; break;
-			case TILERT_GP_SHR: r = b < 32 ? (uint32_t)(sa < 0 ? ~(~sa >> b) : sa >> b) : 0; break;
-			case TILERT_GP_SHRU: r = b < 32 ? a >> b : 0; break;
+			case TILERT_GP_SHL: r = a << b; break;
+			case TILERT_GP_SHR: r = (uint32_t)(sa < 0 ? ~(~sa >> b) : sa >> b); break;
+			case TILERT_GP_SHRU: r = a >> b; break;
 			case TILERT_GP_AND: r = a & b; break;
 			case TILERT_GP_OR: r = a | b; break;
 			case TILERT_GP_XOR: r = a ^ b; break;

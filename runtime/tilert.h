@@ -86,10 +86,11 @@ enum {
 /* The kinds of a TILERT_GP_PARAM: how many bytes args[i] points to, and their signedness. */
 enum { TILERT_GP_I32, TILERT_GP_U32, TILERT_GP_I16, TILERT_GP_U16, TILERT_GP_I8, TILERT_GP_U8 };
 
-/* Runs a grid program (n words) on cuLaunchKernel-style args; fills grid[d] for each dimension whose
- * program is not empty. TILERT_ERR_ARG for a malformed program, a division by zero, or a dimension
- * that is not from 1 to 2^31 - 1. */
-int tilert_grid_eval(const unsigned *prog, size_t n, void **args, unsigned grid[3]);
+/* Runs a grid program (n words) on cuLaunchKernel-style args, an array of nargs pointers (the kernel's
+ * parameters); fills grid[d] for each dimension whose program is not empty. TILERT_ERR_ARG for a
+ * malformed program (a parameter index of nargs or more among them), a division by zero, a shift
+ * by 32 or more (undefined, as tilec run says), or a dimension that is not from 1 to 2^31 - 1. */
+int tilert_grid_eval(const unsigned *prog, size_t n, void **args, size_t nargs, unsigned grid[3]);
 
 int tilert_alloc(tilert_ctx *ctx, size_t bytes, tilert_dev_ptr *out);
 /* Freeing 0 is a no-op. */

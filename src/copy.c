@@ -1213,7 +1213,8 @@ push_owned(List *out, LStmt **guard, IExpr *owners, LStmt *move)
 /* Each thread moves the elements it owns: for every register slot, one access at an offset computed
    from the thread's index. */
 static bool
-copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, const ApplyInput *scope)
+copy_regs_moves(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, const ApplyInput *scope,
+                const int *coord_of, int64_t *off, unsigned char *has)
 {
 	uint64_t scope_warps = scope ? scope->warps : 0;
 	KernelIR *k = ctx->kernel;
@@ -1222,14 +1223,6 @@ copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, con
 	int threads = k->threads, slots = l->slots;
 	copy_block = k->block;
 	copy_unit = k->is_device && k->scope != SCOPE_CTA ? threads : 0;
-	/* which copy coordinate each local element is, and each (thread, slot)'s memory offset */
-	int *coord_of = pool_alloc(sizeof(int) * (size_t)lt->count);
-	for (int e = 0; e < lt->count; e++)
-		coord_of[e] = -1;
-	for (int x = 0; x < lv->count; x++)
-		coord_of[lv->map[x]] = x;
-	int64_t *off = pool_alloc(sizeof(int64_t) * (size_t)threads * (size_t)slots);
-	unsigned char *has = pool_alloc((size_t)threads * (size_t)slots);
 	bool is_load = dst == lv;
 	/* a load fills every replica of an element; a store writes it once, from the replica of the lowest
 	   thread (then slot) among the warps that run it (those of its written scope), where those are known
@@ -1428,6 +1421,29 @@ copy_locals(Stmt *st, View *dst, View *src, ApplyCtx *ctx, List *out, const Appl
 		explain_note(st->loc, "no tcgen05 instruction and no wait: each thread assigns the elements of '%s' that it "
 		             "holds from its own registers of '%s', converted as an assignment would", dt->name, sT->name);
 	return true;
+}
+
+static bool
+copy_regs(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *out, const ApplyInput *scope)
+{
+	Tensor *lt = lv->base;
+	size_t cells = (size_t)ctx->kernel->threads * (size_t)lt->layout->slots;
+	/* which copy coordinate each local element is, and each (thread, slot)'s memory offset; freed on
+	   return: in the pool they stayed for every copy of every inlined call (06_device_chain) */
+	int *coord_of = malloc(sizeof(int) * (size_t)lt->count);
+	int64_t *off = calloc(cells, sizeof(int64_t));
+	unsigned char *has = calloc(cells, 1);
+	if (!coord_of || !off || !has)
+		out_of_memory();
+	for (int e = 0; e < lt->count; e++)
+		coord_of[e] = -1;
+	for (int x = 0; x < lv->count; x++)
+		coord_of[lv->map[x]] = x;
+	bool ok = copy_regs_moves(st, dst, lv, mv, ctx, out, scope, coord_of, off, has);
+	free(coord_of);
+	free(off);
+	free(has);
+	return ok;
 }
 
 bool

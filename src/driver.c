@@ -450,6 +450,7 @@ overwrites_source(const char *path, const char *what, Options *opt, List *deps)
 }
 
 static Kind kind_of(Options *opt);
+static bool output_kind_unknown(const char *output);
 static const char *base_name(const char *path);
 
 /* The extension of a kind's output file: .cu, .ptx, .cubin, .ir; .tokens and .ast for the dumps. */
@@ -489,6 +490,11 @@ write_outputs(Options *opt, List *deps, const char *output, const char *data, si
 	if (overwrites_source(output, "output", opt, deps) || (dpath && overwrites_source(dpath, "dependency file", opt, deps))) {
 		buf_free(&dep);
 		return 1;
+	}
+	/* after the checks that protect the sources: '-o k.tile' is refused as the input, not as a kind */
+	if (opt->kind == K_NONE && strcmp(output, "-") != 0 && output_kind_unknown(output)) {
+		buf_free(&dep);
+		return 2;
 	}
 	Output outs[2];
 	int n = 0, rc = 0;
@@ -620,6 +626,34 @@ parse_args(int argc, char **argv, Options *opt, int *done)
 		return 2;
 	}
 	return 0;
+}
+
+/* The extension of -o names the output kind (without --emit): an unknown one is refused rather than
+ * written as CUDA C under that name (-o k.svg without --draw, -o k.txt). A device (/dev/null,
+ * /dev/stdout, even where it is a redirected file) or a pipe takes the default, CUDA C. */
+static bool
+output_kind_unknown(const char *output)
+{
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+		const char *ext = kinds[k].ext;
+		size_t n = strlen(output), e = ext ? strlen(ext) : 0;
+		if (ext && n > e && strcasecmp(output + n - e, ext) == 0)
+			return false;
+	}
+	struct stat st;
+	if (strncmp(output, "/dev/", 5) == 0 || (stat(output, &st) == 0 && !S_ISREG(st.st_mode)))
+		return false;
+	const char *base = base_name(output), *dot = strrchr(base, '.');
+	if (dot && strcasecmp(dot, ".svg") == 0)
+		usage_error("-o %s: an SVG picture is written only by --draw OPCODE|FILE.tile:LINE; code goes to a .cu, "
+		            ".cuh, .ptx, .cubin or .ir file", output);
+	else if (dot && dot != base)
+		usage_error("-o %s: unknown output kind; the extension names it (.cu, .cuh, .ptx, .cubin, .ir), or "
+		            "--emit=KIND does", output);
+	else
+		usage_error("-o %s: no extension to name the output kind (.cu, .cuh, .ptx, .cubin, .ir); add one, or "
+		            "--emit=KIND", output);
+	return true;
 }
 
 static Kind

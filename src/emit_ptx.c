@@ -1558,7 +1558,7 @@ pred(const IExpr *e)
 		EType t = e->a->type;
 		if (t == T_F32 && e->op == OP_NE)
 			c = "neu"; /* C's != is true when either side is NaN */
-		return pure(O_P, "setp.%s.%s %D, %o, %o;", c, t == T_F32 ? "f32" : int_suffix(t), reg(a), b);
+		return pure(O_P, "setp.%s.%s %D, %o, %o;", c, t == T_F32 ? "f32" : t == T_I64 ? "s64" : int_suffix(t), reg(a), b);
 	}
 	if (e->kind == IE_BINARY && (e->op == OP_LAND || e->op == OP_LOR)) {
 		Opnd a = pred(e->a);

@@ -29,6 +29,23 @@ static int64_t file_unrolled;
 /* calls inlined so far in the whole file: a call is its callee's body in place, so calls of calls multiply
    as nested loops do (16 functions that each call the one before twice made 2^16 copies) */
 static int64_t file_inlined;
+/* elements moved between registers and memory by copies so far in the whole file: each is a statement
+   per register slot, so a few device calls of calls or an unrolled loop around a large copy made GBs */
+static int64_t file_moved;
+#define COPY_BUDGET (1 << 21)
+
+static bool
+within_copy_budget(Stmt *s, int count)
+{
+	bool reported = file_moved > COPY_BUDGET; /* once per file; the later copies are skipped quietly */
+	file_moved += count;
+	if (file_moved <= COPY_BUDGET)
+		return true;
+	if (!reported)
+		error(s->loc, "this copy makes the file move more than %d elements between registers and memory in all "
+		              "(unrolled loops and calls of device functions repeat a copy)", COPY_BUDGET);
+	return false;
+}
 
 static void
 list_insert(List *l, int at, void *item)
@@ -426,12 +443,27 @@ slice_const(View *v, ViewOp *op, const SliceVals *sv, bool global)
 	return view_slice(v, spec, op->indices.n);
 }
 
+/* e as rest + *c: ie_split_offset's sums of i32, and a u32 plus or minus a constant at the top, whose
+   difference with the same rest plus another constant is the same however the sums wrap (top : top +
+   128 with top: u32, refused as if its end were no constant plus the start). */
+static IExpr *
+split_bound(IExpr *e, int64_t *c)
+{
+	int64_t k;
+	if (e->type == T_U32 && e->kind == IE_BINARY && (e->op == OP_ADD || e->op == OP_SUB) && ie_is_const(e->b, &k) &&
+	    !ie_is_const(e->a, c)) {
+		*c = e->op == OP_ADD ? k : -k;
+		return e->a;
+	}
+	return ie_split_offset(e, c);
+}
+
 /* hi - lo when it is a compile-time constant (the same expression plus different constants). */
 static bool
 slice_extent(IExpr *lo, IExpr *hi, int64_t *ext)
 {
 	int64_t cl = 0, ch;
-	IExpr *rl = lo ? ie_split_offset(lo, &cl) : NULL, *rh = ie_split_offset(hi, &ch);
+	IExpr *rl = lo ? split_bound(lo, &cl) : NULL, *rh = split_bound(hi, &ch);
 	if (!(rl == rh || (rl && rh && ie_equal(rl, rh))))
 		return false;
 	*ext = ch - cl;
@@ -495,6 +527,10 @@ box_view(Tensor *t, ViewExpr *ve, ViewOp *op, const SliceVals *sv)
 		}
 		b->ext[d] = (int)ext;
 		b->start[d] = lo && !(lo_known && clo == 0) ? lo : NULL;
+		/* a u32 start's coordinates (start + k) are tested as the address takes them, in 64 bits: in
+		   32 they wrapped past 2^32 to small ones inside the shape while the address did not */
+		if (b->start[d] && lo->type == T_U32)
+			b->start[d] = ie_convert(lo, T_I64);
 		if (!lo_known && lo->type != T_U32 && !ie_nonneg(lo))
 			b->check_lo |= 1u << d;
 		if (!known || !lo_known || past)
@@ -1338,6 +1374,8 @@ lower_stmt(Stmt *s)
 		ctx.unit_size = !W.dev || !W.dev->lowering ? 0 : W.dev->scope == SCOPE_WARP ? 1 : W.dev->scope == SCOPE_WARPGROUP ? 4 : 0;
 		CopyChoice choice;
 		int at = W.out->n;
+		if (copy && !tc && !within_copy_budget(s, ops[0]->count))
+			return;
 		if (copy && copy_lower(s, ops[0], ops[1], &ctx, W.out, &choice) && !choice.is_tc) {
 			/* registers <-> memory: the reads and writes of registers, waits before them */
 			W.wait_at = at;
@@ -2943,6 +2981,7 @@ lower_program(List *items, const char *source_name)
 	p->source_name = source_name;
 	file_unrolled = 0;
 	file_inlined = 0;
+	file_moved = 0;
 	device_names = (List){0};
 	sema_reset();
 	scope_push();

@@ -7,6 +7,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #include "tilec.h"
 
@@ -135,8 +138,18 @@ process_run_limited(char *const argv[], bool stdout_to_stderr, unsigned seconds)
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
 	sigprocmask(SIG_BLOCK, &block, &old);
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid == 0) {
+#ifdef __linux__
+		/* a SIGKILL of tilec runs no handler: the child (an emulated kernel may spin for minutes) dies with
+		   it all the same; a parent already gone before the prctl leaves the child to init */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+#else
+		(void)parent;
+#endif
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		if (stdout_to_stderr)
 			dup2(2, 1);

@@ -101,6 +101,8 @@ struct ProtoFork {
 	int freed_before;  /* p->flow.freed.n at its start */
 	int stores_before; /* p->store_ids at its start */
 	Loc loop_loc;
+	const IExpr *cond; /* if: its condition */
+	Loc cond_loc;
 };
 
 bool protocol_unchecked_waits;
@@ -1001,6 +1003,56 @@ whole_warps(Protocol *p, Loc loc, const char *what)
 	return false;
 }
 
+/* Whether e reads block_idx.x, itself or through a let. */
+static bool
+reads_block_x(const IExpr *e)
+{
+	if (!e)
+		return false;
+	if (e->kind == IE_BUILTIN)
+		return e->builtin == B_BLOCK_X;
+	if (e->kind == IE_VAR)
+		return e->var->is_let && reads_block_x(e->var->def);
+	return reads_block_x(e->a) || reads_block_x(e->b) || reads_block_x(e->index);
+}
+
+/* TCGEN05.md 9: a cta_group::2 alloc, dealloc or relinquish is executed by one warp with the same warp
+ * id in each CTA of the pair, ranks 2i and 2i + 1 along the cluster's x: an if whose condition on
+ * block_idx.x differs between them (if (block_idx.x == 0)) leaves the other CTA's half out, and the
+ * pair waits forever. Checked for each warp's first thread and the first 64 pairs (block_idx.y and z,
+ * the same in both, at 0 and 1); a condition that also reads what tilec cannot evaluate (a parameter,
+ * memory) may split them. */
+static void
+check_pair_reaches(Protocol *p, const char *opcode, Loc opcode_loc)
+{
+	for (int i = 0; i < p->forks.n; i++) {
+		const ProtoFork *f = LIST_AT(p->forks, ProtoFork, i);
+		if (!f->cond || !reads_block_x(f->cond))
+			continue;
+		int pairs = p->k->grid[0] > 1 ? p->k->grid[0] / 2 : 64;
+		for (int pair = 0; pair < pairs && pair < 64; pair++) {
+			for (int t = 0; t < p->k->threads * 2; t += 32) {
+				int64_t even, odd, yz = t >= p->k->threads;
+				int64_t first[3] = {2 * pair, yz, yz}, second[3] = {2 * pair + 1, yz, yz};
+				bool known = ie_eval_thread_block(f->cond, t % p->k->threads, first, &even) &&
+				             ie_eval_thread_block(f->cond, t % p->k->threads, second, &odd);
+				if (known && !even == !odd)
+					continue;
+				error(opcode_loc, "%s inside a condition on block_idx.x: the pair instruction must be executed by "
+				                  "the same warp of both CTAs of the pair (ranks 2i and 2i + 1 along the cluster's x), "
+				                  "or the pair waits for its other half forever", opcode);
+				if (known)
+					note(f->cond_loc, "warp %d of block %d takes this branch and that of block %d does not",
+					     t % p->k->threads / 32,
+					     !even ? 2 * pair + 1 : 2 * pair, !even ? 2 * pair : 2 * pair + 1);
+				else
+					note(f->cond_loc, "tilec cannot tell that both CTAs of a pair take this branch the same way");
+				return;
+			}
+		}
+	}
+}
+
 bool
 protocol_instr_enter(Protocol *p, const IsaInstr *in, int cta_group, const char *opcode, Loc loc, Loc opcode_loc,
                      bool *uniform)
@@ -1011,6 +1063,8 @@ protocol_instr_enter(Protocol *p, const IsaInstr *in, int cta_group, const char 
 		return false;
 	if (cta_group)
 		note_cta_group(p, cta_group, opcode_loc);
+	if (cta_group == 2 && in->effect & (EFF_ALLOCATES | EFF_FREES | EFF_RELINQUISHES))
+		check_pair_reaches(p, opcode, opcode_loc);
 	return true;
 }
 
@@ -1252,6 +1306,8 @@ protocol_if(Protocol *p, const IExpr *cond, Loc cond_loc)
 {
 	bool varying;
 	ProtoFork *f = fork_new(p);
+	f->cond = cond;
+	f->cond_loc = cond_loc;
 	split_warps(p, cond, &f->then_warps, &f->else_warps, &varying);
 	int first, other;
 	int64_t value;

@@ -1152,6 +1152,13 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 			} else if (o->time_limit && st == 1000 + SIGALRM) {
 				error(no_loc, "kernel %s ran longer than --time-limit=%lu seconds; stopped", k->name, o->time_limit);
 				rc = 1;
+			} else if (st == 1000 + SIGKILL || st == 1000 + SIGTERM || st == 1000 + SIGINT || st == 1000 + SIGHUP) {
+				/* sent from outside (tilec's own signals stop tilec too): no crash of the emulator */
+				error(no_loc, "the emulated program was stopped by signal %d (%s) from outside tilec (kill, or the "
+				              "system short of memory); it did not finish", st - 1000,
+				      st == 1000 + SIGKILL ? "SIGKILL" : st == 1000 + SIGTERM ? "SIGTERM"
+				      : st == 1000 + SIGINT ? "SIGINT" : "SIGHUP");
+				rc = 1;
 			} else if (st >= 1000) {
 				error(no_loc, "the emulated program died of signal %d", st - 1000);
 				rc = 4;

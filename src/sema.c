@@ -983,7 +983,7 @@ const_dims(List *dims, Tensor *t, Loc loc)
 }
 
 bool
-ie_eval_thread(const IExpr *e, int thread, int64_t *out)
+ie_eval_thread_block(const IExpr *e, int thread, const int64_t *block, int64_t *out)
 {
 	int64_t x, y;
 	switch (e->kind) {
@@ -998,29 +998,40 @@ ie_eval_thread(const IExpr *e, int thread, int64_t *out)
 		case B_THREAD_X: *out = thread % block_dims[0]; return true;
 		case B_THREAD_Y: *out = thread / block_dims[0] % block_dims[1]; return true;
 		case B_THREAD_Z: *out = thread / (block_dims[0] * block_dims[1]); return true;
+		case B_BLOCK_X: case B_BLOCK_Y: case B_BLOCK_Z:
+			if (!block)
+				return false;
+			*out = block[e->builtin - B_BLOCK_X];
+			return true;
 		default: return false;
 		}
 	case IE_VAR:
-		return e->var->is_let && e->var->def && ie_eval_thread(e->var->def, thread, out);
+		return e->var->is_let && e->var->def && ie_eval_thread_block(e->var->def, thread, block, out);
 	case IE_UNARY:
-		if (!ie_eval_thread(e->a, thread, &x))
+		if (!ie_eval_thread_block(e->a, thread, block, &x))
 			return false;
 		*out = wrap(e->op == OP_NEG ? -x : e->op == OP_NOT ? !x : ~x, e->op == OP_NOT ? T_I32 : e->type);
 		return true;
 	case IE_SELECT:
-		return ie_eval_thread(e->a, thread, &x) && ie_eval_thread(x ? e->b : e->index, thread, out);
+		return ie_eval_thread_block(e->a, thread, block, &x) && ie_eval_thread_block(x ? e->b : e->index, thread, block, out);
 	case IE_BINARY:
-		if (!ie_eval_thread(e->a, thread, &x) || !ie_eval_thread(e->b, thread, &y))
+		if (!ie_eval_thread_block(e->a, thread, block, &x) || !ie_eval_thread_block(e->b, thread, block, &y))
 			return false;
 		return fold_int(e->op, x, y, e->op == OP_SHL || e->op == OP_SHR ? e->a->type : e->a->type, out);
 	case IE_CONV:
-		if (etype_is_float(e->to) || !ie_eval_thread(e->a, thread, &x))
+		if (etype_is_float(e->to) || !ie_eval_thread_block(e->a, thread, block, &x))
 			return false;
 		*out = int_convert(x, e->to);
 		return true;
 	default:
 		return false;
 	}
+}
+
+bool
+ie_eval_thread(const IExpr *e, int thread, int64_t *out)
+{
+	return ie_eval_thread_block(e, thread, NULL, out);
 }
 
 /* Whether an i32 value is known not to be negative (signed overflow being undefined in C); var_nonneg,

@@ -545,6 +545,8 @@ IExpr *ie_convert(IExpr *e, EType to);
 bool ie_is_const(const IExpr *e, int64_t *out);
 /* Evaluates e for one thread of a block; false when it depends on anything but the thread's ids and constants. */
 bool ie_eval_thread(const IExpr *e, int thread, int64_t *out);
+/* The same in the CTA of block_idx = block[0..2] (NULL: unknown). */
+bool ie_eval_thread_block(const IExpr *e, int thread, const int64_t *block, int64_t *out);
 bool ie_varying(const IExpr *e);
 /* e may differ between the threads of a CTA: it reads a thread index, a register, or a value that does */
 bool ie_per_thread(const IExpr *e);

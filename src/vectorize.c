@@ -443,11 +443,13 @@ gather(List *list, int i, int bytes, IExpr **align_rest)
 	if (!gatherable(s, s->kind) || !access_of(s, &a))
 		return 0;
 	int n = bytes / (etype_bits(a.mem->type) / 8), end = i + 1;
-	while (end < list->n && end - i < 64 && gatherable(LIST_AT(*list, LStmt, end), s->kind))
+	enum { REACH = 64 };
+	while (end < list->n && end - i < REACH && gatherable(LIST_AT(*list, LStmt, end), s->kind))
 		end++;
 	if (n < 2 || end - i < n)
 		return 0;
-	void **saved = pool_alloc((size_t)(end - i) * sizeof *saved);
+	/* on the stack: a pool copy per attempt was half of what a long copy's lowering allocated */
+	void *saved[REACH];
 	memcpy(saved, list->v + i, (size_t)(end - i) * sizeof *saved);
 	for (int k = 1; k < n; k++) {
 		int j = i + k;
@@ -498,18 +500,27 @@ conjoin(IExpr **cond, IExpr *test)
 	*cond = *cond ? ie_binary(OP_LAND, *cond, test) : test;
 }
 
-/* The tests of dimension d for coordinates rest + kmin .. rest + kmax. */
+/* The tests of dimension d for coordinates rest + kmin .. rest + kmax. Those of a vector (kmin < kmax)
+ * add in 64 bits: rest + 3 of a start near 2^31 wrapped in 32 (PTX add.s32 wraps), passed '< N' and
+ * stored the vector about 8 GB before the tensor, where the CUDA C and the emulator stored nothing. The
+ * test of one element may wrap: a coordinate that wraps lies outside, and its wrapped value fails '>= 0'
+ * or '< N'. */
 static void
 bound_tests(IExpr **cond, const LStmt *s, int d, IExpr *rest, int64_t kmin, int64_t kmax)
 {
 	const Tensor *t = s->kind == L_STORE ? s->tensor : load_of(s->value)->tensor;
-	EType ct = rest ? rest->type : T_I32;
-	IExpr *lo = rest ? ie_binary(kmin < 0 ? OP_SUB : OP_ADD, rest, ie_int(kmin < 0 ? -kmin : kmin, ct)) : ie_int(kmin, ct);
-	IExpr *hi = rest ? ie_binary(kmax < 0 ? OP_SUB : OP_ADD, rest, ie_int(kmax < 0 ? -kmax : kmax, ct)) : ie_int(kmax, ct);
+	IExpr *wide = rest && kmin < kmax && rest->type != T_I64 ? ie_convert(rest, T_I64) : rest;
+	EType ct = rest ? rest->type : T_I32, wt = wide ? wide->type : T_I32;
+	/* the low end in 32 bits where it only grows: a wrap there makes it negative, and fails */
+	IExpr *lo = !rest ? ie_int(kmin, ct)
+	            : kmin >= 0 ? ie_binary(OP_ADD, rest, ie_int(kmin, ct))
+	                        : ie_binary(OP_SUB, wide, ie_int(-kmin, wt));
+	IExpr *hi = rest ? ie_binary(kmax < 0 ? OP_SUB : OP_ADD, wide, ie_int(kmax < 0 ? -kmax : kmax, wt)) : ie_int(kmax, ct);
+	IExpr *dim = t->wide ? t->rdims[d] : ie_int(t->dims[d], T_I32);
 	if (s->mask_lo >> d & 1)
-		conjoin(cond, ie_binary(OP_GE, lo, ie_int(0, ct)));
+		conjoin(cond, ie_binary(OP_GE, lo, ie_int(0, lo->type)));
 	if (s->mask_hi >> d & 1)
-		conjoin(cond, ie_binary(OP_LT, hi, t->wide ? t->rdims[d] : ie_int(t->dims[d], T_I32)));
+		conjoin(cond, ie_binary(OP_LT, hi, hi->type == T_I64 ? ie_convert(dim, T_I64) : dim));
 }
 
 /* Whether statements list[i] .. list[i + n - 1] all lie inside their tensor's shape: per dimension,

@@ -160,6 +160,20 @@ for pair in k.PTX:ptx k.Cu:cu k.IR:ir; do
 		fi
 	fi
 done
+# an -o extension that names no kind is refused, and nothing is written (-o k.svg without --draw wrote
+# CUDA C into k.svg; ../shared/repro/robustness3/09); --emit names the kind of any file name
+for file in k.svg k.txt k; do
+	case $file in
+	*.svg) said='an SVG picture is written only by --draw' ;;
+	*.*) said='unknown output kind' ;;
+	*) said='no extension to name the output kind' ;;
+	esac
+	if status "output-ext-unknown-$file" 2 "$example" -o "$tmp/$file" && lacks "output-ext-unknown-$file" "$tmp/$file"; then
+		if grep -qF "tilec: error: -o $tmp/$file: $said" "$tmp/err"; then pass "output-ext-unknown-$file"
+		else fail "output-ext-unknown-$file" "the message does not say '$said'"; fi
+	fi
+done
+status output-ext-emit 0 --emit=cu "$example" -o "$tmp/k.txt" && grep -q '__global__' "$tmp/k.txt" && pass output-ext-emit
 status emit-tokens 0 --emit=tokens "$example" -o - &&
 	has emit-tokens "$tmp/out" "nothing on stdout" && pass emit-tokens
 status emit-ast 0 --emit=ast "$example" -o - && has emit-ast "$tmp/out" "nothing on stdout" && pass emit-ast
@@ -798,6 +812,20 @@ if status ptx-float-constants 0 --emit=ptx tests/golden/float_constants.tile -o 
 		pass ptx-float-constants
 	else
 		fail ptx-float-constants "not the canonical bits of nan, inf and -inf in the PTX"
+	fi
+fi
+# The edge test of a masked copy's vector adds the vector's extent in 64 bits (robustness3/03): shift + 3
+# of shift = 2147483646 wrapped in add.s32, passed '< 98', and st.global.v4 wrote 8 GB before S. The
+# register compared with 98 before the vector store must come from add.s64 (and setp.lt.s64).
+if status ptx-vector-edge-64 0 --emit=ptx tests/golden/copy_start_overflow.tile -o -; then
+	if awk '/add\.s64 %rd[0-9]+, %rd[0-9]+, 3;/ { split($2, d, ","); sum = d[1] }
+		/setp\.lt\.s64 %p[0-9]+, %rd[0-9]+, 98;/ { split($3, c, ","); if (c[1] == sum) ok = 1 }
+		/add\.s32 %r[0-9]+, %r[0-9]+, 3;/ && !ok { wrap = 1 }
+		/st\.global\.v4/ { seen = 1; good = ok && !wrap; exit }
+		END { exit !(seen && good) }' "$tmp/out"; then
+		pass ptx-vector-edge-64
+	else
+		fail ptx-vector-edge-64 "the vector's edge test of copy_start_overflow is not shift + 3 < 98 in 64 bits"
 	fi
 fi
 # Clusters: the PTX carries the cluster as the CUDA C's __cluster_dims__ does; the emulator refuses

@@ -102,4 +102,22 @@ for file in "$tmp"/*.tile; do
 	name=${file##*/}
 	check "fuzz/generated/$name" "$file"
 done
+
+# `make fuzz` seeds its corpus without the inputs that outlast its -timeout in the instrumented
+# harness (it stopped at device-call-doubling.tile, 70 s there, before fuzzing: robustness3/08), and
+# with the other stress inputs.
+if seeds=$(${MAKE:-make} -s --no-print-directory -f fuzz/Makefile.fuzz fuzz-seeds 2>"$tmp/err"); then
+	if echo "$seeds" | grep -qx 'fuzz/regress/device-call-doubling.tile'; then
+		echo "FAIL fuzz-seeds: make fuzz seeds with fuzz/regress/device-call-doubling.tile (past its -timeout)"
+		failed=1
+	elif ! echo "$seeds" | grep -qx 'fuzz/regress/nul-bytes.tile'; then
+		echo "FAIL fuzz-seeds: the other stress inputs of fuzz/regress are missing from the seeds"
+		failed=1
+	else
+		echo "PASS fuzz-seeds"
+	fi
+else
+	echo "FAIL fuzz-seeds: make -f fuzz/Makefile.fuzz fuzz-seeds failed: $(head -n 1 "$tmp/err")"
+	failed=1
+fi
 exit $failed

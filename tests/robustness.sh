@@ -55,6 +55,35 @@ if expect unroll-budget-per-file 1 "$tmp/amplify.tile" -o "$tmp/amplify.cu" && s
 	else pass unroll-budget-per-file; fi
 fi
 
+# Device functions that call each other and copy large tiles (../shared/repro/robustness3/06): the work
+# inlined, not only the calls, has a budget; refused within seconds in 300 MB, one error, no output.
+for f in r3_06_device_chain_1KB_1GB r3_06_device_chain_1KB_oom; do
+	if sh -c 'ulimit -v 300000 && "$1" --version; exit $?' sh "$tilec" >/dev/null 2>&1; then
+		run_limited() { (ulimit -v 300000 && exec $limit "$tilec" "$@") >"$tmp/out" 2>"$tmp/err" </dev/null; }
+	else
+		run_limited() { $limit "$tilec" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null; } # a sanitizer build
+	fi
+	run_limited "tests/repro/$f.tile" -o "$tmp/chain.cu"
+	rc=$?
+	if [ $rc -ne 1 ]; then fail "copy-budget-$f" "exit status $rc, expected 1 (124: over 60 s)"
+	elif ! grep -qE "$f.tile:[0-9]+:73: error: this copy makes the file move more than 2097152 elements" "$tmp/err"; then
+		fail "copy-budget-$f" "no copy budget error at the first copy"
+	elif [ "$(grep -c 'error:' "$tmp/err")" -ne 1 ]; then fail "copy-budget-$f" "more than one error"
+	elif [ -e "$tmp/chain.cu" ]; then fail "copy-budget-$f" "an output was written"
+	else pass "copy-budget-$f"; fi
+done
+# Below the budget: five levels (the functions each checked alone, and the kernel) compile.
+awk 'BEGIN {
+	print "layout R = S[(32, 128) : (1@laneid, 1)];"
+	printf "device f0(A: f32[32, 128], r: local f32[32, 128] layout R) scope warp {"
+	for (i = 0; i < 8; i++) printf " copy(A, r);"
+	print " }"
+	for (d = 1; d < 5; d++)
+		printf "device f%d(A: f32[32, 128], r: local f32[32, 128] layout R) scope warp { f%d(A, r); f%d(A, r); }\n", d, d - 1, d - 1
+	print "kernel k(A: f32[32, 128]) launch(grid = 1, block = 32) {\n    local r: f32[32, 128] layout R;\n    copy(r, A); f4(A, r);\n}"
+}' >"$tmp/chain5.tile"
+expect copy-budget-below 0 "$tmp/chain5.tile" -o "$tmp/chain5.cu" && pass copy-budget-below
+
 # Declarations cost the same however many there are (they were quadratic: 10^5 took minutes).
 awk 'BEGIN { for (i = 0; i < 100000; i++) printf "layout L%d = S[(32) : (1@laneid)];\n", i }' >"$tmp/layouts.tile"
 awk 'BEGIN {
@@ -226,13 +255,35 @@ os.execv(sys.argv[1], sys.argv[1:])' "$@" >/dev/null 2>&1 &
 	elif [ -e "/proc/$child" ] && ! grep -q ') Z' "/proc/$child/stat" 2>/dev/null; then
 		fail "$name" "the child $child still runs"
 		kill "$child"
-	elif [ -n "$(ls -A "$tmp/t")" ]; then fail "$name" "left behind: $(ls -A "$tmp/t")"; rm -rf "$tmp/t"/*
-	else pass "$name"; fi
+	elif [ "$sig" != KILL ] && [ -n "$(ls -A "$tmp/t")" ]; then fail "$name" "left behind: $(ls -A "$tmp/t")"; rm -rf "$tmp/t"/*
+	else rm -rf "$tmp/t"/*; pass "$name"; fi
 }
 signalled signal-ptxas-TERM TERM "$tilec" "$example" -o "$tmp/k.cubin"
 signalled signal-ptxas-INT INT "$tilec" "$example" -o "$tmp/k.cubin"
 signalled signal-ptxas-HUP HUP "$tilec" "$example" -o "$tmp/k.cubin"
 signalled signal-run-TERM TERM "$tilec" run "$example"
+# SIGKILL runs no handler: the child dies with tilec all the same (PR_SET_PDEATHSIG, Linux; it ran on
+# as an orphan: ../shared/repro/robustness3/10); the temporary directory stays (docs/command.md).
+if [ "$(uname -s)" = Linux ]; then
+	signalled signal-run-KILL KILL "$tilec" run "$example"
+fi
+# The emulated program stopped by a signal from outside is said so, exit 1 (it was 'died of signal 15',
+# exit 4, an internal error): a fake C++ compiler writes a program that records its pid and waits.
+printf '#!/bin/sh\nwhile [ "$1" != -o ]; do shift; done\nprintf "#!/bin/sh\\necho \\$\\$ >%s/child.pid\\nexec sleep 30\\n" >"$2"\nchmod +x "$2"\n' \
+	"$tmp" >"$tmp/cuda/bin/progcxx"
+chmod +x "$tmp/cuda/bin/progcxx"
+rm -f "$tmp/child.pid"
+TMPDIR=$tmp/t CXX=$tmp/cuda/bin/progcxx "$tilec" run "$example" >/dev/null 2>"$tmp/err" &
+pid=$!
+i=0
+while [ ! -s "$tmp/child.pid" ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+[ -s "$tmp/child.pid" ] && kill -s TERM "$(cat "$tmp/child.pid")"
+wait $pid
+rc=$?
+if [ ! -s "$tmp/child.pid" ]; then fail run-child-signalled "the emulated program never started"; kill $pid
+elif [ $rc -ne 1 ]; then fail run-child-signalled "exit status $rc, expected 1"
+else said run-child-signalled "the emulated program was stopped by signal 15 (SIGTERM) from outside tilec" &&
+	pass run-child-signalled; fi
 [ -e "$tmp/k.cubin" ] && fail signal-no-output "an interrupted run wrote k.cubin"
 # During the write: the output is a FIFO nobody reads (tilec blocks opening it), the depfile is
 # already staged as .tilec-XXXXXX next to it; SIGTERM must remove that file.

@@ -61,7 +61,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 	const int left = (int)blockIdx.x * 32;
 	unsigned acc[32];
 	unsigned c[32];
-	if ((((top + (int)threadIdx.x) < M) && ((left + 3) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 3ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&Acc[(long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))]; acc[0] = tl_v.x; acc[1] = tl_v.y; acc[2] = tl_v.z; acc[3] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && (left < N)) {
@@ -85,7 +85,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 			acc[3] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 7) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 7ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&Acc[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) + 4ll]; acc[4] = tl_v.x; acc[5] = tl_v.y; acc[6] = tl_v.z; acc[7] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 4) < N)) {
@@ -109,7 +109,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 			acc[7] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 11) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 11ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&Acc[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) + 8ll]; acc[8] = tl_v.x; acc[9] = tl_v.y; acc[10] = tl_v.z; acc[11] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 8) < N)) {
@@ -133,7 +133,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 			acc[11] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 15) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 15ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&Acc[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) + 12ll]; acc[12] = tl_v.x; acc[13] = tl_v.y; acc[14] = tl_v.z; acc[15] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 12) < N)) {
@@ -157,7 +157,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 			acc[15] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 19) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 19ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&Acc[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) + 16ll]; acc[16] = tl_v.x; acc[17] = tl_v.y; acc[18] = tl_v.z; acc[19] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 16) < N)) {
@@ -181,7 +181,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 			acc[19] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 23) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 23ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&Acc[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) + 20ll]; acc[20] = tl_v.x; acc[21] = tl_v.y; acc[22] = tl_v.z; acc[23] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 20) < N)) {
@@ -205,7 +205,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 			acc[23] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 27) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 27ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&Acc[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) + 24ll]; acc[24] = tl_v.x; acc[25] = tl_v.y; acc[26] = tl_v.z; acc[27] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 24) < N)) {
@@ -229,7 +229,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 			acc[27] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 31) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 31ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&Acc[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) + 28ll]; acc[28] = tl_v.x; acc[29] = tl_v.y; acc[30] = tl_v.z; acc[31] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 28) < N)) {
@@ -253,7 +253,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 			acc[31] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 3) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 3ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&C[(long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))]; c[0] = tl_v.x; c[1] = tl_v.y; c[2] = tl_v.z; c[3] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && (left < N)) {
@@ -277,7 +277,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 			c[3] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 7) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 7ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&C[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))) + 4ll]; c[4] = tl_v.x; c[5] = tl_v.y; c[6] = tl_v.z; c[7] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 4) < N)) {
@@ -301,7 +301,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 			c[7] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 11) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 11ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&C[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))) + 8ll]; c[8] = tl_v.x; c[9] = tl_v.y; c[10] = tl_v.z; c[11] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 8) < N)) {
@@ -325,7 +325,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 			c[11] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 15) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 15ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&C[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))) + 12ll]; c[12] = tl_v.x; c[13] = tl_v.y; c[14] = tl_v.z; c[15] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 12) < N)) {
@@ -349,7 +349,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 			c[15] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 19) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 19ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&C[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))) + 16ll]; c[16] = tl_v.x; c[17] = tl_v.y; c[18] = tl_v.z; c[19] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 16) < N)) {
@@ -373,7 +373,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 			c[19] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 23) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 23ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&C[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))) + 20ll]; c[20] = tl_v.x; c[21] = tl_v.y; c[22] = tl_v.z; c[23] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 20) < N)) {
@@ -397,7 +397,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 			c[23] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 27) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 27ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&C[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))) + 24ll]; c[24] = tl_v.x; c[25] = tl_v.y; c[26] = tl_v.z; c[27] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 24) < N)) {
@@ -421,7 +421,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 			c[27] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 31) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 31ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&C[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldc))) + 28ll]; c[28] = tl_v.x; c[29] = tl_v.y; c[30] = tl_v.z; c[31] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 28) < N)) {
@@ -605,7 +605,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 		x_31 = __fmaf_rn(beta, __uint_as_float(c[31]), x_31);
 		acc[31] = __float_as_uint(__fmul_rn(__fmul_rn(0.5f, x_31), __fadd_rn(1.0f, tl_erf(__fmul_rn(x_31, 0.707106769f)))));
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 3) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 3ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) & 3) == 0)) {
 		*(uint4 *)&D[(long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))] = make_uint4(acc[0], acc[1], acc[2], acc[3]);
 	} else {
 		if (((top + (int)threadIdx.x) < M) && (left < N)) {
@@ -621,7 +621,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 			D[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) + 3ll] = __uint_as_float(acc[3]);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 7) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 7ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) & 3) == 0)) {
 		*(uint4 *)&D[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) + 4ll] = make_uint4(acc[4], acc[5], acc[6], acc[7]);
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 4) < N)) {
@@ -637,7 +637,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 			D[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) + 7ll] = __uint_as_float(acc[7]);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 11) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 11ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) & 3) == 0)) {
 		*(uint4 *)&D[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) + 8ll] = make_uint4(acc[8], acc[9], acc[10], acc[11]);
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 8) < N)) {
@@ -653,7 +653,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 			D[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) + 11ll] = __uint_as_float(acc[11]);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 15) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 15ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) & 3) == 0)) {
 		*(uint4 *)&D[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) + 12ll] = make_uint4(acc[12], acc[13], acc[14], acc[15]);
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 12) < N)) {
@@ -669,7 +669,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 			D[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) + 15ll] = __uint_as_float(acc[15]);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 19) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 19ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) & 3) == 0)) {
 		*(uint4 *)&D[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) + 16ll] = make_uint4(acc[16], acc[17], acc[18], acc[19]);
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 16) < N)) {
@@ -685,7 +685,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 			D[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) + 19ll] = __uint_as_float(acc[19]);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 23) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 23ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) & 3) == 0)) {
 		*(uint4 *)&D[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) + 20ll] = make_uint4(acc[20], acc[21], acc[22], acc[23]);
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 20) < N)) {
@@ -701,7 +701,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 			D[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) + 23ll] = __uint_as_float(acc[23]);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 27) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 27ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) & 3) == 0)) {
 		*(uint4 *)&D[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) + 24ll] = make_uint4(acc[24], acc[25], acc[26], acc[27]);
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 24) < N)) {
@@ -717,7 +717,7 @@ extern "C" __global__ void __launch_bounds__(128) gemm_epilogue(float *__restric
 			D[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) + 27ll] = __uint_as_float(acc[27]);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 31) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 31ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) & 3) == 0)) {
 		*(uint4 *)&D[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ldd))) + 28ll] = make_uint4(acc[28], acc[29], acc[30], acc[31]);
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 28) < N)) {

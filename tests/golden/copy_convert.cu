@@ -1195,7 +1195,7 @@ extern "C" __device__ const unsigned tilec_launch_narrow[6] = {1, 1, 1, 128, 1, 
 extern "C" __global__ void __launch_bounds__(128) edge(unsigned short *__restrict__ C, unsigned short *__restrict__ D, float *__restrict__ Out, int M, int N, int ld, int top, int left)
 {
 	unsigned r[32];
-	if ((((((top + (int)threadIdx.x) >= 0) && ((top + (int)threadIdx.x) < M)) && (left >= 0)) && ((left + 7) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) & 7) == 0)) {
+	if ((((((top + (int)threadIdx.x) >= 0) && ((top + (int)threadIdx.x) < M)) && (left >= 0)) && (((long long)(left) + 7ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) & 7) == 0)) {
 		{
 			const uint4 tl_v = *(const uint4 *)&C[(long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))];
 			r[0] = __float_as_uint(tl_h2f((unsigned short)tl_v.x));
@@ -1249,7 +1249,7 @@ extern "C" __global__ void __launch_bounds__(128) edge(unsigned short *__restric
 			r[7] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((((top + (int)threadIdx.x) >= 0) && ((top + (int)threadIdx.x) < M)) && ((left + 8) >= 0)) && ((left + 15) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) & 7) == 0)) {
+	if ((((((top + (int)threadIdx.x) >= 0) && ((top + (int)threadIdx.x) < M)) && ((left + 8) >= 0)) && (((long long)(left) + 15ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) & 7) == 0)) {
 		{
 			const uint4 tl_v = *(const uint4 *)&C[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) + 8ll];
 			r[8] = __float_as_uint(tl_h2f((unsigned short)tl_v.x));
@@ -1303,7 +1303,7 @@ extern "C" __global__ void __launch_bounds__(128) edge(unsigned short *__restric
 			r[15] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((((top + (int)threadIdx.x) >= 0) && ((top + (int)threadIdx.x) < M)) && ((left + 16) >= 0)) && ((left + 23) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) & 7) == 0)) {
+	if ((((((top + (int)threadIdx.x) >= 0) && ((top + (int)threadIdx.x) < M)) && ((left + 16) >= 0)) && (((long long)(left) + 23ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) & 7) == 0)) {
 		{
 			const uint4 tl_v = *(const uint4 *)&C[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) + 16ll];
 			r[16] = __float_as_uint(tl_h2f((unsigned short)tl_v.x));
@@ -1357,7 +1357,7 @@ extern "C" __global__ void __launch_bounds__(128) edge(unsigned short *__restric
 			r[23] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((((top + (int)threadIdx.x) >= 0) && ((top + (int)threadIdx.x) < M)) && ((left + 24) >= 0)) && ((left + 31) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) & 7) == 0)) {
+	if ((((((top + (int)threadIdx.x) >= 0) && ((top + (int)threadIdx.x) < M)) && ((left + 24) >= 0)) && (((long long)(left) + 31ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) & 7) == 0)) {
 		{
 			const uint4 tl_v = *(const uint4 *)&C[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) + 24ll];
 			r[24] = __float_as_uint(tl_h2f((unsigned short)tl_v.x));
@@ -1419,7 +1419,7 @@ extern "C" __global__ void __launch_bounds__(128) edge(unsigned short *__restric
 	*(uint4 *)&Out[20 + ((int)threadIdx.x * 32)] = make_uint4(r[20], r[21], r[22], r[23]);
 	*(uint4 *)&Out[24 + ((int)threadIdx.x * 32)] = make_uint4(r[24], r[25], r[26], r[27]);
 	*(uint4 *)&Out[28 + ((int)threadIdx.x * 32)] = make_uint4(r[28], r[29], r[30], r[31]);
-	if ((((((top + (int)threadIdx.x) >= 0) && ((top + (int)threadIdx.x) < M)) && (left >= 0)) && ((left + 7) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) & 7) == 0)) {
+	if ((((((top + (int)threadIdx.x) >= 0) && ((top + (int)threadIdx.x) < M)) && (left >= 0)) && (((long long)(left) + 7ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) & 7) == 0)) {
 		*(uint4 *)&D[(long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))] = make_uint4(
 			tl_f2bf2((float)(__uint_as_float(r[0])), (float)(__uint_as_float(r[1]))),
 			tl_f2bf2((float)(__uint_as_float(r[2])), (float)(__uint_as_float(r[3]))),
@@ -1451,7 +1451,7 @@ extern "C" __global__ void __launch_bounds__(128) edge(unsigned short *__restric
 			D[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) + 7ll] = tl_f2bf((float)(__uint_as_float(r[7])));
 		}
 	}
-	if ((((((top + (int)threadIdx.x) >= 0) && ((top + (int)threadIdx.x) < M)) && ((left + 8) >= 0)) && ((left + 15) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) & 7) == 0)) {
+	if ((((((top + (int)threadIdx.x) >= 0) && ((top + (int)threadIdx.x) < M)) && ((left + 8) >= 0)) && (((long long)(left) + 15ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) & 7) == 0)) {
 		*(uint4 *)&D[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) + 8ll] = make_uint4(
 			tl_f2bf2((float)(__uint_as_float(r[8])), (float)(__uint_as_float(r[9]))),
 			tl_f2bf2((float)(__uint_as_float(r[10])), (float)(__uint_as_float(r[11]))),
@@ -1483,7 +1483,7 @@ extern "C" __global__ void __launch_bounds__(128) edge(unsigned short *__restric
 			D[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) + 15ll] = tl_f2bf((float)(__uint_as_float(r[15])));
 		}
 	}
-	if ((((((top + (int)threadIdx.x) >= 0) && ((top + (int)threadIdx.x) < M)) && ((left + 16) >= 0)) && ((left + 23) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) & 7) == 0)) {
+	if ((((((top + (int)threadIdx.x) >= 0) && ((top + (int)threadIdx.x) < M)) && ((left + 16) >= 0)) && (((long long)(left) + 23ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) & 7) == 0)) {
 		*(uint4 *)&D[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) + 16ll] = make_uint4(
 			tl_f2bf2((float)(__uint_as_float(r[16])), (float)(__uint_as_float(r[17]))),
 			tl_f2bf2((float)(__uint_as_float(r[18])), (float)(__uint_as_float(r[19]))),
@@ -1515,7 +1515,7 @@ extern "C" __global__ void __launch_bounds__(128) edge(unsigned short *__restric
 			D[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) + 23ll] = tl_f2bf((float)(__uint_as_float(r[23])));
 		}
 	}
-	if ((((((top + (int)threadIdx.x) >= 0) && ((top + (int)threadIdx.x) < M)) && ((left + 24) >= 0)) && ((left + 31) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) & 7) == 0)) {
+	if ((((((top + (int)threadIdx.x) >= 0) && ((top + (int)threadIdx.x) < M)) && ((left + 24) >= 0)) && (((long long)(left) + 31ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) & 7) == 0)) {
 		*(uint4 *)&D[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(ld))) + 24ll] = make_uint4(
 			tl_f2bf2((float)(__uint_as_float(r[24])), (float)(__uint_as_float(r[25]))),
 			tl_f2bf2((float)(__uint_as_float(r[26])), (float)(__uint_as_float(r[27]))),

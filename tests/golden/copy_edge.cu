@@ -11,7 +11,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 	const int left = (int)blockIdx.x * 32;
 	unsigned r[32];
 	unsigned v[1];
-	if ((((top + (int)threadIdx.x) < M) && ((left + 3) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 3ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&A[(long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))]; r[0] = tl_v.x; r[1] = tl_v.y; r[2] = tl_v.z; r[3] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && (left < N)) {
@@ -35,7 +35,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 			r[3] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 7) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 7ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&A[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))) + 4ll]; r[4] = tl_v.x; r[5] = tl_v.y; r[6] = tl_v.z; r[7] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 4) < N)) {
@@ -59,7 +59,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 			r[7] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 11) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 11ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&A[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))) + 8ll]; r[8] = tl_v.x; r[9] = tl_v.y; r[10] = tl_v.z; r[11] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 8) < N)) {
@@ -83,7 +83,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 			r[11] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 15) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 15ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&A[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))) + 12ll]; r[12] = tl_v.x; r[13] = tl_v.y; r[14] = tl_v.z; r[15] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 12) < N)) {
@@ -107,7 +107,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 			r[15] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 19) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 19ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&A[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))) + 16ll]; r[16] = tl_v.x; r[17] = tl_v.y; r[18] = tl_v.z; r[19] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 16) < N)) {
@@ -131,7 +131,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 			r[19] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 23) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 23ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&A[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))) + 20ll]; r[20] = tl_v.x; r[21] = tl_v.y; r[22] = tl_v.z; r[23] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 20) < N)) {
@@ -155,7 +155,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 			r[23] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 27) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 27ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&A[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))) + 24ll]; r[24] = tl_v.x; r[25] = tl_v.y; r[26] = tl_v.z; r[27] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 24) < N)) {
@@ -179,7 +179,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 			r[27] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 31) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 31ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))) & 3) == 0)) {
 		{ const uint4 tl_v = *(const uint4 *)&A[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(lda))) + 28ll]; r[28] = tl_v.x; r[29] = tl_v.y; r[30] = tl_v.z; r[31] = tl_v.w; }
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 28) < N)) {
@@ -203,7 +203,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 			r[31] = __float_as_uint(0.0f);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 3) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 3ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
 		*(uint4 *)&Out[(long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))] = make_uint4(r[0], r[1], r[2], r[3]);
 	} else {
 		if (((top + (int)threadIdx.x) < M) && (left < N)) {
@@ -219,7 +219,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 			Out[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) + 3ll] = __uint_as_float(r[3]);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 7) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 7ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
 		*(uint4 *)&Out[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) + 4ll] = make_uint4(r[4], r[5], r[6], r[7]);
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 4) < N)) {
@@ -235,7 +235,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 			Out[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) + 7ll] = __uint_as_float(r[7]);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 11) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 11ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
 		*(uint4 *)&Out[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) + 8ll] = make_uint4(r[8], r[9], r[10], r[11]);
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 8) < N)) {
@@ -251,7 +251,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 			Out[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) + 11ll] = __uint_as_float(r[11]);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 15) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 15ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
 		*(uint4 *)&Out[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) + 12ll] = make_uint4(r[12], r[13], r[14], r[15]);
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 12) < N)) {
@@ -267,7 +267,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 			Out[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) + 15ll] = __uint_as_float(r[15]);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 19) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 19ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
 		*(uint4 *)&Out[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) + 16ll] = make_uint4(r[16], r[17], r[18], r[19]);
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 16) < N)) {
@@ -283,7 +283,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 			Out[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) + 19ll] = __uint_as_float(r[19]);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 23) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 23ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
 		*(uint4 *)&Out[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) + 20ll] = make_uint4(r[20], r[21], r[22], r[23]);
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 20) < N)) {
@@ -299,7 +299,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 			Out[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) + 23ll] = __uint_as_float(r[23]);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 27) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 27ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
 		*(uint4 *)&Out[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) + 24ll] = make_uint4(r[24], r[25], r[26], r[27]);
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 24) < N)) {
@@ -315,7 +315,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 			Out[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) + 27ll] = __uint_as_float(r[27]);
 		}
 	}
-	if ((((top + (int)threadIdx.x) < M) && ((left + 31) < N)) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
+	if ((((top + (int)threadIdx.x) < M) && (((long long)(left) + 31ll) < (long long)(N))) && (((int)((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) & 3) == 0)) {
 		*(uint4 *)&Out[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) + 28ll] = make_uint4(r[28], r[29], r[30], r[31]);
 	} else {
 		if (((top + (int)threadIdx.x) < M) && ((left + 28) < N)) {
@@ -331,7 +331,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 			Out[((long long)(left) + ((long long)(top + (int)threadIdx.x) * (long long)(N))) + 31ll] = __uint_as_float(r[31]);
 		}
 	}
-	if (((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && (shift >= 0)) && ((shift + 3) < 96)) && (((shift + (((top - 64) + (int)threadIdx.x) * 96)) & 3) == 0)) {
+	if (((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && (shift >= 0)) && (((long long)(shift) + 3ll) < 96ll)) && (((shift + (((top - 64) + (int)threadIdx.x) * 96)) & 3) == 0)) {
 		*(uint4 *)&S[shift + (((top - 64) + (int)threadIdx.x) * 96)] = make_uint4(r[0], r[1], r[2], r[3]);
 	} else {
 		if ((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && (shift >= 0)) && (shift < 96)) {
@@ -347,7 +347,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 			S[(shift + (((top - 64) + (int)threadIdx.x) * 96)) + 3] = __uint_as_float(r[3]);
 		}
 	}
-	if (((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && ((shift + 4) >= 0)) && ((shift + 7) < 96)) && (((shift + (((top - 64) + (int)threadIdx.x) * 96)) & 3) == 0)) {
+	if (((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && ((shift + 4) >= 0)) && (((long long)(shift) + 7ll) < 96ll)) && (((shift + (((top - 64) + (int)threadIdx.x) * 96)) & 3) == 0)) {
 		*(uint4 *)&S[(shift + (((top - 64) + (int)threadIdx.x) * 96)) + 4] = make_uint4(r[4], r[5], r[6], r[7]);
 	} else {
 		if ((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && ((shift + 4) >= 0)) && ((shift + 4) < 96)) {
@@ -363,7 +363,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 			S[(shift + (((top - 64) + (int)threadIdx.x) * 96)) + 7] = __uint_as_float(r[7]);
 		}
 	}
-	if (((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && ((shift + 8) >= 0)) && ((shift + 11) < 96)) && (((shift + (((top - 64) + (int)threadIdx.x) * 96)) & 3) == 0)) {
+	if (((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && ((shift + 8) >= 0)) && (((long long)(shift) + 11ll) < 96ll)) && (((shift + (((top - 64) + (int)threadIdx.x) * 96)) & 3) == 0)) {
 		*(uint4 *)&S[(shift + (((top - 64) + (int)threadIdx.x) * 96)) + 8] = make_uint4(r[8], r[9], r[10], r[11]);
 	} else {
 		if ((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && ((shift + 8) >= 0)) && ((shift + 8) < 96)) {
@@ -379,7 +379,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 			S[(shift + (((top - 64) + (int)threadIdx.x) * 96)) + 11] = __uint_as_float(r[11]);
 		}
 	}
-	if (((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && ((shift + 12) >= 0)) && ((shift + 15) < 96)) && (((shift + (((top - 64) + (int)threadIdx.x) * 96)) & 3) == 0)) {
+	if (((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && ((shift + 12) >= 0)) && (((long long)(shift) + 15ll) < 96ll)) && (((shift + (((top - 64) + (int)threadIdx.x) * 96)) & 3) == 0)) {
 		*(uint4 *)&S[(shift + (((top - 64) + (int)threadIdx.x) * 96)) + 12] = make_uint4(r[12], r[13], r[14], r[15]);
 	} else {
 		if ((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && ((shift + 12) >= 0)) && ((shift + 12) < 96)) {
@@ -395,7 +395,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 			S[(shift + (((top - 64) + (int)threadIdx.x) * 96)) + 15] = __uint_as_float(r[15]);
 		}
 	}
-	if (((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && ((shift + 16) >= 0)) && ((shift + 19) < 96)) && (((shift + (((top - 64) + (int)threadIdx.x) * 96)) & 3) == 0)) {
+	if (((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && ((shift + 16) >= 0)) && (((long long)(shift) + 19ll) < 96ll)) && (((shift + (((top - 64) + (int)threadIdx.x) * 96)) & 3) == 0)) {
 		*(uint4 *)&S[(shift + (((top - 64) + (int)threadIdx.x) * 96)) + 16] = make_uint4(r[16], r[17], r[18], r[19]);
 	} else {
 		if ((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && ((shift + 16) >= 0)) && ((shift + 16) < 96)) {
@@ -411,7 +411,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 			S[(shift + (((top - 64) + (int)threadIdx.x) * 96)) + 19] = __uint_as_float(r[19]);
 		}
 	}
-	if (((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && ((shift + 20) >= 0)) && ((shift + 23) < 96)) && (((shift + (((top - 64) + (int)threadIdx.x) * 96)) & 3) == 0)) {
+	if (((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && ((shift + 20) >= 0)) && (((long long)(shift) + 23ll) < 96ll)) && (((shift + (((top - 64) + (int)threadIdx.x) * 96)) & 3) == 0)) {
 		*(uint4 *)&S[(shift + (((top - 64) + (int)threadIdx.x) * 96)) + 20] = make_uint4(r[20], r[21], r[22], r[23]);
 	} else {
 		if ((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && ((shift + 20) >= 0)) && ((shift + 20) < 96)) {
@@ -427,7 +427,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 			S[(shift + (((top - 64) + (int)threadIdx.x) * 96)) + 23] = __uint_as_float(r[23]);
 		}
 	}
-	if (((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && ((shift + 24) >= 0)) && ((shift + 27) < 96)) && (((shift + (((top - 64) + (int)threadIdx.x) * 96)) & 3) == 0)) {
+	if (((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && ((shift + 24) >= 0)) && (((long long)(shift) + 27ll) < 96ll)) && (((shift + (((top - 64) + (int)threadIdx.x) * 96)) & 3) == 0)) {
 		*(uint4 *)&S[(shift + (((top - 64) + (int)threadIdx.x) * 96)) + 24] = make_uint4(r[24], r[25], r[26], r[27]);
 	} else {
 		if ((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && ((shift + 24) >= 0)) && ((shift + 24) < 96)) {
@@ -443,7 +443,7 @@ extern "C" __global__ void __launch_bounds__(128) copy_edge(float *__restrict__ 
 			S[(shift + (((top - 64) + (int)threadIdx.x) * 96)) + 27] = __uint_as_float(r[27]);
 		}
 	}
-	if (((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && ((shift + 28) >= 0)) && ((shift + 31) < 96)) && (((shift + (((top - 64) + (int)threadIdx.x) * 96)) & 3) == 0)) {
+	if (((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && ((shift + 28) >= 0)) && (((long long)(shift) + 31ll) < 96ll)) && (((shift + (((top - 64) + (int)threadIdx.x) * 96)) & 3) == 0)) {
 		*(uint4 *)&S[(shift + (((top - 64) + (int)threadIdx.x) * 96)) + 28] = make_uint4(r[28], r[29], r[30], r[31]);
 	} else {
 		if ((((((top + (int)threadIdx.x) - 64) >= 0) && (((top + (int)threadIdx.x) - 64) < 64)) && ((shift + 28) >= 0)) && ((shift + 28) < 96)) {

@@ -257,6 +257,120 @@ START_TEST(load_corrupt_elf)
 }
 END_TEST
 
+/* The bytes of tests/data/modules/NAME (TILEC_GOLDEN_DIR/modules with that set), malloc'd. */
+static unsigned char *
+module_file(const char *name, size_t *size)
+{
+	const char *dir = getenv("TILEC_GOLDEN_DIR");
+	char path[4096];
+	snprintf(path, sizeof path, "%s/modules/%s", dir && *dir ? dir : "tests/data", name);
+	FILE *f = fopen(path, "rb");
+	ck_assert_msg(f != NULL, "cannot open %s (run from the repository root or set TILEC_GOLDEN_DIR)", path);
+	unsigned char *data = malloc(1 << 20);
+	ck_assert_ptr_nonnull(data);
+	*size = fread(data, 1, 1 << 20, f);
+	fclose(f);
+	return data;
+}
+
+/* Modules that pass the ELF header and table checks yet crashed or hung the host in cuModuleLoadData
+ * on an H200 (../shared/repro/robustness3/01: one byte of a relocation or symbol changed, a section's
+ * sh_name, sh_type or sh_info, a fatbinary cut short): refused before the driver sees them. k.cubin,
+ * the module they were made from (nvcc -cubin -arch=sm_90), passes. */
+START_TEST(load_corrupt_modules)
+{
+	static const struct {
+		const char *file, *why;
+	} bad[] = {
+		{"rela_byte5_0x80.cubin", "relocation 0 of section 11: symbol 9 of 14, offset 140737488355336 in 16 bytes"},
+		{"symtab_byte228_0x80.cubin", "symbol 9 (offset 549755813912, 76 bytes) does not fit in its section 15"},
+		{"shname_section13_huge.cubin", "the name of section 13 (3645633158) is outside the section name table"},
+		{"shtype_section1_zero.cubin", "section name table 1 is no string table (type 0, 315 bytes)"},
+		{"shinfo_section16_huge.cubin", "section 16: sh_info 2147483647 is neither a section (of 18) nor a symbol"},
+		{"fatbin_first16bytes.fatbin", "corrupt fatbinary: header of 16 bytes and 13056 bytes of entries do not fit"},
+		{"fatbin_truncated.fatbin", "corrupt fatbinary: header of 16 bytes and 13056 bytes of entries do not fit"},
+	};
+	tilert_module *m = NULL;
+	size_t size;
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		unsigned char *data = module_file(bad[i].file, &size);
+		expect_error(tilert_module_load_data(NULL, data, size, &m), TILERT_ERR_FILE, bad[i].why);
+		free(data);
+	}
+	unsigned char *cubin = module_file("k.cubin", &size);
+	expect_error(tilert_module_load_data(NULL, cubin, size, &m), TILERT_ERR_ARG, "ctx is NULL");
+	/* the same cubin in a fatbinary of one entry (the header nvcc writes: kind 2, sm_90) passes;
+	   cut one byte short, or with the cubin corrupt inside, it does not */
+	size_t fat = 16 + 64 + size;
+	unsigned char *fatbin = calloc(1, fat);
+	ck_assert_ptr_nonnull(fatbin);
+	put_le(fatbin, 0xBA55ED50u, 4);
+	put_le(fatbin + 4, 1, 2);
+	put_le(fatbin + 6, 16, 2);
+	put_le(fatbin + 8, 64 + size, 8);
+	put_le(fatbin + 16, 2, 2);       /* kind: a cubin */
+	put_le(fatbin + 16 + 2, 0x101, 2);
+	put_le(fatbin + 16 + 4, 64, 4);  /* its header */
+	put_le(fatbin + 16 + 8, size, 8);
+	put_le(fatbin + 16 + 24, 8, 2);
+	put_le(fatbin + 16 + 26, 1, 2);
+	put_le(fatbin + 16 + 28, 90, 4); /* sm_90 */
+	put_le(fatbin + 16 + 40, 0x11, 8);
+	memcpy(fatbin + 80, cubin, size);
+	expect_error(tilert_module_load_data(NULL, fatbin, fat, &m), TILERT_ERR_ARG, "ctx is NULL");
+	expect_error(tilert_module_load_data(NULL, fatbin, fat - 1, &m), TILERT_ERR_FILE, "corrupt fatbinary");
+	put_le(fatbin + 16 + 8, size + 1, 8);
+	expect_error(tilert_module_load_data(NULL, fatbin, fat, &m), TILERT_ERR_FILE, "entry at offset 16");
+	put_le(fatbin + 16 + 8, size, 8);
+	fatbin[80 + 1741] = 0x80; /* rela_byte5_0x80 inside */
+	expect_error(tilert_module_load_data(NULL, fatbin, fat, &m), TILERT_ERR_FILE, "(the cubin at offset 80): corrupt ELF");
+	free(fatbin);
+	/* each field of each section header set to an extreme: refused, or still a consistent file */
+	uint64_t shoff = 0;
+	for (int b = 0; b < 8; b++)
+		shoff |= (uint64_t)cubin[0x28 + b] << (8 * b);
+	unsigned shnum = (unsigned)cubin[0x3c] | (unsigned)cubin[0x3d] << 8;
+	static const int fields[] = {0, 4, 40, 44, 56}; /* sh_name, sh_type, sh_link, sh_info, sh_entsize */
+	int refused = 0;
+	for (unsigned sec = 1; sec < shnum; sec++) {
+		for (size_t f = 0; f < sizeof fields / sizeof fields[0]; f++) {
+			unsigned char *copy = malloc(size);
+			ck_assert_ptr_nonnull(copy);
+			memcpy(copy, cubin, size);
+			put_le(copy + shoff + 64 * sec + fields[f], 0x7fffffff, 4);
+			int status = tilert_module_load_data(NULL, copy, size, &m);
+			ck_assert_msg(status == TILERT_ERR_FILE || status == TILERT_ERR_ARG, "section %u field %d: status %d: %s",
+			              sec, fields[f], status, tilert_last_error());
+			refused += status == TILERT_ERR_FILE;
+			free(copy);
+		}
+	}
+	/* every one names something out of range; sh_entsize of a section without entries may change freely */
+	ck_assert_int_ge(refused, (int)(shnum - 1) * 4);
+	/* what NVIDIA's own cubins hold passes (cuSPARSE's, on the H200): a .text section's sh_info with a
+	   high byte over its symbol index, a symbol table whose symbols are all local, a register count
+	   record naming a symbol past the table */
+	static const struct {
+		size_t at;
+		uint64_t value;
+	} real[] = {
+		{14 * 64 + 44, 0x0400000c}, /* .text.k's sh_info */
+		{3 * 64 + 44, 14},          /* .symtab's count of local symbols: all 14 */
+		{1452 + 4, 700},            /* .nv.info: the register count of symbol 700 */
+	};
+	for (size_t i = 0; i < sizeof real / sizeof real[0]; i++) {
+		unsigned char *copy = malloc(size);
+		ck_assert_ptr_nonnull(copy);
+		memcpy(copy, cubin, size);
+		put_le(copy + (real[i].at < 1452 ? shoff : 0) + real[i].at, real[i].value, 4);
+		expect_error(tilert_module_load_data(NULL, copy, size, &m), TILERT_ERR_ARG, "ctx is NULL");
+		free(copy);
+	}
+	free(cubin);
+	ck_assert_ptr_null(m);
+}
+END_TEST
+
 START_TEST(load_data_checks)
 {
 	tilert_module *m = NULL;
@@ -336,19 +450,72 @@ START_TEST(grid_program)
 	unsigned short m = 5;
 	void *args[] = {NULL, NULL, &n, &m};
 	unsigned grid[3] = {0, 0, 7};
-	ck_assert_int_eq(tilert_grid_eval(prog, sizeof prog / sizeof prog[0], args, grid), 0);
+	ck_assert_int_eq(tilert_grid_eval(prog, sizeof prog / sizeof prog[0], args, sizeof args / sizeof args[0], grid), 0);
 	ck_assert_uint_eq(grid[0], 3);
 	ck_assert_uint_eq(grid[1], 5);
 	ck_assert_uint_eq(grid[2], 7);
 	n = -500;
-	expect_error(tilert_grid_eval(prog, sizeof prog / sizeof prog[0], args, grid), TILERT_ERR_ARG,
+	expect_error(tilert_grid_eval(prog, sizeof prog / sizeof prog[0], args, sizeof args / sizeof args[0], grid), TILERT_ERR_ARG,
 	             "grid dimension x is -2 with these arguments");
 	static const unsigned div0[] = {TILERT_GP_CONST, 1, TILERT_GP_CONST, 0, TILERT_GP_DIV, TILERT_GP_END,
 	                                TILERT_GP_END, TILERT_GP_END};
-	expect_error(tilert_grid_eval(div0, 8, args, grid), TILERT_ERR_ARG, "division by zero");
-	expect_error(tilert_grid_eval(prog, 5, args, grid), TILERT_ERR_ARG, "does not end");
+	expect_error(tilert_grid_eval(div0, 8, args, sizeof args / sizeof args[0], grid), TILERT_ERR_ARG, "division by zero");
+	expect_error(tilert_grid_eval(prog, 5, args, sizeof args / sizeof args[0], grid), TILERT_ERR_ARG, "does not end");
 	static const unsigned under[] = {TILERT_GP_ADD, TILERT_GP_END, TILERT_GP_END, TILERT_GP_END};
-	expect_error(tilert_grid_eval(under, 4, args, grid), TILERT_ERR_ARG, "malformed");
+	expect_error(tilert_grid_eval(under, 4, args, sizeof args / sizeof args[0], grid), TILERT_ERR_ARG, "malformed");
+}
+END_TEST
+
+/* A parameter index past the caller's args is a malformed program, not a read past the array
+ * (../shared/repro/robustness3/02: parameter 200 of a kernel with one, a heap overflow under ASan). */
+START_TEST(grid_program_param_bound)
+{
+	int n = 5;
+	void **args = malloc(sizeof *args); /* one parameter: ASan sees a read of args[200] */
+	ck_assert_ptr_nonnull(args);
+	args[0] = &n;
+	unsigned prog[] = {TILERT_GP_PARAM, 200u << 8 | TILERT_GP_I32, TILERT_GP_END, TILERT_GP_END, TILERT_GP_END};
+	unsigned grid[3] = {1, 1, 1};
+	expect_error(tilert_grid_eval(prog, 5, args, 1, grid), TILERT_ERR_ARG, "malformed at word 0: parameter 200 of 1");
+	ck_assert_uint_eq(grid[0], 1);
+	prog[1] = 0u << 8 | TILERT_GP_I32;
+	ck_assert_int_eq(tilert_grid_eval(prog, 5, args, 1, grid), 0);
+	ck_assert_uint_eq(grid[0], 5);
+	expect_error(tilert_grid_eval(prog, 5, args, 0, grid), TILERT_ERR_ARG, "parameter 0 of 0");
+	free(args);
+}
+END_TEST
+
+/* grid = (1 << n) | 1: a shift by 32 or more (or a negative count) is undefined, and refused as by tilec
+ * run ("a shift of 32 or more"); it launched grid 1 (its SHL gave 0). */
+START_TEST(grid_program_wide_shift)
+{
+	/* as tilec writes it for kernel k(A: f32[1], n: i32) launch(grid = (1 << n) | 1, block = 32) */
+	static const unsigned prog[] = {1, 1, 2, 256, 18, 1, 1, 22, 0, 0, 0};
+	float a = 0;
+	int n = 31;
+	void *args[] = {&a, &n};
+	unsigned grid[3] = {1, 1, 1};
+	n = 32;
+	expect_error(tilert_grid_eval(prog, sizeof prog / sizeof prog[0], args, 2, grid), TILERT_ERR_ARG, "a shift by 32");
+	ck_assert_uint_eq(grid[0], 1);
+	n = 31;
+	ck_assert_int_eq(tilert_grid_eval(prog, sizeof prog / sizeof prog[0], args, 2, grid), TILERT_ERR_ARG);
+	n = 30;
+	ck_assert_int_eq(tilert_grid_eval(prog, sizeof prog / sizeof prog[0], args, 2, grid), 0);
+	ck_assert_uint_eq(grid[0], (1u << 30) | 1);
+	static const unsigned ops[] = {TILERT_GP_SHL, TILERT_GP_SHR, TILERT_GP_SHRU};
+	static const int counts[] = {32, 33, -1};
+	for (size_t o = 0; o < 3; o++) {
+		for (size_t c = 0; c < 3; c++) {
+			unsigned shift[] = {TILERT_GP_CONST, 1, TILERT_GP_PARAM, 1u << 8 | TILERT_GP_I32, ops[o],
+			                    TILERT_GP_END, TILERT_GP_END, TILERT_GP_END};
+			n = counts[c];
+			char why[64];
+			snprintf(why, sizeof why, "a shift by %d (not from 0 to 31) is undefined", n);
+			expect_error(tilert_grid_eval(shift, 8, args, 2, grid), TILERT_ERR_ARG, why);
+		}
+	}
 }
 END_TEST
 
@@ -369,20 +536,20 @@ START_TEST(grid_program_lazy)
 	int m = 0, n = 0;
 	void *args[] = {&m, &n};
 	unsigned grid[3] = {0, 0, 1};
-	ck_assert_int_eq(tilert_grid_eval(prog, sizeof prog / sizeof prog[0], args, grid), 0);
+	ck_assert_int_eq(tilert_grid_eval(prog, sizeof prog / sizeof prog[0], args, sizeof args / sizeof args[0], grid), 0);
 	ck_assert_uint_eq(grid[0], 1);
 	ck_assert_uint_eq(grid[1], 1);
 	m = 7, n = 3;
-	ck_assert_int_eq(tilert_grid_eval(prog, sizeof prog / sizeof prog[0], args, grid), 0);
+	ck_assert_int_eq(tilert_grid_eval(prog, sizeof prog / sizeof prog[0], args, sizeof args / sizeof args[0], grid), 0);
 	ck_assert_uint_eq(grid[0], 14);
 	ck_assert_uint_eq(grid[1], 1);
 	n = 5;
-	expect_error(tilert_grid_eval(prog, sizeof prog / sizeof prog[0], args, grid), TILERT_ERR_ARG,
+	expect_error(tilert_grid_eval(prog, sizeof prog / sizeof prog[0], args, sizeof args / sizeof args[0], grid), TILERT_ERR_ARG,
 	             "grid dimension y is 0 with these arguments");
 	static const unsigned past[] = {TILERT_GP_SKIP, 5, TILERT_GP_END, TILERT_GP_END, TILERT_GP_END};
-	expect_error(tilert_grid_eval(past, 5, args, grid), TILERT_ERR_ARG, "malformed");
+	expect_error(tilert_grid_eval(past, 5, args, sizeof args / sizeof args[0], grid), TILERT_ERR_ARG, "malformed");
 	static const unsigned empty[] = {TILERT_GP_SKIPZ, 0, TILERT_GP_END, TILERT_GP_END, TILERT_GP_END};
-	expect_error(tilert_grid_eval(empty, 5, args, grid), TILERT_ERR_ARG, "malformed");
+	expect_error(tilert_grid_eval(empty, 5, args, sizeof args / sizeof args[0], grid), TILERT_ERR_ARG, "malformed");
 }
 END_TEST
 
@@ -408,12 +575,15 @@ tilert_suite(void)
 	CASE(load_host_elf);
 	CASE(load_truncated_elf);
 	CASE(load_corrupt_elf);
+	CASE(load_corrupt_modules);
 	CASE(valid_files_need_ctx);
 	CASE(load_data_checks);
 	CASE(last_error_never_null);
 	CASE(null_arguments);
 	CASE(grid_program);
 	CASE(grid_program_lazy);
+	CASE(grid_program_param_bound);
+	CASE(grid_program_wide_shift);
 	return s;
 }
 
