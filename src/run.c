@@ -24,7 +24,7 @@ typedef struct RunOptions {
 	const char *dump;
 	bool save_temps;
 	bool allow_uninit; /* a read of poison is a warning, and the run goes on */
-	bool seed_given;   /* --seed: tcgen05.st lands at a point it chooses (else at its wait::st) */
+	bool seed_given;   /* --seed: tcgen05.st lands at a point it chooses (else at its wait) */
 } RunOptions;
 
 static int
@@ -41,11 +41,11 @@ run_usage(const char *fmt, const char *arg)
 static void
 run_help(void)
 {
-	fputs("usage: tilec run FILE.tile [options]\n"
+	printf("usage: tilec run FILE.tile [options]\n"
 	      "  Runs a kernel on the CPU with tensor memory emulated (--target=emu code compiled by $CXX).\n"
 	      "  --kernel NAME      the kernel to run (needed when the file has more than one)\n"
 	      "  --seed S           seed of the generated tensor values (default 1); given, it also chooses\n"
-	      "                     when each tcgen05.st lands in TMEM (else at its tcgen05.wait::st)\n"
+	      "                     when each tcgen05.st lands in TMEM (else at its %s)\n"
 	      "  --expect OUT=IN    after the run, tensor OUT must equal tensor IN as it was before it\n"
 	      "  --expect OUT=IN~U  the same within U units in the last place (floats) or U (integers)\n"
 	      "  --set NAME=VALUE   a scalar parameter (default 0); refused outside its type's range\n"
@@ -56,7 +56,7 @@ run_help(void)
 	      "  --dump DIR         write DIR/manifest, DIR/N.in and DIR/N.out for tools/emu-gpu-runner\n"
 	      "  --save-temps       keep the generated C++ program and say where it is\n"
 	      "  --allow-uninit     a read of a register or TMEM cell never written is a warning, not an error\n"
-	      "  --unchecked-waits  a missing tcgen05.wait::ld or wait::st of a warp's own access is a warning,\n"
+	      "  --unchecked-waits  a missing %s or %s of a warp's own access is a warning,\n"
 	      "                     and the emulator shows what the program does\n"
 	      "  -Wno-race, -w      no warning for data races (two threads, one element, no barrier between)\n"
 	      "  -Wno-overlap       no warning for a written tensor whose strides give two elements one place\n"
@@ -65,7 +65,7 @@ run_help(void)
 	      "exit status: 0 ok, 1 errors in the input, an --expect that failed, an emulator trap or a\n"
 	      "read of a value never written,\n"
 	      "2 bad usage, 3 no C++ compiler, 4 internal error\n",
-	      stdout);
+	      isa_name(TC_WAIT_ST, 0), isa_name(TC_WAIT_LD, 0), isa_name(TC_WAIT_ST, 0) + strlen("tcgen05."));
 }
 
 static int
