@@ -257,6 +257,9 @@ device_access(Kernel *fd)
 		if (prm->kind == PK_TMEM) {
 			params[i] = pool_alloc(sizeof(Planned));
 			params[i]->first = params[i]->last = params[i]->sfirst = params[i]->slast = params[i]->nwguard = -1;
+			/* in P.planned so that an if or a loop that may not run takes back the parameter's store
+			   (written_restore); this P.planned is the function's own, dropped with P = caller */
+			list_push(&P.planned, params[i]);
 		}
 		bind(prm->name, params[i]);
 	}

@@ -595,6 +595,17 @@ if status plan-read-first-paths 0 --explain tests/golden/plan_read_first_paths.t
 	fi
 fi
 
+# The same through device functions (plan_read_first_device.tile): a function's store under an if, in
+# a loop that does not run or in a function it calls counts only where it is sure to have run.
+if status plan-read-first-device 0 --explain tests/golden/plan_read_first_device.tile -o /dev/null; then
+	got=$(sed -n "s/^.*: note: '\([A-F]\)': .*live from the kernel start (a load may come before any store.*/\1/p" "$tmp/err" | tr -d '\n')
+	if [ "$got" = ABDF ]; then
+		pass plan-read-first-device
+	else
+		fail plan-read-first-device "tensors live from the kernel start: '$got', expected 'ABDF'"
+	fi
+fi
+
 # --explain at two copies whose loads one wait after an if/else completes: a note at each.
 if status explain-join-waits 0 --explain tests/golden/copy_wait_join.tile -o /dev/null; then
 	if [ "$(grep -c 'its tcgen05.wait::ld is placed before line 18' "$tmp/err")" = 2 ]; then
