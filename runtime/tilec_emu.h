@@ -1290,7 +1290,10 @@ tl_emu_access(TlEmuCta *c, const unsigned short *img, int nregs, int pack, unsig
 		if (is_ld) {
 			regs[r] = pack ? (t[0] & 0xffffu) | t[1] << 16 : t[0];
 			if (hw) {
-				unsigned h = pack ? (c->ok[cell] & 1u) | (c->ok[cell + 1] & 1u) << 1 : c->ok[cell] & 3u;
+				// no shadow (a --save-temps program run without its report files): every cell counts as written
+				unsigned h = !c->ok  ? 3u
+				             : pack ? (c->ok[cell] & 1u) | (c->ok[cell + 1] & 1u) << 1
+				                    : c->ok[cell] & 3u;
 				hw[r] = h == 3 ? 3 : h | 16u | tlane << 8 | tcol << 16;
 			}
 		} else if (pack) {
