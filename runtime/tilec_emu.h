@@ -941,7 +941,10 @@ struct TlStQueue {
 	int n, cap;
 	unsigned long long seq;
 };
-static TlStQueue tl_st_queues[1024]; // by thread of the block; kept from block to block
+// By thread of the block; the arrays (and seq) are kept from block to block, but no store is left in
+// them at a block's end: it was to columns allocated then, tl_emu_end stops a block that exits with
+// columns allocated, and tl_emu_dealloc stops at a dealloc of columns with a store not landed.
+static TlStQueue tl_st_queues[1024];
 static unsigned short tl_st_count[128 * 512];
 static unsigned tl_st_total; // the stores of the block not landed yet
 static const char *tl_st_where[128 * 512]; // the latest store to the cell not landed yet

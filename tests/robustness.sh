@@ -479,6 +479,39 @@ expect tmem-fill-no-tensor 2 run "$tmp/epilogue.tile" --tmem nope=Acc && said tm
 	pass tmem-fill-no-tensor
 expect tmem-fill-no-param 2 run "$tmp/epilogue.tile" --tmem acc=Nope && pass tmem-fill-no-param
 
+# No tcgen05.st is left waiting when a block ends (the CPU runs the next block over the same cells):
+# block 0's stores, with no wait::st, stop the run at its dealloc, with --seed too.
+cat >"$tmp/pending.tile" <<'TILE'
+layout TB  = tmem_datapath_layout("B", 64, 128);
+layout REG = S[(64, 2, 64) : (1@tid_in_wg, 64@tid_in_wg, 1)];
+
+kernel pending(A: f32[128, 64]) launch(grid = 2, block = 128)
+{
+    shared address: u32[1];
+    if (warp_id == 0) {
+        tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32(&address[0], 64);
+    }
+    cta_sync;
+    tmem mem: f32[64, 128] at address[0] layout TB;
+    local src: f32[64, 128] layout REG;
+    view local_src = src.view(64, layout = default);
+    for j in 0..64 {
+        local_src[j] = A[thread_idx.x, j];
+    }
+    view mv = mem.rearrange("(wh r) (wl c) -> (wl wh) r c", wh = 2, r = 32, wl = 2);
+    view sv = src.rearrange("(wh r) (wl c) -> (wl wh) r c", wh = 2, r = 32, wl = 2);
+    apply tcgen05.st.sync.aligned.32x32b.x64.b32(mv, sv) scope warpgroup;
+    cta_sync;
+    if (warp_id == 0) {
+        tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+        tcgen05.dealloc.cta_group::1.sync.aligned.b32(address[0], 64);
+    }
+}
+TILE
+expect st-pending-at-block-end 1 run "$tmp/pending.tile" --unchecked-waits --seed 3 &&
+	said st-pending-at-block-end "block (0, 0, 0), warp 0: tcgen05.dealloc frees TMEM" &&
+	said st-pending-at-block-end "may land after the dealloc" && pass st-pending-at-block-end
+
 # A --save-temps program run by hand with no report files tracks no poison: its tcgen05.ld read the
 # cells' shadow all the same and crashed.
 if expect save-temps-by-hand 0 run "$tmp/epilogue.tile" --tmem acc=Acc --save-temps; then
