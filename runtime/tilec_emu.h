@@ -941,7 +941,10 @@ struct TlStQueue {
 	int n, cap;
 	unsigned long long seq;
 };
-static TlStQueue tl_st_queues[1024]; // by thread of the block; kept from block to block
+// By thread of the block; the arrays (and seq) are kept from block to block, but no store is left in
+// them at a block's end: it was to columns allocated then, tl_emu_end stops a block that exits with
+// columns allocated, and tl_emu_dealloc stops at a dealloc of columns with a store not landed.
+static TlStQueue tl_st_queues[1024];
 static unsigned short tl_st_count[128 * 512];
 static unsigned tl_st_total; // the stores of the block not landed yet
 static const char *tl_st_where[128 * 512]; // the latest store to the cell not landed yet
@@ -1290,7 +1293,10 @@ tl_emu_access(TlEmuCta *c, const unsigned short *img, int nregs, int pack, unsig
 		if (is_ld) {
 			regs[r] = pack ? (t[0] & 0xffffu) | t[1] << 16 : t[0];
 			if (hw) {
-				unsigned h = pack ? (c->ok[cell] & 1u) | (c->ok[cell + 1] & 1u) << 1 : c->ok[cell] & 3u;
+				// no shadow (a --save-temps program run without its report files): every cell counts as written
+				unsigned h = !c->ok  ? 3u
+				             : pack ? (c->ok[cell] & 1u) | (c->ok[cell + 1] & 1u) << 1
+				                    : c->ok[cell] & 3u;
 				hw[r] = h == 3 ? 3 : h | 16u | tlane << 8 | tcol << 16;
 			}
 		} else if (pack) {

@@ -703,7 +703,9 @@ fill_function(Buf *b, Tensor **fills, int nfills)
    it runs, in a child process for each of x, y and z, only the blocks that a grid one block (one
    cluster) larger there adds, and reports the elements those change among the ones the run left: what
    a grid too small, or with its dimensions swapped, fails to write. A probe that traps (its blocks read
-   out of bounds) or runs past TL_PROBE_SECONDS reports nothing. */
+   out of bounds) or runs past TL_PROBE_SECONDS reports nothing. The probe is no part of the run: it
+   stops the --time-limit alarm (each child has its own), and its children report no reads of memory not
+   written (tl_poison_out stays open: the cells' shadow is still kept) and no races. */
 #define PROBE_SECONDS 30
 static void
 probe_function(Buf *b, KernelIR *k, const unsigned grid[3])
@@ -724,7 +726,8 @@ probe_function(Buf *b, KernelIR *k, const unsigned grid[3])
 	              "enum { TL_PROBE_TENSORS = %d, TL_PROBE_SECONDS = %d };\n"
 	              "static void\ntl_run_probe(const TlHostTensor *t, void **args, const char *path)\n{\n"
 	              "\tstatic const int param[TL_PROBE_TENSORS] = {%s}, written[TL_PROBE_TENSORS] = {%s};\n"
-	              "\tconst unsigned grid[3] = {%uu, %uu, %uu}, block[3] = {%du, %du, %du}, step[3] = {%du, %du, %du};\n",
+	              "\tconst unsigned grid[3] = {%uu, %uu, %uu}, block[3] = {%du, %du, %du}, step[3] = {%du, %du, %du};\n"
+	              "\talarm(0);\n",
 	           ntensors ? ntensors : 1, PROBE_SECONDS, ntensors ? params.data : "-1", ntensors ? written.data : "0",
 	           grid[0], grid[1], grid[2], k->block[0], k->block[1], k->block[2], k->cluster[0], k->cluster[1],
 	           k->cluster[2]);
@@ -748,7 +751,8 @@ probe_function(Buf *b, KernelIR *k, const unsigned grid[3])
 	              "#ifdef __linux__\n\t\t\tprctl(PR_SET_PDEATHSIG, SIGKILL);\n#endif\n"
 	              "\t\t\tint null = open(\"/dev/null\", O_WRONLY);\n"
 	              "\t\t\tif (null >= 0) {\n\t\t\t\tdup2(null, 1);\n\t\t\t\tdup2(null, 2);\n\t\t\t}\n"
-	              "\t\t\ttl_race_out = NULL;\n\t\t\talarm(TL_PROBE_SECONDS);\n"
+	              "\t\t\ttl_race_out = NULL;\n\t\t\ttl_poison_nsites = 0;\n\t\t\ttl_poison_any = 0;\n\t\t\ttl_poison_allow = 1;\n"
+	              "\t\t\talarm(TL_PROBE_SECONDS);\n"
 	              "\t\t\tunsigned g[3] = {grid[0], grid[1], grid[2]}, first[3] = {0, 0, 0};\n"
 	              "\t\t\tfirst[d] = grid[d];\n\t\t\tg[d] += step[d];\n"
 	              "\t\t\ttl_cpu_launch_from(g, first, block, tl_emu_entry_%s, args);\n"

@@ -408,6 +408,41 @@ printf 'kernel k(A: f32[1], n: i32) launch(grid = 1, block = 32)
 expect time-limit 1 run "$tmp/spin.tile" --set n=2147483647 --time-limit 1 && said time-limit "ran longer than --time-limit=1" &&
 	pass time-limit
 
+# The -Wunwritten probe (the blocks a grid one larger adds, run after the kernel) is no part of the
+# run: --time-limit does not count its time (here its block spins for about a second), and a read of
+# a register it did not write reports nothing (it was an error for a block outside the grid).
+printf 'kernel k(Out: f32[64], n: i32) launch(grid = 1, block = 32)
+{
+    var i: i32 = 0;
+    if (block_idx.x > 0) {
+        for j in 0..n {
+            i = i + 1;
+        }
+    }
+    Out[block_idx.x * 32 + thread_idx.x] = f32(i);
+}
+' \
+	>"$tmp/probe_slow.tile"
+expect probe-time-limit 0 run "$tmp/probe_slow.tile" --set n=100000000 --time-limit 1 &&
+	said probe-time-limit "leaves 32 elements of 'Out' unwritten" && pass probe-time-limit
+printf 'layout ROW = S[(32, 1) : (1@tid_in_wg, 1)];
+kernel k(A: f32[N], Out: f32[N], N: i32) launch(grid = 1, block = 32)
+{
+    let col = block_idx.x * 32 + thread_idx.x;
+    local r: f32[32, 1] layout ROW;
+    view mine = r.view(1, layout = default);
+    if (block_idx.x < 1) {
+        mine[0] = A[col];
+    }
+    if (col < N) {
+        Out[col] = mine[0];
+    }
+}
+' \
+	>"$tmp/probe_poison.tile"
+expect probe-poison 0 run "$tmp/probe_poison.tile" --set N=64 &&
+	said probe-poison "leaves 32 elements of 'Out' unwritten" && pass probe-poison
+
 # --tmem NAME=PARAM: a pure epilogue (a load with nothing stored before it) reads PARAM's values.
 cat >"$tmp/epilogue.tile" <<'TILE'
 layout TD  = tmem_datapath_layout("D", 128, 32);
@@ -443,6 +478,52 @@ expect tmem-fill-needed 1 run "$tmp/epilogue.tile" --expect Out=Acc && pass tmem
 expect tmem-fill-no-tensor 2 run "$tmp/epilogue.tile" --tmem nope=Acc && said tmem-fill-no-tensor "no tmem tensor 'nope'" &&
 	pass tmem-fill-no-tensor
 expect tmem-fill-no-param 2 run "$tmp/epilogue.tile" --tmem acc=Nope && pass tmem-fill-no-param
+
+# No tcgen05.st is left waiting when a block ends (the CPU runs the next block over the same cells):
+# block 0's stores, with no wait::st, stop the run at its dealloc, with --seed too.
+cat >"$tmp/pending.tile" <<'TILE'
+layout TB  = tmem_datapath_layout("B", 64, 128);
+layout REG = S[(64, 2, 64) : (1@tid_in_wg, 64@tid_in_wg, 1)];
+
+kernel pending(A: f32[128, 64]) launch(grid = 2, block = 128)
+{
+    shared address: u32[1];
+    if (warp_id == 0) {
+        tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32(&address[0], 64);
+    }
+    cta_sync;
+    tmem mem: f32[64, 128] at address[0] layout TB;
+    local src: f32[64, 128] layout REG;
+    view local_src = src.view(64, layout = default);
+    for j in 0..64 {
+        local_src[j] = A[thread_idx.x, j];
+    }
+    view mv = mem.rearrange("(wh r) (wl c) -> (wl wh) r c", wh = 2, r = 32, wl = 2);
+    view sv = src.rearrange("(wh r) (wl c) -> (wl wh) r c", wh = 2, r = 32, wl = 2);
+    apply tcgen05.st.sync.aligned.32x32b.x64.b32(mv, sv) scope warpgroup;
+    cta_sync;
+    if (warp_id == 0) {
+        tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;
+        tcgen05.dealloc.cta_group::1.sync.aligned.b32(address[0], 64);
+    }
+}
+TILE
+expect st-pending-at-block-end 1 run "$tmp/pending.tile" --unchecked-waits --seed 3 &&
+	said st-pending-at-block-end "block (0, 0, 0), warp 0: tcgen05.dealloc frees TMEM" &&
+	said st-pending-at-block-end "may land after the dealloc" && pass st-pending-at-block-end
+
+# A --save-temps program run by hand with no report files tracks no poison: its tcgen05.ld read the
+# cells' shadow all the same and crashed.
+if expect save-temps-by-hand 0 run "$tmp/epilogue.tile" --tmem acc=Acc --save-temps; then
+	program=$(sed -n 's/^tilec run: the program is \(.*\)\.cc$/\1/p' "$tmp/err")
+	if [ -x "$program" ] && $limit "$program" >"$tmp/out" 2>"$tmp/err" </dev/null; then
+		grep -q '^Out: f32\[128, 32\]' "$tmp/out" && pass save-temps-by-hand ||
+			fail save-temps-by-hand "no Out line from $program"
+	else
+		fail save-temps-by-hand "$program (the program --save-temps kept) failed with status $?"
+	fi
+	[ -n "$program" ] && rm -rf "$(dirname "$program")"
+fi
 
 # Two --tmem tensors in the same cells (placed there by hand) would each write their values at the
 # allocation, the later over the earlier: refused, naming both and a cell; the same tensor twice too.
