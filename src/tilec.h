@@ -778,6 +778,7 @@ typedef struct KernelIR {
 	List apply_memo; /* apply.c: applies already checked, by instruction and operands */
 	List tmem_tensors; /* Tensor*: the tmem tensors declared, for tilec run --tmem */
 	int nstaging;    /* apply.c: staging arrays made so far */
+	int ncopy_vars;  /* copy.c: variables of copies between overlapping views made so far */
 	List copy_memo;  /* copy.c: copies already searched, by operands */
 	List placed_waits; /* lower.c: PlacedWait*, in the order placed */
 	/* a device function: its scope, its parameters (DevParam*) and whether block = N was written */
