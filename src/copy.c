@@ -1150,17 +1150,18 @@ owner_test(int64_t *off, const unsigned char *has, int threads, IExpr **test)
 }
 
 /* The threads that may hold a place: those of its lane in every warp, or, for a layout that names no
-   thread axis, every thread (each holds its own copy of the whole tensor). */
+   thread axis, every thread (each holds its own copy of the whole tensor), or no lane-level axis, every
+   thread of the warps it names (each lane holds a copy). */
 static int
 replica_first(const Layout *l, const int32_t *place)
 {
-	return layout_names_thread(l) ? layout_place_thread(place) % 32 : 0;
+	return layout_names_lane(l) ? layout_place_thread(place) % 32 : 0;
 }
 
 static int
 replica_step(const Layout *l)
 {
-	return layout_names_thread(l) ? 32 : 1;
+	return layout_names_lane(l) ? 32 : 1;
 }
 
 /* The list a copy's moves go into: out, or, under a written warp(K) / warpgroup(K), the body of the test

@@ -587,6 +587,7 @@ int layout_copy_of(const Layout *l, int thread);
 bool layout_names_thread(const Layout *l);
 bool layout_check_one_to_one(Layout *l, Tensor *t, Loc loc);
 /* The slot element e occupies in thread t, or -1 when t does not hold it. */
+bool layout_names_lane(const Layout *l); /* tx, tid_in_wg or laneid: else every lane holds its own copy */
 int layout_slot_in_thread(const Layout *l, int e, int thread);
 
 /* ---------------------------------------------------------------- view.c */
