@@ -1457,8 +1457,8 @@ copy_locals(Stmt *st, View *dst, View *src, ApplyCtx *ctx, List *out, const Appl
 	   reads all of src before it writes dst) */
 	bool overlap = false;
 	for (int a = 0; dt == sT && a < nmoves && !overlap; a++)
-		for (int b = 0; b < nmoves && !overlap; b++)
-			overlap = a != b && move_dst[a] != move_src[a] && move_dst[a] == move_src[b];
+		for (int b = a + 1; b < nmoves && !overlap; b++)
+			overlap = move_dst[a] != move_src[a] && move_dst[a] == move_src[b];
 	out = scope_body(st, ctx, out, scope);
 	LStmt *guard = NULL;
 	IExpr **value = pool_alloc(sizeof(IExpr *) * (size_t)(nmoves ? nmoves : 1));
@@ -1474,17 +1474,18 @@ copy_locals(Stmt *st, View *dst, View *src, ApplyCtx *ctx, List *out, const Appl
 		decl->kind = L_VAR;
 		decl->loc = st->loc;
 		decl->var = var;
+		/* every thread reads it: declared with its value; else assigned behind the owners' test below */
+		decl->value = move_owners[m] ? NULL : value[m];
 		list_push(out, decl);
-		guard = NULL;
 		value[m] = ie_var(var, var->type);
-		if (!move_owners[m]) {
-			decl->value = reg_slot(sT, move_src[m]);
+	}
+	for (int m = 0; overlap && m < nmoves; m++) {
+		if (!move_owners[m])
 			continue;
-		}
 		LStmt *read = pool_alloc(sizeof *read);
 		read->kind = L_ASSIGN;
 		read->loc = st->loc;
-		read->var = var;
+		read->var = value[m]->var;
 		read->value = reg_slot(sT, move_src[m]);
 		push_owned(out, &guard, move_owners[m], read);
 	}
