@@ -1150,17 +1150,18 @@ owner_test(int64_t *off, const unsigned char *has, int threads, IExpr **test)
 }
 
 /* The threads that may hold a place: those of its lane in every warp, or, for a layout that names no
-   thread axis, every thread (each holds its own copy of the whole tensor). */
+   thread axis, every thread (each holds its own copy of the whole tensor), or no lane-level axis, every
+   thread of the warps it names (each lane holds a copy). */
 static int
 replica_first(const Layout *l, const int32_t *place)
 {
-	return layout_names_thread(l) ? layout_place_thread(place) % 32 : 0;
+	return layout_names_lane(l) ? layout_place_thread(place) % 32 : 0;
 }
 
 static int
 replica_step(const Layout *l)
 {
-	return layout_names_thread(l) ? 32 : 1;
+	return layout_names_lane(l) ? 32 : 1;
 }
 
 /* The list a copy's moves go into: out, or, under a written warp(K) / warpgroup(K), the body of the test
@@ -1344,8 +1345,45 @@ copy_regs_moves(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *ou
 
 /* A register-to-register copy: each thread that holds an element of dst assigns it from its own copy
    of the element in src, converted as an assignment would; so every such thread must hold it in src
-   too. Registers are named at compile time: a dst slot whose element comes from different src slots
-   in different threads is one move per src slot, each behind the test of its threads. */
+   too. Every replica of a dst element that a thread holds is written. Registers are named at compile
+   time: a dst slot whose element comes from different src slots in different threads is one move per
+   src slot, each behind the test of its threads. */
+
+/* The src slot that thread t reads for each dst slot (from, -1: none) over the dst elements of the copy;
+   with all_warps, also in the warps that do not run it (those where t holds an element of src). Returns
+   the copy coordinate of a dst element that some thread of a warp that runs it holds in dst but not in
+   src (*thread: that thread), or -1. */
+static int
+local_moves(const View *dst, const View *src, int threads, uint64_t runs, bool all_warps, int *from, int *thread)
+{
+	const Layout *dl = dst->base->layout, *sl = src->base->layout;
+	for (int i = 0; i < dl->slots * threads; i++)
+		from[i] = -1;
+	for (int x = 0; x < dst->count; x++) {
+		int de = dst->map[x], se = src->map[x];
+		for (int t = 0; t < threads; t++) {
+			bool running = t / 32 >= 64 || (runs >> (t / 32) & 1);
+			if (!running && !all_warps)
+				continue;
+			int ss = -2;
+			for (int r = 0; r < dl->nrep; r++) {
+				const int32_t *place = LAYOUT_PLACE(dl, de, r);
+				if (!layout_place_owned_by(dl, place, t))
+					continue;
+				if (ss == -2)
+					ss = layout_slot_in_thread(sl, se, t);
+				if (ss < 0 && running) {
+					*thread = t;
+					return x;
+				}
+				if (ss >= 0)
+					from[(size_t)place[AX_M] * (size_t)threads + (size_t)t] = ss;
+			}
+		}
+	}
+	return -1;
+}
+
 static bool
 copy_locals(Stmt *st, View *dst, View *src, ApplyCtx *ctx, List *out, const ApplyInput *scope)
 {
@@ -1356,66 +1394,110 @@ copy_locals(Stmt *st, View *dst, View *src, ApplyCtx *ctx, List *out, const Appl
 	uint64_t runs = scope ? ctx->warps & scope->warps : ctx->warps;
 	copy_block = k->block;
 	copy_unit = k->is_device && k->scope != SCOPE_CTA ? threads : 0;
-	/* per dst slot: the src slot each thread reads (-1: the thread does not hold that slot's element) */
+	/* per dst slot: the src slot each thread reads (-1: the thread does not hold that slot's element);
+	   from_all also in the warps that do not run the copy: where the threads that run it are no pattern
+	   of bits, those of the other warps may complete one, as they skip the move anyway */
 	int *from = pool_alloc(sizeof(int) * (size_t)dl->slots * (size_t)threads);
-	for (int i = 0; i < dl->slots * threads; i++)
-		from[i] = -1;
-	for (int x = 0; x < dst->count; x++) {
-		int de = dst->map[x], se = src->map[x];
-		for (int t = 0; t < threads; t++) {
-			if (t / 32 < 64 && !(runs >> (t / 32) & 1))
-				continue;
-			int ds = layout_slot_in_thread(dl, de, t);
-			if (ds < 0)
-				continue;
-			int ss = layout_slot_in_thread(sl, se, t);
-			if (ss < 0) {
-				char text[96];
-				format_coords(text, sizeof text, dst->rank, dst->dims, x);
-				int other = -1;
-				for (int u = 0; u < threads && other < 0; u++)
-					if (layout_slot_in_thread(sl, se, u) >= 0)
-						other = u;
-				error(st->loc, "copy between local tensors: thread %d holds element %s of '%s' but not of '%s' "
-				               "(thread %d holds it there); each thread assigns the elements it holds from its own "
-				               "registers, so both layouts must give every element to the same threads", t, text,
-				      dst->name, src->name, other);
-				return false;
-			}
-			from[(size_t)ds * (size_t)threads + (size_t)t] = ss;
-		}
+	int *from_all = pool_alloc(sizeof(int) * (size_t)dl->slots * (size_t)threads);
+	int t = -1;
+	int x = local_moves(dst, src, threads, runs, false, from, &t);
+	if (x < 0)
+		local_moves(dst, src, threads, runs, true, from_all, &t);
+	if (x >= 0) {
+		char text[96];
+		format_coords(text, sizeof text, dst->rank, dst->dims, x);
+		int other = -1;
+		for (int u = 0; u < threads && other < 0; u++)
+			if (layout_slot_in_thread(sl, src->map[x], u) >= 0)
+				other = u;
+		error(st->loc, "copy between local tensors: thread %d holds element %s of '%s' but not of '%s' "
+		               "(thread %d holds it there); each thread assigns the elements it holds from its own "
+		               "registers, so both layouts must give every element to the same threads", t, text,
+		      dst->name, src->name, other);
+		return false;
 	}
-	out = scope_body(st, ctx, out, scope);
+	/* the moves: dst slot, src slot, and the test of their threads */
+	int nmoves = 0;
+	int *move_dst = pool_alloc(sizeof(int) * (size_t)dl->slots * (size_t)sl->slots);
+	int *move_src = pool_alloc(sizeof(int) * (size_t)dl->slots * (size_t)sl->slots);
+	IExpr **move_owners = pool_alloc(sizeof(IExpr *) * (size_t)dl->slots * (size_t)sl->slots);
 	int64_t *off = pool_alloc(sizeof(int64_t) * (size_t)threads);
 	unsigned char *has = pool_alloc((size_t)threads);
-	LStmt *guard = NULL;
 	for (int ds = 0; ds < dl->slots; ds++) {
 		/* one move per source slot that this slot takes in some thread, each for its threads */
 		for (int ss = 0; ss < sl->slots; ss++) {
 			int count = 0;
-			for (int t = 0; t < threads; t++) {
-				has[t] = from[(size_t)ds * (size_t)threads + (size_t)t] == ss;
-				off[t] = 0;
-				count += has[t];
+			for (int u = 0; u < threads; u++) {
+				has[u] = from[(size_t)ds * (size_t)threads + (size_t)u] == ss;
+				off[u] = 0;
+				count += has[u];
 			}
 			if (!count)
 				continue;
 			IExpr *owners;
-			if (!owner_test(off, has, threads, &owners)) {
+			bool found = owner_test(off, has, threads, &owners);
+			if (!found) {
+				for (int u = 0; u < threads; u++)
+					has[u] = from_all[(size_t)ds * (size_t)threads + (size_t)u] == ss;
+				found = owner_test(off, has, threads, &owners);
+			}
+			if (!found) {
 				error(st->loc, "copy: register slot %d of '%s' holds an element of the copy in %d of the %d threads, "
 				               "which are neither a range of thread_idx.x nor the threads with some bits of it fixed",
 				      ds, dt->name, count, threads);
 				return false;
 			}
-			IExpr *reg = reg_slot(sT, ss);
-			LStmt *l2 = pool_alloc(sizeof *l2);
-			l2->loc = st->loc;
-			l2->kind = L_REG_STORE;
-			l2->tensor = dt;
-			l2->slot = ds;
-			l2->value = ie_convert(reg, dt->type);
-			push_owned(out, &guard, owners, l2);
+			move_dst[nmoves] = ds;
+			move_src[nmoves] = ss;
+			move_owners[nmoves++] = owners;
 		}
+	}
+	/* A copy between views of one tensor that overlap: a move must not read a slot that an earlier move
+	   wrote, so where one may, every move reads its source into a variable of its own first (the copy
+	   reads all of src before it writes dst) */
+	bool overlap = false;
+	for (int a = 0; dt == sT && a < nmoves && !overlap; a++)
+		for (int b = a + 1; b < nmoves && !overlap; b++)
+			overlap = move_dst[a] != move_src[a] && move_dst[a] == move_src[b];
+	out = scope_body(st, ctx, out, scope);
+	LStmt *guard = NULL;
+	IExpr **value = pool_alloc(sizeof(IExpr *) * (size_t)(nmoves ? nmoves : 1));
+	for (int m = 0; m < nmoves; m++) {
+		value[m] = reg_slot(sT, move_src[m]);
+		if (!overlap)
+			continue;
+		Var *var = pool_alloc(sizeof *var);
+		var->cname = var->name = pool_printf("tl_copy%d", k->ncopy_vars++);
+		var->type = value[m]->type;
+		var->varying = var->per_thread = true;
+		LStmt *decl = pool_alloc(sizeof *decl);
+		decl->kind = L_VAR;
+		decl->loc = st->loc;
+		decl->var = var;
+		/* every thread reads it: declared with its value; else assigned behind the owners' test below */
+		decl->value = move_owners[m] ? NULL : value[m];
+		list_push(out, decl);
+		value[m] = ie_var(var, var->type);
+	}
+	for (int m = 0; overlap && m < nmoves; m++) {
+		if (!move_owners[m])
+			continue;
+		LStmt *read = pool_alloc(sizeof *read);
+		read->kind = L_ASSIGN;
+		read->loc = st->loc;
+		read->var = value[m]->var;
+		read->value = reg_slot(sT, move_src[m]);
+		push_owned(out, &guard, move_owners[m], read);
+	}
+	guard = NULL;
+	for (int m = 0; m < nmoves; m++) {
+		LStmt *l2 = pool_alloc(sizeof *l2);
+		l2->loc = st->loc;
+		l2->kind = L_REG_STORE;
+		l2->tensor = dt;
+		l2->slot = move_dst[m];
+		l2->value = ie_convert(value[m], dt->type);
+		push_owned(out, &guard, move_owners[m], l2);
 	}
 	if (diag_explain)
 		explain_note(st->loc, "no tcgen05 instruction and no wait: each thread assigns the elements of '%s' that it "

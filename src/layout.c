@@ -8,6 +8,7 @@
                      (1u << AX_WID_IN_WG) | (1u << AX_WGID))
 #define WARP_LEVEL_AXES ((1u << AX_TX) | (1u << AX_TID_IN_WG) | (1u << AX_WARPID) | (1u << AX_WID_IN_WG))
 #define GROUP_LEVEL_AXES ((1u << AX_TX) | (1u << AX_WARPID) | (1u << AX_WGID))
+#define LANE_LEVEL_AXES ((1u << AX_TX) | (1u << AX_TID_IN_WG) | (1u << AX_LANEID))
 #define TMEM_AXES ((1u << AX_TLANE) | (1u << AX_TCOL))
 /* layout B = A; may name a layout that names another: a longer chain than this is a cycle */
 #define MAX_LAYOUT_HOPS 64
@@ -315,12 +316,18 @@ layout_names_thread(const Layout *l)
 }
 
 bool
+layout_names_lane(const Layout *l)
+{
+	return (l->axes & LANE_LEVEL_AXES) != 0;
+}
+
+bool
 layout_place_owned_by(const Layout *l, const int32_t *place, int thread)
 {
 	if (!(l->axes & THREAD_AXES))
 		return true;
 	int owner = layout_place_thread(place);
-	if (owner % 32 != thread % 32)
+	if ((l->axes & LANE_LEVEL_AXES) && owner % 32 != thread % 32)
 		return false;
 	if ((l->axes & WARP_LEVEL_AXES) && (owner / 32) % 4 != (thread / 32) % 4)
 		return false;
@@ -334,6 +341,10 @@ layout_copy_of(const Layout *l, int thread)
 {
 	if (!(l->axes & THREAD_AXES))
 		return thread;
+	/* no lane-level axis: every lane of the warps the layout names holds its own copy */
+	if (!(l->axes & LANE_LEVEL_AXES))
+		return thread % 32 + 32 * ((l->axes & WARP_LEVEL_AXES) ? 0 : thread / 32 % 4) +
+		       128 * ((l->axes & GROUP_LEVEL_AXES) ? 0 : thread / 128);
 	if (!(l->axes & WARP_LEVEL_AXES))
 		return thread / 32;
 	if (!(l->axes & GROUP_LEVEL_AXES))

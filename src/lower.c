@@ -1106,16 +1106,17 @@ lower_for(Stmt *s)
 static bool lower_decl_checked(Stmt *s);
 
 /* The reads and writes of registers of a copy between registers and memory, or between two local
-   tensors (copy_lower's statements: moves, and tests of which threads own a slot around them). */
+   tensors (copy_lower's statements: moves, and tests of which threads own a slot around them; between
+   overlapping views of one tensor, variables that hold the source slots first). */
 static void
 copy_moves_protocol(LStmt *l, Loc loc)
 {
 	if (l->kind == L_IF) {
 		for (int i = 0; i < l->body.n; i++)
 			copy_moves_protocol(LIST_AT(l->body, LStmt, i), loc);
-	} else if (l->kind == L_STORE) {
+	} else if (l->kind == L_STORE || l->kind == L_ASSIGN) {
 		protocol_read(W.proto, l->value, loc);
-	} else {
+	} else if (l->kind == L_REG_STORE) {
 		protocol_read(W.proto, l->value, loc);
 		protocol_reg_write(W.proto, l->tensor, l->slot, loc);
 	}

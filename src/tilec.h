@@ -587,6 +587,7 @@ int layout_copy_of(const Layout *l, int thread);
 bool layout_names_thread(const Layout *l);
 bool layout_check_one_to_one(Layout *l, Tensor *t, Loc loc);
 /* The slot element e occupies in thread t, or -1 when t does not hold it. */
+bool layout_names_lane(const Layout *l); /* tx, tid_in_wg or laneid: else every lane holds its own copy */
 int layout_slot_in_thread(const Layout *l, int e, int thread);
 
 /* ---------------------------------------------------------------- view.c */
@@ -778,6 +779,7 @@ typedef struct KernelIR {
 	List apply_memo; /* apply.c: applies already checked, by instruction and operands */
 	List tmem_tensors; /* Tensor*: the tmem tensors declared, for tilec run --tmem */
 	int nstaging;    /* apply.c: staging arrays made so far */
+	int ncopy_vars;  /* copy.c: variables of copies between overlapping views made so far */
 	List copy_memo;  /* copy.c: copies already searched, by operands */
 	List placed_waits; /* lower.c: PlacedWait*, in the order placed */
 	/* a device function: its scope, its parameters (DevParam*) and whether block = N was written */

@@ -12,8 +12,8 @@ gives 0 where a slice of run-time bounds leaves its tensor, and a store writes n
 
 The reference knows the language, not tilec: a strided layout's places (docs/language.md section 6:
 the flat index in mixed radix, replicas, offsets), which threads hold a place (no warp-level axis:
-every warp; no thread axis: every thread; tid_in_wg / wid_in_wg without tx, warpid, wgid: every
-warpgroup), a load fills every replica held by a thread that runs it, a store writes each element
+every warp; no lane-level axis: every lane of the warp; no thread axis: every thread; tid_in_wg /
+wid_in_wg without tx, warpid, wgid: every warpgroup), a load fills every replica held by a thread that runs it, a store writes each element
 from the replica of the lowest thread (then slot) among the warps that run it (docs/copy.md), a
 tcgen05.ld fills the replicas of the warps that issue it (the warp of the element's TMEM lane slab
 in each unit of the scope).
@@ -157,7 +157,8 @@ def holders(axes, p, threads):
     owner = place_thread(p)
     out = []
     for t in range(threads):
-        if owner % 32 != t % 32:
+        # no lane-level axis (warpid, wid_in_wg, wgid only): every lane of the warp holds it
+        if axes & {"tx", "tid_in_wg", "laneid"} and owner % 32 != t % 32:
             continue
         if axes & set(WARP_LEVEL) and (owner // 32) % 4 != (t // 32) % 4:
             continue
@@ -197,6 +198,9 @@ class LocalGen:
         free_warp = list(range(self.warp_bits)) if self.threads in (64, 128, 256) else []
         lane_axis = rnd.choice(["laneid", "laneid", "tx", "tid_in_wg"])
         warp_axis = rnd.choice(["warpid", "tx", "wid_in_wg", "tid_in_wg"])
+        if kind == "warps":
+            # over warps alone, no lane-level axis: every lane of a warp holds its elements
+            warp_axis = "warpid" if warp_axis in ("warpid", "tx") else "wid_in_wg"
         if warp_axis in ("wid_in_wg", "tid_in_wg") or lane_axis == "tid_in_wg":
             free_warp = [b for b in free_warp if b < 2]
         modes = []  # (extent, target, bitpos) before strides
@@ -206,6 +210,8 @@ class LocalGen:
                 choices += ["lane"] * 3 + ["warp"] * 2
             elif kind == "lanes":
                 choices += ["lane"] * 3
+            elif kind == "warps":
+                choices += ["warp"] * 3
             t = rnd.choice(choices)
             free = free_lane if t == "lane" else free_warp if t == "warp" else None
             starts = [b for b in free if all(b + j in free for j in range(k))] if free is not None else []
@@ -248,7 +254,7 @@ class LocalGen:
         # extent 3 with more: keep it simple, only a pure 3 goes to the warps
         out = [(e, s, a) if not (a == "tx" and s == 32 and e != 3) else (e, s, a) for e, s, a in out]
         reps, offsets = [], []
-        if kind != "free" and rnd.random() < 0.3 and free_lane:
+        if kind not in ("free", "warps") and rnd.random() < 0.3 and free_lane:
             b = rnd.choice(free_lane)
             free_lane.remove(b)
             reps.append((2, 1 << b, lane_axis if lane_axis != "tx" else "laneid"))
@@ -257,7 +263,7 @@ class LocalGen:
             free_warp.remove(b)
             wa = "warpid" if warp_axis in ("warpid", "tx") else "wid_in_wg"
             reps.append((2, 1 << b, wa))
-        if kind != "free" and rnd.random() < 0.2 and free_lane:
+        if kind not in ("free", "warps") and rnd.random() < 0.2 and free_lane:
             b = rnd.choice(free_lane)
             offsets.append((1 << b, "laneid"))
         if rnd.random() < 0.15:
@@ -483,7 +489,7 @@ def emit_mem_case(P, ci):
     """global -> local (-> shared -> local) -> global, with a probe of the registers."""
     rnd, threads = P.rnd, P.threads
     gen = LocalGen(rnd, threads)
-    kind = rnd.choice(["spread", "spread", "spread", "lanes", "free"])
+    kind = rnd.choice(["spread", "spread", "spread", "lanes", "free", "warps"])
     bits = rnd.randint(2 if kind != "free" else 1, 7 if kind != "free" else 5)
     count = (1 << bits) * (3 if rnd.random() < 0.1 else 1)
     shape = rand_shape(rnd, count)
