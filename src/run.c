@@ -65,7 +65,7 @@ run_help(void)
 	      "exit status: 0 ok, 1 errors in the input, an --expect that failed, an emulator trap or a\n"
 	      "read of a value never written,\n"
 	      "2 bad usage, 3 no C++ compiler, 4 internal error\n",
-	      isa_name(TC_WAIT_ST, 0), isa_name(TC_WAIT_LD, 0), isa_name(TC_WAIT_ST, 0) + strlen("tcgen05."));
+	      isa_name(TC_WAIT_ST, 0), isa_name(TC_WAIT_LD, 0), isa_instr(TC_WAIT_ST)->name);
 }
 
 static int
@@ -1119,12 +1119,12 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 	char *exe = pool_printf("%s/%s", dir, k->name);
 	char *races = pool_printf("%s/races", dir);
 	char *uninit = pool_printf("%s/uninit", dir);
+	char *unwritten = pool_printf("%s/unwritten", dir);
+	char *reports[] = {races, uninit, unwritten}; /* the files the emulated program writes for tilec */
 	process_temp_file(src);
 	process_temp_file(exe);
-	process_temp_file(races);
-	process_temp_file(uninit);
-	char *unwritten = pool_printf("%s/unwritten", dir);
-	process_temp_file(unwritten);
+	for (size_t i = 0; i < sizeof reports / sizeof *reports; i++)
+		process_temp_file(reports[i]);
 	if (!write_text(src, &b)) {
 		error(no_loc, "cannot write %s: %s", src, strerror(errno));
 		rc = 3;
@@ -1147,9 +1147,8 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 			if (race.sites.n)
 				report_races(k, &race, races, shapes);
 			report_uninit(&poison, uninit, o->allow_uninit);
-			if (st == 0 || st == 1)
-				report_unwritten(k, unwritten, grid, shapes);
 			if (st == 0 || st == 1) {
+				report_unwritten(k, unwritten, grid, shapes);
 				rc = st;
 			} else if (st == TRAP_STATUS) {
 				rc = 1; /* the emulator said why */
@@ -1180,15 +1179,13 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 		unlink(exe);
 		rmdir(dir);
 	}
-	unlink(races);
-	unlink(uninit);
-	unlink(unwritten);
+	for (size_t i = 0; i < sizeof reports / sizeof *reports; i++)
+		unlink(reports[i]);
 	rmdir(dir);
 	process_forget(src);
 	process_forget(exe);
-	process_forget(races);
-	process_forget(uninit);
-	process_forget(unwritten);
+	for (size_t i = 0; i < sizeof reports / sizeof *reports; i++)
+		process_forget(reports[i]);
 	process_forget(dir);
 	return rc || !error_count ? rc : 1; /* -Werror made a race an error */
 }
