@@ -38,7 +38,8 @@ summary() {
 	fi
 }
 
-# valid modules: no false refusal by the file checks
+# valid modules: no false refusal by the file checks. nvcc runs on every core (serially the
+# programs took longer than the device tool's 10 minutes a command)
 mkdir -p "$tmp/valid"
 n=0
 for f in examples/*.tile tests/golden/*.tile; do
@@ -48,14 +49,18 @@ for f in examples/*.tile tests/golden/*.tile; do
 	grep -q '__global__' "$tmp/valid/$stem.cu" || continue
 	kernel=$(sed -n 's/^extern "C" __global__ .* \([A-Za-z_][A-Za-z0-9_]*\)(.*/\1/p' "$tmp/valid/$stem.cu" | head -n 1)
 	[ -n "$kernel" ] || continue
-	"$nvcc" -cubin -arch="$arch" -o "$tmp/valid/$stem.cubin" "$tmp/valid/$stem.cu" >/dev/null 2>&1 || continue
-	"$nvcc" -fatbin -arch="$arch" -o "$tmp/valid/$stem.fatbin" "$tmp/valid/$stem.cu" >/dev/null 2>&1
+	echo "$stem $kernel" >>"$tmp/valid.list"
+done
+cut -d' ' -f1 "$tmp/valid.list" | xargs -P "$(nproc)" -I{} sh -c \
+	'"$0" -cubin -arch="$1" -o "$2/{}.cubin" "$2/{}.cu" >/dev/null 2>&1 &&
+	"$0" -fatbin -arch="$1" -o "$2/{}.fatbin" "$2/{}.cu" >/dev/null 2>&1; exit 0' "$nvcc" "$arch" "$tmp/valid"
+while read -r stem kernel; do
 	for m in "$tmp/valid/$stem.cubin" "$tmp/valid/$stem.fatbin"; do
 		[ -f "$m" ] || continue
 		"$loader" "$kernel" "$m" >>"$tmp/valid.txt"
 		n=$((n + 1))
 	done
-done
+done <"$tmp/valid.list"
 # NVIDIA's own cubins, of every GPU and several compiler versions: those in CUDA's libraries
 cuobjdump=${nvcc%/nvcc}/cuobjdump
 mkdir -p "$tmp/lib"
