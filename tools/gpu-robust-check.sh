@@ -41,7 +41,6 @@ summary() {
 # valid modules: no false refusal by the file checks. nvcc runs on every core (serially the
 # programs took longer than the device tool's 10 minutes a command)
 mkdir -p "$tmp/valid"
-n=0
 for f in examples/*.tile tests/golden/*.tile; do
 	stem=${f##*/}
 	stem=${stem%.tile}
@@ -54,13 +53,16 @@ done
 cut -d' ' -f1 "$tmp/valid.list" | xargs -P "$(nproc)" -I{} sh -c \
 	'"$0" -cubin -arch="$1" -o "$2/{}.cubin" "$2/{}.cu" >/dev/null 2>&1 &&
 	"$0" -fatbin -arch="$1" -o "$2/{}.fatbin" "$2/{}.cu" >/dev/null 2>&1; exit 0' "$nvcc" "$arch" "$tmp/valid"
+# each module loads in a child of its own, which starts the driver (a second or so on the H200):
+# the children run on every core
 while read -r stem kernel; do
+	printf '%s' "$kernel"
 	for m in "$tmp/valid/$stem.cubin" "$tmp/valid/$stem.fatbin"; do
-		[ -f "$m" ] || continue
-		"$loader" "$kernel" "$m" >>"$tmp/valid.txt"
-		n=$((n + 1))
+		[ -f "$m" ] && printf ' %s' "$m"
 	done
-done <"$tmp/valid.list"
+	echo
+done <"$tmp/valid.list" | xargs -P "$(nproc)" -L 1 "$loader" >>"$tmp/valid.txt"
+n=$(grep -c . "$tmp/valid.txt")
 # NVIDIA's own cubins, of every GPU and several compiler versions: those in CUDA's libraries
 cuobjdump=${nvcc%/nvcc}/cuobjdump
 mkdir -p "$tmp/lib"
@@ -68,7 +70,7 @@ for lib in libcusparse.so libcufft.so; do
 	[ -f "${nvcc%/bin/nvcc}/lib64/$lib" ] || continue
 	(cd "$tmp/lib" && timeout 120 "$cuobjdump" -xelf all "${nvcc%/bin/nvcc}/lib64/$lib" >/dev/null 2>&1)
 done
-ls "$tmp/lib" | head -n 1500 | sed "s|^|$tmp/lib/|" | xargs -r "$loader" k >>"$tmp/valid.txt"
+ls "$tmp/lib" | head -n 1500 | sed "s|^|$tmp/lib/|" | xargs -r -P "$(nproc)" -n 16 "$loader" k >>"$tmp/valid.txt"
 n=$((n + $(ls "$tmp/lib" | head -n 1500 | wc -l)))
 if grep -q '^refused-file ' "$tmp/valid.txt"; then
 	echo "FAIL valid: a module nvcc wrote was refused by libtilert's checks"
@@ -108,7 +110,7 @@ TILE
 if "$tilec" "$tmp/edge.tile" -o "$tmp/edge.cu" && "$nvcc" -cubin -arch="$arch" -o "$tmp/edge.cubin" "$tmp/edge.cu" &&
 	"$nvcc" -fatbin -arch="$arch" -o "$tmp/edge.fatbin" "$tmp/edge.cu" &&
 	python3 tools/module-mutants.py "$tmp/m" "$tmp/edge.cubin" "$tmp/edge.fatbin"; then
-	"$loader" k "$tmp"/m/* >"$tmp/mutants.txt"
+	ls "$tmp"/m/* | xargs -P "$(nproc)" -n 16 "$loader" k >"$tmp/mutants.txt"
 	summary "mutants ($(ls "$tmp/m" | wc -l) files)" "$tmp/mutants.txt"
 else
 	echo "FAIL mutants: could not build the cubin and fatbinary to mutate"
