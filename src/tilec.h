@@ -590,6 +590,111 @@ bool layout_check_one_to_one(Layout *l, Tensor *t, Loc loc);
 bool layout_names_lane(const Layout *l); /* tx, tid_in_wg or laneid: else every lane holds its own copy */
 int layout_slot_in_thread(const Layout *l, int e, int thread);
 
+/* ---------------------------------------------------------------- shared-memory tiles (smem.c) */
+
+/* A shared tile [rows, cols] in a tensor-core layout: rows are M or N, cols are K. K-major: a row's
+   columns are contiguous; MN-major: a column's rows are. */
+typedef enum SmemMajor { SMEM_K, SMEM_MN, SMEM_MAJOR_COUNT } SmemMajor;
+typedef enum SmemSwizzle { SW_NONE, SW_32B, SW_64B, SW_128B, SW_128B_BASE32B, SW_COUNT } SmemSwizzle;
+
+/* One row of smem.c's table per swizzle mode. An atom is atom_lines lines of width bytes along the
+   contiguous dimension; the XOR pattern repeats every period bytes (0: no pattern). */
+typedef struct SwizzleInfo {
+	const char *name; /* as smem_tile spells it: "none", "32B", ... */
+	int width;        /* bytes of one atom line: the swizzle width, 16 without swizzle */
+	int atom_lines;   /* 8 */
+	int period;
+	int align;        /* a tile's start address is a multiple of this, so the base offset is 0 */
+	int code;         /* the descriptor's layout field, bits 61..63 */
+	int xor_mask;     /* the address bits (A >> 7) & xor_mask are XORed into A at bit xor_at */
+	int xor_at;
+	bool mn_only;     /* 128B_base32B: no K-major form */
+} SwizzleInfo;
+
+/* A shared tile: rows x cols elements of elem_bytes (1, 2, 4, 8 or 16) each, placed canonically
+   (atoms stacked along rows first, then along cols) from the absolute shared::cta address start. */
+typedef struct SmemTile {
+	SmemMajor major;
+	SmemSwizzle swizzle;
+	int elem_bytes;
+	int rows, cols;
+	uint32_t start;
+} SmemTile;
+
+/* What smem_tile_check finds wrong with a tile, first match in this order. */
+typedef enum SmemTileFault {
+	SMEM_TILE_FITS,
+	SMEM_TILE_ELEM,      /* elem_bytes is not a power of two up to 16 */
+	SMEM_TILE_MAJOR,     /* the swizzle has no form of this major (128B_base32B is MN only) */
+	SMEM_TILE_EMPTY,     /* rows or cols below 1 */
+	SMEM_TILE_ATOM_ROWS, /* rows do not fill whole atoms */
+	SMEM_TILE_ATOM_COLS, /* cols do not fill whole atoms */
+	SMEM_TILE_ALIGN,     /* start is not a multiple of the swizzle's align */
+	SMEM_TILE_RANGE,     /* the tile ends beyond what a descriptor addresses (256 KiB) */
+} SmemTileFault;
+
+/* The 64-bit shared-memory matrix descriptor, field by field; addresses and offsets in bytes. */
+typedef struct SmemDesc {
+	uint32_t start, lbo, sbo; /* multiples of 16 below 256 KiB */
+	int base_offset;          /* bits 49..51, 0..7 */
+	bool lbo_absolute;        /* bit 52 */
+	SmemSwizzle swizzle;      /* bits 61..63 through the table's code */
+} SmemDesc;
+
+/* An element an instruction reads from a tile: its coordinates from the descriptor's start, and the
+   address the tile's layout gives it. */
+typedef struct SmemTouch {
+	int mn, k;
+	uint32_t addr;
+} SmemTouch;
+
+typedef enum SmemDescFault {
+	SMEM_DESC_FITS,
+	SMEM_DESC_FIELDS,    /* a base offset or absolute LBO: tilec's walk does not model them */
+	SMEM_DESC_ADDRESS,   /* touch[index]: the descriptor reads desc_addr, the tile has it at tile_addr */
+	SMEM_DESC_SAME_BYTE, /* touch[index] and touch[other] have one address (tile_addr) */
+} SmemDescFault;
+typedef struct SmemMismatch {
+	SmemDescFault fault;
+	int index, other;
+	uint32_t tile_addr, desc_addr;
+} SmemMismatch;
+
+/* The functions that take a tile expect one that smem_tile_check accepts. */
+const SwizzleInfo *smem_swizzle_info(SmemSwizzle s);
+const char *smem_major_name(SmemMajor m); /* "K", "MN" */
+bool smem_major_named(const char *name, SmemMajor *out);
+bool smem_swizzle_named(const char *name, SmemSwizzle *out);
+bool smem_swizzle_of_code(int code, SmemSwizzle *out); /* false for the codes no row has */
+/* The swizzle of absolute shared address addr. */
+uint32_t smem_swizzle_addr(SmemSwizzle s, uint32_t addr);
+SmemTileFault smem_tile_check(const SmemTile *t);
+/* One atom of the tile's layout in elements. */
+void smem_atom_shape(const SmemTile *t, int *rows, int *cols);
+uint32_t smem_tile_bytes(const SmemTile *t);
+/* The canonical leading and stride byte offsets of the tile (lbo 0 where the hardware ignores it). */
+void smem_tile_strides(const SmemTile *t, uint32_t *lbo, uint32_t *sbo);
+/* The address of element (row, col) before the swizzle, and the address it has. */
+uint32_t smem_tile_unswizzled(const SmemTile *t, int row, int col);
+uint32_t smem_tile_addr(const SmemTile *t, int row, int col);
+/* The elements of the view [row0, row0 + rows) x [col0, col0 + cols) of t, row by row, with their
+   addresses, into out (rows * cols entries); the descriptor coordinates start at (row0, col0). */
+void smem_tile_touches(const SmemTile *t, int row0, int col0, int rows, int cols, SmemTouch *out);
+/* The descriptor of the view of t that starts at element (row0, col0): the tile's canonical strides
+   and swizzle, base offset 0, the start rounded down to the 16 bytes its field can hold. */
+SmemDesc smem_tile_desc(const SmemTile *t, int row0, int col0);
+/* The 64 bits of d; false when a field does not fit it (an address not a multiple of 16 or beyond
+   256 KiB, a base offset beyond 7). */
+bool smem_desc_encode(const SmemDesc *d, uint64_t *bits);
+/* The fields of bits; false when its fixed bits are wrong or its layout code names no swizzle. */
+bool smem_desc_decode(uint64_t bits, SmemDesc *d);
+/* The address the descriptor's walk reads for element (mn, k) of elem_bytes in a major layout. */
+uint32_t smem_desc_addr(const SmemDesc *d, SmemMajor major, int elem_bytes, int mn, int k);
+/* Whether d reaches each of the n touched elements at its address, and no two share one: on the first
+   failure false and *out says which. */
+bool smem_desc_check(const SmemDesc *d, SmemMajor major, int elem_bytes, const SmemTouch *touch, int n,
+                     SmemMismatch *out);
+
 /* ---------------------------------------------------------------- view.c */
 
 View *view_of_tensor(Tensor *t);
