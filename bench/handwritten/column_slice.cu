@@ -7,6 +7,9 @@
 // Each of the 128 threads copies row tid of A (64 floats) into src, stores it with one 32x32b.x64
 // into columns 64..127 of a 256-column allocation, loads it back into a second array dst with one
 // 32x32b.x64 and writes dst to row tid of Out.
+// Global memory moves as 16-byte vectors (uint4), as a CUDA programmer writes it: A and Out are
+// 16-byte aligned (tilec's contract for a global tensor's base; cudaMalloc gives 256) and every
+// offset below is a whole number of vectors of floats (4 to a vector), so each access is aligned.
 // No #include: the file must stand alone, as tilec's output does.
 
 typedef unsigned int uint32_t;
@@ -35,8 +38,10 @@ column_slice(const float *__restrict__ A, float *__restrict__ Out)
 	uint32_t src[64], dst[64];
 
 #pragma unroll
-	for (int j = 0; j < 64; j++)
-		src[j] = __float_as_uint(A[tid * 64 + j]);
+	for (int j = 0; j < 64; j += 4) {
+		const uint4 v = *(const uint4 *)&A[tid * 64 + j];
+		src[j] = v.x, src[j + 1] = v.y, src[j + 2] = v.z, src[j + 3] = v.w;
+	}
 
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x64.b32 [%0], {"
 	    "%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
@@ -77,8 +82,8 @@ column_slice(const float *__restrict__ A, float *__restrict__ Out)
 	asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
 
 #pragma unroll
-	for (int j = 0; j < 64; j++)
-		Out[tid * 64 + j] = __uint_as_float(dst[j]);
+	for (int j = 0; j < 64; j += 4)
+		*(uint4 *)&Out[tid * 64 + j] = make_uint4(dst[j], dst[j + 1], dst[j + 2], dst[j + 3]);
 
 	// Every warp's last ld is ordered before warp 0 frees the columns.
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");

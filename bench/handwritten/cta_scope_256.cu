@@ -6,6 +6,9 @@
 //
 // 256 threads (8 warps), one 32x32b.x32 st and ld per warp: warps 0-3 move columns 0..31 and warps
 // 4-7 columns 32..63 of a 128 x 64 Layout D tile. Thread tid holds row tid of A (32 floats).
+// Global memory moves as 16-byte vectors (uint4), as a CUDA programmer writes it: A and Out are
+// 16-byte aligned (tilec's contract for a global tensor's base; cudaMalloc gives 256) and every
+// offset below is a whole number of vectors of floats (4 to a vector), so each access is aligned.
 // No #include: the file must stand alone, as tilec's output does.
 
 typedef unsigned int uint32_t;
@@ -34,8 +37,10 @@ cta_scope_256(const float *__restrict__ A, float *__restrict__ Out)
 	uint32_t r[32];
 
 #pragma unroll
-	for (int j = 0; j < 32; j++)
-		r[j] = __float_as_uint(A[tid * 32 + j]);
+	for (int j = 0; j < 32; j += 4) {
+		const uint4 v = *(const uint4 *)&A[tid * 32 + j];
+		r[j] = v.x, r[j + 1] = v.y, r[j + 2] = v.z, r[j + 3] = v.w;
+	}
 
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x32.b32 [%0], {"
 	    "%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
@@ -69,8 +74,8 @@ cta_scope_256(const float *__restrict__ A, float *__restrict__ Out)
 	asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
 
 #pragma unroll
-	for (int j = 0; j < 32; j++)
-		Out[tid * 32 + j] = __uint_as_float(r[j]);
+	for (int j = 0; j < 32; j += 4)
+		*(uint4 *)&Out[tid * 32 + j] = make_uint4(r[j], r[j + 1], r[j + 2], r[j + 3]);
 
 	// Every warp's last ld is ordered before warp 0 frees the columns.
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");

@@ -1,12 +1,15 @@
 // pack_roundtrip.cu: examples/pack_roundtrip.tile written by hand, CUTLASS style: the register baseline for
 // tilec's output (bench/compare_registers.sh tests/examples/pack_roundtrip.cu bench/handwritten/pack_roundtrip.cu).
 //
-// nvcc -cubin -arch=sm_100a -Xptxas -v (nvcc 13.0.88): Used 20 registers, 0 bytes stack frame,
+// nvcc -cubin -arch=sm_100a -Xptxas -v (nvcc 13.0.88): Used 18 registers, 0 bytes stack frame,
 // 0 bytes spill stores, 0 bytes spill loads (tilec's tests/examples/pack_roundtrip.cu: 18 registers).
 //
 // f16 data through tensor memory with 32x32b.x4.unpack::16b and 32x32b.x4.pack::16b: each element
 // takes the low half of its own 32-bit cell, two elements share one register. Thread tid moves row tid
 // of A (8 halves, 4 registers).
+// Global memory moves as 16-byte vectors (uint4), as a CUDA programmer writes it: A and Out are
+// 16-byte aligned (tilec's contract for a global tensor's base; cudaMalloc gives 256) and every
+// offset below is a whole number of vectors of halves (8 to a vector), so each access is aligned.
 // No #include: the file must stand alone, as tilec's output does.
 
 typedef unsigned int uint32_t;
@@ -36,8 +39,10 @@ pack_roundtrip(const uint16_t *__restrict__ A, uint16_t *__restrict__ Out)
 
 	// Register c holds columns 2c (bits 0..15) and 2c + 1 (bits 16..31) of row tid.
 #pragma unroll
-	for (int c = 0; c < 4; c++)
-		r[c] = (uint32_t)A[tid * 8 + 2 * c] | ((uint32_t)A[tid * 8 + 2 * c + 1] << 16);
+	for (int c = 0; c < 4; c += 4) {
+		const uint4 v = *(const uint4 *)&A[tid * 8 + 2 * c];
+		r[c] = v.x, r[c + 1] = v.y, r[c + 2] = v.z, r[c + 3] = v.w;
+	}
 
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x4.unpack::16b.b32 [%0], {%1, %2, %3, %4};"
 	    :
@@ -59,10 +64,8 @@ pack_roundtrip(const uint16_t *__restrict__ A, uint16_t *__restrict__ Out)
 	asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
 
 #pragma unroll
-	for (int c = 0; c < 4; c++) {
-		Out[tid * 8 + 2 * c] = (uint16_t)r[c];
-		Out[tid * 8 + 2 * c + 1] = (uint16_t)(r[c] >> 16);
-	}
+	for (int c = 0; c < 4; c += 4)
+		*(uint4 *)&Out[tid * 8 + 2 * c] = make_uint4(r[c], r[c + 1], r[c + 2], r[c + 3]);
 
 	// Every warp's last ld is ordered before warp 0 frees the columns.
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");

@@ -2,13 +2,16 @@
 // tilec's output (bench/compare_registers.sh tests/examples/per_warp_slots.cu bench/handwritten/per_warp_slots.cu).
 //
 // nvcc -cubin -arch=sm_100a -Xptxas -v (nvcc 13.0.88): Used 24 registers, 0 bytes stack frame,
-// 0 bytes spill stores, 0 bytes spill loads (tilec's tests/examples/per_warp_slots.cu: 38 registers).
+// 0 bytes spill stores, 0 bytes spill loads (tilec's tests/examples/per_warp_slots.cu: 24 registers).
 //
 // Each warp moves one 32 x 8 tile with one 32x32b.x8 st and ld: warp w stores row l of A[w] from lane
 // l into its own slab and loads it back into Out[w]. In the .tile every thread has a 32-slot register
 // file (tile t in slots 8t .. 8t+7) and warp w uses only tile w's eight slots; by hand each thread
 // simply keeps those eight registers, so one instruction with a warp-dependent address serves all
 // warps (tilec, which names registers statically, issues a four-way branch instead).
+// Global memory moves as 16-byte vectors (uint4), as a CUDA programmer writes it: A and Out are
+// 16-byte aligned (tilec's contract for a global tensor's base; cudaMalloc gives 256) and every
+// offset below is a whole number of vectors of floats (4 to a vector), so each access is aligned.
 // No #include: the file must stand alone, as tilec's output does.
 
 typedef unsigned int uint32_t;
@@ -37,8 +40,10 @@ per_warp_slots(const float *__restrict__ A, float *__restrict__ Out)
 
 	// A[w, l, c] with w = warp, l = lane is A[tid * 8 + c].
 #pragma unroll
-	for (int j = 0; j < 8; j++)
-		r[j] = __float_as_uint(A[tid * 8 + j]);
+	for (int j = 0; j < 8; j += 4) {
+		const uint4 v = *(const uint4 *)&A[tid * 8 + j];
+		r[j] = v.x, r[j + 1] = v.y, r[j + 2] = v.z, r[j + 3] = v.w;
+	}
 
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x8.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8};"
 	    :
@@ -60,8 +65,8 @@ per_warp_slots(const float *__restrict__ A, float *__restrict__ Out)
 	asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
 
 #pragma unroll
-	for (int j = 0; j < 8; j++)
-		Out[tid * 8 + j] = __uint_as_float(r[j]);
+	for (int j = 0; j < 8; j += 4)
+		*(uint4 *)&Out[tid * 8 + j] = make_uint4(r[j], r[j + 1], r[j + 2], r[j + 3]);
 
 	// Every warp's last ld is ordered before warp 0 frees the columns.
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");

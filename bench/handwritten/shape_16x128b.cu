@@ -2,10 +2,13 @@
 // tilec's output (bench/compare_registers.sh tests/examples/shape_16x128b.cu bench/handwritten/shape_16x128b.cu).
 //
 // nvcc -cubin -arch=sm_100a -Xptxas -v (nvcc 13.0.88): Used 48 registers, 0 bytes stack frame,
-// 0 bytes spill stores, 0 bytes spill loads (tilec's tests/examples/shape_16x128b.cu: 48 registers).
+// 0 bytes spill stores, 0 bytes spill loads (tilec's tests/examples/shape_16x128b.cu: 40 registers).
 //
 // 16x128b.x4 over a 128 x 32 Layout D tile: each warp moves its slab as two 16-lane halves h and two
 // 16-column halves p, four instructions of 8 registers each. A and Out hold each thread's 32 registers.
+// Global memory moves as 16-byte vectors (uint4), as a CUDA programmer writes it: A and Out are
+// 16-byte aligned (tilec's contract for a global tensor's base; cudaMalloc gives 256) and every
+// offset below is a whole number of vectors of floats (4 to a vector), so each access is aligned.
 // No #include: the file must stand alone, as tilec's output does.
 
 typedef unsigned int uint32_t;
@@ -35,8 +38,10 @@ shape_16x128b(const float *__restrict__ A, float *__restrict__ Out)
 	uint32_t r[32];
 
 #pragma unroll
-	for (int j = 0; j < 32; j++)
-		r[j] = __float_as_uint(A[tid * 32 + j]);
+	for (int j = 0; j < 32; j += 4) {
+		const uint4 v = *(const uint4 *)&A[tid * 32 + j];
+		r[j] = v.x, r[j + 1] = v.y, r[j + 2] = v.z, r[j + 3] = v.w;
+	}
 
 #pragma unroll
 	for (int h = 0; h < 2; h++)
@@ -68,8 +73,8 @@ shape_16x128b(const float *__restrict__ A, float *__restrict__ Out)
 	asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
 
 #pragma unroll
-	for (int j = 0; j < 32; j++)
-		Out[tid * 32 + j] = __uint_as_float(r[j]);
+	for (int j = 0; j < 32; j += 4)
+		*(uint4 *)&Out[tid * 32 + j] = make_uint4(r[j], r[j + 1], r[j + 2], r[j + 3]);
 
 	// Every warp's last ld is ordered before warp 0 frees the columns.
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");

@@ -2,11 +2,14 @@
 // tilec's output (bench/compare_registers.sh tests/examples/shape_16x256b_halves.cu bench/handwritten/shape_16x256b_halves.cu).
 //
 // nvcc -cubin -arch=sm_100a -Xptxas -v (nvcc 13.0.88): Used 38 registers, 0 bytes stack frame,
-// 0 bytes spill stores, 0 bytes spill loads (tilec's tests/examples/shape_16x256b_halves.cu: 40 registers).
+// 0 bytes spill stores, 0 bytes spill loads (tilec's tests/examples/shape_16x256b_halves.cu: 38 registers).
 //
 // A 128 x 16 Layout D accumulator moved with 16x256b.x2 (the mma.sync m16n8 fragment) in two halves:
 // each warp issues one instruction at lane offset 0 and one at 16. A and Out hold each thread's 16
 // registers.
+// Global memory moves as 16-byte vectors (uint4), as a CUDA programmer writes it: A and Out are
+// 16-byte aligned (tilec's contract for a global tensor's base; cudaMalloc gives 256) and every
+// offset below is a whole number of vectors of floats (4 to a vector), so each access is aligned.
 // No #include: the file must stand alone, as tilec's output does.
 
 typedef unsigned int uint32_t;
@@ -36,8 +39,10 @@ shape_16x256b_halves(const float *__restrict__ A, float *__restrict__ Out)
 	uint32_t r[16];
 
 #pragma unroll
-	for (int j = 0; j < 16; j++)
-		r[j] = __float_as_uint(A[tid * 16 + j]);
+	for (int j = 0; j < 16; j += 4) {
+		const uint4 v = *(const uint4 *)&A[tid * 16 + j];
+		r[j] = v.x, r[j + 1] = v.y, r[j + 2] = v.z, r[j + 3] = v.w;
+	}
 
 #pragma unroll
 	for (int h = 0; h < 2; h++)
@@ -65,8 +70,8 @@ shape_16x256b_halves(const float *__restrict__ A, float *__restrict__ Out)
 	asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
 
 #pragma unroll
-	for (int j = 0; j < 16; j++)
-		Out[tid * 16 + j] = __uint_as_float(r[j]);
+	for (int j = 0; j < 16; j += 4)
+		*(uint4 *)&Out[tid * 16 + j] = make_uint4(r[j], r[j + 1], r[j + 2], r[j + 3]);
 
 	// Every warp's last ld is ordered before warp 0 frees the columns.
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");

@@ -7,6 +7,9 @@
 // 16x32bx2.x4 with the split-off immediate (16 << 16) + 8 = 1048584: lanes 0..15 of each warp move
 // rows 0..15 of its slab, columns 0..3; lanes 16..31 move the rows 16 lanes further down, columns
 // 8..11. One st and one ld per warp; A and Out hold each thread's 4 registers.
+// Global memory moves as 16-byte vectors (uint4), as a CUDA programmer writes it: A and Out are
+// 16-byte aligned (tilec's contract for a global tensor's base; cudaMalloc gives 256) and every
+// offset below is a whole number of vectors of floats (4 to a vector), so each access is aligned.
 // No #include: the file must stand alone, as tilec's output does.
 
 typedef unsigned int uint32_t;
@@ -35,8 +38,10 @@ shape_16x32bx2(const float *__restrict__ A, float *__restrict__ Out)
 	uint32_t r[4];
 
 #pragma unroll
-	for (int j = 0; j < 4; j++)
-		r[j] = __float_as_uint(A[tid * 4 + j]);
+	for (int j = 0; j < 4; j += 4) {
+		const uint4 v = *(const uint4 *)&A[tid * 4 + j];
+		r[j] = v.x, r[j + 1] = v.y, r[j + 2] = v.z, r[j + 3] = v.w;
+	}
 
 	asm volatile("tcgen05.st.sync.aligned.16x32bx2.x4.b32 [%0], 1048584, {%1, %2, %3, %4};"
 	    :
@@ -58,8 +63,8 @@ shape_16x32bx2(const float *__restrict__ A, float *__restrict__ Out)
 	asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
 
 #pragma unroll
-	for (int j = 0; j < 4; j++)
-		Out[tid * 4 + j] = __uint_as_float(r[j]);
+	for (int j = 0; j < 4; j += 4)
+		*(uint4 *)&Out[tid * 4 + j] = make_uint4(r[j], r[j + 1], r[j + 2], r[j + 3]);
 
 	// Every warp's last ld is ordered before warp 0 frees the columns.
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");

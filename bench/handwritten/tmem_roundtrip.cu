@@ -8,6 +8,9 @@
 //
 // Each of the 128 threads copies row tid of A (64 floats) into 64 registers, stores them to TMEM
 // with one 32x32b.x64, loads them back with one 32x32b.x64 and writes row tid of Out.
+// Global memory moves as 16-byte vectors (uint4), as a CUDA programmer writes it: A and Out are
+// 16-byte aligned (tilec's contract for a global tensor's base; cudaMalloc gives 256) and every
+// offset below is a whole number of vectors of floats (4 to a vector), so each access is aligned.
 // No #include: the file must stand alone, as tilec's output does.
 
 typedef unsigned int uint32_t;
@@ -36,8 +39,10 @@ tmem_roundtrip(const float *__restrict__ A, float *__restrict__ Out)
 
 	uint32_t r[64];
 #pragma unroll
-	for (int j = 0; j < 64; j++)
-		r[j] = __float_as_uint(A[tid * 64 + j]);
+	for (int j = 0; j < 64; j += 4) {
+		const uint4 v = *(const uint4 *)&A[tid * 64 + j];
+		r[j] = v.x, r[j + 1] = v.y, r[j + 2] = v.z, r[j + 3] = v.w;
+	}
 
 	asm volatile("tcgen05.st.sync.aligned.32x32b.x64.b32 [%0], {"
 	    "%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, "
@@ -83,8 +88,8 @@ tmem_roundtrip(const float *__restrict__ A, float *__restrict__ Out)
 	asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
 
 #pragma unroll
-	for (int j = 0; j < 64; j++)
-		Out[tid * 64 + j] = __uint_as_float(r[j]);
+	for (int j = 0; j < 64; j += 4)
+		*(uint4 *)&Out[tid * 64 + j] = make_uint4(r[j], r[j + 1], r[j + 2], r[j + 3]);
 
 	// Every warp's last ld is ordered before warp 0 frees the columns.
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");

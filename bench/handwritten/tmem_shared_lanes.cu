@@ -3,13 +3,16 @@
 // bench/handwritten/tmem_shared_lanes.cu).
 //
 // nvcc -cubin -arch=sm_100a -Xptxas -v (nvcc 13.0.88): Used 40 registers, 0 bytes stack frame,
-// 0 bytes spill stores, 0 bytes spill loads (tilec's tests/examples/tmem_shared_lanes.cu: 38 registers).
+// 0 bytes spill stores, 0 bytes spill loads (tilec's tests/examples/tmem_shared_lanes.cu: 40 registers).
 //
 // Two M=64 Layout F accumulators: 'lo' (sub_slab 0) in lanes 32w .. 32w+15 and 'hi' (sub_slab 1) in
 // lanes 32w+16 .. 32w+31 of warp w's slab. Live at the same time, they get disjoint columns (0..31
 // and 32..63) as tilec's plan gives them: one allocation of 64 columns.
 // Each warp moves its 16 rows of each with one 16x64b.x16 at lane offset 0 and one at 16; the
 // loads swap the registers. A and Out hold each thread's 16 registers of 'lo', then 16 of 'hi'.
+// Global memory moves as 16-byte vectors (uint4), as a CUDA programmer writes it: A and Out are
+// 16-byte aligned (tilec's contract for a global tensor's base; cudaMalloc gives 256) and every
+// offset below is a whole number of vectors of floats (4 to a vector), so each access is aligned.
 // No #include: the file must stand alone, as tilec's output does.
 
 typedef unsigned int uint32_t;
@@ -35,9 +38,10 @@ tmem_shared_lanes(const float *__restrict__ A, float *__restrict__ Out)
 
 	uint32_t a[16], b[16];
 #pragma unroll
-	for (int j = 0; j < 16; j++) {
-		a[j] = __float_as_uint(A[tid * 32 + j]);
-		b[j] = __float_as_uint(A[tid * 32 + 16 + j]);
+	for (int j = 0; j < 16; j += 4) {
+		const uint4 u = *(const uint4 *)&A[tid * 32 + j], v = *(const uint4 *)&A[tid * 32 + 16 + j];
+		a[j] = u.x, a[j + 1] = u.y, a[j + 2] = u.z, a[j + 3] = u.w;
+		b[j] = v.x, b[j + 1] = v.y, b[j + 2] = v.z, b[j + 3] = v.w;
 	}
 	asm volatile("tcgen05.st.sync.aligned.16x64b.x16.b32 [%0], {%1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16};"
 	    :
@@ -66,9 +70,9 @@ tmem_shared_lanes(const float *__restrict__ A, float *__restrict__ Out)
 	    : "memory");
 	asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
 #pragma unroll
-	for (int j = 0; j < 16; j++) {
-		Out[tid * 32 + j] = __uint_as_float(b[j]);
-		Out[tid * 32 + 16 + j] = __uint_as_float(a[j]);
+	for (int j = 0; j < 16; j += 4) {
+		*(uint4 *)&Out[tid * 32 + j] = make_uint4(b[j], b[j + 1], b[j + 2], b[j + 3]);
+		*(uint4 *)&Out[tid * 32 + 16 + j] = make_uint4(a[j], a[j + 1], a[j + 2], a[j + 3]);
 	}
 
 	// Every warp's last ld is ordered before warp 0 frees the columns.

@@ -2,11 +2,14 @@
 // tilec's output (bench/compare_registers.sh tests/examples/warp_scopes.cu bench/handwritten/warp_scopes.cu).
 //
 // nvcc -cubin -arch=sm_100a -Xptxas -v (nvcc 13.0.88): Used 40 registers, 0 bytes stack frame,
-// 0 bytes spill stores, 0 bytes spill loads (tilec's tests/examples/warp_scopes.cu: 42 registers).
+// 0 bytes spill stores, 0 bytes spill loads (tilec's tests/examples/warp_scopes.cu: 40 registers).
 //
 // Single-warp accesses: warp 2 stores and loads lanes 64..95, warp 1 lanes 32..63, each with one
 // 32x32b.x32 (the .tile's warp(2) and warp scopes, two separate guarded instructions as there).
 // Warps 0 and 3 move nothing and write back zeros. Out[w, l, :] is what lane l of warp w read back.
+// Global memory moves as 16-byte vectors (uint4), as a CUDA programmer writes it: A and Out are
+// 16-byte aligned (tilec's contract for a global tensor's base; cudaMalloc gives 256) and every
+// offset below is a whole number of vectors of floats (4 to a vector), so each access is aligned.
 // No #include: the file must stand alone, as tilec's output does.
 
 typedef unsigned int uint32_t;
@@ -34,8 +37,10 @@ warp_scopes(const float *__restrict__ A, float *__restrict__ Out)
 	uint32_t r[32];
 
 #pragma unroll
-	for (int j = 0; j < 32; j++)
-		r[j] = __float_as_uint(A[(warp * 32 + lane) * 32 + j]);
+	for (int j = 0; j < 32; j += 4) {
+		const uint4 v = *(const uint4 *)&A[(warp * 32 + lane) * 32 + j];
+		r[j] = v.x, r[j + 1] = v.y, r[j + 2] = v.z, r[j + 3] = v.w;
+	}
 
 	if (warp == 2)
 		asm volatile("tcgen05.st.sync.aligned.32x32b.x32.b32 [%0], {"
@@ -95,8 +100,8 @@ warp_scopes(const float *__restrict__ A, float *__restrict__ Out)
 	asm volatile("tcgen05.wait::ld.sync.aligned;" ::: "memory");
 
 #pragma unroll
-	for (int j = 0; j < 32; j++)
-		Out[(warp * 32 + lane) * 32 + j] = __uint_as_float(r[j]);
+	for (int j = 0; j < 32; j += 4)
+		*(uint4 *)&Out[(warp * 32 + lane) * 32 + j] = make_uint4(r[j], r[j + 1], r[j + 2], r[j + 3]);
 
 	// Every warp's last ld is ordered before warp 0 frees the columns.
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
