@@ -1,6 +1,6 @@
 /* emit_ptx.c: writes the lowered program directly as PTX: one .entry per kernel, virtual registers
- * (ptxas allocates them), structured branches, and every tcgen05 instruction spelled from isa.c's and
- * image.c's tables, as emit_cu.c spells it. The semantics are those of the CUDA C that emit_cu.c
+ * (ptxas allocates them), structured branches, and every tcgen05 instruction spelled from isa.c's
+ * description, as emit_cu.c spells it. The semantics are those of the CUDA C that emit_cu.c
  * writes; see docs/ptx.md. */
 #include <stdlib.h>
 #include <string.h>

@@ -178,7 +178,7 @@ words(IrWriter *w, const LStmt *s)
 	buf_puts(w->out, "}");
 }
 
-/* A tcgen05 instruction, with isa.c's or image.c's spelling and the operands in PTX order. */
+/* A tcgen05 instruction, with isa.c's spelling and the operands in PTX order. */
 static void
 tc(IrWriter *w, const LStmt *s)
 {

@@ -1,5 +1,5 @@
-/* isa.c: the one table of the tcgen05 instructions other than ld / st (image.c has those) and of the
- * architectures tilec compiles for; every spelling of them in the compiler comes from here. */
+/* isa.c: the one description of the tcgen05 instructions (their rows, the tcgen05.ld / st shapes and
+ * images) and of the architectures tilec compiles for; every spelling of them comes from here. */
 #include <string.h>
 
 #include "tilec.h"
@@ -133,4 +133,314 @@ arch_list(const char *after_default)
 	const char *r = pool_strdup(b.data);
 	buf_free(&b);
 	return r;
+}
+
+/* ---------------------------------------------------------------- tcgen05.ld / st shapes and images */
+
+/*
+ * The x1 images of TCGEN05.md section 3: lane l, register r of one repetition (r < regs_per_rep).
+ * Columns are 32-bit cells of the unpacked image, relative to the access's own address.
+ */
+static ImageCell
+x1_32x32b(int l, int r)
+{
+	return (ImageCell){.row = l, .col = r};
+}
+
+static ImageCell
+x1_16x64b(int l, int r)
+{
+	return (ImageCell){.row = l / 4 + 8 * (l % 2), .col = (l / 2) % 2 + 2 * r};
+}
+
+static ImageCell
+x1_16x128b(int l, int r)
+{
+	return (ImageCell){.row = l / 4 + 8 * (r % 2), .col = l % 4 + 4 * (r / 2)};
+}
+
+static ImageCell
+x1_16x256b(int l, int r)
+{
+	return (ImageCell){.row = l / 4 + 8 * ((r / 2) % 2), .col = r % 2 + 2 * (l % 4) + 8 * (r / 4)};
+}
+
+/* Threads 16..31 make the second access, at taddr + imm; the hardware adds no lanes for them. */
+static ImageCell
+x1_16x32bx2(int l, int r)
+{
+	return (ImageCell){.row = l % 16, .col = r, .access = l / 16};
+}
+
+/* TCGEN05.md section 2; max_n keeps a thread at 128 registers or fewer (checked by a unit test). */
+static const struct ShapeInfo {
+	const char *name;
+	int rows;         /* lanes per access */
+	int cols_per_rep; /* 32-bit columns per repetition, per access */
+	int regs_per_rep; /* registers per thread per repetition */
+	int max_n;
+	ImageCell (*x1)(int lane, int reg);
+} shapes[SH_COUNT] = {
+	[SH_32X32B] = {"32x32b", 32, 1, 1, 128, x1_32x32b},
+	[SH_16X64B] = {"16x64b", 16, 2, 1, 128, x1_16x64b},
+	[SH_16X128B] = {"16x128b", 16, 4, 2, 64, x1_16x128b},
+	[SH_16X256B] = {"16x256b", 16, 8, 4, 32, x1_16x256b},
+	[SH_16X32BX2] = {"16x32bx2", 16, 1, 1, 128, x1_16x32bx2},
+};
+
+static const struct ShapeInfo *
+shape_info(Shape s)
+{
+	if ((unsigned)s >= SH_COUNT)
+		fatal("shape %d out of range", (int)s);
+	return &shapes[s];
+}
+
+const char *shape_name(Shape s) { return shape_info(s)->name; }
+int shape_rows(Shape s) { return shape_info(s)->rows; }
+int shape_cols_per_rep(Shape s) { return shape_info(s)->cols_per_rep; }
+int shape_max_n(Shape s) { return shape_info(s)->max_n; }
+
+int
+opcode_regs(const Opcode *op)
+{
+	return shape_info(op->shape)->regs_per_rep * op->n;
+}
+
+int
+opcode_atom_cols(const Opcode *op)
+{
+	return shape_info(op->shape)->cols_per_rep * op->n;
+}
+
+int
+opcode_tmem_cols(const Opcode *op)
+{
+	return opcode_atom_cols(op) * (op->pack ? 2 : 1);
+}
+
+ImageCell
+image_cell(const Opcode *op, int lane, int reg)
+{
+	const struct ShapeInfo *s = shape_info(op->shape);
+	if (lane < 0 || lane >= 32 || reg < 0 || reg >= opcode_regs(op))
+		fatal("image_cell: lane %d, register %d outside tcgen05 %s.x%d", lane, reg, s->name, op->n);
+	/* Registers enumerate repetitions slowest; repetition k is the x1 image shifted k atoms right. */
+	ImageCell c = s->x1(lane, reg % s->regs_per_rep);
+	c.col += reg / s->regs_per_rep * s->cols_per_rep;
+	return c;
+}
+
+/* The 16-bit qualifier's spelling: pack on a load, unpack on a store. */
+static const char *
+pack_name(bool is_ld)
+{
+	return is_ld ? "pack::16b" : "unpack::16b";
+}
+
+/* "32x32b, 16x64b, ...", from the table. */
+static void
+shape_list(char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (int s = 0; s < SH_COUNT && used < len; s++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", s ? ", " : "", shapes[s].name);
+}
+
+static bool
+legal_n(const struct ShapeInfo *s, long n)
+{
+	return n >= 1 && n <= s->max_n && (n & (n - 1)) == 0;
+}
+
+/* ".x1, .x2, .x4, ..., .x128", every value written out so the user can copy one. */
+static void
+legal_n_list(const struct ShapeInfo *s, char *buf, size_t len)
+{
+	size_t used = 0;
+	buf[0] = 0;
+	for (int n = 1; n <= s->max_n && used < len; n *= 2) {
+		int w = snprintf(buf + used, len - used, "%s.x%d", n > 1 ? ", " : "", n);
+		if (w < 0)
+			break;
+		used += (size_t)w;
+	}
+}
+
+/* Writes the reason for a failed parse; why may be NULL or short, it is then cut. */
+static bool
+fail(char *why, size_t whylen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static bool
+fail(char *why, size_t whylen, const char *fmt, ...)
+{
+	if (why && whylen) {
+		va_list ap;
+		va_start(ap, fmt);
+		vsnprintf(why, whylen, fmt, ap);
+		va_end(ap);
+	}
+	return false;
+}
+
+/* The parts of a dotted opcode; a part quoted in a message is cut at this many bytes. */
+enum { MAX_PARTS = 16, QUOTE = 40 };
+
+typedef struct Part {
+	const char *s;
+	int len;
+} Part;
+
+static bool
+part_is(Part p, const char *word)
+{
+	return (size_t)p.len == strlen(word) && memcmp(p.s, word, (size_t)p.len) == 0;
+}
+
+/* b16, f32, bf16, s32, u64, f16x2...: a PTX type, so the complaint can be about the type. */
+static bool
+looks_like_type(Part p)
+{
+	int i = 0;
+	if (p.len < 2 || !memchr("bfsu", p.s[0], 4))
+		return false;
+	i = (p.s[0] == 'b' && p.s[1] == 'f') ? 2 : 1;
+	return i < p.len && p.s[i] >= '1' && p.s[i] <= '9';
+}
+
+/* Copies p for a message: at most QUOTE bytes, other than printable ASCII as '?', so a reason stays one line. */
+static const char *
+show(Part p, char *buf)
+{
+	int n = p.len > QUOTE ? QUOTE : p.len;
+	for (int i = 0; i < n; i++)
+		buf[i] = p.s[i] >= 0x20 && p.s[i] < 0x7f ? p.s[i] : '?';
+	strcpy(buf + n, p.len > QUOTE ? "..." : "");
+	return buf;
+}
+
+bool
+opcode_parse(const char *text, Opcode *out, char *why, size_t whylen)
+{
+	char shapes_text[128];
+	shape_list(shapes_text, sizeof shapes_text);
+	if (!text)
+		return fail(why, whylen, "no opcode");
+	char q[QUOTE + 4];
+	Part whole = {text, 0};
+	while (whole.len <= QUOTE && text[whole.len])
+		whole.len++;
+	/* Split on '.': '::' stays inside a part, as in "pack::16b". */
+	Part parts[MAX_PARTS];
+	int np = 0;
+	for (const char *p = text;;) {
+		const char *dot = strchr(p, '.');
+		size_t len = dot ? (size_t)(dot - p) : strlen(p);
+		if (np == MAX_PARTS)
+			return fail(why, whylen, "'%s' has too many '.' parts for a tcgen05.ld or tcgen05.st opcode", show(whole, q));
+		parts[np++] = (Part){p, len > 1000 ? 1000 : (int)len};
+		if (!dot)
+			break;
+		p = dot + 1;
+	}
+
+	if (np < 2 || !part_is(parts[0], "tcgen05") || !(part_is(parts[1], "ld") || part_is(parts[1], "st")))
+		return fail(why, whylen, "'%s' is not a load or store: apply takes tcgen05.ld.sync.aligned.SHAPE.xN[.pack::16b].b32"
+		            " or tcgen05.st.sync.aligned.SHAPE.xN[.unpack::16b].b32", show(whole, q));
+	Opcode op = {.is_ld = part_is(parts[1], "ld")};
+	const char *verb = op.is_ld ? "tcgen05.ld" : "tcgen05.st";
+	if (np < 4 || !part_is(parts[2], "sync") || !part_is(parts[3], "aligned"))
+		return fail(why, whylen, "%s needs .sync.aligned right after '%s'", verb, op.is_ld ? "ld" : "st");
+	if (np < 5)
+		return fail(why, whylen, "%s.sync.aligned needs a shape: %s", verb, shapes_text);
+
+	int s = 0;
+	while (s < SH_COUNT && !part_is(parts[4], shapes[s].name))
+		s++;
+	if (s == SH_COUNT)
+		return fail(why, whylen, "unknown shape '%s'; the shapes are %s", show(parts[4], q), shapes_text);
+	op.shape = (Shape)s;
+	const struct ShapeInfo *info = &shapes[s];
+
+	char legal[256];
+	legal_n_list(info, legal, sizeof legal);
+	if (np < 6)
+		return fail(why, whylen, "%s needs a repetition .xN after %s; legal: %s", verb, info->name, legal);
+	Part xn = parts[5];
+	long n = -1;
+	/* Digits only, no sign, no leading zero, at most 9 of them: anything else is not a legal N. */
+	if (xn.len >= 2 && xn.len <= 10 && xn.s[0] == 'x' && xn.s[1] != '0') {
+		n = 0;
+		for (int i = 1; i < xn.len && n >= 0; i++)
+			n = (xn.s[i] >= '0' && xn.s[i] <= '9') ? n * 10 + (xn.s[i] - '0') : -1;
+	}
+	if (!legal_n(info, n)) {
+		if (xn.len >= 1 && xn.s[0] == 'x')
+			return fail(why, whylen, "'.%s' is not legal for %s; legal: %s", show(xn, q), info->name, legal);
+		return fail(why, whylen, "expected a repetition .xN after %s, found '.%s'; legal: %s", info->name, show(xn, q), legal);
+	}
+	op.n = (int)n;
+
+	int i = 6;
+	if (i < np && (part_is(parts[i], pack_name(true)) || part_is(parts[i], pack_name(false)))) {
+		if (!part_is(parts[i], pack_name(op.is_ld)))
+			return fail(why, whylen, "%s is only for tcgen05.%s; a %s takes .%s", pack_name(!op.is_ld),
+			            op.is_ld ? "st" : "ld", op.is_ld ? "load" : "store", pack_name(op.is_ld));
+		op.pack = true;
+		i++;
+	}
+	if (i == np)
+		return fail(why, whylen, "%s needs the type .b32 at the end", verb);
+	if (!part_is(parts[i], "b32")) {
+		if (looks_like_type(parts[i]))
+			return fail(why, whylen, "type '.%s' is not allowed: %s takes only .b32", show(parts[i], q), verb);
+		return fail(why, whylen, "unexpected '.%s' after %s.x%d%s%s; expected %s%s%s.b32", show(parts[i], q), info->name,
+		            op.n, op.pack ? "." : "", op.pack ? pack_name(op.is_ld) : "", op.pack ? "" : "[.",
+		            op.pack ? "" : pack_name(op.is_ld), op.pack ? "" : "]");
+	}
+	if (i + 1 < np) {
+		if (part_is(parts[i + 1], pack_name(true)) || part_is(parts[i + 1], pack_name(false)))
+			return fail(why, whylen, "'.%s' must come before .b32", show(parts[i + 1], q));
+		return fail(why, whylen, "unexpected '.%s' after .b32; %s ends with .b32", show(parts[i + 1], q), verb);
+	}
+	if (out)
+		*out = op;
+	return true;
+}
+
+void
+opcode_format(const Opcode *op, char *buf, size_t len)
+{
+	snprintf(buf, len, "tcgen05.%s.sync.aligned.%s.x%d%s%s.b32", op->is_ld ? "ld" : "st", shape_name(op->shape), op->n,
+	         op->pack ? "." : "", op->pack ? pack_name(op->is_ld) : "");
+}
+
+void
+image_print(FILE *out, const Opcode *op)
+{
+	char name[96];
+	opcode_format(op, name, sizeof name);
+	bool two = op->shape == SH_16X32BX2;
+	int regs = opcode_regs(op), cols = opcode_tmem_cols(op);
+	fprintf(out, "%s: %d register%s per thread, %d lanes x %d column%s%s; rN=(row,col) relative to taddr%s%s\n", name,
+	        regs, regs == 1 ? "" : "s", shape_rows(op->shape), cols, cols == 1 ? "" : "s", two ? " per access" : "",
+	        two ? ", a0 at taddr, a1 at taddr + imm_half_splitoff" : "",
+	        !op->pack ? ""
+	        : op->is_ld ? ", (row,low|high): bits 0..15 from cell low, 16..31 from cell high"
+	                    : ", (row,low|high): bits 0..15 to cell low, 16..31 to cell high (their high halves undefined)");
+	for (int lane = 0; lane < 32; lane++) {
+		fprintf(out, "lane %d:", lane);
+		for (int r = 0; r < opcode_regs(op); r++) {
+			ImageCell c = image_cell(op, lane, r);
+			fprintf(out, " r%d=", r);
+			if (two)
+				fprintf(out, "a%d:", c.access);
+			if (op->pack)
+				fprintf(out, "(%d,%d|%d)", c.row, 2 * c.col, 2 * c.col + 1);
+			else
+				fprintf(out, "(%d,%d)", c.row, c.col);
+		}
+		fputc('\n', out);
+	}
 }

@@ -253,7 +253,7 @@ typedef struct Item {
 	const char *path; /* include: the string's contents; NULL when the string had an error */
 } Item;
 
-/* ---------------------------------------------------------------- instruction images (image.c) */
+/* ---------------------------------------------------------------- instruction images (isa.c) */
 
 /* The one table of tcgen05.ld / tcgen05.st images (TCGEN05.md sections 2 and 3). */
 typedef enum Shape { SH_32X32B, SH_16X64B, SH_16X128B, SH_16X256B, SH_16X32BX2, SH_COUNT } Shape;
@@ -1387,7 +1387,7 @@ int run_main(int argc, char **argv);
 
 int driver_main(int argc, char **argv);
 
-/* ---------------------------------------------------------------- image.c */
+/* ---------------------------------------------------------------- isa.c: tcgen05.ld / st shapes and images */
 
 const char *shape_name(Shape s);
 int shape_rows(Shape s);             /* lanes per access: 32 or 16 */
