@@ -566,10 +566,10 @@ tc(const LStmt *s)
 		buf_printf(E.out, "asm volatile(\"%s", isa_spelling(s->tc, s->cta_group));
 		for (int i = 0; i < in->noperands; i++) {
 			buf_puts(E.out, i ? ", " : " ");
-			if (in->operands[i] == IO_NCOLS) {
+			if (in->operands[i].kind == IO_NCOLS) {
 				buf_printf(E.out, "%d", s->ncols);
 			} else {
-				buf_puts(E.out, in->operands[i] == IO_SHARED_SLOT ? "[%0]" : "%0");
+				buf_puts(E.out, in->operands[i].kind == IO_SHARED_SLOT ? "[%0]" : "%0");
 				addr = true;
 			}
 		}

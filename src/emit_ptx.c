@@ -1875,8 +1875,8 @@ tc(const LStmt *s)
 		const IsaInstr *in = isa_instr(s->tc);
 		Opnd addr = imm(0);
 		for (int i = 0; i < in->noperands; i++)
-			if (in->operands[i] != IO_NCOLS) {
-				P.in_tc = in->operands[i] == IO_TMEM_ADDR;
+			if (in->operands[i].kind != IO_NCOLS) {
+				P.in_tc = in->operands[i].kind == IO_TMEM_ADDR;
 				P.dealloc = s->tc == TC_DEALLOC;
 				addr = reg(ev(s->addr));
 				P.in_tc = P.dealloc = false;
@@ -1885,12 +1885,12 @@ tc(const LStmt *s)
 		buf_puts(b, isa_spelling(s->tc, s->cta_group));
 		for (int i = 0; i < in->noperands; i++) {
 			buf_puts(b, i ? ", " : " ");
-			if (in->operands[i] == IO_NCOLS) {
+			if (in->operands[i].kind == IO_NCOLS) {
 				put_int(b, s->ncols);
 			} else {
-				buf_puts(b, in->operands[i] == IO_SHARED_SLOT ? "[" : "");
+				buf_puts(b, in->operands[i].kind == IO_SHARED_SLOT ? "[" : "");
 				put_op(b, addr);
-				buf_puts(b, in->operands[i] == IO_SHARED_SLOT ? "]" : "");
+				buf_puts(b, in->operands[i].kind == IO_SHARED_SLOT ? "]" : "");
 			}
 		}
 		buf_puts(b, ";\n");

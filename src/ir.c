@@ -187,13 +187,13 @@ tc(IrWriter *w, const LStmt *s)
 		line(w, "%s", isa_spelling(s->tc, s->cta_group));
 		for (int i = 0; i < in->noperands; i++) {
 			buf_puts(w->out, i ? ", " : " ");
-			if (in->operands[i] == IO_NCOLS) {
+			if (in->operands[i].kind == IO_NCOLS) {
 				buf_printf(w->out, "%d", s->ncols);
 				continue;
 			}
-			buf_puts(w->out, in->operands[i] == IO_SHARED_SLOT ? "[" : "");
+			buf_puts(w->out, in->operands[i].kind == IO_SHARED_SLOT ? "[" : "");
 			expr_top(w, s->addr);
-			buf_puts(w->out, in->operands[i] == IO_SHARED_SLOT ? "]" : "");
+			buf_puts(w->out, in->operands[i].kind == IO_SHARED_SLOT ? "]" : "");
 		}
 		buf_printf(w->out, "\t// %s\n", s->kind == L_FENCE ? "placed by tilec next to cta_sync" : in->does);
 		return;

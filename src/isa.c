@@ -4,23 +4,57 @@
 
 #include "tilec.h"
 
-/* TCGEN05.md sections 4 and 5. The spelling is "tcgen05." NAME [".cta_group::" 1|2] SUFFIX. */
+/* The rows: one per instruction family (TCGEN05.md sections 2, 4 and 5; the PTX ISA's tcgen05 chapter).
+ * A new instruction is one more row here, plus the code of its effect where the effect is new
+ * (docs/internals.md). The families to come, each one row of use ISA_STATEMENT or ISA_APPLY, with
+ * the qualifier slots and operand kinds they will need (TCGEN05.md sections 9, 10, 14):
+ *   cp        .cta_group, shape (128x256b, 4x256b, 128x128b, 64x128b.warpx2::..., 32x128b.warpx4),
+ *             multicast, decompression (b8x16.b6x16_p32 | b8x16.b4x16_p64); [IO_TMEM_ADDR], IO_SHARED_DESC64;
+ *             completes at commit
+ *   shift     .cta_group, .down; [IO_TMEM_ADDR]; completes at commit
+ *   mma       .cta_group, kind (kind::f16, kind::tf32, kind::f8f6f4, ...); [IO_TMEM_ADDR],
+ *             IO_SHARED_DESC64, IO_SHARED_DESC64, IO_INSTR_DESC32, IO_PRED; completes at commit
+ *   commit    .cta_group, .mbarrier::arrive::one, .shared::cluster, multicast, .b64; [IO_MBARRIER_ADDR]
+ *   mbarrier  init, arrive, expect_tx, try_wait (state space .shared::cta, .b64): IO_MBARRIER_ADDR,
+ *             IO_IMM (count, bytes), IO_PRED (try_wait's result)
+ *   TMA       cp.async.bulk.tensor: dimension, direction, .tile, .mbarrier::complete_tx::bytes, multicast,
+ *             .cta_group; IO_TENSOR_MAP, IO_MBARRIER_ADDR */
+#define Q(kind, values) {kind, values}
+#define SYNC_ALIGNED Q(IQ_WORD, "sync.aligned")
+#define CTA_GROUP Q(IQ_CTA_GROUP, "cta_group::1|cta_group::2")
+#define OPND(kind, bracketed) {kind, bracketed, false}
+#define SPLIT_IMM {IO_IMM, false, true}
 static const IsaInstr instrs[] = {
-	{TC_ALLOC, "alloc", true, ".sync.aligned.shared::cta.b32", 2, {IO_SHARED_SLOT, IO_NCOLS}, true, true,
+	{TC_ALLOC, "alloc", ISA_STATEMENT, 4, {CTA_GROUP, SYNC_ALIGNED, Q(IQ_WORD, "shared::cta"), Q(IQ_WORD, "b32")},
+	 2, {OPND(IO_SHARED_SLOT, true), OPND(IO_NCOLS, false)}, true, COMPLETES_AT_ONCE,
 	 EFF_ALLOCATES, "allocates columns for the CTA; one warp; not after relinquish_alloc_permit"},
-	{TC_DEALLOC, "dealloc", true, ".sync.aligned.b32", 2, {IO_TMEM_ADDR, IO_NCOLS}, true, true,
+	{TC_DEALLOC, "dealloc", ISA_STATEMENT, 3, {CTA_GROUP, SYNC_ALIGNED, Q(IQ_WORD, "b32")},
+	 2, {OPND(IO_TMEM_ADDR, false), OPND(IO_NCOLS, false)}, true, COMPLETES_AT_ONCE,
 	 EFF_FREES, "frees an allocation; one warp; its tensors are dead afterwards"},
-	{TC_RELINQUISH, "relinquish_alloc_permit", true, ".sync.aligned", 0, {0}, true, false,
-	 EFF_RELINQUISHES, "gives up the CTA's right to allocate"},
-	{TC_WAIT_LD, "wait::ld", false, ".sync.aligned", 0, {0}, true, false,
+	{TC_RELINQUISH, "relinquish_alloc_permit", ISA_STATEMENT, 2, {CTA_GROUP, SYNC_ALIGNED}, 0, {{0}}, true,
+	 COMPLETES_AT_ONCE, EFF_RELINQUISHES, "gives up the CTA's right to allocate"},
+	{TC_WAIT_LD, "wait::ld", ISA_STATEMENT, 1, {SYNC_ALIGNED}, 0, {{0}}, false, COMPLETES_AT_ONCE,
 	 EFF_COMPLETES_LOADS, "the warp's tcgen05.ld results are in its registers"},
-	{TC_WAIT_ST, "wait::st", false, ".sync.aligned", 0, {0}, true, false,
+	{TC_WAIT_ST, "wait::st", ISA_STATEMENT, 1, {SYNC_ALIGNED}, 0, {{0}}, false, COMPLETES_AT_ONCE,
 	 EFF_COMPLETES_STORES, "the warp's tcgen05.st writes are in tensor memory"},
-	{TC_FENCE_BEFORE, "fence::before_thread_sync", false, "", 0, {0}, false, false,
+	{TC_FENCE_BEFORE, "fence::before_thread_sync", ISA_STATEMENT, 0, {{0}}, 0, {{0}}, false, COMPLETES_AT_ONCE,
 	 EFF_ORDERS, "orders the tcgen05 work before it against a following thread sync"},
-	{TC_FENCE_AFTER, "fence::after_thread_sync", false, "", 0, {0}, false, false,
+	{TC_FENCE_AFTER, "fence::after_thread_sync", ISA_STATEMENT, 0, {{0}}, 0, {{0}}, false, COMPLETES_AT_ONCE,
 	 EFF_ORDERS, "orders the tcgen05 work after it against a preceding thread sync"},
+	{TC_LD, "ld", ISA_APPLY, 5,
+	 {SYNC_ALIGNED, Q(IQ_SHAPE, NULL), Q(IQ_NUM, NULL), Q(IQ_PACK, "pack::16b"), Q(IQ_WORD, "b32")},
+	 3, {OPND(IO_REG_VECTOR, false), OPND(IO_TMEM_ADDR, true), SPLIT_IMM}, false, COMPLETES_AT_WAIT_LD,
+	 0, "loads TMEM cells into the warp's registers, as its image places them"},
+	{TC_ST, "st", ISA_APPLY, 5,
+	 {SYNC_ALIGNED, Q(IQ_SHAPE, NULL), Q(IQ_NUM, NULL), Q(IQ_PACK, "unpack::16b"), Q(IQ_WORD, "b32")},
+	 3, {OPND(IO_TMEM_ADDR, true), SPLIT_IMM, OPND(IO_REG_VECTOR, false)}, false, COMPLETES_AT_WAIT_ST,
+	 0, "stores the warp's registers into TMEM cells, as its image places them"},
 };
+#undef Q
+#undef SYNC_ALIGNED
+#undef CTA_GROUP
+#undef OPND
+#undef SPLIT_IMM
 
 /* The lowest PTX ISA version that ptxas (CUDA 13.0) accepts for each target with every tcgen05
  * instruction tilec emits: tcgen05 needs 8.6; the f variants of sm_100 and both of sm_103 need 8.8;
@@ -43,38 +77,116 @@ isa_instr(TcKind kind)
 	fatal("isa_instr: tcgen05 kind %d has no row", (int)kind);
 }
 
+/* The row's slot of that kind, or NULL. */
+static const IsaQualSlot *
+qual_slot(const IsaInstr *in, IsaQual kind)
+{
+	for (int i = 0; i < in->nquals; i++)
+		if (in->quals[i].kind == kind)
+			return &in->quals[i];
+	return NULL;
+}
+
+bool isa_takes_cta_group(const IsaInstr *in) { return qual_slot(in, IQ_CTA_GROUP) != NULL; }
+
+bool
+isa_aligned(const IsaInstr *in)
+{
+	for (int i = 0; i < in->nquals; i++)
+		if (in->quals[i].kind == IQ_WORD && strcmp(in->quals[i].values, "sync.aligned") == 0)
+			return true;
+	return false;
+}
+
+/* Alternative k (from 0) of a '|'-separated list, as "." and the alternative. */
+static void
+put_alternative(Buf *b, const char *values, int k)
+{
+	const char *p = values;
+	for (; k > 0 && p; k--)
+		p = strchr(p, '|') ? strchr(p, '|') + 1 : NULL;
+	if (!p)
+		fatal("no alternative %d in '%s'", k, values);
+	const char *end = strchr(p, '|');
+	buf_putc(b, '.');
+	buf_putn(b, p, end ? (size_t)(end - p) : strlen(p));
+}
+
+/* The spelling of row in, slot by slot: "tcgen05." name, then each qualifier the choices give. */
+static void
+spell(Buf *b, const IsaInstr *in, int cta_group, const Opcode *op)
+{
+	buf_printf(b, "tcgen05.%s", in->name);
+	for (int i = 0; i < in->nquals; i++) {
+		const IsaQualSlot *q = &in->quals[i];
+		switch (q->kind) {
+		case IQ_WORD:
+			buf_printf(b, ".%s", q->values);
+			break;
+		case IQ_CTA_GROUP:
+			if (cta_group)
+				put_alternative(b, q->values, cta_group - 1);
+			break;
+		case IQ_SHAPE:
+		case IQ_NUM:
+		case IQ_PACK:
+			if (!op)
+				fatal("the spelling of tcgen05.%s needs its shape", in->name);
+			if (q->kind == IQ_SHAPE)
+				buf_printf(b, ".%s", shape_name(op->shape));
+			else if (q->kind == IQ_NUM)
+				buf_printf(b, ".x%d", op->n);
+			else if (op->pack)
+				buf_printf(b, ".%s", q->values);
+			break;
+		}
+	}
+}
+
+const char *
+isa_format(const IsaInstr *in, int cta_group, const Opcode *op)
+{
+	Buf b = {0};
+	spell(&b, in, cta_group, op);
+	const char *r = pool_strdup(b.data);
+	buf_free(&b);
+	return r;
+}
+
 const IsaInstr *
 isa_parse(const char *text, int *cta_group)
 {
-	static const char prefix[] = "tcgen05.";
-	size_t np = sizeof prefix - 1;
-	if (strncmp(text, prefix, np) != 0)
-		return NULL;
 	for (int i = 0; i < isa_count(); i++) {
 		const IsaInstr *in = &instrs[i];
-		const char *p = text + np;
-		size_t n = strlen(in->name);
-		if (strncmp(p, in->name, n) != 0)
-			continue;
-		p += n;
-		int group = 0;
-		if (in->cta_group) {
-			static const char cg[] = ".cta_group::";
-			if (strncmp(p, cg, sizeof cg - 1) != 0 || (p[sizeof cg - 1] != '1' && p[sizeof cg - 1] != '2'))
-				continue;
-			group = p[sizeof cg - 1] - '0';
-			p += sizeof cg;
-		}
-		if (strcmp(p, in->suffix) == 0) {
-			if (cta_group)
-				*cta_group = group;
-			return in;
+		bool takes = isa_takes_cta_group(in);
+		for (int group = takes ? 1 : 0; in->use == ISA_STATEMENT && group <= (takes ? 2 : 0); group++) {
+			Buf b = {0};
+			spell(&b, in, group, NULL);
+			bool same = strcmp(text, b.data) == 0;
+			buf_free(&b);
+			if (same) {
+				if (cta_group)
+					*cta_group = group;
+				return in;
+			}
 		}
 	}
 	return NULL;
 }
 
-/* "alloc, dealloc, ... and the two thread_sync fences": the names of the rows, the fences summed up. */
+const IsaInstr *
+isa_family(const char *text)
+{
+	for (int i = 0; i < isa_count(); i++) {
+		const char *name = isa_name(instrs[i].kind, 0);
+		size_t n = strlen(name);
+		if (strncmp(text, name, n) == 0 && text[n] == '.')
+			return &instrs[i];
+	}
+	return NULL;
+}
+
+/* "alloc, dealloc, ... and the two thread_sync fences": the names of the statement rows, the fences summed up. */
 const char *
 isa_known(void)
 {
@@ -82,6 +194,8 @@ isa_known(void)
 	Buf b = {0};
 	int fences = 0;
 	for (int i = 0; i < isa_count(); i++) {
+		if (instrs[i].use != ISA_STATEMENT)
+			continue;
 		if (instrs[i].effect == EFF_ORDERS)
 			fences++;
 		else
@@ -98,15 +212,20 @@ const char *
 isa_name(TcKind kind, int cta_group)
 {
 	const IsaInstr *in = isa_instr(kind);
-	if (in->cta_group && cta_group)
-		return pool_printf("tcgen05.%s.cta_group::%d", in->name, cta_group);
-	return pool_printf("tcgen05.%s", in->name);
+	const IsaQualSlot *cg = qual_slot(in, IQ_CTA_GROUP);
+	Buf b = {0};
+	buf_printf(&b, "tcgen05.%s", in->name);
+	if (cg && cta_group)
+		put_alternative(&b, cg->values, cta_group - 1);
+	const char *r = pool_strdup(b.data);
+	buf_free(&b);
+	return r;
 }
 
 const char *
 isa_spelling(TcKind kind, int cta_group)
 {
-	return pool_printf("%s%s", isa_name(kind, cta_group), isa_instr(kind)->suffix);
+	return isa_format(isa_instr(kind), cta_group, NULL);
 }
 
 const Arch *
@@ -231,11 +350,17 @@ image_cell(const Opcode *op, int lane, int reg)
 	return c;
 }
 
+static const IsaInstr *
+ld_st(bool is_ld)
+{
+	return isa_instr(is_ld ? TC_LD : TC_ST);
+}
+
 /* The 16-bit qualifier's spelling: pack on a load, unpack on a store. */
 static const char *
 pack_name(bool is_ld)
 {
-	return is_ld ? "pack::16b" : "unpack::16b";
+	return qual_slot(ld_st(is_ld), IQ_PACK)->values;
 }
 
 /* "32x32b, 16x64b, ...", from the table. */
@@ -412,8 +537,10 @@ opcode_parse(const char *text, Opcode *out, char *why, size_t whylen)
 void
 opcode_format(const Opcode *op, char *buf, size_t len)
 {
-	snprintf(buf, len, "tcgen05.%s.sync.aligned.%s.x%d%s%s.b32", op->is_ld ? "ld" : "st", shape_name(op->shape), op->n,
-	         op->pack ? "." : "", op->pack ? pack_name(op->is_ld) : "");
+	Buf b = {0};
+	spell(&b, ld_st(op->is_ld), 0, op);
+	snprintf(buf, len, "%s", b.data);
+	buf_free(&b);
 }
 
 void

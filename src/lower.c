@@ -689,8 +689,9 @@ nearest_instr(const char *text)
 	const char *best = NULL;
 	for (int i = 0; i < isa_count(); i++) {
 		const IsaInstr *in = isa_at(i);
-		for (int group = 1; group <= (in->cta_group ? 2 : 1); group++) {
-			const char *cand = isa_spelling(in->kind, in->cta_group ? group : 0);
+		bool takes = isa_takes_cta_group(in);
+		for (int group = 1; in->use == ISA_STATEMENT && group <= (takes ? 2 : 1); group++) {
+			const char *cand = isa_spelling(in->kind, takes ? group : 0);
 			int d = edit_distance(core, opcode_core(cand), limit);
 			int full = edit_distance(text, cand, 1000);
 			if (d < best_d || (d == best_d && best && full < best_full)) {
@@ -710,9 +711,10 @@ lower_instr(Stmt *s)
 	const IsaInstr *spec = isa_parse(s->opcode, &group);
 	if (!spec) {
 		const char *near = NULL;
-		if (strncmp(s->opcode, "tcgen05.ld.", 11) == 0 || strncmp(s->opcode, "tcgen05.st.", 11) == 0) {
-			error(s->opcode_loc, "tcgen05.%s is written with apply, which checks it against its image: "
-			                     "apply %s(...) scope warpgroup;", s->opcode[8] == 'l' ? "ld" : "st", s->opcode);
+		const IsaInstr *family = isa_family(s->opcode);
+		if (family && family->use == ISA_APPLY) {
+			error(s->opcode_loc, "%s is written with apply, which checks it against its image: "
+			                     "apply %s(...) scope warpgroup;", isa_name(family->kind, 0), s->opcode);
 		} else {
 			error(s->opcode_loc, "unknown tcgen05 instruction '%s'; tilec knows %s (with their exact PTX spelling), "
 			                     "and ld / st through apply", s->opcode, isa_known());
@@ -2755,8 +2757,8 @@ device_contract(Kernel *kd, KernelIR *k)
 	buf_printf(&b, "// %s: scope %s, called by %s", kd->name, scope_word(kd->scope), who[kd->scope]);
 	if (k->has_block)
 		buf_printf(&b, "; block = %d", k->block[0]);
-	buf_puts(&b, "\n// on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none "
-	             "pending\n");
+	buf_printf(&b, "\n// on entry the TMEM passed is allocated and no %s or st is pending; it returns with none "
+	               "pending\n", isa_name(TC_LD, 0));
 	Buf tmem = {0};
 	int ntmem = 0;
 	for (int i = 0; i < k->dparams.n; i++)
@@ -2764,8 +2766,9 @@ device_contract(Kernel *kd, KernelIR *k)
 			buf_printf(&tmem, "%s%s", ntmem++ ? ", " : "", LIST_AT(k->dparams, DevParam, i)->tensor->name);
 	if (ntmem > 1)
 		buf_printf(&b, "// %s may share TMEM: one address may be passed for several of them, or columns in common at the "
-		               "same lanes (as FlashAttention-4 writes P over S); the function completes each tcgen05.ld "
-		               "(%s) before a tcgen05.st to any of them\n", tmem.data, isa_name(TC_WAIT_LD, 0));
+		               "same lanes (as FlashAttention-4 writes P over S); the function completes each %s "
+		               "(%s) before a %s to any of them\n", tmem.data, isa_name(TC_LD, 0), isa_name(TC_WAIT_LD, 0),
+		           isa_name(TC_ST, 0));
 	buf_free(&tmem);
 	for (int i = 0; i < k->dparams.n; i++) {
 		DevParam *dp = LIST_AT(k->dparams, DevParam, i);

@@ -549,10 +549,10 @@ protocol_read(Protocol *p, const IExpr *e, Loc loc)
 			place_wait(p, TC_WAIT_LD, loc);
 		} else if (r) {
 			own_wait_missing(true);
-			error(loc, "reads register slot %d of '%s' before %s; the tcgen05.ld that writes it may not have "
-			           "completed", e->slot, e->tensor->name, isa_name(TC_WAIT_LD, 0));
-			note(r->loc, "the tcgen05.ld that writes it is here; put %s; after it on every path to the read",
-			     isa_spelling(TC_WAIT_LD, 0));
+			error(loc, "reads register slot %d of '%s' before %s; the %s that writes it may not have "
+			           "completed", e->slot, e->tensor->name, isa_name(TC_WAIT_LD, 0), isa_name(TC_LD, 0));
+			note(r->loc, "the %s that writes it is here; put %s; after it on every path to the read",
+			     isa_name(TC_LD, 0), isa_spelling(TC_WAIT_LD, 0));
 			own_wait_missing(false);
 			/* one report per load is enough */
 			for (int i = 0; i < p->flow.loaded.n; i++)
@@ -594,15 +594,17 @@ cells_ready(Protocol *p, const TmemRect *r, bool ld, Loc loc)
 		if (st->rect.warp == r->warp && st->pending) {
 			own_wait_missing(true);
 			if (ld)
-				error(loc, "tcgen05.ld reads %s that warp %d stored with tcgen05.st without %s in between", cells,
-				      r->warp, isa_name(TC_WAIT_ST, 0));
+				error(loc, "%s reads %s that warp %d stored with %s without %s in between", isa_name(TC_LD, 0),
+				      cells, r->warp, isa_name(TC_ST, 0), isa_name(TC_WAIT_ST, 0));
 			else if (st->ld)
-				error(loc, "tcgen05.st writes %s that a tcgen05.ld of warp %d may still be reading; without %s in "
-				           "between, the store may come first", cells, r->warp, isa_name(TC_WAIT_LD, 0));
+				error(loc, "%s writes %s that a %s of warp %d may still be reading; without %s in "
+				           "between, the store may come first", isa_name(TC_ST, 0), cells, isa_name(TC_LD, 0), r->warp,
+				      isa_name(TC_WAIT_LD, 0));
 			else
-				error(loc, "tcgen05.st writes %s that an earlier tcgen05.st of warp %d may still be writing; without "
-				           "%s in between, the two complete in any order", cells, r->warp, isa_name(TC_WAIT_ST, 0));
-			note(st->loc, "the %s is here; put %s; after it", st->ld ? "tcgen05.ld" : "tcgen05.st",
+				error(loc, "%s writes %s that an earlier %s of warp %d may still be writing; without "
+				           "%s in between, the two complete in any order", isa_name(TC_ST, 0), cells, isa_name(TC_ST, 0),
+				      r->warp, isa_name(TC_WAIT_ST, 0));
+			note(st->loc, "the %s is here; put %s; after it", isa_name(st->ld ? TC_LD : TC_ST, 0),
 			     isa_spelling(wait, 0));
 			own_wait_missing(false);
 			forget_access(p, st->loc);
@@ -614,9 +616,10 @@ cells_ready(Protocol *p, const TmemRect *r, bool ld, Loc loc)
 				           "this load", r->warp, cells, st->rect.warp, st->rect.warp, isa_name(TC_WAIT_ST, 0));
 			else
 				error(loc, "warp %d writes %s that warp %d %s; warp %d must execute %s and then cta_sync before this "
-				           "store", r->warp, cells, st->rect.warp, st->ld ? "reads with tcgen05.ld" : "stored",
-				      st->rect.warp, isa_name(wait, 0));
-			note(st->loc, "the %s of warp %d is here", st->ld ? "tcgen05.ld" : "tcgen05.st", st->rect.warp);
+				           "store", r->warp, cells, st->rect.warp,
+				      st->ld ? pool_printf("reads with %s", isa_name(TC_LD, 0)) : "stored", st->rect.warp,
+				      isa_name(wait, 0));
+			note(st->loc, "the %s of warp %d is here", isa_name(st->ld ? TC_LD : TC_ST, 0), st->rect.warp);
 			forget_access(p, st->loc);
 			return false;
 		}
@@ -664,9 +667,9 @@ protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
 			}
 			if (r) {
 				own_wait_missing(true);
-				error(loc, "this tcgen05.st stores registers of '%s' that a tcgen05.ld may still be writing",
-				      ref->tensor->name);
-				note(r->loc, "the tcgen05.ld is here; %s must come between", isa_spelling(TC_WAIT_LD, 0));
+				error(loc, "this %s stores registers of '%s' that a %s may still be writing", isa_name(TC_ST, 0),
+				      ref->tensor->name, isa_name(TC_LD, 0));
+				note(r->loc, "the %s is here; %s must come between", isa_name(TC_LD, 0), isa_spelling(TC_WAIT_LD, 0));
 				own_wait_missing(false);
 				for (int j = 0; j < p->flow.loaded.n; j++)
 					LIST_AT(p->flow.loaded, LoadedReg, j)->warps = 0;
@@ -683,9 +686,9 @@ protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
 			TmemRect *a = LIST_AT(ctx->rects, TmemRect, i), *b = LIST_AT(ctx->rects, TmemRect, j);
 			if (a->warp == b->warp || !rects_overlap(a, b))
 				continue;
-			error(loc, "warps %d and %d both write TMEM (lane %d, column %d) with this tcgen05.st, in no defined "
+			error(loc, "warps %d and %d both write TMEM (lane %d, column %d) with this %s, in no defined "
 			           "order", a->warp, b->warp, a->lane0 > b->lane0 ? a->lane0 : b->lane0,
-			      a->col0 > b->col0 ? a->col0 : b->col0);
+			      a->col0 > b->col0 ? a->col0 : b->col0, isa_name(TC_ST, 0));
 			note(loc, "give each warp its own columns (a warpgroup scope reached by several warpgroups runs the "
 			          "store once per warpgroup: name one with warpgroup(K))");
 			reported = true;
@@ -741,9 +744,9 @@ protocol_settled(Protocol *p, Loc loc, const char *where)
 		if (!(r->warps & p->warps))
 			continue;
 		own_wait_missing(true);
-		error(loc, "a tcgen05.ld into '%s' may still be pending %s; a device function starts and returns with no "
-		           "tcgen05.ld or st pending", r->tensor->name, where);
-		note(r->loc, "the tcgen05.ld is here; put %s; after it", isa_spelling(TC_WAIT_LD, 0));
+		error(loc, "a %s into '%s' may still be pending %s; a device function starts and returns with no "
+		           "%s or st pending", isa_name(TC_LD, 0), r->tensor->name, where, isa_name(TC_LD, 0));
+		note(r->loc, "the %s is here; put %s; after it", isa_name(TC_LD, 0), isa_spelling(TC_WAIT_LD, 0));
 		own_wait_missing(false);
 		return protocol_unchecked_waits;
 	}
@@ -752,9 +755,9 @@ protocol_settled(Protocol *p, Loc loc, const char *where)
 		if (st->ld || !st->pending || !(p->warps >> st->rect.warp & 1))
 			continue;
 		own_wait_missing(true);
-		error(loc, "a tcgen05.st of warp %d may still be pending %s; a device function starts and returns with no "
-		           "tcgen05.ld or st pending", st->rect.warp, where);
-		note(st->loc, "the tcgen05.st is here; put %s; after it", isa_spelling(TC_WAIT_ST, 0));
+		error(loc, "a %s of warp %d may still be pending %s; a device function starts and returns with no "
+		           "%s or st pending", isa_name(TC_ST, 0), st->rect.warp, where, isa_name(TC_LD, 0));
+		note(st->loc, "the %s is here; put %s; after it", isa_name(TC_ST, 0), isa_spelling(TC_WAIT_ST, 0));
 		own_wait_missing(false);
 		return protocol_unchecked_waits;
 	}
@@ -974,9 +977,9 @@ protocol_reg_write(Protocol *p, const Tensor *t, int slot, Loc loc)
 		place_wait(p, TC_WAIT_LD, loc);
 	} else if (r) {
 		own_wait_missing(true);
-		error(loc, "writes register slot %d of '%s' while a tcgen05.ld may still be writing it; put %s; before the "
-		           "write", slot, t->name, isa_spelling(TC_WAIT_LD, 0));
-		note(r->loc, "the tcgen05.ld is here");
+		error(loc, "writes register slot %d of '%s' while a %s may still be writing it; put %s; before the "
+		           "write", slot, t->name, isa_name(TC_LD, 0), isa_spelling(TC_WAIT_LD, 0));
+		note(r->loc, "the %s is here", isa_name(TC_LD, 0));
 		own_wait_missing(false);
 		r->warps = 0;
 	}
@@ -1057,7 +1060,7 @@ bool
 protocol_instr_enter(Protocol *p, const IsaInstr *in, int cta_group, const char *opcode, Loc loc, Loc opcode_loc,
                      bool *uniform)
 {
-	*uniform = !in->aligned || (protocol_uniform(p, loc, opcode) && whole_warps(p, loc, opcode));
+	*uniform = !isa_aligned(in) || (protocol_uniform(p, loc, opcode) && whole_warps(p, loc, opcode));
 	/* one-warp instructions go on after this error so that the allocation they name stays known */
 	if (!*uniform && !in->one_warp)
 		return false;
@@ -1190,7 +1193,7 @@ frees(Protocol *p, const LStmt *l, const TcOperands *ops, bool ncols_ok)
 	         isa_name(TC_DEALLOC, 0));
 	for (int i = 0; a && i < p->flow.stores.n; i++) {
 		StoreState *st = LIST_AT(p->flow.stores, StoreState, i);
-		const char *what = st->ld ? "tcgen05.ld" : "tcgen05.st";
+		const char *what = isa_name(st->ld ? TC_LD : TC_ST, 0);
 		TcKind wait = st->ld ? TC_WAIT_LD : TC_WAIT_ST;
 		if (st->rect.space != a)
 			continue;
@@ -1204,7 +1207,7 @@ frees(Protocol *p, const LStmt *l, const TcOperands *ops, bool ncols_ok)
 		}
 		if (st->unsynced && !(p->warps >> st->rect.warp & 1)) {
 			error(l->loc, "%s tensor memory that warp %d %s; warp %d must execute %s and then cta_sync before %s",
-			      freer, st->rect.warp, st->ld ? "reads with tcgen05.ld" : "stores to", st->rect.warp,
+			      freer, st->rect.warp, st->ld ? pool_printf("reads with %s", what) : "stores to", st->rect.warp,
 			      isa_name(wait, 0), planned ? "the end" : "it");
 			note(st->loc, "the %s of warp %d is here", what, st->rect.warp);
 			break;
@@ -1430,7 +1433,7 @@ check_side_races(const ProtoFork *f, const Flow *side, const Flow *other)
 			if (st->id <= f->stores_before || st->rect.space != fr->alloc)
 				continue;
 			error(st->loc, "%s of warp %d on one side of an if and %s of its tensor memory by warp %d on the "
-			               "other: nothing orders the two", st->ld ? "tcgen05.ld" : "tcgen05.st", st->rect.warp,
+			               "other: nothing orders the two", isa_name(st->ld ? TC_LD : TC_ST, 0), st->rect.warp,
 			      isa_name(TC_DEALLOC, 0), fr->warp);
 			note(fr->at, "the %s is here; free the memory after the if, once the access is waited for and "
 			             "a cta_sync follows", isa_name(TC_DEALLOC, 0));
