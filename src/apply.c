@@ -583,15 +583,24 @@ make_tc(Check *c, Issue *is, IExpr *addr)
 	LStmt *l = pool_alloc(sizeof *l);
 	l->kind = L_TC;
 	l->loc = c->loc;
-	l->tc = c->op.is_ld ? TC_LD : TC_ST;
+	l->instr = isa_instr(c->op.is_ld ? TC_LD : TC_ST);
 	l->op = c->op;
-	l->addr = addr;
-	l->imm = c->imm;
-	l->nregs = opcode_regs(&c->op);
-	l->regs = pool_alloc(sizeof(RegRef) * l->nregs);
-	for (int r = 0; r < l->nregs; r++) {
-		l->regs[r].tensor = c->in->reg->base;
-		l->regs[r].word = is->words[r];
+	/* the operands in the row's order: ld r, [taddr], imm; st [taddr], imm, r */
+	for (int i = 0; i < l->instr->noperands; i++) {
+		const IsaOperandSlot *slot = &l->instr->operands[i];
+		if (slot->split_only && c->op.shape != SH_16X32BX2)
+			continue;
+		LOperand *o = tc_add_operand(l, slot->kind);
+		if (slot->kind == IO_TMEM_ADDR)
+			o->addr = addr;
+		else if (slot->kind == IO_IMM)
+			o->imm = c->imm;
+		else if (slot->kind == IO_REG_VECTOR) {
+			o->nregs = opcode_regs(&c->op);
+			o->regs = pool_alloc(sizeof(RegRef) * o->nregs);
+			for (int r = 0; r < o->nregs; r++)
+				o->regs[r] = (RegRef){.tensor = c->in->reg->base, .word = is->words[r]};
+		}
 	}
 	return l;
 }
@@ -1045,7 +1054,6 @@ staging_copies(Check *c, Issue *issues, int nwarp, int p, Tensor *staging, bool 
 			copy->kind = L_COPY;
 			copy->loc = c->loc;
 			copy->regs = pool_alloc(2 * sizeof(RegRef));
-			copy->nregs = 2;
 			RegRef mine = {.tensor = c->in->reg->base, .word = is->words[r]}, staged = {.tensor = staging, .word = p * nregs + r};
 			copy->regs[0] = into_staging ? staged : mine; /* destination */
 			copy->regs[1] = into_staging ? mine : staged; /* source */
@@ -1112,10 +1120,8 @@ emit_issues(Check *c, Issue *issues, int nwarp, ApplyCtx *ctx, List *out)
 			IExpr *addr = shared_address(c, issues, nwarp, p, gi_expr);
 			LStmt *l = make_tc(c, &issues[p], addr);
 			if (staging) {
-				for (int r = 0; r < nregs; r++) {
-					l->regs[r].tensor = staging;
-					l->regs[r].word = p * nregs + r;
-				}
+				for (int r = 0; r < nregs; r++)
+					tc_operand(l, IO_REG_VECTOR)->regs[r] = (RegRef){.tensor = staging, .word = p * nregs + r};
 				LStmt *copies = staging_copies(c, issues, nwarp, p, staging, !c->op.is_ld);
 				if (c->op.is_ld) {
 					list_push(body, l);

@@ -22,8 +22,8 @@
 #define Q(kind, values) {kind, values}
 #define SYNC_ALIGNED Q(IQ_WORD, "sync.aligned")
 #define CTA_GROUP Q(IQ_CTA_GROUP, "cta_group::1|cta_group::2")
-#define OPND(kind, bracketed) {kind, bracketed, false}
-#define SPLIT_IMM {IO_IMM, false, true}
+#define OPND(kind, bracketed) {kind, bracketed, false, false}
+#define SPLIT_IMM {IO_IMM, false, true, false}
 static const IsaInstr instrs[] = {
 	{TC_ALLOC, "alloc", ISA_STATEMENT, 4, {CTA_GROUP, SYNC_ALIGNED, Q(IQ_WORD, "shared::cta"), Q(IQ_WORD, "b32")},
 	 2, {OPND(IO_SHARED_SLOT, true), OPND(IO_NCOLS, false)}, true, COMPLETES_AT_ONCE,
@@ -43,7 +43,7 @@ static const IsaInstr instrs[] = {
 	 EFF_ORDERS, "orders the tcgen05 work after it against a preceding thread sync"},
 	{TC_LD, "ld", ISA_APPLY, 5,
 	 {SYNC_ALIGNED, Q(IQ_SHAPE, NULL), Q(IQ_NUM, NULL), Q(IQ_PACK, "pack::16b"), Q(IQ_WORD, "b32")},
-	 3, {OPND(IO_REG_VECTOR, false), OPND(IO_TMEM_ADDR, true), SPLIT_IMM}, false, COMPLETES_AT_WAIT_LD,
+	 3, {{IO_REG_VECTOR, false, false, true}, OPND(IO_TMEM_ADDR, true), SPLIT_IMM}, false, COMPLETES_AT_WAIT_LD,
 	 0, "loads TMEM cells into the warp's registers, as its image places them"},
 	{TC_ST, "st", ISA_APPLY, 5,
 	 {SYNC_ALIGNED, Q(IQ_SHAPE, NULL), Q(IQ_NUM, NULL), Q(IQ_PACK, "unpack::16b"), Q(IQ_WORD, "b32")},
@@ -172,6 +172,55 @@ isa_parse(const char *text, int *cta_group)
 		}
 	}
 	return NULL;
+}
+
+LOperand *
+tc_add_operand(LStmt *s, IsaOperand kind)
+{
+	const IsaInstr *in = s->instr;
+	int from = 0;
+	if (s->nops)
+		from = (int)(s->ops[s->nops - 1].slot - in->operands) + 1;
+	while (from < in->noperands && in->operands[from].kind != kind)
+		from++;
+	if (from == in->noperands)
+		fatal("tc_add_operand: tcgen05.%s has no further operand of kind %d", in->name, (int)kind);
+	if (!s->ops)
+		s->ops = pool_alloc(sizeof(LOperand) * ISA_MAX_OPERANDS);
+	LOperand *o = &s->ops[s->nops++];
+	o->slot = &in->operands[from];
+	return o;
+}
+
+LOperand *
+tc_operand(const LStmt *s, IsaOperand kind)
+{
+	for (int i = 0; i < s->nops; i++)
+		if (s->ops[i].slot->kind == kind)
+			return &s->ops[i];
+	return NULL;
+}
+
+IExpr *
+tc_addr(const LStmt *s)
+{
+	for (int i = 0; i < s->nops; i++)
+		if (s->ops[i].slot->kind == IO_TMEM_ADDR || s->ops[i].slot->kind == IO_SHARED_SLOT)
+			return s->ops[i].addr;
+	return NULL;
+}
+
+int
+tc_nregs(const LStmt *s)
+{
+	const LOperand *o = tc_operand(s, IO_REG_VECTOR);
+	return o ? o->nregs : 0;
+}
+
+const RegRef *
+tc_reg(const LStmt *s, int r)
+{
+	return &tc_operand(s, IO_REG_VECTOR)->regs[r];
 }
 
 const IsaInstr *

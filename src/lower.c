@@ -66,7 +66,7 @@ place_wait(void *unused, TcKind kind, Loc loc, bool before_split)
 	LStmt *l = pool_alloc(sizeof *l);
 	l->kind = L_TC;
 	l->loc = loc;
-	l->tc = kind;
+	l->instr = isa_instr(kind);
 	List *into = before_split && W.split_list ? W.split_list : W.out;
 	int at = into != W.out ? W.split_at : W.wait_at >= 0 ? W.wait_at : W.out->n;
 	list_insert(into, at++, l);
@@ -758,8 +758,9 @@ lower_instr(Stmt *s)
 	LStmt *l = pool_alloc(sizeof *l);
 	l->kind = L_TC;
 	l->loc = s->loc;
-	l->tc = spec->kind;
+	l->instr = spec;
 	l->cta_group = group;
+	int ncols = 0;
 	if (spec->kind == TC_ALLOC) {
 		Expr *slot = LIST_AT(s->operands, Expr, 0);
 		IExpr *addr = sema_address(slot);
@@ -770,11 +771,12 @@ lower_instr(Stmt *s)
 			W.skipped = true;
 			return;
 		}
-		ops.ncols_ok = check_ncols(LIST_AT(s->operands, Expr, 1), &l->ncols);
+		ops.ncols_ok = check_ncols(LIST_AT(s->operands, Expr, 1), &ncols);
 		if (!ops.ncols_ok)
-			l->ncols = 0; /* unknown: later checks of the column count stay quiet */
+			ncols = 0; /* unknown: later checks of the column count stay quiet */
 		ops.addr = addr;
-		l->addr = addr;
+		tc_add_operand(l, IO_SHARED_SLOT)->addr = addr;
+		tc_add_operand(l, IO_NCOLS)->imm = (uint32_t)ncols;
 	} else if (spec->kind == TC_DEALLOC) {
 		Expr *ae = LIST_AT(s->operands, Expr, 0);
 		IExpr *addr = sema_expr(ae);
@@ -784,14 +786,15 @@ lower_instr(Stmt *s)
 			error(ae->loc, "%s takes a TMEM address (u32), not a float", isa_name(TC_DEALLOC, 0));
 			return;
 		}
-		ops.ncols_ok = check_ncols(LIST_AT(s->operands, Expr, 1), &l->ncols);
+		ops.ncols_ok = check_ncols(LIST_AT(s->operands, Expr, 1), &ncols);
 		if (!ops.ncols_ok)
-			l->ncols = 0;
+			ncols = 0;
 		ops.addr = addr;
 		ops.addr_loc = ae->loc;
 		ops.ncols_loc = LIST_AT(s->operands, Expr, 1)->loc;
 		ops.allocs_known = !W.skipped;
-		l->addr = ie_convert(addr, T_U32);
+		tc_add_operand(l, IO_TMEM_ADDR)->addr = ie_convert(addr, T_U32);
+		tc_add_operand(l, IO_NCOLS)->imm = (uint32_t)ncols;
 	}
 	if (protocol_instr(W.proto, spec, l, uniform, &ops))
 		list_push(W.out, l);
@@ -1425,10 +1428,10 @@ lower_stmt(Stmt *s)
 		}
 		protocol_cta_sync(W.proto, s->loc, s->writes_follow);
 		if (s->fence_before)
-			emit(L_FENCE, s->loc)->tc = TC_FENCE_BEFORE;
+			emit(L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_BEFORE);
 		emit(L_BARRIER, s->loc);
 		if (s->fence_after)
-			emit(L_FENCE, s->loc)->tc = TC_FENCE_AFTER;
+			emit(L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_AFTER);
 		return;
 	}
 	case S_WARP_SYNC:
@@ -1688,13 +1691,13 @@ tc_use_of(const List *stmts, uint64_t cur, int threads, TcUse *u)
 		const LStmt *s = LIST_AT(*stmts, LStmt, i);
 		switch (s->kind) {
 		case L_TC:
-			if (s->tc == TC_LD)
+			if (s->instr->kind == TC_LD)
 				u->ld |= cur;
-			else if (s->tc == TC_ST)
+			else if (s->instr->kind == TC_ST)
 				u->st |= cur;
-			else if (s->tc == TC_ALLOC || s->tc == TC_DEALLOC)
+			else if (s->instr->kind == TC_ALLOC || s->instr->kind == TC_DEALLOC)
 				u->whole |= cur;
-			u->alloc |= s->tc == TC_ALLOC;
+			u->alloc |= s->instr->kind == TC_ALLOC;
 			break;
 		case L_BARRIER:
 			u->all = true;
@@ -1769,9 +1772,9 @@ prune_fences(KernelIR *k)
 			pending = (TcUse){0}; /* ordered against everything later by this barrier's fences */
 			continue;
 		}
-		if (before && before->kind == L_FENCE && before->tc == TC_FENCE_BEFORE)
+		if (before && before->kind == L_FENCE && before->instr->kind == TC_FENCE_BEFORE)
 			remove_stmt(&k->body, before);
-		if (after && after->kind == L_FENCE && after->tc == TC_FENCE_AFTER)
+		if (after && after->kind == L_FENCE && after->instr->kind == TC_FENCE_AFTER)
 			remove_stmt(&k->body, after);
 	}
 }
@@ -2209,7 +2212,6 @@ reg_move(Tensor *dst, int ds, Tensor *src, int ss, bool word, Loc loc)
 	if (word) {
 		l->kind = L_COPY;
 		l->regs = pool_alloc(2 * sizeof(RegRef));
-		l->nregs = 2;
 		l->regs[0] = (RegRef){.tensor = dst, .word = ds};
 		l->regs[1] = (RegRef){.tensor = src, .word = ss};
 		return l;

@@ -1075,6 +1075,7 @@ protocol_instr_enter(Protocol *p, const IsaInstr *in, int cta_group, const char 
 static bool
 allocates(Protocol *p, const LStmt *l, const TcOperands *ops, bool ok)
 {
+	int ncols = (int)tc_operand(l, IO_NCOLS)->imm;
 	uint64_t by = ok || !p->warps ? p->warps : 1ull << lowest_warp(p->warps);
 	/* TCGEN05.md 4: the permit is the CTA's; a relinquish by any of its warps ends it */
 	if (ok && p->flow.relinquished_some) {
@@ -1084,9 +1085,9 @@ allocates(Protocol *p, const LStmt *l, const TcOperands *ops, bool ok)
 	}
 	for (int i = 0; i < p->allocs.n && ok; i++) {
 		AllocInfo *prev = LIST_AT(p->allocs, AllocInfo, i);
-		if (prev->ncols && prev->ncols < l->ncols) {
+		if (prev->ncols && prev->ncols < ncols) {
 			error(l->loc, "%s of %d columns after one of %d: the column count must not grow between allocations "
-			              "of a CTA", isa_name(TC_ALLOC, 0), l->ncols, prev->ncols);
+			              "of a CTA", isa_name(TC_ALLOC, 0), ncols, prev->ncols);
 			note(prev->loc, "the earlier allocation is here");
 			ok = false;
 		}
@@ -1101,9 +1102,9 @@ allocates(Protocol *p, const LStmt *l, const TcOperands *ops, bool ok)
 			holder = live->alloc;
 		}
 	}
-	if (ok && held + l->ncols > 512) {
+	if (ok && held + ncols > 512) {
 		error(l->loc, "%s of %d columns while this CTA holds %d of its 512 columns: it waits for a dealloc that "
-		              "never comes (a deadlock)", isa_name(TC_ALLOC, 0), l->ncols, held);
+		              "never comes (a deadlock)", isa_name(TC_ALLOC, 0), ncols, held);
 		note(holder->loc, "columns still allocated here; free them first with %s", isa_name(TC_DEALLOC, 0));
 		ok = false;
 	}
@@ -1111,7 +1112,7 @@ allocates(Protocol *p, const LStmt *l, const TcOperands *ops, bool ok)
 	AllocInfo *a = pool_alloc(sizeof *a);
 	a->slot = ops->addr->tensor;
 	a->slot_index = ie_is_const(ops->addr->index, &index) ? (int)index : -1;
-	a->ncols = l->ncols;
+	a->ncols = ncols;
 	a->loc = l->loc;
 	a->warps = by;
 	list_push(&p->allocs, a);
@@ -1128,6 +1129,7 @@ allocates(Protocol *p, const LStmt *l, const TcOperands *ops, bool ok)
 static bool
 frees(Protocol *p, const LStmt *l, const TcOperands *ops, bool ncols_ok)
 {
+	int ncols = (int)tc_operand(l, IO_NCOLS)->imm;
 	protocol_read(p, ops->addr, ops->addr_loc);
 	int col, lane;
 	AllocInfo *a = protocol_find_alloc(p, ops->addr, &col, &lane);
@@ -1158,8 +1160,8 @@ frees(Protocol *p, const LStmt *l, const TcOperands *ops, bool ncols_ok)
 		note(before->at, "it is freed here first");
 		return false;
 	}
-	if (a && a->ncols && l->ncols && a->ncols != l->ncols) {
-		error(ops->ncols_loc, "%s of %d columns, but the allocation has %d", isa_name(TC_DEALLOC, 0), l->ncols,
+	if (a && a->ncols && ncols && a->ncols != ncols) {
+		error(ops->ncols_loc, "%s of %d columns, but the allocation has %d", isa_name(TC_DEALLOC, 0), ncols,
 		      a->ncols);
 		note(a->loc, "the allocation is here");
 		ncols_ok = false;
@@ -1167,7 +1169,7 @@ frees(Protocol *p, const LStmt *l, const TcOperands *ops, bool ncols_ok)
 	bool traced = a != NULL;
 	for (int i = 0; i < p->flow.live.n; i++) {
 		LiveAlloc *live = LIST_AT(p->flow.live, LiveAlloc, i);
-		if (a ? live->alloc == a : live->live && (live->alloc->ncols == l->ncols || !l->ncols)) {
+		if (a ? live->alloc == a : live->live && (live->alloc->ncols == ncols || !ncols)) {
 			/* the columns are the CTA's: freed by one warp, they are freed for all */
 			if (p->warps)
 				live->live = false;
@@ -1179,7 +1181,7 @@ frees(Protocol *p, const LStmt *l, const TcOperands *ops, bool ncols_ok)
 	if (!a && !traced && !reported && ops->allocs_known && error_count == p->errors_before && ncols_ok && p->warps) {
 		if (p->allocs.n)
 			error(l->loc, "%s of %d columns, but no allocation of that size is live here", isa_name(TC_DEALLOC, 0),
-			      l->ncols);
+			      ncols);
 		else
 			error(l->loc, "%s without a %s in this kernel: a dealloc frees exactly an allocated address",
 			      isa_name(TC_DEALLOC, 0), isa_name(TC_ALLOC, 0));

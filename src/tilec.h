@@ -726,14 +726,12 @@ struct LStmt {
 	bool align_test; /* a copy's access whose vector form may test its address's alignment at run time */
 	bool owner_test; /* L_IF: a copy's test of which threads own the elements (of thread_idx.x alone) */
 	/* L_TC, L_FENCE */
-	TcKind tc;
+	const struct IsaInstr *instr; /* its row of isa.c */
 	int cta_group;
-	Opcode op;
-	IExpr *addr;   /* alloc: shared slot address; dealloc, ld, st: TMEM address */
-	int ncols;
-	uint32_t imm;  /* 16x32bx2 */
-	RegRef *regs;
-	int nregs;
+	Opcode op;                    /* ld, st: shape, .xN, packing */
+	struct LOperand *ops;         /* in the row's order, those the qualifiers ask for (tc_add_operand) */
+	int nops;
+	RegRef *regs; /* L_COPY: regs[0] = regs[1] */
 	const char *comment; /* apply: its source line */
 	int vec; /* L_STORE, L_REG_STORE: this and the next vec - 1 statements are one vector access (vectorize.c) */
 	bool live; /* L_REG_STORE: some warp reads what it writes (vectorize.c drops the others) */
@@ -822,7 +820,17 @@ typedef struct IsaOperandSlot {
 	IsaOperand kind;
 	bool bracketed;  /* written [x]: the instruction reads or writes memory at x */
 	bool split_only; /* present only with the shape .16x32bx2 (immHalfSplitoff) */
+	bool written;    /* the instruction writes it (ld's registers): an output of the CUDA C asm */
 } IsaOperandSlot;
+
+/* An operand of a lowered tcgen05 statement (LStmt.ops): its place in the row, and its value. */
+typedef struct LOperand {
+	const IsaOperandSlot *slot;
+	IExpr *addr;  /* IO_SHARED_SLOT, IO_TMEM_ADDR */
+	uint32_t imm; /* IO_NCOLS (0 where the count was wrong), IO_IMM */
+	RegRef *regs; /* IO_REG_VECTOR */
+	int nregs;
+} LOperand;
 
 /* One qualifier place of a row's spelling: "." and one of its values. */
 typedef enum IsaQual {
@@ -894,6 +902,13 @@ const char *isa_spelling(TcKind kind, int cta_group); /* the whole PTX spelling 
 /* The whole PTX spelling of row in with the statement's choices: cta_group, and op for ld / st (else NULL). */
 const char *isa_format(const IsaInstr *in, int cta_group, const Opcode *op);
 const char *isa_known(void); /* the instruction statements, in words, for a message */
+/* Appends to s (whose instr is set) the operand of its row's next slot of that kind. */
+LOperand *tc_add_operand(LStmt *s, IsaOperand kind);
+/* The statement's first operand of that kind, or NULL. */
+LOperand *tc_operand(const LStmt *s, IsaOperand kind);
+IExpr *tc_addr(const LStmt *s); /* its shared-slot or TMEM address operand, or NULL */
+int tc_nregs(const LStmt *s);   /* the registers of its register vector, 0 without one */
+const RegRef *tc_reg(const LStmt *s, int r);
 /* The row whose "tcgen05." name and a '.' begin text (an opcode of that family, whatever follows), or NULL. */
 const IsaInstr *isa_family(const char *text);
 
