@@ -263,7 +263,7 @@ check_slab(Check *c, Issue *is, Base *b, int k)
 	}
 	int cols = opcode_tmem_cols(&c->op);
 	int first = t->col_offset + b->col;
-	int limit = t->alloc && t->alloc->ncols ? t->alloc->ncols : 512;
+	int limit = t->alloc && t->alloc->ncols ? t->alloc->ncols : TMEM_COLS;
 	if (first < 0 || first + cols > limit) {
 		mm->kind = MM_COLUMNS;
 		mm->operand = 1 + k;
@@ -543,8 +543,8 @@ apply_report(const ApplyInput *in, const Mismatch *mm, Loc loc, Loc imm_loc, boo
 		Tensor *t = v->base;
 		int cols = opcode_tmem_cols(op);
 		headline(as_notes, loc, "%s of warp %d reaches TMEM columns %d..%d, past the %d columns %s", text, mm->warp,
-		      mm->col_first, mm->col_first + cols - 1, mm->col_limit, mm->col_limit < 512 ? "allocated" : "of tensor memory");
-		if (mm->col_limit < 512)
+		      mm->col_first, mm->col_first + cols - 1, mm->col_limit, mm->col_limit < TMEM_COLS ? "allocated" : "of tensor memory");
+		if (mm->col_limit < TMEM_COLS)
 			note(t->alloc->loc, "the allocation of %d columns is here", t->alloc->ncols);
 		return;
 	}

@@ -837,7 +837,7 @@ explain_rule(const Search *s, Stmt *st, const Opcode *op)
 			return;
 	}
 	int lane0 = tv->base->lane_offset + LAYOUT_PLACE(tv->base->layout, tv->map[0], 0)[AX_TLANE];
-	if (lane0 % 32 || (rows != 32 && rows != 128) || (rows == 128 && lane0))
+	if (lane0 % 32 || (rows != 32 && rows != TMEM_LANES) || (rows == TMEM_LANES && lane0))
 		return;
 	note(st->loc, "'%s' holds row i of its %d rows in TMEM lane %s%s: for 32x32b, a layout that gives row i to "
 	              "thread %s, e.g. S[(%d, %d) : (1@%s, 1)]", tv->base->name, rows, lane0 ? pool_printf("%d + ", lane0) : "",

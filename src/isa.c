@@ -24,6 +24,7 @@
 #define CTA_GROUP Q(IQ_CTA_GROUP, "cta_group::1|cta_group::2")
 #define OPND(kind, bracketed) {kind, bracketed, false, false}
 #define SPLIT_IMM {IO_IMM, false, true, false}
+#define WRITTEN_REGS {IO_REG_VECTOR, false, false, true}
 static const IsaInstr instrs[] = {
 	{TC_ALLOC, "alloc", ISA_STATEMENT, 4, {CTA_GROUP, SYNC_ALIGNED, Q(IQ_WORD, "shared::cta"), Q(IQ_WORD, "b32")},
 	 2, {OPND(IO_SHARED_SLOT, true), OPND(IO_NCOLS, false)}, true, COMPLETES_AT_ONCE,
@@ -43,7 +44,7 @@ static const IsaInstr instrs[] = {
 	 EFF_ORDERS, "orders the tcgen05 work after it against a preceding thread sync"},
 	{TC_LD, "ld", ISA_APPLY, 5,
 	 {SYNC_ALIGNED, Q(IQ_SHAPE, NULL), Q(IQ_NUM, NULL), Q(IQ_PACK, "pack::16b"), Q(IQ_WORD, "b32")},
-	 3, {{IO_REG_VECTOR, false, false, true}, OPND(IO_TMEM_ADDR, true), SPLIT_IMM}, false, COMPLETES_AT_WAIT_LD,
+	 3, {WRITTEN_REGS, OPND(IO_TMEM_ADDR, true), SPLIT_IMM}, false, COMPLETES_AT_WAIT_LD,
 	 0, "loads TMEM cells into the warp's registers, as its image places them"},
 	{TC_ST, "st", ISA_APPLY, 5,
 	 {SYNC_ALIGNED, Q(IQ_SHAPE, NULL), Q(IQ_NUM, NULL), Q(IQ_PACK, "unpack::16b"), Q(IQ_WORD, "b32")},
@@ -55,6 +56,7 @@ static const IsaInstr instrs[] = {
 #undef CTA_GROUP
 #undef OPND
 #undef SPLIT_IMM
+#undef WRITTEN_REGS
 
 /* The lowest PTX ISA version that ptxas (CUDA 13.0) accepts for each target with every tcgen05
  * instruction tilec emits: tcgen05 needs 8.6; the f variants of sm_100 and both of sm_103 need 8.8;

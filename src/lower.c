@@ -657,8 +657,8 @@ check_ncols(Expr *e, int *out)
 	int64_t n;
 	if (!const_int(e, &n, "the column count"))
 		return false;
-	if (n < 32 || n > 512 || (n & (n - 1))) {
-		error(e->loc, "tcgen05 allocations take a power of two from 32 to 512 columns, not %lld", (long long)n);
+	if (n < 32 || n > TMEM_COLS || (n & (n - 1))) {
+		error(e->loc, "tcgen05 allocations take a power of two from 32 to %d columns, not %lld", TMEM_COLS, (long long)n);
 		return false;
 	}
 	*out = (int)n;

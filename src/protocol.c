@@ -881,7 +881,7 @@ protocol_at_alloc(Protocol *p, const IExpr *addr, const Expr *src, const char *n
 	AllocInfo *a = protocol_find_alloc(p, addr, col_offset, lane_offset);
 	/* TMEM has 128 lanes of 512 columns: an offset past them is no place in an allocation (and a
 	   negative one wraps round to such an offset) */
-	if (a && (*col_offset < 512 && *lane_offset < 128))
+	if (a && (*col_offset < TMEM_COLS && *lane_offset < TMEM_LANES))
 		return a;
 	if (quiet)
 		return NULL;
@@ -895,8 +895,8 @@ protocol_at_alloc(Protocol *p, const IExpr *addr, const Expr *src, const char *n
 	}
 	if (a) {
 		error(src->loc, "'%s' is declared at lane %d, column %d of the allocation in '%s[%d]', outside tensor memory "
-		                "(128 lanes of 512 columns); %s", name, *lane_offset, *col_offset, a->slot->name, a->slot_index,
-		      accepted);
+		                "(%d lanes of %d columns); %s", name, *lane_offset, *col_offset, a->slot->name, a->slot_index,
+		      TMEM_LANES, TMEM_COLS, accepted);
 		if (part)
 			note(part->loc, "the offset: columns, plus lanes << 16");
 		return NULL;
@@ -1102,9 +1102,9 @@ allocates(Protocol *p, const LStmt *l, const TcOperands *ops, bool ok)
 			holder = live->alloc;
 		}
 	}
-	if (ok && held + ncols > 512) {
-		error(l->loc, "%s of %d columns while this CTA holds %d of its 512 columns: it waits for a dealloc that "
-		              "never comes (a deadlock)", isa_name(TC_ALLOC, 0), ncols, held);
+	if (ok && held + ncols > TMEM_COLS) {
+		error(l->loc, "%s of %d columns while this CTA holds %d of its %d columns: it waits for a dealloc that "
+		              "never comes (a deadlock)", isa_name(TC_ALLOC, 0), ncols, held, TMEM_COLS);
 		note(holder->loc, "columns still allocated here; free them first with %s", isa_name(TC_DEALLOC, 0));
 		ok = false;
 	}

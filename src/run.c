@@ -586,7 +586,7 @@ tmem_fills(KernelIR *k, RunOptions *o, Tensor **fills, int *params, const Shape6
 static int
 tmem_fills_apart(KernelIR *k, RunOptions *o, Tensor **fills)
 {
-	enum { CELLS = 128 * 512 };
+	enum { CELLS = TMEM_LANES * TMEM_COLS };
 	int n = o->tmems.n, rc = 0;
 	uint32_t *bits = n > 1 ? calloc(CELLS, sizeof *bits) : NULL;
 	int *owner = n > 1 ? calloc(CELLS, sizeof *owner) : NULL;
@@ -614,10 +614,10 @@ tmem_fills_apart(KernelIR *k, RunOptions *o, Tensor **fills)
 			for (int e = 0; e < t->count * t->layout->nrep && !rc; e++) {
 				const int32_t *place = LAYOUT_PLACE(t->layout, e / t->layout->nrep, e % t->layout->nrep);
 				int lane = t->lane_offset + place[AX_TLANE], col = t->col_offset + place[AX_TCOL] / per;
-				if (lane < 0 || lane >= 128 || col < 0 || col >= 512)
+				if (lane < 0 || lane >= TMEM_LANES || col < 0 || col >= TMEM_COLS)
 					continue;
 				uint32_t mask = (ebits == 32 ? 0xffffffffu : (1u << ebits) - 1) << (place[AX_TCOL] % per * ebits);
-				int cell = lane * 512 + col, j = owner[cell];
+				int cell = lane * TMEM_COLS + col, j = owner[cell];
 				if ((bits[cell] & mask) && j == i)
 					continue; /* a replica of the layout (+ R) gets the same value */
 				if ((bits[cell] & mask) && fills[j] == t) {
@@ -673,7 +673,7 @@ fill_function(Buf *b, Tensor **fills, int nfills)
 		for (int e = 0; e < n; e++) {
 			const int32_t *place = LAYOUT_PLACE(t->layout, e / t->layout->nrep, e % t->layout->nrep);
 			int lane = t->lane_offset + place[AX_TLANE], col = t->col_offset + place[AX_TCOL] / per;
-			buf_printf(b, "%s%s%d", e ? "," : "", e % 16 ? " " : "\n\t", lane * 512 + col);
+			buf_printf(b, "%s%s%d", e ? "," : "", e % 16 ? " " : "\n\t", lane * TMEM_COLS + col);
 		}
 		buf_printf(b, "\n};\nstatic const unsigned char tl_fill_shift_%d[%d] = {", i, n);
 		for (int e = 0; e < n; e++)
