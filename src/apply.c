@@ -263,7 +263,7 @@ check_slab(Check *c, Issue *is, Base *b, int k)
 	}
 	int cols = opcode_tmem_cols(&c->op);
 	int first = t->col_offset + b->col;
-	int limit = t->alloc && t->alloc->ncols ? t->alloc->ncols : 512;
+	int limit = t->alloc && t->alloc->ncols ? t->alloc->ncols : TMEM_COLS;
 	if (first < 0 || first + cols > limit) {
 		mm->kind = MM_COLUMNS;
 		mm->operand = 1 + k;
@@ -543,8 +543,8 @@ apply_report(const ApplyInput *in, const Mismatch *mm, Loc loc, Loc imm_loc, boo
 		Tensor *t = v->base;
 		int cols = opcode_tmem_cols(op);
 		headline(as_notes, loc, "%s of warp %d reaches TMEM columns %d..%d, past the %d columns %s", text, mm->warp,
-		      mm->col_first, mm->col_first + cols - 1, mm->col_limit, mm->col_limit < 512 ? "allocated" : "of tensor memory");
-		if (mm->col_limit < 512)
+		      mm->col_first, mm->col_first + cols - 1, mm->col_limit, mm->col_limit < TMEM_COLS ? "allocated" : "of tensor memory");
+		if (mm->col_limit < TMEM_COLS)
 			note(t->alloc->loc, "the allocation of %d columns is here", t->alloc->ncols);
 		return;
 	}
@@ -583,15 +583,24 @@ make_tc(Check *c, Issue *is, IExpr *addr)
 	LStmt *l = pool_alloc(sizeof *l);
 	l->kind = L_TC;
 	l->loc = c->loc;
-	l->tc = c->op.is_ld ? TC_LD : TC_ST;
+	l->instr = isa_instr(c->op.is_ld ? TC_LD : TC_ST);
 	l->op = c->op;
-	l->addr = addr;
-	l->imm = c->imm;
-	l->nregs = opcode_regs(&c->op);
-	l->regs = pool_alloc(sizeof(RegRef) * l->nregs);
-	for (int r = 0; r < l->nregs; r++) {
-		l->regs[r].tensor = c->in->reg->base;
-		l->regs[r].word = is->words[r];
+	/* the operands in the row's order: ld r, [taddr], imm; st [taddr], imm, r */
+	for (int i = 0; i < l->instr->noperands; i++) {
+		const IsaOperandSlot *slot = &l->instr->operands[i];
+		if (slot->split_only && c->op.shape != SH_16X32BX2)
+			continue;
+		LOperand *o = tc_add_operand(l, slot->kind);
+		if (slot->kind == IO_TMEM_ADDR)
+			o->addr = addr;
+		else if (slot->kind == IO_IMM)
+			o->imm = c->imm;
+		else if (slot->kind == IO_REG_VECTOR) {
+			o->nregs = opcode_regs(&c->op);
+			o->regs = pool_alloc(sizeof(RegRef) * o->nregs);
+			for (int r = 0; r < o->nregs; r++)
+				o->regs[r] = (RegRef){.tensor = c->in->reg->base, .word = is->words[r]};
+		}
 	}
 	return l;
 }
@@ -1045,7 +1054,6 @@ staging_copies(Check *c, Issue *issues, int nwarp, int p, Tensor *staging, bool 
 			copy->kind = L_COPY;
 			copy->loc = c->loc;
 			copy->regs = pool_alloc(2 * sizeof(RegRef));
-			copy->nregs = 2;
 			RegRef mine = {.tensor = c->in->reg->base, .word = is->words[r]}, staged = {.tensor = staging, .word = p * nregs + r};
 			copy->regs[0] = into_staging ? staged : mine; /* destination */
 			copy->regs[1] = into_staging ? mine : staged; /* source */
@@ -1112,10 +1120,8 @@ emit_issues(Check *c, Issue *issues, int nwarp, ApplyCtx *ctx, List *out)
 			IExpr *addr = shared_address(c, issues, nwarp, p, gi_expr);
 			LStmt *l = make_tc(c, &issues[p], addr);
 			if (staging) {
-				for (int r = 0; r < nregs; r++) {
-					l->regs[r].tensor = staging;
-					l->regs[r].word = p * nregs + r;
-				}
+				for (int r = 0; r < nregs; r++)
+					tc_operand(l, IO_REG_VECTOR)->regs[r] = (RegRef){.tensor = staging, .word = p * nregs + r};
 				LStmt *copies = staging_copies(c, issues, nwarp, p, staging, !c->op.is_ld);
 				if (c->op.is_ld) {
 					list_push(body, l);

@@ -801,10 +801,10 @@ explain_impossible(const Search *s, Stmt *st, const char *dir)
 		note(st->loc, "no %s instruction can do this copy, whatever its shape: element %s lies in TMEM lane %d, "
 		              "which an instruction moves to or from lane %d of the warp (32x32b), lane %d or %d "
 		              "(16x32bx2) or lanes %d to %d (the other 16-row shapes), but the layout of '%s' gives it to "
-		              "lane %d; a tcgen05.ld or st keeps each TMEM lane in its thread lane or 16-lane group, so a "
+		              "lane %d; a %s or st keeps each TMEM lane in its thread lane or 16-lane group, so a "
 		              "transpose goes through memory (a shared tensor and cta_sync) or through a tmem tensor "
 		              "stored transposed", dir, where, lane, lane % 32, lane % 16, lane % 16 + 16, 4 * (lane % 8),
-		     4 * (lane % 8) + 3, s->lv->base->name, thread % 32);
+		     4 * (lane % 8) + 3, s->lv->base->name, thread % 32, isa_name(TC_LD, 0));
 	return true;
 }
 
@@ -837,7 +837,7 @@ explain_rule(const Search *s, Stmt *st, const Opcode *op)
 			return;
 	}
 	int lane0 = tv->base->lane_offset + LAYOUT_PLACE(tv->base->layout, tv->map[0], 0)[AX_TLANE];
-	if (lane0 % 32 || (rows != 32 && rows != 128) || (rows == 128 && lane0))
+	if (lane0 % 32 || (rows != 32 && rows != TMEM_LANES) || (rows == TMEM_LANES && lane0))
 		return;
 	note(st->loc, "'%s' holds row i of its %d rows in TMEM lane %s%s: for 32x32b, a layout that gives row i to "
 	              "thread %s, e.g. S[(%d, %d) : (1@%s, 1)]", tv->base->name, rows, lane0 ? pool_printf("%d + ", lane0) : "",
@@ -866,7 +866,7 @@ copy_tmem(Stmt *st, View *dst, View *lv, View *tv, ApplyCtx *ctx, List *out, Cop
 		emit_applies(st, ctx, out, choice, memo, NULL);
 		return true;
 	}
-	const char *dir = s.is_ld ? "tcgen05.ld" : "tcgen05.st";
+	const char *dir = isa_name(s.is_ld ? TC_LD : TC_ST, 0);
 	if (lv->count % (s.groups * 32 * s.half)) {
 		error(st->loc, "this copy moves %d elements, which %d warp%s of 32 threads cannot share evenly", lv->count,
 		      s.groups, s.groups > 1 ? "s" : "");
@@ -1573,13 +1573,13 @@ copy_lower(Stmt *st, View *dst, View *src, ApplyCtx *ctx, List *out, CopyChoice 
 			      etype_name(dst->base->type), src->name, etype_name(src->base->type));
 			const char *tt = etype_name(tv->base->type);
 			if (dk == TK_LOCAL)
-				note(st->loc, "tcgen05.ld moves bits: load into a local %s tensor of the same shape (with a layout that "
-				              "fits an instruction), then copy('%s', that local) converts each element", tt,
-				     lv->base->name);
+				note(st->loc, "%s moves bits: load into a local %s tensor of the same shape (with a layout that "
+				              "fits an instruction), then copy('%s', that local) converts each element",
+				     isa_name(TC_LD, 0), tt, lv->base->name);
 			else
-				note(st->loc, "tcgen05.st moves bits: copy '%s' into a local %s tensor of the same shape first (a "
-				              "conversion in each thread), then copy that local into '%s'", lv->base->name, tt,
-				     tv->base->name);
+				note(st->loc, "%s moves bits: copy '%s' into a local %s tensor of the same shape first (a "
+				              "conversion in each thread), then copy that local into '%s'", isa_name(TC_ST, 0),
+				     lv->base->name, tt, tv->base->name);
 			return false;
 		}
 		choice->is_tc = true;

@@ -825,8 +825,8 @@ draw_command(const char *what, List *include_dirs, Buf *svg)
 			line = 0;
 	}
 	if (line < 1 || line > 10000000) {
-		error(no_loc, "--draw takes a tcgen05.ld or tcgen05.st opcode, or FILE.tile:LINE with a line number from 1; "
-		      "not '%s' (see tilec --help)", what);
+		error(no_loc, "--draw takes a %s or %s opcode, or FILE.tile:LINE with a line number from 1; "
+		      "not '%s' (see tilec --help)", isa_name(TC_LD, 0), isa_name(TC_ST, 0), what);
 		return 2;
 	}
 	return draw_file_line(pool_strndup(what, (size_t)(colon - what)), (int)line, include_dirs, svg);

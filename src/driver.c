@@ -52,9 +52,11 @@ usage(FILE *out)
 	      "  -Wno-NAME, -Werror=NAME   one warning off / as an error (NAME as shown in [-WNAME])\n"
 	      "  --via=nvcc         build .ptx and .cubin from the CUDA C with nvcc\n"
 	      "  -Xptxas OPT        pass OPT (a comma-separated list) to ptxas; repeatable\n"
-	      "  --target=emu       CUDA C that emulates tensor memory (any GPU from sm_80, and the CPU)\n"
-	      "  --print-image OPCODE   print the register/TMEM image of a tcgen05.ld or tcgen05.st\n"
-	      "  --draw OPCODE|FILE:LINE -o X.svg   an SVG picture of an image, or of the apply at LINE\n"
+	      "  --target=emu       CUDA C that emulates tensor memory (any GPU from sm_80, and the CPU)\n",
+	      out);
+	fprintf(out, "  --print-image OPCODE   print the register/TMEM image of a %s or %s\n", isa_name(TC_LD, 0),
+	        isa_name(TC_ST, 0));
+	fputs("  --draw OPCODE|FILE:LINE -o X.svg   an SVG picture of an image, or of the apply at LINE\n"
 	      "  --version, --help\n",
 	      out);
 }

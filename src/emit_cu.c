@@ -490,24 +490,24 @@ stored_bits(EType t, const IExpr *value)
 static void stmts(List *list);
 
 static void
-reg_operands(const LStmt *s, int first)
+reg_operands(const LOperand *o, int first)
 {
-	for (int r = 0; r < s->nregs; r++) {
+	for (int r = 0; r < o->nregs; r++) {
 		buf_printf(E.out, "%s%%%d", r ? (r % 16 ? ", " : ",\"\n\t\t\"") : "", first + r);
 	}
 }
 
 static void
-reg_constraints(const LStmt *s, const char *constraint)
+reg_constraints(const LOperand *o, const char *constraint)
 {
-	for (int r = 0; r < s->nregs; r++) {
+	for (int r = 0; r < o->nregs; r++) {
 		if (r % 8 == 0) {
 			buf_puts(E.out, "\n");
 			line_start();
 			buf_puts(E.out, "\t  ");
 		}
-		buf_printf(E.out, "\"%s\"(%s[%d])%s", constraint, s->regs[r].tensor->cname, s->regs[r].word,
-		           r + 1 == s->nregs ? "" : r % 8 == 7 ? "," : ", ");
+		buf_printf(E.out, "\"%s\"(%s[%d])%s", constraint, o->regs[r].tensor->cname, o->regs[r].word,
+		           r + 1 == o->nregs ? "" : r % 8 == 7 ? "," : ", ");
 	}
 }
 
@@ -550,72 +550,86 @@ wait_ld(void)
 	}
 }
 
+/* The asm's constraints: the outputs (the registers a load writes), then the inputs (addresses, the
+   registers a store reads); an instruction with a register vector spreads them over lines. */
+static void
+tc_constraints(const LStmt *s, bool vector)
+{
+	for (int pass = 0; pass < 2; pass++) {
+		buf_puts(E.out, pass ? (vector ? ": " : ":") : (vector ? "\t:" : " :"));
+		bool first = true;
+		for (int i = 0; i < s->nops; i++) {
+			const LOperand *o = &s->ops[i];
+			if (o->slot->written != !pass || o->slot->kind == IO_NCOLS || o->slot->kind == IO_IMM)
+				continue;
+			buf_puts(E.out, first ? "" : ",");
+			first = false;
+			if (o->slot->kind == IO_REG_VECTOR) {
+				reg_constraints(o, o->slot->written ? "=r" : "r");
+			} else if (vector) {
+				buf_puts(E.out, "\"r\"(");
+				expr_top(o->addr);
+				buf_puts(E.out, ")");
+			} else {
+				buf_puts(E.out, " \"r\"(");
+				expr(o->addr);
+				buf_puts(E.out, ") ");
+			}
+		}
+		if (!pass && vector && !first) {
+			buf_puts(E.out, "\n");
+			line_start();
+			buf_puts(E.out, "\t");
+		}
+	}
+	buf_puts(E.out, vector ? " : \"memory\");\n" : ": \"memory\");\n");
+}
+
 static void
 tc(const LStmt *s)
 {
-	char text[96];
-	if (s->tc == TC_WAIT_LD) {
+	if (s->instr->kind == TC_WAIT_LD) {
 		wait_ld();
 		return;
 	}
-	if (s->tc != TC_LD && s->tc != TC_ST) {
-		/* the operands as isa.c's row lists them: an address (s->addr) as %0, a column count */
-		const IsaInstr *in = isa_instr(s->tc);
-		bool addr = false;
-		line_start();
-		buf_printf(E.out, "asm volatile(\"%s", isa_spelling(s->tc, s->cta_group));
-		for (int i = 0; i < in->noperands; i++) {
-			buf_puts(E.out, i ? ", " : " ");
-			if (in->operands[i] == IO_NCOLS) {
-				buf_printf(E.out, "%d", s->ncols);
-			} else {
-				buf_puts(E.out, in->operands[i] == IO_SHARED_SLOT ? "[%0]" : "%0");
-				addr = true;
-			}
-		}
-		buf_puts(E.out, ";\" ::");
-		if (addr) {
-			buf_puts(E.out, " \"r\"(");
-			expr(s->addr);
-			buf_puts(E.out, ") ");
-		}
-		buf_puts(E.out, ": \"memory\");\n");
-		return;
-	}
-	opcode_format(&s->op, text, sizeof text);
-	bool x2 = s->op.shape == SH_16X32BX2;
+	/* the template: the operands in the row's order, numbered %0, %1, ... as they come */
+	bool vector = tc_operand(s, IO_REG_VECTOR) != NULL;
+	int n = 0;
 	line_start();
-	if (s->tc == TC_LD) {
-		buf_printf(E.out, "asm volatile(\"%s {", text);
-		reg_operands(s, 0);
-		buf_printf(E.out, "}, [%%%d]", s->nregs);
-		if (x2)
-			buf_printf(E.out, ", %u", s->imm);
-		buf_puts(E.out, ";\"\n");
-		line_start();
-		buf_puts(E.out, "\t:");
-		reg_constraints(s, "=r");
-		buf_puts(E.out, "\n");
-		line_start();
-		buf_puts(E.out, "\t: \"r\"(");
-		expr_top(s->addr);
-		buf_puts(E.out, ") : \"memory\");\n");
-		for (int r = 0; r < s->nregs; r++)
-			list_push(&E.pending, &s->regs[r]);
-	} else {
-		buf_printf(E.out, "asm volatile(\"%s [%%0]", text);
-		if (x2)
-			buf_printf(E.out, ", %u", s->imm);
-		buf_puts(E.out, ", {");
-		reg_operands(s, 1);
-		buf_puts(E.out, "};\"\n");
-		line_start();
-		buf_puts(E.out, "\t:: \"r\"(");
-		expr_top(s->addr);
-		buf_puts(E.out, "),");
-		reg_constraints(s, "r");
-		buf_puts(E.out, " : \"memory\");\n");
+	buf_printf(E.out, "asm volatile(\"%s", isa_format(s->instr, s->cta_group, &s->op));
+	for (int i = 0; i < s->nops; i++) {
+		const LOperand *o = &s->ops[i];
+		buf_puts(E.out, i ? ", " : " ");
+		buf_puts(E.out, o->slot->bracketed ? "[" : "");
+		switch (o->slot->kind) {
+		case IO_REG_VECTOR:
+			buf_puts(E.out, "{");
+			reg_operands(o, n);
+			buf_puts(E.out, "}");
+			n += o->nregs;
+			if (o->slot->written)
+				for (int r = 0; r < o->nregs; r++)
+					list_push(&E.pending, &o->regs[r]);
+			break;
+		case IO_SHARED_SLOT:
+		case IO_TMEM_ADDR:
+			buf_printf(E.out, "%%%d", n++);
+			break;
+		case IO_NCOLS:
+			buf_printf(E.out, "%d", (int)o->imm);
+			break;
+		case IO_IMM:
+			buf_printf(E.out, "%u", o->imm);
+			break;
+		default:
+			fatal("CUDA C: no operand of kind %d yet", (int)o->slot->kind);
+		}
+		buf_puts(E.out, o->slot->bracketed ? "]" : "");
 	}
+	buf_puts(E.out, vector ? ";\"\n" : ";\"");
+	if (vector)
+		line_start();
+	tc_constraints(s, vector);
 }
 
 static void
@@ -989,7 +1003,7 @@ list_uses_warp(List *list)
 					return true;
 			continue;
 		}
-		if (uses_warp(s->value) || uses_warp(s->cond) || uses_warp(s->addr) || uses_warp(s->index) ||
+		if (uses_warp(s->value) || uses_warp(s->cond) || uses_warp(tc_addr(s)) || uses_warp(s->index) ||
 		    uses_warp(s->lo) || uses_warp(s->hi) || list_uses_warp(&s->body) || list_uses_warp(&s->els))
 			return true;
 	}
@@ -1039,9 +1053,9 @@ collect_reads(const List *list)
 		collect_expr_reads(s->cond);
 		collect_expr_reads(s->lo);
 		collect_expr_reads(s->hi);
-		collect_expr_reads(s->addr);
-		for (int r = 0; r < s->nregs; r++)
-			note_read(s->regs[r].tensor->cname);
+		collect_expr_reads(tc_addr(s));
+		for (int r = 0; r < tc_nregs(s); r++)
+			note_read(tc_reg(s, r)->tensor->cname);
 		if (s->kind == L_STORE || s->kind == L_REG_STORE)
 			note_read(s->tensor->cname);
 		collect_reads(&s->body);

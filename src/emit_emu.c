@@ -185,6 +185,42 @@ image_tables(CuWriter *w, Buf *out)
 	}
 }
 
+/* The arguments of a tcgen05 instruction's runtime call: every operand of its row in order, ", " before
+ * each; an operand the qualifiers leave out is 0 (ld / st without .16x32bx2), and the register vector is
+ * passed as tl_r by the caller. */
+static void
+emu_operands(CuWriter *w, const LStmt *s)
+{
+	Buf *out = w->out;
+	for (int i = 0; i < s->instr->noperands; i++) {
+		const IsaOperandSlot *slot = &s->instr->operands[i];
+		const LOperand *o = NULL;
+		for (int k = 0; k < s->nops && !o; k++)
+			o = s->ops[k].slot == slot ? &s->ops[k] : NULL;
+		switch (slot->kind) {
+		case IO_REG_VECTOR:
+			continue;
+		case IO_SHARED_SLOT:
+			buf_printf(out, ", &%s[", o->addr->tensor->cname);
+			cu_expr(w, o->addr->index);
+			buf_puts(out, "]");
+			break;
+		case IO_TMEM_ADDR:
+			buf_puts(out, ", ");
+			cu_expr(w, o->addr);
+			break;
+		case IO_NCOLS:
+			buf_printf(out, ", %d", (int)o->imm);
+			break;
+		case IO_IMM:
+			buf_printf(out, ", %uu", o ? o->imm : 0);
+			break;
+		default:
+			fatal("emu: no operand of kind %d yet", (int)slot->kind);
+		}
+	}
+}
+
 /* A tcgen05.ld or tcgen05.st: the registers through tl_r, the access through the image table. */
 static void
 emu_access(CuWriter *w, const LStmt *s, const char *at)
@@ -193,54 +229,55 @@ emu_access(CuWriter *w, const LStmt *s, const char *at)
 	Buf *out = w->out;
 	opcode_format(&s->op, text, sizeof text);
 	const char *img = image_name(&s->op);
-	bool ld = s->tc == TC_LD;
+	bool ld = s->instr->kind == TC_LD;
+	const LOperand *v = tc_operand(s, IO_REG_VECTOR);
 	buf_printf(out, "{\n");
 	w->indent++;
 	cu_line_start(w);
 	if (ld && emu_poison) {
 		cu_line_start(w);
-		buf_printf(out, "unsigned tl_hw[%d];\n", s->nregs);
+		buf_printf(out, "unsigned tl_hw[%d];\n", v->nregs);
 		cu_line_start(w);
 	}
-	buf_printf(out, "unsigned tl_r[%d]", s->nregs);
+	buf_printf(out, "unsigned tl_r[%d]", v->nregs);
 	if (!ld) {
 		buf_puts(out, " = {");
-		for (int r = 0; r < s->nregs; r++) {
+		for (int r = 0; r < v->nregs; r++) {
 			if (r % 8 == 0) {
 				buf_puts(out, "\n");
 				cu_line_start(w);
 				buf_puts(out, "\t");
 			}
-			buf_printf(out, "%s%s", emu_reg(w, s->regs[r].tensor, s->regs[r].word, -1, "stored"),
-			           r + 1 == s->nregs ? "" : r % 8 == 7 ? "," : ", ");
+			buf_printf(out, "%s%s", emu_reg(w, v->regs[r].tensor, v->regs[r].word, -1, "stored"),
+			           r + 1 == v->nregs ? "" : r % 8 == 7 ? "," : ", ");
 		}
 		buf_puts(out, "}");
 	}
 	buf_puts(out, ";\n");
 	cu_line_start(w);
-	buf_printf(out, "tl_emu_access(&tl_emu, %s, %d, %d, ", img, s->nregs, s->op.pack ? 1 : 0);
-	cu_expr(w, s->addr);
-	buf_printf(out, ", %uu, %d, tl_r, \"%s: %s\"%s);\n", s->imm, ld ? 1 : 0, at, text, ld && emu_poison ? ", tl_hw" : "");
+	buf_printf(out, "tl_emu_access(&tl_emu, %s, %d, %d", img, v->nregs, s->op.pack ? 1 : 0);
+	emu_operands(w, s);
+	buf_printf(out, ", %d, tl_r, \"%s: %s\"%s);\n", ld ? 1 : 0, at, text, ld && emu_poison ? ", tl_hw" : "");
 	if (ld) {
-		for (int r = 0; r < s->nregs; r++) {
+		for (int r = 0; r < v->nregs; r++) {
 			if (r % 8 == 0)
 				cu_line_start(w);
-			buf_printf(out, "%s[%d] = tl_r[%d];%s", s->regs[r].tensor->cname, s->regs[r].word, r,
-			           r + 1 == s->nregs || r % 8 == 7 ? "\n" : " ");
+			buf_printf(out, "%s[%d] = tl_r[%d];%s", v->regs[r].tensor->cname, v->regs[r].word, r,
+			           r + 1 == v->nregs || r % 8 == 7 ? "\n" : " ");
 		}
-		for (int r = 0; r < s->nregs && emu_poison; r++) {
+		for (int r = 0; r < v->nregs && emu_poison; r++) {
 			if (r % 4 == 0)
 				cu_line_start(w);
-			buf_printf(out, "tl_ok_%s[%d] = tl_emu_parts(tl_hw[%d], %d);%s", s->regs[r].tensor->cname, s->regs[r].word,
-			           r, per_word(s->regs[r].tensor), r + 1 == s->nregs || r % 4 == 3 ? "\n" : " ");
+			buf_printf(out, "tl_ok_%s[%d] = tl_emu_parts(tl_hw[%d], %d);%s", v->regs[r].tensor->cname, v->regs[r].word,
+			           r, per_word(v->regs[r].tensor), r + 1 == v->nregs || r % 4 == 3 ? "\n" : " ");
 		}
 		/* the pending bits of the loaded words, a mask per 32 words */
-		const Tensor *t = s->regs[0].tensor;
+		const Tensor *t = v->regs[0].tensor;
 		for (int k = 0; k < (t->words + 31) / 32; k++) {
 			unsigned mask = 0;
-			for (int r = 0; r < s->nregs; r++)
-				if (s->regs[r].tensor == t && s->regs[r].word / 32 == k)
-					mask |= 1u << (s->regs[r].word % 32);
+			for (int r = 0; r < v->nregs; r++)
+				if (v->regs[r].tensor == t && v->regs[r].word / 32 == k)
+					mask |= 1u << (v->regs[r].word % 32);
 			if (mask) {
 				cu_line_start(w);
 				buf_printf(out, "tl_pend_%s[%d] |= 0x%xu;\n", t->cname, k, mask);
@@ -260,22 +297,17 @@ emu_tc(CuWriter *w, const LStmt *s)
 	const char *at = where(w);
 	Buf *out = w->out;
 	cu_line_start(w);
-	switch (s->tc) {
+	TcKind kind = s->instr->kind;
+	switch (kind) {
 	case TC_ALLOC:
-		buf_printf(out, "tl_emu_alloc(&tl_emu, &%s[", s->addr->tensor->cname);
-		cu_expr(w, s->addr->index);
-		buf_printf(out, "], %d, \"%s: %s\");\n", s->ncols, at, isa_name(s->tc, s->cta_group));
-		return;
 	case TC_DEALLOC:
-		buf_puts(out, "tl_emu_dealloc(&tl_emu, ");
-		cu_expr(w, s->addr);
-		buf_printf(out, ", %d, \"%s: %s\");\n", s->ncols, at, isa_name(s->tc, s->cta_group));
-		return;
 	case TC_RELINQUISH:
-		buf_printf(out, "tl_emu_relinquish(&tl_emu, \"%s: %s\");\n", at, isa_name(s->tc, s->cta_group));
+		buf_printf(out, "tl_emu_%s(&tl_emu", kind == TC_ALLOC ? "alloc" : kind == TC_DEALLOC ? "dealloc" : "relinquish");
+		emu_operands(w, s);
+		buf_printf(out, ", \"%s: %s\");\n", at, isa_name(kind, s->cta_group));
 		return;
 	case TC_WAIT_LD:
-		buf_printf(out, "tl_emu_wait(\"%s: %s\");\n", at, isa_name(s->tc, 0));
+		buf_printf(out, "tl_emu_wait(\"%s: %s\");\n", at, isa_name(kind, 0));
 		for (int i = 0; i < w->in_scope.n; i++) {
 			Tensor *t = LIST_AT(w->in_scope, Tensor, i);
 			if (!is_ld_tensor(t))
@@ -288,11 +320,11 @@ emu_tc(CuWriter *w, const LStmt *s)
 		w->pending.n = 0;
 		return;
 	case TC_WAIT_ST:
-		buf_printf(out, "tl_emu_wait(\"%s: %s\", 1);\n", at, isa_name(s->tc, 0));
+		buf_printf(out, "tl_emu_wait(\"%s: %s\", 1);\n", at, isa_name(kind, 0));
 		return;
 	case TC_FENCE_BEFORE:
 	case TC_FENCE_AFTER:
-		buf_printf(out, "// %s: nothing to emulate\n", isa_name(s->tc, 0));
+		buf_printf(out, "// %s: nothing to emulate\n", isa_name(kind, 0));
 		return;
 	case TC_LD:
 	case TC_ST:
@@ -306,8 +338,8 @@ collect_ld_tensors(List *list)
 {
 	for (int i = 0; i < list->n; i++) {
 		LStmt *s = LIST_AT(*list, LStmt, i);
-		if (s->kind == L_TC && s->tc == TC_LD && s->nregs > 0 && !is_ld_tensor(s->regs[0].tensor))
-			list_push(&M.ld_tensors, s->regs[0].tensor);
+		if (s->kind == L_TC && s->instr->kind == TC_LD && tc_nregs(s) > 0 && !is_ld_tensor(tc_reg(s, 0)->tensor))
+			list_push(&M.ld_tensors, tc_reg(s, 0)->tensor);
 		collect_ld_tensors(&s->body);
 		collect_ld_tensors(&s->els);
 	}

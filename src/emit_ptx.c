@@ -1,6 +1,6 @@
 /* emit_ptx.c: writes the lowered program directly as PTX: one .entry per kernel, virtual registers
- * (ptxas allocates them), structured branches, and every tcgen05 instruction spelled from isa.c's and
- * image.c's tables, as emit_cu.c spells it. The semantics are those of the CUDA C that emit_cu.c
+ * (ptxas allocates them), structured branches, and every tcgen05 instruction spelled from isa.c's
+ * description, as emit_cu.c spells it. The semantics are those of the CUDA C that emit_cu.c
  * writes; see docs/ptx.md. */
 #include <stdlib.h>
 #include <string.h>
@@ -1773,14 +1773,14 @@ vector_access(const LStmt *s, const List *list, int i)
 /* ---------------------------------------------------------------- tcgen05 */
 
 static void
-reg_list(const LStmt *s)
+reg_list(const LOperand *o)
 {
 	Buf *b = P.out;
 	buf_putc(b, '{');
-	for (int r = 0; r < s->nregs; r++) {
+	for (int r = 0; r < o->nregs; r++) {
 		if (r)
 			buf_puts(b, ", ");
-		put_word(b, s->regs[r].tensor, s->regs[r].word);
+		put_word(b, o->regs[r].tensor, o->regs[r].word);
 	}
 	buf_putc(b, '}');
 }
@@ -1789,9 +1789,9 @@ reg_list(const LStmt *s)
 static bool
 same_words(const LStmt *a, const LStmt *b)
 {
-	for (int i = 0; i < a->nregs; i++)
-		for (int j = 0; j < b->nregs; j++)
-			if (a->regs[i].tensor == b->regs[j].tensor && a->regs[i].word == b->regs[j].word)
+	for (int i = 0; i < tc_nregs(a); i++)
+		for (int j = 0; j < tc_nregs(b); j++)
+			if (tc_reg(a, i)->tensor == tc_reg(b, j)->tensor && tc_reg(a, i)->word == tc_reg(b, j)->word)
 				return true;
 	return false;
 }
@@ -1800,7 +1800,8 @@ same_words(const LStmt *a, const LStmt *b)
 static bool
 keeps_address(const LStmt *a, const LStmt *b)
 {
-	return b->kind == L_TC && (b->tc == TC_LD || b->tc == TC_ST) && ie_equal(a->addr, b->addr) && !same_words(a, b);
+	return b->kind == L_TC && (b->instr->kind == TC_LD || b->instr->kind == TC_ST) && ie_equal(tc_addr(a), tc_addr(b)) &&
+	       !same_words(a, b);
 }
 
 /* Whether b names words of the tensors a names only: the interleaved tiles of separated_slots, where
@@ -1809,10 +1810,10 @@ keeps_address(const LStmt *a, const LStmt *b)
 static bool
 same_tensors(const LStmt *a, const LStmt *b)
 {
-	for (int j = 0; j < b->nregs; j++) {
+	for (int j = 0; j < tc_nregs(b); j++) {
 		bool found = false;
-		for (int i = 0; i < a->nregs && !found; i++)
-			found = a->regs[i].tensor == b->regs[j].tensor;
+		for (int i = 0; i < tc_nregs(a) && !found; i++)
+			found = tc_reg(a, i)->tensor == tc_reg(b, j)->tensor;
 		if (!found)
 			return false;
 	}
@@ -1828,10 +1829,10 @@ thread_addresses(const List *list)
 	const LStmt *prev = NULL;
 	for (int i = 0; i < list->n; i++) {
 		const LStmt *s = LIST_AT(*list, LStmt, i);
-		if (s->kind == L_TC && (s->tc == TC_LD || s->tc == TC_ST)) {
-			n += ie_per_thread(s->addr) && !(prev && keeps_address(prev, s));
+		if (s->kind == L_TC && (s->instr->kind == TC_LD || s->instr->kind == TC_ST)) {
+			n += ie_per_thread(tc_addr(s)) && !(prev && keeps_address(prev, s));
 			prev = s;
-		} else if (!(s->kind == L_TC && (s->tc == TC_WAIT_LD || s->tc == TC_WAIT_ST))) {
+		} else if (!(s->kind == L_TC && (s->instr->kind == TC_WAIT_LD || s->instr->kind == TC_WAIT_ST))) {
 			prev = NULL;
 		}
 		n += thread_addresses(&s->body) + thread_addresses(&s->els);
@@ -1845,7 +1846,7 @@ has_ld(const List *list)
 {
 	for (int i = 0; i < list->n; i++) {
 		const LStmt *s = LIST_AT(*list, LStmt, i);
-		if ((s->kind == L_TC && s->tc == TC_LD) || has_ld(&s->body) || has_ld(&s->els))
+		if ((s->kind == L_TC && s->instr->kind == TC_LD) || has_ld(&s->body) || has_ld(&s->els))
 			return true;
 	}
 	return false;
@@ -1857,7 +1858,7 @@ nested_access(const List *list, bool nested)
 {
 	for (int i = 0; i < list->n; i++) {
 		const LStmt *s = LIST_AT(*list, LStmt, i);
-		if (s->kind == L_TC && (s->tc == TC_LD || s->tc == TC_ST) && nested)
+		if (s->kind == L_TC && (s->instr->kind == TC_LD || s->instr->kind == TC_ST) && nested)
 			return true;
 		bool inner = nested || s->kind == L_IF || s->kind == L_FOR;
 		if (nested_access(&s->body, inner) || nested_access(&s->els, inner))
@@ -1870,83 +1871,65 @@ static void
 tc(const LStmt *s)
 {
 	Buf *b = P.out;
-	if (s->tc != TC_LD && s->tc != TC_ST) {
-		/* the operands as isa.c's row lists them: an address (s->addr), a column count */
-		const IsaInstr *in = isa_instr(s->tc);
-		Opnd addr = imm(0);
-		for (int i = 0; i < in->noperands; i++)
-			if (in->operands[i] != IO_NCOLS) {
-				P.in_tc = in->operands[i] == IO_TMEM_ADDR;
-				P.dealloc = s->tc == TC_DEALLOC;
-				addr = reg(ev(s->addr));
-				P.in_tc = P.dealloc = false;
-			}
-		buf_putc(b, '\t');
-		buf_puts(b, isa_spelling(s->tc, s->cta_group));
-		for (int i = 0; i < in->noperands; i++) {
-			buf_puts(b, i ? ", " : " ");
-			if (in->operands[i] == IO_NCOLS) {
-				put_int(b, s->ncols);
-			} else {
-				buf_puts(b, in->operands[i] == IO_SHARED_SLOT ? "[" : "");
-				put_op(b, addr);
-				buf_puts(b, in->operands[i] == IO_SHARED_SLOT ? "]" : "");
-			}
+	TcKind kind = s->instr->kind;
+	Opnd addr = imm(0);
+	if (kind != TC_LD && kind != TC_ST) {
+		if (tc_addr(s)) {
+			P.in_tc = tc_operand(s, IO_TMEM_ADDR) != NULL;
+			P.dealloc = kind == TC_DEALLOC;
+			addr = reg(ev(tc_addr(s)));
+			P.in_tc = P.dealloc = false;
 		}
-		buf_puts(b, ";\n");
-		if (s->tc == TC_WAIT_ST && !P.interleaved)
-			/* a point after the wait at which ptxas lets the st's registers go (TMEM base addresses) */
-			ins("fence.acq_rel.cta;");
-		return;
-	}
-	char text[96];
-	opcode_format(&s->op, text, sizeof text);
-	P.cse_gen = gen_new(0); /* nothing computed before it stays live across it (ptxas would keep it) */
-	P.cuts++;
-	Opnd addr;
-	if (P.tc_prev && P.tc_waited && keeps_address(P.tc_prev, s)) {
-		/* right after the wait of an access to the same cells, into other registers: that access's
-		   address (a st and then a ld of the same columns: the slot is read once, as a hand-written
-		   kernel keeps its address). Where the ld refills the registers the st sent, reading the
-		   slot again measured better (docs/performance.md). */
-		addr = P.tc_prev_addr;
 	} else {
-		P.in_tc = true;
-		addr = reg(ev(s->addr));
-		P.in_tc = false;
+		P.cse_gen = gen_new(0); /* nothing computed before it stays live across it (ptxas would keep it) */
+		P.cuts++;
+		if (P.tc_prev && P.tc_waited && keeps_address(P.tc_prev, s)) {
+			/* right after the wait of an access to the same cells, into other registers: that access's
+			   address (a st and then a ld of the same columns: the slot is read once, as a hand-written
+			   kernel keeps its address). Where the ld refills the registers the st sent, reading the
+			   slot again measured better (docs/performance.md). */
+			addr = P.tc_prev_addr;
+		} else {
+			P.in_tc = true;
+			addr = reg(ev(tc_addr(s)));
+			P.in_tc = false;
+		}
+		P.tc_prev = s;
+		P.tc_prev_addr = addr;
+		P.tc_waited = false;
+		if (kind == TC_LD && tc_nregs(s) >= 128)
+			/* kept across a load of 128 registers, the slot took one of theirs (k2_axpby_x128: 16 bytes
+			   of spills; none with the slot read again after it) */
+			for (int i = 0; i < P.nslots; i++)
+				P.slots[i].val.k = O_NONE;
 	}
-	P.tc_prev = s;
-	P.tc_prev_addr = addr;
-	P.tc_waited = false;
-	if (s->tc == TC_LD && s->nregs >= 128)
-		/* kept across a load of 128 registers, the slot took one of theirs (k2_axpby_x128: 16 bytes
-		   of spills; none with the slot read again after it) */
-		for (int i = 0; i < P.nslots; i++)
-			P.slots[i].val.k = O_NONE;
 	buf_putc(b, '\t');
-	buf_puts(b, text);
-	buf_putc(b, ' ');
-	if (s->tc == TC_LD) {
-		reg_list(s);
-		buf_puts(b, ", [");
-		put_op(b, addr);
-		buf_putc(b, ']');
-		if (s->op.shape == SH_16X32BX2) {
-			buf_puts(b, ", ");
-			put_int(b, s->imm);
+	buf_puts(b, isa_format(s->instr, s->cta_group, &s->op));
+	for (int i = 0; i < s->nops; i++) {
+		const LOperand *o = &s->ops[i];
+		buf_puts(b, i ? ", " : " ");
+		buf_puts(b, o->slot->bracketed ? "[" : "");
+		switch (o->slot->kind) {
+		case IO_REG_VECTOR:
+			reg_list(o);
+			break;
+		case IO_SHARED_SLOT:
+		case IO_TMEM_ADDR:
+			put_op(b, addr);
+			break;
+		case IO_NCOLS:
+		case IO_IMM:
+			put_int(b, o->imm);
+			break;
+		default:
+			fatal("PTX: no operand of kind %d yet", (int)o->slot->kind);
 		}
-	} else {
-		buf_putc(b, '[');
-		put_op(b, addr);
-		buf_putc(b, ']');
-		if (s->op.shape == SH_16X32BX2) {
-			buf_puts(b, ", ");
-			put_int(b, s->imm);
-		}
-		buf_puts(b, ", ");
-		reg_list(s);
+		buf_puts(b, o->slot->bracketed ? "]" : "");
 	}
 	buf_puts(b, ";\n");
+	if (kind == TC_WAIT_ST && !P.interleaved)
+		/* a point after the wait at which ptxas lets the st's registers go (TMEM base addresses) */
+		ins("fence.acq_rel.cta;");
 }
 
 /* ---------------------------------------------------------------- TMEM base addresses
@@ -2518,7 +2501,7 @@ later_uses(const List *list, int from, const Var *v, bool loop)
 	int n = 0;
 	for (int i = from; i < list->n; i++) {
 		const LStmt *s = LIST_AT(*list, LStmt, i);
-		int k = var_uses(s->value, v) + var_uses(s->index, v) + var_uses(s->cond, v) + var_uses(s->addr, v) +
+		int k = var_uses(s->value, v) + var_uses(s->index, v) + var_uses(s->cond, v) + var_uses(tc_addr(s), v) +
 		        var_uses(s->lo, v) + var_uses(s->hi, v);
 		n += loop || s->kind == L_FOR ? 2 * k : k;
 		n += later_uses(&s->body, 0, v, loop || s->kind == L_FOR);
@@ -2548,8 +2531,8 @@ writes_read(const List *list, int from, const IExpr *e)
 		    (s->kind == L_COPY && reads_word(e, s->regs[0].tensor, s->regs[0].word)) ||
 		    (s->kind == L_REGS && reads_word(e, s->tensor, -1)))
 			return true;
-		for (int r = 0; s->kind == L_TC && r < s->nregs; r++)
-			if (reads_word(e, s->regs[r].tensor, s->regs[r].word))
+		for (int r = 0; s->kind == L_TC && r < tc_nregs(s); r++)
+			if (reads_word(e, tc_reg(s, r)->tensor, tc_reg(s, r)->word))
 				return true;
 		if (writes_read(&s->body, 0, e) || writes_read(&s->els, 0, e))
 			return true;
@@ -2593,8 +2576,8 @@ stmts(const List *list)
 {
 	for (int i = 0; i < list->n; i++) {
 		const LStmt *s = LIST_AT(*list, LStmt, i);
-		bool tc_step = s->kind == L_TC && (s->tc == TC_LD || s->tc == TC_ST);
-		if (s->kind == L_TC && (s->tc == TC_WAIT_LD || s->tc == TC_WAIT_ST)) {
+		bool tc_step = s->kind == L_TC && (s->instr->kind == TC_LD || s->instr->kind == TC_ST);
+		if (s->kind == L_TC && (s->instr->kind == TC_WAIT_LD || s->instr->kind == TC_WAIT_ST)) {
 			P.tc_waited = true;
 			const LStmt *next = i + 1 < list->n ? LIST_AT(*list, LStmt, i + 1) : NULL;
 			P.interleaved = next && P.tc_prev && keeps_address(P.tc_prev, next) && same_tensors(P.tc_prev, next);

@@ -160,61 +160,56 @@ expr(IrWriter *w, const IExpr *e)
 	}
 }
 
-/* The register words of an instruction; a run of consecutive words of one tensor as NAME.word[FIRST..LAST]. */
+/* A register vector; a run of consecutive words of one tensor as NAME.word[FIRST..LAST]. */
 static void
-words(IrWriter *w, const LStmt *s)
+words(IrWriter *w, const LOperand *o)
 {
 	buf_puts(w->out, "{");
-	for (int r = 0, end; r < s->nregs; r = end) {
-		const RegRef *first = &s->regs[r];
-		for (end = r + 1; end < s->nregs && s->regs[end].tensor == first->tensor &&
-		                  s->regs[end].word == first->word + (end - r); end++)
+	for (int r = 0, end; r < o->nregs; r = end) {
+		const RegRef *first = &o->regs[r];
+		for (end = r + 1; end < o->nregs && o->regs[end].tensor == first->tensor &&
+		                  o->regs[end].word == first->word + (end - r); end++)
 			;
 		buf_printf(w->out, "%s%s.word[%d", r ? ", " : "", first->tensor->cname, first->word);
 		if (end - r > 1)
-			buf_printf(w->out, "..%d", s->regs[end - 1].word);
+			buf_printf(w->out, "..%d", o->regs[end - 1].word);
 		buf_puts(w->out, "]");
 	}
 	buf_puts(w->out, "}");
 }
 
-/* A tcgen05 instruction, with isa.c's or image.c's spelling and the operands in PTX order. */
+/* A tcgen05 instruction, with isa.c's spelling and the operands in PTX order. */
 static void
 tc(IrWriter *w, const LStmt *s)
 {
-	if (s->tc != TC_LD && s->tc != TC_ST) {
-		const IsaInstr *in = isa_instr(s->tc);
-		line(w, "%s", isa_spelling(s->tc, s->cta_group));
-		for (int i = 0; i < in->noperands; i++) {
-			buf_puts(w->out, i ? ", " : " ");
-			if (in->operands[i] == IO_NCOLS) {
-				buf_printf(w->out, "%d", s->ncols);
-				continue;
-			}
-			buf_puts(w->out, in->operands[i] == IO_SHARED_SLOT ? "[" : "");
-			expr_top(w, s->addr);
-			buf_puts(w->out, in->operands[i] == IO_SHARED_SLOT ? "]" : "");
+	line(w, "%s", isa_format(s->instr, s->cta_group, &s->op));
+	for (int i = 0; i < s->nops; i++) {
+		const LOperand *o = &s->ops[i];
+		buf_puts(w->out, i ? ", " : " ");
+		buf_puts(w->out, o->slot->bracketed ? "[" : "");
+		switch (o->slot->kind) {
+		case IO_REG_VECTOR:
+			words(w, o);
+			break;
+		case IO_SHARED_SLOT:
+		case IO_TMEM_ADDR:
+			expr_top(w, o->addr);
+			break;
+		case IO_NCOLS:
+			buf_printf(w->out, "%d", (int)o->imm);
+			break;
+		case IO_IMM:
+			buf_printf(w->out, "%u", o->imm);
+			break;
+		default:
+			fatal("--emit=ir: no operand of kind %d yet", (int)o->slot->kind);
 		}
-		buf_printf(w->out, "\t// %s\n", s->kind == L_FENCE ? "placed by tilec next to cta_sync" : in->does);
-		return;
+		buf_puts(w->out, o->slot->bracketed ? "]" : "");
 	}
-	char text[96];
-	opcode_format(&s->op, text, sizeof text);
-	line(w, "%s ", text);
-	if (s->tc == TC_LD) {
-		words(w, s);
-		buf_puts(w->out, ", ");
-	}
-	buf_puts(w->out, "[");
-	expr_top(w, s->addr);
-	buf_puts(w->out, "]");
-	if (s->op.shape == SH_16X32BX2)
-		buf_printf(w->out, ", %u", s->imm);
-	if (s->tc == TC_ST) {
-		buf_puts(w->out, ", ");
-		words(w, s);
-	}
-	buf_puts(w->out, "\n");
+	if (s->instr->use == ISA_STATEMENT)
+		buf_printf(w->out, "\t// %s\n", s->kind == L_FENCE ? "placed by tilec next to cta_sync" : s->instr->does);
+	else
+		buf_puts(w->out, "\n");
 }
 
 static void stmts(IrWriter *w, const List *list);

@@ -455,7 +455,7 @@ validate(Layout *l, Tensor *t, Loc loc, int block_threads)
 	} ranges[] = {
 		{AX_TX, block_threads}, {AX_TID_IN_WG, 128}, {AX_LANEID, 32}, {AX_WARPID, nwarps},
 		{AX_WID_IN_WG, 4}, {AX_WGID, (block_threads + 127) / 128}, {AX_M, 1 << 20},
-		{AX_TLANE, 128}, {AX_TCOL, 512 * 32 / (bits ? bits : 32)},
+		{AX_TLANE, TMEM_LANES}, {AX_TCOL, TMEM_COLS * 32 / (bits ? bits : 32)},
 	};
 	int max_m = -1;
 	for (int e = 0; e < l->count; e++) {
@@ -467,8 +467,8 @@ validate(Layout *l, Tensor *t, Loc loc, int block_threads)
 					char c[96];
 					format_coords(c, sizeof c, t->rank, t->dims, e);
 					if (ranges[k].axis == AX_TCOL)
-						error(loc, "element %s of '%s' is at TCol %d, past the 512 columns of tensor memory",
-						      c, t->name, v);
+						error(loc, "element %s of '%s' is at TCol %d, past the %d columns of tensor memory",
+						      c, t->name, v, TMEM_COLS);
 					else
 						error(loc, "element %s of '%s' is at %s = %d, outside 0..%d", c, t->name,
 						      axis_name(ranges[k].axis), v, ranges[k].limit - 1);

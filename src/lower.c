@@ -66,7 +66,7 @@ place_wait(void *unused, TcKind kind, Loc loc, bool before_split)
 	LStmt *l = pool_alloc(sizeof *l);
 	l->kind = L_TC;
 	l->loc = loc;
-	l->tc = kind;
+	l->instr = isa_instr(kind);
 	List *into = before_split && W.split_list ? W.split_list : W.out;
 	int at = into != W.out ? W.split_at : W.wait_at >= 0 ? W.wait_at : W.out->n;
 	list_insert(into, at++, l);
@@ -657,8 +657,8 @@ check_ncols(Expr *e, int *out)
 	int64_t n;
 	if (!const_int(e, &n, "the column count"))
 		return false;
-	if (n < 32 || n > 512 || (n & (n - 1))) {
-		error(e->loc, "tcgen05 allocations take a power of two from 32 to 512 columns, not %lld", (long long)n);
+	if (n < 32 || n > TMEM_COLS || (n & (n - 1))) {
+		error(e->loc, "tcgen05 allocations take a power of two from 32 to %d columns, not %lld", TMEM_COLS, (long long)n);
 		return false;
 	}
 	*out = (int)n;
@@ -689,8 +689,9 @@ nearest_instr(const char *text)
 	const char *best = NULL;
 	for (int i = 0; i < isa_count(); i++) {
 		const IsaInstr *in = isa_at(i);
-		for (int group = 1; group <= (in->cta_group ? 2 : 1); group++) {
-			const char *cand = isa_spelling(in->kind, in->cta_group ? group : 0);
+		bool takes = isa_takes_cta_group(in);
+		for (int group = 1; in->use == ISA_STATEMENT && group <= (takes ? 2 : 1); group++) {
+			const char *cand = isa_spelling(in->kind, takes ? group : 0);
 			int d = edit_distance(core, opcode_core(cand), limit);
 			int full = edit_distance(text, cand, 1000);
 			if (d < best_d || (d == best_d && best && full < best_full)) {
@@ -710,9 +711,10 @@ lower_instr(Stmt *s)
 	const IsaInstr *spec = isa_parse(s->opcode, &group);
 	if (!spec) {
 		const char *near = NULL;
-		if (strncmp(s->opcode, "tcgen05.ld.", 11) == 0 || strncmp(s->opcode, "tcgen05.st.", 11) == 0) {
-			error(s->opcode_loc, "tcgen05.%s is written with apply, which checks it against its image: "
-			                     "apply %s(...) scope warpgroup;", s->opcode[8] == 'l' ? "ld" : "st", s->opcode);
+		const IsaInstr *family = isa_family(s->opcode);
+		if (family && family->use == ISA_APPLY) {
+			error(s->opcode_loc, "%s is written with apply, which checks it against its image: "
+			                     "apply %s(...) scope warpgroup;", isa_name(family->kind, 0), s->opcode);
 		} else {
 			error(s->opcode_loc, "unknown tcgen05 instruction '%s'; tilec knows %s (with their exact PTX spelling), "
 			                     "and ld / st through apply", s->opcode, isa_known());
@@ -756,8 +758,9 @@ lower_instr(Stmt *s)
 	LStmt *l = pool_alloc(sizeof *l);
 	l->kind = L_TC;
 	l->loc = s->loc;
-	l->tc = spec->kind;
+	l->instr = spec;
 	l->cta_group = group;
+	int ncols = 0;
 	if (spec->kind == TC_ALLOC) {
 		Expr *slot = LIST_AT(s->operands, Expr, 0);
 		IExpr *addr = sema_address(slot);
@@ -768,11 +771,12 @@ lower_instr(Stmt *s)
 			W.skipped = true;
 			return;
 		}
-		ops.ncols_ok = check_ncols(LIST_AT(s->operands, Expr, 1), &l->ncols);
+		ops.ncols_ok = check_ncols(LIST_AT(s->operands, Expr, 1), &ncols);
 		if (!ops.ncols_ok)
-			l->ncols = 0; /* unknown: later checks of the column count stay quiet */
+			ncols = 0; /* unknown: later checks of the column count stay quiet */
 		ops.addr = addr;
-		l->addr = addr;
+		tc_add_operand(l, IO_SHARED_SLOT)->addr = addr;
+		tc_add_operand(l, IO_NCOLS)->imm = (uint32_t)ncols;
 	} else if (spec->kind == TC_DEALLOC) {
 		Expr *ae = LIST_AT(s->operands, Expr, 0);
 		IExpr *addr = sema_expr(ae);
@@ -782,14 +786,15 @@ lower_instr(Stmt *s)
 			error(ae->loc, "%s takes a TMEM address (u32), not a float", isa_name(TC_DEALLOC, 0));
 			return;
 		}
-		ops.ncols_ok = check_ncols(LIST_AT(s->operands, Expr, 1), &l->ncols);
+		ops.ncols_ok = check_ncols(LIST_AT(s->operands, Expr, 1), &ncols);
 		if (!ops.ncols_ok)
-			l->ncols = 0;
+			ncols = 0;
 		ops.addr = addr;
 		ops.addr_loc = ae->loc;
 		ops.ncols_loc = LIST_AT(s->operands, Expr, 1)->loc;
 		ops.allocs_known = !W.skipped;
-		l->addr = ie_convert(addr, T_U32);
+		tc_add_operand(l, IO_TMEM_ADDR)->addr = ie_convert(addr, T_U32);
+		tc_add_operand(l, IO_NCOLS)->imm = (uint32_t)ncols;
 	}
 	if (protocol_instr(W.proto, spec, l, uniform, &ops))
 		list_push(W.out, l);
@@ -1423,10 +1428,10 @@ lower_stmt(Stmt *s)
 		}
 		protocol_cta_sync(W.proto, s->loc, s->writes_follow);
 		if (s->fence_before)
-			emit(L_FENCE, s->loc)->tc = TC_FENCE_BEFORE;
+			emit(L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_BEFORE);
 		emit(L_BARRIER, s->loc);
 		if (s->fence_after)
-			emit(L_FENCE, s->loc)->tc = TC_FENCE_AFTER;
+			emit(L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_AFTER);
 		return;
 	}
 	case S_WARP_SYNC:
@@ -1686,13 +1691,13 @@ tc_use_of(const List *stmts, uint64_t cur, int threads, TcUse *u)
 		const LStmt *s = LIST_AT(*stmts, LStmt, i);
 		switch (s->kind) {
 		case L_TC:
-			if (s->tc == TC_LD)
+			if (s->instr->kind == TC_LD)
 				u->ld |= cur;
-			else if (s->tc == TC_ST)
+			else if (s->instr->kind == TC_ST)
 				u->st |= cur;
-			else if (s->tc == TC_ALLOC || s->tc == TC_DEALLOC)
+			else if (s->instr->kind == TC_ALLOC || s->instr->kind == TC_DEALLOC)
 				u->whole |= cur;
-			u->alloc |= s->tc == TC_ALLOC;
+			u->alloc |= s->instr->kind == TC_ALLOC;
 			break;
 		case L_BARRIER:
 			u->all = true;
@@ -1767,9 +1772,9 @@ prune_fences(KernelIR *k)
 			pending = (TcUse){0}; /* ordered against everything later by this barrier's fences */
 			continue;
 		}
-		if (before && before->kind == L_FENCE && before->tc == TC_FENCE_BEFORE)
+		if (before && before->kind == L_FENCE && before->instr->kind == TC_FENCE_BEFORE)
 			remove_stmt(&k->body, before);
-		if (after && after->kind == L_FENCE && after->tc == TC_FENCE_AFTER)
+		if (after && after->kind == L_FENCE && after->instr->kind == TC_FENCE_AFTER)
 			remove_stmt(&k->body, after);
 	}
 }
@@ -2207,7 +2212,6 @@ reg_move(Tensor *dst, int ds, Tensor *src, int ss, bool word, Loc loc)
 	if (word) {
 		l->kind = L_COPY;
 		l->regs = pool_alloc(2 * sizeof(RegRef));
-		l->nregs = 2;
 		l->regs[0] = (RegRef){.tensor = dst, .word = ds};
 		l->regs[1] = (RegRef){.tensor = src, .word = ss};
 		return l;
@@ -2755,8 +2759,8 @@ device_contract(Kernel *kd, KernelIR *k)
 	buf_printf(&b, "// %s: scope %s, called by %s", kd->name, scope_word(kd->scope), who[kd->scope]);
 	if (k->has_block)
 		buf_printf(&b, "; block = %d", k->block[0]);
-	buf_puts(&b, "\n// on entry the TMEM passed is allocated and no tcgen05.ld or st is pending; it returns with none "
-	             "pending\n");
+	buf_printf(&b, "\n// on entry the TMEM passed is allocated and no %s or st is pending; it returns with none "
+	               "pending\n", isa_name(TC_LD, 0));
 	Buf tmem = {0};
 	int ntmem = 0;
 	for (int i = 0; i < k->dparams.n; i++)
@@ -2764,8 +2768,9 @@ device_contract(Kernel *kd, KernelIR *k)
 			buf_printf(&tmem, "%s%s", ntmem++ ? ", " : "", LIST_AT(k->dparams, DevParam, i)->tensor->name);
 	if (ntmem > 1)
 		buf_printf(&b, "// %s may share TMEM: one address may be passed for several of them, or columns in common at the "
-		               "same lanes (as FlashAttention-4 writes P over S); the function completes each tcgen05.ld "
-		               "(%s) before a tcgen05.st to any of them\n", tmem.data, isa_name(TC_WAIT_LD, 0));
+		               "same lanes (as FlashAttention-4 writes P over S); the function completes each %s "
+		               "(%s) before a %s to any of them\n", tmem.data, isa_name(TC_LD, 0), isa_name(TC_WAIT_LD, 0),
+		           isa_name(TC_ST, 0));
 	buf_free(&tmem);
 	for (int i = 0; i < k->dparams.n; i++) {
 		DevParam *dp = LIST_AT(k->dparams, DevParam, i);

@@ -549,10 +549,10 @@ protocol_read(Protocol *p, const IExpr *e, Loc loc)
 			place_wait(p, TC_WAIT_LD, loc);
 		} else if (r) {
 			own_wait_missing(true);
-			error(loc, "reads register slot %d of '%s' before %s; the tcgen05.ld that writes it may not have "
-			           "completed", e->slot, e->tensor->name, isa_name(TC_WAIT_LD, 0));
-			note(r->loc, "the tcgen05.ld that writes it is here; put %s; after it on every path to the read",
-			     isa_spelling(TC_WAIT_LD, 0));
+			error(loc, "reads register slot %d of '%s' before %s; the %s that writes it may not have "
+			           "completed", e->slot, e->tensor->name, isa_name(TC_WAIT_LD, 0), isa_name(TC_LD, 0));
+			note(r->loc, "the %s that writes it is here; put %s; after it on every path to the read",
+			     isa_name(TC_LD, 0), isa_spelling(TC_WAIT_LD, 0));
 			own_wait_missing(false);
 			/* one report per load is enough */
 			for (int i = 0; i < p->flow.loaded.n; i++)
@@ -594,15 +594,17 @@ cells_ready(Protocol *p, const TmemRect *r, bool ld, Loc loc)
 		if (st->rect.warp == r->warp && st->pending) {
 			own_wait_missing(true);
 			if (ld)
-				error(loc, "tcgen05.ld reads %s that warp %d stored with tcgen05.st without %s in between", cells,
-				      r->warp, isa_name(TC_WAIT_ST, 0));
+				error(loc, "%s reads %s that warp %d stored with %s without %s in between", isa_name(TC_LD, 0),
+				      cells, r->warp, isa_name(TC_ST, 0), isa_name(TC_WAIT_ST, 0));
 			else if (st->ld)
-				error(loc, "tcgen05.st writes %s that a tcgen05.ld of warp %d may still be reading; without %s in "
-				           "between, the store may come first", cells, r->warp, isa_name(TC_WAIT_LD, 0));
+				error(loc, "%s writes %s that a %s of warp %d may still be reading; without %s in "
+				           "between, the store may come first", isa_name(TC_ST, 0), cells, isa_name(TC_LD, 0), r->warp,
+				      isa_name(TC_WAIT_LD, 0));
 			else
-				error(loc, "tcgen05.st writes %s that an earlier tcgen05.st of warp %d may still be writing; without "
-				           "%s in between, the two complete in any order", cells, r->warp, isa_name(TC_WAIT_ST, 0));
-			note(st->loc, "the %s is here; put %s; after it", st->ld ? "tcgen05.ld" : "tcgen05.st",
+				error(loc, "%s writes %s that an earlier %s of warp %d may still be writing; without "
+				           "%s in between, the two complete in any order", isa_name(TC_ST, 0), cells, isa_name(TC_ST, 0),
+				      r->warp, isa_name(TC_WAIT_ST, 0));
+			note(st->loc, "the %s is here; put %s; after it", isa_name(st->ld ? TC_LD : TC_ST, 0),
 			     isa_spelling(wait, 0));
 			own_wait_missing(false);
 			forget_access(p, st->loc);
@@ -614,9 +616,10 @@ cells_ready(Protocol *p, const TmemRect *r, bool ld, Loc loc)
 				           "this load", r->warp, cells, st->rect.warp, st->rect.warp, isa_name(TC_WAIT_ST, 0));
 			else
 				error(loc, "warp %d writes %s that warp %d %s; warp %d must execute %s and then cta_sync before this "
-				           "store", r->warp, cells, st->rect.warp, st->ld ? "reads with tcgen05.ld" : "stored",
-				      st->rect.warp, isa_name(wait, 0));
-			note(st->loc, "the %s of warp %d is here", st->ld ? "tcgen05.ld" : "tcgen05.st", st->rect.warp);
+				           "store", r->warp, cells, st->rect.warp,
+				      st->ld ? pool_printf("reads with %s", isa_name(TC_LD, 0)) : "stored", st->rect.warp,
+				      isa_name(wait, 0));
+			note(st->loc, "the %s of warp %d is here", isa_name(st->ld ? TC_LD : TC_ST, 0), st->rect.warp);
 			forget_access(p, st->loc);
 			return false;
 		}
@@ -664,9 +667,9 @@ protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
 			}
 			if (r) {
 				own_wait_missing(true);
-				error(loc, "this tcgen05.st stores registers of '%s' that a tcgen05.ld may still be writing",
-				      ref->tensor->name);
-				note(r->loc, "the tcgen05.ld is here; %s must come between", isa_spelling(TC_WAIT_LD, 0));
+				error(loc, "this %s stores registers of '%s' that a %s may still be writing", isa_name(TC_ST, 0),
+				      ref->tensor->name, isa_name(TC_LD, 0));
+				note(r->loc, "the %s is here; %s must come between", isa_name(TC_LD, 0), isa_spelling(TC_WAIT_LD, 0));
 				own_wait_missing(false);
 				for (int j = 0; j < p->flow.loaded.n; j++)
 					LIST_AT(p->flow.loaded, LoadedReg, j)->warps = 0;
@@ -683,9 +686,9 @@ protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
 			TmemRect *a = LIST_AT(ctx->rects, TmemRect, i), *b = LIST_AT(ctx->rects, TmemRect, j);
 			if (a->warp == b->warp || !rects_overlap(a, b))
 				continue;
-			error(loc, "warps %d and %d both write TMEM (lane %d, column %d) with this tcgen05.st, in no defined "
+			error(loc, "warps %d and %d both write TMEM (lane %d, column %d) with this %s, in no defined "
 			           "order", a->warp, b->warp, a->lane0 > b->lane0 ? a->lane0 : b->lane0,
-			      a->col0 > b->col0 ? a->col0 : b->col0);
+			      a->col0 > b->col0 ? a->col0 : b->col0, isa_name(TC_ST, 0));
 			note(loc, "give each warp its own columns (a warpgroup scope reached by several warpgroups runs the "
 			          "store once per warpgroup: name one with warpgroup(K))");
 			reported = true;
@@ -741,9 +744,9 @@ protocol_settled(Protocol *p, Loc loc, const char *where)
 		if (!(r->warps & p->warps))
 			continue;
 		own_wait_missing(true);
-		error(loc, "a tcgen05.ld into '%s' may still be pending %s; a device function starts and returns with no "
-		           "tcgen05.ld or st pending", r->tensor->name, where);
-		note(r->loc, "the tcgen05.ld is here; put %s; after it", isa_spelling(TC_WAIT_LD, 0));
+		error(loc, "a %s into '%s' may still be pending %s; a device function starts and returns with no "
+		           "%s or st pending", isa_name(TC_LD, 0), r->tensor->name, where, isa_name(TC_LD, 0));
+		note(r->loc, "the %s is here; put %s; after it", isa_name(TC_LD, 0), isa_spelling(TC_WAIT_LD, 0));
 		own_wait_missing(false);
 		return protocol_unchecked_waits;
 	}
@@ -752,9 +755,9 @@ protocol_settled(Protocol *p, Loc loc, const char *where)
 		if (st->ld || !st->pending || !(p->warps >> st->rect.warp & 1))
 			continue;
 		own_wait_missing(true);
-		error(loc, "a tcgen05.st of warp %d may still be pending %s; a device function starts and returns with no "
-		           "tcgen05.ld or st pending", st->rect.warp, where);
-		note(st->loc, "the tcgen05.st is here; put %s; after it", isa_spelling(TC_WAIT_ST, 0));
+		error(loc, "a %s of warp %d may still be pending %s; a device function starts and returns with no "
+		           "%s or st pending", isa_name(TC_ST, 0), st->rect.warp, where, isa_name(TC_LD, 0));
+		note(st->loc, "the %s is here; put %s; after it", isa_name(TC_ST, 0), isa_spelling(TC_WAIT_ST, 0));
 		own_wait_missing(false);
 		return protocol_unchecked_waits;
 	}
@@ -878,7 +881,7 @@ protocol_at_alloc(Protocol *p, const IExpr *addr, const Expr *src, const char *n
 	AllocInfo *a = protocol_find_alloc(p, addr, col_offset, lane_offset);
 	/* TMEM has 128 lanes of 512 columns: an offset past them is no place in an allocation (and a
 	   negative one wraps round to such an offset) */
-	if (a && (*col_offset < 512 && *lane_offset < 128))
+	if (a && (*col_offset < TMEM_COLS && *lane_offset < TMEM_LANES))
 		return a;
 	if (quiet)
 		return NULL;
@@ -892,8 +895,8 @@ protocol_at_alloc(Protocol *p, const IExpr *addr, const Expr *src, const char *n
 	}
 	if (a) {
 		error(src->loc, "'%s' is declared at lane %d, column %d of the allocation in '%s[%d]', outside tensor memory "
-		                "(128 lanes of 512 columns); %s", name, *lane_offset, *col_offset, a->slot->name, a->slot_index,
-		      accepted);
+		                "(%d lanes of %d columns); %s", name, *lane_offset, *col_offset, a->slot->name, a->slot_index,
+		      TMEM_LANES, TMEM_COLS, accepted);
 		if (part)
 			note(part->loc, "the offset: columns, plus lanes << 16");
 		return NULL;
@@ -974,9 +977,9 @@ protocol_reg_write(Protocol *p, const Tensor *t, int slot, Loc loc)
 		place_wait(p, TC_WAIT_LD, loc);
 	} else if (r) {
 		own_wait_missing(true);
-		error(loc, "writes register slot %d of '%s' while a tcgen05.ld may still be writing it; put %s; before the "
-		           "write", slot, t->name, isa_spelling(TC_WAIT_LD, 0));
-		note(r->loc, "the tcgen05.ld is here");
+		error(loc, "writes register slot %d of '%s' while a %s may still be writing it; put %s; before the "
+		           "write", slot, t->name, isa_name(TC_LD, 0), isa_spelling(TC_WAIT_LD, 0));
+		note(r->loc, "the %s is here", isa_name(TC_LD, 0));
 		own_wait_missing(false);
 		r->warps = 0;
 	}
@@ -1057,7 +1060,7 @@ bool
 protocol_instr_enter(Protocol *p, const IsaInstr *in, int cta_group, const char *opcode, Loc loc, Loc opcode_loc,
                      bool *uniform)
 {
-	*uniform = !in->aligned || (protocol_uniform(p, loc, opcode) && whole_warps(p, loc, opcode));
+	*uniform = !isa_aligned(in) || (protocol_uniform(p, loc, opcode) && whole_warps(p, loc, opcode));
 	/* one-warp instructions go on after this error so that the allocation they name stays known */
 	if (!*uniform && !in->one_warp)
 		return false;
@@ -1072,6 +1075,7 @@ protocol_instr_enter(Protocol *p, const IsaInstr *in, int cta_group, const char 
 static bool
 allocates(Protocol *p, const LStmt *l, const TcOperands *ops, bool ok)
 {
+	int ncols = (int)tc_operand(l, IO_NCOLS)->imm;
 	uint64_t by = ok || !p->warps ? p->warps : 1ull << lowest_warp(p->warps);
 	/* TCGEN05.md 4: the permit is the CTA's; a relinquish by any of its warps ends it */
 	if (ok && p->flow.relinquished_some) {
@@ -1081,9 +1085,9 @@ allocates(Protocol *p, const LStmt *l, const TcOperands *ops, bool ok)
 	}
 	for (int i = 0; i < p->allocs.n && ok; i++) {
 		AllocInfo *prev = LIST_AT(p->allocs, AllocInfo, i);
-		if (prev->ncols && prev->ncols < l->ncols) {
+		if (prev->ncols && prev->ncols < ncols) {
 			error(l->loc, "%s of %d columns after one of %d: the column count must not grow between allocations "
-			              "of a CTA", isa_name(TC_ALLOC, 0), l->ncols, prev->ncols);
+			              "of a CTA", isa_name(TC_ALLOC, 0), ncols, prev->ncols);
 			note(prev->loc, "the earlier allocation is here");
 			ok = false;
 		}
@@ -1098,9 +1102,9 @@ allocates(Protocol *p, const LStmt *l, const TcOperands *ops, bool ok)
 			holder = live->alloc;
 		}
 	}
-	if (ok && held + l->ncols > 512) {
-		error(l->loc, "%s of %d columns while this CTA holds %d of its 512 columns: it waits for a dealloc that "
-		              "never comes (a deadlock)", isa_name(TC_ALLOC, 0), l->ncols, held);
+	if (ok && held + ncols > TMEM_COLS) {
+		error(l->loc, "%s of %d columns while this CTA holds %d of its %d columns: it waits for a dealloc that "
+		              "never comes (a deadlock)", isa_name(TC_ALLOC, 0), ncols, held, TMEM_COLS);
 		note(holder->loc, "columns still allocated here; free them first with %s", isa_name(TC_DEALLOC, 0));
 		ok = false;
 	}
@@ -1108,7 +1112,7 @@ allocates(Protocol *p, const LStmt *l, const TcOperands *ops, bool ok)
 	AllocInfo *a = pool_alloc(sizeof *a);
 	a->slot = ops->addr->tensor;
 	a->slot_index = ie_is_const(ops->addr->index, &index) ? (int)index : -1;
-	a->ncols = l->ncols;
+	a->ncols = ncols;
 	a->loc = l->loc;
 	a->warps = by;
 	list_push(&p->allocs, a);
@@ -1125,6 +1129,7 @@ allocates(Protocol *p, const LStmt *l, const TcOperands *ops, bool ok)
 static bool
 frees(Protocol *p, const LStmt *l, const TcOperands *ops, bool ncols_ok)
 {
+	int ncols = (int)tc_operand(l, IO_NCOLS)->imm;
 	protocol_read(p, ops->addr, ops->addr_loc);
 	int col, lane;
 	AllocInfo *a = protocol_find_alloc(p, ops->addr, &col, &lane);
@@ -1155,8 +1160,8 @@ frees(Protocol *p, const LStmt *l, const TcOperands *ops, bool ncols_ok)
 		note(before->at, "it is freed here first");
 		return false;
 	}
-	if (a && a->ncols && l->ncols && a->ncols != l->ncols) {
-		error(ops->ncols_loc, "%s of %d columns, but the allocation has %d", isa_name(TC_DEALLOC, 0), l->ncols,
+	if (a && a->ncols && ncols && a->ncols != ncols) {
+		error(ops->ncols_loc, "%s of %d columns, but the allocation has %d", isa_name(TC_DEALLOC, 0), ncols,
 		      a->ncols);
 		note(a->loc, "the allocation is here");
 		ncols_ok = false;
@@ -1164,7 +1169,7 @@ frees(Protocol *p, const LStmt *l, const TcOperands *ops, bool ncols_ok)
 	bool traced = a != NULL;
 	for (int i = 0; i < p->flow.live.n; i++) {
 		LiveAlloc *live = LIST_AT(p->flow.live, LiveAlloc, i);
-		if (a ? live->alloc == a : live->live && (live->alloc->ncols == l->ncols || !l->ncols)) {
+		if (a ? live->alloc == a : live->live && (live->alloc->ncols == ncols || !ncols)) {
 			/* the columns are the CTA's: freed by one warp, they are freed for all */
 			if (p->warps)
 				live->live = false;
@@ -1176,7 +1181,7 @@ frees(Protocol *p, const LStmt *l, const TcOperands *ops, bool ncols_ok)
 	if (!a && !traced && !reported && ops->allocs_known && error_count == p->errors_before && ncols_ok && p->warps) {
 		if (p->allocs.n)
 			error(l->loc, "%s of %d columns, but no allocation of that size is live here", isa_name(TC_DEALLOC, 0),
-			      l->ncols);
+			      ncols);
 		else
 			error(l->loc, "%s without a %s in this kernel: a dealloc frees exactly an allocated address",
 			      isa_name(TC_DEALLOC, 0), isa_name(TC_ALLOC, 0));
@@ -1190,7 +1195,7 @@ frees(Protocol *p, const LStmt *l, const TcOperands *ops, bool ncols_ok)
 	         isa_name(TC_DEALLOC, 0));
 	for (int i = 0; a && i < p->flow.stores.n; i++) {
 		StoreState *st = LIST_AT(p->flow.stores, StoreState, i);
-		const char *what = st->ld ? "tcgen05.ld" : "tcgen05.st";
+		const char *what = isa_name(st->ld ? TC_LD : TC_ST, 0);
 		TcKind wait = st->ld ? TC_WAIT_LD : TC_WAIT_ST;
 		if (st->rect.space != a)
 			continue;
@@ -1204,7 +1209,7 @@ frees(Protocol *p, const LStmt *l, const TcOperands *ops, bool ncols_ok)
 		}
 		if (st->unsynced && !(p->warps >> st->rect.warp & 1)) {
 			error(l->loc, "%s tensor memory that warp %d %s; warp %d must execute %s and then cta_sync before %s",
-			      freer, st->rect.warp, st->ld ? "reads with tcgen05.ld" : "stores to", st->rect.warp,
+			      freer, st->rect.warp, st->ld ? pool_printf("reads with %s", what) : "stores to", st->rect.warp,
 			      isa_name(wait, 0), planned ? "the end" : "it");
 			note(st->loc, "the %s of warp %d is here", what, st->rect.warp);
 			break;
@@ -1430,7 +1435,7 @@ check_side_races(const ProtoFork *f, const Flow *side, const Flow *other)
 			if (st->id <= f->stores_before || st->rect.space != fr->alloc)
 				continue;
 			error(st->loc, "%s of warp %d on one side of an if and %s of its tensor memory by warp %d on the "
-			               "other: nothing orders the two", st->ld ? "tcgen05.ld" : "tcgen05.st", st->rect.warp,
+			               "other: nothing orders the two", isa_name(st->ld ? TC_LD : TC_ST, 0), st->rect.warp,
 			      isa_name(TC_DEALLOC, 0), fr->warp);
 			note(fr->at, "the %s is here; free the memory after the if, once the access is waited for and "
 			             "a cta_sync follows", isa_name(TC_DEALLOC, 0));

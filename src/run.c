@@ -45,7 +45,7 @@ run_help(void)
 	      "  Runs a kernel on the CPU with tensor memory emulated (--target=emu code compiled by $CXX).\n"
 	      "  --kernel NAME      the kernel to run (needed when the file has more than one)\n"
 	      "  --seed S           seed of the generated tensor values (default 1); given, it also chooses\n"
-	      "                     when each tcgen05.st lands in TMEM (else at its %s)\n"
+	      "                     when each %s lands in TMEM (else at its %s)\n"
 	      "  --expect OUT=IN    after the run, tensor OUT must equal tensor IN as it was before it\n"
 	      "  --expect OUT=IN~U  the same within U units in the last place (floats) or U (integers)\n"
 	      "  --set NAME=VALUE   a scalar parameter (default 0); refused outside its type's range\n"
@@ -65,7 +65,7 @@ run_help(void)
 	      "exit status: 0 ok, 1 errors in the input, an --expect that failed, an emulator trap or a\n"
 	      "read of a value never written,\n"
 	      "2 bad usage, 3 no C++ compiler, 4 internal error\n",
-	      isa_name(TC_WAIT_ST, 0), isa_name(TC_WAIT_LD, 0), isa_instr(TC_WAIT_ST)->name);
+	      isa_name(TC_ST, 0), isa_name(TC_WAIT_ST, 0), isa_name(TC_WAIT_LD, 0), isa_instr(TC_WAIT_ST)->name);
 }
 
 static int
@@ -586,7 +586,7 @@ tmem_fills(KernelIR *k, RunOptions *o, Tensor **fills, int *params, const Shape6
 static int
 tmem_fills_apart(KernelIR *k, RunOptions *o, Tensor **fills)
 {
-	enum { CELLS = 128 * 512 };
+	enum { CELLS = TMEM_LANES * TMEM_COLS };
 	int n = o->tmems.n, rc = 0;
 	uint32_t *bits = n > 1 ? calloc(CELLS, sizeof *bits) : NULL;
 	int *owner = n > 1 ? calloc(CELLS, sizeof *owner) : NULL;
@@ -614,10 +614,10 @@ tmem_fills_apart(KernelIR *k, RunOptions *o, Tensor **fills)
 			for (int e = 0; e < t->count * t->layout->nrep && !rc; e++) {
 				const int32_t *place = LAYOUT_PLACE(t->layout, e / t->layout->nrep, e % t->layout->nrep);
 				int lane = t->lane_offset + place[AX_TLANE], col = t->col_offset + place[AX_TCOL] / per;
-				if (lane < 0 || lane >= 128 || col < 0 || col >= 512)
+				if (lane < 0 || lane >= TMEM_LANES || col < 0 || col >= TMEM_COLS)
 					continue;
 				uint32_t mask = (ebits == 32 ? 0xffffffffu : (1u << ebits) - 1) << (place[AX_TCOL] % per * ebits);
-				int cell = lane * 512 + col, j = owner[cell];
+				int cell = lane * TMEM_COLS + col, j = owner[cell];
 				if ((bits[cell] & mask) && j == i)
 					continue; /* a replica of the layout (+ R) gets the same value */
 				if ((bits[cell] & mask) && fills[j] == t) {
@@ -673,7 +673,7 @@ fill_function(Buf *b, Tensor **fills, int nfills)
 		for (int e = 0; e < n; e++) {
 			const int32_t *place = LAYOUT_PLACE(t->layout, e / t->layout->nrep, e % t->layout->nrep);
 			int lane = t->lane_offset + place[AX_TLANE], col = t->col_offset + place[AX_TCOL] / per;
-			buf_printf(b, "%s%s%d", e ? "," : "", e % 16 ? " " : "\n\t", lane * 512 + col);
+			buf_printf(b, "%s%s%d", e ? "," : "", e % 16 ? " " : "\n\t", lane * TMEM_COLS + col);
 		}
 		buf_printf(b, "\n};\nstatic const unsigned char tl_fill_shift_%d[%d] = {", i, n);
 		for (int e = 0; e < n; e++)
@@ -1027,11 +1027,12 @@ report_uninit(const EmuPoison *poison, const char *path, bool allow)
 		    site >= (unsigned)poison->sites.n)
 			continue;
 		const EmuPoisonSite *s = LIST_AT(poison->sites, EmuPoisonSite, site);
-		const char *from = ok & 16 ? pool_printf(", which a tcgen05.ld loaded from TMEM (lane %u, column %u), a cell that "
-		                                         "nothing wrote", ok >> 8 & 0xff, ok >> 16 & 0x3ff) : ", but nothing wrote it";
+		const char *from = ok & 16 ? pool_printf(", which a %s loaded from TMEM (lane %u, column %u), a cell that "
+		                                         "nothing wrote", isa_name(TC_LD, 0), ok >> 8 & 0xff, ok >> 16 & 0x3ff) : ", but nothing wrote it";
 		const char *what = pool_printf("thread %d (warp %d, lane %d) of block (%u, %u, %u) %s register slot %u of '%s'%s%s",
 		                               tid, tid / 32, tid % 32, block[0], block[1], block[2], s->verb, slot,
-		                               s->tensor->name, strcmp(s->verb, "stores") == 0 ? " with tcgen05.st" : "", from);
+		                               s->tensor->name, strcmp(s->verb, "stores") == 0 ? pool_printf(" with %s", isa_name(TC_ST, 0)) : "",
+		                               from);
 		if (allow)
 			warn(WARN_UNINIT, s->loc, "%s; the run goes on with the poison", what);
 		else

@@ -676,7 +676,7 @@ sema_element(Expr *e, Tensor **tensor, IExpr **index, int *slot)
 		View *v = s->view;
 		if (v->base->kind == TK_TMEM) {
 			error(e->loc, "'%s' is a view of tmem tensor '%s'; tensor memory is read and written only with apply "
-			              "tcgen05.ld / tcgen05.st", e->name, v->base->name);
+			              "%s / %s", e->name, v->base->name, isa_name(TC_LD, 0), isa_name(TC_ST, 0));
 			return NULL;
 		}
 		if (v->base->kind == TK_LOCAL && !v->per_thread) {
@@ -715,8 +715,8 @@ sema_element(Expr *e, Tensor **tensor, IExpr **index, int *slot)
 		return NULL;
 	}
 	if (t->kind == TK_TMEM) {
-		error(e->loc, "'%s' lives in tensor memory; it is read and written only with apply tcgen05.ld / "
-		              "tcgen05.st", t->name);
+		error(e->loc, "'%s' lives in tensor memory; it is read and written only with apply %s / %s", t->name,
+		      isa_name(TC_LD, 0), isa_name(TC_ST, 0));
 		return NULL;
 	}
 	IExpr **coords = NULL;

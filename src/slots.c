@@ -14,8 +14,8 @@ slot_writes(const List *list, const TmemSlot *k, int *allocs, bool *other, bool 
 	for (int i = 0; i < list->n; i++) {
 		const LStmt *s = LIST_AT(*list, LStmt, i);
 		int64_t c;
-		if (s->kind == L_TC && s->tc == TC_ALLOC && s->addr->tensor == k->t) {
-			if (ie_is_const(s->addr->index, &c) && c == k->index && !in_loop)
+		if (s->kind == L_TC && s->instr->kind == TC_ALLOC && tc_addr(s)->tensor == k->t) {
+			if (ie_is_const(tc_addr(s)->index, &c) && c == k->index && !in_loop)
 				++*allocs;
 			else
 				*other = true;
@@ -32,8 +32,9 @@ static void
 find_allocs(Finder *f, const LStmt *s)
 {
 	int64_t c;
-	if (s->kind == L_TC && s->tc == TC_ALLOC && s->addr->kind == IE_SADDR && ie_is_const(s->addr->index, &c)) {
-		TmemSlot k = {s->addr->tensor, c, s->addr->index, NULL};
+	const IExpr *slot = s->kind == L_TC && s->instr->kind == TC_ALLOC ? tc_addr(s) : NULL;
+	if (slot && slot->kind == IE_SADDR && ie_is_const(slot->index, &c)) {
+		TmemSlot k = {slot->tensor, c, slot->index, NULL};
 		int allocs = 0;
 		bool other = f->n == f->max;
 		slot_writes(&f->k->body, &k, &allocs, &other, false);

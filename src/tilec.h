@@ -253,7 +253,10 @@ typedef struct Item {
 	const char *path; /* include: the string's contents; NULL when the string had an error */
 } Item;
 
-/* ---------------------------------------------------------------- instruction images (image.c) */
+/* ---------------------------------------------------------------- instruction images (isa.c) */
+
+/* Tensor memory of one CTA: lanes (rows, one per thread of a warpgroup) by 32-bit columns (TCGEN05.md 1). */
+enum { TMEM_LANES = 128, TMEM_COLS = 512 };
 
 /* The one table of tcgen05.ld / tcgen05.st images (TCGEN05.md sections 2 and 3). */
 typedef enum Shape { SH_32X32B, SH_16X64B, SH_16X128B, SH_16X256B, SH_16X32BX2, SH_COUNT } Shape;
@@ -828,14 +831,12 @@ struct LStmt {
 	bool align_test; /* a copy's access whose vector form may test its address's alignment at run time */
 	bool owner_test; /* L_IF: a copy's test of which threads own the elements (of thread_idx.x alone) */
 	/* L_TC, L_FENCE */
-	TcKind tc;
+	const struct IsaInstr *instr; /* its row of isa.c */
 	int cta_group;
-	Opcode op;
-	IExpr *addr;   /* alloc: shared slot address; dealloc, ld, st: TMEM address */
-	int ncols;
-	uint32_t imm;  /* 16x32bx2 */
-	RegRef *regs;
-	int nregs;
+	Opcode op;                    /* ld, st: shape, .xN, packing */
+	struct LOperand *ops;         /* in the row's order, those the qualifiers ask for (tc_add_operand) */
+	int nops;
+	RegRef *regs; /* L_COPY: regs[0] = regs[1] */
 	const char *comment; /* apply: its source line */
 	int vec; /* L_STORE, L_REG_STORE: this and the next vec - 1 statements are one vector access (vectorize.c) */
 	bool live; /* L_REG_STORE: some warp reads what it writes (vectorize.c drops the others) */
@@ -904,12 +905,66 @@ typedef struct Program {
 
 /* ---------------------------------------------------------------- isa.c */
 
-/* What an operand of a tcgen05 instruction is, and how it is written. */
+/* What an operand of a tcgen05 instruction is: each target writes an operand by its kind alone. */
 typedef enum IsaOperand {
-	IO_SHARED_SLOT, /* &slot[i] of a shared u32 tensor, written [ADDR] */
-	IO_TMEM_ADDR,   /* a u32 TMEM address, written ADDR */
-	IO_NCOLS        /* a constant column count: a power of two from 32 to 512 */
+	IO_SHARED_SLOT,   /* &slot[i] of a shared u32 tensor: where alloc writes the TMEM address */
+	IO_TMEM_ADDR,     /* a u32 TMEM address, lane << 16 | column */
+	IO_NCOLS,         /* a constant column count: a power of two from 32 to TMEM_COLS */
+	IO_REG_VECTOR,    /* registers of the executing thread, {r0, r1, ...} */
+	IO_IMM,           /* a constant: ld / st's immHalfSplitoff */
+	/* the kinds of the rows to come (the list in isa.c); no row has them yet */
+	IO_SHARED_DESC64, /* a 64-bit shared-memory matrix descriptor (cp, mma) */
+	IO_INSTR_DESC32,  /* a 32-bit instruction descriptor (mma) */
+	IO_MBARRIER_ADDR, /* the shared address of an mbarrier (commit, mbarrier ops, TMA) */
+	IO_TENSOR_MAP,    /* the address of a CUtensorMap and its coordinates (TMA) */
+	IO_PRED           /* a predicate (mma's enable-input-d, try_wait's result) */
 } IsaOperand;
+
+/* One operand place of a row. */
+typedef struct IsaOperandSlot {
+	IsaOperand kind;
+	bool bracketed;  /* written [x]: the instruction reads or writes memory at x */
+	bool split_only; /* present only with the shape .16x32bx2 (immHalfSplitoff) */
+	bool written;    /* the instruction writes it (ld's registers): an output of the CUDA C asm */
+} IsaOperandSlot;
+
+/* An operand of a lowered tcgen05 statement (LStmt.ops): its place in the row, and its value. */
+typedef struct LOperand {
+	const IsaOperandSlot *slot;
+	IExpr *addr;  /* IO_SHARED_SLOT, IO_TMEM_ADDR */
+	uint32_t imm; /* IO_NCOLS (0 where the count was wrong), IO_IMM */
+	RegRef *regs; /* IO_REG_VECTOR */
+	int nregs;
+} LOperand;
+
+/* One qualifier place of a row's spelling: "." and one of its values. */
+typedef enum IsaQual {
+	IQ_WORD,      /* always values: .sync.aligned, .b32, a state space such as .shared::cta */
+	IQ_CTA_GROUP, /* values "cta_group::1|cta_group::2", the statement's choice; left out when it gives none */
+	IQ_SHAPE,     /* ld / st: a shape of the shape table (32x32b, 16x64b, ...) */
+	IQ_NUM,       /* ld / st: .xN, a power of two up to the shape's largest */
+	IQ_PACK       /* values, when the opcode asks for 16-bit packing (ld .pack::16b, st .unpack::16b) */
+	/* later rows add their slots here: multicast, decompression, kind, ... (the list in isa.c) */
+} IsaQual;
+
+typedef struct IsaQualSlot {
+	IsaQual kind;
+	const char *values; /* IQ_WORD, IQ_PACK: its spelling; IQ_CTA_GROUP: the alternatives, '|' between */
+} IsaQualSlot;
+
+/* When what an instruction started has happened (TCGEN05.md section 5). */
+typedef enum IsaCompletion {
+	COMPLETES_AT_ONCE,  /* synchronous: done when the instruction returns */
+	COMPLETES_AT_WAIT_LD, /* asynchronous until the same warp's tcgen05.wait::ld */
+	COMPLETES_AT_WAIT_ST, /* asynchronous until the same warp's tcgen05.wait::st */
+	COMPLETES_AT_COMMIT   /* asynchronous until a tcgen05.commit arrives on an mbarrier (mma, cp, shift) */
+} IsaCompletion;
+
+/* How a program writes a row's instruction. */
+typedef enum IsaUse {
+	ISA_STATEMENT, /* an instruction statement of its own, in its exact spelling */
+	ISA_APPLY      /* through apply or copy, checked against its image (ld, st) */
+} IsaUse;
 
 /* What an instruction does to the protocol state (protocol.c): bits. */
 enum {
@@ -921,16 +976,20 @@ enum {
 	EFF_ORDERS = 32            /* a fence: orders tcgen05 work against a thread sync, nothing else */
 };
 
-/* One tcgen05 instruction other than ld / st. Spelled "tcgen05." name [".cta_group::" 1|2] suffix. */
+enum { ISA_MAX_QUALS = 8, ISA_MAX_OPERANDS = 4 };
+
+/* One tcgen05 instruction family: spelled "tcgen05." name, then "." and a value for each qualifier
+   slot, then its operands in order. */
 typedef struct IsaInstr {
 	TcKind kind;
-	const char *name;    /* after "tcgen05.", before any cta_group */
-	bool cta_group;      /* takes .cta_group::1 or ::2 */
-	const char *suffix;  /* the rest of the spelling */
+	const char *name;    /* after "tcgen05." */
+	IsaUse use;
+	int nquals;
+	IsaQualSlot quals[ISA_MAX_QUALS];
 	int noperands;
-	IsaOperand operands[2];
-	bool aligned;        /* .sync.aligned: every lane of the warp executes it */
+	IsaOperandSlot operands[ISA_MAX_OPERANDS];
 	bool one_warp;       /* exactly one warp of the CTA executes it */
+	IsaCompletion completes;
 	int effect;          /* EFF_* */
 	const char *does;    /* the effect in words, for --emit=ir and docs */
 } IsaInstr;
@@ -938,11 +997,25 @@ typedef struct IsaInstr {
 int isa_count(void);
 const IsaInstr *isa_at(int i);
 const IsaInstr *isa_instr(TcKind kind);
-/* The row whose exact spelling text is (and its cta_group, 0 when it takes none), or NULL. */
+bool isa_takes_cta_group(const IsaInstr *in);
+bool isa_aligned(const IsaInstr *in); /* .sync.aligned: every lane of the warp executes it */
+/* The instruction statement (a row of use ISA_STATEMENT) whose exact spelling text is, and its cta_group
+   (0 when it takes none), or NULL. */
 const IsaInstr *isa_parse(const char *text, int *cta_group);
 const char *isa_name(TcKind kind, int cta_group);     /* "tcgen05." name [".cta_group::" N] */
-const char *isa_spelling(TcKind kind, int cta_group); /* the whole PTX spelling */
-const char *isa_known(void); /* the instructions, in words, for a message */
+const char *isa_spelling(TcKind kind, int cta_group); /* the whole PTX spelling of a row without a shape */
+/* The whole PTX spelling of row in with the statement's choices: cta_group, and op for ld / st (else NULL). */
+const char *isa_format(const IsaInstr *in, int cta_group, const Opcode *op);
+const char *isa_known(void); /* the instruction statements, in words, for a message */
+/* Appends to s (whose instr is set) the operand of its row's next slot of that kind. */
+LOperand *tc_add_operand(LStmt *s, IsaOperand kind);
+/* The statement's first operand of that kind, or NULL. */
+LOperand *tc_operand(const LStmt *s, IsaOperand kind);
+IExpr *tc_addr(const LStmt *s); /* its shared-slot or TMEM address operand, or NULL */
+int tc_nregs(const LStmt *s);   /* the registers of its register vector, 0 without one */
+const RegRef *tc_reg(const LStmt *s, int r);
+/* The row whose "tcgen05." name and a '.' begin text (an opcode of that family, whatever follows), or NULL. */
+const IsaInstr *isa_family(const char *text);
 
 /* An architecture tilec compiles for, and the PTX ISA version its output declares. */
 typedef struct Arch {
@@ -1492,7 +1565,7 @@ int run_main(int argc, char **argv);
 
 int driver_main(int argc, char **argv);
 
-/* ---------------------------------------------------------------- image.c */
+/* ---------------------------------------------------------------- isa.c: tcgen05.ld / st shapes and images */
 
 const char *shape_name(Shape s);
 int shape_rows(Shape s);             /* lanes per access: 32 or 16 */

@@ -677,7 +677,7 @@ walk_end(Kernel *kd)
 static bool
 has_lane(const Planned *p, int lane)
 {
-	return lane >= 0 && lane < 128 && (p->lanes[lane / 64] >> (lane % 64) & 1);
+	return lane >= 0 && lane < TMEM_LANES && (p->lanes[lane / 64] >> (lane % 64) & 1);
 }
 
 /* Whether a warp may access a's cells and another warp b's, in some lane both use: accesses of
@@ -758,7 +758,7 @@ place(const int *order, int *cols, int cap, int *shared, int *bystart)
 {
 	int n = P.planned.n, end = 0;
 	*shared = 0;
-	for (int k = 0; k < n && end <= 512; k++) {
+	for (int k = 0; k < n && end <= TMEM_COLS; k++) {
 		Planned *p = planned(order[k]);
 		int best = -1, best_shared = 0;
 		if (!cap)
@@ -904,7 +904,7 @@ plan(int *ncols, int *bound)
 			break;
 	}
 	*ncols = alloc_size(best_end);
-	if (*ncols > 512)
+	if (*ncols > TMEM_COLS)
 		return best_end;
 	int fewest = n > SEARCH_MAX ? 0 : -1;
 	seed = 1;
@@ -1066,7 +1066,7 @@ static const char *
 lanes_text(const Planned *p)
 {
 	Buf b = {0};
-	for (int lane = 0; lane < 128; lane++) {
+	for (int lane = 0; lane < TMEM_LANES; lane++) {
 		if (!has_lane(p, lane) || has_lane(p, lane - 1))
 			continue;
 		int last = lane;
@@ -1098,9 +1098,9 @@ live_text(const Planned *p)
 static void
 report_too_large(Kernel *kd, int bound)
 {
-	if (bound > 512)
+	if (bound > TMEM_COLS)
 		error(kd->name_loc, "the tmem tensors of kernel '%s' need %d columns of tensor memory at the same time, "
-		      "more than the 512 a CTA has", kd->name, bound);
+		      "more than the %d a CTA has", kd->name, bound, TMEM_COLS);
 	else
 		error(kd->name_loc, "the tmem tensors of kernel '%s' do not fit in the 512 columns of tensor memory a CTA "
 		      "has: no placement of the columns they need at the same time fits", kd->name);

@@ -310,7 +310,7 @@ list_loads(const List *list, const Tensor *t)
 	for (int i = 0; i < list->n; i++) {
 		const LStmt *s = LIST_AT(*list, LStmt, i);
 		if (loads_from(s->value, t) || loads_from(s->index, t) || loads_from(s->cond, t) || loads_from(s->lo, t) ||
-		    loads_from(s->hi, t) || loads_from(s->addr, t) || list_loads(&s->body, t) || list_loads(&s->els, t))
+		    loads_from(s->hi, t) || loads_from(tc_addr(s), t) || list_loads(&s->body, t) || list_loads(&s->els, t))
 			return true;
 	}
 	return false;
@@ -653,10 +653,10 @@ define(const Tensor *t, int word, int id, int pos)
 static void
 track(const LStmt *s)
 {
-	if (s->kind == L_TC && s->tc == TC_LD) {
+	if (s->kind == L_TC && s->instr->kind == TC_LD) {
 		int id = ++def_ids;
-		for (int r = 0; r < s->nregs; r++)
-			define(s->regs[r].tensor, s->regs[r].word, id, r);
+		for (int r = 0; r < tc_nregs(s); r++)
+			define(tc_reg(s, r)->tensor, tc_reg(s, r)->word, id, r);
 	} else if (s->kind == L_COPY) {
 		Def *from = def_of(s->regs[1].tensor, s->regs[1].word);
 		define(s->regs[0].tensor, s->regs[0].word, from->id, from->pos);
@@ -878,8 +878,8 @@ use_list(const List *list, int warp)
 			warp_use(s->tensor)->outside = true;
 		else if (s->kind == L_REG_STORE)
 			use_word(s->tensor, s->slot * etype_bits(s->tensor->type) / 32, warp);
-		for (int r = 0; r < s->nregs && s->kind == L_TC; r++)
-			use_word(s->regs[r].tensor, s->regs[r].word, warp);
+		for (int r = 0; r < tc_nregs(s); r++)
+			use_word(tc_reg(s, r)->tensor, tc_reg(s, r)->word, warp);
 		if (s->kind == L_COPY)
 			for (int r = 0; r < 2; r++)
 				use_word(s->regs[r].tensor, s->regs[r].word, warp);
@@ -894,7 +894,7 @@ use_list(const List *list, int warp)
 		use_expr(s->cond, warp);
 		use_expr(s->lo, warp);
 		use_expr(s->hi, warp);
-		use_expr(s->addr, warp);
+		use_expr(tc_addr(s), warp);
 		use_list(&s->body, body_warp(s, warp));
 		use_list(&s->els, warp);
 	}
@@ -1037,6 +1037,18 @@ check_outside(const List *list, int warp)
 	}
 }
 
+/* A copy of n register references with warp's words. */
+static RegRef *
+remap_regs(const RegRef *from, int n, int warp)
+{
+	RegRef *regs = pool_alloc((size_t)n * sizeof *regs);
+	for (int r = 0; r < n; r++) {
+		regs[r] = from[r];
+		regs[r].word = new_word(regs[r].tensor, regs[r].word, warp);
+	}
+	return regs;
+}
+
 static void
 remap_list(List *list, int warp)
 {
@@ -1056,14 +1068,18 @@ remap_list(List *list, int warp)
 			int per = 32 / etype_bits(s->tensor->type);
 			s->slot = new_word(s->tensor, s->slot / per, warp) * per + s->slot % per;
 		}
-		if ((s->kind == L_TC || s->kind == L_COPY) && s->regs) {
-			int n = s->kind == L_COPY ? 2 : s->nregs;
-			RegRef *regs = pool_alloc((size_t)n * sizeof *regs);
-			for (int r = 0; r < n; r++) {
-				regs[r] = s->regs[r];
-				regs[r].word = new_word(regs[r].tensor, regs[r].word, warp);
+		if (s->kind == L_COPY)
+			s->regs = remap_regs(s->regs, 2, warp);
+		if (s->nops) {
+			/* fresh arrays: the copies of the statement for other warps share the old ones */
+			LOperand *ops = pool_alloc(ISA_MAX_OPERANDS * sizeof *ops);
+			for (int k = 0; k < s->nops; k++) {
+				ops[k] = s->ops[k];
+				ops[k].addr = remap_expr(ops[k].addr, warp);
+				if (ops[k].regs)
+					ops[k].regs = remap_regs(ops[k].regs, ops[k].nregs, warp);
 			}
-			s->regs = regs;
+			s->ops = ops;
 		}
 		if (s->kind == L_STORE && s->coords) {
 			IExpr **coords = pool_alloc((size_t)s->tensor->rank * sizeof *coords);
@@ -1077,7 +1093,6 @@ remap_list(List *list, int warp)
 		s->cond = remap_expr(s->cond, warp);
 		s->lo = remap_expr(s->lo, warp);
 		s->hi = remap_expr(s->hi, warp);
-		s->addr = remap_expr(s->addr, warp);
 		remap_list(&s->body, body_warp(s, warp));
 		remap_list(&s->els, warp);
 	}
@@ -1383,25 +1398,37 @@ view_at_in_warp(const ViewAt *t, const ViewAt *e, int64_t w)
 	return true;
 }
 
+/* Whether two register lists name the same words. */
+static bool
+same_regs(const RegRef *a, const RegRef *b, int na, int nb)
+{
+	if (na != nb)
+		return false;
+	for (int r = 0; r < na; r++)
+		if (a[r].tensor != b[r].tensor || a[r].word != b[r].word)
+			return false;
+	return true;
+}
+
 /* Whether a and b are the same statement but for their expressions. */
 static bool
 same_shape(const LStmt *a, const LStmt *b)
 {
-	if (a->kind != b->kind || a->var != b->var || a->tensor != b->tensor || a->slot != b->slot || a->tc != b->tc ||
-	    a->cta_group != b->cta_group || memcmp(&a->op, &b->op, sizeof a->op) || a->ncols != b->ncols ||
-	    a->imm != b->imm || a->nregs != b->nregs || a->mask_lo != b->mask_lo || a->mask_hi != b->mask_hi ||
+	if (a->kind != b->kind || a->var != b->var || a->tensor != b->tensor || a->slot != b->slot || a->instr != b->instr ||
+	    a->cta_group != b->cta_group || memcmp(&a->op, &b->op, sizeof a->op) || a->nops != b->nops ||
+	    a->mask_lo != b->mask_lo || a->mask_hi != b->mask_hi ||
 	    a->align_test != b->align_test || a->owner_test != b->owner_test || a->call || b->call ||
 	    a->vec != b->vec || a->body.n != b->body.n || a->els.n != b->els.n || !a->coords != !b->coords ||
 	    !a->view_at != !b->view_at ||
 	    !a->value != !b->value || !a->index != !b->index || !a->cond != !b->cond || !a->lo != !b->lo ||
-	    !a->hi != !b->hi || !a->addr != !b->addr || !a->comment != !b->comment ||
-	    (a->comment && strcmp(a->comment, b->comment)))
+	    !a->hi != !b->hi || !a->comment != !b->comment || (a->comment && strcmp(a->comment, b->comment)))
 		return false;
-	int n = a->kind == L_COPY ? 2 : a->kind == L_TC ? a->nregs : 0;
-	for (int r = 0; r < n; r++)
-		if (a->regs[r].tensor != b->regs[r].tensor || a->regs[r].word != b->regs[r].word)
+	for (int k = 0; k < a->nops; k++) {
+		const LOperand *x = &a->ops[k], *y = &b->ops[k];
+		if (x->slot != y->slot || x->imm != y->imm || !x->addr != !y->addr || !same_regs(x->regs, y->regs, x->nregs, y->nregs))
 			return false;
-	return true;
+	}
+	return a->kind != L_COPY || same_regs(a->regs, b->regs, 2, 2);
 }
 
 
@@ -1424,8 +1451,16 @@ generalize_stmt(const LStmt *a, const LStmt *b, int64_t ka, int64_t kb)
 	GEN(cond);
 	GEN(lo);
 	GEN(hi);
-	GEN(addr);
 #undef GEN
+	if (a->nops) {
+		g->ops = pool_alloc(ISA_MAX_OPERANDS * sizeof *g->ops);
+		for (int k = 0; k < a->nops; k++) {
+			g->ops[k] = a->ops[k];
+			g->ops[k].addr = generalize(a->ops[k].addr, b->ops[k].addr, ka, kb);
+			if (a->ops[k].addr && !g->ops[k].addr)
+				return NULL;
+		}
+	}
 	if (a->coords) {
 		g->coords = pool_alloc((size_t)a->tensor->rank * sizeof *g->coords);
 		for (int d = 0; d < a->tensor->rank; d++)
@@ -1462,7 +1497,7 @@ list_in_warp(const List *t, const List *s, int64_t w)
 		const LStmt *a = LIST_AT(*t, LStmt, i), *b = LIST_AT(*s, LStmt, i);
 		if (!same_shape(a, b) || !same_in_warp(a->value, b->value, w) || !same_in_warp(a->index, b->index, w) ||
 		    !same_in_warp(a->cond, b->cond, w) || !same_in_warp(a->lo, b->lo, w) ||
-		    !same_in_warp(a->hi, b->hi, w) || !same_in_warp(a->addr, b->addr, w) ||
+		    !same_in_warp(a->hi, b->hi, w) || !same_in_warp(tc_addr(a), tc_addr(b), w) ||
 		    !list_in_warp(&a->body, &b->body, w) || !list_in_warp(&a->els, &b->els, w))
 			return false;
 		for (int d = 0; a->coords && d < a->tensor->rank; d++)
@@ -1673,9 +1708,9 @@ live_list(List *list, int warp, Live *l)
 			live_bits(l, s->regs[1].tensor)[s->regs[1].word] = 1;
 			break;
 		case L_TC:
-			for (int r = 0; r < s->nregs; r++)
-				live_bits(l, s->regs[r].tensor)[s->regs[r].word] = s->tc == TC_ST;
-			reads(l, s->addr);
+			for (int r = 0; r < tc_nregs(s); r++)
+				live_bits(l, tc_reg(s, r)->tensor)[tc_reg(s, r)->word] = s->instr->kind == TC_ST;
+			reads(l, tc_addr(s));
 			break;
 		case L_IF: {
 			int64_t k;
@@ -1708,7 +1743,6 @@ live_list(List *list, int warp, Live *l)
 			reads(l, s->value);
 			reads(l, s->index);
 			reads(l, s->cond);
-			reads(l, s->addr);
 			break;
 		}
 	}

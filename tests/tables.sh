@@ -1,8 +1,10 @@
 #!/bin/sh
 # tables.sh TILEC: the facts of src/isa.c stay in one place, one PASS/FAIL line each.
-#   tables/instr/NAME  the instruction of isa.c's row NAME is spelled ("tcgen05.NAME", or NAME alone
-#                      when it cannot be mistaken: it has "::" or "_") in no other file of src/ or
-#                      grammar/; the others take it from isa_name / isa_spelling.
+#   tables/mnemonic/WORD  no file of src/ or grammar/ but src/isa.c spells a tcgen05 mnemonic
+#                      ("tcgen05." and a letter), an mbarrier one ("mbarrier.") or "cp.async.bulk" outside
+#                      its comments: code and messages take them from isa_name / isa_spelling / isa_format.
+#   tables/instr/NAME/alone  an instruction name that cannot be mistaken (it has "::" or "_", as
+#                      wait::ld) is spelled alone in no other file either, outside comments.
 #   tables/arch/ARCH   each architecture `tilec --help` lists is named in no file but src/isa.c.
 #   tables/no-circles  no two files of src/ call each other in a circle (tools/file-cycles.py on the
 #                      objects beside TILEC).
@@ -22,15 +24,63 @@ check() {
 	fi
 }
 
+# outside FILE WORD...: the lines of each file of src/ and grammar/ but src/isa.c, comments blanked
+# (C's /* */ and //; strings and character constants kept, a string ends at its line's end), that
+# match the extended regular expression WORD, as FILE:LINE: TEXT.
+outside_comments() {
+	python3 - "$@" src/*.c src/*.h grammar/* <<'PY'
+import re, sys
+pattern, files = re.compile(sys.argv[1]), [f for f in sys.argv[2:] if f != "src/isa.c"]
+for name in files:
+    text, out, i, state = open(name).read(), [], 0, "code"
+    while i < len(text):
+        c, two = text[i], text[i:i + 2]
+        if state == "code":
+            state = {'"': "dq", "'": "sq"}.get(c, "code")
+            if two in ("/*", "//"):
+                state, c, i = ("block" if two == "/*" else "line"), "  ", i + 1
+        elif state in ("dq", "sq"):
+            if c == "\\" and i + 1 < len(text):
+                c, i = two, i + 1
+            elif c == "\n" or c == {"dq": '"', "sq": "'"}[state]:
+                state = "code"
+        elif state == "line":
+            state, c = ("code", c) if c == "\n" else ("line", " ")
+        elif two == "*/":
+            state, c, i = "code", "  ", i + 1
+        else:
+            c = c if c == "\n" else " "
+        out.append(c)
+        i += 1
+    for n, line in enumerate("".join(out).split("\n"), 1):
+        if pattern.search(line):
+            print("%s:%d: %s" % (name, n, line.strip()[:80]))
+PY
+}
+
+# mnemonic NAME REGEX: no file but src/isa.c spells REGEX outside its comments.
+mnemonic() {
+	where=$(outside_comments "$2")
+	if [ -n "$where" ]; then
+		echo "FAIL tables/$1: spelled outside src/isa.c (take it from isa.c's description):"
+		printf "%s\n" "$where" | sed 's/^/    /'
+		failed=1
+	else
+		echo "PASS tables/$1"
+	fi
+}
+
+mnemonic mnemonic/tcgen05 'tcgen05\.[A-Za-z]'
+mnemonic mnemonic/mbarrier 'mbarrier\.'
+mnemonic mnemonic/cp.async.bulk 'cp\.async\.bulk'
 names=$(sed -n 's/^	{TC_[A-Z_]*, "\([^"]*\)".*/\1/p' src/isa.c)
-if [ "$(echo "$names" | wc -w)" -lt 7 ]; then
+if [ "$(echo "$names" | wc -w)" -lt 9 ]; then
 	echo "FAIL tables/instr: found only '$names' in src/isa.c's rows"
 	failed=1
 fi
 for name in $names; do
-	check "instr/$name" "tcgen05.$name"
 	case $name in
-	*::* | *_*) check "instr/$name/alone" "$name" ;;
+	*::* | *_*) mnemonic "instr/$name/alone" "$(printf '%s' "$name" | sed 's/[.]/\\./g')" ;;
 	esac
 done
 archs=$("$tilec" --help | sed -n 's/^  -arch=ARCH *//p' | sed 's/ (default)//; s/,//g')

@@ -2,7 +2,7 @@
 """diag-coverage.py [--list]: is every message tilec can print shown in docs/diagnostics.md?
 
 Reads the format strings of the calls that print a diagnostic in src/*.c and grammar/* (error,
-warn, note, usage_error, run_usage, and image.c's fail, whose text becomes an error about an
+warn, note, usage_error, run_usage, and isa.c's fail, whose text becomes an error about an
 opcode; not explain_note, whose lines --explain prints and command.md and copy.md show) and
 looks, for each one, for a line of docs/diagnostics.md that holds its fixed text: every piece
 between two conversions (%s, %d, ...) of three or more characters, in order, in one line or one

@@ -53,7 +53,7 @@ onwards; the 16-row shapes start at the slab's lane 0 or 16.
 INTRO
 
 # The shapes table comes from tilec itself (the header of each .x1 image and the error for .x0),
-# so that it cannot drift from the one table in src/image.c.
+# so that it cannot drift from the one table in src/isa.c.
 echo "| shape | rows | 32-bit columns per repetition | registers per thread at .xN | legal .xN |"
 echo "|---|---|---|---|---|"
 for shape in $shapes; do

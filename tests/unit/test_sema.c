@@ -161,7 +161,7 @@ find_tc(List *stmts, TcKind tc)
 {
 	for (int i = 0; i < stmts->n; i++) {
 		LStmt *s = LIST_AT(*stmts, LStmt, i);
-		if (s->kind == L_TC && s->tc == tc)
+		if (s->kind == L_TC && s->instr->kind == tc)
 			return s;
 		LStmt *r = find_tc(&s->body, tc);
 		if (!r)
@@ -178,7 +178,7 @@ count_tc(List *stmts, TcKind tc)
 	int n = 0;
 	for (int i = 0; i < stmts->n; i++) {
 		LStmt *s = LIST_AT(*stmts, LStmt, i);
-		n += s->kind == L_TC && s->tc == tc;
+		n += s->kind == L_TC && s->instr->kind == tc;
 		n += count_tc(&s->body, tc) + count_tc(&s->els, tc);
 	}
 	return n;
@@ -569,16 +569,21 @@ START_TEST(apply_accepts_roundtrip)
 	ck_assert_int_eq(count_tc(&k->body, TC_ST), 1);
 	ck_assert_int_eq(count_tc(&k->body, TC_LD), 1);
 	LStmt *st = find_tc(&k->body, TC_ST);
-	ck_assert_int_eq(st->nregs, 64);
+	ck_assert_int_eq(tc_nregs(st), 64);
+	/* st's operands in PTX order: [taddr], then the registers (no immHalfSplitoff for 32x32b) */
+	ck_assert_int_eq(st->nops, 2);
+	ck_assert_int_eq(st->ops[0].slot->kind, IO_TMEM_ADDR);
+	ck_assert_int_eq(st->ops[1].slot->kind, IO_REG_VECTOR);
 	ck_assert_int_eq(st->op.shape, SH_32X32B);
 	ck_assert_int_eq(st->op.n, 64);
 	ck_assert(!st->op.is_ld);
 	for (int r = 0; r < 64; r++) {
-		ck_assert_str_eq(st->regs[r].tensor->name, "src");
-		ck_assert_int_eq(st->regs[r].word, r);
+		ck_assert_str_eq(tc_reg(st, r)->tensor->name, "src");
+		ck_assert_int_eq(tc_reg(st, r)->word, r);
 	}
 	LStmt *ld = find_tc(&k->body, TC_LD);
-	ck_assert_str_eq(ld->regs[0].tensor->name, "dst");
+	ck_assert_str_eq(tc_reg(ld, 0)->tensor->name, "dst");
+	ck_assert_int_eq(ld->ops[0].slot->kind, IO_REG_VECTOR);
 	ck_assert_ptr_nonnull(ld->comment);
 	ck_assert_ptr_nonnull(strstr(ld->comment, "t.tile:"));
 }
@@ -591,7 +596,7 @@ START_TEST(apply_accepts_any_slots)
 	KernelIR *k = LIST_AT(p->kernels, KernelIR, 0);
 	LStmt *st = find_tc(&k->body, TC_ST);
 	for (int r = 0; r < 64; r++)
-		ck_assert_int_eq(st->regs[r].word, 63 - r);
+		ck_assert_int_eq(tc_reg(st, r)->word, 63 - r);
 }
 END_TEST
 
@@ -878,9 +883,9 @@ planned_ncols(const char *text)
 	LStmt *alloc = find_tc(&k->body, TC_ALLOC), *dealloc = find_tc(&k->body, TC_DEALLOC);
 	ck_assert_ptr_nonnull(alloc);
 	ck_assert_ptr_nonnull(dealloc);
-	ck_assert_int_eq(alloc->ncols, dealloc->ncols);
+	ck_assert_int_eq(tc_operand(alloc, IO_NCOLS)->imm, tc_operand(dealloc, IO_NCOLS)->imm);
 	ck_assert_ptr_nonnull(find_tc(&k->body, TC_RELINQUISH));
-	return alloc->ncols;
+	return (int)tc_operand(alloc, IO_NCOLS)->imm;
 }
 
 START_TEST(tmem_planning)
@@ -1040,7 +1045,7 @@ START_TEST(protocol_api)
 	ck_assert_int_eq(error_count, errors + 1);
 	ck_assert_ptr_nonnull(strstr(diags, "reads register slot 0 of 'r' before tcgen05.wait::ld"));
 	protocol_apply(p, no_loc, &ctx, false);
-	LStmt wait = {.kind = L_TC, .tc = TC_WAIT_LD};
+	LStmt wait = {.kind = L_TC, .instr = isa_instr(TC_WAIT_LD)};
 	TcOperands none = {.ncols_ok = true};
 	ck_assert(protocol_instr(p, isa_instr(TC_WAIT_LD), &wait, true, &none));
 	ck_assert(!protocol_pending_load(p, &r, 0));
