@@ -860,6 +860,18 @@ Program *lower_program(List *items, const char *source_name);
 struct ApplyCtx;
 extern bool (*lower_apply_observer)(Stmt *s, View **operands, int noperands, struct ApplyCtx *ctx);
 
+/* ---------------------------------------------------------------- fence.c */
+
+/* Before lowering: marks each cta_sync of kd's body with the fences it needs (fence_before when tcgen05
+   work may precede it, fence_after when some may follow; a device function's caller may do either) and
+   writes_follow (another warp may store to or free tensor memory after it). */
+void fence_mark(Kernel *kd);
+/* After lowering: removes the fence pair of each barrier of k's straight-line part that orders no
+   tcgen05 work of one warp before work of another (language.md section 10). */
+void fence_prune(KernelIR *k);
+/* The cta_syncs and tcgen05 instructions that do work (not the fences) in stmts, nested ones included. */
+int fence_count_syncs_and_instrs(List *stmts);
+
 /* ---------------------------------------------------------------- tmemplan.c */
 
 /* The shared slot of the planned allocation: a keyword, so no program can name it. */
