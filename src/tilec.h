@@ -860,6 +860,24 @@ Program *lower_program(List *items, const char *source_name);
 struct ApplyCtx;
 extern bool (*lower_apply_observer)(Stmt *s, View **operands, int noperands, struct ApplyCtx *ctx);
 
+/* ---------------------------------------------------------------- viewexpr.c */
+
+/* The view a view expression names (a copy's operand, in_copy, may slice a global tensor at run-time
+   bounds: a box); NULL after an error. */
+View *viewexpr_eval(ViewExpr *ve, bool in_copy);
+
+/* A global tensor argument: its first element's offset (i64; NULL: the tensor itself), and per
+   dimension its extent (i32 or u32) and stride (i64, in elements). */
+typedef struct GlobalArg {
+	bool view;  /* a slice or view, not the tensor itself */
+	IExpr *off;
+	int rank;
+	IExpr *dims[MAX_RANK], *strides[MAX_RANK];
+} GlobalArg;
+
+/* The argument a (tensor t, through symbol as) of a global tensor parameter; false after an error. */
+bool viewexpr_global_arg(Expr *a, Sym *as, Tensor *t, GlobalArg *g);
+
 /* ---------------------------------------------------------------- fence.c */
 
 /* Before lowering: marks each cta_sync of kd's body with the fences it needs (fence_before when tcgen05
