@@ -5,7 +5,24 @@
 #include "tilec.h"
 #include "tilert.h"
 
+/* What the walks of one file share (lower_program): budgets over all its kernels, so that the output
+   stays in proportion to the input, and the device functions declared so far. */
+typedef struct FileWalk {
+	/* iterations unrolled so far in the whole file (all kernels) */
+	int64_t unrolled;
+	/* calls inlined so far in the whole file: a call is its callee's body in place, so calls of calls multiply
+	   as nested loops do (16 functions that each call the one before twice made 2^16 copies) */
+	int64_t inlined;
+	/* elements moved between registers and memory by copies so far in the whole file: each is a statement
+	   per register slot, so a few device calls of calls or an unrolled loop around a large copy made GBs */
+	int64_t moved;
+	/* the device functions declared so far: no name of the generated code may hide one */
+	List device_names;
+	const LowerObserver *observer; /* --draw's, or NULL */
+} FileWalk;
+
 typedef struct Walk {
+	FileWalk *file;
 	KernelIR *k;
 	List *out;          /* where lowered statements go */
 	Protocol *proto;    /* the protocol state at the statement being lowered (protocol.c) */
@@ -21,25 +38,14 @@ typedef struct Walk {
 	Kernel *dev;        /* the device function whose body is being lowered (alone or inlined at a call) */
 } Walk;
 
-static Walk W;
-
-bool (*lower_apply_observer)(Stmt *s, View **operands, int noperands, struct ApplyCtx *ctx);
-/* iterations unrolled so far in the whole file (all kernels): the output stays in proportion to the input */
-static int64_t file_unrolled;
-/* calls inlined so far in the whole file: a call is its callee's body in place, so calls of calls multiply
-   as nested loops do (16 functions that each call the one before twice made 2^16 copies) */
-static int64_t file_inlined;
-/* elements moved between registers and memory by copies so far in the whole file: each is a statement
-   per register slot, so a few device calls of calls or an unrolled loop around a large copy made GBs */
-static int64_t file_moved;
 #define COPY_BUDGET (1 << 21)
 
 static bool
-within_copy_budget(Stmt *s, int count)
+within_copy_budget(Walk *walk, Stmt *s, int count)
 {
-	bool reported = file_moved > COPY_BUDGET; /* once per file; the later copies are skipped quietly */
-	file_moved += count;
-	if (file_moved <= COPY_BUDGET)
+	bool reported = walk->file->moved > COPY_BUDGET; /* once per file; the later copies are skipped quietly */
+	walk->file->moved += count;
+	if (walk->file->moved <= COPY_BUDGET)
 		return true;
 	if (!reported)
 		error(s->loc, "this copy makes the file move more than %d elements between registers and memory in all "
@@ -55,49 +61,56 @@ list_insert(List *l, int at, void *item)
 	l->v[at] = item;
 }
 
-/* The waiter of the protocol (protocol_set_waiter): a wait a copy owes, before the statement being
-   lowered (or before the instructions of the apply or copy whose protocol is being checked), or before
-   the if or loop that splits a warp. The copies out of a load's staging registers follow its wait for
-   loads. */
+/* A wait a copy owes (protocol_take_wait), before the statement being lowered (or before the
+   instructions of the apply or copy whose protocol is being checked), or before the if or loop that
+   splits a warp. The copies out of a load's staging registers follow its wait for loads. */
 static void
-place_wait(void *unused, TcKind kind, Loc loc, bool before_split)
+place_wait(Walk *walk, TcKind kind, Loc loc, bool before_split)
 {
-	(void)unused;
 	LStmt *l = pool_alloc(sizeof *l);
 	l->kind = L_TC;
 	l->loc = loc;
 	l->tc = kind;
-	List *into = before_split && W.split_list ? W.split_list : W.out;
-	int at = into != W.out ? W.split_at : W.wait_at >= 0 ? W.wait_at : W.out->n;
+	List *into = before_split && walk->split_list ? walk->split_list : walk->out;
+	int at = into != walk->out ? walk->split_at : walk->wait_at >= 0 ? walk->wait_at : walk->out->n;
 	list_insert(into, at++, l);
 	if (kind == TC_WAIT_LD) {
-		for (int k = 0; k < W.after_wait.n; k++)
-			list_insert(into, at++, W.after_wait.v[k]);
-		W.after_wait.n = 0;
+		for (int k = 0; k < walk->after_wait.n; k++)
+			list_insert(into, at++, walk->after_wait.v[k]);
+		walk->after_wait.n = 0;
 	}
-	if (into != W.out)
-		W.split_at = at;
-	else if (W.wait_at >= 0)
-		W.wait_at = at;
+	if (into != walk->out)
+		walk->split_at = at;
+	else if (walk->wait_at >= 0)
+		walk->wait_at = at;
+}
+
+/* Writes the waits that the protocol call just made placed, in order. */
+static void
+place_waits(Walk *walk)
+{
+	ProtoWait pw;
+	while (protocol_take_wait(walk->proto, &pw))
+		place_wait(walk, pw.kind, pw.loc, pw.before_split);
 }
 
 /* Entering the body of the if or loop just emitted: where the waits go if it splits a warp. */
 static void
-split_enter(List **saved_list, int *saved_at)
+split_enter(Walk *walk, List **saved_list, int *saved_at)
 {
-	*saved_list = W.split_list;
-	*saved_at = W.split_at;
-	if (!W.split_list && protocol_varying(W.proto)) {
-		W.split_list = W.out;
-		W.split_at = W.out->n - 1;
+	*saved_list = walk->split_list;
+	*saved_at = walk->split_at;
+	if (!walk->split_list && protocol_varying(walk->proto)) {
+		walk->split_list = walk->out;
+		walk->split_at = walk->out->n - 1;
 	}
 }
 
 static void
-split_leave(List *saved_list, int saved_at)
+split_leave(Walk *walk, List *saved_list, int saved_at)
 {
-	W.split_list = saved_list;
-	W.split_at = saved_at;
+	walk->split_list = saved_list;
+	walk->split_at = saved_at;
 }
 
 static const char *const reserved_names[] = {
@@ -145,25 +158,26 @@ name_taken(KernelIR *k, const char *name)
 
 /* A name for the generated code: the source name where it is free, else the name with a suffix. */
 static const char *
-cname_for(const char *want)
+cname_for(Walk *walk, const char *want)
 {
 	/* names the generated code keeps for itself get a prefix of their own */
 	if (strncmp(want, "tl_", 3) == 0 || strncmp(want, "__", 2) == 0)
 		want = pool_printf("u%s", want);
 	const char *name = want;
-	for (int n = 1; name_taken(W.k, name); n++)
+	for (int n = 1; name_taken(walk->k, name); n++)
 		name = pool_printf("%s_%d", want, n);
-	map_slot(&W.k->names, name, true);
+	map_slot(&walk->k->names, name, true);
 	return name;
 }
 
 static LStmt *
-emit(LKind kind, Loc loc)
+emit(Walk *walk, LKind kind, Loc loc)
 {
+	protocol_waits_taken(walk->proto);
 	LStmt *s = pool_alloc(sizeof *s);
 	s->kind = kind;
 	s->loc = loc;
-	list_push(W.out, s);
+	list_push(walk->out, s);
 	return s;
 }
 
@@ -312,14 +326,14 @@ tensor_new(TensorKind kind, const char *name, Loc loc, EType type)
 
 /* A scalar parameter: its variable, declared; NULL after an error. */
 static Var *
-param_var(Param *p)
+param_var(Walk *walk, Param *p)
 {
 	Sym *s = sym_declare(SYM_VAR, p->name, p->loc);
 	if (!s)
 		return NULL;
 	Var *v = pool_alloc(sizeof *v);
 	v->name = p->name;
-	v->cname = cname_for(p->name);
+	v->cname = cname_for(walk, p->name);
 	v->type = p->type;
 	v->is_param = true;
 	s->var = v;
@@ -328,13 +342,13 @@ param_var(Param *p)
 
 /* A tensor parameter (position i), declared; false after an error. */
 static bool
-param_tensor(Param *p, Tensor *t, int i)
+param_tensor(Walk *walk, Param *p, Tensor *t, int i)
 {
 	Sym *s = sym_declare(SYM_TENSOR, p->name, p->loc);
 	if (!s)
 		return false;
 	s->tensor = t;
-	t->cname = cname_for(p->name);
+	t->cname = cname_for(walk, p->name);
 	t->index = i;
 	return true;
 }
@@ -407,7 +421,7 @@ nearest_instr(const char *text)
 }
 
 static void
-lower_instr(Stmt *s)
+lower_instr(Walk *walk, Stmt *s)
 {
 	int group = 0;
 	const IsaInstr *spec = isa_parse(s->opcode, &group);
@@ -423,37 +437,37 @@ lower_instr(Stmt *s)
 		}
 		/* the statement goes on as the instruction it nearly spells, so that its effect is not lost */
 		if (!near) {
-			W.skipped = true;
+			walk->skipped = true;
 			return;
 		}
 		note(s->opcode_loc, "did you mean '%s'?", near);
 		spec = isa_parse(near, &group);
 	}
-	if (W.dev && (spec->effect & (EFF_ALLOCATES | EFF_FREES | EFF_RELINQUISHES))) {
+	if (walk->dev && (spec->effect & (EFF_ALLOCATES | EFF_FREES | EFF_RELINQUISHES))) {
 		error(s->opcode_loc, "%s in device function '%s': the caller owns tensor memory and passes it as a tmem "
 		                     "parameter; allocation, dealloc and relinquish stay in the kernel", isa_name(spec->kind, group),
-		      W.dev->name);
-		W.skipped = true;
+		      walk->dev->name);
+		walk->skipped = true;
 		return;
 	}
 	if (s->operands.n != spec->noperands) {
 		error(s->loc, "%s takes %d operand%s, not %d", s->opcode, spec->noperands, spec->noperands == 1 ? "" : "s",
 		      s->operands.n);
-		W.skipped = true;
+		walk->skipped = true;
 		return;
 	}
 	bool uniform;
 	int errors = error_count;
-	if (!protocol_instr_enter(W.proto, spec, group, s->opcode, s->loc, s->opcode_loc, &uniform))
+	if (!protocol_instr_enter(walk->proto, spec, group, s->opcode, s->loc, s->opcode_loc, &uniform))
 		return;
 	/* a cta_group mixed with the kernel's other one is that error alone */
-	if (group == 2 && error_count == errors && W.k && W.k->cluster[0] % 2 && !W.pair_reported) {
-		W.pair_reported = true;
+	if (group == 2 && error_count == errors && walk->k && walk->k->cluster[0] % 2 && !walk->pair_reported) {
+		walk->pair_reported = true;
 		/* TCGEN05.md 9: the pair is the CTAs of ranks 2i and 2i + 1 along the cluster's x */
 		error(s->opcode_loc, "cta_group::2 works on a pair of CTAs of a cluster; kernel '%s' needs a cluster whose x "
-		                     "extent is even, e.g. cluster = (2, 1, 1) in its launch(...)", W.k->name);
-		if (W.k->has_cluster)
-			note(W.k->cluster_loc, "the cluster's x extent is %d here", W.k->cluster[0]);
+		                     "extent is even, e.g. cluster = (2, 1, 1) in its launch(...)", walk->k->name);
+		if (walk->k->has_cluster)
+			note(walk->k->cluster_loc, "the cluster's x extent is %d here", walk->k->cluster[0]);
 	}
 	TcOperands ops = {.ncols_ok = true};
 	LStmt *l = pool_alloc(sizeof *l);
@@ -468,7 +482,7 @@ lower_instr(Stmt *s)
 			if (addr)
 				error(slot->loc, "%s writes the TMEM address to a shared u32 slot: pass &slot[i]",
 				      isa_name(TC_ALLOC, 0));
-			W.skipped = true;
+			walk->skipped = true;
 			return;
 		}
 		ops.ncols_ok = check_ncols(LIST_AT(s->operands, Expr, 1), &l->ncols);
@@ -491,25 +505,27 @@ lower_instr(Stmt *s)
 		ops.addr = addr;
 		ops.addr_loc = ae->loc;
 		ops.ncols_loc = LIST_AT(s->operands, Expr, 1)->loc;
-		ops.allocs_known = !W.skipped;
+		ops.allocs_known = !walk->skipped;
 		l->addr = ie_convert(addr, T_U32);
 	}
-	if (protocol_instr(W.proto, spec, l, uniform, &ops))
-		list_push(W.out, l);
+	bool checked = protocol_instr(walk->proto, spec, l, uniform, &ops);
+	place_waits(walk);
+	if (checked)
+		list_push(walk->out, l);
 }
 
 /* --------------------------------------------------------------- statements */
 
-static void lower_stmts(List *stmts);
+static void lower_stmts(Walk *walk, List *stmts);
 static bool wait_ld_follows(List *stmts, int i);
-static void lower_call(Stmt *s);
+static void lower_call(Walk *walk, Stmt *s);
 static IExpr *subst(IExpr *e, Var **from, IExpr **to, int n);
-static uint64_t unit_fixed_warps(void);
+static uint64_t unit_fixed_warps(Walk *walk);
 
-/* Whether a view of global or shared memory counts in needs_unroll: it does for a loop of constant bounds
-   (unrolled, its indices are constants, which any view takes); a loop of run-time bounds indexes such a
-   view at run time where its elements are an affine function of its indices (sema.c, view_element). */
-static bool unroll_for_memory_views = true;
+/* memory_views, in needs_unroll: whether a view of global or shared memory counts. It does for a loop of
+   constant bounds (unrolled, its indices are constants, which any view takes); a loop of run-time bounds
+   indexes such a view at run time where its elements are an affine function of its indices (sema.c,
+   view_element). */
 
 /* Whether e names the variable of an unrolled loop, directly or through a constant let. */
 static bool
@@ -532,28 +548,28 @@ names_iteration(const Expr *e)
 
 /* A loop must be unrolled when its body touches registers, views or tensor memory. */
 static bool
-needs_unroll_expr(Expr *e)
+needs_unroll_expr(Expr *e, bool memory_views)
 {
 	if (!e)
 		return false;
 	if (e->kind == E_INDEX || e->kind == E_NAME) {
 		Sym *s = sym_lookup(e->name);
 		if (s && s->kind == SYM_VIEW &&
-		    (unroll_for_memory_views || s->view->base->kind == TK_LOCAL || s->view->base->kind == TK_TMEM))
+		    (memory_views || s->view->base->kind == TK_LOCAL || s->view->base->kind == TK_TMEM))
 			return true;
 		if (s && s->kind == SYM_TENSOR && s->tensor->kind == TK_LOCAL)
 			return true;
 	}
-	if (needs_unroll_expr(e->a) || needs_unroll_expr(e->b))
+	if (needs_unroll_expr(e->a, memory_views) || needs_unroll_expr(e->b, memory_views))
 		return true;
 	for (int i = 0; i < e->args.n; i++)
-		if (needs_unroll_expr(LIST_AT(e->args, Expr, i)))
+		if (needs_unroll_expr(LIST_AT(e->args, Expr, i), memory_views))
 			return true;
 	return false;
 }
 
 static bool
-needs_unroll(List *stmts)
+needs_unroll(List *stmts, bool memory_views)
 {
 	for (int i = 0; i < stmts->n; i++) {
 		Stmt *s = LIST_AT(*stmts, Stmt, i);
@@ -565,21 +581,22 @@ needs_unroll(List *stmts)
 		case S_TMEM:
 			return true;
 		case S_ASSIGN:
-			if (needs_unroll_expr(s->target) || needs_unroll_expr(s->value))
+			if (needs_unroll_expr(s->target, memory_views) || needs_unroll_expr(s->value, memory_views))
 				return true;
 			break;
 		case S_LET:
 		case S_VAR:
-			if (needs_unroll_expr(s->value))
+			if (needs_unroll_expr(s->value, memory_views))
 				return true;
 			break;
 		case S_IF:
-			if (needs_unroll_expr(s->value) || needs_unroll(&s->body) || needs_unroll(&s->else_body))
+			if (needs_unroll_expr(s->value, memory_views) || needs_unroll(&s->body, memory_views) ||
+			    needs_unroll(&s->else_body, memory_views))
 				return true;
 			break;
 		case S_FOR:
 		case S_BLOCK:
-			if (needs_unroll(&s->body))
+			if (needs_unroll(&s->body, memory_views))
 				return true;
 			break;
 		default:
@@ -591,14 +608,14 @@ needs_unroll(List *stmts)
 
 /* Lowers a nested statement list into into, in a scope of its own. */
 static void
-lower_nested(List *into, List *stmts)
+lower_nested(Walk *walk, List *into, List *stmts)
 {
-	List *saved_out = W.out;
-	W.out = into;
+	List *saved_out = walk->out;
+	walk->out = into;
 	scope_push();
-	lower_stmts(stmts);
+	lower_stmts(walk, stmts);
 	scope_pop();
-	W.out = saved_out;
+	walk->out = saved_out;
 }
 
 /* A copy's staged load (apply.c's staging array) waits where its registers are first needed, and its
@@ -606,10 +623,11 @@ lower_nested(List *into, List *stmts)
    move into a branch or a loop body that may not run (or run again): such a statement gets it before
    it, and one that staged a load inside gets it at its end. Unrolled loops and blocks run once. */
 static void
-complete_staged(Loc loc)
+complete_staged(Walk *walk, Loc loc)
 {
-	if (W.after_wait.n)
-		protocol_complete_copies(W.proto, EFF_COMPLETES_LOADS, loc);
+	if (walk->after_wait.n)
+		protocol_complete_copies(walk->proto, EFF_COMPLETES_LOADS, loc);
+	place_waits(walk);
 }
 
 /* Whether a wait may be placed inside these statements: they touch registers, views or tensor memory, or
@@ -618,21 +636,21 @@ complete_staged(Loc loc)
 static bool
 may_place_wait(List *stmts)
 {
-	return needs_unroll(stmts) || fence_count_syncs_and_instrs(stmts) > 0;
+	return needs_unroll(stmts, true) || fence_count_syncs_and_instrs(stmts) > 0;
 }
 
 static void
-lower_branch(List *into, List *stmts, Loc loc)
+lower_branch(Walk *walk, List *into, List *stmts, Loc loc)
 {
-	List *saved_out = W.out;
-	int staged = W.after_wait.n; /* from before the branch: they wait after it */
-	W.out = into;
+	List *saved_out = walk->out;
+	int staged = walk->after_wait.n; /* from before the branch: they wait after it */
+	walk->out = into;
 	scope_push();
-	lower_stmts(stmts);
-	if (W.after_wait.n > staged) /* column 0: at the end of the body (copy_explain_waits) */
-		complete_staged((Loc){loc.last_line, 0, loc.last_line, 0, loc.file});
+	lower_stmts(walk, stmts);
+	if (walk->after_wait.n > staged) /* column 0: at the end of the body (copy_explain_waits) */
+		complete_staged(walk, (Loc){loc.last_line, 0, loc.last_line, 0, loc.file});
 	scope_pop();
-	W.out = saved_out;
+	walk->out = saved_out;
 }
 
 /* x op= e is x = x op e: the target is read once, as part of the value, and written once. */
@@ -652,12 +670,13 @@ compound_value(Stmt *s)
 }
 
 static void
-lower_assign(Stmt *s)
+lower_assign(Walk *walk, Stmt *s)
 {
 	IExpr *value = sema_expr(compound_value(s));
 	if (!value)
 		return;
-	protocol_read(W.proto, value, s->value->loc);
+	protocol_read(walk->proto, value, s->value->loc);
+	place_waits(walk);
 	Expr *t = s->target;
 	if (t->kind == E_NAME) {
 		Sym *sym = sym_use(t->name, t->loc);
@@ -670,11 +689,11 @@ lower_assign(Stmt *s)
 			return;
 		}
 		Var *v = sym->var;
-		if (ie_varying(value) || protocol_varying(W.proto))
+		if (ie_varying(value) || protocol_varying(walk->proto))
 			v->varying = true;
-		if (ie_per_thread(value) || protocol_split(W.proto))
+		if (ie_per_thread(value) || protocol_split(walk->proto))
 			v->per_thread = true;
-		LStmt *l = emit(L_ASSIGN, s->loc);
+		LStmt *l = emit(walk, L_ASSIGN, s->loc);
 		l->var = v;
 		l->value = ie_convert(value, v->type);
 		return;
@@ -686,14 +705,16 @@ lower_assign(Stmt *s)
 	if (!target)
 		return;
 	if (tensor->kind == TK_LOCAL) {
-		protocol_reg_write(W.proto, tensor, slot, t->loc);
-		LStmt *l = emit(L_REG_STORE, s->loc);
+		protocol_reg_write(walk->proto, tensor, slot, t->loc);
+		place_waits(walk);
+		LStmt *l = emit(walk, L_REG_STORE, s->loc);
 		l->tensor = tensor;
 		l->slot = slot;
 		l->value = ie_convert(value, tensor->type);
 	} else {
-		protocol_read(W.proto, index, t->loc); /* Out[i32(r[0]), j] = ... reads r[0] too */
-		LStmt *l = emit(L_STORE, s->loc);
+		protocol_read(walk->proto, index, t->loc); /* Out[i32(r[0]), j] = ... reads r[0] too */
+		place_waits(walk);
+		LStmt *l = emit(walk, L_STORE, s->loc);
 		l->tensor = tensor;
 		l->index = index;
 		l->coords = target->coords;
@@ -703,23 +724,23 @@ lower_assign(Stmt *s)
 }
 
 static void
-lower_for(Stmt *s)
+lower_for(Walk *walk, Stmt *s)
 {
 	IExpr *lo = sema_expr(s->value);
 	IExpr *hi = lo ? sema_expr(s->hi) : NULL;
 	if (!hi || lo->type == T_F32 || hi->type == T_F32) {
 		if (hi)
 			error(s->loc, "loop bounds must be integers");
-		W.skipped = true;
+		walk->skipped = true;
 		return;
 	}
-	protocol_read(W.proto, lo, s->value->loc);
-	protocol_read(W.proto, hi, s->hi->loc);
+	protocol_read(walk->proto, lo, s->value->loc);
+	place_waits(walk);
+	protocol_read(walk->proto, hi, s->hi->loc);
+	place_waits(walk);
 	int64_t a, b;
 	bool constant = ie_is_const(lo, &a) && ie_is_const(hi, &b);
-	unroll_for_memory_views = constant;
-	bool unroll = needs_unroll(&s->body);
-	unroll_for_memory_views = true;
+	bool unroll = needs_unroll(&s->body, constant);
 	if (unroll) {
 		if (!constant) {
 			error(s->loc, "this loop touches registers or views, so tilec unrolls it; its bounds must be "
@@ -731,29 +752,29 @@ lower_for(Stmt *s)
 			return;
 		}
 		/* nested unrolled loops multiply, and so do kernels: the file as a whole gets a budget */
-		bool reported = file_unrolled > 65536; /* once per file; the later loops are skipped quietly */
-		file_unrolled += b > a ? b - a : 0;
-		if (file_unrolled > 65536) {
+		bool reported = walk->file->unrolled > 65536; /* once per file; the later loops are skipped quietly */
+		walk->file->unrolled += b > a ? b - a : 0;
+		if (walk->file->unrolled > 65536) {
 			if (!reported)
 				error(s->loc, "unrolling this loop makes the file longer than 65536 unrolled iterations in all");
 			return;
 		}
 		int errors_before = error_count;
 		for (int64_t i = a; i < b && error_count == errors_before; i++) {
-			LStmt *block = emit(L_BLOCK, s->loc);
-			List *saved = W.out;
-			W.out = &block->body;
+			LStmt *block = emit(walk, L_BLOCK, s->loc);
+			List *saved = walk->out;
+			walk->out = &block->body;
 			scope_push();
 			Sym *sym = sym_declare(SYM_VALUE, s->name, s->name_loc);
 			if (sym) {
 				sym->value = ie_int(i, T_I32);
 				sym->per_iteration = true;
 			}
-			lower_nested(&block->body, &s->body);
+			lower_nested(walk, &block->body, &s->body);
 			scope_pop();
-			W.out = saved;
+			walk->out = saved;
 			if (block->body.n == 0)
-				W.out->n--;
+				walk->out->n--;
 			/* an error that the first iterations did not give depends on the loop variable's value */
 			if (error_count > errors_before && i == a + 1)
 				note(s->name_loc, "in the iteration %s = %lld of this unrolled loop; the iteration %lld gave no error",
@@ -765,15 +786,15 @@ lower_for(Stmt *s)
 		return;
 	}
 	if (may_place_wait(&s->body))
-		complete_staged(s->loc);
-	LStmt *l = emit(L_FOR, s->loc);
+		complete_staged(walk, s->loc);
+	LStmt *l = emit(walk, L_FOR, s->loc);
 	Var *v = pool_alloc(sizeof *v);
 	v->name = s->name;
-	v->cname = cname_for(s->name);
+	v->cname = cname_for(walk, s->name);
 	v->type = T_I32;
 	v->is_let = true;
-	v->varying = ie_varying(lo) || ie_varying(hi) || protocol_varying(W.proto);
-	v->per_thread = ie_per_thread(lo) || ie_per_thread(hi) || protocol_split(W.proto);
+	v->varying = ie_varying(lo) || ie_varying(hi) || protocol_varying(walk->proto);
+	v->per_thread = ie_per_thread(lo) || ie_per_thread(hi) || protocol_split(walk->proto);
 	l->var = v;
 	l->lo = ie_convert(lo, T_I32);
 	l->hi = ie_convert(hi, T_I32);
@@ -786,50 +807,53 @@ lower_for(Stmt *s)
 	int64_t first, last;
 	bool constant_bounds = ie_is_const(l->lo, &first) && ie_is_const(l->hi, &last);
 	bool repeats = !constant_bounds || last - first > 1;
-	ProtoFork *f = protocol_loop(W.proto, v->varying, l->lo, l->hi, loc_span(s->value->loc, s->hi->loc), repeats,
+	ProtoFork *f = protocol_loop(walk->proto, v->varying, l->lo, l->hi, loc_span(s->value->loc, s->hi->loc), repeats,
 	                             constant_bounds && last > first);
 	List *split_list;
 	int split_at;
-	split_enter(&split_list, &split_at);
-	lower_branch(&l->body, &s->body, s->loc);
-	split_leave(split_list, split_at);
-	protocol_join(W.proto, f);
+	split_enter(walk, &split_list, &split_at);
+	lower_branch(walk, &l->body, &s->body, s->loc);
+	split_leave(walk, split_list, split_at);
+	protocol_join(walk->proto, f);
 	scope_pop();
 }
 
-static bool lower_decl_checked(Stmt *s);
+static bool lower_decl_checked(Walk *walk, Stmt *s);
 
 /* The reads and writes of registers of a copy between registers and memory, or between two local
    tensors (copy_lower's statements: moves, and tests of which threads own a slot around them; between
    overlapping views of one tensor, variables that hold the source slots first). */
 static void
-copy_moves_protocol(LStmt *l, Loc loc)
+copy_moves_protocol(Walk *walk, LStmt *l, Loc loc)
 {
 	if (l->kind == L_IF) {
 		for (int i = 0; i < l->body.n; i++)
-			copy_moves_protocol(LIST_AT(l->body, LStmt, i), loc);
+			copy_moves_protocol(walk, LIST_AT(l->body, LStmt, i), loc);
 	} else if (l->kind == L_STORE || l->kind == L_ASSIGN) {
-		protocol_read(W.proto, l->value, loc);
+		protocol_read(walk->proto, l->value, loc);
+		place_waits(walk);
 	} else if (l->kind == L_REG_STORE) {
-		protocol_read(W.proto, l->value, loc);
-		protocol_reg_write(W.proto, l->tensor, l->slot, loc);
+		protocol_read(walk->proto, l->value, loc);
+		place_waits(walk);
+		protocol_reg_write(walk->proto, l->tensor, l->slot, loc);
+		place_waits(walk);
 	}
 }
 
 static void
-lower_decl(Stmt *s)
+lower_decl(Walk *walk, Stmt *s)
 {
 	/* a declaration that failed quietly failed because of an earlier error: its name stays quiet too */
-	if (!lower_decl_checked(s))
+	if (!lower_decl_checked(walk, s))
 		sym_poison(s->name, s->name_loc);
 }
 
 /* Declares a shared, local or tmem tensor; false when it could not. */
 static bool
-lower_decl_checked(Stmt *s)
+lower_decl_checked(Walk *walk, Stmt *s)
 {
 	TensorKind kind = s->kind == S_SHARED ? TK_SHARED : s->kind == S_LOCAL ? TK_LOCAL : TK_TMEM;
-	if (kind == TK_TMEM && !s->value && W.dev) {
+	if (kind == TK_TMEM && !s->value && walk->dev) {
 		error(s->loc, "tmem tensor '%s' has no 'at': tilec allocates TMEM for kernels, but a device function may "
 		              "not declare one (the caller owns TMEM); take it as a tmem parameter", s->name);
 		return false;
@@ -843,7 +867,7 @@ lower_decl_checked(Stmt *s)
 	if (!const_dims(&s->dims, t, s->loc))
 		return false;
 	if (kind == TK_LOCAL || kind == TK_TMEM) {
-		t->layout = layout_eval(s->layout, t, W.k->threads);
+		t->layout = layout_eval(s->layout, t, walk->k->threads);
 		if (!t->layout)
 			return false;
 	}
@@ -857,21 +881,21 @@ lower_decl_checked(Stmt *s)
 			return false;
 		}
 		/* quiet after an error that skipped code: the alloc may be in that code */
-		t->alloc = protocol_at_alloc(W.proto, addr, s->value, s->name, W.skipped, &t->col_offset, &t->lane_offset);
-		if (!t->alloc && W.skipped)
+		t->alloc = protocol_at_alloc(walk->proto, addr, s->value, s->name, walk->skipped, &t->col_offset, &t->lane_offset);
+		if (!t->alloc && walk->skipped)
 			return false;
 		if (t->alloc)
-			protocol_alive(W.proto, t, t->name, s->value->loc);
+			protocol_alive(walk->proto, t, t->name, s->value->loc);
 	}
 	if (kind == TK_SHARED) {
 		/* each array is 16-byte aligned (emit_cu.c); ptxas would refuse the kernel otherwise */
 		int64_t bytes = ((int64_t)t->count * etype_bits(t->type) / 8 + 15) / 16 * 16;
-		W.shared_bytes += bytes;
-		if (W.shared_bytes > MAX_SHARED_BYTES) {
-			if (W.shared_bytes - bytes > MAX_SHARED_BYTES)
+		walk->shared_bytes += bytes;
+		if (walk->shared_bytes > MAX_SHARED_BYTES) {
+			if (walk->shared_bytes - bytes > MAX_SHARED_BYTES)
 				return false; /* reported at the declaration that crossed the limit */
 			error(s->loc, "shared memory of kernel '%s' reaches %lld bytes with '%s' (%lld bytes); a block has at "
-			              "most %d bytes (227 KB)", W.k->name, (long long)W.shared_bytes, t->name, (long long)bytes,
+			              "most %d bytes (227 KB)", walk->k->name, (long long)walk->shared_bytes, t->name, (long long)bytes,
 			      MAX_SHARED_BYTES);
 			return false;
 		}
@@ -890,18 +914,18 @@ lower_decl_checked(Stmt *s)
 	if (!sym)
 		return false;
 	sym->tensor = t;
-	t->cname = cname_for(s->name);
+	t->cname = cname_for(walk, s->name);
 	if (kind == TK_TMEM)
-		list_push(&W.k->tmem_tensors, t);
+		list_push(&walk->k->tmem_tensors, t);
 	if (kind == TK_SHARED) {
-		emit(L_SHARED, s->loc)->tensor = t;
+		emit(walk, L_SHARED, s->loc)->tensor = t;
 	} else if (kind == TK_LOCAL) {
-		emit(L_REGS, s->loc)->tensor = t;
+		emit(walk, L_REGS, s->loc)->tensor = t;
 	} else {
 		t->addr = ie_convert(addr, T_U32);
 		/* a tensor in a known allocation is addressed by reading its slot at each use (apply.c) */
 		if (!t->alloc) {
-			LStmt *l = emit(L_TMEM, s->loc);
+			LStmt *l = emit(walk, L_TMEM, s->loc);
 			l->tensor = t;
 			l->value = t->addr;
 		}
@@ -909,231 +933,282 @@ lower_decl_checked(Stmt *s)
 	return true;
 }
 
+/* A let: a constant folded into the name, or a variable of the generated code. */
 static void
-lower_stmt(Stmt *s)
+lower_let(Walk *walk, Stmt *s)
+{
+	IExpr *v = sema_expr(s->value);
+	if (!v) {
+		sym_poison(s->name, s->name_loc);
+		return;
+	}
+	protocol_read(walk->proto, v, s->value->loc);
+	place_waits(walk);
+	if (v->type == T_F32) {
+		error(s->value->loc, "let binds an i32 or u32 value; for a float write var %s: f32 = ...", s->name);
+		sym_poison(s->name, s->name_loc);
+		return;
+	}
+	Sym *sym = sym_declare(SYM_VALUE, s->name, s->name_loc);
+	if (!sym)
+		return;
+	if (v->kind == IE_INT) {
+		sym->value = v;
+		sym->per_iteration = names_iteration(s->value);
+		return;
+	}
+	Var *var = pool_alloc(sizeof *var);
+	var->name = s->name;
+	var->cname = cname_for(walk, s->name);
+	var->type = v->type;
+	var->is_let = true;
+	var->def = v;
+	var->varying = ie_varying(v);
+	sym->value = ie_var(var, v->type);
+	LStmt *l = emit(walk, L_LET, s->loc);
+	l->var = var;
+	l->value = v;
+}
+
+static void
+lower_var(Walk *walk, Stmt *s)
+{
+	IExpr *v = s->value ? sema_expr(s->value) : NULL;
+	if (s->value && !v) {
+		sym_poison(s->name, s->name_loc);
+		return;
+	}
+	if (v)
+		protocol_read(walk->proto, v, s->value->loc);
+	place_waits(walk);
+	Sym *sym = sym_declare(SYM_VAR, s->name, s->name_loc);
+	if (!sym)
+		return;
+	Var *var = pool_alloc(sizeof *var);
+	var->name = s->name;
+	var->cname = cname_for(walk, s->name);
+	var->type = s->type;
+	var->varying = (v && ie_varying(v)) || protocol_varying(walk->proto);
+	var->per_thread = (v && ie_per_thread(v)) || protocol_split(walk->proto);
+	sym->var = var;
+	if (s->type == T_F16)
+		walk->k->uses_f16 = true;
+	if (s->type == T_BF16)
+		walk->k->uses_bf16 = true;
+	LStmt *l = emit(walk, L_VAR, s->loc);
+	l->var = var;
+	l->value = v ? ie_convert(v, s->type) : NULL;
+}
+
+static void
+lower_view(Stmt *s)
+{
+	View *v = viewexpr_eval(s->view, false);
+	if (!v) {
+		/* reported now, or quiet because it views a declaration that failed: its uses stay quiet */
+		sym_poison(s->name, s->name_loc);
+		return;
+	}
+	Sym *sym = sym_declare(SYM_VIEW, s->name, s->name_loc);
+	if (sym) {
+		View *named = pool_alloc(sizeof *named);
+		*named = *v;
+		named->name = s->name;
+		sym->view = named;
+	}
+}
+
+static void
+lower_if(Walk *walk, Stmt *s)
+{
+	IExpr *cond = sema_expr(s->value);
+	if (!cond) {
+		walk->skipped = true;
+		return;
+	}
+	protocol_read(walk->proto, cond, s->value->loc);
+	place_waits(walk);
+	int64_t taken;
+	if (ie_is_const(cond, &taken) && names_iteration(s->value)) {
+		/* this iteration of an unrolled loop never runs the other side: it is not lowered, so what it
+		   does only in other iterations (a slice at j - 1 under j > 0) is no error here */
+		LStmt *block = emit(walk, L_BLOCK, s->loc);
+		lower_nested(walk, &block->body, taken ? &s->body : &s->else_body);
+		if (block->body.n == 0)
+			walk->out->n--;
+		return;
+	}
+	if (may_place_wait(&s->body) || may_place_wait(&s->else_body))
+		complete_staged(walk, s->loc);
+	LStmt *l = emit(walk, L_IF, s->loc);
+	l->cond = cond;
+	ProtoFork *f = protocol_if(walk->proto, cond, s->value->loc);
+	List *split_list;
+	int split_at;
+	split_enter(walk, &split_list, &split_at);
+	lower_branch(walk, &l->body, &s->body, s->loc);
+	protocol_else(walk->proto, f);
+	if (s->has_else)
+		lower_branch(walk, &l->els, &s->else_body, s->loc);
+	split_leave(walk, split_list, split_at);
+	protocol_join(walk->proto, f);
+}
+
+/* After a copy between registers and memory lowered its moves into walk->out from at on. */
+static void
+copy_moves_lowered(Walk *walk, Stmt *s, int at)
+{
+	/* registers <-> memory: the reads and writes of registers, waits before them */
+	walk->wait_at = at;
+	for (int i = at; i < walk->out->n; i++)
+		copy_moves_protocol(walk, LIST_AT(*walk->out, LStmt, i), s->loc);
+	walk->wait_at = -1;
+	/* a copy whose owners are the threads the copy just before tested joins its test: the
+	   registers loaded under one test are stored under it, not kept live across two */
+	for (int i = at > 0 ? at : 1; i < walk->out->n; i++) {
+		LStmt *prev = LIST_AT(*walk->out, LStmt, i - 1), *l = LIST_AT(*walk->out, LStmt, i);
+		if (l->owner_test && prev->owner_test && ie_equal(prev->cond, l->cond)) {
+			for (int j = 0; j < l->body.n; j++)
+				list_push(&prev->body, l->body.v[j]);
+			memmove(&walk->out->v[i], &walk->out->v[i + 1], sizeof(void *) * (size_t)(walk->out->n - i - 1));
+			walk->out->n--;
+			i--;
+		}
+	}
+}
+
+/* An apply, or a copy (copy.c): between tmem and registers its tcgen05 instructions as an apply's, between registers and memory its moves. */
+static void
+lower_apply(Walk *walk, Stmt *s)
+{
+	View *ops[8];
+	if (s->operands.n > 8) {
+		error(s->loc, "too many operands");
+		return;
+	}
+	for (int i = 0; i < s->operands.n; i++) {
+		ops[i] = viewexpr_eval(LIST_AT(s->operands, ViewExpr, i), s->kind == S_COPY);
+		if (!ops[i])
+			return;
+		ops[i]->base->used = true;
+		if (ops[i]->base->kind == TK_TMEM &&
+		    !protocol_alive(walk->proto, ops[i]->base, LIST_AT(s->operands, ViewExpr, i)->base,
+		                    LIST_AT(s->operands, ViewExpr, i)->loc))
+			return;
+	}
+	bool copy = s->kind == S_COPY;
+	/* tcgen05.ld / st are .sync.aligned; a copy between registers and memory is per thread */
+	bool tc = !copy || (s->operands.n == 2 && (ops[0]->base->kind == TK_TMEM || ops[1]->base->kind == TK_TMEM));
+	if (tc && !protocol_uniform(walk->proto, s->loc, copy ? "copy" : "apply"))
+		return;
+	ApplyCtx ctx = {0};
+	/* a copy's load always gets its wait, placed by tilec; only a load asks (no scan for every store) */
+	Opcode op;
+	ctx.can_defer = copy || (walk->cur_list && opcode_parse(s->opcode, &op, NULL, 0) && op.is_ld &&
+	                         wait_ld_follows(walk->cur_list, walk->cur_index));
+	ctx.kernel = walk->k;
+	ctx.observer = walk->file->observer;
+	ctx.warps = protocol_warps(walk->proto);
+	ctx.whole_warps = protocol_whole_warps(walk->proto);
+	ctx.fixed_warp = protocol_fixed_warp(walk->proto);
+	ctx.unit_warps = ctx.fixed_warp < 0 ? unit_fixed_warps(walk) : 0;
+	ctx.unit = walk->dev && walk->dev->scope != SCOPE_CTA;
+	ctx.unit_size = !walk->dev || !walk->dev->lowering ? 0 : walk->dev->scope == SCOPE_WARP ? 1 : walk->dev->scope == SCOPE_WARPGROUP ? 4 : 0;
+	CopyChoice choice;
+	int at = walk->out->n;
+	if (copy && !tc && !within_copy_budget(walk, s, ops[0]->count))
+		return;
+	if (copy && copy_lower(s, ops[0], ops[1], &ctx, walk->out, &choice) && !choice.is_tc)
+		copy_moves_lowered(walk, s, at);
+	if (copy ? choice.is_tc
+	         : (!ctx.observer || ctx.observer->apply(s, ops, s->operands.n, &ctx)) &&
+	               apply_lower(s, ops, s->operands.n, &ctx, walk->out)) {
+		/* waits this one depends on go before its instructions */
+		walk->wait_at = at;
+		protocol_apply(walk->proto, s->loc, &ctx, copy);
+		place_waits(walk);
+		walk->wait_at = -1;
+		apply_check_replicas(s, &ctx);
+		for (int k = 0; k < ctx.after_wait.n; k++)
+			list_push(&walk->after_wait, ctx.after_wait.v[k]);
+	}
+}
+
+/* cta_sync with the fences fence_mark asked for around it. */
+static void
+lower_cta_sync(Walk *walk, Stmt *s)
+{
+	if (walk->dev && walk->dev->scope != SCOPE_CTA) {
+		error(s->loc, "cta_sync in device function '%s' of scope %s; only a function of scope cta, which every "
+		              "thread of the CTA calls, may synchronise the CTA", walk->dev->name,
+		      walk->dev->scope == SCOPE_WARP ? "warp" : "warpgroup");
+		return;
+	}
+	protocol_cta_sync(walk->proto, s->loc, s->writes_follow);
+	place_waits(walk);
+	if (s->fence_before)
+		emit(walk, L_FENCE, s->loc)->tc = TC_FENCE_BEFORE;
+	emit(walk, L_BARRIER, s->loc);
+	if (s->fence_after)
+		emit(walk, L_FENCE, s->loc)->tc = TC_FENCE_AFTER;
+}
+
+static void
+lower_block(Walk *walk, Stmt *s)
+{
+	LStmt *l = emit(walk, L_BLOCK, s->loc);
+	lower_nested(walk, &l->body, &s->body);
+}
+
+static void
+lower_stmt(Walk *walk, Stmt *s)
 {
 	switch (s->kind) {
-	case S_LET: {
-		IExpr *v = sema_expr(s->value);
-		if (!v) {
-			sym_poison(s->name, s->name_loc);
-			return;
-		}
-		protocol_read(W.proto, v, s->value->loc);
-		if (v->type == T_F32) {
-			error(s->value->loc, "let binds an i32 or u32 value; for a float write var %s: f32 = ...", s->name);
-			sym_poison(s->name, s->name_loc);
-			return;
-		}
-		Sym *sym = sym_declare(SYM_VALUE, s->name, s->name_loc);
-		if (!sym)
-			return;
-		if (v->kind == IE_INT) {
-			sym->value = v;
-			sym->per_iteration = names_iteration(s->value);
-			return;
-		}
-		Var *var = pool_alloc(sizeof *var);
-		var->name = s->name;
-		var->cname = cname_for(s->name);
-		var->type = v->type;
-		var->is_let = true;
-		var->def = v;
-		var->varying = ie_varying(v);
-		sym->value = ie_var(var, v->type);
-		LStmt *l = emit(L_LET, s->loc);
-		l->var = var;
-		l->value = v;
+	case S_LET:
+		lower_let(walk, s);
 		return;
-	}
-	case S_VAR: {
-		IExpr *v = s->value ? sema_expr(s->value) : NULL;
-		if (s->value && !v) {
-			sym_poison(s->name, s->name_loc);
-			return;
-		}
-		if (v)
-			protocol_read(W.proto, v, s->value->loc);
-		Sym *sym = sym_declare(SYM_VAR, s->name, s->name_loc);
-		if (!sym)
-			return;
-		Var *var = pool_alloc(sizeof *var);
-		var->name = s->name;
-		var->cname = cname_for(s->name);
-		var->type = s->type;
-		var->varying = (v && ie_varying(v)) || protocol_varying(W.proto);
-		var->per_thread = (v && ie_per_thread(v)) || protocol_split(W.proto);
-		sym->var = var;
-		if (s->type == T_F16)
-			W.k->uses_f16 = true;
-		if (s->type == T_BF16)
-			W.k->uses_bf16 = true;
-		LStmt *l = emit(L_VAR, s->loc);
-		l->var = var;
-		l->value = v ? ie_convert(v, s->type) : NULL;
+	case S_VAR:
+		lower_var(walk, s);
 		return;
-	}
 	case S_SHARED:
 	case S_LOCAL:
 	case S_TMEM:
-		lower_decl(s);
+		lower_decl(walk, s);
 		return;
-	case S_VIEW: {
-		View *v = viewexpr_eval(s->view, false);
-		if (!v) {
-			/* reported now, or quiet because it views a declaration that failed: its uses stay quiet */
-			sym_poison(s->name, s->name_loc);
-			return;
-		}
-		Sym *sym = sym_declare(SYM_VIEW, s->name, s->name_loc);
-		if (sym) {
-			View *named = pool_alloc(sizeof *named);
-			*named = *v;
-			named->name = s->name;
-			sym->view = named;
-		}
+	case S_VIEW:
+		lower_view(s);
 		return;
-	}
 	case S_ASSIGN:
-		lower_assign(s);
+		lower_assign(walk, s);
 		return;
-	case S_IF: {
-		IExpr *cond = sema_expr(s->value);
-		if (!cond) {
-			W.skipped = true;
-			return;
-		}
-		protocol_read(W.proto, cond, s->value->loc);
-		int64_t taken;
-		if (ie_is_const(cond, &taken) && names_iteration(s->value)) {
-			/* this iteration of an unrolled loop never runs the other side: it is not lowered, so what it
-			   does only in other iterations (a slice at j - 1 under j > 0) is no error here */
-			LStmt *block = emit(L_BLOCK, s->loc);
-			lower_nested(&block->body, taken ? &s->body : &s->else_body);
-			if (block->body.n == 0)
-				W.out->n--;
-			return;
-		}
-		if (may_place_wait(&s->body) || may_place_wait(&s->else_body))
-			complete_staged(s->loc);
-		LStmt *l = emit(L_IF, s->loc);
-		l->cond = cond;
-		ProtoFork *f = protocol_if(W.proto, cond, s->value->loc);
-		List *split_list;
-		int split_at;
-		split_enter(&split_list, &split_at);
-		lower_branch(&l->body, &s->body, s->loc);
-		protocol_else(W.proto, f);
-		if (s->has_else)
-			lower_branch(&l->els, &s->else_body, s->loc);
-		split_leave(split_list, split_at);
-		protocol_join(W.proto, f);
+	case S_IF:
+		lower_if(walk, s);
 		return;
-	}
 	case S_FOR:
-		lower_for(s);
+		lower_for(walk, s);
 		return;
 	case S_APPLY:
-	case S_COPY: {
-		View *ops[8];
-		if (s->operands.n > 8) {
-			error(s->loc, "too many operands");
-			return;
-		}
-		for (int i = 0; i < s->operands.n; i++) {
-			ops[i] = viewexpr_eval(LIST_AT(s->operands, ViewExpr, i), s->kind == S_COPY);
-			if (!ops[i])
-				return;
-			ops[i]->base->used = true;
-			if (ops[i]->base->kind == TK_TMEM &&
-			    !protocol_alive(W.proto, ops[i]->base, LIST_AT(s->operands, ViewExpr, i)->base,
-			                    LIST_AT(s->operands, ViewExpr, i)->loc))
-				return;
-		}
-		bool copy = s->kind == S_COPY;
-		/* tcgen05.ld / st are .sync.aligned; a copy between registers and memory is per thread */
-		bool tc = !copy || (s->operands.n == 2 && (ops[0]->base->kind == TK_TMEM || ops[1]->base->kind == TK_TMEM));
-		if (tc && !protocol_uniform(W.proto, s->loc, copy ? "copy" : "apply"))
-			return;
-		ApplyCtx ctx = {0};
-		/* a copy's load always gets its wait, placed by tilec; only a load asks (no scan for every store) */
-		Opcode op;
-		ctx.can_defer = copy || (W.cur_list && opcode_parse(s->opcode, &op, NULL, 0) && op.is_ld &&
-		                         wait_ld_follows(W.cur_list, W.cur_index));
-		ctx.kernel = W.k;
-		ctx.warps = protocol_warps(W.proto);
-		ctx.whole_warps = protocol_whole_warps(W.proto);
-		ctx.fixed_warp = protocol_fixed_warp(W.proto);
-		ctx.unit_warps = ctx.fixed_warp < 0 ? unit_fixed_warps() : 0;
-		ctx.unit = W.dev && W.dev->scope != SCOPE_CTA;
-		ctx.unit_size = !W.dev || !W.dev->lowering ? 0 : W.dev->scope == SCOPE_WARP ? 1 : W.dev->scope == SCOPE_WARPGROUP ? 4 : 0;
-		CopyChoice choice;
-		int at = W.out->n;
-		if (copy && !tc && !within_copy_budget(s, ops[0]->count))
-			return;
-		if (copy && copy_lower(s, ops[0], ops[1], &ctx, W.out, &choice) && !choice.is_tc) {
-			/* registers <-> memory: the reads and writes of registers, waits before them */
-			W.wait_at = at;
-			for (int i = at; i < W.out->n; i++)
-				copy_moves_protocol(LIST_AT(*W.out, LStmt, i), s->loc);
-			W.wait_at = -1;
-			/* a copy whose owners are the threads the copy just before tested joins its test: the
-			   registers loaded under one test are stored under it, not kept live across two */
-			for (int i = at > 0 ? at : 1; i < W.out->n; i++) {
-				LStmt *prev = LIST_AT(*W.out, LStmt, i - 1), *l = LIST_AT(*W.out, LStmt, i);
-				if (l->owner_test && prev->owner_test && ie_equal(prev->cond, l->cond)) {
-					for (int j = 0; j < l->body.n; j++)
-						list_push(&prev->body, l->body.v[j]);
-					memmove(&W.out->v[i], &W.out->v[i + 1], sizeof(void *) * (size_t)(W.out->n - i - 1));
-					W.out->n--;
-					i--;
-				}
-			}
-		}
-		if (copy ? choice.is_tc
-		         : (!lower_apply_observer || lower_apply_observer(s, ops, s->operands.n, &ctx)) && apply_lower(s, ops, s->operands.n, &ctx, W.out)) {
-			/* waits this one depends on go before its instructions */
-			W.wait_at = at;
-			protocol_apply(W.proto, s->loc, &ctx, copy);
-			W.wait_at = -1;
-			apply_check_replicas(s, &ctx);
-			for (int k = 0; k < ctx.after_wait.n; k++)
-				list_push(&W.after_wait, ctx.after_wait.v[k]);
-		}
+	case S_COPY:
+		lower_apply(walk, s);
 		return;
-	}
 	case S_INSTR:
-		lower_instr(s);
+		lower_instr(walk, s);
 		return;
 	case S_CALL:
-		lower_call(s);
+		lower_call(walk, s);
 		return;
-	case S_CTA_SYNC: {
-		if (W.dev && W.dev->scope != SCOPE_CTA) {
-			error(s->loc, "cta_sync in device function '%s' of scope %s; only a function of scope cta, which every "
-			              "thread of the CTA calls, may synchronise the CTA", W.dev->name,
-			      W.dev->scope == SCOPE_WARP ? "warp" : "warpgroup");
-			return;
-		}
-		protocol_cta_sync(W.proto, s->loc, s->writes_follow);
-		if (s->fence_before)
-			emit(L_FENCE, s->loc)->tc = TC_FENCE_BEFORE;
-		emit(L_BARRIER, s->loc);
-		if (s->fence_after)
-			emit(L_FENCE, s->loc)->tc = TC_FENCE_AFTER;
+	case S_CTA_SYNC:
+		lower_cta_sync(walk, s);
 		return;
-	}
 	case S_WARP_SYNC:
 		/* __syncwarp() names every lane: those a branch leaves out would never arrive (undefined in CUDA) */
-		if (!protocol_uniform(W.proto, s->loc, "warp_sync"))
+		if (!protocol_uniform(walk->proto, s->loc, "warp_sync"))
 			return;
-		emit(L_WARP_SYNC, s->loc);
+		emit(walk, L_WARP_SYNC, s->loc);
 		return;
-	case S_BLOCK: {
-		LStmt *l = emit(L_BLOCK, s->loc);
-		lower_nested(&l->body, &s->body);
+	case S_BLOCK:
+		lower_block(walk, s);
 		return;
-	}
 	}
 }
 
@@ -1159,24 +1234,25 @@ wait_ld_follows(List *stmts, int i)
 }
 
 static void
-lower_stmts(List *stmts)
+lower_stmts(Walk *walk, List *stmts)
 {
-	List *saved_list = W.cur_list;
-	int saved_index = W.cur_index;
-	W.cur_list = stmts;
+	List *saved_list = walk->cur_list;
+	int saved_index = walk->cur_index;
+	walk->cur_list = stmts;
 	for (int i = 0; i < stmts->n; i++) {
-		W.cur_index = i;
+		walk->cur_index = i;
 		Stmt *s = LIST_AT(*stmts, Stmt, i);
-		lower_stmt(s);
+		lower_stmt(walk, s);
+		protocol_waits_taken(walk->proto);
 		/* copies out of the staging registers of loads (apply.c) belong right after their wait */
-		if (is_wait_ld(s) && W.after_wait.n) {
-			for (int k = 0; k < W.after_wait.n; k++)
-				list_push(W.out, W.after_wait.v[k]);
-			W.after_wait.n = 0;
+		if (is_wait_ld(s) && walk->after_wait.n) {
+			for (int k = 0; k < walk->after_wait.n; k++)
+				list_push(walk->out, walk->after_wait.v[k]);
+			walk->after_wait.n = 0;
 		}
 	}
-	W.cur_list = saved_list;
-	W.cur_index = saved_index;
+	walk->cur_list = saved_list;
+	walk->cur_index = saved_index;
 }
 
 
@@ -1272,21 +1348,18 @@ grid_fits_cluster(const KernelIR *k, const NamedArg *grid)
 	return true;
 }
 
-/* The device functions declared so far: no name of the generated code may hide one. */
-static List device_names;
-
 /* In a device function lowered at a call, the warps that run the statement when its code has fixed the
    warp: a warp function's calls (one warp each), or warp K of each calling warpgroup (if (warp_id == K)
    in a warpgroup function that two warpgroups call). 0 elsewhere. */
 static uint64_t
-unit_fixed_warps(void)
+unit_fixed_warps(Walk *walk)
 {
-	uint64_t m = protocol_warps(W.proto);
-	if (!W.dev || !W.dev->lowering || !m)
+	uint64_t m = protocol_warps(walk->proto);
+	if (!walk->dev || !walk->dev->lowering || !m)
 		return 0;
-	if (W.dev->scope == SCOPE_WARP)
+	if (walk->dev->scope == SCOPE_WARP)
 		return m;
-	if (W.dev->scope != SCOPE_WARPGROUP)
+	if (walk->dev->scope != SCOPE_WARPGROUP)
 		return 0;
 	int k = -1;
 	for (int g = 0; g < 16; g++) {
@@ -1302,23 +1375,24 @@ unit_fixed_warps(void)
 
 /* The walk over the body of a kernel or (dev) device function. */
 static void
-walk_begin(KernelIR *k, Kernel *dev)
+walk_begin(Walk *walk, KernelIR *k, Kernel *dev)
 {
-	W = (Walk){0};
-	W.k = k;
-	W.out = &k->body;
-	W.proto = protocol_begin(k);
-	W.wait_at = -1;
-	W.dev = dev;
-	protocol_set_waiter(W.proto, place_wait, NULL);
+	FileWalk *file = walk->file;
+	*walk = (Walk){0};
+	walk->file = file;
+	walk->k = k;
+	walk->out = &k->body;
+	walk->proto = protocol_begin(k);
+	walk->wait_at = -1;
+	walk->dev = dev;
 	/* names the generated code uses for its own purposes, and the device functions it may call */
 	map_slot(&k->names, k->name, true);
-	for (int i = 0; i < device_names.n; i++)
-		map_slot(&k->names, device_names.v[i], true);
+	for (int i = 0; i < walk->file->device_names.n; i++)
+		map_slot(&k->names, walk->file->device_names.v[i], true);
 }
 
 static KernelIR *
-lower_kernel(Kernel *kd)
+lower_kernel(Walk *walk, Kernel *kd)
 {
 	KernelIR *k = pool_alloc(sizeof *k);
 	k->name = kd->name;
@@ -1377,7 +1451,7 @@ lower_kernel(Kernel *kd)
 		return NULL;
 	}
 
-	walk_begin(k, NULL);
+	walk_begin(walk, k, NULL);
 
 	scope_push();
 	/* scalars first: a tensor's dims and strides may name a scalar declared after it */
@@ -1405,12 +1479,12 @@ lower_kernel(Kernel *kd)
 					sym_poison(p->name, p->loc);
 					continue;
 				}
-				if (!param_tensor(p, t, i))
+				if (!param_tensor(walk, p, t, i))
 					continue;
 				slots[i] = t;
 				is_tensor[i] = true;
 			} else {
-				slots[i] = param_var(p);
+				slots[i] = param_var(walk, p);
 			}
 		}
 	}
@@ -1427,11 +1501,12 @@ lower_kernel(Kernel *kd)
 	}
 	tmemplan_kernel(kd, k->threads);
 	fence_mark(kd);
-	lower_stmts(&kd->body); /* parameters share the scope of the body, as in C */
+	lower_stmts(walk, &kd->body); /* parameters share the scope of the body, as in C */
 	scope_pop();
-	protocol_complete_copies(W.proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, kd->loc);
+	protocol_complete_copies(walk->proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, kd->loc);
+	place_waits(walk);
 	copy_explain_waits(k);
-	protocol_end(W.proto, kd->name, kd->name_loc);
+	protocol_end(walk->proto, kd->name, kd->name_loc);
 	fence_prune(k);
 	/* the layouts' places and the views' maps served the checks; the code needs neither */
 	scratch_free_all();
@@ -1555,13 +1630,13 @@ reg_move(Tensor *dst, int ds, Tensor *src, int ss, bool word, Loc loc)
    parameter's slot k in every thread: a temporary laid out as p (its declaration and the copies from t
    into in, the copies back into out); NULL after an error. */
 static Tensor *
-view_temp(Param *p, Tensor *t, const int *map, List *in, List *out)
+view_temp(Walk *walk, Param *p, Tensor *t, const int *map, List *in, List *out)
 {
 	Tensor *tmp = tensor_new(TK_LOCAL, p->name, p->loc, p->type);
-	if (!const_dims(&p->dims, tmp, p->loc) || !(tmp->layout = layout_eval(p->layout, tmp, W.k->threads)))
+	if (!const_dims(&p->dims, tmp, p->loc) || !(tmp->layout = layout_eval(p->layout, tmp, walk->k->threads)))
 		return NULL;
 	tmp->words = (tmp->layout->slots * etype_bits(tmp->type) + 31) / 32;
-	tmp->cname = cname_for(p->name);
+	tmp->cname = cname_for(walk, p->name);
 	LStmt *decl = pool_alloc(sizeof *decl);
 	decl->kind = L_REGS;
 	decl->loc = p->loc;
@@ -1607,14 +1682,27 @@ folded(const IExpr *e, int64_t *out)
 	return ie_eval_params(e, no_value, &runtime, out) && !runtime;
 }
 
-static void
-lower_call(Stmt *s)
+/* A call of a device function being lowered: what its steps share. */
+typedef struct CallSite {
+	int unit, bases[32], nbases; /* the calling units: their threads, and their first threads in the caller */
+	int n;                       /* the arguments */
+	CallInfo *ci;
+	GlobalArg *gargs;
+	Tensor **bound;              /* what each parameter names in the inlined body */
+	View **views;
+	List outer_in, outer_out;    /* the copies into and out of the temporaries the C call passes, around it */
+	List inner_in, inner_out;    /* those the inlined body works on */
+} CallSite;
+
+/* The device function s calls, checked against the call; NULL after an error. */
+static Kernel *
+call_callee(Walk *walk, Stmt *s)
 {
 	Sym *sym = sym_lookup(s->name);
 	Func fn;
 	if (!sym || sym->kind != SYM_DEVICE) {
 		if (sym && sym->kind == SYM_POISON)
-			return;
+			return NULL;
 		if (!sym && func_lookup(s->name, &fn)) {
 			error(s->name_loc, "'%s' is a builtin function: use its value in an expression; only device functions "
 			                   "are called as statements", s->name);
@@ -1628,54 +1716,62 @@ lower_call(Stmt *s)
 			error(s->name_loc, "'%s' is not a device function", s->name);
 			note(sym->loc, "'%s' is defined here", s->name);
 		}
-		return;
+		return NULL;
 	}
 	Kernel *fd = sym->device;
 	if (fd->lowering) {
 		error(s->name_loc, "recursive call of '%s': a device function is inlined where it is called, so it cannot call "
 		                   "itself", s->name);
 		note(fd->name_loc, "'%s' is defined here", s->name);
-		return;
+		return NULL;
 	}
 	if (!fd->ir)
-		return; /* its errors are reported */
-	bool reported = file_inlined > 65536; /* once per file; the later calls are skipped quietly */
-	if (++file_inlined > 65536) {
+		return NULL; /* its errors are reported */
+	bool reported = walk->file->inlined > 65536; /* once per file; the later calls are skipped quietly */
+	if (++walk->file->inlined > 65536) {
 		if (!reported)
 			error(s->name_loc, "inlining this call of '%s' makes the file longer than 65536 inlined calls in all",
 			      s->name);
-		return;
+		return NULL;
 	}
 	KernelIR *callee = fd->ir;
 	if (s->operands.n != fd->params.n) {
 		error(s->loc, "'%s' takes %d argument%s, not %d", s->name, fd->params.n, fd->params.n == 1 ? "" : "s",
 		      s->operands.n);
 		note(fd->name_loc, "'%s' is defined here", s->name);
-		return;
+		return NULL;
 	}
-	if (W.dev && fd->scope > W.dev->scope) {
+	if (walk->dev && fd->scope > walk->dev->scope) {
 		error(s->loc, "'%s' has scope %s; device function '%s' of scope %s cannot call it", s->name,
-		      scope_word(fd->scope), W.dev->name, scope_word(W.dev->scope));
-		return;
+		      scope_word(fd->scope), walk->dev->name, scope_word(walk->dev->scope));
+		return NULL;
 	}
-	if (!protocol_uniform(W.proto, s->loc, pool_printf("a call of '%s'", s->name)))
-		return;
-	if (callee->cta_axes && W.k->threads != callee->block[0]) {
+	if (!protocol_uniform(walk->proto, s->loc, pool_printf("a call of '%s'", s->name)))
+		return NULL;
+	if (callee->cta_axes && walk->k->threads != callee->block[0]) {
 		error(s->loc, "'%s' has scope %s and layouts over the threads of a CTA of %d (tx, warpid or wgid), but '%s' "
-		              "runs %d", s->name, scope_word(fd->scope), callee->block[0], W.k->name, W.k->threads);
+		              "runs %d", s->name, scope_word(fd->scope), callee->block[0], walk->k->name, walk->k->threads);
 		note(fd->name_loc, "'%s' is defined here", s->name);
-		return;
+		return NULL;
 	}
+	return fd;
+}
+
+/* The calling units of the call of fd at s (site->unit, bases, nbases); false after an error. */
+static bool
+call_units(Walk *walk, Stmt *s, Kernel *fd, CallSite *site)
+{
+	KernelIR *callee = fd->ir;
 	/* the calling units: their first threads in the caller */
-	uint64_t warps = protocol_warps(W.proto);
-	int nwarps = (W.k->threads + 31) / 32, unit = 32, bases[32], nbases = 0;
+	uint64_t warps = protocol_warps(walk->proto);
+	int nwarps = (walk->k->threads + 31) / 32, unit = 32, *bases = site->bases, nbases = 0;
 	if (fd->scope == SCOPE_WARP) {
-		int w = protocol_fixed_warp(W.proto);
-		uint64_t each = w < 0 ? unit_fixed_warps() : 1ull << w;
+		int w = protocol_fixed_warp(walk->proto);
+		uint64_t each = w < 0 ? unit_fixed_warps(walk) : 1ull << w;
 		if (!each) {
 			error(s->loc, "'%s' has scope warp: one warp calls it, where the code has fixed the warp (inside "
 			              "if (warp_id == K) { ... })", s->name);
-			return;
+			return false;
 		}
 		for (w = 0; w < nwarps; w++)
 			if (each >> w & 1)
@@ -1689,26 +1785,35 @@ lower_call(Stmt *s)
 			if ((warps & m) != m || 4 * g + 4 > nwarps) {
 				error(s->loc, "'%s' has scope warpgroup: all four warps of a warpgroup call it together, but only "
 				              "some warps of warpgroup %d (warps %d..%d) reach this call", s->name, g, 4 * g, 4 * g + 3);
-				return;
+				return false;
 			}
 			bases[nbases++] = 128 * g;
 		}
 	} else {
 		unit = callee->threads;
 		uint64_t all = nwarps >= 64 ? ~0ull : (1ull << nwarps) - 1;
-		if (W.k->threads != callee->threads) {
+		if (walk->k->threads != callee->threads) {
 			error(s->loc, "'%s' has scope cta for a block of %d threads, but '%s' runs %d", s->name, callee->threads,
-			      W.k->name, W.k->threads);
-			return;
+			      walk->k->name, walk->k->threads);
+			return false;
 		}
 		if (warps != all) {
 			error(s->loc, "'%s' has scope cta: every warp of the CTA calls it, but some warps do not reach this call",
 			      s->name);
-			return;
+			return false;
 		}
 		bases[nbases++] = 0;
 	}
+	site->unit = unit;
+	site->nbases = nbases;
+	return true;
+}
 
+/* The arguments of the call, bound to the parameters of fd (site->ci, gargs, bound, views); false after an error. */
+static bool
+call_args(Walk *walk, Stmt *s, Kernel *fd, CallSite *site)
+{
+	KernelIR *callee = fd->ir;
 	int n = s->operands.n;
 	CallInfo *ci = pool_alloc(sizeof *ci);
 	ci->callee = callee;
@@ -1738,7 +1843,8 @@ lower_call(Stmt *s)
 				ok = false;
 				continue;
 			}
-			protocol_read(W.proto, v, a->loc);
+			protocol_read(walk->proto, v, a->loc);
+			place_waits(walk);
 			ci->values[i] = ie_convert(v, p->type);
 			continue;
 		}
@@ -1773,7 +1879,7 @@ lower_call(Stmt *s)
 				ok = false;
 				continue;
 			}
-			if (!v || (p->kind == PK_TMEM && !protocol_alive(W.proto, t, a->name, a->loc)) ||
+			if (!v || (p->kind == PK_TMEM && !protocol_alive(walk->proto, t, a->name, a->loc)) ||
 			    !arg_fits(a, a->name, t->type, v->rank, v->dims, dp->tensor->dims, p, i, s->name)) {
 				ok = false;
 				continue;
@@ -1809,8 +1915,24 @@ lower_call(Stmt *s)
 		}
 		bound[i] = t;
 	}
-	if (!ok)
-		return;
+	site->n = n;
+	site->ci = ci;
+	site->gargs = gargs;
+	site->bound = bound;
+	site->views = views;
+	return ok;
+}
+
+/* Each global tensor parameter of fd as a tensor of the caller, its dims and strides checked against the argument's. */
+static bool
+call_global_params(Stmt *s, Kernel *fd, CallSite *site)
+{
+	KernelIR *callee = fd->ir;
+	int n = site->n;
+	CallInfo *ci = site->ci;
+	GlobalArg *gargs = site->gargs;
+	Tensor **bound = site->bound;
+	bool ok = true;
 	/* a global tensor parameter: the callee's dims and strides over the values passed */
 	Var **from = pool_alloc(sizeof(Var *) * (size_t)(n + 1));
 	for (int i = 0; i < n; i++) {
@@ -1883,15 +2005,20 @@ lower_call(Stmt *s)
 			list_push(&dp->tensor->align_from, t);
 		bound[i] = g;
 	}
-	if (!ok)
-		return;
+	return ok;
+}
 
-	List outer_in = {0}, outer_out = {0}, inner_in = {0}, inner_out = {0};
-	int saved_scope = scope_push_isolated();
-	int saved_unit = sema_set_unit(fd->scope == SCOPE_CTA || callee->cta_axes ? 0 : unit / 32);
-	Kernel *saved_dev = W.dev;
-	int errors = error_count;
-	/* the layouts of the parameters, evaluated where the function's names are visible */
+/* The layouts of fd's tmem and local parameters, evaluated where the function's names are visible, against
+   the arguments; then nothing of the caller may be pending. False after an error. */
+static bool
+call_params_fit(Walk *walk, Stmt *s, Kernel *fd, CallSite *site)
+{
+	KernelIR *callee = fd->ir;
+	int n = site->n, unit = site->unit, *bases = site->bases, nbases = site->nbases;
+	CallInfo *ci = site->ci;
+	Tensor **bound = site->bound;
+	View **views = site->views;
+	bool ok = true;
 	for (int i = 0; i < n && ok; i++) {
 		Param *p = LIST_AT(fd->params, Param, i);
 		if (p->kind != PK_TMEM && p->kind != PK_LOCAL)
@@ -1926,7 +2053,8 @@ lower_call(Stmt *s)
 			   call passes the caller's words themselves where they are consecutive, else that temporary */
 			Tensor *t = bound[i];
 			int w0 = slice_word(c.slot_map, pt, t);
-			Tensor *tmp = view_temp(p, t, c.slot_map, w0 >= 0 ? &inner_in : &outer_in, w0 >= 0 ? &inner_out : &outer_out);
+			Tensor *tmp = view_temp(walk, p, t, c.slot_map, w0 >= 0 ? &site->inner_in : &site->outer_in,
+		                       w0 >= 0 ? &site->inner_out : &site->outer_out);
 			if (!tmp) {
 				ok = false;
 				continue;
@@ -1969,28 +2097,35 @@ lower_call(Stmt *s)
 		bound[i] = it;
 	}
 	if (ok) {
-		protocol_complete_copies(W.proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, s->loc);
-		ok = protocol_settled(W.proto, s->loc, pool_printf("at the call of '%s'", s->name));
+		protocol_complete_copies(walk->proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, s->loc);
+		place_waits(walk);
+		ok = protocol_settled(walk->proto, s->loc, pool_printf("at the call of '%s'", s->name));
 	}
-	if (!ok) {
-		sema_set_unit(saved_unit);
-		scope_pop_isolated(saved_scope);
-		return;
-	}
-	List *saved_out = W.out;
+	return ok;
+}
+
+/* The body of fd in place, with its parameters bound to the arguments. */
+static void
+call_inline(Walk *walk, Stmt *s, Kernel *fd, CallSite *site)
+{
+	int n = site->n;
+	CallInfo *ci = site->ci;
+	Tensor **bound = site->bound;
+	Kernel *saved_dev = walk->dev;
+	List *saved_out = walk->out;
 	LStmt *outer = NULL;
-	if (outer_in.n) { /* the temporaries that the C call passes: around it */
-		outer = emit(L_BLOCK, s->loc);
+	if (site->outer_in.n) { /* the temporaries that the C call passes: around it */
+		outer = emit(walk, L_BLOCK, s->loc);
 		outer->comment = source_line_of(s->loc, true);
-		outer->body = outer_in;
-		W.out = &outer->body;
+		outer->body = site->outer_in;
+		walk->out = &outer->body;
 	}
-	LStmt *blk = emit(L_BLOCK, s->loc);
+	LStmt *blk = emit(walk, L_BLOCK, s->loc);
 	blk->call = ci;
 	blk->comment = outer ? NULL : source_line_of(s->loc, true);
-	blk->body = inner_in;
-	W.out = &blk->body;
-	W.dev = fd;
+	blk->body = site->inner_in;
+	walk->out = &blk->body;
+	walk->dev = fd;
 	/* scalars first: the dims of a global tensor parameter may name them */
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < n; i++) {
@@ -2002,20 +2137,20 @@ lower_call(Stmt *s)
 				Sym *ps = sym_declare(SYM_VAR, p->name, p->loc);
 				Var *var = pool_alloc(sizeof *var);
 				var->name = p->name;
-				var->cname = cname_for(p->name);
+				var->cname = cname_for(walk, p->name);
 				var->type = p->type;
-				var->varying = ie_varying(ci->values[i]) || protocol_varying(W.proto);
-				var->per_thread = ie_per_thread(ci->values[i]) || protocol_split(W.proto);
+				var->varying = ie_varying(ci->values[i]) || protocol_varying(walk->proto);
+				var->per_thread = ie_per_thread(ci->values[i]) || protocol_split(walk->proto);
 				ps->var = var;
-				LStmt *l = emit(L_VAR, s->loc);
+				LStmt *l = emit(walk, L_VAR, s->loc);
 				l->var = var;
 				l->value = ci->values[i];
 				continue;
 			}
 			Tensor *t = bound[i];
 			if (p->kind == PK_TMEM && !t->alloc) {
-				t->cname = cname_for(p->name);
-				LStmt *l = emit(L_TMEM, s->loc);
+				t->cname = cname_for(walk, p->name);
+				LStmt *l = emit(walk, L_TMEM, s->loc);
 				l->tensor = t;
 				l->value = t->addr;
 			}
@@ -2024,24 +2159,40 @@ lower_call(Stmt *s)
 		}
 	/* --explain has described the function's copies and waits where it lowered the function itself */
 	bool saved_explain = diag_explain;
-	int waits = W.k->placed_waits.n;
+	int waits = walk->k->placed_waits.n;
 	diag_explain = false;
 	fd->lowering = true;
-	lower_stmts(&fd->body);
+	lower_stmts(walk, &fd->body);
 	fd->lowering = false;
 	/* the function waits for its copies before it returns, as its own code does */
-	protocol_complete_copies(W.proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, s->loc);
+	protocol_complete_copies(walk->proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, s->loc);
+	place_waits(walk);
 	diag_explain = saved_explain;
-	W.k->placed_waits.n = waits;
-	for (int k = 0; k < inner_out.n; k++)
-		list_push(&blk->body, inner_out.v[k]);
-	for (int k = 0; outer && k < outer_out.n; k++)
-		list_push(&outer->body, outer_out.v[k]);
-	W.out = saved_out;
-	W.dev = saved_dev;
+	walk->k->placed_waits.n = waits;
+	for (int k = 0; k < site->inner_out.n; k++)
+		list_push(&blk->body, site->inner_out.v[k]);
+	for (int k = 0; outer && k < site->outer_out.n; k++)
+		list_push(&outer->body, site->outer_out.v[k]);
+	walk->out = saved_out;
+	walk->dev = saved_dev;
+}
+
+static void
+lower_call(Walk *walk, Stmt *s)
+{
+	Kernel *fd = call_callee(walk, s);
+	CallSite site = {0};
+	if (!fd || !call_units(walk, s, fd, &site) || !call_args(walk, s, fd, &site) || !call_global_params(s, fd, &site))
+		return;
+	int saved_scope = scope_push_isolated();
+	int saved_unit = sema_set_unit(fd->scope == SCOPE_CTA || fd->ir->cta_axes ? 0 : site.unit / 32);
+	int errors = error_count;
+	bool fits = call_params_fit(walk, s, fd, &site);
+	if (fits)
+		call_inline(walk, s, fd, &site);
 	sema_set_unit(saved_unit);
 	scope_pop_isolated(saved_scope);
-	if (error_count > errors)
+	if (fits && error_count > errors)
 		note(s->loc, "in this call of '%s'", s->name);
 }
 
@@ -2158,7 +2309,7 @@ device_contract(Kernel *kd, KernelIR *k)
 }
 
 static KernelIR *
-lower_device(Kernel *kd)
+lower_device(Walk *walk, Kernel *kd)
 {
 	KernelIR *k = pool_alloc(sizeof *k);
 	k->name = kd->name;
@@ -2212,7 +2363,7 @@ lower_device(Kernel *kd)
 		error(kd->name_loc, "function name '%s' is reserved in the generated CUDA C; choose another", kd->name);
 		return NULL;
 	}
-	walk_begin(k, kd);
+	walk_begin(walk, k, kd);
 	int errors = error_count;
 	int saved_unit = sema_set_unit(k->cta_axes ? 0 : unit / 32);
 	scope_push();
@@ -2226,7 +2377,7 @@ lower_device(Kernel *kd)
 			if (p->type == T_BF16)
 				k->uses_bf16 = true;
 			if (p->kind == PK_VALUE && !p->has_shape) {
-				param_var(p);
+				param_var(walk, p);
 				continue;
 			}
 			TensorKind tk = p->kind == PK_VALUE ? TK_GLOBAL : p->kind == PK_SHARED ? TK_SHARED
@@ -2244,7 +2395,7 @@ lower_device(Kernel *kd)
 					continue;
 				}
 			}
-			if (!param_tensor(p, t, i))
+			if (!param_tensor(walk, p, t, i))
 				continue;
 			if (tk == TK_LOCAL) {
 				t->words = (t->layout->slots * etype_bits(t->type) + 31) / 32;
@@ -2280,12 +2431,13 @@ lower_device(Kernel *kd)
 		k->contract = device_contract(kd, k);
 		fence_mark(kd);
 		kd->lowering = true;
-		lower_stmts(&kd->body);
+		lower_stmts(walk, &kd->body);
 		kd->lowering = false;
-		protocol_complete_copies(W.proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, kd->loc);
+		protocol_complete_copies(walk->proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, kd->loc);
+		place_waits(walk);
 		if (error_count == errors)
-			protocol_settled(W.proto, kd->name_loc, pool_printf("at the return of '%s'", kd->name));
-		protocol_end(W.proto, kd->name, kd->name_loc);
+			protocol_settled(walk->proto, kd->name_loc, pool_printf("at the return of '%s'", kd->name));
+		protocol_end(walk->proto, kd->name, kd->name_loc);
 	}
 	scope_pop();
 	sema_set_unit(saved_unit);
@@ -2297,12 +2449,16 @@ lower_device(Kernel *kd)
 Program *
 lower_program(List *items, const char *source_name)
 {
+	return lower_program_observed(items, source_name, NULL);
+}
+
+Program *
+lower_program_observed(List *items, const char *source_name, const LowerObserver *observer)
+{
 	Program *p = pool_alloc(sizeof *p);
 	p->source_name = source_name;
-	file_unrolled = 0;
-	file_inlined = 0;
-	file_moved = 0;
-	device_names = (List){0};
+	FileWalk file = {.observer = observer};
+	Walk *walk = &(Walk){.file = &file};
 	sema_reset();
 	scope_push();
 	for (int i = 0; i < items->n; i++) {
@@ -2331,9 +2487,9 @@ lower_program(List *items, const char *source_name)
 			Sym *s = sym_declare(SYM_DEVICE, it->kernel->name, it->kernel->name_loc);
 			if (!s)
 				break;
-			list_push(&device_names, (void *)it->kernel->name);
+			list_push(&walk->file->device_names, (void *)it->kernel->name);
 			s->device = it->kernel;
-			KernelIR *k = lower_device(it->kernel);
+			KernelIR *k = lower_device(walk, it->kernel);
 			it->kernel->ir = k;
 			if (k)
 				list_push(&p->devices, k);
@@ -2343,7 +2499,7 @@ lower_program(List *items, const char *source_name)
 			Sym *s = sym_declare(SYM_KERNEL, it->kernel->name, it->kernel->name_loc);
 			if (!s)
 				break;
-			KernelIR *k = lower_kernel(it->kernel);
+			KernelIR *k = lower_kernel(walk, it->kernel);
 			if (k)
 				list_push(&p->kernels, k);
 			break;
