@@ -10,7 +10,7 @@ is_tc_stmt(Stmt *s)
 {
 	if (s->kind == S_APPLY || s->kind == S_COPY || s->kind == S_CALL)
 		return true;
-	const IsaInstr *in = s->kind == S_INSTR ? isa_parse(s->opcode, NULL) : NULL;
+	const IsaInstr *in = s->kind == S_INSTR ? stmt_instr(s, NULL) : NULL;
 	return s->kind == S_INSTR && !(in && in->effect == EFF_ORDERS);
 }
 
@@ -44,7 +44,7 @@ is_tmem_write(Stmt *s, const List *tmem_names)
 				return true;
 		return false;
 	}
-	const IsaInstr *in = s->kind == S_INSTR ? isa_parse(s->opcode, NULL) : NULL;
+	const IsaInstr *in = s->kind == S_INSTR ? stmt_instr(s, NULL) : NULL;
 	return in && (in->effect & EFF_FREES);
 }
 
@@ -62,7 +62,7 @@ count_stmts(List *stmts, bool (*is)(Stmt *))
 static bool
 is_fence(Stmt *s, TcKind which)
 {
-	const IsaInstr *in = s && s->kind == S_INSTR ? isa_parse(s->opcode, NULL) : NULL;
+	const IsaInstr *in = s && s->kind == S_INSTR ? stmt_instr(s, NULL) : NULL;
 	return in && in->kind == which;
 }
 

@@ -424,7 +424,7 @@ static void
 lower_instr(Walk *walk, Stmt *s)
 {
 	int group = 0;
-	const IsaInstr *spec = isa_parse(s->opcode, &group);
+	const IsaInstr *spec = stmt_instr(s, &group);
 	if (!spec) {
 		const char *near = NULL;
 		if (strncmp(s->opcode, "tcgen05.ld.", 11) == 0 || strncmp(s->opcode, "tcgen05.st.", 11) == 0) {
@@ -443,6 +443,7 @@ lower_instr(Walk *walk, Stmt *s)
 		note(s->opcode_loc, "did you mean '%s'?", near);
 		spec = isa_parse(near, &group);
 	}
+	const char *opcode = s->opcode ? s->opcode : isa_spelling(spec->kind, group);
 	if (walk->dev && (spec->effect & (EFF_ALLOCATES | EFF_FREES | EFF_RELINQUISHES))) {
 		error(s->opcode_loc, "%s in device function '%s': the caller owns tensor memory and passes it as a tmem "
 		                     "parameter; allocation, dealloc and relinquish stay in the kernel", isa_name(spec->kind, group),
@@ -451,14 +452,14 @@ lower_instr(Walk *walk, Stmt *s)
 		return;
 	}
 	if (s->operands.n != spec->noperands) {
-		error(s->loc, "%s takes %d operand%s, not %d", s->opcode, spec->noperands, spec->noperands == 1 ? "" : "s",
+		error(s->loc, "%s takes %d operand%s, not %d", opcode, spec->noperands, spec->noperands == 1 ? "" : "s",
 		      s->operands.n);
 		walk->skipped = true;
 		return;
 	}
 	bool uniform;
 	int errors = error_count;
-	if (!protocol_instr_enter(walk->proto, spec, group, s->opcode, s->loc, s->opcode_loc, &uniform))
+	if (!protocol_instr_enter(walk->proto, spec, group, opcode, s->loc, s->opcode_loc, &uniform))
 		return;
 	/* a cta_group mixed with the kernel's other one is that error alone */
 	if (group == 2 && error_count == errors && walk->k && walk->k->cluster[0] % 2 && !walk->pair_reported) {
@@ -1215,7 +1216,7 @@ lower_stmt(Walk *walk, Stmt *s)
 static bool
 is_wait_ld(const Stmt *s)
 {
-	const IsaInstr *in = s->kind == S_INSTR ? isa_parse(s->opcode, NULL) : NULL;
+	const IsaInstr *in = s->kind == S_INSTR ? stmt_instr(s, NULL) : NULL;
 	return in && in->kind == TC_WAIT_LD;
 }
 

@@ -193,8 +193,10 @@ struct Stmt {
 	List body;        /* Stmt*: if-then, for, block */
 	List else_body;   /* Stmt*: if; an else-if is one S_IF here */
 	bool has_else;
-	const char *opcode; /* apply, instr */
+	const char *opcode; /* apply, instr; NULL for an instr tilec wrote (instr) */
 	Loc opcode_loc;
+	const struct IsaInstr *instr; /* instr written by tilec (tmemplan.c), not parsed: its row and cta_group */
+	int cta_group;
 	List operands;    /* apply: ViewExpr*; instr: Expr* */
 	ScopeKind scope;  /* apply */
 	Expr *scope_arg;  /* apply: K of warp(K) / warpgroup(K), or NULL */
@@ -390,6 +392,10 @@ int parser_words(const char **out, int max);
 /* ---------------------------------------------------------------- ast.c */
 
 void ast_dump(FILE *out, List *items);
+struct IsaInstr;
+/* The instruction of an instr statement and its cta_group (may be NULL): the row tilec wrote, or its
+   opcode parsed (isa_parse); NULL for an unknown one. */
+const struct IsaInstr *stmt_instr(const Stmt *s, int *cta_group);
 
 
 /* ---------------------------------------------------------------- semantic model */
