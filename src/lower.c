@@ -1,5 +1,4 @@
 /* lower.c: walks each kernel, checks statements and tcgen05 instructions, and builds the lowered program. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "tilec.h"
