@@ -1,4 +1,4 @@
-/* ast.c: the S-expression dump of the AST behind --emit=ast (every field, each node with its @line:col), and the instruction of an instr statement. */
+/* ast.c: the --emit=ast dump (every field, each node with its @line:col); an instr statement's row. */
 #include <stdlib.h>
 
 #include "tilec.h"

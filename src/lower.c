@@ -1077,7 +1077,8 @@ copy_moves_lowered(Walk *walk, Stmt *s, int at)
 	}
 }
 
-/* An apply, or a copy (copy.c): between tmem and registers its tcgen05 instructions as an apply's, between registers and memory its moves. */
+/* An apply, or a copy (copy.c): between tmem and registers its tcgen05 instructions as an apply's,
+   between registers and memory its moves. */
 static void
 lower_apply(Walk *walk, Stmt *s)
 {
@@ -1113,7 +1114,8 @@ lower_apply(Walk *walk, Stmt *s)
 	ctx.fixed_warp = protocol_fixed_warp(walk->proto);
 	ctx.unit_warps = ctx.fixed_warp < 0 ? unit_fixed_warps(walk) : 0;
 	ctx.unit = walk->dev && walk->dev->scope != SCOPE_CTA;
-	ctx.unit_size = !walk->dev || !walk->dev->lowering ? 0 : walk->dev->scope == SCOPE_WARP ? 1 : walk->dev->scope == SCOPE_WARPGROUP ? 4 : 0;
+	ctx.unit_size = !walk->dev || !walk->dev->lowering ? 0 : walk->dev->scope == SCOPE_WARP ? 1
+	                : walk->dev->scope == SCOPE_WARPGROUP ? 4 : 0;
 	CopyChoice choice;
 	int at = walk->out->n;
 	if (copy && !tc && !within_copy_budget(walk, s, ops[0]->count))
