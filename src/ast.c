@@ -1,4 +1,4 @@
-/* ast.c: the S-expression dump of the AST behind --emit=ast; every field, each node with its @line:col. */
+/* ast.c: the --emit=ast dump (every field, each node with its @line:col); an instr statement's row. */
 #include <stdlib.h>
 
 #include "tilec.h"
@@ -544,4 +544,14 @@ ast_dump(FILE *out, List *items)
 		}
 		fputc('\n', out);
 	}
+}
+
+const IsaInstr *
+stmt_instr(const Stmt *s, int *cta_group)
+{
+	if (!s->instr)
+		return isa_parse(s->opcode, cta_group);
+	if (cta_group)
+		*cta_group = s->cta_group;
+	return s->instr;
 }

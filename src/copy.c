@@ -705,8 +705,6 @@ copy_explain_waits(KernelIR *k)
 	}
 }
 
-void (*copy_observer)(Stmt *s, const ApplyInput *ins, int n, bool matched);
-
 typedef struct CopyMemo {
 	View *lv, *tv;
 	ScopeKind scope;
@@ -748,8 +746,8 @@ remember(const Search *s, ApplyCtx *ctx, CopyMemo *m)
 static void
 emit_applies(Stmt *st, ApplyCtx *ctx, List *out, CopyChoice *choice, const CopyMemo *m, Search *subs)
 {
-	if (copy_observer)
-		copy_observer(st, m->in, m->n, true);
+	if (ctx->observer)
+		ctx->observer->copy(st, m->in, m->n, true);
 	for (int k = 0; k < m->n; k++) {
 		apply_emit(&m->in[k], m->issues[k], m->nissues[k], m->imm[k], st->loc, ctx, out);
 		if (subs)
@@ -946,8 +944,8 @@ copy_tmem(Stmt *st, View *dst, View *lv, View *tv, ApplyCtx *ctx, List *out, Cop
 	opcode_format(&best.op, text, sizeof text);
 	error(st->loc, "no %s instruction matches the layouts of this copy; the closest candidate is %s", dir, text);
 	if (best_progress >= 0) {
-		if (copy_observer)
-			copy_observer(st, &best_in, 1, false);
+		if (ctx->observer)
+			ctx->observer->copy(st, &best_in, 1, false);
 		apply_report(&best_in, &best_mm, st->loc, st->loc, true);
 		advise(&s, &best_mm, text, st->loc);
 		if (!explain_impossible(&s, st, dir) && best_mm.kind == MM_OWNER)

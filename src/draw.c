@@ -357,7 +357,7 @@ drawn_of(const Stmt *s)
 	return NULL;
 }
 
-/* lower_apply_observer while drawing: records an apply of the line. */
+/* The observer of applies while drawing: records an apply of the line. */
 static bool
 draw_apply(Stmt *s, View **operands, int noperands, ApplyCtx *ctx)
 {
@@ -369,7 +369,7 @@ draw_apply(Stmt *s, View **operands, int noperands, ApplyCtx *ctx)
 	return d->maps[0] != NULL;
 }
 
-/* copy_observer while drawing: the applies a copy of the line chose, or its closest candidate. */
+/* The observer of copies while drawing: the applies a copy of the line chose, or its closest candidate. */
 static void
 draw_copy(Stmt *s, const ApplyInput *ins, int n, bool matched)
 {
@@ -776,11 +776,7 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 	want.line = line;
 	want.n = 0;
 	scratch_hold(true); /* the apply's views are drawn after lowering */
-	lower_apply_observer = draw_apply;
-	copy_observer = draw_copy;
-	lower_program(&items, path);
-	lower_apply_observer = NULL;
-	copy_observer = NULL;
+	lower_program_observed(&items, path, &(LowerObserver){draw_apply, draw_copy});
 	want.active = false;
 	for (int i = 0; i < found.n; i++) {
 		const Drawn *d = drawn_of(stmts[i]);

@@ -1,11 +1,27 @@
 /* lower.c: walks each kernel, checks statements and tcgen05 instructions, and builds the lowered program. */
-#include <stdlib.h>
 #include <string.h>
 
 #include "tilec.h"
 #include "tilert.h"
 
+/* What the walks of one file share (lower_program): budgets over all its kernels, so that the output
+   stays in proportion to the input, and the device functions declared so far. */
+typedef struct FileWalk {
+	/* iterations unrolled so far in the whole file (all kernels) */
+	int64_t unrolled;
+	/* calls inlined so far in the whole file: a call is its callee's body in place, so calls of calls multiply
+	   as nested loops do (16 functions that each call the one before twice made 2^16 copies) */
+	int64_t inlined;
+	/* elements moved between registers and memory by copies so far in the whole file: each is a statement
+	   per register slot, so a few device calls of calls or an unrolled loop around a large copy made GBs */
+	int64_t moved;
+	/* the device functions declared so far: no name of the generated code may hide one */
+	List device_names;
+	const LowerObserver *observer; /* --draw's, or NULL */
+} FileWalk;
+
 typedef struct Walk {
+	FileWalk *file;
 	KernelIR *k;
 	List *out;          /* where lowered statements go */
 	Protocol *proto;    /* the protocol state at the statement being lowered (protocol.c) */
@@ -21,25 +37,14 @@ typedef struct Walk {
 	Kernel *dev;        /* the device function whose body is being lowered (alone or inlined at a call) */
 } Walk;
 
-static Walk W;
-
-bool (*lower_apply_observer)(Stmt *s, View **operands, int noperands, struct ApplyCtx *ctx);
-/* iterations unrolled so far in the whole file (all kernels): the output stays in proportion to the input */
-static int64_t file_unrolled;
-/* calls inlined so far in the whole file: a call is its callee's body in place, so calls of calls multiply
-   as nested loops do (16 functions that each call the one before twice made 2^16 copies) */
-static int64_t file_inlined;
-/* elements moved between registers and memory by copies so far in the whole file: each is a statement
-   per register slot, so a few device calls of calls or an unrolled loop around a large copy made GBs */
-static int64_t file_moved;
 #define COPY_BUDGET (1 << 21)
 
 static bool
-within_copy_budget(Stmt *s, int count)
+within_copy_budget(Walk *walk, Stmt *s, int count)
 {
-	bool reported = file_moved > COPY_BUDGET; /* once per file; the later copies are skipped quietly */
-	file_moved += count;
-	if (file_moved <= COPY_BUDGET)
+	bool reported = walk->file->moved > COPY_BUDGET; /* once per file; the later copies are skipped quietly */
+	walk->file->moved += count;
+	if (walk->file->moved <= COPY_BUDGET)
 		return true;
 	if (!reported)
 		error(s->loc, "this copy makes the file move more than %d elements between registers and memory in all "
@@ -55,49 +60,56 @@ list_insert(List *l, int at, void *item)
 	l->v[at] = item;
 }
 
-/* The waiter of the protocol (protocol_set_waiter): a wait a copy owes, before the statement being
-   lowered (or before the instructions of the apply or copy whose protocol is being checked), or before
-   the if or loop that splits a warp. The copies out of a load's staging registers follow its wait for
-   loads. */
+/* A wait a copy owes (protocol_take_wait), before the statement being lowered (or before the
+   instructions of the apply or copy whose protocol is being checked), or before the if or loop that
+   splits a warp. The copies out of a load's staging registers follow its wait for loads. */
 static void
-place_wait(void *unused, TcKind kind, Loc loc, bool before_split)
+place_wait(Walk *walk, TcKind kind, Loc loc, bool before_split)
 {
-	(void)unused;
 	LStmt *l = pool_alloc(sizeof *l);
 	l->kind = L_TC;
 	l->loc = loc;
 	l->instr = isa_instr(kind);
-	List *into = before_split && W.split_list ? W.split_list : W.out;
-	int at = into != W.out ? W.split_at : W.wait_at >= 0 ? W.wait_at : W.out->n;
+	List *into = before_split && walk->split_list ? walk->split_list : walk->out;
+	int at = into != walk->out ? walk->split_at : walk->wait_at >= 0 ? walk->wait_at : walk->out->n;
 	list_insert(into, at++, l);
 	if (kind == TC_WAIT_LD) {
-		for (int k = 0; k < W.after_wait.n; k++)
-			list_insert(into, at++, W.after_wait.v[k]);
-		W.after_wait.n = 0;
+		for (int k = 0; k < walk->after_wait.n; k++)
+			list_insert(into, at++, walk->after_wait.v[k]);
+		walk->after_wait.n = 0;
 	}
-	if (into != W.out)
-		W.split_at = at;
-	else if (W.wait_at >= 0)
-		W.wait_at = at;
+	if (into != walk->out)
+		walk->split_at = at;
+	else if (walk->wait_at >= 0)
+		walk->wait_at = at;
+}
+
+/* Writes the waits that the protocol call just made placed, in order. */
+static void
+place_waits(Walk *walk)
+{
+	ProtoWait pw;
+	while (protocol_take_wait(walk->proto, &pw))
+		place_wait(walk, pw.kind, pw.loc, pw.before_split);
 }
 
 /* Entering the body of the if or loop just emitted: where the waits go if it splits a warp. */
 static void
-split_enter(List **saved_list, int *saved_at)
+split_enter(Walk *walk, List **saved_list, int *saved_at)
 {
-	*saved_list = W.split_list;
-	*saved_at = W.split_at;
-	if (!W.split_list && protocol_varying(W.proto)) {
-		W.split_list = W.out;
-		W.split_at = W.out->n - 1;
+	*saved_list = walk->split_list;
+	*saved_at = walk->split_at;
+	if (!walk->split_list && protocol_varying(walk->proto)) {
+		walk->split_list = walk->out;
+		walk->split_at = walk->out->n - 1;
 	}
 }
 
 static void
-split_leave(List *saved_list, int saved_at)
+split_leave(Walk *walk, List *saved_list, int saved_at)
 {
-	W.split_list = saved_list;
-	W.split_at = saved_at;
+	walk->split_list = saved_list;
+	walk->split_at = saved_at;
 }
 
 static const char *const reserved_names[] = {
@@ -145,25 +157,26 @@ name_taken(KernelIR *k, const char *name)
 
 /* A name for the generated code: the source name where it is free, else the name with a suffix. */
 static const char *
-cname_for(const char *want)
+cname_for(Walk *walk, const char *want)
 {
 	/* names the generated code keeps for itself get a prefix of their own */
 	if (strncmp(want, "tl_", 3) == 0 || strncmp(want, "__", 2) == 0)
 		want = pool_printf("u%s", want);
 	const char *name = want;
-	for (int n = 1; name_taken(W.k, name); n++)
+	for (int n = 1; name_taken(walk->k, name); n++)
 		name = pool_printf("%s_%d", want, n);
-	map_slot(&W.k->names, name, true);
+	map_slot(&walk->k->names, name, true);
 	return name;
 }
 
 static LStmt *
-emit(LKind kind, Loc loc)
+emit(Walk *walk, LKind kind, Loc loc)
 {
+	protocol_waits_taken(walk->proto);
 	LStmt *s = pool_alloc(sizeof *s);
 	s->kind = kind;
 	s->loc = loc;
-	list_push(W.out, s);
+	list_push(walk->out, s);
 	return s;
 }
 
@@ -312,14 +325,14 @@ tensor_new(TensorKind kind, const char *name, Loc loc, EType type)
 
 /* A scalar parameter: its variable, declared; NULL after an error. */
 static Var *
-param_var(Param *p)
+param_var(Walk *walk, Param *p)
 {
 	Sym *s = sym_declare(SYM_VAR, p->name, p->loc);
 	if (!s)
 		return NULL;
 	Var *v = pool_alloc(sizeof *v);
 	v->name = p->name;
-	v->cname = cname_for(p->name);
+	v->cname = cname_for(walk, p->name);
 	v->type = p->type;
 	v->is_param = true;
 	s->var = v;
@@ -328,13 +341,13 @@ param_var(Param *p)
 
 /* A tensor parameter (position i), declared; false after an error. */
 static bool
-param_tensor(Param *p, Tensor *t, int i)
+param_tensor(Walk *walk, Param *p, Tensor *t, int i)
 {
 	Sym *s = sym_declare(SYM_TENSOR, p->name, p->loc);
 	if (!s)
 		return false;
 	s->tensor = t;
-	t->cname = cname_for(p->name);
+	t->cname = cname_for(walk, p->name);
 	t->index = i;
 	return true;
 }
@@ -350,303 +363,6 @@ u32_ref(const char *name, const char *cname, bool is_param)
 	var->is_let = !is_param;
 	var->is_param = is_param;
 	return ie_var(var, T_U32);
-}
-
-/* --------------------------------------------------------------- views */
-
-/* A slice's bounds as written: lo[d] and hi[d] of a range (NULL where left out), lo[d] of an index. */
-typedef struct SliceVals {
-	IExpr *lo[MAX_RANK], *hi[MAX_RANK];
-} SliceVals;
-
-static bool
-slice_eval(ViewOp *op, const char *name, int rank, SliceVals *sv)
-{
-	if (op->indices.n > rank || op->indices.n > MAX_RANK) {
-		error(op->loc, "%d indices for '%s' of rank %d", op->indices.n, name, rank);
-		return false;
-	}
-	for (int d = 0; d < op->indices.n; d++) {
-		SliceIndex *si = LIST_AT(op->indices, SliceIndex, d);
-		Expr *ends[2] = {si->is_range ? si->lo : si->index, si->is_range ? si->hi : NULL};
-		IExpr **vals[2] = {&sv->lo[d], &sv->hi[d]};
-		for (int k = 0; k < 2; k++) {
-			*vals[k] = NULL;
-			if (!ends[k])
-				continue;
-			if (!(*vals[k] = sema_expr(ends[k])))
-				return false;
-			if ((*vals[k])->type == T_F32) {
-				error(ends[k]->loc, "%s must be an integer", si->is_range ? "a slice bound" : "an index into a view");
-				return false;
-			}
-		}
-	}
-	return true;
-}
-
-static bool
-slice_runtime(const ViewOp *op, const SliceVals *sv)
-{
-	int64_t c;
-	for (int d = 0; d < op->indices.n; d++)
-		if ((sv->lo[d] && !ie_is_const(sv->lo[d], &c)) || (sv->hi[d] && !ie_is_const(sv->hi[d], &c)))
-			return true;
-	return false;
-}
-
-/* A range of compile-time bounds that starts inside dimension d of t and ends past it: in a copy, the
-   last tile of a matrix of compile-time size, whose outside part is skipped (LANGUAGE 10.4). */
-static bool
-slice_past_end(const ViewOp *op, const SliceVals *sv, const Tensor *t)
-{
-	for (int d = 0; d < op->indices.n && d < t->rank; d++) {
-		int64_t lo = 0, hi;
-		if (LIST_AT(op->indices, SliceIndex, d)->is_range && sv->hi[d] && ie_is_const(sv->hi[d], &hi) &&
-		    (!sv->lo[d] || ie_is_const(sv->lo[d], &lo)) && lo >= 0 && lo < t->dims[d] && hi > t->dims[d])
-			return true;
-	}
-	return false;
-}
-
-/* A slice with compile-time bounds (section 6: checked against the dimensions). */
-static View *
-slice_const(View *v, ViewOp *op, const SliceVals *sv, bool global)
-{
-	SliceSpec spec[MAX_RANK];
-	for (int d = 0; d < op->indices.n; d++) {
-		SliceIndex *si = LIST_AT(op->indices, SliceIndex, d);
-		int64_t b[2] = {0, v->dims[d]};
-		spec[d].loc = si->loc;
-		spec[d].is_range = si->is_range;
-		for (int k = 0; k < 2; k++) {
-			IExpr *x = k ? sv->hi[d] : sv->lo[d];
-			if (x && !ie_is_const(x, &b[k])) {
-				Expr *src = si->is_range ? (k ? si->hi : si->lo) : si->index;
-				error(src->loc, "%s must be a compile-time integer", si->is_range ? "a slice bound" : "an index into a view");
-				if (global)
-					note(src->loc, "only an operand of copy may slice a global tensor at run-time bounds");
-				return NULL;
-			}
-		}
-		int64_t lo = b[0], hi = b[1];
-		/* view.c reports bounds against the dimension; values beyond any dimension are reported here */
-		if (lo < -(1 << 24) || lo > (1 << 24) || hi < -(1 << 24) || hi > (1 << 24)) {
-			error(si->loc, "%s %lld is out of range for dimension %d of size %d",
-			      si->is_range ? "slice bound" : "index", (long long)(lo < -(1 << 24) || lo > (1 << 24) ? lo : hi),
-			      d, v->dims[d]);
-			return NULL;
-		}
-		spec[d].lo = (int)lo;
-		spec[d].hi = (int)hi;
-	}
-	return view_slice(v, spec, op->indices.n);
-}
-
-/* e as rest + *c: ie_split_offset's sums of i32, and a u32 plus or minus a constant at the top, whose
-   difference with the same rest plus another constant is the same however the sums wrap (top : top +
-   128 with top: u32, refused as if its end were no constant plus the start). */
-static IExpr *
-split_bound(IExpr *e, int64_t *c)
-{
-	int64_t k;
-	if (e->type == T_U32 && e->kind == IE_BINARY && (e->op == OP_ADD || e->op == OP_SUB) && ie_is_const(e->b, &k) &&
-	    !ie_is_const(e->a, c)) {
-		*c = e->op == OP_ADD ? k : -k;
-		return e->a;
-	}
-	return ie_split_offset(e, c);
-}
-
-/* hi - lo when it is a compile-time constant (the same expression plus different constants). */
-static bool
-slice_extent(IExpr *lo, IExpr *hi, int64_t *ext)
-{
-	int64_t cl = 0, ch;
-	IExpr *rl = lo ? split_bound(lo, &cl) : NULL, *rh = split_bound(hi, &ch);
-	if (!(rl == rh || (rl && rh && ie_equal(rl, rh))))
-		return false;
-	*ext = ch - cl;
-	return true;
-}
-
-/* A copy's operand over a global tensor whose slice has run-time bounds, or whose shape is known only
-   at run time (LANGUAGE 10.4): the box of the tensor it selects, each dimension of compile-time extent;
-   where the box may leave the tensor's shape its coordinates are tested when the copy runs. op is
-   the slice, or NULL for the whole tensor. */
-static View *
-box_view(Tensor *t, ViewExpr *ve, ViewOp *op, const SliceVals *sv)
-{
-	Box *b = pool_alloc(sizeof *b);
-	int n = op ? op->indices.n : 0, dims[MAX_RANK], rank = 0;
-	int64_t count = 1;
-	for (int d = 0; d < t->rank; d++) {
-		int64_t size = t->dims[d];
-		bool known = !t->wide || ie_is_const(t->rdims[d], &size);
-		SliceIndex *si = d < n ? LIST_AT(op->indices, SliceIndex, d) : NULL;
-		IExpr *lo = si ? sv->lo[d] : NULL, *hi = si ? sv->hi[d] : NULL;
-		bool range = !si || si->is_range;
-		Loc loc = si ? si->loc : ve->loc;
-		int64_t clo = 0, ext = 1;
-		bool lo_known = !lo || ie_is_const(lo, &clo);
-		if (range && !hi) {
-			if (!known || !lo_known) {
-				error(loc, "dimension %d of '%s' is %s: a copy takes a slice of it with a compile-time extent, "
-				           "such as %s[lo : lo + 128%s]", d, t->name,
-				      known ? "sliced from a run-time start to its end" : "known only at run time", t->name,
-				      t->rank > 1 ? ", ..." : "");
-				return NULL;
-			}
-			ext = size - clo;
-		} else if (range && !slice_extent(lo, hi, &ext)) {
-			error(loc, "the slice of dimension %d of '%s' needs a compile-time extent: write its end as its start "
-			           "plus a constant (lo : lo + 128)", d, t->name);
-			return NULL;
-		}
-		if (ext <= 0 || ext > (1 << 24)) {
-			error(loc, "the slice of dimension %d of '%s' has %lld elements; a slice has 1 to %d", d, t->name,
-			      (long long)ext, 1 << 24);
-			return NULL;
-		}
-		if (lo_known && clo < 0) {
-			if (range)
-				error(loc, "the slice of dimension %d of '%s' starts at %lld, below 0", d, t->name, (long long)clo);
-			else
-				error(loc, "index %lld of dimension %d of '%s' is below 0", (long long)clo, d, t->name);
-			return NULL;
-		}
-		bool past = lo_known && known && clo + ext > size;
-		if (past && !(range && clo < size)) {
-			if (range)
-				error(loc, "slice %lld:%lld is out of range for dimension %d of size %lld", (long long)clo,
-				      (long long)(clo + ext), d, (long long)size);
-			else
-				error(loc, "index %lld is out of range for dimension %d of size %lld", (long long)clo, d,
-				      (long long)size);
-			return NULL;
-		}
-		b->ext[d] = (int)ext;
-		b->start[d] = lo && !(lo_known && clo == 0) ? lo : NULL;
-		/* a u32 start's coordinates (start + k) are tested as the address takes them, in 64 bits: in
-		   32 they wrapped past 2^32 to small ones inside the shape while the address did not */
-		if (b->start[d] && lo->type == T_U32)
-			b->start[d] = ie_convert(lo, T_I64);
-		if (!lo_known && lo->type != T_U32 && !ie_nonneg(lo))
-			b->check_lo |= 1u << d;
-		if (!known || !lo_known || past)
-			b->check_hi |= 1u << d;
-		if (range)
-			dims[rank++] = (int)ext;
-		count *= ext;
-		if (count > (1 << 24)) {
-			error(loc, "a copy's slice of '%s' is too large (more than 2^24 elements)", t->name);
-			return NULL;
-		}
-	}
-	return view_of_box(t, b, rank, dims);
-}
-
-static View *
-eval_view(ViewExpr *ve, bool in_copy)
-{
-	Sym *s = sym_use(ve->base, ve->base_loc);
-	if (!s)
-		return NULL;
-	View *v;
-	int first = 0;
-	Tensor *gt = s->kind == SYM_TENSOR && s->tensor->kind == TK_GLOBAL ? s->tensor : NULL;
-	ViewOp *op0 = ve->ops.n ? LIST_AT(ve->ops, ViewOp, 0) : NULL;
-	SliceVals sv;
-	bool sliced = gt && op0 && op0->kind == VOP_SLICE;
-	if (sliced && !slice_eval(op0, ve->base, gt->rank, &sv))
-		return NULL;
-	if (s->kind == SYM_VIEW)
-		v = s->view;
-	else if (gt && in_copy && (gt->wide || (sliced && (slice_runtime(op0, &sv) || slice_past_end(op0, &sv, gt))))) {
-		v = box_view(gt, ve, sliced ? op0 : NULL, &sv);
-		first = sliced;
-	} else if (s->kind == SYM_TENSOR && s->tensor->wide) {
-		error(ve->base_loc, "'%s' has a shape known only at run time, strides, or 2^31 elements or more: it is "
-		                    "indexed element by element, not viewed", ve->base);
-		note(ve->base_loc, "a copy's operand may slice it: %s[lo : lo + 128%s]", ve->base, gt->rank > 1 ? ", ..." : "");
-		return NULL;
-	} else if (s->kind == SYM_TENSOR && s->tensor->count > (1 << 24)) {
-		error(ve->base_loc, "a view of '%s' is too large (more than 2^24 elements)", ve->base);
-		return NULL;
-	} else if (s->kind == SYM_TENSOR)
-		v = view_of_tensor(s->tensor);
-	else {
-		error(ve->base_loc, "'%s' is not a tensor or a view", ve->base);
-		note(s->loc, "'%s' is defined here", ve->base);
-		return NULL;
-	}
-	if (v)
-		v->name = ve->base;
-	for (int i = first; i < ve->ops.n && v; i++) {
-		ViewOp *op = LIST_AT(ve->ops, ViewOp, i);
-		if (op->kind == VOP_VIEW) {
-			int dims[MAX_RANK];
-			if (op->dims.n > MAX_RANK) {
-				error(op->loc, "at most %d dimensions", MAX_RANK);
-				return NULL;
-			}
-			for (int d = 0; d < op->dims.n; d++) {
-				int64_t x;
-				if (!const_int(LIST_AT(op->dims, Expr, d), &x, "a view dimension"))
-					return NULL;
-				if (x <= 0 || x > (1 << 24)) {
-					error(LIST_AT(op->dims, Expr, d)->loc, "view dimension %lld is out of range (1 to %d)",
-					      (long long)x, 1 << 24);
-					return NULL;
-				}
-				dims[d] = (int)x;
-			}
-			if (op->layout) {
-				if (op->layout->kind != LAY_DEFAULT) {
-					error(op->layout->loc, "a per-thread view takes only 'layout = default'");
-					return NULL;
-				}
-				if (i != 0 || s->kind != SYM_TENSOR) {
-					error(op->loc, "the per-thread view is taken of a local tensor itself, not of a view");
-					return NULL;
-				}
-				int n = 1;
-				for (int d = 0; d < op->dims.n; d++)
-					n *= dims[d];
-				v = view_per_thread(s->tensor, n, op->loc);
-				if (v && op->dims.n != 1)
-					v = view_reshape(v, op->dims.n, dims, op->loc);
-			} else {
-				v = view_reshape(v, op->dims.n, dims, op->loc);
-			}
-		} else if (op->kind == VOP_REARRANGE) {
-			int n = op->bindings.n;
-			const char **names = malloc(sizeof(char *) * (n ? n : 1));
-			int *sizes = malloc(sizeof(int) * (n ? n : 1));
-			Loc *locs = malloc(sizeof(Loc) * (n ? n : 1));
-			bool ok = names && sizes && locs;
-			for (int b = 0; b < n && ok; b++) {
-				NamedArg *na = LIST_AT(op->bindings, NamedArg, b);
-				int64_t x;
-				ok = const_int(na->value, &x, "a rearrange size");
-				names[b] = na->name;
-				sizes[b] = x < -(1 << 24) ? -(1 << 24) : x > (1 << 24) ? (1 << 24) : (int)x;
-				locs[b] = na->loc;
-			}
-			v = ok ? view_rearrange(v, op->pattern, op->pattern_loc, names, sizes, locs, n) : NULL;
-			free(names);
-			free(sizes);
-			free(locs);
-		} else if (i == 0 && sliced) {
-			v = slice_const(v, op, &sv, true);
-		} else {
-			SliceVals vals;
-			v = slice_eval(op, ve->base, v->rank, &vals) ? slice_const(v, op, &vals, false) : NULL;
-		}
-		if (v)
-			v->name = ve->base;
-	}
-	return v;
 }
 
 /* --------------------------------------------------------------- tcgen05 single instructions */
@@ -705,10 +421,10 @@ nearest_instr(const char *text)
 }
 
 static void
-lower_instr(Stmt *s)
+lower_instr(Walk *walk, Stmt *s)
 {
 	int group = 0;
-	const IsaInstr *spec = isa_parse(s->opcode, &group);
+	const IsaInstr *spec = stmt_instr(s, &group);
 	if (!spec) {
 		const char *near = NULL;
 		const IsaInstr *family = isa_family(s->opcode);
@@ -722,37 +438,38 @@ lower_instr(Stmt *s)
 		}
 		/* the statement goes on as the instruction it nearly spells, so that its effect is not lost */
 		if (!near) {
-			W.skipped = true;
+			walk->skipped = true;
 			return;
 		}
 		note(s->opcode_loc, "did you mean '%s'?", near);
 		spec = isa_parse(near, &group);
 	}
-	if (W.dev && (spec->effect & (EFF_ALLOCATES | EFF_FREES | EFF_RELINQUISHES))) {
+	const char *opcode = s->opcode ? s->opcode : isa_spelling(spec->kind, group);
+	if (walk->dev && (spec->effect & (EFF_ALLOCATES | EFF_FREES | EFF_RELINQUISHES))) {
 		error(s->opcode_loc, "%s in device function '%s': the caller owns tensor memory and passes it as a tmem "
 		                     "parameter; allocation, dealloc and relinquish stay in the kernel", isa_name(spec->kind, group),
-		      W.dev->name);
-		W.skipped = true;
+		      walk->dev->name);
+		walk->skipped = true;
 		return;
 	}
 	if (s->operands.n != spec->noperands) {
-		error(s->loc, "%s takes %d operand%s, not %d", s->opcode, spec->noperands, spec->noperands == 1 ? "" : "s",
+		error(s->loc, "%s takes %d operand%s, not %d", opcode, spec->noperands, spec->noperands == 1 ? "" : "s",
 		      s->operands.n);
-		W.skipped = true;
+		walk->skipped = true;
 		return;
 	}
 	bool uniform;
 	int errors = error_count;
-	if (!protocol_instr_enter(W.proto, spec, group, s->opcode, s->loc, s->opcode_loc, &uniform))
+	if (!protocol_instr_enter(walk->proto, spec, group, opcode, s->loc, s->opcode_loc, &uniform))
 		return;
 	/* a cta_group mixed with the kernel's other one is that error alone */
-	if (group == 2 && error_count == errors && W.k && W.k->cluster[0] % 2 && !W.pair_reported) {
-		W.pair_reported = true;
+	if (group == 2 && error_count == errors && walk->k && walk->k->cluster[0] % 2 && !walk->pair_reported) {
+		walk->pair_reported = true;
 		/* TCGEN05.md 9: the pair is the CTAs of ranks 2i and 2i + 1 along the cluster's x */
 		error(s->opcode_loc, "cta_group::2 works on a pair of CTAs of a cluster; kernel '%s' needs a cluster whose x "
-		                     "extent is even, e.g. cluster = (2, 1, 1) in its launch(...)", W.k->name);
-		if (W.k->has_cluster)
-			note(W.k->cluster_loc, "the cluster's x extent is %d here", W.k->cluster[0]);
+		                     "extent is even, e.g. cluster = (2, 1, 1) in its launch(...)", walk->k->name);
+		if (walk->k->has_cluster)
+			note(walk->k->cluster_loc, "the cluster's x extent is %d here", walk->k->cluster[0]);
 	}
 	TcOperands ops = {.ncols_ok = true};
 	LStmt *l = pool_alloc(sizeof *l);
@@ -768,7 +485,7 @@ lower_instr(Stmt *s)
 			if (addr)
 				error(slot->loc, "%s writes the TMEM address to a shared u32 slot: pass &slot[i]",
 				      isa_name(TC_ALLOC, 0));
-			W.skipped = true;
+			walk->skipped = true;
 			return;
 		}
 		ops.ncols_ok = check_ncols(LIST_AT(s->operands, Expr, 1), &ncols);
@@ -792,26 +509,28 @@ lower_instr(Stmt *s)
 		ops.addr = addr;
 		ops.addr_loc = ae->loc;
 		ops.ncols_loc = LIST_AT(s->operands, Expr, 1)->loc;
-		ops.allocs_known = !W.skipped;
+		ops.allocs_known = !walk->skipped;
 		tc_add_operand(l, IO_TMEM_ADDR)->addr = ie_convert(addr, T_U32);
 		tc_add_operand(l, IO_NCOLS)->imm = (uint32_t)ncols;
 	}
-	if (protocol_instr(W.proto, spec, l, uniform, &ops))
-		list_push(W.out, l);
+	bool checked = protocol_instr(walk->proto, spec, l, uniform, &ops);
+	place_waits(walk);
+	if (checked)
+		list_push(walk->out, l);
 }
 
 /* --------------------------------------------------------------- statements */
 
-static void lower_stmts(List *stmts);
+static void lower_stmts(Walk *walk, List *stmts);
 static bool wait_ld_follows(List *stmts, int i);
-static void lower_call(Stmt *s);
+static void lower_call(Walk *walk, Stmt *s);
 static IExpr *subst(IExpr *e, Var **from, IExpr **to, int n);
-static uint64_t unit_fixed_warps(void);
+static uint64_t unit_fixed_warps(Walk *walk);
 
-/* Whether a view of global or shared memory counts in needs_unroll: it does for a loop of constant bounds
-   (unrolled, its indices are constants, which any view takes); a loop of run-time bounds indexes such a
-   view at run time where its elements are an affine function of its indices (sema.c, view_element). */
-static bool unroll_for_memory_views = true;
+/* memory_views, in needs_unroll: whether a view of global or shared memory counts. It does for a loop of
+   constant bounds (unrolled, its indices are constants, which any view takes); a loop of run-time bounds
+   indexes such a view at run time where its elements are an affine function of its indices (sema.c,
+   view_element). */
 
 /* Whether e names the variable of an unrolled loop, directly or through a constant let. */
 static bool
@@ -834,28 +553,28 @@ names_iteration(const Expr *e)
 
 /* A loop must be unrolled when its body touches registers, views or tensor memory. */
 static bool
-needs_unroll_expr(Expr *e)
+needs_unroll_expr(Expr *e, bool memory_views)
 {
 	if (!e)
 		return false;
 	if (e->kind == E_INDEX || e->kind == E_NAME) {
 		Sym *s = sym_lookup(e->name);
 		if (s && s->kind == SYM_VIEW &&
-		    (unroll_for_memory_views || s->view->base->kind == TK_LOCAL || s->view->base->kind == TK_TMEM))
+		    (memory_views || s->view->base->kind == TK_LOCAL || s->view->base->kind == TK_TMEM))
 			return true;
 		if (s && s->kind == SYM_TENSOR && s->tensor->kind == TK_LOCAL)
 			return true;
 	}
-	if (needs_unroll_expr(e->a) || needs_unroll_expr(e->b))
+	if (needs_unroll_expr(e->a, memory_views) || needs_unroll_expr(e->b, memory_views))
 		return true;
 	for (int i = 0; i < e->args.n; i++)
-		if (needs_unroll_expr(LIST_AT(e->args, Expr, i)))
+		if (needs_unroll_expr(LIST_AT(e->args, Expr, i), memory_views))
 			return true;
 	return false;
 }
 
 static bool
-needs_unroll(List *stmts)
+needs_unroll(List *stmts, bool memory_views)
 {
 	for (int i = 0; i < stmts->n; i++) {
 		Stmt *s = LIST_AT(*stmts, Stmt, i);
@@ -867,21 +586,22 @@ needs_unroll(List *stmts)
 		case S_TMEM:
 			return true;
 		case S_ASSIGN:
-			if (needs_unroll_expr(s->target) || needs_unroll_expr(s->value))
+			if (needs_unroll_expr(s->target, memory_views) || needs_unroll_expr(s->value, memory_views))
 				return true;
 			break;
 		case S_LET:
 		case S_VAR:
-			if (needs_unroll_expr(s->value))
+			if (needs_unroll_expr(s->value, memory_views))
 				return true;
 			break;
 		case S_IF:
-			if (needs_unroll_expr(s->value) || needs_unroll(&s->body) || needs_unroll(&s->else_body))
+			if (needs_unroll_expr(s->value, memory_views) || needs_unroll(&s->body, memory_views) ||
+			    needs_unroll(&s->else_body, memory_views))
 				return true;
 			break;
 		case S_FOR:
 		case S_BLOCK:
-			if (needs_unroll(&s->body))
+			if (needs_unroll(&s->body, memory_views))
 				return true;
 			break;
 		default:
@@ -893,14 +613,14 @@ needs_unroll(List *stmts)
 
 /* Lowers a nested statement list into into, in a scope of its own. */
 static void
-lower_nested(List *into, List *stmts)
+lower_nested(Walk *walk, List *into, List *stmts)
 {
-	List *saved_out = W.out;
-	W.out = into;
+	List *saved_out = walk->out;
+	walk->out = into;
 	scope_push();
-	lower_stmts(stmts);
+	lower_stmts(walk, stmts);
 	scope_pop();
-	W.out = saved_out;
+	walk->out = saved_out;
 }
 
 /* A copy's staged load (apply.c's staging array) waits where its registers are first needed, and its
@@ -908,19 +628,11 @@ lower_nested(List *into, List *stmts)
    move into a branch or a loop body that may not run (or run again): such a statement gets it before
    it, and one that staged a load inside gets it at its end. Unrolled loops and blocks run once. */
 static void
-complete_staged(Loc loc)
+complete_staged(Walk *walk, Loc loc)
 {
-	if (W.after_wait.n)
-		protocol_complete_copies(W.proto, EFF_COMPLETES_LOADS, loc);
-}
-
-static bool is_tc_stmt(Stmt *s);
-static int count_stmts(List *stmts, bool (*is)(Stmt *));
-
-static bool
-is_sync_or_instr(Stmt *s)
-{
-	return s->kind == S_CTA_SYNC || (s->kind == S_INSTR && is_tc_stmt(s));
+	if (walk->after_wait.n)
+		protocol_complete_copies(walk->proto, EFF_COMPLETES_LOADS, loc);
+	place_waits(walk);
 }
 
 /* Whether a wait may be placed inside these statements: they touch registers, views or tensor memory, or
@@ -929,21 +641,21 @@ is_sync_or_instr(Stmt *s)
 static bool
 may_place_wait(List *stmts)
 {
-	return needs_unroll(stmts) || count_stmts(stmts, is_sync_or_instr) > 0;
+	return needs_unroll(stmts, true) || fence_count_syncs_and_instrs(stmts) > 0;
 }
 
 static void
-lower_branch(List *into, List *stmts, Loc loc)
+lower_branch(Walk *walk, List *into, List *stmts, Loc loc)
 {
-	List *saved_out = W.out;
-	int staged = W.after_wait.n; /* from before the branch: they wait after it */
-	W.out = into;
+	List *saved_out = walk->out;
+	int staged = walk->after_wait.n; /* from before the branch: they wait after it */
+	walk->out = into;
 	scope_push();
-	lower_stmts(stmts);
-	if (W.after_wait.n > staged) /* column 0: at the end of the body (copy_explain_waits) */
-		complete_staged((Loc){loc.last_line, 0, loc.last_line, 0, loc.file});
+	lower_stmts(walk, stmts);
+	if (walk->after_wait.n > staged) /* column 0: at the end of the body (copy_explain_waits) */
+		complete_staged(walk, (Loc){loc.last_line, 0, loc.last_line, 0, loc.file});
 	scope_pop();
-	W.out = saved_out;
+	walk->out = saved_out;
 }
 
 /* x op= e is x = x op e: the target is read once, as part of the value, and written once. */
@@ -963,12 +675,13 @@ compound_value(Stmt *s)
 }
 
 static void
-lower_assign(Stmt *s)
+lower_assign(Walk *walk, Stmt *s)
 {
 	IExpr *value = sema_expr(compound_value(s));
 	if (!value)
 		return;
-	protocol_read(W.proto, value, s->value->loc);
+	protocol_read(walk->proto, value, s->value->loc);
+	place_waits(walk);
 	Expr *t = s->target;
 	if (t->kind == E_NAME) {
 		Sym *sym = sym_use(t->name, t->loc);
@@ -981,11 +694,11 @@ lower_assign(Stmt *s)
 			return;
 		}
 		Var *v = sym->var;
-		if (ie_varying(value) || protocol_varying(W.proto))
+		if (ie_varying(value) || protocol_varying(walk->proto))
 			v->varying = true;
-		if (ie_per_thread(value) || protocol_split(W.proto))
+		if (ie_per_thread(value) || protocol_split(walk->proto))
 			v->per_thread = true;
-		LStmt *l = emit(L_ASSIGN, s->loc);
+		LStmt *l = emit(walk, L_ASSIGN, s->loc);
 		l->var = v;
 		l->value = ie_convert(value, v->type);
 		return;
@@ -997,14 +710,16 @@ lower_assign(Stmt *s)
 	if (!target)
 		return;
 	if (tensor->kind == TK_LOCAL) {
-		protocol_reg_write(W.proto, tensor, slot, t->loc);
-		LStmt *l = emit(L_REG_STORE, s->loc);
+		protocol_reg_write(walk->proto, tensor, slot, t->loc);
+		place_waits(walk);
+		LStmt *l = emit(walk, L_REG_STORE, s->loc);
 		l->tensor = tensor;
 		l->slot = slot;
 		l->value = ie_convert(value, tensor->type);
 	} else {
-		protocol_read(W.proto, index, t->loc); /* Out[i32(r[0]), j] = ... reads r[0] too */
-		LStmt *l = emit(L_STORE, s->loc);
+		protocol_read(walk->proto, index, t->loc); /* Out[i32(r[0]), j] = ... reads r[0] too */
+		place_waits(walk);
+		LStmt *l = emit(walk, L_STORE, s->loc);
 		l->tensor = tensor;
 		l->index = index;
 		l->coords = target->coords;
@@ -1014,23 +729,23 @@ lower_assign(Stmt *s)
 }
 
 static void
-lower_for(Stmt *s)
+lower_for(Walk *walk, Stmt *s)
 {
 	IExpr *lo = sema_expr(s->value);
 	IExpr *hi = lo ? sema_expr(s->hi) : NULL;
 	if (!hi || lo->type == T_F32 || hi->type == T_F32) {
 		if (hi)
 			error(s->loc, "loop bounds must be integers");
-		W.skipped = true;
+		walk->skipped = true;
 		return;
 	}
-	protocol_read(W.proto, lo, s->value->loc);
-	protocol_read(W.proto, hi, s->hi->loc);
+	protocol_read(walk->proto, lo, s->value->loc);
+	place_waits(walk);
+	protocol_read(walk->proto, hi, s->hi->loc);
+	place_waits(walk);
 	int64_t a, b;
 	bool constant = ie_is_const(lo, &a) && ie_is_const(hi, &b);
-	unroll_for_memory_views = constant;
-	bool unroll = needs_unroll(&s->body);
-	unroll_for_memory_views = true;
+	bool unroll = needs_unroll(&s->body, constant);
 	if (unroll) {
 		if (!constant) {
 			error(s->loc, "this loop touches registers or views, so tilec unrolls it; its bounds must be "
@@ -1042,29 +757,29 @@ lower_for(Stmt *s)
 			return;
 		}
 		/* nested unrolled loops multiply, and so do kernels: the file as a whole gets a budget */
-		bool reported = file_unrolled > 65536; /* once per file; the later loops are skipped quietly */
-		file_unrolled += b > a ? b - a : 0;
-		if (file_unrolled > 65536) {
+		bool reported = walk->file->unrolled > 65536; /* once per file; the later loops are skipped quietly */
+		walk->file->unrolled += b > a ? b - a : 0;
+		if (walk->file->unrolled > 65536) {
 			if (!reported)
 				error(s->loc, "unrolling this loop makes the file longer than 65536 unrolled iterations in all");
 			return;
 		}
 		int errors_before = error_count;
 		for (int64_t i = a; i < b && error_count == errors_before; i++) {
-			LStmt *block = emit(L_BLOCK, s->loc);
-			List *saved = W.out;
-			W.out = &block->body;
+			LStmt *block = emit(walk, L_BLOCK, s->loc);
+			List *saved = walk->out;
+			walk->out = &block->body;
 			scope_push();
 			Sym *sym = sym_declare(SYM_VALUE, s->name, s->name_loc);
 			if (sym) {
 				sym->value = ie_int(i, T_I32);
 				sym->per_iteration = true;
 			}
-			lower_nested(&block->body, &s->body);
+			lower_nested(walk, &block->body, &s->body);
 			scope_pop();
-			W.out = saved;
+			walk->out = saved;
 			if (block->body.n == 0)
-				W.out->n--;
+				walk->out->n--;
 			/* an error that the first iterations did not give depends on the loop variable's value */
 			if (error_count > errors_before && i == a + 1)
 				note(s->name_loc, "in the iteration %s = %lld of this unrolled loop; the iteration %lld gave no error",
@@ -1076,15 +791,15 @@ lower_for(Stmt *s)
 		return;
 	}
 	if (may_place_wait(&s->body))
-		complete_staged(s->loc);
-	LStmt *l = emit(L_FOR, s->loc);
+		complete_staged(walk, s->loc);
+	LStmt *l = emit(walk, L_FOR, s->loc);
 	Var *v = pool_alloc(sizeof *v);
 	v->name = s->name;
-	v->cname = cname_for(s->name);
+	v->cname = cname_for(walk, s->name);
 	v->type = T_I32;
 	v->is_let = true;
-	v->varying = ie_varying(lo) || ie_varying(hi) || protocol_varying(W.proto);
-	v->per_thread = ie_per_thread(lo) || ie_per_thread(hi) || protocol_split(W.proto);
+	v->varying = ie_varying(lo) || ie_varying(hi) || protocol_varying(walk->proto);
+	v->per_thread = ie_per_thread(lo) || ie_per_thread(hi) || protocol_split(walk->proto);
 	l->var = v;
 	l->lo = ie_convert(lo, T_I32);
 	l->hi = ie_convert(hi, T_I32);
@@ -1097,50 +812,53 @@ lower_for(Stmt *s)
 	int64_t first, last;
 	bool constant_bounds = ie_is_const(l->lo, &first) && ie_is_const(l->hi, &last);
 	bool repeats = !constant_bounds || last - first > 1;
-	ProtoFork *f = protocol_loop(W.proto, v->varying, l->lo, l->hi, loc_span(s->value->loc, s->hi->loc), repeats,
+	ProtoFork *f = protocol_loop(walk->proto, v->varying, l->lo, l->hi, loc_span(s->value->loc, s->hi->loc), repeats,
 	                             constant_bounds && last > first);
 	List *split_list;
 	int split_at;
-	split_enter(&split_list, &split_at);
-	lower_branch(&l->body, &s->body, s->loc);
-	split_leave(split_list, split_at);
-	protocol_join(W.proto, f);
+	split_enter(walk, &split_list, &split_at);
+	lower_branch(walk, &l->body, &s->body, s->loc);
+	split_leave(walk, split_list, split_at);
+	protocol_join(walk->proto, f);
 	scope_pop();
 }
 
-static bool lower_decl_checked(Stmt *s);
+static bool lower_decl_checked(Walk *walk, Stmt *s);
 
 /* The reads and writes of registers of a copy between registers and memory, or between two local
    tensors (copy_lower's statements: moves, and tests of which threads own a slot around them; between
    overlapping views of one tensor, variables that hold the source slots first). */
 static void
-copy_moves_protocol(LStmt *l, Loc loc)
+copy_moves_protocol(Walk *walk, LStmt *l, Loc loc)
 {
 	if (l->kind == L_IF) {
 		for (int i = 0; i < l->body.n; i++)
-			copy_moves_protocol(LIST_AT(l->body, LStmt, i), loc);
+			copy_moves_protocol(walk, LIST_AT(l->body, LStmt, i), loc);
 	} else if (l->kind == L_STORE || l->kind == L_ASSIGN) {
-		protocol_read(W.proto, l->value, loc);
+		protocol_read(walk->proto, l->value, loc);
+		place_waits(walk);
 	} else if (l->kind == L_REG_STORE) {
-		protocol_read(W.proto, l->value, loc);
-		protocol_reg_write(W.proto, l->tensor, l->slot, loc);
+		protocol_read(walk->proto, l->value, loc);
+		place_waits(walk);
+		protocol_reg_write(walk->proto, l->tensor, l->slot, loc);
+		place_waits(walk);
 	}
 }
 
 static void
-lower_decl(Stmt *s)
+lower_decl(Walk *walk, Stmt *s)
 {
 	/* a declaration that failed quietly failed because of an earlier error: its name stays quiet too */
-	if (!lower_decl_checked(s))
+	if (!lower_decl_checked(walk, s))
 		sym_poison(s->name, s->name_loc);
 }
 
 /* Declares a shared, local or tmem tensor; false when it could not. */
 static bool
-lower_decl_checked(Stmt *s)
+lower_decl_checked(Walk *walk, Stmt *s)
 {
 	TensorKind kind = s->kind == S_SHARED ? TK_SHARED : s->kind == S_LOCAL ? TK_LOCAL : TK_TMEM;
-	if (kind == TK_TMEM && !s->value && W.dev) {
+	if (kind == TK_TMEM && !s->value && walk->dev) {
 		error(s->loc, "tmem tensor '%s' has no 'at': tilec allocates TMEM for kernels, but a device function may "
 		              "not declare one (the caller owns TMEM); take it as a tmem parameter", s->name);
 		return false;
@@ -1154,7 +872,7 @@ lower_decl_checked(Stmt *s)
 	if (!const_dims(&s->dims, t, s->loc))
 		return false;
 	if (kind == TK_LOCAL || kind == TK_TMEM) {
-		t->layout = layout_eval(s->layout, t, W.k->threads);
+		t->layout = layout_eval(s->layout, t, walk->k->threads);
 		if (!t->layout)
 			return false;
 	}
@@ -1168,21 +886,21 @@ lower_decl_checked(Stmt *s)
 			return false;
 		}
 		/* quiet after an error that skipped code: the alloc may be in that code */
-		t->alloc = protocol_at_alloc(W.proto, addr, s->value, s->name, W.skipped, &t->col_offset, &t->lane_offset);
-		if (!t->alloc && W.skipped)
+		t->alloc = protocol_at_alloc(walk->proto, addr, s->value, s->name, walk->skipped, &t->col_offset, &t->lane_offset);
+		if (!t->alloc && walk->skipped)
 			return false;
 		if (t->alloc)
-			protocol_alive(W.proto, t, t->name, s->value->loc);
+			protocol_alive(walk->proto, t, t->name, s->value->loc);
 	}
 	if (kind == TK_SHARED) {
 		/* each array is 16-byte aligned (emit_cu.c); ptxas would refuse the kernel otherwise */
 		int64_t bytes = ((int64_t)t->count * etype_bits(t->type) / 8 + 15) / 16 * 16;
-		W.shared_bytes += bytes;
-		if (W.shared_bytes > MAX_SHARED_BYTES) {
-			if (W.shared_bytes - bytes > MAX_SHARED_BYTES)
+		walk->shared_bytes += bytes;
+		if (walk->shared_bytes > MAX_SHARED_BYTES) {
+			if (walk->shared_bytes - bytes > MAX_SHARED_BYTES)
 				return false; /* reported at the declaration that crossed the limit */
 			error(s->loc, "shared memory of kernel '%s' reaches %lld bytes with '%s' (%lld bytes); a block has at "
-			              "most %d bytes (227 KB)", W.k->name, (long long)W.shared_bytes, t->name, (long long)bytes,
+			              "most %d bytes (227 KB)", walk->k->name, (long long)walk->shared_bytes, t->name, (long long)bytes,
 			      MAX_SHARED_BYTES);
 			return false;
 		}
@@ -1201,18 +919,18 @@ lower_decl_checked(Stmt *s)
 	if (!sym)
 		return false;
 	sym->tensor = t;
-	t->cname = cname_for(s->name);
+	t->cname = cname_for(walk, s->name);
 	if (kind == TK_TMEM)
-		list_push(&W.k->tmem_tensors, t);
+		list_push(&walk->k->tmem_tensors, t);
 	if (kind == TK_SHARED) {
-		emit(L_SHARED, s->loc)->tensor = t;
+		emit(walk, L_SHARED, s->loc)->tensor = t;
 	} else if (kind == TK_LOCAL) {
-		emit(L_REGS, s->loc)->tensor = t;
+		emit(walk, L_REGS, s->loc)->tensor = t;
 	} else {
 		t->addr = ie_convert(addr, T_U32);
 		/* a tensor in a known allocation is addressed by reading its slot at each use (apply.c) */
 		if (!t->alloc) {
-			LStmt *l = emit(L_TMEM, s->loc);
+			LStmt *l = emit(walk, L_TMEM, s->loc);
 			l->tensor = t;
 			l->value = t->addr;
 		}
@@ -1220,238 +938,291 @@ lower_decl_checked(Stmt *s)
 	return true;
 }
 
+/* A let: a constant folded into the name, or a variable of the generated code. */
 static void
-lower_stmt(Stmt *s)
+lower_let(Walk *walk, Stmt *s)
+{
+	IExpr *v = sema_expr(s->value);
+	if (!v) {
+		sym_poison(s->name, s->name_loc);
+		return;
+	}
+	protocol_read(walk->proto, v, s->value->loc);
+	place_waits(walk);
+	if (v->type == T_F32) {
+		error(s->value->loc, "let binds an i32 or u32 value; for a float write var %s: f32 = ...", s->name);
+		sym_poison(s->name, s->name_loc);
+		return;
+	}
+	Sym *sym = sym_declare(SYM_VALUE, s->name, s->name_loc);
+	if (!sym)
+		return;
+	if (v->kind == IE_INT) {
+		sym->value = v;
+		sym->per_iteration = names_iteration(s->value);
+		return;
+	}
+	Var *var = pool_alloc(sizeof *var);
+	var->name = s->name;
+	var->cname = cname_for(walk, s->name);
+	var->type = v->type;
+	var->is_let = true;
+	var->def = v;
+	var->varying = ie_varying(v);
+	sym->value = ie_var(var, v->type);
+	LStmt *l = emit(walk, L_LET, s->loc);
+	l->var = var;
+	l->value = v;
+}
+
+static void
+lower_var(Walk *walk, Stmt *s)
+{
+	IExpr *v = s->value ? sema_expr(s->value) : NULL;
+	if (s->value && !v) {
+		sym_poison(s->name, s->name_loc);
+		return;
+	}
+	if (v)
+		protocol_read(walk->proto, v, s->value->loc);
+	place_waits(walk);
+	Sym *sym = sym_declare(SYM_VAR, s->name, s->name_loc);
+	if (!sym)
+		return;
+	Var *var = pool_alloc(sizeof *var);
+	var->name = s->name;
+	var->cname = cname_for(walk, s->name);
+	var->type = s->type;
+	var->varying = (v && ie_varying(v)) || protocol_varying(walk->proto);
+	var->per_thread = (v && ie_per_thread(v)) || protocol_split(walk->proto);
+	sym->var = var;
+	if (s->type == T_F16)
+		walk->k->uses_f16 = true;
+	if (s->type == T_BF16)
+		walk->k->uses_bf16 = true;
+	LStmt *l = emit(walk, L_VAR, s->loc);
+	l->var = var;
+	l->value = v ? ie_convert(v, s->type) : NULL;
+}
+
+static void
+lower_view(Stmt *s)
+{
+	View *v = viewexpr_eval(s->view, false);
+	if (!v) {
+		/* reported now, or quiet because it views a declaration that failed: its uses stay quiet */
+		sym_poison(s->name, s->name_loc);
+		return;
+	}
+	Sym *sym = sym_declare(SYM_VIEW, s->name, s->name_loc);
+	if (sym) {
+		View *named = pool_alloc(sizeof *named);
+		*named = *v;
+		named->name = s->name;
+		sym->view = named;
+	}
+}
+
+static void
+lower_if(Walk *walk, Stmt *s)
+{
+	IExpr *cond = sema_expr(s->value);
+	if (!cond) {
+		walk->skipped = true;
+		return;
+	}
+	protocol_read(walk->proto, cond, s->value->loc);
+	place_waits(walk);
+	int64_t taken;
+	if (ie_is_const(cond, &taken) && names_iteration(s->value)) {
+		/* this iteration of an unrolled loop never runs the other side: it is not lowered, so what it
+		   does only in other iterations (a slice at j - 1 under j > 0) is no error here */
+		LStmt *block = emit(walk, L_BLOCK, s->loc);
+		lower_nested(walk, &block->body, taken ? &s->body : &s->else_body);
+		if (block->body.n == 0)
+			walk->out->n--;
+		return;
+	}
+	if (may_place_wait(&s->body) || may_place_wait(&s->else_body))
+		complete_staged(walk, s->loc);
+	LStmt *l = emit(walk, L_IF, s->loc);
+	l->cond = cond;
+	ProtoFork *f = protocol_if(walk->proto, cond, s->value->loc);
+	List *split_list;
+	int split_at;
+	split_enter(walk, &split_list, &split_at);
+	lower_branch(walk, &l->body, &s->body, s->loc);
+	protocol_else(walk->proto, f);
+	if (s->has_else)
+		lower_branch(walk, &l->els, &s->else_body, s->loc);
+	split_leave(walk, split_list, split_at);
+	protocol_join(walk->proto, f);
+}
+
+/* After a copy between registers and memory lowered its moves into walk->out from at on. */
+static void
+copy_moves_lowered(Walk *walk, Stmt *s, int at)
+{
+	/* registers <-> memory: the reads and writes of registers, waits before them */
+	walk->wait_at = at;
+	for (int i = at; i < walk->out->n; i++)
+		copy_moves_protocol(walk, LIST_AT(*walk->out, LStmt, i), s->loc);
+	walk->wait_at = -1;
+	/* a copy whose owners are the threads the copy just before tested joins its test: the
+	   registers loaded under one test are stored under it, not kept live across two */
+	for (int i = at > 0 ? at : 1; i < walk->out->n; i++) {
+		LStmt *prev = LIST_AT(*walk->out, LStmt, i - 1), *l = LIST_AT(*walk->out, LStmt, i);
+		if (l->owner_test && prev->owner_test && ie_equal(prev->cond, l->cond)) {
+			for (int j = 0; j < l->body.n; j++)
+				list_push(&prev->body, l->body.v[j]);
+			memmove(&walk->out->v[i], &walk->out->v[i + 1], sizeof(void *) * (size_t)(walk->out->n - i - 1));
+			walk->out->n--;
+			i--;
+		}
+	}
+}
+
+/* An apply, or a copy (copy.c): between tmem and registers its tcgen05 instructions as an apply's,
+   between registers and memory its moves. */
+static void
+lower_apply(Walk *walk, Stmt *s)
+{
+	View *ops[8];
+	if (s->operands.n > 8) {
+		error(s->loc, "too many operands");
+		return;
+	}
+	for (int i = 0; i < s->operands.n; i++) {
+		ops[i] = viewexpr_eval(LIST_AT(s->operands, ViewExpr, i), s->kind == S_COPY);
+		if (!ops[i])
+			return;
+		ops[i]->base->used = true;
+		if (ops[i]->base->kind == TK_TMEM &&
+		    !protocol_alive(walk->proto, ops[i]->base, LIST_AT(s->operands, ViewExpr, i)->base,
+		                    LIST_AT(s->operands, ViewExpr, i)->loc))
+			return;
+	}
+	bool copy = s->kind == S_COPY;
+	/* tcgen05.ld / st are .sync.aligned; a copy between registers and memory is per thread */
+	bool tc = !copy || (s->operands.n == 2 && (ops[0]->base->kind == TK_TMEM || ops[1]->base->kind == TK_TMEM));
+	if (tc && !protocol_uniform(walk->proto, s->loc, copy ? "copy" : "apply"))
+		return;
+	ApplyCtx ctx = {0};
+	/* a copy's load always gets its wait, placed by tilec; only a load asks (no scan for every store) */
+	Opcode op;
+	ctx.can_defer = copy || (walk->cur_list && opcode_parse(s->opcode, &op, NULL, 0) && op.is_ld &&
+	                         wait_ld_follows(walk->cur_list, walk->cur_index));
+	ctx.kernel = walk->k;
+	ctx.observer = walk->file->observer;
+	ctx.warps = protocol_warps(walk->proto);
+	ctx.whole_warps = protocol_whole_warps(walk->proto);
+	ctx.fixed_warp = protocol_fixed_warp(walk->proto);
+	ctx.unit_warps = ctx.fixed_warp < 0 ? unit_fixed_warps(walk) : 0;
+	ctx.unit = walk->dev && walk->dev->scope != SCOPE_CTA;
+	ctx.unit_size = !walk->dev || !walk->dev->lowering ? 0 : walk->dev->scope == SCOPE_WARP ? 1
+	                : walk->dev->scope == SCOPE_WARPGROUP ? 4 : 0;
+	CopyChoice choice;
+	int at = walk->out->n;
+	if (copy && !tc && !within_copy_budget(walk, s, ops[0]->count))
+		return;
+	if (copy && copy_lower(s, ops[0], ops[1], &ctx, walk->out, &choice) && !choice.is_tc)
+		copy_moves_lowered(walk, s, at);
+	if (copy ? choice.is_tc
+	         : (!ctx.observer || ctx.observer->apply(s, ops, s->operands.n, &ctx)) &&
+	               apply_lower(s, ops, s->operands.n, &ctx, walk->out)) {
+		/* waits this one depends on go before its instructions */
+		walk->wait_at = at;
+		protocol_apply(walk->proto, s->loc, &ctx, copy);
+		place_waits(walk);
+		walk->wait_at = -1;
+		apply_check_replicas(s, &ctx);
+		for (int k = 0; k < ctx.after_wait.n; k++)
+			list_push(&walk->after_wait, ctx.after_wait.v[k]);
+	}
+}
+
+/* cta_sync with the fences fence_mark asked for around it. */
+static void
+lower_cta_sync(Walk *walk, Stmt *s)
+{
+	if (walk->dev && walk->dev->scope != SCOPE_CTA) {
+		error(s->loc, "cta_sync in device function '%s' of scope %s; only a function of scope cta, which every "
+		              "thread of the CTA calls, may synchronise the CTA", walk->dev->name,
+		      walk->dev->scope == SCOPE_WARP ? "warp" : "warpgroup");
+		return;
+	}
+	protocol_cta_sync(walk->proto, s->loc, s->writes_follow);
+	place_waits(walk);
+	if (s->fence_before)
+		emit(walk, L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_BEFORE);
+	emit(walk, L_BARRIER, s->loc);
+	if (s->fence_after)
+		emit(walk, L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_AFTER);
+}
+
+static void
+lower_block(Walk *walk, Stmt *s)
+{
+	LStmt *l = emit(walk, L_BLOCK, s->loc);
+	lower_nested(walk, &l->body, &s->body);
+}
+
+static void
+lower_stmt(Walk *walk, Stmt *s)
 {
 	switch (s->kind) {
-	case S_LET: {
-		IExpr *v = sema_expr(s->value);
-		if (!v) {
-			sym_poison(s->name, s->name_loc);
-			return;
-		}
-		protocol_read(W.proto, v, s->value->loc);
-		if (v->type == T_F32) {
-			error(s->value->loc, "let binds an i32 or u32 value; for a float write var %s: f32 = ...", s->name);
-			sym_poison(s->name, s->name_loc);
-			return;
-		}
-		Sym *sym = sym_declare(SYM_VALUE, s->name, s->name_loc);
-		if (!sym)
-			return;
-		if (v->kind == IE_INT) {
-			sym->value = v;
-			sym->per_iteration = names_iteration(s->value);
-			return;
-		}
-		Var *var = pool_alloc(sizeof *var);
-		var->name = s->name;
-		var->cname = cname_for(s->name);
-		var->type = v->type;
-		var->is_let = true;
-		var->def = v;
-		var->varying = ie_varying(v);
-		sym->value = ie_var(var, v->type);
-		LStmt *l = emit(L_LET, s->loc);
-		l->var = var;
-		l->value = v;
+	case S_LET:
+		lower_let(walk, s);
 		return;
-	}
-	case S_VAR: {
-		IExpr *v = s->value ? sema_expr(s->value) : NULL;
-		if (s->value && !v) {
-			sym_poison(s->name, s->name_loc);
-			return;
-		}
-		if (v)
-			protocol_read(W.proto, v, s->value->loc);
-		Sym *sym = sym_declare(SYM_VAR, s->name, s->name_loc);
-		if (!sym)
-			return;
-		Var *var = pool_alloc(sizeof *var);
-		var->name = s->name;
-		var->cname = cname_for(s->name);
-		var->type = s->type;
-		var->varying = (v && ie_varying(v)) || protocol_varying(W.proto);
-		var->per_thread = (v && ie_per_thread(v)) || protocol_split(W.proto);
-		sym->var = var;
-		if (s->type == T_F16)
-			W.k->uses_f16 = true;
-		if (s->type == T_BF16)
-			W.k->uses_bf16 = true;
-		LStmt *l = emit(L_VAR, s->loc);
-		l->var = var;
-		l->value = v ? ie_convert(v, s->type) : NULL;
+	case S_VAR:
+		lower_var(walk, s);
 		return;
-	}
 	case S_SHARED:
 	case S_LOCAL:
 	case S_TMEM:
-		lower_decl(s);
+		lower_decl(walk, s);
 		return;
-	case S_VIEW: {
-		View *v = eval_view(s->view, false);
-		if (!v) {
-			/* reported now, or quiet because it views a declaration that failed: its uses stay quiet */
-			sym_poison(s->name, s->name_loc);
-			return;
-		}
-		Sym *sym = sym_declare(SYM_VIEW, s->name, s->name_loc);
-		if (sym) {
-			View *named = pool_alloc(sizeof *named);
-			*named = *v;
-			named->name = s->name;
-			sym->view = named;
-		}
+	case S_VIEW:
+		lower_view(s);
 		return;
-	}
 	case S_ASSIGN:
-		lower_assign(s);
+		lower_assign(walk, s);
 		return;
-	case S_IF: {
-		IExpr *cond = sema_expr(s->value);
-		if (!cond) {
-			W.skipped = true;
-			return;
-		}
-		protocol_read(W.proto, cond, s->value->loc);
-		int64_t taken;
-		if (ie_is_const(cond, &taken) && names_iteration(s->value)) {
-			/* this iteration of an unrolled loop never runs the other side: it is not lowered, so what it
-			   does only in other iterations (a slice at j - 1 under j > 0) is no error here */
-			LStmt *block = emit(L_BLOCK, s->loc);
-			lower_nested(&block->body, taken ? &s->body : &s->else_body);
-			if (block->body.n == 0)
-				W.out->n--;
-			return;
-		}
-		if (may_place_wait(&s->body) || may_place_wait(&s->else_body))
-			complete_staged(s->loc);
-		LStmt *l = emit(L_IF, s->loc);
-		l->cond = cond;
-		ProtoFork *f = protocol_if(W.proto, cond, s->value->loc);
-		List *split_list;
-		int split_at;
-		split_enter(&split_list, &split_at);
-		lower_branch(&l->body, &s->body, s->loc);
-		protocol_else(W.proto, f);
-		if (s->has_else)
-			lower_branch(&l->els, &s->else_body, s->loc);
-		split_leave(split_list, split_at);
-		protocol_join(W.proto, f);
+	case S_IF:
+		lower_if(walk, s);
 		return;
-	}
 	case S_FOR:
-		lower_for(s);
+		lower_for(walk, s);
 		return;
 	case S_APPLY:
-	case S_COPY: {
-		View *ops[8];
-		if (s->operands.n > 8) {
-			error(s->loc, "too many operands");
-			return;
-		}
-		for (int i = 0; i < s->operands.n; i++) {
-			ops[i] = eval_view(LIST_AT(s->operands, ViewExpr, i), s->kind == S_COPY);
-			if (!ops[i])
-				return;
-			ops[i]->base->used = true;
-			if (ops[i]->base->kind == TK_TMEM &&
-			    !protocol_alive(W.proto, ops[i]->base, LIST_AT(s->operands, ViewExpr, i)->base,
-			                    LIST_AT(s->operands, ViewExpr, i)->loc))
-				return;
-		}
-		bool copy = s->kind == S_COPY;
-		/* tcgen05.ld / st are .sync.aligned; a copy between registers and memory is per thread */
-		bool tc = !copy || (s->operands.n == 2 && (ops[0]->base->kind == TK_TMEM || ops[1]->base->kind == TK_TMEM));
-		if (tc && !protocol_uniform(W.proto, s->loc, copy ? "copy" : "apply"))
-			return;
-		ApplyCtx ctx = {0};
-		/* a copy's load always gets its wait, placed by tilec; only a load asks (no scan for every store) */
-		Opcode op;
-		ctx.can_defer = copy || (W.cur_list && opcode_parse(s->opcode, &op, NULL, 0) && op.is_ld &&
-		                         wait_ld_follows(W.cur_list, W.cur_index));
-		ctx.kernel = W.k;
-		ctx.warps = protocol_warps(W.proto);
-		ctx.whole_warps = protocol_whole_warps(W.proto);
-		ctx.fixed_warp = protocol_fixed_warp(W.proto);
-		ctx.unit_warps = ctx.fixed_warp < 0 ? unit_fixed_warps() : 0;
-		ctx.unit = W.dev && W.dev->scope != SCOPE_CTA;
-		ctx.unit_size = !W.dev || !W.dev->lowering ? 0 : W.dev->scope == SCOPE_WARP ? 1 : W.dev->scope == SCOPE_WARPGROUP ? 4 : 0;
-		CopyChoice choice;
-		int at = W.out->n;
-		if (copy && !tc && !within_copy_budget(s, ops[0]->count))
-			return;
-		if (copy && copy_lower(s, ops[0], ops[1], &ctx, W.out, &choice) && !choice.is_tc) {
-			/* registers <-> memory: the reads and writes of registers, waits before them */
-			W.wait_at = at;
-			for (int i = at; i < W.out->n; i++)
-				copy_moves_protocol(LIST_AT(*W.out, LStmt, i), s->loc);
-			W.wait_at = -1;
-			/* a copy whose owners are the threads the copy just before tested joins its test: the
-			   registers loaded under one test are stored under it, not kept live across two */
-			for (int i = at > 0 ? at : 1; i < W.out->n; i++) {
-				LStmt *prev = LIST_AT(*W.out, LStmt, i - 1), *l = LIST_AT(*W.out, LStmt, i);
-				if (l->owner_test && prev->owner_test && ie_equal(prev->cond, l->cond)) {
-					for (int j = 0; j < l->body.n; j++)
-						list_push(&prev->body, l->body.v[j]);
-					memmove(&W.out->v[i], &W.out->v[i + 1], sizeof(void *) * (size_t)(W.out->n - i - 1));
-					W.out->n--;
-					i--;
-				}
-			}
-		}
-		if (copy ? choice.is_tc
-		         : (!lower_apply_observer || lower_apply_observer(s, ops, s->operands.n, &ctx)) && apply_lower(s, ops, s->operands.n, &ctx, W.out)) {
-			/* waits this one depends on go before its instructions */
-			W.wait_at = at;
-			protocol_apply(W.proto, s->loc, &ctx, copy);
-			W.wait_at = -1;
-			apply_check_replicas(s, &ctx);
-			for (int k = 0; k < ctx.after_wait.n; k++)
-				list_push(&W.after_wait, ctx.after_wait.v[k]);
-		}
+	case S_COPY:
+		lower_apply(walk, s);
 		return;
-	}
 	case S_INSTR:
-		lower_instr(s);
+		lower_instr(walk, s);
 		return;
 	case S_CALL:
-		lower_call(s);
+		lower_call(walk, s);
 		return;
-	case S_CTA_SYNC: {
-		if (W.dev && W.dev->scope != SCOPE_CTA) {
-			error(s->loc, "cta_sync in device function '%s' of scope %s; only a function of scope cta, which every "
-			              "thread of the CTA calls, may synchronise the CTA", W.dev->name,
-			      W.dev->scope == SCOPE_WARP ? "warp" : "warpgroup");
-			return;
-		}
-		protocol_cta_sync(W.proto, s->loc, s->writes_follow);
-		if (s->fence_before)
-			emit(L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_BEFORE);
-		emit(L_BARRIER, s->loc);
-		if (s->fence_after)
-			emit(L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_AFTER);
+	case S_CTA_SYNC:
+		lower_cta_sync(walk, s);
 		return;
-	}
 	case S_WARP_SYNC:
 		/* __syncwarp() names every lane: those a branch leaves out would never arrive (undefined in CUDA) */
-		if (!protocol_uniform(W.proto, s->loc, "warp_sync"))
+		if (!protocol_uniform(walk->proto, s->loc, "warp_sync"))
 			return;
-		emit(L_WARP_SYNC, s->loc);
+		emit(walk, L_WARP_SYNC, s->loc);
 		return;
-	case S_BLOCK: {
-		LStmt *l = emit(L_BLOCK, s->loc);
-		lower_nested(&l->body, &s->body);
+	case S_BLOCK:
+		lower_block(walk, s);
 		return;
-	}
 	}
 }
 
 static bool
 is_wait_ld(const Stmt *s)
 {
-	const IsaInstr *in = s->kind == S_INSTR ? isa_parse(s->opcode, NULL) : NULL;
+	const IsaInstr *in = s->kind == S_INSTR ? stmt_instr(s, NULL) : NULL;
 	return in && in->kind == TC_WAIT_LD;
 }
 
@@ -1470,314 +1241,27 @@ wait_ld_follows(List *stmts, int i)
 }
 
 static void
-lower_stmts(List *stmts)
+lower_stmts(Walk *walk, List *stmts)
 {
-	List *saved_list = W.cur_list;
-	int saved_index = W.cur_index;
-	W.cur_list = stmts;
+	List *saved_list = walk->cur_list;
+	int saved_index = walk->cur_index;
+	walk->cur_list = stmts;
 	for (int i = 0; i < stmts->n; i++) {
-		W.cur_index = i;
+		walk->cur_index = i;
 		Stmt *s = LIST_AT(*stmts, Stmt, i);
-		lower_stmt(s);
+		lower_stmt(walk, s);
+		protocol_waits_taken(walk->proto);
 		/* copies out of the staging registers of loads (apply.c) belong right after their wait */
-		if (is_wait_ld(s) && W.after_wait.n) {
-			for (int k = 0; k < W.after_wait.n; k++)
-				list_push(W.out, W.after_wait.v[k]);
-			W.after_wait.n = 0;
+		if (is_wait_ld(s) && walk->after_wait.n) {
+			for (int k = 0; k < walk->after_wait.n; k++)
+				list_push(walk->out, walk->after_wait.v[k]);
+			walk->after_wait.n = 0;
 		}
 	}
-	W.cur_list = saved_list;
-	W.cur_index = saved_index;
+	walk->cur_list = saved_list;
+	walk->cur_index = saved_index;
 }
 
-/* --------------------------------------------------------------- fences around cta_sync */
-
-static bool
-is_tc_stmt(Stmt *s)
-{
-	if (s->kind == S_APPLY || s->kind == S_COPY || s->kind == S_CALL)
-		return true;
-	const IsaInstr *in = s->kind == S_INSTR ? isa_parse(s->opcode, NULL) : NULL;
-	return s->kind == S_INSTR && !(in && in->effect == EFF_ORDERS);
-}
-
-/* The names of the kernel's tmem tensors, for is_tmem_write. */
-static List tmem_names;
-
-static void
-collect_tmem_names(List *stmts)
-{
-	for (int i = 0; i < stmts->n; i++) {
-		Stmt *s = LIST_AT(*stmts, Stmt, i);
-		if (s->kind == S_TMEM)
-			list_push(&tmem_names, (void *)s->name);
-		collect_tmem_names(&s->body);
-		collect_tmem_names(&s->else_body);
-	}
-}
-
-/* A statement that may store to or free tensor memory: what another warp's pending load must not race
-   (by name: a copy into any tmem tensor of that name counts). */
-static bool
-is_tmem_write(Stmt *s)
-{
-	Opcode op;
-	if (s->kind == S_CALL)
-		return true; /* a device function may store to the TMEM it is passed */
-	if (s->kind == S_APPLY)
-		return opcode_parse(s->opcode, &op, NULL, 0) && !op.is_ld;
-	if (s->kind == S_COPY && s->operands.n) {
-		const char *dst = LIST_AT(s->operands, ViewExpr, 0)->base;
-		for (int i = 0; i < tmem_names.n; i++)
-			if (strcmp(tmem_names.v[i], dst) == 0)
-				return true;
-		return false;
-	}
-	const IsaInstr *in = s->kind == S_INSTR ? isa_parse(s->opcode, NULL) : NULL;
-	return in && (in->effect & EFF_FREES);
-}
-
-static int
-count_stmts(List *stmts, bool (*is)(Stmt *))
-{
-	int n = 0;
-	for (int i = 0; i < stmts->n; i++) {
-		Stmt *s = LIST_AT(*stmts, Stmt, i);
-		n += is(s) + count_stmts(&s->body, is) + count_stmts(&s->else_body, is);
-	}
-	return n;
-}
-
-static bool
-is_fence(Stmt *s, TcKind which)
-{
-	const IsaInstr *in = s && s->kind == S_INSTR ? isa_parse(s->opcode, NULL) : NULL;
-	return in && in->kind == which;
-}
-
-/* Whether a store or dealloc can run after the statements from start on without a cta_sync between:
-   1 yes, 0 a cta_sync comes first, -1 the list ends first. A sync inside an if or a loop does not stop
-   the search (the path may skip it). */
-static int
-write_before_sync(List *stmts, int start)
-{
-	for (int j = start; j < stmts->n; j++) {
-		Stmt *s = LIST_AT(*stmts, Stmt, j);
-		if (s->kind == S_CTA_SYNC)
-			return 0;
-		if (is_tmem_write(s))
-			return 1;
-		int r = write_before_sync(&s->body, 0);
-		if (r == 1 || (r == 0 && s->kind == S_BLOCK))
-			return r;
-		if (write_before_sync(&s->else_body, 0) == 1)
-			return 1;
-	}
-	return -1;
-}
-
-/* A statement list being marked and where in it, linked to the lists around it. */
-typedef struct Frame {
-	List *stmts;
-	int i;
-	bool loop;
-	const struct Frame *outer;
-} Frame;
-
-/* Whether, after the cta_sync at f, another warp may store to or free tensor memory before the next
-   cta_sync: then the loads of copies complete before this one (TCGEN05.md 5, the last ld before
-   dealloc). Past the end of a loop body the search goes round to its start. */
-static bool
-writes_follow(const Frame *f)
-{
-	for (int start = f->i + 1; f; f = f->outer) {
-		int r = write_before_sync(f->stmts, start);
-		if (r < 0 && f->loop)
-			r = write_before_sync(f->stmts, 0);
-		if (r >= 0)
-			return r == 1;
-		start = f->outer ? f->outer->i + 1 : 0;
-	}
-	return false;
-}
-
-/* A cta_sync needs the before-fence when tcgen05 work may precede it (seen of the kernel's total so far),
-   the after-fence when some may follow. */
-static void
-mark_syncs(Frame *f, int total, int *seen, bool in_tc_loop)
-{
-	for (f->i = 0; f->i < f->stmts->n; f->i++) {
-		int i = f->i;
-		Stmt *s = LIST_AT(*f->stmts, Stmt, i);
-		if (s->kind == S_CTA_SYNC) {
-			Stmt *prev = i > 0 ? LIST_AT(*f->stmts, Stmt, i - 1) : NULL;
-			Stmt *next = i + 1 < f->stmts->n ? LIST_AT(*f->stmts, Stmt, i + 1) : NULL;
-			s->fence_before = (*seen > 0 || in_tc_loop) && !is_fence(prev, TC_FENCE_BEFORE);
-			s->fence_after = (*seen < total || in_tc_loop) && !is_fence(next, TC_FENCE_AFTER);
-			s->writes_follow = writes_follow(f);
-		}
-		*seen += is_tc_stmt(s);
-		bool loop_tc = in_tc_loop || (s->kind == S_FOR && count_stmts(&s->body, is_tc_stmt) > 0);
-		Frame body = {&s->body, 0, s->kind == S_FOR, f}, els = {&s->else_body, 0, false, f};
-		mark_syncs(&body, total, seen, loop_tc);
-		mark_syncs(&els, total, seen, loop_tc);
-	}
-}
-
-/* --------------------------------------------------------------- fences that order nothing
-
-   mark_syncs places the fences before lowering, from the statements alone. Once the kernel is lowered,
-   the warps that execute each tcgen05 instruction are known, and a cta_sync keeps the fence pair only
-   where it orders tcgen05 work of one warp before work of another that touches the same tensor
-   memory (TCGEN05.md section 5): an alloc or dealloc (the whole allocation) against anything of
-   another warp, a st against a ld or st of another warp with the same lanes (warp w reaches lanes
-   32 (w % 4) .. 32 (w % 4) + 31 only); and the first barrier after an alloc, which publishes the
-   slot. A warp's own ld and st are ordered by its waits. A barrier without fences leaves the work
-   before it pending: the next barrier with fences orders it against the work after that one. */
-
-/* What a stretch of the kernel does to tensor memory: the warps that may load, store, or allocate and
-   free; all when something cannot be followed (a barrier inside control flow). */
-typedef struct TcUse {
-	uint64_t ld, st, whole;
-	bool alloc; /* an alloc: the barrier after it publishes the slot it wrote (TCGEN05.md section 4) */
-	bool all;
-} TcUse;
-
-/* Whether a warp of a and a different warp of c may both reach the same lanes (same_lanes) or any. */
-static bool
-other_warps(uint64_t a, uint64_t c, bool same_lanes)
-{
-	for (int i = 0; i < 64; i++)
-		for (int j = 0; j < 64; j++)
-			if ((a >> i & 1) && (c >> j & 1) && i != j && (!same_lanes || i % 4 == j % 4))
-				return true;
-	return false;
-}
-
-static bool
-tc_conflict(const TcUse *a, const TcUse *c)
-{
-	uint64_t any_a = a->ld | a->st | a->whole, any_c = c->ld | c->st | c->whole;
-	if (a->alloc || (a->all && (any_c || c->all)) || (c->all && any_a))
-		return true;
-	return other_warps(a->whole, any_c, false) || other_warps(any_a, c->whole, false) ||
-	       other_warps(a->st, c->ld | c->st, true) || other_warps(a->ld, c->st, true);
-}
-
-/* The warps of cur for which cond may hold (then) and may not (els), by evaluating it for each thread. */
-static void
-split_by(const IExpr *cond, uint64_t cur, int threads, uint64_t *then, uint64_t *els)
-{
-	*then = *els = 0;
-	for (int w = 0; w < 64 && w * 32 < threads; w++) {
-		if (!(cur >> w & 1))
-			continue;
-		for (int l = 0; l < 32 && w * 32 + l < threads; l++) {
-			int64_t v;
-			if (!ie_eval_thread(cond, w * 32 + l, &v)) {
-				*then = *els = cur;
-				return;
-			}
-			*(v ? then : els) |= 1ull << w;
-		}
-	}
-}
-
-/* The tensor memory work of statements nested in control flow, executed by the warps of cur. */
-static void
-tc_use_of(const List *stmts, uint64_t cur, int threads, TcUse *u)
-{
-	for (int i = 0; i < stmts->n; i++) {
-		const LStmt *s = LIST_AT(*stmts, LStmt, i);
-		switch (s->kind) {
-		case L_TC:
-			if (s->instr->kind == TC_LD)
-				u->ld |= cur;
-			else if (s->instr->kind == TC_ST)
-				u->st |= cur;
-			else if (s->instr->kind == TC_ALLOC || s->instr->kind == TC_DEALLOC)
-				u->whole |= cur;
-			u->alloc |= s->instr->kind == TC_ALLOC;
-			break;
-		case L_BARRIER:
-			u->all = true;
-			break;
-		case L_IF: {
-			uint64_t then, els;
-			split_by(s->cond, cur, threads, &then, &els);
-			tc_use_of(&s->body, then, threads, u);
-			tc_use_of(&s->els, els, threads, u);
-			break;
-		}
-		default:
-			tc_use_of(&s->body, cur, threads, u);
-			break;
-		}
-	}
-}
-
-/* The kernel's straight-line statements (its body and the blocks in it) in order. */
-static void
-flatten(List *stmts, List *out)
-{
-	for (int i = 0; i < stmts->n; i++) {
-		LStmt *s = LIST_AT(*stmts, LStmt, i);
-		if (s->kind == L_BLOCK && !s->call)
-			flatten(&s->body, out);
-		else
-			list_push(out, s);
-	}
-}
-
-/* Removes the statement s from the list that holds it, searched from stmts down through blocks. */
-static bool
-remove_stmt(List *stmts, const LStmt *s)
-{
-	for (int i = 0; i < stmts->n; i++) {
-		LStmt *t = LIST_AT(*stmts, LStmt, i);
-		if (t == s) {
-			memmove(&stmts->v[i], &stmts->v[i + 1], sizeof stmts->v[0] * (size_t)(stmts->n - i - 1));
-			stmts->n--;
-			return true;
-		}
-		if (t->kind == L_BLOCK && !t->call && remove_stmt(&t->body, s))
-			return true;
-	}
-	return false;
-}
-
-static void
-prune_fences(KernelIR *k)
-{
-	List flat = {0};
-	flatten(&k->body, &flat);
-	uint64_t everyone = k->threads >= 64 * 32 ? ~0ull : (1ull << ((k->threads + 31) / 32)) - 1;
-	TcUse pending = {0};
-	for (int i = 0; i < flat.n; i++) {
-		LStmt *s = LIST_AT(flat, LStmt, i);
-		if (s->kind != L_BARRIER) {
-			List one = {&flat.v[i], 1, 1};
-			tc_use_of(&one, everyone, k->threads, &pending);
-			continue;
-		}
-		/* the stretch after it, up to the next barrier of the straight line */
-		TcUse next = {0};
-		for (int j = i + 1; j < flat.n && LIST_AT(flat, LStmt, j)->kind != L_BARRIER; j++) {
-			List one = {&flat.v[j], 1, 1};
-			tc_use_of(&one, everyone, k->threads, &next);
-		}
-		LStmt *before = i > 0 ? LIST_AT(flat, LStmt, i - 1) : NULL;
-		LStmt *after = i + 1 < flat.n ? LIST_AT(flat, LStmt, i + 1) : NULL;
-		if (tc_conflict(&pending, &next)) {
-			pending = (TcUse){0}; /* ordered against everything later by this barrier's fences */
-			continue;
-		}
-		if (before && before->kind == L_FENCE && before->instr->kind == TC_FENCE_BEFORE)
-			remove_stmt(&k->body, before);
-		if (after && after->kind == L_FENCE && after->instr->kind == TC_FENCE_AFTER)
-			remove_stmt(&k->body, after);
-	}
-}
 
 /* --------------------------------------------------------------- kernels */
 
@@ -1871,21 +1355,18 @@ grid_fits_cluster(const KernelIR *k, const NamedArg *grid)
 	return true;
 }
 
-/* The device functions declared so far: no name of the generated code may hide one. */
-static List device_names;
-
 /* In a device function lowered at a call, the warps that run the statement when its code has fixed the
    warp: a warp function's calls (one warp each), or warp K of each calling warpgroup (if (warp_id == K)
    in a warpgroup function that two warpgroups call). 0 elsewhere. */
 static uint64_t
-unit_fixed_warps(void)
+unit_fixed_warps(Walk *walk)
 {
-	uint64_t m = protocol_warps(W.proto);
-	if (!W.dev || !W.dev->lowering || !m)
+	uint64_t m = protocol_warps(walk->proto);
+	if (!walk->dev || !walk->dev->lowering || !m)
 		return 0;
-	if (W.dev->scope == SCOPE_WARP)
+	if (walk->dev->scope == SCOPE_WARP)
 		return m;
-	if (W.dev->scope != SCOPE_WARPGROUP)
+	if (walk->dev->scope != SCOPE_WARPGROUP)
 		return 0;
 	int k = -1;
 	for (int g = 0; g < 16; g++) {
@@ -1901,23 +1382,24 @@ unit_fixed_warps(void)
 
 /* The walk over the body of a kernel or (dev) device function. */
 static void
-walk_begin(KernelIR *k, Kernel *dev)
+walk_begin(Walk *walk, KernelIR *k, Kernel *dev)
 {
-	W = (Walk){0};
-	W.k = k;
-	W.out = &k->body;
-	W.proto = protocol_begin(k);
-	W.wait_at = -1;
-	W.dev = dev;
-	protocol_set_waiter(W.proto, place_wait, NULL);
+	FileWalk *file = walk->file;
+	*walk = (Walk){0};
+	walk->file = file;
+	walk->k = k;
+	walk->out = &k->body;
+	walk->proto = protocol_begin(k);
+	walk->wait_at = -1;
+	walk->dev = dev;
 	/* names the generated code uses for its own purposes, and the device functions it may call */
 	map_slot(&k->names, k->name, true);
-	for (int i = 0; i < device_names.n; i++)
-		map_slot(&k->names, device_names.v[i], true);
+	for (int i = 0; i < walk->file->device_names.n; i++)
+		map_slot(&k->names, walk->file->device_names.v[i], true);
 }
 
 static KernelIR *
-lower_kernel(Kernel *kd)
+lower_kernel(Walk *walk, Kernel *kd)
 {
 	KernelIR *k = pool_alloc(sizeof *k);
 	k->name = kd->name;
@@ -1976,7 +1458,7 @@ lower_kernel(Kernel *kd)
 		return NULL;
 	}
 
-	walk_begin(k, NULL);
+	walk_begin(walk, k, NULL);
 
 	scope_push();
 	/* scalars first: a tensor's dims and strides may name a scalar declared after it */
@@ -2004,12 +1486,12 @@ lower_kernel(Kernel *kd)
 					sym_poison(p->name, p->loc);
 					continue;
 				}
-				if (!param_tensor(p, t, i))
+				if (!param_tensor(walk, p, t, i))
 					continue;
 				slots[i] = t;
 				is_tensor[i] = true;
 			} else {
-				slots[i] = param_var(p);
+				slots[i] = param_var(walk, p);
 			}
 		}
 	}
@@ -2025,17 +1507,14 @@ lower_kernel(Kernel *kd)
 			return NULL;
 	}
 	tmemplan_kernel(kd, k->threads);
-	tmem_names = (List){0}; /* pool memory: a later compile in the process (the fuzz harness) starts afresh */
-	collect_tmem_names(&kd->body);
-	Frame top = {&kd->body, 0, false, NULL};
-	int seen = 0;
-	mark_syncs(&top, count_stmts(&kd->body, is_tc_stmt), &seen, false);
-	lower_stmts(&kd->body); /* parameters share the scope of the body, as in C */
+	fence_mark(kd);
+	lower_stmts(walk, &kd->body); /* parameters share the scope of the body, as in C */
 	scope_pop();
-	protocol_complete_copies(W.proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, kd->loc);
+	protocol_complete_copies(walk->proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, kd->loc);
+	place_waits(walk);
 	copy_explain_waits(k);
-	protocol_end(W.proto, kd->name, kd->name_loc);
-	prune_fences(k);
+	protocol_end(walk->proto, kd->name, kd->name_loc);
+	fence_prune(k);
 	/* the layouts' places and the views' maps served the checks; the code needs neither */
 	scratch_free_all();
 	return k;
@@ -2109,81 +1588,6 @@ arg_fits(Expr *a, const char *name, EType type, int rank, const int *dims, const
 	return false;
 }
 
-/* A global tensor argument: its first element's offset (i64; NULL: the tensor itself), and per
-   dimension its extent (i32 or u32) and stride (i64, in elements). */
-typedef struct GlobalArg {
-	bool view;  /* a slice or view, not the tensor itself */
-	IExpr *off;
-	int rank;
-	IExpr *dims[MAX_RANK], *strides[MAX_RANK];
-} GlobalArg;
-
-/* The argument a (tensor t, through symbol as) of a global tensor parameter: the tensor, a slice of it
-   written in place (its bounds may be known only at run time), or a view of a tensor of constant shape
-   whose elements are an affine function of its indices; false after an error. */
-static bool
-global_arg(Expr *a, Sym *as, Tensor *t, GlobalArg *g)
-{
-	IExpr *dim[MAX_RANK], *stride[MAX_RANK];
-	for (int d = t->rank - 1, inner = 1; d >= 0; d--) {
-		dim[d] = t->wide ? t->rdims[d] : ie_int(t->dims[d], T_I32);
-		stride[d] = t->wide ? t->rstrides[d] : ie_int(inner, T_I64);
-		inner *= t->wide ? 1 : t->dims[d];
-	}
-	*g = (GlobalArg){0};
-	ViewOp *op = a->kind == E_VIEW && a->view->ops.n == 1 ? LIST_AT(a->view->ops, ViewOp, 0) : NULL;
-	g->view = a->kind != E_NAME || as->kind != SYM_TENSOR;
-	if (as->kind == SYM_TENSOR && (a->kind == E_NAME || (op && op->kind == VOP_SLICE))) {
-		SliceVals sv;
-		int n = op ? op->indices.n : 0;
-		if (op && !slice_eval(op, t->name, t->rank, &sv))
-			return false;
-		for (int d = 0; d < t->rank; d++) {
-			SliceIndex *si = d < n ? LIST_AT(op->indices, SliceIndex, d) : NULL;
-			IExpr *lo = si ? sv.lo[d] : NULL, *hi = si && si->is_range ? sv.hi[d] : NULL;
-			int64_t clo = 0, chi, size;
-			bool known = ie_is_const(dim[d], &size);
-			if (lo && ie_is_const(lo, &clo) && (clo < 0 || (known && clo >= size + (si->is_range ? 1 : 0)))) {
-				error(si->loc, "%s %lld is out of range for dimension %d of '%s'%s", si->is_range ? "slice start" : "index",
-				      (long long)clo, d, t->name, known ? pool_printf(" (size %lld)", (long long)size) : "");
-				return false;
-			}
-			if (hi && ie_is_const(hi, &chi) && (chi <= clo || (known && chi > size))) {
-				error(si->loc, "slice %lld:%lld of dimension %d of '%s'%s is empty or out of range", (long long)clo,
-				      (long long)chi, d, t->name, known ? pool_printf(" (size %lld)", (long long)size) : "");
-				return false;
-			}
-			if (lo && !(ie_is_const(lo, &clo) && clo == 0)) {
-				IExpr *o = ie_binary(OP_MUL, ie_convert(lo, T_I64), stride[d]);
-				g->off = g->off ? ie_binary(OP_ADD, g->off, o) : o;
-			}
-			if (si && !si->is_range)
-				continue;
-			IExpr *end = hi ? hi : dim[d];
-			g->dims[g->rank] = lo ? ie_binary(OP_SUB, end, lo) : end;
-			g->strides[g->rank++] = stride[d];
-		}
-		return true;
-	}
-	ViewExpr ve = {.base = a->name, .loc = a->loc, .base_loc = a->loc};
-	View *v = eval_view(a->kind == E_VIEW ? a->view : &ve, false);
-	if (!v)
-		return false;
-	int64_t st[MAX_RANK];
-	if (!view_strides(v, st)) {
-		error(a->loc, "'%s' is no slice of a global tensor with strides: its elements are no affine function of "
-		              "its indices, and a global parameter is a pointer stepped through with strides", a->name);
-		return false;
-	}
-	g->off = v->map[0] ? ie_int(v->map[0], T_I64) : NULL;
-	g->rank = v->rank;
-	for (int d = 0; d < v->rank; d++) {
-		g->dims[d] = ie_int(v->dims[d], T_I32);
-		g->strides[d] = ie_int(st[d], T_I64);
-	}
-	return true;
-}
-
 /* The word of t where the parameter's registers start, when slot k of the parameter is slot map[k] of t
    for consecutive whole words (a C call passes them by reference); else -1. */
 static int
@@ -2232,13 +1636,13 @@ reg_move(Tensor *dst, int ds, Tensor *src, int ss, bool word, Loc loc)
    parameter's slot k in every thread: a temporary laid out as p (its declaration and the copies from t
    into in, the copies back into out); NULL after an error. */
 static Tensor *
-view_temp(Param *p, Tensor *t, const int *map, List *in, List *out)
+view_temp(Walk *walk, Param *p, Tensor *t, const int *map, List *in, List *out)
 {
 	Tensor *tmp = tensor_new(TK_LOCAL, p->name, p->loc, p->type);
-	if (!const_dims(&p->dims, tmp, p->loc) || !(tmp->layout = layout_eval(p->layout, tmp, W.k->threads)))
+	if (!const_dims(&p->dims, tmp, p->loc) || !(tmp->layout = layout_eval(p->layout, tmp, walk->k->threads)))
 		return NULL;
 	tmp->words = (tmp->layout->slots * etype_bits(tmp->type) + 31) / 32;
-	tmp->cname = cname_for(p->name);
+	tmp->cname = cname_for(walk, p->name);
 	LStmt *decl = pool_alloc(sizeof *decl);
 	decl->kind = L_REGS;
 	decl->loc = p->loc;
@@ -2284,14 +1688,27 @@ folded(const IExpr *e, int64_t *out)
 	return ie_eval_params(e, no_value, &runtime, out) && !runtime;
 }
 
-static void
-lower_call(Stmt *s)
+/* A call of a device function being lowered: what its steps share. */
+typedef struct CallSite {
+	int unit, bases[32], nbases; /* the calling units: their threads, and their first threads in the caller */
+	int n;                       /* the arguments */
+	CallInfo *ci;
+	GlobalArg *gargs;
+	Tensor **bound;              /* what each parameter names in the inlined body */
+	View **views;
+	List outer_in, outer_out;    /* the copies into and out of the temporaries the C call passes, around it */
+	List inner_in, inner_out;    /* those the inlined body works on */
+} CallSite;
+
+/* The device function s calls, checked against the call; NULL after an error. */
+static Kernel *
+call_callee(Walk *walk, Stmt *s)
 {
 	Sym *sym = sym_lookup(s->name);
 	Func fn;
 	if (!sym || sym->kind != SYM_DEVICE) {
 		if (sym && sym->kind == SYM_POISON)
-			return;
+			return NULL;
 		if (!sym && func_lookup(s->name, &fn)) {
 			error(s->name_loc, "'%s' is a builtin function: use its value in an expression; only device functions "
 			                   "are called as statements", s->name);
@@ -2305,54 +1722,62 @@ lower_call(Stmt *s)
 			error(s->name_loc, "'%s' is not a device function", s->name);
 			note(sym->loc, "'%s' is defined here", s->name);
 		}
-		return;
+		return NULL;
 	}
 	Kernel *fd = sym->device;
 	if (fd->lowering) {
 		error(s->name_loc, "recursive call of '%s': a device function is inlined where it is called, so it cannot call "
 		                   "itself", s->name);
 		note(fd->name_loc, "'%s' is defined here", s->name);
-		return;
+		return NULL;
 	}
 	if (!fd->ir)
-		return; /* its errors are reported */
-	bool reported = file_inlined > 65536; /* once per file; the later calls are skipped quietly */
-	if (++file_inlined > 65536) {
+		return NULL; /* its errors are reported */
+	bool reported = walk->file->inlined > 65536; /* once per file; the later calls are skipped quietly */
+	if (++walk->file->inlined > 65536) {
 		if (!reported)
 			error(s->name_loc, "inlining this call of '%s' makes the file longer than 65536 inlined calls in all",
 			      s->name);
-		return;
+		return NULL;
 	}
 	KernelIR *callee = fd->ir;
 	if (s->operands.n != fd->params.n) {
 		error(s->loc, "'%s' takes %d argument%s, not %d", s->name, fd->params.n, fd->params.n == 1 ? "" : "s",
 		      s->operands.n);
 		note(fd->name_loc, "'%s' is defined here", s->name);
-		return;
+		return NULL;
 	}
-	if (W.dev && fd->scope > W.dev->scope) {
+	if (walk->dev && fd->scope > walk->dev->scope) {
 		error(s->loc, "'%s' has scope %s; device function '%s' of scope %s cannot call it", s->name,
-		      scope_word(fd->scope), W.dev->name, scope_word(W.dev->scope));
-		return;
+		      scope_word(fd->scope), walk->dev->name, scope_word(walk->dev->scope));
+		return NULL;
 	}
-	if (!protocol_uniform(W.proto, s->loc, pool_printf("a call of '%s'", s->name)))
-		return;
-	if (callee->cta_axes && W.k->threads != callee->block[0]) {
+	if (!protocol_uniform(walk->proto, s->loc, pool_printf("a call of '%s'", s->name)))
+		return NULL;
+	if (callee->cta_axes && walk->k->threads != callee->block[0]) {
 		error(s->loc, "'%s' has scope %s and layouts over the threads of a CTA of %d (tx, warpid or wgid), but '%s' "
-		              "runs %d", s->name, scope_word(fd->scope), callee->block[0], W.k->name, W.k->threads);
+		              "runs %d", s->name, scope_word(fd->scope), callee->block[0], walk->k->name, walk->k->threads);
 		note(fd->name_loc, "'%s' is defined here", s->name);
-		return;
+		return NULL;
 	}
+	return fd;
+}
+
+/* The calling units of the call of fd at s (site->unit, bases, nbases); false after an error. */
+static bool
+call_units(Walk *walk, Stmt *s, Kernel *fd, CallSite *site)
+{
+	KernelIR *callee = fd->ir;
 	/* the calling units: their first threads in the caller */
-	uint64_t warps = protocol_warps(W.proto);
-	int nwarps = (W.k->threads + 31) / 32, unit = 32, bases[32], nbases = 0;
+	uint64_t warps = protocol_warps(walk->proto);
+	int nwarps = (walk->k->threads + 31) / 32, unit = 32, *bases = site->bases, nbases = 0;
 	if (fd->scope == SCOPE_WARP) {
-		int w = protocol_fixed_warp(W.proto);
-		uint64_t each = w < 0 ? unit_fixed_warps() : 1ull << w;
+		int w = protocol_fixed_warp(walk->proto);
+		uint64_t each = w < 0 ? unit_fixed_warps(walk) : 1ull << w;
 		if (!each) {
 			error(s->loc, "'%s' has scope warp: one warp calls it, where the code has fixed the warp (inside "
 			              "if (warp_id == K) { ... })", s->name);
-			return;
+			return false;
 		}
 		for (w = 0; w < nwarps; w++)
 			if (each >> w & 1)
@@ -2366,26 +1791,35 @@ lower_call(Stmt *s)
 			if ((warps & m) != m || 4 * g + 4 > nwarps) {
 				error(s->loc, "'%s' has scope warpgroup: all four warps of a warpgroup call it together, but only "
 				              "some warps of warpgroup %d (warps %d..%d) reach this call", s->name, g, 4 * g, 4 * g + 3);
-				return;
+				return false;
 			}
 			bases[nbases++] = 128 * g;
 		}
 	} else {
 		unit = callee->threads;
 		uint64_t all = nwarps >= 64 ? ~0ull : (1ull << nwarps) - 1;
-		if (W.k->threads != callee->threads) {
+		if (walk->k->threads != callee->threads) {
 			error(s->loc, "'%s' has scope cta for a block of %d threads, but '%s' runs %d", s->name, callee->threads,
-			      W.k->name, W.k->threads);
-			return;
+			      walk->k->name, walk->k->threads);
+			return false;
 		}
 		if (warps != all) {
 			error(s->loc, "'%s' has scope cta: every warp of the CTA calls it, but some warps do not reach this call",
 			      s->name);
-			return;
+			return false;
 		}
 		bases[nbases++] = 0;
 	}
+	site->unit = unit;
+	site->nbases = nbases;
+	return true;
+}
 
+/* The arguments of the call, bound to the parameters of fd (site->ci, gargs, bound, views); false after an error. */
+static bool
+call_args(Walk *walk, Stmt *s, Kernel *fd, CallSite *site)
+{
+	KernelIR *callee = fd->ir;
 	int n = s->operands.n;
 	CallInfo *ci = pool_alloc(sizeof *ci);
 	ci->callee = callee;
@@ -2415,7 +1849,8 @@ lower_call(Stmt *s)
 				ok = false;
 				continue;
 			}
-			protocol_read(W.proto, v, a->loc);
+			protocol_read(walk->proto, v, a->loc);
+			place_waits(walk);
 			ci->values[i] = ie_convert(v, p->type);
 			continue;
 		}
@@ -2440,7 +1875,7 @@ lower_call(Stmt *s)
 		}
 		if (p->kind == PK_TMEM || (p->kind == PK_LOCAL && (a->kind == E_VIEW || as->kind == SYM_VIEW))) {
 			ViewExpr ve = {.base = a->name, .loc = a->loc, .base_loc = a->loc};
-			View *v = eval_view(a->kind == E_VIEW ? a->view : &ve, false);
+			View *v = viewexpr_eval(a->kind == E_VIEW ? a->view : &ve, false);
 			if (v)
 				v->base->used = true;
 			if (v && v->per_thread) {
@@ -2450,7 +1885,7 @@ lower_call(Stmt *s)
 				ok = false;
 				continue;
 			}
-			if (!v || (p->kind == PK_TMEM && !protocol_alive(W.proto, t, a->name, a->loc)) ||
+			if (!v || (p->kind == PK_TMEM && !protocol_alive(walk->proto, t, a->name, a->loc)) ||
 			    !arg_fits(a, a->name, t->type, v->rank, v->dims, dp->tensor->dims, p, i, s->name)) {
 				ok = false;
 				continue;
@@ -2463,7 +1898,7 @@ lower_call(Stmt *s)
 			}
 		} else if (p->kind == PK_VALUE) {
 			int dims[MAX_RANK];
-			if (!global_arg(a, as, t, &gargs[i])) {
+			if (!viewexpr_global_arg(a, as, t, &gargs[i])) {
 				ok = false;
 				continue;
 			}
@@ -2486,8 +1921,24 @@ lower_call(Stmt *s)
 		}
 		bound[i] = t;
 	}
-	if (!ok)
-		return;
+	site->n = n;
+	site->ci = ci;
+	site->gargs = gargs;
+	site->bound = bound;
+	site->views = views;
+	return ok;
+}
+
+/* Each global tensor parameter of fd as a tensor of the caller, its dims and strides checked against the argument's. */
+static bool
+call_global_params(Stmt *s, Kernel *fd, CallSite *site)
+{
+	KernelIR *callee = fd->ir;
+	int n = site->n;
+	CallInfo *ci = site->ci;
+	GlobalArg *gargs = site->gargs;
+	Tensor **bound = site->bound;
+	bool ok = true;
 	/* a global tensor parameter: the callee's dims and strides over the values passed */
 	Var **from = pool_alloc(sizeof(Var *) * (size_t)(n + 1));
 	for (int i = 0; i < n; i++) {
@@ -2560,15 +2011,20 @@ lower_call(Stmt *s)
 			list_push(&dp->tensor->align_from, t);
 		bound[i] = g;
 	}
-	if (!ok)
-		return;
+	return ok;
+}
 
-	List outer_in = {0}, outer_out = {0}, inner_in = {0}, inner_out = {0};
-	int saved_scope = scope_push_isolated();
-	int saved_unit = sema_set_unit(fd->scope == SCOPE_CTA || callee->cta_axes ? 0 : unit / 32);
-	Kernel *saved_dev = W.dev;
-	int errors = error_count;
-	/* the layouts of the parameters, evaluated where the function's names are visible */
+/* The layouts of fd's tmem and local parameters, evaluated where the function's names are visible, against
+   the arguments; then nothing of the caller may be pending. False after an error. */
+static bool
+call_params_fit(Walk *walk, Stmt *s, Kernel *fd, CallSite *site)
+{
+	KernelIR *callee = fd->ir;
+	int n = site->n, unit = site->unit, *bases = site->bases, nbases = site->nbases;
+	CallInfo *ci = site->ci;
+	Tensor **bound = site->bound;
+	View **views = site->views;
+	bool ok = true;
 	for (int i = 0; i < n && ok; i++) {
 		Param *p = LIST_AT(fd->params, Param, i);
 		if (p->kind != PK_TMEM && p->kind != PK_LOCAL)
@@ -2603,7 +2059,8 @@ lower_call(Stmt *s)
 			   call passes the caller's words themselves where they are consecutive, else that temporary */
 			Tensor *t = bound[i];
 			int w0 = slice_word(c.slot_map, pt, t);
-			Tensor *tmp = view_temp(p, t, c.slot_map, w0 >= 0 ? &inner_in : &outer_in, w0 >= 0 ? &inner_out : &outer_out);
+			Tensor *tmp = view_temp(walk, p, t, c.slot_map, w0 >= 0 ? &site->inner_in : &site->outer_in,
+		                       w0 >= 0 ? &site->inner_out : &site->outer_out);
 			if (!tmp) {
 				ok = false;
 				continue;
@@ -2646,28 +2103,35 @@ lower_call(Stmt *s)
 		bound[i] = it;
 	}
 	if (ok) {
-		protocol_complete_copies(W.proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, s->loc);
-		ok = protocol_settled(W.proto, s->loc, pool_printf("at the call of '%s'", s->name));
+		protocol_complete_copies(walk->proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, s->loc);
+		place_waits(walk);
+		ok = protocol_settled(walk->proto, s->loc, pool_printf("at the call of '%s'", s->name));
 	}
-	if (!ok) {
-		sema_set_unit(saved_unit);
-		scope_pop_isolated(saved_scope);
-		return;
-	}
-	List *saved_out = W.out;
+	return ok;
+}
+
+/* The body of fd in place, with its parameters bound to the arguments. */
+static void
+call_inline(Walk *walk, Stmt *s, Kernel *fd, CallSite *site)
+{
+	int n = site->n;
+	CallInfo *ci = site->ci;
+	Tensor **bound = site->bound;
+	Kernel *saved_dev = walk->dev;
+	List *saved_out = walk->out;
 	LStmt *outer = NULL;
-	if (outer_in.n) { /* the temporaries that the C call passes: around it */
-		outer = emit(L_BLOCK, s->loc);
+	if (site->outer_in.n) { /* the temporaries that the C call passes: around it */
+		outer = emit(walk, L_BLOCK, s->loc);
 		outer->comment = source_line_of(s->loc, true);
-		outer->body = outer_in;
-		W.out = &outer->body;
+		outer->body = site->outer_in;
+		walk->out = &outer->body;
 	}
-	LStmt *blk = emit(L_BLOCK, s->loc);
+	LStmt *blk = emit(walk, L_BLOCK, s->loc);
 	blk->call = ci;
 	blk->comment = outer ? NULL : source_line_of(s->loc, true);
-	blk->body = inner_in;
-	W.out = &blk->body;
-	W.dev = fd;
+	blk->body = site->inner_in;
+	walk->out = &blk->body;
+	walk->dev = fd;
 	/* scalars first: the dims of a global tensor parameter may name them */
 	for (int pass = 0; pass < 2; pass++)
 		for (int i = 0; i < n; i++) {
@@ -2679,20 +2143,20 @@ lower_call(Stmt *s)
 				Sym *ps = sym_declare(SYM_VAR, p->name, p->loc);
 				Var *var = pool_alloc(sizeof *var);
 				var->name = p->name;
-				var->cname = cname_for(p->name);
+				var->cname = cname_for(walk, p->name);
 				var->type = p->type;
-				var->varying = ie_varying(ci->values[i]) || protocol_varying(W.proto);
-				var->per_thread = ie_per_thread(ci->values[i]) || protocol_split(W.proto);
+				var->varying = ie_varying(ci->values[i]) || protocol_varying(walk->proto);
+				var->per_thread = ie_per_thread(ci->values[i]) || protocol_split(walk->proto);
 				ps->var = var;
-				LStmt *l = emit(L_VAR, s->loc);
+				LStmt *l = emit(walk, L_VAR, s->loc);
 				l->var = var;
 				l->value = ci->values[i];
 				continue;
 			}
 			Tensor *t = bound[i];
 			if (p->kind == PK_TMEM && !t->alloc) {
-				t->cname = cname_for(p->name);
-				LStmt *l = emit(L_TMEM, s->loc);
+				t->cname = cname_for(walk, p->name);
+				LStmt *l = emit(walk, L_TMEM, s->loc);
 				l->tensor = t;
 				l->value = t->addr;
 			}
@@ -2701,24 +2165,40 @@ lower_call(Stmt *s)
 		}
 	/* --explain has described the function's copies and waits where it lowered the function itself */
 	bool saved_explain = diag_explain;
-	int waits = W.k->placed_waits.n;
+	int waits = walk->k->placed_waits.n;
 	diag_explain = false;
 	fd->lowering = true;
-	lower_stmts(&fd->body);
+	lower_stmts(walk, &fd->body);
 	fd->lowering = false;
 	/* the function waits for its copies before it returns, as its own code does */
-	protocol_complete_copies(W.proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, s->loc);
+	protocol_complete_copies(walk->proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, s->loc);
+	place_waits(walk);
 	diag_explain = saved_explain;
-	W.k->placed_waits.n = waits;
-	for (int k = 0; k < inner_out.n; k++)
-		list_push(&blk->body, inner_out.v[k]);
-	for (int k = 0; outer && k < outer_out.n; k++)
-		list_push(&outer->body, outer_out.v[k]);
-	W.out = saved_out;
-	W.dev = saved_dev;
+	walk->k->placed_waits.n = waits;
+	for (int k = 0; k < site->inner_out.n; k++)
+		list_push(&blk->body, site->inner_out.v[k]);
+	for (int k = 0; outer && k < site->outer_out.n; k++)
+		list_push(&outer->body, site->outer_out.v[k]);
+	walk->out = saved_out;
+	walk->dev = saved_dev;
+}
+
+static void
+lower_call(Walk *walk, Stmt *s)
+{
+	Kernel *fd = call_callee(walk, s);
+	CallSite site = {0};
+	if (!fd || !call_units(walk, s, fd, &site) || !call_args(walk, s, fd, &site) || !call_global_params(s, fd, &site))
+		return;
+	int saved_scope = scope_push_isolated();
+	int saved_unit = sema_set_unit(fd->scope == SCOPE_CTA || fd->ir->cta_axes ? 0 : site.unit / 32);
+	int errors = error_count;
+	bool fits = call_params_fit(walk, s, fd, &site);
+	if (fits)
+		call_inline(walk, s, fd, &site);
 	sema_set_unit(saved_unit);
 	scope_pop_isolated(saved_scope);
-	if (error_count > errors)
+	if (fits && error_count > errors)
 		note(s->loc, "in this call of '%s'", s->name);
 }
 
@@ -2836,7 +2316,7 @@ device_contract(Kernel *kd, KernelIR *k)
 }
 
 static KernelIR *
-lower_device(Kernel *kd)
+lower_device(Walk *walk, Kernel *kd)
 {
 	KernelIR *k = pool_alloc(sizeof *k);
 	k->name = kd->name;
@@ -2890,7 +2370,7 @@ lower_device(Kernel *kd)
 		error(kd->name_loc, "function name '%s' is reserved in the generated CUDA C; choose another", kd->name);
 		return NULL;
 	}
-	walk_begin(k, kd);
+	walk_begin(walk, k, kd);
 	int errors = error_count;
 	int saved_unit = sema_set_unit(k->cta_axes ? 0 : unit / 32);
 	scope_push();
@@ -2904,7 +2384,7 @@ lower_device(Kernel *kd)
 			if (p->type == T_BF16)
 				k->uses_bf16 = true;
 			if (p->kind == PK_VALUE && !p->has_shape) {
-				param_var(p);
+				param_var(walk, p);
 				continue;
 			}
 			TensorKind tk = p->kind == PK_VALUE ? TK_GLOBAL : p->kind == PK_SHARED ? TK_SHARED
@@ -2922,7 +2402,7 @@ lower_device(Kernel *kd)
 					continue;
 				}
 			}
-			if (!param_tensor(p, t, i))
+			if (!param_tensor(walk, p, t, i))
 				continue;
 			if (tk == TK_LOCAL) {
 				t->words = (t->layout->slots * etype_bits(t->type) + 31) / 32;
@@ -2956,22 +2436,15 @@ lower_device(Kernel *kd)
 			list_push(&k->param_is_tensor, dp->tensor && p->kind == PK_VALUE ? dp->tensor : NULL);
 		}
 		k->contract = device_contract(kd, k);
-		/* a barrier inside may follow or precede the caller's tcgen05 work: fences on both sides */
-		tmem_names = (List){0};
-		for (int i = 0; i < kd->params.n; i++)
-			if (LIST_AT(kd->params, Param, i)->kind == PK_TMEM)
-				list_push(&tmem_names, (void *)LIST_AT(kd->params, Param, i)->name);
-		collect_tmem_names(&kd->body);
-		Frame top = {&kd->body, 0, false, NULL};
-		int seen = 1;
-		mark_syncs(&top, count_stmts(&kd->body, is_tc_stmt) + 2, &seen, false);
+		fence_mark(kd);
 		kd->lowering = true;
-		lower_stmts(&kd->body);
+		lower_stmts(walk, &kd->body);
 		kd->lowering = false;
-		protocol_complete_copies(W.proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, kd->loc);
+		protocol_complete_copies(walk->proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, kd->loc);
+		place_waits(walk);
 		if (error_count == errors)
-			protocol_settled(W.proto, kd->name_loc, pool_printf("at the return of '%s'", kd->name));
-		protocol_end(W.proto, kd->name, kd->name_loc);
+			protocol_settled(walk->proto, kd->name_loc, pool_printf("at the return of '%s'", kd->name));
+		protocol_end(walk->proto, kd->name, kd->name_loc);
 	}
 	scope_pop();
 	sema_set_unit(saved_unit);
@@ -2983,12 +2456,16 @@ lower_device(Kernel *kd)
 Program *
 lower_program(List *items, const char *source_name)
 {
+	return lower_program_observed(items, source_name, NULL);
+}
+
+Program *
+lower_program_observed(List *items, const char *source_name, const LowerObserver *observer)
+{
 	Program *p = pool_alloc(sizeof *p);
 	p->source_name = source_name;
-	file_unrolled = 0;
-	file_inlined = 0;
-	file_moved = 0;
-	device_names = (List){0};
+	FileWalk file = {.observer = observer};
+	Walk *walk = &(Walk){.file = &file};
 	sema_reset();
 	scope_push();
 	for (int i = 0; i < items->n; i++) {
@@ -3017,9 +2494,9 @@ lower_program(List *items, const char *source_name)
 			Sym *s = sym_declare(SYM_DEVICE, it->kernel->name, it->kernel->name_loc);
 			if (!s)
 				break;
-			list_push(&device_names, (void *)it->kernel->name);
+			list_push(&walk->file->device_names, (void *)it->kernel->name);
 			s->device = it->kernel;
-			KernelIR *k = lower_device(it->kernel);
+			KernelIR *k = lower_device(walk, it->kernel);
 			it->kernel->ir = k;
 			if (k)
 				list_push(&p->devices, k);
@@ -3029,7 +2506,7 @@ lower_program(List *items, const char *source_name)
 			Sym *s = sym_declare(SYM_KERNEL, it->kernel->name, it->kernel->name_loc);
 			if (!s)
 				break;
-			KernelIR *k = lower_kernel(it->kernel);
+			KernelIR *k = lower_kernel(walk, it->kernel);
 			if (k)
 				list_push(&p->kernels, k);
 			break;

@@ -83,8 +83,8 @@ struct Protocol {
 	Flow flow;
 	int store_ids;
 	List forks;        /* ProtoFork*: the ifs and loops open around the statement, outermost first */
-	void (*place)(void *ctx, TcKind kind, Loc loc, bool before_split); /* lowering's waiter for copies */
-	void *place_ctx;
+	List waits;        /* ProtoWait*: the waits placed for copies, for lowering to write (protocol_take_wait) */
+	int waits_taken;
 };
 
 /* Where control flow splits, what its join needs. */
@@ -414,11 +414,23 @@ find_loaded(Protocol *p, const Tensor *t, int word)
 /* A copy is complete where the program depends on it (LANGUAGE.md 10.4): where an apply's load or store
    would make an error, a copy's gets its wait from tilec, just before the statement that needs it. */
 
-void
-protocol_set_waiter(Protocol *p, void (*place)(void *ctx, TcKind kind, Loc loc, bool before_split), void *ctx)
+bool
+protocol_take_wait(Protocol *p, ProtoWait *out)
 {
-	p->place = place;
-	p->place_ctx = ctx;
+	if (p->waits_taken == p->waits.n) {
+		p->waits.n = p->waits_taken = 0;
+		return false;
+	}
+	*out = *LIST_AT(p->waits, ProtoWait, p->waits_taken++);
+	return true;
+}
+
+void
+protocol_waits_taken(const Protocol *p)
+{
+	if (p->waits_taken != p->waits.n)
+		fatal("protocol: %d wait%s placed for copies not written by lowering", p->waits.n - p->waits_taken,
+		      p->waits.n - p->waits_taken == 1 ? "" : "s");
 }
 
 static void
@@ -480,7 +492,9 @@ place_wait(Protocol *p, TcKind kind, Loc loc)
 			loc = p->varying_loc;
 		}
 	}
-	p->place(p->place_ctx, kind, loc, outer < p->forks.n);
+	ProtoWait *w = pool_alloc(sizeof *w);
+	*w = (ProtoWait){kind, loc, outer < p->forks.n};
+	list_push(&p->waits, w);
 	complete_on(p, &p->flow, kind, warps, loc, true, false);
 	for (int i = outer; i < p->forks.n; i++)
 		complete_on(p, &LIST_AT(p->forks, ProtoFork, i)->first, kind, warps, loc, false, false);

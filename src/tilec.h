@@ -193,8 +193,10 @@ struct Stmt {
 	List body;        /* Stmt*: if-then, for, block */
 	List else_body;   /* Stmt*: if; an else-if is one S_IF here */
 	bool has_else;
-	const char *opcode; /* apply, instr */
+	const char *opcode; /* apply, instr; NULL for an instr tilec wrote (instr) */
 	Loc opcode_loc;
+	const struct IsaInstr *instr; /* instr written by tilec (tmemplan.c), not parsed: its row and cta_group */
+	int cta_group;
 	List operands;    /* apply: ViewExpr*; instr: Expr* */
 	ScopeKind scope;  /* apply */
 	Expr *scope_arg;  /* apply: K of warp(K) / warpgroup(K), or NULL */
@@ -393,6 +395,10 @@ int parser_words(const char **out, int max);
 /* ---------------------------------------------------------------- ast.c */
 
 void ast_dump(FILE *out, List *items);
+struct IsaInstr;
+/* The instruction of an instr statement and its cta_group (may be NULL): the row tilec wrote, or its
+   opcode parsed (isa_parse); NULL for an unknown one. */
+const struct IsaInstr *stmt_instr(const Stmt *s, int *cta_group);
 
 
 /* ---------------------------------------------------------------- semantic model */
@@ -1032,11 +1038,48 @@ const char *arch_list(const char *after_default);
 
 /* Checks the whole program and lowers every kernel; returns NULL when errors were reported. */
 Program *lower_program(List *items, const char *source_name);
-/* Set by draw.c while it draws: called before each apply is checked. A pointer, not a call, so that
-   lowering does not depend on the pictures. False when that apply's operands do not fit its
-   instruction (already reported). */
+
+/* What --draw watches while lowering (draw.c), passed to lower_program_observed so that lowering does not
+   depend on the pictures. apply: called before each apply is checked; false when its operands do not fit
+   its instruction (already reported). copy: the applies a copy between tmem and registers chose (matched),
+   or its closest candidate when none matches. */
 struct ApplyCtx;
-extern bool (*lower_apply_observer)(Stmt *s, View **operands, int noperands, struct ApplyCtx *ctx);
+struct ApplyInput;
+typedef struct LowerObserver {
+	bool (*apply)(Stmt *s, View **operands, int noperands, struct ApplyCtx *ctx);
+	void (*copy)(Stmt *s, const struct ApplyInput *ins, int n, bool matched);
+} LowerObserver;
+Program *lower_program_observed(List *items, const char *source_name, const LowerObserver *observer);
+
+/* ---------------------------------------------------------------- viewexpr.c */
+
+/* The view a view expression names (a copy's operand, in_copy, may slice a global tensor at run-time
+   bounds: a box); NULL after an error. */
+View *viewexpr_eval(ViewExpr *ve, bool in_copy);
+
+/* A global tensor argument: its first element's offset (i64; NULL: the tensor itself), and per
+   dimension its extent (i32 or u32) and stride (i64, in elements). */
+typedef struct GlobalArg {
+	bool view;  /* a slice or view, not the tensor itself */
+	IExpr *off;
+	int rank;
+	IExpr *dims[MAX_RANK], *strides[MAX_RANK];
+} GlobalArg;
+
+/* The argument a (tensor t, through symbol as) of a global tensor parameter; false after an error. */
+bool viewexpr_global_arg(Expr *a, Sym *as, Tensor *t, GlobalArg *g);
+
+/* ---------------------------------------------------------------- fence.c */
+
+/* Before lowering: marks each cta_sync of kd's body with the fences it needs (fence_before when tcgen05
+   work may precede it, fence_after when some may follow; a device function's caller may do either) and
+   writes_follow (another warp may store to or free tensor memory after it). */
+void fence_mark(Kernel *kd);
+/* After lowering: removes the fence pair of each barrier of k's straight-line part that orders no
+   tcgen05 work of one warp before work of another (language.md section 10). */
+void fence_prune(KernelIR *k);
+/* The cta_syncs and tcgen05 instructions that do work (not the fences) in stmts, nested ones included. */
+int fence_count_syncs_and_instrs(List *stmts);
 
 /* ---------------------------------------------------------------- tmemplan.c */
 
@@ -1071,6 +1114,7 @@ typedef struct ApplyCtx {
 	int unit_size;       /* in a device function of scope warp or warpgroup at its own code or a call: its warps (1 or 4), else 0 */
 	bool can_defer;      /* a wait for loads follows in the same statement list, with no control flow between */
 	bool unit;           /* in a warp or warpgroup device function: cta scope is the calling units' part */
+	const LowerObserver *observer; /* --draw's (lower_program_observed), or NULL */
 	bool is_ld;          /* out: the instruction's direction */
 	List after_wait;     /* out: LStmt* that must follow that wait */
 	List rects;          /* out: TmemRect* the apply touches */
@@ -1234,9 +1278,6 @@ typedef struct CopyChoice {
 
 /* --explain: where the waits of the kernel's copies went (lower.c's walk recorded them). */
 void copy_explain_waits(KernelIR *k);
-/* Called, when set, with the apply statements a copy between tmem and registers chose (matched), or
-   with the closest candidate when none matches (--draw's observer: draw.c sets it). */
-extern void (*copy_observer)(Stmt *s, const ApplyInput *ins, int n, bool matched);
 /* Lowers copy(dst, src) [scope S] into out; reports and returns false when it cannot. */
 bool copy_lower(Stmt *s, View *dst, View *src, ApplyCtx *ctx, List *out, CopyChoice *choice);
 
@@ -1280,13 +1321,20 @@ bool protocol_uniform(Protocol *p, Loc loc, const char *what);
 /* false, reported: its memory is freed (used: the name written, t's or a view's) */
 bool protocol_alive(Protocol *p, const Tensor *t, const char *used, Loc loc);
 /* The ordering rules for one checked apply (ctx as apply_lower filled it), then its effect. auto_wait: a
-   copy's, whose waits tilec places (through the waiter) instead of reporting them missing. */
+   copy's, whose waits tilec places (protocol_take_wait) instead of reporting them missing. */
 void protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait);
-/* Where lowering puts the waits that copies owe: place(ctx, TC_WAIT_LD or TC_WAIT_ST, the statement that
-   needs it, before_split) inserts the wait before that statement, or with before_split before the
-   outermost open if or loop that may split a warp; the protocol then applies its effect. */
-void protocol_set_waiter(Protocol *p, void (*place)(void *ctx, TcKind kind, Loc loc, bool before_split),
-                         void *ctx);
+/* A wait that a copy owes, placed by the protocol (which has applied its effect) and written by lowering:
+   TC_WAIT_LD or TC_WAIT_ST, before the statement at loc, or with before_split before the outermost open
+   if or loop that may split a warp. protocol_read, protocol_reg_write, protocol_apply, protocol_instr,
+   protocol_cta_sync and protocol_complete_copies may place waits; lowering takes them, in order, after
+   each call. */
+typedef struct ProtoWait {
+	TcKind kind;
+	Loc loc;
+	bool before_split;
+} ProtoWait;
+bool protocol_take_wait(Protocol *p, ProtoWait *out); /* the next wait placed, false when none is left */
+void protocol_waits_taken(const Protocol *p);         /* an internal error unless every wait was taken */
 /* Places the waits for what copies of the current warps still have outstanding: effects EFF_COMPLETES_LOADS
    and / or EFF_COMPLETES_STORES (loc: the statement they go before, or the end of the kernel). */
 void protocol_complete_copies(Protocol *p, int effects, Loc loc);

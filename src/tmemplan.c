@@ -600,7 +600,7 @@ walk(List *stmts)
 			break;
 		}
 		case S_INSTR: {
-			const IsaInstr *in = isa_parse(s->opcode, NULL);
+			const IsaInstr *in = stmt_instr(s, NULL);
 			if (in && in->kind == TC_ALLOC)
 				list_push(&P.allocs, s);
 			else if (in && (in->kind == TC_DEALLOC || in->kind == TC_RELINQUISH))
@@ -964,10 +964,11 @@ mk_stmt(StmtKind kind, Loc loc)
 }
 
 static Stmt *
-mk_instr(const char *opcode, Loc loc)
+mk_instr(TcKind kind, int cta_group, Loc loc)
 {
 	Stmt *s = mk_stmt(S_INSTR, loc);
-	s->opcode = opcode;
+	s->instr = isa_instr(kind);
+	s->cta_group = cta_group;
 	s->opcode_loc = loc;
 	return s;
 }
@@ -1000,13 +1001,13 @@ write_allocation(Kernel *kd, int ncols)
 	slot->name_loc = start;
 	slot->type = T_U32;
 	list_push(&slot->dims, mk_int(1, start));
-	Stmt *alloc = mk_instr(isa_spelling(TC_ALLOC, 1), start);
+	Stmt *alloc = mk_instr(TC_ALLOC, 1, start);
 	list_push(&alloc->operands, mk_slot(E_ADDR, start));
 	list_push(&alloc->operands, mk_int(ncols, start));
 	Stmt *first = mk_warp0(start);
 	list_push(&first->body, alloc);
-	list_push(&first->body, mk_instr(isa_spelling(TC_RELINQUISH, 1), start));
-	Stmt *dealloc = mk_instr(isa_spelling(TC_DEALLOC, 1), end);
+	list_push(&first->body, mk_instr(TC_RELINQUISH, 1, start));
+	Stmt *dealloc = mk_instr(TC_DEALLOC, 1, end);
 	list_push(&dealloc->operands, mk_slot(E_INDEX, end));
 	list_push(&dealloc->operands, mk_int(ncols, end));
 	Stmt *last = mk_warp0(end);
