@@ -528,48 +528,11 @@ void sym_poison(const char *name, Loc loc);
  * the nearest of the names in scope (in_scope), extra, and the keywords and builtins. */
 void note_spelling(const char *name, Loc loc, bool in_scope, const char *const *extra, int nextra);
 void sema_reset(void);
-void sema_set_block(const int dims[3]);
 IExpr *sema_element(Expr *e, Tensor **tensor, IExpr **index, int *slot);
 
 /* Lowers an expression to a typed IExpr, folding constants; NULL after an error. */
 IExpr *sema_expr(Expr *e);
 IExpr *sema_address(Expr *e);
-IExpr *ie_int(int64_t v, EType type);
-/* A copy of e whose operands are a and b and whose index is index (a rewrite of e's children). */
-IExpr *ie_with_children(const IExpr *e, IExpr *a, IExpr *b, IExpr *index);
-IExpr *ie_builtin(Builtin b);
-/* A reference to v, of type type. */
-IExpr *ie_var(Var *v, EType type);
-IExpr *ie_binary(Op op, IExpr *a, IExpr *b);
-IExpr *ie_convert(IExpr *e, EType to);
-bool ie_is_const(const IExpr *e, int64_t *out);
-/* Evaluates e for one thread of a block; false when it depends on anything but the thread's ids and constants. */
-bool ie_eval_thread(const IExpr *e, int thread, int64_t *out);
-/* The same in the CTA of block_idx = block[0..2] (NULL: unknown). */
-bool ie_eval_thread_block(const IExpr *e, int thread, const int64_t *block, int64_t *out);
-bool ie_varying(const IExpr *e);
-/* e may differ between the threads of a CTA: it reads a thread index, a register, or a value that does */
-bool ie_per_thread(const IExpr *e);
-/* e is computed from the thread's indices with no memory, register or var in between */
-bool ie_thread_index(const IExpr *e);
-/* Evaluates an integer expression over constants and scalar parameters, the value of parameter Var v
-   being value(v, ctx); false when it depends on anything else or is undefined (division by zero). */
-bool ie_eval_params(const IExpr *e, int64_t (*value)(const Var *v, void *ctx), void *ctx, int64_t *out);
-/* Whether an i32 value is known not to be negative (signed overflow being undefined in C). */
-bool ie_nonneg(const IExpr *e);
-bool ie_nonneg_with(const IExpr *e, bool (*var_nonneg)(const Var *));
-/* True when e uses only constants and integer scalar parameters. */
-bool ie_params_only(const IExpr *e);
-/* The element type of a value type: i32, u32 or f32. */
-EType value_type(EType t);
-/* The element offset of index in a global or shared tensor from its pointer: index + t->base_off. */
-const IExpr *global_index(const Tensor *t, const IExpr *index);
-/* The bytes a global or shared tensor's pointer is known to be aligned to: 16, or less where a call
-   passed a slice (base_align, through align_from). */
-int tensor_align(const Tensor *t);
-/* A function name of LANGUAGE.md 10.2: its Func, or false. */
-bool func_lookup(const char *name, Func *out);
-const char *func_name(Func f);
 
 /* ---------------------------------------------------------------- layout.c */
 
@@ -796,6 +759,76 @@ typedef struct Program {
 	List kernels; /* KernelIR* */
 	List devices; /* KernelIR*: the device functions, in file order */
 } Program;
+
+/* ---------------------------------------------------------------- ir.c: the expression IR */
+
+/* A new node of kind and type, its other fields zero. */
+IExpr *ie_new(IKind kind, EType type);
+IExpr *ie_float(double v);
+IExpr *ie_int(int64_t v, EType type);
+/* A copy of e whose operands are a and b and whose index is index (a rewrite of e's children). */
+IExpr *ie_with_children(const IExpr *e, IExpr *a, IExpr *b, IExpr *index);
+IExpr *ie_builtin(Builtin b);
+/* A reference to v, of type type. */
+IExpr *ie_var(Var *v, EType type);
+IExpr *ie_binary(Op op, IExpr *a, IExpr *b);
+IExpr *ie_convert(IExpr *e, EType to);
+bool ie_is_const(const IExpr *e, int64_t *out);
+/* Evaluates e for one thread of a block of dims threads (thread_idx.x varying fastest); false when it
+   depends on anything but the thread's ids and constants. */
+bool ie_eval_thread(const IExpr *e, const int dims[3], int thread, int64_t *out);
+/* The same in the CTA of block_idx = block[0..2] (NULL: unknown). */
+bool ie_eval_thread_block(const IExpr *e, const int dims[3], int thread, const int64_t *block, int64_t *out);
+bool ie_varying(const IExpr *e);
+/* e may differ between the threads of a CTA: it reads a thread index, a register, or a value that does */
+bool ie_per_thread(const IExpr *e);
+/* e is computed from the thread's indices with no memory, register or var in between */
+bool ie_thread_index(const IExpr *e);
+/* Evaluates an integer expression over constants and scalar parameters, the value of parameter Var v
+   being value(v, ctx); false when it depends on anything else or is undefined (division by zero). */
+bool ie_eval_params(const IExpr *e, int64_t (*value)(const Var *v, void *ctx), void *ctx, int64_t *out);
+/* Whether an i32 value is known not to be negative (signed overflow being undefined in C). */
+bool ie_nonneg(const IExpr *e);
+bool ie_nonneg_with(const IExpr *e, bool (*var_nonneg)(const Var *));
+/* True when e uses only constants and integer scalar parameters. */
+bool ie_params_only(const IExpr *e);
+/* The element type of a value type: i32, u32 or f32. */
+EType value_type(EType t);
+/* The element offset of index in a global or shared tensor from its pointer: index + t->base_off. */
+const IExpr *global_index(const Tensor *t, const IExpr *index);
+/* The bytes a global or shared tensor's pointer is known to be aligned to: 16, or less where a call
+   passed a slice (base_align, through align_from). */
+int tensor_align(const Tensor *t);
+/* A function of LANGUAGE.md 10.2: its name, its number of arguments, whether they are floats only. */
+typedef struct FuncInfo {
+	const char *name;
+	int arity;
+	bool float_only;
+} FuncInfo;
+/* A function name of LANGUAGE.md 10.2: its Func, or false. */
+bool func_lookup(const char *name, Func *out);
+const FuncInfo *func_info(Func f);
+const char *func_name(Func f);
+/* The f16 or bf16 bits of a constant, rounded to nearest (ties to even) as a conversion does. */
+uint32_t half_bits(double v, EType t);
+/* e as rest + *c with c constant, through i32 and i64 + and - only; rest is NULL when e is constant. */
+IExpr *ie_split_offset(IExpr *e, int64_t *c);
+/* The largest power of two (up to 2^20) known to divide an integer value. */
+int64_t known_factor(const IExpr *e);
+/* Whether e reads an element or the address of an element of t. */
+bool loads_from(const IExpr *e, const Tensor *t);
+/* Whether a statement of list (or of the lists inside it) reads an element of t, or its address. */
+bool list_loads(const List *list, const Tensor *t);
+/* Whether two view accesses (ViewAt) are of the same view (their indices aside). */
+bool view_at_same(const ViewAt *a, const ViewAt *b);
+/* Whether two expressions are the same tree (the same variables, loads and constants). */
+bool ie_equal(const IExpr *a, const IExpr *b);
+/* A total order of expressions (by structure and names, never addresses), constants last. */
+int ie_order(const IExpr *a, const IExpr *b);
+/* An integer sum with its terms in ie_order, so that one sum written in two orders is one tree; terms
+ * are split only through + of the sum's own type, where reordering keeps the value (wrapping or, for
+ * i32, undefined on overflow in C). */
+IExpr *ie_sorted_sum(IExpr *e);
 
 /* ---------------------------------------------------------------- isa.c */
 
@@ -1158,26 +1191,8 @@ bool vector_converts(const LStmt *s);
 /* The value that storing value as an element of type t rounds to f16 or bf16 (the emitters' stored_bits);
  * NULL when t is no 16-bit float, or the bits are only moved (moved_bits) or a constant's. */
 const IExpr *rounded_half(EType t, const IExpr *value);
-/* The f16 or bf16 bits of a constant, rounded to nearest (ties to even) as a conversion does. */
-uint32_t half_bits(double v, EType t);
 /* Whether cond is warp_id == K (through lets), and K. */
 bool ie_warp_test(const IExpr *cond, int64_t *k);
-/* e as rest + *c with c constant, through i32 and i64 + and - only; rest is NULL when e is constant. */
-IExpr *ie_split_offset(IExpr *e, int64_t *c);
-/* The largest power of two (up to 2^20) known to divide an integer value. */
-int64_t known_factor(const IExpr *e);
-/* Whether e reads an element or the address of an element of t. */
-bool loads_from(const IExpr *e, const Tensor *t);
-/* Whether a statement of list (or of the lists inside it) reads an element of t, or its address. */
-bool list_loads(const List *list, const Tensor *t);
-/* Whether two expressions are the same tree (the same variables, loads and constants). */
-bool ie_equal(const IExpr *a, const IExpr *b);
-/* A total order of expressions (by structure and names, never addresses), constants last. */
-int ie_order(const IExpr *a, const IExpr *b);
-/* An integer sum with its terms in ie_order, so that one sum written in two orders is one tree; terms
- * are split only through + of the sum's own type, where reordering keeps the value (wrapping or, for
- * i32, undefined on overflow in C). */
-IExpr *ie_sorted_sum(IExpr *e);
 
 /* ---------------------------------------------------------------- slots.c */
 

@@ -494,26 +494,23 @@ END_TEST
 START_TEST(thread_builtins)
 {
 	int block[3] = {8, 4, 2};
-	sema_set_block(block);
 	int64_t v;
-	ck_assert(ie_eval_thread(ie_builtin(B_THREAD_X), 45, &v) && v == 5);
-	ck_assert(ie_eval_thread(ie_builtin(B_THREAD_Y), 45, &v) && v == 1);
-	ck_assert(ie_eval_thread(ie_builtin(B_THREAD_Z), 45, &v) && v == 1);
-	ck_assert(ie_eval_thread(ie_builtin(B_WARP_ID), 45, &v) && v == 1);
-	ck_assert(ie_eval_thread(ie_builtin(B_LANE_ID), 45, &v) && v == 13);
-	ck_assert(ie_eval_thread(ie_builtin(B_WARPGROUP_ID), 45, &v) && v == 0);
-	ck_assert(!ie_eval_thread(ie_builtin(B_BLOCK_X), 45, &v));
+	ck_assert(ie_eval_thread(ie_builtin(B_THREAD_X), block, 45, &v) && v == 5);
+	ck_assert(ie_eval_thread(ie_builtin(B_THREAD_Y), block, 45, &v) && v == 1);
+	ck_assert(ie_eval_thread(ie_builtin(B_THREAD_Z), block, 45, &v) && v == 1);
+	ck_assert(ie_eval_thread(ie_builtin(B_WARP_ID), block, 45, &v) && v == 1);
+	ck_assert(ie_eval_thread(ie_builtin(B_LANE_ID), block, 45, &v) && v == 13);
+	ck_assert(ie_eval_thread(ie_builtin(B_WARPGROUP_ID), block, 45, &v) && v == 0);
+	ck_assert(!ie_eval_thread(ie_builtin(B_BLOCK_X), block, 45, &v));
 	IExpr *c = ie_binary(OP_EQ, ie_binary(OP_MOD, ie_builtin(B_WARP_ID), ie_int(4, T_I32)), ie_int(1, T_I32));
-	ck_assert(ie_eval_thread(c, 40, &v) && v == 1);
-	ck_assert(ie_eval_thread(c, 64, &v) && v == 0);
+	ck_assert(ie_eval_thread(c, block, 40, &v) && v == 1);
+	ck_assert(ie_eval_thread(c, block, 64, &v) && v == 0);
 	ck_assert(ie_varying(ie_builtin(B_LANE_ID)));
 	ck_assert(ie_varying(ie_builtin(B_THREAD_X)));
 	ck_assert(!ie_varying(ie_builtin(B_WARP_ID)));
 	ck_assert(!ie_varying(ie_builtin(B_WARPGROUP_ID)));
 	ck_assert(!ie_varying(c));
 	ck_assert(ie_varying(ie_binary(OP_ADD, ie_builtin(B_WARP_ID), ie_builtin(B_LANE_ID))));
-	int one[3] = {1, 1, 1};
-	sema_set_block(one);
 }
 END_TEST
 
@@ -978,9 +975,7 @@ END_TEST
    effect of isa.c's rows, a read before the wait reported once. */
 START_TEST(protocol_api)
 {
-	int block[3] = {128, 1, 1};
-	sema_set_block(block);
-	KernelIR k = {.name = "k", .threads = 128};
+	KernelIR k = {.name = "k", .threads = 128, .block = {128, 1, 1}};
 	Protocol *p = protocol_begin(&k);
 	ck_assert_uint_eq(protocol_warps(p), 0xf);
 	ck_assert_int_eq(protocol_fixed_warp(p), -1);
