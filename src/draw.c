@@ -736,7 +736,7 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 {
 	int file = source_count();
 	List items = {0};
-	if (!include_load(path, include_dirs, &items, NULL))
+	if (!pipeline_read(path, include_dirs, &items, NULL))
 		return 1;
 	size_t len;
 	const char *text = source_text(file, &len);
@@ -778,7 +778,7 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 	scratch_hold(true); /* the apply's views are drawn after lowering */
 	lower_apply_observer = draw_apply;
 	copy_observer = draw_copy;
-	lower_program(&items, path);
+	pipeline_lower(&items, path);
 	lower_apply_observer = NULL;
 	copy_observer = NULL;
 	want.active = false;

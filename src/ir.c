@@ -1206,11 +1206,12 @@ device(IrWriter *w, KernelIR *k)
 	buf_puts(w->out, "}\n");
 }
 
-static bool
-emit_ir(Program *p, const char *arch, Buf *out)
+bool
+emit_ir(Program *p, const TargetOptions *opt, Buf *out)
 {
 	IrWriter w = {out, 0};
-	buf_printf(out, "// The lowered program of %s for %s (tilec %s, --emit=ir).\n", p->source_name, arch, TILEC_VERSION);
+	buf_printf(out, "// The lowered program of %s for %s (tilec %s, --emit=ir).\n", p->source_name, opt->arch,
+	           TILEC_VERSION);
 	for (int i = 0; i < p->devices.n; i++) {
 		buf_puts(out, "\n");
 		device(&w, LIST_AT(p->devices, KernelIR, i));
@@ -1221,5 +1222,3 @@ emit_ir(Program *p, const char *arch, Buf *out)
 	}
 	return true;
 }
-
-const Target target_ir = {"the lowered program", emit_ir, NULL};

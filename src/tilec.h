@@ -758,6 +758,7 @@ typedef struct Program {
 	const char *source_name; /* file name without directories, for comments */
 	List kernels; /* KernelIR* */
 	List devices; /* KernelIR*: the device functions, in file order */
+	bool code_passes_done; /* pipeline.c's code passes have rewritten every kernel and device function */
 } Program;
 
 /* ---------------------------------------------------------------- ir.c: the expression IR */
@@ -1177,9 +1178,15 @@ bool protocol_instr(Protocol *p, const IsaInstr *in, const LStmt *l, bool unifor
 
 /* ---------------------------------------------------------------- vectorize.c */
 
-/* Marks the runs of statements that one 4-, 8- or 16-byte access can do (LStmt.vec): consecutive
+/* The code passes of this file (pipeline.c runs them in this order): */
+/* Drops the register stores that no warp that runs them reads before the word is written again. */
+void drop_dead_stores(KernelIR *k);
+/* Gives each warp only the words of a local tensor that its branches on the warp index use. */
+void per_warp_registers(KernelIR *k);
+/* Joins the branches on the warp index, makes a chain of them that differ by the warp one uniform code,
+ * and marks the runs of statements that one 4-, 8- or 16-byte access can do (LStmt.vec): consecutive
  * elements of one global or shared tensor, aligned (global tensors are taken 16-byte aligned). */
-void vectorize(KernelIR *k);
+void vectorize_accesses(KernelIR *k);
 /* The element load or register read that value is, when storing it as type t only moves its bits. */
 const IExpr *moved_bits(EType t, const IExpr *value);
 /* The element load that value is or converts (through conversions only); NULL when none. */
@@ -1208,26 +1215,11 @@ typedef struct TmemSlot {
 /* The kernel's slots (at most max; none in a block of a partial warp), in the order of their allocs. */
 int tmem_slots(const KernelIR *k, TmemSlot *out, int max);
 
-/* ---------------------------------------------------------------- targets (emit_cu.c, emit_emu.c, emit_ptx.c) */
+/* ---------------------------------------------------------------- targets (emit_cu.c, emit_emu.c, emit_ptx.c, ir.c) */
 
-/* A back end: the driver picks one and calls emit; every one writes the whole program into out. */
-typedef struct Target {
-	const char *name;  /* in messages: "CUDA C", "PTX" */
-	bool (*emit)(Program *p, const char *arch, Buf *out); /* false: an error said why, nothing to write */
-	const char *tool;  /* the CUDA tool that builds .ptx / .cubin from the output; NULL: none can */
-} Target;
-
-extern const Target target_cuda; /* CUDA C for the -arch GPU (emit_cu.c) */
-extern const Target target_cuh;  /* its device functions as a header for #include (emit_cu.c) */
-extern const Target target_emu_cuh; /* the same for the emulation target (emit_emu.c) */
-extern const Target target_emu;  /* CUDA C with tensor memory emulated, for sm_80+ and the CPU (emit_emu.c) */
-/* Errors for what the emulator cannot run (cta_group::2); true if there was one. */
-bool emu_refuses(const Program *p);
-/* "file.tile:LINE" as the emulator's messages (and the where of each emulated instruction) name a place */
-const char *emu_where(Loc loc);
-/* tilec run's race detection (docs/emulator.md): while emu_race is set, the emu target passes every
-   element access of a global or shared tensor through tl_emu_race with the number of its site in
-   emu_race->sites (one per statement and tensor) and of its tensor in emu_race->tensors. */
+/* tilec run's race detection (docs/emulator.md): the emu target passes every element access of a global or
+   shared tensor through tl_emu_race with the number of its site in EmuRace.sites (one per statement and
+   tensor) and of its tensor in EmuRace.tensors. */
 typedef struct EmuSite {
 	Loc loc;
 	const Tensor *tensor;
@@ -1236,11 +1228,9 @@ typedef struct EmuRace {
 	List sites;   /* EmuSite* */
 	List tensors; /* Tensor*: one per C name */
 } EmuRace;
-extern EmuRace *emu_race;
-/* tilec run's poison tracking (docs/emulator.md, "Poison"): while emu_poison is set, the emu target keeps
-   a shadow of which register elements the program wrote and passes every register read through
-   tl_emu_chk with the number of its site in emu_poison->sites (one per statement, register tensor and
-   verb: "reads", or "stores" for a tcgen05.st). */
+/* tilec run's poison tracking (docs/emulator.md, "Poison"): the emu target keeps a shadow of which register
+   elements the program wrote and passes every register read through tl_emu_chk with the number of its site
+   in EmuPoison.sites (one per statement, register tensor and verb: "reads", or "stores" for a tcgen05.st). */
 typedef struct EmuPoisonSite {
 	Loc loc;
 	const Tensor *tensor;
@@ -1249,9 +1239,27 @@ typedef struct EmuPoisonSite {
 typedef struct EmuPoison {
 	List sites; /* EmuPoisonSite* */
 } EmuPoison;
-extern EmuPoison *emu_poison;
-extern const Target target_ptx;  /* PTX written directly from the lowered program (emit_ptx.c; docs/ptx.md) */
-extern const Target target_ir;   /* the lowered program as text, --emit=ir (ir.c) */
+
+/* What the driver or tilec run tells an emitter besides the program. */
+typedef struct TargetOptions {
+	const char *arch;  /* the -arch the output is for */
+	EmuRace *race;     /* the emu target for tilec run: race detection; NULL: none (and in every other target) */
+	EmuPoison *poison; /* the emu target for tilec run: poison tracking; NULL: none */
+} TargetOptions;
+
+/* The emitters, each a row of pipeline.c's target table: each writes the whole program into out and
+   returns true, or false after an error that says why (nothing to write). */
+bool emit_cuda(Program *p, const TargetOptions *opt, Buf *out);    /* CUDA C for the -arch GPU (emit_cu.c) */
+bool emit_cuh(Program *p, const TargetOptions *opt, Buf *out);     /* its device functions as a header */
+bool emit_emu(Program *p, const TargetOptions *opt, Buf *out);     /* CUDA C with tensor memory emulated, for
+                                                                      sm_80+ and the CPU (emit_emu.c) */
+bool emit_emu_cuh(Program *p, const TargetOptions *opt, Buf *out); /* the same as a header */
+bool emit_ptx(Program *p, const TargetOptions *opt, Buf *out);     /* PTX (emit_ptx.c; docs/ptx.md) */
+bool emit_ir(Program *p, const TargetOptions *opt, Buf *out);      /* the lowered program as text (ir.c) */
+/* Errors for what the emulator cannot run (cta_group::2); true if there was one. */
+bool emu_refuses(const Program *p);
+/* "file.tile:LINE" as the emulator's messages (and the where of each emulated instruction) name a place */
+const char *emu_where(Loc loc);
 /* Whether a statement list declares a name, and so is a scope of its own in the output (ir.c). */
 bool ir_declares(const List *body);
 
@@ -1296,6 +1304,7 @@ typedef struct CuDialect {
 /* The writer's state, which the hooks read and write. */
 struct CuWriter {
 	const CuDialect *d;
+	const TargetOptions *opt;
 	Buf *out;
 	KernelIR *k;
 	int indent;
@@ -1313,7 +1322,7 @@ struct CuWriter {
 void cu_guard_begin(CuWriter *w, Buf *out, const char *name);
 void cu_guard_end(CuWriter *w, Buf *out);
 /* Writes the program as CUDA C in dialect d; header: the device functions only (--emit=cuh). */
-bool cu_write(Program *p, const char *arch, const CuDialect *d, bool header, Buf *out);
+bool cu_write(Program *p, const TargetOptions *opt, const CuDialect *d, bool header, Buf *out);
 void cu_line_start(CuWriter *w);
 void cu_expr(CuWriter *w, const IExpr *e); /* an expression in a position without parentheses of its own */
 /* ---------------------------------------------------------------- mathfn.c */
@@ -1397,6 +1406,30 @@ char *process_temp_mkdir(const char *prefix);
 
 /* tilec run FILE.tile [--kernel NAME] [--seed S] [--expect OUT=IN]...: runs a kernel on the CPU emulator. */
 int run_main(int argc, char **argv);
+
+/* ---------------------------------------------------------------- pipeline.c */
+
+/* A target: a row of pipeline.c's table. */
+typedef struct Target {
+	const char *name;  /* "cuda", "cuh", "emu", "emu-cuh", "ptx", "ir" */
+	const char *ext;   /* the extension of the file its output is: ".cu", ".cuh", ".ptx", ".ir" */
+	bool (*emit)(Program *p, const TargetOptions *opt, Buf *out);
+	bool code_passes;  /* the code passes rewrite the program before emit */
+	const char *tool;  /* the CUDA tool that builds .ptx / .cubin from its output; NULL: none can */
+} Target;
+
+/* The row of the table named name; NULL when there is none. */
+const Target *target_named(const char *name);
+/* The passes, in their order (pipeline.c lists them all). The front end: path parsed, with its includes
+ * spliced in (deps: the included paths, when not NULL); false after an error. */
+bool pipeline_read(const char *path, List *include_dirs, List *items, List *deps);
+/* The TMEM plan, the checks, the lowering and the protocol analysis: the lowered program, or NULL after
+ * an error. */
+Program *pipeline_lower(List *items, const char *source_name);
+/* The code passes over every kernel and device function, once per program. */
+void pipeline_code_passes(Program *p);
+/* The code passes where target runs them, then its emitter: false after an error that says why. */
+bool pipeline_emit(Program *p, const Target *target, const TargetOptions *opt, Buf *out);
 
 /* ---------------------------------------------------------------- driver.c */
 

@@ -1,9 +1,9 @@
-/* vectorize.c: how data moves as bits: runs of a thread's accesses to consecutive global or shared
- * elements become one 4-, 8- or 16-byte access (also where each element is converted between the memory's
- * type and the registers'), and 16-bit data that is only moved is never converted;
- * and the per-warp shape of the code (dead register stores, each warp's own register words, branches
- * on the warp index joined or made one). Both emitters read the marks (LStmt.vec) and the helpers
- * here; see docs/ptx.md. */
+/* vectorize.c: the code passes that pipeline.c runs for the code targets: how data moves as bits: runs of
+ * a thread's accesses to consecutive global or shared elements become one 4-, 8- or 16-byte access (also
+ * where each element is converted between the memory's type and the registers'), and 16-bit data that is
+ * only moved is never converted; and the per-warp shape of the code (dead register stores, each warp's own
+ * register words, branches on the warp index joined or made one). Both emitters read the marks (LStmt.vec)
+ * and the helpers here; see docs/ptx.md. */
 #include <string.h>
 
 #include "tilec.h"
@@ -827,7 +827,7 @@ flatten_all(List *list)
 	}
 }
 
-static void
+void
 per_warp_registers(KernelIR *k)
 {
 	warp_uses = (List){0};
@@ -1458,7 +1458,7 @@ drop_dead(List *list)
 }
 
 void
-vectorize(KernelIR *k)
+drop_dead_stores(KernelIR *k)
 {
 	for (int w = 0; w < (k->threads + 31) / 32; w++) {
 		Live l = {0};
@@ -1471,7 +1471,11 @@ vectorize(KernelIR *k)
 		live_list(&k->body, w, &l);
 	}
 	drop_dead(&k->body);
-	per_warp_registers(k);
+}
+
+void
+vectorize_accesses(KernelIR *k)
+{
 	defs = (List){0};
 	def_ids = 0;
 	vectorize_list(&k->body, false);
