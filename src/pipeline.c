@@ -3,22 +3,23 @@
 
 #include "tilec.h"
 
-/* The passes, in the order they run; docs/internals.md says what each reads and writes.
+/* The passes, in the order they run (docs/internals.md says what each reads and writes):
  *
- *   parse           grammar/parser.y   a file's text into AST items                    pipeline_read
- *   includes        include.c          each include replaced by its file's items, once  pipeline_read
- *   TMEM plan       tmemplan.c         a kernel's tmem tensors without `at` placed and  pipeline_lower
- *                                      their alloc / dealloc written into its AST (lower.c calls it per
- *                                      kernel, with the kernel's parameters in scope)
- *   checks, lowering  lower.c          the AST checked and lowered into the Program     pipeline_lower
- *                                      (sema.c, layout.c, view.c, apply.c, copy.c)
- *   protocol        protocol.c         waits, fences, allocation, uniformity, checked   pipeline_lower
- *                                      statement by statement as lower.c lowers them
- *   code passes     code_passes below  each kernel's statements rewritten for the code  pipeline_emit
- *                                      targets (not for ir, which shows the program as lowered)
- *   TMEM slots      slots.c            the shared slots that hold a TMEM address, found by the PTX emitter
- *                                      for each kernel (reads the statements, writes nothing)
- *   emission        targets below      the Program written as a target's text           pipeline_emit
+ *   pass              file                what it does                                  through
+ *   parse             grammar/parser.y    a file's text into AST items                  pipeline_read
+ *   includes          include.c           each include replaced by its file's items     pipeline_read
+ *   TMEM plan         tmemplan.c          tmem tensors without `at` placed, their       pipeline_lower
+ *                                         alloc / dealloc written into the kernel's AST
+ *                                         (lower.c calls it per kernel, its parameters in scope)
+ *   checks, lowering  lower.c (sema.c,    the AST checked and lowered into the Program  pipeline_lower
+ *                     layout.c, view.c, apply.c, copy.c)
+ *   protocol          protocol.c          waits, fences, allocation and uniformity,     pipeline_lower
+ *                                         checked as lower.c lowers each statement
+ *   code passes       code_passes below   each kernel's statements rewritten for the    pipeline_emit
+ *                                         code targets (not for ir: the program as lowered)
+ *   TMEM slots        slots.c             the shared slots that hold a TMEM address; the PTX emitter
+ *                                         finds them for each kernel (reads, writes nothing)
+ *   emission          targets below       the Program as a target's text                pipeline_emit
  */
 
 bool
@@ -37,7 +38,8 @@ pipeline_lower(List *items, const char *source_name)
 static void (*const code_passes[])(KernelIR *k) = {
 	drop_dead_stores,   /* register stores that no warp reads */
 	per_warp_registers, /* each warp keeps the register words its branches on the warp index use */
-	vectorize_accesses, /* branches on the warp index joined, then runs of accesses made vectors */
+	join_dispatches,    /* branches on the warp index joined, and made one code where they differ by the warp */
+	vectorize_accesses, /* runs of accesses to consecutive elements made vector accesses */
 };
 
 static void

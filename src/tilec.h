@@ -681,7 +681,7 @@ struct LStmt {
 	const ViewAt *view_at; /* L_STORE: as IExpr's */
 	/* L_STORE, L_REG_STORE of a copy (LANGUAGE 10.4): the dimensions whose coordinate (coords, or the
 	   load's) is tested against 0 and against the tensor's size; outside, a store writes nothing and a
-	   load gives 0. vectorize() turns them into branches. */
+	   load gives 0. vectorize_accesses (vectorize.c) turns them into branches. */
 	unsigned mask_lo, mask_hi;
 	bool align_test; /* a copy's access whose vector form may test its address's alignment at run time */
 	bool owner_test; /* L_IF: a copy's test of which threads own the elements (of thread_idx.x alone) */
@@ -1183,9 +1183,12 @@ bool protocol_instr(Protocol *p, const IsaInstr *in, const LStmt *l, bool unifor
 void drop_dead_stores(KernelIR *k);
 /* Gives each warp only the words of a local tensor that its branches on the warp index use. */
 void per_warp_registers(KernelIR *k);
-/* Joins the branches on the warp index, makes a chain of them that differ by the warp one uniform code,
- * and marks the runs of statements that one 4-, 8- or 16-byte access can do (LStmt.vec): consecutive
- * elements of one global or shared tensor, aligned (global tensors are taken 16-byte aligned). */
+/* Joins the unrolled iterations that declare nothing to their list, consecutive branches on the warp index
+ * into one chain, and makes a chain whose arms differ only by the warp one code for every warp. */
+void join_dispatches(KernelIR *k);
+/* Marks the runs of statements that one 4-, 8- or 16-byte access can do (LStmt.vec): consecutive
+ * elements of one global or shared tensor, aligned (global tensors are taken 16-byte aligned); a copy's
+ * accesses at the tensor's edge become branches. */
 void vectorize_accesses(KernelIR *k);
 /* The element load or register read that value is, when storing it as type t only moves its bits. */
 const IExpr *moved_bits(EType t, const IExpr *value);

@@ -814,7 +814,7 @@ remap_list(List *list, int warp)
 
 static void flatten(List *out, const List *list);
 
-/* flatten() everywhere, as vectorize_list() does it: the runs of outside_run span the iterations. */
+/* flatten() everywhere, as dispatch_list() does it: the runs of outside_run span the iterations. */
 static void
 flatten_all(List *list)
 {
@@ -1276,19 +1276,34 @@ vector_at(const List *list, int i, int bytes, IExpr **align_rest)
 	return n;
 }
 
+/* Unrolled iterations joined to their list, and the branches on the warp index of each list joined and
+ * made uniform, from the outside in. */
 static void
-vectorize_list(List *list, bool chain_rest)
+dispatch_list(List *list, bool chain_rest)
 {
-	List flat = {0}, out = {0};
+	List flat = {0};
 	flatten(&flat, list);
 	*list = flat;
 	merge_dispatches(list);
 	if (!chain_rest) /* the rest of a chain runs on the warps its first arms do not select */
 		uniform_dispatches(list);
+	for (int i = 0; i < list->n; i++) {
+		LStmt *s = LIST_AT(*list, LStmt, i);
+		dispatch_list(&s->body, false);
+		dispatch_list(&s->els, is_dispatch(s));
+	}
+}
+
+/* The runs of accesses of each list (after dispatch_list), the inner lists of a statement before the
+ * runs that start at it. */
+static void
+vectorize_list(List *list)
+{
+	List out = {0};
 	for (int i = 0; i < list->n;) {
 		LStmt *s = LIST_AT(*list, LStmt, i);
-		vectorize_list(&s->body, false);
-		vectorize_list(&s->els, is_dispatch(s));
+		vectorize_list(&s->body);
+		vectorize_list(&s->els);
 		int n = 0, bytes = 16;
 		IExpr *align_rest = NULL;
 		for (; bytes >= 4 && !n; bytes /= 2) {
@@ -1474,9 +1489,15 @@ drop_dead_stores(KernelIR *k)
 }
 
 void
+join_dispatches(KernelIR *k)
+{
+	dispatch_list(&k->body, false);
+}
+
+void
 vectorize_accesses(KernelIR *k)
 {
 	defs = (List){0};
 	def_ids = 0;
-	vectorize_list(&k->body, false);
+	vectorize_list(&k->body);
 }

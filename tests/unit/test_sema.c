@@ -1044,6 +1044,40 @@ START_TEST(protocol_api)
 }
 END_TEST
 
+/* pipeline.c's table and the code passes: the ir target shows the program as lowered, a code target
+   runs the code passes first (four consecutive stores become one vector store), once per program. */
+START_TEST(pipeline_targets)
+{
+	static const char *const names[] = {"cuda", "cuh", "emu", "emu-cuh", "ptx", "ir"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const Target *t = target_named(names[i]);
+		ck_assert_ptr_nonnull(t);
+		ck_assert_str_eq(t->name, names[i]);
+		ck_assert(t->code_passes == (strcmp(names[i], "ir") != 0));
+	}
+	ck_assert_ptr_null(target_named("cubin"));
+	ck_assert_str_eq(target_named("emu")->ext, ".cu");
+	ck_assert_str_eq(target_named("ptx")->tool, "ptxas");
+	Program *p = accepted(kernel_body("let tid = thread_idx.x;\nOut[tid, 0] = 1.0;\nOut[tid, 1] = 2.0;\n"
+	                                  "Out[tid, 2] = 3.0;\nOut[tid, 3] = 4.0;"));
+	KernelIR *k = LIST_AT(p->kernels, KernelIR, 0);
+	LStmt *first = LIST_AT(k->body, LStmt, count_kind(&k->body, L_LET));
+	ck_assert_int_eq(first->kind, L_STORE);
+	TargetOptions opt = {.arch = "sm_100a"};
+	Buf out = {0};
+	ck_assert(pipeline_emit(p, target_named("ir"), &opt, &out));
+	ck_assert_ptr_nonnull(strstr(out.data, "Out[(tid * 64) + 3] = 4.0"));
+	ck_assert(!p->code_passes_done);
+	ck_assert_int_eq(first->vec, 0);
+	buf_free(&out);
+	ck_assert(pipeline_emit(p, target_named("ptx"), &opt, &out));
+	ck_assert_ptr_nonnull(strstr(out.data, ".target sm_100a"));
+	ck_assert(p->code_passes_done);
+	ck_assert_int_eq(first->vec, 4);
+	buf_free(&out);
+}
+END_TEST
+
 static Suite *
 sema_suite(void)
 {
@@ -1079,6 +1113,7 @@ sema_suite(void)
 	ADD_CASE(s, instruction_checks);
 	ADD_CASE(s, register_loops);
 	ADD_CASE(s, protocol_api);
+	ADD_CASE(s, pipeline_targets);
 	return s;
 }
 
