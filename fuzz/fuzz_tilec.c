@@ -87,11 +87,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		ast_dump(devnull, &items);
 		Program *prog = lower_program(&items, "fuzz.tile");
 		if (prog && !error_count) {
-			/* --emit=cu, --target=emu and --emit=ptx: the output is discarded */
-			const Target *targets[] = {&target_cuda, &target_emu, &target_ptx, &target_ir};
+			/* --emit=ir, then --emit=cu, --target=emu and --emit=ptx after the code passes (once, as in the
+			   driver): the output is discarded */
+			const char *targets[] = {"ir", "cuda", "emu", "ptx"};
+			TargetOptions opt = {.arch = "sm_100a"};
 			for (int t = 0; t < 4; t++) {
 				Buf out = {0};
-				targets[t]->emit(prog, "sm_100a", &out);
+				pipeline_emit(prog, target_named(targets[t]), &opt, &out);
 				buf_free(&out);
 			}
 		}

@@ -736,7 +736,7 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 {
 	int file = source_count();
 	List items = {0};
-	if (!include_load(path, include_dirs, &items, NULL))
+	if (!pipeline_read(path, include_dirs, &items, NULL))
 		return 1;
 	size_t len;
 	const char *text = source_text(file, &len);
@@ -776,7 +776,7 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 	want.line = line;
 	want.n = 0;
 	scratch_hold(true); /* the apply's views are drawn after lowering */
-	lower_program_observed(&items, path, &(LowerObserver){draw_apply, draw_copy});
+	pipeline_lower(&items, path, &(LowerObserver){draw_apply, draw_copy});
 	want.active = false;
 	for (int i = 0; i < found.n; i++) {
 		const Drawn *d = drawn_of(stmts[i]);

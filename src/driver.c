@@ -1,4 +1,4 @@
-/* driver.c: the tilec command: options, the target table of emitters, output files and depfiles. */
+/* driver.c: the tilec command: options, the choice of a target (pipeline.c's table), output files and depfiles. */
 #define _XOPEN_SOURCE 700 /* realpath */
 #include <errno.h>
 #include <fcntl.h>
@@ -713,7 +713,7 @@ compile(Options *opt)
 			ok = lexer_dump_tokens(source_add(opt->input, text, n), mem) && !error_count;
 		} else {
 			List items = {0};
-			ok = include_load(opt->input, &opt->include_dirs, &items, &deps);
+			ok = pipeline_read(opt->input, &opt->include_dirs, &items, &deps);
 			if (ok)
 				ast_dump(mem, &items);
 		}
@@ -724,9 +724,9 @@ compile(Options *opt)
 		return rc;
 	}
 	List items = {0};
-	if (!include_load(opt->input, &opt->include_dirs, &items, &deps))
+	if (!pipeline_read(opt->input, &opt->include_dirs, &items, &deps))
 		return 1;
-	Program *prog = lower_program(&items, base_name(source_path(0)));
+	Program *prog = pipeline_lower(&items, base_name(source_path(0)), NULL);
 	if (!prog || error_count)
 		return 1;
 	if (!output)
@@ -735,22 +735,20 @@ compile(Options *opt)
 	 * PTX through ptxas (--via=nvcc: nvcc -cubin); ir: the lowered program, the same for every target */
 	if (kind == K_CUH && !prog->devices.n)
 		warn(WARN_EMPTY_OUTPUT, no_loc, "%s declares no device function; the header is empty", prog->source_name);
-	const Target *target = kind == K_IR ? &target_ir
-	                       : kind == K_CUH ? (opt->emu ? &target_emu_cuh : &target_cuh)
-	                       : opt->emu ? &target_emu
-	                       : kind == K_CU || opt->via_nvcc ? &target_cuda : &target_ptx;
+	const Target *target = target_named(kind == K_IR ? "ir"
+	                                    : kind == K_CUH ? (opt->emu ? "emu-cuh" : "cuh")
+	                                    : opt->emu ? "emu"
+	                                    : kind == K_CU || opt->via_nvcc ? "cuda" : "ptx");
 	Buf text = {0}, built = {0};
 	int rc = 0;
-	for (int i = 0; target != &target_ir && i < prog->kernels.n; i++) /* the code's shape for the code emitters */
-		vectorize(LIST_AT(prog->kernels, KernelIR, i));
-	for (int i = 0; target != &target_ir && i < prog->devices.n; i++)
-		vectorize(LIST_AT(prog->devices, KernelIR, i));
-	if (!target->emit(prog, opt->arch, &text)) {
+	TargetOptions topt = {.arch = opt->arch};
+	if (!pipeline_emit(prog, target, &topt, &text)) {
 		buf_free(&text);
 		return 1;
 	}
 	Buf *result = &text;
-	if (kind == K_CUBIN || (kind == K_PTX && target != &target_ptx)) {
+	/* a cubin, or PTX from the CUDA C target: its output built by the target's tool */
+	if (strcmp(target->ext, kind_ext(kind)) != 0) {
 		rc = tool_build(target->tool, &text, kind, opt->arch, &opt->xptxas, prog, &built);
 		result = &built;
 		if (rc == 0 && error_count)

@@ -1436,11 +1436,12 @@ cu_header_guard(const char *source_name, const char *body)
 }
 
 bool
-cu_write(Program *p, const char *arch, const CuDialect *d, bool header, Buf *out)
+cu_write(Program *p, const TargetOptions *opt, const CuDialect *d, bool header, Buf *out)
 {
 	Buf body = {0};
 	E = (CuWriter){0};
 	E.d = d;
+	E.opt = opt;
 	E.out = &body;
 	E.header = header;
 	for (int i = 0; (d->devices || header) && i < p->devices.n; i++) {
@@ -1468,7 +1469,7 @@ cu_write(Program *p, const char *arch, const CuDialect *d, bool header, Buf *out
 		kernel(LIST_AT(p->kernels, KernelIR, i));
 	}
 	const char *guard = header ? cu_header_guard(p->source_name, body.data ? body.data : "") : NULL;
-	d->file(&E, p, arch, guard, out);
+	d->file(&E, p, opt->arch, guard, out);
 	cu_helpers(&E, out);
 	buf_puts(out, body.data ? body.data : "");
 	if (guard)
@@ -1527,17 +1528,14 @@ static const CuDialect cuda = {
 	.file = cuda_file,
 };
 
-static bool
-emit_cuda(Program *p, const char *arch, Buf *out)
+bool
+emit_cuda(Program *p, const TargetOptions *opt, Buf *out)
 {
-	return cu_write(p, arch, &cuda, false, out);
+	return cu_write(p, opt, &cuda, false, out);
 }
 
-static bool
-emit_cuh(Program *p, const char *arch, Buf *out)
+bool
+emit_cuh(Program *p, const TargetOptions *opt, Buf *out)
 {
-	return cu_write(p, arch, &cuda, true, out);
+	return cu_write(p, opt, &cuda, true, out);
 }
-
-const Target target_cuda = {"CUDA C", emit_cuda, "nvcc"};
-const Target target_cuh = {"CUDA C header", emit_cuh, NULL};

@@ -45,8 +45,6 @@ emu_where(Loc loc)
 	return r;
 }
 
-EmuPoison *emu_poison;
-
 /* The elements of a register tensor's type in one 32-bit register word. */
 static int
 per_word(const Tensor *t)
@@ -54,21 +52,22 @@ per_word(const Tensor *t)
 	return 32 / etype_bits(t->type);
 }
 
-/* The number of the site (statement, tensor, verb) of a register read in emu_poison->sites. */
+/* The number of the site (statement, tensor, verb) of a register read in TargetOptions.poison. */
 static unsigned
 poison_site(CuWriter *w, const Tensor *t, const char *verb)
 {
 	Loc loc = w->cur ? w->cur->loc : no_loc;
-	for (int i = 0; i < emu_poison->sites.n; i++) {
-		EmuPoisonSite *s = LIST_AT(emu_poison->sites, EmuPoisonSite, i);
+	EmuPoison *poison = w->opt->poison;
+	for (int i = 0; i < poison->sites.n; i++) {
+		EmuPoisonSite *s = LIST_AT(poison->sites, EmuPoisonSite, i);
 		if (s->tensor == t && s->verb == verb && s->loc.file == loc.file && s->loc.first_line == loc.first_line &&
 		    s->loc.first_column == loc.first_column)
 			return (unsigned)i;
 	}
 	EmuPoisonSite *s = pool_alloc(sizeof *s);
 	*s = (EmuPoisonSite){loc, t, verb};
-	list_push(&emu_poison->sites, s);
-	return (unsigned)(emu_poison->sites.n - 1);
+	list_push(&poison->sites, s);
+	return (unsigned)(poison->sites.n - 1);
 }
 
 /* A read of a register word goes through the pending-load check, and for tilec run through the test that
@@ -79,7 +78,7 @@ emu_reg(CuWriter *w, const Tensor *t, int word, int slot, const char *verb)
 	const char *v = !is_ld_tensor(t) ? pool_printf("%s[%d]", t->cname, word)
 	                : pool_printf("tl_emu_rd(tl_pend_%s[%d] & 0x%xu, %s[%d], \"%s: register %d of '%s' %s\", tl_ld_where)",
 	                              t->cname, word / 32, 1u << (word % 32), t->cname, word, where(w), word, t->name, verb);
-	if (!emu_poison || strcmp(verb, "copied") == 0)
+	if (!w->opt->poison || strcmp(verb, "copied") == 0)
 		return v;
 	int per = per_word(t);
 	unsigned need = slot < 0 ? (1u << per) - 1 : 1u << (slot % per);
@@ -90,7 +89,7 @@ emu_reg(CuWriter *w, const Tensor *t, int word, int slot, const char *verb)
 static void
 emu_reg_written(CuWriter *w, const Tensor *t, int word, int slot)
 {
-	if (emu_poison) {
+	if (w->opt->poison) {
 		cu_line_start(w);
 		buf_printf(w->out, "tl_ok_%s[%d] |= 0x%xu;\n", t->cname, word, 1u << (slot % per_word(t)));
 	}
@@ -104,7 +103,7 @@ emu_reg_written(CuWriter *w, const Tensor *t, int word, int slot)
 static void
 emu_reg_copied(CuWriter *w, const RegRef *dst, const RegRef *src)
 {
-	if (!emu_poison)
+	if (!w->opt->poison)
 		return;
 	cu_line_start(w);
 	buf_printf(w->out, "tl_ok_%s[%d] = tl_ok_%s[%d];\n", dst->tensor->cname, dst->word, src->tensor->cname, src->word);
@@ -138,7 +137,7 @@ emu_regs_declared(CuWriter *w, const Tensor *t)
 		if (i % 8 == 7 || i + 1 == t->words)
 			buf_printf(w->out, "0x%08xu;\n", poison);
 	}
-	if (emu_poison) {
+	if (w->opt->poison) {
 		cu_line_start(w);
 		buf_printf(w->out, "unsigned tl_ok_%s[%d] = {0};\n", t->cname, t->words);
 	}
@@ -234,7 +233,7 @@ emu_access(CuWriter *w, const LStmt *s, const char *at)
 	buf_printf(out, "{\n");
 	w->indent++;
 	cu_line_start(w);
-	if (ld && emu_poison) {
+	if (ld && w->opt->poison) {
 		cu_line_start(w);
 		buf_printf(out, "unsigned tl_hw[%d];\n", v->nregs);
 		cu_line_start(w);
@@ -257,7 +256,7 @@ emu_access(CuWriter *w, const LStmt *s, const char *at)
 	cu_line_start(w);
 	buf_printf(out, "tl_emu_access(&tl_emu, %s, %d, %d", img, v->nregs, s->op.pack ? 1 : 0);
 	emu_operands(w, s);
-	buf_printf(out, ", %d, tl_r, \"%s: %s\"%s);\n", ld ? 1 : 0, at, text, ld && emu_poison ? ", tl_hw" : "");
+	buf_printf(out, ", %d, tl_r, \"%s: %s\"%s);\n", ld ? 1 : 0, at, text, ld && w->opt->poison ? ", tl_hw" : "");
 	if (ld) {
 		for (int r = 0; r < v->nregs; r++) {
 			if (r % 8 == 0)
@@ -265,7 +264,7 @@ emu_access(CuWriter *w, const LStmt *s, const char *at)
 			buf_printf(out, "%s[%d] = tl_r[%d];%s", v->regs[r].tensor->cname, v->regs[r].word, r,
 			           r + 1 == v->nregs || r % 8 == 7 ? "\n" : " ");
 		}
-		for (int r = 0; r < v->nregs && emu_poison; r++) {
+		for (int r = 0; r < v->nregs && w->opt->poison; r++) {
 			if (r % 4 == 0)
 				cu_line_start(w);
 			buf_printf(out, "tl_ok_%s[%d] = tl_emu_parts(tl_hw[%d], %d);%s", v->regs[r].tensor->cname, v->regs[r].word,
@@ -448,28 +447,27 @@ emu_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out)
 	image_tables(w, out);
 }
 
-EmuRace *emu_race;
-
-/* The numbers of the statement being written and of tensor t in emu_race, each known once. */
+/* The numbers of the statement being written and of tensor t in TargetOptions.race, each known once. */
 static unsigned long long
 race_key(CuWriter *w, const Tensor *t, int *site)
 {
 	Loc loc = w->cur ? w->cur->loc : no_loc;
+	EmuRace *race = w->opt->race;
 	int tensor = 0;
-	while (tensor < emu_race->tensors.n && strcmp(LIST_AT(emu_race->tensors, Tensor, tensor)->cname, t->cname) != 0)
+	while (tensor < race->tensors.n && strcmp(LIST_AT(race->tensors, Tensor, tensor)->cname, t->cname) != 0)
 		tensor++;
-	if (tensor == emu_race->tensors.n)
-		list_push(&emu_race->tensors, (void *)t);
-	for (*site = 0; *site < emu_race->sites.n; ++*site) {
-		EmuSite *s = LIST_AT(emu_race->sites, EmuSite, *site);
-		if (s->tensor == LIST_AT(emu_race->tensors, Tensor, tensor) && s->loc.file == loc.file &&
+	if (tensor == race->tensors.n)
+		list_push(&race->tensors, (void *)t);
+	for (*site = 0; *site < race->sites.n; ++*site) {
+		EmuSite *s = LIST_AT(race->sites, EmuSite, *site);
+		if (s->tensor == LIST_AT(race->tensors, Tensor, tensor) && s->loc.file == loc.file &&
 		    s->loc.first_line == loc.first_line && s->loc.first_column == loc.first_column)
 			break;
 	}
-	if (*site == emu_race->sites.n) {
+	if (*site == race->sites.n) {
 		EmuSite *s = pool_alloc(sizeof *s);
-		*s = (EmuSite){loc, LIST_AT(emu_race->tensors, Tensor, tensor)};
-		list_push(&emu_race->sites, s);
+		*s = (EmuSite){loc, LIST_AT(race->tensors, Tensor, tensor)};
+		list_push(&race->sites, s);
 	}
 	return (unsigned long long)tensor << 40 | (unsigned long long)(t->kind == TK_SHARED) << 63;
 }
@@ -482,7 +480,7 @@ emu_global_access(CuWriter *w, const Tensor *t, IExpr *const *coords, const View
                   bool write)
 {
 	int site = 0;
-	if (emu_race) {
+	if (w->opt->race) {
 		unsigned long long key = race_key(w, t, &site);
 		buf_printf(w->out, "tl_emu_race(0x%llxull, %du, %d, ", key, site, write ? 1 : 0);
 	}
@@ -522,7 +520,7 @@ emu_global_access(CuWriter *w, const Tensor *t, IExpr *const *coords, const View
 		buf_puts(w->out, "}) + ");
 	}
 	cu_expr(w, index);
-	if (emu_race)
+	if (w->opt->race)
 		buf_puts(w->out, ")");
 }
 
@@ -609,21 +607,18 @@ emu_refuses(const Program *p)
 	return refused;
 }
 
-static bool
-emit_emu(Program *p, const char *arch, Buf *out)
+bool
+emit_emu(Program *p, const TargetOptions *opt, Buf *out)
 {
 	if (emu_refuses(p))
 		return false;
 	M.ld_tensors = M.images = (List){0};
-	return cu_write(p, arch, &emu, false, out);
+	return cu_write(p, opt, &emu, false, out);
 }
 
-static bool
-emit_emu_cuh(Program *p, const char *arch, Buf *out)
+bool
+emit_emu_cuh(Program *p, const TargetOptions *opt, Buf *out)
 {
 	M.ld_tensors = M.images = (List){0};
-	return cu_write(p, arch, &emu, true, out);
+	return cu_write(p, opt, &emu, true, out);
 }
-
-const Target target_emu = {"CUDA C for the emulator", emit_emu, NULL};
-const Target target_emu_cuh = {"CUDA C header for the emulator", emit_emu_cuh, NULL};

@@ -2781,9 +2781,10 @@ kernel(KernelIR *k, int ki, Buf *out)
 	buf_free(&body);
 }
 
-static bool
-emit_ptx(Program *p, const char *arch, Buf *out)
+bool
+emit_ptx(Program *p, const TargetOptions *opt, Buf *out)
 {
+	const char *arch = opt->arch;
 	const Arch *target = arch_find(arch);
 	if (!target)
 		fatal("emit_ptx: no PTX version for %s", arch);
@@ -2795,5 +2796,3 @@ emit_ptx(Program *p, const char *arch, Buf *out)
 		kernel(LIST_AT(p->kernels, KernelIR, i), i, out);
 	return true;
 }
-
-const Target target_ptx = {"PTX", emit_ptx, "ptxas"};

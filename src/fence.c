@@ -207,15 +207,15 @@ tc_conflict(const TcUse *a, const TcUse *c)
 
 /* The warps of cur for which cond may hold (then) and may not (els), by evaluating it for each thread. */
 static void
-split_by(const IExpr *cond, uint64_t cur, int threads, uint64_t *then, uint64_t *els)
+split_by(const IExpr *cond, uint64_t cur, const KernelIR *k, uint64_t *then, uint64_t *els)
 {
 	*then = *els = 0;
-	for (int w = 0; w < 64 && w * 32 < threads; w++) {
+	for (int w = 0; w < 64 && w * 32 < k->threads; w++) {
 		if (!(cur >> w & 1))
 			continue;
-		for (int l = 0; l < 32 && w * 32 + l < threads; l++) {
+		for (int l = 0; l < 32 && w * 32 + l < k->threads; l++) {
 			int64_t v;
-			if (!ie_eval_thread(cond, w * 32 + l, &v)) {
+			if (!ie_eval_thread(cond, k->block, w * 32 + l, &v)) {
 				*then = *els = cur;
 				return;
 			}
@@ -226,7 +226,7 @@ split_by(const IExpr *cond, uint64_t cur, int threads, uint64_t *then, uint64_t 
 
 /* The tensor memory work of statements nested in control flow, executed by the warps of cur. */
 static void
-tc_use_of(const List *stmts, uint64_t cur, int threads, TcUse *u)
+tc_use_of(const List *stmts, uint64_t cur, const KernelIR *k, TcUse *u)
 {
 	for (int i = 0; i < stmts->n; i++) {
 		const LStmt *s = LIST_AT(*stmts, LStmt, i);
@@ -245,13 +245,13 @@ tc_use_of(const List *stmts, uint64_t cur, int threads, TcUse *u)
 			break;
 		case L_IF: {
 			uint64_t then, els;
-			split_by(s->cond, cur, threads, &then, &els);
-			tc_use_of(&s->body, then, threads, u);
-			tc_use_of(&s->els, els, threads, u);
+			split_by(s->cond, cur, k, &then, &els);
+			tc_use_of(&s->body, then, k, u);
+			tc_use_of(&s->els, els, k, u);
 			break;
 		}
 		default:
-			tc_use_of(&s->body, cur, threads, u);
+			tc_use_of(&s->body, cur, k, u);
 			break;
 		}
 	}
@@ -298,14 +298,14 @@ fence_prune(KernelIR *k)
 		LStmt *s = LIST_AT(flat, LStmt, i);
 		if (s->kind != L_BARRIER) {
 			List one = {&flat.v[i], 1, 1};
-			tc_use_of(&one, everyone, k->threads, &pending);
+			tc_use_of(&one, everyone, k, &pending);
 			continue;
 		}
 		/* the stretch after it, up to the next barrier of the straight line */
 		TcUse next = {0};
 		for (int j = i + 1; j < flat.n && LIST_AT(flat, LStmt, j)->kind != L_BARRIER; j++) {
 			List one = {&flat.v[j], 1, 1};
-			tc_use_of(&one, everyone, k->threads, &next);
+			tc_use_of(&one, everyone, k, &next);
 		}
 		LStmt *before = i > 0 ? LIST_AT(flat, LStmt, i - 1) : NULL;
 		LStmt *after = i + 1 < flat.n ? LIST_AT(flat, LStmt, i + 1) : NULL;

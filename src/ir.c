@@ -1,9 +1,806 @@
-/* ir.c: the ir target (--emit=ir): the lowered program as readable text, one line per statement, in the
+/* ir.c: the expression IR (IExpr: its nodes built and folded, evaluated, compared, summed in one order)
+ * and the ir target (--emit=ir): the lowered program as readable text, one line per statement, in the
  * spelling of .tile expressions; tcgen05 instructions as the back ends spell them (docs/internals.md). */
 #include <math.h>
 #include <string.h>
 
 #include "tilec.h"
+
+/* ---------------------------------------------------------------- the expression IR */
+
+static const FuncInfo funcs[F_COUNT] = {
+	[F_MIN] = {"min", 2, false}, [F_MAX] = {"max", 2, false}, [F_ABS] = {"abs", 1, false},
+	[F_FMA] = {"fma", 3, true}, [F_EXP] = {"exp", 1, true}, [F_EXP2] = {"exp2", 1, true},
+	[F_LOG] = {"log", 1, true}, [F_LOG2] = {"log2", 1, true}, [F_SQRT] = {"sqrt", 1, true},
+	[F_RSQRT] = {"rsqrt", 1, true}, [F_TANH] = {"tanh", 1, true}, [F_ERF] = {"erf", 1, true},
+	[F_SIN] = {"sin", 1, true}, [F_COS] = {"cos", 1, true},
+};
+
+bool
+func_lookup(const char *name, Func *out)
+{
+	for (int f = 0; f < F_COUNT; f++)
+		if (strcmp(funcs[f].name, name) == 0) {
+			*out = (Func)f;
+			return true;
+		}
+	return false;
+}
+
+const FuncInfo *
+func_info(Func f)
+{
+	return &funcs[f];
+}
+
+const char *
+func_name(Func f)
+{
+	return funcs[f].name;
+}
+
+EType
+value_type(EType t)
+{
+	if (etype_is_float(t))
+		return T_F32;
+	return t == T_U32 || t == T_I64 ? t : T_I32;
+}
+
+IExpr *
+ie_new(IKind kind, EType type)
+{
+	IExpr *e = pool_alloc(sizeof *e);
+	e->kind = kind;
+	e->type = type;
+	return e;
+}
+
+IExpr *
+ie_with_children(const IExpr *e, IExpr *a, IExpr *b, IExpr *index)
+{
+	IExpr *c = pool_alloc(sizeof *c);
+	*c = *e;
+	c->a = a;
+	c->b = b;
+	c->index = index;
+	return c;
+}
+
+IExpr *
+ie_int(int64_t v, EType type)
+{
+	IExpr *e = ie_new(IE_INT, type);
+	e->ival = type == T_U32 ? (int64_t)(uint32_t)v : type == T_I64 ? v : (int64_t)(int32_t)v;
+	return e;
+}
+
+IExpr *
+ie_float(double v)
+{
+	IExpr *e = ie_new(IE_FLOAT, T_F32);
+	e->fval = (float)v;
+	return e;
+}
+
+IExpr *
+ie_builtin(Builtin b)
+{
+	IExpr *e = ie_new(IE_BUILTIN, T_I32);
+	e->builtin = b;
+	return e;
+}
+
+IExpr *
+ie_var(Var *v, EType type)
+{
+	IExpr *e = ie_new(IE_VAR, type);
+	e->var = v;
+	return e;
+}
+
+bool
+ie_is_const(const IExpr *e, int64_t *out)
+{
+	if (e->kind != IE_INT)
+		return false;
+	*out = e->ival;
+	return true;
+}
+
+/* Rounds a float to a 16-bit float format, for constant conversions. */
+static double
+round_to(double v, EType to)
+{
+	if (to == T_BF16) {
+		float f = (float)v;
+		uint32_t bits;
+		memcpy(&bits, &f, 4);
+		if ((bits & 0x7f800000u) != 0x7f800000u)
+			bits += 0x7fffu + ((bits >> 16) & 1);
+		bits &= 0xffff0000u;
+		memcpy(&f, &bits, 4);
+		return f;
+	}
+	if (to == T_F16) {
+		if (v != v || fabs(v) >= 65520.0)
+			return v != v ? v : copysign(INFINITY, v);
+		int exp;
+		frexp(v, &exp);
+		int shift = exp - 1 < -14 ? -24 : exp - 11; /* ulp of the f16 result */
+		return nearbyint(ldexp(v, -shift)) * ldexp(1.0, shift);
+	}
+	return (float)v;
+}
+
+static int64_t
+wrap(int64_t v, EType t)
+{
+	if (t == T_I64)
+		return v;
+	return t == T_U32 ? (int64_t)(uint32_t)v : (int64_t)(int32_t)(uint32_t)v;
+}
+
+static int64_t
+int_convert(int64_t v, EType to)
+{
+	switch (to) {
+	case T_I8: return (int8_t)v;
+	case T_U8: return (uint8_t)v;
+	case T_I16: return (int16_t)v;
+	case T_U16: return (uint16_t)v;
+	case T_U32: return (uint32_t)v;
+	case T_I64: return v;
+	default: return (int32_t)(uint32_t)v;
+	}
+}
+
+/* A float converted to an integer as the GPU's cvt.rzi does (and the emulator): toward zero, saturated to
+   i32 (signed) or u32, NaN to 0; a narrower type then keeps the low bits (int_convert). */
+static int64_t
+float_to_int(double v, bool is_signed)
+{
+	double lo = is_signed ? -2147483648.0 : 0.0, hi = is_signed ? 2147483647.0 : 4294967295.0;
+	return v != v ? 0 : v <= lo ? (int64_t)lo : v >= hi ? (int64_t)hi : (int64_t)v;
+}
+
+IExpr *
+ie_convert(IExpr *e, EType to)
+{
+	EType vt = value_type(to);
+	if (e->kind == IE_INT && !etype_is_float(to))
+		return ie_int(int_convert(e->ival, to), vt);
+	if (e->kind == IE_INT && etype_is_float(to))
+		return ie_float(round_to((double)e->ival, to));
+	if (e->kind == IE_FLOAT && etype_is_float(to))
+		return ie_float(round_to(e->fval, to));
+	if (e->kind == IE_FLOAT && !etype_is_float(to) && to != T_I64)
+		return ie_int(int_convert(float_to_int(e->fval, etype_is_signed(to)), to), vt);
+	if (e->type == to && (to == T_I32 || to == T_U32 || to == T_F32 || to == T_I64))
+		return e;
+	if (e->kind == IE_CONV && e->to == to)
+		return e; /* already rounded to that type */
+	IExpr *c = ie_new(IE_CONV, vt);
+	c->a = e;
+	c->to = to;
+	return c;
+}
+
+static bool
+op_is_compare(Op op)
+{
+	return op >= OP_LT && op <= OP_NE;
+}
+
+/* Folds a binary operation on constants as 32-bit C does; false when it is undefined. */
+static bool
+fold_int(Op op, int64_t x, int64_t y, EType t, int64_t *out)
+{
+	uint32_t ux = (uint32_t)x, uy = (uint32_t)y;
+	bool u = t == T_U32;
+	if (t == T_I64) {
+		/* offsets: + - * only, wrapping as the 64-bit machine does */
+		uint64_t a = (uint64_t)x, b = (uint64_t)y;
+		switch (op) {
+		case OP_ADD: *out = (int64_t)(a + b); return true;
+		case OP_SUB: *out = (int64_t)(a - b); return true;
+		case OP_MUL: *out = (int64_t)(a * b); return true;
+		default: return false;
+		}
+	}
+	switch (op) {
+	case OP_MUL: *out = (int64_t)((uint64_t)x * (uint64_t)y); break;
+	case OP_DIV:
+	case OP_MOD:
+		if (y == 0 || (!u && x == INT32_MIN && y == -1))
+			return false;
+		if (u)
+			*out = op == OP_DIV ? ux / uy : ux % uy;
+		else
+			*out = op == OP_DIV ? x / y : x % y;
+		break;
+	case OP_ADD: *out = x + y; break;
+	case OP_SUB: *out = x - y; break;
+	case OP_SHL:
+		if (uy >= 32)
+			return false;
+		*out = (int64_t)(ux << uy);
+		break;
+	case OP_SHR:
+		if (uy >= 32)
+			return false;
+		*out = u ? (int64_t)(ux >> uy) : (int64_t)((int32_t)ux >> uy);
+		break;
+	case OP_LT: *out = u ? ux < uy : x < y; break;
+	case OP_LE: *out = u ? ux <= uy : x <= y; break;
+	case OP_GT: *out = u ? ux > uy : x > y; break;
+	case OP_GE: *out = u ? ux >= uy : x >= y; break;
+	case OP_EQ: *out = ux == uy; break;
+	case OP_NE: *out = ux != uy; break;
+	case OP_BITAND: *out = ux & uy; break;
+	case OP_BITXOR: *out = ux ^ uy; break;
+	case OP_BITOR: *out = ux | uy; break;
+	case OP_LAND: *out = x && y; break;
+	case OP_LOR: *out = x || y; break;
+	default: return false;
+	}
+	*out = wrap(*out, op_is_compare(op) || op == OP_LAND || op == OP_LOR ? T_I32 : t);
+	return true;
+}
+
+IExpr *
+ie_binary(Op op, IExpr *a, IExpr *b)
+{
+	EType t;
+	if (op == OP_LAND || op == OP_LOR)
+		t = T_I32;
+	else if (op == OP_SHL || op == OP_SHR)
+		t = a->type;
+	else if (a->type == T_F32 || b->type == T_F32)
+		t = T_F32;
+	else if (a->type == T_I64 || b->type == T_I64)
+		t = T_I64;
+	else if (a->type == T_U32 || b->type == T_U32)
+		t = T_U32;
+	else
+		t = T_I32;
+	EType operand = op == OP_SHL || op == OP_SHR ? a->type : t;
+	if (op != OP_LAND && op != OP_LOR) {
+		if (operand == T_F32) {
+			a = ie_convert(a, T_F32);
+			b = ie_convert(b, T_F32);
+		} else if (op != OP_SHL && op != OP_SHR) {
+			a = ie_convert(a, operand);
+			b = ie_convert(b, operand);
+		}
+	}
+	EType result = op_is_compare(op) ? T_I32 : t;
+	int64_t x, y, v;
+	if (a->kind == IE_INT && b->kind == IE_INT && fold_int(op, a->ival, b->ival, operand, &v))
+		return ie_int(v, result);
+	IExpr *e = ie_new(IE_BINARY, result);
+	e->op = op;
+	e->a = a;
+	e->b = b;
+	/* x + 0, x * 1 and friends keep generated address arithmetic readable */
+	if (operand != T_F32) {
+		if (ie_is_const(b, &y) && y == 0 && (op == OP_ADD || op == OP_SUB || op == OP_BITOR || op == OP_SHL))
+			return a;
+		if (ie_is_const(a, &x) && x == 0 && (op == OP_ADD || op == OP_BITOR))
+			return b;
+		if (ie_is_const(b, &y) && y == 1 && (op == OP_MUL || op == OP_DIV))
+			return a;
+		if (ie_is_const(a, &x) && x == 1 && op == OP_MUL)
+			return b;
+	}
+	return e;
+}
+
+uint32_t
+half_bits(double v, EType t)
+{
+	float f = (float)v;
+	uint32_t b;
+	memcpy(&b, &f, 4);
+	if ((b & 0x7fffffffu) > 0x7f800000u)
+		return 0x7fffu; /* a NaN: the canonical one, as cvt.rn.f16.f32 and cvt.rn.bf16.f32 give */
+	if (t == T_BF16) {
+		return (b + 0x7fffu + ((b >> 16) & 1u)) >> 16; /* to nearest, ties to even */
+	}
+	uint32_t sign = (b >> 16) & 0x8000u;
+	int exp = (int)((b >> 23) & 0xff) - 127;
+	uint32_t man = b & 0x7fffffu;
+	if (exp == 128)
+		return sign | 0x7c00u;
+	/* the bits of the 24-bit significand below an f16's last: 13, more for an f16 subnormal; a
+	   value below half the least subnormal (f32 subnormals and zero too) rounds to zero */
+	int shift = exp < -14 ? 13 - 14 - exp : 13;
+	if (shift > 24)
+		return sign;
+	uint32_t m = man | 0x800000u;
+	uint32_t q = m >> shift, rest = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+	q += rest > half || (rest == half && (q & 1u));
+	/* a carry out of the significand moves into the exponent, up to infinity */
+	uint32_t bits = exp < -14 ? q : (uint32_t)(exp + 14) * 0x400u + q;
+	return sign | (bits >= 0x7c00u ? 0x7c00u : bits);
+}
+
+bool
+ie_eval_thread_block(const IExpr *e, const int dims[3], int thread, const int64_t *block, int64_t *out)
+{
+	int64_t x, y;
+	switch (e->kind) {
+	case IE_INT:
+		*out = e->ival;
+		return true;
+	case IE_BUILTIN:
+		switch (e->builtin) {
+		case B_WARP_ID: *out = thread / 32; return true;
+		case B_LANE_ID: *out = thread % 32; return true;
+		case B_WARPGROUP_ID: *out = thread / 128; return true;
+		case B_THREAD_X: *out = thread % dims[0]; return true;
+		case B_THREAD_Y: *out = thread / dims[0] % dims[1]; return true;
+		case B_THREAD_Z: *out = thread / (dims[0] * dims[1]); return true;
+		case B_BLOCK_X: case B_BLOCK_Y: case B_BLOCK_Z:
+			if (!block)
+				return false;
+			*out = block[e->builtin - B_BLOCK_X];
+			return true;
+		default: return false;
+		}
+	case IE_VAR:
+		return e->var->is_let && e->var->def && ie_eval_thread_block(e->var->def, dims, thread, block, out);
+	case IE_UNARY:
+		if (!ie_eval_thread_block(e->a, dims, thread, block, &x))
+			return false;
+		*out = wrap(e->op == OP_NEG ? -x : e->op == OP_NOT ? !x : ~x, e->op == OP_NOT ? T_I32 : e->type);
+		return true;
+	case IE_SELECT:
+		return ie_eval_thread_block(e->a, dims, thread, block, &x) &&
+		       ie_eval_thread_block(x ? e->b : e->index, dims, thread, block, out);
+	case IE_BINARY:
+		if (!ie_eval_thread_block(e->a, dims, thread, block, &x) ||
+		    !ie_eval_thread_block(e->b, dims, thread, block, &y))
+			return false;
+		return fold_int(e->op, x, y, e->op == OP_SHL || e->op == OP_SHR ? e->a->type : e->a->type, out);
+	case IE_CONV:
+		if (etype_is_float(e->to) || !ie_eval_thread_block(e->a, dims, thread, block, &x))
+			return false;
+		*out = int_convert(x, e->to);
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool
+ie_eval_thread(const IExpr *e, const int dims[3], int thread, int64_t *out)
+{
+	return ie_eval_thread_block(e, dims, thread, NULL, out);
+}
+
+/* Whether an i32 value is known not to be negative (signed overflow being undefined in C); var_nonneg,
+   where given, knows more variables than their definitions say (the PTX emitter's loop counters). */
+bool
+ie_nonneg_with(const IExpr *e, bool (*var_nonneg)(const Var *))
+{
+	int64_t c;
+	if (ie_is_const(e, &c))
+		return c >= 0;
+	switch (e->kind) {
+	case IE_BUILTIN:
+		return true;
+	case IE_VAR:
+		if (var_nonneg && var_nonneg(e->var))
+			return true;
+		return e->var->is_let && e->var->def && ie_nonneg_with(e->var->def, var_nonneg);
+	case IE_SELECT:
+		return ie_nonneg_with(e->b, var_nonneg) && ie_nonneg_with(e->index, var_nonneg);
+	case IE_BINARY:
+		if (e->type != T_I32)
+			return false;
+		switch (e->op) {
+		case OP_BITAND: return ie_nonneg_with(e->a, var_nonneg) || ie_nonneg_with(e->b, var_nonneg);
+		case OP_MOD: return ie_nonneg_with(e->a, var_nonneg); /* C's remainder has the sign of the dividend */
+		case OP_ADD: case OP_MUL: case OP_DIV: case OP_SHR: case OP_BITOR: case OP_BITXOR:
+			return ie_nonneg_with(e->a, var_nonneg) && ie_nonneg_with(e->b, var_nonneg);
+		default: return false;
+		}
+	default:
+		return false;
+	}
+}
+
+bool
+ie_nonneg(const IExpr *e)
+{
+	return ie_nonneg_with(e, NULL);
+}
+
+bool
+ie_params_only(const IExpr *e)
+{
+	if (!e)
+		return true;
+	switch (e->kind) {
+	case IE_INT:
+		return true;
+	case IE_VAR:
+		return e->var->is_param && e->type != T_F32;
+	case IE_UNARY:
+	case IE_BINARY:
+	case IE_SELECT:
+	case IE_CONV:
+	case IE_CALL:
+		return e->type != T_F32 && ie_params_only(e->a) && ie_params_only(e->b) && ie_params_only(e->index);
+	default:
+		return false;
+	}
+}
+
+bool
+ie_eval_params(const IExpr *e, int64_t (*value)(const Var *v, void *ctx), void *ctx, int64_t *out)
+{
+	int64_t x, y;
+	switch (e->kind) {
+	case IE_INT:
+		*out = e->ival;
+		return true;
+	case IE_VAR:
+		if (!e->var->is_param)
+			return false;
+		*out = wrap(int_convert(value(e->var, ctx), e->var->type), e->type);
+		return true;
+	case IE_UNARY:
+		if (!ie_eval_params(e->a, value, ctx, &x))
+			return false;
+		*out = wrap(e->op == OP_NEG ? (int64_t)(0 - (uint64_t)x) : e->op == OP_NOT ? !x : ~x,
+		            e->op == OP_NOT ? T_I32 : e->type);
+		return true;
+	case IE_SELECT:
+		return ie_eval_params(e->a, value, ctx, &x) && ie_eval_params(x ? e->b : e->index, value, ctx, out);
+	case IE_BINARY:
+		if (!ie_eval_params(e->a, value, ctx, &x))
+			return false;
+		if ((e->op == OP_LAND && !x) || (e->op == OP_LOR && x)) {
+			*out = e->op == OP_LOR; /* C leaves the right side unevaluated */
+			return true;
+		}
+		if (!ie_eval_params(e->b, value, ctx, &y))
+			return false;
+		return fold_int(e->op, x, y, e->a->type, out);
+	case IE_CONV:
+		if (etype_is_float(e->to) || !ie_eval_params(e->a, value, ctx, &x))
+			return false;
+		*out = int_convert(x, e->to);
+		return true;
+	case IE_CALL:
+		if (!ie_eval_params(e->a, value, ctx, &x))
+			return false;
+		if (e->fn == F_ABS) {
+			*out = wrap(x < 0 ? (int64_t)(0 - (uint64_t)x) : x, e->type);
+			return true;
+		}
+		if ((e->fn != F_MIN && e->fn != F_MAX) || !ie_eval_params(e->b, value, ctx, &y))
+			return false;
+		bool less = e->type == T_U32 ? (uint32_t)x < (uint32_t)y : x < y;
+		*out = less == (e->fn == F_MIN) ? x : y;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* Whether e may differ between the lanes of a warp (BY_LANE), the threads of a CTA (BY_THREAD), or does by
+   the thread's indices with no memory, register or var in between (BY_INDEX). */
+enum { BY_LANE, BY_THREAD, BY_INDEX };
+
+static bool
+may_differ(const IExpr *e, int by)
+{
+	if (!e)
+		return false;
+	switch (e->kind) {
+	case IE_BUILTIN:
+		if (by == BY_LANE)
+			return e->builtin == B_LANE_ID || e->builtin == B_THREAD_X || e->builtin == B_THREAD_Y ||
+			       e->builtin == B_THREAD_Z;
+		return e->builtin != B_BLOCK_X && e->builtin != B_BLOCK_Y && e->builtin != B_BLOCK_Z;
+	case IE_VAR:
+		if (by == BY_LANE)
+			return e->var->varying;
+		if (by == BY_INDEX)
+			return e->var->is_let && may_differ(e->var->def, by);
+		return e->var->varying || e->var->per_thread || (e->var->is_let && may_differ(e->var->def, by));
+	case IE_REG:
+		return by != BY_INDEX;
+	case IE_LOAD:
+		return by != BY_INDEX && may_differ(e->index, by);
+	case IE_SADDR:
+		return may_differ(e->index, by);
+	default:
+		return may_differ(e->a, by) || may_differ(e->b, by) || may_differ(e->index, by);
+	}
+}
+
+bool
+ie_varying(const IExpr *e)
+{
+	return may_differ(e, BY_LANE);
+}
+
+bool
+ie_per_thread(const IExpr *e)
+{
+	return may_differ(e, BY_THREAD);
+}
+
+bool
+ie_thread_index(const IExpr *e)
+{
+	return may_differ(e, BY_INDEX);
+}
+
+const IExpr *
+global_index(const Tensor *t, const IExpr *index)
+{
+	if (!t->base_off)
+		return index;
+	return ie_binary(OP_ADD, t->base_off, ie_convert((IExpr *)index, T_I64));
+}
+
+int
+tensor_align(const Tensor *t)
+{
+	int a = t->base_align ? t->base_align : 16;
+	for (int i = 0; i < t->align_from.n; i++) {
+		int b = tensor_align(LIST_AT(t->align_from, Tensor, i));
+		a = b < a ? b : a;
+	}
+	return a;
+}
+
+bool
+view_at_same(const ViewAt *a, const ViewAt *b)
+{
+	return !strcmp(a->name, b->name) && !strcmp(a->base, b->base) && a->rank == b->rank &&
+	       !memcmp(a->dims, b->dims, sizeof a->dims);
+}
+
+/* Whether two view accesses (ViewAt) are the same view at the same indices. */
+static bool
+view_at_equal(const ViewAt *a, const ViewAt *b)
+{
+	if (a == b)
+		return true;
+	if (!a || !b || !view_at_same(a, b))
+		return false;
+	for (int i = 0; i < a->rank; i++)
+		if (!ie_equal(a->at[i], b->at[i]))
+			return false;
+	return true;
+}
+
+bool
+ie_equal(const IExpr *a, const IExpr *b)
+{
+	if (!a || !b)
+		return a == b;
+	if (a->kind != b->kind || a->type != b->type)
+		return false;
+	switch (a->kind) {
+	case IE_INT: return a->ival == b->ival;
+	case IE_FLOAT: return memcmp(&a->fval, &b->fval, sizeof a->fval) == 0;
+	case IE_VAR: return a->var == b->var;
+	case IE_BUILTIN: return a->builtin == b->builtin;
+	case IE_LOAD: return a->tensor == b->tensor && ie_equal(a->index, b->index) && view_at_equal(a->view_at, b->view_at);
+	case IE_SADDR: return a->tensor == b->tensor && ie_equal(a->index, b->index);
+	case IE_REG: return a->tensor == b->tensor && a->slot == b->slot;
+	case IE_UNARY: return a->op == b->op && ie_equal(a->a, b->a);
+	case IE_BINARY: return a->op == b->op && ie_equal(a->a, b->a) && ie_equal(a->b, b->b) && ie_equal(a->index, b->index);
+	case IE_CONV: return a->to == b->to && ie_equal(a->a, b->a);
+	case IE_CALL: return a->fn == b->fn && ie_equal(a->a, b->a) && ie_equal(a->b, b->b) && ie_equal(a->index, b->index);
+	case IE_SELECT: return ie_equal(a->a, b->a) && ie_equal(a->b, b->b) && ie_equal(a->index, b->index);
+	}
+	return false;
+}
+
+static IExpr *
+node(IKind kind, EType type, Op op, IExpr *a, IExpr *b)
+{
+	IExpr *e = ie_new(kind, type);
+	e->op = op;
+	e->a = a;
+	e->b = b;
+	return e;
+}
+
+static int
+cmp_int(int64_t a, int64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+static int
+cmp_name(const char *a, const char *b)
+{
+	return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
+}
+
+int
+ie_order(const IExpr *a, const IExpr *b)
+{
+	if (!a || !b)
+		return !a - !b ? (!a ? -1 : 1) : 0;
+	/* constants last, so that they end a sum where ie_split_offset takes them */
+	int ca = a->kind == IE_INT, cb = b->kind == IE_INT;
+	int c = ca != cb ? ca - cb : cmp_int(a->kind, b->kind);
+	if (!c)
+		c = cmp_int(a->type, b->type);
+	if (c)
+		return c;
+	switch (a->kind) {
+	case IE_INT: return cmp_int(a->ival, b->ival);
+	case IE_FLOAT: return memcmp(&a->fval, &b->fval, sizeof a->fval);
+	case IE_VAR: return cmp_name(a->var->cname, b->var->cname);
+	case IE_BUILTIN: return cmp_int(a->builtin, b->builtin);
+	case IE_REG:
+		c = cmp_name(a->tensor->cname, b->tensor->cname);
+		return c ? c : cmp_int(a->slot, b->slot);
+	case IE_LOAD:
+	case IE_SADDR:
+		c = cmp_name(a->tensor->cname, b->tensor->cname);
+		return c ? c : ie_order(a->index, b->index);
+	case IE_CONV:
+		c = cmp_int(a->to, b->to);
+		return c ? c : ie_order(a->a, b->a);
+	case IE_UNARY:
+	case IE_BINARY:
+	case IE_CALL:
+	case IE_SELECT:
+		c = a->kind == IE_CALL ? cmp_int(a->fn, b->fn) : cmp_int(a->op, b->op);
+		if (!c)
+			c = ie_order(a->a, b->a);
+		if (!c)
+			c = ie_order(a->b, b->b);
+		return c ? c : ie_order(a->index, b->index);
+	}
+	return 0;
+}
+
+static void
+sum_terms(IExpr *e, EType type, List *terms)
+{
+	if (e->kind == IE_BINARY && e->op == OP_ADD && e->type == type && e->a->type == type && e->b->type == type) {
+		sum_terms(e->a, type, terms);
+		sum_terms(e->b, type, terms);
+	} else {
+		list_push(terms, e);
+	}
+}
+
+IExpr *
+ie_sorted_sum(IExpr *e)
+{
+	if (!e || e->kind != IE_BINARY || e->op != OP_ADD || (e->type != T_I32 && e->type != T_U32 && e->type != T_I64))
+		return e;
+	List terms = {0};
+	sum_terms(e, e->type, &terms);
+	/* insertion sort: sums have a few terms, and equal terms keep their order */
+	for (int i = 1; i < terms.n; i++)
+		for (int j = i; j > 0 && ie_order(terms.v[j - 1], terms.v[j]) > 0; j--) {
+			void *t = terms.v[j];
+			terms.v[j] = terms.v[j - 1];
+			terms.v[j - 1] = t;
+		}
+	IExpr *sum = terms.v[0];
+	for (int i = 1; i < terms.n; i++)
+		sum = node(IE_BINARY, e->type, OP_ADD, sum, terms.v[i]);
+	return sum;
+}
+
+/* Only through i32 and i64 + and -: their overflow is undefined in C, so moving a constant out cannot
+ * change a defined result; an unsigned index wraps before it is widened. */
+IExpr *
+ie_split_offset(IExpr *e, int64_t *c)
+{
+	int64_t v;
+	if (ie_is_const(e, &v)) {
+		*c = v;
+		return NULL;
+	}
+	if (e->kind == IE_BINARY && (e->type == T_I32 || e->type == T_I64) && (e->op == OP_ADD || e->op == OP_SUB) &&
+	    e->a->type == e->type && e->b->type == e->type) {
+		int64_t ca, cb;
+		IExpr *ra = ie_split_offset(e->a, &ca), *rb = ie_split_offset(e->b, &cb);
+		if (ca || cb) {
+			*c = e->op == OP_ADD ? ca + cb : ca - cb;
+			if (!rb)
+				return ra;
+			if (!ra)
+				return e->op == OP_ADD ? rb : node(IE_UNARY, e->type, OP_NEG, rb, NULL);
+			return node(IE_BINARY, e->type, e->op, ra, rb);
+		}
+	}
+	if (e->kind == IE_CONV && e->to == T_I64 && e->a->type == T_I32) {
+		/* (long long)(x + k) is (long long)x + k for the same reason: a runtime shape's column
+		   c + j then shares its row's 64-bit address (copy_wait_split: 255 registers, 400 bytes of
+		   spills before, as nvcc, which knows the add cannot wrap, 128 after) */
+		int64_t ca;
+		IExpr *ra = ie_split_offset(e->a, &ca);
+		if (ca) {
+			*c = ca;
+			return ra ? ie_convert(ra, T_I64) : NULL;
+		}
+	}
+	*c = 0;
+	return e;
+}
+
+/* The largest power of two (up to 2^20) known to divide an integer value; powers of two divide
+ * 2^32, so wrapping arithmetic keeps them. */
+int64_t
+known_factor(const IExpr *e)
+{
+	const int64_t top = 1 << 20;
+	int64_t v;
+	if (!e)
+		return top;
+	if (ie_is_const(e, &v)) {
+		uint32_t u = (uint32_t)v;
+		return u == 0 ? top : (int64_t)(u & -u) < top ? (int64_t)(u & -u) : top;
+	}
+	switch (e->kind) {
+	case IE_VAR:
+		return e->var->is_let && e->var->def ? known_factor(e->var->def) : 1;
+	case IE_CONV:
+		return e->to == T_I32 || e->to == T_U32 || e->to == T_I64 ? known_factor(e->a) : 1;
+	case IE_SELECT: {
+		int64_t b = known_factor(e->b), c = known_factor(e->index);
+		return b < c ? b : c;
+	}
+	case IE_BINARY: {
+		int64_t a = known_factor(e->a), b = e->b ? known_factor(e->b) : 1, r = 1;
+		switch (e->op) {
+		case OP_MUL: r = a * b; break;
+		case OP_ADD:
+		case OP_SUB: r = a < b ? a : b; break;
+		case OP_SHL:
+			r = ie_is_const(e->b, &v) && v >= 0 && v < 32 ? a << v : 1;
+			break;
+		case OP_BITAND: r = a > b ? a : b; break;
+		default: r = 1; break;
+		}
+		return r < top ? r : top;
+	}
+	default:
+		return 1;
+	}
+}
+
+bool
+loads_from(const IExpr *e, const Tensor *t)
+{
+	if (!e)
+		return false;
+	if ((e->kind == IE_LOAD || e->kind == IE_SADDR) && e->tensor == t)
+		return true;
+	return loads_from(e->a, t) || loads_from(e->b, t) || loads_from(e->index, t);
+}
+
+bool
+list_loads(const List *list, const Tensor *t)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		if (loads_from(s->value, t) || loads_from(s->index, t) || loads_from(s->cond, t) || loads_from(s->lo, t) ||
+		    loads_from(s->hi, t) || loads_from(tc_addr(s), t) || list_loads(&s->body, t) || list_loads(&s->els, t))
+			return true;
+	}
+	return false;
+}
+
+/* ---------------------------------------------------------------- the ir target */
 
 typedef struct IrWriter {
 	Buf *out;
@@ -404,11 +1201,12 @@ device(IrWriter *w, KernelIR *k)
 	buf_puts(w->out, "}\n");
 }
 
-static bool
-emit_ir(Program *p, const char *arch, Buf *out)
+bool
+emit_ir(Program *p, const TargetOptions *opt, Buf *out)
 {
 	IrWriter w = {out, 0};
-	buf_printf(out, "// The lowered program of %s for %s (tilec %s, --emit=ir).\n", p->source_name, arch, TILEC_VERSION);
+	buf_printf(out, "// The lowered program of %s for %s (tilec %s, --emit=ir).\n", p->source_name, opt->arch,
+	           TILEC_VERSION);
 	for (int i = 0; i < p->devices.n; i++) {
 		buf_puts(out, "\n");
 		device(&w, LIST_AT(p->devices, KernelIR, i));
@@ -419,5 +1217,3 @@ emit_ir(Program *p, const char *arch, Buf *out)
 	}
 	return true;
 }
-
-const Target target_ir = {"the lowered program", emit_ir, NULL};

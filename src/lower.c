@@ -1452,7 +1452,6 @@ lower_kernel(Walk *walk, Kernel *kd)
 		return NULL;
 	}
 	k->threads = (int)threads;
-	sema_set_block(k->block);
 	if (name_taken(k, kd->name)) {
 		error(kd->name_loc, "kernel name '%s' is reserved in the generated CUDA C; choose another", kd->name);
 		return NULL;
@@ -2364,8 +2363,6 @@ lower_device(Walk *walk, Kernel *kd)
 	k->block[0] = (int)block;
 	k->block[1] = k->block[2] = 1;
 	k->grid[0] = k->grid[1] = k->grid[2] = 1;
-	int threads_dims[3] = {k->threads, 1, 1};
-	sema_set_block(threads_dims);
 	if (name_taken(k, kd->name)) {
 		error(kd->name_loc, "function name '%s' is reserved in the generated CUDA C; choose another", kd->name);
 		return NULL;

@@ -160,7 +160,7 @@ split_warps(Protocol *p, const IExpr *cond, uint64_t *then_warps, uint64_t *else
 		int ntrue = 0, nfalse = 0;
 		for (int l = 0; l < 32 && w * 32 + l < p->k->threads; l++) {
 			int64_t v;
-			if (!ie_eval_thread(cond, w * 32 + l, &v)) {
+			if (!ie_eval_thread(cond, p->k->block, w * 32 + l, &v)) {
 				*then_warps = *else_warps = p->warps;
 				*varying = ie_varying(cond);
 				return;
@@ -189,7 +189,7 @@ thread_values(Protocol *p, const IExpr *e, bool truth, int *first, int64_t *firs
 		int64_t v;
 		if (!(p->warps >> (t / 32) & 1))
 			continue;
-		if (!ie_eval_thread(e, t, &v))
+		if (!ie_eval_thread(e, p->k->block, t, &v))
 			return false;
 		if (truth)
 			v = v != 0;
@@ -1051,8 +1051,8 @@ check_pair_reaches(Protocol *p, const char *opcode, Loc opcode_loc)
 			for (int t = 0; t < p->k->threads * 2; t += 32) {
 				int64_t even, odd, yz = t >= p->k->threads;
 				int64_t first[3] = {2 * pair, yz, yz}, second[3] = {2 * pair + 1, yz, yz};
-				bool known = ie_eval_thread_block(f->cond, t % p->k->threads, first, &even) &&
-				             ie_eval_thread_block(f->cond, t % p->k->threads, second, &odd);
+				bool known = ie_eval_thread_block(f->cond, p->k->block, t % p->k->threads, first, &even) &&
+				             ie_eval_thread_block(f->cond, p->k->block, t % p->k->threads, second, &odd);
 				if (known && !even == !odd)
 					continue;
 				error(opcode_loc, "%s inside a condition on block_idx.x: the pair instruction must be executed by "

@@ -1095,16 +1095,11 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 
 	Buf b = {0};
 	buf_puts(&b, "// tilec run: the --target=emu program with a host main, for the CPU.\n#define TILEC_EMU_HOST 1\n");
-	for (int i = 0; i < prog->kernels.n; i++) /* the code's shape, as tilec --target=emu gives it */
-		vectorize(LIST_AT(prog->kernels, KernelIR, i));
 	EmuRace race = {0};
 	EmuPoison poison = {0};
-	if (warn_enabled(WARN_RACE))
-		emu_race = &race;
-	emu_poison = &poison;
-	target_emu.emit(prog, arch_default()->name, &b);
-	emu_race = NULL;
-	emu_poison = NULL;
+	TargetOptions topt = {.arch = arch_default()->name, .race = warn_enabled(WARN_RACE) ? &race : NULL,
+	                      .poison = &poison};
+	pipeline_emit(prog, target_named("emu"), &topt, &b); /* as tilec --target=emu writes it */
 	if (o->tmems.n)
 		fill_function(&b, fills, o->tmems.n);
 	probe_function(&b, k, grid);
@@ -1207,10 +1202,10 @@ run_main(int argc, char **argv)
 	List items = {0};
 	if (o.tmems.n)
 		scratch_hold(true); /* --tmem fills tensor memory through the layouts' places */
-	bool ok = include_load(o.input, &o.include_dirs, &items, NULL);
+	bool ok = pipeline_read(o.input, &o.include_dirs, &items, NULL);
 	if (!ok || error_count)
 		return 1;
-	Program *prog = lower_program(&items, base_name(o.input));
+	Program *prog = pipeline_lower(&items, base_name(o.input), NULL);
 	if (!prog || error_count || emu_refuses(prog))
 		return 1;
 	KernelIR *k = NULL;

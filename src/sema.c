@@ -1,4 +1,4 @@
-/* sema.c: names and scopes, typing and constant folding of expressions. */
+/* sema.c: names and scopes, and the typing of expressions into the IR (ir.c builds and folds its nodes). */
 #include <math.h>
 #include <string.h>
 
@@ -6,18 +6,11 @@
 
 static List symbols; /* Sym*, innermost last */
 static int depth;
-static int block_dims[3] = {1, 1, 1};
 static int unit_warps; /* sema_set_unit */
 static int barrier;    /* scope_push_isolated: the depth below which only depth 1 is seen */
 
 /* Every name ever declared since sema_reset, to its innermost symbol (NULL once its scopes are gone). */
 static Map table;
-
-void
-sema_set_block(const int dims[3])
-{
-	memcpy(block_dims, dims, sizeof block_dims);
-}
 
 void
 sema_reset(void)
@@ -78,35 +71,6 @@ sym_lookup(const char *name)
 	while (s && s->depth > 1 && s->depth < barrier)
 		s = s->shadowed;
 	return s;
-}
-
-static const struct {
-	const char *name;
-	int arity;
-	bool float_only;
-} funcs[F_COUNT] = {
-	[F_MIN] = {"min", 2, false}, [F_MAX] = {"max", 2, false}, [F_ABS] = {"abs", 1, false},
-	[F_FMA] = {"fma", 3, true}, [F_EXP] = {"exp", 1, true}, [F_EXP2] = {"exp2", 1, true},
-	[F_LOG] = {"log", 1, true}, [F_LOG2] = {"log2", 1, true}, [F_SQRT] = {"sqrt", 1, true},
-	[F_RSQRT] = {"rsqrt", 1, true}, [F_TANH] = {"tanh", 1, true}, [F_ERF] = {"erf", 1, true},
-	[F_SIN] = {"sin", 1, true}, [F_COS] = {"cos", 1, true},
-};
-
-bool
-func_lookup(const char *name, Func *out)
-{
-	for (int f = 0; f < F_COUNT; f++)
-		if (strcmp(funcs[f].name, name) == 0) {
-			*out = (Func)f;
-			return true;
-		}
-	return false;
-}
-
-const char *
-func_name(Func f)
-{
-	return funcs[f].name;
 }
 
 Sym *
@@ -204,263 +168,6 @@ layout_lookup(const char *name, Loc loc)
 		return NULL;
 	}
 	return s->layout;
-}
-
-EType
-value_type(EType t)
-{
-	if (etype_is_float(t))
-		return T_F32;
-	return t == T_U32 || t == T_I64 ? t : T_I32;
-}
-
-static IExpr *
-ie_new(IKind kind, EType type)
-{
-	IExpr *e = pool_alloc(sizeof *e);
-	e->kind = kind;
-	e->type = type;
-	return e;
-}
-
-IExpr *
-ie_with_children(const IExpr *e, IExpr *a, IExpr *b, IExpr *index)
-{
-	IExpr *c = pool_alloc(sizeof *c);
-	*c = *e;
-	c->a = a;
-	c->b = b;
-	c->index = index;
-	return c;
-}
-
-IExpr *
-ie_int(int64_t v, EType type)
-{
-	IExpr *e = ie_new(IE_INT, type);
-	e->ival = type == T_U32 ? (int64_t)(uint32_t)v : type == T_I64 ? v : (int64_t)(int32_t)v;
-	return e;
-}
-
-static IExpr *
-ie_float(double v)
-{
-	IExpr *e = ie_new(IE_FLOAT, T_F32);
-	e->fval = (float)v;
-	return e;
-}
-
-IExpr *
-ie_builtin(Builtin b)
-{
-	IExpr *e = ie_new(IE_BUILTIN, T_I32);
-	e->builtin = b;
-	return e;
-}
-
-IExpr *
-ie_var(Var *v, EType type)
-{
-	IExpr *e = ie_new(IE_VAR, type);
-	e->var = v;
-	return e;
-}
-
-bool
-ie_is_const(const IExpr *e, int64_t *out)
-{
-	if (e->kind != IE_INT)
-		return false;
-	*out = e->ival;
-	return true;
-}
-
-/* Rounds a float to a 16-bit float format, for constant conversions. */
-static double
-round_to(double v, EType to)
-{
-	if (to == T_BF16) {
-		float f = (float)v;
-		uint32_t bits;
-		memcpy(&bits, &f, 4);
-		if ((bits & 0x7f800000u) != 0x7f800000u)
-			bits += 0x7fffu + ((bits >> 16) & 1);
-		bits &= 0xffff0000u;
-		memcpy(&f, &bits, 4);
-		return f;
-	}
-	if (to == T_F16) {
-		if (v != v || fabs(v) >= 65520.0)
-			return v != v ? v : copysign(INFINITY, v);
-		int exp;
-		frexp(v, &exp);
-		int shift = exp - 1 < -14 ? -24 : exp - 11; /* ulp of the f16 result */
-		return nearbyint(ldexp(v, -shift)) * ldexp(1.0, shift);
-	}
-	return (float)v;
-}
-
-static int64_t
-wrap(int64_t v, EType t)
-{
-	if (t == T_I64)
-		return v;
-	return t == T_U32 ? (int64_t)(uint32_t)v : (int64_t)(int32_t)(uint32_t)v;
-}
-
-static int64_t
-int_convert(int64_t v, EType to)
-{
-	switch (to) {
-	case T_I8: return (int8_t)v;
-	case T_U8: return (uint8_t)v;
-	case T_I16: return (int16_t)v;
-	case T_U16: return (uint16_t)v;
-	case T_U32: return (uint32_t)v;
-	case T_I64: return v;
-	default: return (int32_t)(uint32_t)v;
-	}
-}
-
-/* A float converted to an integer as the GPU's cvt.rzi does (and the emulator): toward zero, saturated to
-   i32 (signed) or u32, NaN to 0; a narrower type then keeps the low bits (int_convert). */
-static int64_t
-float_to_int(double v, bool is_signed)
-{
-	double lo = is_signed ? -2147483648.0 : 0.0, hi = is_signed ? 2147483647.0 : 4294967295.0;
-	return v != v ? 0 : v <= lo ? (int64_t)lo : v >= hi ? (int64_t)hi : (int64_t)v;
-}
-
-IExpr *
-ie_convert(IExpr *e, EType to)
-{
-	EType vt = value_type(to);
-	if (e->kind == IE_INT && !etype_is_float(to))
-		return ie_int(int_convert(e->ival, to), vt);
-	if (e->kind == IE_INT && etype_is_float(to))
-		return ie_float(round_to((double)e->ival, to));
-	if (e->kind == IE_FLOAT && etype_is_float(to))
-		return ie_float(round_to(e->fval, to));
-	if (e->kind == IE_FLOAT && !etype_is_float(to) && to != T_I64)
-		return ie_int(int_convert(float_to_int(e->fval, etype_is_signed(to)), to), vt);
-	if (e->type == to && (to == T_I32 || to == T_U32 || to == T_F32 || to == T_I64))
-		return e;
-	if (e->kind == IE_CONV && e->to == to)
-		return e; /* already rounded to that type */
-	IExpr *c = ie_new(IE_CONV, vt);
-	c->a = e;
-	c->to = to;
-	return c;
-}
-
-static bool
-op_is_compare(Op op)
-{
-	return op >= OP_LT && op <= OP_NE;
-}
-
-/* Folds a binary operation on constants as 32-bit C does; false when it is undefined. */
-static bool
-fold_int(Op op, int64_t x, int64_t y, EType t, int64_t *out)
-{
-	uint32_t ux = (uint32_t)x, uy = (uint32_t)y;
-	bool u = t == T_U32;
-	if (t == T_I64) {
-		/* offsets: + - * only, wrapping as the 64-bit machine does */
-		uint64_t a = (uint64_t)x, b = (uint64_t)y;
-		switch (op) {
-		case OP_ADD: *out = (int64_t)(a + b); return true;
-		case OP_SUB: *out = (int64_t)(a - b); return true;
-		case OP_MUL: *out = (int64_t)(a * b); return true;
-		default: return false;
-		}
-	}
-	switch (op) {
-	case OP_MUL: *out = (int64_t)((uint64_t)x * (uint64_t)y); break;
-	case OP_DIV:
-	case OP_MOD:
-		if (y == 0 || (!u && x == INT32_MIN && y == -1))
-			return false;
-		if (u)
-			*out = op == OP_DIV ? ux / uy : ux % uy;
-		else
-			*out = op == OP_DIV ? x / y : x % y;
-		break;
-	case OP_ADD: *out = x + y; break;
-	case OP_SUB: *out = x - y; break;
-	case OP_SHL:
-		if (uy >= 32)
-			return false;
-		*out = (int64_t)(ux << uy);
-		break;
-	case OP_SHR:
-		if (uy >= 32)
-			return false;
-		*out = u ? (int64_t)(ux >> uy) : (int64_t)((int32_t)ux >> uy);
-		break;
-	case OP_LT: *out = u ? ux < uy : x < y; break;
-	case OP_LE: *out = u ? ux <= uy : x <= y; break;
-	case OP_GT: *out = u ? ux > uy : x > y; break;
-	case OP_GE: *out = u ? ux >= uy : x >= y; break;
-	case OP_EQ: *out = ux == uy; break;
-	case OP_NE: *out = ux != uy; break;
-	case OP_BITAND: *out = ux & uy; break;
-	case OP_BITXOR: *out = ux ^ uy; break;
-	case OP_BITOR: *out = ux | uy; break;
-	case OP_LAND: *out = x && y; break;
-	case OP_LOR: *out = x || y; break;
-	default: return false;
-	}
-	*out = wrap(*out, op_is_compare(op) || op == OP_LAND || op == OP_LOR ? T_I32 : t);
-	return true;
-}
-
-IExpr *
-ie_binary(Op op, IExpr *a, IExpr *b)
-{
-	EType t;
-	if (op == OP_LAND || op == OP_LOR)
-		t = T_I32;
-	else if (op == OP_SHL || op == OP_SHR)
-		t = a->type;
-	else if (a->type == T_F32 || b->type == T_F32)
-		t = T_F32;
-	else if (a->type == T_I64 || b->type == T_I64)
-		t = T_I64;
-	else if (a->type == T_U32 || b->type == T_U32)
-		t = T_U32;
-	else
-		t = T_I32;
-	EType operand = op == OP_SHL || op == OP_SHR ? a->type : t;
-	if (op != OP_LAND && op != OP_LOR) {
-		if (operand == T_F32) {
-			a = ie_convert(a, T_F32);
-			b = ie_convert(b, T_F32);
-		} else if (op != OP_SHL && op != OP_SHR) {
-			a = ie_convert(a, operand);
-			b = ie_convert(b, operand);
-		}
-	}
-	EType result = op_is_compare(op) ? T_I32 : t;
-	int64_t x, y, v;
-	if (a->kind == IE_INT && b->kind == IE_INT && fold_int(op, a->ival, b->ival, operand, &v))
-		return ie_int(v, result);
-	IExpr *e = ie_new(IE_BINARY, result);
-	e->op = op;
-	e->a = a;
-	e->b = b;
-	/* x + 0, x * 1 and friends keep generated address arithmetic readable */
-	if (operand != T_F32) {
-		if (ie_is_const(b, &y) && y == 0 && (op == OP_ADD || op == OP_SUB || op == OP_BITOR || op == OP_SHL))
-			return a;
-		if (ie_is_const(a, &x) && x == 0 && (op == OP_ADD || op == OP_BITOR))
-			return b;
-		if (ie_is_const(b, &y) && y == 1 && (op == OP_MUL || op == OP_DIV))
-			return a;
-		if (ie_is_const(a, &x) && x == 1 && op == OP_MUL)
-			return b;
-	}
-	return e;
 }
 
 /* The truth of an operand of && or ||: a float is compared with zero, as in C. */
@@ -779,7 +486,7 @@ call_expr(Expr *e)
 			/* only the functions: a keyword or a variable is no spelling of a call */
 			const char *names[F_COUNT], *hint = cuda_habit(e->name), *best;
 			for (int i = 0; i < F_COUNT; i++)
-				names[i] = funcs[i].name;
+				names[i] = func_name((Func)i);
 			if (hint)
 				note(e->loc, "%s", hint);
 			else if ((best = closest_name(e->name, names, F_COUNT)))
@@ -787,9 +494,9 @@ call_expr(Expr *e)
 		}
 		return NULL;
 	}
-	if (e->args.n != funcs[f].arity) {
-		error(e->loc, "'%s' takes %d argument%s, not %d", funcs[f].name, funcs[f].arity,
-		      funcs[f].arity == 1 ? "" : "s", e->args.n);
+	if (e->args.n != func_info(f)->arity) {
+		error(e->loc, "'%s' takes %d argument%s, not %d", func_info(f)->name, func_info(f)->arity,
+		      func_info(f)->arity == 1 ? "" : "s", e->args.n);
 		return NULL;
 	}
 	IExpr *x[3] = {NULL, NULL, NULL};
@@ -798,9 +505,9 @@ call_expr(Expr *e)
 		x[i] = sema_expr(ae);
 		if (!x[i])
 			return NULL;
-		if (funcs[f].float_only && x[i]->type != T_F32) {
-			error(ae->loc, "'%s' takes float arguments; this one is %s: convert it with f32(...)", funcs[f].name,
-			      etype_name(x[i]->type));
+		if (func_info(f)->float_only && x[i]->type != T_F32) {
+			error(ae->loc, "'%s' takes float arguments; this one is %s: convert it with f32(...)",
+			      func_info(f)->name, etype_name(x[i]->type));
 			return NULL;
 		}
 	}
@@ -980,237 +687,4 @@ const_dims(List *dims, Tensor *t, Loc loc)
 	}
 	t->count = (int)count;
 	return true;
-}
-
-bool
-ie_eval_thread_block(const IExpr *e, int thread, const int64_t *block, int64_t *out)
-{
-	int64_t x, y;
-	switch (e->kind) {
-	case IE_INT:
-		*out = e->ival;
-		return true;
-	case IE_BUILTIN:
-		switch (e->builtin) {
-		case B_WARP_ID: *out = thread / 32; return true;
-		case B_LANE_ID: *out = thread % 32; return true;
-		case B_WARPGROUP_ID: *out = thread / 128; return true;
-		case B_THREAD_X: *out = thread % block_dims[0]; return true;
-		case B_THREAD_Y: *out = thread / block_dims[0] % block_dims[1]; return true;
-		case B_THREAD_Z: *out = thread / (block_dims[0] * block_dims[1]); return true;
-		case B_BLOCK_X: case B_BLOCK_Y: case B_BLOCK_Z:
-			if (!block)
-				return false;
-			*out = block[e->builtin - B_BLOCK_X];
-			return true;
-		default: return false;
-		}
-	case IE_VAR:
-		return e->var->is_let && e->var->def && ie_eval_thread_block(e->var->def, thread, block, out);
-	case IE_UNARY:
-		if (!ie_eval_thread_block(e->a, thread, block, &x))
-			return false;
-		*out = wrap(e->op == OP_NEG ? -x : e->op == OP_NOT ? !x : ~x, e->op == OP_NOT ? T_I32 : e->type);
-		return true;
-	case IE_SELECT:
-		return ie_eval_thread_block(e->a, thread, block, &x) && ie_eval_thread_block(x ? e->b : e->index, thread, block, out);
-	case IE_BINARY:
-		if (!ie_eval_thread_block(e->a, thread, block, &x) || !ie_eval_thread_block(e->b, thread, block, &y))
-			return false;
-		return fold_int(e->op, x, y, e->op == OP_SHL || e->op == OP_SHR ? e->a->type : e->a->type, out);
-	case IE_CONV:
-		if (etype_is_float(e->to) || !ie_eval_thread_block(e->a, thread, block, &x))
-			return false;
-		*out = int_convert(x, e->to);
-		return true;
-	default:
-		return false;
-	}
-}
-
-bool
-ie_eval_thread(const IExpr *e, int thread, int64_t *out)
-{
-	return ie_eval_thread_block(e, thread, NULL, out);
-}
-
-/* Whether an i32 value is known not to be negative (signed overflow being undefined in C); var_nonneg,
-   where given, knows more variables than their definitions say (the PTX emitter's loop counters). */
-bool
-ie_nonneg_with(const IExpr *e, bool (*var_nonneg)(const Var *))
-{
-	int64_t c;
-	if (ie_is_const(e, &c))
-		return c >= 0;
-	switch (e->kind) {
-	case IE_BUILTIN:
-		return true;
-	case IE_VAR:
-		if (var_nonneg && var_nonneg(e->var))
-			return true;
-		return e->var->is_let && e->var->def && ie_nonneg_with(e->var->def, var_nonneg);
-	case IE_SELECT:
-		return ie_nonneg_with(e->b, var_nonneg) && ie_nonneg_with(e->index, var_nonneg);
-	case IE_BINARY:
-		if (e->type != T_I32)
-			return false;
-		switch (e->op) {
-		case OP_BITAND: return ie_nonneg_with(e->a, var_nonneg) || ie_nonneg_with(e->b, var_nonneg);
-		case OP_MOD: return ie_nonneg_with(e->a, var_nonneg); /* C's remainder has the sign of the dividend */
-		case OP_ADD: case OP_MUL: case OP_DIV: case OP_SHR: case OP_BITOR: case OP_BITXOR:
-			return ie_nonneg_with(e->a, var_nonneg) && ie_nonneg_with(e->b, var_nonneg);
-		default: return false;
-		}
-	default:
-		return false;
-	}
-}
-
-bool
-ie_nonneg(const IExpr *e)
-{
-	return ie_nonneg_with(e, NULL);
-}
-
-bool
-ie_params_only(const IExpr *e)
-{
-	if (!e)
-		return true;
-	switch (e->kind) {
-	case IE_INT:
-		return true;
-	case IE_VAR:
-		return e->var->is_param && e->type != T_F32;
-	case IE_UNARY:
-	case IE_BINARY:
-	case IE_SELECT:
-	case IE_CONV:
-	case IE_CALL:
-		return e->type != T_F32 && ie_params_only(e->a) && ie_params_only(e->b) && ie_params_only(e->index);
-	default:
-		return false;
-	}
-}
-
-bool
-ie_eval_params(const IExpr *e, int64_t (*value)(const Var *v, void *ctx), void *ctx, int64_t *out)
-{
-	int64_t x, y;
-	switch (e->kind) {
-	case IE_INT:
-		*out = e->ival;
-		return true;
-	case IE_VAR:
-		if (!e->var->is_param)
-			return false;
-		*out = wrap(int_convert(value(e->var, ctx), e->var->type), e->type);
-		return true;
-	case IE_UNARY:
-		if (!ie_eval_params(e->a, value, ctx, &x))
-			return false;
-		*out = wrap(e->op == OP_NEG ? (int64_t)(0 - (uint64_t)x) : e->op == OP_NOT ? !x : ~x,
-		            e->op == OP_NOT ? T_I32 : e->type);
-		return true;
-	case IE_SELECT:
-		return ie_eval_params(e->a, value, ctx, &x) && ie_eval_params(x ? e->b : e->index, value, ctx, out);
-	case IE_BINARY:
-		if (!ie_eval_params(e->a, value, ctx, &x))
-			return false;
-		if ((e->op == OP_LAND && !x) || (e->op == OP_LOR && x)) {
-			*out = e->op == OP_LOR; /* C leaves the right side unevaluated */
-			return true;
-		}
-		if (!ie_eval_params(e->b, value, ctx, &y))
-			return false;
-		return fold_int(e->op, x, y, e->a->type, out);
-	case IE_CONV:
-		if (etype_is_float(e->to) || !ie_eval_params(e->a, value, ctx, &x))
-			return false;
-		*out = int_convert(x, e->to);
-		return true;
-	case IE_CALL:
-		if (!ie_eval_params(e->a, value, ctx, &x))
-			return false;
-		if (e->fn == F_ABS) {
-			*out = wrap(x < 0 ? (int64_t)(0 - (uint64_t)x) : x, e->type);
-			return true;
-		}
-		if ((e->fn != F_MIN && e->fn != F_MAX) || !ie_eval_params(e->b, value, ctx, &y))
-			return false;
-		bool less = e->type == T_U32 ? (uint32_t)x < (uint32_t)y : x < y;
-		*out = less == (e->fn == F_MIN) ? x : y;
-		return true;
-	default:
-		return false;
-	}
-}
-
-/* Whether e may differ between the lanes of a warp (BY_LANE), the threads of a CTA (BY_THREAD), or does by
-   the thread's indices with no memory, register or var in between (BY_INDEX). */
-enum { BY_LANE, BY_THREAD, BY_INDEX };
-
-static bool
-may_differ(const IExpr *e, int by)
-{
-	if (!e)
-		return false;
-	switch (e->kind) {
-	case IE_BUILTIN:
-		if (by == BY_LANE)
-			return e->builtin == B_LANE_ID || e->builtin == B_THREAD_X || e->builtin == B_THREAD_Y ||
-			       e->builtin == B_THREAD_Z;
-		return e->builtin != B_BLOCK_X && e->builtin != B_BLOCK_Y && e->builtin != B_BLOCK_Z;
-	case IE_VAR:
-		if (by == BY_LANE)
-			return e->var->varying;
-		if (by == BY_INDEX)
-			return e->var->is_let && may_differ(e->var->def, by);
-		return e->var->varying || e->var->per_thread || (e->var->is_let && may_differ(e->var->def, by));
-	case IE_REG:
-		return by != BY_INDEX;
-	case IE_LOAD:
-		return by != BY_INDEX && may_differ(e->index, by);
-	case IE_SADDR:
-		return may_differ(e->index, by);
-	default:
-		return may_differ(e->a, by) || may_differ(e->b, by) || may_differ(e->index, by);
-	}
-}
-
-bool
-ie_varying(const IExpr *e)
-{
-	return may_differ(e, BY_LANE);
-}
-
-bool
-ie_per_thread(const IExpr *e)
-{
-	return may_differ(e, BY_THREAD);
-}
-
-bool
-ie_thread_index(const IExpr *e)
-{
-	return may_differ(e, BY_INDEX);
-}
-
-const IExpr *
-global_index(const Tensor *t, const IExpr *index)
-{
-	if (!t->base_off)
-		return index;
-	return ie_binary(OP_ADD, t->base_off, ie_convert((IExpr *)index, T_I64));
-}
-
-int
-tensor_align(const Tensor *t)
-{
-	int a = t->base_align ? t->base_align : 16;
-	for (int i = 0; i < t->align_from.n; i++) {
-		int b = tensor_align(LIST_AT(t->align_from, Tensor, i));
-		a = b < a ? b : a;
-	}
-	return a;
 }

@@ -537,48 +537,11 @@ void sym_poison(const char *name, Loc loc);
  * the nearest of the names in scope (in_scope), extra, and the keywords and builtins. */
 void note_spelling(const char *name, Loc loc, bool in_scope, const char *const *extra, int nextra);
 void sema_reset(void);
-void sema_set_block(const int dims[3]);
 IExpr *sema_element(Expr *e, Tensor **tensor, IExpr **index, int *slot);
 
 /* Lowers an expression to a typed IExpr, folding constants; NULL after an error. */
 IExpr *sema_expr(Expr *e);
 IExpr *sema_address(Expr *e);
-IExpr *ie_int(int64_t v, EType type);
-/* A copy of e whose operands are a and b and whose index is index (a rewrite of e's children). */
-IExpr *ie_with_children(const IExpr *e, IExpr *a, IExpr *b, IExpr *index);
-IExpr *ie_builtin(Builtin b);
-/* A reference to v, of type type. */
-IExpr *ie_var(Var *v, EType type);
-IExpr *ie_binary(Op op, IExpr *a, IExpr *b);
-IExpr *ie_convert(IExpr *e, EType to);
-bool ie_is_const(const IExpr *e, int64_t *out);
-/* Evaluates e for one thread of a block; false when it depends on anything but the thread's ids and constants. */
-bool ie_eval_thread(const IExpr *e, int thread, int64_t *out);
-/* The same in the CTA of block_idx = block[0..2] (NULL: unknown). */
-bool ie_eval_thread_block(const IExpr *e, int thread, const int64_t *block, int64_t *out);
-bool ie_varying(const IExpr *e);
-/* e may differ between the threads of a CTA: it reads a thread index, a register, or a value that does */
-bool ie_per_thread(const IExpr *e);
-/* e is computed from the thread's indices with no memory, register or var in between */
-bool ie_thread_index(const IExpr *e);
-/* Evaluates an integer expression over constants and scalar parameters, the value of parameter Var v
-   being value(v, ctx); false when it depends on anything else or is undefined (division by zero). */
-bool ie_eval_params(const IExpr *e, int64_t (*value)(const Var *v, void *ctx), void *ctx, int64_t *out);
-/* Whether an i32 value is known not to be negative (signed overflow being undefined in C). */
-bool ie_nonneg(const IExpr *e);
-bool ie_nonneg_with(const IExpr *e, bool (*var_nonneg)(const Var *));
-/* True when e uses only constants and integer scalar parameters. */
-bool ie_params_only(const IExpr *e);
-/* The element type of a value type: i32, u32 or f32. */
-EType value_type(EType t);
-/* The element offset of index in a global or shared tensor from its pointer: index + t->base_off. */
-const IExpr *global_index(const Tensor *t, const IExpr *index);
-/* The bytes a global or shared tensor's pointer is known to be aligned to: 16, or less where a call
-   passed a slice (base_align, through align_from). */
-int tensor_align(const Tensor *t);
-/* A function name of LANGUAGE.md 10.2: its Func, or false. */
-bool func_lookup(const char *name, Func *out);
-const char *func_name(Func f);
 
 /* ---------------------------------------------------------------- layout.c */
 
@@ -832,7 +795,7 @@ struct LStmt {
 	const ViewAt *view_at; /* L_STORE: as IExpr's */
 	/* L_STORE, L_REG_STORE of a copy (LANGUAGE 10.4): the dimensions whose coordinate (coords, or the
 	   load's) is tested against 0 and against the tensor's size; outside, a store writes nothing and a
-	   load gives 0. vectorize() turns them into branches. */
+	   load gives 0. vectorize_accesses (vectorize.c) turns them into branches. */
 	unsigned mask_lo, mask_hi;
 	bool align_test; /* a copy's access whose vector form may test its address's alignment at run time */
 	bool owner_test; /* L_IF: a copy's test of which threads own the elements (of thread_idx.x alone) */
@@ -907,7 +870,78 @@ typedef struct Program {
 	const char *source_name; /* file name without directories, for comments */
 	List kernels; /* KernelIR* */
 	List devices; /* KernelIR*: the device functions, in file order */
+	bool code_passes_done; /* pipeline.c's code passes have rewritten every kernel and device function */
 } Program;
+
+/* ---------------------------------------------------------------- ir.c: the expression IR */
+
+/* A new node of kind and type, its other fields zero. */
+IExpr *ie_new(IKind kind, EType type);
+IExpr *ie_float(double v);
+IExpr *ie_int(int64_t v, EType type);
+/* A copy of e whose operands are a and b and whose index is index (a rewrite of e's children). */
+IExpr *ie_with_children(const IExpr *e, IExpr *a, IExpr *b, IExpr *index);
+IExpr *ie_builtin(Builtin b);
+/* A reference to v, of type type. */
+IExpr *ie_var(Var *v, EType type);
+IExpr *ie_binary(Op op, IExpr *a, IExpr *b);
+IExpr *ie_convert(IExpr *e, EType to);
+bool ie_is_const(const IExpr *e, int64_t *out);
+/* Evaluates e for one thread of a block of dims threads (thread_idx.x varying fastest); false when it
+   depends on anything but the thread's ids and constants. */
+bool ie_eval_thread(const IExpr *e, const int dims[3], int thread, int64_t *out);
+/* The same in the CTA of block_idx = block[0..2] (NULL: unknown). */
+bool ie_eval_thread_block(const IExpr *e, const int dims[3], int thread, const int64_t *block, int64_t *out);
+bool ie_varying(const IExpr *e);
+/* e may differ between the threads of a CTA: it reads a thread index, a register, or a value that does */
+bool ie_per_thread(const IExpr *e);
+/* e is computed from the thread's indices with no memory, register or var in between */
+bool ie_thread_index(const IExpr *e);
+/* Evaluates an integer expression over constants and scalar parameters, the value of parameter Var v
+   being value(v, ctx); false when it depends on anything else or is undefined (division by zero). */
+bool ie_eval_params(const IExpr *e, int64_t (*value)(const Var *v, void *ctx), void *ctx, int64_t *out);
+/* Whether an i32 value is known not to be negative (signed overflow being undefined in C). */
+bool ie_nonneg(const IExpr *e);
+bool ie_nonneg_with(const IExpr *e, bool (*var_nonneg)(const Var *));
+/* True when e uses only constants and integer scalar parameters. */
+bool ie_params_only(const IExpr *e);
+/* The element type of a value type: i32, u32 or f32. */
+EType value_type(EType t);
+/* The element offset of index in a global or shared tensor from its pointer: index + t->base_off. */
+const IExpr *global_index(const Tensor *t, const IExpr *index);
+/* The bytes a global or shared tensor's pointer is known to be aligned to: 16, or less where a call
+   passed a slice (base_align, through align_from). */
+int tensor_align(const Tensor *t);
+/* A function of LANGUAGE.md 10.2: its name, its number of arguments, whether they are floats only. */
+typedef struct FuncInfo {
+	const char *name;
+	int arity;
+	bool float_only;
+} FuncInfo;
+/* A function name of LANGUAGE.md 10.2: its Func, or false. */
+bool func_lookup(const char *name, Func *out);
+const FuncInfo *func_info(Func f);
+const char *func_name(Func f);
+/* The f16 or bf16 bits of a constant, rounded to nearest (ties to even) as a conversion does. */
+uint32_t half_bits(double v, EType t);
+/* e as rest + *c with c constant, through i32 and i64 + and - only; rest is NULL when e is constant. */
+IExpr *ie_split_offset(IExpr *e, int64_t *c);
+/* The largest power of two (up to 2^20) known to divide an integer value. */
+int64_t known_factor(const IExpr *e);
+/* Whether e reads an element or the address of an element of t. */
+bool loads_from(const IExpr *e, const Tensor *t);
+/* Whether a statement of list (or of the lists inside it) reads an element of t, or its address. */
+bool list_loads(const List *list, const Tensor *t);
+/* Whether two view accesses (ViewAt) are of the same view (their indices aside). */
+bool view_at_same(const ViewAt *a, const ViewAt *b);
+/* Whether two expressions are the same tree (the same variables, loads and constants). */
+bool ie_equal(const IExpr *a, const IExpr *b);
+/* A total order of expressions (by structure and names, never addresses), constants last. */
+int ie_order(const IExpr *a, const IExpr *b);
+/* An integer sum with its terms in ie_order, so that one sum written in two orders is one tree; terms
+ * are split only through + of the sum's own type, where reordering keeps the value (wrapping or, for
+ * i32, undefined on overflow in C). */
+IExpr *ie_sorted_sum(IExpr *e);
 
 /* ---------------------------------------------------------------- isa.c */
 
@@ -1370,9 +1404,18 @@ bool protocol_instr(Protocol *p, const IsaInstr *in, const LStmt *l, bool unifor
 
 /* ---------------------------------------------------------------- vectorize.c */
 
+/* The code passes of this file (pipeline.c runs them in this order): */
+/* Drops the register stores that no warp that runs them reads before the word is written again. */
+void drop_dead_stores(KernelIR *k);
+/* Gives each warp only the words of a local tensor that its branches on the warp index use. */
+void per_warp_registers(KernelIR *k);
+/* Joins the unrolled iterations that declare nothing to their list, consecutive branches on the warp index
+ * into one chain, and makes a chain whose arms differ only by the warp one code for every warp. */
+void join_dispatches(KernelIR *k);
 /* Marks the runs of statements that one 4-, 8- or 16-byte access can do (LStmt.vec): consecutive
- * elements of one global or shared tensor, aligned (global tensors are taken 16-byte aligned). */
-void vectorize(KernelIR *k);
+ * elements of one global or shared tensor, aligned (global tensors are taken 16-byte aligned); a copy's
+ * accesses at the tensor's edge become branches. */
+void vectorize_accesses(KernelIR *k);
 /* The element load or register read that value is, when storing it as type t only moves its bits. */
 const IExpr *moved_bits(EType t, const IExpr *value);
 /* The element load that value is or converts (through conversions only); NULL when none. */
@@ -1384,26 +1427,8 @@ bool vector_converts(const LStmt *s);
 /* The value that storing value as an element of type t rounds to f16 or bf16 (the emitters' stored_bits);
  * NULL when t is no 16-bit float, or the bits are only moved (moved_bits) or a constant's. */
 const IExpr *rounded_half(EType t, const IExpr *value);
-/* The f16 or bf16 bits of a constant, rounded to nearest (ties to even) as a conversion does. */
-uint32_t half_bits(double v, EType t);
 /* Whether cond is warp_id == K (through lets), and K. */
 bool ie_warp_test(const IExpr *cond, int64_t *k);
-/* e as rest + *c with c constant, through i32 and i64 + and - only; rest is NULL when e is constant. */
-IExpr *ie_split_offset(IExpr *e, int64_t *c);
-/* The largest power of two (up to 2^20) known to divide an integer value. */
-int64_t known_factor(const IExpr *e);
-/* Whether e reads an element or the address of an element of t. */
-bool loads_from(const IExpr *e, const Tensor *t);
-/* Whether a statement of list (or of the lists inside it) reads an element of t, or its address. */
-bool list_loads(const List *list, const Tensor *t);
-/* Whether two expressions are the same tree (the same variables, loads and constants). */
-bool ie_equal(const IExpr *a, const IExpr *b);
-/* A total order of expressions (by structure and names, never addresses), constants last. */
-int ie_order(const IExpr *a, const IExpr *b);
-/* An integer sum with its terms in ie_order, so that one sum written in two orders is one tree; terms
- * are split only through + of the sum's own type, where reordering keeps the value (wrapping or, for
- * i32, undefined on overflow in C). */
-IExpr *ie_sorted_sum(IExpr *e);
 
 /* ---------------------------------------------------------------- slots.c */
 
@@ -1419,26 +1444,11 @@ typedef struct TmemSlot {
 /* The kernel's slots (at most max; none in a block of a partial warp), in the order of their allocs. */
 int tmem_slots(const KernelIR *k, TmemSlot *out, int max);
 
-/* ---------------------------------------------------------------- targets (emit_cu.c, emit_emu.c, emit_ptx.c) */
+/* ---------------------------------------------------------------- targets (emit_cu.c, emit_emu.c, emit_ptx.c, ir.c) */
 
-/* A back end: the driver picks one and calls emit; every one writes the whole program into out. */
-typedef struct Target {
-	const char *name;  /* in messages: "CUDA C", "PTX" */
-	bool (*emit)(Program *p, const char *arch, Buf *out); /* false: an error said why, nothing to write */
-	const char *tool;  /* the CUDA tool that builds .ptx / .cubin from the output; NULL: none can */
-} Target;
-
-extern const Target target_cuda; /* CUDA C for the -arch GPU (emit_cu.c) */
-extern const Target target_cuh;  /* its device functions as a header for #include (emit_cu.c) */
-extern const Target target_emu_cuh; /* the same for the emulation target (emit_emu.c) */
-extern const Target target_emu;  /* CUDA C with tensor memory emulated, for sm_80+ and the CPU (emit_emu.c) */
-/* Errors for what the emulator cannot run (cta_group::2); true if there was one. */
-bool emu_refuses(const Program *p);
-/* "file.tile:LINE" as the emulator's messages (and the where of each emulated instruction) name a place */
-const char *emu_where(Loc loc);
-/* tilec run's race detection (docs/emulator.md): while emu_race is set, the emu target passes every
-   element access of a global or shared tensor through tl_emu_race with the number of its site in
-   emu_race->sites (one per statement and tensor) and of its tensor in emu_race->tensors. */
+/* tilec run's race detection (docs/emulator.md): the emu target passes every element access of a global or
+   shared tensor through tl_emu_race with the number of its site in EmuRace.sites (one per statement and
+   tensor) and of its tensor in EmuRace.tensors. */
 typedef struct EmuSite {
 	Loc loc;
 	const Tensor *tensor;
@@ -1447,11 +1457,9 @@ typedef struct EmuRace {
 	List sites;   /* EmuSite* */
 	List tensors; /* Tensor*: one per C name */
 } EmuRace;
-extern EmuRace *emu_race;
-/* tilec run's poison tracking (docs/emulator.md, "Poison"): while emu_poison is set, the emu target keeps
-   a shadow of which register elements the program wrote and passes every register read through
-   tl_emu_chk with the number of its site in emu_poison->sites (one per statement, register tensor and
-   verb: "reads", or "stores" for a tcgen05.st). */
+/* tilec run's poison tracking (docs/emulator.md, "Poison"): the emu target keeps a shadow of which register
+   elements the program wrote and passes every register read through tl_emu_chk with the number of its site
+   in EmuPoison.sites (one per statement, register tensor and verb: "reads", or "stores" for a tcgen05.st). */
 typedef struct EmuPoisonSite {
 	Loc loc;
 	const Tensor *tensor;
@@ -1460,9 +1468,27 @@ typedef struct EmuPoisonSite {
 typedef struct EmuPoison {
 	List sites; /* EmuPoisonSite* */
 } EmuPoison;
-extern EmuPoison *emu_poison;
-extern const Target target_ptx;  /* PTX written directly from the lowered program (emit_ptx.c; docs/ptx.md) */
-extern const Target target_ir;   /* the lowered program as text, --emit=ir (ir.c) */
+
+/* What the driver or tilec run tells an emitter besides the program. */
+typedef struct TargetOptions {
+	const char *arch;  /* the -arch the output is for */
+	EmuRace *race;     /* the emu target for tilec run: race detection; NULL: none (and in every other target) */
+	EmuPoison *poison; /* the emu target for tilec run: poison tracking; NULL: none */
+} TargetOptions;
+
+/* The emitters, each a row of pipeline.c's target table: each writes the whole program into out and
+   returns true, or false after an error that says why (nothing to write). */
+bool emit_cuda(Program *p, const TargetOptions *opt, Buf *out);    /* CUDA C for the -arch GPU (emit_cu.c) */
+bool emit_cuh(Program *p, const TargetOptions *opt, Buf *out);     /* its device functions as a header */
+bool emit_emu(Program *p, const TargetOptions *opt, Buf *out);     /* CUDA C with tensor memory emulated, for
+                                                                      sm_80+ and the CPU (emit_emu.c) */
+bool emit_emu_cuh(Program *p, const TargetOptions *opt, Buf *out); /* the same as a header */
+bool emit_ptx(Program *p, const TargetOptions *opt, Buf *out);     /* PTX (emit_ptx.c; docs/ptx.md) */
+bool emit_ir(Program *p, const TargetOptions *opt, Buf *out);      /* the lowered program as text (ir.c) */
+/* Errors for what the emulator cannot run (cta_group::2); true if there was one. */
+bool emu_refuses(const Program *p);
+/* "file.tile:LINE" as the emulator's messages (and the where of each emulated instruction) name a place */
+const char *emu_where(Loc loc);
 /* Whether a statement list declares a name, and so is a scope of its own in the output (ir.c). */
 bool ir_declares(const List *body);
 
@@ -1507,6 +1533,7 @@ typedef struct CuDialect {
 /* The writer's state, which the hooks read and write. */
 struct CuWriter {
 	const CuDialect *d;
+	const TargetOptions *opt;
 	Buf *out;
 	KernelIR *k;
 	int indent;
@@ -1524,7 +1551,7 @@ struct CuWriter {
 void cu_guard_begin(CuWriter *w, Buf *out, const char *name);
 void cu_guard_end(CuWriter *w, Buf *out);
 /* Writes the program as CUDA C in dialect d; header: the device functions only (--emit=cuh). */
-bool cu_write(Program *p, const char *arch, const CuDialect *d, bool header, Buf *out);
+bool cu_write(Program *p, const TargetOptions *opt, const CuDialect *d, bool header, Buf *out);
 void cu_line_start(CuWriter *w);
 void cu_expr(CuWriter *w, const IExpr *e); /* an expression in a position without parentheses of its own */
 /* ---------------------------------------------------------------- mathfn.c */
@@ -1608,6 +1635,30 @@ char *process_temp_mkdir(const char *prefix);
 
 /* tilec run FILE.tile [--kernel NAME] [--seed S] [--expect OUT=IN]...: runs a kernel on the CPU emulator. */
 int run_main(int argc, char **argv);
+
+/* ---------------------------------------------------------------- pipeline.c */
+
+/* A target: a row of pipeline.c's table. */
+typedef struct Target {
+	const char *name;  /* "cuda", "cuh", "emu", "emu-cuh", "ptx", "ir" */
+	const char *ext;   /* the extension of the file its output is: ".cu", ".cuh", ".ptx", ".ir" */
+	bool (*emit)(Program *p, const TargetOptions *opt, Buf *out);
+	bool code_passes;  /* the code passes rewrite the program before emit */
+	const char *tool;  /* the CUDA tool that builds .ptx / .cubin from its output; NULL: none can */
+} Target;
+
+/* The row of the table named name; NULL when there is none. */
+const Target *target_named(const char *name);
+/* The passes, in their order (pipeline.c lists them all). The front end: path parsed, with its includes
+ * spliced in (deps: the included paths, when not NULL); false after an error. */
+bool pipeline_read(const char *path, List *include_dirs, List *items, List *deps);
+/* The TMEM plan, the checks, the lowering and the protocol analysis: the lowered program, or NULL after
+ * an error. observer: what --draw watches (draw.c), or NULL. */
+Program *pipeline_lower(List *items, const char *source_name, const LowerObserver *observer);
+/* The code passes over every kernel and device function, once per program. */
+void pipeline_code_passes(Program *p);
+/* The code passes where target runs them, then its emitter: false after an error that says why. */
+bool pipeline_emit(Program *p, const Target *target, const TargetOptions *opt, Buf *out);
 
 /* ---------------------------------------------------------------- driver.c */
 

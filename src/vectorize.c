@@ -1,9 +1,9 @@
-/* vectorize.c: how data moves as bits: runs of a thread's accesses to consecutive global or shared
- * elements become one 4-, 8- or 16-byte access (also where each element is converted between the memory's
- * type and the registers'), and 16-bit data that is only moved is never converted;
- * and the per-warp shape of the code (dead register stores, each warp's own register words, branches
- * on the warp index joined or made one). Both emitters read the marks (LStmt.vec) and the helpers
- * here; see docs/ptx.md. */
+/* vectorize.c: the code passes that pipeline.c runs for the code targets: how data moves as bits: runs of
+ * a thread's accesses to consecutive global or shared elements become one 4-, 8- or 16-byte access (also
+ * where each element is converted between the memory's type and the registers'), and 16-bit data that is
+ * only moved is never converted; and the per-warp shape of the code (dead register stores, each warp's own
+ * register words, branches on the warp index joined or made one). Both emitters read the marks (LStmt.vec)
+ * and the helpers here; see docs/ptx.md. */
 #include <string.h>
 
 #include "tilec.h"
@@ -34,256 +34,6 @@ rounded_half(EType t, const IExpr *value)
 	return value;
 }
 
-uint32_t
-half_bits(double v, EType t)
-{
-	float f = (float)v;
-	uint32_t b;
-	memcpy(&b, &f, 4);
-	if ((b & 0x7fffffffu) > 0x7f800000u)
-		return 0x7fffu; /* a NaN: the canonical one, as cvt.rn.f16.f32 and cvt.rn.bf16.f32 give */
-	if (t == T_BF16) {
-		return (b + 0x7fffu + ((b >> 16) & 1u)) >> 16; /* to nearest, ties to even */
-	}
-	uint32_t sign = (b >> 16) & 0x8000u;
-	int exp = (int)((b >> 23) & 0xff) - 127;
-	uint32_t man = b & 0x7fffffu;
-	if (exp == 128)
-		return sign | 0x7c00u;
-	/* the bits of the 24-bit significand below an f16's last: 13, more for an f16 subnormal; a
-	   value below half the least subnormal (f32 subnormals and zero too) rounds to zero */
-	int shift = exp < -14 ? 13 - 14 - exp : 13;
-	if (shift > 24)
-		return sign;
-	uint32_t m = man | 0x800000u;
-	uint32_t q = m >> shift, rest = m & ((1u << shift) - 1), half = 1u << (shift - 1);
-	q += rest > half || (rest == half && (q & 1u));
-	/* a carry out of the significand moves into the exponent, up to infinity */
-	uint32_t bits = exp < -14 ? q : (uint32_t)(exp + 14) * 0x400u + q;
-	return sign | (bits >= 0x7c00u ? 0x7c00u : bits);
-}
-
-/* Whether two view accesses (ViewAt) are of the same view (their indices aside). */
-static bool
-same_view(const ViewAt *a, const ViewAt *b)
-{
-	return !strcmp(a->name, b->name) && !strcmp(a->base, b->base) && a->rank == b->rank &&
-	       !memcmp(a->dims, b->dims, sizeof a->dims);
-}
-
-/* Whether two view accesses (ViewAt) are the same view at the same indices. */
-static bool
-view_at_equal(const ViewAt *a, const ViewAt *b)
-{
-	if (a == b)
-		return true;
-	if (!a || !b || !same_view(a, b))
-		return false;
-	for (int i = 0; i < a->rank; i++)
-		if (!ie_equal(a->at[i], b->at[i]))
-			return false;
-	return true;
-}
-
-bool
-ie_equal(const IExpr *a, const IExpr *b)
-{
-	if (!a || !b)
-		return a == b;
-	if (a->kind != b->kind || a->type != b->type)
-		return false;
-	switch (a->kind) {
-	case IE_INT: return a->ival == b->ival;
-	case IE_FLOAT: return memcmp(&a->fval, &b->fval, sizeof a->fval) == 0;
-	case IE_VAR: return a->var == b->var;
-	case IE_BUILTIN: return a->builtin == b->builtin;
-	case IE_LOAD: return a->tensor == b->tensor && ie_equal(a->index, b->index) && view_at_equal(a->view_at, b->view_at);
-	case IE_SADDR: return a->tensor == b->tensor && ie_equal(a->index, b->index);
-	case IE_REG: return a->tensor == b->tensor && a->slot == b->slot;
-	case IE_UNARY: return a->op == b->op && ie_equal(a->a, b->a);
-	case IE_BINARY: return a->op == b->op && ie_equal(a->a, b->a) && ie_equal(a->b, b->b) && ie_equal(a->index, b->index);
-	case IE_CONV: return a->to == b->to && ie_equal(a->a, b->a);
-	case IE_CALL: return a->fn == b->fn && ie_equal(a->a, b->a) && ie_equal(a->b, b->b) && ie_equal(a->index, b->index);
-	case IE_SELECT: return ie_equal(a->a, b->a) && ie_equal(a->b, b->b) && ie_equal(a->index, b->index);
-	}
-	return false;
-}
-
-static IExpr *
-node(IKind kind, EType type, Op op, IExpr *a, IExpr *b)
-{
-	IExpr *e = pool_alloc(sizeof *e);
-	e->kind = kind;
-	e->type = type;
-	e->op = op;
-	e->a = a;
-	e->b = b;
-	return e;
-}
-
-static int
-cmp_int(int64_t a, int64_t b)
-{
-	return (a > b) - (a < b);
-}
-
-static int
-cmp_name(const char *a, const char *b)
-{
-	return a == b ? 0 : !a ? -1 : !b ? 1 : strcmp(a, b);
-}
-
-int
-ie_order(const IExpr *a, const IExpr *b)
-{
-	if (!a || !b)
-		return !a - !b ? (!a ? -1 : 1) : 0;
-	/* constants last, so that they end a sum where ie_split_offset takes them */
-	int ca = a->kind == IE_INT, cb = b->kind == IE_INT;
-	int c = ca != cb ? ca - cb : cmp_int(a->kind, b->kind);
-	if (!c)
-		c = cmp_int(a->type, b->type);
-	if (c)
-		return c;
-	switch (a->kind) {
-	case IE_INT: return cmp_int(a->ival, b->ival);
-	case IE_FLOAT: return memcmp(&a->fval, &b->fval, sizeof a->fval);
-	case IE_VAR: return cmp_name(a->var->cname, b->var->cname);
-	case IE_BUILTIN: return cmp_int(a->builtin, b->builtin);
-	case IE_REG:
-		c = cmp_name(a->tensor->cname, b->tensor->cname);
-		return c ? c : cmp_int(a->slot, b->slot);
-	case IE_LOAD:
-	case IE_SADDR:
-		c = cmp_name(a->tensor->cname, b->tensor->cname);
-		return c ? c : ie_order(a->index, b->index);
-	case IE_CONV:
-		c = cmp_int(a->to, b->to);
-		return c ? c : ie_order(a->a, b->a);
-	case IE_UNARY:
-	case IE_BINARY:
-	case IE_CALL:
-	case IE_SELECT:
-		c = a->kind == IE_CALL ? cmp_int(a->fn, b->fn) : cmp_int(a->op, b->op);
-		if (!c)
-			c = ie_order(a->a, b->a);
-		if (!c)
-			c = ie_order(a->b, b->b);
-		return c ? c : ie_order(a->index, b->index);
-	}
-	return 0;
-}
-
-static void
-sum_terms(IExpr *e, EType type, List *terms)
-{
-	if (e->kind == IE_BINARY && e->op == OP_ADD && e->type == type && e->a->type == type && e->b->type == type) {
-		sum_terms(e->a, type, terms);
-		sum_terms(e->b, type, terms);
-	} else {
-		list_push(terms, e);
-	}
-}
-
-IExpr *
-ie_sorted_sum(IExpr *e)
-{
-	if (!e || e->kind != IE_BINARY || e->op != OP_ADD || (e->type != T_I32 && e->type != T_U32 && e->type != T_I64))
-		return e;
-	List terms = {0};
-	sum_terms(e, e->type, &terms);
-	/* insertion sort: sums have a few terms, and equal terms keep their order */
-	for (int i = 1; i < terms.n; i++)
-		for (int j = i; j > 0 && ie_order(terms.v[j - 1], terms.v[j]) > 0; j--) {
-			void *t = terms.v[j];
-			terms.v[j] = terms.v[j - 1];
-			terms.v[j - 1] = t;
-		}
-	IExpr *sum = terms.v[0];
-	for (int i = 1; i < terms.n; i++)
-		sum = node(IE_BINARY, e->type, OP_ADD, sum, terms.v[i]);
-	return sum;
-}
-
-/* Only through i32 and i64 + and -: their overflow is undefined in C, so moving a constant out cannot
- * change a defined result; an unsigned index wraps before it is widened. */
-IExpr *
-ie_split_offset(IExpr *e, int64_t *c)
-{
-	int64_t v;
-	if (ie_is_const(e, &v)) {
-		*c = v;
-		return NULL;
-	}
-	if (e->kind == IE_BINARY && (e->type == T_I32 || e->type == T_I64) && (e->op == OP_ADD || e->op == OP_SUB) &&
-	    e->a->type == e->type && e->b->type == e->type) {
-		int64_t ca, cb;
-		IExpr *ra = ie_split_offset(e->a, &ca), *rb = ie_split_offset(e->b, &cb);
-		if (ca || cb) {
-			*c = e->op == OP_ADD ? ca + cb : ca - cb;
-			if (!rb)
-				return ra;
-			if (!ra)
-				return e->op == OP_ADD ? rb : node(IE_UNARY, e->type, OP_NEG, rb, NULL);
-			return node(IE_BINARY, e->type, e->op, ra, rb);
-		}
-	}
-	if (e->kind == IE_CONV && e->to == T_I64 && e->a->type == T_I32) {
-		/* (long long)(x + k) is (long long)x + k for the same reason: a runtime shape's column
-		   c + j then shares its row's 64-bit address (copy_wait_split: 255 registers, 400 bytes of
-		   spills before, as nvcc, which knows the add cannot wrap, 128 after) */
-		int64_t ca;
-		IExpr *ra = ie_split_offset(e->a, &ca);
-		if (ca) {
-			*c = ca;
-			return ra ? ie_convert(ra, T_I64) : NULL;
-		}
-	}
-	*c = 0;
-	return e;
-}
-
-/* The largest power of two (up to 2^20) known to divide an integer value; powers of two divide
- * 2^32, so wrapping arithmetic keeps them. */
-int64_t
-known_factor(const IExpr *e)
-{
-	const int64_t top = 1 << 20;
-	int64_t v;
-	if (!e)
-		return top;
-	if (ie_is_const(e, &v)) {
-		uint32_t u = (uint32_t)v;
-		return u == 0 ? top : (int64_t)(u & -u) < top ? (int64_t)(u & -u) : top;
-	}
-	switch (e->kind) {
-	case IE_VAR:
-		return e->var->is_let && e->var->def ? known_factor(e->var->def) : 1;
-	case IE_CONV:
-		return e->to == T_I32 || e->to == T_U32 || e->to == T_I64 ? known_factor(e->a) : 1;
-	case IE_SELECT: {
-		int64_t b = known_factor(e->b), c = known_factor(e->index);
-		return b < c ? b : c;
-	}
-	case IE_BINARY: {
-		int64_t a = known_factor(e->a), b = e->b ? known_factor(e->b) : 1, r = 1;
-		switch (e->op) {
-		case OP_MUL: r = a * b; break;
-		case OP_ADD:
-		case OP_SUB: r = a < b ? a : b; break;
-		case OP_SHL:
-			r = ie_is_const(e->b, &v) && v >= 0 && v < 32 ? a << v : 1;
-			break;
-		case OP_BITAND: r = a > b ? a : b; break;
-		default: r = 1; break;
-		}
-		return r < top ? r : top;
-	}
-	default:
-		return 1;
-	}
-}
-
 static bool
 reads_registers(const IExpr *e)
 {
@@ -292,28 +42,6 @@ reads_registers(const IExpr *e)
 	if (e->kind == IE_REG)
 		return true;
 	return reads_registers(e->a) || reads_registers(e->b) || reads_registers(e->index);
-}
-
-bool
-loads_from(const IExpr *e, const Tensor *t)
-{
-	if (!e)
-		return false;
-	if ((e->kind == IE_LOAD || e->kind == IE_SADDR) && e->tensor == t)
-		return true;
-	return loads_from(e->a, t) || loads_from(e->b, t) || loads_from(e->index, t);
-}
-
-bool
-list_loads(const List *list, const Tensor *t)
-{
-	for (int i = 0; i < list->n; i++) {
-		const LStmt *s = LIST_AT(*list, LStmt, i);
-		if (loads_from(s->value, t) || loads_from(s->index, t) || loads_from(s->cond, t) || loads_from(s->lo, t) ||
-		    loads_from(s->hi, t) || loads_from(tc_addr(s), t) || list_loads(&s->body, t) || list_loads(&s->els, t))
-			return true;
-	}
-	return false;
 }
 
 const IExpr *
@@ -1101,7 +829,7 @@ remap_list(List *list, int warp)
 
 static void flatten(List *out, const List *list);
 
-/* flatten() everywhere, as vectorize_list() does it: the runs of outside_run span the iterations. */
+/* flatten() everywhere, as dispatch_list() does it: the runs of outside_run span the iterations. */
 static void
 flatten_all(List *list)
 {
@@ -1114,7 +842,7 @@ flatten_all(List *list)
 	}
 }
 
-static void
+void
 per_warp_registers(KernelIR *k)
 {
 	warp_uses = (List){0};
@@ -1348,7 +1076,7 @@ generalize(IExpr *a, IExpr *b, int64_t ka, int64_t kb)
 static const ViewAt *
 generalize_view_at(const ViewAt *a, const ViewAt *b, int64_t ka, int64_t kb)
 {
-	if (!same_view(a, b))
+	if (!view_at_same(a, b))
 		return NULL;
 	ViewAt *g = pool_alloc(sizeof *g);
 	*g = *a;
@@ -1390,7 +1118,7 @@ view_at_in_warp(const ViewAt *t, const ViewAt *e, int64_t w)
 {
 	if (!t || !e)
 		return t == e;
-	if (!same_view(t, e))
+	if (!view_at_same(t, e))
 		return false;
 	for (int i = 0; i < t->rank; i++)
 		if (!same_in_warp(t->at[i], e->at[i], w))
@@ -1583,19 +1311,34 @@ vector_at(const List *list, int i, int bytes, IExpr **align_rest)
 	return n;
 }
 
+/* Unrolled iterations joined to their list, and the branches on the warp index of each list joined and
+ * made uniform, from the outside in. */
 static void
-vectorize_list(List *list, bool chain_rest)
+dispatch_list(List *list, bool chain_rest)
 {
-	List flat = {0}, out = {0};
+	List flat = {0};
 	flatten(&flat, list);
 	*list = flat;
 	merge_dispatches(list);
 	if (!chain_rest) /* the rest of a chain runs on the warps its first arms do not select */
 		uniform_dispatches(list);
+	for (int i = 0; i < list->n; i++) {
+		LStmt *s = LIST_AT(*list, LStmt, i);
+		dispatch_list(&s->body, false);
+		dispatch_list(&s->els, is_dispatch(s));
+	}
+}
+
+/* The runs of accesses of each list (after dispatch_list), the inner lists of a statement before the
+ * runs that start at it. */
+static void
+vectorize_list(List *list)
+{
+	List out = {0};
 	for (int i = 0; i < list->n;) {
 		LStmt *s = LIST_AT(*list, LStmt, i);
-		vectorize_list(&s->body, false);
-		vectorize_list(&s->els, is_dispatch(s));
+		vectorize_list(&s->body);
+		vectorize_list(&s->els);
 		int n = 0, bytes = 16;
 		IExpr *align_rest = NULL;
 		for (; bytes >= 4 && !n; bytes /= 2) {
@@ -1764,7 +1507,7 @@ drop_dead(List *list)
 }
 
 void
-vectorize(KernelIR *k)
+drop_dead_stores(KernelIR *k)
 {
 	for (int w = 0; w < (k->threads + 31) / 32; w++) {
 		Live l = {0};
@@ -1777,8 +1520,18 @@ vectorize(KernelIR *k)
 		live_list(&k->body, w, &l);
 	}
 	drop_dead(&k->body);
-	per_warp_registers(k);
+}
+
+void
+join_dispatches(KernelIR *k)
+{
+	dispatch_list(&k->body, false);
+}
+
+void
+vectorize_accesses(KernelIR *k)
+{
 	defs = (List){0};
 	def_ids = 0;
-	vectorize_list(&k->body, false);
+	vectorize_list(&k->body);
 }

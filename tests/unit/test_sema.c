@@ -494,26 +494,23 @@ END_TEST
 START_TEST(thread_builtins)
 {
 	int block[3] = {8, 4, 2};
-	sema_set_block(block);
 	int64_t v;
-	ck_assert(ie_eval_thread(ie_builtin(B_THREAD_X), 45, &v) && v == 5);
-	ck_assert(ie_eval_thread(ie_builtin(B_THREAD_Y), 45, &v) && v == 1);
-	ck_assert(ie_eval_thread(ie_builtin(B_THREAD_Z), 45, &v) && v == 1);
-	ck_assert(ie_eval_thread(ie_builtin(B_WARP_ID), 45, &v) && v == 1);
-	ck_assert(ie_eval_thread(ie_builtin(B_LANE_ID), 45, &v) && v == 13);
-	ck_assert(ie_eval_thread(ie_builtin(B_WARPGROUP_ID), 45, &v) && v == 0);
-	ck_assert(!ie_eval_thread(ie_builtin(B_BLOCK_X), 45, &v));
+	ck_assert(ie_eval_thread(ie_builtin(B_THREAD_X), block, 45, &v) && v == 5);
+	ck_assert(ie_eval_thread(ie_builtin(B_THREAD_Y), block, 45, &v) && v == 1);
+	ck_assert(ie_eval_thread(ie_builtin(B_THREAD_Z), block, 45, &v) && v == 1);
+	ck_assert(ie_eval_thread(ie_builtin(B_WARP_ID), block, 45, &v) && v == 1);
+	ck_assert(ie_eval_thread(ie_builtin(B_LANE_ID), block, 45, &v) && v == 13);
+	ck_assert(ie_eval_thread(ie_builtin(B_WARPGROUP_ID), block, 45, &v) && v == 0);
+	ck_assert(!ie_eval_thread(ie_builtin(B_BLOCK_X), block, 45, &v));
 	IExpr *c = ie_binary(OP_EQ, ie_binary(OP_MOD, ie_builtin(B_WARP_ID), ie_int(4, T_I32)), ie_int(1, T_I32));
-	ck_assert(ie_eval_thread(c, 40, &v) && v == 1);
-	ck_assert(ie_eval_thread(c, 64, &v) && v == 0);
+	ck_assert(ie_eval_thread(c, block, 40, &v) && v == 1);
+	ck_assert(ie_eval_thread(c, block, 64, &v) && v == 0);
 	ck_assert(ie_varying(ie_builtin(B_LANE_ID)));
 	ck_assert(ie_varying(ie_builtin(B_THREAD_X)));
 	ck_assert(!ie_varying(ie_builtin(B_WARP_ID)));
 	ck_assert(!ie_varying(ie_builtin(B_WARPGROUP_ID)));
 	ck_assert(!ie_varying(c));
 	ck_assert(ie_varying(ie_binary(OP_ADD, ie_builtin(B_WARP_ID), ie_builtin(B_LANE_ID))));
-	int one[3] = {1, 1, 1};
-	sema_set_block(one);
 }
 END_TEST
 
@@ -983,9 +980,7 @@ END_TEST
    effect of isa.c's rows, a read before the wait reported once. */
 START_TEST(protocol_api)
 {
-	int block[3] = {128, 1, 1};
-	sema_set_block(block);
-	KernelIR k = {.name = "k", .threads = 128};
+	KernelIR k = {.name = "k", .threads = 128, .block = {128, 1, 1}};
 	Protocol *p = protocol_begin(&k);
 	ck_assert_uint_eq(protocol_warps(p), 0xf);
 	ck_assert_int_eq(protocol_fixed_warp(p), -1);
@@ -1054,6 +1049,40 @@ START_TEST(protocol_api)
 }
 END_TEST
 
+/* pipeline.c's table and the code passes: the ir target shows the program as lowered, a code target
+   runs the code passes first (four consecutive stores become one vector store), once per program. */
+START_TEST(pipeline_targets)
+{
+	static const char *const names[] = {"cuda", "cuh", "emu", "emu-cuh", "ptx", "ir"};
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		const Target *t = target_named(names[i]);
+		ck_assert_ptr_nonnull(t);
+		ck_assert_str_eq(t->name, names[i]);
+		ck_assert(t->code_passes == (strcmp(names[i], "ir") != 0));
+	}
+	ck_assert_ptr_null(target_named("cubin"));
+	ck_assert_str_eq(target_named("emu")->ext, ".cu");
+	ck_assert_str_eq(target_named("ptx")->tool, "ptxas");
+	Program *p = accepted(kernel_body("let tid = thread_idx.x;\nOut[tid, 0] = 1.0;\nOut[tid, 1] = 2.0;\n"
+	                                  "Out[tid, 2] = 3.0;\nOut[tid, 3] = 4.0;"));
+	KernelIR *k = LIST_AT(p->kernels, KernelIR, 0);
+	LStmt *first = LIST_AT(k->body, LStmt, count_kind(&k->body, L_LET));
+	ck_assert_int_eq(first->kind, L_STORE);
+	TargetOptions opt = {.arch = "sm_100a"};
+	Buf out = {0};
+	ck_assert(pipeline_emit(p, target_named("ir"), &opt, &out));
+	ck_assert_ptr_nonnull(strstr(out.data, "Out[(tid * 64) + 3] = 4.0"));
+	ck_assert(!p->code_passes_done);
+	ck_assert_int_eq(first->vec, 0);
+	buf_free(&out);
+	ck_assert(pipeline_emit(p, target_named("ptx"), &opt, &out));
+	ck_assert_ptr_nonnull(strstr(out.data, ".target sm_100a"));
+	ck_assert(p->code_passes_done);
+	ck_assert_int_eq(first->vec, 4);
+	buf_free(&out);
+}
+END_TEST
+
 static Suite *
 sema_suite(void)
 {
@@ -1089,6 +1118,7 @@ sema_suite(void)
 	ADD_CASE(s, instruction_checks);
 	ADD_CASE(s, register_loops);
 	ADD_CASE(s, protocol_api);
+	ADD_CASE(s, pipeline_targets);
 	return s;
 }
 
