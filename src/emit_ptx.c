@@ -96,10 +96,12 @@ typedef enum PieceKind {
 
 typedef struct Piece {
 	PieceKind k;
-	const char *text;
-	Opnd o;
-	Addr a;
-	int64_t i;
+	union {
+		const char *text; /* PC_TEXT */
+		Opnd o;           /* PC_OPND */
+		Addr a;           /* PC_ADDR */
+		int64_t i;        /* PC_INT */
+	};
 } Piece;
 
 typedef enum RecKind { R_INSTR, R_LABEL, R_COMMENT } RecKind;
