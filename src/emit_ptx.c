@@ -1,41 +1,12 @@
 /* emit_ptx.c: writes the lowered program directly as PTX: one .entry per kernel, virtual registers
  * (ptxas allocates them), structured branches, and every tcgen05 instruction spelled from isa.c's and
- * image.c's tables, as emit_cu.c spells it. A kernel's instructions are records (opcode, operands,
- * flags) that CSE and loop-invariant motion work on; its text is printed from them at its end. The
+ * image.c's tables, as emit_cu.c spells it. A kernel's instructions are records (tilec.h, ptx_opt.c)
+ * that CSE and loop-invariant motion work on; ptx_opt.c prints their text at the kernel's end. The
  * semantics are those of the CUDA C that emit_cu.c writes; see docs/ptx.md. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "tilec.h"
-
-/* ---------------------------------------------------------------- operands */
-
-typedef enum OKind {
-	O_NONE,
-	O_R,    /* %rN: .b32, an i32 or u32 value */
-	O_F,    /* %fN: .f32 */
-	O_H,    /* %hN: .b16, f16 / bf16 bits */
-	O_P,    /* %pN: .pred */
-	O_D,    /* %rdN: .b64 */
-	O_IMM,  /* integer immediate v */
-	O_FIMM, /* f32 immediate, bits in v */
-	O_WORD  /* register word n of local tensor t */
-} OKind;
-
-typedef struct Opnd {
-	OKind k;
-	int n;
-	int64_t v;
-	const Tensor *t;
-	bool mut; /* a register that is assigned again later (a var, a tensor word) */
-} Opnd;
-
-/* A memory operand: [base+off] or [sym+off]. */
-typedef struct Addr {
-	Opnd base;
-	const char *sym;
-	int64_t off;
-} Addr;
 
 /* Where a value read once holds: the block (if branch, loop body) it was read in, and every block
  * inside that one: the depth of P.blocks then and the block's number. */
@@ -67,58 +38,6 @@ typedef struct MapEntry {
 	Opnd val;
 	const IExpr *expr; /* a let computed again at each use (see bind) */
 } MapEntry;
-
-/* ---------------------------------------------------------------- instruction records
-
-   A kernel's instructions are records until its end: flags, a guard, the opcode and the operands,
-   each operand a row of pieces. pure()'s CSE keys (put_instr) and the loop-invariant motion
-   (loop_invariants) read the records; the text is printed once, from them, when the kernel is
-   complete (print_recs). The flags say what an instruction does, as the code that makes it knows:
-   no pass reads the opcode's text. */
-
-enum {
-	F_PURE = 1,   /* its destination is a function of its operands alone (pure()) */
-	F_LOAD = 2,   /* reads global or shared memory */
-	F_STORE = 4,  /* writes memory */
-	F_SYNC = 8,   /* collective: a barrier, or .sync(.aligned) across the warp */
-	F_SIDE = 16,  /* an effect beyond its destination registers */
-	F_BRANCH = 32 /* a branch or the return */
-};
-
-typedef enum PieceKind {
-	PC_TEXT,  /* fixed text */
-	PC_OPND,  /* an operand register or immediate */
-	PC_DEST,  /* the destination of a pure instruction (Rec.dest; '#' in its CSE key) */
-	PC_ADDR,  /* a memory operand */
-	PC_INT,   /* an integer */
-	PC_COMMA  /* the ", " between two operands */
-} PieceKind;
-
-typedef struct Piece {
-	PieceKind k;
-	union {
-		const char *text; /* PC_TEXT */
-		Opnd o;           /* PC_OPND */
-		Addr a;           /* PC_ADDR */
-		int64_t i;        /* PC_INT */
-	};
-} Piece;
-
-typedef enum RecKind { R_INSTR, R_LABEL, R_COMMENT } RecKind;
-
-typedef struct Rec {
-	RecKind kind;
-	unsigned flags;
-	Opnd guard;          /* the predicate of @guard / @!guard; O_NONE: none */
-	bool negated;
-	bool first_memory;   /* the first operand is a memory operand: the instruction writes no register there */
-	const char *opcode;  /* R_COMMENT: the text after "// ", as it is */
-	const char *text;    /* R_COMMENT: text after that, bytes that are not printable ASCII shown as '?' */
-	Opnd dest;           /* PC_DEST; R_COMMENT: a register shown at its end (O_NONE: none) */
-	Piece *pc;
-	int npc;
-	int label;           /* R_LABEL: its number */
-} Rec;
 
 typedef struct Px {
 	KernelIR *k;
@@ -174,12 +93,12 @@ typedef struct Px {
 	bool tc_waited;       /* its wait was emitted */
 	const IExpr *vec_load; /* inside a converting vector load (vector_access): the load whose element */
 	Opnd vec_elem;         /* ... the words of the access hold here */
-	unsigned char *pure_dest; /* per register (pure_index): written by a pure instruction */
+	unsigned char *pure_dest; /* per register (ptx_reg_index): written by a pure instruction */
 	size_t pure_cap;
-	Rec *recs;    /* the kernel's instructions, labels and comments so far */
+	PtxRec *recs;    /* the kernel's instructions, labels and comments so far */
 	size_t nrecs, recs_cap;
-	Rec cur;      /* the record being built (rec_begin) and its pieces */
-	Piece *scratch;
+	PtxRec cur;      /* the record being built (rec_begin) and its pieces */
+	PtxPiece *scratch;
 	int nscratch, scratch_cap;
 } Px;
 
@@ -187,82 +106,7 @@ static Px P;
 
 static const Opnd NO_REG = {O_NONE, 0, 0, NULL, false};
 
-/* ---------------------------------------------------------------- records and their text */
-
-
-static void
-put_int(Buf *b, int64_t v)
-{
-	char tmp[24];
-	int n = 0;
-	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		tmp[n++] = '-';
-	char rev[24];
-	for (int i = 0; i < n; i++)
-		rev[i] = tmp[n - 1 - i];
-	rev[n] = 0;
-	buf_puts(b, rev);
-}
-
-/* The register name of word w of local tensor t: %NAME_W. Underscore-and-digits never occurs in the
- * temporaries (%r7, %f2, ...), and NAME_W splits uniquely at its last underscore, so no two tensors
- * collide. A few special registers have the same shape (%pm0_64, %reserved_smem_offset_0): those
- * names get a tl_ prefix, which no tilec name starts with. */
-static void
-put_word(Buf *b, const Tensor *t, int w)
-{
-	const char *name = t->cname;
-	bool special = strcmp(name, "reserved_smem_offset") == 0 ||
-	               (name[0] == 'p' && name[1] == 'm' && name[2] >= '0' && name[2] <= '7' && !name[3]);
-	buf_puts(b, special ? "%tl_" : "%");
-	buf_puts(b, name);
-	buf_putc(b, '_');
-	put_int(b, w);
-}
-
-static void
-put_op(Buf *b, Opnd o)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	switch (o.k) {
-	case O_R: buf_puts(b, "%r"); put_int(b, o.n); break;
-	case O_F: buf_puts(b, "%f"); put_int(b, o.n); break;
-	case O_H: buf_puts(b, "%h"); put_int(b, o.n); break;
-	case O_P: buf_puts(b, "%p"); put_int(b, o.n); break;
-	case O_D: buf_puts(b, "%rd"); put_int(b, o.n); break;
-	case O_IMM: put_int(b, o.v); break;
-	case O_FIMM: {
-		char tmp[11] = "0f";
-		for (int i = 0; i < 8; i++)
-			tmp[2 + i] = hex[(o.v >> (28 - 4 * i)) & 15];
-		tmp[10] = 0;
-		buf_puts(b, tmp);
-		break;
-	}
-	case O_WORD: put_word(b, o.t, o.n); break;
-	case O_NONE: fatal("emit_ptx: an operand without a value");
-	}
-}
-
-static void
-put_addr(Buf *b, const Addr *a)
-{
-	buf_putc(b, '[');
-	if (a->sym)
-		buf_puts(b, a->sym);
-	else
-		put_op(b, a->base);
-	if (a->off) { /* a negative offset is written +-N (ptxas refuses [%rd1-256]) */
-		buf_putc(b, '+');
-		put_int(b, a->off);
-	}
-	buf_putc(b, ']');
-}
+/* ---------------------------------------------------------------- instruction records */
 
 /* The assignment count of a var's register. */
 static unsigned *
@@ -288,14 +132,14 @@ static void
 rec_begin(unsigned flags, const char *opcode)
 {
 	memset(&P.cur, 0, sizeof P.cur);
-	P.cur.kind = R_INSTR;
+	P.cur.kind = RK_INSTR;
 	P.cur.flags = flags;
 	P.cur.opcode = opcode;
 	P.nscratch = 0;
 }
 
-static Piece *
-rec_piece(PieceKind k)
+static PtxPiece *
+rec_piece(PtxPieceKind k)
 {
 	if (P.nscratch == P.scratch_cap) {
 		P.scratch_cap = P.scratch_cap ? 2 * P.scratch_cap : 64;
@@ -303,13 +147,21 @@ rec_piece(PieceKind k)
 		if (!P.scratch)
 			out_of_memory();
 	}
-	Piece *p = &P.scratch[P.nscratch++];
+	PtxPiece *p = &P.scratch[P.nscratch++];
 	memset(p, 0, sizeof *p);
 	p->k = k;
 	return p;
 }
 
-static void rec_op(Opnd o) { rec_piece(PC_OPND)->o = o; }
+static void
+rec_op(Opnd o)
+{
+	PtxPiece *p = rec_piece(PC_OPND);
+	p->o = o;
+	if (o.mut && (o.k == O_R || o.k == O_F))
+		p->version = *var_version(o);
+}
+
 static void rec_text(const char *s) { rec_piece(PC_TEXT)->text = s; }
 static void rec_int(int64_t v) { rec_piece(PC_INT)->i = v; }
 static void rec_comma(void) { rec_piece(PC_COMMA); }
@@ -322,10 +174,10 @@ rec_addr(const Addr *a)
 	rec_piece(PC_ADDR)->a = *a;
 }
 
-static Rec *
+static PtxRec *
 rec_end(void)
 {
-	Rec *r = &P.cur;
+	PtxRec *r = &P.cur;
 	r->npc = P.nscratch;
 	r->pc = pool_alloc((size_t)(r->npc ? r->npc : 1) * sizeof *r->pc);
 	if (r->npc)
@@ -361,7 +213,7 @@ template_text(const char **fmt, const char *stop, va_list *ap)
 		if (*f == 's')
 			buf_puts(&t, va_arg(*ap, const char *));
 		else if (*f == 'd')
-			put_int(&t, va_arg(*ap, int));
+			ptx_put_int(&t, va_arg(*ap, int));
 		else
 			buf_putc(&t, '%');
 	}
@@ -421,87 +273,8 @@ rec_template(unsigned flags, const char *fmt, va_list *ap)
 		fatal("emit_ptx: template '%s' does not end with ';'", fmt);
 }
 
-/* An operand as written; in a CSE key (key set) a var's register carries its assignment count, and
- * the return says whether the operand is a register that is assigned more than once (a var, a
- * tensor word), which makes a key useless. */
-static bool
-put_piece(Buf *b, const Rec *r, const Piece *p, bool key)
-{
-	switch (p->k) {
-	case PC_TEXT: buf_puts(b, p->text); return false;
-	case PC_INT: put_int(b, p->i); return false;
-	case PC_COMMA: buf_puts(b, ", "); return false;
-	case PC_ADDR: put_addr(b, &p->a); return p->a.base.mut;
-	case PC_DEST:
-		if (key)
-			buf_putc(b, '#');
-		else
-			put_op(b, r->dest);
-		return false;
-	case PC_OPND:
-		put_op(b, p->o);
-		if (key && p->o.mut && (p->o.k == O_R || p->o.k == O_F)) {
-			/* a var's register: the same value until it is assigned again */
-			buf_putc(b, '@');
-			put_int(b, *var_version(p->o));
-			return false;
-		}
-		return p->o.mut;
-	}
-	return false;
-}
 
-/* The text of an instruction record without its tab and newline. Returns whether an operand makes a
- * CSE key useless (put_piece). */
-static bool
-put_instr(Buf *b, const Rec *r, bool key)
-{
-	bool mut = false;
-	if (r->guard.k != O_NONE) {
-		buf_puts(b, r->negated ? "@!" : "@");
-		put_op(b, r->guard);
-		buf_putc(b, ' ');
-	}
-	buf_puts(b, r->opcode);
-	if (r->npc)
-		buf_putc(b, ' ');
-	for (int i = 0; i < r->npc; i++)
-		mut |= put_piece(b, r, &r->pc[i], key);
-	buf_putc(b, ';');
-	return mut;
-}
 
-/* The kernel's body: its records as PTX text. */
-static void
-print_recs(Buf *b)
-{
-	for (size_t i = 0; i < P.nrecs; i++) {
-		const Rec *r = &P.recs[i];
-		switch (r->kind) {
-		case R_INSTR:
-			buf_putc(b, '\t');
-			put_instr(b, r, false);
-			break;
-		case R_LABEL:
-			buf_puts(b, "$L_");
-			put_int(b, P.ki);
-			buf_putc(b, '_');
-			put_int(b, r->label);
-			buf_putc(b, ':');
-			break;
-		case R_COMMENT:
-			buf_puts(b, "\t// ");
-			buf_puts(b, r->opcode);
-			/* ptxas reads ASCII */
-			for (const unsigned char *s = (const unsigned char *)r->text; s && *s; s++)
-				buf_putc(b, *s >= 0x20 && *s < 0x7f ? (char)*s : *s == '\t' ? ' ' : '?');
-			if (r->dest.k != O_NONE)
-				put_op(b, r->dest);
-			break;
-		}
-		buf_putc(b, '\n');
-	}
-}
 
 /* One instruction from a template (rec_template) with the given flags. */
 static void
@@ -518,18 +291,11 @@ static Opnd *cse_find(const char *key);
 static void cse_put(const char *key, Opnd val);
 static unsigned gen_new(unsigned parent);
 
-/* The index of register n of kind k (O_R, O_F, O_H, O_P, O_D) in P.pure_dest. */
-static size_t
-pure_index(OKind k, int n)
-{
-	int kind = k == O_R ? 0 : k == O_F ? 1 : k == O_H ? 2 : k == O_P ? 3 : 4;
-	return 5 * (size_t)n + (size_t)kind;
-}
 
 static void
 mark_pure(OKind k, int n)
 {
-	size_t i = pure_index(k, n);
+	size_t i = ptx_reg_index(k, n);
 	if (i >= P.pure_cap) {
 		size_t cap = P.pure_cap ? P.pure_cap : 1024;
 		while (cap <= i)
@@ -548,15 +314,17 @@ mark_pure(OKind k, int n)
  * instruction on the same operands was emitted earlier in this straight-line stretch (a label ends
  * one): then its register. Operands that are assigned again (vars, tensor words) are never reused.
  * This keeps the PTX small (e.g. the address arithmetic of an unrolled loop), which ptxas reads
- * faster. flags adds to F_PURE (F_LOAD: a load of memory nothing writes, which must stay in its loop). */
+ * faster. The key is the record's text with '#' for the destination (ptx_put_instr): records that
+ * print alike compute alike (an immediate written by %o or by %d), as with the text keys before.
+ * flags adds to PF_PURE (PF_LOAD: a load of memory nothing writes, which stays in its loop). */
 static Opnd
 vpure(OKind k, unsigned flags, const char *fmt, va_list *ap)
 {
-	rec_template(F_PURE | flags, fmt, ap);
+	rec_template(PF_PURE | flags, fmt, ap);
 	P.cur.pc = P.scratch; /* the pieces so far, for the key */
 	P.cur.npc = P.nscratch;
 	P.key.len = 0;
-	bool mut = put_instr(&P.key, &P.cur, true);
+	bool mut = ptx_put_instr(&P.key, &P.cur, true);
 	Opnd *hit = mut ? NULL : cse_find(P.key.data);
 	if (hit)
 		return *hit;
@@ -585,7 +353,7 @@ pure_load(OKind k, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	Opnd d = vpure(k, F_LOAD, fmt, &ap);
+	Opnd d = vpure(k, PF_LOAD, fmt, &ap);
 	va_end(ap);
 	return d;
 }
@@ -595,7 +363,7 @@ label(int n)
 {
 	P.cse_gen = gen_new(0);
 	rec_begin(0, NULL);
-	P.cur.kind = R_LABEL;
+	P.cur.kind = RK_LABEL;
 	P.cur.label = n;
 	rec_end();
 }
@@ -612,7 +380,7 @@ static void
 comment_line(const char *prefix, const char *text, Opnd v)
 {
 	rec_begin(0, prefix);
-	P.cur.kind = R_COMMENT;
+	P.cur.kind = RK_COMMENT;
 	P.cur.text = text;
 	P.cur.dest = v;
 	rec_end();
@@ -1012,7 +780,7 @@ load(const Tensor *t, const IExpr *index, const Opnd *into)
 		r = pure_load(k, "ld.%s.%s %D, %a;", sp, sfx[t->type], &a);
 	} else {
 		r = into && etype_bits(t->type) == 32 ? *into : k == O_F ? new_f() : k == O_H ? new_h() : new_r();
-		ins(F_LOAD, "ld.%s.%s %o, %a;", sp, sfx[t->type], r, &a);
+		ins(PF_LOAD, "ld.%s.%s %o, %a;", sp, sfx[t->type], r, &a);
 	}
 	if (t->type == T_F16)
 		return half_to_f32(r, T_F16);
@@ -1088,7 +856,7 @@ kept_slot(const Tensor *t, const IExpr *index)
 			Addr a = address(k->s.t, k->s.index_e);
 			k->val = new_r();
 			k->at = here();
-			ins(F_LOAD, "ld.shared.u32 %o, %a;", k->val, &a);
+			ins(PF_LOAD, "ld.shared.u32 %o, %a;", k->val, &a);
 		}
 		return &k->val;
 	}
@@ -1155,7 +923,7 @@ lane0_tid(void)
 		return t;
 	P.utid = new_r();
 	P.utid_at = here();
-	ins(F_SYNC, "redux.sync.min.u32 %o, %o, -1;", P.utid, t);
+	ins(PF_SYNC, "redux.sync.min.u32 %o, %o, -1;", P.utid, t);
 	return P.utid;
 }
 
@@ -1312,9 +1080,9 @@ select_value(const IExpr *e)
 	Opnd r = f ? new_f() : new_r();
 	const char *mov = f ? "mov.f32 %o, %o;" : "mov.b32 %o, %o;";
 	int l_else = ++P.nlabel, l_end = ++P.nlabel;
-	ins(F_BRANCH, "@!%o bra %s;", p, label_name(l_else));
+	ins(PF_BRANCH, "@!%o bra %s;", p, label_name(l_else));
 	ins(0, mov, r, ev(e->b));
-	ins(F_BRANCH, "bra %s;", label_name(l_end));
+	ins(PF_BRANCH, "bra %s;", label_name(l_end));
 	label(l_else);
 	ins(0, mov, r, ev(e->index));
 	label(l_end);
@@ -1812,7 +1580,7 @@ pred(const IExpr *e)
 			Opnd r = {O_P, ++P.np, 0, NULL, false};
 			int l_end = ++P.nlabel;
 			ins(0, "mov.pred %o, %o;", r, a);
-			ins(F_BRANCH, e->op == OP_LAND ? "@!%o bra %s;" : "@%o bra %s;", a, label_name(l_end));
+			ins(PF_BRANCH, e->op == OP_LAND ? "@!%o bra %s;" : "@%o bra %s;", a, label_name(l_end));
 			ins(0, "mov.pred %o, %o;", r, pred(e->b));
 			label(l_end);
 			return r;
@@ -1841,7 +1609,7 @@ narrow_bits(const IExpr *m)
 	if (m->kind == IE_LOAD) {
 		Addr a = address(m->tensor, m->index);
 		Opnd r = new_r();
-		ins(F_LOAD, "ld.%s.u%d %o, %a;", space(m->tensor), bits, r, &a);
+		ins(PF_LOAD, "ld.%s.u%d %o, %a;", space(m->tensor), bits, r, &a);
 		return r;
 	}
 	int per = 32 / bits;
@@ -1884,7 +1652,7 @@ store(const LStmt *s)
 		[T_F32] = "f32", [T_F16] = "b16", [T_BF16] = "b16", [T_I32] = "u32", [T_U32] = "u32",
 		[T_I16] = "u16", [T_U16] = "u16", [T_I8] = "u8", [T_U8] = "u8",
 	};
-	ins(F_STORE, "st.%s.%s %a, %o;", t->kind == TK_SHARED ? "shared" : "global", v.k == O_H ? "b16" : etype_bits(t->type) == 16 ? "u16" : sfx[t->type], &a, v);
+	ins(PF_STORE, "st.%s.%s %a, %o;", t->kind == TK_SHARED ? "shared" : "global", v.k == O_H ? "b16" : etype_bits(t->type) == 16 ? "u16" : sfx[t->type], &a, v);
 }
 
 static void
@@ -1983,7 +1751,7 @@ vector_access(const LStmt *s, const List *list, int i)
 			v[k] = packed_word(t->type, list, i + k * per);
 	}
 	Addr a = address(t, ld ? m->index : s->index);
-	rec_begin(ld ? F_LOAD : F_STORE, pool_printf("%s.%s%s", ld ? "ld" : "st",
+	rec_begin(ld ? PF_LOAD : PF_STORE, pool_printf("%s.%s%s", ld ? "ld" : "st",
 	                                             ld ? space(t) : t->kind == TK_SHARED ? "shared" : "global",
 	                                             words == 4 ? ".v4.b32" : words == 2 ? ".v2.b32" : ".b32"));
 	if (!ld) {
@@ -2118,7 +1886,7 @@ tc_instr(const LStmt *s, Opnd addr)
 	Addr at = {addr, NULL, 0};
 	if (s->tc != TC_LD && s->tc != TC_ST) {
 		const IsaInstr *in = isa_instr(s->tc);
-		rec_begin(F_SYNC | F_SIDE, isa_spelling(s->tc, s->cta_group));
+		rec_begin(PF_SYNC | PF_SIDE, isa_spelling(s->tc, s->cta_group));
 		for (int i = 0; i < in->noperands; i++) {
 			if (i)
 				rec_comma();
@@ -2134,7 +1902,7 @@ tc_instr(const LStmt *s, Opnd addr)
 	}
 	char text[96];
 	opcode_format(&s->op, text, sizeof text);
-	rec_begin(F_SYNC | F_SIDE, pool_strdup(text));
+	rec_begin(PF_SYNC | PF_SIDE, pool_strdup(text));
 	if (s->tc == TC_LD) {
 		reg_list(s);
 		rec_comma();
@@ -2170,7 +1938,7 @@ tc(const LStmt *s)
 		tc_instr(s, addr);
 		if (s->tc == TC_WAIT_ST && !P.interleaved)
 			/* a point after the wait at which ptxas lets the st's registers go (TMEM base addresses) */
-			ins(F_SIDE, "fence.acq_rel.cta;");
+			ins(PF_SIDE, "fence.acq_rel.cta;");
 		return;
 	}
 	P.cse_gen = gen_new(0); /* nothing computed before it stays live across it (ptxas would keep it) */
@@ -2409,87 +2177,8 @@ known_cond(const IExpr *cond)
 	return -1;
 }
 
-/* The P.pure_dest index of a piece's register (a temporary: %r, %f, %h, %p, %rd); -1 for a tensor
- * word, -2 for anything else (an immediate, text). */
-static long
-piece_register(const Rec *r, const Piece *p)
-{
-	Opnd o = p->k == PC_DEST ? r->dest : p->k == PC_OPND ? p->o : p->k == PC_ADDR && !p->a.sym ? p->a.base : imm(0);
-	switch (o.k) {
-	case O_R: case O_F: case O_H: case O_P: case O_D: return (long)pure_index(o.k, o.n);
-	case O_WORD: return -1;
-	default: return -2;
-	}
-}
 
-/* Whether loop_invariants may move the record: an unpredicated instruction whose first operand is a
- * register that pure() made, and neither a memory access (but for a parameter's) nor collective. */
-static bool
-movable(const Rec *r)
-{
-	if (r->kind != R_INSTR || r->guard.k != O_NONE || (r->flags & (F_LOAD | F_STORE | F_SYNC)) || !r->npc ||
-	    r->first_memory)
-		return false;
-	long d = piece_register(r, &r->pc[0]);
-	return d >= 0 && (size_t)d < P.pure_cap && P.pure_dest[d];
-}
 
-/* Loop-invariant code motion over the records of a loop, from top (its first label) to the last: each
- * instruction of pure() whose operands no instruction of the loop writes (or only those moved
- * already) moves before the loop, as nvcc's does: a row's address, its bounds tests and the
- * parameters are then computed once, not in every iteration (copy_edge_ref: 40 registers, N so). */
-static void
-loop_invariants(size_t top)
-{
-	size_t end = P.nrecs;
-	/* the registers written in the loop: those of a first operand that is no memory operand; the
-	   table covers every register so far (a var's may lie beyond P.pure_cap) */
-	int most = P.nr > P.nf ? P.nr : P.nf;
-	most = most > P.nh ? most : P.nh;
-	most = most > P.np ? most : P.np;
-	most = most > P.nd ? most : P.nd;
-	size_t ncap = pure_index(O_D, most) + 1;
-	unsigned char *written = pool_alloc(ncap);
-	memset(written, 0, ncap);
-	for (size_t i = top; i < end; i++) {
-		const Rec *r = &P.recs[i];
-		if (r->kind != R_INSTR || r->first_memory)
-			continue;
-		for (int j = 0; j < r->npc && r->pc[j].k != PC_COMMA; j++) {
-			long reg = piece_register(r, &r->pc[j]);
-			if (reg >= 0 && (size_t)reg < ncap)
-				written[reg] = 1;
-		}
-	}
-	Rec *moved = malloc((end - top + 1) * sizeof *moved), *rest = malloc((end - top + 1) * sizeof *rest);
-	if (!moved || !rest)
-		out_of_memory();
-	size_t nmoved = 0, nrest = 0;
-	for (size_t i = top; i < end; i++) {
-		const Rec *r = &P.recs[i];
-		bool move = movable(r);
-		/* the sources: every register after the destination */
-		for (int j = 1; move && j < r->npc; j++) {
-			long reg = piece_register(r, &r->pc[j]);
-			if (reg >= 0 && ((size_t)reg >= ncap || written[reg]))
-				move = false; /* written in the loop, or no register of this kernel's */
-			else if (reg == -1)
-				move = false; /* a tensor word: assigned anywhere */
-		}
-		if (move)
-			written[piece_register(r, &r->pc[0])] = 0;
-		if (move)
-			moved[nmoved++] = *r;
-		else
-			rest[nrest++] = *r;
-	}
-	if (nmoved) {
-		memcpy(P.recs + top, moved, nmoved * sizeof *moved);
-		memcpy(P.recs + top + nmoved, rest, nrest * sizeof *rest);
-	}
-	free(moved);
-	free(rest);
-}
 
 /* An if: its test and branches, or only the branch taken where the test is known. */
 static void
@@ -2514,7 +2203,7 @@ if_stmt(const LStmt *s)
 	Opnd p = guard(s->cond);
 	int l_else = ++P.nlabel, l_end = s->els.n ? ++P.nlabel : l_else;
 	unsigned gen = P.cse_gen, cuts = P.cuts;
-	ins(F_BRANCH, "@!%o bra %s;", p, label_name(l_else));
+	ins(PF_BRANCH, "@!%o bra %s;", p, label_name(l_else));
 	P.cse_gen = gen_new(gen);
 	P.depth++;
 	if (fixed) {
@@ -2526,7 +2215,7 @@ if_stmt(const LStmt *s)
 	block_close();
 	unsigned then_cuts = P.cuts;
 	if (s->els.n) {
-		ins(F_BRANCH, "bra %s;", label_name(l_end));
+		ins(PF_BRANCH, "bra %s;", label_name(l_end));
 		label(l_else);
 		/* reached only through the test, so what was computed before the if holds here too;
 		   computed again, the ids, parameters and row address of a masked copy's fallback */
@@ -2552,6 +2241,17 @@ if_stmt(const LStmt *s)
 		   does (copy_wait_join: 41 registers, 40 so, nvcc's route's; read again after an if
 		   with one such branch, fences_placed 39 -> 40) */
 		read_tid();
+}
+
+/* Moves the invariant instructions of the loop whose records start at top (ptx_loop_invariants). */
+static void
+loop_invariants(size_t top)
+{
+	int most = P.nr > P.nf ? P.nr : P.nf;
+	most = most > P.nh ? most : P.nh;
+	most = most > P.np ? most : P.np;
+	most = most > P.nd ? most : P.nd;
+	ptx_loop_invariants(P.recs, top, P.nrecs, P.pure_dest, P.pure_cap, ptx_reg_index(O_D, most) + 1);
 }
 
 /* A loop: written out, unrolled by 8, 4 or 2, or a loop of one body with its invariants moved
@@ -2592,7 +2292,7 @@ for_stmt(const LStmt *s)
 	block_open();
 	Opnd p = pure(O_P, "setp.ge.s32 %D, %o, %o;", i, ev(s->hi));
 	P.epoch++; /* see guard() */
-	ins(F_BRANCH, "@%o bra %s;", p, label_name(l_end));
+	ins(PF_BRANCH, "@%o bra %s;", p, label_name(l_end));
 	P.depth++;
 	if (by > 1) {
 		IExpr *ref = ie_var(counter, counter->type);
@@ -2607,7 +2307,7 @@ for_stmt(const LStmt *s)
 	P.depth--;
 	ins(0, "add.s32 %o, %o, %d;", i, i, by);
 	++*var_version(i);
-	ins(F_BRANCH, "bra %s;", label_name(l_top));
+	ins(PF_BRANCH, "bra %s;", label_name(l_top));
 	block_close();
 	label(l_end);
 	loop_invariants(top);
@@ -2672,7 +2372,7 @@ stmt(const LStmt *s)
 	case L_BARRIER:
 		P.cse_gen = gen_new(0); /* values are recomputed after it rather than kept live across it */
 		P.cuts++;
-		ins(F_SYNC, "bar.sync 0;");
+		ins(PF_SYNC, "bar.sync 0;");
 		for (int i = 0; i < P.nslots; i++) {
 			Slot *k = &P.slots[i];
 			/* the fence after the barrier evaluates nothing: from here on the slot may be read */
@@ -2688,7 +2388,7 @@ stmt(const LStmt *s)
 		}
 		break;
 	case L_WARP_SYNC:
-		ins(F_SYNC, "bar.warp.sync -1;");
+		ins(PF_SYNC, "bar.warp.sync -1;");
 		break;
 	case L_COPY:
 		ins(0, "mov.b32 %o, %o;", (Opnd){O_WORD, s->regs[0].word, 0, s->regs[0].tensor, true},
@@ -2931,8 +2631,8 @@ kernel(KernelIR *k, int ki, Buf *out)
 	   registers, 12 so, as nvcc's route; plan_pending_st 12 -> 11; docs/performance.md) */
 	read_tid();
 	stmts(&k->body);
-	ins(F_BRANCH, "ret;");
-	print_recs(&body);
+	ins(PF_BRANCH, "ret;");
+	ptx_print(&body, P.recs, P.nrecs, P.ki);
 	free(P.cse);
 	free(P.cse_gens);
 	free(P.recs);
@@ -2983,7 +2683,7 @@ kernel(KernelIR *k, int ki, Buf *out)
 		buf_printf(out, "\t.reg .b32 ");
 		/* %NAME_<n> declares %NAME_0 .. %NAME_(n-1) */
 		Buf tmp = {0};
-		put_word(&tmp, t, 0);
+		ptx_put_word(&tmp, t, 0);
 		tmp.data[tmp.len - 1] = 0; /* drop the 0, keep the underscore */
 		buf_printf(out, "%s<%d>; // local %s: %s\n", tmp.data, t->words, t->name, shape_text(t));
 		buf_free(&tmp);
