@@ -174,7 +174,7 @@ rec_addr(const Addr *a)
 	rec_piece(PC_ADDR)->a = *a;
 }
 
-static PtxRec *
+static void
 rec_end(void)
 {
 	PtxRec *r = &P.cur;
@@ -188,8 +188,7 @@ rec_end(void)
 		if (!P.recs)
 			out_of_memory();
 	}
-	P.recs[P.nrecs] = *r;
-	return &P.recs[P.nrecs++];
+	P.recs[P.nrecs++] = *r;
 }
 
 /* Text of fmt up to one of the stop characters, an operand (%o, %a, %D) or its end, with %s
