@@ -1,40 +1,12 @@
 /* emit_ptx.c: writes the lowered program directly as PTX: one .entry per kernel, virtual registers
  * (ptxas allocates them), structured branches, and every tcgen05 instruction spelled from isa.c's
- * description, as emit_cu.c spells it. The semantics are those of the CUDA C that emit_cu.c
- * writes; see docs/ptx.md. */
+ * description, as emit_cu.c spells it. A kernel's instructions are records (tilec.h, ptx_opt.c)
+ * that CSE and loop-invariant motion work on; ptx_opt.c prints their text at the kernel's end. The
+ * semantics are those of the CUDA C that emit_cu.c writes; see docs/ptx.md. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "tilec.h"
-
-/* ---------------------------------------------------------------- operands */
-
-typedef enum OKind {
-	O_NONE,
-	O_R,    /* %rN: .b32, an i32 or u32 value */
-	O_F,    /* %fN: .f32 */
-	O_H,    /* %hN: .b16, f16 / bf16 bits */
-	O_P,    /* %pN: .pred */
-	O_D,    /* %rdN: .b64 */
-	O_IMM,  /* integer immediate v */
-	O_FIMM, /* f32 immediate, bits in v */
-	O_WORD  /* register word n of local tensor t */
-} OKind;
-
-typedef struct Opnd {
-	OKind k;
-	int n;
-	int64_t v;
-	const Tensor *t;
-	bool mut; /* a register that is assigned again later (a var, a tensor word) */
-} Opnd;
-
-/* A memory operand: [base+off] or [sym+off]. */
-typedef struct Addr {
-	Opnd base;
-	const char *sym;
-	int64_t off;
-} Addr;
 
 /* Where a value read once holds: the block (if branch, loop body) it was read in, and every block
  * inside that one: the depth of P.blocks then and the block's number. */
@@ -68,7 +40,6 @@ typedef struct MapEntry {
 } MapEntry;
 
 typedef struct Px {
-	Buf *out;
 	KernelIR *k;
 	int ki;
 	int nr, nf, nh, np, nd, nlabel;
@@ -93,7 +64,6 @@ typedef struct Px {
 	List fixed_value;
 	unsigned *ver;  /* per var register (2n, 2n + 1 for %fn): how often it was assigned */
 	size_t ver_cap;
-	bool keying;    /* vformat writes the key of a pure instruction */
 	bool *param_written;
 	List guards;    /* IExpr*: conditions of ids tested at depth 0 (guard()) */
 	List guard_p;   /* Opnd*: their predicates */
@@ -123,88 +93,20 @@ typedef struct Px {
 	bool tc_waited;       /* its wait was emitted */
 	const IExpr *vec_load; /* inside a converting vector load (vector_access): the load whose element */
 	Opnd vec_elem;         /* ... the words of the access hold here */
-	unsigned char *pure_dest; /* per register (pure_index): written by a pure instruction */
+	unsigned char *pure_dest; /* per register (ptx_reg_index): written by a pure instruction */
 	size_t pure_cap;
+	PtxRec *recs;    /* the kernel's instructions, labels and comments so far */
+	size_t nrecs, recs_cap;
+	PtxRec cur;      /* the record being built (rec_begin) and its pieces */
+	PtxPiece *scratch;
+	int nscratch, scratch_cap;
 } Px;
 
 static Px P;
 
-/* ---------------------------------------------------------------- output */
+static const Opnd NO_REG = {O_NONE, 0, 0, NULL, false};
 
-
-static void
-put_int(Buf *b, int64_t v)
-{
-	char tmp[24];
-	int n = 0;
-	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-	do {
-		tmp[n++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		tmp[n++] = '-';
-	char rev[24];
-	for (int i = 0; i < n; i++)
-		rev[i] = tmp[n - 1 - i];
-	rev[n] = 0;
-	buf_puts(b, rev);
-}
-
-/* The register name of word w of local tensor t: %NAME_W. Underscore-and-digits never occurs in the
- * temporaries (%r7, %f2, ...), and NAME_W splits uniquely at its last underscore, so no two tensors
- * collide. A few special registers have the same shape (%pm0_64, %reserved_smem_offset_0): those
- * names get a tl_ prefix, which no tilec name starts with. */
-static void
-put_word(Buf *b, const Tensor *t, int w)
-{
-	const char *name = t->cname;
-	bool special = strcmp(name, "reserved_smem_offset") == 0 ||
-	               (name[0] == 'p' && name[1] == 'm' && name[2] >= '0' && name[2] <= '7' && !name[3]);
-	buf_puts(b, special ? "%tl_" : "%");
-	buf_puts(b, name);
-	buf_putc(b, '_');
-	put_int(b, w);
-}
-
-static void
-put_op(Buf *b, Opnd o)
-{
-	static const char hex[] = "0123456789ABCDEF";
-	switch (o.k) {
-	case O_R: buf_puts(b, "%r"); put_int(b, o.n); break;
-	case O_F: buf_puts(b, "%f"); put_int(b, o.n); break;
-	case O_H: buf_puts(b, "%h"); put_int(b, o.n); break;
-	case O_P: buf_puts(b, "%p"); put_int(b, o.n); break;
-	case O_D: buf_puts(b, "%rd"); put_int(b, o.n); break;
-	case O_IMM: put_int(b, o.v); break;
-	case O_FIMM: {
-		char tmp[11] = "0f";
-		for (int i = 0; i < 8; i++)
-			tmp[2 + i] = hex[(o.v >> (28 - 4 * i)) & 15];
-		tmp[10] = 0;
-		buf_puts(b, tmp);
-		break;
-	}
-	case O_WORD: put_word(b, o.t, o.n); break;
-	case O_NONE: fatal("emit_ptx: an operand without a value");
-	}
-}
-
-static void
-put_addr(Buf *b, const Addr *a)
-{
-	buf_putc(b, '[');
-	if (a->sym)
-		buf_puts(b, a->sym);
-	else
-		put_op(b, a->base);
-	if (a->off) { /* a negative offset is written +-N (ptxas refuses [%rd1-256]) */
-		buf_putc(b, '+');
-		put_int(b, a->off);
-	}
-	buf_putc(b, ']');
-}
+/* ---------------------------------------------------------------- instruction records */
 
 /* The assignment count of a var's register. */
 static unsigned *
@@ -224,83 +126,175 @@ var_version(Opnd o)
 	return &P.ver[i];
 }
 
-/* Formats an instruction: %o (Opnd), %a (Addr *), %d (int), %s (string), %D the destination (dest,
- * or '#' when it is NULL, for the key of a pure instruction). Returns whether an operand is a
- * register that is assigned more than once (a var, a tensor word). */
-static bool
-vformat(Buf *b, const char *fmt, const Opnd *dest, va_list ap)
+/* A new record under construction (P.cur, its pieces in P.scratch): rec_op, rec_addr, rec_text,
+ * rec_int and rec_comma add to it, rec_end appends it to the kernel's records. */
+static void
+rec_begin(unsigned flags, const char *opcode)
 {
-	bool mut = false;
-	const char *lit = fmt;
-	for (const char *f = fmt; *f; f++) {
-		if (*f != '%')
-			continue;
-		if (f > lit)
-			buf_putn(b, lit, (size_t)(f - lit));
-		f++;
-		switch (*f) {
-		case 'o': {
-			Opnd o = va_arg(ap, Opnd);
-			put_op(b, o);
-			if (P.keying && o.mut && (o.k == O_R || o.k == O_F)) {
-				/* a var's register: the same value until it is assigned again */
-				buf_putc(b, '@');
-				put_int(b, *var_version(o));
-			} else {
-				mut |= o.mut;
-			}
-			break;
-		}
-		case 'a': {
-			const Addr *a = va_arg(ap, const Addr *);
-			mut |= a->base.mut;
-			put_addr(b, a);
-			break;
-		}
-		case 'd': put_int(b, va_arg(ap, int)); break;
-		case 's': buf_puts(b, va_arg(ap, const char *)); break;
-		case 'D':
-			if (dest)
-				put_op(b, *dest);
-			else
-				buf_putc(b, '#');
-			break;
-		default: buf_putc(b, *f); break;
-		}
-		lit = f + 1;
-	}
-	buf_puts(b, lit);
-	return mut;
+	memset(&P.cur, 0, sizeof P.cur);
+	P.cur.kind = RK_INSTR;
+	P.cur.flags = flags;
+	P.cur.opcode = opcode;
+	P.nscratch = 0;
 }
 
-/* One instruction line: a tab, the formatted instruction, a newline. */
+static PtxPiece *
+rec_piece(PtxPieceKind k)
+{
+	if (P.nscratch == P.scratch_cap) {
+		P.scratch_cap = P.scratch_cap ? 2 * P.scratch_cap : 64;
+		P.scratch = realloc(P.scratch, (size_t)P.scratch_cap * sizeof *P.scratch);
+		if (!P.scratch)
+			out_of_memory();
+	}
+	PtxPiece *p = &P.scratch[P.nscratch++];
+	memset(p, 0, sizeof *p);
+	p->k = k;
+	return p;
+}
+
 static void
-ins(const char *fmt, ...)
+rec_op(Opnd o)
+{
+	PtxPiece *p = rec_piece(PC_OPND);
+	p->o = o;
+	if (o.mut && (o.k == O_R || o.k == O_F))
+		p->version = *var_version(o);
+}
+
+static void rec_text(const char *s) { rec_piece(PC_TEXT)->text = s; }
+static void rec_int(int64_t v) { rec_piece(PC_INT)->i = v; }
+static void rec_comma(void) { rec_piece(PC_COMMA); }
+
+static void
+rec_addr(const Addr *a)
+{
+	if (P.nscratch == 0)
+		P.cur.first_memory = true;
+	rec_piece(PC_ADDR)->a = *a;
+}
+
+static void
+rec_end(void)
+{
+	PtxRec *r = &P.cur;
+	r->npc = P.nscratch;
+	r->pc = pool_alloc((size_t)(r->npc ? r->npc : 1) * sizeof *r->pc);
+	if (r->npc)
+		memcpy(r->pc, P.scratch, (size_t)r->npc * sizeof *r->pc);
+	if (P.nrecs == P.recs_cap) {
+		P.recs_cap = P.recs_cap ? 2 * P.recs_cap : 1024;
+		P.recs = realloc(P.recs, P.recs_cap * sizeof *P.recs);
+		if (!P.recs)
+			out_of_memory();
+	}
+	P.recs[P.nrecs++] = *r;
+}
+
+/* Text of fmt up to one of the stop characters, an operand (%o, %a, %D) or its end, with %s
+ * (string), %d (int) and %% replaced; *fmt moves past it. */
+static const char *
+template_text(const char **fmt, const char *stop, va_list *ap)
+{
+	Buf t = {0};
+	const char *f = *fmt;
+	for (; *f; f++) {
+		bool end = f[0] == '%' && f[1] != 's' && f[1] != 'd' && f[1] != '%';
+		for (const char *s = stop; *s && !end; s++)
+			end = *f == *s;
+		if (end)
+			break;
+		if (*f != '%') {
+			buf_putc(&t, *f);
+			continue;
+		}
+		f++;
+		if (*f == 's')
+			buf_puts(&t, va_arg(*ap, const char *));
+		else if (*f == 'd')
+			ptx_put_int(&t, va_arg(*ap, int));
+		else
+			buf_putc(&t, '%');
+	}
+	*fmt = f;
+	const char *s = pool_strndup(t.data ? t.data : "", t.len);
+	buf_free(&t);
+	return s;
+}
+
+/* Starts the record of an instruction template, as C code writes it: "[@[!]%o ]OPCODE[ OPERAND[, OPERAND]...];"
+ * where an operand is fixed text and %o (Opnd), %a (Addr *), %d (int), %s (string), %D (the
+ * destination of a pure instruction), %% ('%'). */
+static void
+rec_template(unsigned flags, const char *fmt, va_list *ap)
+{
+	rec_begin(flags, NULL);
+	const char *f = fmt;
+	if (*f == '@') {
+		P.cur.negated = f[1] == '!';
+		f += P.cur.negated ? 2 : 1;
+		if (f[0] != '%' || f[1] != 'o' || f[2] != ' ')
+			fatal("emit_ptx: a guard that is no register in '%s'", fmt);
+		P.cur.guard = va_arg(*ap, Opnd);
+		f += 3;
+	}
+	P.cur.opcode = template_text(&f, " ;", ap);
+	if (*f == ' ')
+		f++;
+	P.cur.first_memory = *f == '[';
+	int depth = 0;
+	while (*f && *f != ';') {
+		if (*f == ',' && depth == 0) {
+			if (f[1] != ' ')
+				fatal("emit_ptx: operands not separated by \", \" in '%s'", fmt);
+			rec_comma();
+			f += 2;
+		} else if (*f == '{' || *f == '}') {
+			depth += *f == '{' ? 1 : -1;
+			rec_text(*f == '{' ? "{" : "}");
+			f++;
+		} else if (*f != '%' || f[1] == 's' || f[1] == 'd' || f[1] == '%') {
+			rec_text(template_text(&f, depth ? ";{}" : ",;{}", ap));
+		} else {
+			f++;
+			if (*f == 'o')
+				rec_op(va_arg(*ap, Opnd));
+			else if (*f == 'a')
+				rec_addr(va_arg(*ap, const Addr *));
+			else if (*f == 'D')
+				rec_piece(PC_DEST);
+			else
+				fatal("emit_ptx: %%%c in '%s'", *f, fmt);
+			f++;
+		}
+	}
+	if (f[0] != ';' || f[1])
+		fatal("emit_ptx: template '%s' does not end with ';'", fmt);
+}
+
+
+
+
+/* One instruction from a template (rec_template) with the given flags. */
+static void
+ins(unsigned flags, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	buf_putc(P.out, '\t');
-	vformat(P.out, fmt, NULL, ap);
-	buf_putc(P.out, '\n');
+	rec_template(flags, fmt, &ap);
 	va_end(ap);
+	rec_end();
 }
 
 static Opnd *cse_find(const char *key);
 static void cse_put(const char *key, Opnd val);
 static unsigned gen_new(unsigned parent);
 
-/* The index of register n of kind k (O_R, O_F, O_H, O_P, O_D) in P.pure_dest. */
-static size_t
-pure_index(OKind k, int n)
-{
-	int kind = k == O_R ? 0 : k == O_F ? 1 : k == O_H ? 2 : k == O_P ? 3 : 4;
-	return 5 * (size_t)n + (size_t)kind;
-}
 
 static void
 mark_pure(OKind k, int n)
 {
-	size_t i = pure_index(k, n);
+	size_t i = ptx_reg_index(k, n);
 	if (i >= P.pure_cap) {
 		size_t cap = P.pure_cap ? P.pure_cap : 1024;
 		while (cap <= i)
@@ -318,32 +312,48 @@ mark_pure(OKind k, int n)
 /* A pure instruction whose destination (%D) is a new register of kind k, unless the same
  * instruction on the same operands was emitted earlier in this straight-line stretch (a label ends
  * one): then its register. Operands that are assigned again (vars, tensor words) are never reused.
- * This keeps the PTX small (e.g. the address arithmetic of an unrolled loop), which ptxas reads faster. */
+ * This keeps the PTX small (e.g. the address arithmetic of an unrolled loop), which ptxas reads
+ * faster. The key is the record's text with '#' for the destination (ptx_put_instr): records that
+ * print alike compute alike (an immediate written by %o or by %d), as with the text keys before.
+ * flags adds to PF_PURE (PF_LOAD: a load of memory nothing writes, which stays in its loop). */
 static Opnd
-pure(OKind k, const char *fmt, ...)
+vpure(OKind k, unsigned flags, const char *fmt, va_list *ap)
 {
-	va_list ap, again;
-	va_start(ap, fmt);
-	va_copy(again, ap);
+	rec_template(PF_PURE | flags, fmt, ap);
+	P.cur.pc = P.scratch; /* the pieces so far, for the key */
+	P.cur.npc = P.nscratch;
 	P.key.len = 0;
-	P.keying = true;
-	bool mut = vformat(&P.key, fmt, NULL, ap);
-	P.keying = false;
-	va_end(ap);
+	bool mut = ptx_put_instr(&P.key, &P.cur, true);
 	Opnd *hit = mut ? NULL : cse_find(P.key.data);
-	if (hit) {
-		va_end(again);
+	if (hit)
 		return *hit;
-	}
 	int n = k == O_R ? ++P.nr : k == O_F ? ++P.nf : k == O_H ? ++P.nh : k == O_P ? ++P.np : ++P.nd;
 	Opnd d = {k, n, 0, NULL, false};
 	mark_pure(k, n);
-	buf_putc(P.out, '\t');
-	vformat(P.out, fmt, &d, again);
-	buf_putc(P.out, '\n');
-	va_end(again);
+	P.cur.dest = d;
+	rec_end();
 	if (!mut)
 		cse_put(pool_strndup(P.key.data, P.key.len), d);
+	return d;
+}
+
+static Opnd
+pure(OKind k, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	Opnd d = vpure(k, 0, fmt, &ap);
+	va_end(ap);
+	return d;
+}
+
+static Opnd
+pure_load(OKind k, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	Opnd d = vpure(k, PF_LOAD, fmt, &ap);
+	va_end(ap);
 	return d;
 }
 
@@ -351,11 +361,10 @@ static void
 label(int n)
 {
 	P.cse_gen = gen_new(0);
-	buf_puts(P.out, "$L_");
-	put_int(P.out, P.ki);
-	buf_putc(P.out, '_');
-	put_int(P.out, n);
-	buf_puts(P.out, ":\n");
+	rec_begin(0, NULL);
+	P.cur.kind = RK_LABEL;
+	P.cur.label = n;
+	rec_end();
 }
 
 static const char *
@@ -364,16 +373,16 @@ label_name(int n)
 	return pool_printf("$L_%d_%d", P.ki, n);
 }
 
-/* A comment line; bytes that are not printable ASCII become '?' (ptxas reads ASCII). */
+/* A comment line: prefix as it is, then text with bytes that are not printable ASCII as '?', then
+ * register v unless it is O_NONE. */
 static void
-comment_line(const char *prefix, const char *text)
+comment_line(const char *prefix, const char *text, Opnd v)
 {
-	Buf *b = P.out;
-	buf_puts(b, "\t// ");
-	buf_puts(b, prefix);
-	for (const unsigned char *s = (const unsigned char *)text; *s; s++)
-		buf_putc(b, *s >= 0x20 && *s < 0x7f ? (char)*s : *s == '\t' ? ' ' : '?');
-	buf_putc(b, '\n');
+	rec_begin(0, prefix);
+	P.cur.kind = RK_COMMENT;
+	P.cur.text = text;
+	P.cur.dest = v;
+	rec_end();
 }
 
 /* ---------------------------------------------------------------- registers and the name map */
@@ -767,10 +776,10 @@ load(const Tensor *t, const IExpr *index, const Opnd *into)
 	OKind k = t->type == T_F32 ? O_F : t->type == T_F16 ? O_H : O_R;
 	Opnd r;
 	if (ro) {
-		r = pure(k, "ld.%s.%s %D, %a;", sp, sfx[t->type], &a);
+		r = pure_load(k, "ld.%s.%s %D, %a;", sp, sfx[t->type], &a);
 	} else {
 		r = into && etype_bits(t->type) == 32 ? *into : k == O_F ? new_f() : k == O_H ? new_h() : new_r();
-		ins("ld.%s.%s %o, %a;", sp, sfx[t->type], r, &a);
+		ins(PF_LOAD, "ld.%s.%s %o, %a;", sp, sfx[t->type], r, &a);
 	}
 	if (t->type == T_F16)
 		return half_to_f32(r, T_F16);
@@ -846,7 +855,7 @@ kept_slot(const Tensor *t, const IExpr *index)
 			Addr a = address(k->s.t, k->s.index_e);
 			k->val = new_r();
 			k->at = here();
-			ins("ld.shared.u32 %o, %a;", k->val, &a);
+			ins(PF_LOAD, "ld.shared.u32 %o, %a;", k->val, &a);
 		}
 		return &k->val;
 	}
@@ -886,8 +895,10 @@ register_read(const Tensor *t, int slot)
 static Opnd
 special(const char *name)
 {
-	if (strncmp(name, "tid.", 4) == 0)
-		return P.tid[name[4] - 'x'];
+	static const char *const tid[3] = {"tid.x", "tid.y", "tid.z"};
+	for (int d = 0; d < 3; d++)
+		if (strcmp(name, tid[d]) == 0)
+			return P.tid[d];
 	return pure(O_R, "mov.u32 %D, %%%s;", name);
 }
 
@@ -911,7 +922,7 @@ lane0_tid(void)
 		return t;
 	P.utid = new_r();
 	P.utid_at = here();
-	ins("redux.sync.min.u32 %o, %o, -1;", P.utid, t);
+	ins(PF_SYNC, "redux.sync.min.u32 %o, %o, -1;", P.utid, t);
 	return P.utid;
 }
 
@@ -1016,7 +1027,7 @@ read_tid(void)
 	for (int d = 0; d < 3; d++)
 		if (d == 0 || P.k->block[1] * P.k->block[2] > 1) {
 			P.tid[d] = new_r();
-			ins(tid_read[d], P.tid[d]);
+			ins(0, tid_read[d], P.tid[d]);
 		}
 }
 
@@ -1068,11 +1079,11 @@ select_value(const IExpr *e)
 	Opnd r = f ? new_f() : new_r();
 	const char *mov = f ? "mov.f32 %o, %o;" : "mov.b32 %o, %o;";
 	int l_else = ++P.nlabel, l_end = ++P.nlabel;
-	ins("@!%o bra %s;", p, label_name(l_else));
-	ins(mov, r, ev(e->b));
-	ins("bra %s;", label_name(l_end));
+	ins(PF_BRANCH, "@!%o bra %s;", p, label_name(l_else));
+	ins(0, mov, r, ev(e->b));
+	ins(PF_BRANCH, "bra %s;", label_name(l_end));
 	label(l_else);
-	ins(mov, r, ev(e->index));
+	ins(0, mov, r, ev(e->index));
 	label(l_end);
 	return r;
 }
@@ -1567,9 +1578,9 @@ pred(const IExpr *e)
 			   does not decide, so that a guarded access past a tensor's end is never made */
 			Opnd r = {O_P, ++P.np, 0, NULL, false};
 			int l_end = ++P.nlabel;
-			ins("mov.pred %o, %o;", r, a);
-			ins(e->op == OP_LAND ? "@!%o bra %s;" : "@%o bra %s;", a, label_name(l_end));
-			ins("mov.pred %o, %o;", r, pred(e->b));
+			ins(0, "mov.pred %o, %o;", r, a);
+			ins(PF_BRANCH, e->op == OP_LAND ? "@!%o bra %s;" : "@%o bra %s;", a, label_name(l_end));
+			ins(0, "mov.pred %o, %o;", r, pred(e->b));
 			label(l_end);
 			return r;
 		}
@@ -1597,7 +1608,7 @@ narrow_bits(const IExpr *m)
 	if (m->kind == IE_LOAD) {
 		Addr a = address(m->tensor, m->index);
 		Opnd r = new_r();
-		ins("ld.%s.u%d %o, %a;", space(m->tensor), bits, r, &a);
+		ins(PF_LOAD, "ld.%s.u%d %o, %a;", space(m->tensor), bits, r, &a);
 		return r;
 	}
 	int per = 32 / bits;
@@ -1640,7 +1651,7 @@ store(const LStmt *s)
 		[T_F32] = "f32", [T_F16] = "b16", [T_BF16] = "b16", [T_I32] = "u32", [T_U32] = "u32",
 		[T_I16] = "u16", [T_U16] = "u16", [T_I8] = "u8", [T_U8] = "u8",
 	};
-	ins("st.%s.%s %a, %o;", t->kind == TK_SHARED ? "shared" : "global", v.k == O_H ? "b16" : etype_bits(t->type) == 16 ? "u16" : sfx[t->type], &a, v);
+	ins(PF_STORE, "st.%s.%s %a, %o;", t->kind == TK_SHARED ? "shared" : "global", v.k == O_H ? "b16" : etype_bits(t->type) == 16 ? "u16" : sfx[t->type], &a, v);
 }
 
 static void
@@ -1659,12 +1670,12 @@ reg_store(const LStmt *s)
 	}
 	Opnd v = stored_bits(t->type, s->value);
 	if (bits == 32) {
-		ins("mov.b32 %o, %o;", w, v);
+		ins(0, "mov.b32 %o, %o;", w, v);
 		return;
 	}
 	if (v.k == O_H)
 		v = pure(O_R, "cvt.u32.u16 %D, %o;", v);
-	ins("bfi.b32 %o, %o, %o, %d, %d;", w, v, w, shift, bits);
+	ins(0, "bfi.b32 %o, %o, %o, %d, %d;", w, v, w, shift, bits);
 }
 
 /* Element `part` of type t of the word w of a converting vector load, widened: word_element, but the
@@ -1739,28 +1750,27 @@ vector_access(const LStmt *s, const List *list, int i)
 			v[k] = packed_word(t->type, list, i + k * per);
 	}
 	Addr a = address(t, ld ? m->index : s->index);
-	Buf *b = P.out;
-	buf_puts(b, ld ? "\tld." : "\tst.");
-	buf_puts(b, ld ? space(t) : t->kind == TK_SHARED ? "shared" : "global");
-	buf_puts(b, words == 4 ? ".v4.b32 " : words == 2 ? ".v2.b32 " : ".b32 ");
+	rec_begin(ld ? PF_LOAD : PF_STORE, pool_printf("%s.%s%s", ld ? "ld" : "st",
+	                                             ld ? space(t) : t->kind == TK_SHARED ? "shared" : "global",
+	                                             words == 4 ? ".v4.b32" : words == 2 ? ".v2.b32" : ".b32"));
 	if (!ld) {
-		put_addr(b, &a);
-		buf_puts(b, ", ");
+		rec_addr(&a);
+		rec_comma();
 	}
 	if (words > 1)
-		buf_putc(b, '{');
+		rec_text("{");
 	for (int k = 0; k < words; k++) {
 		if (k)
-			buf_puts(b, ", ");
-		put_op(b, v[k]);
+			rec_text(", ");
+		rec_op(v[k]);
 	}
 	if (words > 1)
-		buf_putc(b, '}');
+		rec_text("}");
 	if (ld) {
-		buf_puts(b, ", ");
-		put_addr(b, &a);
+		rec_comma();
+		rec_addr(&a);
 	}
-	buf_puts(b, ";\n");
+	rec_end();
 	for (int k = 0; ld && conv && k < s->vec; k++) {
 		const LStmt *e = LIST_AT(*list, LStmt, i + k);
 		P.vec_load = vector_load(e->value);
@@ -1772,17 +1782,17 @@ vector_access(const LStmt *s, const List *list, int i)
 
 /* ---------------------------------------------------------------- tcgen05 */
 
+/* A tcgen05.ld / st's registers, as an operand of the record being built. */
 static void
 reg_list(const LOperand *o)
 {
-	Buf *b = P.out;
-	buf_putc(b, '{');
+	rec_text("{");
 	for (int r = 0; r < o->nregs; r++) {
 		if (r)
-			buf_puts(b, ", ");
-		put_word(b, o->regs[r].tensor, o->regs[r].word);
+			rec_text(", ");
+		rec_op((Opnd){O_WORD, o->regs[r].word, 0, o->regs[r].tensor, true});
 	}
-	buf_putc(b, '}');
+	rec_text("}");
 }
 
 /* Whether two tcgen05.ld / st name a register in common. */
@@ -1867,10 +1877,43 @@ nested_access(const List *list, bool nested)
 	return false;
 }
 
+/* The record of tcgen05 instruction s whose address operand (TMEM address, shared slot) is addr:
+ * the opcode and operands as isa.c's row and s's operand list give them, with one loop over the
+ * operands. Every one is warp-collective (.sync.aligned) or orders the warp's TMEM accesses. */
+static void
+tc_instr(const LStmt *s, Opnd addr)
+{
+	Addr at = {addr, NULL, 0};
+	rec_begin(PF_SYNC | PF_SIDE, isa_format(s->instr, s->cta_group, &s->op));
+	for (int i = 0; i < s->nops; i++) {
+		const LOperand *o = &s->ops[i];
+		if (i)
+			rec_comma();
+		switch (o->slot->kind) {
+		case IO_REG_VECTOR:
+			reg_list(o);
+			break;
+		case IO_SHARED_SLOT:
+		case IO_TMEM_ADDR:
+			if (o->slot->bracketed)
+				rec_addr(&at);
+			else
+				rec_op(addr);
+			break;
+		case IO_NCOLS:
+		case IO_IMM:
+			rec_int(o->imm);
+			break;
+		default:
+			fatal("PTX: no operand of kind %d yet", (int)o->slot->kind);
+		}
+	}
+	rec_end();
+}
+
 static void
 tc(const LStmt *s)
 {
-	Buf *b = P.out;
 	TcKind kind = s->instr->kind;
 	Opnd addr = imm(0);
 	if (kind != TC_LD && kind != TC_ST) {
@@ -1903,33 +1946,10 @@ tc(const LStmt *s)
 			for (int i = 0; i < P.nslots; i++)
 				P.slots[i].val.k = O_NONE;
 	}
-	buf_putc(b, '\t');
-	buf_puts(b, isa_format(s->instr, s->cta_group, &s->op));
-	for (int i = 0; i < s->nops; i++) {
-		const LOperand *o = &s->ops[i];
-		buf_puts(b, i ? ", " : " ");
-		buf_puts(b, o->slot->bracketed ? "[" : "");
-		switch (o->slot->kind) {
-		case IO_REG_VECTOR:
-			reg_list(o);
-			break;
-		case IO_SHARED_SLOT:
-		case IO_TMEM_ADDR:
-			put_op(b, addr);
-			break;
-		case IO_NCOLS:
-		case IO_IMM:
-			put_int(b, o->imm);
-			break;
-		default:
-			fatal("PTX: no operand of kind %d yet", (int)o->slot->kind);
-		}
-		buf_puts(b, o->slot->bracketed ? "]" : "");
-	}
-	buf_puts(b, ";\n");
+	tc_instr(s, addr);
 	if (kind == TC_WAIT_ST && !P.interleaved)
 		/* a point after the wait at which ptxas lets the st's registers go (TMEM base addresses) */
-		ins("fence.acq_rel.cta;");
+		ins(PF_SIDE, "fence.acq_rel.cta;");
 }
 
 /* ---------------------------------------------------------------- TMEM base addresses
@@ -1983,24 +2003,18 @@ bind(const char *cname, const char *what, const char *name, const IExpr *value)
 	P.sink = false;
 	if (lazy) {
 		map_put(cname, (Opnd){O_NONE, 0, 0, NULL, false})->expr = value;
-		comment_line(what, pool_printf("%s: computed where it is used", name));
+		comment_line(what, pool_printf("%s: computed where it is used", name), NO_REG);
 		return;
 	}
 	Opnd v = ev(value);
 	if (v.mut || is_imm(v)) {
 		Opnd r = value->type == T_F32 ? new_f() : new_r();
-		ins(value->type == T_F32 ? "mov.f32 %o, %o;" : "mov.b32 %o, %o;", r, v);
+		ins(0, value->type == T_F32 ? "mov.f32 %o, %o;" : "mov.b32 %o, %o;", r, v);
 		v = r;
 	}
 	v.mut = false;
 	map_put(cname, v);
-	Buf *b = P.out;
-	buf_puts(b, "\t// ");
-	buf_puts(b, what);
-	buf_puts(b, name);
-	buf_puts(b, " = ");
-	put_op(b, v);
-	buf_putc(b, '\n');
+	comment_line(pool_printf("%s%s = ", what, name), NULL, v);
 }
 
 static Opnd
@@ -2044,7 +2058,7 @@ static void
 assign(Opnd var, const IExpr *value)
 {
 	Opnd v = ev(value);
-	ins(var.k == O_F ? "mov.f32 %o, %o;" : "mov.b32 %o, %o;", var, v);
+	ins(0, var.k == O_F ? "mov.f32 %o, %o;" : "mov.b32 %o, %o;", var, v);
 	++*var_version(var);
 }
 
@@ -2149,140 +2163,147 @@ known_cond(const IExpr *cond)
 	return -1;
 }
 
-/* A register token at s (%r12, %rd3, %f2, %h1, %p4): its P.pure_dest index and length; -1 for any
- * other name (a tensor word, a special register, a symbol). */
-static long
-register_token(const char *s, int *len)
+
+
+
+/* An if: its test and branches, or only the branch taken where the test is known. */
+static void
+if_stmt(const LStmt *s)
 {
-	const char *p = s + 1;
-	OKind k;
-	if (p[0] == 'r' && p[1] == 'd')
-		k = O_D, p += 2;
-	else if (*p == 'r' || *p == 'f' || *p == 'h' || *p == 'p')
-		k = *p == 'r' ? O_R : *p == 'f' ? O_F : *p == 'h' ? O_H : O_P, p++;
-	else
-		k = O_NONE;
-	long n = 0;
-	const char *digits = p;
-	while (*p >= '0' && *p <= '9')
-		n = n * 10 + (*p++ - '0');
-	const char *end = p;
-	while ((*end >= 'a' && *end <= 'z') || (*end >= 'A' && *end <= 'Z') || (*end >= '0' && *end <= '9') || *end == '_')
-		end++;
-	*len = (int)(end - s);
-	if (k == O_NONE || p == digits || end != p || n > INT32_MAX)
-		return -1;
-	return (long)pure_index(k, (int)n);
+	int64_t c;
+	bool fixed = recomputable(s->cond);
+	int known = ie_is_const(s->cond, &c) ? c != 0 : id_test(s->cond) == 0 ? 0 : -1;
+	if (known < 0 && fixed)
+		known = known_cond(s->cond);
+	if (known >= 0) {
+		stmts(known ? &s->body : &s->els);
+		return;
+	}
+	if (!has_load(s->cond)) {
+		/* a guarded access (a masked copy's element or vector): its address first, before
+		   the test's comparisons too, so that the tests and accesses that follow share it
+		   (gemm_epilogue: 78 registers, 79 with the comparisons first; docs/performance.md) */
+		guarded_address(&s->body);
+		guarded_address(&s->els);
+	}
+	Opnd p = guard(s->cond);
+	int l_else = ++P.nlabel, l_end = s->els.n ? ++P.nlabel : l_else;
+	unsigned gen = P.cse_gen, cuts = P.cuts;
+	ins(PF_BRANCH, "@!%o bra %s;", p, label_name(l_else));
+	P.cse_gen = gen_new(gen);
+	P.depth++;
+	if (fixed) {
+		list_push(&P.known, (void *)s->cond);
+		list_push(&P.known_val, (void *)(intptr_t)1);
+	}
+	block_open();
+	stmts(&s->body);
+	block_close();
+	unsigned then_cuts = P.cuts;
+	if (s->els.n) {
+		ins(PF_BRANCH, "bra %s;", label_name(l_end));
+		label(l_else);
+		/* reached only through the test, so what was computed before the if holds here too;
+		   computed again, the ids, parameters and row address of a masked copy's fallback */
+		P.cse_gen = gen_new(gen);
+		if (fixed)
+			P.known_val.v[P.known_val.n - 1] = (void *)(intptr_t)0;
+		block_open();
+		stmts(&s->els);
+		block_close();
+	}
+	if (fixed) {
+		P.known.n--;
+		P.known_val.n--;
+	}
+	P.depth--;
+	label(l_end);
+	/* what was computed before the if holds after it, unless a barrier or a tcgen05.ld / st
+	   inside asks for values to be computed again */
+	if (P.cuts == cuts)
+		P.cse_gen = gen;
+	else if (then_cuts != cuts && P.cuts != then_cuts)
+		/* both branches end a stretch: the thread index is read again after them, as nvcc
+		   does (copy_wait_join: 41 registers, 40 so, nvcc's route's; read again after an if
+		   with one such branch, fences_placed 39 -> 40) */
+		read_tid();
 }
 
-/* Whether the instruction line (without its tab) is one that loop_invariants may move: written by
- * pure(), unpredicated, and neither a memory access (but for a parameter's) nor warp-collective. */
-static bool
-movable_line(const char *line, size_t n)
-{
-	if (n == 0 || line[0] == '@' || line[0] == '/' || line[0] == '$')
-		return false;
-	if ((n > 3 && !strncmp(line, "ld.", 3) && strncmp(line, "ld.param.", 9)) || !strncmp(line, "tcgen05", 7) ||
-	    !strncmp(line, "shfl", 4) || !strncmp(line, "redux", 5) || !strncmp(line, "vote", 4) ||
-	    !strncmp(line, "bar", 3) || !strncmp(line, "st.", 3))
-		return false;
-	const char *sp = memchr(line, ' ', n);
-	if (!sp || sp[1] != '%')
-		return false;
-	int len;
-	long d = register_token(sp + 1, &len);
-	return d >= 0 && (size_t)d < P.pure_cap && P.pure_dest[d];
-}
-
-/* Loop-invariant code motion over the PTX of a loop, from top (its first label) to the end of the
- * output: each instruction of pure() whose operands no instruction of the loop writes (or only those
- * moved already) moves before the loop, as nvcc's does: a row's address, its bounds tests and the
- * parameters are then computed once, not in every iteration (copy_edge_ref: 40 registers, N so). */
+/* Moves the invariant instructions of the loop whose records start at top (ptx_loop_invariants). */
 static void
 loop_invariants(size_t top)
 {
-	Buf *out = P.out;
-	size_t end = out->len;
-	/* the registers written in the loop: by a first operand that is no memory operand; the table
-	   covers every register so far (a var's may lie beyond P.pure_cap) */
 	int most = P.nr > P.nf ? P.nr : P.nf;
 	most = most > P.nh ? most : P.nh;
 	most = most > P.np ? most : P.np;
 	most = most > P.nd ? most : P.nd;
-	size_t ncap = pure_index(O_D, most) + 1;
-	unsigned char *written = pool_alloc(ncap);
-	memset(written, 0, ncap);
-	List lines = {0};
-	for (size_t at = top; at < end;) {
-		const char *nl = memchr(out->data + at, '\n', end - at);
-		size_t stop = nl ? (size_t)(nl - out->data) + 1 : end;
-		list_push(&lines, (void *)(uintptr_t)at);
-		const char *line = out->data + at;
-		if (line[0] == '\t' && line[1] != '/' && line[1] != '$') {
-			const char *p = memchr(line, ' ', stop - at);
-			/* a predicated instruction: its operands follow the opcode after the guard */
-			if (p && line[1] == '@')
-				p = memchr(p + 1, ' ', stop - (size_t)(p + 1 - out->data));
-			if (p && p[1] != '[') {
-				int depth = 0;
-				for (const char *q = p + 1; q < out->data + stop; q++) {
-					if (*q == '{')
-						depth++;
-					else if (*q == '}')
-						depth--;
-					else if (*q == ',' && depth == 0)
-						break;
-					else if (*q == '%') {
-						int len;
-						long r = register_token(q, &len);
-						if (r >= 0 && (size_t)r < ncap)
-							written[r] = 1;
-						q += len - 1;
-					}
-				}
-			}
+	ptx_loop_invariants(P.recs, top, P.nrecs, P.pure_dest, P.pure_cap, ptx_reg_index(O_D, most) + 1);
+}
+
+/* A loop: written out, unrolled by 8, 4 or 2, or a loop of one body with its invariants moved
+ * before it. */
+static void
+for_stmt(const LStmt *s)
+{
+	/* counting up by one from a value >= 0 while below hi, the counter stays >= 0 */
+	if (nonneg(s->lo) && !assigns(&s->body, s->var))
+		list_push(&P.counters, s->var);
+	int64_t lo, hi;
+	if (ie_is_const(s->lo, &lo) && ie_is_const(s->hi, &hi) && unrolls(s, lo, hi)) {
+		/* straight-line code with the counter a constant: one address for all iterations,
+		   the counter in the offsets, as nvcc unrolls the CUDA C's loop */
+		for (int64_t i = lo; i < hi; i++) {
+			map_put(s->var->cname, (Opnd){O_NONE, 0, 0, NULL, false})->expr = ie_int(i, T_I32);
+			stmts(&s->body);
 		}
-		at = stop;
+		return;
 	}
-	Buf moved = {0}, rest = {0};
-	for (int i = 0; i < lines.n; i++) {
-		size_t at = (size_t)(uintptr_t)lines.v[i];
-		size_t stop = i + 1 < lines.n ? (size_t)(uintptr_t)lines.v[i + 1] : end;
-		const char *line = out->data + at;
-		bool move = line[0] == '\t' && movable_line(line + 1, stop - at - 1);
-		if (move) {
-			const char *sp = memchr(line + 1, ' ', stop - at);
-			int len;
-			long d = register_token(sp + 1, &len);
-			/* the sources: every register after the destination */
-			for (const char *q = sp + 1 + len; move && q < out->data + stop; q++)
-				if (*q == '%') {
-					long r = register_token(q, &len);
-					if (r >= 0 && ((size_t)r >= ncap || written[r]))
-						move = false; /* written in the loop, or no register of this kernel's */
-					else if (r < 0 && len > 1 && q[len - 1] >= '0' && q[len - 1] <= '9' && memchr(q, '_', (size_t)len))
-						move = false; /* a tensor word: assigned anywhere */
-					q += len - 1;
-				}
-			if (move)
-				written[d] = 0;
+	int by = ie_is_const(s->lo, &lo) && ie_is_const(s->hi, &hi) ? unroll_by(s, lo, hi) : 1;
+	Opnd i = var_reg(s->var);
+	Var *counter = s->var;
+	if (by > 1) {
+		/* each copy of the body sees the counter as counter + k */
+		counter = pool_alloc(sizeof *counter);
+		*counter = *s->var;
+		counter->cname = pool_printf("%s.unrolled", s->var->cname);
+		if (list_has(&P.counters, s->var))
+			list_push(&P.counters, counter);
+	}
+	map_put(counter->cname, i);
+	int l_top = ++P.nlabel, l_end = ++P.nlabel;
+	comment_line(pool_printf("for %s = ", s->var->name), NULL, i);
+	assign(i, s->lo);
+	size_t top = P.nrecs;
+	label(l_top);
+	block_open();
+	Opnd p = pure(O_P, "setp.ge.s32 %D, %o, %o;", i, ev(s->hi));
+	P.epoch++; /* see guard() */
+	ins(PF_BRANCH, "@%o bra %s;", p, label_name(l_end));
+	P.depth++;
+	if (by > 1) {
+		IExpr *ref = ie_var(counter, counter->type);
+		for (int k = 0; k < by; k++) {
+			map_put(s->var->cname, (Opnd){O_NONE, 0, 0, NULL, false})->expr =
+				k ? ie_binary(OP_ADD, ref, ie_int(k, ref->type)) : ref;
+			stmts(&s->body);
 		}
-		buf_putn(move ? &moved : &rest, line, stop - at);
+	} else {
+		stmts(&s->body);
 	}
-	if (moved.len) {
-		out->len = top;
-		buf_putn(out, moved.data, moved.len);
-		buf_putn(out, rest.data, rest.len);
-	}
-	buf_free(&moved);
-	buf_free(&rest);
+	P.depth--;
+	ins(0, "add.s32 %o, %o, %d;", i, i, by);
+	++*var_version(i);
+	ins(PF_BRANCH, "bra %s;", label_name(l_top));
+	block_close();
+	label(l_end);
+	loop_invariants(top);
 }
 
 static void
 stmt(const LStmt *s)
 {
 	if (s->comment)
-		comment_line("", s->comment);
+		comment_line("", s->comment, NO_REG);
 	switch (s->kind) {
 	case L_LET:
 		bind(s->var->cname, "let ", s->var->name, s->value);
@@ -2299,12 +2320,7 @@ stmt(const LStmt *s)
 		}
 		Opnd r = var_reg(s->var);
 		map_put(s->var->cname, r);
-		Buf *b = P.out;
-		buf_puts(b, "\t// var ");
-		buf_puts(b, s->var->name);
-		buf_puts(b, " = ");
-		put_op(b, r);
-		buf_putc(b, '\n');
+		comment_line(pool_printf("var %s = ", s->var->name), NULL, r);
 		if (s->value)
 			assign(r, s->value);
 		break;
@@ -2322,7 +2338,7 @@ stmt(const LStmt *s)
 		list_push(&P.regs, s->tensor);
 		if (etype_bits(s->tensor->type) < 32) /* emit_cu.c zeroes them: = {0} */
 			for (int w = 0; w < s->tensor->words; w++)
-				ins("mov.b32 %o, 0;", (Opnd){O_WORD, w, 0, s->tensor, true});
+				ins(0, "mov.b32 %o, 0;", (Opnd){O_WORD, w, 0, s->tensor, true});
 		break;
 	case L_REG_STORE:
 		reg_store(s);
@@ -2330,133 +2346,19 @@ stmt(const LStmt *s)
 	case L_TMEM:
 		bind(s->tensor->cname, "tmem ", s->tensor->name, s->value);
 		break;
-	case L_IF: {
-		int64_t c;
-		bool fixed = recomputable(s->cond);
-		int known = ie_is_const(s->cond, &c) ? c != 0 : id_test(s->cond) == 0 ? 0 : -1;
-		if (known < 0 && fixed)
-			known = known_cond(s->cond);
-		if (known >= 0) {
-			stmts(known ? &s->body : &s->els);
-			break;
-		}
-		if (!has_load(s->cond)) {
-			/* a guarded access (a masked copy's element or vector): its address first, before
-			   the test's comparisons too, so that the tests and accesses that follow share it
-			   (gemm_epilogue: 78 registers, 79 with the comparisons first; docs/performance.md) */
-			guarded_address(&s->body);
-			guarded_address(&s->els);
-		}
-		Opnd p = guard(s->cond);
-		int l_else = ++P.nlabel, l_end = s->els.n ? ++P.nlabel : l_else;
-		unsigned gen = P.cse_gen, cuts = P.cuts;
-		ins("@!%o bra %s;", p, label_name(l_else));
-		P.cse_gen = gen_new(gen);
-		P.depth++;
-		if (fixed) {
-			list_push(&P.known, (void *)s->cond);
-			list_push(&P.known_val, (void *)(intptr_t)1);
-		}
-		block_open();
-		stmts(&s->body);
-		block_close();
-		unsigned then_cuts = P.cuts;
-		if (s->els.n) {
-			ins("bra %s;", label_name(l_end));
-			label(l_else);
-			/* reached only through the test, so what was computed before the if holds here too;
-			   computed again, the ids, parameters and row address of a masked copy's fallback */
-			P.cse_gen = gen_new(gen);
-			if (fixed)
-				P.known_val.v[P.known_val.n - 1] = (void *)(intptr_t)0;
-			block_open();
-			stmts(&s->els);
-			block_close();
-		}
-		if (fixed) {
-			P.known.n--;
-			P.known_val.n--;
-		}
-		P.depth--;
-		label(l_end);
-		/* what was computed before the if holds after it, unless a barrier or a tcgen05.ld / st
-		   inside asks for values to be computed again */
-		if (P.cuts == cuts)
-			P.cse_gen = gen;
-		else if (then_cuts != cuts && P.cuts != then_cuts)
-			/* both branches end a stretch: the thread index is read again after them, as nvcc
-			   does (copy_wait_join: 41 registers, 40 so, nvcc's route's; read again after an if
-			   with one such branch, fences_placed 39 -> 40) */
-			read_tid();
+	case L_IF:
+		if_stmt(s);
 		break;
-	}
-	case L_FOR: {
-		/* counting up by one from a value >= 0 while below hi, the counter stays >= 0 */
-		if (nonneg(s->lo) && !assigns(&s->body, s->var))
-			list_push(&P.counters, s->var);
-		int64_t lo, hi;
-		if (ie_is_const(s->lo, &lo) && ie_is_const(s->hi, &hi) && unrolls(s, lo, hi)) {
-			/* straight-line code with the counter a constant: one address for all iterations,
-			   the counter in the offsets, as nvcc unrolls the CUDA C's loop */
-			for (int64_t i = lo; i < hi; i++) {
-				map_put(s->var->cname, (Opnd){O_NONE, 0, 0, NULL, false})->expr = ie_int(i, T_I32);
-				stmts(&s->body);
-			}
-			break;
-		}
-		int by = ie_is_const(s->lo, &lo) && ie_is_const(s->hi, &hi) ? unroll_by(s, lo, hi) : 1;
-		Opnd i = var_reg(s->var);
-		Var *counter = s->var;
-		if (by > 1) {
-			/* each copy of the body sees the counter as counter + k */
-			counter = pool_alloc(sizeof *counter);
-			*counter = *s->var;
-			counter->cname = pool_printf("%s.unrolled", s->var->cname);
-			if (list_has(&P.counters, s->var))
-				list_push(&P.counters, counter);
-		}
-		map_put(counter->cname, i);
-		int l_top = ++P.nlabel, l_end = ++P.nlabel;
-		Buf *b = P.out;
-		buf_puts(b, "\t// for ");
-		buf_puts(b, s->var->name);
-		buf_puts(b, " = ");
-		put_op(b, i);
-		buf_putc(b, '\n');
-		assign(i, s->lo);
-		size_t top = P.out->len;
-		label(l_top);
-		block_open();
-		Opnd p = pure(O_P, "setp.ge.s32 %D, %o, %o;", i, ev(s->hi));
-		P.epoch++; /* see guard() */
-		ins("@%o bra %s;", p, label_name(l_end));
-		P.depth++;
-		if (by > 1) {
-			IExpr *ref = ie_var(counter, counter->type);
-			for (int k = 0; k < by; k++) {
-				map_put(s->var->cname, (Opnd){O_NONE, 0, 0, NULL, false})->expr =
-					k ? ie_binary(OP_ADD, ref, ie_int(k, ref->type)) : ref;
-				stmts(&s->body);
-			}
-		} else {
-			stmts(&s->body);
-		}
-		P.depth--;
-		ins("add.s32 %o, %o, %d;", i, i, (int64_t)by);
-		++*var_version(i);
-		ins("bra %s;", label_name(l_top));
-		block_close();
-		label(l_end);
-		loop_invariants(top);
+	case L_FOR:
+		for_stmt(s);
 		break;
-	}
 	case L_BLOCK:
 		stmts(&s->body);
 		break;
 	case L_BARRIER:
 		P.cse_gen = gen_new(0); /* values are recomputed after it rather than kept live across it */
 		P.cuts++;
-		ins("bar.sync 0;");
+		ins(PF_SYNC, "bar.sync 0;");
 		for (int i = 0; i < P.nslots; i++) {
 			Slot *k = &P.slots[i];
 			/* the fence after the barrier evaluates nothing: from here on the slot may be read */
@@ -2472,10 +2374,10 @@ stmt(const LStmt *s)
 		}
 		break;
 	case L_WARP_SYNC:
-		ins("bar.warp.sync -1;");
+		ins(PF_SYNC, "bar.warp.sync -1;");
 		break;
 	case L_COPY:
-		ins("mov.b32 %o, %o;", (Opnd){O_WORD, s->regs[0].word, 0, s->regs[0].tensor, true},
+		ins(0, "mov.b32 %o, %o;", (Opnd){O_WORD, s->regs[0].word, 0, s->regs[0].tensor, true},
 		    (Opnd){O_WORD, s->regs[1].word, 0, s->regs[1].tensor, true});
 		break;
 	case L_TC:
@@ -2597,7 +2499,7 @@ stmts(const List *list)
 		}
 		if (s->vec) {
 			if (s->comment)
-				comment_line("", s->comment);
+				comment_line("", s->comment, NO_REG);
 			vector_access(s, list, i);
 			i += s->vec - 1;
 		} else if (same > 1) {
@@ -2698,7 +2600,6 @@ kernel(KernelIR *k, int ki, Buf *out)
 	P = (Px){0};
 	P.k = k;
 	P.ki = ki;
-	P.out = &body;
 	P.param_of = pool_alloc(sizeof(Var *) * (size_t)(k->params.n + 1));
 	P.param_written = pool_alloc(sizeof(bool) * (size_t)(k->params.n + 1));
 	scan(&k->body);
@@ -2716,9 +2617,12 @@ kernel(KernelIR *k, int ki, Buf *out)
 	   registers, 12 so, as nvcc's route; plan_pending_st 12 -> 11; docs/performance.md) */
 	read_tid();
 	stmts(&k->body);
-	ins("ret;");
+	ins(PF_BRANCH, "ret;");
+	ptx_print(&body, P.recs, P.nrecs, P.ki);
 	free(P.cse);
 	free(P.cse_gens);
+	free(P.recs);
+	free(P.scratch);
 	buf_free(&P.key);
 
 	buf_puts(out, "\n// launch configuration for libtilert: grid x, y, z, block x, y, z\n");
@@ -2765,7 +2669,7 @@ kernel(KernelIR *k, int ki, Buf *out)
 		buf_printf(out, "\t.reg .b32 ");
 		/* %NAME_<n> declares %NAME_0 .. %NAME_(n-1) */
 		Buf tmp = {0};
-		put_word(&tmp, t, 0);
+		ptx_put_word(&tmp, t, 0);
 		tmp.data[tmp.len - 1] = 0; /* drop the 0, keep the underscore */
 		buf_printf(out, "%s<%d>; // local %s: %s\n", tmp.data, t->words, t->name, shape_text(t));
 		buf_free(&tmp);

@@ -1554,6 +1554,104 @@ void cu_guard_end(CuWriter *w, Buf *out);
 bool cu_write(Program *p, const TargetOptions *opt, const CuDialect *d, bool header, Buf *out);
 void cu_line_start(CuWriter *w);
 void cu_expr(CuWriter *w, const IExpr *e); /* an expression in a position without parentheses of its own */
+
+/* ---------------------------------------------------------------- ptx_opt.c: PTX instruction records
+
+   emit_ptx.c makes a kernel's instructions as records: flags, a guard, the opcode with its type
+   suffixes and the operands, each a row of pieces; the first operand holds the destinations unless
+   it is a memory operand. The flags say what an instruction does, as the code that makes it knows:
+   no pass reads the opcode's text. ptx_opt.c holds the passes over the records (pure()'s CSE keys,
+   loop-invariant motion) and prints their text once, when the kernel is complete. */
+
+typedef enum OKind {
+	O_NONE,
+	O_R,    /* %rN: .b32, an i32 or u32 value */
+	O_F,    /* %fN: .f32 */
+	O_H,    /* %hN: .b16, f16 / bf16 bits */
+	O_P,    /* %pN: .pred */
+	O_D,    /* %rdN: .b64 */
+	O_IMM,  /* integer immediate v */
+	O_FIMM, /* f32 immediate, bits in v */
+	O_WORD  /* register word n of local tensor t */
+} OKind;
+
+typedef struct Opnd {
+	OKind k;
+	int n;
+	int64_t v;
+	const Tensor *t;
+	bool mut; /* a register that is assigned again later (a var, a tensor word) */
+} Opnd;
+
+/* A memory operand: [base+off] or [sym+off]. */
+typedef struct Addr {
+	Opnd base;
+	const char *sym;
+	int64_t off;
+} Addr;
+
+enum {
+	PF_PURE = 1,   /* its destination is a function of its operands alone (pure()) */
+	PF_LOAD = 2,   /* reads global or shared memory */
+	PF_STORE = 4,  /* writes memory */
+	PF_SYNC = 8,   /* collective: a barrier, or .sync(.aligned) across the warp */
+	PF_SIDE = 16,  /* an effect beyond its destination registers */
+	PF_BRANCH = 32 /* a branch or the return */
+};
+
+typedef enum PtxPieceKind {
+	PC_TEXT,  /* fixed text */
+	PC_OPND,  /* an operand register or immediate */
+	PC_DEST,  /* the destination of a pure instruction (PtxRec.dest; '#' in its CSE key) */
+	PC_ADDR,  /* a memory operand */
+	PC_INT,   /* an integer */
+	PC_COMMA  /* the ", " between two operands */
+} PtxPieceKind;
+
+typedef struct PtxPiece {
+	PtxPieceKind k;
+	unsigned version; /* PC_OPND of a var's register: its assignment count (CSE keys) */
+	union {
+		const char *text; /* PC_TEXT */
+		Opnd o;           /* PC_OPND */
+		Addr a;           /* PC_ADDR */
+		int64_t i;        /* PC_INT */
+	};
+} PtxPiece;
+
+typedef enum PtxRecKind { RK_INSTR, RK_LABEL, RK_COMMENT } PtxRecKind;
+
+typedef struct PtxRec {
+	PtxRecKind kind;
+	unsigned flags;
+	Opnd guard;          /* the predicate of @guard / @!guard; O_NONE: none */
+	bool negated;
+	bool first_memory;   /* the first operand is a memory operand: the instruction writes no register there */
+	const char *opcode;  /* RK_COMMENT: the text after "// ", as it is */
+	const char *text;    /* RK_COMMENT: text after that, bytes that are not printable ASCII shown as '?' */
+	Opnd dest;           /* PC_DEST; RK_COMMENT: a register shown at its end (O_NONE: none) */
+	PtxPiece *pc;
+	int npc;
+	int label;           /* RK_LABEL: its number */
+} PtxRec;
+
+/* Registers %r, %f, %h, %p, %rd as one index space (a table over a kernel's registers). */
+size_t ptx_reg_index(OKind k, int n);
+void ptx_put_int(Buf *b, int64_t v);
+void ptx_put_word(Buf *b, const Tensor *t, int w);  /* %NAME_W: word w of a local tensor */
+/* An instruction's text without its tab and newline; with key, as the CSE key of a pure
+ * instruction: '#' for the destination, a var's register with its assignment count. Returns
+ * whether an operand is a register assigned more than once (a tensor word, a var's register when
+ * not key), which makes a key useless. */
+bool ptx_put_instr(Buf *b, const PtxRec *r, bool key);
+/* The records of kernel number ki as PTX text. */
+void ptx_print(Buf *b, const PtxRec *recs, size_t n, int ki);
+/* Loop-invariant code motion over recs[top, end), a loop from its first label to its end label:
+ * pure_dest (pure_cap entries, by ptx_reg_index) marks the registers that pure instructions write;
+ * nregs is ptx_reg_index's bound for every register of the kernel so far. */
+void ptx_loop_invariants(PtxRec *recs, size_t top, size_t end, const unsigned char *pure_dest, size_t pure_cap,
+                         size_t nregs);
+
 /* ---------------------------------------------------------------- mathfn.c */
 
 /* The operations a function of 10.2 is built from; each is exact IEEE (fma, +, -, *, / and rint round
