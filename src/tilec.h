@@ -1374,6 +1374,8 @@ void process_forget(const char *path); /* renamed into place or removed already 
 int process_run(char *const argv[], bool stdout_to_stderr);
 /* The same, killed by SIGALRM (status 1000 + SIGALRM) after seconds when not 0. */
 int process_run_limited(char *const argv[], bool stdout_to_stderr, unsigned seconds);
+/* The same, its stdout and stderr together appended to out. */
+int process_output(char *const argv[], Buf *out);
 /* A new private directory PREFIX-XXXXXX in $TMPDIR (in /tmp when $TMPDIR is unset or missing), registered
  * for removal; NULL with errno set. */
 char *process_temp_mkdir(const char *prefix);
