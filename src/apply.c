@@ -633,6 +633,51 @@ apply_scope_guard(const ApplyInput *in, const ApplyCtx *ctx, int warp)
 	return warp_cond(B_WARP_ID, warp);
 }
 
+/* Where each line of a source file starts, found at the file's first use: the applies of a device
+   function's body alternate with its callers' lines, and a scan from the file's start for each was
+   quadratic in the number of calls. */
+typedef struct LineIndex {
+	const char *text;
+	size_t len;
+	size_t *start; /* start[k]: the offset of line k + 1 */
+	int n;
+} LineIndex;
+
+static const char *
+line_start(int file, const char *text, size_t len, int line)
+{
+	static LineIndex *index;
+	static int nindex;
+	if (file >= nindex) {
+		LineIndex *grown = realloc(index, sizeof *index * (size_t)(file + 1));
+		if (!grown)
+			out_of_memory();
+		memset(grown + nindex, 0, sizeof *grown * (size_t)(file + 1 - nindex));
+		index = grown;
+		nindex = file + 1;
+	}
+	LineIndex *x = &index[file];
+	if (x->text != text || x->len != len) {
+		int n = 1;
+		for (size_t i = 0; i < len; i++)
+			n += text[i] == '\n';
+		free(x->start);
+		x->start = malloc(sizeof *x->start * (size_t)n);
+		if (!x->start)
+			out_of_memory();
+		x->n = 0;
+		x->start[x->n++] = 0;
+		for (size_t i = 0; i < len; i++)
+			if (text[i] == '\n')
+				x->start[x->n++] = i + 1;
+		x->text = text;
+		x->len = len;
+	}
+	if (line < 1)
+		line = 1;
+	return line <= x->n ? text + x->start[line - 1] : text + len;
+}
+
 const char *
 source_line_of(Loc loc, bool for_comment)
 {
@@ -640,24 +685,7 @@ source_line_of(Loc loc, bool for_comment)
 	const char *text = source_text(loc.file, &len);
 	if (!text)
 		return "";
-	/* applies come in source order: scan on from the line found last time, not from the start */
-	static const char *last_text;
-	static size_t last_len, last_offset;
-	static int last_file = -1, last_line;
-	const char *p = text, *end = text + len;
-	int line = 1;
-	if (last_file == loc.file && last_text == text && last_len == len && last_line <= loc.first_line) {
-		p = text + last_offset;
-		line = last_line;
-	}
-	for (; line < loc.first_line && p < end; p++)
-		if (*p == '\n')
-			line++;
-	last_file = loc.file;
-	last_text = text;
-	last_len = len;
-	last_offset = (size_t)(p - text);
-	last_line = line;
+	const char *p = line_start(loc.file, text, len, loc.first_line), *end = text + len;
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
 	const char *e = p;
@@ -1462,9 +1490,18 @@ call_match(const CallArg *c, Mismatch *mm, int *base_lane, int *base_col)
 		}
 		return true;
 	}
+	/* one place per element, named down to the lane: only the threads of that lane can hold an element, so
+	   the others are not asked (a call of a 128 x 32 parameter asked 128 threads for each of its 4096) */
+	bool by_lane = p->layout->nrep == 1 && layout_names_lane(p->layout);
 	for (int u = 0; u < c->nbases; u++)
-		for (int i = 0; i < c->arg->count; i++)
-			for (int th = 0; th < c->unit; th++) {
+		for (int i = 0; i < c->arg->count; i++) {
+			int first = 0, step = 1;
+			if (by_lane) {
+				int owner = layout_place_thread(LAYOUT_PLACE(p->layout, i, 0)) - (c->absolute ? c->bases[u] : 0);
+				first = (owner % 32 + 32) % 32;
+				step = 32;
+			}
+			for (int th = first; th < c->unit; th += step) {
 				int want = layout_slot_in_thread(p->layout, i, c->absolute ? c->bases[u] + th : th);
 				if (want < 0)
 					continue;
@@ -1486,6 +1523,7 @@ call_match(const CallArg *c, Mismatch *mm, int *base_lane, int *base_col)
 				mm->lane = th;
 				return false;
 			}
+		}
 	return true;
 }
 

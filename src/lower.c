@@ -132,6 +132,14 @@ cuda_type_name(const char *name)
 	return false;
 }
 
+/* The device functions declared so far: no name of the generated code may hide one. A kernel's walk
+   reserves the names declared before it began, looked up in one map (a copy of them all in every
+   device function's names was quadratic in the number of functions). */
+static List device_names;
+static Map device_name_order; /* a device function's name -> its place in device_names, from 1 */
+static KernelIR *names_kernel; /* the kernel (or device function) whose walk began last */
+static int names_devices;      /* how many device functions were declared then */
+
 static bool
 name_taken(KernelIR *k, const char *name)
 {
@@ -140,6 +148,11 @@ name_taken(KernelIR *k, const char *name)
 	for (size_t i = 0; i < sizeof reserved_names / sizeof reserved_names[0]; i++)
 		if (strcmp(reserved_names[i], name) == 0)
 			return true;
+	if (k == names_kernel) {
+		MapSlot *d = map_slot(&device_name_order, name, false);
+		if (d && (intptr_t)d->value <= names_devices)
+			return true;
+	}
 	return map_slot(&k->names, name, false) != NULL;
 }
 
@@ -1866,8 +1879,6 @@ grid_fits_cluster(const KernelIR *k, const NamedArg *grid)
 	return true;
 }
 
-/* The device functions declared so far: no name of the generated code may hide one. */
-static List device_names;
 
 /* In a device function lowered at a call, the warps that run the statement when its code has fixed the
    warp: a warp function's calls (one warp each), or warp K of each calling warpgroup (if (warp_id == K)
@@ -1907,8 +1918,8 @@ walk_begin(KernelIR *k, Kernel *dev)
 	protocol_set_waiter(W.proto, place_wait, NULL);
 	/* names the generated code uses for its own purposes, and the device functions it may call */
 	map_slot(&k->names, k->name, true);
-	for (int i = 0; i < device_names.n; i++)
-		map_slot(&k->names, device_names.v[i], true);
+	names_kernel = k;
+	names_devices = device_names.n;
 }
 
 static KernelIR *
@@ -2984,6 +2995,8 @@ lower_program(List *items, const char *source_name)
 	file_inlined = 0;
 	file_moved = 0;
 	device_names = (List){0};
+	device_name_order = (Map){0};
+	names_kernel = NULL;
 	sema_reset();
 	scope_push();
 	for (int i = 0; i < items->n; i++) {
@@ -3013,6 +3026,7 @@ lower_program(List *items, const char *source_name)
 			if (!s)
 				break;
 			list_push(&device_names, (void *)it->kernel->name);
+			map_slot(&device_name_order, it->kernel->name, true)->value = (void *)(intptr_t)device_names.n;
 			s->device = it->kernel;
 			KernelIR *k = lower_device(it->kernel);
 			it->kernel->ir = k;

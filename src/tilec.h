@@ -285,6 +285,7 @@ void pool_free_all(void);
 void *scratch_alloc(size_t size);
 void scratch_free_all(void);
 void scratch_hold(bool hold); /* while held, scratch_free_all keeps everything (--draw, tilec run --tmem) */
+unsigned scratch_epoch(void); /* changes whenever scratch memory is given back */
 void list_push(List *list, void *item);
 bool list_has(const List *list, const void *item);
 
