@@ -1194,7 +1194,29 @@ typedef struct ApplyMemo {
 	uint64_t hash[3];
 	Issue *issues;
 	int nissues;
+	KernelIR *kernel;
+	struct ApplyMemo *same_bucket; /* the next memo in its bucket of memo_index */
 } ApplyMemo;
+
+/* The memos by kernel and operands' hashes: a kernel of thousands of different applies looked
+   through all of its memos at each. Its views' maps are scratch memory: the index starts anew when
+   that is given back. */
+#define MEMO_BUCKETS 4096
+static ApplyMemo *memo_index[MEMO_BUCKETS];
+static unsigned memo_epoch;
+
+static ApplyMemo **
+memo_bucket(const KernelIR *k, const uint64_t *hash, int nops)
+{
+	if (memo_epoch != scratch_epoch()) {
+		memset(memo_index, 0, sizeof memo_index);
+		memo_epoch = scratch_epoch();
+	}
+	uint64_t h = (uint64_t)(uintptr_t)k * 0x9e3779b97f4a7c15ull;
+	for (int j = 0; j < nops && j < 3; j++)
+		h = (h ^ hash[j]) * 1099511628211ull;
+	return &memo_index[(h ^ h >> 29) % MEMO_BUCKETS];
+}
 
 static uint64_t
 view_hash(View *v)
@@ -1211,9 +1233,8 @@ view_hash(View *v)
 static ApplyMemo *
 memo_find(KernelIR *k, const ApplyInput *in, View **ops, int nops, const uint64_t *hash)
 {
-	for (int i = 0; i < k->apply_memo.n; i++) {
-		ApplyMemo *m = LIST_AT(k->apply_memo, ApplyMemo, i);
-		if (m->op.is_ld != in->op.is_ld || m->op.shape != in->op.shape || m->op.n != in->op.n ||
+	for (ApplyMemo *m = *memo_bucket(k, hash, nops); m; m = m->same_bucket) {
+		if (m->kernel != k || m->op.is_ld != in->op.is_ld || m->op.shape != in->op.shape || m->op.n != in->op.n ||
 		    m->op.pack != in->op.pack || m->scope != in->scope || m->warps != in->warps ||
 		    m->imm_given != in->imm_given || (in->imm_given && m->imm_in != in->imm) || m->nops != nops)
 			continue;
@@ -1357,8 +1378,13 @@ apply_lower(Stmt *s, View **ops, int nops, ApplyCtx *ctx, List *out)
 		}
 		memo->issues = issues;
 		memo->nissues = nissues;
-		if (nops <= 3)
+		if (nops <= 3) {
 			list_push(&ctx->kernel->apply_memo, memo);
+			ApplyMemo **b = memo_bucket(ctx->kernel, hash, nops);
+			memo->kernel = ctx->kernel;
+			memo->same_bucket = *b;
+			*b = memo;
+		}
 	}
 	apply_emit(&in, memo->issues, memo->nissues, memo->imm, s->loc, ctx, out);
 	return true;

@@ -672,22 +672,22 @@ protocol_read(Protocol *p, const IExpr *e, Loc loc)
 /* Whether the cells of rect r may be accessed now (a load when ld) by r's warp: every earlier access
    to them that is not a load when this is one must be complete, by the same warp's wait, and for
    other warps by a cta_sync after it. A copy's access gets its wait here; any other is reported once. */
-/* Whether some record may keep rect r's cells from its warp: one of its own warp's that may be pending,
-   or another warp's unsynced one on its lanes. */
-static bool
+/* The records that may keep rect r's cells from its warp: those of its own warp that may be pending, and
+   other warps' unsynced ones on its lanes. NULL when there is none; the list of pending records when only
+   those of its own warp can (in the order of f's list, so the first found is the same). */
+static const List *
 cells_may_be_held(const Flow *f, const TmemRect *r, bool ld)
 {
 	if (r->warp < 0 || r->warp >= LANE_WARPS)
-		return true;
-	if ((f->pending_warps[0] | (ld ? 0 : f->pending_warps[1])) >> r->warp & 1)
-		return true;
+		return &f->stores;
+	bool own = (f->pending_warps[0] | (ld ? 0 : f->pending_warps[1])) >> r->warp & 1;
 	uint64_t lanes[2];
 	rect_lanes(r, lanes);
 	uint64_t others = f->unsynced_any & ~(1ull << r->warp);
 	for (int w = 0; others; w++, others >>= 1)
 		if ((others & 1) && ((f->unsynced_lanes[w][0] & lanes[0]) | (f->unsynced_lanes[w][1] & lanes[1])))
-			return true;
-	return false;
+			return &f->stores;
+	return own ? &f->pending : NULL;
 }
 
 /* The cells two overlapping rects share, for a message. */
@@ -705,10 +705,9 @@ cells_text(const TmemRect *r, const StoreState *st)
 static bool
 cells_ready(Protocol *p, const TmemRect *r, bool ld, Loc loc)
 {
-	if (!cells_may_be_held(&p->flow, r, ld))
-		return true;
-	for (int j = 0; j < p->flow.stores.n; j++) {
-		StoreState *st = LIST_AT(p->flow.stores, StoreState, j);
+	const List *records = cells_may_be_held(&p->flow, r, ld);
+	for (int j = 0; records && j < records->n; j++) {
+		StoreState *st = LIST_AT(*records, StoreState, j);
 		if ((ld && st->ld) || !rects_overlap(r, &st->rect))
 			continue;
 		TcKind wait = st->ld ? TC_WAIT_LD : TC_WAIT_ST;
