@@ -968,8 +968,19 @@ apply_match(const ApplyInput *in, ApplyIssue **out, int *nissues, uint32_t *imm,
 		image_cache[c.op.shape][log_n] = cells;
 	}
 	c.cells = image_cache[c.op.shape][log_n];
-	c.reg_inner = pool_alloc(sizeof(int) * 32 * nregs);
-	c.tmem_inner = pool_alloc(sizeof(int) * 32 * nregs);
+	/* read only within this check: one buffer for all of them (from the pool, 8 KB an apply stayed until
+	   the end; ten thousand calls of device functions kept 160 MB) */
+	static int *inner;
+	static size_t inner_cap;
+	if (inner_cap < 2 * 32 * (size_t)nregs) {
+		inner_cap = 2 * 32 * (size_t)nregs;
+		free(inner);
+		inner = malloc(sizeof(int) * inner_cap);
+		if (!inner)
+			out_of_memory();
+	}
+	c.reg_inner = inner;
+	c.tmem_inner = inner + 32 * nregs;
 	for (int lane = 0; lane < 32; lane++) {
 		for (int r = 0; r < nregs; r++) {
 			ImageCell cell = c.cells[lane * nregs + r];
