@@ -642,6 +642,51 @@ apply_scope_guard(const ApplyInput *in, const ApplyCtx *ctx, int warp)
 	return warp_cond(B_WARP_ID, warp);
 }
 
+/* Where each line of a source file starts, found at the file's first use: the applies of a device
+   function's body alternate with its callers' lines, and a scan from the file's start for each was
+   quadratic in the number of calls. */
+typedef struct LineIndex {
+	const char *text;
+	size_t len;
+	size_t *start; /* start[k]: the offset of line k + 1 */
+	int n;
+} LineIndex;
+
+static const char *
+line_start(int file, const char *text, size_t len, int line)
+{
+	static LineIndex *index;
+	static int nindex;
+	if (file >= nindex) {
+		LineIndex *grown = realloc(index, sizeof *index * (size_t)(file + 1));
+		if (!grown)
+			out_of_memory();
+		memset(grown + nindex, 0, sizeof *grown * (size_t)(file + 1 - nindex));
+		index = grown;
+		nindex = file + 1;
+	}
+	LineIndex *x = &index[file];
+	if (x->text != text || x->len != len) {
+		int n = 1;
+		for (size_t i = 0; i < len; i++)
+			n += text[i] == '\n';
+		free(x->start);
+		x->start = malloc(sizeof *x->start * (size_t)n);
+		if (!x->start)
+			out_of_memory();
+		x->n = 0;
+		x->start[x->n++] = 0;
+		for (size_t i = 0; i < len; i++)
+			if (text[i] == '\n')
+				x->start[x->n++] = i + 1;
+		x->text = text;
+		x->len = len;
+	}
+	if (line < 1)
+		line = 1;
+	return line <= x->n ? text + x->start[line - 1] : text + len;
+}
+
 const char *
 source_line_of(Loc loc, bool for_comment)
 {
@@ -649,24 +694,7 @@ source_line_of(Loc loc, bool for_comment)
 	const char *text = source_text(loc.file, &len);
 	if (!text)
 		return "";
-	/* applies come in source order: scan on from the line found last time, not from the start */
-	static const char *last_text;
-	static size_t last_len, last_offset;
-	static int last_file = -1, last_line;
-	const char *p = text, *end = text + len;
-	int line = 1;
-	if (last_file == loc.file && last_text == text && last_len == len && last_line <= loc.first_line) {
-		p = text + last_offset;
-		line = last_line;
-	}
-	for (; line < loc.first_line && p < end; p++)
-		if (*p == '\n')
-			line++;
-	last_file = loc.file;
-	last_text = text;
-	last_len = len;
-	last_offset = (size_t)(p - text);
-	last_line = line;
+	const char *p = line_start(loc.file, text, len, loc.first_line), *end = text + len;
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
 	const char *e = p;
@@ -949,8 +977,19 @@ apply_match(const ApplyInput *in, ApplyIssue **out, int *nissues, uint32_t *imm,
 		image_cache[c.op.shape][log_n] = cells;
 	}
 	c.cells = image_cache[c.op.shape][log_n];
-	c.reg_inner = pool_alloc(sizeof(int) * 32 * nregs);
-	c.tmem_inner = pool_alloc(sizeof(int) * 32 * nregs);
+	/* read only within this check: one buffer for all of them (from the pool, 8 KB an apply stayed until
+	   the end; ten thousand calls of device functions kept 160 MB) */
+	static int *inner;
+	static size_t inner_cap;
+	if (inner_cap < 2 * 32 * (size_t)nregs) {
+		inner_cap = 2 * 32 * (size_t)nregs;
+		free(inner);
+		inner = malloc(sizeof(int) * inner_cap);
+		if (!inner)
+			out_of_memory();
+	}
+	c.reg_inner = inner;
+	c.tmem_inner = inner + 32 * nregs;
 	for (int lane = 0; lane < 32; lane++) {
 		for (int r = 0; r < nregs; r++) {
 			ImageCell cell = c.cells[lane * nregs + r];
@@ -1172,7 +1211,29 @@ typedef struct ApplyMemo {
 	uint64_t hash[3];
 	Issue *issues;
 	int nissues;
+	KernelIR *kernel;
+	struct ApplyMemo *same_bucket; /* the next memo in its bucket of memo_index */
 } ApplyMemo;
+
+/* The memos by kernel and operands' hashes: a kernel of thousands of different applies looked
+   through all of its memos at each. Its views' maps are scratch memory: the index starts anew when
+   that is given back. */
+#define MEMO_BUCKETS 4096
+static ApplyMemo *memo_index[MEMO_BUCKETS];
+static unsigned memo_epoch;
+
+static ApplyMemo **
+memo_bucket(const KernelIR *k, const uint64_t *hash, int nops)
+{
+	if (memo_epoch != scratch_epoch()) {
+		memset(memo_index, 0, sizeof memo_index);
+		memo_epoch = scratch_epoch();
+	}
+	uint64_t h = (uint64_t)(uintptr_t)k * 0x9e3779b97f4a7c15ull;
+	for (int j = 0; j < nops && j < 3; j++)
+		h = (h ^ hash[j]) * 1099511628211ull;
+	return &memo_index[(h ^ h >> 29) % MEMO_BUCKETS];
+}
 
 static uint64_t
 view_hash(View *v)
@@ -1189,9 +1250,8 @@ view_hash(View *v)
 static ApplyMemo *
 memo_find(KernelIR *k, const ApplyInput *in, View **ops, int nops, const uint64_t *hash)
 {
-	for (int i = 0; i < k->apply_memo.n; i++) {
-		ApplyMemo *m = LIST_AT(k->apply_memo, ApplyMemo, i);
-		if (m->op.is_ld != in->op.is_ld || m->op.shape != in->op.shape || m->op.n != in->op.n ||
+	for (ApplyMemo *m = *memo_bucket(k, hash, nops); m; m = m->same_bucket) {
+		if (m->kernel != k || m->op.is_ld != in->op.is_ld || m->op.shape != in->op.shape || m->op.n != in->op.n ||
 		    m->op.pack != in->op.pack || m->scope != in->scope || m->warps != in->warps ||
 		    m->imm_given != in->imm_given || (in->imm_given && m->imm_in != in->imm) || m->nops != nops)
 			continue;
@@ -1335,8 +1395,13 @@ apply_lower(Stmt *s, View **ops, int nops, ApplyCtx *ctx, List *out)
 		}
 		memo->issues = issues;
 		memo->nissues = nissues;
-		if (nops <= 3)
+		if (nops <= 3) {
 			list_push(&ctx->kernel->apply_memo, memo);
+			ApplyMemo **b = memo_bucket(ctx->kernel, hash, nops);
+			memo->kernel = ctx->kernel;
+			memo->same_bucket = *b;
+			*b = memo;
+		}
 	}
 	apply_emit(&in, memo->issues, memo->nissues, memo->imm, s->loc, ctx, out);
 	return true;
@@ -1468,9 +1533,18 @@ call_match(const CallArg *c, Mismatch *mm, int *base_lane, int *base_col)
 		}
 		return true;
 	}
+	/* one place per element, named down to the lane: only the threads of that lane can hold an element, so
+	   the others are not asked (a call of a 128 x 32 parameter asked 128 threads for each of its 4096) */
+	bool by_lane = p->layout->nrep == 1 && layout_names_lane(p->layout);
 	for (int u = 0; u < c->nbases; u++)
-		for (int i = 0; i < c->arg->count; i++)
-			for (int th = 0; th < c->unit; th++) {
+		for (int i = 0; i < c->arg->count; i++) {
+			int first = 0, step = 1;
+			if (by_lane) {
+				int owner = layout_place_thread(LAYOUT_PLACE(p->layout, i, 0)) - (c->absolute ? c->bases[u] : 0);
+				first = (owner % 32 + 32) % 32;
+				step = 32;
+			}
+			for (int th = first; th < c->unit; th += step) {
 				int want = layout_slot_in_thread(p->layout, i, c->absolute ? c->bases[u] + th : th);
 				if (want < 0)
 					continue;
@@ -1492,6 +1566,7 @@ call_match(const CallArg *c, Mismatch *mm, int *base_lane, int *base_col)
 				mm->lane = th;
 				return false;
 			}
+		}
 	return true;
 }
 

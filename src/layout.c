@@ -512,6 +512,64 @@ layout_expr_axes(const LayoutExpr *le)
 	return axes;
 }
 
+/* The layouts evaluated from named layout items, shared by the tensors of one shape, element type and
+   kind: a named item is evaluated in the file's scope, so these decide the result. Every call of a
+   device function evaluates its parameters' layouts again; shared, 10,000 calls hold one copy, not
+   10,000 (they live in scratch memory, so the table starts anew whenever that is given back). */
+typedef struct LayoutMemo {
+	struct LayoutMemo *next;
+	const LayoutExpr *item;
+	TensorKind kind;
+	EType type;
+	int rank, block_threads;
+	int dims[MAX_RANK];
+	Layout *layout;
+} LayoutMemo;
+
+#define LAYOUT_MEMO_BUCKETS 256
+static LayoutMemo *layout_memo[LAYOUT_MEMO_BUCKETS];
+static unsigned layout_memo_epoch;
+
+static LayoutMemo **
+memo_bucket(const LayoutExpr *item, const Tensor *t, int block_threads)
+{
+	if (layout_memo_epoch != scratch_epoch()) {
+		memset(layout_memo, 0, sizeof layout_memo);
+		layout_memo_epoch = scratch_epoch();
+	}
+	uint64_t h = (uint64_t)(uintptr_t)item * 0x9e3779b97f4a7c15ull ^ (uint64_t)t->kind ^ (uint64_t)t->type << 8 ^
+	             (uint64_t)block_threads << 16;
+	for (int i = 0; i < t->rank; i++)
+		h = (h ^ (uint64_t)t->dims[i]) * 1099511628211ull;
+	return &layout_memo[(h >> 32) % LAYOUT_MEMO_BUCKETS];
+}
+
+static Layout *
+memo_find(const LayoutExpr *item, const Tensor *t, int block_threads)
+{
+	for (LayoutMemo *m = *memo_bucket(item, t, block_threads); m; m = m->next)
+		if (m->item == item && m->kind == t->kind && m->type == t->type && m->rank == t->rank &&
+		    m->block_threads == block_threads && memcmp(m->dims, t->dims, sizeof(int) * (size_t)t->rank) == 0)
+			return m->layout;
+	return NULL;
+}
+
+static void
+memo_add(const LayoutExpr *item, const Tensor *t, int block_threads, Layout *l)
+{
+	LayoutMemo **b = memo_bucket(item, t, block_threads);
+	LayoutMemo *m = scratch_alloc(sizeof *m);
+	m->item = item;
+	m->kind = t->kind;
+	m->type = t->type;
+	m->rank = t->rank;
+	m->block_threads = block_threads;
+	memcpy(m->dims, t->dims, sizeof(int) * (size_t)t->rank);
+	m->layout = l;
+	m->next = *b;
+	*b = m;
+}
+
 Layout *
 layout_eval(LayoutExpr *le, Tensor *t, int block_threads)
 {
@@ -538,6 +596,10 @@ layout_eval(LayoutExpr *le, Tensor *t, int block_threads)
 			}
 		}
 		misused |= !le;
+		if (!misused && (l = memo_find(le, t, block_threads))) {
+			scope_pop_isolated(saved);
+			return l;
+		}
 	}
 	switch (misused ? LAY_NAME : le->kind) {
 	case LAY_DEFAULT:
@@ -564,6 +626,8 @@ layout_eval(LayoutExpr *le, Tensor *t, int block_threads)
 			note(t->loc, "'%s' is declared here with layout '%s'", t->name, orig->name);
 		return NULL;
 	}
+	if (orig->kind == LAY_NAME)
+		memo_add(le, t, block_threads, l);
 	return l;
 }
 

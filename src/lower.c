@@ -17,6 +17,9 @@ typedef struct FileWalk {
 	int64_t moved;
 	/* the device functions declared so far: no name of the generated code may hide one */
 	List device_names;
+	Map device_name_order; /* a device function's name -> its place in device_names, from 1 */
+	KernelIR *names_kernel; /* the kernel (or device function) whose walk began last */
+	int names_devices;      /* how many device functions were declared then */
 	const LowerObserver *observer; /* --draw's, or NULL */
 } FileWalk;
 
@@ -144,14 +147,22 @@ cuda_type_name(const char *name)
 	return false;
 }
 
+/* Whether the generated code may not use name in k. A kernel's walk reserves the device functions
+   declared before it began, looked up in one map (a copy of them all in every device function's
+   names was quadratic in the number of functions). */
 static bool
-name_taken(KernelIR *k, const char *name)
+name_taken(FileWalk *file, KernelIR *k, const char *name)
 {
 	if (strncmp(name, "tl_", 3) == 0 || strncmp(name, "__", 2) == 0 || cuda_type_name(name))
 		return true;
 	for (size_t i = 0; i < sizeof reserved_names / sizeof reserved_names[0]; i++)
 		if (strcmp(reserved_names[i], name) == 0)
 			return true;
+	if (k == file->names_kernel) {
+		MapSlot *d = map_slot(&file->device_name_order, name, false);
+		if (d && (intptr_t)d->value <= file->names_devices)
+			return true;
+	}
 	return map_slot(&k->names, name, false) != NULL;
 }
 
@@ -163,7 +174,7 @@ cname_for(Walk *walk, const char *want)
 	if (strncmp(want, "tl_", 3) == 0 || strncmp(want, "__", 2) == 0)
 		want = pool_printf("u%s", want);
 	const char *name = want;
-	for (int n = 1; name_taken(walk->k, name); n++)
+	for (int n = 1; name_taken(walk->file, walk->k, name); n++)
 		name = pool_printf("%s_%d", want, n);
 	map_slot(&walk->k->names, name, true);
 	return name;
@@ -1394,8 +1405,8 @@ walk_begin(Walk *walk, KernelIR *k, Kernel *dev)
 	walk->dev = dev;
 	/* names the generated code uses for its own purposes, and the device functions it may call */
 	map_slot(&k->names, k->name, true);
-	for (int i = 0; i < walk->file->device_names.n; i++)
-		map_slot(&k->names, walk->file->device_names.v[i], true);
+	walk->file->names_kernel = k;
+	walk->file->names_devices = walk->file->device_names.n;
 }
 
 static KernelIR *
@@ -1452,7 +1463,7 @@ lower_kernel(Walk *walk, Kernel *kd)
 		return NULL;
 	}
 	k->threads = (int)threads;
-	if (name_taken(k, kd->name)) {
+	if (name_taken(walk->file, k, kd->name)) {
 		error(kd->name_loc, "kernel name '%s' is reserved in the generated CUDA C; choose another", kd->name);
 		return NULL;
 	}
@@ -2363,7 +2374,7 @@ lower_device(Walk *walk, Kernel *kd)
 	k->block[0] = (int)block;
 	k->block[1] = k->block[2] = 1;
 	k->grid[0] = k->grid[1] = k->grid[2] = 1;
-	if (name_taken(k, kd->name)) {
+	if (name_taken(walk->file, k, kd->name)) {
 		error(kd->name_loc, "function name '%s' is reserved in the generated CUDA C; choose another", kd->name);
 		return NULL;
 	}
@@ -2492,6 +2503,8 @@ lower_program_observed(List *items, const char *source_name, const LowerObserver
 			if (!s)
 				break;
 			list_push(&walk->file->device_names, (void *)it->kernel->name);
+			map_slot(&walk->file->device_name_order, it->kernel->name, true)->value =
+				(void *)(intptr_t)walk->file->device_names.n;
 			s->device = it->kernel;
 			KernelIR *k = lower_device(walk, it->kernel);
 			it->kernel->ir = k;

@@ -120,15 +120,13 @@ process_forget(const char *path)
 			kind[i] = 0;
 }
 
-int
-process_run(char *const argv[], bool stdout_to_stderr)
+/* Runs argv; with capture, its stdout and stderr together are read into capture. */
+static int
+run_child(char *const argv[], bool stdout_to_stderr, unsigned seconds, Buf *capture)
 {
-	return process_run_limited(argv, stdout_to_stderr, 0);
-}
-
-int
-process_run_limited(char *const argv[], bool stdout_to_stderr, unsigned seconds)
-{
+	int fds[2] = {-1, -1};
+	if (capture && pipe(fds) != 0)
+		return -1;
 	fflush(stdout);
 	fflush(stderr);
 	/* no signal between the fork and the note of the child's pid: the handler would miss the child */
@@ -153,6 +151,12 @@ process_run_limited(char *const argv[], bool stdout_to_stderr, unsigned seconds)
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		if (stdout_to_stderr)
 			dup2(2, 1);
+		if (capture) {
+			dup2(fds[1], 1);
+			dup2(fds[1], 2);
+			close(fds[0]);
+			close(fds[1]);
+		}
 		if (seconds)
 			alarm(seconds); /* kept across exec: SIGALRM ends the program */
 		execvp(argv[0], argv);
@@ -161,6 +165,18 @@ process_run_limited(char *const argv[], bool stdout_to_stderr, unsigned seconds)
 	if (pid > 0)
 		child = pid; /* a signal to tilec stops it too */
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (capture) {
+		close(fds[1]);
+		char chunk[4096];
+		ssize_t n;
+		while (pid > 0 && (n = read(fds[0], chunk, sizeof chunk)) != 0) {
+			if (n > 0)
+				buf_putn(capture, chunk, (size_t)n);
+			else if (errno != EINTR)
+				break;
+		}
+		close(fds[0]);
+	}
 	if (pid < 0)
 		return -1;
 	int status;
@@ -174,6 +190,24 @@ process_run_limited(char *const argv[], bool stdout_to_stderr, unsigned seconds)
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status) == 127 ? -1 : WEXITSTATUS(status);
 	return 1000 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+int
+process_run(char *const argv[], bool stdout_to_stderr)
+{
+	return run_child(argv, stdout_to_stderr, 0, NULL);
+}
+
+int
+process_run_limited(char *const argv[], bool stdout_to_stderr, unsigned seconds)
+{
+	return run_child(argv, stdout_to_stderr, seconds, NULL);
+}
+
+int
+process_output(char *const argv[], Buf *out)
+{
+	return run_child(argv, false, 0, out);
 }
 
 char *

@@ -43,7 +43,18 @@ typedef struct StoreState {
 	bool unsynced; /* no cta_sync after that wait: other warps may not access the cells */
 	int id;
 	bool auto_wait; /* a copy's: tilec places the wait for it */
+	bool dead;      /* superseded by a later access to the same rect: off the list at the next compaction */
+	struct StoreState *same_bucket; /* the next record in its bucket of the flow's rect index */
 } StoreState;
+
+/* The record store of a path is linear in the number of accesses: a new access finds the records it
+   supersedes through the rect index, the waits and the checks of pending accesses walk only the records
+   that may be pending, and the check of an access's cells walks the list only when a record of its own
+   warp may be pending or another warp's unsynced record may share its lanes (the summaries below, kept
+   conservative). A superseded record is marked dead (pending and unsynced cleared, so no check sees it)
+   and leaves the list with the next compaction, before anything that depends on which records are on it
+   (a copy, a merge, the races of an if's sides). */
+#define LANE_WARPS 64
 
 /* What the protocol checks know at a point of the kernel; merged where control flow joins. */
 typedef struct Flow {
@@ -53,6 +64,15 @@ typedef struct Flow {
 	List freed;   /* Freed*: freed on some path */
 	uint64_t relinquished_some, relinquished_all; /* warps */
 	Loc relinquish_loc;
+	List pending;       /* StoreState*: the records of stores that may be pending, in the same order */
+	bool maybe_inert;   /* a record on stores may be neither pending nor unsynced: flow_prune has work */
+	bool has_dead;      /* a record on stores is dead */
+	StoreState **rect_index; /* buckets of the live records by rect; NULL: built at the next access */
+	size_t rect_buckets;
+	int rect_live;      /* records put into the index since it was built */
+	uint64_t pending_warps[2];   /* [ld]: warps that may have a pending store ([0]) or load ([1]) */
+	uint64_t unsynced_any;       /* warps that may have an unsynced record */
+	uint64_t unsynced_lanes[LANE_WARPS][2]; /* per warp, the TMEM lanes (0-127) its unsynced records may touch */
 } Flow;
 
 /* Whether every thread of the CTA reaches a point: a barrier needs them all (CUDA's __syncthreads). */
@@ -223,6 +243,72 @@ split_within(Split outer, Split inner)
 
 /* --------------------------------------------------------------- the flow: facts, merged where paths join */
 
+/* The lanes of a rect as two words of bits; every lane when they fall outside 0-127. */
+static void
+rect_lanes(const TmemRect *r, uint64_t lanes[2])
+{
+	lanes[0] = lanes[1] = 0;
+	if (r->lane0 < 0 || r->lanes < 0 || r->lane0 + r->lanes > 128) {
+		lanes[0] = lanes[1] = ~0ull;
+		return;
+	}
+	for (int l = r->lane0; l < r->lane0 + r->lanes; l++)
+		lanes[l / 64] |= 1ull << (l % 64);
+}
+
+/* A warp's bit in a set of warps; every bit for a warp past the set's 64. */
+static uint64_t
+warp_bit(int warp)
+{
+	return warp >= 0 && warp < LANE_WARPS ? 1ull << warp : ~0ull;
+}
+
+static void
+note_unsynced(Flow *f, const TmemRect *r)
+{
+	uint64_t lanes[2];
+	rect_lanes(r, lanes);
+	int w = r->warp >= 0 && r->warp < LANE_WARPS ? r->warp : 0;
+	f->unsynced_any |= 1ull << w;
+	f->unsynced_lanes[w][0] |= lanes[0];
+	f->unsynced_lanes[w][1] |= lanes[1];
+}
+
+/* The summaries of f from its records: the pending list, the warps with pending records, the lanes of
+   the unsynced ones; the rect index to be built again. */
+static void
+flow_summarise(Flow *f)
+{
+	f->pending = (List){0};
+	f->pending_warps[0] = f->pending_warps[1] = 0;
+	f->unsynced_any = 0;
+	memset(f->unsynced_lanes, 0, sizeof f->unsynced_lanes);
+	f->rect_index = NULL;
+	for (int i = 0; i < f->stores.n; i++) {
+		StoreState *st = LIST_AT(f->stores, StoreState, i);
+		if (st->pending) {
+			list_push(&f->pending, st);
+			f->pending_warps[st->ld] |= warp_bit(st->rect.warp);
+		}
+		if (st->unsynced)
+			note_unsynced(f, &st->rect);
+	}
+}
+
+/* Takes the dead records off f's list. */
+static void
+flow_drop_dead(Flow *f)
+{
+	if (!f->has_dead)
+		return;
+	int n = 0;
+	for (int i = 0; i < f->stores.n; i++)
+		if (!LIST_AT(f->stores, StoreState, i)->dead)
+			f->stores.v[n++] = f->stores.v[i];
+	f->stores.n = n;
+	f->has_dead = false;
+}
+
 static List
 list_copy(const List *l)
 {
@@ -253,6 +339,7 @@ flow_copy(const Flow *f)
 		*x = *LIST_AT(f->live, LiveAlloc, i);
 		list_push(&r.live, x);
 	}
+	flow_summarise(&r);
 	return r;
 }
 
@@ -377,6 +464,8 @@ flow_merge(const Flow *a, const Flow *b, uint64_t t, uint64_t e)
 	r.relinquished_all = join_must(a->relinquished_all, b->relinquished_all, t, e);
 	if (!a->relinquished_some)
 		r.relinquish_loc = b->relinquish_loc;
+	r.maybe_inert = true;
+	flow_summarise(&r);
 	return r;
 }
 
@@ -389,6 +478,8 @@ flow_prune(Flow *f)
 		if (LIST_AT(f->loaded, LoadedReg, i)->warps)
 			f->loaded.v[n++] = f->loaded.v[i];
 	f->loaded.n = n;
+	if (!f->maybe_inert)
+		return; /* every record is pending, unsynced or dead: the dead go before a walk that counts them */
 	n = 0;
 	for (int i = 0; i < f->stores.n; i++) {
 		StoreState *st = LIST_AT(f->stores, StoreState, i);
@@ -396,6 +487,7 @@ flow_prune(Flow *f)
 			f->stores.v[n++] = st;
 	}
 	f->stores.n = n;
+	f->maybe_inert = f->has_dead = false;
 }
 
 static LoadedReg *
@@ -463,15 +555,22 @@ complete_on(Protocol *p, Flow *fl, TcKind kind, uint64_t warps, Loc at, bool rec
 			record_wait(p, r->loc, at, kind, written);
 		r->warps &= ~warps;
 	}
-	for (int i = 0; i < fl->stores.n; i++) {
-		StoreState *st = LIST_AT(fl->stores, StoreState, i);
-		if (!(warps >> st->rect.warp & 1) || !st->pending || st->ld != ld)
+	int n = 0;
+	for (int i = 0; i < fl->pending.n; i++) {
+		StoreState *st = LIST_AT(fl->pending, StoreState, i);
+		if (!(warps >> st->rect.warp & 1) || !st->pending || st->ld != ld) {
+			if (st->pending)
+				fl->pending.v[n++] = st;
 			continue;
+		}
 		/* a copy's load is recorded by its registers */
 		if (record && st->auto_wait && !ld)
 			record_wait(p, st->loc, at, kind, written);
 		st->pending = false;
+		fl->maybe_inert |= !st->unsynced;
 	}
+	fl->pending.n = n;
+	fl->pending_warps[ld] &= ~warps;
 	flow_prune(fl);
 }
 
@@ -511,8 +610,8 @@ copy_pending(Protocol *p, TcKind kind)
 				return true;
 		}
 	}
-	for (int i = 0; i < p->flow.stores.n; i++) {
-		StoreState *st = LIST_AT(p->flow.stores, StoreState, i);
+	for (int i = 0; i < p->flow.pending.n; i++) {
+		StoreState *st = LIST_AT(p->flow.pending, StoreState, i);
 		if (st->auto_wait && st->pending && st->ld == (kind == TC_WAIT_LD) && (p->warps >> st->rect.warp & 1))
 			return true;
 	}
@@ -549,6 +648,7 @@ forget_access(Protocol *p, Loc loc)
 		if (st->loc.first_line == loc.first_line && st->loc.file == loc.file)
 			st->pending = st->unsynced = false;
 	}
+	p->flow.maybe_inert = true;
 }
 
 void
@@ -586,19 +686,44 @@ protocol_read(Protocol *p, const IExpr *e, Loc loc)
 /* Whether the cells of rect r may be accessed now (a load when ld) by r's warp: every earlier access
    to them that is not a load when this is one must be complete, by the same warp's wait, and for
    other warps by a cta_sync after it. A copy's access gets its wait here; any other is reported once. */
+/* The records that may keep rect r's cells from its warp: those of its own warp that may be pending, and
+   other warps' unsynced ones on its lanes. NULL when there is none; the list of pending records when only
+   those of its own warp can (in the order of f's list, so the first found is the same). */
+static const List *
+cells_may_be_held(const Flow *f, const TmemRect *r, bool ld)
+{
+	if (r->warp < 0 || r->warp >= LANE_WARPS)
+		return &f->stores;
+	bool own = (f->pending_warps[0] | (ld ? 0 : f->pending_warps[1])) >> r->warp & 1;
+	uint64_t lanes[2];
+	rect_lanes(r, lanes);
+	uint64_t others = f->unsynced_any & ~(1ull << r->warp);
+	for (int w = 0; others; w++, others >>= 1)
+		if ((others & 1) && ((f->unsynced_lanes[w][0] & lanes[0]) | (f->unsynced_lanes[w][1] & lanes[1])))
+			return &f->stores;
+	return own ? &f->pending : NULL;
+}
+
+/* The cells two overlapping rects share, for a message. */
+static const char *
+cells_text(const TmemRect *r, const StoreState *st)
+{
+	int lane = r->lane0 > st->rect.lane0 ? r->lane0 : st->rect.lane0;
+	int col = r->col0 > st->rect.col0 ? r->col0 : st->rect.col0;
+	return st->rect.param != r->param
+	       ? pool_printf("the cells of tmem parameter '%s' (when the caller passes '%s' over them)",
+	                     st->rect.param->name, r->param->name)
+	       : pool_printf("TMEM (lane %d, column %d)", lane, col);
+}
+
 static bool
 cells_ready(Protocol *p, const TmemRect *r, bool ld, Loc loc)
 {
-	for (int j = 0; j < p->flow.stores.n; j++) {
-		StoreState *st = LIST_AT(p->flow.stores, StoreState, j);
+	const List *records = cells_may_be_held(&p->flow, r, ld);
+	for (int j = 0; records && j < records->n; j++) {
+		StoreState *st = LIST_AT(*records, StoreState, j);
 		if ((ld && st->ld) || !rects_overlap(r, &st->rect))
 			continue;
-		int lane = r->lane0 > st->rect.lane0 ? r->lane0 : st->rect.lane0;
-		int col = r->col0 > st->rect.col0 ? r->col0 : st->rect.col0;
-		const char *cells = st->rect.param != r->param
-		                    ? pool_printf("the cells of tmem parameter '%s' (when the caller passes '%s' over them)",
-		                                  st->rect.param->name, r->param->name)
-		                    : pool_printf("TMEM (lane %d, column %d)", lane, col);
 		TcKind wait = st->ld ? TC_WAIT_LD : TC_WAIT_ST;
 		if (st->rect.warp == r->warp && st->pending && st->auto_wait && (p->warps >> r->warp & 1)) {
 			place_wait(p, wait, loc);
@@ -606,6 +731,7 @@ cells_ready(Protocol *p, const TmemRect *r, bool ld, Loc loc)
 			continue;
 		}
 		if (st->rect.warp == r->warp && st->pending) {
+			const char *cells = cells_text(r, st);
 			own_wait_missing(true);
 			if (ld)
 				error(loc, "%s reads %s that warp %d stored with %s without %s in between", isa_name(TC_LD, 0),
@@ -625,6 +751,7 @@ cells_ready(Protocol *p, const TmemRect *r, bool ld, Loc loc)
 			return false;
 		}
 		if (st->rect.warp != r->warp && st->unsynced) {
+			const char *cells = cells_text(r, st);
 			if (ld)
 				error(loc, "warp %d reads %s that warp %d stored; warp %d must execute %s and then cta_sync before "
 				           "this load", r->warp, cells, st->rect.warp, st->rect.warp, isa_name(TC_WAIT_ST, 0));
@@ -659,6 +786,67 @@ address_published(Protocol *p, const AllocInfo *a, uint64_t warps, Loc loc)
 		return false;
 	}
 	return true;
+}
+
+static bool
+same_access(const StoreState *a, const StoreState *b)
+{
+	return a->ld == b->ld && a->rect.space == b->rect.space && a->rect.param == b->rect.param &&
+	       a->rect.warp == b->rect.warp && a->rect.lane0 == b->rect.lane0 && a->rect.lanes == b->rect.lanes &&
+	       a->rect.col0 == b->rect.col0 && a->rect.cols == b->rect.cols;
+}
+
+static size_t
+access_bucket(const StoreState *st, size_t buckets)
+{
+	uint64_t h = (uint64_t)(uintptr_t)st->rect.space ^ (uint64_t)(uintptr_t)st->rect.param * 31;
+	int fields[] = {st->ld, st->rect.warp, st->rect.lane0, st->rect.lanes, st->rect.col0, st->rect.cols};
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+		h = (h ^ (uint64_t)(uint32_t)fields[i]) * 1099511628211ull;
+	return (size_t)(h >> 17) & (buckets - 1);
+}
+
+static void
+index_put(Flow *f, StoreState *st)
+{
+	size_t b = access_bucket(st, f->rect_buckets);
+	st->same_bucket = f->rect_index[b];
+	f->rect_index[b] = st;
+	f->rect_live++;
+}
+
+/* The records on f's list that a new access st supersedes (the same access to the same rect) are dead
+   from now; st goes into the index. The index may still hold records that have left the list (pruned,
+   or dead): marking one dead changes nothing, and a rebuild from the list drops them. */
+static void
+supersede(Flow *f, StoreState *st)
+{
+	if (!f->rect_index || f->rect_live > 2 * (int)f->rect_buckets) {
+		size_t want = 64;
+		while (want < 2 * (size_t)f->stores.n + 2)
+			want *= 2;
+		f->rect_buckets = want;
+		f->rect_index = pool_alloc(sizeof *f->rect_index * want);
+		f->rect_live = 0;
+		for (int i = 0; i < f->stores.n; i++)
+			if (!LIST_AT(f->stores, StoreState, i)->dead)
+				index_put(f, LIST_AT(f->stores, StoreState, i));
+	}
+	StoreState **link = &f->rect_index[access_bucket(st, f->rect_buckets)];
+	while (*link) {
+		StoreState *old = *link;
+		if (old->dead) {
+			*link = old->same_bucket;
+		} else if (same_access(old, st)) {
+			old->dead = true;
+			old->pending = old->unsynced = false;
+			f->has_dead = true;
+			*link = old->same_bucket;
+		} else {
+			link = &old->same_bucket;
+		}
+	}
+	index_put(f, st);
 }
 
 void
@@ -711,23 +899,18 @@ protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
 		TmemRect *r = LIST_AT(ctx->rects, TmemRect, i);
 		/* an access to the same cells by the same warp supersedes an older one: that one is complete
 		   for this warp, and this one keeps the cells from other warps */
-		int n = 0;
-		for (int j = 0; j < p->flow.stores.n; j++) {
-			StoreState *old = LIST_AT(p->flow.stores, StoreState, j);
-			if (!(old->ld == ctx->is_ld && old->rect.space == r->space && old->rect.param == r->param &&
-			      old->rect.warp == r->warp && old->rect.lane0 == r->lane0 && old->rect.lanes == r->lanes &&
-			      old->rect.col0 == r->col0 && old->rect.cols == r->cols))
-				p->flow.stores.v[n++] = old;
-		}
-		p->flow.stores.n = n;
 		StoreState *st = pool_alloc(sizeof *st);
 		st->rect = *r;
 		st->loc = loc;
 		st->ld = ctx->is_ld;
+		supersede(&p->flow, st);
 		st->pending = st->unsynced = true;
 		st->auto_wait = auto_wait;
 		st->id = ++p->store_ids;
 		list_push(&p->flow.stores, st);
+		list_push(&p->flow.pending, st);
+		p->flow.pending_warps[st->ld] |= warp_bit(r->warp);
+		note_unsynced(&p->flow, r);
 	}
 	if (!ctx->is_ld)
 		return;
@@ -764,8 +947,8 @@ protocol_settled(Protocol *p, Loc loc, const char *where)
 		own_wait_missing(false);
 		return protocol_unchecked_waits;
 	}
-	for (int i = 0; i < p->flow.stores.n; i++) {
-		StoreState *st = LIST_AT(p->flow.stores, StoreState, i);
+	for (int i = 0; i < p->flow.pending.n; i++) {
+		StoreState *st = LIST_AT(p->flow.pending, StoreState, i);
 		if (st->ld || !st->pending || !(p->warps >> st->rect.warp & 1))
 			continue;
 		own_wait_missing(true);
@@ -980,7 +1163,9 @@ protocol_cta_sync(Protocol *p, Loc loc, bool writes_follow)
 	}
 	for (int i = 0; i < p->flow.live.n; i++)
 		LIST_AT(p->flow.live, LiveAlloc, i)->unpublished = false;
+	p->flow.maybe_inert = true;
 	flow_prune(&p->flow);
+	flow_summarise(&p->flow);
 }
 
 void
@@ -1313,6 +1498,7 @@ fork_new(Protocol *p)
 	f->partial = p->partial;
 	f->varying_loc = p->varying_loc;
 	f->split = p->split;
+	flow_drop_dead(&p->flow);
 	f->first = flow_copy(&p->flow);
 	f->freed_before = p->flow.freed.n;
 	f->stores_before = p->store_ids;
@@ -1479,6 +1665,8 @@ check_sides(const ProtoFork *f, const Flow *then_side, const Flow *else_side)
 void
 protocol_join(Protocol *p, ProtoFork *f)
 {
+	flow_drop_dead(&f->first);
+	flow_drop_dead(&p->flow);
 	if (f->repeats)
 		check_loop_allocs(p, f);
 	else

@@ -1,16 +1,20 @@
 /* run.c: tilec run: compiles a kernel for the CPU emulator, runs it and checks its outputs (docs/emulator.md). */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tilec.h"
 
 #define TRAP_STATUS 70 /* TL_EMU_TRAP_STATUS of runtime/tilec_emu.h */
+#define CACHE_MIB 256   /* the default bound of the cache of compiled programs */
 
 typedef struct RunOptions {
 	const char *input;
@@ -23,6 +27,7 @@ typedef struct RunOptions {
 	List include_dirs;
 	const char *dump;
 	bool save_temps;
+	bool no_cache;     /* --no-cache: compile even when the cache holds the program */
 	bool allow_uninit; /* a read of poison is a warning, and the run goes on */
 	bool seed_given;   /* --seed: tcgen05.st lands at a point it chooses (else at its wait) */
 } RunOptions;
@@ -32,7 +37,7 @@ run_usage(const char *fmt, const char *arg)
 {
 	error(no_loc, fmt, arg);
 	fputs("usage: tilec run FILE.tile [--kernel NAME] [--seed S] [--expect OUT=IN[~ULPS]]... [--set NAME=VALUE]... "
-	      "[--tmem NAME=PARAM]... [--time-limit S] [-I DIR] [--dump DIR] [--save-temps] [--allow-uninit] "
+	      "[--tmem NAME=PARAM]... [--time-limit S] [-I DIR] [--dump DIR] [--save-temps] [--no-cache] [--allow-uninit] "
 	      "[--unchecked-waits] [-w] [-Werror] [-Wno-race]"
 	      " [-Wno-overlap] [-Wno-unwritten]\n", stderr);
 	return 2;
@@ -55,6 +60,8 @@ run_help(void)
 	      "  -I DIR             include search directory\n"
 	      "  --dump DIR         write DIR/manifest, DIR/N.in and DIR/N.out for tools/emu-gpu-runner\n"
 	      "  --save-temps       keep the generated C++ program and say where it is\n"
+	      "  --no-cache         compile the program even when $XDG_CACHE_HOME/tilec holds it (also\n"
+	      "                     TILEC_CACHE=0; TILEC_CACHE_SIZE=MIB bounds the cache, default %d)\n"
 	      "  --allow-uninit     a read of a register or TMEM cell never written is a warning, not an error\n"
 	      "  --unchecked-waits  a missing %s or %s of a warp's own access is a warning,\n"
 	      "                     and the emulator shows what the program does\n"
@@ -65,7 +72,7 @@ run_help(void)
 	      "exit status: 0 ok, 1 errors in the input, an --expect that failed, an emulator trap or a\n"
 	      "read of a value never written,\n"
 	      "2 bad usage, 3 no C++ compiler, 4 internal error\n",
-	      isa_name(TC_ST, 0), isa_name(TC_WAIT_ST, 0), isa_name(TC_WAIT_LD, 0), isa_instr(TC_WAIT_ST)->name);
+	      isa_name(TC_ST, 0), isa_name(TC_WAIT_ST, 0), CACHE_MIB, isa_name(TC_WAIT_LD, 0), isa_instr(TC_WAIT_ST)->name);
 }
 
 static int
@@ -82,6 +89,10 @@ parse_run_args(int argc, char **argv, RunOptions *o, bool *help)
 		}
 		if (strcmp(a, "--save-temps") == 0) {
 			o->save_temps = true;
+			continue;
+		}
+		if (strcmp(a, "--no-cache") == 0) {
+			o->no_cache = true;
 			continue;
 		}
 		if (strcmp(a, "--allow-uninit") == 0) {
@@ -895,30 +906,272 @@ write_manifest(KernelIR *k, RunOptions *o, const uint32_t *scalars, const Shape6
 }
 
 
-/* $CXX (split at blanks), else c++, g++, clang++: the first that runs. Returns its status, -1 if none ran. */
-static int
-compile_cpp(const char *src, const char *exe, const char **used)
+/* The optimisation of the generated program: -O0 compiles epilogue_test.tile's 280 KB in a fifth of the
+   time -O1 takes and runs its 6 blocks 1.3 times slower; past O1_BLOCKS blocks the run costs more
+   than the compile saves (docs/emulator.md, "Turnaround"). Both give the same bits: -ffp-contract=off. */
+#define O1_BLOCKS 64
+
+static const char *
+optimisation(const unsigned grid[3])
 {
-	const char *flags[] = {"-std=c++11", "-O1", "-pthread", "-ffp-contract=off", "-w", "-o", exe, src};
-	const int nflags = (int)(sizeof flags / sizeof flags[0]);
+	unsigned long long blocks = (unsigned long long)grid[0] * grid[1] * grid[2];
+	return blocks > O1_BLOCKS ? "-O1" : "-O0";
+}
+
+/* The words of $CXX (split at blanks), else of candidate c of c++, g++, clang++; 0 words past the last. */
+static int
+cxx_words(int c, char **argv, int max)
+{
 	const char *env = getenv("CXX");
 	const char *cands[] = {"c++", "g++", "clang++"};
-	int ncand = env && *env ? 1 : 3;
-	for (int c = 0; c < ncand; c++) {
-		char *argv[64];
-		int n = 0;
-		char *words = pool_strdup(env && *env ? env : cands[c]);
-		for (char *w = strtok(words, " \t"); w && n < 40; w = strtok(NULL, " \t"))
-			argv[n++] = w;
-		if (!n)
-			break;
-		for (int i = 0; i < nflags; i++)
-			argv[n++] = (char *)flags[i];
-		argv[n] = NULL;
+	if (env && *env ? c > 0 : c >= (int)(sizeof cands / sizeof cands[0]))
+		return 0;
+	int n = 0;
+	char *words = pool_strdup(env && *env ? env : cands[c]);
+	for (char *w = strtok(words, " \t"); w && n < max; w = strtok(NULL, " \t"))
+		argv[n++] = w;
+	return n;
+}
+
+/* The compiler's flags after its words; argv has room for them and the NULL. */
+static void
+cxx_flags(char **argv, int n, const char *opt, const char *src, const char *exe)
+{
+	const char *flags[] = {"-std=c++11", opt, "-pthread", "-ffp-contract=off", "-w", "-o", exe, src};
+	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+		argv[n++] = (char *)flags[i];
+	argv[n] = NULL;
+}
+
+/* $CXX, else c++, g++, clang++: the first that runs. Returns its status, -1 if none ran. */
+static int
+compile_cpp(const char *src, const char *exe, const char *opt, const char **used)
+{
+	char *argv[64];
+	int n;
+	for (int c = 0; (n = cxx_words(c, argv, 40)) > 0; c++) {
+		cxx_flags(argv, n, opt, src, exe);
 		*used = argv[0];
 		int rc = process_run(argv, false);
 		if (rc >= 0)
 			return rc;
+	}
+	return -1;
+}
+
+/* ---------------------------------------------------------------- the cache of compiled programs
+   $XDG_CACHE_HOME/tilec (else ~/.cache/tilec) holds one executable per key, a hash of what makes the
+   binary: the generated program (the emulator's header and the run's values included), the compiler's
+   words and its --version, the flags. An entry is complete or absent: written beside, then linked or
+   renamed in. A hit is linked into the run's directory first, so an eviction by another run cannot
+   take it away mid-run. Past TILEC_CACHE_SIZE MiB (default CACHE_MIB) the entries used longest ago go. */
+
+static bool
+cache_enabled(const RunOptions *o)
+{
+	const char *env = getenv("TILEC_CACHE");
+	return !o->no_cache && !(env && strcmp(env, "0") == 0);
+}
+
+/* The cache directory, made when missing; NULL when there is none to use. */
+static const char *
+cache_dir(void)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	char *dir;
+	if (xdg && xdg[0] == '/') /* a relative one is invalid (XDG Base Directory) */
+		dir = pool_printf("%s/tilec", xdg);
+	else if (home && home[0] == '/')
+		dir = pool_printf("%s/.cache/tilec", home);
+	else
+		return NULL;
+	for (char *p = dir + 1;; p++) {
+		if (*p != '/' && *p)
+			continue;
+		char c = *p;
+		*p = 0;
+		bool ok = mkdir(dir, 0700) == 0 || errno == EEXIST;
+		*p = c;
+		if (!ok)
+			return NULL;
+		if (!c)
+			break;
+	}
+	struct stat st;
+	return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) && access(dir, W_OK | X_OK) == 0 ? dir : NULL;
+}
+
+static void
+hash_bytes(uint64_t h[2], const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	for (size_t i = 0; i < n; i++) {
+		h[0] = (h[0] ^ p[i]) * 1099511628211ull;      /* FNV-1a */
+		h[1] = (h[1] ^ p[i]) * 0x9e3779b97f4a7c15ull; /* the same with another odd multiplier */
+		h[1] ^= h[1] >> 29;
+	}
+}
+
+/* The key: 32 hex digits. argv: the compiler's words and flags (the paths of src and exe left out). */
+static char *
+cache_key(const Buf *code, char *const *argv, const Buf *version, const char *src, const char *exe)
+{
+	uint64_t h[2] = {1469598103934665603ull, 0x243f6a8885a308d3ull};
+	hash_bytes(h, "tilec run cache 1", 18);
+	for (int i = 0; argv[i]; i++)
+		if (argv[i] != src && argv[i] != exe)
+			hash_bytes(h, argv[i], strlen(argv[i]) + 1);
+	hash_bytes(h, version->data ? version->data : "", version->len);
+	hash_bytes(h, "\0", 1);
+	hash_bytes(h, code->data, code->len);
+	return pool_printf("%016llx%016llx", (unsigned long long)h[0], (unsigned long long)h[1]);
+}
+
+/* Copies file from into a new file to (mode 0700, so the copy of an executable runs). */
+static bool
+copy_file(const char *from, const char *to_template, bool temp)
+{
+	FILE *in = fopen(from, "rb");
+	if (!in)
+		return false;
+	char *to = (char *)to_template;
+	int fd = temp ? process_mkstemp(to) : open(to, O_WRONLY | O_CREAT | O_EXCL, 0700);
+	bool ok = fd >= 0;
+	char chunk[65536];
+	size_t n;
+	while (ok && (n = fread(chunk, 1, sizeof chunk, in)) > 0)
+		ok = write(fd, chunk, n) == (ssize_t)n;
+	ok = ok && !ferror(in) && fchmod(fd, 0700) == 0;
+	fclose(in);
+	if (fd >= 0 && close(fd) != 0)
+		ok = false;
+	if (!ok && fd >= 0)
+		unlink(to);
+	return ok;
+}
+
+/* Puts the entry at path into exe (a link, else a copy) and marks it used now; false on a miss. */
+static bool
+cache_fetch(const char *path, const char *exe)
+{
+	if (link(path, exe) != 0 && !(errno == EXDEV && copy_file(path, exe, false)))
+		return false;
+	utimensat(AT_FDCWD, path, NULL, 0);
+	return true;
+}
+
+typedef struct CacheEntry {
+	char *path;
+	off_t size;
+	struct timespec used;
+} CacheEntry;
+
+static int
+older_first(const void *a, const void *b)
+{
+	const CacheEntry *x = a, *y = b;
+	if (x->used.tv_sec != y->used.tv_sec)
+		return x->used.tv_sec < y->used.tv_sec ? -1 : 1;
+	return x->used.tv_nsec < y->used.tv_nsec ? -1 : x->used.tv_nsec > y->used.tv_nsec;
+}
+
+/* Removes the entries used longest ago while the total passes the limit, and the staging files
+   (.tmp-*) of runs that died more than an hour ago. */
+static void
+cache_evict(const char *dir)
+{
+	unsigned long long limit = (unsigned long long)CACHE_MIB << 20;
+	const char *env = getenv("TILEC_CACHE_SIZE");
+	if (env && *env) {
+		char *end;
+		unsigned long long mib = strtoull(env, &end, 10);
+		if (!*end)
+			limit = mib << 20;
+	}
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	List entries = {0};
+	unsigned long long total = 0;
+	time_t now = time(NULL);
+	for (struct dirent *e; (e = readdir(d));) {
+		struct stat st;
+		char *path = pool_printf("%s/%s", dir, e->d_name);
+		if (e->d_name[0] == '.' && strncmp(e->d_name, ".tmp-", 5) != 0)
+			continue;
+		if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+			continue;
+		if (e->d_name[0] == '.') {
+			if (now - st.st_mtime > 3600)
+				unlink(path);
+			continue;
+		}
+		if (strlen(e->d_name) != 32)
+			continue; /* not ours */
+		CacheEntry *c = pool_alloc(sizeof *c);
+		c->path = path;
+		c->size = st.st_size;
+		c->used = st.st_mtim;
+		list_push(&entries, c);
+		total += (unsigned long long)st.st_size;
+	}
+	closedir(d);
+	if (total <= limit)
+		return;
+	CacheEntry *sorted = pool_alloc(sizeof *sorted * (size_t)(entries.n + 1));
+	for (int i = 0; i < entries.n; i++)
+		sorted[i] = *LIST_AT(entries, CacheEntry, i);
+	qsort(sorted, (size_t)entries.n, sizeof *sorted, older_first);
+	for (int i = 0; i < entries.n && total > limit; i++)
+		if (unlink(sorted[i].path) == 0)
+			total -= (unsigned long long)sorted[i].size;
+}
+
+/* Puts the freshly built exe into the cache at path: a hard link when both are on one file system,
+   else a copy staged beside and renamed; another run that stored the same key first wins. */
+static void
+cache_store(const char *dir, const char *path, const char *exe)
+{
+	if (link(exe, path) != 0 && errno == EXDEV) {
+		char *stage = pool_printf("%s/.tmp-XXXXXX", dir);
+		if (copy_file(exe, stage, true)) {
+			if (rename(stage, path) != 0)
+				unlink(stage);
+		}
+		process_forget(stage);
+	}
+	cache_evict(dir);
+}
+
+/* compile_cpp through the cache: the compiler is the first candidate whose --version runs, the program
+   is compiled only when its key is not in the cache. Returns as compile_cpp. */
+static int
+compile_cached(const char *dir, const Buf *code, const char *src, const char *exe, const char *opt,
+               const char **used)
+{
+	char *argv[64];
+	int n;
+	for (int c = 0; (n = cxx_words(c, argv, 40)) > 0; c++) {
+		Buf version = {0};
+		argv[n] = "--version";
+		argv[n + 1] = NULL;
+		*used = argv[0];
+		int vrc = process_output(argv, &version);
+		if (vrc < 0) {
+			buf_free(&version);
+			continue;
+		}
+		buf_printf(&version, "\nstatus %d", vrc);
+		cxx_flags(argv, n, opt, src, exe);
+		char *path = pool_printf("%s/%s", dir, cache_key(code, argv, &version, src, exe));
+		buf_free(&version);
+		if (cache_fetch(path, exe))
+			return 0;
+		int rc = process_run(argv, false);
+		if (rc == 0)
+			cache_store(dir, path, exe);
+		return rc;
 	}
 	return -1;
 }
@@ -1126,7 +1379,9 @@ run_kernel(Program *prog, KernelIR *k, RunOptions *o)
 		rc = 3;
 	} else {
 		const char *cxx = "c++";
-		int st = compile_cpp(src, exe, &cxx);
+		const char *cache = cache_enabled(o) ? cache_dir() : NULL;
+		int st = cache ? compile_cached(cache, &b, src, exe, optimisation(grid), &cxx)
+		               : compile_cpp(src, exe, optimisation(grid), &cxx);
 		if (st < 0) {
 			error(no_loc, "no C++ compiler found (tried %s); set CXX",
 			        getenv("CXX") && *getenv("CXX") ? getenv("CXX") : "c++, g++ and clang++");

@@ -290,6 +290,7 @@ void pool_free_all(void);
 void *scratch_alloc(size_t size);
 void scratch_free_all(void);
 void scratch_hold(bool hold); /* while held, scratch_free_all keeps everything (--draw, tilec run --tmem) */
+unsigned scratch_epoch(void); /* changes whenever scratch memory is given back */
 void list_push(List *list, void *item);
 bool list_has(const List *list, const void *item);
 
@@ -1725,6 +1726,8 @@ void process_forget(const char *path); /* renamed into place or removed already 
 int process_run(char *const argv[], bool stdout_to_stderr);
 /* The same, killed by SIGALRM (status 1000 + SIGALRM) after seconds when not 0. */
 int process_run_limited(char *const argv[], bool stdout_to_stderr, unsigned seconds);
+/* The same, its stdout and stderr together appended to out. */
+int process_output(char *const argv[], Buf *out);
 /* A new private directory PREFIX-XXXXXX in $TMPDIR (in /tmp when $TMPDIR is unset or missing), registered
  * for removal; NULL with errno set. */
 char *process_temp_mkdir(const char *prefix);

@@ -57,6 +57,7 @@ typedef struct Pending {
 typedef struct Binding {
 	const char *name;
 	Planned *p;
+	struct Binding *shadowed; /* the binding of the name that this one hides, or NULL */
 } Binding;
 
 typedef struct Loop {
@@ -75,6 +76,7 @@ typedef struct Guard {
 typedef struct PlanState {
 	List planned;  /* Planned* */
 	List bindings; /* Binding*; scopes are marks into it */
+	Map innermost; /* name -> its innermost Binding (a lookup scanned every binding: quadratic in them) */
 	Loop loops[64];
 	int nloops;
 	int depth;     /* statement lists around the walk's place */
@@ -97,16 +99,27 @@ bind(const char *name, Planned *p)
 	Binding *b = pool_alloc(sizeof *b);
 	b->name = name;
 	b->p = p;
+	MapSlot *slot = map_slot(&P.innermost, name, true);
+	b->shadowed = slot->value;
+	slot->value = b;
 	list_push(&P.bindings, b);
+}
+
+/* Leaves the scopes opened since the bindings were mark long. */
+static void
+unbind_to(int mark)
+{
+	while (P.bindings.n > mark) {
+		Binding *b = LIST_AT(P.bindings, Binding, --P.bindings.n);
+		map_slot(&P.innermost, b->name, false)->value = b->shadowed;
+	}
 }
 
 static Binding *
 lookup(const char *name)
 {
-	for (int i = P.bindings.n - 1; i >= 0; i--)
-		if (strcmp(LIST_AT(P.bindings, Binding, i)->name, name) == 0)
-			return LIST_AT(P.bindings, Binding, i);
-	return NULL;
+	MapSlot *slot = map_slot(&P.innermost, name, false);
+	return slot ? slot->value : NULL;
 }
 
 /* --------------------------------------------------------------- loads before stores */
@@ -517,7 +530,7 @@ walk_nested(List *stmts, const Loop *loop)
 	walk(stmts);
 	P.depth--;
 	leave(loop);
-	P.bindings.n = mark;
+	unbind_to(mark);
 }
 
 /* The tensors an apply or copy names, and what it leaves pending. */
@@ -630,7 +643,7 @@ walk(List *stmts)
 				written_restore(before, n, false);
 			}
 			P.nloops--;
-			P.bindings.n = mark;
+			unbind_to(mark);
 			break;
 		}
 		case S_IF: {

@@ -63,6 +63,13 @@ scratch_alloc(size_t size)
 }
 
 static bool scratch_held;
+static unsigned scratch_frees; /* how many times the scratch pool was given back */
+
+unsigned
+scratch_epoch(void)
+{
+	return scratch_frees;
+}
 
 void
 scratch_hold(bool hold)
@@ -73,8 +80,10 @@ scratch_hold(bool hold)
 void
 scratch_free_all(void)
 {
-	if (!scratch_held)
+	if (!scratch_held) {
 		arena_free(&scratch_head);
+		scratch_frees++;
+	}
 }
 
 char *
@@ -110,6 +119,7 @@ pool_free_all(void)
 {
 	arena_free(&pool_head);
 	arena_free(&scratch_head);
+	scratch_frees++;
 	scratch_held = false;
 }
 

@@ -3,6 +3,8 @@
 # docs/diagnostics.md shows every message of the sources.
 cd "$(dirname "$0")/.." || exit 2
 tilec=${TILEC:-build/tilec}
+TILEC_CACHE=0 # the documented runs compile as shown, and write nothing to ~/.cache
+export TILEC_CACHE
 failed=0
 tmp=$(mktemp -d) || exit 2
 trap 'rm -rf "$tmp"' EXIT

@@ -19,6 +19,10 @@
 #   emu/copy_edge/...  copies that cross the edges of a tensor of run-time shape give what
 #                      tests/emu/copy_edge_ref.tile gives element by element.
 #   emu/run/...        tilec run's usage errors and determinism; -Werror, -Wno-race and --dump with races.
+#   emu/cache/...      the cache of compiled programs (here in $tmp; every other test runs with TILEC_CACHE=0):
+#                      a second run compiles nothing and prints the same, --no-cache and TILEC_CACHE=0
+#                      compile, another --set value is another entry, TILEC_CACHE_SIZE=0 keeps nothing,
+#                      runs at once on an empty cache all succeed and leave one entry, no staging file.
 #   emu/header/...     the --target=emu header of examples/device_functions.tile called by a kernel written
 #                      by hand (tests/emu/header_kernel.cu) gives Out = A on the CPU, and builds with nvcc;
 #                      tests/emu/header_unit_index.cu calls functions from warp 1 and warpgroup 1 the same way;
@@ -506,6 +510,79 @@ if [ $rc -ne 3 ] || ! grep -qF "no C++ compiler found" "$tmp/out"; then
 else
 	echo "PASS $name"
 fi
+# ---------------------------------------------------------------- the cache of compiled programs
+# $tmp/cxx counts the compilations (its --version calls are not counted) and runs the compiler.
+mkdir -p "$tmp/cache"
+printf '#!/bin/sh\ncase "$1" in --version) ;; *) echo compile >>"%s/compiles" ;; esac\nexec %s "$@"\n' "$tmp" "$cxx" >"$tmp/cxx"
+chmod +x "$tmp/cxx"
+# cached ARGS...: tilec run ARGS with the cache in $tmp/cache and $tmp/cxx; sets rc, the output in $tmp/out
+cached() {
+	CXX=$tmp/cxx XDG_CACHE_HOME=$tmp/cache TILEC_CACHE=${cache_on:-1} $limit "$tilec" run "$@" >"$tmp/out" 2>&1
+	rc=$?
+}
+compiles() {
+	if [ -f "$tmp/compiles" ]; then wc -l <"$tmp/compiles" | tr -d ' '; else echo 0; fi
+}
+entries() {
+	find "$tmp/cache/tilec" -type f 2>/dev/null | grep -c '/[0-9a-f]\{32\}$'
+}
+name=emu/cache/hit
+run examples/tmem_roundtrip.tile --expect Out=A
+cp "$tmp/out" "$tmp/uncached"
+cached examples/tmem_roundtrip.tile --expect Out=A
+cp "$tmp/out" "$tmp/first"
+cached examples/tmem_roundtrip.tile --expect Out=A
+if [ $rc -ne 0 ] || ! cmp -s "$tmp/first" "$tmp/out" || ! cmp -s "$tmp/uncached" "$tmp/out"; then
+	fail "exit status $rc, or the cached run printed something else than the first and an uncached one"
+	show "$tmp/out"
+elif [ "$(compiles)" != 1 ] || [ "$(entries)" != 1 ]; then
+	fail "$(compiles) compilations and $(entries) cache entries after two runs of one program, expected 1 and 1"
+else
+	echo "PASS $name"
+fi
+name=emu/cache/no_cache
+cached examples/tmem_roundtrip.tile --expect Out=A --no-cache
+n1=$(compiles)
+cache_on=0 cached examples/tmem_roundtrip.tile --expect Out=A
+if [ $rc -ne 0 ] || [ "$n1" != 2 ] || [ "$(compiles)" != 3 ]; then
+	fail "exit status $rc; --no-cache and TILEC_CACHE=0 gave $n1 and $(compiles) compilations in all, expected 2 and 3"
+else
+	echo "PASS $name"
+fi
+name=emu/cache/key
+cached tests/golden/scalar_param.tile --set scale=2
+cached tests/golden/scalar_param.tile --set scale=3
+cached tests/golden/scalar_param.tile --set scale=2
+if [ $rc -ne 0 ] || [ "$(compiles)" != 5 ] || [ "$(entries)" != 3 ]; then
+	fail "exit status $rc; $(compiles) compilations and $(entries) entries, expected 5 and 3 (two --set values)"
+else
+	echo "PASS $name"
+fi
+name=emu/cache/bounded
+TILEC_CACHE_SIZE=0 cached examples/column_slice.tile
+if [ $rc -ne 0 ] || [ "$(entries)" != 0 ]; then
+	fail "exit status $rc; $(entries) entries left with TILEC_CACHE_SIZE=0"
+else
+	echo "PASS $name"
+fi
+name=emu/cache/concurrent
+rm -rf "$tmp/cache/tilec"
+for i in 1 2 3 4; do
+	CXX=$tmp/cxx XDG_CACHE_HOME=$tmp/cache TILEC_CACHE=1 $limit "$tilec" run examples/tmem_roundtrip.tile --expect Out=A \
+		>"$tmp/par$i" 2>&1 &
+done
+wait
+same=1
+for i in 2 3 4; do cmp -s "$tmp/par1" "$tmp/par$i" || same=0; done
+if [ $same = 0 ] || ! grep -q 'expect Out = A: all' "$tmp/par1"; then
+	fail "four runs at once on an empty cache printed different things or failed"
+	show "$tmp/par1"
+elif [ "$(entries)" != 1 ] || [ -n "$(find "$tmp/cache/tilec" -name '.tmp-*')" ]; then
+	fail "$(entries) entries (expected 1) or a staging file left behind"
+else
+	echo "PASS $name"
+fi
+
 name=emu/run/deterministic
 run examples/column_slice.tile --seed 7
 cp "$tmp/out" "$tmp/first"

@@ -19,6 +19,9 @@ if [ -f "$log" ] && [ -n "$(find "$(dirname "$log")/lsan" -newer "$log" 2>/dev/n
 fi
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
+# no test writes the cache of tilec run into the user's ~/.cache (tests/emu.sh tests it in a directory of its own)
+TILEC_CACHE=0
+export TILEC_CACHE
 # `times` runs in this shell (in a $(...) subshell it would see no children); its second line holds
 # the children's user and system times as XmY.Zs.
 times >"$tmp/cpu0"

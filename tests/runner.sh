@@ -16,6 +16,10 @@ if [ ! -x "$tilec" ]; then
 fi
 NO_COLOR=1
 export NO_COLOR
+# tilec run compiles every program (tests/emu.sh tests the cache, in its own directory): nothing is
+# written to the user's ~/.cache, and a test of the compile step never gets a program from the cache
+TILEC_CACHE=0
+export TILEC_CACHE
 
 # runner_work SECONDS: a temporary directory $tmp, removed at exit; $limit, the command that bounds
 # one run to SECONDS (empty without timeout(1)); failed=0. fail and show below report into $name.
