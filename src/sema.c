@@ -90,6 +90,8 @@ static const struct {
 	[F_LOG] = {"log", 1, true}, [F_LOG2] = {"log2", 1, true}, [F_SQRT] = {"sqrt", 1, true},
 	[F_RSQRT] = {"rsqrt", 1, true}, [F_TANH] = {"tanh", 1, true}, [F_ERF] = {"erf", 1, true},
 	[F_SIN] = {"sin", 1, true}, [F_COS] = {"cos", 1, true},
+	[F_EXP_APPROX] = {"exp_approx", 1, true}, [F_EXP2_APPROX] = {"exp2_approx", 1, true},
+	[F_RCP_APPROX] = {"rcp_approx", 1, true}, [F_RSQRT_APPROX] = {"rsqrt_approx", 1, true},
 };
 
 bool
@@ -822,7 +824,7 @@ call_expr(Expr *e)
 			return ie_int(a < 0 ? -a : a, t); /* wraps at INT32_MIN, as abs.s32 */
 	}
 	IExpr *r = ie_new(IE_CALL, t);
-	r->fn = f;
+	r->fn = math_fast ? math_fast_func(f) : f;
 	r->a = x[0];
 	r->b = x[1];
 	r->index = x[2];
