@@ -416,7 +416,7 @@ static const struct {
 	{"fminf", "CUDA's fminf is 'min' (min, max and abs take floats and integers)"},
 	{"fabsf", "CUDA's fabsf is 'abs' (min, max and abs take floats and integers)"},
 	{"fmaf", "CUDA's fmaf is 'fma'"},
-	{"__expf", "CUDA's __expf is 'exp' (computed exactly rounded, not approximated)"},
+	{"__expf", "CUDA's __expf is 'exp_approx' (the hardware's ex2.approx; 'exp' is tilec's exact sequence)"},
 	{"INFINITY", "C's INFINITY is the f32 constant 'inf' (and -INFINITY is '-inf')"},
 	{"HUGE_VALF", "C's HUGE_VALF is the f32 constant 'inf' (and -HUGE_VALF is '-inf')"},
 	{"CUDART_INF_F", "CUDA's CUDART_INF_F is the f32 constant 'inf' (and -CUDART_INF_F is '-inf')"},

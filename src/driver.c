@@ -52,7 +52,8 @@ usage(FILE *out)
 	      "  -Wno-NAME, -Werror=NAME   one warning off / as an error (NAME as shown in [-WNAME])\n"
 	      "  --via=nvcc         build .ptx and .cubin from the CUDA C with nvcc\n"
 	      "  -Xptxas OPT        pass OPT (a comma-separated list) to ptxas; repeatable\n"
-	      "  --target=emu       CUDA C that emulates tensor memory (any GPU from sm_80, and the CPU)\n",
+	      "  --target=emu       CUDA C that emulates tensor memory (any GPU from sm_80, and the CPU)\n"
+	      "  --fast-math        exp and exp2 by the hardware's ex2.approx (exp_approx, exp2_approx)\n",
 	      out);
 	fprintf(out, "  --print-image OPCODE   print the register/TMEM image of a %s or %s\n", isa_name(TC_LD, 0),
 	        isa_name(TC_ST, 0));
@@ -602,6 +603,8 @@ parse_args(int argc, char **argv, Options *opt, int *done)
 				return usage_error("%s", why);
 		} else if (strcmp(a, "--explain") == 0) {
 			diag_explain = true;
+		} else if (strcmp(a, "--fast-math") == 0) {
+			math_fast = true;
 		} else if (a[0] == '-' && a[1]) {
 			return usage_error("unknown option '%s'", a);
 		} else {

@@ -1318,13 +1318,14 @@ cgen_new(CGen *c, MathKind k, bool init)
 }
 
 /* The GPU's ex2 has no C spelling that is this instruction alone whatever nvcc's options (exp2f adds a
-   scaling for subnormal results): the instruction itself, as the PTX route writes it. */
+   scaling for subnormal results; __frcp_rn and rsqrtf are other instructions): the instruction itself,
+   as the PTX route writes it. */
 static int
-cgen_ex2(CGen *c, int a)
+cgen_approx(CGen *c, const char *instr, int a)
 {
 	int r = cgen_new(c, MK_F32, false);
 	line_start();
-	buf_printf(E.out, "asm(\"ex2.approx.ftz.f32 %%0, %%1;\" : \"=f\"(v%d) : \"f\"(v%d));\n", r, a);
+	buf_printf(E.out, "asm(\"%s %%0, %%1;\" : \"=f\"(v%d) : \"f\"(v%d));\n", instr, r, a);
 	return r;
 }
 
@@ -1350,8 +1351,9 @@ static int
 cgen_op(MathGen *g, MOp o, int a, int b, int c)
 {
 	CGen *cg = (CGen *)g;
-	if (o == MO_EX2)
-		return cgen_ex2(cg, a);
+	if (o == MO_EX2 || o == MO_RCP || o == MO_RSQ)
+		return cgen_approx(cg, o == MO_EX2 ? "ex2.approx.ftz.f32" : o == MO_RCP ? "rcp.approx.ftz.f32"
+		                                                        : "rsqrt.approx.ftz.f32", a);
 	static const char *const fmt[] = {
 		[MO_FMA] = "__fmaf_rn(v%d, v%d, v%d)", [MO_MUL] = "__fmul_rn(v%d, v%d)", [MO_ADD] = "__fadd_rn(v%d, v%d)",
 		[MO_SUB] = "__fsub_rn(v%d, v%d)", [MO_DIV] = "__fdiv_rn(v%d, v%d)", [MO_RINT] = "rintf(v%d)",
@@ -1360,7 +1362,7 @@ cgen_op(MathGen *g, MOp o, int a, int b, int c)
 		[MO_ISUB] = "(int)((unsigned)v%d - (unsigned)v%d)", [MO_IAND] = "v%d & v%d", [MO_IOR] = "v%d | v%d",
 		[MO_IXOR] = "v%d ^ v%d", [MO_SHL] = "(int)((unsigned)v%d << v%d)", [MO_SHRA] = "v%d >> v%d",
 		[MO_FLT] = "v%d < v%d", [MO_FNAN] = "v%d != v%d", [MO_INE0] = "v%d != 0", [MO_SEL] = "v%d ? v%d : v%d",
-		[MO_FABS] = "fabsf(v%d)",
+		[MO_FABS] = "fabsf(v%d)", [MO_SQRT] = "__fsqrt_rn(v%d)",
 	};
 	int r = cgen_new(cg, math_result_kind(o, b >= 0 ? cg->kind[b] : MK_F32), true);
 	if (o == MO_FNAN)
@@ -1406,9 +1408,10 @@ cu_helpers(CuWriter *w, Buf *out)
 		w->out = out;
 		w->indent = 1;
 		cu_guard_begin(w, out, pool_printf("tl_%s", func_name((Func)f)));
-		buf_printf(out, "// %s(x): the operations of tilec's mathfn.c, the same in the PTX route%s\n"
+		const char *differ = w->d->approx_math && math_has_approx((Func)f) ? math_gpu_difference((Func)f) : NULL;
+		buf_printf(out, "// %s(x): the operations of tilec's mathfn.c, the same in the PTX route%s%s\n"
 		                "static __device__ __forceinline__ float tl_%s(float v0)\n{\n", func_name((Func)f),
-		           w->d->approx_math && math_has_approx((Func)f) ? "; the emulator's differ by at most 2 ulps" : " and the emulator",
+		           differ ? "; the emulator's differ by at most " : " and the emulator", differ ? differ : "",
 		           func_name((Func)f));
 		CGen cg = {{cgen_op, cgen_kf, cgen_ki, w->d->approx_math}, {MK_F32}, 1};
 		int r = math_build(&cg.g, (Func)f, 0);

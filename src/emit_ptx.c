@@ -1156,6 +1156,9 @@ pgen_op(MathGen *g, MOp o, int a, int b, int c)
 		break;
 	case MO_EX2: r = pure(O_F, "ex2.approx.ftz.f32 %D, %o;", reg(x)); break;
 	case MO_FABS: r = pure(O_F, "abs.f32 %D, %o;", reg(x)); break;
+	case MO_RCP: r = pure(O_F, "rcp.approx.ftz.f32 %D, %o;", reg(x)); break;
+	case MO_RSQ: r = pure(O_F, "rsqrt.approx.ftz.f32 %D, %o;", reg(x)); break;
+	case MO_SQRT: r = pure(O_F, "sqrt.rn.f32 %D, %o;", reg(x)); break;
 	default: fatal("emit_ptx: math operation %d", (int)o);
 	}
 	return pgen_put(pg, r);

@@ -14,6 +14,8 @@ static const FuncInfo funcs[F_COUNT] = {
 	[F_LOG] = {"log", 1, true}, [F_LOG2] = {"log2", 1, true}, [F_SQRT] = {"sqrt", 1, true},
 	[F_RSQRT] = {"rsqrt", 1, true}, [F_TANH] = {"tanh", 1, true}, [F_ERF] = {"erf", 1, true},
 	[F_SIN] = {"sin", 1, true}, [F_COS] = {"cos", 1, true},
+	[F_EXP_APPROX] = {"exp_approx", 1, true}, [F_EXP2_APPROX] = {"exp2_approx", 1, true},
+	[F_RCP_APPROX] = {"rcp_approx", 1, true}, [F_RSQRT_APPROX] = {"rsqrt_approx", 1, true},
 };
 
 bool

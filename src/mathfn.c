@@ -1,7 +1,9 @@
 /* mathfn.c: exp, exp2, log, log2, tanh, erf, sin and cos (LANGUAGE.md 10.2) as fixed sequences of
  * IEEE operations, built once here and rendered by both emitters (and interpreted by the unit test):
  * the CUDA C, the PTX and the emulator compute the same bits, except erf in the GPU's own code, which
- * uses the hardware's ex2 and stays within 2 ulps of the emulator's. See docs/language.md for the errors. */
+ * uses the hardware's ex2 and stays within 2 ulps of the emulator's, and the *_approx functions, the
+ * hardware's approximations on the GPU and a correctly rounded model of them in the emulator. See
+ * docs/language.md for the errors. */
 #include <math.h>
 #include <string.h>
 
@@ -348,6 +350,52 @@ build_sincos(B *b, int x, int cos_shift)
 	return op(b, MO_ASFLT, op(b, MO_IXOR, op(b, MO_ASINT, v, -1, -1), flip, -1), -1, -1);
 }
 
+/* x, or a zero of its sign where x is subnormal: the operands and results of the .ftz instructions */
+static int
+flush(B *b, int x)
+{
+	int sign = op(b, MO_ASFLT, op(b, MO_IAND, op(b, MO_ASINT, x, -1, -1), ki(b, INT32_MIN), -1), -1, -1);
+	return sel(b, lt(b, op(b, MO_FABS, x, -1, -1), kf(b, 0x1p-126f)), sign, x);
+}
+
+/* exp_approx, exp2_approx, rcp_approx, rsqrt_approx: on the GPU the instruction (exp as ex2 of x * log2 e,
+ * the product rounded); elsewhere a model from exact steps, which the hardware's results stay near (their
+ * bits are documented only as error bounds): exp2 as build_exp2 (1 ulp), 1/x as div.rn, 1/sqrt(x) as
+ * div.rn of sqrt.rn, each with the instruction's flushing of subnormal operands and results. */
+static int
+build_approx(B *b, Func fn, int x)
+{
+	if (fn == F_EXP_APPROX)
+		x = mul(b, x, kf(b, 1.44269502f));
+	if (b->g->approx)
+		return op(b, fn == F_RCP_APPROX ? MO_RCP : fn == F_RSQRT_APPROX ? MO_RSQ : MO_EX2, x, -1, -1);
+	switch (fn) {
+	case F_RCP_APPROX: return flush(b, op(b, MO_DIV, kf(b, 1.0f), flush(b, x), -1));
+	case F_RSQRT_APPROX: return op(b, MO_DIV, kf(b, 1.0f), op(b, MO_SQRT, flush(b, x), -1, -1), -1);
+	default: return flush(b, build_exp2(b, x)); /* 2^x of a subnormal x is 1 with or without flushing */
+	}
+}
+
+bool math_fast;
+
+Func
+math_fast_func(Func fn)
+{
+	return fn == F_EXP ? F_EXP_APPROX : fn == F_EXP2 ? F_EXP2_APPROX : fn;
+}
+
+const char *
+math_gpu_difference(Func fn)
+{
+	switch (fn) {
+	case F_ERF: return "2 ulps";
+	case F_EXP_APPROX: case F_EXP2_APPROX: return "3 ulps";
+	case F_RCP_APPROX: return "1 ulp";
+	case F_RSQRT_APPROX: return "5 ulps";
+	default: return NULL;
+	}
+}
+
 int
 math_build(MathGen *g, Func fn, int x)
 {
@@ -361,6 +409,7 @@ math_build(MathGen *g, Func fn, int x)
 	case F_ERF: return g->approx && math_has_approx(fn) ? build_erf_gpu(&b, x) : build_erf(&b, x);
 	case F_SIN: return build_sincos(&b, x, 0);
 	case F_COS: return build_sincos(&b, x, 1);
+	case F_EXP_APPROX: case F_EXP2_APPROX: case F_RCP_APPROX: case F_RSQRT_APPROX: return build_approx(&b, fn, x);
 	default: fatal("math_build: %s is not built here", func_name(fn));
 	}
 }
@@ -369,13 +418,13 @@ bool
 math_is_built(Func fn)
 {
 	return fn == F_EXP || fn == F_EXP2 || fn == F_LOG || fn == F_LOG2 || fn == F_TANH || fn == F_ERF ||
-	       fn == F_SIN || fn == F_COS;
+	       fn == F_SIN || fn == F_COS || math_has_approx(fn);
 }
 
 bool
 math_has_approx(Func fn)
 {
-	return fn == F_ERF;
+	return fn == F_ERF || fn == F_EXP_APPROX || fn == F_EXP2_APPROX || fn == F_RCP_APPROX || fn == F_RSQRT_APPROX;
 }
 
 MathKind
@@ -397,7 +446,7 @@ math_result_kind(MOp o, MathKind b_kind)
 /* The interpreter: the same operations on the CPU, for the unit test's accuracy sweep. */
 typedef struct Interp {
 	MathGen g;
-	double ex2_error; /* MO_EX2: 2^a times (1 + ex2_error) */
+	double ex2_error; /* MO_EX2, MO_RCP, MO_RSQ: the true value times (1 + ex2_error) */
 	union {
 		float f;
 		int32_t i;
@@ -467,6 +516,14 @@ interp_op(MathGen *g, MOp o, int a, int b, int c)
 			in->v[r].f = 0.0f;
 		break;
 	case MO_FABS: in->v[r].f = fabsf(x); break;
+	case MO_SQRT: in->v[r].f = sqrtf(x); break;
+	case MO_RCP: /* .ftz: subnormal operands are zeros of their sign, subnormal results too */
+	case MO_RSQ:
+		x = fabsf(x) < 0x1p-126f ? copysignf(0.0f, x) : x;
+		in->v[r].f = (float)((o == MO_RCP ? 1.0 / x : 1.0 / sqrt((double)x)) * (1.0 + in->ex2_error));
+		if (fabsf(in->v[r].f) < 0x1p-126f)
+			in->v[r].f = copysignf(0.0f, in->v[r].f);
+		break;
 	}
 	return r;
 }

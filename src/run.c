@@ -38,7 +38,7 @@ run_usage(const char *fmt, const char *arg)
 	error(no_loc, fmt, arg);
 	fputs("usage: tilec run FILE.tile [--kernel NAME] [--seed S] [--expect OUT=IN[~ULPS]]... [--set NAME=VALUE]... "
 	      "[--tmem NAME=PARAM]... [--time-limit S] [-I DIR] [--dump DIR] [--save-temps] [--no-cache] [--allow-uninit] "
-	      "[--unchecked-waits] [-w] [-Werror] [-Wno-race]"
+	      "[--unchecked-waits] [--fast-math] [-w] [-Werror] [-Wno-race]"
 	      " [-Wno-overlap] [-Wno-unwritten]\n", stderr);
 	return 2;
 }
@@ -63,6 +63,7 @@ run_help(void)
 	      "  --no-cache         compile the program even when $XDG_CACHE_HOME/tilec holds it (also\n"
 	      "                     TILEC_CACHE=0; TILEC_CACHE_SIZE=MIB bounds the cache, default %d)\n"
 	      "  --allow-uninit     a read of a register or TMEM cell never written is a warning, not an error\n"
+	      "  --fast-math        exp and exp2 as exp_approx and exp2_approx (the emulator's model of ex2.approx)\n"
 	      "  --unchecked-waits  a missing %s or %s of a warp's own access is a warning,\n"
 	      "                     and the emulator shows what the program does\n"
 	      "  -Wno-race, -w      no warning for data races (two threads, one element, no barrier between)\n"
@@ -97,6 +98,10 @@ parse_run_args(int argc, char **argv, RunOptions *o, bool *help)
 		}
 		if (strcmp(a, "--allow-uninit") == 0) {
 			o->allow_uninit = true;
+			continue;
+		}
+		if (strcmp(a, "--fast-math") == 0) {
+			math_fast = true;
 			continue;
 		}
 		if (strcmp(a, "--unchecked-waits") == 0) {

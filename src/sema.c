@@ -529,7 +529,7 @@ call_expr(Expr *e)
 			return ie_int(a < 0 ? -a : a, t); /* wraps at INT32_MIN, as abs.s32 */
 	}
 	IExpr *r = ie_new(IE_CALL, t);
-	r->fn = f;
+	r->fn = math_fast ? math_fast_func(f) : f;
 	r->a = x[0];
 	r->b = x[1];
 	r->index = x[2];

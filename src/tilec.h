@@ -82,6 +82,9 @@ typedef enum Builtin {
 /* The functions of LANGUAGE.md 10.2, predeclared names. */
 typedef enum Func {
 	F_MIN, F_MAX, F_ABS, F_FMA, F_EXP, F_EXP2, F_LOG, F_LOG2, F_SQRT, F_RSQRT, F_TANH, F_ERF, F_SIN, F_COS,
+	/* the hardware's approximations (ex2.approx, rcp.approx, rsqrt.approx; .ftz), which --fast-math
+	 * makes of exp and exp2 */
+	F_EXP_APPROX, F_EXP2_APPROX, F_RCP_APPROX, F_RSQRT_APPROX,
 	F_COUNT
 } Func;
 
@@ -1667,7 +1670,10 @@ typedef enum MOp {
 	MO_FLT, MO_FNAN, MO_INE0, /* predicates: a < b, a is NaN, a != 0 (i32) */
 	MO_SEL,   /* a ? b : c, a a predicate */
 	MO_EX2,   /* 2^a by the GPU's ex2.approx.ftz.f32 (CUDA gives exp2f, this instruction, 2 ulps) */
-	MO_FABS   /* |a| as a float operation (the GPU folds it into its users' operands) */
+	MO_FABS,  /* |a| as a float operation (the GPU folds it into its users' operands) */
+	MO_RCP,   /* 1/a by rcp.approx.ftz.f32, and MO_RSQ 1/sqrt(a) by rsqrt.approx.ftz.f32: approx only */
+	MO_RSQ,
+	MO_SQRT   /* sqrt.rn */
 } MOp;
 
 typedef enum MathKind { MK_F32, MK_I32, MK_PRED } MathKind;
@@ -1684,14 +1690,19 @@ struct MathGen {
 };
 
 bool math_is_built(Func fn); /* exp exp2 log log2 tanh erf sin cos */
-bool math_has_approx(Func fn); /* built otherwise for the GPU's own code (MathGen.approx): erf */
+bool math_has_approx(Func fn); /* built otherwise for the GPU's own code (MathGen.approx): erf, the *_approx */
+/* How far the GPU's own code of fn may be from the emulator's ("2 ulps"); NULL where they are the same bits. */
+const char *math_gpu_difference(Func fn);
+extern bool math_fast; /* --fast-math: exp and exp2 are exp_approx and exp2_approx */
+/* fn as --fast-math has it: exp_approx for exp, exp2_approx for exp2, fn itself otherwise. */
+Func math_fast_func(Func fn);
 /* Builds fn of the f32 value x through g; returns the result's handle. */
 int math_build(MathGen *g, Func fn, int x);
 MathKind math_result_kind(MOp op, MathKind b_kind);
 /* fn(x) computed by interpreting the same operations. */
 float math_eval(Func fn, float x);
-/* fn(x) as the GPU's own code computes it (approx set), each MO_EX2 result 2^a times (1 + ex2_error)
- * rounded to f32, so that a test can take the instruction's error to either side. */
+/* fn(x) as the GPU's own code computes it (approx set), each MO_EX2, MO_RCP or MO_RSQ result the true
+ * value times (1 + ex2_error) rounded to f32, so that a test can take the instruction's error to either side. */
 float math_eval_gpu(Func fn, float x, double ex2_error);
 
 /* ---------------------------------------------------------------- launch.c */

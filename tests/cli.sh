@@ -876,4 +876,35 @@ status emu-cluster 0 --target=emu tests/golden/cluster_runtime.tile -o - && if g
 else
 	pass emu-cluster
 fi
+# --fast-math: exp and exp2 become exp_approx and exp2_approx in every output, the emulator's too, and
+# nothing else changes (log, erf, rsqrt and division stay); without it, no approximation.
+status fast-math-ir 0 --fast-math --emit=ir tests/golden/fast_math_option.tile -o - &&
+	if grep -q 'exp2_approx(x) + exp_approx(x)' "$tmp/out" && ! grep -q 'exp(\|exp2(\|rsqrt_approx\|rcp_approx' "$tmp/out" &&
+		grep -q 'log(abs(x) + 1.0)) + rsqrt(abs(x) + 1.0)) + erf(x)' "$tmp/out"; then
+		pass fast-math-ir
+	else
+		fail fast-math-ir "not every exp and exp2 made an approximation, or something else changed"
+	fi
+status fast-math-emu 0 --fast-math --target=emu tests/golden/fast_math_option.tile -o - &&
+	if grep -q 'tl_exp_approx(float v0)' "$tmp/out" && ! grep -q 'ex2\.approx\|tl_exp(float\|tl_exp2(float' "$tmp/out"; then
+		pass fast-math-emu
+	else
+		fail fast-math-emu "the emulator's code has no model of ex2.approx, or has the instruction itself"
+	fi
+status fast-math-off 0 tests/golden/fast_math_option.tile -o - &&
+	if grep -q 'tl_exp(float' "$tmp/out" && grep -q 'tl_exp2(float' "$tmp/out" && ! grep -q 'tl_exp_approx' "$tmp/out"; then
+		pass fast-math-off
+	else
+		fail fast-math-off "without --fast-math, exp or exp2 is not tilec's exact sequence"
+	fi
+# tilec run --fast-math: Out holds exp and exp2, whose model differs from the exact sequences; Soft's
+# exp(x - m) and exp2(-m) too
+status run-fast-math 0 run --fast-math tests/golden/fast_math_option.tile && mv "$tmp/out" "$tmp/fast.out" &&
+	status run-fast-math 0 run tests/golden/fast_math_option.tile &&
+	if [ "$(grep -c fnv64 "$tmp/out")" = 3 ] && [ "$(grep fnv64 "$tmp/fast.out" | head -n 1)" = "$(grep fnv64 "$tmp/out" | head -n 1)" ] &&
+		[ "$(grep '^Out' "$tmp/fast.out" | awk '{ print $4 }')" != "$(grep '^Out' "$tmp/out" | awk '{ print $4 }')" ]; then
+		pass run-fast-math
+	else
+		fail run-fast-math "tilec run --fast-math gave the same Out as without it, or other inputs"
+	fi
 exit $failed

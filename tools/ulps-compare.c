@@ -1,6 +1,7 @@
 /* ulps-compare.c: compares two files of f32 values (the CPU emulator's and the GPU's copy of one tensor)
  * within a tolerance, for tools/gpu-emu-check.sh, where a program calls a function that the GPU computes
- * otherwise than the emulator (erf, within 2 ulps: LANGUAGE.md 10.2).
+ * otherwise than the emulator (erf, within 2 ulps: LANGUAGE.md 10.2; the approximations exp2_approx,
+ * exp_approx, rcp_approx and rsqrt_approx, within 3, 3, 1 and 5: docs/emulator.md).
  *
  *   ulps-compare ulps N CPU GPU     every element at most N ulps from the CPU's
  *   ulps-compare scale N CPU GPU    every element at most N ulps of the tensor's largest |value| (the

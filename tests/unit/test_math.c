@@ -176,6 +176,87 @@ START_TEST(special_values)
 }
 END_TEST
 
+/* a zero of x's sign where x is subnormal, as the .ftz instructions flush */
+static float
+flushed(float x)
+{
+	return fabsf(x) < 0x1p-126f ? copysignf(0.0f, x) : x;
+}
+
+/* The correctly rounded value of each approximation, operand and result flushed; exp_approx of the
+ * product x * log2 e rounded to f32, as both the GPU and the emulator compute it. */
+static float
+approx_reference(Func f, float x)
+{
+	x = flushed(x);
+	switch (f) {
+	case F_EXP_APPROX: return flushed((float)exp2((double)(x * 1.44269502f)));
+	case F_EXP2_APPROX: return flushed((float)exp2((double)x));
+	case F_RCP_APPROX: return flushed((float)(1.0 / (double)x));
+	default: return (float)(1.0 / sqrt((double)x));
+	}
+}
+
+/* The emulator's model of the approximations (docs/emulator.md): rcp_approx correctly rounded, the
+ * others at most 1 ulp from it, over every 2^15-th float and its neighbour; where 2^x rounds to the
+ * smallest normal float one of the two may be flushed and the other not. The GPU's code of each is
+ * the instruction alone (math_eval_gpu with no error gives the reference). */
+START_TEST(approx_model)
+{
+	static const Func fs[] = {F_EXP_APPROX, F_EXP2_APPROX, F_RCP_APPROX, F_RSQRT_APPROX};
+	for (size_t i = 0; i < sizeof fs / sizeof fs[0]; i++) {
+		Func f = fs[i];
+		int64_t worst = 0, limit = f == F_RCP_APPROX ? 0 : 1;
+		for (uint64_t u = 0; u < 0x100000000ull; u += 1u << 15) {
+			for (int k = 0; k < 2; k++) {
+				uint32_t b = (uint32_t)u + (uint32_t)k * 4099u;
+				float x;
+				memcpy(&x, &b, 4);
+				float want = approx_reference(f, x), got = math_eval(f, x), gpu = math_eval_gpu(f, x, 0.0);
+				if (want != want) {
+					ck_assert_msg(got != got && gpu != gpu, "%s(%a) = %a and %a, expected NaN", func_name(f),
+					              (double)x, (double)got, (double)gpu);
+					continue;
+				}
+				ck_assert_msg(gpu == want && signbit(gpu) == signbit(want), "GPU %s(%a) = %a, expected %a",
+				              func_name(f), (double)x, (double)gpu, (double)want);
+				if ((got == 0 && want == 0x1p-126f) || (want == 0 && got == 0x1p-126f))
+					continue;
+				ck_assert_msg(signbit(got) == signbit(want), "%s(%a) = %a, expected %a", func_name(f), (double)x,
+				              (double)got, (double)want);
+				if (ulps(got, want) > worst)
+					worst = ulps(got, want);
+				ck_assert_msg(worst <= limit, "%s(%a) = %a, expected %a", func_name(f), (double)x, (double)got,
+				              (double)want);
+			}
+		}
+	}
+	/* the instructions' special values (the PTX ISA's tables) */
+	ck_assert(math_eval(F_EXP2_APPROX, -INFINITY) == 0.0f && math_eval(F_EXP2_APPROX, INFINITY) == INFINITY);
+	ck_assert(math_eval(F_EXP2_APPROX, -0.0f) == 1.0f && math_eval(F_EXP2_APPROX, -127.0f) == 0.0f);
+	ck_assert(math_eval(F_EXP2_APPROX, -126.0f) == 0x1p-126f && math_eval(F_EXP2_APPROX, 3.0f) == 8.0f);
+	ck_assert(math_eval(F_EXP_APPROX, 0.0f) == 1.0f && math_eval(F_EXP_APPROX, -INFINITY) == 0.0f);
+	ck_assert(math_eval(F_RCP_APPROX, -0.0f) == -INFINITY && math_eval(F_RCP_APPROX, -0x1p-149f) == -INFINITY);
+	ck_assert(math_eval(F_RCP_APPROX, -INFINITY) == 0.0f && signbit(math_eval(F_RCP_APPROX, -INFINITY)));
+	ck_assert(math_eval(F_RCP_APPROX, 0x1p127f) == 0.0f && math_eval(F_RCP_APPROX, 4.0f) == 0.25f);
+	ck_assert(math_eval(F_RSQRT_APPROX, -0.0f) == -INFINITY && math_eval(F_RSQRT_APPROX, 0x1p-140f) == INFINITY);
+	ck_assert(math_eval(F_RSQRT_APPROX, INFINITY) == 0.0f && isnan(math_eval(F_RSQRT_APPROX, -1.0f)));
+	ck_assert(isnan(math_eval(F_RSQRT_APPROX, -INFINITY)) && math_eval(F_RSQRT_APPROX, 16.0f) == 0.25f);
+}
+END_TEST
+
+/* --fast-math's mapping: exp and exp2 only */
+START_TEST(fast_math_funcs)
+{
+	ck_assert(math_fast_func(F_EXP) == F_EXP_APPROX && math_fast_func(F_EXP2) == F_EXP2_APPROX);
+	for (int f = 0; f < F_COUNT; f++)
+		if (f != F_EXP && f != F_EXP2)
+			ck_assert_msg(math_fast_func((Func)f) == (Func)f, "%s", func_name((Func)f));
+	for (int f = 0; f < F_COUNT; f++)
+		ck_assert_msg(!math_has_approx((Func)f) == !math_gpu_difference((Func)f), "%s", func_name((Func)f));
+}
+END_TEST
+
 #define ADD_CASE(suite, test)                     \
 	do {                                          \
 		TCase *tc = tcase_create(#test);          \
@@ -195,6 +276,8 @@ math_suite(void)
 	ADD_CASE(s, sin_cos_large);
 	ADD_CASE(s, special_values);
 	ADD_CASE(s, erf_gpu);
+	ADD_CASE(s, approx_model);
+	ADD_CASE(s, fast_math_funcs);
 	return s;
 }
 
