@@ -35,6 +35,8 @@ typedef enum EType {
 	T_NONE,
 	T_F32, T_F16, T_BF16, T_I32, T_U32, T_I16, T_U16, T_I8, T_U8,
 	T_I64, /* not an element type: the value type of 64-bit global element offsets */
+	/* the 8-bit and narrower floats (minifloat.c): one byte each in registers, TMEM and memory */
+	T_E4M3, T_E5M2, T_E2M3, T_E3M2, T_E2M1, T_UE8M0, T_UE4M3,
 	T_COUNT
 } EType;
 
@@ -1301,6 +1303,18 @@ void cu_guard_end(CuWriter *w, Buf *out);
 bool cu_write(Program *p, const char *arch, const CuDialect *d, bool header, Buf *out);
 void cu_line_start(CuWriter *w);
 void cu_expr(CuWriter *w, const IExpr *e); /* an expression in a position without parentheses of its own */
+/* ---------------------------------------------------------------- minifloat.c */
+/* The 8-bit and narrower floats of runtime/tilec_minifloat.h: whether t is one; its byte from f32 (to nearest
+ * even, saturated) and its f32 value from a byte; the names of the runtime functions that do the same
+ * (tl_to_e4m3, tl_from_e4m3); the header's text, which an output that uses them carries. */
+bool etype_is_minifloat(EType t);
+uint8_t minifloat_encode(EType t, float x);
+float minifloat_decode(EType t, uint8_t byte);
+double minifloat_round(EType t, double v);
+const char *minifloat_to_func(EType t);
+const char *minifloat_from_func(EType t);
+extern const char minifloat_source[];
+
 /* ---------------------------------------------------------------- mathfn.c */
 
 /* The operations a function of 10.2 is built from; each is exact IEEE (fma, +, -, *, / and rint round
