@@ -1287,6 +1287,7 @@ struct CuWriter {
 	KernelIR *k;
 	int indent;
 	bool f2h, h2f, f2bf, bf2f; /* the conversion helpers the body uses */
+	bool minifloat;            /* the body converts 8-bit and narrower floats: the file carries their helpers */
 	unsigned helpers;          /* bit per helper of emit_cu.c's table the body calls */
 	unsigned funcs;            /* bit per Func built by mathfn.c that the body calls */
 	List pending;  /* RegRef*: registers loaded since the last wait for loads */
@@ -1308,12 +1309,26 @@ void cu_expr(CuWriter *w, const IExpr *e); /* an expression in a position withou
  * even, saturated) and its f32 value from a byte; the names of the runtime functions that do the same
  * (tl_to_e4m3, tl_from_e4m3); the header's text, which an output that uses them carries. */
 bool etype_is_minifloat(EType t);
+/* A format of tl_mf_encode / tl_mf_decode (all but ue8m0): the arguments runtime/tilec_minifloat.h's wrappers
+ * pass, which the PTX route's arithmetic also takes; minifloat_encode_table converts with them. */
+typedef struct MiniFormat {
+	unsigned ebits, mbits;
+	int bias;
+	unsigned has_sign, maxmag, nan_kind, place;
+} MiniFormat;
+const MiniFormat *minifloat_format(EType t);
+uint8_t minifloat_encode_table(EType t, float x);
+float minifloat_decode_table(EType t, uint8_t byte);
 uint8_t minifloat_encode(EType t, float x);
 float minifloat_decode(EType t, uint8_t byte);
 double minifloat_round(EType t, double v);
 const char *minifloat_to_func(EType t);
 const char *minifloat_from_func(EType t);
+bool minifloat_storage_ok(EType t, TensorKind kind, bool scalar, const char *name, Loc loc);
+void minifloat_run_fill(Buf *b, int slot, EType t); /* tilec run: finite inputs */
 extern const char minifloat_source[];
+/* The helpers' text for a CUDA C output (qualifiers: the functions' storage class and attributes). */
+void minifloat_helpers(CuWriter *w, Buf *out, const char *qualifiers);
 
 /* ---------------------------------------------------------------- mathfn.c */
 

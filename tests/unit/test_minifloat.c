@@ -252,6 +252,21 @@ START_TEST(named_values)
 }
 END_TEST
 
+/* The format table the PTX route takes its constants from says what the header's wrappers say. */
+START_TEST(table_matches_wrappers)
+{
+	for (int i = 0; i < NFORMATS; i++) {
+		EType t = formats[i].type;
+		ck_assert_ptr_nonnull(minifloat_format(t));
+		for (unsigned b = 0; b < 256; b++)
+			ck_assert_uint_eq(f32_bits(minifloat_decode_table(t, (uint8_t)b)), f32_bits(minifloat_decode(t, (uint8_t)b)));
+		for (uint64_t u = 0; u < 1ull << 32; u += 65521)
+			ck_assert_uint_eq(minifloat_encode_table(t, f32_of((uint32_t)u)), minifloat_encode(t, f32_of((uint32_t)u)));
+	}
+	ck_assert_ptr_null(minifloat_format(T_UE8M0));
+}
+END_TEST
+
 static Suite *
 minifloat_suite(void)
 {
@@ -263,6 +278,7 @@ minifloat_suite(void)
 	tcase_add_test(tc, encode_sweep);
 	tcase_add_test(tc, ue8m0_encode);
 	tcase_add_test(tc, named_values);
+	tcase_add_test(tc, table_matches_wrappers);
 	suite_add_tcase(s, tc);
 	return s;
 }
