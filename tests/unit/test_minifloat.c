@@ -267,19 +267,26 @@ START_TEST(table_matches_wrappers)
 }
 END_TEST
 
+/* One case per test, so that each prints its own PASS line. */
+static void
+add_case(Suite *s, const char *name, const TTest *test)
+{
+	TCase *tc = tcase_create(name);
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, test);
+	suite_add_tcase(s, tc);
+}
+
 static Suite *
 minifloat_suite(void)
 {
 	Suite *s = suite_create("minifloat");
-	TCase *tc = tcase_create("conversions");
-	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, decode_every_byte);
-	tcase_add_test(tc, encode_boundaries);
-	tcase_add_test(tc, encode_sweep);
-	tcase_add_test(tc, ue8m0_encode);
-	tcase_add_test(tc, named_values);
-	tcase_add_test(tc, table_matches_wrappers);
-	suite_add_tcase(s, tc);
+	add_case(s, "minifloat_decode_every_byte", decode_every_byte);
+	add_case(s, "minifloat_encode_boundaries", encode_boundaries);
+	add_case(s, "minifloat_encode_sweep", encode_sweep);
+	add_case(s, "minifloat_ue8m0_encode", ue8m0_encode);
+	add_case(s, "minifloat_named_values", named_values);
+	add_case(s, "minifloat_table_matches_wrappers", table_matches_wrappers);
 	return s;
 }
 
