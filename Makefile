@@ -65,6 +65,12 @@ build/tilec_emu.inc: runtime/tilec_emu.h
 	@mkdir -p build
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' runtime/tilec_emu.h >$@
 
+# The conversions of the 8-bit and narrower floats: written once, in runtime/tilec_minifloat.h; minifloat.c
+# compiles it for tilec and embeds it as a string for the outputs that use them.
+build/tilec_minifloat.inc: runtime/tilec_minifloat.h
+	@mkdir -p build
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' runtime/tilec_minifloat.h >$@
+
 # ---------------------------------------------------------------- the compiler
 
 $(B)/obj/%.o: src/%.c
@@ -80,6 +86,7 @@ $(B)/obj/lexer.o: build/lexer.c
 $(B)/obj/parser.o: build/parser.c
 $(OBJS): src/tilec.h build/parser.h
 $(B)/obj/emit_emu.o: build/tilec_emu.inc
+$(B)/obj/minifloat.o: build/tilec_minifloat.inc runtime/tilec_minifloat.h
 
 $(B)/tilec: $(OBJS)
 	$(CC) $(LDFLAGS) $(SAN) -o $@ $(OBJS) $(LDLIBS)
@@ -139,7 +146,8 @@ check-build: $(B)/tilec $(B)/libtilert.a $(UNITS)
 # sanitizer binary, an 8192 x 8192 GEMM epilogue) are CHECK_LARGE_STEPS, run by make check-large.
 
 CHECK_STEPS = emu run-golden ptx-routes asan-unit asan-run-golden embed ptxas copy-diff draw asan-fuzz-replay \
-	copy-twins emu-mutations unit asan-robustness asan-cli robustness docs fuzz-replay cli asan-draw tables install man
+	copy-twins emu-mutations unit asan-robustness asan-cli robustness docs fuzz-replay cli asan-draw tables install man \
+	minifloat-ptx
 CHECK_LARGE_STEPS = emu-large asan-emu
 
 CHECK_JOBS = $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || nproc 2>/dev/null || echo 1)
@@ -180,7 +188,7 @@ check-unit: check-env
 check-asan-unit: check-env
 	@for t in $(UNIT_SRCS:tests/unit/%.c=%); do $(ASAN_ENV) $(STEP) asan unit/$$t build/asan/unit/$$t; done
 # Runners tests/NAME.sh TILEC, run on both binaries: a new one only needs its name here and in CHECK_STEPS.
-TILEC_RUNNERS = run-golden cli fuzz-replay robustness draw copy-diff
+TILEC_RUNNERS = run-golden cli fuzz-replay robustness draw copy-diff minifloat-ptx
 $(TILEC_RUNNERS:%=check-%): check-env
 	@$(STEP) - $(@:check-%=%) sh tests/$(@:check-%=%).sh build/tilec
 $(TILEC_RUNNERS:%=check-asan-%): check-env

@@ -277,6 +277,13 @@ lexer_lex(YYSTYPE *lval, Loc *lloc, Lexer *lx)
 	"u16" { TYPE(T_U16); }
 	"i8" { TYPE(T_I8); }
 	"u8" { TYPE(T_U8); }
+	"e4m3" { TYPE(T_E4M3); }
+	"e5m2" { TYPE(T_E5M2); }
+	"e2m3" { TYPE(T_E2M3); }
+	"e3m2" { TYPE(T_E3M2); }
+	"e2m1" { TYPE(T_E2M1); }
+	"ue8m0" { TYPE(T_UE8M0); }
+	"ue4m3" { TYPE(T_UE4M3); }
 
 	"thread_idx" { TOK(THREAD_IDX); }
 	"block_idx" { TOK(BLOCK_IDX); }

@@ -145,6 +145,11 @@ widen(EType t, const char *fmt, ...)
 		buf_puts(E.out, inner.data);
 		break;
 	default:
+		if (etype_is_minifloat(t)) {
+			E.minifloat = true;
+			buf_printf(E.out, "%s(%s)", minifloat_from_func(t), inner.data);
+			break;
+		}
 		buf_printf(E.out, "(int)%s", inner.data);
 		break;
 	}
@@ -176,7 +181,7 @@ word_element(EType t, const char *reg, int part)
 		return;
 	}
 	const char *cast = t == T_I16 ? "(short)" : t == T_I8 ? "(signed char)"
-	                   : t == T_U8 ? "(unsigned char)" : "(unsigned short)";
+	                   : t == T_U8 || etype_is_minifloat(t) ? "(unsigned char)" : "(unsigned short)";
 	if (part)
 		widen(t, "%s(%s >> %d)", cast, reg, part * bits);
 	else
@@ -231,6 +236,12 @@ convert(const IExpr *e)
 	case T_BF16:
 		E.bf2f = E.f2bf = true;
 		buf_puts(E.out, "tl_bf2f(tl_f2bf((float)(");
+		expr_top(a);
+		buf_puts(E.out, ")))");
+		break;
+	case T_E4M3: case T_E5M2: case T_E2M3: case T_E3M2: case T_E2M1: case T_UE8M0: case T_UE4M3:
+		E.minifloat = true;
+		buf_printf(E.out, "%s(%s((float)(", minifloat_from_func(e->to), minifloat_to_func(e->to));
 		expr_top(a);
 		buf_puts(E.out, ")))");
 		break;
@@ -480,11 +491,16 @@ stored_bits(EType t, const IExpr *value)
 		buf_puts(E.out, "tl_f2bf((float)(");
 		break;
 	default:
+		if (etype_is_minifloat(t)) {
+			E.minifloat = true;
+			buf_printf(E.out, "%s((float)(", minifloat_to_func(t));
+			break;
+		}
 		buf_printf(E.out, "(%s)%s(", etype_ctype(t), f2i_func(t, value) ? f2i_func(t, value) : "");
 		break;
 	}
 	expr_top(value);
-	buf_puts(E.out, t == T_F16 || t == T_BF16 ? "))" : ")");
+	buf_puts(E.out, t == T_F16 || t == T_BF16 || etype_is_minifloat(t) ? "))" : ")");
 }
 
 static void stmts(List *list);
@@ -1511,6 +1527,7 @@ cuda_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out
 			buf_puts(out, conv[i].text);
 			cu_guard_end(w, out);
 		}
+	minifloat_helpers(w, out, "static __device__ __forceinline__ __attribute__((unused))");
 }
 
 static void

@@ -601,6 +601,110 @@ f32_to_half(Opnd f, EType t)
 	return pure(O_H, "cvt.rn.%s.f32 %D, %o;", t == T_F16 ? "f16" : "bf16", reg(f));
 }
 
+/* The f32 value of the 8-bit or narrower float in bits pos.. of the .b32 w, as runtime/tilec_minifloat.h
+ * computes it: an integer significand times a power of two, both exact in f32; NaN 0x7fffffff. */
+static Opnd
+minifloat_to_f32(Opnd w, EType t, int pos)
+{
+	const MiniFormat *f = minifloat_format(t);
+	if (!f) { /* ue8m0: 2^(b - 127), b = 0 the f32 subnormal 2^-127, 255 NaN */
+		Opnd b = pure(O_R, "bfe.u32 %D, %o, %d, 8;", reg(w), pos);
+		Opnd bits = pure(O_R, "shl.b32 %D, %o, 23;", b);
+		bits = pure(O_R, "selp.b32 %D, 4194304, %o, %o;", bits, pure(O_P, "setp.eq.u32 %D, %o, 0;", b));
+		bits = pure(O_R, "selp.b32 %D, 2147483647, %o, %o;", bits, pure(O_P, "setp.eq.u32 %D, %o, 255;", b));
+		return pure(O_F, "mov.b32 %D, %o;", bits);
+	}
+	unsigned magbits = f->ebits + f->mbits;
+	Opnd mag = pure(O_R, "bfe.u32 %D, %o, %d, %d;", reg(w), pos + (int)f->place, (int)magbits);
+	Opnd e = pure(O_R, "shr.u32 %D, %o, %d;", mag, (int)f->mbits);
+	/* a subnormal (e = 0) scales as e = 1 without the hidden bit: significand mag - (max(e, 1) - 1) << M */
+	Opnd e1 = pure(O_R, "max.u32 %D, %o, 1;", e);
+	Opnd sig = pure(O_R, "sub.s32 %D, %o, %o;", mag,
+	                pure(O_R, "shl.b32 %D, %o, %d;", pure(O_R, "add.s32 %D, %o, -1;", e1), (int)f->mbits));
+	Opnd scale = pure(O_R, "shl.b32 %D, %o, 23;", pure(O_R, "add.s32 %D, %o, %d;", e1, 127 - f->bias - (int)f->mbits));
+	Opnd v = pure(O_F, "mul.rn.f32 %D, %o, %o;", pure(O_F, "cvt.rn.f32.u32 %D, %o;", sig),
+	              pure(O_F, "mov.b32 %D, %o;", scale));
+	Opnd bits = pure(O_R, "mov.b32 %D, %o;", v);
+	if (f->has_sign) {
+		Opnd sign = pure(O_R, "bfe.u32 %D, %o, %d, 1;", reg(w), pos + (int)(f->place + magbits));
+		bits = pure(O_R, "or.b32 %D, %o, %o;", bits, pure(O_R, "shl.b32 %D, %o, 31;", sign));
+	}
+	unsigned eall = (1u << f->ebits) - 1;
+	if (f->nan_kind == 2) { /* e5m2: exponent all ones: infinity with mantissa 0, else NaN */
+		Opnd top = pure(O_P, "setp.eq.u32 %D, %o, %d;", e, (int)eall);
+		Opnd inf = pure(O_R, "or.b32 %D, %o, 2139095040;", pure(O_R, "and.b32 %D, %o, -2147483648;", bits));
+		bits = pure(O_R, "selp.b32 %D, %o, %o, %o;", inf, bits, top);
+		Opnd nan = pure(O_P, "setp.gt.u32 %D, %o, %d;", mag, (int)(eall << f->mbits));
+		bits = pure(O_R, "selp.b32 %D, 2147483647, %o, %o;", bits, nan);
+	} else if (f->nan_kind == 1) { /* e4m3: the all-ones magnitude */
+		Opnd nan = pure(O_P, "setp.eq.u32 %D, %o, %d;", mag, (int)((1u << magbits) - 1));
+		bits = pure(O_R, "selp.b32 %D, 2147483647, %o, %o;", bits, nan);
+	}
+	return pure(O_F, "mov.b32 %D, %o;", bits);
+}
+
+/* The byte (in a .b32, code at the format's place) that f32 f converts to: to nearest even, saturated to the
+ * largest finite magnitude. e4m3 and e5m2 by cvt.rn.satfinite (sm_89 on); the others, which sm_90 lacks
+ * or which the GPU only rounds toward zero or up (ue8m0), in the integer steps of runtime/tilec_minifloat.h. */
+static Opnd
+f32_to_minifloat(Opnd f, EType t)
+{
+	if (t == T_E4M3 || t == T_E5M2) {
+		Opnd pair = pure(O_H, "cvt.rn.satfinite.%s.f32 %D, 0f00000000, %o;", t == T_E4M3 ? "e4m3x2" : "e5m2x2", reg(f));
+		return pure(O_R, "and.b32 %D, %o, 255;", pure(O_R, "cvt.u32.u16 %D, %o;", pair));
+	}
+	Opnd u = pure(O_R, "mov.b32 %D, %o;", reg(f));
+	Opnd a = pure(O_R, "and.b32 %D, %o, 2147483647;", u);
+	Opnd nan = pure(O_P, "setp.gt.u32 %D, %o, 2139095040;", a);
+	Opnd neg = pure(O_P, "setp.lt.s32 %D, %o, 0;", u);
+	const MiniFormat *mf = minifloat_format(t);
+	if (!mf) { /* ue8m0: to nearest in value, 1.5 * 2^k the tie, to the even code */
+		Opnd b = pure(O_R, "shr.u32 %D, %o, 23;", a);
+		Opnd man = pure(O_R, "and.b32 %D, %o, 8388607;", a);
+		Opnd up = pure(O_P, "setp.gt.u32 %D, %o, 4194304;", man);
+		Opnd tie = pure(O_P, "setp.eq.u32 %D, %o, 4194304;", man);
+		Opnd odd = pure(O_P, "setp.ne.u32 %D, %o, 0;", pure(O_R, "and.b32 %D, %o, 1;", b));
+		Opnd tie_odd = pure(O_P, "and.pred %D, %o, %o;", tie, odd);
+		Opnd round = pure(O_R, "selp.u32 %D, 1, 0, %o;", pure(O_P, "or.pred %D, %o, %o;", up, tie_odd));
+		Opnd r = pure(O_R, "min.u32 %D, %o, 254;", pure(O_R, "add.s32 %D, %o, %o;", b, round));
+		r = pure(O_R, "selp.b32 %D, 1, %o, %o;", r, pure(O_P, "setp.lt.u32 %D, %o, 8388608;", a));
+		r = pure(O_R, "selp.b32 %D, 0, %o, %o;", r, pure(O_P, "setp.le.u32 %D, %o, 6291456;", a));
+		r = pure(O_R, "selp.b32 %D, 0, %o, %o;", r, neg);
+		return pure(O_R, "selp.b32 %D, 255, %o, %o;", r, nan);
+	}
+	/* e: the biased exponent in the format; the bits of the 24-bit significand below its last: 23 - M, more
+	   for a subnormal, at most 25 (which leaves 0 for anything smaller, f32 subnormals included) */
+	Opnd e = pure(O_R, "add.s32 %D, %o, %d;", pure(O_R, "shr.u32 %D, %o, 23;", a), mf->bias - 127);
+	Opnd below = pure(O_R, "max.s32 %D, %o, 0;", pure(O_R, "sub.s32 %D, 1, %o;", e));
+	Opnd shift = pure(O_R, "min.u32 %D, %o, 25;", pure(O_R, "add.s32 %D, %o, %d;", below, 23 - (int)mf->mbits));
+	shift = pure(O_R, "selp.b32 %D, 25, %o, %o;", shift, pure(O_P, "setp.lt.u32 %D, %o, 8388608;", a));
+	Opnd sig = pure(O_R, "or.b32 %D, %o, 8388608;", pure(O_R, "and.b32 %D, %o, 8388607;", a));
+	Opnd q = pure(O_R, "shr.u32 %D, %o, %o;", sig, shift);
+	Opnd rest = pure(O_R, "and.b32 %D, %o, %o;", sig,
+	                 pure(O_R, "add.s32 %D, %o, -1;", pure(O_R, "shl.b32 %D, 1, %o;", shift)));
+	Opnd half = pure(O_R, "shl.b32 %D, 1, %o;", pure(O_R, "add.s32 %D, %o, -1;", shift));
+	Opnd up = pure(O_P, "setp.gt.u32 %D, %o, %o;", rest, half);
+	Opnd tie = pure(O_P, "setp.eq.u32 %D, %o, %o;", rest, half);
+	Opnd odd = pure(O_P, "setp.ne.u32 %D, %o, 0;", pure(O_R, "and.b32 %D, %o, 1;", q));
+	Opnd round = pure(O_R, "selp.u32 %D, 1, 0, %o;",
+	                  pure(O_P, "or.pred %D, %o, %o;", up, pure(O_P, "and.pred %D, %o, %o;", tie, odd)));
+	q = pure(O_R, "add.s32 %D, %o, %o;", q, round);
+	/* a normal's q holds the hidden bit: (e << M) + q - 2^M, a carry moving into the exponent */
+	Opnd normal = pure(O_R, "add.s32 %D, %o, %d;",
+	                   pure(O_R, "add.s32 %D, %o, %o;", pure(O_R, "shl.b32 %D, %o, %d;", e, (int)mf->mbits), q),
+	                   -(1 << mf->mbits));
+	Opnd mag = pure(O_R, "selp.b32 %D, %o, %o, %o;", q, normal, pure(O_P, "setp.lt.s32 %D, %o, 1;", e));
+	mag = pure(O_R, "min.u32 %D, %o, %d;", mag, (int)mf->maxmag);
+	unsigned magbits = mf->ebits + mf->mbits;
+	if (mf->has_sign)
+		mag = pure(O_R, "or.b32 %D, %o, %o;", mag,
+		           pure(O_R, "shl.b32 %D, %o, %d;", pure(O_R, "shr.u32 %D, %o, 31;", u), (int)magbits));
+	else
+		mag = pure(O_R, "selp.b32 %D, 0, %o, %o;", mag, neg);
+	mag = pure(O_R, "selp.b32 %D, %o, %o, %o;", imm(mf->nan_kind ? (1 << magbits) - 1 : (int)mf->maxmag), mag, nan);
+	return mf->place ? pure(O_R, "shl.b32 %D, %o, %d;", mag, (int)mf->place) : mag;
+}
+
 static bool nonneg(const IExpr *e);
 
 static Opnd
@@ -614,6 +718,8 @@ convert(const IExpr *e)
 	case T_F16:
 	case T_BF16:
 		return half_to_f32(f32_to_half(to_f32(v, a->type), e->to), e->to);
+	case T_E4M3: case T_E5M2: case T_E2M3: case T_E3M2: case T_E2M1: case T_UE8M0: case T_UE4M3:
+		return minifloat_to_f32(f32_to_minifloat(to_f32(v, a->type), e->to), e->to, 0);
 	case T_I32:
 	case T_U32:
 		if (a->type == T_I64 && v.k != O_IMM) /* the low half, as C's (int) of a long long */
@@ -772,6 +878,8 @@ load(const Tensor *t, const IExpr *index, const Opnd *into)
 	static const char *const sfx[T_COUNT] = {
 		[T_F32] = "f32", [T_F16] = "b16", [T_BF16] = "u16", [T_I32] = "u32", [T_U32] = "u32",
 		[T_I16] = "s16", [T_U16] = "u16", [T_I8] = "s8", [T_U8] = "u8",
+		[T_E4M3] = "u8", [T_E5M2] = "u8", [T_E2M3] = "u8", [T_E3M2] = "u8", [T_E2M1] = "u8", [T_UE8M0] = "u8",
+		[T_UE4M3] = "u8",
 	};
 	OKind k = t->type == T_F32 ? O_F : t->type == T_F16 ? O_H : O_R;
 	Opnd r;
@@ -785,6 +893,8 @@ load(const Tensor *t, const IExpr *index, const Opnd *into)
 		return half_to_f32(r, T_F16);
 	if (t->type == T_BF16)
 		return bf16_bits_to_f32(r);
+	if (etype_is_minifloat(t->type))
+		return minifloat_to_f32(r, t->type, 0);
 	return r;
 }
 
@@ -877,6 +987,8 @@ word_element(Opnd w, EType t, int part)
 	case T_BF16:
 		return pure(O_F, "mov.b32 %D, %o;", part ? pure(O_R, "and.b32 %D, %o, -65536;", w)
 		                                         : pure(O_R, "shl.b32 %D, %o, 16;", w));
+	case T_E4M3: case T_E5M2: case T_E2M3: case T_E3M2: case T_E2M1: case T_UE8M0: case T_UE4M3:
+		return minifloat_to_f32(w, t, part * bits);
 	default:
 		return pure(O_R, "bfe.%s32 %D, %o, %d, %d;", etype_is_signed(t) ? "s" : "u", w, part * bits, bits);
 	}
@@ -1639,6 +1751,8 @@ stored_bits(EType t, const IExpr *value)
 	case T_F16:
 	case T_BF16:
 		return f32_to_half(to_f32(v, value->type), t);
+	case T_E4M3: case T_E5M2: case T_E2M3: case T_E3M2: case T_E2M1: case T_UE8M0: case T_UE4M3:
+		return f32_to_minifloat(to_f32(v, value->type), t);
 	default:
 		return reg(to_int(v, value->type, !etype_is_signed(t)));
 	}
@@ -1653,6 +1767,8 @@ store(const LStmt *s)
 	static const char *const sfx[T_COUNT] = {
 		[T_F32] = "f32", [T_F16] = "b16", [T_BF16] = "b16", [T_I32] = "u32", [T_U32] = "u32",
 		[T_I16] = "u16", [T_U16] = "u16", [T_I8] = "u8", [T_U8] = "u8",
+		[T_E4M3] = "u8", [T_E5M2] = "u8", [T_E2M3] = "u8", [T_E3M2] = "u8", [T_E2M1] = "u8", [T_UE8M0] = "u8",
+		[T_UE4M3] = "u8",
 	};
 	ins(PF_STORE, "st.%s.%s %a, %o;", t->kind == TK_SHARED ? "shared" : "global", v.k == O_H ? "b16" : etype_bits(t->type) == 16 ? "u16" : sfx[t->type], &a, v);
 }

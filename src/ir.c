@@ -114,6 +114,8 @@ ie_is_const(const IExpr *e, int64_t *out)
 static double
 round_to(double v, EType to)
 {
+	if (etype_is_minifloat(to))
+		return minifloat_round(to, v);
 	if (to == T_BF16) {
 		float f = (float)v;
 		uint32_t bits;

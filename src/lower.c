@@ -879,6 +879,8 @@ lower_decl_checked(Walk *walk, Stmt *s)
 		sym_poison(s->name, s->name_loc);
 		return false;
 	}
+	if (!minifloat_storage_ok(s->type, kind, false, s->name, s->name_loc))
+		return false;
 	Tensor *t = tensor_new(kind, s->name, s->name_loc, s->type);
 	if (!const_dims(&s->dims, t, s->loc))
 		return false;
@@ -1483,6 +1485,10 @@ lower_kernel(Walk *walk, Kernel *kd)
 				error(p->loc, "kernel parameter '%s' is a %s tensor; shared, tmem and local parameters belong to device "
 				              "functions, and a kernel declares such tensors in its body", p->name,
 				      p->kind == PK_SHARED ? "shared" : p->kind == PK_TMEM ? "tmem" : "local");
+				sym_poison(p->name, p->loc);
+				continue;
+			}
+			if (!minifloat_storage_ok(p->type, TK_GLOBAL, !p->has_shape, p->name, p->loc)) {
 				sym_poison(p->name, p->loc);
 				continue;
 			}
@@ -2387,6 +2393,12 @@ lower_device(Walk *walk, Kernel *kd)
 			Param *p = LIST_AT(kd->params, Param, i);
 			if ((p->kind == PK_VALUE && !p->has_shape) != (pass == 0))
 				continue;
+			bool scalar = p->kind == PK_VALUE && !p->has_shape;
+			TensorKind where = p->kind == PK_SHARED ? TK_SHARED : p->kind == PK_VALUE ? TK_GLOBAL : TK_LOCAL;
+			if (!minifloat_storage_ok(p->type, where, scalar, p->name, p->loc)) {
+				sym_poison(p->name, p->loc);
+				continue;
+			}
 			if (p->type == T_F16)
 				k->uses_f16 = true;
 			if (p->type == T_BF16)

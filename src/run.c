@@ -826,6 +826,8 @@ host_main(Buf *b, KernelIR *k, RunOptions *o, const uint32_t *scalars, const int
 		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
 		if (t) {
 			buf_printf(b, "\ttl_host_fill(&t[%d], %lluull, %d);\n", slot[i], o->seed, i);
+			if (etype_is_minifloat(t->type))
+				minifloat_run_fill(b, slot[i], t->type);
 			buf_printf(b, "\t%s *p%d = (%s *)t[%d].data;\n", etype_ctype(t->type), i, etype_ctype(t->type), slot[i]);
 		} else {
 			int size;

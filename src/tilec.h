@@ -35,6 +35,8 @@ typedef enum EType {
 	T_NONE,
 	T_F32, T_F16, T_BF16, T_I32, T_U32, T_I16, T_U16, T_I8, T_U8,
 	T_I64, /* not an element type: the value type of 64-bit global element offsets */
+	/* the 8-bit and narrower floats (minifloat.c): one byte each in registers, TMEM and memory */
+	T_E4M3, T_E5M2, T_E2M3, T_E3M2, T_E2M1, T_UE8M0, T_UE4M3,
 	T_COUNT
 } EType;
 
@@ -1542,6 +1544,7 @@ struct CuWriter {
 	KernelIR *k;
 	int indent;
 	bool f2h, h2f, f2bf, bf2f; /* the conversion helpers the body uses */
+	bool minifloat;            /* the body converts 8-bit and narrower floats: the file carries their helpers */
 	unsigned helpers;          /* bit per helper of emit_cu.c's table the body calls */
 	unsigned funcs;            /* bit per Func built by mathfn.c that the body calls */
 	List pending;  /* RegRef*: registers loaded since the last wait for loads */
@@ -1655,6 +1658,32 @@ void ptx_print(Buf *b, const PtxRec *recs, size_t n, int ki);
  * nregs is ptx_reg_index's bound for every register of the kernel so far. */
 void ptx_loop_invariants(PtxRec *recs, size_t top, size_t end, const unsigned char *pure_dest, size_t pure_cap,
                          size_t nregs);
+
+/* ---------------------------------------------------------------- minifloat.c */
+/* The 8-bit and narrower floats of runtime/tilec_minifloat.h: whether t is one; its byte from f32 (to nearest
+ * even, saturated) and its f32 value from a byte; the names of the runtime functions that do the same
+ * (tl_to_e4m3, tl_from_e4m3); the header's text, which an output that uses them carries. */
+bool etype_is_minifloat(EType t);
+/* A format of tl_mf_encode / tl_mf_decode (all but ue8m0): the arguments runtime/tilec_minifloat.h's wrappers
+ * pass, which the PTX route's arithmetic also takes; minifloat_encode_table converts with them. */
+typedef struct MiniFormat {
+	unsigned ebits, mbits;
+	int bias;
+	unsigned has_sign, maxmag, nan_kind, place;
+} MiniFormat;
+const MiniFormat *minifloat_format(EType t);
+uint8_t minifloat_encode_table(EType t, float x);
+float minifloat_decode_table(EType t, uint8_t byte);
+uint8_t minifloat_encode(EType t, float x);
+float minifloat_decode(EType t, uint8_t byte);
+double minifloat_round(EType t, double v);
+const char *minifloat_to_func(EType t);
+const char *minifloat_from_func(EType t);
+bool minifloat_storage_ok(EType t, TensorKind kind, bool scalar, const char *name, Loc loc);
+void minifloat_run_fill(Buf *b, int slot, EType t); /* tilec run: finite inputs */
+extern const char minifloat_source[];
+/* The helpers' text for a CUDA C output (qualifiers: the functions' storage class and attributes). */
+void minifloat_helpers(CuWriter *w, Buf *out, const char *qualifiers);
 
 /* ---------------------------------------------------------------- mathfn.c */
 

@@ -302,6 +302,13 @@ static const struct {
 	[T_I8] = {"i8", 8, false, true},
 	[T_U8] = {"u8", 8, false, false},
 	[T_I64] = {"i64", 64, false, true},
+	[T_E4M3] = {"e4m3", 8, true, true},
+	[T_E5M2] = {"e5m2", 8, true, true},
+	[T_E2M3] = {"e2m3", 8, true, true},
+	[T_E3M2] = {"e3m2", 8, true, true},
+	[T_E2M1] = {"e2m1", 8, true, true},
+	[T_UE8M0] = {"ue8m0", 8, true, false},
+	[T_UE4M3] = {"ue4m3", 8, true, false},
 };
 
 const char *etype_name(EType t) { return etypes[t].name; }
@@ -401,6 +408,8 @@ etype_ctype(EType t)
 	case T_I16: return "short";
 	case T_I8: return "signed char";
 	case T_U8: return "unsigned char";
+	case T_E4M3: case T_E5M2: case T_E2M3: case T_E3M2: case T_E2M1: case T_UE8M0: case T_UE4M3:
+		return "unsigned char";
 	case T_I64: return "long long";
 	default: return "int";
 	}

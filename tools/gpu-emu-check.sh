@@ -78,7 +78,19 @@ tests/golden/copy_convert.tile --kernel to_i16 --set scale=-1e10
 tests/golden/copy_convert.tile --kernel to_i32 --set scale=3e9
 tests/golden/copy_convert.tile --kernel to_i32 --set scale=nan
 tests/golden/copy_convert.tile --kernel to_u32 --set scale=5e9
-tests/golden/copy_convert.tile --kernel to_u32 --set scale=-inf'
+tests/golden/copy_convert.tile --kernel to_u32 --set scale=-inf
+tests/golden/minifloat_copy.tile --kernel round_trip
+tests/golden/minifloat_copy.tile --kernel rounding --set scale=1
+tests/golden/minifloat_copy.tile --kernel rounding --set scale=600
+tests/golden/minifloat_copy.tile --kernel rounding --set scale=3e-3
+tests/golden/minifloat_copy.tile --kernel rounding --set scale=-inf
+tests/golden/minifloat_copy.tile --kernel rounding --set scale=nan
+tests/golden/minifloat_copy.tile --kernel narrow
+tests/golden/minifloat_exprs.tile --set scale=1
+tests/golden/minifloat_exprs.tile --set scale=1000
+tests/golden/minifloat_exprs.tile --set scale=-3e-3
+tests/golden/minifloat_exprs.tile --set scale=inf
+tests/golden/minifloat_exprs.tile --set scale=nan'
 
 # route_tolerance TILE: how the routes' f32 results may differ from the emulator's, for the programs
 # whose erf arguments reach |x| >= 1 (below, the GPU's erf is the emulator's, bit for bit); all others
