@@ -102,6 +102,6 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fflush(devnull);
 	pool_free_all();
 	diag_reset();
-	sema_reset();
+	sema_reset(false);
 	return 0;
 }

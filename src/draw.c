@@ -776,7 +776,7 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 	want.line = line;
 	want.n = 0;
 	scratch_hold(true); /* the apply's views are drawn after lowering */
-	pipeline_lower(&items, path, &(LowerObserver){draw_apply, draw_copy});
+	pipeline_lower(&items, path, &(LowerOptions){.observer = &(LowerObserver){draw_apply, draw_copy}});
 	want.active = false;
 	for (int i = 0; i < found.n; i++) {
 		const Drawn *d = drawn_of(stmts[i]);

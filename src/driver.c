@@ -24,6 +24,7 @@ typedef struct Options {
 	const char *mf, *mt;
 	bool via_nvcc;
 	bool emu;       /* --target=emu: CUDA C for pre-Blackwell GPUs and the CPU, tcgen05 emulated */
+	bool fast_math; /* --fast-math */
 	const char *draw; /* --draw OPCODE|FILE:LINE: an SVG picture instead of code */
 	List xptxas;    /* char*: -Xptxas options, in order */
 } Options;
@@ -604,7 +605,7 @@ parse_args(int argc, char **argv, Options *opt, int *done)
 		} else if (strcmp(a, "--explain") == 0) {
 			diag_explain = true;
 		} else if (strcmp(a, "--fast-math") == 0) {
-			math_fast = true;
+			opt->fast_math = true;
 		} else if (a[0] == '-' && a[1]) {
 			return usage_error("unknown option '%s'", a);
 		} else {
@@ -729,7 +730,7 @@ compile(Options *opt)
 	List items = {0};
 	if (!pipeline_read(opt->input, &opt->include_dirs, &items, &deps))
 		return 1;
-	Program *prog = pipeline_lower(&items, base_name(source_path(0)), NULL);
+	Program *prog = pipeline_lower(&items, base_name(source_path(0)), &(LowerOptions){.fast_math = opt->fast_math});
 	if (!prog || error_count)
 		return 1;
 	if (!output)

@@ -1404,6 +1404,18 @@ cu_guard_end(CuWriter *w, Buf *out)
 		buf_puts(out, "#endif\n\n");
 }
 
+void
+cu_minifloat_helpers(CuWriter *w, Buf *out, const char *qualifiers)
+{
+	if (!w->minifloat)
+		return;
+	cu_guard_begin(w, out, "tl_minifloat");
+	buf_printf(out, "#define TL_MF_FN %s\n", qualifiers);
+	buf_puts(out, minifloat_source);
+	buf_puts(out, "\n");
+	cu_guard_end(w, out);
+}
+
 static void
 cu_helpers(CuWriter *w, Buf *out)
 {
@@ -1527,7 +1539,7 @@ cuda_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out
 			buf_puts(out, conv[i].text);
 			cu_guard_end(w, out);
 		}
-	minifloat_helpers(w, out, "static __device__ __forceinline__ __attribute__((unused))");
+	cu_minifloat_helpers(w, out, "static __device__ __forceinline__ __attribute__((unused))");
 }
 
 static void

@@ -444,7 +444,7 @@ emu_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out)
 		                "later, or C++ on the CPU. Do not edit.\n\n", TILEC_VERSION, p->source_name);
 	buf_puts(out, emu_source);
 	buf_puts(out, "\n");
-	minifloat_helpers(w, out, "TL_EMU_INLINE");
+	cu_minifloat_helpers(w, out, "TL_EMU_INLINE");
 	image_tables(w, out);
 }
 

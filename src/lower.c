@@ -21,6 +21,7 @@ typedef struct FileWalk {
 	KernelIR *names_kernel; /* the kernel (or device function) whose walk began last */
 	int names_devices;      /* how many device functions were declared then */
 	const LowerObserver *observer; /* --draw's, or NULL */
+	bool unchecked_waits;          /* tilec run --unchecked-waits */
 } FileWalk;
 
 typedef struct Walk {
@@ -1402,7 +1403,7 @@ walk_begin(Walk *walk, KernelIR *k, Kernel *dev)
 	walk->file = file;
 	walk->k = k;
 	walk->out = &k->body;
-	walk->proto = protocol_begin(k);
+	walk->proto = protocol_begin(k, walk->file->unchecked_waits);
 	walk->wait_at = -1;
 	walk->dev = dev;
 	/* names the generated code uses for its own purposes, and the device functions it may call */
@@ -2476,17 +2477,17 @@ lower_device(Walk *walk, Kernel *kd)
 Program *
 lower_program(List *items, const char *source_name)
 {
-	return lower_program_observed(items, source_name, NULL);
+	return lower_program_with(items, source_name, &(LowerOptions){0});
 }
 
 Program *
-lower_program_observed(List *items, const char *source_name, const LowerObserver *observer)
+lower_program_with(List *items, const char *source_name, const LowerOptions *opt)
 {
 	Program *p = pool_alloc(sizeof *p);
 	p->source_name = source_name;
-	FileWalk file = {.observer = observer};
+	FileWalk file = {.observer = opt->observer, .unchecked_waits = opt->unchecked_waits};
 	Walk *walk = &(Walk){.file = &file};
-	sema_reset();
+	sema_reset(opt->fast_math);
 	scope_push();
 	for (int i = 0; i < items->n; i++) {
 		Item *it = LIST_AT(*items, Item, i);

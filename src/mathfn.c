@@ -376,8 +376,6 @@ build_approx(B *b, Func fn, int x)
 	}
 }
 
-bool math_fast;
-
 Func
 math_fast_func(Func fn)
 {

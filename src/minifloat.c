@@ -120,18 +120,6 @@ minifloat_storage_ok(EType t, TensorKind kind, bool scalar, const char *name, Lo
 	return true;
 }
 
-void
-minifloat_helpers(CuWriter *w, Buf *out, const char *qualifiers)
-{
-	if (!w->minifloat)
-		return;
-	cu_guard_begin(w, out, "tl_minifloat");
-	buf_printf(out, "#define TL_MF_FN %s\n", qualifiers);
-	buf_puts(out, minifloat_source);
-	buf_puts(out, "\n");
-	cu_guard_end(w, out);
-}
-
 /* tilec run's host code after tl_host_fill of tensor slot of type t (random bytes below 200, as for u8): a
    byte that is not a finite value's own code (NaN, an infinity, ue4m3's unused bit 7 set) keeps its low 6
    bits, which are one in every format: inputs of these types hold finite values. Without the helpers the

@@ -29,9 +29,9 @@ pipeline_read(const char *path, List *include_dirs, List *items, List *deps)
 }
 
 Program *
-pipeline_lower(List *items, const char *source_name, const LowerObserver *observer)
+pipeline_lower(List *items, const char *source_name, const LowerOptions *opt)
 {
-	return lower_program_observed(items, source_name, observer);
+	return lower_program_with(items, source_name, opt);
 }
 
 /* The code passes, in order (vectorize.c). A new optimisation of the lowered program is one line here. */

@@ -89,6 +89,7 @@ typedef struct Split {
 } Split;
 
 struct Protocol {
+	bool unchecked_waits; /* tilec run --unchecked-waits: a warp's own missing wait is a warning */
 	KernelIR *k;
 	int errors_before; /* error_count when the kernel began: a later error may have hidden an allocation */
 	uint64_t warps;    /* warps that may execute the current statement */
@@ -125,13 +126,11 @@ struct ProtoFork {
 	Loc cond_loc;
 };
 
-bool protocol_unchecked_waits;
-
 /* Around the report of a warp's own access that lacks its wait: under --unchecked-waits a warning. */
 static void
-own_wait_missing(bool reporting)
+own_wait_missing(const Protocol *p, bool reporting)
 {
-	diag_demoted = reporting && protocol_unchecked_waits ? WARN_UNCHECKED_WAIT : WARN_COUNT;
+	diag_demoted = reporting && p->unchecked_waits ? WARN_UNCHECKED_WAIT : WARN_COUNT;
 }
 
 /* --------------------------------------------------------------- warps */
@@ -662,12 +661,12 @@ protocol_read(Protocol *p, const IExpr *e, Loc loc)
 		if (r && r->auto_wait) {
 			place_wait(p, TC_WAIT_LD, loc);
 		} else if (r) {
-			own_wait_missing(true);
+			own_wait_missing(p, true);
 			error(loc, "reads register slot %d of '%s' before %s; the %s that writes it may not have "
 			           "completed", e->slot, e->tensor->name, isa_name(TC_WAIT_LD, 0), isa_name(TC_LD, 0));
 			note(r->loc, "the %s that writes it is here; put %s; after it on every path to the read",
 			     isa_name(TC_LD, 0), isa_spelling(TC_WAIT_LD, 0));
-			own_wait_missing(false);
+			own_wait_missing(p, false);
 			/* one report per load is enough */
 			for (int i = 0; i < p->flow.loaded.n; i++)
 				if (LIST_AT(p->flow.loaded, LoadedReg, i)->loc.first_line == r->loc.first_line &&
@@ -732,7 +731,7 @@ cells_ready(Protocol *p, const TmemRect *r, bool ld, Loc loc)
 		}
 		if (st->rect.warp == r->warp && st->pending) {
 			const char *cells = cells_text(r, st);
-			own_wait_missing(true);
+			own_wait_missing(p, true);
 			if (ld)
 				error(loc, "%s reads %s that warp %d stored with %s without %s in between", isa_name(TC_LD, 0),
 				      cells, r->warp, isa_name(TC_ST, 0), isa_name(TC_WAIT_ST, 0));
@@ -746,7 +745,7 @@ cells_ready(Protocol *p, const TmemRect *r, bool ld, Loc loc)
 				      r->warp, isa_name(TC_WAIT_ST, 0));
 			note(st->loc, "the %s is here; put %s; after it", isa_name(st->ld ? TC_LD : TC_ST, 0),
 			     isa_spelling(wait, 0));
-			own_wait_missing(false);
+			own_wait_missing(p, false);
 			forget_access(p, st->loc);
 			return false;
 		}
@@ -868,11 +867,11 @@ protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
 				break;
 			}
 			if (r) {
-				own_wait_missing(true);
+				own_wait_missing(p, true);
 				error(loc, "this %s stores registers of '%s' that a %s may still be writing", isa_name(TC_ST, 0),
 				      ref->tensor->name, isa_name(TC_LD, 0));
 				note(r->loc, "the %s is here; %s must come between", isa_name(TC_LD, 0), isa_spelling(TC_WAIT_LD, 0));
-				own_wait_missing(false);
+				own_wait_missing(p, false);
 				for (int j = 0; j < p->flow.loaded.n; j++)
 					LIST_AT(p->flow.loaded, LoadedReg, j)->warps = 0;
 				reported = true;
@@ -940,23 +939,23 @@ protocol_settled(Protocol *p, Loc loc, const char *where)
 		LoadedReg *r = LIST_AT(p->flow.loaded, LoadedReg, i);
 		if (!(r->warps & p->warps))
 			continue;
-		own_wait_missing(true);
+		own_wait_missing(p, true);
 		error(loc, "a %s into '%s' may still be pending %s; a device function starts and returns with no "
 		           "%s or st pending", isa_name(TC_LD, 0), r->tensor->name, where, isa_name(TC_LD, 0));
 		note(r->loc, "the %s is here; put %s; after it", isa_name(TC_LD, 0), isa_spelling(TC_WAIT_LD, 0));
-		own_wait_missing(false);
-		return protocol_unchecked_waits;
+		own_wait_missing(p, false);
+		return p->unchecked_waits;
 	}
 	for (int i = 0; i < p->flow.pending.n; i++) {
 		StoreState *st = LIST_AT(p->flow.pending, StoreState, i);
 		if (st->ld || !st->pending || !(p->warps >> st->rect.warp & 1))
 			continue;
-		own_wait_missing(true);
+		own_wait_missing(p, true);
 		error(loc, "a %s of warp %d may still be pending %s; a device function starts and returns with no "
 		           "%s or st pending", isa_name(TC_ST, 0), st->rect.warp, where, isa_name(TC_LD, 0));
 		note(st->loc, "the %s is here; put %s; after it", isa_name(TC_ST, 0), isa_spelling(TC_WAIT_ST, 0));
-		own_wait_missing(false);
-		return protocol_unchecked_waits;
+		own_wait_missing(p, false);
+		return p->unchecked_waits;
 	}
 	return true;
 }
@@ -1175,11 +1174,11 @@ protocol_reg_write(Protocol *p, const Tensor *t, int slot, Loc loc)
 	if (r && r->auto_wait) {
 		place_wait(p, TC_WAIT_LD, loc);
 	} else if (r) {
-		own_wait_missing(true);
+		own_wait_missing(p, true);
 		error(loc, "writes register slot %d of '%s' while a %s may still be writing it; put %s; before the "
 		           "write", slot, t->name, isa_name(TC_LD, 0), isa_spelling(TC_WAIT_LD, 0));
 		note(r->loc, "the %s is here", isa_name(TC_LD, 0));
-		own_wait_missing(false);
+		own_wait_missing(p, false);
 		r->warps = 0;
 	}
 }
@@ -1399,11 +1398,11 @@ frees(Protocol *p, const LStmt *l, const TcOperands *ops, bool ncols_ok)
 		if (st->rect.space != a)
 			continue;
 		if (st->pending && (p->warps >> st->rect.warp & 1)) {
-			own_wait_missing(true);
+			own_wait_missing(p, true);
 			error(l->loc, "%s tensor memory that a %s of warp %d may still be %s; put %s; before %s", freer,
 			      what, st->rect.warp, st->ld ? "reading" : "writing", isa_spelling(wait, 0), planned ? "the end" : "it");
 			note(st->loc, "the %s is here", what);
-			own_wait_missing(false);
+			own_wait_missing(p, false);
 			break;
 		}
 		if (st->unsynced && !(p->warps >> st->rect.warp & 1)) {
@@ -1684,10 +1683,11 @@ protocol_join(Protocol *p, ProtoFork *f)
 /* --------------------------------------------------------------- a kernel */
 
 Protocol *
-protocol_begin(KernelIR *k)
+protocol_begin(KernelIR *k, bool unchecked_waits)
 {
 	Protocol *p = pool_alloc(sizeof *p);
 	p->k = k;
+	p->unchecked_waits = unchecked_waits;
 	p->errors_before = error_count;
 	int nwarps = (k->threads + 31) / 32;
 	p->warps = nwarps >= 64 ? ~0ull : (1ull << nwarps) - 1;

@@ -29,6 +29,8 @@ typedef struct RunOptions {
 	bool save_temps;
 	bool no_cache;     /* --no-cache: compile even when the cache holds the program */
 	bool allow_uninit; /* a read of poison is a warning, and the run goes on */
+	bool fast_math;       /* --fast-math */
+	bool unchecked_waits; /* --unchecked-waits: a warp's own missing wait is a warning */
 	bool seed_given;   /* --seed: tcgen05.st lands at a point it chooses (else at its wait) */
 } RunOptions;
 
@@ -101,11 +103,11 @@ parse_run_args(int argc, char **argv, RunOptions *o, bool *help)
 			continue;
 		}
 		if (strcmp(a, "--fast-math") == 0) {
-			math_fast = true;
+			o->fast_math = true;
 			continue;
 		}
 		if (strcmp(a, "--unchecked-waits") == 0) {
-			protocol_unchecked_waits = true;
+			o->unchecked_waits = true;
 			continue;
 		}
 		if (strcmp(a, "-w") == 0 || (strncmp(a, "-W", 2) == 0 && a[2])) {
@@ -1467,7 +1469,7 @@ run_main(int argc, char **argv)
 	bool ok = pipeline_read(o.input, &o.include_dirs, &items, NULL);
 	if (!ok || error_count)
 		return 1;
-	Program *prog = pipeline_lower(&items, base_name(o.input), NULL);
+	Program *prog = pipeline_lower(&items, base_name(o.input), &(LowerOptions){.fast_math = o.fast_math, .unchecked_waits = o.unchecked_waits});
 	if (!prog || error_count || emu_refuses(prog))
 		return 1;
 	KernelIR *k = NULL;

@@ -12,9 +12,13 @@ static int barrier;    /* scope_push_isolated: the depth below which only depth 
 /* Every name ever declared since sema_reset, to its innermost symbol (NULL once its scopes are gone). */
 static Map table;
 
+/* --fast-math, for the program being checked */
+static bool fast_math;
+
 void
-sema_reset(void)
+sema_reset(bool fast)
 {
+	fast_math = fast;
 	symbols = (List){0};
 	depth = 0;
 	barrier = 0;
@@ -529,7 +533,7 @@ call_expr(Expr *e)
 			return ie_int(a < 0 ? -a : a, t); /* wraps at INT32_MIN, as abs.s32 */
 	}
 	IExpr *r = ie_new(IE_CALL, t);
-	r->fn = math_fast ? math_fast_func(f) : f;
+	r->fn = fast_math ? math_fast_func(f) : f;
 	r->a = x[0];
 	r->b = x[1];
 	r->index = x[2];

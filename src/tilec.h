@@ -542,7 +542,7 @@ void sym_poison(const char *name, Loc loc);
 /* After an error about name: a note with the .tile spelling of a CUDA habit, else "did you mean"
  * the nearest of the names in scope (in_scope), extra, and the keywords and builtins. */
 void note_spelling(const char *name, Loc loc, bool in_scope, const char *const *extra, int nextra);
-void sema_reset(void);
+void sema_reset(bool fast_math); /* fast_math: exp and exp2 calls become exp_approx and exp2_approx */
 IExpr *sema_element(Expr *e, Tensor **tensor, IExpr **index, int *slot);
 
 /* Lowers an expression to a typed IExpr, folding constants; NULL after an error. */
@@ -1079,7 +1079,7 @@ const char *arch_list(const char *after_default);
 /* Checks the whole program and lowers every kernel; returns NULL when errors were reported. */
 Program *lower_program(List *items, const char *source_name);
 
-/* What --draw watches while lowering (draw.c), passed to lower_program_observed so that lowering does not
+/* What --draw watches while lowering (draw.c), passed to lower_program_with so that lowering does not
    depend on the pictures. apply: called before each apply is checked; false when its operands do not fit
    its instruction (already reported). copy: the applies a copy between tmem and registers chose (matched),
    or its closest candidate when none matches. */
@@ -1089,7 +1089,14 @@ typedef struct LowerObserver {
 	bool (*apply)(Stmt *s, View **operands, int noperands, struct ApplyCtx *ctx);
 	void (*copy)(Stmt *s, const struct ApplyInput *ins, int n, bool matched);
 } LowerObserver;
-Program *lower_program_observed(List *items, const char *source_name, const LowerObserver *observer);
+/* The switches of the command line that change the checks or the lowered program, and --draw's
+   observer: passed down, never globals. */
+typedef struct LowerOptions {
+	const LowerObserver *observer; /* --draw's, or NULL */
+	bool unchecked_waits;          /* tilec run --unchecked-waits: a warp's own missing wait is a warning */
+	bool fast_math;                /* --fast-math: exp and exp2 are exp_approx and exp2_approx */
+} LowerOptions;
+Program *lower_program_with(List *items, const char *source_name, const LowerOptions *opt);
 
 /* ---------------------------------------------------------------- viewexpr.c */
 
@@ -1154,7 +1161,7 @@ typedef struct ApplyCtx {
 	int unit_size;       /* in a device function of scope warp or warpgroup at its own code or a call: its warps (1 or 4), else 0 */
 	bool can_defer;      /* a wait for loads follows in the same statement list, with no control flow between */
 	bool unit;           /* in a warp or warpgroup device function: cta scope is the calling units' part */
-	const LowerObserver *observer; /* --draw's (lower_program_observed), or NULL */
+	const LowerObserver *observer; /* --draw's (LowerOptions), or NULL */
 	bool is_ld;          /* out: the instruction's direction */
 	List after_wait;     /* out: LStmt* that must follow that wait */
 	List rects;          /* out: TmemRect* the apply touches */
@@ -1330,7 +1337,8 @@ bool copy_lower(Stmt *s, View *dst, View *src, ApplyCtx *ctx, List *out, CopyCho
 typedef struct Protocol Protocol;
 typedef struct ProtoFork ProtoFork;
 
-Protocol *protocol_begin(KernelIR *k); /* every warp of the kernel, nothing pending */
+/* Every warp of the kernel, nothing pending; unchecked_waits: a warp's own missing wait is a warning */
+Protocol *protocol_begin(KernelIR *k, bool unchecked_waits);
 /* The end of the kernel: allocations not freed on every path, a missing relinquish. */
 void protocol_end(Protocol *p, const char *kernel, Loc name_loc);
 
@@ -1385,7 +1393,6 @@ void protocol_cta_sync(Protocol *p, Loc loc, bool writes_follow);
 bool protocol_settled(Protocol *p, Loc loc, const char *where);
 /* tilec run --unchecked-waits: a warp's own tcgen05.ld or st not waited for where the rules need it is a
    warning (-Wunchecked-wait), so that the emulator shows what the program does (docs/emulator.md). */
-extern bool protocol_unchecked_waits;
 /* The allocation whose slot addr reads, and the column and lane offset addr adds; NULL when unknown. */
 AllocInfo *protocol_find_alloc(Protocol *p, const IExpr *addr, int *col_offset, int *lane_offset);
 /* The allocation a tmem tensor declared at addr (written src) is in; NULL, with an error unless quiet, when
@@ -1557,6 +1564,9 @@ struct CuWriter {
 /* In a header, a definition that several headers may make: #ifndef TILEC_HELPER_name ... #endif. */
 void cu_guard_begin(CuWriter *w, Buf *out, const char *name);
 void cu_guard_end(CuWriter *w, Buf *out);
+/* runtime/tilec_minifloat.h in the output (guarded in a header, its functions with qualifiers) when a
+   tensor of the program has one of its types */
+void cu_minifloat_helpers(CuWriter *w, Buf *out, const char *qualifiers);
 /* Writes the program as CUDA C in dialect d; header: the device functions only (--emit=cuh). */
 bool cu_write(Program *p, const TargetOptions *opt, const CuDialect *d, bool header, Buf *out);
 void cu_line_start(CuWriter *w);
@@ -1681,9 +1691,7 @@ const char *minifloat_to_func(EType t);
 const char *minifloat_from_func(EType t);
 bool minifloat_storage_ok(EType t, TensorKind kind, bool scalar, const char *name, Loc loc);
 void minifloat_run_fill(Buf *b, int slot, EType t); /* tilec run: finite inputs */
-extern const char minifloat_source[];
-/* The helpers' text for a CUDA C output (qualifiers: the functions' storage class and attributes). */
-void minifloat_helpers(CuWriter *w, Buf *out, const char *qualifiers);
+extern const char minifloat_source[]; /* runtime/tilec_minifloat.h's text (emit_cu.c writes it) */
 
 /* ---------------------------------------------------------------- mathfn.c */
 
@@ -1722,7 +1730,6 @@ bool math_is_built(Func fn); /* exp exp2 log log2 tanh erf sin cos */
 bool math_has_approx(Func fn); /* built otherwise for the GPU's own code (MathGen.approx): erf, the *_approx */
 /* How far the GPU's own code of fn may be from the emulator's ("2 ulps"); NULL where they are the same bits. */
 const char *math_gpu_difference(Func fn);
-extern bool math_fast; /* --fast-math: exp and exp2 are exp_approx and exp2_approx */
 /* fn as --fast-math has it: exp_approx for exp, exp2_approx for exp2, fn itself otherwise. */
 Func math_fast_func(Func fn);
 /* Builds fn of the f32 value x through g; returns the result's handle. */
@@ -1794,8 +1801,8 @@ const Target *target_named(const char *name);
  * spliced in (deps: the included paths, when not NULL); false after an error. */
 bool pipeline_read(const char *path, List *include_dirs, List *items, List *deps);
 /* The TMEM plan, the checks, the lowering and the protocol analysis: the lowered program, or NULL after
- * an error. observer: what --draw watches (draw.c), or NULL. */
-Program *pipeline_lower(List *items, const char *source_name, const LowerObserver *observer);
+ * an error, with the switches and --draw's observer of opt. */
+Program *pipeline_lower(List *items, const char *source_name, const LowerOptions *opt);
 /* The code passes over every kernel and device function, once per program. */
 void pipeline_code_passes(Program *p);
 /* The code passes where target runs them, then its emitter: false after an error that says why. */

@@ -33,7 +33,7 @@ eval_with(const char *prelude, const char *text, Tensor *t, int block_threads)
 	bool ok = parse_file(file, &items);
 	Layout *l = NULL;
 	if (ok) {
-		sema_reset();
+		sema_reset(false);
 		scope_push();
 		LayoutExpr *le = NULL;
 		for (int i = 0; i < items.n; i++) {

@@ -38,7 +38,7 @@ static IExpr *
 fold_with(const char *prelude, const char *expr)
 {
 	List items = parse_text(pool_printf("%s\nconst RESULT__ = %s;\n", prelude, expr));
-	sema_reset();
+	sema_reset(false);
 	scope_push();
 	IExpr *r = NULL;
 	capture_start();
@@ -362,7 +362,7 @@ START_TEST(fold_consts)
 	ck_assert_int_ne(e->kind, IE_INT);
 	/* const_int names what it wanted */
 	List items = parse_text("const X = warp_id * 2;\n");
-	sema_reset();
+	sema_reset(false);
 	scope_push();
 	int64_t v;
 	capture_start();
@@ -378,7 +378,7 @@ END_TEST
 
 START_TEST(scopes)
 {
-	sema_reset();
+	sema_reset(false);
 	error_count = 0;
 	scope_push();
 	Sym *a = sym_declare(SYM_CONST, "a", no_loc);
@@ -981,7 +981,7 @@ END_TEST
 START_TEST(protocol_api)
 {
 	KernelIR k = {.name = "k", .threads = 128, .block = {128, 1, 1}};
-	Protocol *p = protocol_begin(&k);
+	Protocol *p = protocol_begin(&k, false);
 	ck_assert_uint_eq(protocol_warps(p), 0xf);
 	ck_assert_int_eq(protocol_fixed_warp(p), -1);
 	IExpr *warp1 = ie_binary(OP_EQ, ie_builtin(B_WARP_ID), ie_int(1, T_I32));
