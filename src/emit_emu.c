@@ -560,6 +560,7 @@ emu_int_op(CuWriter *w, const IExpr *e)
 static const CuDialect emu = {
 	.shared_addr = "tl_emu_saddr",
 	.placed_fences = false, /* the emulator's __syncthreads orders everything */
+	.named_bar = "tl_emu_bar", /* on the CPU a barrier of tilec_emu.h, on the GPU bar.sync / bar.arrive */
 	.f2i = true,
 	.fneg = "tl_emu_fneg",
 	.tc = emu_tc,
