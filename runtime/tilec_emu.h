@@ -49,8 +49,6 @@ struct TlCpuBlock {
 	pthread_cond_t cv;
 	int nthreads, waiting, finished;
 	TlCpuBar warp[32], cta;
-	TlCpuBar named[16];     // bar_sync / bar_arrive; count is set by the first arrival of each phase
-	int named_waiting[16];  // the threads that wait at each (bar_arrive's go on)
 	unsigned long long xchg[32][32];
 	const char *where[1024]; // what each waiting thread waits at
 };
@@ -126,42 +124,6 @@ static inline void __syncwarp(unsigned mask)
 {
 	(void)mask;
 	tl_cpu_barrier(&tl_cpu_block->warp[tl_cpu_tid >> 5], "__syncwarp");
-}
-// bar_sync / bar_arrive (bar.sync / bar.arrive): barrier id completes when count threads arrived, a warp
-// counting 32 even when the block's last warp is shorter, as on the GPU; a bar_arrive arrives and goes on.
-// The race detection orders nothing at them (only cta_sync and warp_sync order accesses there).
-static void
-tl_cpu_named_bar(int id, int count, bool wait)
-{
-	TlCpuBlock *b = tl_cpu_block;
-	TlCpuBar *bar = &b->named[id];
-	int lanes = b->nthreads - (tl_cpu_tid & ~31) < 32 ? b->nthreads - (tl_cpu_tid & ~31) : 32;
-	int adds = lanes < 32 && (tl_cpu_tid & 31) == 0 ? 33 - lanes : 1;
-	pthread_mutex_lock(&b->mu);
-	if (bar->arrived == 0)
-		bar->count = count;
-	else if (bar->count != count)
-		tl_cpu_fail("tilec emu: block (%u, %u, %u): thread %d arrives at named barrier %d counting %d threads "
-		            "while the barrier counts %d\n", blockIdx.x, blockIdx.y, blockIdx.z, tl_cpu_tid, id, count,
-		            bar->count);
-	unsigned gen = bar->gen;
-	bar->arrived += adds;
-	if (bar->arrived >= bar->count) {
-		b->waiting -= b->named_waiting[id]; // the others are released now, before they run again
-		b->named_waiting[id] = 0;
-		bar->arrived = 0;
-		bar->gen++;
-		pthread_cond_broadcast(&b->cv);
-	} else if (wait) {
-		b->waiting++;
-		b->named_waiting[id]++;
-		b->where[tl_cpu_tid] = "bar_sync (a named barrier)";
-		tl_cpu_check_deadlock();
-		while (bar->gen == gen)
-			pthread_cond_wait(&b->cv, &b->mu);
-		b->where[tl_cpu_tid] = NULL;
-	}
-	pthread_mutex_unlock(&b->mu);
 }
 static thread_local unsigned short tl_race_wep; // the warp_syncs this thread passed
 static inline void __syncwarp(void)
@@ -1041,27 +1003,6 @@ tl_st_land(int all)
 	sq->n = n;
 }
 #endif
-
-// bar_sync(id, n) and bar_arrive(id, n) of the program.
-TL_EMU_INLINE void
-tl_emu_bar_sync(int id, int count)
-{
-#ifdef __CUDACC__
-	asm volatile("bar.sync %0, %1;" ::"r"(id), "r"(count) : "memory");
-#else
-	tl_cpu_named_bar(id, count, true);
-#endif
-}
-
-TL_EMU_INLINE void
-tl_emu_bar_arrive(int id, int count)
-{
-#ifdef __CUDACC__
-	asm volatile("bar.arrive %0, %1;" ::"r"(id), "r"(count) : "memory");
-#else
-	tl_cpu_named_bar(id, count, false);
-#endif
-}
 
 TL_EMU_FN void
 tl_emu_collective(const char *where)
