@@ -1036,7 +1036,8 @@ protocol_named_bar(Protocol *p, Loc loc, int id, int threads, bool arrive, bool 
 	}
 }
 
-/* A named barrier that the warps which can reach it are too few to complete, when tilec counted them all. */
+/* A named barrier that the warps which can reach it are too few to complete, when tilec counted them all:
+   reported once per id, at its first statement of the largest count. */
 static void
 check_named_bars(Protocol *p)
 {
@@ -1048,7 +1049,7 @@ check_named_bars(Protocol *p)
 			NamedBarUse *v = LIST_AT(p->named_bars, NamedBarUse, j);
 			if (v->id != u->id)
 				continue;
-			first &= j >= i;
+			first &= j >= i ? v->threads <= u->threads : v->threads < u->threads;
 			warps |= v->warps;
 			counted &= v->counted;
 		}
