@@ -262,6 +262,8 @@ lexer_lex(YYSTYPE *lval, Loc *lloc, Lexer *lx)
 	"in" { TOK(IN); }
 	"cta_sync" { TOK(CTA_SYNC); }
 	"warp_sync" { TOK(WARP_SYNC); }
+	"bar_sync" { TOK(BAR_SYNC); }
+	"bar_arrive" { TOK(BAR_ARRIVE); }
 	"default" { TOK(DEFAULT); }
 	"device" { TOK(DEVICE); }
 	"copy" { TOK(COPY); }
@@ -439,7 +441,7 @@ token_kind(int tok)
 		return "BUILTIN";
 	case INCLUDE: case CONST: case LAYOUT: case KERNEL: case LAUNCH: case LET: case VAR:
 	case SHARED: case LOCAL: case TMEM: case VIEW: case AT: case APPLY: case SCOPE: case IF:
-	case ELSE: case FOR: case IN: case CTA_SYNC: case WARP_SYNC: case DEFAULT: case DEVICE: case COPY:
+	case ELSE: case FOR: case IN: case CTA_SYNC: case WARP_SYNC: case BAR_SYNC: case BAR_ARRIVE: case DEFAULT: case DEVICE: case COPY:
 	case STRIDE: case CLUSTER:
 		return "KEYWORD";
 	default:

@@ -382,6 +382,8 @@ list_prepend(void *x, List rest)
 %token IN "keyword 'in'"
 %token CTA_SYNC "keyword 'cta_sync'"
 %token WARP_SYNC "keyword 'warp_sync'"
+%token BAR_SYNC "keyword 'bar_sync'"
+%token BAR_ARRIVE "keyword 'bar_arrive'"
 %token DEFAULT "keyword 'default'"
 %token DEVICE "keyword 'device'"
 %token COPY "keyword 'copy'"
@@ -687,6 +689,9 @@ stmt
 		{ $$ = mk_stmt(S_CALL, @$); $$->name = $1.text; $$->name_loc = @1; $$->operands = $3; }
 	| CTA_SYNC ';' { $$ = mk_stmt(S_CTA_SYNC, @$); }
 	| WARP_SYNC ';' { $$ = mk_stmt(S_WARP_SYNC, @$); }
+	| BAR_SYNC '(' expr ',' expr ')' ';' { $$ = mk_stmt(S_NAMED_BAR, @$); $$->value = $3; $$->hi = $5; }
+	| BAR_ARRIVE '(' expr ',' expr ')' ';'
+		{ $$ = mk_stmt(S_NAMED_BAR, @$); $$->value = $3; $$->hi = $5; $$->bar_arrive = true; }
 	| block { $$ = mk_stmt(S_BLOCK, @$); $$->body = $1; }
 	| error ';' { $$ = NULL; yyerrok; }
 	;

@@ -315,7 +315,7 @@ static const char *const stmt_names[] = {
 	[S_LET] = "let", [S_VAR] = "var", [S_SHARED] = "shared", [S_LOCAL] = "local", [S_TMEM] = "tmem",
 	[S_VIEW] = "view", [S_ASSIGN] = "assign", [S_IF] = "if", [S_FOR] = "for", [S_APPLY] = "apply",
 	[S_INSTR] = "instr", [S_CTA_SYNC] = "cta_sync", [S_WARP_SYNC] = "warp_sync", [S_BLOCK] = "block",
-	[S_COPY] = "copy", [S_CALL] = "call",
+	[S_COPY] = "copy", [S_CALL] = "call", [S_NAMED_BAR] = "named_bar",
 };
 
 static void
@@ -442,6 +442,13 @@ dump_stmt(FILE *out, Stmt *s, int indent)
 		break;
 	case S_CTA_SYNC:
 	case S_WARP_SYNC:
+		break;
+	case S_NAMED_BAR:
+		fprintf(out, " %s", s->bar_arrive ? "arrive" : "sync");
+		fputc(' ', out);
+		dump_expr(out, s->value);
+		fputc(' ', out);
+		dump_expr(out, s->hi);
 		break;
 	}
 	fputc(')', out);

@@ -873,6 +873,15 @@ stmt(const LStmt *s)
 		line_start();
 		buf_puts(E.out, "__syncwarp();\n");
 		break;
+	case L_NAMED_BAR:
+		line_start();
+		if (E.d->named_bar)
+			buf_printf(E.out, "%s_%s(%d, %d);\n", E.d->named_bar, s->bar_arrive ? "arrive" : "sync", s->bar_id,
+			           s->bar_threads);
+		else
+			buf_printf(E.out, "asm volatile(\"bar.%s %d, %d;\" ::: \"memory\");\n", s->bar_arrive ? "arrive" : "sync",
+			           s->bar_id, s->bar_threads);
+		break;
 	case L_COPY:
 		line_start();
 		buf_printf(E.out, "%s[%d] = %s;\n", s->regs[0].tensor->cname, s->regs[0].word,

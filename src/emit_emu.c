@@ -429,6 +429,92 @@ emu_kernel_end(CuWriter *w, KernelIR *k)
 	           k->block[0], k->block[1], k->block[2], k->name);
 }
 
+/* bar_sync / bar_arrive, written after the emulator into the programs that use them only (so that the
+   output of every other program stays as it was): bar.sync / bar.arrive on the GPU, a counted barrier
+   on the CPU, with tilec_emu.h's deadlock report. */
+static const char emu_named_bars[] =
+	"// bar_sync(id, count) and bar_arrive(id, count). On the CPU barrier id completes when count threads have\n"
+	"// arrived, a warp counting 32 even when the block's last warp is shorter, as on the GPU; bar_arrive\n"
+	"// arrives and goes on. The race detection orders nothing at them (only cta_sync and warp_sync do).\n"
+	"#ifndef __CUDACC__\n"
+	"struct TlCpuNamedBars {\n"
+	"\tTlDim3 at; // the block whose phases these are: a new block starts with none\n"
+	"\tTlCpuBar bar[16];\n"
+	"\tint waiting[16];\n"
+	"};\n"
+	"static TlCpuNamedBars tl_cpu_named;\n"
+	"\n"
+	"static void\n"
+	"tl_cpu_named_bar(int id, int count, bool wait)\n"
+	"{\n"
+	"\tTlCpuBlock *b = tl_cpu_block;\n"
+	"\tint lanes = b->nthreads - (tl_cpu_tid & ~31) < 32 ? b->nthreads - (tl_cpu_tid & ~31) : 32;\n"
+	"\tint adds = lanes < 32 && (tl_cpu_tid & 31) == 0 ? 33 - lanes : 1;\n"
+	"\tpthread_mutex_lock(&b->mu);\n"
+	"\tTlCpuNamedBars *n = &tl_cpu_named;\n"
+	"\tif (n->at.x != blockIdx.x || n->at.y != blockIdx.y || n->at.z != blockIdx.z) {\n"
+	"\t\tmemset(n, 0, sizeof *n);\n"
+	"\t\tn->at = blockIdx;\n"
+	"\t}\n"
+	"\tTlCpuBar *bar = &n->bar[id];\n"
+	"\tif (bar->arrived == 0)\n"
+	"\t\tbar->count = count;\n"
+	"\telse if (bar->count != count)\n"
+	"\t\ttl_cpu_fail(\"tilec emu: block (%u, %u, %u): thread %d arrives at named barrier %d counting %d \"\n"
+	"\t\t            \"threads while the barrier counts %d\\n\", blockIdx.x, blockIdx.y, blockIdx.z, tl_cpu_tid, id,\n"
+	"\t\t            count, bar->count);\n"
+	"\tunsigned gen = bar->gen;\n"
+	"\tbar->arrived += adds;\n"
+	"\tif (bar->arrived >= bar->count) {\n"
+	"\t\tb->waiting -= n->waiting[id]; // the others are released now, before they run again\n"
+	"\t\tn->waiting[id] = 0;\n"
+	"\t\tbar->arrived -= bar->count; // lane 0 of a short warp may carry into the next phase\n"
+	"\t\tbar->gen++;\n"
+	"\t\tpthread_cond_broadcast(&b->cv);\n"
+	"\t} else if (wait) {\n"
+	"\t\tb->waiting++;\n"
+	"\t\tn->waiting[id]++;\n"
+	"\t\tb->where[tl_cpu_tid] = \"bar_sync (a named barrier)\";\n"
+	"\t\ttl_cpu_check_deadlock();\n"
+	"\t\twhile (bar->gen == gen)\n"
+	"\t\t\tpthread_cond_wait(&b->cv, &b->mu);\n"
+	"\t\tb->where[tl_cpu_tid] = NULL;\n"
+	"\t}\n"
+	"\tpthread_mutex_unlock(&b->mu);\n"
+	"}\n"
+	"#endif\n"
+	"\n"
+	"TL_EMU_INLINE void\n"
+	"tl_emu_bar_sync(int id, int count)\n"
+	"{\n"
+	"#ifdef __CUDACC__\n"
+	"\tasm volatile(\"bar.sync %0, %1;\" ::\"r\"(id), \"r\"(count) : \"memory\");\n"
+	"#else\n"
+	"\ttl_cpu_named_bar(id, count, true);\n"
+	"#endif\n"
+	"}\n"
+	"\n"
+	"TL_EMU_INLINE void\n"
+	"tl_emu_bar_arrive(int id, int count)\n"
+	"{\n"
+	"#ifdef __CUDACC__\n"
+	"\tasm volatile(\"bar.arrive %0, %1;\" ::\"r\"(id), \"r\"(count) : \"memory\");\n"
+	"#else\n"
+	"\ttl_cpu_named_bar(id, count, false);\n"
+	"#endif\n"
+	"}\n\n";
+
+static bool
+has_named_bar(const List *stmts)
+{
+	for (int i = 0; i < stmts->n; i++) {
+		const LStmt *s = LIST_AT(*stmts, LStmt, i);
+		if (s->kind == L_NAMED_BAR || has_named_bar(&s->body) || has_named_bar(&s->els))
+			return true;
+	}
+	return false;
+}
+
 /* The emulator defines tl_f2h, tl_h2f, tl_f2bf and tl_bf2f for both the GPU and the CPU. */
 static void
 emu_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out)
@@ -445,6 +531,11 @@ emu_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out)
 	buf_puts(out, emu_source);
 	buf_puts(out, "\n");
 	cu_minifloat_helpers(w, out, "TL_EMU_INLINE");
+	for (int i = 0; i < p->kernels.n; i++)
+		if (has_named_bar(&LIST_AT(p->kernels, KernelIR, i)->body)) {
+			buf_puts(out, emu_named_bars);
+			break;
+		}
 	image_tables(w, out);
 }
 
@@ -559,6 +650,7 @@ emu_int_op(CuWriter *w, const IExpr *e)
 static const CuDialect emu = {
 	.shared_addr = "tl_emu_saddr",
 	.placed_fences = false, /* the emulator's __syncthreads orders everything */
+	.named_bar = "tl_emu_bar", /* on the CPU a barrier of tilec_emu.h, on the GPU bar.sync / bar.arrive */
 	.f2i = true,
 	.fneg = "tl_emu_fneg",
 	.tc = emu_tc,

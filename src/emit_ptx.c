@@ -2495,6 +2495,12 @@ stmt(const LStmt *s)
 	case L_WARP_SYNC:
 		ins(PF_SYNC, "bar.warp.sync -1;");
 		break;
+	case L_NAMED_BAR:
+		/* shared memory other warps wrote may change across it: values are recomputed after it */
+		P.cse_gen = gen_new(0);
+		P.cuts++;
+		ins(PF_SYNC, s->bar_arrive ? "bar.arrive %d, %d;" : "bar.sync %d, %d;", s->bar_id, s->bar_threads);
+		break;
 	case L_COPY:
 		ins(0, "mov.b32 %o, %o;", (Opnd){O_WORD, s->regs[0].word, 0, s->regs[0].tensor, true},
 		    (Opnd){O_WORD, s->regs[1].word, 0, s->regs[1].tensor, true});

@@ -1125,6 +1125,9 @@ stmt(IrWriter *w, const LStmt *s)
 	case L_WARP_SYNC:
 		line(w, "warp_sync\n");
 		break;
+	case L_NAMED_BAR:
+		line(w, "%s(%d, %d)\n", s->bar_arrive ? "bar_arrive" : "bar_sync", s->bar_id, s->bar_threads);
+		break;
 	case L_COPY:
 		line(w, "%s.word[%d] = %s.word[%d]\n", s->regs[0].tensor->cname, s->regs[0].word, s->regs[1].tensor->cname,
 		     s->regs[1].word);

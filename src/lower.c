@@ -952,6 +952,63 @@ lower_decl_checked(Walk *walk, Stmt *s)
 	return true;
 }
 
+/* An operand of bar_sync / bar_arrive: a compile-time constant (tilec checks ids and counts), or false. */
+static bool
+named_bar_operand(Expr *e, const char *what, const char *stmt, int64_t *out)
+{
+	IExpr *v = sema_expr(e);
+	if (!v)
+		return false;
+	if (v->type == T_F32 || !ie_is_const(v, out)) {
+		error(e->loc, "the %s of %s is not a compile-time constant; tilec checks the ids and the counts of "
+		              "named barriers", what, stmt);
+		return false;
+	}
+	return true;
+}
+
+/* bar_sync(id, nthreads) / bar_arrive: PTX bar.sync / bar.arrive, with the fences of a cta_sync. */
+static void
+lower_named_bar(Walk *walk, Stmt *s)
+{
+	const char *stmt = s->bar_arrive ? "bar_arrive" : "bar_sync";
+	if (walk->dev) {
+		error(s->loc, "%s in device function '%s'; a named barrier is a statement of a kernel, where tilec counts "
+		              "the warps that reach it", stmt, walk->dev->name);
+		return;
+	}
+	int64_t id, threads;
+	bool id_ok = named_bar_operand(s->value, "barrier id", stmt, &id);
+	if (!named_bar_operand(s->hi, "thread count", stmt, &threads) || !id_ok)
+		return;
+	if (id < 1 || id > 15) {
+		error(s->value->loc, "barrier id %lld of %s is out of range; the named barriers are 1 to 15 (barrier 0 is "
+		                     "the one cta_sync uses, for every thread of the block)", (long long)id, stmt);
+		return;
+	}
+	if (threads <= 0 || threads % 32) {
+		error(s->hi->loc, "%s counts %lld threads, not a positive multiple of 32; a barrier counts whole warps",
+		      stmt, (long long)threads);
+		return;
+	}
+	int block = (walk->k->threads + 31) / 32 * 32;
+	if (threads > block) {
+		error(s->hi->loc, "%s counts %lld threads, more than the %d of the block; the barrier never completes",
+		      stmt, (long long)threads, block);
+		return;
+	}
+	protocol_named_bar(walk->proto, s->loc, (int)id, (int)threads, s->bar_arrive, s->writes_follow);
+	place_waits(walk);
+	if (s->fence_before)
+		emit(walk, L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_BEFORE);
+	LStmt *l = emit(walk, L_NAMED_BAR, s->loc);
+	l->bar_id = (int)id;
+	l->bar_threads = (int)threads;
+	l->bar_arrive = s->bar_arrive;
+	if (s->fence_after)
+		emit(walk, L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_AFTER);
+}
+
 /* A let: a constant folded into the name, or a variable of the generated code. */
 static void
 lower_let(Walk *walk, Stmt *s)
@@ -1220,6 +1277,9 @@ lower_stmt(Walk *walk, Stmt *s)
 		return;
 	case S_CTA_SYNC:
 		lower_cta_sync(walk, s);
+		return;
+	case S_NAMED_BAR:
+		lower_named_bar(walk, s);
 		return;
 	case S_WARP_SYNC:
 		/* __syncwarp() names every lane: those a branch leaves out would never arrive (undefined in CUDA) */

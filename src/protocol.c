@@ -41,6 +41,7 @@ typedef struct StoreState {
 	bool ld;       /* a load's: it reads the cells */
 	bool pending;  /* its warp has not waited for it (TC_WAIT_ST, TC_WAIT_LD) since */
 	bool unsynced; /* no cta_sync after that wait: other warps may not access the cells */
+	uint64_t ordered_for; /* while unsynced: the warps a bar_sync after the wait ordered it for */
 	int id;
 	bool auto_wait; /* a copy's: tilec places the wait for it */
 	bool dead;      /* superseded by a later access to the same rect: off the list at the next compaction */
@@ -106,7 +107,17 @@ struct Protocol {
 	List forks;        /* ProtoFork*: the ifs and loops open around the statement, outermost first */
 	List waits;        /* ProtoWait*: the waits placed for copies, for lowering to write (protocol_take_wait) */
 	int waits_taken;
+	List named_bars;   /* NamedBarUse*: the kernel's bar_sync and bar_arrive statements */
 };
+
+/* A bar_sync or bar_arrive statement and the warps that reach it (each lowering of it: a loop's too). */
+typedef struct NamedBarUse {
+	Loc loc;
+	int id, threads;
+	bool arrive;
+	uint64_t warps;
+	bool counted; /* tilec knows the warps that reach it: whole warps, no condition that values read decide */
+} NamedBarUse;
 
 /* Where control flow splits, what its join needs. */
 struct ProtoFork {
@@ -437,14 +448,18 @@ flow_merge(const Flow *a, const Flow *b, uint64_t t, uint64_t e)
 			list_push(&r.freed, b->freed.v[i]);
 	for (int i = 0; i < r.stores.n; i++) {
 		StoreState *x = LIST_AT(r.stores, StoreState, i);
-		uint64_t bit = 1ull << x->rect.warp, pb = 0, ub = 0;
+		uint64_t bit = 1ull << x->rect.warp, pb = 0, ub = 0, ob = 0;
 		for (int j = 0; j < b->stores.n; j++) {
 			StoreState *y = LIST_AT(b->stores, StoreState, j);
 			if (y->id == x->id) {
 				pb = y->pending ? bit : 0;
 				ub = y->unsynced ? bit : 0;
+				ob = y->unsynced ? y->ordered_for : ~0ull;
 			}
 		}
+		/* the warps a bar_sync ordered it for on their own paths (a cta_sync orders it for all); a path
+		   that lacks the access ordered it for none */
+		x->ordered_for = join_must(x->unsynced ? x->ordered_for : ~0ull, ob, t, e);
 		x->pending = join_may(x->pending ? bit : 0, pb, t, e) != 0;
 		x->unsynced = join_may(x->unsynced ? bit : 0, ub, t, e) != 0;
 	}
@@ -749,7 +764,7 @@ cells_ready(Protocol *p, const TmemRect *r, bool ld, Loc loc)
 			forget_access(p, st->loc);
 			return false;
 		}
-		if (st->rect.warp != r->warp && st->unsynced) {
+		if (st->rect.warp != r->warp && st->unsynced && !(st->ordered_for >> r->warp & 1)) {
 			const char *cells = cells_text(r, st);
 			if (ld)
 				error(loc, "warp %d reads %s that warp %d stored; warp %d must execute %s and then cta_sync before "
@@ -1165,6 +1180,83 @@ protocol_cta_sync(Protocol *p, Loc loc, bool writes_follow)
 	p->flow.maybe_inert = true;
 	flow_prune(&p->flow);
 	flow_summarise(&p->flow);
+}
+
+/* "warps 0-3, 8": a set of warps in words. */
+static const char *
+warps_text(uint64_t warps)
+{
+	Buf b = {0};
+	buf_puts(&b, popcount64(warps) == 1 ? "warp " : "warps ");
+	for (int w = 0; w < 64; w++) {
+		if (!(warps >> w & 1) || (w > 0 && warps >> (w - 1) & 1))
+			continue;
+		int last = w;
+		while (last < 63 && warps >> (last + 1) & 1)
+			last++;
+		buf_printf(&b, "%s%d", b.len > 6 ? ", " : "", w);
+		if (last > w)
+			buf_printf(&b, "-%d", last);
+	}
+	const char *text = pool_printf("%.*s", (int)b.len, b.data);
+	buf_free(&b);
+	return text;
+}
+
+/* bar_sync and bar_arrive (PTX bar.sync / bar.arrive): the warps that reach it are counted where tilec
+   knows them; a bar_sync orders the completed tcgen05 accesses of the warps that reach it for each
+   other. A bar_arrive orders nothing here: the warps that wait for it sit on another statement, which
+   tilec does not pair with it, so an access other warps make after it still needs a cta_sync. */
+void
+protocol_named_bar(Protocol *p, Loc loc, int id, int threads, bool arrive, bool writes_follow)
+{
+	const char *what = arrive ? "bar_arrive" : "bar_sync";
+	if (!p->warps || !protocol_uniform(p, loc, what))
+		return;
+	NamedBarUse *u = pool_alloc(sizeof *u);
+	*u = (NamedBarUse){loc, id, threads, arrive, p->warps, !p->partial && p->split.kind != SPLIT_DATA};
+	list_push(&p->named_bars, u);
+	int reach = 32 * popcount64(p->warps);
+	if (u->counted && reach > threads) {
+		error(loc, "%s(%d, %d) is reached by the %d threads of %s, more than the %d it counts; the barrier would "
+		           "complete before some of them arrive", what, id, threads, reach, warps_text(p->warps), threads);
+		u->counted = false;
+		return;
+	}
+	/* a copy's store is complete before a barrier that may order it for other warps (as at cta_sync) */
+	protocol_complete_copies(p, EFF_COMPLETES_STORES | (writes_follow ? EFF_COMPLETES_LOADS : 0), loc);
+	if (arrive || !u->counted)
+		return;
+	for (int i = 0; i < p->flow.stores.n; i++) {
+		StoreState *st = LIST_AT(p->flow.stores, StoreState, i);
+		if (!st->pending && st->unsynced && (p->warps >> st->rect.warp & 1))
+			st->ordered_for |= p->warps;
+	}
+}
+
+/* A named barrier that the warps which can reach it are too few to complete, when tilec counted them all:
+   reported once per id, at its first statement of the largest count. */
+static void
+check_named_bars(Protocol *p)
+{
+	for (int i = 0; i < p->named_bars.n; i++) {
+		NamedBarUse *u = LIST_AT(p->named_bars, NamedBarUse, i);
+		uint64_t warps = 0;
+		bool counted = true, first = true;
+		for (int j = 0; j < p->named_bars.n; j++) {
+			NamedBarUse *v = LIST_AT(p->named_bars, NamedBarUse, j);
+			if (v->id != u->id)
+				continue;
+			first &= j >= i ? v->threads <= u->threads : v->threads < u->threads;
+			warps |= v->warps;
+			counted &= v->counted;
+		}
+		if (!first || !counted || 32 * popcount64(warps) >= u->threads)
+			continue;
+		error(u->loc, "%s(%d, %d) counts %d threads, but only the %d threads of %s reach a bar_sync or "
+		              "bar_arrive of barrier %d; the barrier never completes", u->arrive ? "bar_arrive" : "bar_sync",
+		      u->id, u->threads, u->threads, 32 * popcount64(warps), warps_text(warps), u->id);
+	}
 }
 
 void
@@ -1697,6 +1789,7 @@ protocol_begin(KernelIR *k, bool unchecked_waits)
 void
 protocol_end(Protocol *p, const char *kernel, Loc name_loc)
 {
+	check_named_bars(p);
 	uint64_t alloc_warps = 0;
 	for (int i = 0; i < p->flow.live.n; i++) {
 		LiveAlloc *live = LIST_AT(p->flow.live, LiveAlloc, i);

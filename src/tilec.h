@@ -178,7 +178,8 @@ typedef enum StmtKind {
 	S_LET, S_VAR, S_SHARED, S_LOCAL, S_TMEM, S_VIEW, S_ASSIGN,
 	S_IF, S_FOR, S_APPLY, S_INSTR, S_CTA_SYNC, S_WARP_SYNC, S_BLOCK,
 	S_COPY,    /* copy(dst, src) [scope S]: operands, scope fields (has_scope) */
-	S_CALL     /* name(args): a call of a device function; operands are Expr* */
+	S_CALL,    /* name(args): a call of a device function; operands are Expr* */
+	S_NAMED_BAR /* bar_sync(id, nthreads) or bar_arrive (bar_arrive): value is the id, hi the count */
 } StmtKind;
 
 typedef struct Stmt Stmt;
@@ -212,6 +213,7 @@ struct Stmt {
 	bool fence_before, fence_after; /* cta_sync: set by lowering */
 	bool writes_follow; /* cta_sync: a tcgen05 store or dealloc may follow it (lowering) */
 	bool stale_warned;  /* apply, copy: -Wstale-replica given (a loop lowers it again) */
+	bool bar_arrive;    /* named barrier: bar_arrive (arrives, does not wait) rather than bar_sync */
 };
 
 /* What a parameter is: of a kernel, PK_VALUE only (a scalar, or a global tensor when it has a shape). */
@@ -771,7 +773,8 @@ typedef enum LKind {
 	L_FENCE,     /* a fence tilec places next to a cta_sync: tc is TC_FENCE_BEFORE or TC_FENCE_AFTER */
 	L_WARP_SYNC,
 	L_TC,        /* one tcgen05 instruction */
-	L_COPY       /* register word regs[0] = register word regs[1] */
+	L_COPY,      /* register word regs[0] = register word regs[1] */
+	L_NAMED_BAR  /* bar.sync / bar.arrive bar_id, bar_threads */
 } LKind;
 
 typedef enum TcKind {
@@ -803,6 +806,8 @@ struct LStmt {
 	   load's) is tested against 0 and against the tensor's size; outside, a store writes nothing and a
 	   load gives 0. vectorize_accesses (vectorize.c) turns them into branches. */
 	unsigned mask_lo, mask_hi;
+	int bar_id, bar_threads; /* L_NAMED_BAR: the barrier and the threads it counts */
+	bool bar_arrive;         /* L_NAMED_BAR: bar.arrive (does not wait) */
 	bool align_test; /* a copy's access whose vector form may test its address's alignment at run time */
 	bool owner_test; /* L_IF: a copy's test of which threads own the elements (of thread_idx.x alone) */
 	/* L_TC, L_FENCE */
@@ -1388,6 +1393,8 @@ void protocol_waits_taken(const Protocol *p);         /* an internal error unles
 void protocol_complete_copies(Protocol *p, int effects, Loc loc);
 /* writes_follow: a store or dealloc may follow, so the loads of copies complete before the barrier too. */
 void protocol_cta_sync(Protocol *p, Loc loc, bool writes_follow);
+/* bar_sync / bar_arrive(id, threads): counts the warps that reach it; a bar_sync orders their tcgen05 accesses. */
+void protocol_named_bar(Protocol *p, Loc loc, int id, int threads, bool arrive, bool writes_follow);
 /* A device function's contract (LANGUAGE.md 10.3): no tcgen05.ld or st of the current warps pending at
    loc; reports the first one (where: "at the call of 'f'", "at the return of 'f'"). */
 bool protocol_settled(Protocol *p, Loc loc, const char *where);
@@ -1513,6 +1520,7 @@ typedef struct CuWriter CuWriter;
 typedef struct CuDialect {
 	const char *shared_addr; /* the function that turns &shared[i] into a shared-window address */
 	bool placed_fences;      /* write the fences tilec places around cta_sync (L_FENCE) */
+	const char *named_bar;   /* the function prefix of bar_sync / bar_arrive (_sync, _arrive); NULL: inline PTX */
 	bool vector;             /* one vector access for the runs vectorize.c marks (LStmt.vec) */
 	bool clusters;           /* __cluster_dims__ and tilec_cluster_<kernel> for a kernel that declares a cluster */
 	bool devices;            /* device functions as C functions, and calls of them as C calls */

@@ -54,6 +54,8 @@ tests/golden/scalar_param.tile --set scale=1.5 --set n=100
 tests/emu/nan_results.tile --set s=nan
 tests/golden/float_constants.tile
 tests/golden/copy_divergent_memory.tile
+tests/golden/named_bar_run.tile --kernel handoff
+tests/golden/named_bar_run.tile --kernel two_groups
 tests/emu/erf_values.tile
 tests/golden/fast_math.tile
 tests/golden/copy_convert.tile --kernel halves
