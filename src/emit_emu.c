@@ -564,7 +564,7 @@ race_key(CuWriter *w, const Tensor *t, int *site)
 	return (unsigned long long)tensor << 40 | (unsigned long long)(t->kind == TK_SHARED) << 63;
 }
 
-/* tl_emu_bounds<RANK>("file:LINE", "NAME", {coordinates}, {shape}) + offset, for a global or shared tensor,
+/* tl_emu_bounds<RANK>("file:LINE", "NAME", {coordinates}, {shape}) + (offset), for a global or shared tensor,
    after the same test of the indices of the view it is accessed through (named "VIEW (a view of NAME)");
    for tilec run, inside tl_emu_race(tensor, site, write, ...), which logs the access. */
 static void
@@ -611,7 +611,11 @@ emu_global_access(CuWriter *w, const Tensor *t, IExpr *const *coords, const View
 		}
 		buf_puts(w->out, "}) + ");
 	}
+	/* one term after the checks' "+ ": an index of ^, & or << would otherwise take the sum as its operand */
+	bool checked = view_at || coords;
+	buf_puts(w->out, checked ? "(" : "");
 	cu_expr(w, index);
+	buf_puts(w->out, checked ? ")" : "");
 	if (w->opt->race)
 		buf_puts(w->out, ")");
 }

@@ -9,6 +9,8 @@
 #                      sm_80, the oldest GPU the emulator runs on; make check-large builds for sm_90
 #                      too) (SKIP without nvcc, or with EMU_NVCC=0); emu/nvcc/host_pass: `nvcc -c` of
 #                      one example.
+#   emu/cxx/index_precedence  tests/emu/index_precedence.tile's --target=emu output, whose indices have
+#                      ^ and & on top (lower than the + that adds the bounds check), passes the same check.
 #   emu/wrong_slice    a program that passes every static check but loads the wrong columns stops at
 #                      the first read of the poison it loaded; with --allow-uninit it fails --expect
 #                      and names the first index.
@@ -231,6 +233,17 @@ if [ -n "$nvcc" ] && [ "${EMU_NVCC:-1}" != 0 ]; then
 fi
 
 # ---------------------------------------------------------------- wrong data flow, run-time traps
+name=emu/cxx/index_precedence
+if ! "$tilec" --target=emu tests/emu/index_precedence.tile -o "$tmp/index_precedence.cu" 2>"$tmp/err"; then
+	fail "tilec --target=emu failed"
+	show "$tmp/err"
+elif "$cxx" -x c++ -std=c++11 -Wall -Wextra -Werror -pthread -fsyntax-only "$tmp/index_precedence.cu" >"$tmp/err" 2>&1; then
+	echo "PASS $name"
+else
+	fail "$cxx -x c++ -Wall -Wextra -Werror rejects the --target=emu output"
+	show "$tmp/err"
+fi
+
 expect_run emu/wrong_slice 1 "wrong_slice.tile:29:9: error: thread 0 (warp 0, lane 0) of block (0, 0, 0) reads register slot 0 of 'r', which a tcgen05.ld loaded from TMEM (lane 0, column 32), a cell that nothing wrote; it holds poison (--allow-uninit makes this a warning)" \
 	tests/emu/wrong_slice.tile --expect Out=A
 expect_run emu/wrong_slice_allowed 1 "expect Out = A: Out[0, 0] = nan but A[0, 0] = -0.138227582 (4096 of 4096 elements differ)" \
