@@ -156,7 +156,7 @@ fence_mark(Kernel *kd)
 static bool
 is_sync_or_instr(Stmt *s)
 {
-	return s->kind == S_CTA_SYNC || (s->kind == S_INSTR && is_tc_stmt(s));
+	return s->kind == S_CTA_SYNC || s->kind == S_NAMED_BAR || (s->kind == S_INSTR && is_tc_stmt(s));
 }
 
 int

@@ -37,6 +37,7 @@ typedef struct Walk {
 	List *split_list;   /* the list holding the outermost open if or loop that may split a warp, and its */
 	int split_at;       /* place there: a wait a copy owes inside it goes before it; NULL: none is open */
 	int64_t shared_bytes; /* static shared memory declared so far */
+	uint32_t arrive_ids;  /* the named barrier ids some bar_arrive of the kernel may use (arrive_ids) */
 	bool pair_reported; /* a cta_group::2 without a CTA pair: said once per kernel */
 	Kernel *dev;        /* the device function whose body is being lowered (alone or inlined at a call) */
 } Walk;
@@ -967,6 +968,21 @@ named_bar_operand(Expr *e, const char *what, const char *stmt, int64_t *out)
 	return true;
 }
 
+/* The ids some bar_arrive of the statements may use (every id where one is not a literal): arrivals
+   count toward the same phase as a bar_sync's, so that bar_sync orders nothing between its warps. */
+static uint32_t
+arrive_ids(List *stmts)
+{
+	uint32_t ids = 0;
+	for (int i = 0; i < stmts->n; i++) {
+		Stmt *s = LIST_AT(*stmts, Stmt, i);
+		if (s->kind == S_NAMED_BAR && s->bar_arrive)
+			ids |= s->value && s->value->kind == E_INT && s->value->ival < 32 ? 1u << s->value->ival : ~0u;
+		ids |= arrive_ids(&s->body) | arrive_ids(&s->else_body);
+	}
+	return ids;
+}
+
 /* bar_sync(id, nthreads) / bar_arrive: PTX bar.sync / bar.arrive, with the fences of a cta_sync. */
 static void
 lower_named_bar(Walk *walk, Stmt *s)
@@ -997,7 +1013,8 @@ lower_named_bar(Walk *walk, Stmt *s)
 		      stmt, (long long)threads, block);
 		return;
 	}
-	protocol_named_bar(walk->proto, s->loc, (int)id, (int)threads, s->bar_arrive, s->writes_follow);
+	protocol_named_bar(walk->proto, s->loc, (int)id, (int)threads, s->bar_arrive, s->writes_follow,
+	                   walk->arrive_ids >> id & 1);
 	place_waits(walk);
 	if (s->fence_before)
 		emit(walk, L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_BEFORE);
@@ -1532,6 +1549,7 @@ lower_kernel(Walk *walk, Kernel *kd)
 	}
 
 	walk_begin(walk, k, NULL);
+	walk->arrive_ids = arrive_ids(&kd->body);
 
 	scope_push();
 	/* scalars first: a tensor's dims and strides may name a scalar declared after it */

@@ -448,7 +448,7 @@ flow_merge(const Flow *a, const Flow *b, uint64_t t, uint64_t e)
 			list_push(&r.freed, b->freed.v[i]);
 	for (int i = 0; i < r.stores.n; i++) {
 		StoreState *x = LIST_AT(r.stores, StoreState, i);
-		uint64_t bit = 1ull << x->rect.warp, pb = 0, ub = 0, ob = 0;
+		uint64_t bit = 1ull << x->rect.warp, pb = 0, ub = 0, ob = t;
 		for (int j = 0; j < b->stores.n; j++) {
 			StoreState *y = LIST_AT(b->stores, StoreState, j);
 			if (y->id == x->id) {
@@ -458,7 +458,8 @@ flow_merge(const Flow *a, const Flow *b, uint64_t t, uint64_t e)
 			}
 		}
 		/* the warps a bar_sync ordered it for on their own paths (a cta_sync orders it for all); a path
-		   that lacks the access ordered it for none */
+		   that lacks the access keeps what the other path says for the warps that may have taken that one
+		   (the access was made on it), as a record only the other side has is kept whole */
 		x->ordered_for = join_must(x->unsynced ? x->ordered_for : ~0ull, ob, t, e);
 		x->pending = join_may(x->pending ? bit : 0, pb, t, e) != 0;
 		x->unsynced = join_may(x->unsynced ? bit : 0, ub, t, e) != 0;
@@ -1208,7 +1209,7 @@ warps_text(uint64_t warps)
    other. A bar_arrive orders nothing here: the warps that wait for it sit on another statement, which
    tilec does not pair with it, so an access other warps make after it still needs a cta_sync. */
 void
-protocol_named_bar(Protocol *p, Loc loc, int id, int threads, bool arrive, bool writes_follow)
+protocol_named_bar(Protocol *p, Loc loc, int id, int threads, bool arrive, bool writes_follow, bool arrivals)
 {
 	const char *what = arrive ? "bar_arrive" : "bar_sync";
 	if (!p->warps || !protocol_uniform(p, loc, what))
@@ -1225,7 +1226,9 @@ protocol_named_bar(Protocol *p, Loc loc, int id, int threads, bool arrive, bool 
 	}
 	/* a copy's store is complete before a barrier that may order it for other warps (as at cta_sync) */
 	protocol_complete_copies(p, EFF_COMPLETES_STORES | (writes_follow ? EFF_COMPLETES_LOADS : 0), loc);
-	if (arrive || !u->counted)
+	/* with a bar_arrive of the same id anywhere in the kernel, other warps' arrivals may complete the
+	   phase before the warps here meet: it orders nothing for them */
+	if (arrive || !u->counted || arrivals)
 		return;
 	for (int i = 0; i < p->flow.stores.n; i++) {
 		StoreState *st = LIST_AT(p->flow.stores, StoreState, i);

@@ -1394,7 +1394,8 @@ void protocol_complete_copies(Protocol *p, int effects, Loc loc);
 /* writes_follow: a store or dealloc may follow, so the loads of copies complete before the barrier too. */
 void protocol_cta_sync(Protocol *p, Loc loc, bool writes_follow);
 /* bar_sync / bar_arrive(id, threads): counts the warps that reach it; a bar_sync orders their tcgen05 accesses. */
-void protocol_named_bar(Protocol *p, Loc loc, int id, int threads, bool arrive, bool writes_follow);
+/* arrivals: a bar_arrive of the kernel may use the same id (then a bar_sync orders nothing) */
+void protocol_named_bar(Protocol *p, Loc loc, int id, int threads, bool arrive, bool writes_follow, bool arrivals);
 /* A device function's contract (LANGUAGE.md 10.3): no tcgen05.ld or st of the current warps pending at
    loc; reports the first one (where: "at the call of 'f'", "at the return of 'f'"). */
 bool protocol_settled(Protocol *p, Loc loc, const char *where);
