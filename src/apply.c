@@ -1225,10 +1225,7 @@ static unsigned memo_epoch;
 static ApplyMemo **
 memo_bucket(const KernelIR *k, const uint64_t *hash, int nops)
 {
-	if (memo_epoch != scratch_epoch()) {
-		memset(memo_index, 0, sizeof memo_index);
-		memo_epoch = scratch_epoch();
-	}
+	scratch_index_fresh(memo_index, sizeof memo_index, &memo_epoch);
 	uint64_t h = (uint64_t)(uintptr_t)k * 0x9e3779b97f4a7c15ull;
 	for (int j = 0; j < nops && j < 3; j++)
 		h = (h ^ hash[j]) * 1099511628211ull;

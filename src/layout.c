@@ -533,10 +533,7 @@ static unsigned layout_memo_epoch;
 static LayoutMemo **
 memo_bucket(const LayoutExpr *item, const Tensor *t, int block_threads)
 {
-	if (layout_memo_epoch != scratch_epoch()) {
-		memset(layout_memo, 0, sizeof layout_memo);
-		layout_memo_epoch = scratch_epoch();
-	}
+	scratch_index_fresh(layout_memo, sizeof layout_memo, &layout_memo_epoch);
 	uint64_t h = (uint64_t)(uintptr_t)item * 0x9e3779b97f4a7c15ull ^ (uint64_t)t->kind ^ (uint64_t)t->type << 8 ^
 	             (uint64_t)block_threads << 16;
 	for (int i = 0; i < t->rank; i++)

@@ -297,7 +297,9 @@ void pool_free_all(void);
 void *scratch_alloc(size_t size);
 void scratch_free_all(void);
 void scratch_hold(bool hold); /* while held, scratch_free_all keeps everything (--draw, tilec run --tmem) */
-unsigned scratch_epoch(void); /* changes whenever scratch memory is given back */
+/* An index (size bytes of bucket pointers) into scratch memory, emptied when scratch memory was given
+   back since *epoch. */
+void scratch_index_fresh(void *buckets, size_t size, unsigned *epoch);
 void list_push(List *list, void *item);
 bool list_has(const List *list, const void *item);
 

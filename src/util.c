@@ -65,10 +65,13 @@ scratch_alloc(size_t size)
 static bool scratch_held;
 static unsigned scratch_frees; /* how many times the scratch pool was given back */
 
-unsigned
-scratch_epoch(void)
+void
+scratch_index_fresh(void *buckets, size_t size, unsigned *epoch)
 {
-	return scratch_frees;
+	if (*epoch != scratch_frees) {
+		memset(buckets, 0, size);
+		*epoch = scratch_frees;
+	}
 }
 
 void
