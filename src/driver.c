@@ -56,8 +56,8 @@ usage(FILE *out)
 	      "  --target=emu       CUDA C that emulates tensor memory (any GPU from sm_80, and the CPU)\n"
 	      "  --fast-math        exp and exp2 by the hardware's ex2.approx (exp_approx, exp2_approx)\n",
 	      out);
-	fprintf(out, "  --print-image OPCODE   print the register/TMEM image of a %s or %s\n", isa_name(TC_LD, 0),
-	        isa_name(TC_ST, 0));
+	fprintf(out, "  --print-image OPCODE   print the register/TMEM image of a %s or %s, or the image of a %s\n",
+	        isa_name(TC_LD, 0), isa_name(TC_ST, 0), isa_name(TC_CP, 0));
 	fputs("  --draw OPCODE|FILE:LINE -o X.svg   an SVG picture of an image, or of the apply at LINE\n"
 	      "  --version, --help\n",
 	      out);
@@ -520,6 +520,16 @@ print_image(const char *text)
 {
 	Opcode op;
 	char why[256];
+	const IsaInstr *family = isa_family(text);
+	if (family && family->kind == TC_CP) {
+		CpForm f;
+		if (!cp_form_parse(text, &f, why, sizeof why)) {
+			error(no_loc, "%s", why);
+			return 2;
+		}
+		cp_image_print(stdout, &f);
+		return 0;
+	}
 	if (!opcode_parse(text, &op, why, sizeof why)) {
 		error(no_loc, "%s", why);
 		return 2;

@@ -50,6 +50,9 @@ static const IsaInstr instrs[] = {
 	 {SYNC_ALIGNED, Q(IQ_SHAPE, NULL), Q(IQ_NUM, NULL), Q(IQ_PACK, "unpack::16b"), Q(IQ_WORD, "b32")},
 	 3, {OPND(IO_TMEM_ADDR, true), SPLIT_IMM, OPND(IO_REG_VECTOR, false)}, false, COMPLETES_AT_WAIT_ST,
 	 0, "stores the warp's registers into TMEM cells, as its image places them"},
+	{TC_CP, "cp", ISA_APPLY, 3, {CTA_GROUP, Q(IQ_CP_ROUTE, NULL), Q(IQ_CP_DECOMP, "b8x16.b6x16_p32|b8x16.b4x16_p64")},
+	 2, {OPND(IO_TMEM_ADDR, true), OPND(IO_SHARED_DESC64, false)}, false, COMPLETES_AT_COMMIT,
+	 0, "copies shared-memory rows into TMEM lanes, as its image places them; one thread issues it"},
 };
 #undef Q
 #undef SYNC_ALIGNED
@@ -100,6 +103,8 @@ isa_aligned(const IsaInstr *in)
 	return false;
 }
 
+static const char *cp_route_name(CpRoute r);
+
 /* Alternative k (from 0) of a '|'-separated list, as "." and the alternative. */
 static void
 put_alternative(Buf *b, const char *values, int k)
@@ -116,7 +121,7 @@ put_alternative(Buf *b, const char *values, int k)
 
 /* The spelling of row in, slot by slot: "tcgen05." name, then each qualifier the choices give. */
 static void
-spell(Buf *b, const IsaInstr *in, int cta_group, const Opcode *op)
+spell(Buf *b, const IsaInstr *in, int cta_group, const Opcode *op, const CpForm *cp)
 {
 	buf_printf(b, "tcgen05.%s", in->name);
 	for (int i = 0; i < in->nquals; i++) {
@@ -141,6 +146,15 @@ spell(Buf *b, const IsaInstr *in, int cta_group, const Opcode *op)
 			else if (op->pack)
 				buf_printf(b, ".%s", q->values);
 			break;
+		case IQ_CP_ROUTE:
+		case IQ_CP_DECOMP:
+			if (!cp)
+				fatal("the spelling of tcgen05.%s needs its form", in->name);
+			if (q->kind == IQ_CP_ROUTE)
+				buf_printf(b, ".%s", cp_route_name(cp->route));
+			else if (cp->decomp != CPD_NONE)
+				put_alternative(b, q->values, (int)cp->decomp - 1);
+			break;
 		}
 	}
 }
@@ -149,7 +163,7 @@ const char *
 isa_format(const IsaInstr *in, int cta_group, const Opcode *op)
 {
 	Buf b = {0};
-	spell(&b, in, cta_group, op);
+	spell(&b, in, cta_group, op, NULL);
 	const char *r = pool_strdup(b.data);
 	buf_free(&b);
 	return r;
@@ -163,7 +177,7 @@ isa_parse(const char *text, int *cta_group)
 		bool takes = isa_takes_cta_group(in);
 		for (int group = takes ? 1 : 0; in->use == ISA_STATEMENT && group <= (takes ? 2 : 0); group++) {
 			Buf b = {0};
-			spell(&b, in, group, NULL);
+			spell(&b, in, group, NULL, NULL);
 			bool same = strcmp(text, b.data) == 0;
 			buf_free(&b);
 			if (same) {
@@ -496,6 +510,24 @@ show(Part p, char *buf)
 	return buf;
 }
 
+/* text split on '.' into parts ('::' stays inside a part, as in "pack::16b"): their number, or -1 when
+   there are more than MAX_PARTS. */
+static int
+split_dots(const char *text, Part *parts)
+{
+	int np = 0;
+	for (const char *p = text;;) {
+		const char *dot = strchr(p, '.');
+		size_t len = dot ? (size_t)(dot - p) : strlen(p);
+		if (np == MAX_PARTS)
+			return -1;
+		parts[np++] = (Part){p, len > 1000 ? 1000 : (int)len};
+		if (!dot)
+			return np;
+		p = dot + 1;
+	}
+}
+
 bool
 opcode_parse(const char *text, Opcode *out, char *why, size_t whylen)
 {
@@ -507,19 +539,10 @@ opcode_parse(const char *text, Opcode *out, char *why, size_t whylen)
 	Part whole = {text, 0};
 	while (whole.len <= QUOTE && text[whole.len])
 		whole.len++;
-	/* Split on '.': '::' stays inside a part, as in "pack::16b". */
 	Part parts[MAX_PARTS];
-	int np = 0;
-	for (const char *p = text;;) {
-		const char *dot = strchr(p, '.');
-		size_t len = dot ? (size_t)(dot - p) : strlen(p);
-		if (np == MAX_PARTS)
-			return fail(why, whylen, "'%s' has too many '.' parts for a tcgen05.ld or tcgen05.st opcode", show(whole, q));
-		parts[np++] = (Part){p, len > 1000 ? 1000 : (int)len};
-		if (!dot)
-			break;
-		p = dot + 1;
-	}
+	int np = split_dots(text, parts);
+	if (np < 0)
+		return fail(why, whylen, "'%s' has too many '.' parts for a tcgen05.ld or tcgen05.st opcode", show(whole, q));
 
 	if (np < 2 || !part_is(parts[0], "tcgen05") || !(part_is(parts[1], "ld") || part_is(parts[1], "st")))
 		return fail(why, whylen, "'%s' is not a load or store: apply takes tcgen05.ld.sync.aligned.SHAPE.xN[.pack::16b].b32"
@@ -589,7 +612,7 @@ void
 opcode_format(const Opcode *op, char *buf, size_t len)
 {
 	Buf b = {0};
-	spell(&b, ld_st(op->is_ld), 0, op);
+	spell(&b, ld_st(op->is_ld), 0, op, NULL);
 	snprintf(buf, len, "%s", b.data);
 	buf_free(&b);
 }
@@ -621,4 +644,253 @@ image_print(FILE *out, const Opcode *op)
 		}
 		fputc('\n', out);
 	}
+}
+
+/* ---------------------------------------------------------------- tcgen05.cp forms and images */
+
+/* Where source row r's replica k lands, relative to taddr's lane (TCGEN05.md 10.2; CUTLASS's
+   SM100_UTCCP_* and TVM's B200-run table agree, Triton names the two warpx2 routes the other way round). */
+static int cp_lanes_direct(int r, int k) { (void)k; return r; }
+static int cp_lanes_4x256b(int r, int k) { (void)k; return 32 * r; }
+static int cp_lanes_02_13(int r, int k) { return r + 64 * k; }
+static int cp_lanes_01_23(int r, int k) { return 64 * (r / 32) + r % 32 + 32 * k; }
+static int cp_lanes_warpx4(int r, int k) { return r + 32 * k; }
+
+/* The six routes: the one table the image functions read. Chunk c of a row goes to columns 4c..4c+3
+   of each of its lanes; the columns are the chunks times 4. */
+static const struct CpRouteInfo {
+	const char *name; /* shape, and ".multicast" where the shape takes one */
+	int rows, chunks, replicas;
+	int (*lane)(int row, int replica);
+} cp_routes[CP_ROUTE_COUNT] = {
+	[CP_128X256B] = {"128x256b", 128, 2, 1, cp_lanes_direct},
+	[CP_4X256B] = {"4x256b", 4, 2, 1, cp_lanes_4x256b},
+	[CP_128X128B] = {"128x128b", 128, 1, 1, cp_lanes_direct},
+	[CP_64X128B_02_13] = {"64x128b.warpx2::02_13", 64, 1, 2, cp_lanes_02_13},
+	[CP_64X128B_01_23] = {"64x128b.warpx2::01_23", 64, 1, 2, cp_lanes_01_23},
+	[CP_32X128B_WARPX4] = {"32x128b.warpx4", 32, 1, 4, cp_lanes_warpx4},
+};
+
+static const struct CpRouteInfo *
+cp_route(CpRoute r)
+{
+	if ((unsigned)r >= CP_ROUTE_COUNT)
+		fatal("tcgen05.cp route %d out of range", (int)r);
+	return &cp_routes[r];
+}
+
+static const char *cp_route_name(CpRoute r) { return cp_route(r)->name; }
+int cp_rows(CpRoute r) { return cp_route(r)->rows; }
+int cp_chunks(CpRoute r) { return cp_route(r)->chunks; }
+int cp_replicas(CpRoute r) { return cp_route(r)->replicas; }
+int cp_tmem_cols(CpRoute r) { return cp_route(r)->chunks * CP_CHUNK_WORDS; }
+int cp_col(int chunk, int word) { return CP_CHUNK_WORDS * chunk + word; }
+
+int
+cp_lane(CpRoute r, int row, int replica)
+{
+	const struct CpRouteInfo *info = cp_route(r);
+	if (row < 0 || row >= info->rows || replica < 0 || replica >= info->replicas)
+		fatal("cp_lane: row %d, replica %d outside tcgen05.cp %s", row, replica, info->name);
+	return info->lane(row, replica);
+}
+
+CpForm
+cp_form_at(int i)
+{
+	if (i < 0 || i >= CP_FORM_COUNT)
+		fatal("tcgen05.cp form %d out of range", i);
+	return (CpForm){.route = (CpRoute)(i % CP_ROUTE_COUNT), .decomp = (CpDecomp)(i / CP_ROUTE_COUNT % CPD_COUNT),
+	                .cta_group = 1 + i / (CP_ROUTE_COUNT * CPD_COUNT)};
+}
+
+const char *
+cp_form_spelling(const CpForm *f)
+{
+	Buf b = {0};
+	spell(&b, isa_instr(TC_CP), f->cta_group, NULL, f);
+	const char *r = pool_strdup(b.data);
+	buf_free(&b);
+	return r;
+}
+
+const char *
+cp_decomp_name(CpDecomp d)
+{
+	if (d == CPD_NONE)
+		return "";
+	Buf b = {0};
+	put_alternative(&b, qual_slot(isa_instr(TC_CP), IQ_CP_DECOMP)->values, (int)d - 1);
+	const char *r = pool_strdup(b.data + 1);
+	buf_free(&b);
+	return r;
+}
+
+/* The length of a route name's shape: up to its '.'. */
+static int
+route_shape_len(const char *name)
+{
+	const char *dot = strchr(name, '.');
+	return dot ? (int)(dot - name) : (int)strlen(name);
+}
+
+/* "128x256b, 4x256b, ...": each shape once, in the table's order; with multicast set, the routes that
+   have a multicast, each as "SHAPE.MULTICAST"; with shape set, that shape's multicasts, as ".MULTICAST". */
+static void
+cp_route_list(Buf *b, bool multicast, const Part *shape)
+{
+	for (int r = 0; r < CP_ROUTE_COUNT; r++) {
+		const char *name = cp_routes[r].name;
+		int n = route_shape_len(name);
+		bool seen = false;
+		for (int e = 0; e < r && !multicast && !shape; e++)
+			seen |= route_shape_len(cp_routes[e].name) == n && memcmp(cp_routes[e].name, name, (size_t)n) == 0;
+		if (seen || ((multicast || shape) && !name[n]))
+			continue;
+		if (shape && (shape->len != n || memcmp(shape->s, name, (size_t)n) != 0))
+			continue;
+		buf_printf(b, "%s", b->len ? (shape ? " or " : ", ") : "");
+		if (shape)
+			buf_printf(b, "%s", name + n);
+		else if (multicast)
+			buf_printf(b, "%s", name);
+		else
+			buf_putn(b, name, (size_t)n);
+	}
+}
+
+static bool
+looks_like_multicast(Part p)
+{
+	return p.len >= 5 && memcmp(p.s, "warpx", 5) == 0;
+}
+
+bool
+cp_form_parse(const char *text, CpForm *out, char *why, size_t whylen)
+{
+	if (!text)
+		return fail(why, whylen, "no opcode");
+	char q[QUOTE + 4], shape[QUOTE + 4];
+	Part whole = {text, 0};
+	while (whole.len <= QUOTE && text[whole.len])
+		whole.len++;
+	Part parts[MAX_PARTS];
+	int np = split_dots(text, parts);
+	const char *verb = isa_name(TC_CP, 0);
+	if (np < 0)
+		return fail(why, whylen, "'%s' has too many '.' parts for a %s opcode", show(whole, q), verb);
+	if (np < 2 || !part_is(parts[0], "tcgen05") || !part_is(parts[1], "cp"))
+		return fail(why, whylen, "'%s' is not a %s opcode", show(whole, q), verb);
+	CpForm f = {0};
+	if (np >= 3 && part_is(parts[2], "cta_group::1"))
+		f.cta_group = 1;
+	else if (np >= 3 && part_is(parts[2], "cta_group::2"))
+		f.cta_group = 2;
+	else
+		return fail(why, whylen, "%s needs .cta_group::1 or .cta_group::2 right after 'cp'", verb);
+
+	Buf list = {0};
+	bool ok = true;
+	int i = 4;
+	if (np < 4) {
+		cp_route_list(&list, false, NULL);
+		ok = fail(why, whylen, "%s needs a shape: %s", verb, list.data);
+		goto done;
+	}
+	int route = -1;
+	bool shape_known = false;
+	for (int r = 0; r < CP_ROUTE_COUNT; r++) {
+		const char *name = cp_routes[r].name;
+		int n = route_shape_len(name);
+		if (parts[3].len != n || memcmp(parts[3].s, name, (size_t)n) != 0)
+			continue;
+		shape_known = true;
+		if (!name[n] || (i < np && part_is(parts[i], name + n + 1)))
+			route = r;
+	}
+	if (!shape_known) {
+		cp_route_list(&list, false, NULL);
+		ok = fail(why, whylen, "unknown %s shape '%s'; the shapes are %s", verb, show(parts[3], q), list.data);
+		goto done;
+	}
+	if (route < 0) {
+		cp_route_list(&list, false, &parts[3]);
+		if (i < np && looks_like_multicast(parts[i]))
+			ok = fail(why, whylen, "'.%s' is not a multicast of %s; it takes %s", show(parts[i], q),
+			          show(parts[3], shape), list.data);
+		else
+			ok = fail(why, whylen, "%s needs a multicast after %s: %s", verb, show(parts[3], q), list.data);
+		goto done;
+	}
+	f.route = (CpRoute)route;
+	if (strchr(cp_routes[route].name, '.'))
+		i++;
+	else if (i < np && looks_like_multicast(parts[i])) {
+		cp_route_list(&list, true, NULL);
+		ok = fail(why, whylen, "%s takes no multicast, found '.%s'; the routes with one are %s", cp_routes[route].name,
+		          show(parts[i], q), list.data);
+		goto done;
+	}
+	if (i < np) {
+		/* ".b8x16.b6x16_p32": two parts of the text, one alternative of the slot */
+		for (int d = 1; d < CPD_COUNT && !f.decomp; d++) {
+			const char *name = cp_decomp_name((CpDecomp)d), *dot = strchr(name, '.');
+			if (i + 1 < np && parts[i].len == (int)(dot - name) && memcmp(parts[i].s, name, (size_t)(dot - name)) == 0 &&
+			    part_is(parts[i + 1], dot + 1))
+				f.decomp = (CpDecomp)d;
+		}
+		if (!f.decomp) {
+			ok = fail(why, whylen, "unexpected '.%s' after %s; a decompression is .%s or .%s", show(parts[i], q),
+			          cp_routes[route].name, cp_decomp_name(CPD_B6X16_P32), cp_decomp_name(CPD_B4X16_P64));
+			goto done;
+		}
+		i += 2;
+	}
+	if (i < np) {
+		ok = fail(why, whylen, "unexpected '.%s' after .%s; %s ends with its shape, multicast and decompression",
+		          show(parts[i], q), f.decomp ? cp_decomp_name(f.decomp) : cp_routes[route].name, verb);
+		goto done;
+	}
+	if (out)
+		*out = f;
+done:
+	buf_free(&list);
+	return ok;
+}
+
+void
+cp_image_print(FILE *out, const CpForm *f)
+{
+	const struct CpRouteInfo *info = cp_route(f->route);
+	int last = 0;
+	for (int r = 0; r < info->rows; r++)
+		for (int k = 0; k < info->replicas; k++)
+			last = info->lane(r, k) > last ? info->lane(r, k) : last;
+	fprintf(out, "%s: %d rows x %d chunk%s of 16 bytes (%d bytes) -> %d lanes of 0..%d x %d columns; row r, chunk c -> "
+	        "lanes, columns relative to taddr; word w of a chunk (bytes 4w..4w+3) in column 4c+w%s%s\n",
+	        cp_form_spelling(f), info->rows, info->chunks, info->chunks == 1 ? "" : "s",
+	        info->rows * info->chunks * CP_CHUNK_BYTES, info->rows * info->replicas, last, cp_tmem_cols(f->route),
+	        f->decomp == CPD_NONE ? ""
+	        : f->decomp == CPD_B4X16_P64 ? "; each chunk's first 8 bytes (16 fp4 values) become its 16 bytes"
+	                                     : "; each chunk's first 12 bytes (16 fp6 values) become its 16 bytes",
+	        f->cta_group == 2 ? "; each CTA of the pair from its own shared memory into its own TMEM" : "");
+	for (int r = 0; r < info->rows; r++) {
+		fprintf(out, "row %d:", r);
+		for (int c = 0; c < info->chunks; c++) {
+			fprintf(out, " c%d=lanes ", c);
+			for (int k = 0; k < info->replicas; k++)
+				fprintf(out, "%s%d", k ? "," : "", info->lane(r, k));
+			fprintf(out, " cols %d..%d", cp_col(c, 0), cp_col(c, CP_CHUNK_WORDS - 1));
+		}
+		fputc('\n', out);
+	}
+}
+
+#define TL_CP_FN static inline
+#include "tilec_cp.h"
+
+void
+cp_decompress_chunk(CpDecomp d, bool b6_high, const uint8_t in[CP_CHUNK_BYTES], uint8_t out[CP_CHUNK_BYTES])
+{
+	tl_cp_decompress((unsigned)d, b6_high, in, out);
 }

@@ -780,7 +780,7 @@ typedef enum LKind {
 } LKind;
 
 typedef enum TcKind {
-	TC_ALLOC, TC_DEALLOC, TC_RELINQUISH, TC_WAIT_LD, TC_WAIT_ST, TC_FENCE_BEFORE, TC_FENCE_AFTER, TC_LD, TC_ST
+	TC_ALLOC, TC_DEALLOC, TC_RELINQUISH, TC_WAIT_LD, TC_WAIT_ST, TC_FENCE_BEFORE, TC_FENCE_AFTER, TC_LD, TC_ST, TC_CP
 } TcKind;
 
 typedef struct RegRef {
@@ -996,7 +996,9 @@ typedef enum IsaQual {
 	IQ_CTA_GROUP, /* values "cta_group::1|cta_group::2", the statement's choice; left out when it gives none */
 	IQ_SHAPE,     /* ld / st: a shape of the shape table (32x32b, 16x64b, ...) */
 	IQ_NUM,       /* ld / st: .xN, a power of two up to the shape's largest */
-	IQ_PACK       /* values, when the opcode asks for 16-bit packing (ld .pack::16b, st .unpack::16b) */
+	IQ_PACK,      /* values, when the opcode asks for 16-bit packing (ld .pack::16b, st .unpack::16b) */
+	IQ_CP_ROUTE,  /* cp: a route of the cp table, its shape and multicast (128x128b, 32x128b.warpx4, ...) */
+	IQ_CP_DECOMP  /* cp: values, the decompressions; left out when the form has none */
 	/* later rows add their slots here: multicast, decompression, kind, ... (the list in isa.c) */
 } IsaQual;
 
@@ -1838,5 +1840,41 @@ bool opcode_parse(const char *text, Opcode *out, char *why, size_t whylen);
 void opcode_format(const Opcode *op, char *buf, size_t len); /* canonical PTX spelling */
 /* Prints lane / register -> (row, column) for one opcode, the format of --print-image. */
 void image_print(FILE *out, const Opcode *op);
+
+/* ---------------------------------------------------------------- isa.c: tcgen05.cp forms and images */
+
+/* A route of tcgen05.cp (TCGEN05.md 10.1): its shape with the multicast the shape needs. */
+typedef enum CpRoute {
+	CP_128X256B, CP_4X256B, CP_128X128B, CP_64X128B_02_13, CP_64X128B_01_23, CP_32X128B_WARPX4, CP_ROUTE_COUNT
+} CpRoute;
+/* Decompression of each 16-byte chunk (TCGEN05.md 10.4): none, 16 fp6 values, 16 fp4 values. */
+typedef enum CpDecomp { CPD_NONE, CPD_B6X16_P32, CPD_B4X16_P64, CPD_COUNT } CpDecomp;
+/* One of the 36 forms: route x decompression x cta_group (1 or 2). */
+typedef struct CpForm {
+	CpRoute route;
+	CpDecomp decomp;
+	int cta_group;
+} CpForm;
+/* A source chunk is 16 bytes, 4 words of 4; one row lands in at most 4 lanes (warpx4). */
+enum { CP_CHUNK_BYTES = 16, CP_CHUNK_WORDS = 4, CP_MAX_REPLICAS = 4, CP_FORM_COUNT = 36 };
+
+int cp_rows(CpRoute r);     /* source rows */
+int cp_chunks(CpRoute r);   /* 16-byte chunks per row */
+int cp_replicas(CpRoute r); /* lanes each row lands in */
+int cp_tmem_cols(CpRoute r);
+/* The image: row row's replica k lands in lane taddr's lane + cp_lane(...), and its chunk c, word w in
+   column taddr's column + cp_col(c, w). The apply check, copy, --print-image and --draw read only these. */
+int cp_lane(CpRoute r, int row, int replica);
+int cp_col(int chunk, int word);
+CpForm cp_form_at(int i); /* the forms in a fixed order, i < CP_FORM_COUNT */
+/* Parses "tcgen05.cp.cta_group::N.SHAPE[.MULTICAST][.DECOMP]"; on failure a one-line reason. */
+bool cp_form_parse(const char *text, CpForm *out, char *why, size_t whylen);
+const char *cp_form_spelling(const CpForm *f); /* the PTX opcode, from the row's slots */
+const char *cp_decomp_name(CpDecomp d);        /* "b8x16.b6x16_p32", ...; "" for none */
+/* Prints row / chunk -> lanes, columns for one form, the format of --print-image. */
+void cp_image_print(FILE *out, const CpForm *f);
+/* One 16-byte source chunk as the form's decompression leaves it in TMEM (runtime/tilec_cp.h);
+   b6_high places an fp6 value in bits 6..1 instead of 5..0 (the UNSETTLED switch of docs/cp.md). */
+void cp_decompress_chunk(CpDecomp d, bool b6_high, const uint8_t in[CP_CHUNK_BYTES], uint8_t out[CP_CHUNK_BYTES]);
 
 #endif
