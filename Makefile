@@ -87,6 +87,7 @@ $(B)/obj/parser.o: build/parser.c
 $(OBJS): src/tilec.h build/parser.h
 $(B)/obj/emit_emu.o: build/tilec_emu.inc
 $(B)/obj/minifloat.o: build/tilec_minifloat.inc runtime/tilec_minifloat.h
+$(B)/obj/isa.o: runtime/tilec_cp.h
 
 $(B)/tilec: $(OBJS)
 	$(CC) $(LDFLAGS) $(SAN) -o $@ $(OBJS) $(LDLIBS)

@@ -1,0 +1,281 @@
+/* test_cp.c: the tcgen05.cp forms of isa.c against the golden file written from the PTX ISA's shapes
+ * (tools/cp-image-golden.py, not from tilec), the form parser's refusals, and the decompression of a chunk. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tilec.h"
+#include "unit.h"
+
+static CpForm
+must_parse_cp(const char *text)
+{
+	CpForm f;
+	char why[256] = "";
+	ck_assert_msg(cp_form_parse(text, &f, why, sizeof why), "'%s' refused: %s", text, why);
+	return f;
+}
+
+static int
+form_index(CpForm f)
+{
+	for (int i = 0; i < CP_FORM_COUNT; i++) {
+		CpForm g = cp_form_at(i);
+		if (g.route == f.route && g.decomp == f.decomp && g.cta_group == f.cta_group)
+			return i;
+	}
+	ck_abort_msg("form not in cp_form_at");
+	return -1;
+}
+
+/* Every line of the golden is one (form, row, chunk) with its lanes, sorted, and its columns "a..b";
+   every form of the table has each of its rows and chunks there exactly once. */
+START_TEST(golden_cp_images)
+{
+	const char *dir = getenv("TILEC_GOLDEN_DIR");
+	char path[4096];
+	snprintf(path, sizeof path, "%s/tcgen05_cp_images.tsv", dir && *dir ? dir : "tests/data");
+	FILE *f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "cannot open %s (run from the repository root or set TILEC_GOLDEN_DIR)", path);
+	static unsigned char seen[CP_FORM_COUNT][128][2];
+	memset(seen, 0, sizeof seen);
+	char line[512];
+	int lineno = 0, cells = 0;
+	while (fgets(line, sizeof line, f)) {
+		lineno++;
+		size_t len = strlen(line);
+		ck_assert_msg(len > 0 && line[len - 1] == '\n', "%s:%d: line too long or unterminated", path, lineno);
+		line[--len] = 0;
+		if (line[0] == '#' || len == 0)
+			continue;
+		char *field[5];
+		field[0] = line;
+		for (int i = 1; i < 5; i++) {
+			char *tab = strchr(field[i - 1], '\t');
+			ck_assert_msg(tab != NULL, "%s:%d: expected 5 tab-separated fields", path, lineno);
+			*tab = 0;
+			field[i] = tab + 1;
+		}
+		CpForm form = must_parse_cp(field[0]);
+		int row = atoi(field[1]), chunk = atoi(field[2]);
+		ck_assert_msg(row >= 0 && row < cp_rows(form.route) && chunk >= 0 && chunk < cp_chunks(form.route),
+		              "%s:%d: row %d chunk %d outside %s", path, lineno, row, chunk, field[0]);
+		int want[CP_MAX_REPLICAS + 1], nwant = 0;
+		for (char *p = field[3], *end; *p; p = *end == ',' ? end + 1 : end) {
+			ck_assert_int_lt(nwant, CP_MAX_REPLICAS + 1);
+			want[nwant++] = (int)strtol(p, &end, 10);
+			ck_assert_msg(end != p, "%s:%d: bad lane list", path, lineno);
+		}
+		ck_assert_msg(nwant == cp_replicas(form.route), "%s:%d: %d lanes, tilec has %d replicas", path, lineno, nwant,
+		              cp_replicas(form.route));
+		int got[CP_MAX_REPLICAS];
+		for (int k = 0; k < nwant; k++)
+			got[k] = cp_lane(form.route, row, k);
+		for (int a = 0; a < nwant; a++) /* sorted, as the golden writes them */
+			for (int b = a + 1; b < nwant; b++)
+				if (got[b] < got[a]) {
+					int t = got[a];
+					got[a] = got[b];
+					got[b] = t;
+				}
+		for (int k = 0; k < nwant; k++)
+			ck_assert_msg(got[k] == want[k], "%s row %d chunk %d: golden lane %d, tilec %d", field[0], row, chunk,
+			              want[k], got[k]);
+		int c0 = -1, c1 = -1;
+		ck_assert_msg(sscanf(field[4], "%d..%d", &c0, &c1) == 2, "%s:%d: bad columns", path, lineno);
+		ck_assert_msg(cp_col(chunk, 0) == c0 && cp_col(chunk, CP_CHUNK_WORDS - 1) == c1,
+		              "%s row %d chunk %d: golden columns %d..%d, tilec %d..%d", field[0], row, chunk, c0, c1,
+		              cp_col(chunk, 0), cp_col(chunk, CP_CHUNK_WORDS - 1));
+		int i = form_index(form);
+		ck_assert_msg(!seen[i][row][chunk], "%s:%d: %s row %d chunk %d twice", path, lineno, field[0], row, chunk);
+		seen[i][row][chunk] = 1;
+		cells++;
+	}
+	fclose(f);
+	for (int i = 0; i < CP_FORM_COUNT; i++) {
+		CpForm form = cp_form_at(i);
+		for (int r = 0; r < cp_rows(form.route); r++)
+			for (int c = 0; c < cp_chunks(form.route); c++)
+				ck_assert_msg(seen[i][r][c], "%s row %d chunk %d missing from the golden", cp_form_spelling(&form), r, c);
+	}
+	ck_assert_int_eq(cells, 3312);
+	pool_free_all();
+}
+END_TEST
+
+/* 36 distinct spellings, each parsed back to its form; the table's sizes as TCGEN05.md 10.1 lists them. */
+START_TEST(forms_round_trip)
+{
+	for (int i = 0; i < CP_FORM_COUNT; i++) {
+		CpForm f = cp_form_at(i);
+		const char *text = cp_form_spelling(&f);
+		ck_assert_int_eq(form_index(must_parse_cp(text)), i);
+		for (int j = 0; j < i; j++) {
+			CpForm g = cp_form_at(j);
+			ck_assert_str_ne(text, cp_form_spelling(&g));
+		}
+	}
+	static const int bytes[CP_ROUTE_COUNT] = {4096, 128, 2048, 1024, 1024, 512};
+	for (int r = 0; r < CP_ROUTE_COUNT; r++)
+		ck_assert_int_eq(cp_rows((CpRoute)r) * cp_chunks((CpRoute)r) * CP_CHUNK_BYTES, bytes[r]);
+	CpForm f = must_parse_cp("tcgen05.cp.cta_group::2.32x128b.warpx4.b8x16.b4x16_p64");
+	ck_assert_int_eq(f.route, CP_32X128B_WARPX4);
+	ck_assert_int_eq(f.decomp, CPD_B4X16_P64);
+	ck_assert_int_eq(f.cta_group, 2);
+	pool_free_all();
+}
+END_TEST
+
+/* No two (row, chunk, replica, word) of a form on one cell, every cell inside lanes 0..127 and the form's columns. */
+START_TEST(image_cells_distinct)
+{
+	for (int r = 0; r < CP_ROUTE_COUNT; r++) {
+		static unsigned char cell[TMEM_LANES][8];
+		memset(cell, 0, sizeof cell);
+		CpRoute route = (CpRoute)r;
+		int n = 0;
+		for (int row = 0; row < cp_rows(route); row++)
+			for (int k = 0; k < cp_replicas(route); k++)
+				for (int c = 0; c < cp_chunks(route); c++)
+					for (int w = 0; w < CP_CHUNK_WORDS; w++) {
+						int lane = cp_lane(route, row, k), col = cp_col(c, w);
+						ck_assert(lane >= 0 && lane < TMEM_LANES && col >= 0 && col < cp_tmem_cols(route));
+						ck_assert_msg(!cell[lane][col], "route %d: lane %d col %d twice", r, lane, col);
+						cell[lane][col] = 1;
+						n++;
+					}
+		ck_assert_int_eq(n, cp_rows(route) * cp_replicas(route) * cp_tmem_cols(route));
+	}
+}
+END_TEST
+
+static void
+expect_cp_refused(const char *text, const char *want)
+{
+	char why[512] = "";
+	ck_assert_msg(!cp_form_parse(text, NULL, why, sizeof why), "'%s' accepted", text);
+	ck_assert_msg(strstr(why, want) != NULL, "'%s': reason '%s' lacks '%s'", text, why, want);
+	ck_assert_msg(strchr(why, '\n') == NULL, "'%s': reason is more than one line", text);
+}
+
+START_TEST(parse_refusals)
+{
+	expect_cp_refused("tcgen05.cp.128x128b", "needs .cta_group::1 or .cta_group::2");
+	expect_cp_refused("tcgen05.cp.cta_group::3.128x128b", "needs .cta_group::1 or .cta_group::2");
+	expect_cp_refused("tcgen05.cp.cta_group::1", "needs a shape: 128x256b, 4x256b, 128x128b, 64x128b, 32x128b");
+	expect_cp_refused("tcgen05.cp.cta_group::1.128x64b", "unknown tcgen05.cp shape '128x64b'");
+	expect_cp_refused("tcgen05.cp.cta_group::1.64x128b", "needs a multicast after 64x128b: .warpx2::02_13 or .warpx2::01_23");
+	expect_cp_refused("tcgen05.cp.cta_group::1.64x128b.b8x16.b4x16_p64", "needs a multicast after 64x128b");
+	expect_cp_refused("tcgen05.cp.cta_group::1.32x128b", "needs a multicast after 32x128b: .warpx4");
+	expect_cp_refused("tcgen05.cp.cta_group::1.64x128b.warpx4", "'.warpx4' is not a multicast of 64x128b");
+	expect_cp_refused("tcgen05.cp.cta_group::1.32x128b.warpx2::01_23", "it takes .warpx4");
+	expect_cp_refused("tcgen05.cp.cta_group::1.128x128b.warpx4", "128x128b takes no multicast, found '.warpx4'");
+	expect_cp_refused("tcgen05.cp.cta_group::1.4x256b.warpx2::02_13", "4x256b takes no multicast");
+	expect_cp_refused("tcgen05.cp.cta_group::1.128x256b.b8x16", "a decompression is .b8x16.b6x16_p32 or .b8x16.b4x16_p64");
+	expect_cp_refused("tcgen05.cp.cta_group::1.128x256b.b6x16_p32", "unexpected '.b6x16_p32' after 128x256b");
+	expect_cp_refused("tcgen05.cp.cta_group::1.128x256b.b8x16.b4x16_p64.b32", "unexpected '.b32' after .b8x16.b4x16_p64");
+	expect_cp_refused("tcgen05.ld.sync.aligned.32x32b.x1.b32", "is not a tcgen05.cp opcode");
+	expect_cp_refused("tcgen05.cp.cta_group::1.a.b.c.d.e.f.g.h.i.j.k.l.m.n.o", "too many '.' parts");
+	pool_free_all();
+}
+END_TEST
+
+/* The fp6 chunk of 16 values, packed as TCGEN05.md 10.4 says: value k at bits 6k.. of a little-endian integer. */
+static void
+pack_fp6(const unsigned v[16], uint8_t chunk[16])
+{
+	memset(chunk, 0xa5, 16); /* the padding: must not reach the output */
+	memset(chunk, 0, 12);
+	for (int k = 0; k < 16; k++)
+		for (int b = 0; b < 6; b++)
+			if (v[k] >> b & 1)
+				chunk[(6 * k + b) / 8] |= (uint8_t)(1u << ((6 * k + b) % 8));
+}
+
+START_TEST(decompress_chunks)
+{
+	uint8_t in[16], out[16];
+	for (int i = 0; i < 16; i++)
+		in[i] = (uint8_t)(17 * i + 3);
+	cp_decompress_chunk(CPD_NONE, false, in, out);
+	ck_assert(memcmp(in, out, 16) == 0);
+
+	/* fp4: byte i holds values 2i (low nibble) and 2i+1; output byte k = value k << 2; padding ignored */
+	static const uint8_t fp4[16] = {0x21, 0x43, 0x65, 0x87, 0xa9, 0xcb, 0xed, 0x0f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+	static const uint8_t fp4_out[16] = {0x04, 0x08, 0x0c, 0x10, 0x14, 0x18, 0x1c, 0x20,
+	                                    0x24, 0x28, 0x2c, 0x30, 0x34, 0x38, 0x3c, 0x00};
+	cp_decompress_chunk(CPD_B4X16_P64, false, fp4, out);
+	ck_assert(memcmp(out, fp4_out, 16) == 0);
+	cp_decompress_chunk(CPD_B4X16_P64, true, fp4, out); /* the switch is about fp6 alone */
+	ck_assert(memcmp(out, fp4_out, 16) == 0);
+
+	/* fp6: every 6-bit value at every place, both placements of the switch */
+	for (unsigned base = 0; base < 64; base++) {
+		unsigned v[16];
+		for (int k = 0; k < 16; k++)
+			v[k] = (base + 5 * (unsigned)k) & 63;
+		uint8_t chunk[16];
+		pack_fp6(v, chunk);
+		cp_decompress_chunk(CPD_B6X16_P32, false, chunk, out);
+		for (int k = 0; k < 16; k++)
+			ck_assert_int_eq(out[k], v[k]);
+		cp_decompress_chunk(CPD_B6X16_P32, true, chunk, out);
+		for (int k = 0; k < 16; k++)
+			ck_assert_int_eq(out[k], v[k] << 1);
+	}
+	/* a worked value: 0x3f at value 0 only is byte 0 = 0x3f; at value 1 it spans bytes 0 and 1 */
+	memset(in, 0, 16);
+	in[0] = 0xc0;
+	in[1] = 0x0f;
+	cp_decompress_chunk(CPD_B6X16_P32, false, in, out);
+	ck_assert_int_eq(out[0], 0);
+	ck_assert_int_eq(out[1], 0x3f);
+	ck_assert_int_eq(out[2], 0);
+}
+END_TEST
+
+START_TEST(print_format)
+{
+	CpForm form = must_parse_cp("tcgen05.cp.cta_group::1.64x128b.warpx2::01_23");
+	FILE *f = tmpfile();
+	ck_assert(f != NULL);
+	cp_image_print(f, &form);
+	long len = ftell(f);
+	char *s = malloc((size_t)len + 1);
+	rewind(f);
+	ck_assert_int_eq(fread(s, 1, (size_t)len, f), (size_t)len);
+	s[len] = 0;
+	fclose(f);
+	ck_assert(strncmp(s, "tcgen05.cp.cta_group::1.64x128b.warpx2::01_23: 64 rows x 1 chunk of 16 bytes (1024 bytes)", 89) == 0);
+	ck_assert(strstr(s, "\nrow 0: c0=lanes 0,32 cols 0..3\n") != NULL);
+	ck_assert(strstr(s, "\nrow 33: c0=lanes 65,97 cols 0..3\n") != NULL);
+	int lines = 0;
+	for (char *p = s; *p; p++)
+		lines += *p == '\n';
+	ck_assert_int_eq(lines, 65);
+	free(s);
+	pool_free_all();
+}
+END_TEST
+
+#define ADD_CASE(suite, test)                     \
+	do {                                          \
+		TCase *tc = tcase_create(#test);          \
+		tcase_set_timeout(tc, 60);                \
+		tcase_add_test(tc, test);                 \
+		suite_add_tcase(suite, tc);               \
+	} while (0)
+
+static Suite *
+cp_suite(void)
+{
+	Suite *s = suite_create("cp");
+	ADD_CASE(s, golden_cp_images);
+	ADD_CASE(s, forms_round_trip);
+	ADD_CASE(s, image_cells_distinct);
+	ADD_CASE(s, parse_refusals);
+	ADD_CASE(s, decompress_chunks);
+	ADD_CASE(s, print_format);
+	return s;
+}
+
+UNIT_MAIN(cp_suite)
