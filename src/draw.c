@@ -1,4 +1,4 @@
-/* draw.c: tilec --draw: SVG pictures of a tcgen05.ld/st image and of the mapping of one apply. */
+/* draw.c: tilec --draw: SVG pictures of a tcgen05.ld/st or tcgen05.cp image and of the mapping of one apply. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -309,6 +309,43 @@ draw_opcode(const Opcode *op, Buf *out)
 		}
 		draw_grid(&p, &g);
 	}
+	finish(&p, name, out);
+}
+
+/* A tcgen05.cp form: which source row, chunk and word each TMEM cell receives; the colour is the
+   source row's (row % 32, so the replicas of a row share it). */
+static void
+draw_cp_form(const CpForm *f, Buf *out)
+{
+	const char *name = cp_form_spelling(f);
+	Picture p = {0};
+	int rows = cp_rows(f->route), chunks = cp_chunks(f->route), cols = cp_tmem_cols(f->route), lanes = 0;
+	for (int r = 0; r < rows; r++)
+		for (int k = 0; k < cp_replicas(f->route); k++)
+			if (cp_lane(f->route, r, k) + 1 > lanes)
+				lanes = cp_lane(f->route, r, k) + 1;
+	line_of_text(&p, "title", 15, "%s", name);
+	line_of_text(&p, "sub", 11, "One thread issues it: %d shared-memory rows of %d 16-byte chunk%s (the descriptor's walk) "
+	             "into TMEM lanes and 32-bit columns counted from taddr.", rows, chunks, chunks == 1 ? "" : "s");
+	line_of_text(&p, "sub", 11, "Each cell: the source row (rowN) and its chunk and word (cC.wW: bytes 4W..4W+3 of chunk C)%s.",
+	             cp_replicas(f->route) > 1 ? "; a multicast writes every row into several lanes" : "");
+	if (f->decomp != CPD_NONE)
+		line_of_text(&p, "sub", 11, ".%s: each chunk's first %s bytes become its 16 bytes, one value a byte.",
+		             cp_decomp_name(f->decomp), f->decomp == CPD_B4X16_P64 ? "8" : "12");
+	legend(&p, "Colour: the source row modulo 32 (lane N: rows N, N + 32, ...).", false);
+	Grid g = grid_new(lanes, cols);
+	g.rep_units = CP_CHUNK_WORDS;
+	g.title = "rows: TMEM lanes from taddr; columns: 32-bit columns from taddr";
+	for (int r = 0; r < rows; r++)
+		for (int k = 0; k < cp_replicas(f->route); k++)
+			for (int c = 0; c < chunks; c++)
+				for (int w = 0; w < CP_CHUNK_WORDS; w++) {
+					Cell *cell = &g.cells[cp_lane(f->route, r, k) * cols + cp_col(c, w)];
+					cell->colour = r % 32;
+					snprintf(cell->text[0], sizeof cell->text[0], "row%d", r);
+					snprintf(cell->text[1], sizeof cell->text[1], "c%d.w%d", c, w);
+				}
+	draw_grid(&p, &g);
 	finish(&p, name, out);
 }
 
@@ -801,6 +838,17 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 int
 draw_command(const char *what, List *include_dirs, Buf *svg)
 {
+	const IsaInstr *family = isa_family(what);
+	if (family && family->kind == TC_CP) {
+		CpForm f;
+		char why[256];
+		if (!cp_form_parse(what, &f, why, sizeof why)) {
+			error(no_loc, "%s", why);
+			return 2;
+		}
+		draw_cp_form(&f, svg);
+		return 0;
+	}
 	if (strncmp(what, "tcgen05.", 8) == 0) {
 		Opcode op;
 		char why[256];

@@ -90,6 +90,36 @@ for what in tcgen05.ld.sync.aligned.32x32b.x1.b32 tcgen05.ld.sync.aligned.16x64b
 	fi
 done
 
+# tcgen05.cp forms: every route, a decompression and cta_group::2; every TMEM cell of the image is drawn
+# once, labelled with its source row (rows x replicas x chunks x 4 words).
+for what in tcgen05.cp.cta_group::1.128x256b tcgen05.cp.cta_group::1.4x256b tcgen05.cp.cta_group::1.128x128b \
+	tcgen05.cp.cta_group::1.64x128b.warpx2::02_13 tcgen05.cp.cta_group::1.64x128b.warpx2::01_23 \
+	tcgen05.cp.cta_group::1.32x128b.warpx4 tcgen05.cp.cta_group::2.32x128b.warpx4.b8x16.b4x16_p64; do
+	name=${what#tcgen05.}
+	name=$(echo "$name" | tr ':' '_')
+	picture "$name" "$what" || continue
+	svg=$tmp/$name.svg
+	case $what in
+	*128x256b) cells=$((128 * 2 * 4)) ;; *4x256b) cells=$((4 * 2 * 4)) ;; *128x128b) cells=$((128 * 4)) ;;
+	*64x128b*) cells=$((64 * 2 * 4)) ;; *) cells=$((32 * 4 * 4)) ;;
+	esac
+	got=$(grep -c '^<text x="[0-9]*" y="[0-9]*">row[0-9]*</text>$' "$svg")
+	if [ "$got" != "$cells" ]; then
+		fail "$name" "$got cells labelled with a source row, expected $cells"
+	elif ! grep -q "<title>$what</title>" "$svg"; then
+		fail "$name" "the title is not the opcode"
+	else
+		echo "PASS draw/$name"
+	fi
+done
+if "$tilec" --draw tcgen05.cp.cta_group::1.64x128b -o "$tmp/bad.svg" 2>"$tmp/err"; then
+	fail cp-refused "an illegal tcgen05.cp form was drawn"
+elif [ -e "$tmp/bad.svg" ] || ! grep -q 'needs a multicast after 64x128b' "$tmp/err"; then
+	fail cp-refused "no reason, or a partial picture"
+else
+	echo "PASS draw/cp-refused"
+fi
+
 # apply NAME FILE:LINE BAD FIRST: the picture of an apply, with BAD cells marked as not matching the
 # image, FIRST of them (0 or 1) as the first mismatch that the check reports.
 apply() {
