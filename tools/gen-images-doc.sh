@@ -163,3 +163,42 @@ line=$(grep -n 'copy(r, tv)' examples/copy/per_warp_slots.tile | cut -d: -f1)
 draw "examples/copy/per_warp_slots.tile:$line" per_warp_slots-copy
 line=$(grep -n 'copy(' tests/golden/copy_no_match.tile | head -n 1 | cut -d: -f1)
 draw "tests/golden/copy_no_match.tile:$line" copy_no_match 2>/dev/null
+
+# tcgen05.cp: the routes' facts from the header of each form's image, two pictures and two images.
+cat <<'INTRO'
+
+## tcgen05.cp images
+
+A `tcgen05.cp` copies rows of shared memory into TMEM ([cp.md](cp.md)): chunk c (16 bytes) of source
+row r lands in columns 4c..4c+3 of the lanes the route gives row r. The routes, from
+`tilec --print-image` (decompression and `cta_group::2` do not change the image):
+
+| route | source rows x chunks (bytes) | lanes x columns written |
+|---|---|---|
+INTRO
+for route in 128x256b 4x256b 128x128b 64x128b.warpx2::02_13 64x128b.warpx2::01_23 32x128b.warpx4; do
+	head=$("$tilec" --print-image "tcgen05.cp.cta_group::1.$route" | sed -n 1p)
+	src=$(echo "$head" | sed -n 's/^[^ ]*: \([0-9]* rows x [0-9]* chunks* of 16 bytes ([0-9]* bytes)\).*/\1/p')
+	dst=$(echo "$head" | sed -n 's/.* -> \([0-9]* lanes of [0-9.]* x [0-9]* columns\).*/\1/p')
+	if [ -z "$src" ] || [ -z "$dst" ]; then
+		echo "$0: cannot read the $route facts from $tilec --print-image" >&2
+		exit 1
+	fi
+	echo "| \`$route\` | $src | $dst |"
+done
+cat <<'INTRO'
+
+`tilec --draw FORM -o FILE.svg` draws a form: TMEM lanes from the address as rows, each cell
+labelled with the source row and its chunk and word, coloured by the source row (the replicas of a
+multicast share the colour). The scale-factor form, every row in all four warps' quarters:
+
+![the image of tcgen05.cp.cta_group::1.32x128b.warpx4](images/cp.32x128b.warpx4.svg)
+
+`64x128b.warpx2::01_23`: rows 0..31 to warps 0 and 1, rows 32..63 to warps 2 and 3:
+
+![the image of tcgen05.cp.cta_group::1.64x128b.warpx2::01_23](images/cp.64x128b.warpx2_01_23.svg)
+INTRO
+draw tcgen05.cp.cta_group::1.32x128b.warpx4 cp.32x128b.warpx4
+draw tcgen05.cp.cta_group::1.64x128b.warpx2::01_23 cp.64x128b.warpx2_01_23
+image tcgen05.cp.cta_group::1.4x256b
+image tcgen05.cp.cta_group::1.32x128b.warpx4
