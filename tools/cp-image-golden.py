@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """cp-image-golden.py: writes tests/data/tcgen05_cp_images.tsv, the image of every tcgen05.cp form, from the
-PTX ISA's description of the data-movement shapes (not from tilec's code).
+PTX ISA's description of the data-movement shapes (not from tilec's code), each lane cross-checked with
+TVM TIRx's B200-run table (below); the script stops if the two disagree.
 
 The PTX ISA ("tcgen05 Data Movement Shape") describes each shape by the warps of the warpgroup whose
 32-lane quarters of tensor memory receive the data: a shape of 128 rows fills all 128 lanes in order;
@@ -30,6 +31,23 @@ def lanes_of(shape, rows, warp_sets, r):
     return [r]
 
 
+# The second source: TVM TIRx's end-to-end cp tests (apache/tvm, tests/python/tirx/operator/tile_primitive/
+# cuda/copy_async/test_tcgen05_cp.py, run on a B200) describe each route as the lane of row r in ONE copy
+# and the lane offsets of the multicast replicas. Every lane the warp sets give must be what this gives.
+TVM_ONE_COPY = {
+    "128x256b": lambda r: r, "128x128b": lambda r: r, "4x256b": lambda r: 32 * r,
+    "warpx2::02_13": lambda r: r,  # rows 0-63 -> lanes 0-63
+    "warpx2::01_23": lambda r: r if r < 32 else r + 32,  # rows 32-63 -> lanes 64-95
+    "warpx4": lambda r: r,
+}
+TVM_REPLICA_OFFSETS = {None: [0], "warpx2::02_13": [0, 64], "warpx2::01_23": [0, 32], "warpx4": [0, 32, 64, 96]}
+
+
+def tvm_lanes(shape, multi, r):
+    one = TVM_ONE_COPY[multi if multi else shape](r)
+    return [one + off for off in TVM_REPLICA_OFFSETS[multi]]
+
+
 def main():
     print("# opcode\trow\tchunk\tlanes (relative to taddr)\tcolumns (relative to taddr)")
     for group in (1, 2):
@@ -42,6 +60,9 @@ def main():
                     name = ".".join(parts)
                     for r in range(rows):
                         lanes = lanes_of(shape, rows, warp_sets, r)
+                        if sorted(lanes) != sorted(tvm_lanes(shape, multi, r)):
+                            raise SystemExit("%s row %d: the PTX warp sets give lanes %s, TVM's table %s"
+                                             % (name, r, lanes, tvm_lanes(shape, multi, r)))
                         for c in range(chunks):
                             cols = "%d..%d" % (4 * c, 4 * c + 3)
                             print("%s\t%d\t%d\t%s\t%s" % (name, r, c, ",".join(map(str, sorted(lanes))), cols))
