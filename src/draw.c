@@ -838,16 +838,12 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 int
 draw_command(const char *what, List *include_dirs, Buf *svg)
 {
-	const IsaInstr *family = isa_family(what);
-	if (family && family->kind == TC_CP) {
-		CpForm f;
-		char why[256];
-		if (!cp_form_parse(what, &f, why, sizeof why)) {
-			error(no_loc, "%s", why);
-			return 2;
-		}
-		draw_cp_form(&f, svg);
-		return 0;
+	CpForm form;
+	int status;
+	if (cp_form_of_option(what, &form, &status)) {
+		if (status == 0)
+			draw_cp_form(&form, svg);
+		return status;
 	}
 	if (strncmp(what, "tcgen05.", 8) == 0) {
 		Opcode op;

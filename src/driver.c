@@ -520,15 +520,12 @@ print_image(const char *text)
 {
 	Opcode op;
 	char why[256];
-	const IsaInstr *family = isa_family(text);
-	if (family && family->kind == TC_CP) {
-		CpForm f;
-		if (!cp_form_parse(text, &f, why, sizeof why)) {
-			error(no_loc, "%s", why);
-			return 2;
-		}
-		cp_image_print(stdout, &f);
-		return 0;
+	CpForm form;
+	int status;
+	if (cp_form_of_option(text, &form, &status)) {
+		if (status == 0)
+			cp_image_print(stdout, &form);
+		return status;
 	}
 	if (!opcode_parse(text, &op, why, sizeof why)) {
 		error(no_loc, "%s", why);

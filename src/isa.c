@@ -858,6 +858,21 @@ done:
 	return ok;
 }
 
+bool
+cp_form_of_option(const char *text, CpForm *out, int *status)
+{
+	const IsaInstr *family = isa_family(text);
+	if (!family || family->kind != TC_CP)
+		return false;
+	char why[256];
+	*status = 0;
+	if (!cp_form_parse(text, out, why, sizeof why)) {
+		error(no_loc, "%s", why);
+		*status = 2;
+	}
+	return true;
+}
+
 void
 cp_image_print(FILE *out, const CpForm *f)
 {

@@ -1869,6 +1869,9 @@ int cp_col(int chunk, int word);
 CpForm cp_form_at(int i); /* the forms in a fixed order, i < CP_FORM_COUNT */
 /* Parses "tcgen05.cp.cta_group::N.SHAPE[.MULTICAST][.DECOMP]"; on failure a one-line reason. */
 bool cp_form_parse(const char *text, CpForm *out, char *why, size_t whylen);
+/* --print-image's and --draw's text as a cp form: false when it is no tcgen05.cp opcode; else true, with
+   *status 0 and the form in *out, or 2 once the reason is reported. */
+bool cp_form_of_option(const char *text, CpForm *out, int *status);
 const char *cp_form_spelling(const CpForm *f); /* the PTX opcode, from the row's slots */
 const char *cp_decomp_name(CpDecomp d);        /* "b8x16.b6x16_p32", ...; "" for none */
 /* Prints row / chunk -> lanes, columns for one form, the format of --print-image. */
