@@ -1880,4 +1880,53 @@ void cp_image_print(FILE *out, const CpForm *f);
    b6_high places an fp6 value in bits 6..1 instead of 5..0 (the UNSETTLED switch of docs/cp.md). */
 void cp_decompress_chunk(CpDecomp d, bool b6_high, const uint8_t in[CP_CHUNK_BYTES], uint8_t out[CP_CHUNK_BYTES]);
 
+/* ---------------------------------------------------------------- cp.c: a tcgen05.cp checked element by element */
+
+/* One element a cp moves, as its two operands place it: the bit of shared memory where its value starts
+   (from the shared tensor's first byte; 8 x the byte offset, or the bit of a packed fp4 / fp6 value) and
+   the TMEM places the tmem operand's layout gives it (one per replica), each as a lane and a byte
+   column (4 x the 32-bit column + the byte in the cell), relative to the tmem tensor's base. */
+typedef struct CpElem {
+	uint32_t smem_bit;
+	int nplaces;
+	int lane[CP_MAX_REPLICAS], byte[CP_MAX_REPLICAS];
+} CpElem;
+
+/* What cp_match finds wrong, first match in this order. */
+typedef enum CpFault {
+	CP_FITS,
+	CP_SIZE,        /* the elements do not fill the form's footprint: bytes (have) against the form's (want) */
+	CP_DECOMP_SIZE, /* a decompressing form moves one-byte TMEM values: elem_bytes (have) is not 1 */
+	CP_COLUMN,      /* the first TMEM column (have) is not a multiple of 4 */
+	CP_LANES,       /* the footprint from lane (have) passes lane 127 */
+	CP_REPLICAS,    /* elem has nplaces (have) TMEM places, the form writes each row to (want) lanes */
+	CP_TMEM_PLACE,  /* place (replica) of elem is no cell of the image from the first lane and column */
+	CP_TMEM_TWICE,  /* place (replica) of elem is the cell of elem other too */
+	CP_SPLIT,       /* the places of elem are cells of different source bytes (rows, chunks) */
+	CP_DESC,        /* no descriptor: its field (0 start, 1 LBO, 2 SBO) would be (have) bytes, not a multiple
+	                   of 16 below 256 KiB */
+	CP_SHARED,      /* the descriptor's walk reads elem's value at bit (want), its operand has it at (have) */
+} CpFault;
+
+typedef struct CpMismatch {
+	CpFault fault;
+	int elem, other, replica;
+	int row, chunk, byte;    /* CP_SHARED, CP_SPLIT: the source row, chunk and byte of the element's place */
+	int field;               /* CP_DESC */
+	int64_t have, want;
+} CpMismatch;
+
+/* What a fitting cp issues: its TMEM address relative to the tmem tensor's base, and the descriptor
+   of its source, its start relative to the shared tensor's first byte (the code adds that byte's address). */
+typedef struct CpPlan {
+	int lane0, col0;
+	SmemDesc desc;
+} CpPlan;
+
+/* Checks the n elements of a cp of form f, each elem_bytes in TMEM (1, 2 or 4), against its image:
+   every TMEM place one cell of the footprint from one first lane and column, every replica of a
+   multicast there, and one descriptor (derived from the elements: K-major, no swizzle) whose walk
+   reads each value where the shared operand has it. True and *plan, or false and *mm. */
+bool cp_match(const CpForm *f, const CpElem *elems, int n, int elem_bytes, CpPlan *plan, CpMismatch *mm);
+
 #endif

@@ -1,5 +1,6 @@
 /* test_cp.c: the tcgen05.cp forms of isa.c against the golden file written from the PTX ISA's shapes
- * (tools/cp-image-golden.py, not from tilec), the form parser's refusals, and the decompression of a chunk. */
+ * (tools/cp-image-golden.py, not from tilec), the form parser's refusals, the decompression of a chunk,
+ * and cp.c's element-by-element check with the descriptor it derives. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -257,6 +258,195 @@ START_TEST(print_format)
 }
 END_TEST
 
+/* ---------------------------------------------------------------- cp_match */
+
+/* Where the shared operand holds source row r's byte b (of its chunks * 16), by arrangement. */
+typedef enum Arrangement { ROW_MAJOR, CHUNK_MAJOR, ROWS_SWAPPED_3_4, START_8 } Arrangement;
+
+static uint32_t
+shared_byte(Arrangement a, CpRoute route, int r, int b)
+{
+	int chunks = cp_chunks(route), c = b / 16, j = b % 16;
+	switch (a) {
+	case ROW_MAJOR:
+		return (uint32_t)(r * chunks * 16 + b);
+	case CHUNK_MAJOR:
+		return (uint32_t)(c * cp_rows(route) * 16 + r * 16 + j);
+	case ROWS_SWAPPED_3_4:
+		return (uint32_t)((r == 3 ? 4 : r == 4 ? 3 : r) * chunks * 16 + b);
+	case START_8:
+		return (uint32_t)(8 + r * chunks * 16 + b);
+	}
+	return 0;
+}
+
+/* The elements of a cp of form text moving elem_bytes-byte values: source row r's byte b at
+   shared_byte(a, ...) (for a decompression, value b at bit 8 * chunk start + value_bits * (b % 16)),
+   in TMEM at the image's lanes from lane0 and byte column 4 * col0 + b. Returns their number. */
+static int
+elements(const char *text, int elem_bytes, Arrangement a, int value_bits, int lane0, int col0, CpElem *out)
+{
+	CpForm f = must_parse_cp(text);
+	int n = 0, per_row = cp_chunks(f.route) * 16;
+	for (int r = 0; r < cp_rows(f.route); r++)
+		for (int b = 0; b < per_row; b += elem_bytes) {
+			CpElem *e = &out[n++];
+			uint32_t chunk_start = shared_byte(a, f.route, r, b - b % 16);
+			e->smem_bit = value_bits == 8 ? 8 * shared_byte(a, f.route, r, b) : 8 * chunk_start + (uint32_t)(value_bits * (b % 16));
+			e->nplaces = cp_replicas(f.route);
+			for (int k = 0; k < e->nplaces; k++) {
+				e->lane[k] = lane0 + cp_lane(f.route, r, k);
+				e->byte[k] = 4 * col0 + b;
+			}
+		}
+	return n;
+}
+
+static CpElem cp_elems[4096];
+
+static CpMismatch
+expect_fault(const char *text, int n, int elem_bytes, CpFault want)
+{
+	CpForm f = must_parse_cp(text);
+	CpPlan plan;
+	CpMismatch mm;
+	ck_assert_msg(!cp_match(&f, cp_elems, n, elem_bytes, &plan, &mm), "%s accepted", text);
+	ck_assert_msg(mm.fault == want, "%s: fault %d, want %d", text, (int)mm.fault, (int)want);
+	return mm;
+}
+
+START_TEST(match_fits)
+{
+	const char *sf = "tcgen05.cp.cta_group::1.32x128b.warpx4";
+	CpForm f = must_parse_cp(sf);
+	CpPlan plan;
+	CpMismatch mm;
+	/* scale factors: u8 [32, 16] row-major into column 8: SBO 128, LBO 0, start 0 */
+	int n = elements(sf, 1, ROW_MAJOR, 8, 0, 8, cp_elems);
+	ck_assert(cp_match(&f, cp_elems, n, 1, &plan, &mm));
+	ck_assert_int_eq(plan.lane0, 0);
+	ck_assert_int_eq(plan.col0, 8);
+	ck_assert_int_eq(plan.desc.start, 0);
+	ck_assert_int_eq(plan.desc.sbo, 128);
+	ck_assert_int_eq(plan.desc.lbo, 0);
+	uint64_t bits;
+	ck_assert(smem_desc_encode(&plan.desc, &bits));
+	ck_assert_uint_eq(bits, UINT64_C(8) << 32 | UINT64_C(1) << 46);
+	/* the same bytes as f32 [32, 4] */
+	n = elements(sf, 4, ROW_MAJOR, 8, 0, 8, cp_elems);
+	ck_assert(cp_match(&f, cp_elems, n, 4, &plan, &mm));
+	/* 128x256b reads a row's second chunk at LBO: chunk-major [2][128][16] gives LBO 2048 */
+	f = must_parse_cp("tcgen05.cp.cta_group::2.128x256b");
+	n = elements("tcgen05.cp.cta_group::2.128x256b", 2, CHUNK_MAJOR, 8, 0, 0, cp_elems);
+	ck_assert(cp_match(&f, cp_elems, n, 2, &plan, &mm));
+	ck_assert_int_eq(plan.desc.lbo, 2048);
+	ck_assert_int_eq(plan.desc.sbo, 128);
+	/* 4 rows: SBO the canonical 128 (unused), LBO 64 */
+	f = must_parse_cp("tcgen05.cp.cta_group::1.4x256b");
+	n = elements("tcgen05.cp.cta_group::1.4x256b", 4, CHUNK_MAJOR, 8, 0, 4, cp_elems);
+	ck_assert(cp_match(&f, cp_elems, n, 4, &plan, &mm));
+	ck_assert_int_eq(plan.desc.lbo, 64);
+	ck_assert_int_eq(plan.col0, 4);
+	/* both warpx2 routes from a row-major [64, 16] tile, from lane 0 */
+	const char *x2[] = {"tcgen05.cp.cta_group::1.64x128b.warpx2::02_13", "tcgen05.cp.cta_group::1.64x128b.warpx2::01_23"};
+	for (int i = 0; i < 2; i++) {
+		f = must_parse_cp(x2[i]);
+		n = elements(x2[i], 1, ROW_MAJOR, 8, 0, 0, cp_elems);
+		ck_assert(cp_match(&f, cp_elems, n, 1, &plan, &mm));
+	}
+	/* fp4 values packed 16 to 8 bytes, one byte each in TMEM */
+	const char *b4 = "tcgen05.cp.cta_group::1.32x128b.warpx4.b8x16.b4x16_p64";
+	f = must_parse_cp(b4);
+	n = elements(b4, 1, ROW_MAJOR, 4, 0, 0, cp_elems);
+	ck_assert(cp_match(&f, cp_elems, n, 1, &plan, &mm));
+	pool_free_all();
+}
+END_TEST
+
+START_TEST(match_faults)
+{
+	const char *sf = "tcgen05.cp.cta_group::1.32x128b.warpx4";
+	int n = elements(sf, 1, ROW_MAJOR, 8, 0, 8, cp_elems);
+	CpMismatch mm = expect_fault(sf, n - 1, 1, CP_SIZE);
+	ck_assert_int_eq(mm.have, 511);
+	ck_assert_int_eq(mm.want, 512);
+
+	n = elements(sf, 1, ROW_MAJOR, 8, 0, 2, cp_elems);
+	mm = expect_fault(sf, n, 1, CP_COLUMN);
+	ck_assert_int_eq(mm.have, 2);
+
+	const char *full = "tcgen05.cp.cta_group::1.128x128b";
+	n = elements(full, 4, ROW_MAJOR, 8, 32, 0, cp_elems);
+	mm = expect_fault(full, n, 4, CP_LANES);
+	ck_assert_int_eq(mm.have, 32);
+
+	n = elements(sf, 1, ROW_MAJOR, 8, 0, 0, cp_elems);
+	cp_elems[17].nplaces = 1;
+	mm = expect_fault(sf, n, 1, CP_REPLICAS);
+	ck_assert_int_eq(mm.elem, 17);
+	ck_assert_int_eq(mm.have, 1);
+	ck_assert_int_eq(mm.want, 4);
+
+	n = elements(sf, 1, ROW_MAJOR, 8, 0, 0, cp_elems);
+	cp_elems[20].byte[2] += 16; /* replica 2 one chunk right: outside the 4 columns */
+	mm = expect_fault(sf, n, 1, CP_TMEM_PLACE);
+	ck_assert_int_eq(mm.elem, 20);
+	ck_assert_int_eq(mm.replica, 2);
+
+	n = elements(sf, 1, ROW_MAJOR, 8, 0, 0, cp_elems);
+	cp_elems[21].byte[1] = cp_elems[21].byte[0] + 1; /* replica 1 on another byte of the chunk */
+	mm = expect_fault(sf, n, 1, CP_SPLIT);
+	ck_assert_int_eq(mm.elem, 21);
+
+	n = elements(sf, 1, ROW_MAJOR, 8, 0, 0, cp_elems);
+	for (int k = 0; k < 4; k++)
+		cp_elems[5].byte[k] = cp_elems[4].byte[k];
+	mm = expect_fault(sf, n, 1, CP_TMEM_TWICE);
+	ck_assert_int_eq(mm.elem, 5);
+	ck_assert_int_eq(mm.other, 4);
+
+	/* rows 3 and 4 swapped in shared memory: the walk reads row 3 at 48, the operand has it at 64 */
+	n = elements(sf, 1, ROWS_SWAPPED_3_4, 8, 0, 0, cp_elems);
+	mm = expect_fault(sf, n, 1, CP_SHARED);
+	ck_assert_int_eq(mm.elem, 3 * 16);
+	ck_assert_int_eq(mm.row, 3);
+	ck_assert_int_eq(mm.have, 8 * 64);
+	ck_assert_int_eq(mm.want, 8 * 48);
+
+	/* a row-major [128, 32] tile: rows are 32 bytes apart, the walk's rows 0..7 16 */
+	const char *wide = "tcgen05.cp.cta_group::1.128x256b";
+	n = elements(wide, 1, ROW_MAJOR, 8, 0, 0, cp_elems);
+	mm = expect_fault(wide, n, 1, CP_SHARED);
+	ck_assert_int_eq(mm.row, 1);
+	ck_assert_int_eq(mm.chunk, 0);
+	ck_assert_int_eq(mm.have, 8 * 32);
+	ck_assert_int_eq(mm.want, 8 * 16);
+
+	n = elements(sf, 1, START_8, 8, 0, 0, cp_elems);
+	mm = expect_fault(sf, n, 1, CP_DESC);
+	ck_assert_int_eq(mm.field, 0);
+	ck_assert_int_eq(mm.have, 8);
+
+	/* fp4 data read as fp6: value 1 of each chunk at bit 4, the b6 walk reads it at bit 6 */
+	const char *b6 = "tcgen05.cp.cta_group::1.32x128b.warpx4.b8x16.b6x16_p32";
+	n = elements(b6, 1, ROW_MAJOR, 4, 0, 0, cp_elems);
+	mm = expect_fault(b6, n, 1, CP_SHARED);
+	ck_assert_int_eq(mm.elem, 1);
+	ck_assert_int_eq(mm.have, 4);
+	ck_assert_int_eq(mm.want, 6);
+	n = elements(b6, 2, ROW_MAJOR, 8, 0, 0, cp_elems);
+	expect_fault(b6, n, 2, CP_DECOMP_SIZE);
+
+	/* the 02_13 image checked as 01_23: row 0's replicas at lanes 0 and 64 are rows 0 and 32 there */
+	n = elements("tcgen05.cp.cta_group::1.64x128b.warpx2::02_13", 1, ROW_MAJOR, 8, 0, 0, cp_elems);
+	mm = expect_fault("tcgen05.cp.cta_group::1.64x128b.warpx2::01_23", n, 1, CP_SPLIT);
+	ck_assert_int_eq(mm.elem, 0);
+	ck_assert_int_eq(mm.replica, 1);
+	ck_assert_int_eq(mm.row, 32);
+	pool_free_all();
+}
+END_TEST
+
 #define ADD_CASE(suite, test)                     \
 	do {                                          \
 		TCase *tc = tcase_create(#test);          \
@@ -275,6 +465,8 @@ cp_suite(void)
 	ADD_CASE(s, parse_refusals);
 	ADD_CASE(s, decompress_chunks);
 	ADD_CASE(s, print_format);
+	ADD_CASE(s, match_fits);
+	ADD_CASE(s, match_faults);
 	return s;
 }
 
