@@ -648,27 +648,23 @@ image_print(FILE *out, const Opcode *op)
 
 /* ---------------------------------------------------------------- tcgen05.cp forms and images */
 
-/* Where source row r's replica k lands, relative to taddr's lane (TCGEN05.md 10.2; CUTLASS's
-   SM100_UTCCP_* and TVM's B200-run table agree, Triton names the two warpx2 routes the other way round). */
-static int cp_lanes_direct(int r, int k) { (void)k; return r; }
-static int cp_lanes_4x256b(int r, int k) { (void)k; return 32 * r; }
-static int cp_lanes_02_13(int r, int k) { return r + 64 * k; }
-static int cp_lanes_01_23(int r, int k) { return 64 * (r / 32) + r % 32 + 32 * k; }
-static int cp_lanes_warpx4(int r, int k) { return r + 32 * k; }
-
-/* The six routes: the one table the image functions read. Chunk c of a row goes to columns 4c..4c+3
-   of each of its lanes; the columns are the chunks times 4. */
+/* The six routes: the one table the image functions read (TCGEN05.md 10.2; CUTLASS's SM100_UTCCP_* and
+   TVM's B200-run table agree, Triton names the two warpx2 routes the other way round). Source row r's
+   replica k lands in lane (r / group) * group_step + (r % group) * row_step + k * replica_step from
+   taddr's lane (CpLaneRule, which the emulator's runtime/tilec_cp.h takes as it is); chunk c of a row
+   goes to columns 4c..4c+3 of each of its lanes. */
 static const struct CpRouteInfo {
 	const char *name; /* shape, and ".multicast" where the shape takes one */
 	int rows, chunks, replicas;
-	int (*lane)(int row, int replica);
+	CpLaneRule lanes;
 } cp_routes[CP_ROUTE_COUNT] = {
-	[CP_128X256B] = {"128x256b", 128, 2, 1, cp_lanes_direct},
-	[CP_4X256B] = {"4x256b", 4, 2, 1, cp_lanes_4x256b},
-	[CP_128X128B] = {"128x128b", 128, 1, 1, cp_lanes_direct},
-	[CP_64X128B_02_13] = {"64x128b.warpx2::02_13", 64, 1, 2, cp_lanes_02_13},
-	[CP_64X128B_01_23] = {"64x128b.warpx2::01_23", 64, 1, 2, cp_lanes_01_23},
-	[CP_32X128B_WARPX4] = {"32x128b.warpx4", 32, 1, 4, cp_lanes_warpx4},
+	/*                                                          group step row replica */
+	[CP_128X256B] = {"128x256b", 128, 2, 1,                    {128, 0, 1, 0}},
+	[CP_4X256B] = {"4x256b", 4, 2, 1,                          {128, 0, 32, 0}},
+	[CP_128X128B] = {"128x128b", 128, 1, 1,                    {128, 0, 1, 0}},
+	[CP_64X128B_02_13] = {"64x128b.warpx2::02_13", 64, 1, 2,   {128, 0, 1, 64}},
+	[CP_64X128B_01_23] = {"64x128b.warpx2::01_23", 64, 1, 2,   {32, 64, 1, 32}},
+	[CP_32X128B_WARPX4] = {"32x128b.warpx4", 32, 1, 4,         {128, 0, 1, 32}},
 };
 
 static const struct CpRouteInfo *
@@ -685,6 +681,7 @@ int cp_chunks(CpRoute r) { return cp_route(r)->chunks; }
 int cp_replicas(CpRoute r) { return cp_route(r)->replicas; }
 int cp_tmem_cols(CpRoute r) { return cp_route(r)->chunks * CP_CHUNK_WORDS; }
 int cp_col(int chunk, int word) { return CP_CHUNK_WORDS * chunk + word; }
+const CpLaneRule *cp_lane_rule(CpRoute r) { return &cp_route(r)->lanes; }
 
 int
 cp_lane(CpRoute r, int row, int replica)
@@ -692,7 +689,8 @@ cp_lane(CpRoute r, int row, int replica)
 	const struct CpRouteInfo *info = cp_route(r);
 	if (row < 0 || row >= info->rows || replica < 0 || replica >= info->replicas)
 		fatal("cp_lane: row %d, replica %d outside tcgen05.cp %s", row, replica, info->name);
-	return info->lane(row, replica);
+	const CpLaneRule *l = &info->lanes;
+	return row / l->group * l->group_step + row % l->group * l->row_step + replica * l->replica_step;
 }
 
 CpForm
@@ -880,7 +878,7 @@ cp_image_print(FILE *out, const CpForm *f)
 	int last = 0;
 	for (int r = 0; r < info->rows; r++)
 		for (int k = 0; k < info->replicas; k++)
-			last = info->lane(r, k) > last ? info->lane(r, k) : last;
+			last = cp_lane(f->route, r, k) > last ? cp_lane(f->route, r, k) : last;
 	fprintf(out, "%s: %d rows x %d chunk%s of 16 bytes (%d bytes) -> %d lanes of 0..%d x %d columns; row r, chunk c -> "
 	        "lanes, columns relative to taddr; word w of a chunk (bytes 4w..4w+3) in column 4c+w%s%s\n",
 	        cp_form_spelling(f), info->rows, info->chunks, info->chunks == 1 ? "" : "s",
@@ -894,7 +892,7 @@ cp_image_print(FILE *out, const CpForm *f)
 		for (int c = 0; c < info->chunks; c++) {
 			fprintf(out, " c%d=lanes ", c);
 			for (int k = 0; k < info->replicas; k++)
-				fprintf(out, "%s%d", k ? "," : "", info->lane(r, k));
+				fprintf(out, "%s%d", k ? "," : "", cp_lane(f->route, r, k));
 			fprintf(out, " cols %d..%d", cp_col(c, 0), cp_col(c, CP_CHUNK_WORDS - 1));
 		}
 		fputc('\n', out);

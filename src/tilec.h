@@ -1855,6 +1855,11 @@ typedef struct CpForm {
 	CpDecomp decomp;
 	int cta_group;
 } CpForm;
+/* The lanes of a route: source row r's replica k lands in lane (r / group) * group_step + (r % group) *
+   row_step + k * replica_step from taddr's lane. */
+typedef struct CpLaneRule {
+	int group, group_step, row_step, replica_step;
+} CpLaneRule;
 /* A source chunk is 16 bytes, 4 words of 4; one row lands in at most 4 lanes (warpx4). */
 enum { CP_CHUNK_BYTES = 16, CP_CHUNK_WORDS = 4, CP_MAX_REPLICAS = 4, CP_FORM_COUNT = 36 };
 
@@ -1865,6 +1870,7 @@ int cp_tmem_cols(CpRoute r);
 /* The image: row row's replica k lands in lane taddr's lane + cp_lane(...), and its chunk c, word w in
    column taddr's column + cp_col(c, w). The apply check, copy, --print-image and --draw read only these. */
 int cp_lane(CpRoute r, int row, int replica);
+const CpLaneRule *cp_lane_rule(CpRoute r); /* cp_lane's numbers, for the emulator's tl_cp_run */
 int cp_col(int chunk, int word);
 CpForm cp_form_at(int i); /* the forms in a fixed order, i < CP_FORM_COUNT */
 /* Parses "tcgen05.cp.cta_group::N.SHAPE[.MULTICAST][.DECOMP]"; on failure a one-line reason. */
