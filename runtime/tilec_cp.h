@@ -1,4 +1,4 @@
-// tilec_cp.h: tcgen05.cp's decompression of one 16-byte shared-memory chunk into the 16 TMEM bytes it becomes, one text for tilec and the emulator.
+// tilec_cp.h: tcgen05.cp on the emulator's cells: the decompression of one 16-byte shared-memory chunk into the 16 TMEM bytes it becomes, and one whole cp through its descriptor and its route's lanes; one text for tilec and the emulator.
 // The includer defines TL_CP_FN (the function's qualifiers). decomp follows tilec's CpDecomp: 0 none (the
 // chunk as it is), 1 b8x16.b6x16_p32, 2 b8x16.b4x16_p64. fp4: 16 values in the first 8 bytes, value 2i in
 // bits 3..0 of byte i and 2i+1 in bits 7..4; output byte k holds value k in bits 5..2. fp6: 16 values in the
@@ -23,6 +23,40 @@ tl_cp_decompress(unsigned decomp, unsigned b6_high, const unsigned char *in, uns
 			out[k] = in[k];
 		}
 	}
+}
+
+// One tcgen05.cp on the emulator's cells (lane-major, ncols 32-bit columns a lane): the descriptor desc
+// (K-major, no swizzle: layout code 0) reads source row r's chunk c at start + (r % 8) * 16 + (r / 8) * SBO
+// + c * LBO, an address into window; each chunk, decompressed, goes to columns (taddr & 0xffff) + 4c .. + 3
+// of the lanes (taddr >> 16) + (r / group) * group_step + (r % group) * row_step + k * replica_step, k below
+// replicas (tilec's CpLaneRule of the route). Returns 0, or 1 without writing when the descriptor's fixed
+// bits are wrong, it names a swizzle (shared tiles in swizzled layouts bring their own walk), or a cell
+// falls outside lanes 0..127 or the ncols columns.
+TL_CP_FN unsigned
+tl_cp_run(const unsigned char *window, unsigned long long desc, unsigned taddr, unsigned rows, unsigned chunks,
+          unsigned replicas, unsigned group, unsigned group_step, unsigned row_step, unsigned replica_step,
+          unsigned decomp, unsigned b6_high, unsigned *cells, unsigned ncols)
+{
+	unsigned start = (unsigned)(desc & 0x3fffu) << 4, lbo = (unsigned)((desc >> 16) & 0x3fffu) << 4;
+	unsigned sbo = (unsigned)((desc >> 32) & 0x3fffu) << 4, lane0 = taddr >> 16, col0 = taddr & 0xffffu;
+	if (((desc >> 46) & 7u) != 1u || (desc >> 49) != 0 || ((desc >> 14) & 3u) || ((desc >> 30) & 3u))
+		return 1;
+	for (unsigned r = 0; r < rows; r++)
+		for (unsigned k = 0; k < replicas; k++)
+			if (lane0 + r / group * group_step + r % group * row_step + k * replica_step >= 128 || col0 + 4 * chunks > ncols)
+				return 1;
+	for (unsigned r = 0; r < rows; r++)
+		for (unsigned c = 0; c < chunks; c++) {
+			unsigned char out[16];
+			tl_cp_decompress(decomp, b6_high, window + start + (r % 8) * 16 + (r / 8) * sbo + c * lbo, out);
+			for (unsigned k = 0; k < replicas; k++) {
+				unsigned lane = lane0 + r / group * group_step + r % group * row_step + k * replica_step;
+				for (unsigned w = 0; w < 4; w++)
+					cells[lane * ncols + col0 + 4 * c + w] = (unsigned)out[4 * w] | (unsigned)out[4 * w + 1] << 8 |
+					                                          (unsigned)out[4 * w + 2] << 16 | (unsigned)out[4 * w + 3] << 24;
+			}
+		}
+	return 0;
 }
 
 #endif

@@ -907,3 +907,14 @@ cp_decompress_chunk(CpDecomp d, bool b6_high, const uint8_t in[CP_CHUNK_BYTES], 
 {
 	tl_cp_decompress((unsigned)d, b6_high, in, out);
 }
+
+bool
+cp_run_cells(const CpForm *f, const uint8_t *window, uint64_t desc, uint32_t taddr, bool b6_high, uint32_t *cells,
+             int ncols)
+{
+	const struct CpRouteInfo *info = cp_route(f->route);
+	const CpLaneRule *l = &info->lanes;
+	return tl_cp_run(window, desc, taddr, (unsigned)info->rows, (unsigned)info->chunks, (unsigned)info->replicas,
+	                 (unsigned)l->group, (unsigned)l->group_step, (unsigned)l->row_step, (unsigned)l->replica_step,
+	                 (unsigned)f->decomp, b6_high, cells, (unsigned)ncols) == 0;
+}

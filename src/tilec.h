@@ -1885,6 +1885,12 @@ void cp_image_print(FILE *out, const CpForm *f);
 /* One 16-byte source chunk as the form's decompression leaves it in TMEM (runtime/tilec_cp.h);
    b6_high places an fp6 value in bits 6..1 instead of 5..0 (the UNSETTLED switch of docs/cp.md). */
 void cp_decompress_chunk(CpDecomp d, bool b6_high, const uint8_t in[CP_CHUNK_BYTES], uint8_t out[CP_CHUNK_BYTES]);
+/* One cp of form f as the emulator runs it (runtime/tilec_cp.h's tl_cp_run with the route's numbers): the
+   source through the 64-bit descriptor desc, addresses into window; the result in cells (lane-major,
+   ncols columns a lane) from taddr. False, nothing written, for a descriptor it cannot walk or a
+   footprint outside the cells. */
+bool cp_run_cells(const CpForm *f, const uint8_t *window, uint64_t desc, uint32_t taddr, bool b6_high, uint32_t *cells,
+                  int ncols);
 
 /* ---------------------------------------------------------------- cp.c: a tcgen05.cp checked element by element */
 

@@ -1,6 +1,6 @@
 /* test_cp.c: the tcgen05.cp forms of isa.c against the golden file written from the PTX ISA's shapes
  * (tools/cp-image-golden.py, not from tilec), the form parser's refusals, the decompression of a chunk,
- * and cp.c's element-by-element check with the descriptor it derives. */
+ * cp.c's element-by-element check with the descriptor it derives, and the emulator's cp through it. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -447,6 +447,66 @@ START_TEST(match_faults)
 }
 END_TEST
 
+/* The emulator's cp (runtime/tilec_cp.h) through the descriptor cp_match derives, for every form: each
+   TMEM byte of every replica is the source value of the element the image puts there (decompressed as
+   TCGEN05.md 10.4 says, written out here), and no cell outside the footprint changes. */
+START_TEST(run_every_form)
+{
+	enum { WINDOW = 1 << 16, BASE = 4096, NCOLS = 64, COL0 = 8 };
+	static uint8_t window[WINDOW];
+	static uint32_t cells[TMEM_LANES * NCOLS];
+	uint32_t x = 12345;
+	for (int i = 0; i < WINDOW; i++) {
+		x = x * 1103515245u + 12345u;
+		window[i] = (uint8_t)(x >> 16);
+	}
+	for (int i = 0; i < CP_FORM_COUNT; i++) {
+		CpForm f = cp_form_at(i);
+		const char *text = cp_form_spelling(&f);
+		int vb = f.decomp == CPD_B4X16_P64 ? 4 : f.decomp == CPD_B6X16_P32 ? 6 : 8;
+		int n = elements(text, 1, cp_chunks(f.route) > 1 ? CHUNK_MAJOR : ROW_MAJOR, vb, 0, COL0, cp_elems);
+		CpPlan plan;
+		CpMismatch mm;
+		ck_assert_msg(cp_match(&f, cp_elems, n, 1, &plan, &mm), "%s: fault %d", text, (int)mm.fault);
+		plan.desc.start += BASE;
+		uint64_t desc;
+		ck_assert(smem_desc_encode(&plan.desc, &desc));
+		for (int c = 0; c < TMEM_LANES * NCOLS; c++)
+			cells[c] = 0xdeadbeefu;
+		uint32_t taddr = (uint32_t)plan.lane0 << 16 | (uint32_t)plan.col0;
+		ck_assert_msg(cp_run_cells(&f, window, desc, taddr, false, cells, NCOLS), "%s refused", text);
+		int changed = 0;
+		for (int c = 0; c < TMEM_LANES * NCOLS; c++)
+			changed += cells[c] != 0xdeadbeefu;
+		ck_assert_int_eq(changed, cp_rows(f.route) * cp_replicas(f.route) * cp_tmem_cols(f.route));
+		for (int e = 0; e < n; e++) {
+			uint32_t bit = 8 * BASE + cp_elems[e].smem_bit;
+			unsigned pair = window[bit / 8] | (unsigned)window[bit / 8 + 1] << 8;
+			unsigned value = (pair >> (bit % 8)) & ((1u << vb) - 1);
+			unsigned want = vb == 4 ? value << 2 : value;
+			for (int k = 0; k < cp_elems[e].nplaces; k++) {
+				int lane = cp_elems[e].lane[k], byte = cp_elems[e].byte[k];
+				unsigned got = cells[lane * NCOLS + byte / 4] >> (8 * (byte % 4)) & 0xffu;
+				ck_assert_msg(got == want, "%s element %d replica %d: lane %d byte %d holds 0x%02x, want 0x%02x", text, e,
+				              k, lane, byte, got, want);
+			}
+		}
+	}
+	/* a swizzled descriptor, a footprint past lane 127: refused, nothing written */
+	CpForm f = must_parse_cp("tcgen05.cp.cta_group::1.128x128b");
+	SmemDesc d = {.start = BASE, .sbo = 128, .swizzle = SW_128B};
+	uint64_t desc;
+	ck_assert(smem_desc_encode(&d, &desc));
+	ck_assert(!cp_run_cells(&f, window, desc, 0, false, cells, NCOLS));
+	d.swizzle = SW_NONE;
+	ck_assert(smem_desc_encode(&d, &desc));
+	ck_assert(cp_run_cells(&f, window, desc, 0, false, cells, NCOLS));
+	ck_assert(!cp_run_cells(&f, window, desc, 1u << 16, false, cells, NCOLS));
+	ck_assert(!cp_run_cells(&f, window, desc, NCOLS - 2, false, cells, NCOLS));
+	pool_free_all();
+}
+END_TEST
+
 #define ADD_CASE(suite, test)                     \
 	do {                                          \
 		TCase *tc = tcase_create(#test);          \
@@ -467,6 +527,7 @@ cp_suite(void)
 	ADD_CASE(s, print_format);
 	ADD_CASE(s, match_fits);
 	ADD_CASE(s, match_faults);
+	ADD_CASE(s, run_every_form);
 	return s;
 }
 
