@@ -151,3 +151,19 @@ cp_match(const CpForm *f, const CpElem *elems, int n, int elem_bytes, CpPlan *pl
 	*plan = (CpPlan){.lane0 = lane0, .col0 = byte0 / 4, .desc = d};
 	return true;
 }
+
+bool
+cp_choose(const CpElem *elems, int n, int elem_bytes, CpDecomp decomp, int cta_group, CpForm *form, CpPlan *plan)
+{
+	/* one instruction moves them all or none does: the form whose footprint is the elements' bytes and
+	   whose image and walk fit; no two routes have one image, so at most one fits */
+	for (int r = 0; r < CP_ROUTE_COUNT; r++) {
+		CpForm f = {.route = (CpRoute)r, .decomp = decomp, .cta_group = cta_group};
+		CpMismatch mm;
+		if (cp_match(&f, elems, n, elem_bytes, plan, &mm)) {
+			*form = f;
+			return true;
+		}
+	}
+	return false;
+}

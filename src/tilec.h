@@ -1940,5 +1940,8 @@ typedef struct CpPlan {
    multicast there, and one descriptor (derived from the elements: K-major, no swizzle) whose walk
    reads each value where the shared operand has it. True and *plan, or false and *mm. */
 bool cp_match(const CpForm *f, const CpElem *elems, int n, int elem_bytes, CpPlan *plan, CpMismatch *mm);
+/* The form of one cp that moves the n elements (copy's choice: a multicast where the tmem layout
+   replicates rows), its plan in *plan; false when no form fits. */
+bool cp_choose(const CpElem *elems, int n, int elem_bytes, CpDecomp decomp, int cta_group, CpForm *form, CpPlan *plan);
 
 #endif

@@ -507,6 +507,28 @@ START_TEST(run_every_form)
 }
 END_TEST
 
+/* Each route's own elements choose that route, with its multicast; a footprint no form has, none. */
+START_TEST(choose_route)
+{
+	for (int r = 0; r < CP_ROUTE_COUNT; r++) {
+		CpForm want = {.route = (CpRoute)r, .decomp = CPD_NONE, .cta_group = 1}, got;
+		const char *text = cp_form_spelling(&want);
+		int n = elements(text, 1, cp_chunks(want.route) > 1 ? CHUNK_MAJOR : ROW_MAJOR, 8, 0, 4, cp_elems);
+		CpPlan plan;
+		ck_assert_msg(cp_choose(cp_elems, n, 1, CPD_NONE, 1, &got, &plan), "%s: no form chosen", text);
+		ck_assert_msg(got.route == want.route, "%s: chose %s", text, cp_form_spelling(&got));
+		ck_assert_int_eq(plan.col0, 4);
+	}
+	int n = elements("tcgen05.cp.cta_group::1.32x128b.warpx4", 1, ROW_MAJOR, 8, 0, 0, cp_elems);
+	for (int e = 0; e < n; e++)
+		cp_elems[e].nplaces = 3; /* three replicas: no route has them */
+	CpForm got;
+	CpPlan plan;
+	ck_assert(!cp_choose(cp_elems, n, 1, CPD_NONE, 1, &got, &plan));
+	pool_free_all();
+}
+END_TEST
+
 #define ADD_CASE(suite, test)                     \
 	do {                                          \
 		TCase *tc = tcase_create(#test);          \
@@ -528,6 +550,7 @@ cp_suite(void)
 	ADD_CASE(s, match_fits);
 	ADD_CASE(s, match_faults);
 	ADD_CASE(s, run_every_form);
+	ADD_CASE(s, choose_route);
 	return s;
 }
 
