@@ -1060,6 +1060,17 @@ mbar_publish(Walk *walk, Loc loc)
 	walk->mbar_unpublished = false;
 }
 
+/* A parameter is no mbarrier: barriers are a kernel's shared tensors, where lowering follows their use. */
+static bool
+mbar_param_ok(const Param *p)
+{
+	if (p->type != T_MBARRIER)
+		return true;
+	error(p->loc, "parameter '%s' has type %s; mbarriers are declared in a kernel's body, as shared tensors "
+	              "(shared full: %s[2];)", p->name, etype_name(T_MBARRIER), etype_name(T_MBARRIER));
+	return false;
+}
+
 /* The statement as written, for messages: "mbarrier.init", "commit", "cluster_sync". */
 static const char *
 mbar_stmt_name(MbarOp op)
@@ -1842,7 +1853,7 @@ lower_kernel(Walk *walk, Kernel *kd)
 				sym_poison(p->name, p->loc);
 				continue;
 			}
-			if (!minifloat_storage_ok(p->type, TK_GLOBAL, !p->has_shape, p->name, p->loc)) {
+			if (!mbar_param_ok(p) || !minifloat_storage_ok(p->type, TK_GLOBAL, !p->has_shape, p->name, p->loc)) {
 				sym_poison(p->name, p->loc);
 				continue;
 			}
@@ -2749,7 +2760,7 @@ lower_device(Walk *walk, Kernel *kd)
 				continue;
 			bool scalar = p->kind == PK_VALUE && !p->has_shape;
 			TensorKind where = p->kind == PK_SHARED ? TK_SHARED : p->kind == PK_VALUE ? TK_GLOBAL : TK_LOCAL;
-			if (!minifloat_storage_ok(p->type, where, scalar, p->name, p->loc)) {
+			if (!mbar_param_ok(p) || !minifloat_storage_ok(p->type, where, scalar, p->name, p->loc)) {
 				sym_poison(p->name, p->loc);
 				continue;
 			}
