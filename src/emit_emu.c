@@ -528,12 +528,12 @@ program_has(const Program *p, LKind kind)
 	return false;
 }
 
-/* runtime/tilec_emu_mbarrier.h as a C string (build/tilec_emu_mbarrier.inc), for the programs with mbarriers. */
+/* runtime/tilec_emu_mbarriers.h as a C string (build/tilec_emu_mbarriers.inc), for the programs with mbarriers. */
 static const char emu_mbarriers[] =
-#include "tilec_emu_mbarrier.inc"
+#include "tilec_emu_mbarriers.inc"
 	;
 
-/* An mbarrier statement as a call of tilec_emu_mbarrier.h: the barrier's element, its tensor's name and
+/* An mbarrier statement as a call of tilec_emu_mbarriers.h: the barrier's element, its tensor's name and
    index, the operand and the .tile line. */
 static void
 emu_mbar(CuWriter *w, const LStmt *s)

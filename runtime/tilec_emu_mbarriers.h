@@ -1,4 +1,4 @@
-// runtime/tilec_emu_mbarrier.h: the mbarriers of --target=emu (commit, cluster_sync and the statements
+// runtime/tilec_emu_mbarriers.h: the mbarriers of --target=emu (commit, cluster_sync and the statements
 // mbarrier.init / arrive / expect_tx / wait). tilec writes this text after tilec_emu.h into the programs
 // that use mbarriers only (src/emit_emu.c embeds it), so the output of every other program stays as it was.
 // On the GPU (sm_90 and later) these are the GPU's own mbarrier instructions; on the CPU a barrier has the
