@@ -41,10 +41,28 @@ typedef struct Walk {
 	bool pair_reported; /* a cta_group::2 without a CTA pair: said once per kernel */
 	Kernel *dev;        /* the device function whose body is being lowered (alone or inlined at a call) */
 	List mbar_tensors;  /* the shared mbarrier tensors declared so far (Tensor*) */
+	struct MbarLoop *mbar_loop; /* the innermost run-time loop being lowered, for the arrivals per trip */
 	bool mbar_unpublished; /* an mbarrier.init that no cta_sync or cluster_sync has published yet */
 } Walk;
 
 #define COPY_BUDGET (1 << 21)
+
+/* The arrivals of one trip of a run-time loop on one mbarrier tensor, at an element that changes with
+   the trip (the ring pattern full[k % S]): counted is false when one of them could not be counted. */
+typedef struct MbarTrip {
+	Tensor *t;
+	int64_t arrivals;
+	bool counted;
+	Loc first; /* its first arrive in the loop */
+} MbarTrip;
+
+typedef struct MbarLoop {
+	Loc loc;
+	List trips; /* MbarTrip* */
+	struct MbarLoop *outer;
+} MbarLoop;
+
+static void mbar_loop_end(Walk *walk, MbarLoop *loop);
 
 static bool
 within_copy_budget(Walk *walk, Stmt *s, int count)
@@ -832,7 +850,10 @@ lower_for(Walk *walk, Stmt *s)
 	List *split_list;
 	int split_at;
 	split_enter(walk, &split_list, &split_at);
+	MbarLoop loop = {s->loc, {0}, walk->mbar_loop};
+	walk->mbar_loop = &loop;
 	lower_branch(walk, &l->body, &s->body, s->loc);
+	mbar_loop_end(walk, &loop);
 	split_leave(walk, split_list, split_at);
 	protocol_join(walk->proto, f);
 	scope_pop();
@@ -948,6 +969,8 @@ lower_decl_checked(Walk *walk, Stmt *s)
 		if (t->type == T_MBARRIER) {
 			t->mbar_state = pool_alloc((size_t)t->count);
 			t->mbar_count = pool_alloc(sizeof(int) * (size_t)t->count);
+			t->mbar_arrivals = pool_alloc(sizeof(int64_t) * (size_t)t->count);
+			t->mbar_uncounted = pool_alloc((size_t)t->count);
 			list_push(&walk->mbar_tensors, t);
 		}
 		emit(walk, L_SHARED, s->loc)->tensor = t;
@@ -1190,6 +1213,79 @@ mbar_order(Walk *walk, Stmt *s, const char *stmt, Tensor *t, int elem)
 	return true;
 }
 
+/* Records the arrivals of an arrive (n, -1 where tilec cannot count them) or a commit (one: commit, -1 where
+   not counted) on t[elem] (elem -1: an index that varies): outside run-time loops toward the element's total,
+   inside one toward the innermost loop's trip when the element changes with the trip. */
+static void
+mbar_count_arrivals(Walk *walk, Stmt *s, Tensor *t, int elem, int64_t n, int64_t commit)
+{
+	int64_t arrivals = s->mbar_op == MB_COMMIT ? commit : n;
+	if (walk->mbar_loop && elem < 0) {
+		MbarTrip *trip = NULL;
+		for (int i = 0; i < walk->mbar_loop->trips.n && !trip; i++)
+			if (LIST_AT(walk->mbar_loop->trips, MbarTrip, i)->t == t)
+				trip = LIST_AT(walk->mbar_loop->trips, MbarTrip, i);
+		if (!trip) {
+			trip = pool_alloc(sizeof *trip);
+			trip->t = t;
+			trip->counted = true;
+			trip->first = s->loc;
+			list_push(&walk->mbar_loop->trips, trip);
+		}
+		if (arrivals < 0)
+			trip->counted = false;
+		else
+			trip->arrivals += arrivals;
+	}
+	int from = elem < 0 ? 0 : elem, to = elem < 0 ? t->count : elem + 1;
+	for (int e = from; e < to; e++) {
+		if (walk->mbar_loop || elem < 0 || arrivals < 0)
+			t->mbar_uncounted[e] = 1;
+		else
+			t->mbar_arrivals[e] += arrivals;
+	}
+}
+
+/* The end of a run-time loop: each trip that arrives on an element that changes with the trip completes
+   one phase of it, so a trip's counted arrivals equal the init count (the ring pattern). */
+static void
+mbar_loop_end(Walk *walk, MbarLoop *loop)
+{
+	walk->mbar_loop = loop->outer;
+	for (int i = 0; i < loop->trips.n; i++) {
+		MbarTrip *trip = LIST_AT(loop->trips, MbarTrip, i);
+		int count = trip->t->mbar_count[0];
+		for (int e = 1; e < trip->t->count; e++)
+			if (trip->t->mbar_count[e] != count)
+				count = 0;
+		if (!trip->counted || count == 0 || trip->arrivals == count)
+			continue;
+		error(trip->first, "each trip of this loop arrives %lld time%s on an element of '%s' that changes with the "
+		                   "trip, but its init expects %d arrivals per phase; the phases would not line up with the trips",
+		      (long long)trip->arrivals, trip->arrivals == 1 ? "" : "s", trip->t->name, count);
+		note(loop->loc, "the loop");
+		note(trip->t->mbar_init_loc, "initialised here");
+	}
+}
+
+/* The end of the kernel: an element whose arrivals tilec counted in full gets a whole number of phases. */
+static void
+mbar_end(Walk *walk)
+{
+	for (int i = 0; i < walk->mbar_tensors.n; i++) {
+		Tensor *t = LIST_AT(walk->mbar_tensors, Tensor, i);
+		for (int e = 0; e < t->count; e++) {
+			int64_t got = t->mbar_arrivals[e];
+			if (t->mbar_uncounted[e] || !t->mbar_count[e] || got % t->mbar_count[e] == 0)
+				continue;
+			error(t->mbar_init_loc, "the arrivals on '%s[%d]' add up to %lld, not a multiple of the %d its init "
+			                        "expects per phase; its last phase never completes", t->name, e, (long long)got,
+			      t->mbar_count[e]);
+			note(t->mbar_use_loc, "first used here");
+		}
+	}
+}
+
 /* cluster_sync: barrier.cluster arrive.release and wait.acquire, with the fences of a cta_sync and the one
    that publishes mbarrier inits. */
 static void
@@ -1277,10 +1373,15 @@ lower_mbar(Walk *walk, Stmt *s)
 				note(t->mbar_init_loc, "initialised here");
 				return;
 			}
+	if (s->mbar_op == MB_ARRIVE || s->mbar_op == MB_COMMIT)
+		mbar_count_arrivals(walk, s, t, elem, threads > 0 && known > 0 ? (int64_t)threads * known : -1,
+		                    s->mbar_op == MB_COMMIT && threads > 0 ? 1 : -1);
 	for (int e = from; e < to; e++) {
 		if (s->mbar_op == MB_INIT) {
 			t->mbar_state[e] = MBS_INIT;
 			t->mbar_count[e] = known > 0 ? (int)known : 0;
+			t->mbar_arrivals[e] = 0;
+			t->mbar_uncounted[e] = 0;
 		} else {
 			if (!(t->mbar_state[e] & MBS_USED) && !t->mbar_use_loc.file)
 				t->mbar_use_loc = s->loc;
@@ -1894,6 +1995,7 @@ lower_kernel(Walk *walk, Kernel *kd)
 	protocol_complete_copies(walk->proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, kd->loc);
 	place_waits(walk);
 	copy_explain_waits(k);
+	mbar_end(walk);
 	protocol_end(walk->proto, kd->name, kd->name_loc);
 	fence_prune(k);
 	/* the layouts' places and the views' maps served the checks; the code needs neither */

@@ -486,6 +486,8 @@ typedef struct Tensor {
 	/* TK_SHARED of mbarriers: per element, what lowering has seen so far (lower.c's MBS_* bits) */
 	unsigned char *mbar_state;
 	int *mbar_count;      /* per element: the arrivals its init expects per phase; 0 where not a constant */
+	int64_t *mbar_arrivals; /* per element: the counted arrivals outside run-time loops (lower.c) */
+	unsigned char *mbar_uncounted; /* per element: an arrival tilec could not count, or one in a run-time loop */
 	Loc mbar_init_loc;    /* the latest mbarrier.init of an element */
 	Loc mbar_use_loc;     /* the first other use of an element */
 } Tensor;
