@@ -970,6 +970,7 @@ lower_decl_checked(Walk *walk, Stmt *s)
 			t->mbar_state = pool_alloc((size_t)t->count);
 			t->mbar_count = pool_alloc(sizeof(int) * (size_t)t->count);
 			t->mbar_arrivals = pool_alloc(sizeof(int64_t) * (size_t)t->count);
+			t->mbar_waits = pool_alloc(sizeof(short) * 64 * (size_t)t->count);
 			t->mbar_uncounted = pool_alloc((size_t)t->count);
 			list_push(&walk->mbar_tensors, t);
 		}
@@ -1246,6 +1247,36 @@ mbar_count_arrivals(Walk *walk, Stmt *s, Tensor *t, int elem, int64_t n, int64_t
 	}
 }
 
+/* The n-th wait of a warp on a barrier (from 0) waits for the phase of parity n % 2, where tilec knows n:
+   whole warps, waits outside run-time loops on an element it can compute since the element's init, a
+   constant parity (-1 otherwise, which makes n unknown for the warps that may be here). */
+static bool
+mbar_wait_parity(Walk *walk, Stmt *s, Tensor *t, int elem, int64_t parity)
+{
+	uint64_t warps = protocol_warps(walk->proto);
+	int from = elem < 0 ? 0 : elem, to = elem < 0 ? t->count : elem + 1;
+	bool known = parity >= 0 && elem >= 0 && !walk->mbar_loop;
+	for (int e = from; e < to; e++)
+		for (int w = 0; w < 64; w++) {
+			short *n = &t->mbar_waits[64 * e + w];
+			if (!(warps >> w & 1))
+				continue;
+			if (!known || *n < 0) {
+				*n = -1;
+				continue;
+			}
+			if ((*n & 1) != parity) {
+				error(s->value->loc, "this is wait %d of warp %d on '%s[%d]' since its init, which waits for the "
+				                     "phase of parity %d, not %lld: its phases complete in order, 0, 1, 0, ...",
+				      *n + 1, w, t->name, e, *n & 1, (long long)parity);
+				note(t->mbar_init_loc, "initialised here");
+				return false;
+			}
+			++*n;
+		}
+	return true;
+}
+
 /* The end of a run-time loop: each trip that arrives on an element that changes with the trip completes
    one phase of it, so a trip's counted arrivals equal the init count (the ring pattern). */
 static void
@@ -1373,6 +1404,8 @@ lower_mbar(Walk *walk, Stmt *s)
 				note(t->mbar_init_loc, "initialised here");
 				return;
 			}
+	if (s->mbar_op == MB_WAIT && !mbar_wait_parity(walk, s, t, elem, threads > 0 ? known : -1))
+		return;
 	if (s->mbar_op == MB_ARRIVE || s->mbar_op == MB_COMMIT)
 		mbar_count_arrivals(walk, s, t, elem, threads > 0 && known > 0 ? (int64_t)threads * known : -1,
 		                    s->mbar_op == MB_COMMIT && threads > 0 ? 1 : -1);
@@ -1382,6 +1415,7 @@ lower_mbar(Walk *walk, Stmt *s)
 			t->mbar_count[e] = known > 0 ? (int)known : 0;
 			t->mbar_arrivals[e] = 0;
 			t->mbar_uncounted[e] = 0;
+			memset(&t->mbar_waits[64 * e], 0, 64 * sizeof(short));
 		} else {
 			if (!(t->mbar_state[e] & MBS_USED) && !t->mbar_use_loc.file)
 				t->mbar_use_loc = s->loc;

@@ -488,6 +488,7 @@ typedef struct Tensor {
 	int *mbar_count;      /* per element: the arrivals its init expects per phase; 0 where not a constant */
 	int64_t *mbar_arrivals; /* per element: the counted arrivals outside run-time loops (lower.c) */
 	unsigned char *mbar_uncounted; /* per element: an arrival tilec could not count, or one in a run-time loop */
+	short *mbar_waits;    /* per element and warp (64 each): the waits it made since the init; -1 not known */
 	Loc mbar_init_loc;    /* the latest mbarrier.init of an element */
 	Loc mbar_use_loc;     /* the first other use of an element */
 } Tensor;
