@@ -38,33 +38,6 @@ extern "C" __global__ void __launch_bounds__(128) ring(float *__restrict__ A, fl
 // launch configuration for libtilert: grid x, y, z, block x, y, z
 extern "C" __device__ const unsigned tilec_launch_ring[6] = {1, 1, 1, 128, 1, 1};
 
-extern "C" __global__ void __launch_bounds__(128) counts(float *__restrict__ A, float *__restrict__ Out)
-{
-	const int tl_warp_id = (int)(threadIdx.x >> 5);
-	__shared__ __align__(16) unsigned long long bar[1]; (void)&bar[0];
-	__shared__ __align__(16) float s[128];
-	if ((int)threadIdx.x == 0) {
-		asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"((unsigned)__cvta_generic_to_shared(&bar[0])), "r"(3u) : "memory");
-	}
-	asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-	__syncthreads();
-	s[(int)threadIdx.x] = A[(int)threadIdx.x];
-	__syncthreads();
-	if (tl_warp_id == 1) {
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, 0xffffffff;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected)); if (tl_elected) asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;" :: "r"((unsigned)__cvta_generic_to_shared(&bar[0])), "r"(0u) : "memory"); }
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, 0xffffffff;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected)); if (tl_elected) asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" :: "r"((unsigned)__cvta_generic_to_shared(&bar[0])) : "memory"); }
-	}
-	if ((int)threadIdx.x == 0) {
-		asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0], %1;" :: "r"((unsigned)__cvta_generic_to_shared(&bar[0])), "r"(2u) : "memory");
-	}
-	asm volatile("{\n\t.reg .pred p;\n\tTL_WAIT:\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n\t@!p bra TL_WAIT;\n\t}" :: "r"((unsigned)__cvta_generic_to_shared(&bar[0])), "r"(0u) : "memory");
-	Out[(int)threadIdx.x] = s[(int)threadIdx.x];
-	asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");
-}
-
-// launch configuration for libtilert: grid x, y, z, block x, y, z
-extern "C" __device__ const unsigned tilec_launch_counts[6] = {1, 1, 1, 128, 1, 1};
-
 extern "C" __global__ void __launch_bounds__(64) stuck(float *__restrict__ Out, int n)
 {
 	const int tl_warp_id = (int)(threadIdx.x >> 5);
