@@ -14,9 +14,7 @@
  *   shift     .cta_group, .down; [IO_TMEM_ADDR]; completes at commit
  *   mma       .cta_group, kind (kind::f16, kind::tf32, kind::f8f6f4, ...); [IO_TMEM_ADDR],
  *             IO_SHARED_DESC64, IO_SHARED_DESC64, IO_INSTR_DESC32, IO_PRED; completes at commit
- *   commit    .cta_group, .mbarrier::arrive::one, .shared::cluster, multicast, .b64; [IO_MBARRIER_ADDR]
- *   mbarrier  init, arrive, expect_tx, try_wait (state space .shared::cta, .b64): IO_MBARRIER_ADDR,
- *             IO_IMM (count, bytes), IO_PRED (try_wait's result)
+ *   commit    multicast (cta_group::2's pair commit); the row of commit itself is below
  *   TMA       cp.async.bulk.tensor: dimension, direction, .tile, .mbarrier::complete_tx::bytes, multicast,
  *             .cta_group; IO_TENSOR_MAP, IO_MBARRIER_ADDR */
 #define Q(kind, values) {kind, values}
