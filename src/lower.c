@@ -1317,6 +1317,22 @@ mbar_end(Walk *walk)
 	}
 }
 
+/* A barrier of every thread of the CTA (cta_sync, cluster_sync): its protocol effect, the tcgen05 fences
+   marked around it, the fence that publishes mbarrier inits before it; returns the barrier's statement. */
+static LStmt *
+lower_barrier(Walk *walk, Stmt *s, LKind kind)
+{
+	protocol_cta_sync(walk->proto, s->loc, s->writes_follow);
+	place_waits(walk);
+	if (s->fence_before)
+		emit(walk, L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_BEFORE);
+	mbar_publish(walk, s->loc);
+	LStmt *l = emit(walk, kind, s->loc);
+	if (s->fence_after)
+		emit(walk, L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_AFTER);
+	return l;
+}
+
 /* cluster_sync: barrier.cluster arrive.release and wait.acquire, with the fences of a cta_sync and the one
    that publishes mbarrier inits. */
 static void
@@ -1327,16 +1343,9 @@ lower_cluster_sync(Walk *walk, Stmt *s)
 		              "of every CTA of the cluster reaches", walk->dev->name);
 		return;
 	}
-	protocol_cta_sync(walk->proto, s->loc, s->writes_follow);
-	place_waits(walk);
-	if (s->fence_before)
-		emit(walk, L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_BEFORE);
-	mbar_publish(walk, s->loc);
-	LStmt *l = emit(walk, L_MBAR, s->loc);
+	LStmt *l = lower_barrier(walk, s, L_MBAR);
 	l->mbar_op = MB_CLUSTER_SYNC;
 	l->instr = isa_instr(TC_CLUSTER_ARRIVE);
-	if (s->fence_after)
-		emit(walk, L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_AFTER);
 }
 
 /* mbarrier.init / arrive / expect_tx / wait and commit (LANGUAGE 11.3). */
@@ -1656,14 +1665,7 @@ lower_cta_sync(Walk *walk, Stmt *s)
 		      walk->dev->scope == SCOPE_WARP ? "warp" : "warpgroup");
 		return;
 	}
-	protocol_cta_sync(walk->proto, s->loc, s->writes_follow);
-	place_waits(walk);
-	if (s->fence_before)
-		emit(walk, L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_BEFORE);
-	mbar_publish(walk, s->loc);
-	emit(walk, L_BARRIER, s->loc);
-	if (s->fence_after)
-		emit(walk, L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_AFTER);
+	lower_barrier(walk, s, L_BARRIER);
 }
 
 static void
