@@ -65,6 +65,11 @@ build/tilec_emu.inc: runtime/tilec_emu.h
 	@mkdir -p build
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' runtime/tilec_emu.h >$@
 
+# The mbarriers of --target=emu, written into the programs that use them: emit_emu.c embeds them too.
+build/tilec_emu_mbarriers.inc: runtime/tilec_emu_mbarriers.h
+	@mkdir -p build
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' runtime/tilec_emu_mbarriers.h >$@
+
 # The conversions of the 8-bit and narrower floats: written once, in runtime/tilec_minifloat.h; minifloat.c
 # compiles it for tilec and embeds it as a string for the outputs that use them.
 build/tilec_minifloat.inc: runtime/tilec_minifloat.h
@@ -85,7 +90,7 @@ $(B)/obj/%.o: build/%.c
 $(B)/obj/lexer.o: build/lexer.c
 $(B)/obj/parser.o: build/parser.c
 $(OBJS): src/tilec.h build/parser.h
-$(B)/obj/emit_emu.o: build/tilec_emu.inc
+$(B)/obj/emit_emu.o: build/tilec_emu.inc build/tilec_emu_mbarriers.inc
 $(B)/obj/minifloat.o: build/tilec_minifloat.inc runtime/tilec_minifloat.h
 $(B)/obj/isa.o: runtime/tilec_cp.h
 

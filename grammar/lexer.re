@@ -264,6 +264,8 @@ lexer_lex(YYSTYPE *lval, Loc *lloc, Lexer *lx)
 	"warp_sync" { TOK(WARP_SYNC); }
 	"bar_sync" { TOK(BAR_SYNC); }
 	"bar_arrive" { TOK(BAR_ARRIVE); }
+	"commit" { TOK(COMMIT); }
+	"cluster_sync" { TOK(CLUSTER_SYNC); }
 	"default" { TOK(DEFAULT); }
 	"device" { TOK(DEVICE); }
 	"copy" { TOK(COPY); }
@@ -286,6 +288,7 @@ lexer_lex(YYSTYPE *lval, Loc *lloc, Lexer *lx)
 	"e2m1" { TYPE(T_E2M1); }
 	"ue8m0" { TYPE(T_UE8M0); }
 	"ue4m3" { TYPE(T_UE4M3); }
+	"mbarrier" { TYPE(T_MBARRIER); }
 
 	"thread_idx" { TOK(THREAD_IDX); }
 	"block_idx" { TOK(BLOCK_IDX); }
@@ -441,7 +444,7 @@ token_kind(int tok)
 		return "BUILTIN";
 	case INCLUDE: case CONST: case LAYOUT: case KERNEL: case LAUNCH: case LET: case VAR:
 	case SHARED: case LOCAL: case TMEM: case VIEW: case AT: case APPLY: case SCOPE: case IF:
-	case ELSE: case FOR: case IN: case CTA_SYNC: case WARP_SYNC: case BAR_SYNC: case BAR_ARRIVE: case DEFAULT: case DEVICE: case COPY:
+	case ELSE: case FOR: case IN: case CTA_SYNC: case WARP_SYNC: case BAR_SYNC: case BAR_ARRIVE: case COMMIT: case CLUSTER_SYNC: case DEFAULT: case DEVICE: case COPY:
 	case STRIDE: case CLUSTER:
 		return "KEYWORD";
 	default:

@@ -214,6 +214,46 @@ mk_stmt(StmtKind kind, Loc loc)
 	return s;
 }
 
+/* ETYPE.WORD(args): an mbarrier statement (LANGUAGE 11.3) when the type is mbarrier and the word one of its
+   operations with its operands; NULL after an error. */
+static Stmt *
+mk_mbar_stmt(Loc loc, EType type, Loc type_loc, const char *word, Loc word_loc, List args)
+{
+	static const struct {
+		const char *word;
+		MbarOp op;
+		int min_args, max_args;
+		const char *form;
+	} ops[] = {
+		{"init", MB_INIT, 2, 2, "init(b, count)"},
+		{"arrive", MB_ARRIVE, 1, 2, "arrive(b) or arrive(b, count)"},
+		{"expect_tx", MB_EXPECT_TX, 2, 2, "expect_tx(b, bytes)"},
+		{"wait", MB_WAIT, 2, 2, "wait(b, parity)"},
+	};
+	if (type != T_MBARRIER) {
+		error(type_loc, "'%s.%s' is not a statement; only mbarrier has operations written TYPE.OPERATION(...)",
+		      etype_name(type), word);
+		return NULL;
+	}
+	for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
+		if (strcmp(word, ops[i].word) != 0)
+			continue;
+		if (args.n < ops[i].min_args || args.n > ops[i].max_args) {
+			error(loc, "%s.%s takes %s%d operand%s, not %d: %s.%s", etype_name(type), word,
+			      ops[i].min_args < ops[i].max_args ? "1 or " : "", ops[i].max_args, ops[i].max_args == 1 ? "" : "s",
+			      args.n, etype_name(type), ops[i].form);
+			return NULL;
+		}
+		Stmt *s = mk_stmt(S_MBAR, loc);
+		s->mbar_op = ops[i].op;
+		s->target = LIST_AT(args, Expr, 0);
+		s->value = args.n > 1 ? LIST_AT(args, Expr, 1) : NULL;
+		return s;
+	}
+	error(word_loc, "unknown mbarrier operation '%s'; the operations are init, arrive, expect_tx and wait", word);
+	return NULL;
+}
+
 static ViewOp *
 mk_viewop(ViewOpKind kind, Loc loc)
 {
@@ -384,6 +424,8 @@ list_prepend(void *x, List rest)
 %token WARP_SYNC "keyword 'warp_sync'"
 %token BAR_SYNC "keyword 'bar_sync'"
 %token BAR_ARRIVE "keyword 'bar_arrive'"
+%token COMMIT "keyword 'commit'"
+%token CLUSTER_SYNC "keyword 'cluster_sync'"
 %token DEFAULT "keyword 'default'"
 %token DEVICE "keyword 'device'"
 %token COPY "keyword 'copy'"
@@ -692,6 +734,9 @@ stmt
 	| BAR_SYNC '(' expr ',' expr ')' ';' { $$ = mk_stmt(S_NAMED_BAR, @$); $$->value = $3; $$->hi = $5; }
 	| BAR_ARRIVE '(' expr ',' expr ')' ';'
 		{ $$ = mk_stmt(S_NAMED_BAR, @$); $$->value = $3; $$->hi = $5; $$->bar_arrive = true; }
+	| ETYPE '.' IDENT '(' exprs ')' ';' { $$ = mk_mbar_stmt(@$, $1.etype, @1, $3.text, @3, $5); }
+	| COMMIT '(' expr ')' ';' { $$ = mk_stmt(S_MBAR, @$); $$->mbar_op = MB_COMMIT; $$->target = $3; }
+	| CLUSTER_SYNC ';' { $$ = mk_stmt(S_MBAR, @$); $$->mbar_op = MB_CLUSTER_SYNC; }
 	| block { $$ = mk_stmt(S_BLOCK, @$); $$->body = $1; }
 	| error ';' { $$ = NULL; yyerrok; }
 	;

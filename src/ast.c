@@ -316,6 +316,7 @@ static const char *const stmt_names[] = {
 	[S_VIEW] = "view", [S_ASSIGN] = "assign", [S_IF] = "if", [S_FOR] = "for", [S_APPLY] = "apply",
 	[S_INSTR] = "instr", [S_CTA_SYNC] = "cta_sync", [S_WARP_SYNC] = "warp_sync", [S_BLOCK] = "block",
 	[S_COPY] = "copy", [S_CALL] = "call", [S_NAMED_BAR] = "named_bar",
+	[S_MBAR] = "mbarrier",
 };
 
 static void
@@ -449,6 +450,17 @@ dump_stmt(FILE *out, Stmt *s, int indent)
 		dump_expr(out, s->value);
 		fputc(' ', out);
 		dump_expr(out, s->hi);
+		break;
+	case S_MBAR:
+		fprintf(out, " %s", mbar_op_name(s->mbar_op));
+		if (s->target) {
+			fputc(' ', out);
+			dump_expr(out, s->target);
+		}
+		if (s->value) {
+			fputc(' ', out);
+			dump_expr(out, s->value);
+		}
 		break;
 	}
 	fputc(')', out);

@@ -54,6 +54,7 @@ line_start(void)
 
 static void expr(const IExpr *e);
 static void expr_top(const IExpr *e);
+static void mbar_asm(const LStmt *s);
 static const char *unread(const char *cname);
 
 static void
@@ -892,7 +893,57 @@ stmt(const LStmt *s)
 	case L_TC:
 		E.d->tc(&E, s);
 		break;
+	case L_MBAR:
+		if (E.d->mbar)
+			E.d->mbar(&E, s);
+		else
+			mbar_asm(s);
+		break;
 	}
+}
+
+/* An mbarrier statement, commit, cluster_sync or the init fence as inline PTX (isa.c's spellings); a
+   single-thread statement that whole warps reach runs in the lane elect.sync picks, a wait loops on
+   try_wait (the label is local to the braces). */
+static void
+mbar_asm(const LStmt *s)
+{
+	const char *op = isa_format(s->instr, s->cta_group, NULL);
+	line_start();
+	switch (s->mbar_op) {
+	case MB_FENCE_INIT:
+		buf_printf(E.out, "asm volatile(\"%s;\" ::: \"memory\");\n", op);
+		return;
+	case MB_CLUSTER_SYNC:
+		buf_printf(E.out, "asm volatile(\"%s;\\n\\t%s;\" ::: \"memory\");\n", op,
+		           isa_spelling(TC_CLUSTER_WAIT, 0));
+		return;
+	case MB_WAIT:
+		buf_printf(E.out, "asm volatile(\"{\\n\\t.reg .pred p;\\n\\tTL_WAIT:\\n\\t%s p, [%%0], %%1;\\n\\t@!p bra "
+		                  "TL_WAIT;\\n\\t}\" :: \"r\"(", op);
+		expr_top(s->mbar);
+		buf_puts(E.out, "), \"r\"(");
+		expr_top(s->value);
+		buf_puts(E.out, ") : \"memory\");\n");
+		return;
+	default:
+		break;
+	}
+	if (s->mbar_elect)
+		buf_puts(E.out, "{ unsigned tl_elected; asm volatile(\"{\\n\\t.reg .pred p;\\n\\telect.sync _|p, 0xffffffff;\\n\\t"
+		                "selp.u32 %0, 1, 0, p;\\n\\t}\" : \"=r\"(tl_elected)); if (tl_elected) ");
+	if (s->mbar_op == MB_COMMIT) {
+		buf_printf(E.out, "asm volatile(\"%s [%%0];\" :: \"r\"(", op);
+		expr_top(s->mbar);
+		buf_puts(E.out, ") : \"memory\");");
+	} else {
+		buf_printf(E.out, "asm volatile(\"%s %s[%%0], %%1;\" :: \"r\"(", op, s->mbar_op == MB_ARRIVE ? "_, " : "");
+		expr_top(s->mbar);
+		buf_puts(E.out, "), \"r\"(");
+		expr_top(s->value);
+		buf_puts(E.out, ") : \"memory\");");
+	}
+	buf_puts(E.out, s->mbar_elect ? " }\n" : "\n");
 }
 
 /* Statements list[i] .. list[i + vec - 1] as one vector access (vectorize.c): uint4, uint2 or one

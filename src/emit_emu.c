@@ -332,6 +332,9 @@ emu_tc(CuWriter *w, const LStmt *s)
 	case TC_CP:
 		/* its row and image exist (isa.c); no statement lowers to it yet (docs/cp.md, "Status") */
 		fatal("%s: no statement lowers to %s yet", at, isa_name(kind, 0));
+	case TC_MB_INIT: case TC_MB_ARRIVE: case TC_MB_EXPECT_TX: case TC_MB_TRY_WAIT: case TC_MB_FENCE_INIT:
+	case TC_COMMIT: case TC_CLUSTER_ARRIVE: case TC_CLUSTER_WAIT:
+		fatal("emu_tc: %s is written by emu_mbar", isa_name(kind, 0));
 	}
 }
 
@@ -508,14 +511,61 @@ static const char emu_named_bars[] =
 	"}\n\n";
 
 static bool
-has_named_bar(const List *stmts)
+has_stmt(const List *stmts, LKind kind)
 {
 	for (int i = 0; i < stmts->n; i++) {
 		const LStmt *s = LIST_AT(*stmts, LStmt, i);
-		if (s->kind == L_NAMED_BAR || has_named_bar(&s->body) || has_named_bar(&s->els))
+		if (s->kind == kind || has_stmt(&s->body, kind) || has_stmt(&s->els, kind))
 			return true;
 	}
 	return false;
+}
+
+/* Whether a kernel of p has a statement of that kind. */
+static bool
+program_has(const Program *p, LKind kind)
+{
+	for (int i = 0; i < p->kernels.n; i++)
+		if (has_stmt(&LIST_AT(p->kernels, KernelIR, i)->body, kind))
+			return true;
+	return false;
+}
+
+/* runtime/tilec_emu_mbarriers.h as a C string (build/tilec_emu_mbarriers.inc), for the programs with mbarriers. */
+static const char emu_mbarriers[] =
+#include "tilec_emu_mbarriers.inc"
+	;
+
+/* An mbarrier statement as a call of tilec_emu_mbarriers.h: the barrier's element, its tensor's name and
+   index, the operand and the .tile line. */
+static void
+emu_mbar(CuWriter *w, const LStmt *s)
+{
+	Buf *out = w->out;
+	cu_line_start(w);
+	if (s->mbar_op == MB_FENCE_INIT) {
+		buf_puts(out, "tl_emu_mbar_fence_init();\n");
+		return;
+	}
+	if (s->mbar_op == MB_CLUSTER_SYNC) {
+		buf_puts(out, "tl_emu_cluster_sync();\n");
+		return;
+	}
+	Buf index = {0};
+	Buf *saved = w->out;
+	w->out = &index;
+	cu_expr(w, s->index);
+	w->out = saved;
+	if (s->mbar_elect)
+		buf_puts(out, "if (tl_emu_elect()) ");
+	buf_printf(out, "tl_emu_mbar_%s(&%s[%s], \"%s\", %s, ", mbar_op_name(s->mbar_op), s->tensor->cname, index.data,
+	           s->tensor->name, index.data);
+	if (s->value) {
+		cu_expr(w, s->value);
+		buf_puts(out, ", ");
+	}
+	buf_printf(out, "\"%s\");\n", where(w));
+	buf_free(&index);
 }
 
 /* The emulator defines tl_f2h, tl_h2f, tl_f2bf and tl_bf2f for both the GPU and the CPU. */
@@ -534,11 +584,10 @@ emu_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out)
 	buf_puts(out, emu_source);
 	buf_puts(out, "\n");
 	cu_minifloat_helpers(w, out, "TL_EMU_INLINE");
-	for (int i = 0; i < p->kernels.n; i++)
-		if (has_named_bar(&LIST_AT(p->kernels, KernelIR, i)->body)) {
-			buf_puts(out, emu_named_bars);
-			break;
-		}
+	if (program_has(p, L_NAMED_BAR))
+		buf_puts(out, emu_named_bars);
+	if (program_has(p, L_MBAR))
+		buf_puts(out, emu_mbarriers);
 	image_tables(w, out);
 }
 
@@ -661,6 +710,7 @@ static const CuDialect emu = {
 	.f2i = true,
 	.fneg = "tl_emu_fneg",
 	.tc = emu_tc,
+	.mbar = emu_mbar,
 	.reg = emu_reg,
 	.reg_written = emu_reg_written,
 	.reg_copied = emu_reg_copied,

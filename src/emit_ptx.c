@@ -2030,6 +2030,53 @@ tc_instr(const LStmt *s, Opnd addr)
 	rec_end();
 }
 
+/* An mbarrier statement, commit, cluster_sync or the init fence (isa.c's spellings): a single-thread
+   statement that whole warps reach in the lane elect.sync picks, a wait as a try_wait loop. Shared memory
+   that other threads wrote may change across a wait or a cluster barrier: values are recomputed after. */
+static void
+mbar(const LStmt *s)
+{
+	const char *op = isa_format(s->instr, s->cta_group, NULL);
+	if (s->mbar_op == MB_FENCE_INIT) {
+		ins(PF_SYNC | PF_SIDE, "%s;", op);
+		return;
+	}
+	if (s->mbar_op == MB_CLUSTER_SYNC) {
+		P.cse_gen = gen_new(0);
+		P.cuts++;
+		ins(PF_SYNC | PF_SIDE, "%s;", op);
+		ins(PF_SYNC | PF_SIDE, "%s;", isa_spelling(TC_CLUSTER_WAIT, 0));
+		return;
+	}
+	Addr at = {ev(s->mbar), NULL, 0};
+	Opnd value = s->value ? ev(s->value) : imm(0);
+	if (s->mbar_op == MB_WAIT) {
+		int l_top = ++P.nlabel;
+		label(l_top);
+		Opnd done = (Opnd){O_P, ++P.np, 0, NULL, false};
+		ins(PF_SYNC | PF_SIDE | PF_LOAD, "%s %o, %a, %o;", op, done, &at, value);
+		ins(PF_BRANCH, "@!%o bra %s;", done, label_name(l_top));
+		P.cse_gen = gen_new(0);
+		P.cuts++;
+		return;
+	}
+	int l_skip = 0;
+	if (s->mbar_elect) {
+		Opnd elected = (Opnd){O_P, ++P.np, 0, NULL, false};
+		l_skip = ++P.nlabel;
+		ins(PF_SYNC | PF_SIDE, "elect.sync _|%o, -1;", elected);
+		ins(PF_BRANCH, "@!%o bra %s;", elected, label_name(l_skip));
+	}
+	if (s->mbar_op == MB_COMMIT)
+		ins(PF_SYNC | PF_SIDE | PF_STORE, "%s %a;", op, &at);
+	else if (s->mbar_op == MB_ARRIVE)
+		ins(PF_SYNC | PF_SIDE | PF_STORE, "%s _, %a, %o;", op, &at, value);
+	else
+		ins(PF_SYNC | PF_SIDE | PF_STORE, "%s %a, %o;", op, &at, value);
+	if (l_skip)
+		label(l_skip);
+}
+
 static void
 tc(const LStmt *s)
 {
@@ -2508,6 +2555,9 @@ stmt(const LStmt *s)
 	case L_TC:
 	case L_FENCE:
 		tc(s);
+		break;
+	case L_MBAR:
+		mbar(s);
 		break;
 	}
 }

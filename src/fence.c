@@ -120,7 +120,7 @@ mark_syncs(Frame *f, int total, int *seen, bool in_tc_loop, const List *tmem_nam
 	for (f->i = 0; f->i < f->stmts->n; f->i++) {
 		int i = f->i;
 		Stmt *s = LIST_AT(*f->stmts, Stmt, i);
-		if (s->kind == S_CTA_SYNC || s->kind == S_NAMED_BAR) {
+		if (s->kind == S_CTA_SYNC || s->kind == S_NAMED_BAR || (s->kind == S_MBAR && s->mbar_op == MB_CLUSTER_SYNC)) {
 			Stmt *prev = i > 0 ? LIST_AT(*f->stmts, Stmt, i - 1) : NULL;
 			Stmt *next = i + 1 < f->stmts->n ? LIST_AT(*f->stmts, Stmt, i + 1) : NULL;
 			s->fence_before = (*seen > 0 || in_tc_loop) && !is_fence(prev, TC_FENCE_BEFORE);
@@ -156,7 +156,8 @@ fence_mark(Kernel *kd)
 static bool
 is_sync_or_instr(Stmt *s)
 {
-	return s->kind == S_CTA_SYNC || s->kind == S_NAMED_BAR || (s->kind == S_INSTR && is_tc_stmt(s));
+	return s->kind == S_CTA_SYNC || s->kind == S_NAMED_BAR || (s->kind == S_MBAR && s->mbar_op == MB_CLUSTER_SYNC) ||
+	       (s->kind == S_INSTR && is_tc_stmt(s));
 }
 
 int

@@ -1013,6 +1013,27 @@ tc(IrWriter *w, const LStmt *s)
 		buf_puts(w->out, "\n");
 }
 
+/* An mbarrier statement: its instruction, its barrier and operand, and what it does. */
+static void
+mbar(IrWriter *w, const LStmt *s)
+{
+	line(w, "%s", isa_format(s->instr, s->cta_group, NULL));
+	if (s->mbar_op == MB_CLUSTER_SYNC)
+		buf_printf(w->out, "; %s", isa_spelling(TC_CLUSTER_WAIT, 0));
+	if (s->mbar) {
+		buf_puts(w->out, " [");
+		expr_top(w, s->mbar);
+		buf_puts(w->out, "]");
+	}
+	if (s->value) {
+		buf_puts(w->out, ", ");
+		expr_top(w, s->value);
+	}
+	buf_printf(w->out, "\t// %s: %s%s%s\n", mbar_op_name(s->mbar_op), s->instr->does,
+	           s->mbar_op == MB_WAIT ? ", in a loop until it has" : "",
+	           s->mbar_elect ? "; in one lane of each warp (elect.sync)" : "");
+}
+
 static void stmts(IrWriter *w, const List *list);
 
 bool
@@ -1135,6 +1156,9 @@ stmt(IrWriter *w, const LStmt *s)
 	case L_FENCE:
 	case L_TC:
 		tc(w, s);
+		break;
+	case L_MBAR:
+		mbar(w, s);
 		break;
 	}
 }

@@ -14,13 +14,13 @@
  *   shift     .cta_group, .down; [IO_TMEM_ADDR]; completes at commit
  *   mma       .cta_group, kind (kind::f16, kind::tf32, kind::f8f6f4, ...); [IO_TMEM_ADDR],
  *             IO_SHARED_DESC64, IO_SHARED_DESC64, IO_INSTR_DESC32, IO_PRED; completes at commit
- *   commit    .cta_group, .mbarrier::arrive::one, .shared::cluster, multicast, .b64; [IO_MBARRIER_ADDR]
- *   mbarrier  init, arrive, expect_tx, try_wait (state space .shared::cta, .b64): IO_MBARRIER_ADDR,
- *             IO_IMM (count, bytes), IO_PRED (try_wait's result)
+ *   commit    multicast (cta_group::2's pair commit); the row of commit itself is below
  *   TMA       cp.async.bulk.tensor: dimension, direction, .tile, .mbarrier::complete_tx::bytes, multicast,
  *             .cta_group; IO_TENSOR_MAP, IO_MBARRIER_ADDR */
 #define Q(kind, values) {kind, values}
 #define SYNC_ALIGNED Q(IQ_WORD, "sync.aligned")
+#define SHARED_CTA Q(IQ_WORD, "shared::cta")
+#define B64 Q(IQ_WORD, "b64")
 #define CTA_GROUP Q(IQ_CTA_GROUP, "cta_group::1|cta_group::2")
 #define OPND(kind, bracketed) {kind, bracketed, false, false}
 #define SPLIT_IMM {IO_IMM, false, true, false}
@@ -53,9 +53,32 @@ static const IsaInstr instrs[] = {
 	{TC_CP, "cp", ISA_APPLY, 3, {CTA_GROUP, Q(IQ_CP_ROUTE, NULL), Q(IQ_CP_DECOMP, "b8x16.b6x16_p32|b8x16.b4x16_p64")},
 	 2, {OPND(IO_TMEM_ADDR, true), OPND(IO_SHARED_DESC64, false)}, false, COMPLETES_AT_COMMIT,
 	 0, "copies shared-memory rows into TMEM lanes, as its image places them; one thread issues it"},
+	/* The synchronisation rows (TCGEN05.md 9 and 14.4): written by the mbarrier statements, commit and
+	   cluster_sync (ISA_SYNC), never as instruction statements. try_wait loops until its predicate is true. */
+	{TC_MB_INIT, "init", ISA_SYNC, 2, {SHARED_CTA, B64}, 2, {OPND(IO_MBARRIER_ADDR, true), OPND(IO_IMM, false)},
+	 false, COMPLETES_AT_ONCE, 0, "sets the barrier's expected arrivals; phase 0"},
+	{TC_MB_ARRIVE, "arrive", ISA_SYNC, 2, {SHARED_CTA, B64}, 2, {OPND(IO_MBARRIER_ADDR, true), OPND(IO_IMM, false)},
+	 false, COMPLETES_AT_ONCE, 0, "counts arrivals toward the barrier's current phase"},
+	{TC_MB_EXPECT_TX, "expect_tx.relaxed.cta", ISA_SYNC, 2, {SHARED_CTA, B64}, 2,
+	 {OPND(IO_MBARRIER_ADDR, true), OPND(IO_IMM, false)}, false, COMPLETES_AT_ONCE, 0,
+	 "adds bytes the current phase waits for"},
+	{TC_MB_TRY_WAIT, "try_wait.parity", ISA_SYNC, 2, {SHARED_CTA, B64}, 3,
+	 {OPND(IO_PRED, false), OPND(IO_MBARRIER_ADDR, true), OPND(IO_IMM, false)}, false, COMPLETES_AT_ONCE, 0,
+	 "tests whether the phase of that parity has completed"},
+	{TC_MB_FENCE_INIT, "mbarrier_init.release.cluster", ISA_SYNC, 0, {{0}}, 0, {{0}}, false, COMPLETES_AT_ONCE,
+	 EFF_ORDERS, "publishes the barrier inits before it to the following thread sync"},
+	{TC_COMMIT, "commit", ISA_SYNC, 4, {CTA_GROUP, Q(IQ_WORD, "mbarrier::arrive::one"), Q(IQ_WORD, "shared::cluster"), B64},
+	 1, {OPND(IO_MBARRIER_ADDR, true)}, false, COMPLETES_AT_ONCE, 0,
+	 "arrives once on the barrier when the thread's earlier mma and cp have completed"},
+	{TC_CLUSTER_ARRIVE, "cluster.arrive.release", ISA_SYNC, 0, {{0}}, 0, {{0}}, false, COMPLETES_AT_ONCE, 0,
+	 "arrives at the cluster barrier, releasing the thread's memory operations"},
+	{TC_CLUSTER_WAIT, "cluster.wait.acquire", ISA_SYNC, 0, {{0}}, 0, {{0}}, false, COMPLETES_AT_ONCE, 0,
+	 "waits until every thread of the cluster has arrived"},
 };
 #undef Q
 #undef SYNC_ALIGNED
+#undef SHARED_CTA
+#undef B64
 #undef CTA_GROUP
 #undef OPND
 #undef SPLIT_IMM
@@ -80,6 +103,22 @@ isa_instr(TcKind kind)
 		if (instrs[i].kind == kind)
 			return &instrs[i];
 	fatal("isa_instr: tcgen05 kind %d has no row", (int)kind);
+}
+
+/* The family a row's name follows: the synchronisation rows are not tcgen05's. */
+static const char *
+family(const IsaInstr *in)
+{
+	switch (in->kind) {
+	case TC_MB_INIT: case TC_MB_ARRIVE: case TC_MB_EXPECT_TX: case TC_MB_TRY_WAIT:
+		return "mbarrier";
+	case TC_MB_FENCE_INIT:
+		return "fence";
+	case TC_CLUSTER_ARRIVE: case TC_CLUSTER_WAIT:
+		return "barrier";
+	default:
+		return "tcgen05";
+	}
 }
 
 /* The row's slot of that kind, or NULL. */
@@ -123,7 +162,7 @@ put_alternative(Buf *b, const char *values, int k)
 static void
 spell(Buf *b, const IsaInstr *in, int cta_group, const Opcode *op, const CpForm *cp)
 {
-	buf_printf(b, "tcgen05.%s", in->name);
+	buf_printf(b, "%s.%s", family(in), in->name);
 	for (int i = 0; i < in->nquals; i++) {
 		const IsaQualSlot *q = &in->quals[i];
 		switch (q->kind) {
@@ -243,6 +282,8 @@ const IsaInstr *
 isa_family(const char *text)
 {
 	for (int i = 0; i < isa_count(); i++) {
+		if (instrs[i].use == ISA_SYNC)
+			continue;
 		const char *name = isa_name(instrs[i].kind, 0);
 		size_t n = strlen(name);
 		if (strncmp(text, name, n) == 0 && text[n] == '.')
@@ -279,7 +320,7 @@ isa_name(TcKind kind, int cta_group)
 	const IsaInstr *in = isa_instr(kind);
 	const IsaQualSlot *cg = qual_slot(in, IQ_CTA_GROUP);
 	Buf b = {0};
-	buf_printf(&b, "tcgen05.%s", in->name);
+	buf_printf(&b, "%s.%s", family(in), in->name);
 	if (cg && cta_group)
 		put_alternative(&b, cg->values, cta_group - 1);
 	const char *r = pool_strdup(b.data);

@@ -40,9 +40,29 @@ typedef struct Walk {
 	uint32_t arrive_ids;  /* the named barrier ids some bar_arrive of the kernel may use (arrive_ids) */
 	bool pair_reported; /* a cta_group::2 without a CTA pair: said once per kernel */
 	Kernel *dev;        /* the device function whose body is being lowered (alone or inlined at a call) */
+	List mbar_tensors;  /* the shared mbarrier tensors declared so far (Tensor*) */
+	struct MbarLoop *mbar_loop; /* the innermost run-time loop being lowered, for the arrivals per trip */
+	bool mbar_unpublished; /* an mbarrier.init that no cta_sync or cluster_sync has published yet */
 } Walk;
 
 #define COPY_BUDGET (1 << 21)
+
+/* The arrivals of one trip of a run-time loop on one mbarrier tensor, at an element that changes with
+   the trip (the ring pattern full[k % S]): counted is false when one of them could not be counted. */
+typedef struct MbarTrip {
+	Tensor *t;
+	int64_t arrivals;
+	bool counted;
+	Loc first; /* its first arrive in the loop */
+} MbarTrip;
+
+typedef struct MbarLoop {
+	Loc loc;
+	List trips; /* MbarTrip* */
+	struct MbarLoop *outer;
+} MbarLoop;
+
+static void mbar_loop_end(Walk *walk, MbarLoop *loop);
 
 static bool
 within_copy_budget(Walk *walk, Stmt *s, int count)
@@ -831,7 +851,10 @@ lower_for(Walk *walk, Stmt *s)
 	List *split_list;
 	int split_at;
 	split_enter(walk, &split_list, &split_at);
+	MbarLoop loop = {s->loc, {0}, walk->mbar_loop};
+	walk->mbar_loop = &loop;
 	lower_branch(walk, &l->body, &s->body, s->loc);
+	mbar_loop_end(walk, &loop);
 	split_leave(walk, split_list, split_at);
 	protocol_join(walk->proto, f);
 	scope_pop();
@@ -884,6 +907,11 @@ lower_decl_checked(Walk *walk, Stmt *s)
 	}
 	if (!minifloat_storage_ok(s->type, kind, false, s->name, s->name_loc))
 		return false;
+	if (s->type == T_MBARRIER && kind != TK_SHARED) {
+		error(s->loc, "'%s' is a %s tensor of mbarriers; an mbarrier lives in shared memory only (shared %s: %s[...];)",
+		      s->name, kind == TK_LOCAL ? "local" : "tmem", s->name, etype_name(T_MBARRIER));
+		return false;
+	}
 	Tensor *t = tensor_new(kind, s->name, s->name_loc, s->type);
 	if (!const_dims(&s->dims, t, s->loc))
 		return false;
@@ -939,6 +967,14 @@ lower_decl_checked(Walk *walk, Stmt *s)
 	if (kind == TK_TMEM)
 		list_push(&walk->k->tmem_tensors, t);
 	if (kind == TK_SHARED) {
+		if (t->type == T_MBARRIER) {
+			t->mbar_state = pool_alloc((size_t)t->count);
+			t->mbar_count = pool_alloc(sizeof(int) * (size_t)t->count);
+			t->mbar_arrivals = pool_alloc(sizeof(int64_t) * (size_t)t->count);
+			t->mbar_waits = pool_alloc(sizeof(short) * 64 * (size_t)t->count);
+			t->mbar_uncounted = pool_alloc((size_t)t->count);
+			list_push(&walk->mbar_tensors, t);
+		}
 		emit(walk, L_SHARED, s->loc)->tensor = t;
 	} else if (kind == TK_LOCAL) {
 		emit(walk, L_REGS, s->loc)->tensor = t;
@@ -1025,6 +1061,396 @@ lower_named_bar(Walk *walk, Stmt *s)
 	l->bar_arrive = s->bar_arrive;
 	if (s->fence_after)
 		emit(walk, L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_AFTER);
+}
+
+/* What lowering has seen of an mbarrier element (Tensor.mbar_state): LANGUAGE 11.3's order is init, a
+   barrier that publishes it (tilec's fence, the program's cta_sync or cluster_sync), then uses. */
+enum { MBS_INIT = 1, MBS_PUBLISHED = 2, MBS_USED = 4 };
+
+/* At a cta_sync or cluster_sync: the fence that publishes the inits before it, where there are any. */
+static void
+mbar_publish(Walk *walk, Loc loc)
+{
+	if (!walk->mbar_unpublished)
+		return;
+	LStmt *l = emit(walk, L_MBAR, loc);
+	l->mbar_op = MB_FENCE_INIT;
+	l->instr = isa_instr(TC_MB_FENCE_INIT);
+	for (int i = 0; i < walk->mbar_tensors.n; i++) {
+		Tensor *t = LIST_AT(walk->mbar_tensors, Tensor, i);
+		for (int e = 0; e < t->count; e++)
+			if (t->mbar_state[e] & MBS_INIT)
+				t->mbar_state[e] |= MBS_PUBLISHED;
+	}
+	walk->mbar_unpublished = false;
+}
+
+/* A parameter is no mbarrier: barriers are a kernel's shared tensors, where lowering follows their use. */
+static bool
+mbar_param_ok(const Param *p)
+{
+	if (p->type != T_MBARRIER)
+		return true;
+	error(p->loc, "parameter '%s' has type %s; mbarriers are declared in a kernel's body, as shared tensors "
+	              "(shared full: %s[2];)", p->name, etype_name(T_MBARRIER), etype_name(T_MBARRIER));
+	return false;
+}
+
+/* The statement as written, for messages: "mbarrier.init", "commit", "cluster_sync". */
+static const char *
+mbar_stmt_name(MbarOp op)
+{
+	if (op == MB_COMMIT || op == MB_CLUSTER_SYNC)
+		return mbar_op_name(op);
+	return pool_printf("%s.%s", etype_name(T_MBARRIER), mbar_op_name(op));
+}
+
+/* The barrier operand b (an element of a shared mbarrier tensor): its address, with *t the tensor and
+   *elem its element where constant (-1 otherwise); NULL after an error. */
+static IExpr *
+mbar_barrier(Expr *b, const char *stmt, Tensor **t, int *elem)
+{
+	if (b->kind != E_NAME && b->kind != E_INDEX) {
+		error(b->loc, "the barrier of %s is an element of a shared mbarrier tensor, such as full[0]", stmt);
+		return NULL;
+	}
+	Sym *sym = sym_use(b->name, b->loc);
+	if (!sym)
+		return NULL;
+	if (sym->kind != SYM_TENSOR || sym->tensor->kind != TK_SHARED || sym->tensor->type != T_MBARRIER) {
+		error(b->loc, "'%s' is not a shared mbarrier tensor; %s takes an element of one (shared full: %s[2];)",
+		      b->name, stmt, etype_name(T_MBARRIER));
+		note(sym->loc, "'%s' is declared here", b->name);
+		return NULL;
+	}
+	*t = sym->tensor;
+	Expr element = *b;
+	element.kind = E_ADDR;
+	if (b->kind == E_NAME) {
+		if ((*t)->count != 1 || (*t)->rank != 1) {
+			error(b->loc, "'%s' holds %d mbarriers; %s takes one of them, such as %s[0]", b->name, (*t)->count, stmt,
+			      b->name);
+			return NULL;
+		}
+		Expr *zero = pool_alloc(sizeof *zero);
+		zero->kind = E_INT;
+		zero->loc = b->loc;
+		element.args = (List){0};
+		list_push(&element.args, zero);
+	}
+	IExpr *addr = sema_address(&element);
+	if (!addr)
+		return NULL;
+	int64_t c;
+	*elem = ie_is_const(addr->index, &c) ? (int)c : -1;
+	return addr;
+}
+
+/* The integer operand of an mbarrier statement: count, bytes or parity, within lo..hi where constant. */
+static IExpr *
+mbar_value(Expr *e, const char *what, const char *stmt, int64_t lo, int64_t hi, int64_t *known)
+{
+	IExpr *v = sema_expr(e);
+	if (!v)
+		return NULL;
+	if (v->type == T_F32) {
+		error(e->loc, "the %s of %s is an integer, not a float", what, stmt);
+		return NULL;
+	}
+	*known = -1;
+	if (ie_is_const(v, known) && (*known < lo || *known > hi)) {
+		error(e->loc, "the %s of %s is %lld; it is %lld to %lld", what, stmt, (long long)*known, (long long)lo,
+		      (long long)hi);
+		return NULL;
+	}
+	return ie_convert(v, T_U32);
+}
+
+/* The threads that run a statement here, where tilec knows them (whole warps of a known set), else -1. */
+static int
+mbar_threads(Walk *walk)
+{
+	if (!protocol_whole_warps(walk->proto) || protocol_varying(walk->proto))
+		return -1;
+	uint64_t warps = protocol_warps(walk->proto);
+	int n = 0;
+	for (int w = 0; w < 64; w++)
+		if (warps >> w & 1)
+			n += walk->k->threads - 32 * w < 32 ? walk->k->threads - 32 * w : 32;
+	return n;
+}
+
+/* The order of LANGUAGE 11.3 for the elements a statement names (elem, or every one when -1): init
+   before use and published; no init after the first use. */
+static bool
+mbar_order(Walk *walk, Stmt *s, const char *stmt, Tensor *t, int elem)
+{
+	int from = elem < 0 ? 0 : elem, to = elem < 0 ? t->count : elem + 1;
+	const char *which = elem < 0 ? pool_printf("'%s'", t->name) : pool_printf("'%s[%d]'", t->name, elem);
+	for (int e = from; e < to; e++) {
+		unsigned char st = t->mbar_state[e];
+		if (s->mbar_op == MB_INIT) {
+			if (st & MBS_USED) {
+				error(s->loc, "%s of %s after its first use; a barrier is initialised once, before any thread "
+				              "uses it", stmt, which);
+				note(t->mbar_use_loc, "first used here");
+				return false;
+			}
+			continue;
+		}
+		if (!(st & MBS_INIT)) {
+			error(s->loc, "%s on %s before its %s.init; initialise every barrier first (in one thread), then "
+			              "cta_sync", stmt, which, etype_name(T_MBARRIER));
+			return false;
+		}
+		if (!(st & MBS_PUBLISHED)) {
+			error(s->loc, "%s on %s before a cta_sync published its %s.init; other threads may see the barrier "
+			              "uninitialised (tilec places the init fence at the next cta_sync or cluster_sync)",
+			      stmt, which, etype_name(T_MBARRIER));
+			note(t->mbar_init_loc, "initialised here");
+			return false;
+		}
+	}
+	(void)walk;
+	return true;
+}
+
+/* Records the arrivals of an arrive (n, -1 where tilec cannot count them) or a commit (one: commit, -1 where
+   not counted) on t[elem] (elem -1: an index that varies): outside run-time loops toward the element's total,
+   inside one toward the innermost loop's trip when the element changes with the trip. */
+static void
+mbar_count_arrivals(Walk *walk, Stmt *s, Tensor *t, int elem, int64_t n, int64_t commit)
+{
+	int64_t arrivals = s->mbar_op == MB_COMMIT ? commit : n;
+	if (walk->mbar_loop && elem < 0) {
+		MbarTrip *trip = NULL;
+		for (int i = 0; i < walk->mbar_loop->trips.n && !trip; i++)
+			if (LIST_AT(walk->mbar_loop->trips, MbarTrip, i)->t == t)
+				trip = LIST_AT(walk->mbar_loop->trips, MbarTrip, i);
+		if (!trip) {
+			trip = pool_alloc(sizeof *trip);
+			trip->t = t;
+			trip->counted = true;
+			trip->first = s->loc;
+			list_push(&walk->mbar_loop->trips, trip);
+		}
+		if (arrivals < 0)
+			trip->counted = false;
+		else
+			trip->arrivals += arrivals;
+	}
+	int from = elem < 0 ? 0 : elem, to = elem < 0 ? t->count : elem + 1;
+	for (int e = from; e < to; e++) {
+		if (walk->mbar_loop || elem < 0 || arrivals < 0)
+			t->mbar_uncounted[e] = 1;
+		else
+			t->mbar_arrivals[e] += arrivals;
+	}
+}
+
+/* The n-th wait of a warp on a barrier (from 0) waits for the phase of parity n % 2, where tilec knows n:
+   whole warps, waits outside run-time loops on an element it can compute since the element's init, a
+   constant parity (-1 otherwise, which makes n unknown for the warps that may be here). */
+static bool
+mbar_wait_parity(Walk *walk, Stmt *s, Tensor *t, int elem, int64_t parity)
+{
+	uint64_t warps = protocol_warps(walk->proto);
+	int from = elem < 0 ? 0 : elem, to = elem < 0 ? t->count : elem + 1;
+	bool known = parity >= 0 && elem >= 0 && !walk->mbar_loop;
+	for (int e = from; e < to; e++)
+		for (int w = 0; w < 64; w++) {
+			short *n = &t->mbar_waits[64 * e + w];
+			if (!(warps >> w & 1))
+				continue;
+			if (!known || *n < 0) {
+				*n = -1;
+				continue;
+			}
+			if ((*n & 1) != parity) {
+				error(s->value->loc, "this is wait %d of warp %d on '%s[%d]' since its init, which waits for the "
+				                     "phase of parity %d, not %lld: its phases complete in order, 0, 1, 0, ...",
+				      *n + 1, w, t->name, e, *n & 1, (long long)parity);
+				note(t->mbar_init_loc, "initialised here");
+				return false;
+			}
+			++*n;
+		}
+	return true;
+}
+
+/* The end of a run-time loop: each trip that arrives on an element that changes with the trip completes
+   one phase of it, so a trip's counted arrivals equal the init count (the ring pattern). */
+static void
+mbar_loop_end(Walk *walk, MbarLoop *loop)
+{
+	walk->mbar_loop = loop->outer;
+	for (int i = 0; i < loop->trips.n; i++) {
+		MbarTrip *trip = LIST_AT(loop->trips, MbarTrip, i);
+		int count = trip->t->mbar_count[0];
+		for (int e = 1; e < trip->t->count; e++)
+			if (trip->t->mbar_count[e] != count)
+				count = 0;
+		if (!trip->counted || count == 0 || trip->arrivals == count)
+			continue;
+		error(trip->first, "each trip of this loop arrives %lld time%s on an element of '%s' that changes with the "
+		                   "trip, but its init expects %d arrivals per phase; the phases would not line up with the trips",
+		      (long long)trip->arrivals, trip->arrivals == 1 ? "" : "s", trip->t->name, count);
+		note(loop->loc, "the loop");
+		note(trip->t->mbar_init_loc, "initialised here");
+	}
+}
+
+/* The end of the kernel: an element whose arrivals tilec counted in full gets a whole number of phases. */
+static void
+mbar_end(Walk *walk)
+{
+	for (int i = 0; i < walk->mbar_tensors.n; i++) {
+		Tensor *t = LIST_AT(walk->mbar_tensors, Tensor, i);
+		for (int e = 0; e < t->count; e++) {
+			int64_t got = t->mbar_arrivals[e];
+			if (t->mbar_uncounted[e] || !t->mbar_count[e] || got % t->mbar_count[e] == 0)
+				continue;
+			error(t->mbar_init_loc, "the arrivals on '%s[%d]' add up to %lld, not a multiple of the %d its init "
+			                        "expects per phase; its last phase never completes", t->name, e, (long long)got,
+			      t->mbar_count[e]);
+			note(t->mbar_use_loc, "first used here");
+		}
+	}
+}
+
+/* A barrier of every thread of the CTA (cta_sync, cluster_sync): its protocol effect, the tcgen05 fences
+   marked around it, the fence that publishes mbarrier inits before it; returns the barrier's statement. */
+static LStmt *
+lower_barrier(Walk *walk, Stmt *s, LKind kind)
+{
+	protocol_cta_sync(walk->proto, s->loc, s->writes_follow);
+	place_waits(walk);
+	if (s->fence_before)
+		emit(walk, L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_BEFORE);
+	mbar_publish(walk, s->loc);
+	LStmt *l = emit(walk, kind, s->loc);
+	if (s->fence_after)
+		emit(walk, L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_AFTER);
+	return l;
+}
+
+/* cluster_sync: barrier.cluster arrive.release and wait.acquire, with the fences of a cta_sync and the one
+   that publishes mbarrier inits. */
+static void
+lower_cluster_sync(Walk *walk, Stmt *s)
+{
+	if (walk->dev) {
+		error(s->loc, "cluster_sync in device function '%s'; it is a statement of a kernel, which every thread "
+		              "of every CTA of the cluster reaches", walk->dev->name);
+		return;
+	}
+	LStmt *l = lower_barrier(walk, s, L_MBAR);
+	l->mbar_op = MB_CLUSTER_SYNC;
+	l->instr = isa_instr(TC_CLUSTER_ARRIVE);
+}
+
+/* mbarrier.init / arrive / expect_tx / wait and commit (LANGUAGE 11.3). */
+static void
+lower_mbar(Walk *walk, Stmt *s)
+{
+	if (s->mbar_op == MB_CLUSTER_SYNC) {
+		lower_cluster_sync(walk, s);
+		return;
+	}
+	const char *stmt = mbar_stmt_name(s->mbar_op);
+	if (walk->dev) {
+		error(s->loc, "%s in device function '%s'; mbarriers are declared and used in kernels, where tilec follows "
+		              "their inits and uses", stmt, walk->dev->name);
+		return;
+	}
+	Tensor *t;
+	int elem;
+	IExpr *addr = mbar_barrier(s->target, stmt, &t, &elem);
+	if (!addr)
+		return;
+	IExpr *value = NULL;
+	int64_t known = -1;
+	switch (s->mbar_op) {
+	case MB_INIT:
+		value = mbar_value(s->value, "arrival count", stmt, 1, (1 << 20) - 1, &known);
+		break;
+	case MB_ARRIVE:
+		value = s->value ? mbar_value(s->value, "arrival count", stmt, 1, (1 << 20) - 1, &known) : ie_int(1, T_U32);
+		if (!s->value)
+			known = 1;
+		break;
+	case MB_EXPECT_TX:
+		value = mbar_value(s->value, "byte count", stmt, 0, (1 << 20) - 1, &known);
+		break;
+	case MB_WAIT:
+		value = mbar_value(s->value, "parity", stmt, 0, 1, &known);
+		if (value && known < 0)
+			value = ie_binary(OP_BITAND, value, ie_int(1, T_U32));
+		break;
+	default:
+		break;
+	}
+	if (s->value && !value)
+		return;
+	if (!mbar_order(walk, s, stmt, t, elem))
+		return;
+	bool single = s->mbar_op == MB_INIT || s->mbar_op == MB_EXPECT_TX || s->mbar_op == MB_COMMIT;
+	int threads = mbar_threads(walk);
+	uint64_t warps = protocol_warps(walk->proto);
+	if (single && threads > 0 && (warps & (warps - 1))) {
+		error(s->loc, "%s is a single-thread statement but %d warps reach it; tilec runs it in one elected lane of "
+		              "each warp, so the barrier would see it %d times", stmt, __builtin_popcountll(warps),
+		      __builtin_popcountll(warps));
+		note(s->loc, "put it under a condition that one warp takes, such as if (warp_id == 0)");
+		return;
+	}
+	int from = elem < 0 ? 0 : elem, to = elem < 0 ? t->count : elem + 1;
+	if (s->mbar_op == MB_ARRIVE && threads > 0 && known > 0)
+		for (int e = from; e < to; e++)
+			if (t->mbar_count[e] && (int64_t)threads * known > t->mbar_count[e]) {
+				error(s->loc, "%s on '%s[%d]' by %d thread%s counts %lld arrivals, more than the %d its init expects "
+				              "per phase", stmt, t->name, e, threads, threads == 1 ? "" : "s",
+				      (long long)threads * known, t->mbar_count[e]);
+				note(t->mbar_init_loc, "initialised here");
+				return;
+			}
+	if (s->mbar_op == MB_WAIT && !mbar_wait_parity(walk, s, t, elem, threads > 0 ? known : -1))
+		return;
+	if (s->mbar_op == MB_ARRIVE || s->mbar_op == MB_COMMIT)
+		mbar_count_arrivals(walk, s, t, elem, threads > 0 && known > 0 ? (int64_t)threads * known : -1,
+		                    s->mbar_op == MB_COMMIT && threads > 0 ? 1 : -1);
+	for (int e = from; e < to; e++) {
+		if (s->mbar_op == MB_INIT) {
+			t->mbar_state[e] = MBS_INIT;
+			t->mbar_count[e] = known > 0 ? (int)known : 0;
+			t->mbar_arrivals[e] = 0;
+			t->mbar_uncounted[e] = 0;
+			memset(&t->mbar_waits[64 * e], 0, 64 * sizeof(short));
+		} else {
+			if (!(t->mbar_state[e] & MBS_USED) && !t->mbar_use_loc.file)
+				t->mbar_use_loc = s->loc;
+			t->mbar_state[e] |= MBS_USED;
+		}
+	}
+	if (s->mbar_op == MB_INIT) {
+		t->mbar_init_loc = s->loc;
+		walk->mbar_unpublished = true;
+	}
+	if (s->mbar_op == MB_COMMIT)
+		protocol_commit(walk->proto, t, addr->index, s->loc);
+	if (s->mbar_op == MB_WAIT)
+		protocol_mbar_wait(walk->proto, t, addr->index);
+	static const TcKind rows[] = {[MB_INIT] = TC_MB_INIT, [MB_ARRIVE] = TC_MB_ARRIVE, [MB_EXPECT_TX] = TC_MB_EXPECT_TX,
+	                              [MB_WAIT] = TC_MB_TRY_WAIT, [MB_COMMIT] = TC_COMMIT};
+	LStmt *l = emit(walk, L_MBAR, s->loc);
+	l->mbar_op = s->mbar_op;
+	l->instr = isa_instr(rows[s->mbar_op]);
+	l->tensor = t;
+	l->index = addr->index;
+	l->mbar = addr;
+	l->value = value;
+	l->mbar_elect = single && threads > 0;
+	l->cta_group = s->mbar_op == MB_COMMIT ? protocol_cta_group(walk->proto) : 0;
 }
 
 /* A let: a constant folded into the name, or a variable of the generated code. */
@@ -1240,13 +1666,7 @@ lower_cta_sync(Walk *walk, Stmt *s)
 		      walk->dev->scope == SCOPE_WARP ? "warp" : "warpgroup");
 		return;
 	}
-	protocol_cta_sync(walk->proto, s->loc, s->writes_follow);
-	place_waits(walk);
-	if (s->fence_before)
-		emit(walk, L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_BEFORE);
-	emit(walk, L_BARRIER, s->loc);
-	if (s->fence_after)
-		emit(walk, L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_AFTER);
+	lower_barrier(walk, s, L_BARRIER);
 }
 
 static void
@@ -1298,6 +1718,9 @@ lower_stmt(Walk *walk, Stmt *s)
 		return;
 	case S_NAMED_BAR:
 		lower_named_bar(walk, s);
+		return;
+	case S_MBAR:
+		lower_mbar(walk, s);
 		return;
 	case S_WARP_SYNC:
 		/* __syncwarp() names every lane: those a branch leaves out would never arrive (undefined in CUDA) */
@@ -1568,7 +1991,7 @@ lower_kernel(Walk *walk, Kernel *kd)
 				sym_poison(p->name, p->loc);
 				continue;
 			}
-			if (!minifloat_storage_ok(p->type, TK_GLOBAL, !p->has_shape, p->name, p->loc)) {
+			if (!mbar_param_ok(p) || !minifloat_storage_ok(p->type, TK_GLOBAL, !p->has_shape, p->name, p->loc)) {
 				sym_poison(p->name, p->loc);
 				continue;
 			}
@@ -1609,6 +2032,7 @@ lower_kernel(Walk *walk, Kernel *kd)
 	protocol_complete_copies(walk->proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, kd->loc);
 	place_waits(walk);
 	copy_explain_waits(k);
+	mbar_end(walk);
 	protocol_end(walk->proto, kd->name, kd->name_loc);
 	fence_prune(k);
 	/* the layouts' places and the views' maps served the checks; the code needs neither */
@@ -2475,7 +2899,7 @@ lower_device(Walk *walk, Kernel *kd)
 				continue;
 			bool scalar = p->kind == PK_VALUE && !p->has_shape;
 			TensorKind where = p->kind == PK_SHARED ? TK_SHARED : p->kind == PK_VALUE ? TK_GLOBAL : TK_LOCAL;
-			if (!minifloat_storage_ok(p->type, where, scalar, p->name, p->loc)) {
+			if (!mbar_param_ok(p) || !minifloat_storage_ok(p->type, where, scalar, p->name, p->loc)) {
 				sym_poison(p->name, p->loc);
 				continue;
 			}

@@ -108,7 +108,20 @@ struct Protocol {
 	List waits;        /* ProtoWait*: the waits placed for copies, for lowering to write (protocol_take_wait) */
 	int waits_taken;
 	List named_bars;   /* NamedBarUse*: the kernel's bar_sync and bar_arrive statements */
+	List async;        /* ProtoAsync*: tcgen05 work that completes at a commit's barrier (cp, mma) */
 };
+
+/* An asynchronous tcgen05 instruction (a row that completes at commit) of a warp's issuing thread: pending
+   until that thread's commit names a barrier, then complete once a wait on that barrier has passed. Not
+   followed per path: a commit or wait on any path counts. */
+typedef struct ProtoAsync {
+	const IsaInstr *in;
+	Loc loc;
+	uint64_t warps;          /* the warps whose elected thread issued it */
+	const Tensor *bar;       /* the commit's barrier tensor; NULL: not committed yet */
+	const IExpr *bar_index;  /* and element */
+	Loc commit_loc;
+} ProtoAsync;
 
 /* A bar_sync or bar_arrive statement and the warps that reach it (each lowering of it: a loop's too). */
 typedef struct NamedBarUse {
@@ -1549,6 +1562,61 @@ protocol_instr(Protocol *p, const IsaInstr *in, const LStmt *l, bool uniform, co
 	if (in->effect & EFF_COMPLETES_STORES)
 		complete_on(p, &p->flow, TC_WAIT_ST, p->warps, l->loc, true, true);
 	return ok;
+}
+
+/* --------------------------------------------------------------- mbarriers and commit */
+
+int
+protocol_cta_group(const Protocol *p)
+{
+	return p->cta_group ? p->cta_group : 1;
+}
+
+void
+protocol_async_issue(Protocol *p, const IsaInstr *in, Loc loc)
+{
+	ProtoAsync *a = pool_alloc(sizeof *a);
+	a->in = in;
+	a->loc = loc;
+	a->warps = p->warps;
+	list_push(&p->async, a);
+}
+
+void
+protocol_commit(Protocol *p, const Tensor *bar, const IExpr *index, Loc loc)
+{
+	for (int i = 0; i < p->async.n; i++) {
+		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
+		if (!a->bar && (a->warps & p->warps)) {
+			a->bar = bar;
+			a->bar_index = index;
+			a->commit_loc = loc;
+		}
+	}
+}
+
+bool
+protocol_async_pending(const Protocol *p, Loc *issued_at)
+{
+	for (int i = 0; i < p->async.n; i++) {
+		const ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
+		if (a->warps & p->warps) {
+			*issued_at = a->loc;
+			return true;
+		}
+	}
+	return false;
+}
+
+void
+protocol_mbar_wait(Protocol *p, const Tensor *bar, const IExpr *index)
+{
+	/* the waiting warps have seen the work committed to this barrier complete: it is no longer pending */
+	for (int i = 0; i < p->async.n; i++) {
+		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
+		if (a->bar == bar && (!a->bar_index || !index || ie_equal(a->bar_index, index)))
+			a->warps = 0;
+	}
 }
 
 /* --------------------------------------------------------------- control flow */

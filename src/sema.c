@@ -430,6 +430,11 @@ sema_element(Expr *e, Tensor **tensor, IExpr **index, int *slot)
 		      isa_name(TC_LD, 0), isa_name(TC_ST, 0));
 		return NULL;
 	}
+	if (t->type == T_MBARRIER) {
+		error(e->loc, "'%s' holds mbarriers; they are neither read nor written as values, only through the "
+		              "mbarrier statements, commit and cluster_sync", t->name);
+		return NULL;
+	}
 	IExpr **coords = NULL;
 	if (!index_tensor(e, t, index, &coords))
 		return NULL;
@@ -633,6 +638,10 @@ sema_expr(Expr *e)
 		return b ? binary_checked(e, e->op, a, b) : NULL;
 	}
 	case E_CONV: {
+		if (e->type == T_MBARRIER) {
+			error(e->loc, "no value converts to an mbarrier; mbarriers are declared in shared tensors");
+			return NULL;
+		}
 		IExpr *a = sema_expr(e->a);
 		return a ? ie_convert(a, e->type) : NULL;
 	}

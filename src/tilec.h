@@ -37,6 +37,7 @@ typedef enum EType {
 	T_I64, /* not an element type: the value type of 64-bit global element offsets */
 	/* the 8-bit and narrower floats (minifloat.c): one byte each in registers, TMEM and memory */
 	T_E4M3, T_E5M2, T_E2M3, T_E3M2, T_E2M1, T_UE8M0, T_UE4M3,
+	T_MBARRIER, /* a 64-bit mbarrier: only in shared tensors, only through the mbarrier statements */
 	T_COUNT
 } EType;
 
@@ -179,8 +180,14 @@ typedef enum StmtKind {
 	S_IF, S_FOR, S_APPLY, S_INSTR, S_CTA_SYNC, S_WARP_SYNC, S_BLOCK,
 	S_COPY,    /* copy(dst, src) [scope S]: operands, scope fields (has_scope) */
 	S_CALL,    /* name(args): a call of a device function; operands are Expr* */
-	S_NAMED_BAR /* bar_sync(id, nthreads) or bar_arrive (bar_arrive): value is the id, hi the count */
+	S_NAMED_BAR, /* bar_sync(id, nthreads) or bar_arrive (bar_arrive): value is the id, hi the count */
+	S_MBAR      /* mbarrier.OP(b, value), commit(b), cluster_sync: mbar_op; target is b, value the operand */
 } StmtKind;
+
+/* The mbarrier statements (S_MBAR, L_MBAR); MB_FENCE_INIT is tilec's, the publishing fence of inits. */
+typedef enum MbarOp {
+	MB_INIT, MB_ARRIVE, MB_EXPECT_TX, MB_WAIT, MB_COMMIT, MB_CLUSTER_SYNC, MB_FENCE_INIT
+} MbarOp;
 
 typedef struct Stmt Stmt;
 struct Stmt {
@@ -214,6 +221,7 @@ struct Stmt {
 	bool writes_follow; /* cta_sync: a tcgen05 store or dealloc may follow it (lowering) */
 	bool stale_warned;  /* apply, copy: -Wstale-replica given (a loop lowers it again) */
 	bool bar_arrive;    /* named barrier: bar_arrive (arrives, does not wait) rather than bar_sync */
+	MbarOp mbar_op;     /* S_MBAR */
 };
 
 /* What a parameter is: of a kernel, PK_VALUE only (a scalar, or a global tensor when it has a shape). */
@@ -341,6 +349,7 @@ int etype_bits(EType t);
 bool etype_is_float(EType t);
 bool etype_is_signed(EType t);
 const char *axis_name(Axis a);
+const char *mbar_op_name(MbarOp op);
 bool axis_from_name(const char *name, Axis *out);
 const char *etype_ctype(EType t); /* the C type that stores one element */
 const char *op_text(Op op);           /* "+", "<<", "!": as .tile and C write it; "?" for OP_NONE */
@@ -474,6 +483,14 @@ typedef struct Tensor {
 	   kernel's), and the tensors it points into (a function's parameter passed on): tensor_align */
 	int base_align;
 	List align_from;
+	/* TK_SHARED of mbarriers: per element, what lowering has seen so far (lower.c's MBS_* bits) */
+	unsigned char *mbar_state;
+	int *mbar_count;      /* per element: the arrivals its init expects per phase; 0 where not a constant */
+	int64_t *mbar_arrivals; /* per element: the counted arrivals outside run-time loops (lower.c) */
+	unsigned char *mbar_uncounted; /* per element: an arrival tilec could not count, or one in a run-time loop */
+	short *mbar_waits;    /* per element and warp (64 each): the waits it made since the init; -1 not known */
+	Loc mbar_init_loc;    /* the latest mbarrier.init of an element */
+	Loc mbar_use_loc;     /* the first other use of an element */
 } Tensor;
 
 /* The part of a global tensor that a copy's slice selects when its bounds or the tensor's shape are
@@ -776,11 +793,15 @@ typedef enum LKind {
 	L_WARP_SYNC,
 	L_TC,        /* one tcgen05 instruction */
 	L_COPY,      /* register word regs[0] = register word regs[1] */
-	L_NAMED_BAR  /* bar.sync / bar.arrive bar_id, bar_threads */
+	L_NAMED_BAR, /* bar.sync / bar.arrive bar_id, bar_threads */
+	L_MBAR       /* an mbarrier statement (mbar_op): tensor[index] the barrier at address mbar, value the operand */
 } LKind;
 
 typedef enum TcKind {
-	TC_ALLOC, TC_DEALLOC, TC_RELINQUISH, TC_WAIT_LD, TC_WAIT_ST, TC_FENCE_BEFORE, TC_FENCE_AFTER, TC_LD, TC_ST, TC_CP
+	TC_ALLOC, TC_DEALLOC, TC_RELINQUISH, TC_WAIT_LD, TC_WAIT_ST, TC_FENCE_BEFORE, TC_FENCE_AFTER, TC_LD, TC_ST, TC_CP,
+	/* the synchronisation rows (ISA_SYNC): mbarriers, commit, the cluster barrier */
+	TC_MB_INIT, TC_MB_ARRIVE, TC_MB_EXPECT_TX, TC_MB_TRY_WAIT, TC_MB_FENCE_INIT, TC_COMMIT, TC_CLUSTER_ARRIVE,
+	TC_CLUSTER_WAIT
 } TcKind;
 
 typedef struct RegRef {
@@ -810,6 +831,9 @@ struct LStmt {
 	unsigned mask_lo, mask_hi;
 	int bar_id, bar_threads; /* L_NAMED_BAR: the barrier and the threads it counts */
 	bool bar_arrive;         /* L_NAMED_BAR: bar.arrive (does not wait) */
+	MbarOp mbar_op;          /* L_MBAR */
+	IExpr *mbar;             /* L_MBAR: the barrier's shared address (IE_SADDR of tensor[index]); NULL: none */
+	bool mbar_elect;         /* L_MBAR: a single-thread statement reached by whole warps: one elected lane runs it */
 	bool align_test; /* a copy's access whose vector form may test its address's alignment at run time */
 	bool owner_test; /* L_IF: a copy's test of which threads own the elements (of thread_idx.x alone) */
 	/* L_TC, L_FENCE */
@@ -1018,7 +1042,8 @@ typedef enum IsaCompletion {
 /* How a program writes a row's instruction. */
 typedef enum IsaUse {
 	ISA_STATEMENT, /* an instruction statement of its own, in its exact spelling */
-	ISA_APPLY      /* through apply or copy, checked against its image (ld, st) */
+	ISA_APPLY,     /* through apply or copy, checked against its image (ld, st) */
+	ISA_SYNC       /* through the mbarrier statements, commit and cluster_sync (not an instruction statement) */
 } IsaUse;
 
 /* What an instruction does to the protocol state (protocol.c): bits. */
@@ -1400,6 +1425,16 @@ void protocol_cta_sync(Protocol *p, Loc loc, bool writes_follow);
 /* bar_sync / bar_arrive(id, threads): counts the warps that reach it; a bar_sync orders their tcgen05 accesses. */
 /* arrivals: a bar_arrive of the kernel may use the same id (then a bar_sync orders nothing) */
 void protocol_named_bar(Protocol *p, Loc loc, int id, int threads, bool arrive, bool writes_follow, bool arrivals);
+/* mbarriers and commit (LANGUAGE 11.3). The cta_group of the kernel's tcgen05 instructions so far (1 when
+   none named one). An asynchronous tcgen05 instruction (cp, mma: a row that completes at commit) is
+   registered by protocol_async_issue as pending for the issuing warps; protocol_commit attaches the current
+   warps' uncommitted ones to the barrier bar[index]; protocol_mbar_wait completes those attached to it. */
+int protocol_cta_group(const Protocol *p);
+void protocol_async_issue(Protocol *p, const IsaInstr *in, Loc loc);
+void protocol_commit(Protocol *p, const Tensor *bar, const IExpr *index, Loc loc);
+void protocol_mbar_wait(Protocol *p, const Tensor *bar, const IExpr *index);
+/* Whether asynchronous work of the current warps has not been seen complete; *issued_at: the first such. */
+bool protocol_async_pending(const Protocol *p, Loc *issued_at);
 /* A device function's contract (LANGUAGE.md 10.3): no tcgen05.ld or st of the current warps pending at
    loc; reports the first one (where: "at the call of 'f'", "at the return of 'f'"). */
 bool protocol_settled(Protocol *p, Loc loc, const char *where);
@@ -1533,6 +1568,7 @@ typedef struct CuDialect {
 	bool approx_math;        /* the functions of 10.2 as the GPU's own code builds them (MathGen.approx) */
 	const char *fneg;        /* the function an f32 negation calls (the GPU's gives NaN as 0x7fffffff); NULL: C's - */
 	void (*tc)(CuWriter *w, const LStmt *s); /* one tcgen05 instruction */
+	void (*mbar)(CuWriter *w, const LStmt *s); /* an L_MBAR statement; NULL: inline PTX */
 	/* the text of a read of register word for element slot (-1: the whole word), verb "read", "stored" or
 	   "copied" (a move into another register); NULL: plain NAME[WORD] */
 	const char *(*reg)(CuWriter *w, const Tensor *t, int word, int slot, const char *verb);

@@ -312,6 +312,7 @@ static const struct {
 	[T_E2M1] = {"e2m1", 8, true, true},
 	[T_UE8M0] = {"ue8m0", 8, true, false},
 	[T_UE4M3] = {"ue4m3", 8, true, false},
+	[T_MBARRIER] = {"mbarrier", 64, false, false},
 };
 
 const char *etype_name(EType t) { return etypes[t].name; }
@@ -326,6 +327,17 @@ static const char *const axis_names[AX_COUNT] = {
 };
 
 const char *axis_name(Axis a) { return axis_names[a]; }
+
+/* The word of an mbarrier statement as a program writes it (after "mbarrier." for the first four). */
+const char *
+mbar_op_name(MbarOp op)
+{
+	static const char *const names[] = {
+		[MB_INIT] = "init", [MB_ARRIVE] = "arrive", [MB_EXPECT_TX] = "expect_tx", [MB_WAIT] = "wait",
+		[MB_COMMIT] = "commit", [MB_CLUSTER_SYNC] = "cluster_sync", [MB_FENCE_INIT] = "fence_init",
+	};
+	return names[op];
+}
 
 bool
 axis_from_name(const char *name, Axis *out)
@@ -414,6 +426,7 @@ etype_ctype(EType t)
 	case T_E4M3: case T_E5M2: case T_E2M3: case T_E3M2: case T_E2M1: case T_UE8M0: case T_UE4M3:
 		return "unsigned char";
 	case T_I64: return "long long";
+	case T_MBARRIER: return "unsigned long long";
 	default: return "int";
 	}
 }

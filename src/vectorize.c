@@ -818,6 +818,7 @@ remap_list(List *list, int warp)
 		s->view_at = remap_view_at(s->view_at, warp);
 		s->value = remap_expr(s->value, warp);
 		s->index = remap_expr(s->index, warp);
+		s->mbar = remap_expr(s->mbar, warp); /* an L_MBAR's address holds its index */
 		s->cond = remap_expr(s->cond, warp);
 		s->lo = remap_expr(s->lo, warp);
 		s->hi = remap_expr(s->hi, warp);
@@ -1147,6 +1148,7 @@ same_shape(const LStmt *a, const LStmt *b)
 	    a->mask_lo != b->mask_lo || a->mask_hi != b->mask_hi ||
 	    a->align_test != b->align_test || a->owner_test != b->owner_test || a->call || b->call ||
 	    a->vec != b->vec || a->body.n != b->body.n || a->els.n != b->els.n || !a->coords != !b->coords ||
+	    a->mbar_op != b->mbar_op || a->mbar_elect != b->mbar_elect ||
 	    !a->view_at != !b->view_at ||
 	    !a->value != !b->value || !a->index != !b->index || !a->cond != !b->cond || !a->lo != !b->lo ||
 	    !a->hi != !b->hi || !a->comment != !b->comment || (a->comment && strcmp(a->comment, b->comment)))

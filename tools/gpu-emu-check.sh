@@ -56,6 +56,8 @@ tests/golden/float_constants.tile
 tests/golden/copy_divergent_memory.tile
 tests/golden/named_bar_run.tile --kernel handoff
 tests/golden/named_bar_run.tile --kernel two_groups
+tests/golden/mbar_run.tile --kernel ring --set n=32
+tests/golden/mbar_run.tile --kernel stuck --set n=1
 tests/emu/erf_values.tile
 tests/golden/fast_math.tile
 tests/golden/copy_convert.tile --kernel halves

@@ -532,6 +532,28 @@ START_TEST(isa_round_trip)
 }
 END_TEST
 
+/* The synchronisation rows (mbarriers, commit, the cluster barrier): their PTX spellings (TCGEN05.md 9 and
+   14.4), and they are no instruction statements: neither parsed nor a family an opcode names. */
+START_TEST(isa_sync_rows)
+{
+	ck_assert_str_eq(isa_spelling(TC_MB_INIT, 0), "mbarrier.init.shared::cta.b64");
+	ck_assert_str_eq(isa_spelling(TC_MB_ARRIVE, 0), "mbarrier.arrive.shared::cta.b64");
+	ck_assert_str_eq(isa_spelling(TC_MB_EXPECT_TX, 0), "mbarrier.expect_tx.relaxed.cta.shared::cta.b64");
+	ck_assert_str_eq(isa_spelling(TC_MB_TRY_WAIT, 0), "mbarrier.try_wait.parity.shared::cta.b64");
+	ck_assert_str_eq(isa_spelling(TC_MB_FENCE_INIT, 0), "fence.mbarrier_init.release.cluster");
+	ck_assert_str_eq(isa_spelling(TC_COMMIT, 1), "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64");
+	ck_assert_str_eq(isa_spelling(TC_COMMIT, 2), "tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.b64");
+	ck_assert_str_eq(isa_spelling(TC_CLUSTER_ARRIVE, 0), "barrier.cluster.arrive.release");
+	ck_assert_str_eq(isa_spelling(TC_CLUSTER_WAIT, 0), "barrier.cluster.wait.acquire");
+	ck_assert_ptr_null(isa_parse("mbarrier.init.shared::cta.b64", NULL));
+	ck_assert_ptr_null(isa_parse("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64", NULL));
+	ck_assert_ptr_null(isa_family("tcgen05.commit.cta_group::1"));
+	ck_assert_ptr_eq(isa_family("tcgen05.alloc.x"), isa_instr(TC_ALLOC));
+	ck_assert(strstr(isa_known(), "commit") == NULL && strstr(isa_known(), "init") == NULL);
+	pool_free_all();
+}
+END_TEST
+
 /* Spot values from TCGEN05.md and the PTX ISA. */
 START_TEST(isa_spellings)
 {
@@ -609,6 +631,7 @@ image_suite(void)
 	ADD_CASE(s, image_print_format);
 	ADD_CASE(s, isa_round_trip);
 	ADD_CASE(s, isa_spellings);
+	ADD_CASE(s, isa_sync_rows);
 	ADD_CASE(s, arch_table);
 	return s;
 }
