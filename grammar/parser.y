@@ -606,6 +606,15 @@ stmt
 			$$->type = $4.etype;
 			$$->dims = $6;
 		}
+	| SHARED IDENT ':' ETYPE '[' exprs ']' LAYOUT layout ';'
+		{
+			$$ = mk_stmt(S_SHARED, @$);
+			$$->name = $2.text;
+			$$->name_loc = @2;
+			$$->type = $4.etype;
+			$$->dims = $6;
+			$$->layout = $9;
+		}
 	| LOCAL IDENT ':' ETYPE '[' exprs ']' LAYOUT layout ';'
 		{
 			$$ = mk_stmt(S_LOCAL, @$);
@@ -977,6 +986,18 @@ layout
 			$$->rows = $5;
 			$$->cols = $7;
 			$$->sub_slab = $11;
+		}
+	| IDENT '(' STRING ',' STRING ')'
+		{
+			if (strcmp($1.text, "smem_tile") != 0)
+				error(@1, "expected 'smem_tile(major, swizzle)' or a layout name, not '%s('", $1.text);
+			$$ = pool_alloc(sizeof *$$);
+			$$->kind = LAY_SMEM_TILE;
+			$$->loc = @$;
+			$$->major = $3.text;
+			$$->major_loc = @3;
+			$$->swizzle = $5.text;
+			$$->swizzle_loc = @5;
 		}
 	| DEFAULT
 		{ $$ = pool_alloc(sizeof *$$); $$->kind = LAY_DEFAULT; $$->loc = @$; }

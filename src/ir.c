@@ -1068,6 +1068,8 @@ stmt(IrWriter *w, const LStmt *s)
 		tensor_type(w, s->tensor);
 		if (s->kind == L_REGS)
 			buf_printf(w->out, " in %d register%s", s->tensor->words, s->tensor->words == 1 ? "" : "s");
+		if (s->tensor->tile)
+			buf_puts(w->out, smem_tile_text(s->tensor->tile));
 		buf_puts(w->out, "\n");
 		break;
 	case L_REG_STORE:

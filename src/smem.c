@@ -308,3 +308,187 @@ smem_desc_check(const SmemDesc *d, SmemMajor major, int elem_bytes, const SmemTo
 	}
 	return true;
 }
+
+/* ---------------------------------------------------------------- a view read through a descriptor */
+
+bool
+smem_view_descriptor(const SmemTile *t, const SmemView *v, SmemDesc *desc, SmemMismatch *why)
+{
+	int n = v->rows * v->cols;
+	SmemTouch *touch = malloc(sizeof *touch * (size_t)(n > 0 ? n : 1));
+	if (!touch)
+		out_of_memory();
+	smem_tile_touches(t, v->row0, v->col0, v->rows, v->cols, touch);
+	*desc = smem_tile_desc(t, v->row0, v->col0);
+	bool fits = smem_desc_check(desc, t->major, t->elem_bytes, touch, n, why);
+	free(touch);
+	return fits;
+}
+
+char *
+smem_mismatch_text(const SmemTile *t, const SmemView *v, const SmemMismatch *m, const char *name)
+{
+	int row = v->row0 + m->index / v->cols, col = v->col0 + m->index % v->cols;
+	SmemDesc d = smem_tile_desc(t, v->row0, v->col0);
+	switch (m->fault) {
+	case SMEM_DESC_FITS:
+		return pool_printf("the descriptor reaches every element of '%s'", name);
+	case SMEM_DESC_FIELDS:
+		return pool_printf("a descriptor of '%s' needs base offset 0 and a relative LBO", name);
+	case SMEM_DESC_ADDRESS:
+		return pool_printf("element [%d, %d] of '%s' is at shared byte %u in its %s-major %s layout, but the "
+		                   "descriptor (start %u, LBO %u, SBO %u) reads byte %u for it",
+		                   row, col, name, m->tile_addr, smem_major_name(t->major), smem_swizzle_info(t->swizzle)->name,
+		                   d.start, d.lbo, d.sbo, m->desc_addr);
+	case SMEM_DESC_SAME_BYTE:
+		break;
+	}
+	int orow = v->row0 + m->other / v->cols, ocol = v->col0 + m->other % v->cols;
+	return pool_printf("elements [%d, %d] and [%d, %d] of '%s' both lie at shared byte %u", row, col, orow, ocol,
+	                   name, m->tile_addr);
+}
+
+/* ---------------------------------------------------------------- element indices of a shared tensor */
+
+/* The tile's unswizzled address of (row, col) splits into 16-byte chunks and the bytes inside one: the
+   contiguous dimension's index modulo 16 / e is the element inside its chunk, and the swizzle permutes
+   whole chunks only, so (chunk, inside) -> swizzle(chunk) * 16 / e + inside. Both smem_tensor_element and
+   smem_tensor_index follow this split (a unit test compares them with smem_tile_addr on every element);
+   keeping `inside` a separate last term lets a thread's neighbouring elements share the rest of the
+   index expression, which is what vectorize.c needs to merge them into one access. */
+int64_t
+smem_tensor_element(const SmemTile *t, int64_t flat)
+{
+	int64_t per_tile = (int64_t)t->rows * t->cols;
+	int64_t stack = flat / per_tile, in = flat % per_tile;
+	uint32_t addr = smem_tile_addr(t, (int)(in / t->cols), (int)(in % t->cols)) - t->start;
+	return stack * per_tile + (int64_t)(addr / (uint32_t)t->elem_bytes);
+}
+
+/* x, the index along the contiguous dimension, as a multiple of per_chunk (returned) plus the element
+   inside the chunk (*inside): where x is a sum known to be such a multiple plus a constant, the constant's
+   part goes into *inside as a constant, so neighbouring elements of a thread differ only there. */
+static IExpr *
+split_chunk(IExpr *x, int per_chunk, IExpr **inside)
+{
+	int64_t k;
+	IExpr *rest = ie_split_offset(x, &k);
+	if (rest && known_factor(rest) % per_chunk == 0) {
+		int64_t in = ((k % per_chunk) + per_chunk) % per_chunk;
+		*inside = ie_int(in, T_I32);
+		return ie_binary(OP_ADD, rest, ie_int(k - in, T_I32));
+	}
+	*inside = ie_binary(OP_MOD, x, ie_int(per_chunk, T_I32));
+	return x;
+}
+
+IExpr *
+smem_tensor_index(const SmemTile *t, IExpr *stack, IExpr *row, IExpr *col)
+{
+	const SwizzleInfo *sw = smem_swizzle_info(t->swizzle);
+	int e = t->elem_bytes, per_chunk = 16 / e, per_line = sw->width / e;
+	int line_chunks = sw->width / 16;
+#define I(v) ie_int((v), T_I32)
+#define OP(op, a, b) ie_binary(OP_##op, (a), (b))
+	IExpr *chunk, *inside;
+	if (t->major == SMEM_K) {
+		/* K atom of the column, then the row's line, then the chunk inside the line */
+		col = split_chunk(col, per_chunk, &inside);
+		chunk = OP(ADD, OP(ADD, OP(MUL, OP(DIV, col, I(per_line)), I(t->rows * line_chunks)), OP(MUL, row, I(line_chunks))),
+		           OP(DIV, OP(MOD, col, I(per_line)), I(per_chunk)));
+	} else {
+		/* MN-major: atoms of per_line rows by 8 columns, stacked along the rows, then along the columns */
+		row = split_chunk(row, per_chunk, &inside);
+		IExpr *atom = OP(ADD, OP(MUL, OP(DIV, col, I(8)), I(t->rows / per_line)), OP(DIV, row, I(per_line)));
+		chunk = OP(ADD, OP(ADD, OP(MUL, atom, I(8 * line_chunks)), OP(MUL, OP(MOD, col, I(8)), I(line_chunks))),
+		           OP(DIV, OP(MOD, row, I(per_line)), I(per_chunk)));
+	}
+	if (sw->xor_mask) /* address bits 7.. are chunk bits 3..; the XOR lands at chunk bit xor_at - 4 */
+		chunk = OP(BITXOR, chunk, OP(SHL, OP(BITAND, OP(SHR, chunk, I(3)), I(sw->xor_mask)), I(sw->xor_at - 4)));
+	IExpr *index = OP(MUL, chunk, I(per_chunk));
+	if (stack)
+		index = OP(ADD, OP(MUL, stack, I(t->rows * t->cols)), index);
+	return OP(ADD, index, inside);
+#undef I
+#undef OP
+}
+
+/* ---------------------------------------------------------------- the layout as written */
+
+bool
+smem_layout_named(const LayoutExpr *le, SmemMajor *major, SmemSwizzle *swizzle)
+{
+	if (!smem_major_named(le->major, major)) {
+		error(le->major_loc, "smem_tile's major is \"K\" (a row's columns contiguous) or \"MN\" (a column's rows "
+		                     "contiguous), not \"%s\"", le->major);
+		return false;
+	}
+	if (!smem_swizzle_named(le->swizzle, swizzle)) {
+		Buf names = {0};
+		for (int s = 0; s < SW_COUNT; s++)
+			buf_printf(&names, "%s\"%s\"", s == 0 ? "" : s == SW_COUNT - 1 ? " or " : ", ", swizzles[s].name);
+		error(le->swizzle_loc, "smem_tile's swizzle is %s, not \"%s\"", names.data, le->swizzle);
+		buf_free(&names);
+		return false;
+	}
+	if (swizzles[*swizzle].mn_only && *major != SMEM_MN) {
+		error(le->swizzle_loc, "swizzle \"%s\" has only an MN-major form: smem_tile(\"MN\", \"%s\")",
+		      swizzles[*swizzle].name, swizzles[*swizzle].name);
+		return false;
+	}
+	return true;
+}
+
+SmemTile *
+smem_tensor_tile(const Tensor *t, LayoutExpr *written, Loc loc)
+{
+	LayoutExpr *le = layout_follow_names(written);
+	if (!le)
+		return NULL;
+	if (le->kind != LAY_SMEM_TILE) {
+		error(written->loc, "a shared tensor's layout is smem_tile(major, swizzle); '%s' is a layout of local or "
+		                    "tmem tensors", t->name);
+		return NULL;
+	}
+	SmemTile tile = {.elem_bytes = etype_bits(t->type) / 8};
+	if (!smem_layout_named(le, &tile.major, &tile.swizzle))
+		return NULL;
+	if (t->rank < 2) {
+		error(loc, "smem_tile places 2-D tiles (or a stack of them); '%s' has 1 dimension", t->name);
+		return NULL;
+	}
+	tile.rows = t->dims[t->rank - 2];
+	tile.cols = t->dims[t->rank - 1];
+	SmemTileFault fault = smem_tile_check(&tile);
+	if (fault == SMEM_TILE_ATOM_ROWS || fault == SMEM_TILE_ATOM_COLS) {
+		const SwizzleInfo *sw = &swizzles[tile.swizzle];
+		int atom_rows, atom_cols;
+		smem_atom_shape(&tile, &atom_rows, &atom_cols);
+		bool rows = fault == SMEM_TILE_ATOM_ROWS;
+		error(loc, "'%s' does not fill whole atoms: a %s-major %s atom of %s is %d rows by %d columns (%d lines of %d "
+		           "bytes along the %s), and %d %s no multiple of %d",
+		      t->name, major_names[tile.major], sw->name, etype_name(t->type), atom_rows, atom_cols, sw->atom_lines,
+		      sw->width, tile.major == SMEM_K ? "columns" : "rows", rows ? tile.rows : tile.cols,
+		      rows ? "rows are" : "columns are", rows ? atom_rows : atom_cols);
+		return NULL;
+	}
+	/* a tile beyond what a descriptor addresses is beyond a block's shared memory, which lower.c reports */
+	if (fault != SMEM_TILE_FITS && fault != SMEM_TILE_RANGE)
+		fatal("shared tile '%s': fault %d", t->name, (int)fault); /* the declaration's checks exclude the others */
+	SmemTile *out = pool_alloc(sizeof *out);
+	*out = tile;
+	return out;
+}
+
+int
+smem_tensor_align(const Tensor *t)
+{
+	int align = t->tile ? swizzles[t->tile->swizzle].align : 16;
+	return align > 16 ? align : 16;
+}
+
+const char *
+smem_tile_text(const SmemTile *t)
+{
+	return pool_printf(" layout smem_tile(\"%s\", \"%s\")", major_names[t->major], swizzles[t->swizzle].name);
+}

@@ -124,7 +124,7 @@ typedef struct LayoutTerm {
 	Axis axis;    /* LT_OFFSET */
 } LayoutTerm;
 
-typedef enum LayoutKind { LAY_STRIDED, LAY_DATAPATH, LAY_DEFAULT, LAY_NAME } LayoutKind;
+typedef enum LayoutKind { LAY_STRIDED, LAY_DATAPATH, LAY_DEFAULT, LAY_NAME, LAY_SMEM_TILE } LayoutKind;
 
 typedef struct LayoutExpr {
 	LayoutKind kind;
@@ -136,6 +136,8 @@ typedef struct LayoutExpr {
 	Loc letter_loc;
 	Expr *rows, *cols, *sub_slab; /* LAY_DATAPATH; sub_slab may be NULL */
 	const char *name; /* LAY_NAME */
+	const char *major, *swizzle; /* LAY_SMEM_TILE: the strings' contents */
+	Loc major_loc, swizzle_loc;
 	bool used;        /* a layout item's: some tensor's layout_eval reached it */
 } LayoutExpr;
 
@@ -474,6 +476,8 @@ typedef struct Tensor {
 	   kernel's), and the tensors it points into (a function's parameter passed on): tensor_align */
 	int base_align;
 	List align_from;
+	/* TK_SHARED declared with layout smem_tile(major, swizzle): its place (smem.c); NULL: row-major */
+	struct SmemTile *tile;
 } Tensor;
 
 /* The part of a global tensor that a copy's slice selects when its bounds or the tensor's shape are
@@ -560,6 +564,8 @@ Layout *layout_eval(LayoutExpr *le, Tensor *t, int block_threads);
 /* The axes a layout expression names (bit per Axis), through a layout item's name; before evaluating it. */
 unsigned layout_expr_axes(const LayoutExpr *le);
 void layout_check_unused(LayoutExpr *item, const char *name);
+/* le, or the layout a chain of layout names leads to; NULL after an error. */
+LayoutExpr *layout_follow_names(LayoutExpr *le);
 /* The thread (linear in the CTA) that the place names, and which levels it fixes. */
 bool layout_place_owned_by(const Layout *l, const int32_t *place, int thread);
 int layout_place_thread(const int32_t *place);
@@ -676,6 +682,36 @@ uint32_t smem_desc_addr(const SmemDesc *d, SmemMajor major, int elem_bytes, int 
    failure false and *out says which. */
 bool smem_desc_check(const SmemDesc *d, SmemMajor major, int elem_bytes, const SmemTouch *touch, int n,
                      SmemMismatch *out);
+
+/* A view of a tile that an instruction reads through a descriptor: the rectangle [row0, row0 + rows) x
+   [col0, col0 + cols) of the tile's elements; the instruction's (mn, k) are relative to (row0, col0). */
+typedef struct SmemView {
+	int row0, col0, rows, cols;
+} SmemView;
+/* The one check of a descriptor against a tile (cp, mma and TMA call it). Derives *desc for view v of
+   tile t (start: the view's first element, the tile's canonical LBO and SBO and swizzle, base offset 0)
+   and verifies that the descriptor's walk reaches every element of the view at the address t's layout
+   gives it and that no two elements share a byte. True when it does; else false and *why names the
+   first element (row by row) that the walk reads elsewhere, with both addresses, or the two elements on
+   one byte: smem_mismatch_text words it for an error. t must pass smem_tile_check and v lie inside it. */
+bool smem_view_descriptor(const SmemTile *t, const SmemView *v, SmemDesc *desc, SmemMismatch *why);
+/* The mismatch as a sentence naming element [row, col] of tensor `name` and both addresses (pool). */
+char *smem_mismatch_text(const SmemTile *t, const SmemView *v, const SmemMismatch *m, const char *name);
+/* A shared tensor declared with layout smem_tile (Tensor.tile: rows and cols its last two dimensions,
+   leading dimensions whole tiles one after another, start 0 as the array starts on the swizzle period):
+   the element index in the array of the element whose row-major index is flat, and the same as an
+   expression of the stacked tile's index (NULL: 0), row and column, i32. */
+/* The major and swizzle a smem_tile(major, swizzle) layout names; false after an error at its string. */
+bool smem_layout_named(const LayoutExpr *le, SmemMajor *major, SmemSwizzle *swizzle);
+/* The tile of shared tensor t declared with layout `written` at loc (NULL after an error: not smem_tile,
+   fewer than 2 dimensions, rows or the contiguous extent not whole atoms). */
+SmemTile *smem_tensor_tile(const Tensor *t, LayoutExpr *written, Loc loc);
+/* " layout smem_tile(\"K\", \"128B\")" as a declaration writes it (pool). */
+const char *smem_tile_text(const SmemTile *t);
+/* The alignment of shared tensor t's array in bytes: its tile's swizzle period, at least 16. */
+int smem_tensor_align(const Tensor *t);
+int64_t smem_tensor_element(const SmemTile *t, int64_t flat);
+IExpr *smem_tensor_index(const SmemTile *t, IExpr *stack, IExpr *row, IExpr *col);
 
 /* ---------------------------------------------------------------- view.c */
 
