@@ -446,7 +446,7 @@ smem_tensor_tile(const Tensor *t, LayoutExpr *written, Loc loc)
 	if (!le)
 		return NULL;
 	if (le->kind != LAY_SMEM_TILE) {
-		error(written->loc, "a shared tensor's layout is smem_tile(major, swizzle); '%s' is a layout of local or "
+		error(written->loc, "shared tensor '%s' takes layout smem_tile(major, swizzle), not a layout of local or "
 		                    "tmem tensors", t->name);
 		return NULL;
 	}
