@@ -909,6 +909,8 @@ lower_decl_checked(Walk *walk, Stmt *s)
 	}
 	if (kind == TK_SHARED && s->layout && !(t->tile = smem_tensor_tile(t, s->layout, s->loc)))
 		return false;
+	if (t->tile && walk->file->observer && walk->file->observer->shared_tile)
+		walk->file->observer->shared_tile(s, t);
 	if (kind == TK_SHARED) {
 		/* each array is 16-byte aligned (emit_cu.c); ptxas would refuse the kernel otherwise; a tile starts
 		   on its swizzle's period, which may leave up to that alignment less 16 bytes before it */

@@ -1131,6 +1131,7 @@ struct ApplyInput;
 typedef struct LowerObserver {
 	bool (*apply)(Stmt *s, View **operands, int noperands, struct ApplyCtx *ctx);
 	void (*copy)(Stmt *s, const struct ApplyInput *ins, int n, bool matched);
+	void (*shared_tile)(Stmt *s, const Tensor *t); /* a shared tensor declared with layout smem_tile */
 } LowerObserver;
 /* The switches of the command line that change the checks or the lowered program, and --draw's
    observer: passed down, never globals. */
