@@ -396,6 +396,7 @@ list_prepend(void *x, List rest)
 %token LANE_ID "'lane_id'"
 %token WARPGROUP_ID "'warpgroup_id'"
 %token TMEM_DATAPATH_LAYOUT "'tmem_datapath_layout'"
+%token SMEM_TILE "'smem_tile'"
 %token REARRANGE "'rearrange'"
 
 %token DOTDOT "'..'"
@@ -987,10 +988,8 @@ layout
 			$$->cols = $7;
 			$$->sub_slab = $11;
 		}
-	| IDENT '(' STRING ',' STRING ')'
+	| SMEM_TILE '(' STRING ',' STRING ')'
 		{
-			if (strcmp($1.text, "smem_tile") != 0)
-				error(@1, "expected 'smem_tile(major, swizzle)' or a layout name, not '%s('", $1.text);
 			$$ = pool_alloc(sizeof *$$);
 			$$->kind = LAY_SMEM_TILE;
 			$$->loc = @$;
@@ -1271,6 +1270,7 @@ syntax_hints(Parser *ps, yysymbol_kind_t la, const yysymbol_kind_t *exp, int n)
 		int m = 0;
 		if (la == YYTRANSLATE('(')) {
 			words[m++] = token_word(YYSYMBOL_TMEM_DATAPATH_LAYOUT);
+			words[m++] = token_word(YYSYMBOL_SMEM_TILE);
 			for (int t = T_F32; t < T_COUNT; t++)
 				words[m++] = etype_name((EType)t);
 		} else {
