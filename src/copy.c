@@ -1057,7 +1057,7 @@ tile_thread_offset(const Tensor *t, const int64_t *off, int threads)
 		IExpr *r = thread_offset(row, threads), *c = thread_offset(col, threads);
 		if (r && c) {
 			IExpr *stack = t->count > per_tile ? ie_binary(OP_DIV, r, ie_int(t->tile->rows, T_I32)) : NULL;
-			index = smem_tensor_index(t->tile, stack, stack ? ie_binary(OP_MOD, r, ie_int(t->tile->rows, T_I32)) : r, c);
+			index = ie_tile_index(t->tile, stack, stack ? ie_binary(OP_MOD, r, ie_int(t->tile->rows, T_I32)) : r, c);
 		}
 	}
 	free(phys);

@@ -907,8 +907,11 @@ lower_decl_checked(Walk *walk, Stmt *s)
 		if (t->alloc)
 			protocol_alive(walk->proto, t, t->name, s->value->loc);
 	}
-	if (kind == TK_SHARED && s->layout && !(t->tile = smem_tensor_tile(t, s->layout, s->loc)))
-		return false;
+	if (kind == TK_SHARED && s->layout) {
+		LayoutExpr *le = layout_follow_names(s->layout);
+		if (!le || !(t->tile = smem_tensor_tile(t, s->layout, le, s->loc)))
+			return false;
+	}
 	if (t->tile && walk->file->observer && walk->file->observer->shared_tile)
 		walk->file->observer->shared_tile(s, t);
 	if (kind == TK_SHARED) {

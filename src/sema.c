@@ -239,7 +239,7 @@ tile_index(const Tensor *t, IExpr *const *at)
 		IExpr *c = ie_convert(at[d], T_I32);
 		stack = stack ? ie_binary(OP_ADD, ie_binary(OP_MUL, stack, ie_int(t->dims[d], T_I32)), c) : c;
 	}
-	return smem_tensor_index(t->tile, stack, ie_convert(at[t->rank - 2], T_I32), ie_convert(at[t->rank - 1], T_I32));
+	return ie_tile_index(t->tile, stack, ie_convert(at[t->rank - 2], T_I32), ie_convert(at[t->rank - 1], T_I32));
 }
 
 static bool

@@ -352,10 +352,8 @@ smem_mismatch_text(const SmemTile *t, const SmemView *v, const SmemMismatch *m, 
 
 /* The tile's unswizzled address of (row, col) splits into 16-byte chunks and the bytes inside one: the
    contiguous dimension's index modulo 16 / e is the element inside its chunk, and the swizzle permutes
-   whole chunks only, so (chunk, inside) -> swizzle(chunk) * 16 / e + inside. Both smem_tensor_element and
-   smem_tensor_index follow this split (a unit test compares them with smem_tile_addr on every element);
-   keeping `inside` a separate last term lets a thread's neighbouring elements share the rest of the
-   index expression, which is what vectorize.c needs to merge them into one access. */
+   whole chunks only, so (chunk, inside) -> swizzle(chunk) * 16 / e + inside. ir.c's ie_tile_index writes
+   the same as an expression (a unit test compares both with smem_tile_addr on every element). */
 int64_t
 smem_tensor_element(const SmemTile *t, int64_t flat)
 {
@@ -365,53 +363,6 @@ smem_tensor_element(const SmemTile *t, int64_t flat)
 	return stack * per_tile + (int64_t)(addr / (uint32_t)t->elem_bytes);
 }
 
-/* x, the index along the contiguous dimension, as a multiple of per_chunk (returned) plus the element
-   inside the chunk (*inside): where x is a sum known to be such a multiple plus a constant, the constant's
-   part goes into *inside as a constant, so neighbouring elements of a thread differ only there. */
-static IExpr *
-split_chunk(IExpr *x, int per_chunk, IExpr **inside)
-{
-	int64_t k;
-	IExpr *rest = ie_split_offset(x, &k);
-	if (rest && known_factor(rest) % per_chunk == 0) {
-		int64_t in = ((k % per_chunk) + per_chunk) % per_chunk;
-		*inside = ie_int(in, T_I32);
-		return ie_binary(OP_ADD, rest, ie_int(k - in, T_I32));
-	}
-	*inside = ie_binary(OP_MOD, x, ie_int(per_chunk, T_I32));
-	return x;
-}
-
-IExpr *
-smem_tensor_index(const SmemTile *t, IExpr *stack, IExpr *row, IExpr *col)
-{
-	const SwizzleInfo *sw = smem_swizzle_info(t->swizzle);
-	int e = t->elem_bytes, per_chunk = 16 / e, per_line = sw->width / e;
-	int line_chunks = sw->width / 16;
-#define I(v) ie_int((v), T_I32)
-#define OP(op, a, b) ie_binary(OP_##op, (a), (b))
-	IExpr *chunk, *inside;
-	if (t->major == SMEM_K) {
-		/* K atom of the column, then the row's line, then the chunk inside the line */
-		col = split_chunk(col, per_chunk, &inside);
-		chunk = OP(ADD, OP(ADD, OP(MUL, OP(DIV, col, I(per_line)), I(t->rows * line_chunks)), OP(MUL, row, I(line_chunks))),
-		           OP(DIV, OP(MOD, col, I(per_line)), I(per_chunk)));
-	} else {
-		/* MN-major: atoms of per_line rows by 8 columns, stacked along the rows, then along the columns */
-		row = split_chunk(row, per_chunk, &inside);
-		IExpr *atom = OP(ADD, OP(MUL, OP(DIV, col, I(8)), I(t->rows / per_line)), OP(DIV, row, I(per_line)));
-		chunk = OP(ADD, OP(ADD, OP(MUL, atom, I(8 * line_chunks)), OP(MUL, OP(MOD, col, I(8)), I(line_chunks))),
-		           OP(DIV, OP(MOD, row, I(per_line)), I(per_chunk)));
-	}
-	if (sw->xor_mask) /* address bits 7.. are chunk bits 3..; the XOR lands at chunk bit xor_at - 4 */
-		chunk = OP(BITXOR, chunk, OP(SHL, OP(BITAND, OP(SHR, chunk, I(3)), I(sw->xor_mask)), I(sw->xor_at - 4)));
-	IExpr *index = OP(MUL, chunk, I(per_chunk));
-	if (stack)
-		index = OP(ADD, OP(MUL, stack, I(t->rows * t->cols)), index);
-	return OP(ADD, index, inside);
-#undef I
-#undef OP
-}
 
 /* ---------------------------------------------------------------- the layout as written */
 
@@ -440,11 +391,8 @@ smem_layout_named(const LayoutExpr *le, SmemMajor *major, SmemSwizzle *swizzle)
 }
 
 SmemTile *
-smem_tensor_tile(const Tensor *t, LayoutExpr *written, Loc loc)
+smem_tensor_tile(const Tensor *t, const LayoutExpr *written, const LayoutExpr *le, Loc loc)
 {
-	LayoutExpr *le = layout_follow_names(written);
-	if (!le)
-		return NULL;
 	if (le->kind != LAY_SMEM_TILE) {
 		error(written->loc, "shared tensor '%s' takes layout smem_tile(major, swizzle), not a layout of local or "
 		                    "tmem tensors", t->name);

@@ -697,21 +697,21 @@ typedef struct SmemView {
 bool smem_view_descriptor(const SmemTile *t, const SmemView *v, SmemDesc *desc, SmemMismatch *why);
 /* The mismatch as a sentence naming element [row, col] of tensor `name` and both addresses (pool). */
 char *smem_mismatch_text(const SmemTile *t, const SmemView *v, const SmemMismatch *m, const char *name);
-/* A shared tensor declared with layout smem_tile (Tensor.tile: rows and cols its last two dimensions,
-   leading dimensions whole tiles one after another, start 0 as the array starts on the swizzle period):
-   the element index in the array of the element whose row-major index is flat, and the same as an
-   expression of the stacked tile's index (NULL: 0), row and column, i32. */
 /* The major and swizzle a smem_tile(major, swizzle) layout names; false after an error at its string. */
 bool smem_layout_named(const LayoutExpr *le, SmemMajor *major, SmemSwizzle *swizzle);
-/* The tile of shared tensor t declared with layout `written` at loc (NULL after an error: not smem_tile,
-   fewer than 2 dimensions, rows or the contiguous extent not whole atoms). */
-SmemTile *smem_tensor_tile(const Tensor *t, LayoutExpr *written, Loc loc);
+/* The tile of shared tensor t declared with layout `written` (le: the layout its names lead to) at loc
+   (NULL after an error: not smem_tile, fewer than 2 dimensions, rows or the contiguous extent not whole
+   atoms). */
+SmemTile *smem_tensor_tile(const Tensor *t, const LayoutExpr *written, const LayoutExpr *le, Loc loc);
 /* " layout smem_tile(\"K\", \"128B\")" as a declaration writes it (pool). */
 const char *smem_tile_text(const SmemTile *t);
 /* The alignment of shared tensor t's array in bytes: its tile's swizzle period, at least 16. */
 int smem_tensor_align(const Tensor *t);
+/* A shared tensor declared with layout smem_tile (Tensor.tile: rows and cols its last two dimensions,
+   leading dimensions whole tiles one after another, start 0 as the array starts on the swizzle period):
+   the element index in the array of the element whose row-major index is flat (ir.c's ie_tile_index
+   writes it as an expression). */
 int64_t smem_tensor_element(const SmemTile *t, int64_t flat);
-IExpr *smem_tensor_index(const SmemTile *t, IExpr *stack, IExpr *row, IExpr *col);
 
 /* ---------------------------------------------------------------- view.c */
 
@@ -975,6 +975,9 @@ const char *func_name(Func f);
 uint32_t half_bits(double v, EType t);
 /* e as rest + *c with c constant, through i32 and i64 + and - only; rest is NULL when e is constant. */
 IExpr *ie_split_offset(IExpr *e, int64_t *c);
+/* The element index in shared tensor t's array of element (row, col) of tile `stack` (NULL: 0) of its
+   smem_tile layout, all i32: smem_tensor_element (smem.c) as an expression. */
+IExpr *ie_tile_index(const struct SmemTile *t, IExpr *stack, IExpr *row, IExpr *col);
 /* The largest power of two (up to 2^20) known to divide an integer value. */
 int64_t known_factor(const IExpr *e);
 /* Whether e reads an element or the address of an element of t. */

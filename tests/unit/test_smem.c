@@ -684,7 +684,7 @@ END_TEST
 
 /* ---------------------------------------------------------------- the element index of a shared tensor */
 
-/* smem_tensor_element and smem_tensor_index (folded from constants, and evaluated for each thread with the
+/* smem_tensor_element and ie_tile_index (folded from constants, and evaluated for each thread with the
  * row or column from the thread's index) agree with smem_tile_addr on every element of stacked tiles of
  * every major, swizzle and element size. */
 START_TEST(tensor_index_matches_addr)
@@ -708,14 +708,14 @@ START_TEST(tensor_index_matches_addr)
 						for (int c = 0; c < t.cols; c++) {
 							int64_t want = stack * per_tile + smem_tile_addr(&t, r, c) / (uint32_t)t.elem_bytes, got;
 							ck_assert_int_eq(smem_tensor_element(&t, stack * per_tile + r * t.cols + c), want);
-							IExpr *e = smem_tensor_index(&t, ie_int(stack, T_I32), ie_int(r, T_I32), ie_int(c, T_I32));
+							IExpr *e = ie_tile_index(&t, ie_int(stack, T_I32), ie_int(r, T_I32), ie_int(c, T_I32));
 							ck_assert(ie_is_const(e, &got));
 							ck_assert_int_eq(got, want);
 						}
 				/* run-time row, then run-time column: thread i stands for row (or column) i */
 				IExpr *tid = ie_builtin(B_THREAD_X);
 				for (int c = 0; c < t.cols; c++) {
-					IExpr *e = smem_tensor_index(&t, NULL, tid, ie_int(c, T_I32));
+					IExpr *e = ie_tile_index(&t, NULL, tid, ie_int(c, T_I32));
 					for (int r = 0; r < t.rows; r++) {
 						int64_t got;
 						ck_assert(ie_eval_thread(e, dims, r, &got));
@@ -726,7 +726,7 @@ START_TEST(tensor_index_matches_addr)
 					/* column 8 * tid + k, whose k lands inside its chunk as a constant where 8 fills chunks */
 					for (int k = 0; k < 8 && k < t.cols; k++) {
 						IExpr *col = ie_binary(OP_ADD, ie_binary(OP_MUL, tid, ie_int(8, T_I32)), ie_int(k, T_I32));
-						IExpr *e = smem_tensor_index(&t, NULL, ie_int(r, T_I32), col);
+						IExpr *e = ie_tile_index(&t, NULL, ie_int(r, T_I32), col);
 						for (int c = k; c < t.cols; c += 8) {
 							int64_t got;
 							ck_assert(ie_eval_thread(e, dims, c / 8, &got));
