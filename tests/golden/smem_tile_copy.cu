@@ -290,3 +290,17 @@ extern "C" __global__ void __launch_bounds__(64) mn_stack(unsigned short *__rest
 
 // launch configuration for libtilert: grid x, y, z, block x, y, z
 extern "C" __device__ const unsigned tilec_launch_mn_stack[6] = {1, 1, 1, 64, 1, 1};
+
+extern "C" __global__ void __launch_bounds__(64) xor_threads(unsigned short *__restrict__ A, unsigned short *__restrict__ Out)
+{
+	__shared__ __align__(1024) unsigned short s[512];
+	unsigned r[4] = {0};
+	{ const uint4 tl_v = *(const uint4 *)&A[(((int)threadIdx.x & 7) * 64) + (((int)threadIdx.x >> 3) * 8)]; r[0] = tl_v.x; r[1] = tl_v.y; r[2] = tl_v.z; r[3] = tl_v.w; }
+	*(uint4 *)&s[((((((((int)threadIdx.x >> 3) * 8) / 64) * 64) + (((int)threadIdx.x & 7) * 8)) + (((((int)threadIdx.x >> 3) * 8) % 64) / 8)) ^ (((((((((int)threadIdx.x >> 3) * 8) / 64) * 64) + (((int)threadIdx.x & 7) * 8)) + (((((int)threadIdx.x >> 3) * 8) % 64) / 8)) >> 3) & 7)) * 8] = make_uint4(r[0], r[1], r[2], r[3]);
+	__syncthreads();
+	{ const uint4 tl_v = *(const uint4 *)&s[((((((((int)threadIdx.x >> 3) * 8) / 64) * 64) + (((int)threadIdx.x & 7) * 8)) + (((((int)threadIdx.x >> 3) * 8) % 64) / 8)) ^ (((((((((int)threadIdx.x >> 3) * 8) / 64) * 64) + (((int)threadIdx.x & 7) * 8)) + (((((int)threadIdx.x >> 3) * 8) % 64) / 8)) >> 3) & 7)) * 8]; r[0] = tl_v.x; r[1] = tl_v.y; r[2] = tl_v.z; r[3] = tl_v.w; }
+	*(uint4 *)&Out[(((int)threadIdx.x & 7) * 64) + (((int)threadIdx.x >> 3) * 8)] = make_uint4(r[0], r[1], r[2], r[3]);
+}
+
+// launch configuration for libtilert: grid x, y, z, block x, y, z
+extern "C" __device__ const unsigned tilec_launch_xor_threads[6] = {1, 1, 1, 64, 1, 1};
