@@ -440,3 +440,13 @@ smem_tile_text(const SmemTile *t)
 {
 	return pool_printf(" layout smem_tile(\"%s\", \"%s\")", major_names[t->major], swizzles[t->swizzle].name);
 }
+
+int64_t
+smem_tensor_logical(const SmemTile *t, int64_t element)
+{
+	int64_t per_tile = (int64_t)t->rows * t->cols, stack = element / per_tile;
+	for (int64_t flat = 0; flat < per_tile; flat++)
+		if (smem_tensor_element(t, flat) == element % per_tile)
+			return stack * per_tile + flat;
+	return element; /* not an element's place: as it came */
+}

@@ -712,6 +712,8 @@ int smem_tensor_align(const Tensor *t);
    the element index in the array of the element whose row-major index is flat (ir.c's ie_tile_index
    writes it as an expression). */
 int64_t smem_tensor_element(const SmemTile *t, int64_t flat);
+/* The row-major index of the element at index `element` of the array: smem_tensor_element's inverse. */
+int64_t smem_tensor_logical(const SmemTile *t, int64_t element);
 
 /* ---------------------------------------------------------------- view.c */
 

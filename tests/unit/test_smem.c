@@ -684,7 +684,7 @@ END_TEST
 
 /* ---------------------------------------------------------------- the element index of a shared tensor */
 
-/* smem_tensor_element and ie_tile_index (folded from constants, and evaluated for each thread with the
+/* smem_tensor_element (and its inverse, smem_tensor_logical) and ie_tile_index (folded from constants, and evaluated for each thread with the
  * row or column from the thread's index) agree with smem_tile_addr on every element of stacked tiles of
  * every major, swizzle and element size. */
 START_TEST(tensor_index_matches_addr)
@@ -708,6 +708,7 @@ START_TEST(tensor_index_matches_addr)
 						for (int c = 0; c < t.cols; c++) {
 							int64_t want = stack * per_tile + smem_tile_addr(&t, r, c) / (uint32_t)t.elem_bytes, got;
 							ck_assert_int_eq(smem_tensor_element(&t, stack * per_tile + r * t.cols + c), want);
+							ck_assert_int_eq(smem_tensor_logical(&t, want), stack * per_tile + r * t.cols + c);
 							IExpr *e = ie_tile_index(&t, ie_int(stack, T_I32), ie_int(r, T_I32), ie_int(c, T_I32));
 							ck_assert(ie_is_const(e, &got));
 							ck_assert_int_eq(got, want);
