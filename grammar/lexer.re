@@ -296,6 +296,7 @@ lexer_lex(YYSTYPE *lval, Loc *lloc, Lexer *lx)
 	"lane_id" { TOK(LANE_ID); }
 	"warpgroup_id" { TOK(WARPGROUP_ID); }
 	"tmem_datapath_layout" { TOK(TMEM_DATAPATH_LAYOUT); }
+	"smem_tile" { TOK(SMEM_TILE); }
 	/* the f32 constants infinity and NaN (language.md section 12): reserved words, so no name hides them */
 	"inf" { lval->tok.fval = INFINITY; TOK(FLOAT); }
 	"nan" { lval->tok.fval = NAN; TOK(FLOAT); }
@@ -440,7 +441,7 @@ token_kind(int tok)
 	case ETYPE: return "ETYPE";
 	case OPCODE: return "OPCODE";
 	case THREAD_IDX: case BLOCK_IDX: case WARP_ID: case LANE_ID: case WARPGROUP_ID:
-	case TMEM_DATAPATH_LAYOUT:
+	case TMEM_DATAPATH_LAYOUT: case SMEM_TILE:
 		return "BUILTIN";
 	case INCLUDE: case CONST: case LAYOUT: case KERNEL: case LAUNCH: case LET: case VAR:
 	case SHARED: case LOCAL: case TMEM: case VIEW: case AT: case APPLY: case SCOPE: case IF:

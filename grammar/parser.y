@@ -438,6 +438,7 @@ list_prepend(void *x, List rest)
 %token LANE_ID "'lane_id'"
 %token WARPGROUP_ID "'warpgroup_id'"
 %token TMEM_DATAPATH_LAYOUT "'tmem_datapath_layout'"
+%token SMEM_TILE "'smem_tile'"
 %token REARRANGE "'rearrange'"
 
 %token DOTDOT "'..'"
@@ -647,6 +648,15 @@ stmt
 			$$->name_loc = @2;
 			$$->type = $4.etype;
 			$$->dims = $6;
+		}
+	| SHARED IDENT ':' ETYPE '[' exprs ']' LAYOUT layout ';'
+		{
+			$$ = mk_stmt(S_SHARED, @$);
+			$$->name = $2.text;
+			$$->name_loc = @2;
+			$$->type = $4.etype;
+			$$->dims = $6;
+			$$->layout = $9;
 		}
 	| LOCAL IDENT ':' ETYPE '[' exprs ']' LAYOUT layout ';'
 		{
@@ -1023,6 +1033,16 @@ layout
 			$$->cols = $7;
 			$$->sub_slab = $11;
 		}
+	| SMEM_TILE '(' STRING ',' STRING ')'
+		{
+			$$ = pool_alloc(sizeof *$$);
+			$$->kind = LAY_SMEM_TILE;
+			$$->loc = @$;
+			$$->major = $3.text;
+			$$->major_loc = @3;
+			$$->swizzle = $5.text;
+			$$->swizzle_loc = @5;
+		}
 	| DEFAULT
 		{ $$ = pool_alloc(sizeof *$$); $$->kind = LAY_DEFAULT; $$->loc = @$; }
 	| IDENT
@@ -1295,6 +1315,7 @@ syntax_hints(Parser *ps, yysymbol_kind_t la, const yysymbol_kind_t *exp, int n)
 		int m = 0;
 		if (la == YYTRANSLATE('(')) {
 			words[m++] = token_word(YYSYMBOL_TMEM_DATAPATH_LAYOUT);
+			words[m++] = token_word(YYSYMBOL_SMEM_TILE);
 			for (int t = T_F32; t < T_COUNT; t++)
 				words[m++] = etype_name((EType)t);
 		} else {

@@ -237,6 +237,17 @@ dump_layout(FILE *out, LayoutExpr *l)
 		at(out, l->loc);
 		fputc(')', out);
 		break;
+	case LAY_SMEM_TILE:
+		fputs("(smem_tile", out);
+		at(out, l->loc);
+		fputc(' ', out);
+		dump_string(out, l->major);
+		at(out, l->major_loc);
+		fputc(' ', out);
+		dump_string(out, l->swizzle);
+		at(out, l->swizzle_loc);
+		fputc(')', out);
+		break;
 	}
 }
 
@@ -351,7 +362,7 @@ dump_stmt(FILE *out, Stmt *s, int indent)
 			dump_expr(out, s->value);
 			fputc(')', out);
 		}
-		if (s->kind != S_SHARED) {
+		if (s->layout) {
 			fputs(" (layout ", out);
 			dump_layout(out, s->layout);
 			fputc(')', out);

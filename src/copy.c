@@ -1034,6 +1034,36 @@ thread_offset(const int64_t *off, int threads)
 	return sum;
 }
 
+/* The element index in the array of shared tile t of the element at row-major index off[thread] (off: one
+   register slot's elements, thread by thread): a sum of bit fields of the thread's index where the
+   swizzled indices are one (the XOR of a thread-independent chunk with row bits is: each bit flips or
+   not), else the tile's address function of the row and column, each such a sum; NULL when neither is. */
+static IExpr *
+tile_thread_offset(const Tensor *t, const int64_t *off, int threads)
+{
+	int64_t *phys = malloc(sizeof *phys * (size_t)threads * 3);
+	if (!phys)
+		out_of_memory();
+	int64_t *row = phys + threads, *col = row + threads, per_tile = (int64_t)t->tile->rows * t->tile->cols;
+	bool inside = true;
+	for (int i = 0; i < threads; i++) {
+		inside = inside && off[i] >= 0 && off[i] < t->count;
+		phys[i] = inside ? smem_tensor_element(t->tile, off[i]) : 0;
+		row[i] = off[i] / t->tile->cols; /* with the stacked tile's index: rows of the whole stack */
+		col[i] = off[i] % t->tile->cols;
+	}
+	IExpr *index = inside ? thread_offset(phys, threads) : NULL;
+	if (!index) {
+		IExpr *r = thread_offset(row, threads), *c = thread_offset(col, threads);
+		if (r && c) {
+			IExpr *stack = t->count > per_tile ? ie_binary(OP_DIV, r, ie_int(t->tile->rows, T_I32)) : NULL;
+			index = ie_tile_index(t->tile, stack, stack ? ie_binary(OP_MOD, r, ie_int(t->tile->rows, T_I32)) : r, c);
+		}
+	}
+	free(phys);
+	return index;
+}
+
 /* The offset of slot s in thread t inside a run-time box of tensor t (off: the flat index in the box
    per thread), and the coordinates it stands for (the box's start plus bit fields of the thread's
    index, then a constant). The constants go outside, rest + c, so that a thread's neighbouring
@@ -1293,6 +1323,8 @@ copy_regs_moves(Stmt *st, View *dst, View *lv, View *mv, ApplyCtx *ctx, List *ou
 		IExpr *index, **coords = NULL;
 		if (mv->box)
 			index = box_offset(mv->box, mt, &off[(size_t)s * (size_t)threads], threads, &coords);
+		else if (mt->tile)
+			index = tile_thread_offset(mt, &off[(size_t)s * (size_t)threads], threads);
 		else
 			index = thread_offset(&off[(size_t)s * (size_t)threads], threads);
 		if (!index) {

@@ -359,6 +359,7 @@ typedef struct Drawn {
 	                             those of the applies a copy chose */
 	int nmaps;
 	bool copy, matched;       /* a copy, and whether an instruction matched it (else: the closest) */
+	const Tensor *tile;       /* a shared tile's declaration: the tensor */
 } Drawn;
 static struct {
 	bool active;
@@ -421,6 +422,15 @@ draw_copy(Stmt *s, const ApplyInput *ins, int n, bool matched)
 		if (m)
 			d->maps[d->nmaps++] = m;
 	}
+}
+
+/* The observer of shared tile declarations while drawing. */
+static void
+draw_shared_tile(Stmt *s, const Tensor *t)
+{
+	Drawn *d = wanted(s);
+	if (d)
+		d->tile = t;
 }
 
 /* "[3,17]": a coordinate short enough for a cell. */
@@ -674,6 +684,37 @@ map_line(Picture *p, const ApplyMap *m, const char *before)
 	buf_free(&warps);
 }
 
+/* A shared tile: the byte address of each element of its first tile (up to TILE_DRAWN rows and columns)
+   from the tile's start, coloured by the 16-byte chunk, so that the swizzle shows as the order of the
+   chunks along each line; heavier lines between atoms along the columns. */
+enum { TILE_DRAWN = 64 };
+static void
+draw_tile(Picture *p, const Tensor *t)
+{
+	const SmemTile *tile = t->tile;
+	int rows = tile->rows < TILE_DRAWN ? tile->rows : TILE_DRAWN, cols = tile->cols < TILE_DRAWN ? tile->cols : TILE_DRAWN;
+	int atom_rows, atom_cols;
+	smem_atom_shape(tile, &atom_rows, &atom_cols);
+	line_of_text(p, "sub", 11, "Shared tile '%s': %s[%d, %d]%s, %u bytes from a start aligned to %d bytes; an atom is "
+	             "%d rows by %d columns.", t->name, etype_name(t->type), tile->rows, tile->cols, smem_tile_text(tile),
+	             smem_tile_bytes(tile), smem_tensor_align(t), atom_rows, atom_cols);
+	line_of_text(p, "sub", 11, "Each cell: the byte address of element [row, column] from the tile's start. Colour: its "
+	             "16-byte chunk (address / 16, modulo 32); the cells of one chunk share a colour.");
+	if (rows < tile->rows || cols < tile->cols || t->count > tile->rows * tile->cols)
+		line_of_text(p, "sub", 11, "Drawn: rows 0 to %d and columns 0 to %d%s.", rows - 1, cols - 1,
+		             t->count > tile->rows * tile->cols ? " of the first tile of the stack (the others follow it)" : "");
+	Grid g = grid_new(rows, cols);
+	g.rep_units = atom_cols;
+	for (int r = 0; r < rows; r++)
+		for (int c = 0; c < cols; c++) {
+			Cell *cell = &g.cells[r * cols + c];
+			uint32_t addr = smem_tile_addr(tile, r, c);
+			cell->colour = (int)(addr / 16 % 32);
+			snprintf(cell->text[0], sizeof cell->text[0], "%u", addr);
+		}
+	draw_grid(p, &g);
+}
+
 /* An apply (one map), or a copy: the applies it chose, one after the other. */
 static void
 draw_statement(Picture *p, const Drawn *d)
@@ -709,6 +750,8 @@ draw_statement(Picture *p, const Drawn *d)
 static const char *
 undrawn_why(const Stmt *s, const Drawn *d, bool errors)
 {
+	if (s->kind == S_SHARED)
+		return "its declaration was not accepted";
 	if (d && d->copy)
 		return "no candidate instruction fits its operands";
 	if (d)
@@ -727,16 +770,18 @@ draw_mapping(Stmt **found, int nfound, Buf *out)
 	const char *title = source_line_of(found[0]->loc, false);
 	line_of_text(&p, "title", 15, "%s", title);
 	for (int i = 0; i < nfound; i++) {
-		const char *what = found[i]->kind == S_COPY ? "copy" : "apply";
+		const char *what = found[i]->kind == S_COPY ? "a copy" : found[i]->kind == S_SHARED ? "a shared tile" : "an apply";
 		const Drawn *d = drawn_of(found[i]);
-		bool cells = d && d->nmaps && d->maps[0];
+		bool cells = d && ((d->nmaps && d->maps[0]) || d->tile);
 		if (nfound > 1) {
 			p.y += i ? 14 : 0;
-			line_of_text(&p, "sub", 13, "Statement %d of %d on this line, at column %d: %s %s%s.", i + 1, nfound,
-			             found[i]->loc.first_column, found[i]->kind == S_COPY ? "a" : "an", what,
+			line_of_text(&p, "sub", 13, "Statement %d of %d on this line, at column %d: %s%s.", i + 1, nfound,
+			             found[i]->loc.first_column, what,
 			             cells ? "" : pool_printf(", not drawn: %s", undrawn_why(found[i], d, error_count)));
 		}
-		if (cells)
+		if (cells && d->tile)
+			draw_tile(&p, d->tile);
+		else if (cells)
 			draw_statement(&p, d);
 	}
 	finish(&p, title, out);
@@ -749,7 +794,7 @@ stmts_at(List *stmts, int file, int line, List *found, Buf *lines)
 {
 	for (int i = 0; i < stmts->n; i++) {
 		Stmt *s = LIST_AT(*stmts, Stmt, i);
-		if ((s->kind == S_APPLY || s->kind == S_COPY) && s->loc.file == file) {
+		if ((s->kind == S_APPLY || s->kind == S_COPY || (s->kind == S_SHARED && s->layout)) && s->loc.file == file) {
 			if (s->loc.first_line <= line && s->loc.last_line >= line)
 				list_push(found, s);
 			buf_printf(lines, "%s%d", lines->len ? ", " : "", s->loc.first_line);
@@ -813,11 +858,11 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 	want.line = line;
 	want.n = 0;
 	scratch_hold(true); /* the apply's views are drawn after lowering */
-	pipeline_lower(&items, path, &(LowerOptions){.observer = &(LowerObserver){draw_apply, draw_copy}});
+	pipeline_lower(&items, path, &(LowerOptions){.observer = &(LowerObserver){draw_apply, draw_copy, draw_shared_tile}});
 	want.active = false;
 	for (int i = 0; i < found.n; i++) {
 		const Drawn *d = drawn_of(stmts[i]);
-		if (d && d->nmaps && d->maps[0]) {
+		if (d && ((d->nmaps && d->maps[0]) || d->tile)) {
 			draw_mapping(stmts, found.n, svg);
 			return 0;
 		}
@@ -826,7 +871,7 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 	bool errors = error_count;
 	for (int i = 0; i < found.n; i++) {
 		const Drawn *d = drawn_of(stmts[i]);
-		const char *what = stmts[i]->kind == S_COPY ? "copy" : "apply";
+		const char *what = stmts[i]->kind == S_COPY ? "copy" : stmts[i]->kind == S_SHARED ? "shared tile" : "apply";
 		const char *at = found.n > 1 ? pool_printf("%s:%d:%d", path, line, stmts[i]->loc.first_column)
 		                             : pool_printf("%s:%d", path, line);
 		error(no_loc, "cannot draw the %s at %s: %s%s", what, at, undrawn_why(stmts[i], d, errors),

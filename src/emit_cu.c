@@ -786,8 +786,8 @@ stmt(const LStmt *s)
 		break;
 	case L_SHARED:
 		line_start();
-		buf_printf(E.out, "__shared__ __align__(16) %s %s[%d];", etype_ctype(s->tensor->type), s->tensor->cname,
-		           s->tensor->count);
+		buf_printf(E.out, "__shared__ __align__(%d) %s %s[%d];", smem_tensor_align(s->tensor),
+		           etype_ctype(s->tensor->type), s->tensor->cname, s->tensor->count);
 		/* an array that is written but never read: [[maybe_unused]] does not keep nvcc from warning
 		   (#550, set but never used), taking an element's address does */
 		if (!list_loads(&E.k->body, s->tensor))

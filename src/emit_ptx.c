@@ -2851,8 +2851,8 @@ kernel(KernelIR *k, int ki, Buf *out)
 	}
 	for (int i = 0; i < P.shared.n; i++) {
 		Tensor *t = LIST_AT(P.shared, Tensor, i);
-		buf_printf(out, "\t.shared .align 16 .b8 tl_smem_%s[%d]; // shared %s: %s\n", t->cname,
-		           t->count * etype_bits(t->type) / 8, t->name, shape_text(t));
+		buf_printf(out, "\t.shared .align %d .b8 tl_smem_%s[%d]; // shared %s: %s%s\n", smem_tensor_align(t), t->cname,
+		           t->count * etype_bits(t->type) / 8, t->name, shape_text(t), t->tile ? smem_tile_text(t->tile) : "");
 	}
 	buf_puts(out, "\n");
 	buf_puts(out, body.data ? body.data : "");

@@ -1089,6 +1089,8 @@ stmt(IrWriter *w, const LStmt *s)
 		tensor_type(w, s->tensor);
 		if (s->kind == L_REGS)
 			buf_printf(w->out, " in %d register%s", s->tensor->words, s->tensor->words == 1 ? "" : "s");
+		if (s->tensor->tile)
+			buf_puts(w->out, smem_tile_text(s->tensor->tile));
 		buf_puts(w->out, "\n");
 		break;
 	case L_REG_STORE:
@@ -1247,4 +1249,56 @@ emit_ir(Program *p, const TargetOptions *opt, Buf *out)
 		kernel(&w, LIST_AT(p->kernels, KernelIR, i));
 	}
 	return true;
+}
+
+/* x, the index along the contiguous dimension, as a multiple of per_chunk (returned) plus the element
+   inside the chunk (*inside): where x is a sum known to be such a multiple plus a constant, the constant's
+   part goes into *inside as a constant, so neighbouring elements of a thread differ only there. */
+static IExpr *
+split_chunk(IExpr *x, int per_chunk, IExpr **inside)
+{
+	int64_t k;
+	IExpr *rest = ie_split_offset(x, &k);
+	if (rest && known_factor(rest) % per_chunk == 0) {
+		int64_t in = ((k % per_chunk) + per_chunk) % per_chunk;
+		*inside = ie_int(in, T_I32);
+		return ie_binary(OP_ADD, rest, ie_int(k - in, T_I32));
+	}
+	*inside = ie_binary(OP_MOD, x, ie_int(per_chunk, T_I32));
+	return x;
+}
+
+/* smem.c's placement of a tile's elements (smem_tensor_element) as an expression: the unswizzled
+   address in 16-byte chunks, the swizzle's XOR on the chunk number, and the element inside the chunk
+   as a separate last term, so that a thread's neighbouring elements share the rest of the index,
+   which is what vectorize.c needs to merge them into one access. */
+IExpr *
+ie_tile_index(const SmemTile *t, IExpr *stack, IExpr *row, IExpr *col)
+{
+	const SwizzleInfo *sw = smem_swizzle_info(t->swizzle);
+	int e = t->elem_bytes, per_chunk = 16 / e, per_line = sw->width / e;
+	int line_chunks = sw->width / 16;
+#define I(v) ie_int((v), T_I32)
+#define OP(op, a, b) ie_binary(OP_##op, (a), (b))
+	IExpr *chunk, *inside;
+	if (t->major == SMEM_K) {
+		/* K atom of the column, then the row's line, then the chunk inside the line */
+		col = split_chunk(col, per_chunk, &inside);
+		chunk = OP(ADD, OP(ADD, OP(MUL, OP(DIV, col, I(per_line)), I(t->rows * line_chunks)), OP(MUL, row, I(line_chunks))),
+		           OP(DIV, OP(MOD, col, I(per_line)), I(per_chunk)));
+	} else {
+		/* MN-major: atoms of per_line rows by 8 columns, stacked along the rows, then along the columns */
+		row = split_chunk(row, per_chunk, &inside);
+		IExpr *atom = OP(ADD, OP(MUL, OP(DIV, col, I(8)), I(t->rows / per_line)), OP(DIV, row, I(per_line)));
+		chunk = OP(ADD, OP(ADD, OP(MUL, atom, I(8 * line_chunks)), OP(MUL, OP(MOD, col, I(8)), I(line_chunks))),
+		           OP(DIV, OP(MOD, row, I(per_line)), I(per_chunk)));
+	}
+	if (sw->xor_mask) /* address bits 7.. are chunk bits 3..; the XOR lands at chunk bit xor_at - 4 */
+		chunk = OP(BITXOR, chunk, OP(SHL, OP(BITAND, OP(SHR, chunk, I(3)), I(sw->xor_mask)), I(sw->xor_at - 4)));
+	IExpr *index = OP(MUL, chunk, I(per_chunk));
+	if (stack)
+		index = OP(ADD, OP(MUL, stack, I(t->rows * t->cols)), index);
+	return OP(ADD, index, inside);
+#undef I
+#undef OP
 }

@@ -611,6 +611,11 @@ layout_eval(LayoutExpr *le, Tensor *t, int block_threads)
 		else
 			l = eval_datapath(le, t);
 		break;
+	case LAY_SMEM_TILE:
+		misused = true;
+		error(orig->loc, "smem_tile(major, swizzle) places a shared tensor; '%s' is a %s tensor", t->name,
+		      t->kind == TK_TMEM ? "tmem" : "local");
+		break;
 	case LAY_NAME:
 		break;
 	}
@@ -670,8 +675,30 @@ layout_check_unused(LayoutExpr *item, const char *name)
 			      name);
 		break;
 	}
+	case LAY_SMEM_TILE: {
+		SmemMajor major;
+		SmemSwizzle swizzle;
+		smem_layout_named(le, &major, &swizzle);
+		break;
+	}
 	case LAY_DEFAULT:
 	case LAY_NAME:
 		break;
 	}
+}
+
+LayoutExpr *
+layout_follow_names(LayoutExpr *le)
+{
+	LayoutExpr *orig = le;
+	for (int hops = 0; le && le->kind == LAY_NAME; hops++) {
+		if (hops == MAX_LAYOUT_HOPS) {
+			error(orig->loc, "layout '%s' names itself through a chain of layout names", orig->name);
+			return NULL;
+		}
+		le = layout_lookup(le->name, le->loc);
+		if (le)
+			le->used = true;
+	}
+	return le;
 }

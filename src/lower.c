@@ -936,9 +936,19 @@ lower_decl_checked(Walk *walk, Stmt *s)
 		if (t->alloc)
 			protocol_alive(walk->proto, t, t->name, s->value->loc);
 	}
+	if (kind == TK_SHARED && s->layout) {
+		LayoutExpr *le = layout_follow_names(s->layout);
+		if (!le || !(t->tile = smem_tensor_tile(t, s->layout, le, s->loc)))
+			return false;
+	}
+	if (t->tile && walk->file->observer && walk->file->observer->shared_tile)
+		walk->file->observer->shared_tile(s, t);
 	if (kind == TK_SHARED) {
-		/* each array is 16-byte aligned (emit_cu.c); ptxas would refuse the kernel otherwise */
+		/* each array is 16-byte aligned (emit_cu.c); ptxas would refuse the kernel otherwise; a tile starts
+		   on its swizzle's period, which may leave up to that alignment less 16 bytes before it */
 		int64_t bytes = ((int64_t)t->count * etype_bits(t->type) / 8 + 15) / 16 * 16;
+		if (t->tile)
+			bytes += smem_tensor_align(t) - 16;
 		walk->shared_bytes += bytes;
 		if (walk->shared_bytes > MAX_SHARED_BYTES) {
 			if (walk->shared_bytes - bytes > MAX_SHARED_BYTES)
@@ -2389,6 +2399,14 @@ call_args(Walk *walk, Stmt *s, Kernel *fd, CallSite *site)
 			                                    [TK_LOCAL] = "a local", [TK_TMEM] = "a tmem"};
 			error(a->loc, "argument %d of '%s' is %s parameter '%s', but '%s' is %s tensor", i + 1, s->name,
 			      what[p->kind], p->name, a->name, kinds[t->kind]);
+			note(as->loc, "'%s' is defined here", a->name);
+			ok = false;
+			continue;
+		}
+		if (t->tile) {
+			error(a->loc, "argument %d of '%s' is shared tensor parameter '%s', which is row-major, but '%s' lies in "
+			              "layout smem_tile(\"%s\", \"%s\"); index the tile in the caller", i + 1, s->name, p->name, a->name,
+			      smem_major_name(t->tile->major), smem_swizzle_info(t->tile->swizzle)->name);
 			note(as->loc, "'%s' is defined here", a->name);
 			ok = false;
 			continue;

@@ -1196,7 +1196,7 @@ write_text(const char *path, const Buf *b)
 }
 
 /* An element's coordinates from its offset: a global tensor's by its strides for this run, a shared one's
-   row-major. */
+   row-major, or through its tile's layout (the offset is the element's place in the array). */
 static const char *
 element_text(KernelIR *k, const Tensor *t, unsigned long long offset, const Shape64 *shapes)
 {
@@ -1206,6 +1206,8 @@ element_text(KernelIR *k, const Tensor *t, unsigned long long offset, const Shap
 		if (p && strcmp(p->cname, t->cname) == 0)
 			shape = &shapes[i];
 	}
+	if (t->tile)
+		offset = (unsigned long long)smem_tensor_logical(t->tile, (int64_t)offset);
 	Buf b = {0};
 	buf_printf(&b, "%s[", t->name);
 	unsigned long long rest = offset, size = 1;

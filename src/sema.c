@@ -229,6 +229,19 @@ unary(Expr *src, Op op, IExpr *a)
 	return e;
 }
 
+/* The element index in shared tensor t's array of the element at coordinates at[] (i32 or u32) of its
+   smem_tile layout: the leading coordinates pick the tile of the stack. */
+static IExpr *
+tile_index(const Tensor *t, IExpr *const *at)
+{
+	IExpr *stack = NULL;
+	for (int d = 0; d < t->rank - 2; d++) {
+		IExpr *c = ie_convert(at[d], T_I32);
+		stack = stack ? ie_binary(OP_ADD, ie_binary(OP_MUL, stack, ie_int(t->dims[d], T_I32)), c) : c;
+	}
+	return ie_tile_index(t->tile, stack, ie_convert(at[t->rank - 2], T_I32), ie_convert(at[t->rank - 1], T_I32));
+}
+
 static bool
 index_tensor(Expr *e, Tensor *t, IExpr **out, IExpr ***coords)
 {
@@ -238,6 +251,7 @@ index_tensor(Expr *e, Tensor *t, IExpr **out, IExpr ***coords)
 		return false;
 	}
 	IExpr *flat = ie_int(0, t->wide ? T_I64 : T_I32);
+	IExpr *at[MAX_RANK];
 	if (coords)
 		*coords = pool_alloc(sizeof(IExpr *) * (size_t)t->rank);
 	for (int i = 0; i < t->rank; i++) {
@@ -245,6 +259,7 @@ index_tensor(Expr *e, Tensor *t, IExpr **out, IExpr ***coords)
 		IExpr *ix = sema_expr(ae);
 		if (!ix)
 			return false;
+		at[i] = ix;
 		if (coords)
 			(*coords)[i] = ix;
 		if (ix->type == T_F32) {
@@ -266,7 +281,7 @@ index_tensor(Expr *e, Tensor *t, IExpr **out, IExpr ***coords)
 		else
 			flat = ie_binary(OP_ADD, ie_binary(OP_MUL, flat, ie_int(t->dims[i], T_I32)), ix);
 	}
-	*out = flat;
+	*out = t->tile ? tile_index(t, at) : flat;
 	return true;
 }
 
@@ -345,7 +360,7 @@ view_element(Expr *e, View *v, IExpr ***coords, const ViewAt **view_at)
 	*coords = NULL;
 	*view_at = NULL;
 	if (all_const)
-		return ie_int(v->map[flat], T_I32);
+		return ie_int(t->tile ? smem_tensor_element(t->tile, v->map[flat]) : v->map[flat], T_I32);
 	int64_t stride[MAX_RANK];
 	if (t->wide || v->box || !view_strides(v, stride)) {
 		error(e->loc, "the index into view '%s' must be a compile-time constant: its elements are no affine "
@@ -372,7 +387,7 @@ view_element(Expr *e, View *v, IExpr ***coords, const ViewAt **view_at)
 		(*coords)[d] = d ? ie_binary(OP_MOD, c, ie_int(t->dims[d], T_I32)) : c;
 		inner *= t->dims[d];
 	}
-	return index;
+	return t->tile ? tile_index(t, *coords) : index;
 }
 
 /* Resolves NAME[...] as an element: a global or shared load, or a register of a per-thread view. */

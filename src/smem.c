@@ -308,3 +308,145 @@ smem_desc_check(const SmemDesc *d, SmemMajor major, int elem_bytes, const SmemTo
 	}
 	return true;
 }
+
+/* ---------------------------------------------------------------- a view read through a descriptor */
+
+bool
+smem_view_descriptor(const SmemTile *t, const SmemView *v, SmemDesc *desc, SmemMismatch *why)
+{
+	int n = v->rows * v->cols;
+	SmemTouch *touch = malloc(sizeof *touch * (size_t)(n > 0 ? n : 1));
+	if (!touch)
+		out_of_memory();
+	smem_tile_touches(t, v->row0, v->col0, v->rows, v->cols, touch);
+	*desc = smem_tile_desc(t, v->row0, v->col0);
+	bool fits = smem_desc_check(desc, t->major, t->elem_bytes, touch, n, why);
+	free(touch);
+	return fits;
+}
+
+char *
+smem_mismatch_text(const SmemTile *t, const SmemView *v, const SmemMismatch *m, const char *name)
+{
+	int row = v->row0 + m->index / v->cols, col = v->col0 + m->index % v->cols;
+	SmemDesc d = smem_tile_desc(t, v->row0, v->col0);
+	switch (m->fault) {
+	case SMEM_DESC_FITS:
+		return pool_printf("the descriptor reaches every element of '%s'", name);
+	case SMEM_DESC_FIELDS:
+		return pool_printf("a descriptor of '%s' needs base offset 0 and a relative LBO", name);
+	case SMEM_DESC_ADDRESS:
+		return pool_printf("element [%d, %d] of '%s' is at shared byte %u in its %s-major %s layout, but the "
+		                   "descriptor (start %u, LBO %u, SBO %u) reads byte %u for it",
+		                   row, col, name, m->tile_addr, smem_major_name(t->major), smem_swizzle_info(t->swizzle)->name,
+		                   d.start, d.lbo, d.sbo, m->desc_addr);
+	case SMEM_DESC_SAME_BYTE:
+		break;
+	}
+	int orow = v->row0 + m->other / v->cols, ocol = v->col0 + m->other % v->cols;
+	return pool_printf("elements [%d, %d] and [%d, %d] of '%s' both lie at shared byte %u", row, col, orow, ocol,
+	                   name, m->tile_addr);
+}
+
+/* ---------------------------------------------------------------- element indices of a shared tensor */
+
+/* The tile's unswizzled address of (row, col) splits into 16-byte chunks and the bytes inside one: the
+   contiguous dimension's index modulo 16 / e is the element inside its chunk, and the swizzle permutes
+   whole chunks only, so (chunk, inside) -> swizzle(chunk) * 16 / e + inside. ir.c's ie_tile_index writes
+   the same as an expression (a unit test compares both with smem_tile_addr on every element). */
+int64_t
+smem_tensor_element(const SmemTile *t, int64_t flat)
+{
+	int64_t per_tile = (int64_t)t->rows * t->cols;
+	int64_t stack = flat / per_tile, in = flat % per_tile;
+	uint32_t addr = smem_tile_addr(t, (int)(in / t->cols), (int)(in % t->cols)) - t->start;
+	return stack * per_tile + (int64_t)(addr / (uint32_t)t->elem_bytes);
+}
+
+
+/* ---------------------------------------------------------------- the layout as written */
+
+bool
+smem_layout_named(const LayoutExpr *le, SmemMajor *major, SmemSwizzle *swizzle)
+{
+	if (!smem_major_named(le->major, major)) {
+		error(le->major_loc, "smem_tile's major is \"K\" (a row's columns contiguous) or \"MN\" (a column's rows "
+		                     "contiguous), not \"%s\"", le->major);
+		return false;
+	}
+	if (!smem_swizzle_named(le->swizzle, swizzle)) {
+		Buf names = {0};
+		for (int s = 0; s < SW_COUNT; s++)
+			buf_printf(&names, "%s\"%s\"", s == 0 ? "" : s == SW_COUNT - 1 ? " or " : ", ", swizzles[s].name);
+		error(le->swizzle_loc, "smem_tile's swizzle is %s, not \"%s\"", names.data, le->swizzle);
+		buf_free(&names);
+		return false;
+	}
+	if (swizzles[*swizzle].mn_only && *major != SMEM_MN) {
+		error(le->swizzle_loc, "swizzle \"%s\" has only an MN-major form: smem_tile(\"MN\", \"%s\")",
+		      swizzles[*swizzle].name, swizzles[*swizzle].name);
+		return false;
+	}
+	return true;
+}
+
+SmemTile *
+smem_tensor_tile(const Tensor *t, const LayoutExpr *written, const LayoutExpr *le, Loc loc)
+{
+	if (le->kind != LAY_SMEM_TILE) {
+		error(written->loc, "shared tensor '%s' takes layout smem_tile(major, swizzle), not a layout of local or "
+		                    "tmem tensors", t->name);
+		return NULL;
+	}
+	SmemTile tile = {.elem_bytes = etype_bits(t->type) / 8};
+	if (!smem_layout_named(le, &tile.major, &tile.swizzle))
+		return NULL;
+	if (t->rank < 2) {
+		error(loc, "smem_tile places 2-D tiles (or a stack of them); '%s' has 1 dimension", t->name);
+		return NULL;
+	}
+	tile.rows = t->dims[t->rank - 2];
+	tile.cols = t->dims[t->rank - 1];
+	SmemTileFault fault = smem_tile_check(&tile);
+	if (fault == SMEM_TILE_ATOM_ROWS || fault == SMEM_TILE_ATOM_COLS) {
+		const SwizzleInfo *sw = &swizzles[tile.swizzle];
+		int atom_rows, atom_cols;
+		smem_atom_shape(&tile, &atom_rows, &atom_cols);
+		bool rows = fault == SMEM_TILE_ATOM_ROWS;
+		error(loc, "'%s' does not fill whole atoms: a %s-major %s atom of %s is %d rows by %d columns (%d lines of %d "
+		           "bytes along the %s), and %d %s no multiple of %d",
+		      t->name, major_names[tile.major], sw->name, etype_name(t->type), atom_rows, atom_cols, sw->atom_lines,
+		      sw->width, tile.major == SMEM_K ? "columns" : "rows", rows ? tile.rows : tile.cols,
+		      rows ? "rows are" : "columns are", rows ? atom_rows : atom_cols);
+		return NULL;
+	}
+	/* a tile beyond what a descriptor addresses is beyond a block's shared memory, which lower.c reports */
+	if (fault != SMEM_TILE_FITS && fault != SMEM_TILE_RANGE)
+		fatal("shared tile '%s': fault %d", t->name, (int)fault); /* the declaration's checks exclude the others */
+	SmemTile *out = pool_alloc(sizeof *out);
+	*out = tile;
+	return out;
+}
+
+int
+smem_tensor_align(const Tensor *t)
+{
+	int align = t->tile ? swizzles[t->tile->swizzle].align : 16;
+	return align > 16 ? align : 16;
+}
+
+const char *
+smem_tile_text(const SmemTile *t)
+{
+	return pool_printf(" layout smem_tile(\"%s\", \"%s\")", major_names[t->major], swizzles[t->swizzle].name);
+}
+
+int64_t
+smem_tensor_logical(const SmemTile *t, int64_t element)
+{
+	int64_t per_tile = (int64_t)t->rows * t->cols, stack = element / per_tile;
+	for (int64_t flat = 0; flat < per_tile; flat++)
+		if (smem_tensor_element(t, flat) == element % per_tile)
+			return stack * per_tile + flat;
+	return element; /* not an element's place: as it came */
+}

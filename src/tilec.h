@@ -125,7 +125,7 @@ typedef struct LayoutTerm {
 	Axis axis;    /* LT_OFFSET */
 } LayoutTerm;
 
-typedef enum LayoutKind { LAY_STRIDED, LAY_DATAPATH, LAY_DEFAULT, LAY_NAME } LayoutKind;
+typedef enum LayoutKind { LAY_STRIDED, LAY_DATAPATH, LAY_DEFAULT, LAY_NAME, LAY_SMEM_TILE } LayoutKind;
 
 typedef struct LayoutExpr {
 	LayoutKind kind;
@@ -137,6 +137,8 @@ typedef struct LayoutExpr {
 	Loc letter_loc;
 	Expr *rows, *cols, *sub_slab; /* LAY_DATAPATH; sub_slab may be NULL */
 	const char *name; /* LAY_NAME */
+	const char *major, *swizzle; /* LAY_SMEM_TILE: the strings' contents */
+	Loc major_loc, swizzle_loc;
 	bool used;        /* a layout item's: some tensor's layout_eval reached it */
 } LayoutExpr;
 
@@ -491,6 +493,8 @@ typedef struct Tensor {
 	short *mbar_waits;    /* per element and warp (64 each): the waits it made since the init; -1 not known */
 	Loc mbar_init_loc;    /* the latest mbarrier.init of an element */
 	Loc mbar_use_loc;     /* the first other use of an element */
+	/* TK_SHARED declared with layout smem_tile(major, swizzle): its place (smem.c); NULL: row-major */
+	struct SmemTile *tile;
 } Tensor;
 
 /* The part of a global tensor that a copy's slice selects when its bounds or the tensor's shape are
@@ -577,6 +581,8 @@ Layout *layout_eval(LayoutExpr *le, Tensor *t, int block_threads);
 /* The axes a layout expression names (bit per Axis), through a layout item's name; before evaluating it. */
 unsigned layout_expr_axes(const LayoutExpr *le);
 void layout_check_unused(LayoutExpr *item, const char *name);
+/* le, or the layout a chain of layout names leads to; NULL after an error. */
+LayoutExpr *layout_follow_names(LayoutExpr *le);
 /* The thread (linear in the CTA) that the place names, and which levels it fixes. */
 bool layout_place_owned_by(const Layout *l, const int32_t *place, int thread);
 int layout_place_thread(const int32_t *place);
@@ -693,6 +699,38 @@ uint32_t smem_desc_addr(const SmemDesc *d, SmemMajor major, int elem_bytes, int 
    failure false and *out says which. */
 bool smem_desc_check(const SmemDesc *d, SmemMajor major, int elem_bytes, const SmemTouch *touch, int n,
                      SmemMismatch *out);
+
+/* A view of a tile that an instruction reads through a descriptor: the rectangle [row0, row0 + rows) x
+   [col0, col0 + cols) of the tile's elements; the instruction's (mn, k) are relative to (row0, col0). */
+typedef struct SmemView {
+	int row0, col0, rows, cols;
+} SmemView;
+/* The one check of a descriptor against a tile (cp, mma and TMA call it). Derives *desc for view v of
+   tile t (start: the view's first element, the tile's canonical LBO and SBO and swizzle, base offset 0)
+   and verifies that the descriptor's walk reaches every element of the view at the address t's layout
+   gives it and that no two elements share a byte. True when it does; else false and *why names the
+   first element (row by row) that the walk reads elsewhere, with both addresses, or the two elements on
+   one byte: smem_mismatch_text words it for an error. t must pass smem_tile_check and v lie inside it. */
+bool smem_view_descriptor(const SmemTile *t, const SmemView *v, SmemDesc *desc, SmemMismatch *why);
+/* The mismatch as a sentence naming element [row, col] of tensor `name` and both addresses (pool). */
+char *smem_mismatch_text(const SmemTile *t, const SmemView *v, const SmemMismatch *m, const char *name);
+/* The major and swizzle a smem_tile(major, swizzle) layout names; false after an error at its string. */
+bool smem_layout_named(const LayoutExpr *le, SmemMajor *major, SmemSwizzle *swizzle);
+/* The tile of shared tensor t declared with layout `written` (le: the layout its names lead to) at loc
+   (NULL after an error: not smem_tile, fewer than 2 dimensions, rows or the contiguous extent not whole
+   atoms). */
+SmemTile *smem_tensor_tile(const Tensor *t, const LayoutExpr *written, const LayoutExpr *le, Loc loc);
+/* " layout smem_tile(\"K\", \"128B\")" as a declaration writes it (pool). */
+const char *smem_tile_text(const SmemTile *t);
+/* The alignment of shared tensor t's array in bytes: its tile's swizzle period, at least 16. */
+int smem_tensor_align(const Tensor *t);
+/* A shared tensor declared with layout smem_tile (Tensor.tile: rows and cols its last two dimensions,
+   leading dimensions whole tiles one after another, start 0 as the array starts on the swizzle period):
+   the element index in the array of the element whose row-major index is flat (ir.c's ie_tile_index
+   writes it as an expression). */
+int64_t smem_tensor_element(const SmemTile *t, int64_t flat);
+/* The row-major index of the element at index `element` of the array: smem_tensor_element's inverse. */
+int64_t smem_tensor_logical(const SmemTile *t, int64_t element);
 
 /* ---------------------------------------------------------------- view.c */
 
@@ -963,6 +1001,9 @@ const char *func_name(Func f);
 uint32_t half_bits(double v, EType t);
 /* e as rest + *c with c constant, through i32 and i64 + and - only; rest is NULL when e is constant. */
 IExpr *ie_split_offset(IExpr *e, int64_t *c);
+/* The element index in shared tensor t's array of element (row, col) of tile `stack` (NULL: 0) of its
+   smem_tile layout, all i32: smem_tensor_element (smem.c) as an expression. */
+IExpr *ie_tile_index(const struct SmemTile *t, IExpr *stack, IExpr *row, IExpr *col);
 /* The largest power of two (up to 2^20) known to divide an integer value. */
 int64_t known_factor(const IExpr *e);
 /* Whether e reads an element or the address of an element of t. */
@@ -1122,6 +1163,7 @@ struct ApplyInput;
 typedef struct LowerObserver {
 	bool (*apply)(Stmt *s, View **operands, int noperands, struct ApplyCtx *ctx);
 	void (*copy)(Stmt *s, const struct ApplyInput *ins, int n, bool matched);
+	void (*shared_tile)(Stmt *s, const Tensor *t); /* a shared tensor declared with layout smem_tile */
 } LowerObserver;
 /* The switches of the command line that change the checks or the lowered program, and --draw's
    observer: passed down, never globals. */

@@ -1313,6 +1313,52 @@ vector_at(const List *list, int i, int bytes, IExpr **align_rest)
 	return n;
 }
 
+/* --explain: the widths a statement's accesses to a shared tile (smem_tile) came out at, for the note
+ * vectorize_accesses writes, so that a user sees where the swizzle kept 16 bytes contiguous. */
+typedef struct TileWidths {
+	Loc loc;
+	const Tensor *tile;
+	bool store;
+	int narrowest, widest; /* bytes */
+} TileWidths;
+static List tile_widths;
+
+static void
+note_tile_width(const LStmt *s, int n)
+{
+	Access a;
+	if (!diag_explain || !access_of(s, &a) || !a.mem->tile)
+		return;
+	bool store = s->kind == L_STORE;
+	int bytes = (n ? n : 1) * (etype_bits(a.mem->type) / 8);
+	for (int i = 0; i < tile_widths.n; i++) {
+		TileWidths *w = LIST_AT(tile_widths, TileWidths, i);
+		if (w->tile == a.mem && w->store == store && !memcmp(&w->loc, &s->loc, sizeof s->loc)) {
+			w->narrowest = bytes < w->narrowest ? bytes : w->narrowest;
+			w->widest = bytes > w->widest ? bytes : w->widest;
+			return;
+		}
+	}
+	TileWidths *w = pool_alloc(sizeof *w);
+	*w = (TileWidths){s->loc, a.mem, store, bytes, bytes};
+	list_push(&tile_widths, w);
+}
+
+static void
+explain_tile_widths(void)
+{
+	for (int i = 0; i < tile_widths.n; i++) {
+		const TileWidths *w = LIST_AT(tile_widths, TileWidths, i);
+		const char *widths = w->narrowest == w->widest ? pool_printf("%d-byte", w->widest)
+		                                               : pool_printf("%d- to %d-byte", w->narrowest, w->widest);
+		explain_note(w->loc, "each thread %s shared tile '%s'%s with %s accesses%s", w->store ? "stores to" : "loads from",
+		             w->tile->name, smem_tile_text(w->tile->tile), widths,
+		             w->widest == 16 ? " (16 contiguous bytes of a thread stay contiguous under the swizzle)"
+		                             : ": no 16 bytes of a thread are contiguous and aligned in the tile, or their registers were not written together");
+	}
+	tile_widths = (List){0};
+}
+
 /* Unrolled iterations joined to their list, and the branches on the warp index of each list joined and
  * made uniform, from the outside in. */
 static void
@@ -1348,6 +1394,7 @@ vectorize_list(List *list)
 			if (!n)
 				n = gather(list, i, bytes, &align_rest);
 		}
+		note_tile_width(s, n);
 		if (n) {
 			s->vec = n;
 			if (s->kind == L_REG_STORE) {
@@ -1536,4 +1583,5 @@ vectorize_accesses(KernelIR *k)
 	defs = (List){0};
 	def_ids = 0;
 	vectorize_list(&k->body);
+	explain_tile_widths();
 }

@@ -235,4 +235,20 @@ if picture copy-closest tests/golden/copy_no_match.tile:15; then
 		echo "PASS draw/copy-closest"
 	fi
 fi
+# A shared tile: every element of examples/smem_tile.tile's f16[16, 64] K-major 128B tile once, at a
+# distinct even byte address below 2048, and the swizzle drawn: row 1's first element sits in chunk 1 of
+# its 128-byte line (byte 128 + 16), row 2's in chunk 2 (256 + 32) (the line number XORed into the chunk).
+line=$(grep -n 'shared s:' examples/smem_tile.tile | cut -d: -f1)
+if picture smem-tile "examples/smem_tile.tile:$line"; then
+	sed -n 's/^<text x="[0-9]*" y="[0-9]*">\([0-9]*\)<\/text>$/\1/p' "$tmp/smem-tile.svg" >"$tmp/addrs"
+	if [ "$(sort -n "$tmp/addrs" | tr '\n' ' ')" != "$(seq 0 2 2046 | tr '\n' ' ')" ]; then
+		fail smem-tile "the cells are not the 1024 even addresses 0 to 2046, each once"
+	elif [ "$(sed -n '65p;129p' "$tmp/addrs" | tr '\n' ' ')" != "144 288 " ]; then
+		fail smem-tile "rows 1 and 2 do not start at bytes 144 and 288 (the 128B swizzle)"
+	elif ! grep -q 'layout smem_tile(&quot;K&quot;, &quot;128B&quot;), 2048 bytes from a start aligned to 1024 bytes' "$tmp/smem-tile.svg"; then
+		fail smem-tile "the picture does not name the tile's layout, size and alignment"
+	else
+		echo "PASS draw/smem-tile"
+	fi
+fi
 exit $failed

@@ -131,6 +131,18 @@ mismatch (the one in the error) with a thick dashed frame. This is
 
 ![the closest candidate of tests/golden/copy_no_match.tile](images/copy_no_match.svg)
 
+### A shared tile
+
+At the declaration of a shared tile (`shared NAME: TYPE[R, C] layout smem_tile(major, swizzle)`,
+[shared-tiles.md](shared-tiles.md)), `--draw` shows the byte address of every element from the
+tile's start, coloured by its 16-byte chunk. This is `examples/smem_tile.tile`, a K-major tile of
+16 rows by 64 f16 columns with the 128-byte swizzle: each row is one 128-byte line, and the
+swizzle XORs the line's number within its 1024-byte atom (the row modulo 8) into the chunk number,
+so row 0 keeps its chunks in order, row 1 swaps neighbouring chunks, row 2 pairs of them, and so on;
+every chunk stays 16 contiguous bytes.
+
+![the addresses of the shared tile of examples/smem_tile.tile](images/smem_tile.svg)
+
 ## Printing an image
 
 ```
@@ -202,3 +214,6 @@ draw tcgen05.cp.cta_group::1.32x128b.warpx4 cp.32x128b.warpx4
 draw tcgen05.cp.cta_group::1.64x128b.warpx2::01_23 cp.64x128b.warpx2_01_23
 image tcgen05.cp.cta_group::1.4x256b
 image tcgen05.cp.cta_group::1.32x128b.warpx4
+# The picture of a shared tile above.
+line=$(grep -n 'shared s:' examples/smem_tile.tile | cut -d: -f1)
+draw "examples/smem_tile.tile:$line" smem_tile

@@ -644,6 +644,103 @@ START_TEST(desc_same_byte_and_fields)
 }
 END_TEST
 
+
+/* ---------------------------------------------------------------- a view through smem_view_descriptor */
+
+START_TEST(view_descriptor_contract)
+{
+	SmemMismatch m;
+	SmemDesc d;
+	/* K-major 128B bf16 128 x 64 from 0: the whole tile (one K atom) and the MMA's second K step */
+	SmemTile t = tile(SMEM_K, SW_128B, 2, 128, 64, 0);
+	ck_assert(smem_view_descriptor(&t, &(SmemView){0, 0, 128, 64}, &d, &m));
+	ck_assert(d.start == 0 && d.sbo == 1024 && d.swizzle == SW_128B && d.base_offset == 0);
+	ck_assert(smem_view_descriptor(&t, &(SmemView){0, 16, 128, 16}, &d, &m));
+	ck_assert_uint_eq(d.start, 32);
+	/* the same descriptor as smem_tile_desc gives, checked the same way as smem_desc_check does */
+	SmemDesc by_hand = smem_tile_desc(&t, 0, 16);
+	ck_assert(desc_eq(&d, &by_hand));
+	/* a K slice from column 3 starts inside a 16-byte chunk: element [0, 3] at byte 6, the field holds 0 */
+	SmemTile kn = tile(SMEM_K, SW_NONE, 2, 8, 16, 0);
+	SmemView v = {0, 3, 8, 8};
+	ck_assert(!smem_view_descriptor(&kn, &v, &d, &m));
+	ck_assert_int_eq(m.fault, SMEM_DESC_ADDRESS);
+	ck_assert_str_eq(smem_mismatch_text(&kn, &v, &m, "S"),
+	                 "element [0, 3] of 'S' is at shared byte 6 in its K-major none layout, but the descriptor "
+	                 "(start 0, LBO 128, SBO 128) reads byte 0 for it");
+	/* K-major 32B: a view across two K atoms (TCGEN05.md 11.2: the next atom needs a new start) */
+	SmemTile k32 = tile(SMEM_K, SW_32B, 2, 8, 32, 1024);
+	v = (SmemView){0, 8, 8, 16};
+	ck_assert(!smem_view_descriptor(&k32, &v, &d, &m));
+	ck_assert(m.index == 8 && m.tile_addr == 1280 && m.desc_addr == 1056);
+	ck_assert_str_eq(smem_mismatch_text(&k32, &v, &m, "B"),
+	                 "element [0, 16] of 'B' is at shared byte 1280 in its K-major 32B layout, but the descriptor "
+	                 "(start 1040, LBO 0, SBO 256) reads byte 1056 for it");
+	SmemMismatch same = {SMEM_DESC_SAME_BYTE, 1, 9, 64, 64};
+	ck_assert_str_eq(smem_mismatch_text(&k32, &(SmemView){2, 4, 4, 8}, &same, "B"),
+	                 "elements [2, 5] and [3, 5] of 'B' both lie at shared byte 64");
+}
+END_TEST
+
+/* ---------------------------------------------------------------- the element index of a shared tensor */
+
+/* smem_tensor_element (and its inverse, smem_tensor_logical) and ie_tile_index (folded from constants, and evaluated for each thread with the
+ * row or column from the thread's index) agree with smem_tile_addr on every element of stacked tiles of
+ * every major, swizzle and element size. */
+START_TEST(tensor_index_matches_addr)
+{
+	static const int elem[] = {1, 2, 4};
+	const int dims[3] = {256, 1, 1};
+	int tiles = 0;
+	for (int major = 0; major < SMEM_MAJOR_COUNT; major++)
+		for (int s = 0; s < SW_COUNT; s++)
+			for (int ei = 0; ei < 3; ei++) {
+				SmemTile t = {(SmemMajor)major, (SmemSwizzle)s, elem[ei], 0, 0, 0};
+				if (smem_tile_check(&t) == SMEM_TILE_MAJOR)
+					continue;
+				int ar, ac;
+				smem_atom_shape(&t, &ar, &ac);
+				t.rows = 2 * ar;
+				t.cols = 2 * ac;
+				int64_t per_tile = (int64_t)t.rows * t.cols;
+				for (int stack = 0; stack < 2; stack++)
+					for (int r = 0; r < t.rows; r++)
+						for (int c = 0; c < t.cols; c++) {
+							int64_t want = stack * per_tile + smem_tile_addr(&t, r, c) / (uint32_t)t.elem_bytes, got;
+							ck_assert_int_eq(smem_tensor_element(&t, stack * per_tile + r * t.cols + c), want);
+							ck_assert_int_eq(smem_tensor_logical(&t, want), stack * per_tile + r * t.cols + c);
+							IExpr *e = ie_tile_index(&t, ie_int(stack, T_I32), ie_int(r, T_I32), ie_int(c, T_I32));
+							ck_assert(ie_is_const(e, &got));
+							ck_assert_int_eq(got, want);
+						}
+				/* run-time row, then run-time column: thread i stands for row (or column) i */
+				IExpr *tid = ie_builtin(B_THREAD_X);
+				for (int c = 0; c < t.cols; c++) {
+					IExpr *e = ie_tile_index(&t, NULL, tid, ie_int(c, T_I32));
+					for (int r = 0; r < t.rows; r++) {
+						int64_t got;
+						ck_assert(ie_eval_thread(e, dims, r, &got));
+						ck_assert_int_eq(got, smem_tile_addr(&t, r, c) / (uint32_t)t.elem_bytes);
+					}
+				}
+				for (int r = 0; r < t.rows; r++) {
+					/* column 8 * tid + k, whose k lands inside its chunk as a constant where 8 fills chunks */
+					for (int k = 0; k < 8 && k < t.cols; k++) {
+						IExpr *col = ie_binary(OP_ADD, ie_binary(OP_MUL, tid, ie_int(8, T_I32)), ie_int(k, T_I32));
+						IExpr *e = ie_tile_index(&t, NULL, ie_int(r, T_I32), col);
+						for (int c = k; c < t.cols; c += 8) {
+							int64_t got;
+							ck_assert(ie_eval_thread(e, dims, c / 8, &got));
+							ck_assert_int_eq(got, smem_tile_addr(&t, r, c) / (uint32_t)t.elem_bytes);
+						}
+					}
+				}
+				tiles++;
+			}
+	ck_assert_int_eq(tiles, 2 * 4 * 3 + 3);
+}
+END_TEST
+
 static Suite *
 smem_suite(void)
 {
@@ -652,7 +749,8 @@ smem_suite(void)
 		&table_rows, &swizzle_permutes_chunks, &addr_k_none, &addr_k_32b, &addr_k_64b, &addr_k_128b,
 		&addr_mn_none, &addr_mn_32b, &addr_mn_64b, &addr_mn_128b, &addr_fills_tile, &strides, &tile_faults,
 		&encode_tvm_cases, &encode_hand_cases, &decode_refuses, &round_trip, &desc_of_views,
-		&desc_start_inside_atom, &desc_mismatches, &desc_same_byte_and_fields,
+		&desc_start_inside_atom, &desc_mismatches, &desc_same_byte_and_fields, &view_descriptor_contract,
+		&tensor_index_matches_addr,
 	};
 	Suite *s = suite_create("smem");
 	for (size_t i = 0; i < sizeof tests / sizeof *tests; i++) {
