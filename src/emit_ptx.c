@@ -2062,9 +2062,10 @@ mbar(const LStmt *s)
 	}
 	int l_skip = 0;
 	if (s->mbar_elect) {
-		Opnd elected = (Opnd){O_P, ++P.np, 0, NULL, false};
+		Opnd elected = (Opnd){O_P, ++P.np, 0, NULL, false}, active = new_r();
 		l_skip = ++P.nlabel;
-		ins(PF_SYNC | PF_SIDE, "elect.sync _|%o, -1;", elected);
+		ins(PF_SYNC | PF_SIDE, "activemask.b32 %o;", active); /* a block's last warp may be short */
+		ins(PF_SYNC | PF_SIDE, "elect.sync _|%o, %o;", elected, active);
 		ins(PF_BRANCH, "@!%o bra %s;", elected, label_name(l_skip));
 	}
 	if (s->mbar_op == MB_COMMIT)
