@@ -903,8 +903,8 @@ stmt(const LStmt *s)
 }
 
 /* An mbarrier statement, commit, cluster_sync or the init fence as inline PTX (isa.c's spellings); a
-   single-thread statement that whole warps reach runs in the lane elect.sync picks, a wait loops on
-   try_wait (the label is local to the braces). */
+   single-thread statement that whole warps reach runs in the lane elect.sync picks among the active
+   lanes (a block's last warp may be short), a wait loops on try_wait (the label is local to the braces). */
 static void
 mbar_asm(const LStmt *s)
 {
@@ -930,9 +930,16 @@ mbar_asm(const LStmt *s)
 		break;
 	}
 	if (s->mbar_elect)
-		buf_puts(E.out, "{ unsigned tl_elected; asm volatile(\"{\\n\\t.reg .pred p;\\n\\telect.sync _|p, 0xffffffff;\\n\\t"
-		                "selp.u32 %0, 1, 0, p;\\n\\t}\" : \"=r\"(tl_elected)); if (tl_elected) ");
-	if (s->mbar_op == MB_COMMIT) {
+		buf_puts(E.out, "{ unsigned tl_elected; asm volatile(\"{\\n\\t.reg .pred p;\\n\\telect.sync _|p, %1;\\n\\t"
+		                "selp.u32 %0, 1, 0, p;\\n\\t}\" : \"=r\"(tl_elected) : \"r\"(__activemask())); if (tl_elected) ");
+	if (s->instr->kind == TC_COMMIT_PAIR) {
+		/* the mask of the pair: bits (rank & ~1) and (rank | 1) of the cluster's CTAs */
+		buf_printf(E.out, "asm volatile(\"{\\n\\t.reg .b32 r, t;\\n\\t.reg .b16 m;\\n\\tmov.u32 r, %%%%cluster_ctarank;\\n\\t"
+		                  "and.b32 r, r, 0xfffffffe;\\n\\tmov.b32 t, 3;\\n\\tshl.b32 t, t, r;\\n\\tcvt.u16.u32 m, t;\\n\\t"
+		                  "%s [%%0], m;\\n\\t}\" :: \"r\"(", op);
+		expr_top(s->mbar);
+		buf_puts(E.out, ") : \"memory\");");
+	} else if (s->mbar_op == MB_COMMIT) {
 		buf_printf(E.out, "asm volatile(\"%s [%%0];\" :: \"r\"(", op);
 		expr_top(s->mbar);
 		buf_puts(E.out, ") : \"memory\");");

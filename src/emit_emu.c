@@ -333,7 +333,7 @@ emu_tc(CuWriter *w, const LStmt *s)
 		/* its row and image exist (isa.c); no statement lowers to it yet (docs/cp.md, "Status") */
 		fatal("%s: no statement lowers to %s yet", at, isa_name(kind, 0));
 	case TC_MB_INIT: case TC_MB_ARRIVE: case TC_MB_EXPECT_TX: case TC_MB_TRY_WAIT: case TC_MB_FENCE_INIT:
-	case TC_COMMIT: case TC_CLUSTER_ARRIVE: case TC_CLUSTER_WAIT:
+	case TC_COMMIT: case TC_CLUSTER_ARRIVE: case TC_CLUSTER_WAIT: case TC_COMMIT_PAIR:
 		fatal("emu_tc: %s is written by emu_mbar", isa_name(kind, 0));
 	}
 }

@@ -2062,12 +2062,21 @@ mbar(const LStmt *s)
 	}
 	int l_skip = 0;
 	if (s->mbar_elect) {
-		Opnd elected = (Opnd){O_P, ++P.np, 0, NULL, false};
+		Opnd elected = (Opnd){O_P, ++P.np, 0, NULL, false}, active = new_r();
 		l_skip = ++P.nlabel;
-		ins(PF_SYNC | PF_SIDE, "elect.sync _|%o, -1;", elected);
+		ins(PF_SYNC | PF_SIDE, "activemask.b32 %o;", active); /* a block's last warp may be short */
+		ins(PF_SYNC | PF_SIDE, "elect.sync _|%o, %o;", elected, active);
 		ins(PF_BRANCH, "@!%o bra %s;", elected, label_name(l_skip));
 	}
-	if (s->mbar_op == MB_COMMIT)
+	if (s->instr->kind == TC_COMMIT_PAIR) {
+		/* the mask of the pair: bits (rank & ~1) and (rank | 1) of the cluster's CTAs */
+		Opnd rank = new_r(), first = new_r(), mask = new_r(), mask16 = new_h();
+		ins(0, "mov.u32 %o, %%cluster_ctarank;", rank);
+		ins(0, "and.b32 %o, %o, -2;", first, rank);
+		ins(0, "shl.b32 %o, 3, %o;", mask, first);
+		ins(0, "cvt.u16.u32 %o, %o;", mask16, mask);
+		ins(PF_SYNC | PF_SIDE | PF_STORE, "%s %a, %o;", op, &at, mask16);
+	} else if (s->mbar_op == MB_COMMIT)
 		ins(PF_SYNC | PF_SIDE | PF_STORE, "%s %a;", op, &at);
 	else if (s->mbar_op == MB_ARRIVE)
 		ins(PF_SYNC | PF_SIDE | PF_STORE, "%s _, %a, %o;", op, &at, value);

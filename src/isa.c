@@ -70,6 +70,11 @@ static const IsaInstr instrs[] = {
 	{TC_COMMIT, "commit", ISA_SYNC, 4, {CTA_GROUP, Q(IQ_WORD, "mbarrier::arrive::one"), Q(IQ_WORD, "shared::cluster"), B64},
 	 1, {OPND(IO_MBARRIER_ADDR, true)}, false, COMPLETES_AT_ONCE, 0,
 	 "arrives once on the barrier when the thread's earlier mma and cp have completed"},
+	/* a cta_group::2 kernel's commit: the arrival at the same offset in both CTAs of the pair (the CTA mask) */
+	{TC_COMMIT_PAIR, "commit", ISA_SYNC, 5,
+	 {CTA_GROUP, Q(IQ_WORD, "mbarrier::arrive::one"), Q(IQ_WORD, "shared::cluster"), Q(IQ_WORD, "multicast::cluster"), B64},
+	 2, {OPND(IO_MBARRIER_ADDR, true), OPND(IO_IMM, false)}, false, COMPLETES_AT_ONCE, 0,
+	 "arrives once on the barrier in both CTAs of the pair when the thread's earlier mma and cp have completed"},
 	{TC_CLUSTER_ARRIVE, "cluster.arrive.release", ISA_SYNC, 0, {{0}}, 0, {{0}}, false, COMPLETES_AT_ONCE, 0,
 	 "arrives at the cluster barrier, releasing the thread's memory operations"},
 	{TC_CLUSTER_WAIT, "cluster.wait.acquire", ISA_SYNC, 0, {{0}}, 0, {{0}}, false, COMPLETES_AT_ONCE, 0,

@@ -1226,7 +1226,7 @@ mbar_order(Walk *walk, Stmt *s, const char *stmt, Tensor *t, int elem)
 }
 
 /* Records the arrivals of an arrive (n, -1 where tilec cannot count them) or a commit (one: commit, -1 where
-   not counted) on t[elem] (elem -1: an index that varies): outside run-time loops toward the element's total,
+   not counted, as a pair commit, which the other CTA's may add to) on t[elem] (elem -1: an index that varies): outside run-time loops toward the element's total,
    inside one toward the innermost loop's trip when the element changes with the trip. */
 static void
 mbar_count_arrivals(Walk *walk, Stmt *s, Tensor *t, int elem, int64_t n, int64_t commit)
@@ -1428,7 +1428,7 @@ lower_mbar(Walk *walk, Stmt *s)
 		return;
 	if (s->mbar_op == MB_ARRIVE || s->mbar_op == MB_COMMIT)
 		mbar_count_arrivals(walk, s, t, elem, threads > 0 && known > 0 ? (int64_t)threads * known : -1,
-		                    s->mbar_op == MB_COMMIT && threads > 0 ? 1 : -1);
+		                    s->mbar_op == MB_COMMIT && threads > 0 && protocol_cta_group(walk->proto) == 1 ? 1 : -1);
 	for (int e = from; e < to; e++) {
 		if (s->mbar_op == MB_INIT) {
 			t->mbar_state[e] = MBS_INIT;
@@ -1461,6 +1461,8 @@ lower_mbar(Walk *walk, Stmt *s)
 	l->value = value;
 	l->mbar_elect = single && threads > 0;
 	l->cta_group = s->mbar_op == MB_COMMIT ? protocol_cta_group(walk->proto) : 0;
+	if (l->cta_group == 2)
+		l->instr = isa_instr(TC_COMMIT_PAIR);
 }
 
 /* A let: a constant folded into the name, or a variable of the generated code. */

@@ -839,7 +839,7 @@ typedef enum TcKind {
 	TC_ALLOC, TC_DEALLOC, TC_RELINQUISH, TC_WAIT_LD, TC_WAIT_ST, TC_FENCE_BEFORE, TC_FENCE_AFTER, TC_LD, TC_ST, TC_CP,
 	/* the synchronisation rows (ISA_SYNC): mbarriers, commit, the cluster barrier */
 	TC_MB_INIT, TC_MB_ARRIVE, TC_MB_EXPECT_TX, TC_MB_TRY_WAIT, TC_MB_FENCE_INIT, TC_COMMIT, TC_CLUSTER_ARRIVE,
-	TC_CLUSTER_WAIT
+	TC_CLUSTER_WAIT, TC_COMMIT_PAIR
 } TcKind;
 
 typedef struct RegRef {

@@ -13,8 +13,8 @@ extern "C" __global__ void __launch_bounds__(128) counts(float *__restrict__ A, 
 	s[(int)threadIdx.x] = A[(int)threadIdx.x];
 	__syncthreads();
 	if (tl_warp_id == 1) {
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, 0xffffffff;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected)); if (tl_elected) asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;" :: "r"((unsigned)__cvta_generic_to_shared(&bar[0])), "r"(0u) : "memory"); }
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, 0xffffffff;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected)); if (tl_elected) asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" :: "r"((unsigned)__cvta_generic_to_shared(&bar[0])) : "memory"); }
+		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;" :: "r"((unsigned)__cvta_generic_to_shared(&bar[0])), "r"(0u) : "memory"); }
+		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" :: "r"((unsigned)__cvta_generic_to_shared(&bar[0])) : "memory"); }
 	}
 	if ((int)threadIdx.x == 0) {
 		asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0], %1;" :: "r"((unsigned)__cvta_generic_to_shared(&bar[0])), "r"(2u) : "memory");
@@ -26,3 +26,30 @@ extern "C" __global__ void __launch_bounds__(128) counts(float *__restrict__ A, 
 
 // launch configuration for libtilert: grid x, y, z, block x, y, z
 extern "C" __device__ const unsigned tilec_launch_counts[6] = {1, 1, 1, 128, 1, 1};
+
+extern "C" __global__ void __launch_bounds__(48) short_warp(float *__restrict__ A, float *__restrict__ Out)
+{
+	const int tl_warp_id = (int)(threadIdx.x >> 5);
+	__shared__ __align__(16) unsigned long long bar[1]; (void)&bar[0];
+	__shared__ __align__(16) float s[16];
+	if (tl_warp_id == 1) {
+		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"((unsigned)__cvta_generic_to_shared(&bar[0])), "r"(16u) : "memory"); }
+	}
+	asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+	__syncthreads();
+	if (tl_warp_id == 1) {
+		s[(int)(threadIdx.x & 31u)] = A[(int)(threadIdx.x & 31u)];
+		Out[(int)threadIdx.x] = A[(int)threadIdx.x];
+		asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0], %1;" :: "r"((unsigned)__cvta_generic_to_shared(&bar[0])), "r"(1u) : "memory");
+	} else if (tl_warp_id == 0) {
+		asm volatile("{\n\t.reg .pred p;\n\tTL_WAIT:\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n\t@!p bra TL_WAIT;\n\t}" :: "r"((unsigned)__cvta_generic_to_shared(&bar[0])), "r"(0u) : "memory");
+		if ((int)(threadIdx.x & 31u) < 16) {
+			Out[(int)(threadIdx.x & 31u)] = s[(int)(threadIdx.x & 31u)];
+		} else {
+			Out[(int)(threadIdx.x & 31u)] = A[(int)(threadIdx.x & 31u)];
+		}
+	}
+}
+
+// launch configuration for libtilert: grid x, y, z, block x, y, z
+extern "C" __device__ const unsigned tilec_launch_short_warp[6] = {1, 1, 1, 48, 1, 1};

@@ -543,6 +543,8 @@ START_TEST(isa_sync_rows)
 	ck_assert_str_eq(isa_spelling(TC_MB_FENCE_INIT, 0), "fence.mbarrier_init.release.cluster");
 	ck_assert_str_eq(isa_spelling(TC_COMMIT, 1), "tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64");
 	ck_assert_str_eq(isa_spelling(TC_COMMIT, 2), "tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.b64");
+	ck_assert_str_eq(isa_spelling(TC_COMMIT_PAIR, 2),
+	                 "tcgen05.commit.cta_group::2.mbarrier::arrive::one.shared::cluster.multicast::cluster.b64");
 	ck_assert_str_eq(isa_spelling(TC_CLUSTER_ARRIVE, 0), "barrier.cluster.arrive.release");
 	ck_assert_str_eq(isa_spelling(TC_CLUSTER_WAIT, 0), "barrier.cluster.wait.acquire");
 	ck_assert_ptr_null(isa_parse("mbarrier.init.shared::cta.b64", NULL));
