@@ -1481,6 +1481,7 @@ walk_begin(Walk *walk, KernelIR *k, Kernel *dev)
 	walk->k = k;
 	walk->out = &k->body;
 	walk->proto = protocol_begin(k, walk->file->unchecked_waits);
+	sema_set_protocol(walk->proto);
 	walk->wait_at = -1;
 	walk->dev = dev;
 	/* names the generated code uses for its own purposes, and the device functions it may call */
@@ -1609,6 +1610,7 @@ lower_kernel(Walk *walk, Kernel *kd)
 	place_waits(walk);
 	copy_explain_waits(k);
 	protocol_end(walk->proto, kd->name, kd->name_loc);
+	sema_set_protocol(NULL);
 	fence_prune(k);
 	/* the layouts' places and the views' maps served the checks; the code needs neither */
 	scratch_free_all();
@@ -2544,6 +2546,7 @@ lower_device(Walk *walk, Kernel *kd)
 		if (error_count == errors)
 			protocol_settled(walk->proto, kd->name_loc, pool_printf("at the return of '%s'", kd->name));
 		protocol_end(walk->proto, kd->name, kd->name_loc);
+		sema_set_protocol(NULL);
 	}
 	scope_pop();
 	sema_set_unit(saved_unit);
@@ -2569,6 +2572,7 @@ lower_program_with(List *items, const char *source_name, const LowerOptions *opt
 	scope_push();
 	for (int i = 0; i < items->n; i++) {
 		Item *it = LIST_AT(*items, Item, i);
+		sema_set_protocol(NULL); /* a kernel that stopped at an error left its own */
 		switch (it->kind) {
 		case I_INCLUDE:
 			break;

@@ -87,6 +87,9 @@ typedef enum Func {
 	/* the hardware's approximations (ex2.approx, rcp.approx, rsqrt.approx; .ftz), which --fast-math
 	 * makes of exp and exp2 */
 	F_EXP_APPROX, F_EXP2_APPROX, F_RCP_APPROX, F_RSQRT_APPROX,
+	/* the warp collectives: every lane of the warp executes them together (func_collective) */
+	F_SHFL_XOR, F_SHFL_IDX, F_SHFL_DOWN, F_SHFL_UP, F_ANY, F_ALL, F_BALLOT, F_WARP_SUM, F_WARP_MAX, F_WARP_MIN,
+	F_LANES_SUM, F_LANES_MAX, F_LANES_MIN,
 	F_COUNT
 } Func;
 
@@ -537,6 +540,10 @@ void scope_pop_isolated(int saved);
 /* Inside a device function of scope warp (1) or warpgroup (4): warp_id and warpgroup_id count within
    the calling warp or warpgroup, and thread_idx is refused; 0 elsewhere. Returns the previous setting. */
 int sema_set_unit(int warps);
+/* The protocol state of the kernel or device function being walked (NULL outside): where a warp
+   collective of an expression must be reached by the whole warp. */
+struct Protocol;
+void sema_set_protocol(struct Protocol *p);
 /* Declares a name in the innermost scope; reports a redeclaration there and returns NULL. */
 Sym *sym_declare(SymKind kind, const char *name, Loc loc);
 Sym *sym_lookup(const char *name);
@@ -930,6 +937,8 @@ typedef struct FuncInfo {
 	const char *name;
 	int arity;
 	bool float_only;
+	bool collective;   /* a warp collective: the lanes of a warp exchange values */
+	bool lane_uniform; /* a collective whose result is the same in every lane of the warp */
 } FuncInfo;
 /* A function name of LANGUAGE.md 10.2: its Func, or false. */
 bool func_lookup(const char *name, Func *out);
@@ -1373,6 +1382,9 @@ void protocol_reg_write(Protocol *p, const Tensor *t, int slot, Loc loc);
 bool protocol_pending_load(Protocol *p, const Tensor *t, int word); /* in the current warps */
 /* .sync.aligned work (what: "apply" or the opcode) outside control flow that may split a warp. */
 bool protocol_uniform(Protocol *p, Loc loc, const char *what);
+/* A warp collective (shfl_xor, warp_sum, ...) at loc: outside control flow that may split a warp, in no warp
+   of fewer than 32 threads; else an error naming what, and false. */
+bool protocol_warp_collective(Protocol *p, Loc loc, const char *what);
 /* false, reported: its memory is freed (used: the name written, t's or a view's) */
 bool protocol_alive(Protocol *p, const Tensor *t, const char *used, Loc loc);
 /* The ordering rules for one checked apply (ctx as apply_lower filled it), then its effect. auto_wait: a
@@ -1564,6 +1576,7 @@ struct CuWriter {
 	bool f2h, h2f, f2bf, bf2f; /* the conversion helpers the body uses */
 	bool minifloat;            /* the body converts 8-bit and narrower floats: the file carries their helpers */
 	unsigned helpers;          /* bit per helper of emit_cu.c's table the body calls */
+	bool collectives;          /* the body calls a warp collective (the emulator adds their CPU versions) */
 	unsigned funcs;            /* bit per Func built by mathfn.c that the body calls */
 	List pending;  /* RegRef*: registers loaded since the last wait for loads */
 	List in_scope; /* Tensor*: local tensors whose registers are declared here */
