@@ -594,6 +594,7 @@ needs_unroll(List *stmts, bool memory_views)
 		switch (s->kind) {
 		case S_APPLY:
 		case S_COPY:
+		case S_REDUCE:
 		case S_VIEW:
 		case S_LOCAL:
 		case S_TMEM:
@@ -983,6 +984,72 @@ arrive_ids(List *stmts)
 	return ids;
 }
 
+/* The dims of a reduce: a constant dimension of src or a tuple of them, as a bit per dimension; 0 after an
+   error. */
+static unsigned
+reduce_dims(Expr *e, const View *src)
+{
+	unsigned dims = 0;
+	int n = e->kind == E_TUPLE ? e->args.n : 1;
+	for (int i = 0; i < n; i++) {
+		Expr *d = e->kind == E_TUPLE ? LIST_AT(e->args, Expr, i) : e;
+		int64_t v;
+		if (!const_int(d, &v, "a dimension of reduce"))
+			return 0;
+		if (v < 0 || v >= src->rank || (dims >> v & 1)) {
+			error(d->loc, "reduce: %lld is no dimension of '%s' (0 to %d), or given twice", (long long)v, src->name,
+			      src->rank - 1);
+			return 0;
+		}
+		dims |= 1u << v;
+	}
+	return dims;
+}
+
+/* reduce max|min|sum(dst, src, dims) over local tensors: each thread folds its registers of a row, then
+   the lanes that share the row exchange (reduce.c). */
+static void
+lower_reduce(Walk *walk, Stmt *s)
+{
+	static const char *const kinds[] = {[RED_SUM] = "sum", [RED_MAX] = "max", [RED_MIN] = "min"};
+	int kind = 0;
+	while (kind < 3 && strcmp(kinds[kind], s->name) != 0)
+		kind++;
+	if (kind == 3) {
+		error(s->name_loc, "unknown reduction '%s'; expected max, min or sum", s->name);
+		return;
+	}
+	View *v[2];
+	for (int i = 0; i < 2; i++) {
+		ViewExpr *ve = LIST_AT(s->operands, ViewExpr, i);
+		v[i] = viewexpr_eval(ve, false);
+		if (!v[i])
+			return;
+		if (v[i]->base->kind != TK_LOCAL || v[i]->per_thread) {
+			error(ve->loc, "reduce: '%s' is not a local tensor or a view of one; reduce works on registers (for "
+			               "tensor memory, copy to a local tensor first)", ve->base);
+			return;
+		}
+	}
+	unsigned dims = reduce_dims(s->value, v[1]);
+	ReducePlan plan;
+	if (!dims || !reduce_plan(v[0], v[1], dims, walk->k->threads, s->loc, &plan))
+		return;
+	if (plan.lanes > 1 && !protocol_warp_collective(walk->proto, s->loc, "reduce"))
+		return;
+	for (int i = 0; i < plan.n; i++) {
+		IExpr *value = reduce_value(&plan, i, v[1]->base, (ReduceKind)kind);
+		protocol_read(walk->proto, value, s->loc);
+		place_waits(walk);
+		protocol_reg_write(walk->proto, v[0]->base, plan.dst_slot[i], s->loc);
+		place_waits(walk);
+		LStmt *l = emit(walk, L_REG_STORE, s->loc);
+		l->tensor = v[0]->base;
+		l->slot = plan.dst_slot[i];
+		l->value = ie_convert(value, v[0]->base->type);
+	}
+}
+
 /* bar_sync(id, nthreads) / bar_arrive: PTX bar.sync / bar.arrive, with the fences of a cta_sync. */
 static void
 lower_named_bar(Walk *walk, Stmt *s)
@@ -1297,6 +1364,9 @@ lower_stmt(Walk *walk, Stmt *s)
 		return;
 	case S_NAMED_BAR:
 		lower_named_bar(walk, s);
+		return;
+	case S_REDUCE:
+		lower_reduce(walk, s);
 		return;
 	case S_WARP_SYNC:
 		/* __syncwarp() names every lane: those a branch leaves out would never arrive (undefined in CUDA) */

@@ -182,7 +182,8 @@ typedef enum StmtKind {
 	S_IF, S_FOR, S_APPLY, S_INSTR, S_CTA_SYNC, S_WARP_SYNC, S_BLOCK,
 	S_COPY,    /* copy(dst, src) [scope S]: operands, scope fields (has_scope) */
 	S_CALL,    /* name(args): a call of a device function; operands are Expr* */
-	S_NAMED_BAR /* bar_sync(id, nthreads) or bar_arrive (bar_arrive): value is the id, hi the count */
+	S_NAMED_BAR, /* bar_sync(id, nthreads) or bar_arrive (bar_arrive): value is the id, hi the count */
+	S_REDUCE     /* reduce OP(dst, src, dims): name is OP (name_loc), operands the two views, value the dims */
 } StmtKind;
 
 typedef struct Stmt Stmt;
@@ -578,6 +579,24 @@ bool layout_check_one_to_one(Layout *l, Tensor *t, Loc loc);
 /* The slot element e occupies in thread t, or -1 when t does not hold it. */
 bool layout_names_lane(const Layout *l); /* tx, tid_in_wg or laneid: else every lane holds its own copy */
 int layout_slot_in_thread(const Layout *l, int e, int thread);
+
+/* ---------------------------------------------------------------- reduce.c */
+
+/* The code of `reduce OP(dst, src, dims)`, the same in every thread: for each of n dst slots, the src slots
+   folded into it in the row's order, then the butterfly over aligned groups of `lanes` lanes (1: none). */
+typedef enum ReduceKind { RED_SUM, RED_MAX, RED_MIN } ReduceKind;
+typedef struct ReducePlan {
+	int n;
+	int *dst_slot;
+	int *nsrc;
+	int **src;
+	int lanes;
+} ReducePlan;
+/* The plan from the layouts of dst and src (views of local tensors; dims: bit per reduced dimension of
+   src) for a block of threads; an error at loc and false where the layouts allow none. */
+bool reduce_plan(const View *dst, const View *src, unsigned dims, int threads, Loc loc, ReducePlan *plan);
+/* The value entry i of a plan stores: the fold of its src slots, then the shuffles of its lanes. */
+IExpr *reduce_value(const ReducePlan *plan, int i, Tensor *src, ReduceKind kind);
 
 /* ---------------------------------------------------------------- shared-memory tiles (smem.c) */
 
