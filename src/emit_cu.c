@@ -337,9 +337,9 @@ lanes_call(const IExpr *e, int n)
 	         : e->type == T_F32 ? (min ? H_LANES_MIN_F32 : H_LANES_MAX_F32)
 	         : e->type == T_U32 ? (min ? H_LANES_MIN_U32 : H_LANES_MAX_U32) : (min ? H_LANES_MIN_S32 : H_LANES_MAX_S32);
 	/* the min and max each step calls, defined before */
-	E.helpers |= e->type == T_F32 ? 1u << (min ? H_FMIN : H_FMAX) : 0;
-	E.helpers |= e->type == T_U32 ? 1u << (min ? H_MIN_U32 : H_MAX_U32) : 0;
-	E.helpers |= e->type == T_I32 ? 1u << (min ? H_MIN_S32 : H_MAX_S32) : 0;
+	if (!sum)
+		E.helpers |= 1u << (e->type == T_F32 ? (min ? H_FMIN : H_FMAX)
+		                    : e->type == T_U32 ? (min ? H_MIN_U32 : H_MAX_U32) : (min ? H_MIN_S32 : H_MAX_S32));
 	E.helpers |= 1u << h;
 	bool s32_sum = sum && e->type == T_I32;
 	buf_printf(E.out, "%stl_lanes_%s_%s(%s", s32_sum ? "(int)" : "", sum ? "sum" : min ? "min" : "max",

@@ -58,6 +58,9 @@ tests/golden/named_bar_run.tile --kernel handoff
 tests/golden/named_bar_run.tile --kernel two_groups
 tests/emu/erf_values.tile
 tests/golden/fast_math.tile
+tests/golden/warp_collectives.tile
+tests/golden/reduce_rows.tile
+bench/reduce/row_sum_16x256b.tile
 tests/golden/copy_convert.tile --kernel halves
 tests/golden/copy_convert.tile --kernel ints
 tests/golden/copy_convert.tile --kernel narrow

@@ -26,7 +26,7 @@ static __device__ __forceinline__ float tl_lanes_min_f32(float v, int n, int lan
 	return v;
 }
 
-extern "C" __global__ void __launch_bounds__(128) reduce_rows(float *__restrict__ A, float *__restrict__ C, int *__restrict__ B, int *__restrict__ Ok)
+extern "C" __global__ void __launch_bounds__(128) reduce_rows(float *__restrict__ A, float *__restrict__ C, int *__restrict__ B, int *__restrict__ Ok, float *__restrict__ Sums)
 {
 	const int tl_warp_id = (int)(threadIdx.x >> 5);
 	const int t = (int)threadIdx.x;
@@ -63,6 +63,9 @@ extern "C" __global__ void __launch_bounds__(128) reduce_rows(float *__restrict_
 			low = tl_fmin(low, C[(r * 8) + j_1]);
 		}
 		ok = (ok & (__uint_as_float(hs[0]) == want)) & (__uint_as_float(hm[0]) == low);
+		if (((int)(threadIdx.x & 31u) % 4) == 0) {
+			Sums[r] = __uint_as_float(hs[0]);
+		}
 	}
 	{
 		const int r_1 = r0 + 8;
@@ -72,6 +75,9 @@ extern "C" __global__ void __launch_bounds__(128) reduce_rows(float *__restrict_
 			low_1 = tl_fmin(low_1, C[(r_1 * 8) + j_2]);
 		}
 		ok = (ok & (__uint_as_float(hs[1]) == want_1)) & (__uint_as_float(hm[1]) == low_1);
+		if (((int)(threadIdx.x & 31u) % 4) == 0) {
+			Sums[r_1] = __uint_as_float(hs[1]);
+		}
 	}
 	Ok[t] = ((ok != 0) ? (int)B[t] : 0);
 }

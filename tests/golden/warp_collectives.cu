@@ -64,7 +64,7 @@ static __device__ __forceinline__ int tl_lanes_min_s32(int v, int n)
 	return v;
 }
 
-extern "C" __global__ void __launch_bounds__(256) warp_collectives(float *__restrict__ A, int *__restrict__ B, unsigned *__restrict__ U, float *__restrict__ Out, int *__restrict__ OutB)
+extern "C" __global__ void __launch_bounds__(256) warp_collectives(float *__restrict__ A, int *__restrict__ B, unsigned *__restrict__ U, float *__restrict__ Out, int *__restrict__ OutB, float *__restrict__ R)
 {
 	const int i = ((int)blockIdx.x * 256) + (int)threadIdx.x;
 	const int base = i - (int)(threadIdx.x & 31u);
@@ -104,6 +104,7 @@ extern "C" __global__ void __launch_bounds__(256) warp_collectives(float *__rest
 	ok = ok & (tl_lanes_max_f32(x, 32, (int)(threadIdx.x & 31u)) == tl_fmax(tl_lanes_max_f32(x, 16, (int)(threadIdx.x & 31u)), __shfl_xor_sync(0xffffffffu, tl_lanes_max_f32(x, 16, (int)(threadIdx.x & 31u)), 16u)));
 	ok = (ok & (tl_lanes_min_f32(x, 32, (int)(threadIdx.x & 31u)) == (-tl_lanes_max_f32((-x), 32, (int)(threadIdx.x & 31u))))) & ((int)tl_lanes_sum_u32((unsigned)(k), 2) == ((int)B[i - ((int)(threadIdx.x & 31u) % 2)] + (int)B[(i - ((int)(threadIdx.x & 31u) % 2)) + 1]));
 	Out[i] = ((ok != 0) ? x : 0.0f);
+	R[i] = __fsub_rn(__fadd_rn(__fadd_rn(tl_lanes_sum_f32(x, 32), __fmul_rn(tl_lanes_sum_f32(x, 8), 3.0f)), tl_lanes_max_f32(x, 4, (int)(threadIdx.x & 31u))), tl_lanes_min_f32(x, 16, (int)(threadIdx.x & 31u)));
 	OutB[i] = ((ok != 0) ? k : 0);
 }
 
