@@ -508,8 +508,10 @@ static const char emu_named_bars[] =
    a collective only: every lane of the warp publishes its value and reads the lane it names (the low 5 bits
    of the operand, as shfl.sync reads it); a reduction adds in lane order, which integers allow. */
 static const char emu_collectives[] =
-	"// The warp collectives on the CPU: shuffles, votes and redux.sync through the warp's exchange.\n"
-	"#ifndef __CUDACC__\n"
+	"// The warp collectives on the CPU: shuffles, votes and redux.sync through the warp's exchange; once in\n"
+	"// a translation unit that includes several headers.\n"
+	"#if !defined(__CUDACC__) && !defined(TILEC_EMU_COLLECTIVES)\n"
+	"#define TILEC_EMU_COLLECTIVES 1\n"
 	"template <class T>\n"
 	"static inline T\n"
 	"__shfl_xor_sync(unsigned mask, T v, int m)\n"
