@@ -79,6 +79,33 @@ extern "C" __global__ void __launch_bounds__(128) reduce_rows(float *__restrict_
 			Sums[r_1] = __uint_as_float(hs[1]);
 		}
 	}
+	unsigned w[4];
+	unsigned cs[4];
+	{ const uint4 tl_v = *(const uint4 *)&A[((tl_warp_id * 32) + (int)(threadIdx.x & 31u)) * 8]; w[0] = tl_v.x; w[1] = tl_v.y; w[2] = tl_v.z; w[3] = tl_v.w; }
+	cs[0] = __float_as_uint(tl_lanes_sum_f32(__uint_as_float(w[0]), 32));
+	cs[1] = __float_as_uint(tl_lanes_sum_f32(__uint_as_float(w[1]), 32));
+	cs[2] = __float_as_uint(tl_lanes_sum_f32(__uint_as_float(w[2]), 32));
+	cs[3] = __float_as_uint(tl_lanes_sum_f32(__uint_as_float(w[3]), 32));
+	{
+		float x = A[((tl_warp_id * 32) + (int)(threadIdx.x & 31u)) * 8];
+		float half_1 = tl_lanes_sum_f32(x, 16);
+		ok = ok & (__uint_as_float(cs[0]) == __fadd_rn(half_1, __shfl_xor_sync(0xffffffffu, half_1, 16u)));
+	}
+	{
+		float x_1 = A[(((tl_warp_id * 32) + (int)(threadIdx.x & 31u)) * 8) + 1];
+		float half_2 = tl_lanes_sum_f32(x_1, 16);
+		ok = ok & (__uint_as_float(cs[1]) == __fadd_rn(half_2, __shfl_xor_sync(0xffffffffu, half_2, 16u)));
+	}
+	{
+		float x_2 = A[(((tl_warp_id * 32) + (int)(threadIdx.x & 31u)) * 8) + 2];
+		float half_3 = tl_lanes_sum_f32(x_2, 16);
+		ok = ok & (__uint_as_float(cs[2]) == __fadd_rn(half_3, __shfl_xor_sync(0xffffffffu, half_3, 16u)));
+	}
+	{
+		float x_3 = A[(((tl_warp_id * 32) + (int)(threadIdx.x & 31u)) * 8) + 3];
+		float half_4 = tl_lanes_sum_f32(x_3, 16);
+		ok = ok & (__uint_as_float(cs[3]) == __fadd_rn(half_4, __shfl_xor_sync(0xffffffffu, half_4, 16u)));
+	}
 	Ok[t] = ((ok != 0) ? (int)B[t] : 0);
 }
 
