@@ -1006,6 +1006,20 @@ reduce_dims(Expr *e, const View *src)
 	return dims;
 }
 
+/* A variable of a reduce's butterfly, declared with its value: a value read twice is computed once. */
+static IExpr *
+reduce_var(Walk *walk, IExpr *value, Loc loc)
+{
+	Var *var = pool_alloc(sizeof *var);
+	var->cname = var->name = pool_printf("tl_red%d", walk->k->nreduce_vars++);
+	var->type = value->type;
+	var->varying = var->per_thread = true;
+	LStmt *l = emit(walk, L_VAR, loc);
+	l->var = var;
+	l->value = value;
+	return ie_var(var, var->type);
+}
+
 /* reduce max|min|sum(dst, src, dims) over local tensors: each thread folds its registers of a row, then
    the lanes that share the row exchange (reduce.c). */
 static void
@@ -1035,12 +1049,17 @@ lower_reduce(Walk *walk, Stmt *s)
 	ReducePlan plan;
 	if (!dims || !reduce_plan(v[0], v[1], dims, walk->k->threads, s->loc, &plan))
 		return;
-	if (plan.lanes > 1 && !protocol_warp_collective(walk->proto, s->loc, "reduce"))
+	if (plan.mask && !protocol_warp_collective(walk->proto, s->loc, "reduce"))
 		return;
 	for (int i = 0; i < plan.n; i++) {
 		IExpr *value = reduce_value(&plan, i, v[1]->base, (ReduceKind)kind);
 		protocol_read(walk->proto, value, s->loc);
 		place_waits(walk);
+		for (int m = 1; !reduce_aligned(&plan) && m < 32; m <<= 1)
+			if (plan.mask & (uint32_t)m) {
+				IExpr *own = reduce_var(walk, value, s->loc);
+				value = reduce_step(own, reduce_var(walk, reduce_shuffle(own, m), s->loc), m, (ReduceKind)kind);
+			}
 		protocol_reg_write(walk->proto, v[0]->base, plan.dst_slot[i], s->loc);
 		place_waits(walk);
 		LStmt *l = emit(walk, L_REG_STORE, s->loc);

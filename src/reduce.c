@@ -97,12 +97,13 @@ same_part(const ThreadPart *a, const ThreadPart *b, int dslots, int row_len)
 
 /* The lanes of one group write each dst slot for the same row, so that the shuffles combine one row. */
 static bool
-groups_agree(const ThreadPart *parts, int threads, int dslots, int lanes)
+groups_agree(const ThreadPart *parts, int threads, int dslots, uint32_t mask)
 {
 	for (int t = 0; t < threads; t++)
-		for (int ds = 0; ds < dslots; ds++)
-			if (parts[t].row_at[ds] != parts[t & ~(lanes - 1)].row_at[ds])
-				return false;
+		for (int m = 1; m < 32; m <<= 1)
+			for (int ds = 0; (mask & (uint32_t)m) && (t ^ m) < threads && ds < dslots; ds++)
+				if (parts[t].row_at[ds] != parts[t ^ m].row_at[ds])
+					return false;
 	return true;
 }
 
@@ -130,18 +131,22 @@ other_warp(ThreadPart *parts, int w, int threads, int r)
 	return -1;
 }
 
-/* Every lane of a row's group holds its part: an aligned group of n lanes, the same n for every row. */
+/* Every lane of a row's group holds its part: the lanes that differ from the lowest one in the bits of one
+   mask (a butterfly's distances), the same mask for every row; *mask gets it (-1 before a row is seen). */
 static bool
-check_groups(ThreadPart *parts, const View *dst, const View *src, int threads, int rows, int row_len, int *lanes, Loc loc)
+check_groups(ThreadPart *parts, const View *dst, const View *src, int threads, int rows, int row_len, int64_t *mask,
+             Loc loc)
 {
-	*lanes = 0;
+	*mask = -1;
 	for (int w = 0; w * 32 < threads; w++)
 		for (int r = 0; r < rows; r++) {
 			int held;
-			uint32_t group = row_lanes(parts, w, threads, r, &held);
+			uint32_t group = row_lanes(parts, w, threads, r, &held), bits = 0;
 			if (!group)
 				continue;
-			int n = __builtin_popcount(group), first = __builtin_ctz(group);
+			int first = __builtin_ctz(group);
+			for (int l = first; l < 32; l++)
+				bits |= (group >> l & 1) ? (uint32_t)(l ^ first) : 0;
 			if (held < row_len && other_warp(parts, w, threads, r) >= 0) {
 				error(loc, "reduce: the elements of '%s' that make element %d of '%s' are spread over warps %d and %d; "
 				           "the lanes of one warp exchange registers, warps exchange through shared memory: reduce "
@@ -149,15 +154,15 @@ check_groups(ThreadPart *parts, const View *dst, const View *src, int threads, i
 				      w, other_warp(parts, w, threads, r));
 				return false;
 			}
-			bool aligned = (n & (n - 1)) == 0 && first % n == 0 && group == (n == 32 ? ~0u : ((1u << n) - 1) << first);
-			if (held != row_len || !aligned || (*lanes && n != *lanes)) {
+			bool coset = __builtin_popcount(group) == 1 << __builtin_popcount(bits);
+			if (held != row_len || !coset || (*mask >= 0 && bits != (uint32_t)*mask)) {
 				error(loc, "reduce: the elements of '%s' that make element %d of '%s' lie in lanes 0x%08x of warp %d "
-				           "(%d held for %d elements); tilec reduces over an aligned group of 1, 2, 4, 8, 16 or 32 lanes "
-				           "that holds each element once, the same size for every element", src->name, r, dst->name,
+				           "(%d held for %d elements); tilec reduces over lanes that differ in a fixed set of lane bits "
+				           "and hold each element once, the same set for every element", src->name, r, dst->name,
 				      group, w, held, row_len);
 				return false;
 			}
-			*lanes = n;
+			*mask = bits;
 		}
 	return true;
 }
@@ -175,9 +180,11 @@ reduce_plan(const View *dst, const View *src, unsigned dims, int threads, Loc lo
 		parts[t].src = scratch_alloc((size_t)rows * row_len * sizeof(int));
 		thread_part(dst, src, dims, row_len, t, &parts[t]);
 	}
-	if (!check_groups(parts, dst, src, threads, rows, row_len, &plan->lanes, loc))
+	int64_t mask;
+	if (!check_groups(parts, dst, src, threads, rows, row_len, &mask, loc))
 		return false;
-	bool agree = plan->lanes > 0 && groups_agree(parts, threads, dslots, plan->lanes);
+	plan->mask = mask < 0 ? 0 : (uint32_t)mask;
+	bool agree = mask >= 0 && groups_agree(parts, threads, dslots, plan->mask);
 	for (int t = 1; t < threads || !agree; t++)
 		if (!agree || !same_part(&parts[t], &parts[0], dslots, row_len)) {
 			error(loc, "reduce: thread %d holds other slots of '%s' or '%s' than thread 0, or a row other than its "
@@ -207,8 +214,9 @@ reduce_plan(const View *dst, const View *src, unsigned dims, int threads, Loc lo
 	return true;
 }
 
-/* The value of entry i of the plan: src's slots folded left to right (OP_ADD, F_MAX or F_MIN), then
-   lanes_OP over the group or warp_OP over the warp. */
+/* The value of entry i of the plan: src's slots folded left to right (OP_ADD, F_MAX or F_MIN), then, where
+   the lanes are an aligned group (the mask's bits the lowest ones), lanes_OP over it or warp_OP; other
+   masks take reduce_step per bit. */
 IExpr *
 reduce_value(const ReducePlan *plan, int i, Tensor *src, ReduceKind kind)
 {
@@ -217,25 +225,60 @@ reduce_value(const ReducePlan *plan, int i, Tensor *src, ReduceKind kind)
 		IExpr *reg = ie_new(IE_REG, value_type(src->type));
 		reg->tensor = src;
 		reg->slot = plan->src[i][k];
-		if (!v) {
-			v = reg;
-		} else if (kind == RED_SUM) {
-			v = ie_binary(OP_ADD, v, reg);
-		} else {
-			IExpr *c = ie_new(IE_CALL, v->type);
-			c->fn = kind == RED_MAX ? F_MAX : F_MIN;
-			c->a = v;
-			c->b = reg;
-			v = c;
-		}
+		v = v ? reduce_combine(v, reg, kind) : reg;
 	}
-	if (plan->lanes == 1)
+	if (!plan->mask || !reduce_aligned(plan))
 		return v;
 	static const Func lanes_fn[] = {[RED_SUM] = F_LANES_SUM, [RED_MAX] = F_LANES_MAX, [RED_MIN] = F_LANES_MIN};
 	static const Func warp_fn[] = {[RED_SUM] = F_WARP_SUM, [RED_MAX] = F_WARP_MAX, [RED_MIN] = F_WARP_MIN};
 	IExpr *c = ie_new(IE_CALL, v->type);
-	c->fn = plan->lanes == 32 ? warp_fn[kind] : lanes_fn[kind];
+	c->fn = plan->mask == 31 ? warp_fn[kind] : lanes_fn[kind];
 	c->a = v;
-	c->b = plan->lanes == 32 ? NULL : ie_int(plan->lanes, T_I32);
+	c->b = plan->mask == 31 ? NULL : ie_int(plan->mask + 1, T_I32);
+	return c;
+}
+
+bool
+reduce_aligned(const ReducePlan *plan)
+{
+	return (plan->mask & (plan->mask + 1)) == 0;
+}
+
+/* a OP b for the fold */
+IExpr *
+reduce_combine(IExpr *a, IExpr *b, ReduceKind kind)
+{
+	if (kind == RED_SUM)
+		return ie_binary(OP_ADD, a, b);
+	IExpr *c = ie_new(IE_CALL, a->type);
+	c->fn = kind == RED_MAX ? F_MAX : F_MIN;
+	c->a = a;
+	c->b = b;
+	return c;
+}
+
+/* One butterfly step at lane distance m: own and other (other = shfl_xor(own, m), a variable) combined with
+   the lower lane's value first, as lanes_* do, so that both lanes of the pair get the same bits. */
+IExpr *
+reduce_step(IExpr *own, IExpr *other, int m, ReduceKind kind)
+{
+	if (kind == RED_SUM)
+		return ie_binary(OP_ADD, own, other);
+	IExpr *upper = ie_binary(OP_NE, ie_binary(OP_BITAND, ie_builtin(B_LANE_ID), ie_int(m, T_I32)), ie_int(0, T_I32));
+	IExpr *lo = ie_new(IE_SELECT, own->type), *hi = ie_new(IE_SELECT, own->type);
+	lo->a = hi->a = upper;
+	lo->b = hi->index = other;
+	lo->index = hi->b = own;
+	return reduce_combine(lo, hi, kind);
+}
+
+/* shfl_xor(v, m) */
+IExpr *
+reduce_shuffle(IExpr *v, int m)
+{
+	IExpr *c = ie_new(IE_CALL, v->type);
+	c->fn = F_SHFL_XOR;
+	c->a = v;
+	c->b = ie_int(m, T_U32);
 	return c;
 }

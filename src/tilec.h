@@ -583,20 +583,26 @@ int layout_slot_in_thread(const Layout *l, int e, int thread);
 /* ---------------------------------------------------------------- reduce.c */
 
 /* The code of `reduce OP(dst, src, dims)`, the same in every thread: for each of n dst slots, the src slots
-   folded into it in the row's order, then the butterfly over aligned groups of `lanes` lanes (1: none). */
+   folded into it in the row's order, then the butterfly over the lane bits of mask (0: none), lowest first. */
 typedef enum ReduceKind { RED_SUM, RED_MAX, RED_MIN } ReduceKind;
 typedef struct ReducePlan {
 	int n;
 	int *dst_slot;
 	int *nsrc;
 	int **src;
-	int lanes;
+	uint32_t mask;
 } ReducePlan;
 /* The plan from the layouts of dst and src (views of local tensors; dims: bit per reduced dimension of
    src) for a block of threads; an error at loc and false where the layouts allow none. */
 bool reduce_plan(const View *dst, const View *src, unsigned dims, int threads, Loc loc, ReducePlan *plan);
-/* The value entry i of a plan stores: the fold of its src slots, then the shuffles of its lanes. */
+/* The value entry i of a plan stores: the fold of its src slots, then, for an aligned group (reduce_aligned),
+   lanes_OP or warp_OP; for another mask the fold only, and per bit m of it reduce_step of the value and
+   reduce_shuffle of it (held in variables, since each is read twice). */
 IExpr *reduce_value(const ReducePlan *plan, int i, Tensor *src, ReduceKind kind);
+bool reduce_aligned(const ReducePlan *plan);
+IExpr *reduce_combine(IExpr *a, IExpr *b, ReduceKind kind);
+IExpr *reduce_step(IExpr *own, IExpr *other, int m, ReduceKind kind);
+IExpr *reduce_shuffle(IExpr *v, int m);
 
 /* ---------------------------------------------------------------- shared-memory tiles (smem.c) */
 
@@ -894,6 +900,7 @@ typedef struct KernelIR {
 	List tmem_tensors; /* Tensor*: the tmem tensors declared, for tilec run --tmem */
 	int nstaging;    /* apply.c: staging arrays made so far */
 	int ncopy_vars;  /* copy.c: variables of copies between overlapping views made so far */
+	int nreduce_vars; /* lower.c: variables of the butterflies of reduce statements made so far */
 	List copy_memo;  /* copy.c: copies already searched, by operands */
 	List placed_waits; /* lower.c: PlacedWait*, in the order placed */
 	/* a device function: its scope, its parameters (DevParam*) and whether block = N was written */

@@ -59,7 +59,8 @@ tests/golden/named_bar_run.tile --kernel two_groups
 tests/emu/erf_values.tile
 tests/golden/fast_math.tile
 tests/golden/warp_collectives.tile
-tests/golden/reduce_rows.tile
+tests/golden/reduce_rows.tile --kernel reduce_rows
+tests/golden/reduce_rows.tile --kernel reduce_cols
 bench/reduce/row_sum_16x256b.tile
 tests/golden/copy_convert.tile --kernel halves
 tests/golden/copy_convert.tile --kernel ints

@@ -111,3 +111,66 @@ extern "C" __global__ void __launch_bounds__(128) reduce_rows(float *__restrict_
 
 // launch configuration for libtilert: grid x, y, z, block x, y, z
 extern "C" __device__ const unsigned tilec_launch_reduce_rows[6] = {1, 1, 1, 128, 1, 1};
+
+extern "C" __global__ void __launch_bounds__(128) reduce_cols(float *__restrict__ C, int *__restrict__ B, int *__restrict__ Ok)
+{
+	const int tl_warp_id = (int)(threadIdx.x >> 5);
+	unsigned h[4];
+	const int q = (int)(threadIdx.x & 31u) % 4;
+	{ const uint2 tl_v = *(const uint2 *)&C[(((tl_warp_id * 16) + ((int)(threadIdx.x & 31u) / 4)) * 8) + (2 * q)]; h[0] = tl_v.x; h[1] = tl_v.y; }
+	{ const uint2 tl_v = *(const uint2 *)&C[((((tl_warp_id * 16) + ((int)(threadIdx.x & 31u) / 4)) + 8) * 8) + (2 * q)]; h[2] = tl_v.x; h[3] = tl_v.y; }
+	int ok = 1;
+	unsigned hcs[2];
+	unsigned hcm[2];
+	float tl_red0 = __fadd_rn(__uint_as_float(h[0]), __uint_as_float(h[2]));
+	float tl_red1 = __shfl_xor_sync(0xffffffffu, tl_red0, 4u);
+	float tl_red2 = __fadd_rn(tl_red0, tl_red1);
+	float tl_red3 = __shfl_xor_sync(0xffffffffu, tl_red2, 8u);
+	float tl_red4 = __fadd_rn(tl_red2, tl_red3);
+	float tl_red5 = __shfl_xor_sync(0xffffffffu, tl_red4, 16u);
+	hcs[0] = __float_as_uint(__fadd_rn(tl_red4, tl_red5));
+	float tl_red6 = __fadd_rn(__uint_as_float(h[1]), __uint_as_float(h[3]));
+	float tl_red7 = __shfl_xor_sync(0xffffffffu, tl_red6, 4u);
+	float tl_red8 = __fadd_rn(tl_red6, tl_red7);
+	float tl_red9 = __shfl_xor_sync(0xffffffffu, tl_red8, 8u);
+	float tl_red10 = __fadd_rn(tl_red8, tl_red9);
+	float tl_red11 = __shfl_xor_sync(0xffffffffu, tl_red10, 16u);
+	hcs[1] = __float_as_uint(__fadd_rn(tl_red10, tl_red11));
+	float tl_red12 = tl_fmax(__uint_as_float(h[0]), __uint_as_float(h[2]));
+	float tl_red13 = __shfl_xor_sync(0xffffffffu, tl_red12, 4u);
+	float tl_red14 = tl_fmax(((((int)(threadIdx.x & 31u) & 4) != 0) ? tl_red13 : tl_red12), ((((int)(threadIdx.x & 31u) & 4) != 0) ? tl_red12 : tl_red13));
+	float tl_red15 = __shfl_xor_sync(0xffffffffu, tl_red14, 8u);
+	float tl_red16 = tl_fmax(((((int)(threadIdx.x & 31u) & 8) != 0) ? tl_red15 : tl_red14), ((((int)(threadIdx.x & 31u) & 8) != 0) ? tl_red14 : tl_red15));
+	float tl_red17 = __shfl_xor_sync(0xffffffffu, tl_red16, 16u);
+	hcm[0] = __float_as_uint(tl_fmax(((((int)(threadIdx.x & 31u) & 16) != 0) ? tl_red17 : tl_red16), ((((int)(threadIdx.x & 31u) & 16) != 0) ? tl_red16 : tl_red17)));
+	float tl_red18 = tl_fmax(__uint_as_float(h[1]), __uint_as_float(h[3]));
+	float tl_red19 = __shfl_xor_sync(0xffffffffu, tl_red18, 4u);
+	float tl_red20 = tl_fmax(((((int)(threadIdx.x & 31u) & 4) != 0) ? tl_red19 : tl_red18), ((((int)(threadIdx.x & 31u) & 4) != 0) ? tl_red18 : tl_red19));
+	float tl_red21 = __shfl_xor_sync(0xffffffffu, tl_red20, 8u);
+	float tl_red22 = tl_fmax(((((int)(threadIdx.x & 31u) & 8) != 0) ? tl_red21 : tl_red20), ((((int)(threadIdx.x & 31u) & 8) != 0) ? tl_red20 : tl_red21));
+	float tl_red23 = __shfl_xor_sync(0xffffffffu, tl_red22, 16u);
+	hcm[1] = __float_as_uint(tl_fmax(((((int)(threadIdx.x & 31u) & 16) != 0) ? tl_red23 : tl_red22), ((((int)(threadIdx.x & 31u) & 16) != 0) ? tl_red22 : tl_red23)));
+	const int rw = tl_warp_id * 16;
+	{
+		const int c = 2 * q;
+		float colsum = __fadd_rn(__fadd_rn(__fadd_rn(__fadd_rn(C[(rw * 8) + c], C[((rw + 8) * 8) + c]), __fadd_rn(C[((rw + 1) * 8) + c], C[((rw + 9) * 8) + c])), __fadd_rn(__fadd_rn(C[((rw + 2) * 8) + c], C[((rw + 10) * 8) + c]), __fadd_rn(C[((rw + 3) * 8) + c], C[((rw + 11) * 8) + c]))), __fadd_rn(__fadd_rn(__fadd_rn(C[((rw + 4) * 8) + c], C[((rw + 12) * 8) + c]), __fadd_rn(C[((rw + 5) * 8) + c], C[((rw + 13) * 8) + c])), __fadd_rn(__fadd_rn(C[((rw + 6) * 8) + c], C[((rw + 14) * 8) + c]), __fadd_rn(C[((rw + 7) * 8) + c], C[((rw + 15) * 8) + c]))));
+		float colmax = C[(rw * 8) + c];
+		for (int j = 1; j < 16; j++) {
+			colmax = tl_fmax(colmax, C[((rw + j) * 8) + c]);
+		}
+		ok = (ok & (__uint_as_float(hcs[0]) == colsum)) & (__uint_as_float(hcm[0]) == colmax);
+	}
+	{
+		const int c_1 = (2 * q) + 1;
+		float colsum_1 = __fadd_rn(__fadd_rn(__fadd_rn(__fadd_rn(C[(rw * 8) + c_1], C[((rw + 8) * 8) + c_1]), __fadd_rn(C[((rw + 1) * 8) + c_1], C[((rw + 9) * 8) + c_1])), __fadd_rn(__fadd_rn(C[((rw + 2) * 8) + c_1], C[((rw + 10) * 8) + c_1]), __fadd_rn(C[((rw + 3) * 8) + c_1], C[((rw + 11) * 8) + c_1]))), __fadd_rn(__fadd_rn(__fadd_rn(C[((rw + 4) * 8) + c_1], C[((rw + 12) * 8) + c_1]), __fadd_rn(C[((rw + 5) * 8) + c_1], C[((rw + 13) * 8) + c_1])), __fadd_rn(__fadd_rn(C[((rw + 6) * 8) + c_1], C[((rw + 14) * 8) + c_1]), __fadd_rn(C[((rw + 7) * 8) + c_1], C[((rw + 15) * 8) + c_1]))));
+		float colmax_1 = C[(rw * 8) + c_1];
+		for (int j_1 = 1; j_1 < 16; j_1++) {
+			colmax_1 = tl_fmax(colmax_1, C[((rw + j_1) * 8) + c_1]);
+		}
+		ok = (ok & (__uint_as_float(hcs[1]) == colsum_1)) & (__uint_as_float(hcm[1]) == colmax_1);
+	}
+	Ok[(int)threadIdx.x] = ((ok != 0) ? (int)B[(int)threadIdx.x] : 0);
+}
+
+// launch configuration for libtilert: grid x, y, z, block x, y, z
+extern "C" __device__ const unsigned tilec_launch_reduce_cols[6] = {1, 1, 1, 128, 1, 1};
