@@ -429,6 +429,7 @@ list_prepend(void *x, List rest)
 %token DEFAULT "keyword 'default'"
 %token DEVICE "keyword 'device'"
 %token COPY "keyword 'copy'"
+%token REDUCE "keyword 'reduce'"
 %token STRIDE "keyword 'stride'"
 %token CLUSTER "keyword 'cluster'"
 
@@ -488,7 +489,7 @@ list_prepend(void *x, List rest)
 %type <index> index range_index
 %type <expr> callarg
 %type <named> launcharg
-%type <stmt> stmt ifstmt scope
+%type <stmt> stmt ifstmt scope reduce_op
 %type <param> param
 
 %%
@@ -729,6 +730,15 @@ stmt
 			$$->scope_arg = $8->scope_arg;
 			$$->scope_loc = $8->scope_loc;
 		}
+	| reduce_op '(' viewexpr ',' viewexpr ',' expr ')' ';'
+		{
+			$$ = $1;
+			$$->kind = S_REDUCE;
+			$$->loc = @$;
+			$$->operands = list_of($3);
+			list_push(&$$->operands, $5);
+			$$->value = $7;
+		}
 	| OPCODE ';'
 		{ $$ = mk_stmt(S_INSTR, @$); $$->opcode = $1.text; $$->opcode_loc = @1; }
 	| OPCODE '(' ')' ';'
@@ -749,6 +759,12 @@ stmt
 	| CLUSTER_SYNC ';' { $$ = mk_stmt(S_MBAR, @$); $$->mbar_op = MB_CLUSTER_SYNC; }
 	| block { $$ = mk_stmt(S_BLOCK, @$); $$->body = $1; }
 	| error ';' { $$ = NULL; yyerrok; }
+	;
+
+/* 'reduce OP', OP an identifier (max, min, sum; lowering checks it): a statement of its own and, to come, a
+   clause of copy. The statement that uses it sets its kind and location. */
+reduce_op
+	: REDUCE IDENT { $$ = mk_stmt(S_REDUCE, @$); $$->name = $2.text; $$->name_loc = @2; }
 	;
 
 ifstmt

@@ -328,7 +328,20 @@ static const char *const stmt_names[] = {
 	[S_INSTR] = "instr", [S_CTA_SYNC] = "cta_sync", [S_WARP_SYNC] = "warp_sync", [S_BLOCK] = "block",
 	[S_COPY] = "copy", [S_CALL] = "call", [S_NAMED_BAR] = "named_bar",
 	[S_MBAR] = "mbarrier",
+	[S_REDUCE] = "reduce",
 };
+
+/* " (operands V1 V2 ...)" of a statement whose operands are views (copy, reduce) */
+static void
+dump_view_operands(FILE *out, Stmt *s)
+{
+	fputs(" (operands", out);
+	for (int i = 0; i < s->operands.n; i++) {
+		fputc(' ', out);
+		dump_view(out, LIST_AT(s->operands, ViewExpr, i));
+	}
+	fputc(')', out);
+}
 
 static void
 dump_stmt(FILE *out, Stmt *s, int indent)
@@ -421,12 +434,7 @@ dump_stmt(FILE *out, Stmt *s, int indent)
 		dump_named(out, "named", &s->named);
 		break;
 	case S_COPY:
-		fputs(" (operands", out);
-		for (int i = 0; i < s->operands.n; i++) {
-			fputc(' ', out);
-			dump_view(out, LIST_AT(s->operands, ViewExpr, i));
-		}
-		fputc(')', out);
+		dump_view_operands(out, s);
 		if (s->has_scope) {
 			fprintf(out, " (scope %s", scope_names[s->scope]);
 			at(out, s->scope_loc);
@@ -454,6 +462,13 @@ dump_stmt(FILE *out, Stmt *s, int indent)
 		break;
 	case S_CTA_SYNC:
 	case S_WARP_SYNC:
+		break;
+	case S_REDUCE:
+		fprintf(out, " %s", s->name);
+		at(out, s->name_loc);
+		dump_view_operands(out, s);
+		fputc(' ', out);
+		dump_expr(out, s->value);
 		break;
 	case S_NAMED_BAR:
 		fprintf(out, " %s", s->bar_arrive ? "arrive" : "sync");

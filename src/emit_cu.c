@@ -9,7 +9,10 @@ static CuWriter E;
 
 /* Helper functions of the functions of 10.2 that are more than one CUDA call. */
 typedef enum Helper {
-	H_MIN_S32, H_MIN_U32, H_MAX_S32, H_MAX_U32, H_ABS_S32, H_FMIN, H_FMAX, H_FABS, H_F2H2, H_F2BF2, H_COUNT
+	H_MIN_S32, H_MIN_U32, H_MAX_S32, H_MAX_U32, H_ABS_S32, H_FMIN, H_FMAX, H_FABS, H_F2H2, H_F2BF2,
+	/* the warp collectives' reductions over aligned groups of lanes, after the min and max they call */
+	H_LANES_SUM_F32, H_LANES_MAX_F32, H_LANES_MIN_F32, H_LANES_SUM_U32, H_LANES_MAX_S32, H_LANES_MAX_U32,
+	H_LANES_MIN_S32, H_LANES_MIN_U32, H_COUNT
 } Helper;
 
 static const char *const helper_source[H_COUNT] = {
@@ -29,6 +32,26 @@ static const char *const helper_source[H_COUNT] = {
 	           "\tasm(\"cvt.rn.f16x2.f32 %0, %1, %2;\" : \"=r\"(r) : \"f\"(hi), \"f\"(lo));\n\treturn r;\n}\n",
 	[H_F2BF2] = "unsigned tl_f2bf2(float lo, float hi)\n{\n\tunsigned r;\n"
 	            "\tasm(\"cvt.rn.bf16x2.f32 %0, %1, %2;\" : \"=r\"(r) : \"f\"(hi), \"f\"(lo));\n\treturn r;\n}\n",
+	/* the butterfly over lane distances 1, 2, 4, ...: both lanes of a pair combine the lower lane's value
+	   with the upper one's, so that they compute the same bits (language.md, Warp collectives) */
+	[H_LANES_SUM_F32] = "float tl_lanes_sum_f32(float v, int n)\n{\n\tfor (int m = 1; m < n; m <<= 1)\n"
+	                    "\t\tv = __fadd_rn(v, __shfl_xor_sync(0xffffffffu, v, m));\n\treturn v;\n}\n",
+	[H_LANES_MAX_F32] = "float tl_lanes_max_f32(float v, int n, int lane)\n{\n\tfor (int m = 1; m < n; m <<= 1) {\n"
+	                    "\t\tfloat o = __shfl_xor_sync(0xffffffffu, v, m);\n"
+	                    "\t\tv = lane & m ? tl_fmax(o, v) : tl_fmax(v, o);\n\t}\n\treturn v;\n}\n",
+	[H_LANES_MIN_F32] = "float tl_lanes_min_f32(float v, int n, int lane)\n{\n\tfor (int m = 1; m < n; m <<= 1) {\n"
+	                    "\t\tfloat o = __shfl_xor_sync(0xffffffffu, v, m);\n"
+	                    "\t\tv = lane & m ? tl_fmin(o, v) : tl_fmin(v, o);\n\t}\n\treturn v;\n}\n",
+	[H_LANES_SUM_U32] = "unsigned tl_lanes_sum_u32(unsigned v, int n)\n{\n\tfor (int m = 1; m < n; m <<= 1)\n"
+	                    "\t\tv += __shfl_xor_sync(0xffffffffu, v, m);\n\treturn v;\n}\n",
+	[H_LANES_MAX_S32] = "int tl_lanes_max_s32(int v, int n)\n{\n\tfor (int m = 1; m < n; m <<= 1)\n"
+	                    "\t\tv = tl_max_s32(v, __shfl_xor_sync(0xffffffffu, v, m));\n\treturn v;\n}\n",
+	[H_LANES_MAX_U32] = "unsigned tl_lanes_max_u32(unsigned v, int n)\n{\n\tfor (int m = 1; m < n; m <<= 1)\n"
+	                    "\t\tv = tl_max_u32(v, __shfl_xor_sync(0xffffffffu, v, m));\n\treturn v;\n}\n",
+	[H_LANES_MIN_S32] = "int tl_lanes_min_s32(int v, int n)\n{\n\tfor (int m = 1; m < n; m <<= 1)\n"
+	                    "\t\tv = tl_min_s32(v, __shfl_xor_sync(0xffffffffu, v, m));\n\treturn v;\n}\n",
+	[H_LANES_MIN_U32] = "unsigned tl_lanes_min_u32(unsigned v, int n)\n{\n\tfor (int m = 1; m < n; m <<= 1)\n"
+	                    "\t\tv = tl_min_u32(v, __shfl_xor_sync(0xffffffffu, v, m));\n\treturn v;\n}\n",
 };
 
 
@@ -304,10 +327,66 @@ helper_call(Helper h, const char *name, const IExpr *a, const IExpr *b)
 	call2(name, a, b);
 }
 
+/* lanes_sum, lanes_max, lanes_min over groups of n lanes (warp_* of floats: n = 32) by a helper of the table;
+   the integer sum in unsigned arithmetic, which wraps as add.s32 does */
+static void
+lanes_call(const IExpr *e, int n)
+{
+	bool sum = e->fn == F_LANES_SUM || e->fn == F_WARP_SUM, min = e->fn == F_LANES_MIN || e->fn == F_WARP_MIN;
+	const char *ty = e->type == T_F32 ? "f32" : e->type == T_U32 ? "u32" : "s32";
+	Helper h = sum ? (e->type == T_F32 ? H_LANES_SUM_F32 : H_LANES_SUM_U32)
+	         : e->type == T_F32 ? (min ? H_LANES_MIN_F32 : H_LANES_MAX_F32)
+	         : e->type == T_U32 ? (min ? H_LANES_MIN_U32 : H_LANES_MAX_U32) : (min ? H_LANES_MIN_S32 : H_LANES_MAX_S32);
+	/* the min and max each step calls, defined before */
+	if (!sum)
+		E.helpers |= 1u << (e->type == T_F32 ? (min ? H_FMIN : H_FMAX)
+		                    : e->type == T_U32 ? (min ? H_MIN_U32 : H_MAX_U32) : (min ? H_MIN_S32 : H_MAX_S32));
+	E.helpers |= 1u << h;
+	bool s32_sum = sum && e->type == T_I32;
+	buf_printf(E.out, "%stl_lanes_%s_%s(%s", s32_sum ? "(int)" : "", sum ? "sum" : min ? "min" : "max",
+	           sum && !s32_sum ? ty : sum ? "u32" : ty, s32_sum ? "(unsigned)(" : "");
+	expr_top(e->a);
+	buf_printf(E.out, "%s, %d", s32_sum ? ")" : "", n);
+	if (e->type == T_F32 && !sum) {
+		buf_puts(E.out, ", ");
+		builtin(B_LANE_ID);
+	}
+	buf_puts(E.out, ")");
+}
+
+/* A warp collective (language.md, Warp collectives) as CUDA's intrinsics, every lane of the warp named */
+static void
+collective_call(const IExpr *e)
+{
+	static const char *const fns[] = {
+		[F_SHFL_XOR] = "__shfl_xor_sync", [F_SHFL_IDX] = "__shfl_sync", [F_SHFL_DOWN] = "__shfl_down_sync",
+		[F_SHFL_UP] = "__shfl_up_sync", [F_ANY] = "__any_sync", [F_ALL] = "__all_sync", [F_BALLOT] = "__ballot_sync",
+		[F_WARP_SUM] = "__reduce_add_sync", [F_WARP_MAX] = "__reduce_max_sync", [F_WARP_MIN] = "__reduce_min_sync",
+	};
+	if (e->fn >= F_LANES_SUM || (e->fn >= F_WARP_SUM && e->type == T_F32)) {
+		lanes_call(e, e->fn >= F_LANES_SUM ? (int)e->b->ival : 32);
+		return;
+	}
+	bool vote = e->fn == F_ANY || e->fn == F_ALL;
+	buf_printf(E.out, "%s%s(0xffffffffu, ", vote ? "(" : "", fns[e->fn]);
+	expr_top(e->a);
+	if (e->b) {
+		buf_puts(E.out, ", ");
+		expr_top(e->b);
+	}
+	/* CUDA says nonzero; the value is 1 */
+	buf_puts(E.out, vote ? ") != 0)" : ")");
+}
+
 static void
 func_call(const IExpr *e)
 {
 	bool u = e->type == T_U32, f = e->type == T_F32;
+	if (func_info(e->fn)->collective) {
+		E.collectives = true;
+		collective_call(e);
+		return;
+	}
 	switch (e->fn) {
 	case F_MIN:
 		helper_call(f ? H_FMIN : u ? H_MIN_U32 : H_MIN_S32, f ? "tl_fmin" : u ? "tl_min_u32" : "tl_min_s32", e->a, e->b);

@@ -510,6 +510,62 @@ static const char emu_named_bars[] =
 	"#endif\n"
 	"}\n\n";
 
+/* The warp collectives' CUDA intrinsics on the CPU, written after the emulator into the programs that call
+   a collective only: every lane of the warp publishes its value and reads the lane it names (the low 5 bits
+   of the operand, as shfl.sync reads it); a reduction adds in lane order, which integers allow. */
+static const char emu_collectives[] =
+	"// The warp collectives on the CPU: shuffles, votes and redux.sync through the warp's exchange; once in\n"
+	"// a translation unit that includes several headers.\n"
+	"#if !defined(__CUDACC__) && !defined(TILEC_EMU_COLLECTIVES)\n"
+	"#define TILEC_EMU_COLLECTIVES 1\n"
+	"template <class T>\n"
+	"static inline T\n"
+	"__shfl_xor_sync(unsigned mask, T v, int m)\n"
+	"{\n"
+	"\treturn __shfl_sync(mask, v, (tl_cpu_tid & 31) ^ (m & 31));\n"
+	"}\n"
+	"\n"
+	"template <class T>\n"
+	"static inline T\n"
+	"__shfl_down_sync(unsigned mask, T v, int d)\n"
+	"{\n"
+	"\tint from = (tl_cpu_tid & 31) + (d & 31);\n"
+	"\treturn __shfl_sync(mask, v, from > 31 ? tl_cpu_tid : from);\n"
+	"}\n"
+	"\n"
+	"template <class T>\n"
+	"static inline T\n"
+	"__shfl_up_sync(unsigned mask, T v, int d)\n"
+	"{\n"
+	"\tint from = (tl_cpu_tid & 31) - (d & 31);\n"
+	"\treturn __shfl_sync(mask, v, from < 0 ? tl_cpu_tid : from);\n"
+	"}\n"
+	"\n"
+	"static inline int __all_sync(unsigned mask, int pred) { return __ballot_sync(mask, pred) == __activemask(); }\n"
+	"\n"
+	"// redux.sync: op 0 add, 1 max, 2 min; the values of the lanes in lane order\n"
+	"static inline unsigned\n"
+	"tl_cpu_redux(unsigned v, int op, bool is_signed)\n"
+	"{\n"
+	"\tunsigned long long *x = tl_cpu_block->xchg[tl_cpu_tid >> 5];\n"
+	"\ttl_cpu_exchange(v, 0);\n"
+	"\tunsigned r = (unsigned)x[0];\n"
+	"\tfor (int l = 1; l < 32; l++) {\n"
+	"\t\tunsigned o = (unsigned)x[l];\n"
+	"\t\tbool less = is_signed ? (int)o < (int)r : o < r;\n"
+	"\t\tr = op == 0 ? r + o : (op == 1) != less ? o : r;\n"
+	"\t}\n"
+	"\treturn r;\n"
+	"}\n"
+	"\n"
+	"static inline unsigned __reduce_add_sync(unsigned m, unsigned v) { (void)m; return tl_cpu_redux(v, 0, false); }\n"
+	"static inline int __reduce_add_sync(unsigned m, int v) { (void)m; return (int)tl_cpu_redux((unsigned)v, 0, true); }\n"
+	"static inline unsigned __reduce_max_sync(unsigned m, unsigned v) { (void)m; return tl_cpu_redux(v, 1, false); }\n"
+	"static inline int __reduce_max_sync(unsigned m, int v) { (void)m; return (int)tl_cpu_redux((unsigned)v, 1, true); }\n"
+	"static inline unsigned __reduce_min_sync(unsigned m, unsigned v) { (void)m; return tl_cpu_redux(v, 2, false); }\n"
+	"static inline int __reduce_min_sync(unsigned m, int v) { (void)m; return (int)tl_cpu_redux((unsigned)v, 2, true); }\n"
+	"#endif\n\n";
+
 static bool
 has_stmt(const List *stmts, LKind kind)
 {
@@ -588,6 +644,8 @@ emu_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out)
 		buf_puts(out, emu_named_bars);
 	if (program_has(p, L_MBAR))
 		buf_puts(out, emu_mbarriers);
+	if (w->collectives)
+		buf_puts(out, emu_collectives);
 	image_tables(w, out);
 }
 

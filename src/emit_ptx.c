@@ -1285,10 +1285,89 @@ never_nan(const IExpr *e)
 	return e->kind == IE_CONV && e->a->type != T_F32 && e->a->type != T_F16 && e->a->type != T_BF16;
 }
 
+/* min or max of a and b as tl_fmin / tl_fmax of the CUDA C: b when b is beyond a or a is NaN, else a */
+static Opnd
+float_min_max(bool min, Opnd a, Opnd b, bool a_never_nan)
+{
+	Opnd beyond = pure(O_P, min ? "setp.lt.f32 %D, %o, %o;" : "setp.gt.f32 %D, %o, %o;", reg(b), a);
+	if (a_never_nan)
+		return pure(O_F, "selp.f32 %D, %o, %o, %o;", b, a, beyond);
+	Opnd nan = pure(O_P, "setp.nan.f32 %D, %o, %o;", a, a);
+	return pure(O_F, "selp.f32 %D, %o, %o, %o;", b, pure(O_F, "selp.f32 %D, %o, %o, %o;", b, a, nan), beyond);
+}
+
+/* shfl.sync of a 32-bit value: mode bfly, idx, down or up; never merged with another or moved out of
+ * its loop, since every lane must execute it where the program does */
+static Opnd
+shuffle(const char *mode, Opnd v, Opnd b)
+{
+	Opnd r = v.k == O_F ? new_f() : new_r();
+	/* the clamp operand: lanes 0-31 as one segment; up counts down to lane 0 */
+	ins(0, "shfl.sync.%s.b32 %o, %o, %o, %d, -1;", mode, r, v, b, strcmp(mode, "up") == 0 ? 0 : 31);
+	return r;
+}
+
+/* lanes_sum, lanes_max, lanes_min over aligned groups of n lanes (and warp_* of floats, n = 32): the
+ * butterfly over lane distances 1, 2, 4, ..., each step combining the value of the lower lane of a pair
+ * with that of the upper one, so that both lanes compute the same bits (language.md, Warp collectives) */
+static Opnd
+lanes_reduce(Func fn, EType t, Opnd v, int n)
+{
+	bool min = fn == F_LANES_MIN || fn == F_WARP_MIN, sum = fn == F_LANES_SUM || fn == F_WARP_SUM;
+	Opnd lane = t == T_F32 && !sum ? builtin(B_LANE_ID) : NO_REG;
+	for (int m = 1; m < n; m <<= 1) {
+		Opnd o = shuffle("bfly", v, imm(m));
+		if (t != T_F32) {
+			const char *ty = t == T_U32 ? "u32" : "s32";
+			v = pure(O_R, sum ? "add.%s %D, %o, %o;" : min ? "min.%s %D, %o, %o;" : "max.%s %D, %o, %o;", ty, v, o);
+		} else if (sum) {
+			v = pure(O_F, "add.rn.f32 %D, %o, %o;", v, o);
+		} else {
+			Opnd upper = pure(O_P, "setp.ne.u32 %D, %o, 0;", pure(O_R, "and.b32 %D, %o, %d;", reg(lane), m));
+			Opnd lo = pure(O_F, "selp.f32 %D, %o, %o, %o;", o, v, upper), hi = pure(O_F, "selp.f32 %D, %o, %o, %o;", v, o, upper);
+			v = float_min_max(min, lo, hi, false);
+		}
+	}
+	return v;
+}
+
+/* A warp collective (language.md, Warp collectives): shuffles, votes, redux.sync for integers */
+static Opnd
+collective(const IExpr *e)
+{
+	static const char *const modes[] = {[F_SHFL_XOR] = "bfly", [F_SHFL_IDX] = "idx", [F_SHFL_DOWN] = "down", [F_SHFL_UP] = "up"};
+	switch (e->fn) {
+	case F_SHFL_XOR: case F_SHFL_IDX: case F_SHFL_DOWN: case F_SHFL_UP:
+		return shuffle(modes[e->fn], reg(ev(e->a)), ev(e->b));
+	case F_ANY: case F_ALL: {
+		Opnd p = {O_P, ++P.np, 0, NULL, false};
+		ins(0, e->fn == F_ANY ? "vote.sync.any.pred %o, %o, -1;" : "vote.sync.all.pred %o, %o, -1;", p, pred(e->a));
+		return pure(O_R, "selp.s32 %D, 1, 0, %o;", p);
+	}
+	case F_BALLOT: {
+		Opnd r = new_r();
+		ins(0, "vote.sync.ballot.b32 %o, %o, -1;", r, pred(e->a));
+		return r;
+	}
+	case F_WARP_SUM: case F_WARP_MAX: case F_WARP_MIN:
+		if (e->type != T_F32) {
+			Opnd r = new_r();
+			const char *op = e->fn == F_WARP_SUM ? "add" : e->fn == F_WARP_MAX ? "max" : "min";
+			ins(0, "redux.sync.%s.%s %o, %o, -1;", op, e->type == T_U32 ? "u32" : "s32", r, reg(ev(e->a)));
+			return r;
+		}
+		return lanes_reduce(e->fn, e->type, reg(ev(e->a)), 32);
+	default:
+		return lanes_reduce(e->fn, e->type, reg(ev(e->a)), (int)e->b->ival);
+	}
+}
+
 static Opnd
 func_call(const IExpr *e)
 {
 	bool f = e->type == T_F32, u = e->type == T_U32;
+	if (func_info(e->fn)->collective)
+		return collective(e);
 	Opnd a = reg(ev(e->a));
 	switch (e->fn) {
 	case F_MIN:
@@ -1296,12 +1375,7 @@ func_call(const IExpr *e)
 		Opnd b = ev(e->b);
 		if (!f)
 			return pure(O_R, "%s.%s %D, %o, %o;", e->fn == F_MIN ? "min" : "max", u ? "u32" : "s32", a, b);
-		/* as tl_fmin / tl_fmax of the CUDA C: b when b is beyond a or a is NaN, else a */
-		Opnd beyond = pure(O_P, e->fn == F_MIN ? "setp.lt.f32 %D, %o, %o;" : "setp.gt.f32 %D, %o, %o;", reg(b), a);
-		if (never_nan(e->a))
-			return pure(O_F, "selp.f32 %D, %o, %o, %o;", b, a, beyond);
-		Opnd nan = pure(O_P, "setp.nan.f32 %D, %o, %o;", a, a);
-		return pure(O_F, "selp.f32 %D, %o, %o, %o;", b, pure(O_F, "selp.f32 %D, %o, %o, %o;", b, a, nan), beyond);
+		return float_min_max(e->fn == F_MIN, a, b, never_nan(e->a));
 	}
 	case F_ABS:
 		if (f)

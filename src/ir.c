@@ -16,6 +16,13 @@ static const FuncInfo funcs[F_COUNT] = {
 	[F_SIN] = {"sin", 1, true}, [F_COS] = {"cos", 1, true},
 	[F_EXP_APPROX] = {"exp_approx", 1, true}, [F_EXP2_APPROX] = {"exp2_approx", 1, true},
 	[F_RCP_APPROX] = {"rcp_approx", 1, true}, [F_RSQRT_APPROX] = {"rsqrt_approx", 1, true},
+	[F_SHFL_XOR] = {"shfl_xor", 2, false, true, false}, [F_SHFL_IDX] = {"shfl_idx", 2, false, true, false},
+	[F_SHFL_DOWN] = {"shfl_down", 2, false, true, false}, [F_SHFL_UP] = {"shfl_up", 2, false, true, false},
+	[F_ANY] = {"any", 1, false, true, true}, [F_ALL] = {"all", 1, false, true, true},
+	[F_BALLOT] = {"ballot", 1, false, true, true}, [F_WARP_SUM] = {"warp_sum", 1, false, true, true},
+	[F_WARP_MAX] = {"warp_max", 1, false, true, true}, [F_WARP_MIN] = {"warp_min", 1, false, true, true},
+	[F_LANES_SUM] = {"lanes_sum", 2, false, true, false}, [F_LANES_MAX] = {"lanes_max", 2, false, true, false},
+	[F_LANES_MIN] = {"lanes_min", 2, false, true, false},
 };
 
 bool
@@ -436,7 +443,8 @@ ie_params_only(const IExpr *e)
 	case IE_SELECT:
 	case IE_CONV:
 	case IE_CALL:
-		return e->type != T_F32 && ie_params_only(e->a) && ie_params_only(e->b) && ie_params_only(e->index);
+		return e->type != T_F32 && !(e->kind == IE_CALL && funcs[e->fn].collective) && ie_params_only(e->a) &&
+		       ie_params_only(e->b) && ie_params_only(e->index);
 	default:
 		return false;
 	}
@@ -522,6 +530,11 @@ may_differ(const IExpr *e, int by)
 		return by != BY_INDEX && may_differ(e->index, by);
 	case IE_SADDR:
 		return may_differ(e->index, by);
+	case IE_CALL:
+		/* a collective's value comes from other lanes' registers; some are the same in the whole warp */
+		if (funcs[e->fn].collective)
+			return by == BY_THREAD || (by == BY_LANE && !funcs[e->fn].lane_uniform);
+		return may_differ(e->a, by) || may_differ(e->b, by) || may_differ(e->index, by);
 	default:
 		return may_differ(e->a, by) || may_differ(e->b, by) || may_differ(e->index, by);
 	}

@@ -615,6 +615,7 @@ needs_unroll(List *stmts, bool memory_views)
 		switch (s->kind) {
 		case S_APPLY:
 		case S_COPY:
+		case S_REDUCE:
 		case S_VIEW:
 		case S_LOCAL:
 		case S_TMEM:
@@ -1028,6 +1029,91 @@ arrive_ids(List *stmts)
 		ids |= arrive_ids(&s->body) | arrive_ids(&s->else_body);
 	}
 	return ids;
+}
+
+/* The dims of a reduce: a constant dimension of src or a tuple of them, as a bit per dimension; 0 after an
+   error. */
+static unsigned
+reduce_dims(Expr *e, const View *src)
+{
+	unsigned dims = 0;
+	int n = e->kind == E_TUPLE ? e->args.n : 1;
+	for (int i = 0; i < n; i++) {
+		Expr *d = e->kind == E_TUPLE ? LIST_AT(e->args, Expr, i) : e;
+		int64_t v;
+		if (!const_int(d, &v, "a dimension of reduce"))
+			return 0;
+		if (v < 0 || v >= src->rank || (dims >> v & 1)) {
+			error(d->loc, "reduce: %lld is no dimension of '%s' (0 to %d), or given twice", (long long)v, src->name,
+			      src->rank - 1);
+			return 0;
+		}
+		dims |= 1u << v;
+	}
+	return dims;
+}
+
+/* A variable of a reduce's butterfly, declared with its value: a value read twice is computed once. */
+static IExpr *
+reduce_var(Walk *walk, IExpr *value, Loc loc)
+{
+	Var *var = pool_alloc(sizeof *var);
+	var->cname = var->name = pool_printf("tl_red%d", walk->k->nreduce_vars++);
+	var->type = value->type;
+	var->varying = var->per_thread = true;
+	LStmt *l = emit(walk, L_VAR, loc);
+	l->var = var;
+	l->value = value;
+	return ie_var(var, var->type);
+}
+
+/* reduce max|min|sum(dst, src, dims) over local tensors: each thread folds its registers of a row, then
+   the lanes that share the row exchange (reduce.c). */
+static void
+lower_reduce(Walk *walk, Stmt *s)
+{
+	static const char *const kinds[] = {[RED_SUM] = "sum", [RED_MAX] = "max", [RED_MIN] = "min"};
+	int kind = 0;
+	while (kind < 3 && strcmp(kinds[kind], s->name) != 0)
+		kind++;
+	if (kind == 3) {
+		error(s->name_loc, "unknown reduction '%s'; expected max, min or sum", s->name);
+		return;
+	}
+	View *v[2];
+	for (int i = 0; i < 2; i++) {
+		ViewExpr *ve = LIST_AT(s->operands, ViewExpr, i);
+		v[i] = viewexpr_eval(ve, false);
+		if (!v[i])
+			return;
+		if (v[i]->base->kind != TK_LOCAL || v[i]->per_thread) {
+			error(ve->loc, "reduce: '%s' is not a local tensor or a view of one; reduce works on registers (for "
+			               "tensor memory, copy to a local tensor first)", ve->base);
+			return;
+		}
+	}
+	unsigned dims = reduce_dims(s->value, v[1]);
+	ReducePlan plan;
+	if (!dims || !reduce_plan(v[0], v[1], dims, walk->k->threads, s->loc, &plan))
+		return;
+	if (plan.mask && !protocol_warp_collective(walk->proto, s->loc, "reduce"))
+		return;
+	for (int i = 0; i < plan.n; i++) {
+		IExpr *value = reduce_value(&plan, i, v[1]->base, (ReduceKind)kind);
+		protocol_read(walk->proto, value, s->loc);
+		place_waits(walk);
+		for (int m = 1; !reduce_aligned(&plan) && m < 32; m <<= 1)
+			if (plan.mask & (uint32_t)m) {
+				IExpr *own = reduce_var(walk, value, s->loc);
+				value = reduce_step(own, reduce_var(walk, reduce_shuffle(own, m), s->loc), m, (ReduceKind)kind);
+			}
+		protocol_reg_write(walk->proto, v[0]->base, plan.dst_slot[i], s->loc);
+		place_waits(walk);
+		LStmt *l = emit(walk, L_REG_STORE, s->loc);
+		l->tensor = v[0]->base;
+		l->slot = plan.dst_slot[i];
+		l->value = ie_convert(value, v[0]->base->type);
+	}
 }
 
 /* bar_sync(id, nthreads) / bar_arrive: PTX bar.sync / bar.arrive, with the fences of a cta_sync. */
@@ -1734,6 +1820,9 @@ lower_stmt(Walk *walk, Stmt *s)
 	case S_MBAR:
 		lower_mbar(walk, s);
 		return;
+	case S_REDUCE:
+		lower_reduce(walk, s);
+		return;
 	case S_WARP_SYNC:
 		/* __syncwarp() names every lane: those a branch leaves out would never arrive (undefined in CUDA) */
 		if (!protocol_uniform(walk->proto, s->loc, "warp_sync"))
@@ -1917,6 +2006,7 @@ walk_begin(Walk *walk, KernelIR *k, Kernel *dev)
 	walk->k = k;
 	walk->out = &k->body;
 	walk->proto = protocol_begin(k, walk->file->unchecked_waits);
+	sema_set_protocol(walk->proto);
 	walk->wait_at = -1;
 	walk->dev = dev;
 	/* names the generated code uses for its own purposes, and the device functions it may call */
@@ -2046,6 +2136,7 @@ lower_kernel(Walk *walk, Kernel *kd)
 	copy_explain_waits(k);
 	mbar_end(walk);
 	protocol_end(walk->proto, kd->name, kd->name_loc);
+	sema_set_protocol(NULL);
 	fence_prune(k);
 	/* the layouts' places and the views' maps served the checks; the code needs neither */
 	scratch_free_all();
@@ -2989,6 +3080,7 @@ lower_device(Walk *walk, Kernel *kd)
 		if (error_count == errors)
 			protocol_settled(walk->proto, kd->name_loc, pool_printf("at the return of '%s'", kd->name));
 		protocol_end(walk->proto, kd->name, kd->name_loc);
+		sema_set_protocol(NULL);
 	}
 	scope_pop();
 	sema_set_unit(saved_unit);
@@ -3014,6 +3106,7 @@ lower_program_with(List *items, const char *source_name, const LowerOptions *opt
 	scope_push();
 	for (int i = 0; i < items->n; i++) {
 		Item *it = LIST_AT(*items, Item, i);
+		sema_set_protocol(NULL); /* a kernel that stopped at an error left its own */
 		switch (it->kind) {
 		case I_INCLUDE:
 			break;

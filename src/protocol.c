@@ -1302,14 +1302,20 @@ protocol_pending_load(Protocol *p, const Tensor *t, int word)
 /* TCGEN05.md 1: the whole warp executes each .sync.aligned instruction; the last warp of a block whose size is
    not a multiple of 32 has fewer threads. */
 static bool
-whole_warps(Protocol *p, Loc loc, const char *what)
+whole_warps(Protocol *p, Loc loc, const char *what, const char *needs)
 {
 	int last = p->k->threads / 32, threads = p->k->threads % 32;
 	if (!threads || !(p->warps >> last & 1))
 		return true;
-	error(loc, "%s would be executed by warp %d, which has only %d threads in a block of %d; a .sync.aligned "
-	           "instruction needs the whole warp of 32", what, last, threads, p->k->threads);
+	error(loc, "%s would be executed by warp %d, which has only %d threads in a block of %d; %s needs the whole "
+	           "warp of 32", what, last, threads, p->k->threads, needs);
 	return false;
+}
+
+bool
+protocol_warp_collective(Protocol *p, Loc loc, const char *what)
+{
+	return protocol_uniform(p, loc, what) && whole_warps(p, loc, what, "a warp collective");
 }
 
 /* Whether e reads block_idx.x, itself or through a let. */
@@ -1366,7 +1372,7 @@ bool
 protocol_instr_enter(Protocol *p, const IsaInstr *in, int cta_group, const char *opcode, Loc loc, Loc opcode_loc,
                      bool *uniform)
 {
-	*uniform = !isa_aligned(in) || (protocol_uniform(p, loc, opcode) && whole_warps(p, loc, opcode));
+	*uniform = !isa_aligned(in) || (protocol_uniform(p, loc, opcode) && whole_warps(p, loc, opcode, "a .sync.aligned instruction"));
 	/* one-warp instructions go on after this error so that the allocation they name stays known */
 	if (!*uniform && !in->one_warp)
 		return false;

@@ -15,6 +15,12 @@ static Map table;
 /* --fast-math, for the program being checked */
 static bool fast_math;
 
+/* The protocol state of the kernel being walked, which says whether the whole warp reaches a warp
+   collective (sema_set_protocol); NULL outside a kernel's body */
+static Protocol *walk_proto;
+/* The innermost operand of ?:, && or || that only some lanes may evaluate, or NULL */
+static const Expr *lane_choice;
+
 void
 sema_reset(bool fast)
 {
@@ -23,6 +29,8 @@ sema_reset(bool fast)
 	depth = 0;
 	barrier = 0;
 	unit_warps = 0;
+	walk_proto = NULL;
+	lane_choice = NULL;
 	table = (Map){0}; /* pool memory: freed with everything else */
 }
 
@@ -59,6 +67,12 @@ scope_pop_isolated(int saved)
 	barrier = saved;
 }
 
+void
+sema_set_protocol(Protocol *p)
+{
+	walk_proto = p;
+}
+
 int
 sema_set_unit(int warps)
 {
@@ -83,7 +97,8 @@ sym_declare(SymKind kind, const char *name, Loc loc)
 	Func f;
 	MapSlot *slot = map_slot(&table, name, true);
 	Sym *outer = slot->value;
-	if (func_lookup(name, &f)) {
+	/* the collectives came after programs that named a device function warp_sum: their names stay free */
+	if (func_lookup(name, &f) && !func_info(f)->collective) {
 		if (kind != SYM_POISON) {
 			error(loc, "'%s' is a builtin function and cannot be redeclared; choose another name", name);
 			/* its uses in the scope stay quiet, as after any failed declaration */
@@ -152,7 +167,7 @@ sym_poison(const char *name, Loc loc)
 	Func f;
 	if (s && s->depth == depth)
 		return;
-	if (func_lookup(name, &f))
+	if (func_lookup(name, &f) && !func_info(f)->collective)
 		error(loc, "'%s' is a builtin function and cannot be redeclared; choose another name", name);
 	sym_declare(SYM_POISON, name, loc);
 }
@@ -475,8 +490,11 @@ static IExpr *
 select_expr(Expr *e)
 {
 	IExpr *c = sema_expr(e->a);
+	const Expr *saved = lane_choice;
+	lane_choice = e;
 	IExpr *a = c ? sema_expr(e->b) : NULL;
 	IExpr *b = a ? sema_expr(e->c) : NULL;
+	lane_choice = saved;
 	if (!b)
 		return NULL;
 	EType t = common_type(a, b);
@@ -491,6 +509,82 @@ select_expr(Expr *e)
 	r->a = c;
 	r->b = a;
 	r->index = b;
+	return r;
+}
+
+/* Where every lane of the warp executes a collective together: in a kernel's body, in no operand that
+   only some lanes evaluate, and outside control flow that may split the warp (protocol.c). */
+static bool
+collective_reached(Expr *e)
+{
+	const char *name = e->name;
+	if (!walk_proto) {
+		error(e->loc, "'%s' is computed by the lanes of a warp together; it is a value of a kernel's or device "
+		              "function's statements, not of a constant, layout or launch configuration", name);
+		return false;
+	}
+	if (lane_choice) {
+		error(e->loc, "'%s' inside an operand of %s, which only some lanes of the warp may evaluate; every lane "
+		              "must execute it: compute it in a 'let' before", name,
+		      lane_choice->kind == E_COND ? "?:" : lane_choice->op == OP_LAND ? "&&" : "||");
+		note(lane_choice->loc, "this operator evaluates that operand only where its condition says so");
+		return false;
+	}
+	return protocol_warp_collective(walk_proto, e->loc, pool_printf("'%s'", name));
+}
+
+/* The value argument of a collective: an i32, u32 or f32 (pred: an integer condition, as a comparison
+   gives) */
+static IExpr *
+collective_value(Expr *call, Expr *arg, bool pred)
+{
+	IExpr *x = sema_expr(arg);
+	if (x && pred && x->type == T_F32) {
+		error(arg->loc, "'%s' takes a condition, an integer (a comparison gives one); this one is f32: compare it "
+		                "(x != 0.0)", call->name);
+		return NULL;
+	}
+	return x;
+}
+
+/* The second argument of a shuffle (a lane, a lane mask or a distance) or the group of lanes_*: an integer;
+   for lanes_*, a constant 2, 4, 8 or 16. */
+static IExpr *
+collective_operand(Expr *call, Func f, Expr *arg)
+{
+	IExpr *x = sema_expr(arg);
+	if (!x)
+		return NULL;
+	if (x->type == T_F32) {
+		error(arg->loc, "the second argument of '%s' is an integer; this one is f32", call->name);
+		return NULL;
+	}
+	if (f != F_LANES_SUM && f != F_LANES_MAX && f != F_LANES_MIN)
+		return ie_convert(x, T_U32);
+	int64_t n;
+	if (!ie_is_const(x, &n) || (n != 2 && n != 4 && n != 8 && n != 16)) {
+		error(arg->loc, "the group of '%s' is a constant 2, 4, 8 or 16 (aligned groups of that many lanes); "
+		                "for the whole warp use 'warp_%s'", call->name, call->name + 6);
+		return NULL;
+	}
+	return ie_int(n, T_I32);
+}
+
+/* A warp collective (language.md, Warp collectives): shfl_*, any, all, ballot, warp_*, lanes_*. */
+static IExpr *
+collective_expr(Expr *e, Func f)
+{
+	if (!collective_reached(e))
+		return NULL;
+	bool pred = f == F_ANY || f == F_ALL || f == F_BALLOT;
+	IExpr *x = collective_value(e, LIST_AT(e->args, Expr, 0), pred);
+	IExpr *y = x && e->args.n > 1 ? collective_operand(e, f, LIST_AT(e->args, Expr, 1)) : NULL;
+	if (!x || (e->args.n > 1 && !y))
+		return NULL;
+	IExpr *r = ie_new(IE_CALL, pred ? (f == F_BALLOT ? T_U32 : T_I32) : x->type);
+	r->fn = f;
+	r->a = x;
+	r->b = y;
 	return r;
 }
 
@@ -523,6 +617,8 @@ call_expr(Expr *e)
 		      func_info(f)->arity == 1 ? "" : "s", e->args.n);
 		return NULL;
 	}
+	if (func_info(f)->collective)
+		return collective_expr(e, f);
 	IExpr *x[3] = {NULL, NULL, NULL};
 	for (int i = 0; i < e->args.n; i++) {
 		Expr *ae = LIST_AT(e->args, Expr, i);
@@ -649,7 +745,11 @@ sema_expr(Expr *e)
 	}
 	case E_BINARY: {
 		IExpr *a = sema_expr(e->a);
+		const Expr *saved = lane_choice;
+		if (e->op == OP_LAND || e->op == OP_LOR)
+			lane_choice = e; /* C evaluates the right side only where the left does not decide */
 		IExpr *b = a ? sema_expr(e->b) : NULL;
+		lane_choice = saved;
 		return b ? binary_checked(e, e->op, a, b) : NULL;
 	}
 	case E_CONV: {

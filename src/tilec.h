@@ -88,6 +88,9 @@ typedef enum Func {
 	/* the hardware's approximations (ex2.approx, rcp.approx, rsqrt.approx; .ftz), which --fast-math
 	 * makes of exp and exp2 */
 	F_EXP_APPROX, F_EXP2_APPROX, F_RCP_APPROX, F_RSQRT_APPROX,
+	/* the warp collectives: every lane of the warp executes them together (func_collective) */
+	F_SHFL_XOR, F_SHFL_IDX, F_SHFL_DOWN, F_SHFL_UP, F_ANY, F_ALL, F_BALLOT, F_WARP_SUM, F_WARP_MAX, F_WARP_MIN,
+	F_LANES_SUM, F_LANES_MAX, F_LANES_MIN,
 	F_COUNT
 } Func;
 
@@ -183,7 +186,8 @@ typedef enum StmtKind {
 	S_COPY,    /* copy(dst, src) [scope S]: operands, scope fields (has_scope) */
 	S_CALL,    /* name(args): a call of a device function; operands are Expr* */
 	S_NAMED_BAR, /* bar_sync(id, nthreads) or bar_arrive (bar_arrive): value is the id, hi the count */
-	S_MBAR      /* mbarrier.OP(b, value), commit(b), cluster_sync: mbar_op; target is b, value the operand */
+	S_MBAR,     /* mbarrier.OP(b, value), commit(b), cluster_sync: mbar_op; target is b, value the operand */
+	S_REDUCE     /* reduce OP(dst, src, dims): name is OP (name_loc), operands the two views, value the dims */
 } StmtKind;
 
 /* The mbarrier statements (S_MBAR, L_MBAR); MB_FENCE_INIT is tilec's, the publishing fence of inits. */
@@ -558,6 +562,10 @@ void scope_pop_isolated(int saved);
 /* Inside a device function of scope warp (1) or warpgroup (4): warp_id and warpgroup_id count within
    the calling warp or warpgroup, and thread_idx is refused; 0 elsewhere. Returns the previous setting. */
 int sema_set_unit(int warps);
+/* The protocol state of the kernel or device function being walked (NULL outside): where a warp
+   collective of an expression must be reached by the whole warp. */
+struct Protocol;
+void sema_set_protocol(struct Protocol *p);
 /* Declares a name in the innermost scope; reports a redeclaration there and returns NULL. */
 Sym *sym_declare(SymKind kind, const char *name, Loc loc);
 Sym *sym_lookup(const char *name);
@@ -594,6 +602,30 @@ bool layout_check_one_to_one(Layout *l, Tensor *t, Loc loc);
 /* The slot element e occupies in thread t, or -1 when t does not hold it. */
 bool layout_names_lane(const Layout *l); /* tx, tid_in_wg or laneid: else every lane holds its own copy */
 int layout_slot_in_thread(const Layout *l, int e, int thread);
+
+/* ---------------------------------------------------------------- reduce.c */
+
+/* The code of `reduce OP(dst, src, dims)`, the same in every thread: for each of n dst slots, the src slots
+   folded into it in the row's order, then the butterfly over the lane bits of mask (0: none), lowest first. */
+typedef enum ReduceKind { RED_SUM, RED_MAX, RED_MIN } ReduceKind;
+typedef struct ReducePlan {
+	int n;
+	int *dst_slot;
+	int *nsrc;
+	int **src;
+	uint32_t mask;
+} ReducePlan;
+/* The plan from the layouts of dst and src (views of local tensors; dims: bit per reduced dimension of
+   src) for a block of threads; an error at loc and false where the layouts allow none. */
+bool reduce_plan(const View *dst, const View *src, unsigned dims, int threads, Loc loc, ReducePlan *plan);
+/* The value entry i of a plan stores: the fold of its src slots, then, for an aligned group (reduce_aligned),
+   lanes_OP or warp_OP; for another mask the fold only, and per bit m of it reduce_step of the value and
+   reduce_shuffle of it (held in variables, since each is read twice). */
+IExpr *reduce_value(const ReducePlan *plan, int i, Tensor *src, ReduceKind kind);
+bool reduce_aligned(const ReducePlan *plan);
+IExpr *reduce_combine(IExpr *a, IExpr *b, ReduceKind kind);
+IExpr *reduce_step(IExpr *own, IExpr *other, int m, ReduceKind kind);
+IExpr *reduce_shuffle(IExpr *v, int m);
 
 /* ---------------------------------------------------------------- shared-memory tiles (smem.c) */
 
@@ -930,6 +962,7 @@ typedef struct KernelIR {
 	List tmem_tensors; /* Tensor*: the tmem tensors declared, for tilec run --tmem */
 	int nstaging;    /* apply.c: staging arrays made so far */
 	int ncopy_vars;  /* copy.c: variables of copies between overlapping views made so far */
+	int nreduce_vars; /* lower.c: variables of the butterflies of reduce statements made so far */
 	List copy_memo;  /* copy.c: copies already searched, by operands */
 	List placed_waits; /* lower.c: PlacedWait*, in the order placed */
 	/* a device function: its scope, its parameters (DevParam*) and whether block = N was written */
@@ -992,6 +1025,8 @@ typedef struct FuncInfo {
 	const char *name;
 	int arity;
 	bool float_only;
+	bool collective;   /* a warp collective: the lanes of a warp exchange values */
+	bool lane_uniform; /* a collective whose result is the same in every lane of the warp */
 } FuncInfo;
 /* A function name of LANGUAGE.md 10.2: its Func, or false. */
 bool func_lookup(const char *name, Func *out);
@@ -1442,6 +1477,9 @@ void protocol_reg_write(Protocol *p, const Tensor *t, int slot, Loc loc);
 bool protocol_pending_load(Protocol *p, const Tensor *t, int word); /* in the current warps */
 /* .sync.aligned work (what: "apply" or the opcode) outside control flow that may split a warp. */
 bool protocol_uniform(Protocol *p, Loc loc, const char *what);
+/* A warp collective (shfl_xor, warp_sum, ...) at loc: outside control flow that may split a warp, in no warp
+   of fewer than 32 threads; else an error naming what, and false. */
+bool protocol_warp_collective(Protocol *p, Loc loc, const char *what);
 /* false, reported: its memory is freed (used: the name written, t's or a view's) */
 bool protocol_alive(Protocol *p, const Tensor *t, const char *used, Loc loc);
 /* The ordering rules for one checked apply (ctx as apply_lower filled it), then its effect. auto_wait: a
@@ -1644,6 +1682,7 @@ struct CuWriter {
 	bool f2h, h2f, f2bf, bf2f; /* the conversion helpers the body uses */
 	bool minifloat;            /* the body converts 8-bit and narrower floats: the file carries their helpers */
 	unsigned helpers;          /* bit per helper of emit_cu.c's table the body calls */
+	bool collectives;          /* the body calls a warp collective (the emulator adds their CPU versions) */
 	unsigned funcs;            /* bit per Func built by mathfn.c that the body calls */
 	List pending;  /* RegRef*: registers loaded since the last wait for loads */
 	List in_scope; /* Tensor*: local tensors whose registers are declared here */

@@ -60,6 +60,10 @@ tests/golden/mbar_run.tile --kernel ring --set n=32
 tests/golden/mbar_run.tile --kernel stuck --set n=1
 tests/emu/erf_values.tile
 tests/golden/fast_math.tile
+tests/golden/warp_collectives.tile
+tests/golden/reduce_rows.tile --kernel reduce_rows
+tests/golden/reduce_rows.tile --kernel reduce_cols
+bench/reduce/row_sum_16x256b.tile
 tests/golden/copy_convert.tile --kernel halves
 tests/golden/copy_convert.tile --kernel ints
 tests/golden/copy_convert.tile --kernel narrow
