@@ -730,7 +730,7 @@ compile(Options *opt)
 	List items = {0};
 	if (!pipeline_read(opt->input, &opt->include_dirs, &items, &deps))
 		return 1;
-	Program *prog = pipeline_lower(&items, base_name(source_path(0)), &(LowerOptions){.fast_math = opt->fast_math});
+	Program *prog = pipeline_lower(&items, base_name(source_path(0)), &(LowerOptions){.fast_math = opt->fast_math, .arch = arch_find(opt->arch)});
 	if (!prog || error_count)
 		return 1;
 	if (!output)

@@ -22,6 +22,7 @@ typedef struct FileWalk {
 	int names_devices;      /* how many device functions were declared then */
 	const LowerObserver *observer; /* --draw's, or NULL */
 	bool unchecked_waits;          /* tilec run --unchecked-waits */
+	const Arch *arch;              /* -arch */
 } FileWalk;
 
 typedef struct Walk {
@@ -1202,6 +1203,7 @@ lower_apply(Walk *walk, Stmt *s)
 	                         wait_ld_follows(walk->cur_list, walk->cur_index));
 	ctx.kernel = walk->k;
 	ctx.observer = walk->file->observer;
+	ctx.arch = walk->file->arch;
 	ctx.warps = protocol_warps(walk->proto);
 	ctx.whole_warps = protocol_whole_warps(walk->proto);
 	ctx.fixed_warp = protocol_fixed_warp(walk->proto);
@@ -2563,7 +2565,8 @@ lower_program_with(List *items, const char *source_name, const LowerOptions *opt
 {
 	Program *p = pool_alloc(sizeof *p);
 	p->source_name = source_name;
-	FileWalk file = {.observer = opt->observer, .unchecked_waits = opt->unchecked_waits};
+	FileWalk file = {.observer = opt->observer, .unchecked_waits = opt->unchecked_waits,
+	                 .arch = opt->arch ? opt->arch : arch_default()};
 	Walk *walk = &(Walk){.file = &file};
 	sema_reset(opt->fast_math);
 	scope_push();

@@ -270,11 +270,19 @@ enum { TMEM_LANES = 128, TMEM_COLS = 512 };
 /* The one table of tcgen05.ld / tcgen05.st images (TCGEN05.md sections 2 and 3). */
 typedef enum Shape { SH_32X32B, SH_16X64B, SH_16X128B, SH_16X256B, SH_16X32BX2, SH_COUNT } Shape;
 
+/* tcgen05.ld.red's reduction (TCGEN05.md section 13): none for a plain ld or st. */
+typedef enum RedOp { RED_NONE, RED_MIN, RED_MAX } RedOp;
+/* Its type, in the order of the row's type slot: .f32, .u32, .s32. */
+typedef enum RedType { RED_F32, RED_U32, RED_S32 } RedType;
+
 typedef struct Opcode {
 	bool is_ld;  /* tcgen05.ld, else tcgen05.st */
 	Shape shape;
 	int n;       /* the .xN repetition */
 	bool pack;   /* .pack::16b on ld, .unpack::16b on st */
+	RedOp red;   /* tcgen05.ld.red: min or max of each thread's loaded values */
+	bool red_abs, red_nan; /* .abs, .NaN (only with .f32) */
+	RedType red_type;
 } Opcode;
 
 /* Where register r of lane l lands, relative to the instruction's address. */
@@ -780,7 +788,8 @@ typedef enum LKind {
 } LKind;
 
 typedef enum TcKind {
-	TC_ALLOC, TC_DEALLOC, TC_RELINQUISH, TC_WAIT_LD, TC_WAIT_ST, TC_FENCE_BEFORE, TC_FENCE_AFTER, TC_LD, TC_ST
+	TC_ALLOC, TC_DEALLOC, TC_RELINQUISH, TC_WAIT_LD, TC_WAIT_ST, TC_FENCE_BEFORE, TC_FENCE_AFTER, TC_LD, TC_ST,
+	TC_LD_RED
 } TcKind;
 
 typedef struct RegRef {
@@ -965,6 +974,7 @@ typedef enum IsaOperand {
 	IO_NCOLS,         /* a constant column count: a power of two from 32 to TMEM_COLS */
 	IO_REG_VECTOR,    /* registers of the executing thread, {r0, r1, ...} */
 	IO_IMM,           /* a constant: ld / st's immHalfSplitoff */
+	IO_REG,           /* one register of the executing thread (ld.red's redval), regs[0] */
 	/* the kinds of the rows to come (the list in isa.c); no row has them yet */
 	IO_SHARED_DESC64, /* a 64-bit shared-memory matrix descriptor (cp, mma) */
 	IO_INSTR_DESC32,  /* a 32-bit instruction descriptor (mma) */
@@ -996,7 +1006,11 @@ typedef enum IsaQual {
 	IQ_CTA_GROUP, /* values "cta_group::1|cta_group::2", the statement's choice; left out when it gives none */
 	IQ_SHAPE,     /* ld / st: a shape of the shape table (32x32b, 16x64b, ...) */
 	IQ_NUM,       /* ld / st: .xN, a power of two up to the shape's largest */
-	IQ_PACK       /* values, when the opcode asks for 16-bit packing (ld .pack::16b, st .unpack::16b) */
+	IQ_PACK,      /* values, when the opcode asks for 16-bit packing (ld .pack::16b, st .unpack::16b) */
+	IQ_RED_OP,    /* ld.red: "min|max", the opcode's choice */
+	IQ_RED_ABS,   /* ld.red: values ("abs") when the opcode asks for it */
+	IQ_RED_NAN,   /* ld.red: values ("NaN") when the opcode asks for it */
+	IQ_RED_TYPE   /* ld.red: "f32|u32|s32", the opcode's choice */
 	/* later rows add their slots here: multicast, decompression, kind, ... (the list in isa.c) */
 } IsaQual;
 
@@ -1070,16 +1084,23 @@ const RegRef *tc_reg(const LStmt *s, int r);
 /* The row whose "tcgen05." name and a '.' begin text (an opcode of that family, whatever follows), or NULL. */
 const IsaInstr *isa_family(const char *text);
 
+/* Whether s is a tcgen05.ld or tcgen05.ld.red (an instruction that completes at the warp's wait::ld). */
+bool tc_loads(const LStmt *s);
+/* Whether s is a tcgen05.ld, ld.red or st (an access through an image). */
+bool tc_accesses(const LStmt *s);
+
 /* An architecture tilec compiles for, and the PTX ISA version its output declares. */
 typedef struct Arch {
 	const char *name;
 	const char *ptx_version;
+	bool ld_red; /* has tcgen05.ld.red (TCGEN05.md section 13) */
 } Arch;
 
 const Arch *arch_find(const char *name); /* NULL when tilec does not support it */
 const Arch *arch_default(void);
 /* Every architecture, separated by ", ", the default first and followed by after_default. */
 const char *arch_list(const char *after_default);
+const char *arch_list_ld_red(void); /* "sm_103a, sm_103f, sm_110a or sm_110f": those that have tcgen05.ld.red */
 
 /* ---------------------------------------------------------------- lower.c */
 
@@ -1102,6 +1123,7 @@ typedef struct LowerOptions {
 	const LowerObserver *observer; /* --draw's, or NULL */
 	bool unchecked_waits;          /* tilec run --unchecked-waits: a warp's own missing wait is a warning */
 	bool fast_math;                /* --fast-math: exp and exp2 are exp_approx and exp2_approx */
+	const Arch *arch;              /* -arch (NULL: the default): whether tcgen05.ld.red is there */
 } LowerOptions;
 Program *lower_program_with(List *items, const char *source_name, const LowerOptions *opt);
 
@@ -1169,6 +1191,7 @@ typedef struct ApplyCtx {
 	bool can_defer;      /* a wait for loads follows in the same statement list, with no control flow between */
 	bool unit;           /* in a warp or warpgroup device function: cta scope is the calling units' part */
 	const LowerObserver *observer; /* --draw's (LowerOptions), or NULL */
+	const Arch *arch;    /* the target (LowerOptions; never NULL) */
 	bool is_ld;          /* out: the instruction's direction */
 	List after_wait;     /* out: LStmt* that must follow that wait */
 	List rects;          /* out: TmemRect* the apply touches */
@@ -1193,6 +1216,7 @@ typedef struct ApplyInput {
 	int group;        /* extent of the operands' group axis: 0 (warp), 4 (warpgroup), the CTA's warps (cta) */
 	View *reg;        /* the register operand (a local tensor's view) */
 	View *tmem[2];    /* the tmem operand; tmem[1] is the high access of 16x32bx2 */
+	View *red;        /* tcgen05.ld.red: the view of one element per thread and issue that receives its result */
 	bool imm_given;   /* imm_half_splitoff was written */
 	uint32_t imm;
 } ApplyInput;
@@ -1242,6 +1266,7 @@ typedef struct ApplyIssue {
 	int *words;          /* opcode_regs entries: the register word behind each instruction register */
 	uint32_t offset;     /* (lane << 16) + column, relative to the tensor's base address */
 	int lane[2], col[2]; /* each access's base, relative to its tensor */
+	int red_word;        /* tcgen05.ld.red: the register word of its result */
 } ApplyIssue;
 
 /* Checks without printing: the issues (warps in order, repeats inside), the immediate in *imm and
