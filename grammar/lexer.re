@@ -269,6 +269,7 @@ lexer_lex(YYSTYPE *lval, Loc *lloc, Lexer *lx)
 	"copy" { TOK(COPY); }
 	"stride" { TOK(STRIDE); }
 	"cluster" { TOK(CLUSTER); }
+	"reduce" { TOK(REDUCE); }
 
 	"f32" { TYPE(T_F32); }
 	"f16" { TYPE(T_F16); }
@@ -442,7 +443,7 @@ token_kind(int tok)
 	case INCLUDE: case CONST: case LAYOUT: case KERNEL: case LAUNCH: case LET: case VAR:
 	case SHARED: case LOCAL: case TMEM: case VIEW: case AT: case APPLY: case SCOPE: case IF:
 	case ELSE: case FOR: case IN: case CTA_SYNC: case WARP_SYNC: case BAR_SYNC: case BAR_ARRIVE: case DEFAULT: case DEVICE: case COPY:
-	case STRIDE: case CLUSTER:
+	case STRIDE: case CLUSTER: case REDUCE:
 		return "KEYWORD";
 	default:
 		return "PUNCT";

@@ -389,6 +389,7 @@ list_prepend(void *x, List rest)
 %token COPY "keyword 'copy'"
 %token STRIDE "keyword 'stride'"
 %token CLUSTER "keyword 'cluster'"
+%token REDUCE "keyword 'reduce'"
 
 %token THREAD_IDX "'thread_idx'"
 %token BLOCK_IDX "'block_idx'"
@@ -667,6 +668,15 @@ stmt
 		}
 	| COPY '(' viewexpr ',' viewexpr ')' ';'
 		{ $$ = mk_stmt(S_COPY, @$); $$->operands = list_of($3); list_push(&$$->operands, $5); }
+	| COPY '(' viewexpr ',' viewexpr ')' REDUCE IDENT '(' viewexpr ')' ';'
+		{
+			$$ = mk_stmt(S_COPY, @$);
+			$$->operands = list_of($3);
+			list_push(&$$->operands, $5);
+			$$->reduce_op = $8.text;
+			$$->reduce_loc = @8;
+			$$->reduce_into = $10;
+		}
 	| COPY '(' viewexpr ',' viewexpr ')' SCOPE scope ';'
 		{
 			$$ = mk_stmt(S_COPY, @$);

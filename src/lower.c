@@ -1173,6 +1173,26 @@ copy_moves_lowered(Walk *walk, Stmt *s, int at)
 
 /* An apply, or a copy (copy.c): between tmem and registers its tcgen05 instructions as an apply's,
    between registers and memory its moves. */
+/* copy ... reduce where no tcgen05.ld.red does it: each result slot of m from its row's registers, after
+   the copy (reading them places the copy's wait for loads). */
+static void
+lower_reduce_fold(Walk *walk, Stmt *s, const ReducePlan *plan)
+{
+	for (int k = 0; k < plan->nslots; k++) {
+		if (plan->thread_of[k] < 0)
+			continue;
+		IExpr *v = reduce_value(plan, k);
+		protocol_read(walk->proto, v, s->loc);
+		place_waits(walk);
+		protocol_reg_write(walk->proto, plan->m, k, s->loc);
+		place_waits(walk);
+		LStmt *l = emit(walk, L_REG_STORE, s->loc);
+		l->tensor = plan->m;
+		l->slot = k;
+		l->value = ie_convert(v, plan->m->type);
+	}
+}
+
 static void
 lower_apply(Walk *walk, Stmt *s)
 {
@@ -1215,11 +1235,20 @@ lower_apply(Walk *walk, Stmt *s)
 	int at = walk->out->n;
 	if (copy && !tc && !within_copy_budget(walk, s, ops[0]->count))
 		return;
-	if (copy && copy_lower(s, ops[0], ops[1], &ctx, walk->out, &choice) && !choice.is_tc)
+	ReducePlan plan;
+	bool reducing = copy && s->reduce_into, on_ld_red = false, copied = false;
+	if (reducing) {
+		View *m = viewexpr_eval(s->reduce_into, false);
+		if (!m || !reduce_plan(s, ops[0], m, walk->k->threads, &plan) || !reduce_threads(&plan, s, ctx.warps))
+			return;
+		m->base->used = true;
+	}
+	if (copy && (copied = copy_lower(s, ops[0], ops[1], &ctx, walk->out, &choice)) && !choice.is_tc)
 		copy_moves_lowered(walk, s, at);
 	if (copy ? choice.is_tc
 	         : (!ctx.observer || ctx.observer->apply(s, ops, s->operands.n, &ctx)) &&
 	               apply_lower(s, ops, s->operands.n, &ctx, walk->out)) {
+		on_ld_red = reducing && reduce_use_ld_red(&plan, walk->out, at, &ctx);
 		/* waits this one depends on go before its instructions */
 		walk->wait_at = at;
 		protocol_apply(walk->proto, s->loc, &ctx, copy);
@@ -1229,6 +1258,8 @@ lower_apply(Walk *walk, Stmt *s)
 		for (int k = 0; k < ctx.after_wait.n; k++)
 			list_push(&walk->after_wait, ctx.after_wait.v[k]);
 	}
+	if (reducing && copied && !on_ld_red)
+		lower_reduce_fold(walk, s, &plan);
 }
 
 /* cta_sync with the fences fence_mark asked for around it. */

@@ -214,6 +214,10 @@ struct Stmt {
 	bool writes_follow; /* cta_sync: a tcgen05 store or dealloc may follow it (lowering) */
 	bool stale_warned;  /* apply, copy: -Wstale-replica given (a loop lowers it again) */
 	bool bar_arrive;    /* named barrier: bar_arrive (arrives, does not wait) rather than bar_sync */
+	/* copy(registers, tmem) reduce min|max(m): the function's name as written, its place, and m */
+	const char *reduce_op;
+	Loc reduce_loc;
+	ViewExpr *reduce_into;
 };
 
 /* What a parameter is: of a kernel, PK_VALUE only (a scalar, or a global tensor when it has a shape). */
@@ -1359,6 +1363,31 @@ typedef struct CopyChoice {
 void copy_explain_waits(KernelIR *k);
 /* Lowers copy(dst, src) [scope S] into out; reports and returns false when it cannot. */
 bool copy_lower(Stmt *s, View *dst, View *src, ApplyCtx *ctx, List *out, CopyChoice *choice);
+
+/* ---------------------------------------------------------------- reduce.c */
+
+/* copy(registers, src) reduce min|max(m): for each register slot k of m that some thread holds, the slots of the
+   registers that hold its row, column by column (row_slots[k * ncols + j]), the same in every thread. */
+typedef struct ReducePlan {
+	RedOp op;
+	Tensor *m, *regs;
+	int nslots, ncols;
+	int *row_slots;
+	int *thread_of; /* the first thread found holding slot k of m, or -1: no thread holds it */
+	int threads;
+	unsigned char *held; /* held[k * threads + u]: thread u holds an element of the view in slot k */
+} ReducePlan;
+/* The plan of statement s (a copy with reduce) whose destination is regs; reports and returns false. */
+bool reduce_plan(Stmt *s, View *regs, View *m, int threads, ReducePlan *plan);
+/* Whether every thread of the warps that run the copy holds an element of the view in each slot of m the
+   reduction writes (it writes them in every such thread); reports and returns false. */
+bool reduce_threads(const ReducePlan *plan, Stmt *s, uint64_t warps);
+/* Where the target has tcgen05.ld.red and every load the copy lowered into out (from index from) loads
+   one whole row with a shape it has: those loads become tcgen05.ld.red into m, m's words join ctx->regs,
+   and true. Otherwise nothing changes. */
+bool reduce_use_ld_red(const ReducePlan *plan, List *out, int from, ApplyCtx *ctx);
+/* The min or max of slot k's row, folded column by column from the first (language.md section 13's min / max). */
+IExpr *reduce_value(const ReducePlan *plan, int k);
 
 /* ---------------------------------------------------------------- protocol.c */
 
