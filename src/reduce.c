@@ -75,6 +75,13 @@ reduce_plan(Stmt *s, View *regs, View *m, int threads, ReducePlan *plan)
 	for (int k = 0; k < plan->nslots; k++)
 		plan->thread_of[k] = -1;
 	const Layout *ml = m->base->layout, *rl = regs->base->layout;
+	for (int e = 0; e < m->base->count; e++)
+		for (int r = 0; r < ml->nrep; r++) {
+			const int32_t *place = LAYOUT_PLACE(ml, e, r);
+			for (int u = layout_place_thread(place) % 32; u < threads; u += 32)
+				if (layout_place_owned_by(ml, place, u))
+					plan->held[place[AX_M] * threads + u] |= 2;
+		}
 	int *slots = pool_alloc(sizeof(int) * (size_t)plan->ncols);
 	for (int i = 0; i < m->count; i++) {
 		int e = m->map[i];
@@ -96,7 +103,7 @@ reduce_plan(Stmt *s, View *regs, View *m, int threads, ReducePlan *plan)
 				}
 				if (!record_row(plan, s, place[AX_M], u, slots))
 					return false;
-				plan->held[place[AX_M] * threads + u] = 1;
+				plan->held[place[AX_M] * threads + u] |= 1;
 			}
 		}
 	}
@@ -108,11 +115,11 @@ reduce_threads(const ReducePlan *plan, Stmt *s, uint64_t warps)
 {
 	for (int k = 0; k < plan->nslots; k++) {
 		for (int u = 0; u < plan->threads && plan->thread_of[k] >= 0; u++) {
-			if (!(warps >> (u / 32) & 1) || plan->held[k * plan->threads + u])
+			if (!(warps >> (u / 32) & 1) || plan->held[k * plan->threads + u] != 2)
 				continue;
 			error(s->reduce_into->loc, "reduce %s(...) writes register slot %d of '%s' in every thread that runs the "
-			                           "copy, but thread %d holds no element of '%s' there; the result would "
-			                           "overwrite it", s->reduce_op, k, plan->m->name, u, s->reduce_into->base);
+			                           "copy, but in thread %d that slot holds an element of '%s' outside the view; the "
+			                           "result would overwrite it", s->reduce_op, k, plan->m->name, u, plan->m->name);
 			return false;
 		}
 	}

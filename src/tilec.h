@@ -1375,12 +1375,13 @@ typedef struct ReducePlan {
 	int *row_slots;
 	int *thread_of; /* the first thread found holding slot k of m, or -1: no thread holds it */
 	int threads;
-	unsigned char *held; /* held[k * threads + u]: thread u holds an element of the view in slot k */
+	/* held[k * threads + u]: bit 0, thread u holds an element of the view in slot k; bit 1, one of the tensor */
+	unsigned char *held;
 } ReducePlan;
 /* The plan of statement s (a copy with reduce) whose destination is regs; reports and returns false. */
 bool reduce_plan(Stmt *s, View *regs, View *m, int threads, ReducePlan *plan);
-/* Whether every thread of the warps that run the copy holds an element of the view in each slot of m the
-   reduction writes (it writes them in every such thread); reports and returns false. */
+/* Whether no thread of the warps that run the copy holds, in a slot of m the reduction writes (it writes them
+   in every such thread), an element of m's tensor outside the view; reports and returns false. */
 bool reduce_threads(const ReducePlan *plan, Stmt *s, uint64_t warps);
 /* Where the target has tcgen05.ld.red and every load the copy lowered into out (from index from) loads
    one whole row with a shape it has: those loads become tcgen05.ld.red into m, m's words join ctx->regs,
