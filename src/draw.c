@@ -732,7 +732,7 @@ stmt_cmp(const void *pa, const void *pb)
 }
 
 static int
-draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
+draw_file_line(const char *path, int line, List *include_dirs, const Arch *arch, Buf *svg)
 {
 	int file = source_count();
 	List items = {0};
@@ -776,7 +776,7 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 	want.line = line;
 	want.n = 0;
 	scratch_hold(true); /* the apply's views are drawn after lowering */
-	pipeline_lower(&items, path, &(LowerOptions){.observer = &(LowerObserver){draw_apply, draw_copy}});
+	pipeline_lower(&items, path, &(LowerOptions){.observer = &(LowerObserver){draw_apply, draw_copy}, .arch = arch});
 	want.active = false;
 	for (int i = 0; i < found.n; i++) {
 		const Drawn *d = drawn_of(stmts[i]);
@@ -799,7 +799,7 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 }
 
 int
-draw_command(const char *what, List *include_dirs, Buf *svg)
+draw_command(const char *what, List *include_dirs, const Arch *arch, Buf *svg)
 {
 	if (strncmp(what, "tcgen05.", 8) == 0) {
 		Opcode op;
@@ -825,5 +825,5 @@ draw_command(const char *what, List *include_dirs, Buf *svg)
 		      "not '%s' (see tilec --help)", isa_name(TC_LD, 0), isa_name(TC_ST, 0), what);
 		return 2;
 	}
-	return draw_file_line(pool_strndup(what, (size_t)(colon - what)), (int)line, include_dirs, svg);
+	return draw_file_line(pool_strndup(what, (size_t)(colon - what)), (int)line, include_dirs, arch, svg);
 }

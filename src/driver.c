@@ -782,7 +782,7 @@ driver_main(int argc, char **argv)
 	int rc = parse_args(argc, argv, &opt, &done);
 	if (rc == 0 && done < 0 && opt.draw) {
 		Buf svg = {0};
-		rc = draw_command(opt.draw, &opt.include_dirs, &svg);
+		rc = draw_command(opt.draw, &opt.include_dirs, arch_find(opt.arch), &svg);
 		if (rc == 0)
 			rc = write_output(opt.output, svg.data, svg.len);
 		buf_free(&svg);

@@ -539,7 +539,7 @@ static const char emu_named_bars[] =
    NaN), with .NaN any NaN gives the canonical NaN 0x7fffffff; -0.0 counts as less than +0.0, as PTX's
    min and max order them. */
 static const char emu_ld_red_source[] =
-	"// tcgen05.ld.red: each thread's min (is_max 0) or max of the n words it loaded; type 0 f32, 1 u32, 2 s32.\n"
+	"// The reducing load: each thread's min (is_max 0) or max of the n words it loaded; type 0 f32, 1 u32, 2 s32.\n"
 	"TL_EMU_INLINE unsigned\n"
 	"tl_emu_ld_red(const unsigned *r, int n, int is_max, int type, int abs_, int nan_)\n"
 	"{\n"

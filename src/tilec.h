@@ -1104,7 +1104,7 @@ const Arch *arch_find(const char *name); /* NULL when tilec does not support it 
 const Arch *arch_default(void);
 /* Every architecture, separated by ", ", the default first and followed by after_default. */
 const char *arch_list(const char *after_default);
-const char *arch_list_ld_red(void); /* "sm_103a, sm_103f, sm_110a or sm_110f": those that have tcgen05.ld.red */
+const char *arch_list_ld_red(void); /* those that have tcgen05.ld.red, ", " and " or " between */
 
 /* ---------------------------------------------------------------- lower.c */
 
@@ -1348,7 +1348,7 @@ ApplyMap *apply_map(Stmt *s, View **operands, int noperands, ApplyCtx *ctx);
 
 /* tilec --draw WHAT: the SVG of an opcode's image, or of the apply at FILE:LINE, into svg; returns
    the exit status (2 for a bad opcode or argument, 1 for errors in the file). */
-int draw_command(const char *what, List *include_dirs, Buf *svg);
+int draw_command(const char *what, List *include_dirs, const Arch *arch, Buf *svg);
 
 /* ---------------------------------------------------------------- copy.c */
 
