@@ -47,9 +47,11 @@ extern "C" __global__ void __launch_bounds__(64) k(float *__restrict__ A, float 
 	asm volatile("tcgen05.wait::ld.sync.aligned;" :
 		  "+r"(r[0]), "+r"(r[1]), "+r"(r[2]), "+r"(r[3]), "+r"(m[0]) :: "memory");
 	float want = __uint_as_float(r[0]);
-	want = ((tl_warp_id == 0) ? tl_fmax(want, __uint_as_float(r[1])) : tl_fmin(want, __uint_as_float(r[1])));
-	want = ((tl_warp_id == 0) ? tl_fmax(want, __uint_as_float(r[2])) : tl_fmin(want, __uint_as_float(r[2])));
-	want = ((tl_warp_id == 0) ? tl_fmax(want, __uint_as_float(r[3])) : tl_fmin(want, __uint_as_float(r[3])));
+	if (tl_warp_id == 0) {
+		want = tl_fmax(tl_fmax(want, __uint_as_float(r[1])), tl_fmax(__uint_as_float(r[2]), __uint_as_float(r[3])));
+	} else {
+		want = tl_fmin(tl_fmin(want, __uint_as_float(r[1])), tl_fmin(__uint_as_float(r[2]), __uint_as_float(r[3])));
+	}
 	if (__uint_as_float(m[0]) == want) {
 		Ok[tid] = B[tid];
 	}
