@@ -1258,8 +1258,19 @@ lower_apply(Walk *walk, Stmt *s)
 		for (int k = 0; k < ctx.after_wait.n; k++)
 			list_push(&walk->after_wait, ctx.after_wait.v[k]);
 	}
-	if (reducing && copied && !on_ld_red)
+	if (reducing && copied && on_ld_red)
+		explain_note(s->loc, "reduce %s(%s): each of these loads is %s into '%s'", s->reduce_op,
+		             s->reduce_into->base, isa_name(TC_LD_RED, 0), plan.m->name);
+	if (reducing && copied && !on_ld_red) {
+		explain_note(s->loc, "reduce %s(%s): after the copy each thread folds %s over the %d registers of each row "
+		             "(%s)", s->reduce_op, s->reduce_into->base, s->reduce_op, plan.ncols,
+		             !walk->file->arch->ld_red ? pool_printf("-arch=%s has no %s", walk->file->arch->name,
+		                                                     isa_name(TC_LD_RED, 0))
+		                                       : pool_printf("its loads are no %s: a load of part of a row, "
+		                                                     "another shape or a copy from memory",
+		                                                     isa_name(TC_LD_RED, 0)));
 		lower_reduce_fold(walk, s, &plan);
+	}
 }
 
 /* cta_sync with the fences fence_mark asked for around it. */
