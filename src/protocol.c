@@ -744,6 +744,8 @@ cells_ready(Protocol *p, const TmemRect *r, bool ld, bool auto_wait, Loc loc)
 		TcKind wait = st->ld ? TC_WAIT_LD : TC_WAIT_ST;
 		if (st->rect.warp == r->warp && st->pending && (st->auto_wait || (auto_wait && st->ld && !ld)) &&
 		    (p->warps >> r->warp & 1)) {
+			if (!st->auto_wait) /* an apply's load: --explain says at it where the copy put its wait */
+				record_wait(p, st->loc, loc, wait, false);
 			place_wait(p, wait, loc);
 			j = -1; /* the wait completed its warps' accesses: look again */
 			continue;
