@@ -1176,12 +1176,12 @@ copy_moves_lowered(Walk *walk, Stmt *s, int at)
 /* copy ... reduce where no tcgen05.ld.red does it: each result slot of m from its row's registers, after
    the copy (reading them places the copy's wait for loads). */
 static void
-lower_reduce_fold(Walk *walk, Stmt *s, const ReducePlan *plan)
+lower_copy_reduce_fold(Walk *walk, Stmt *s, const CopyReducePlan *plan)
 {
 	for (int k = 0; k < plan->nslots; k++) {
 		if (plan->thread_of[k] < 0)
 			continue;
-		IExpr *v = reduce_value(plan, k);
+		IExpr *v = copy_reduce_value(plan, k);
 		protocol_read(walk->proto, v, s->loc);
 		place_waits(walk);
 		protocol_reg_write(walk->proto, plan->m, k, s->loc);
@@ -1235,11 +1235,11 @@ lower_apply(Walk *walk, Stmt *s)
 	int at = walk->out->n;
 	if (copy && !tc && !within_copy_budget(walk, s, ops[0]->count))
 		return;
-	ReducePlan plan;
+	CopyReducePlan plan;
 	bool reducing = copy && s->reduce_into, on_ld_red = false, copied = false;
 	if (reducing) {
 		View *m = viewexpr_eval(s->reduce_into, false);
-		if (!m || !reduce_plan(s, ops[0], m, walk->k->threads, &plan) || !reduce_threads(&plan, s, ctx.warps))
+		if (!m || !copy_reduce_plan(s, ops[0], m, walk->k->threads, &plan) || !copy_reduce_threads(&plan, s, ctx.warps))
 			return;
 		m->base->used = true;
 	}
@@ -1248,7 +1248,7 @@ lower_apply(Walk *walk, Stmt *s)
 	if (copy ? choice.is_tc
 	         : (!ctx.observer || ctx.observer->apply(s, ops, s->operands.n, &ctx)) &&
 	               apply_lower(s, ops, s->operands.n, &ctx, walk->out)) {
-		on_ld_red = reducing && reduce_use_ld_red(&plan, walk->out, at, &ctx);
+		on_ld_red = reducing && copy_reduce_use_ld_red(&plan, walk->out, at, &ctx);
 		/* waits this one depends on go before its instructions */
 		walk->wait_at = at;
 		protocol_apply(walk->proto, s->loc, &ctx, copy);
@@ -1269,7 +1269,7 @@ lower_apply(Walk *walk, Stmt *s)
 		                                       : pool_printf("its loads are no %s: a load of part of a row, "
 		                                                     "another shape or a copy from memory",
 		                                                     isa_name(TC_LD_RED, 0)));
-		lower_reduce_fold(walk, s, &plan);
+		lower_copy_reduce_fold(walk, s, &plan);
 	}
 }
 

@@ -1364,11 +1364,11 @@ void copy_explain_waits(KernelIR *k);
 /* Lowers copy(dst, src) [scope S] into out; reports and returns false when it cannot. */
 bool copy_lower(Stmt *s, View *dst, View *src, ApplyCtx *ctx, List *out, CopyChoice *choice);
 
-/* ---------------------------------------------------------------- reduce.c */
+/* ---------------------------------------------------------------- copy_reduce.c */
 
 /* copy(registers, src) reduce min|max(m): for each register slot k of m that some thread holds, the slots of the
    registers that hold its row, column by column (row_slots[k * ncols + j]), the same in every thread. */
-typedef struct ReducePlan {
+typedef struct CopyReducePlan {
 	RedOp op;
 	Tensor *m, *regs;
 	int nslots, ncols;
@@ -1377,18 +1377,18 @@ typedef struct ReducePlan {
 	int threads;
 	/* held[k * threads + u]: bit 0, thread u holds an element of the view in slot k; bit 1, one of the tensor */
 	unsigned char *held;
-} ReducePlan;
+} CopyReducePlan;
 /* The plan of statement s (a copy with reduce) whose destination is regs; reports and returns false. */
-bool reduce_plan(Stmt *s, View *regs, View *m, int threads, ReducePlan *plan);
+bool copy_reduce_plan(Stmt *s, View *regs, View *m, int threads, CopyReducePlan *plan);
 /* Whether no thread of the warps that run the copy holds, in a slot of m the reduction writes (it writes them
    in every such thread), an element of m's tensor outside the view; reports and returns false. */
-bool reduce_threads(const ReducePlan *plan, Stmt *s, uint64_t warps);
+bool copy_reduce_threads(const CopyReducePlan *plan, Stmt *s, uint64_t warps);
 /* Where the target has tcgen05.ld.red and every load the copy lowered into out (from index from) loads
    one whole row with a shape it has: those loads become tcgen05.ld.red into m, m's words join ctx->regs,
    and true. Otherwise nothing changes. */
-bool reduce_use_ld_red(const ReducePlan *plan, List *out, int from, ApplyCtx *ctx);
+bool copy_reduce_use_ld_red(const CopyReducePlan *plan, List *out, int from, ApplyCtx *ctx);
 /* The min or max of slot k's row, folded column by column from the first (language.md section 13's min / max). */
-IExpr *reduce_value(const ReducePlan *plan, int k);
+IExpr *copy_reduce_value(const CopyReducePlan *plan, int k);
 
 /* ---------------------------------------------------------------- protocol.c */
 

@@ -1,4 +1,4 @@
-/* reduce.c: copy(registers, src) reduce min|max(m): which register slots hold each row, and the copy's loads turned into tcgen05.ld.red where they fit. */
+/* copy_reduce.c: copy(registers, src) reduce min|max(m): which register slots hold each row, and the copy's loads turned into tcgen05.ld.red where they fit. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +18,7 @@ slot_in(const Layout *l, int e, int u)
 /* Records that slot k of m in thread u reduces the row whose elements (columns in order) are in slots
    slots[0..ncols) of the registers; every thread must agree, since one code serves them all. */
 static bool
-record_row(ReducePlan *plan, Stmt *s, int k, int u, const int *slots)
+record_row(CopyReducePlan *plan, Stmt *s, int k, int u, const int *slots)
 {
 	int *row = &plan->row_slots[k * plan->ncols];
 	if (plan->thread_of[k] < 0) {
@@ -35,7 +35,7 @@ record_row(ReducePlan *plan, Stmt *s, int k, int u, const int *slots)
 }
 
 bool
-reduce_plan(Stmt *s, View *regs, View *m, int threads, ReducePlan *plan)
+copy_reduce_plan(Stmt *s, View *regs, View *m, int threads, CopyReducePlan *plan)
 {
 	memset(plan, 0, sizeof *plan);
 	if (strcmp(s->reduce_op, "min") != 0 && strcmp(s->reduce_op, "max") != 0) {
@@ -111,7 +111,7 @@ reduce_plan(Stmt *s, View *regs, View *m, int threads, ReducePlan *plan)
 }
 
 bool
-reduce_threads(const ReducePlan *plan, Stmt *s, uint64_t warps)
+copy_reduce_threads(const CopyReducePlan *plan, Stmt *s, uint64_t warps)
 {
 	for (int k = 0; k < plan->nslots; k++) {
 		for (int u = 0; u < plan->threads && plan->thread_of[k] >= 0; u++) {
@@ -128,7 +128,7 @@ reduce_threads(const ReducePlan *plan, Stmt *s, uint64_t warps)
 
 /* The slot of m whose row is exactly the loaded register words of s, or -1. */
 static int
-row_of(const ReducePlan *plan, const LStmt *s)
+row_of(const CopyReducePlan *plan, const LStmt *s)
 {
 	int n = tc_nregs(s);
 	if (n != plan->ncols)
@@ -153,7 +153,7 @@ row_of(const ReducePlan *plan, const LStmt *s)
 /* Whether every tcgen05.ld of list (from index from, into nested blocks) loads exactly one row into the
    registers themselves (no staging) with a shape tcgen05.ld.red has; convert: turn each into it. */
 static bool
-each_load(const ReducePlan *plan, List *list, int from, bool convert, ApplyCtx *ctx)
+each_load(const CopyReducePlan *plan, List *list, int from, bool convert, ApplyCtx *ctx)
 {
 	static const RedType types[] = {[T_F32] = RED_F32, [T_U32] = RED_U32, [T_I32] = RED_S32};
 	for (int i = from; i < list->n; i++) {
@@ -206,7 +206,7 @@ each_load(const ReducePlan *plan, List *list, int from, bool convert, ApplyCtx *
 }
 
 bool
-reduce_use_ld_red(const ReducePlan *plan, List *out, int from, ApplyCtx *ctx)
+copy_reduce_use_ld_red(const CopyReducePlan *plan, List *out, int from, ApplyCtx *ctx)
 {
 	EType t = plan->regs->type;
 	if (!ctx->arch->ld_red || (t != T_F32 && t != T_U32 && t != T_I32) || !each_load(plan, out, from, false, ctx))
@@ -216,7 +216,7 @@ reduce_use_ld_red(const ReducePlan *plan, List *out, int from, ApplyCtx *ctx)
 }
 
 IExpr *
-reduce_value(const ReducePlan *plan, int k)
+copy_reduce_value(const CopyReducePlan *plan, int k)
 {
 	const int *row = &plan->row_slots[k * plan->ncols];
 	EType vt = value_type(plan->regs->type);
