@@ -213,7 +213,7 @@ lexer_lex(YYSTYPE *lval, Loc *lloc, Lexer *lx)
 	re2c:flags:tags = 0;
 
 	id = [A-Za-z_][A-Za-z0-9_]*;
-	part = [a-z0-9_]+ ("::" [a-z0-9_]+)*;
+	part = [a-z0-9_]+ ("::" [a-z0-9_]+)* | "NaN"; /* NaN: tcgen05.ld.red's .NaN, the one part PTX spells with capitals */
 
 	"\x00" {
 		lx->cursor = (const char *)YYCURSOR;

@@ -720,6 +720,15 @@ stmt
 		}
 	| COPY '(' viewexpr ',' viewexpr ')' ';'
 		{ $$ = mk_stmt(S_COPY, @$); $$->operands = list_of($3); list_push(&$$->operands, $5); }
+	| COPY '(' viewexpr ',' viewexpr ')' REDUCE IDENT '(' viewexpr ')' ';'
+		{
+			$$ = mk_stmt(S_COPY, @$);
+			$$->operands = list_of($3);
+			list_push(&$$->operands, $5);
+			$$->reduce_op = $8.text;
+			$$->reduce_loc = @8;
+			$$->reduce_into = $10;
+		}
 	| COPY '(' viewexpr ',' viewexpr ')' SCOPE scope ';'
 		{
 			$$ = mk_stmt(S_COPY, @$);

@@ -583,7 +583,7 @@ make_tc(Check *c, Issue *is, IExpr *addr)
 	LStmt *l = pool_alloc(sizeof *l);
 	l->kind = L_TC;
 	l->loc = c->loc;
-	l->instr = isa_instr(c->op.is_ld ? TC_LD : TC_ST);
+	l->instr = isa_instr(c->op.red ? TC_LD_RED : c->op.is_ld ? TC_LD : TC_ST);
 	l->op = c->op;
 	/* the operands in the row's order: ld r, [taddr], imm; st [taddr], imm, r */
 	for (int i = 0; i < l->instr->noperands; i++) {
@@ -600,6 +600,10 @@ make_tc(Check *c, Issue *is, IExpr *addr)
 			o->regs = pool_alloc(sizeof(RegRef) * o->nregs);
 			for (int r = 0; r < o->nregs; r++)
 				o->regs[r] = (RegRef){.tensor = c->in->reg->base, .word = is->words[r]};
+		} else if (slot->kind == IO_REG) {
+			o->nregs = 1;
+			o->regs = pool_alloc(sizeof(RegRef));
+			o->regs[0] = (RegRef){.tensor = c->in->red->base, .word = is->red_word};
 		}
 	}
 	return l;
@@ -842,6 +846,79 @@ apply_scope_warps(Stmt *s, ApplyInput *in, ApplyCtx *ctx)
 	return false;
 }
 
+/* tcgen05.ld.red's result operand: a view of a local tensor of the reduction's type, as the register
+   operand is. */
+static bool
+red_operand(Stmt *s, View *red, ApplyInput *in, const char *text)
+{
+	static const EType types[] = {[RED_F32] = T_F32, [RED_U32] = T_U32, [RED_S32] = T_I32};
+	EType want = types[in->op.red_type];
+	Loc loc = LIST_AT(s->operands, ViewExpr, 1)->loc;
+	if (red->base->kind != TK_LOCAL || red->per_thread) {
+		error(loc, "the red operand of %s must be a view of a local tensor (not a per-thread view)", text);
+		return false;
+	}
+	if (red->base->type != want || in->reg->base->type != want) {
+		error(loc, "%s reduces %s values: the register operand '%s' and the red operand '%s' must be %s, not %s and %s",
+		      text, etype_name(want), in->reg->name, red->name, etype_name(want), etype_name(in->reg->base->type),
+		      etype_name(red->base->type));
+		return false;
+	}
+	in->red = red;
+	return true;
+}
+
+/* The register word of tcgen05.ld.red's result in each issue: the red operand has the register operand's
+   shape without its last dimension, so that element (group, repeats, lane) is lane's result, which that
+   lane's thread must own, in one register word for all lanes. Reports and returns false otherwise. */
+static bool
+red_words(Stmt *s, const ApplyInput *in, ApplyIssue *issues, int nissues)
+{
+	const View *red = in->red, *reg = in->reg;
+	Loc loc = LIST_AT(s->operands, ViewExpr, 1)->loc;
+	char text[96];
+	opcode_format(&in->op, text, sizeof text);
+	bool shape = red->rank == reg->rank - 1;
+	for (int i = 0; shape && i < red->rank; i++)
+		shape = red->dims[i] == reg->dims[i];
+	if (!shape) {
+		char got[96], need[96];
+		format_list(got, sizeof got, '(', red->dims, red->rank, ')');
+		format_list(need, sizeof need, '(', reg->dims, reg->rank - 1, ')');
+		error(loc, "red operand '%s' has shape %s, but %s needs %s: the register operand's shape without its last "
+		           "dimension, one element per thread and instruction", red->name, got, text, need);
+		return false;
+	}
+	const Layout *l = red->base->layout;
+	int nwarp = __builtin_popcountll(in->warps), repeats = nissues / nwarp;
+	for (int k = 0; k < nissues; k++) {
+		ApplyIssue *is = &issues[k];
+		int gi = in->scope == SCOPE_CTA ? is->warp : is->warp % 4;
+		int prefix = (in->group ? gi * repeats : 0) + is->repeat;
+		for (int lane = 0; lane < 32; lane++) {
+			int flat = prefix * 32 + lane, e = red->map[flat], thread = is->warp * 32 + lane;
+			const int32_t *place = LAYOUT_PLACE(l, e, 0);
+			int slot = l->nrep == 1 ? (layout_place_owned_by(l, place, thread) ? place[AX_M] : -1)
+			                        : layout_slot_in_thread(l, e, thread);
+			char where[96];
+			format_coords(where, sizeof where, red->rank, red->dims, flat);
+			if (slot < 0) {
+				error(loc, "element %s of red operand '%s' is not in thread %d (lane %d of warp %d), which computes it "
+				           "with %s", where, red->name, thread, lane, is->warp, text);
+				return false;
+			}
+			if (lane && slot != is->red_word) {
+				error(loc, "element %s of red operand '%s' is register word %d of thread %d, but lane 0 of warp %d "
+				           "has its result in word %d; one instruction register is one word in every lane", where,
+				      red->name, slot, thread, is->warp, is->red_word);
+				return false;
+			}
+			is->red_word = slot;
+		}
+	}
+	return true;
+}
+
 /* Everything an apply states, from its statement: the opcode, its named arguments, the operands'
    kinds and types and the warps of its scope. Reports and returns false on a mistake; whether the
    operands fit the image is apply_match's question. */
@@ -866,6 +943,11 @@ setup(Stmt *s, View **ops, int nops, ApplyCtx *ctx, ApplyInput *in, Loc *imm_loc
 		}
 	}
 	opcode_format(&in->op, text, sizeof text);
+	if (in->op.red && !ctx->arch->ld_red) {
+		error(s->opcode_loc, "%s is not on -arch=%s: it needs %s", isa_name(TC_LD_RED, 0), ctx->arch->name,
+		      arch_list_ld_red());
+		return false;
+	}
 	in->scope = s->scope;
 	in->guard = s->scope_arg && s->scope != SCOPE_CTA;
 	for (int i = 0; i < s->named.n; i++) {
@@ -889,17 +971,19 @@ setup(Stmt *s, View **ops, int nops, ApplyCtx *ctx, ApplyInput *in, Loc *imm_loc
 		in->imm = (uint32_t)v;
 		*imm_loc = na->value->loc;
 	}
-	int ntmem = in->op.shape == SH_16X32BX2 ? 2 : 1;
-	if (nops != 1 + ntmem) {
-		error(s->loc, "%s takes %d operands (%s), not %d", text, 1 + ntmem,
-		      ntmem == 2 ? (in->op.is_ld ? "registers, tmem_low, tmem_high" : "tmem_low, tmem_high, registers")
-		                 : (in->op.is_ld ? "registers, tmem" : "tmem, registers"),
-		      nops);
+	int ntmem = in->op.shape == SH_16X32BX2 ? 2 : 1, nred = in->op.red ? 1 : 0;
+	if (nops != 1 + nred + ntmem) {
+		const char *names = ntmem == 2 ? (in->op.is_ld ? "registers, tmem_low, tmem_high" : "tmem_low, tmem_high, registers")
+		                               : (in->op.is_ld ? "registers, tmem" : "tmem, registers");
+		error(s->loc, "%s takes %d operands (%s), not %d", text, 1 + nred + ntmem,
+		      nred ? pool_printf("registers, red, %s", strchr(names, ',') + 2) : names, nops);
 		return false;
 	}
 	int reg_at = in->op.is_ld ? 0 : ntmem;
-	int tm_at = in->op.is_ld ? 1 : 0;
+	int tm_at = in->op.is_ld ? 1 + nred : 0;
 	in->reg = ops[reg_at];
+	if (nred && !red_operand(s, ops[1], in, text))
+		return false;
 	for (int k = 0; k < ntmem; k++)
 		in->tmem[k] = ops[tm_at + k];
 	if (in->reg->base->kind != TK_LOCAL || in->reg->per_thread) {
@@ -1114,8 +1198,14 @@ emit_issues(Check *c, Issue *issues, int nwarp, ApplyCtx *ctx, List *out)
 	for (int w = 1; w < nwarp && shared; w++)
 		for (int p = 0; p < c->repeats && shared; p++)
 			shared = memcmp(issues[w * c->repeats + p].words, issues[p].words, sizeof(int) * nregs) == 0;
+	/* ld.red's result is not staged: where its word differs between warps, each warp has its own instruction */
+	bool red_same = true;
+	for (int w = 1; w < nwarp && in->red; w++)
+		for (int p = 0; p < c->repeats; p++)
+			red_same = red_same && issues[w * c->repeats + p].red_word == issues[p].red_word;
+	shared = shared && red_same;
 	/* a load can stage only when lower.c can put the copies right after its wait for loads */
-	bool stage = !shared && nwarp > 1 && (!c->op.is_ld || ctx->can_defer);
+	bool stage = !shared && nwarp > 1 && (!c->op.is_ld || ctx->can_defer) && red_same;
 	List *body = out;
 	LStmt *first = NULL;
 	IExpr *guard = apply_scope_guard(in, ctx, issues[0].warp);
@@ -1304,6 +1394,11 @@ apply_emit(const ApplyInput *in, ApplyIssue *issues, int nissues, uint32_t imm, 
 			}
 			named[word]->warps |= 1ull << issues[k].warp;
 		}
+		if (in->red) {
+			RegRef *ref = pool_alloc(sizeof *ref);
+			*ref = (RegRef){.tensor = in->red->base, .word = issues[k].red_word, .warps = 1ull << issues[k].warp};
+			list_push(&ctx->regs, ref);
+		}
 	}
 }
 
@@ -1368,7 +1463,8 @@ apply_lower(Stmt *s, View **ops, int nops, ApplyCtx *ctx, List *out)
 	uint64_t hash[3];
 	for (int j = 0; j < nops && j < 3; j++)
 		hash[j] = view_hash(ops[j]);
-	ApplyMemo *memo = nops <= 3 ? memo_find(ctx->kernel, &in, ops, nops, hash) : NULL;
+	/* ld.red's operands (with its result) are not a plain load's: no memo */
+	ApplyMemo *memo = nops <= 3 && !in.red ? memo_find(ctx->kernel, &in, ops, nops, hash) : NULL;
 	if (!memo) {
 		Issue *issues;
 		int nissues;
@@ -1378,6 +1474,8 @@ apply_lower(Stmt *s, View **ops, int nops, ApplyCtx *ctx, List *out)
 			apply_report(&in, &mm, s->loc, imm_loc, false);
 			return false;
 		}
+		if (in.red && !red_words(s, &in, issues, nissues))
+			return false;
 		memo = pool_alloc(sizeof *memo);
 		memo->op = in.op;
 		memo->scope = in.scope;
@@ -1392,7 +1490,7 @@ apply_lower(Stmt *s, View **ops, int nops, ApplyCtx *ctx, List *out)
 		}
 		memo->issues = issues;
 		memo->nissues = nissues;
-		if (nops <= 3) {
+		if (nops <= 3 && !in.red) {
 			list_push(&ctx->kernel->apply_memo, memo);
 			ApplyMemo **b = memo_bucket(ctx->kernel, hash, nops);
 			memo->kernel = ctx->kernel;

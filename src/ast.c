@@ -442,6 +442,13 @@ dump_stmt(FILE *out, Stmt *s, int indent)
 			dump_expr(out, s->scope_arg);
 			fputc(')', out);
 		}
+		if (s->reduce_into) {
+			fprintf(out, " (reduce %s", s->reduce_op);
+			at(out, s->reduce_loc);
+			fputc(' ', out);
+			dump_view(out, s->reduce_into);
+			fputc(')', out);
+		}
 		break;
 	case S_CALL:
 		fprintf(out, " %s", s->name);

@@ -268,7 +268,7 @@ candidates(Search *s, Candidate *out)
 	for (int sh = 0; sh < SH_COUNT; sh++) {
 		for (int pack = 0; pack <= (s->half == 2); pack++) {
 			for (int xn = 1; xn <= shape_max_n((Shape)sh); xn *= 2) {
-				Opcode op = {s->is_ld, (Shape)sh, xn, pack != 0};
+				Opcode op = {.is_ld = s->is_ld, .shape = (Shape)sh, .n = xn, .pack = pack != 0};
 				int regs = opcode_regs(&op);
 				if (regs > s->words || s->words % regs)
 					continue;
@@ -283,7 +283,7 @@ candidates(Search *s, Candidate *out)
 		if (sh == SH_16X32BX2) /* its instructions take their atoms in pairs */
 			continue;
 		for (int pack = 0; pack <= (s->half == 2); pack++) {
-			Opcode op = {s->is_ld, (Shape)sh, 1, pack != 0};
+			Opcode op = {.is_ld = s->is_ld, .shape = (Shape)sh, .n = 1, .pack = pack != 0};
 			int regs = opcode_regs(&op), max = shape_max_n((Shape)sh);
 			if (s->words % regs)
 				continue;

@@ -814,7 +814,7 @@ stmt_cmp(const void *pa, const void *pb)
 }
 
 static int
-draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
+draw_file_line(const char *path, int line, List *include_dirs, const Arch *arch, Buf *svg)
 {
 	int file = source_count();
 	List items = {0};
@@ -858,7 +858,7 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 	want.line = line;
 	want.n = 0;
 	scratch_hold(true); /* the apply's views are drawn after lowering */
-	pipeline_lower(&items, path, &(LowerOptions){.observer = &(LowerObserver){draw_apply, draw_copy, draw_shared_tile}});
+	pipeline_lower(&items, path, &(LowerOptions){.observer = &(LowerObserver){draw_apply, draw_copy, draw_shared_tile}, .arch = arch});
 	want.active = false;
 	for (int i = 0; i < found.n; i++) {
 		const Drawn *d = drawn_of(stmts[i]);
@@ -881,7 +881,7 @@ draw_file_line(const char *path, int line, List *include_dirs, Buf *svg)
 }
 
 int
-draw_command(const char *what, List *include_dirs, Buf *svg)
+draw_command(const char *what, List *include_dirs, const Arch *arch, Buf *svg)
 {
 	CpForm form;
 	int status;
@@ -914,5 +914,5 @@ draw_command(const char *what, List *include_dirs, Buf *svg)
 		      "not '%s' (see tilec --help)", isa_name(TC_LD, 0), isa_name(TC_ST, 0), what);
 		return 2;
 	}
-	return draw_file_line(pool_strndup(what, (size_t)(colon - what)), (int)line, include_dirs, svg);
+	return draw_file_line(pool_strndup(what, (size_t)(colon - what)), (int)line, include_dirs, arch, svg);
 }

@@ -737,7 +737,7 @@ compile(Options *opt)
 	List items = {0};
 	if (!pipeline_read(opt->input, &opt->include_dirs, &items, &deps))
 		return 1;
-	Program *prog = pipeline_lower(&items, base_name(source_path(0)), &(LowerOptions){.fast_math = opt->fast_math});
+	Program *prog = pipeline_lower(&items, base_name(source_path(0)), &(LowerOptions){.fast_math = opt->fast_math, .arch = arch_find(opt->arch)});
 	if (!prog || error_count)
 		return 1;
 	if (!output)
@@ -789,7 +789,7 @@ driver_main(int argc, char **argv)
 	int rc = parse_args(argc, argv, &opt, &done);
 	if (rc == 0 && done < 0 && opt.draw) {
 		Buf svg = {0};
-		rc = draw_command(opt.draw, &opt.include_dirs, &svg);
+		rc = draw_command(opt.draw, &opt.include_dirs, arch_find(opt.arch), &svg);
 		if (rc == 0)
 			rc = write_output(opt.output, svg.data, svg.len);
 		buf_free(&svg);

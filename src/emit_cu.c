@@ -660,7 +660,7 @@ tc_constraints(const LStmt *s, bool vector)
 				continue;
 			buf_puts(E.out, first ? "" : ",");
 			first = false;
-			if (o->slot->kind == IO_REG_VECTOR) {
+			if (o->slot->kind == IO_REG_VECTOR || o->slot->kind == IO_REG) {
 				reg_constraints(o, o->slot->written ? "=r" : "r");
 			} else if (vector) {
 				buf_puts(E.out, "\"r\"(");
@@ -706,6 +706,11 @@ tc(const LStmt *s)
 			if (o->slot->written)
 				for (int r = 0; r < o->nregs; r++)
 					list_push(&E.pending, &o->regs[r]);
+			break;
+		case IO_REG:
+			reg_operands(o, n++);
+			if (o->slot->written)
+				list_push(&E.pending, &o->regs[0]);
 			break;
 		case IO_SHARED_SLOT:
 		case IO_TMEM_ADDR:

@@ -198,6 +198,7 @@ emu_operands(CuWriter *w, const LStmt *s)
 			o = s->ops[k].slot == slot ? &s->ops[k] : NULL;
 		switch (slot->kind) {
 		case IO_REG_VECTOR:
+		case IO_REG:
 			continue;
 		case IO_SHARED_SLOT:
 			buf_printf(out, ", &%s[", o->addr->tensor->cname);
@@ -220,6 +221,28 @@ emu_operands(CuWriter *w, const LStmt *s)
 	}
 }
 
+/* tcgen05.ld.red's result from the words it loaded (tl_r): tl_emu_ld_red, written into the programs that
+   use it only (emu_ld_red_source), then the result's pending bit and, for tilec run, its shadow: written
+   where every loaded word was (the first one that was not, otherwise). */
+static void
+emu_red(CuWriter *w, const LStmt *s, const RegRef *red, int nregs)
+{
+	Buf *out = w->out;
+	const Tensor *t = red->tensor;
+	cu_line_start(w);
+	buf_printf(out, "%s[%d] = tl_emu_ld_red(tl_r, %d, %d, %d, %d, %d);\n", t->cname, red->word, nregs,
+	           s->op.red == RED_MAX, (int)s->op.red_type, s->op.red_abs, s->op.red_nan);
+	if (w->opt->poison) {
+		cu_line_start(w);
+		buf_printf(out, "tl_ok_%s[%d] = tl_emu_parts(tl_hw[0], 1);\n", t->cname, red->word);
+		cu_line_start(w);
+		buf_printf(out, "for (int tl_k = 1; tl_k < %d; tl_k++) if ((tl_ok_%s[%d] & 1u) == 1u) tl_ok_%s[%d] = "
+		                "tl_emu_parts(tl_hw[tl_k], 1);\n", nregs, t->cname, red->word, t->cname, red->word);
+	}
+	cu_line_start(w);
+	buf_printf(out, "tl_pend_%s[%d] |= 0x%xu;\n", t->cname, red->word / 32, 1u << (red->word % 32));
+}
+
 /* A tcgen05.ld or tcgen05.st: the registers through tl_r, the access through the image table. */
 static void
 emu_access(CuWriter *w, const LStmt *s, const char *at)
@@ -228,8 +251,9 @@ emu_access(CuWriter *w, const LStmt *s, const char *at)
 	Buf *out = w->out;
 	opcode_format(&s->op, text, sizeof text);
 	const char *img = image_name(&s->op);
-	bool ld = s->instr->kind == TC_LD;
+	bool ld = tc_loads(s);
 	const LOperand *v = tc_operand(s, IO_REG_VECTOR);
+	const LOperand *red = tc_operand(s, IO_REG);
 	buf_printf(out, "{\n");
 	w->indent++;
 	cu_line_start(w);
@@ -270,6 +294,8 @@ emu_access(CuWriter *w, const LStmt *s, const char *at)
 			buf_printf(out, "tl_ok_%s[%d] = tl_emu_parts(tl_hw[%d], %d);%s", v->regs[r].tensor->cname, v->regs[r].word,
 			           r, per_word(v->regs[r].tensor), r + 1 == v->nregs || r % 4 == 3 ? "\n" : " ");
 		}
+		if (red)
+			emu_red(w, s, red->regs, v->nregs);
 		/* the pending bits of the loaded words, a mask per 32 words */
 		const Tensor *t = v->regs[0].tensor;
 		for (int k = 0; k < (t->words + 31) / 32; k++) {
@@ -326,6 +352,7 @@ emu_tc(CuWriter *w, const LStmt *s)
 		buf_printf(out, "// %s: nothing to emulate\n", isa_name(kind, 0));
 		return;
 	case TC_LD:
+	case TC_LD_RED:
 	case TC_ST:
 		emu_access(w, s, at);
 		return;
@@ -343,8 +370,11 @@ collect_ld_tensors(List *list)
 {
 	for (int i = 0; i < list->n; i++) {
 		LStmt *s = LIST_AT(*list, LStmt, i);
-		if (s->kind == L_TC && s->instr->kind == TC_LD && tc_nregs(s) > 0 && !is_ld_tensor(tc_reg(s, 0)->tensor))
+		if (tc_loads(s) && tc_nregs(s) > 0 && !is_ld_tensor(tc_reg(s, 0)->tensor))
 			list_push(&M.ld_tensors, tc_reg(s, 0)->tensor);
+		const LOperand *red = s->kind == L_TC ? tc_operand(s, IO_REG) : NULL;
+		if (red && !is_ld_tensor(red->regs[0].tensor))
+			list_push(&M.ld_tensors, red->regs[0].tensor);
 		collect_ld_tensors(&s->body);
 		collect_ld_tensors(&s->els);
 	}
@@ -565,6 +595,54 @@ static const char emu_collectives[] =
 	"static inline unsigned __reduce_min_sync(unsigned m, unsigned v) { (void)m; return tl_cpu_redux(v, 2, false); }\n"
 	"static inline int __reduce_min_sync(unsigned m, int v) { (void)m; return (int)tl_cpu_redux((unsigned)v, 2, true); }\n"
 	"#endif\n\n";
+/* tcgen05.ld.red's reduction (TCGEN05.md section 13), written after the emulator into the programs
+   that use it only. Floats: .abs reduces |x|; without .NaN a NaN is left out (all NaN: the canonical
+   NaN), with .NaN any NaN gives the canonical NaN 0x7fffffff; -0.0 counts as less than +0.0, as PTX's
+   min and max order them. */
+static const char emu_ld_red_source[] =
+	"// The reducing load: each thread's min (is_max 0) or max of the n words it loaded; type 0 f32, 1 u32, 2 s32.\n"
+	"TL_EMU_INLINE unsigned\n"
+	"tl_emu_ld_red(const unsigned *r, int n, int is_max, int type, int abs_, int nan_)\n"
+	"{\n"
+	"\tunsigned best = 0;\n"
+	"\tint have = 0, saw_nan = 0;\n"
+	"\tfor (int k = 0; k < n; k++) {\n"
+	"\t\tunsigned v = r[k];\n"
+	"\t\tif (type == 1 || type == 2) {\n"
+	"\t\t\tint less = type == 1 ? v < best : (int)v < (int)best;\n"
+	"\t\t\tif (!have || (is_max ? !less && v != best : less))\n"
+	"\t\t\t\tbest = v;\n"
+	"\t\t\thave = 1;\n"
+	"\t\t\tcontinue;\n"
+	"\t\t}\n"
+	"\t\tif (abs_)\n"
+	"\t\t\tv &= 0x7fffffffu;\n"
+	"\t\tif ((v & 0x7fffffffu) > 0x7f800000u) {\n"
+	"\t\t\tsaw_nan = 1;\n"
+	"\t\t\tcontinue;\n"
+	"\t\t}\n"
+	"\t\t// the order of floats on their bits: negative ones reversed, -0.0 just below +0.0\n"
+	"\t\tunsigned key = v & 0x80000000u ? ~v : v | 0x80000000u;\n"
+	"\t\tunsigned kb = best & 0x80000000u ? ~best : best | 0x80000000u;\n"
+	"\t\tif (!have || (is_max ? key > kb : key < kb))\n"
+	"\t\t\tbest = v;\n"
+	"\t\thave = 1;\n"
+	"\t}\n"
+	"\tif (type == 0 && ((saw_nan && nan_) || !have))\n"
+	"\t\treturn 0x7fffffffu;\n"
+	"\treturn best;\n"
+	"}\n\n";
+
+static bool
+has_ld_red(const List *stmts)
+{
+	for (int i = 0; i < stmts->n; i++) {
+		const LStmt *s = LIST_AT(*stmts, LStmt, i);
+		if ((s->kind == L_TC && s->instr->kind == TC_LD_RED) || has_ld_red(&s->body) || has_ld_red(&s->els))
+			return true;
+	}
+	return false;
+}
 
 static bool
 has_stmt(const List *stmts, LKind kind)
@@ -646,6 +724,13 @@ emu_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out)
 		buf_puts(out, emu_mbarriers);
 	if (w->collectives)
 		buf_puts(out, emu_collectives);
+	bool ld_red = false;
+	for (int i = 0; i < p->kernels.n; i++)
+		ld_red = ld_red || has_ld_red(&LIST_AT(p->kernels, KernelIR, i)->body);
+	for (int i = 0; i < p->devices.n; i++)
+		ld_red = ld_red || has_ld_red(&LIST_AT(p->devices, KernelIR, i)->body);
+	if (ld_red)
+		buf_puts(out, emu_ld_red_source);
 	image_tables(w, out);
 }
 

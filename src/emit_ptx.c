@@ -2003,7 +2003,7 @@ same_words(const LStmt *a, const LStmt *b)
 static bool
 keeps_address(const LStmt *a, const LStmt *b)
 {
-	return b->kind == L_TC && (b->instr->kind == TC_LD || b->instr->kind == TC_ST) && ie_equal(tc_addr(a), tc_addr(b)) &&
+	return tc_accesses(b) && ie_equal(tc_addr(a), tc_addr(b)) &&
 	       !same_words(a, b);
 }
 
@@ -2032,7 +2032,7 @@ thread_addresses(const List *list)
 	const LStmt *prev = NULL;
 	for (int i = 0; i < list->n; i++) {
 		const LStmt *s = LIST_AT(*list, LStmt, i);
-		if (s->kind == L_TC && (s->instr->kind == TC_LD || s->instr->kind == TC_ST)) {
+		if (tc_accesses(s)) {
 			n += ie_per_thread(tc_addr(s)) && !(prev && keeps_address(prev, s));
 			prev = s;
 		} else if (!(s->kind == L_TC && (s->instr->kind == TC_WAIT_LD || s->instr->kind == TC_WAIT_ST))) {
@@ -2049,7 +2049,7 @@ has_ld(const List *list)
 {
 	for (int i = 0; i < list->n; i++) {
 		const LStmt *s = LIST_AT(*list, LStmt, i);
-		if ((s->kind == L_TC && s->instr->kind == TC_LD) || has_ld(&s->body) || has_ld(&s->els))
+		if (tc_loads(s) || has_ld(&s->body) || has_ld(&s->els))
 			return true;
 	}
 	return false;
@@ -2061,7 +2061,7 @@ nested_access(const List *list, bool nested)
 {
 	for (int i = 0; i < list->n; i++) {
 		const LStmt *s = LIST_AT(*list, LStmt, i);
-		if (s->kind == L_TC && (s->instr->kind == TC_LD || s->instr->kind == TC_ST) && nested)
+		if (tc_accesses(s) && nested)
 			return true;
 		bool inner = nested || s->kind == L_IF || s->kind == L_FOR;
 		if (nested_access(&s->body, inner) || nested_access(&s->els, inner))
@@ -2085,6 +2085,9 @@ tc_instr(const LStmt *s, Opnd addr)
 		switch (o->slot->kind) {
 		case IO_REG_VECTOR:
 			reg_list(o);
+			break;
+		case IO_REG:
+			rec_op((Opnd){O_WORD, o->regs[0].word, 0, o->regs[0].tensor, true});
 			break;
 		case IO_SHARED_SLOT:
 		case IO_TMEM_ADDR:
@@ -2165,7 +2168,7 @@ tc(const LStmt *s)
 {
 	TcKind kind = s->instr->kind;
 	Opnd addr = imm(0);
-	if (kind != TC_LD && kind != TC_ST) {
+	if (!tc_accesses(s)) {
 		if (tc_addr(s)) {
 			P.in_tc = tc_operand(s, IO_TMEM_ADDR) != NULL;
 			P.dealloc = kind == TC_DEALLOC;
@@ -2189,7 +2192,7 @@ tc(const LStmt *s)
 		P.tc_prev = s;
 		P.tc_prev_addr = addr;
 		P.tc_waited = false;
-		if (kind == TC_LD && tc_nregs(s) >= 128)
+		if (tc_loads(s) && tc_nregs(s) >= 128)
 			/* kept across a load of 128 registers, the slot took one of theirs (k2_axpby_x128: 16 bytes
 			   of spills; none with the slot read again after it) */
 			for (int i = 0; i < P.nslots; i++)
@@ -2736,7 +2739,7 @@ stmts(const List *list)
 {
 	for (int i = 0; i < list->n; i++) {
 		const LStmt *s = LIST_AT(*list, LStmt, i);
-		bool tc_step = s->kind == L_TC && (s->instr->kind == TC_LD || s->instr->kind == TC_ST);
+		bool tc_step = tc_accesses(s);
 		if (s->kind == L_TC && (s->instr->kind == TC_WAIT_LD || s->instr->kind == TC_WAIT_ST)) {
 			P.tc_waited = true;
 			const LStmt *next = i + 1 < list->n ? LIST_AT(*list, LStmt, i + 1) : NULL;

@@ -233,7 +233,7 @@ tc_use_of(const List *stmts, uint64_t cur, const KernelIR *k, TcUse *u)
 		const LStmt *s = LIST_AT(*stmts, LStmt, i);
 		switch (s->kind) {
 		case L_TC:
-			if (s->instr->kind == TC_LD)
+			if (tc_loads(s))
 				u->ld |= cur;
 			else if (s->instr->kind == TC_ST)
 				u->st |= cur;

@@ -1005,6 +1005,9 @@ tc(IrWriter *w, const LStmt *s)
 		case IO_REG_VECTOR:
 			words(w, o);
 			break;
+		case IO_REG:
+			buf_printf(w->out, "%s.word[%d]", o->regs[0].tensor->cname, o->regs[0].word);
+			break;
 		case IO_SHARED_SLOT:
 		case IO_TMEM_ADDR:
 			expr_top(w, o->addr);

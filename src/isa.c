@@ -25,6 +25,7 @@
 #define OPND(kind, bracketed) {kind, bracketed, false, false}
 #define SPLIT_IMM {IO_IMM, false, true, false}
 #define WRITTEN_REGS {IO_REG_VECTOR, false, false, true}
+#define WRITTEN_REG {IO_REG, false, false, true}
 static const IsaInstr instrs[] = {
 	{TC_ALLOC, "alloc", ISA_STATEMENT, 4, {CTA_GROUP, SYNC_ALIGNED, Q(IQ_WORD, "shared::cta"), Q(IQ_WORD, "b32")},
 	 2, {OPND(IO_SHARED_SLOT, true), OPND(IO_NCOLS, false)}, true, COMPLETES_AT_ONCE,
@@ -79,6 +80,12 @@ static const IsaInstr instrs[] = {
 	 "arrives at the cluster barrier, releasing the thread's memory operations"},
 	{TC_CLUSTER_WAIT, "cluster.wait.acquire", ISA_SYNC, 0, {{0}}, 0, {{0}}, false, COMPLETES_AT_ONCE, 0,
 	 "waits until every thread of the cluster has arrived"},
+	/* TCGEN05.md section 13: ld's image, and each thread's min or max of the values it loaded in redval */
+	{TC_LD_RED, "ld.red", ISA_APPLY, 7,
+	 {SYNC_ALIGNED, Q(IQ_SHAPE, NULL), Q(IQ_NUM, NULL), Q(IQ_RED_OP, "min|max"), Q(IQ_RED_ABS, "abs"),
+	  Q(IQ_RED_NAN, "NaN"), Q(IQ_RED_TYPE, "f32|u32|s32")},
+	 4, {WRITTEN_REGS, WRITTEN_REG, OPND(IO_TMEM_ADDR, true), SPLIT_IMM}, false, COMPLETES_AT_WAIT_LD,
+	 0, "loads TMEM cells as tcgen05.ld does, and each thread's min or max of them into one more register"},
 };
 #undef Q
 #undef SYNC_ALIGNED
@@ -88,14 +95,16 @@ static const IsaInstr instrs[] = {
 #undef OPND
 #undef SPLIT_IMM
 #undef WRITTEN_REGS
+#undef WRITTEN_REG
 
 /* The lowest PTX ISA version that ptxas (CUDA 13.0) accepts for each target with every tcgen05
  * instruction tilec emits: tcgen05 needs 8.6; the f variants of sm_100 and both of sm_103 need 8.8;
  * sm_110 needs 9.0 (each checked with `ptxas -arch=...` on the lower versions, which it rejects).
+ * tcgen05.ld.red: sm_103a/f and sm_110a/f (TCGEN05.md section 13; ptxas rejects it for sm_100a/f).
  * The first row is the default. */
 static const Arch archs[] = {
-	{"sm_100a", "8.6"}, {"sm_100f", "8.8"}, {"sm_103a", "8.8"},
-	{"sm_103f", "8.8"}, {"sm_110a", "9.0"}, {"sm_110f", "9.0"},
+	{"sm_100a", "8.6", false}, {"sm_100f", "8.8", false}, {"sm_103a", "8.8", true},
+	{"sm_103f", "8.8", true},  {"sm_110a", "9.0", true},  {"sm_110f", "9.0", true},
 };
 
 int isa_count(void) { return (int)(sizeof instrs / sizeof instrs[0]); }
@@ -177,6 +186,19 @@ spell(Buf *b, const IsaInstr *in, int cta_group, const Opcode *op, const CpForm 
 		case IQ_CTA_GROUP:
 			if (cta_group)
 				put_alternative(b, q->values, cta_group - 1);
+			break;
+		case IQ_RED_OP:
+		case IQ_RED_ABS:
+		case IQ_RED_NAN:
+		case IQ_RED_TYPE:
+			if (!op)
+				fatal("the spelling of tcgen05.%s needs its reduction", in->name);
+			if (q->kind == IQ_RED_OP)
+				put_alternative(b, q->values, op->red == RED_MAX);
+			else if (q->kind == IQ_RED_TYPE)
+				put_alternative(b, q->values, (int)op->red_type);
+			else if (q->kind == IQ_RED_ABS ? op->red_abs : op->red_nan)
+				buf_printf(b, ".%s", q->values);
 			break;
 		case IQ_SHAPE:
 		case IQ_NUM:
@@ -319,6 +341,18 @@ isa_known(void)
 	return r;
 }
 
+bool
+tc_loads(const LStmt *s)
+{
+	return s->kind == L_TC && s->instr->completes == COMPLETES_AT_WAIT_LD;
+}
+
+bool
+tc_accesses(const LStmt *s)
+{
+	return s->kind == L_TC && s->instr->use == ISA_APPLY;
+}
+
 const char *
 isa_name(TcKind kind, int cta_group)
 {
@@ -346,6 +380,21 @@ arch_find(const char *name)
 		if (strcmp(name, archs[i].name) == 0)
 			return &archs[i];
 	return NULL;
+}
+
+const char *
+arch_list_ld_red(void)
+{
+	Buf b = {0};
+	int n = 0, count = 0;
+	for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++)
+		count += archs[i].ld_red;
+	for (size_t i = 0; i < sizeof archs / sizeof archs[0]; i++)
+		if (archs[i].ld_red)
+			buf_printf(&b, "%s%s", n++ == 0 ? "" : n == count ? " or " : ", ", archs[i].name);
+	const char *r = pool_strdup(b.data);
+	buf_free(&b);
+	return r;
 }
 
 const Arch *
@@ -574,6 +623,57 @@ split_dots(const char *text, Part *parts)
 	}
 }
 
+/* The reduction of tcgen05.ld.red after its .xN, parts[i..np), as the row's slots spell it:
+   min|max, then .abs and .NaN (each at most once, in that order, .f32 only), then the type. */
+static bool
+parse_red(const Part *parts, int i, int np, Opcode *op, Opcode *out, char *why, size_t whylen)
+{
+	const IsaInstr *in = isa_instr(TC_LD_RED);
+	const char *verb = isa_name(TC_LD_RED, 0);
+	char q[QUOTE + 8];
+	if (op->n < 2)
+		return fail(why, whylen, "%s needs .x2 or more: each thread reduces over the columns it loads", verb);
+	int at = i;
+	for (int k = 0; k < 2 && i < np && op->red == RED_NONE; k++) {
+		Buf alt = {0};
+		put_alternative(&alt, qual_slot(in, IQ_RED_OP)->values, k);
+		if (part_is(parts[i], alt.data + 1)) {
+			op->red = k ? RED_MAX : RED_MIN;
+			i++;
+		}
+		buf_free(&alt);
+	}
+	if (op->red != RED_NONE && i < np && part_is(parts[i], qual_slot(in, IQ_RED_ABS)->values)) {
+		op->red_abs = true;
+		i++;
+	}
+	if (op->red != RED_NONE && i < np && part_is(parts[i], qual_slot(in, IQ_RED_NAN)->values)) {
+		op->red_nan = true;
+		i++;
+	}
+	bool typed = false;
+	for (int k = 0; k < 3 && i < np && op->red != RED_NONE && !typed; k++) {
+		Buf alt = {0};
+		put_alternative(&alt, qual_slot(in, IQ_RED_TYPE)->values, k);
+		typed = part_is(parts[i], alt.data + 1);
+		buf_free(&alt);
+		op->red_type = (RedType)k;
+	}
+	bool float_only = (op->red_abs || op->red_nan) && op->red_type != RED_F32;
+	if (!typed || float_only || i + 1 != np) {
+		int bad = !typed ? i : float_only ? at + 1 : i + 1;
+		if (bad >= np)
+			strcpy(q, "the end");
+		else
+			snprintf(q, sizeof q, "'.%.*s'", parts[bad].len > QUOTE ? QUOTE : parts[bad].len, parts[bad].s);
+		return fail(why, whylen, "%s.x%d must go on with .min or .max, then .f32 (after .abs, .NaN or both), .u32 or "
+		            ".s32; found %s", verb, op->n, q);
+	}
+	if (out)
+		*out = *op;
+	return true;
+}
+
 bool
 opcode_parse(const char *text, Opcode *out, char *why, size_t whylen)
 {
@@ -594,25 +694,31 @@ opcode_parse(const char *text, Opcode *out, char *why, size_t whylen)
 		return fail(why, whylen, "'%s' is not a load or store: apply takes tcgen05.ld.sync.aligned.SHAPE.xN[.pack::16b].b32"
 		            " or tcgen05.st.sync.aligned.SHAPE.xN[.unpack::16b].b32", show(whole, q));
 	Opcode op = {.is_ld = part_is(parts[1], "ld")};
-	const char *verb = op.is_ld ? "tcgen05.ld" : "tcgen05.st";
-	if (np < 4 || !part_is(parts[2], "sync") || !part_is(parts[3], "aligned"))
-		return fail(why, whylen, "%s needs .sync.aligned right after '%s'", verb, op.is_ld ? "ld" : "st");
-	if (np < 5)
+	/* tcgen05.ld.red: every part after "red" one place further on */
+	const char *red_word = strchr(isa_instr(TC_LD_RED)->name, '.') + 1;
+	int b = op.is_ld && np > 2 && part_is(parts[2], red_word) ? 1 : 0;
+	const char *verb = b ? isa_name(TC_LD_RED, 0) : op.is_ld ? "tcgen05.ld" : "tcgen05.st";
+	if (np < 4 + b || !part_is(parts[2 + b], "sync") || !part_is(parts[3 + b], "aligned"))
+		return fail(why, whylen, "%s needs .sync.aligned right after '%s'", verb, verb + strlen("tcgen05."));
+	if (np < 5 + b)
 		return fail(why, whylen, "%s.sync.aligned needs a shape: %s", verb, shapes_text);
 
 	int s = 0;
-	while (s < SH_COUNT && !part_is(parts[4], shapes[s].name))
+	while (s < SH_COUNT && !part_is(parts[4 + b], shapes[s].name))
 		s++;
 	if (s == SH_COUNT)
-		return fail(why, whylen, "unknown shape '%s'; the shapes are %s", show(parts[4], q), shapes_text);
+		return fail(why, whylen, "unknown shape '%s'; the shapes are %s", show(parts[4 + b], q), shapes_text);
 	op.shape = (Shape)s;
 	const struct ShapeInfo *info = &shapes[s];
+	if (b && s != SH_32X32B && s != SH_16X32BX2)
+		return fail(why, whylen, "%s takes the shapes %s and %s, not %s", verb, shapes[SH_32X32B].name,
+		            shapes[SH_16X32BX2].name, info->name);
 
 	char legal[256];
 	legal_n_list(info, legal, sizeof legal);
-	if (np < 6)
+	if (np < 6 + b)
 		return fail(why, whylen, "%s needs a repetition .xN after %s; legal: %s", verb, info->name, legal);
-	Part xn = parts[5];
+	Part xn = parts[5 + b];
 	long n = -1;
 	/* Digits only, no sign, no leading zero, at most 9 of them: anything else is not a legal N. */
 	if (xn.len >= 2 && xn.len <= 10 && xn.s[0] == 'x' && xn.s[1] != '0') {
@@ -626,6 +732,8 @@ opcode_parse(const char *text, Opcode *out, char *why, size_t whylen)
 		return fail(why, whylen, "expected a repetition .xN after %s, found '.%s'; legal: %s", info->name, show(xn, q), legal);
 	}
 	op.n = (int)n;
+	if (b)
+		return parse_red(parts, 6 + b, np, &op, out, why, whylen);
 
 	int i = 6;
 	if (i < np && (part_is(parts[i], pack_name(true)) || part_is(parts[i], pack_name(false)))) {
@@ -658,7 +766,7 @@ void
 opcode_format(const Opcode *op, char *buf, size_t len)
 {
 	Buf b = {0};
-	spell(&b, ld_st(op->is_ld), 0, op, NULL);
+	spell(&b, op->red ? isa_instr(TC_LD_RED) : ld_st(op->is_ld), 0, op, NULL);
 	snprintf(buf, len, "%s", b.data);
 	buf_free(&b);
 }

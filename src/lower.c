@@ -22,6 +22,7 @@ typedef struct FileWalk {
 	int names_devices;      /* how many device functions were declared then */
 	const LowerObserver *observer; /* --draw's, or NULL */
 	bool unchecked_waits;          /* tilec run --unchecked-waits */
+	const Arch *arch;              /* -arch */
 } FileWalk;
 
 typedef struct Walk {
@@ -1072,7 +1073,7 @@ reduce_var(Walk *walk, IExpr *value, Loc loc)
 static void
 lower_reduce(Walk *walk, Stmt *s)
 {
-	static const char *const kinds[] = {[RED_SUM] = "sum", [RED_MAX] = "max", [RED_MIN] = "min"};
+	static const char *const kinds[] = {[REDUCE_SUM] = "sum", [REDUCE_MAX] = "max", [REDUCE_MIN] = "min"};
 	int kind = 0;
 	while (kind < 3 && strcmp(kinds[kind], s->name) != 0)
 		kind++;
@@ -1697,6 +1698,26 @@ copy_moves_lowered(Walk *walk, Stmt *s, int at)
 
 /* An apply, or a copy (copy.c): between tmem and registers its tcgen05 instructions as an apply's,
    between registers and memory its moves. */
+/* copy ... reduce where no tcgen05.ld.red does it: each result slot of m from its row's registers, after
+   the copy (reading them places the copy's wait for loads). */
+static void
+lower_copy_reduce_fold(Walk *walk, Stmt *s, const CopyReducePlan *plan)
+{
+	for (int k = 0; k < plan->nslots; k++) {
+		if (plan->thread_of[k] < 0)
+			continue;
+		IExpr *v = copy_reduce_value(plan, k);
+		protocol_read(walk->proto, v, s->loc);
+		place_waits(walk);
+		protocol_reg_write(walk->proto, plan->m, k, s->loc);
+		place_waits(walk);
+		LStmt *l = emit(walk, L_REG_STORE, s->loc);
+		l->tensor = plan->m;
+		l->slot = k;
+		l->value = ie_convert(v, plan->m->type);
+	}
+}
+
 static void
 lower_apply(Walk *walk, Stmt *s)
 {
@@ -1727,6 +1748,7 @@ lower_apply(Walk *walk, Stmt *s)
 	                         wait_ld_follows(walk->cur_list, walk->cur_index));
 	ctx.kernel = walk->k;
 	ctx.observer = walk->file->observer;
+	ctx.arch = walk->file->arch;
 	ctx.warps = protocol_warps(walk->proto);
 	ctx.whole_warps = protocol_whole_warps(walk->proto);
 	ctx.fixed_warp = protocol_fixed_warp(walk->proto);
@@ -1738,11 +1760,20 @@ lower_apply(Walk *walk, Stmt *s)
 	int at = walk->out->n;
 	if (copy && !tc && !within_copy_budget(walk, s, ops[0]->count))
 		return;
-	if (copy && copy_lower(s, ops[0], ops[1], &ctx, walk->out, &choice) && !choice.is_tc)
+	CopyReducePlan plan;
+	bool reducing = copy && s->reduce_into, on_ld_red = false, copied = false;
+	if (reducing) {
+		View *m = viewexpr_eval(s->reduce_into, false);
+		if (!m || !copy_reduce_plan(s, ops[0], m, walk->k->threads, &plan) || !copy_reduce_threads(&plan, s, ctx.warps))
+			return;
+		m->base->used = true;
+	}
+	if (copy && (copied = copy_lower(s, ops[0], ops[1], &ctx, walk->out, &choice)) && !choice.is_tc)
 		copy_moves_lowered(walk, s, at);
 	if (copy ? choice.is_tc
 	         : (!ctx.observer || ctx.observer->apply(s, ops, s->operands.n, &ctx)) &&
 	               apply_lower(s, ops, s->operands.n, &ctx, walk->out)) {
+		on_ld_red = reducing && copy_reduce_use_ld_red(&plan, walk->out, at, &ctx);
 		/* waits this one depends on go before its instructions */
 		walk->wait_at = at;
 		protocol_apply(walk->proto, s->loc, &ctx, copy);
@@ -1751,6 +1782,19 @@ lower_apply(Walk *walk, Stmt *s)
 		apply_check_replicas(s, &ctx);
 		for (int k = 0; k < ctx.after_wait.n; k++)
 			list_push(&walk->after_wait, ctx.after_wait.v[k]);
+	}
+	if (reducing && copied && on_ld_red)
+		explain_note(s->loc, "reduce %s(%s): each of these loads is %s into '%s'", s->reduce_op,
+		             s->reduce_into->base, isa_name(TC_LD_RED, 0), plan.m->name);
+	if (reducing && copied && !on_ld_red) {
+		explain_note(s->loc, "reduce %s(%s): after the copy each thread folds %s over the %d registers of each row "
+		             "(%s)", s->reduce_op, s->reduce_into->base, s->reduce_op, plan.ncols,
+		             !walk->file->arch->ld_red ? pool_printf("-arch=%s has no %s", walk->file->arch->name,
+		                                                     isa_name(TC_LD_RED, 0))
+		                                       : pool_printf("its loads are no %s: a load of part of a row, "
+		                                                     "another shape or a copy from memory",
+		                                                     isa_name(TC_LD_RED, 0)));
+		lower_copy_reduce_fold(walk, s, &plan);
 	}
 }
 
@@ -3100,7 +3144,8 @@ lower_program_with(List *items, const char *source_name, const LowerOptions *opt
 {
 	Program *p = pool_alloc(sizeof *p);
 	p->source_name = source_name;
-	FileWalk file = {.observer = opt->observer, .unchecked_waits = opt->unchecked_waits};
+	FileWalk file = {.observer = opt->observer, .unchecked_waits = opt->unchecked_waits,
+	                 .arch = opt->arch ? opt->arch : arch_default()};
 	Walk *walk = &(Walk){.file = &file};
 	sema_reset(opt->fast_math);
 	scope_push();

@@ -744,8 +744,10 @@ cells_text(const TmemRect *r, const StoreState *st)
 	       : pool_printf("TMEM (lane %d, column %d)", lane, col);
 }
 
+/* auto_wait: the access is a copy's, which places the wait::ld a store over cells a pending load of its
+   own warp reads needs, whoever wrote that load (LANGUAGE 11.8: the PTX ISA orders ld -> st only so). */
 static bool
-cells_ready(Protocol *p, const TmemRect *r, bool ld, Loc loc)
+cells_ready(Protocol *p, const TmemRect *r, bool ld, bool auto_wait, Loc loc)
 {
 	const List *records = cells_may_be_held(&p->flow, r, ld);
 	for (int j = 0; records && j < records->n; j++) {
@@ -753,7 +755,10 @@ cells_ready(Protocol *p, const TmemRect *r, bool ld, Loc loc)
 		if ((ld && st->ld) || !rects_overlap(r, &st->rect))
 			continue;
 		TcKind wait = st->ld ? TC_WAIT_LD : TC_WAIT_ST;
-		if (st->rect.warp == r->warp && st->pending && st->auto_wait && (p->warps >> r->warp & 1)) {
+		if (st->rect.warp == r->warp && st->pending && (st->auto_wait || (auto_wait && st->ld && !ld)) &&
+		    (p->warps >> r->warp & 1)) {
+			if (!st->auto_wait) /* an apply's load: --explain says at it where the copy put its wait */
+				record_wait(p, st->loc, loc, wait, false);
 			place_wait(p, wait, loc);
 			j = -1; /* the wait completed its warps' accesses: look again */
 			continue;
@@ -909,7 +914,7 @@ protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
 		}
 	}
 	for (int i = 0; i < ctx->rects.n && !reported; i++)
-		reported = !cells_ready(p, LIST_AT(ctx->rects, TmemRect, i), ctx->is_ld, loc);
+		reported = !cells_ready(p, LIST_AT(ctx->rects, TmemRect, i), ctx->is_ld, auto_wait, loc);
 	/* one store executed by several warps (a warpgroup scope reached by two warpgroups) writes their cells at once */
 	for (int i = 0; i < ctx->rects.n && !reported && !ctx->is_ld; i++)
 		for (int j = i + 1; j < ctx->rects.n && !reported; j++) {

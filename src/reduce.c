@@ -229,8 +229,8 @@ reduce_value(const ReducePlan *plan, int i, Tensor *src, ReduceKind kind)
 	}
 	if (!plan->mask || !reduce_aligned(plan))
 		return v;
-	static const Func lanes_fn[] = {[RED_SUM] = F_LANES_SUM, [RED_MAX] = F_LANES_MAX, [RED_MIN] = F_LANES_MIN};
-	static const Func warp_fn[] = {[RED_SUM] = F_WARP_SUM, [RED_MAX] = F_WARP_MAX, [RED_MIN] = F_WARP_MIN};
+	static const Func lanes_fn[] = {[REDUCE_SUM] = F_LANES_SUM, [REDUCE_MAX] = F_LANES_MAX, [REDUCE_MIN] = F_LANES_MIN};
+	static const Func warp_fn[] = {[REDUCE_SUM] = F_WARP_SUM, [REDUCE_MAX] = F_WARP_MAX, [REDUCE_MIN] = F_WARP_MIN};
 	IExpr *c = ie_new(IE_CALL, v->type);
 	c->fn = plan->mask == 31 ? warp_fn[kind] : lanes_fn[kind];
 	c->a = v;
@@ -248,10 +248,10 @@ reduce_aligned(const ReducePlan *plan)
 IExpr *
 reduce_combine(IExpr *a, IExpr *b, ReduceKind kind)
 {
-	if (kind == RED_SUM)
+	if (kind == REDUCE_SUM)
 		return ie_binary(OP_ADD, a, b);
 	IExpr *c = ie_new(IE_CALL, a->type);
-	c->fn = kind == RED_MAX ? F_MAX : F_MIN;
+	c->fn = kind == REDUCE_MAX ? F_MAX : F_MIN;
 	c->a = a;
 	c->b = b;
 	return c;
@@ -262,7 +262,7 @@ reduce_combine(IExpr *a, IExpr *b, ReduceKind kind)
 IExpr *
 reduce_step(IExpr *own, IExpr *other, int m, ReduceKind kind)
 {
-	if (kind == RED_SUM)
+	if (kind == REDUCE_SUM)
 		return ie_binary(OP_ADD, own, other);
 	IExpr *upper = ie_binary(OP_NE, ie_binary(OP_BITAND, ie_builtin(B_LANE_ID), ie_int(m, T_I32)), ie_int(0, T_I32));
 	IExpr *lo = ie_new(IE_SELECT, own->type), *hi = ie_new(IE_SELECT, own->type);

@@ -32,6 +32,7 @@ typedef struct RunOptions {
 	bool fast_math;       /* --fast-math */
 	bool unchecked_waits; /* --unchecked-waits: a warp's own missing wait is a warning */
 	bool seed_given;   /* --seed: tcgen05.st lands at a point it chooses (else at its wait) */
+	const Arch *arch;  /* -arch: the target whose instructions the program may use (tcgen05.ld.red) */
 } RunOptions;
 
 static int
@@ -40,7 +41,7 @@ run_usage(const char *fmt, const char *arg)
 	error(no_loc, fmt, arg);
 	fputs("usage: tilec run FILE.tile [--kernel NAME] [--seed S] [--expect OUT=IN[~ULPS]]... [--set NAME=VALUE]... "
 	      "[--tmem NAME=PARAM]... [--time-limit S] [-I DIR] [--dump DIR] [--save-temps] [--no-cache] [--allow-uninit] "
-	      "[--unchecked-waits] [--fast-math] [-w] [-Werror] [-Wno-race]"
+	      "[--unchecked-waits] [--fast-math] [-arch=ARCH] [-w] [-Werror] [-Wno-race]"
 	      " [-Wno-overlap] [-Wno-unwritten]\n", stderr);
 	return 2;
 }
@@ -68,6 +69,8 @@ run_help(void)
 	      "  --fast-math        exp and exp2 as exp_approx and exp2_approx (the emulator's model of ex2.approx)\n"
 	      "  --unchecked-waits  a missing %s or %s of a warp's own access is a warning,\n"
 	      "                     and the emulator shows what the program does\n"
+	      "  -arch=ARCH         the target the program is checked for (default %s): which\n"
+	      "                     instructions it may use (%s needs %s)\n"
 	      "  -Wno-race, -w      no warning for data races (two threads, one element, no barrier between)\n"
 	      "  -Wno-overlap       no warning for a written tensor whose strides give two elements one place\n"
 	      "  -Wno-unwritten     no warning for output elements a grid one block larger would write\n"
@@ -75,7 +78,8 @@ run_help(void)
 	      "exit status: 0 ok, 1 errors in the input, an --expect that failed, an emulator trap or a\n"
 	      "read of a value never written,\n"
 	      "2 bad usage, 3 no C++ compiler, 4 internal error\n",
-	      isa_name(TC_ST, 0), isa_name(TC_WAIT_ST, 0), CACHE_MIB, isa_name(TC_WAIT_LD, 0), isa_instr(TC_WAIT_ST)->name);
+	      isa_name(TC_ST, 0), isa_name(TC_WAIT_ST, 0), CACHE_MIB, isa_name(TC_WAIT_LD, 0), isa_instr(TC_WAIT_ST)->name,
+	      arch_default()->name, isa_name(TC_LD_RED, 0), arch_list_ld_red());
 }
 
 static int
@@ -118,6 +122,12 @@ parse_run_args(int argc, char **argv, RunOptions *o, bool *help)
 		}
 		if (strncmp(a, "-I", 2) == 0 && a[2]) {
 			list_push(&o->include_dirs, (void *)(a + 2));
+			continue;
+		}
+		if (strncmp(a, "-arch=", 6) == 0) {
+			o->arch = arch_find(a + 6);
+			if (!o->arch)
+				return run_usage("unsupported -arch=%s", a + 6);
 			continue;
 		}
 		static const char *const with_value[] = {"--kernel", "--seed", "--expect", "--set", "-I", "--dump", "--tmem",
@@ -1471,7 +1481,7 @@ run_main(int argc, char **argv)
 	bool ok = pipeline_read(o.input, &o.include_dirs, &items, NULL);
 	if (!ok || error_count)
 		return 1;
-	Program *prog = pipeline_lower(&items, base_name(o.input), &(LowerOptions){.fast_math = o.fast_math, .unchecked_waits = o.unchecked_waits});
+	Program *prog = pipeline_lower(&items, base_name(o.input), &(LowerOptions){.fast_math = o.fast_math, .unchecked_waits = o.unchecked_waits, .arch = o.arch});
 	if (!prog || error_count || emu_refuses(prog))
 		return 1;
 	KernelIR *k = NULL;

@@ -228,6 +228,10 @@ struct Stmt {
 	bool stale_warned;  /* apply, copy: -Wstale-replica given (a loop lowers it again) */
 	bool bar_arrive;    /* named barrier: bar_arrive (arrives, does not wait) rather than bar_sync */
 	MbarOp mbar_op;     /* S_MBAR */
+	/* copy(registers, tmem) reduce min|max(m): the function's name as written, its place, and m */
+	const char *reduce_op;
+	Loc reduce_loc;
+	ViewExpr *reduce_into;
 };
 
 /* What a parameter is: of a kernel, PK_VALUE only (a scalar, or a global tensor when it has a shape). */
@@ -284,11 +288,19 @@ enum { TMEM_LANES = 128, TMEM_COLS = 512 };
 /* The one table of tcgen05.ld / tcgen05.st images (TCGEN05.md sections 2 and 3). */
 typedef enum Shape { SH_32X32B, SH_16X64B, SH_16X128B, SH_16X256B, SH_16X32BX2, SH_COUNT } Shape;
 
+/* tcgen05.ld.red's reduction (TCGEN05.md section 13): none for a plain ld or st. */
+typedef enum RedOp { RED_NONE, RED_MIN, RED_MAX } RedOp;
+/* Its type, in the order of the row's type slot: .f32, .u32, .s32. */
+typedef enum RedType { RED_F32, RED_U32, RED_S32 } RedType;
+
 typedef struct Opcode {
 	bool is_ld;  /* tcgen05.ld, else tcgen05.st */
 	Shape shape;
 	int n;       /* the .xN repetition */
 	bool pack;   /* .pack::16b on ld, .unpack::16b on st */
+	RedOp red;   /* tcgen05.ld.red: min or max of each thread's loaded values */
+	bool red_abs, red_nan; /* .abs, .NaN (only with .f32) */
+	RedType red_type;
 } Opcode;
 
 /* Where register r of lane l lands, relative to the instruction's address. */
@@ -607,7 +619,7 @@ int layout_slot_in_thread(const Layout *l, int e, int thread);
 
 /* The code of `reduce OP(dst, src, dims)`, the same in every thread: for each of n dst slots, the src slots
    folded into it in the row's order, then the butterfly over the lane bits of mask (0: none), lowest first. */
-typedef enum ReduceKind { RED_SUM, RED_MAX, RED_MIN } ReduceKind;
+typedef enum ReduceKind { REDUCE_SUM, REDUCE_MAX, REDUCE_MIN } ReduceKind;
 typedef struct ReducePlan {
 	int n;
 	int *dst_slot;
@@ -871,7 +883,8 @@ typedef enum TcKind {
 	TC_ALLOC, TC_DEALLOC, TC_RELINQUISH, TC_WAIT_LD, TC_WAIT_ST, TC_FENCE_BEFORE, TC_FENCE_AFTER, TC_LD, TC_ST, TC_CP,
 	/* the synchronisation rows (ISA_SYNC): mbarriers, commit, the cluster barrier */
 	TC_MB_INIT, TC_MB_ARRIVE, TC_MB_EXPECT_TX, TC_MB_TRY_WAIT, TC_MB_FENCE_INIT, TC_COMMIT, TC_CLUSTER_ARRIVE,
-	TC_CLUSTER_WAIT, TC_COMMIT_PAIR
+	TC_CLUSTER_WAIT, TC_COMMIT_PAIR,
+	TC_LD_RED
 } TcKind;
 
 typedef struct RegRef {
@@ -1065,6 +1078,7 @@ typedef enum IsaOperand {
 	IO_NCOLS,         /* a constant column count: a power of two from 32 to TMEM_COLS */
 	IO_REG_VECTOR,    /* registers of the executing thread, {r0, r1, ...} */
 	IO_IMM,           /* a constant: ld / st's immHalfSplitoff */
+	IO_REG,           /* one register of the executing thread (ld.red's redval), regs[0] */
 	/* the kinds of the rows to come (the list in isa.c); no row has them yet */
 	IO_SHARED_DESC64, /* a 64-bit shared-memory matrix descriptor (cp, mma) */
 	IO_INSTR_DESC32,  /* a 32-bit instruction descriptor (mma) */
@@ -1098,7 +1112,11 @@ typedef enum IsaQual {
 	IQ_NUM,       /* ld / st: .xN, a power of two up to the shape's largest */
 	IQ_PACK,      /* values, when the opcode asks for 16-bit packing (ld .pack::16b, st .unpack::16b) */
 	IQ_CP_ROUTE,  /* cp: a route of the cp table, its shape and multicast (128x128b, 32x128b.warpx4, ...) */
-	IQ_CP_DECOMP  /* cp: values, the decompressions; left out when the form has none */
+	IQ_CP_DECOMP, /* cp: values, the decompressions; left out when the form has none */
+	IQ_RED_OP,    /* ld.red: "min|max", the opcode's choice */
+	IQ_RED_ABS,   /* ld.red: values ("abs") when the opcode asks for it */
+	IQ_RED_NAN,   /* ld.red: values ("NaN") when the opcode asks for it */
+	IQ_RED_TYPE   /* ld.red: "f32|u32|s32", the opcode's choice */
 	/* later rows add their slots here: multicast, decompression, kind, ... (the list in isa.c) */
 } IsaQual;
 
@@ -1173,16 +1191,23 @@ const RegRef *tc_reg(const LStmt *s, int r);
 /* The row whose "tcgen05." name and a '.' begin text (an opcode of that family, whatever follows), or NULL. */
 const IsaInstr *isa_family(const char *text);
 
+/* Whether s is a tcgen05.ld or tcgen05.ld.red (an instruction that completes at the warp's wait::ld). */
+bool tc_loads(const LStmt *s);
+/* Whether s is a tcgen05.ld, ld.red or st (an access through an image). */
+bool tc_accesses(const LStmt *s);
+
 /* An architecture tilec compiles for, and the PTX ISA version its output declares. */
 typedef struct Arch {
 	const char *name;
 	const char *ptx_version;
+	bool ld_red; /* has tcgen05.ld.red (TCGEN05.md section 13) */
 } Arch;
 
 const Arch *arch_find(const char *name); /* NULL when tilec does not support it */
 const Arch *arch_default(void);
 /* Every architecture, separated by ", ", the default first and followed by after_default. */
 const char *arch_list(const char *after_default);
+const char *arch_list_ld_red(void); /* those that have tcgen05.ld.red, ", " and " or " between */
 
 /* ---------------------------------------------------------------- lower.c */
 
@@ -1206,6 +1231,7 @@ typedef struct LowerOptions {
 	const LowerObserver *observer; /* --draw's, or NULL */
 	bool unchecked_waits;          /* tilec run --unchecked-waits: a warp's own missing wait is a warning */
 	bool fast_math;                /* --fast-math: exp and exp2 are exp_approx and exp2_approx */
+	const Arch *arch;              /* -arch (NULL: the default): whether tcgen05.ld.red is there */
 } LowerOptions;
 Program *lower_program_with(List *items, const char *source_name, const LowerOptions *opt);
 
@@ -1273,6 +1299,7 @@ typedef struct ApplyCtx {
 	bool can_defer;      /* a wait for loads follows in the same statement list, with no control flow between */
 	bool unit;           /* in a warp or warpgroup device function: cta scope is the calling units' part */
 	const LowerObserver *observer; /* --draw's (LowerOptions), or NULL */
+	const Arch *arch;    /* the target (LowerOptions; never NULL) */
 	bool is_ld;          /* out: the instruction's direction */
 	List after_wait;     /* out: LStmt* that must follow that wait */
 	List rects;          /* out: TmemRect* the apply touches */
@@ -1297,6 +1324,7 @@ typedef struct ApplyInput {
 	int group;        /* extent of the operands' group axis: 0 (warp), 4 (warpgroup), the CTA's warps (cta) */
 	View *reg;        /* the register operand (a local tensor's view) */
 	View *tmem[2];    /* the tmem operand; tmem[1] is the high access of 16x32bx2 */
+	View *red;        /* tcgen05.ld.red: the view of one element per thread and issue that receives its result */
 	bool imm_given;   /* imm_half_splitoff was written */
 	uint32_t imm;
 } ApplyInput;
@@ -1346,6 +1374,7 @@ typedef struct ApplyIssue {
 	int *words;          /* opcode_regs entries: the register word behind each instruction register */
 	uint32_t offset;     /* (lane << 16) + column, relative to the tensor's base address */
 	int lane[2], col[2]; /* each access's base, relative to its tensor */
+	int red_word;        /* tcgen05.ld.red: the register word of its result */
 } ApplyIssue;
 
 /* Checks without printing: the issues (warps in order, repeats inside), the immediate in *imm and
@@ -1423,7 +1452,7 @@ ApplyMap *apply_map(Stmt *s, View **operands, int noperands, ApplyCtx *ctx);
 
 /* tilec --draw WHAT: the SVG of an opcode's image, or of the apply at FILE:LINE, into svg; returns
    the exit status (2 for a bad opcode or argument, 1 for errors in the file). */
-int draw_command(const char *what, List *include_dirs, Buf *svg);
+int draw_command(const char *what, List *include_dirs, const Arch *arch, Buf *svg);
 
 /* ---------------------------------------------------------------- copy.c */
 
@@ -1438,6 +1467,32 @@ typedef struct CopyChoice {
 void copy_explain_waits(KernelIR *k);
 /* Lowers copy(dst, src) [scope S] into out; reports and returns false when it cannot. */
 bool copy_lower(Stmt *s, View *dst, View *src, ApplyCtx *ctx, List *out, CopyChoice *choice);
+
+/* ---------------------------------------------------------------- copy_reduce.c */
+
+/* copy(registers, src) reduce min|max(m): for each register slot k of m that some thread holds, the slots of the
+   registers that hold its row, column by column (row_slots[k * ncols + j]), the same in every thread. */
+typedef struct CopyReducePlan {
+	RedOp op;
+	Tensor *m, *regs;
+	int nslots, ncols;
+	int *row_slots;
+	int *thread_of; /* the first thread found holding slot k of m, or -1: no thread holds it */
+	int threads;
+	/* held[k * threads + u]: bit 0, thread u holds an element of the view in slot k; bit 1, one of the tensor */
+	unsigned char *held;
+} CopyReducePlan;
+/* The plan of statement s (a copy with reduce) whose destination is regs; reports and returns false. */
+bool copy_reduce_plan(Stmt *s, View *regs, View *m, int threads, CopyReducePlan *plan);
+/* Whether no thread of the warps that run the copy holds, in a slot of m the reduction writes (it writes them
+   in every such thread), an element of m's tensor outside the view; reports and returns false. */
+bool copy_reduce_threads(const CopyReducePlan *plan, Stmt *s, uint64_t warps);
+/* Where the target has tcgen05.ld.red and every load the copy lowered into out (from index from) loads
+   one whole row with a shape it has: those loads become tcgen05.ld.red into m, m's words join ctx->regs,
+   and true. Otherwise nothing changes. */
+bool copy_reduce_use_ld_red(const CopyReducePlan *plan, List *out, int from, ApplyCtx *ctx);
+/* The min or max of slot k's row, folded column by column from the first (language.md section 13's min / max). */
+IExpr *copy_reduce_value(const CopyReducePlan *plan, int k);
 
 /* ---------------------------------------------------------------- protocol.c */
 

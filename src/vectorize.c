@@ -381,10 +381,13 @@ define(const Tensor *t, int word, int id, int pos)
 static void
 track(const LStmt *s)
 {
-	if (s->kind == L_TC && s->instr->kind == TC_LD) {
+	if (tc_loads(s)) {
 		int id = ++def_ids;
 		for (int r = 0; r < tc_nregs(s); r++)
 			define(tc_reg(s, r)->tensor, tc_reg(s, r)->word, id, r);
+		const LOperand *red = tc_operand(s, IO_REG);
+		if (red)
+			define(red->regs[0].tensor, red->regs[0].word, ++def_ids, 0);
 	} else if (s->kind == L_COPY) {
 		Def *from = def_of(s->regs[1].tensor, s->regs[1].word);
 		define(s->regs[0].tensor, s->regs[0].word, from->id, from->pos);

@@ -922,4 +922,11 @@ status run-fast-math 0 run --fast-math tests/golden/fast_math_option.tile && mv 
 	else
 		fail run-fast-math "tilec run --fast-math gave the same Out as without it, or other inputs"
 	fi
+# tilec run -arch: tcgen05.ld.red is refused on the default sm_100a (exit 1, the error names the
+# targets) and runs on sm_103a; an unknown -arch is bad usage (exit 2)
+status run-arch 1 run tests/golden/ld_red_values.tile --expect Ok=B &&
+	grep -q "it needs sm_103a, sm_103f, sm_110a or sm_110f" "$tmp/err" &&
+	status run-arch 0 run -arch=sm_103a tests/golden/ld_red_values.tile --expect Ok=B &&
+	status run-arch 2 run -arch=sm_90a tests/golden/ld_red_values.tile &&
+	grep -q "unsupported -arch=sm_90a" "$tmp/err" && pass run-arch || fail run-arch "tilec run -arch did not choose the target"
 exit $failed

@@ -96,7 +96,7 @@ static ApplyInput
 input(bool is_ld, View *reg, View *tmem)
 {
 	ApplyInput in = {0};
-	in.op = (Opcode){is_ld, SH_32X32B, 4, false};
+	in.op = (Opcode){.is_ld = is_ld, .shape = SH_32X32B, .n = 4};
 	in.scope = SCOPE_WARP;
 	in.warps = 1;
 	in.group = 0;

@@ -50,7 +50,7 @@ static char *
 draw(const char *what, int *rc)
 {
 	Buf b = {0};
-	*rc = draw_command(what, NULL, &b);
+	*rc = draw_command(what, NULL, NULL, &b);
 	buf_putc(&b, 0);
 	return b.data;
 }

@@ -601,6 +601,53 @@ START_TEST(arch_table)
 }
 END_TEST
 
+/* tcgen05.ld.red (TCGEN05.md section 13): every spelling ptxas accepts in the order LANGUAGE.md 11.7 writes
+   it parses to its fields and prints back the same; the forms ptxas refuses or that have nothing to reduce
+   are refused; only sm_103a/f and sm_110a/f have it. */
+START_TEST(ld_red_opcodes)
+{
+	static const char *const shapes[] = {"32x32b", "16x32bx2"};
+	static const char *const tails[] = {"min.f32", "max.f32", "max.abs.f32", "min.NaN.f32", "max.abs.NaN.f32",
+	                                    "min.u32", "max.s32"};
+	for (int sh = 0; sh < 2; sh++)
+		for (int n = 2; n <= 128; n *= 2)
+			for (size_t t = 0; t < sizeof tails / sizeof tails[0]; t++) {
+				char text[128], back[128], why[256];
+				snprintf(text, sizeof text, "tcgen05.ld.red.sync.aligned.%s.x%d.%s", shapes[sh], n, tails[t]);
+				Opcode op;
+				ck_assert_msg(opcode_parse(text, &op, why, sizeof why), "%s: %s", text, why);
+				ck_assert(op.is_ld && op.n == n && !op.pack);
+				ck_assert_int_eq(op.shape, sh ? SH_16X32BX2 : SH_32X32B);
+				ck_assert_int_eq(op.red, tails[t][1] == 'i' ? RED_MIN : RED_MAX);
+				ck_assert_int_eq(op.red_abs, strstr(tails[t], "abs") != NULL);
+				ck_assert_int_eq(op.red_nan, strstr(tails[t], "NaN") != NULL);
+				opcode_format(&op, back, sizeof back);
+				ck_assert_str_eq(back, text);
+				ck_assert_str_eq(isa_format(isa_instr(TC_LD_RED), 0, &op), text);
+			}
+	static const char *const refused[] = {
+		"tcgen05.ld.red.sync.aligned.32x32b.x1.max.f32",   "tcgen05.ld.red.sync.aligned.16x64b.x2.max.f32",
+		"tcgen05.ld.red.sync.aligned.32x32b.x2.max.abs.u32", "tcgen05.ld.red.sync.aligned.32x32b.x2.min.NaN.s32",
+		"tcgen05.ld.red.sync.aligned.32x32b.x2.max.b32",   "tcgen05.ld.red.sync.aligned.32x32b.x2.f32",
+		"tcgen05.ld.red.sync.aligned.32x32b.x2.max",       "tcgen05.ld.red.sync.aligned.32x32b.x2.max.f32.f32",
+		"tcgen05.ld.red.sync.aligned.32x32b.x2.pack::16b.max.f32", "tcgen05.st.red.sync.aligned.32x32b.x2.max.f32",
+		"tcgen05.ld.red.32x32b.x2.max.f32"};
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		char why[256] = "";
+		ck_assert_msg(!opcode_parse(refused[i], NULL, why, sizeof why), "%s accepted", refused[i]);
+		ck_assert(why[0]);
+	}
+	ck_assert_int_eq(isa_instr(TC_LD_RED)->completes, COMPLETES_AT_WAIT_LD);
+	ck_assert_int_eq(isa_instr(TC_LD_RED)->operands[1].kind, IO_REG);
+	ck_assert(isa_instr(TC_LD_RED)->operands[1].written && isa_instr(TC_LD_RED)->operands[3].split_only);
+	ck_assert(!arch_find("sm_100a")->ld_red && !arch_find("sm_100f")->ld_red);
+	ck_assert(arch_find("sm_103a")->ld_red && arch_find("sm_103f")->ld_red && arch_find("sm_110a")->ld_red &&
+	          arch_find("sm_110f")->ld_red);
+	ck_assert_str_eq(arch_list_ld_red(), "sm_103a, sm_103f, sm_110a or sm_110f");
+	pool_free_all();
+}
+END_TEST
+
 /* One TCase per test, named after the test. */
 #define ADD_CASE(suite, test)                     \
 	do {                                          \
@@ -632,6 +679,7 @@ image_suite(void)
 	ADD_CASE(s, format_round_trip);
 	ADD_CASE(s, image_print_format);
 	ADD_CASE(s, isa_round_trip);
+	ADD_CASE(s, ld_red_opcodes);
 	ADD_CASE(s, isa_spellings);
 	ADD_CASE(s, isa_sync_rows);
 	ADD_CASE(s, arch_table);
