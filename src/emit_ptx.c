@@ -88,6 +88,9 @@ typedef struct Px {
 	List blocks;  /* the numbers of the blocks open around the statement (see Scoped) */
 	int nblocks;  /* blocks numbered so far */
 	bool sink;      /* the let being bound may be computed where it is used, float work included */
+	Opnd pred;      /* inside an if written as predicated code (predicated_if): its predicate, which
+	                   every memory access takes; O_NONE elsewhere */
+	Opnd next_pred; /* the predicate of the next predicated if, tested before it (predicated_group) */
 	const LStmt *tc_prev; /* the last tcgen05.ld / st while nothing but its wait followed it (see tc()) */
 	Opnd tc_prev_addr;    /* its TMEM address register */
 	bool tc_waited;       /* its wait was emitted */
@@ -270,6 +273,8 @@ rec_template(unsigned flags, const char *fmt, va_list *ap)
 	}
 	if (f[0] != ';' || f[1])
 		fatal("emit_ptx: template '%s' does not end with ';'", fmt);
+	if (P.pred.k != O_NONE && P.cur.guard.k == O_NONE && (flags & (PF_LOAD | PF_STORE)))
+		P.cur.guard = P.pred;
 }
 
 
@@ -2088,6 +2093,7 @@ tc(const LStmt *s)
 /* ---------------------------------------------------------------- statements */
 
 static void stmts(const List *list);
+static void stmt(const LStmt *s);
 
 /* Whether a value is cheap to compute again anywhere later, with the same result: integer work on
  * ids, parameters and constants; no memory, no registers of local tensors, no var that is
@@ -2285,6 +2291,121 @@ known_cond(const IExpr *cond)
 
 
 
+/* How many elements share one branch (predicated_run); the size of an element (predicable_size) up to
+ * which it needs no branch at all (a store of a register alone: predicated by ptxas itself, and
+ * grouped it costs more than it saves, gemm_epilogue's edge stores 1468 -> 1504 SASS instructions). */
+enum { PREDICATED_GROUP = 4, PREDICATED_CHEAP = 8 };
+
+/* The operations of an if's branch that may run as predicated code (predicated_if), or -1: global
+ * and shared stores (no vector access: vectorize.c's branches at a tensor's edge stay), lets, vars it
+ * declares and assignments to them, and ifs of those; no register store, loop, barrier or tcgen05.
+ * The lets and vars it declares go into *declared. */
+static int
+predicable_size(const List *list, List *declared)
+{
+	int size = 0;
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *b = LIST_AT(*list, LStmt, i);
+		int n;
+		switch (b->kind) {
+		case L_IF:
+			if (b->vec || b->els.n || has_load(b->cond) || (n = predicable_size(&b->body, declared)) < 0)
+				return -1;
+			size += 2 + expr_size(b->cond) + n;
+			break;
+		case L_VAR:
+		case L_LET:
+			list_push(declared, b->var);
+			size += 1 + expr_size(b->value);
+			break;
+		case L_ASSIGN:
+			if (!list_has(declared, b->var))
+				return -1;
+			size += 1 + expr_size(b->value);
+			break;
+		case L_STORE:
+			if (b->vec)
+				return -1;
+			size += 1 + expr_size(b->value); /* the address is mostly shared with the others' */
+			break;
+		default:
+			return -1;
+		}
+	}
+	return size;
+}
+
+/* Whether e names a var of the list (declared in a branch, by predicable_size). */
+static bool
+names_any(const IExpr *e, const List *vars)
+{
+	if (!e)
+		return false;
+	if (e->kind == IE_VAR && list_has(vars, e->var))
+		return true;
+	return names_any(e->a, vars) || names_any(e->b, vars) || names_any(e->index, vars);
+}
+
+/* The addresses of e's global loads whose index names only what holds before the branch. */
+static void
+load_addresses(const IExpr *e, const List *declared)
+{
+	if (!e)
+		return;
+	if (e->kind == IE_LOAD && e->tensor->kind == TK_GLOBAL && !has_load(e->index) && !names_any(e->index, declared))
+		(void)address(e->tensor, e->index);
+	load_addresses(e->a, declared);
+	load_addresses(e->b, declared);
+	load_addresses(e->index, declared);
+}
+
+/* The addresses of the global accesses of a branch that predicated_run writes, computed before its
+ * group's branch: the group's elements and the next groups share them (a row's base address and the
+ * parameters it reads: epilogue_kernel 5265 -> 4693 SASS instructions). */
+static void
+branch_addresses(const List *list, const List *declared)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *b = LIST_AT(*list, LStmt, i);
+		load_addresses(b->value, declared);
+		if (b->kind == L_STORE && b->tensor->kind == TK_GLOBAL && !has_load(b->index) &&
+		    !names_any(b->index, declared))
+			(void)address(b->tensor, b->index);
+		if (b->kind == L_IF)
+			branch_addresses(&b->body, declared);
+	}
+}
+
+/* An if without else whose branch is a few stores of computed values (an epilogue's element guarded
+ * by its bounds), written without a branch: the test's predicate guards each load and store of the
+ * branch, the rest runs in every thread. The elements of an unrolled loop are then one straight
+ * stretch: a row's address and the parameters are computed once, not per branch, and ptxas
+ * schedules the loads of several elements together (epilogue_kernel: 128 branch regions before;
+ * docs/performance.md). Returns false where the if is not of that form. */
+static bool
+predicated_if(const LStmt *s)
+{
+	if (P.next_pred.k == O_NONE && P.pred.k == O_NONE)
+		return false; /* alone, the branch costs fewer registers (run_unwritten: 10 -> 8, nvcc's) */
+	List declared = {0};
+	int size = s->els.n || has_load(s->cond) ? -1 : predicable_size(&s->body, &declared);
+	if (size < 0 || size > 256)
+		return false;
+	Opnd p = P.next_pred;
+	P.next_pred = NO_REG;
+	if (p.k == O_NONE) {
+		guarded_address(&s->body);
+		p = guard(s->cond);
+	}
+	Opnd outer = P.pred;
+	if (outer.k != O_NONE)
+		p = pure(O_P, "and.pred %D, %o, %o;", outer, p);
+	P.pred = p;
+	stmts(&s->body);
+	P.pred = outer;
+	return true;
+}
+
 /* An if: its test and branches, or only the branch taken where the test is known. */
 static void
 if_stmt(const LStmt *s)
@@ -2298,6 +2419,8 @@ if_stmt(const LStmt *s)
 		stmts(known ? &s->body : &s->els);
 		return;
 	}
+	if (predicated_if(s))
+		return;
 	if (!has_load(s->cond)) {
 		/* a guarded access (a masked copy's element or vector): its address first, before
 		   the test's comparisons too, so that the tests and accesses that follow share it
@@ -2359,6 +2482,186 @@ loop_invariants(size_t top)
 	ptx_loop_invariants(P.recs, top, P.nrecs, P.pure_dest, P.pure_cap, ptx_reg_index(O_D, most) + 1);
 }
 
+/* One element of a predicated run: a list of lets that read no memory and, last, an if that
+ * predicated_if writes without a branch; with the loop counter's value where a loop is written out. */
+typedef struct PredItem {
+	const List *body;
+	const Var *counter; /* NULL: none */
+	int64_t value;
+	const char *comment; /* a block's, written before its body */
+} PredItem;
+
+/* What may come before an element's if: a let that reads no memory, or the wait of the tcgen05.ld
+ * that brought the element's registers (written once, before the group's branch). */
+static bool
+pred_prefix(const LStmt *b)
+{
+	return (b->kind == L_LET && !has_load(b->value)) ||
+	       (b->kind == L_TC && (b->instr->kind == TC_WAIT_LD || b->instr->kind == TC_WAIT_ST));
+}
+
+static bool
+pred_item(const List *body)
+{
+	const LStmt *last = body->n ? LIST_AT(*body, LStmt, body->n - 1) : NULL;
+	if (!last || last->kind != L_IF || last->vec || last->els.n || has_load(last->cond))
+		return false;
+	for (int i = 0; i + 1 < body->n; i++)
+		if (!pred_prefix(LIST_AT(*body, LStmt, i)))
+			return false;
+	List declared = {0};
+	int size = predicable_size(&last->body, &declared);
+	return size > PREDICATED_CHEAP && size <= 256;
+}
+
+static void
+pred_bind(const PredItem *it)
+{
+	if (it->counter)
+		map_put(it->counter->cname, (Opnd){O_NONE, 0, 0, NULL, false})->expr = ie_int(it->value, T_I32);
+}
+
+/* Elements in a row whose ifs predicated_if writes without a branch (an epilogue's unrolled loop over a
+ * chunk's columns): PREDICATED_GROUP of them at a time, their tests first, then one branch around them
+ * taken when no test holds, then their bodies with each access predicated. Without the branches ptxas
+ * schedules a whole chunk as one stretch, the loads and math of every element at once
+ * (epilogue_kernel: 255 registers and spills); a group bounds that, and its elements still share
+ * their row addresses and parameters, computed before its branch. */
+static void
+predicated_run(const PredItem *items, int n)
+{
+	for (int g = 0; g < n; g += PREDICATED_GROUP) {
+		int m = n - g < PREDICATED_GROUP ? n - g : PREDICATED_GROUP;
+		Opnd p[PREDICATED_GROUP], any = NO_REG;
+		for (int k = 0; k < m; k++) {
+			const List *body = items[g + k].body;
+			const LStmt *last = LIST_AT(*body, LStmt, body->n - 1);
+			pred_bind(&items[g + k]);
+			for (int i = 0; i + 1 < body->n; i++) {
+				const LStmt *b = LIST_AT(*body, LStmt, i);
+				if (b->kind == L_TC) {
+					P.tc_waited = true;
+					P.interleaved = false;
+					P.tc_prev = NULL;
+				}
+				stmt(b);
+			}
+			List declared = {0};
+			(void)predicable_size(&last->body, &declared);
+			branch_addresses(&last->body, &declared);
+			p[k] = guard(last->cond);
+			any = k ? pure(O_P, "or.pred %D, %o, %o;", any, p[k]) : p[k];
+		}
+		int l_end = ++P.nlabel;
+		unsigned gen = P.cse_gen;
+		ins(PF_BRANCH, "@!%o bra %s;", any, label_name(l_end));
+		P.cse_gen = gen_new(gen);
+		P.depth++;
+		P.epoch++;
+		block_open();
+		for (int k = 0; k < m; k++) {
+			pred_bind(&items[g + k]);
+			if (items[g + k].comment)
+				comment_line("", items[g + k].comment, NO_REG);
+			const List *body = items[g + k].body;
+			for (int i = 0; i + 1 < body->n; i++)
+				if (LIST_AT(*body, LStmt, i)->kind == L_LET)
+					stmt(LIST_AT(*body, LStmt, i));
+			P.next_pred = p[k];
+			stmt(LIST_AT(*body, LStmt, body->n - 1));
+		}
+		block_close();
+		P.depth--;
+		label(l_end);
+		P.cse_gen = gen;
+	}
+}
+
+/* A written-out loop whose every iteration is a pred_item: predicated_run. */
+static bool
+predicated_loop(const LStmt *s, int64_t lo, int64_t hi)
+{
+	if (P.pred.k != O_NONE || !pred_item(&s->body) || hi - lo < 2)
+		return false;
+	PredItem *items = pool_alloc((size_t)(hi - lo) * sizeof *items);
+	for (int64_t i = lo; i < hi; i++)
+		items[i - lo] = (PredItem){&s->body, s->var, i, NULL};
+	predicated_run(items, (int)(hi - lo));
+	return true;
+}
+
+static const LStmt *
+pred_last(const PredItem *it)
+{
+	return LIST_AT(*it->body, LStmt, it->body->n - 1);
+}
+
+/* Whether two ifs' branches do the same statements to the same tensors, as the iterations of an
+ * unrolled loop do (two unrelated ifs in a row keep their branches: rearrange_ellipsis's store of
+ * lane 0 alone, predicated in every lane, took 191 SASS instructions instead of 85). */
+static bool
+same_shape(const LStmt *a, const LStmt *b)
+{
+	if (a->body.n != b->body.n)
+		return false;
+	for (int i = 0; i < a->body.n; i++) {
+		const LStmt *x = LIST_AT(a->body, LStmt, i), *y = LIST_AT(b->body, LStmt, i);
+		if (x->kind != y->kind || x->tensor != y->tensor || (x->kind == L_IF && !same_shape(x, y)))
+			return false;
+	}
+	return true;
+}
+
+/* The run of statements from list[i] on that are pred_items (blocks, or lets and an if in the list
+ * itself, as the first iteration of an unrolled loop is): how many statements it takes, with its
+ * items in *out and their number in *nitems; 0 where fewer than two items follow. */
+static int
+predicated_items(const List *list, int i, PredItem **out, int *nitems)
+{
+	if (P.pred.k != O_NONE)
+		return 0;
+	PredItem *items = NULL;
+	int n = 0, j = i;
+	while (j < list->n) {
+		const LStmt *s = LIST_AT(*list, LStmt, j);
+		PredItem it = {NULL, NULL, 0, NULL};
+		int next = j + 1;
+		if (s->vec)
+			break;
+		if (s->kind == L_BLOCK) {
+			if (!pred_item(&s->body))
+				break;
+			it.body = &s->body;
+			it.comment = s->comment;
+		} else {
+			while (next - 1 < list->n && pred_prefix(LIST_AT(*list, LStmt, next - 1)))
+				next++;
+			List *part = pool_alloc(sizeof *part);
+			*part = (List){0};
+			for (int k = j; k < next && k < list->n; k++)
+				list_push(part, list->v[k]);
+			if (next > list->n || !pred_item(part))
+				break;
+			it.body = part;
+		}
+		if (n && !same_shape(pred_last(&items[0]), pred_last(&it)))
+			break;
+		if (n % 16 == 0) {
+			PredItem *more = pool_alloc((size_t)(n + 16) * sizeof *more);
+			if (n)
+				memcpy(more, items, (size_t)n * sizeof *more);
+			items = more;
+		}
+		items[n++] = it;
+		j = next;
+	}
+	if (n < 2)
+		return 0;
+	*out = items;
+	*nitems = n;
+	return j - i;
+}
+
 /* A loop: written out, unrolled by 8, 4 or 2, or a loop of one body with its invariants moved
  * before it. */
 static void
@@ -2371,6 +2674,8 @@ for_stmt(const LStmt *s)
 	if (ie_is_const(s->lo, &lo) && ie_is_const(s->hi, &hi) && unrolls(s, lo, hi)) {
 		/* straight-line code with the counter a constant: one address for all iterations,
 		   the counter in the offsets, as nvcc unrolls the CUDA C's loop */
+		if (predicated_loop(s, lo, hi))
+			return;
 		for (int64_t i = lo; i < hi; i++) {
 			map_put(s->var->cname, (Opnd){O_NONE, 0, 0, NULL, false})->expr = ie_int(i, T_I32);
 			stmts(&s->body);
@@ -2622,7 +2927,13 @@ stmts(const List *list)
 			i += s->vec ? s->vec - 1 : 0;
 			continue;
 		}
-		if (s->vec) {
+		PredItem *items;
+		int nitems = 0;
+		int run = s->kind == L_BLOCK || s->kind == L_IF || pred_prefix(s) ? predicated_items(list, i, &items, &nitems) : 0;
+		if (run) {
+			predicated_run(items, nitems);
+			i += run - 1;
+		} else if (s->vec) {
 			if (s->comment)
 				comment_line("", s->comment, NO_REG);
 			vector_access(s, list, i);
