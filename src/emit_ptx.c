@@ -39,6 +39,15 @@ typedef struct MapEntry {
 	const IExpr *expr; /* a let computed again at each use (see bind) */
 } MapEntry;
 
+/* How a local tensor's 32-bit words are used in a kernel (scan_words), and the value of each word
+ * whose store is deferred to its one read (deferred_store). */
+typedef struct WordUse {
+	const Tensor *t;
+	int *reads, *writes; /* per word; a read or write inside a loop or an if counts twice */
+	bool pinned;         /* read or written whole (tcgen05, a register copy, a vector access) */
+	const IExpr **value; /* per word: the deferred store's value, resolved; NULL: none */
+} WordUse;
+
 typedef struct Px {
 	KernelIR *k;
 	int ki;
@@ -90,7 +99,8 @@ typedef struct Px {
 	bool sink;      /* the let being bound may be computed where it is used, float work included */
 	Opnd pred;      /* inside an if written as predicated code (predicated_if): its predicate, which
 	                   every memory access takes; O_NONE elsewhere */
-	Opnd next_pred; /* the predicate of the next predicated if, tested before it (predicated_group) */
+	Opnd next_pred; /* the predicate of the next predicated if, tested before it (predicated_run) */
+	List word_uses; /* WordUse*: per local tensor, how its words are used (scan_words) */
 	const LStmt *tc_prev; /* the last tcgen05.ld / st while nothing but its wait followed it (see tc()) */
 	Opnd tc_prev_addr;    /* its TMEM address register */
 	bool tc_waited;       /* its wait was emitted */
@@ -999,10 +1009,17 @@ word_element(Opnd w, EType t, int part)
 	}
 }
 
-/* Element slot of a local tensor, widened as emit_cu.c's register_read does. */
+static WordUse *word_use(const Tensor *t);
+static Opnd stored_bits(EType t, const IExpr *value);
+
+/* Element slot of a local tensor, widened as emit_cu.c's register_read does; a word whose store was
+ * deferred (deferred_store) is its value, computed here. */
 static Opnd
 register_read(const Tensor *t, int slot)
 {
+	WordUse *u = etype_bits(t->type) == 32 ? word_use(t) : NULL;
+	if (u && u->value && u->value[slot])
+		return stored_bits(t->type, u->value[slot]);
 	int per = 32 / etype_bits(t->type);
 	return word_element((Opnd){O_WORD, slot / per, 0, t, true}, t->type, slot % per);
 }
@@ -1778,11 +1795,61 @@ store(const LStmt *s)
 	ins(PF_STORE, "st.%s.%s %a, %o;", t->kind == TK_SHARED ? "shared" : "global", v.k == O_H ? "b16" : etype_bits(t->type) == 16 ? "u16" : sfx[t->type], &a, v);
 }
 
+/* Whether a word's value may be computed at its read instead of its store: constants, parameters,
+ * ids and loads of global tensors the kernel never writes (memory that reads the same anywhere),
+ * with every name resolved to its value; no register, var or call. */
+static bool
+movable_value(const IExpr *e)
+{
+	if (!e)
+		return true;
+	switch (e->kind) {
+	case IE_VAR:
+		return e->var->is_param;
+	case IE_REG:
+	case IE_CALL:
+	case IE_SADDR:
+		return false;
+	case IE_LOAD:
+		if (e->tensor->kind != TK_GLOBAL || P.param_written[e->tensor->index])
+			return false;
+		break;
+	default:
+		break;
+	}
+	return movable_value(e->a) && movable_value(e->b) && movable_value(e->index);
+}
+
+/* A register store outside every if and runtime loop, to a 32-bit word that nothing else writes and
+ * at most one expression reads, once, of a value movable_value allows: nothing is emitted here, and
+ * the read computes the value (a row loaded into registers and stored under a test per element:
+ * the load moves into the test's branch, as nvcc's route sinks it; tests/routes/residue_store.tile,
+ * 43 registers before, one per element held). Returns false where the store is emitted. */
+static bool
+deferred_store(const LStmt *s)
+{
+	const Tensor *t = s->tensor;
+	WordUse *u = etype_bits(t->type) == 32 && !s->vec && P.depth == 0 && P.pred.k == O_NONE ? word_use(t) : NULL;
+	if (!u || u->pinned || u->writes[s->slot] != 1 || u->reads[s->slot] > 1)
+		return false;
+	IExpr *v = resolve(s->value);
+	if (!movable_value(v))
+		return false;
+	if (!u->value) {
+		u->value = pool_alloc((size_t)t->words * sizeof *u->value);
+		memset(u->value, 0, (size_t)t->words * sizeof *u->value);
+	}
+	u->value[s->slot] = v;
+	return true;
+}
+
 static void
 reg_store(const LStmt *s)
 {
 	const Tensor *t = s->tensor;
 	int bits = etype_bits(t->type);
+	if (deferred_store(s))
+		return;
 	int per = 32 / bits;
 	Opnd w = {O_WORD, s->slot / per, 0, t, true};
 	int shift = (s->slot % per) * bits;
@@ -2199,6 +2266,26 @@ assigns(const List *list, const Var *v)
 	return false;
 }
 
+static void load_addresses(const IExpr *e, const List *declared);
+
+/* The addresses of the loads of the deferred words (deferred_store) that e reads: computed before a
+ * test, they serve every element's branch (tests/routes/residue_store.tile: each branch read the
+ * parameter and built the row's address again). */
+static void
+deferred_addresses(const IExpr *e)
+{
+	if (!e)
+		return;
+	WordUse *u = e->kind == IE_REG && etype_bits(e->tensor->type) == 32 ? word_use(e->tensor) : NULL;
+	if (u && u->value && u->value[e->slot]) {
+		List none = {0};
+		load_addresses(u->value[e->slot], &none);
+	}
+	deferred_addresses(e->a);
+	deferred_addresses(e->b);
+	deferred_addresses(e->index);
+}
+
 /* Computes the address of the global access that list makes when it is one (a statement, or a run
  * of them that is one vector access) and its index reads no memory: computing it before the test
  * that guards the list is then harmless. */
@@ -2209,8 +2296,10 @@ guarded_address(const List *list)
 	const IExpr *m;
 	if (!s || (list->n > 1 && s->vec != list->n))
 		return;
-	if (s->kind == L_STORE && s->tensor->kind == TK_GLOBAL && !has_load(s->index))
+	if (s->kind == L_STORE && s->tensor->kind == TK_GLOBAL && !has_load(s->index)) {
 		(void)address(s->tensor, s->index);
+		deferred_addresses(s->value);
+	}
 	else if (s->kind == L_REG_STORE && (m = s->vec ? vector_load(s->value) : s->value)->kind == IE_LOAD &&
 	         m->tensor->kind == TK_GLOBAL && !has_load(m->index))
 		(void)address(m->tensor, m->index);
@@ -2612,6 +2701,78 @@ same_shape(const LStmt *a, const LStmt *b)
 	return true;
 }
 
+static bool
+reads_register(const IExpr *e)
+{
+	return e && (e->kind == IE_REG || reads_register(e->a) || reads_register(e->b) || reads_register(e->index));
+}
+
+/* Whether a branch only stores and names values: nothing in it changes what a later test reads. */
+static bool
+stores_only(const List *list)
+{
+	for (int i = 0; i < list->n; i++) {
+		LKind k = LIST_AT(*list, LStmt, i)->kind;
+		if (k != L_STORE && k != L_LET && k != L_VAR)
+			return false;
+	}
+	return true;
+}
+
+/* The constant k of an if's test `k < x` (x the same in every if of a run: *x), else false. */
+static bool
+bound_test(const LStmt *s, const IExpr **x, int64_t *k)
+{
+	const IExpr *c = s->kind == L_IF && !s->vec && !s->els.n && stores_only(&s->body) ? s->cond : NULL;
+	if (!c || c->kind != IE_BINARY || c->op != OP_LT || !ie_is_const(c->a, k) || c->b->kind == IE_INT ||
+	    has_load(c->b) || reads_register(c->b) || (*x && !ie_equal(*x, c->b)))
+		return false;
+	*x = c->b;
+	return true;
+}
+
+/* How many ifs from list[i] on test `k < x` for one x and growing constants k (a residue: `for j in
+ * 0..32 { if (j < n) D[tid, j] = m[j]; }` unrolled); 0 where fewer than two. */
+static int
+bound_chain(const List *list, int i)
+{
+	const IExpr *x = NULL;
+	int64_t k, last = 0;
+	int n = 0;
+	while (i + n < list->n && bound_test(LIST_AT(*list, LStmt, i + n), &x, &k) && (n == 0 || k > last)) {
+		last = k;
+		n++;
+	}
+	return n >= 2 ? n : 0;
+}
+
+/* A bound_chain: where one test fails every later one fails too, so each test branches to the end of
+ * the chain rather than past its own statement, as nvcc's route does; each branch is then reached
+ * only through the ones before, whose values it reuses (tests/routes/residue_store.tile). */
+static void
+bound_chain_stmts(const List *list, int i, int n)
+{
+	int l_end = ++P.nlabel;
+	unsigned gen = P.cse_gen;
+	P.depth++;
+	for (int k = 0; k < n; k++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i + k);
+		if (s->comment)
+			comment_line("", s->comment, NO_REG);
+		guarded_address(&s->body);
+		Opnd p = guard(s->cond);
+		ins(PF_BRANCH, "@!%o bra %s;", p, label_name(l_end));
+		P.cse_gen = gen_new(P.cse_gen);
+		block_open();
+		stmts(&s->body);
+	}
+	for (int k = 0; k < n; k++)
+		block_close();
+	P.depth--;
+	label(l_end);
+	P.cse_gen = gen;
+}
+
 /* The run of statements from list[i] on that are pred_items (blocks, or lets and an if in the list
  * itself, as the first iteration of an unrolled loop is): how many statements it takes, with its
  * items in *out and their number in *nitems; 0 where fewer than two items follow. */
@@ -2930,9 +3091,13 @@ stmts(const List *list)
 		PredItem *items;
 		int nitems = 0;
 		int run = s->kind == L_BLOCK || s->kind == L_IF || pred_prefix(s) ? predicated_items(list, i, &items, &nitems) : 0;
+		int chain = run || s->kind != L_IF ? 0 : bound_chain(list, i);
 		if (run) {
 			predicated_run(items, nitems);
 			i += run - 1;
+		} else if (chain) {
+			bound_chain_stmts(list, i, chain);
+			i += chain - 1;
 		} else if (s->vec) {
 			if (s->comment)
 				comment_line("", s->comment, NO_REG);
@@ -2964,6 +3129,87 @@ stmts(const List *list)
 }
 
 /* ---------------------------------------------------------------- kernels */
+
+/* The WordUse of local tensor t (NULL for another tensor), made when first asked for. */
+static WordUse *
+word_use(const Tensor *t)
+{
+	if (t->kind != TK_LOCAL)
+		return NULL;
+	for (int i = 0; i < P.word_uses.n; i++) {
+		WordUse *u = LIST_AT(P.word_uses, WordUse, i);
+		if (u->t == t)
+			return u;
+	}
+	WordUse *u = pool_alloc(sizeof *u);
+	memset(u, 0, sizeof *u);
+	u->t = t;
+	u->reads = pool_alloc((size_t)(t->words + 1) * sizeof *u->reads);
+	u->writes = pool_alloc((size_t)(t->words + 1) * sizeof *u->writes);
+	memset(u->reads, 0, (size_t)(t->words + 1) * sizeof *u->reads);
+	memset(u->writes, 0, (size_t)(t->words + 1) * sizeof *u->writes);
+	list_push(&P.word_uses, u);
+	return u;
+}
+
+static void
+pin(const Tensor *t)
+{
+	WordUse *u = t ? word_use(t) : NULL;
+	if (u)
+		u->pinned = true;
+}
+
+/* The register reads of e, each counting n; with whole, their tensors pinned. */
+static void
+scan_reads(const IExpr *e, int n, bool whole)
+{
+	if (!e)
+		return;
+	if (e->kind == IE_REG) {
+		WordUse *u = word_use(e->tensor);
+		if (u && (whole || etype_bits(e->tensor->type) != 32))
+			u->pinned = true;
+		else if (u && e->slot >= 0 && e->slot < e->tensor->words)
+			u->reads[e->slot] += n;
+	}
+	scan_reads(e->a, n, whole);
+	scan_reads(e->b, n, whole);
+	scan_reads(e->index, n, whole);
+}
+
+/* How the kernel uses its local tensors' words (deferred_store): a read inside a loop counts twice
+ * (it runs again), a write inside an if or a loop too (it may not run, or run again). */
+static void
+scan_words(const List *list, bool in_if, bool in_loop)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		int reads = in_loop ? 2 : 1;
+		bool whole = s->vec != 0;
+		scan_reads(s->value, reads, whole);
+		scan_reads(s->index, reads, whole);
+		scan_reads(s->cond, reads, whole);
+		scan_reads(s->lo, reads, whole);
+		scan_reads(s->hi, 2, whole);
+		if (s->kind == L_REG_STORE) {
+			WordUse *u = word_use(s->tensor);
+			if (u && (whole || etype_bits(s->tensor->type) != 32 || s->slot < 0 || s->slot >= s->tensor->words))
+				u->pinned = true;
+			else if (u)
+				u->writes[s->slot] += in_if || in_loop ? 2 : 1;
+		}
+		if (s->kind == L_COPY) {
+			pin(s->regs[0].tensor);
+			pin(s->regs[1].tensor);
+		}
+		for (int k = 0; (s->kind == L_TC || s->kind == L_FENCE) && k < s->nops; k++)
+			for (int r = 0; r < s->ops[k].nregs; r++)
+				pin(s->ops[k].regs[r].tensor);
+		scan_words(&s->body, in_if || s->kind == L_IF, in_loop || s->kind == L_FOR);
+		scan_words(&s->els, true, in_loop);
+	}
+}
 
 /* Which global tensors and which vars the kernel writes. */
 static void
@@ -3039,6 +3285,7 @@ kernel(KernelIR *k, int ki, Buf *out)
 	P.param_of = pool_alloc(sizeof(Var *) * (size_t)(k->params.n + 1));
 	P.param_written = pool_alloc(sizeof(bool) * (size_t)(k->params.n + 1));
 	scan(&k->body);
+	scan_words(&k->body, false, false);
 	P.cse_gen = gen_new(0);
 	P.tc_addresses = thread_addresses(&k->body);
 	P.has_ld = has_ld(&k->body);
