@@ -39,6 +39,15 @@ typedef struct MapEntry {
 	const IExpr *expr; /* a let computed again at each use (see bind) */
 } MapEntry;
 
+/* How a local tensor's 32-bit words are used in a kernel (scan_words), and the value of each word
+ * whose store is deferred to its one read (deferred_store). */
+typedef struct WordUse {
+	const Tensor *t;
+	int *reads, *writes; /* per word; a read or write inside a loop or an if counts twice */
+	bool pinned;         /* read or written whole (tcgen05, a register copy, a vector access) */
+	const IExpr **value; /* per word: the deferred store's value, resolved; NULL: none */
+} WordUse;
+
 typedef struct Px {
 	KernelIR *k;
 	int ki;
@@ -88,6 +97,10 @@ typedef struct Px {
 	List blocks;  /* the numbers of the blocks open around the statement (see Scoped) */
 	int nblocks;  /* blocks numbered so far */
 	bool sink;      /* the let being bound may be computed where it is used, float work included */
+	Opnd pred;      /* inside an if written as predicated code (predicated_if): its predicate, which
+	                   every memory access takes; O_NONE elsewhere */
+	Opnd next_pred; /* the predicate of the next predicated if, tested before it (predicated_run) */
+	List word_uses; /* WordUse*: per local tensor, how its words are used (scan_words) */
 	const LStmt *tc_prev; /* the last tcgen05.ld / st while nothing but its wait followed it (see tc()) */
 	Opnd tc_prev_addr;    /* its TMEM address register */
 	bool tc_waited;       /* its wait was emitted */
@@ -270,6 +283,8 @@ rec_template(unsigned flags, const char *fmt, va_list *ap)
 	}
 	if (f[0] != ';' || f[1])
 		fatal("emit_ptx: template '%s' does not end with ';'", fmt);
+	if (P.pred.k != O_NONE && P.cur.guard.k == O_NONE && (flags & (PF_LOAD | PF_STORE)))
+		P.cur.guard = P.pred;
 }
 
 
@@ -994,10 +1009,17 @@ word_element(Opnd w, EType t, int part)
 	}
 }
 
-/* Element slot of a local tensor, widened as emit_cu.c's register_read does. */
+static WordUse *word_use(const Tensor *t);
+static Opnd stored_bits(EType t, const IExpr *value);
+
+/* Element slot of a local tensor, widened as emit_cu.c's register_read does; a word whose store was
+ * deferred (deferred_store) is its value, computed here. */
 static Opnd
 register_read(const Tensor *t, int slot)
 {
+	WordUse *u = etype_bits(t->type) == 32 ? word_use(t) : NULL;
+	if (u && u->value && u->value[slot])
+		return stored_bits(t->type, u->value[slot]);
 	int per = 32 / etype_bits(t->type);
 	return word_element((Opnd){O_WORD, slot / per, 0, t, true}, t->type, slot % per);
 }
@@ -1847,11 +1869,61 @@ store(const LStmt *s)
 	ins(PF_STORE, "st.%s.%s %a, %o;", t->kind == TK_SHARED ? "shared" : "global", v.k == O_H ? "b16" : etype_bits(t->type) == 16 ? "u16" : sfx[t->type], &a, v);
 }
 
+/* Whether a word's value may be computed at its read instead of its store: constants, parameters,
+ * ids and loads of global tensors the kernel never writes (memory that reads the same anywhere),
+ * with every name resolved to its value; no register, var or call. */
+static bool
+movable_value(const IExpr *e)
+{
+	if (!e)
+		return true;
+	switch (e->kind) {
+	case IE_VAR:
+		return e->var->is_param;
+	case IE_REG:
+	case IE_CALL:
+	case IE_SADDR:
+		return false;
+	case IE_LOAD:
+		if (e->tensor->kind != TK_GLOBAL || P.param_written[e->tensor->index])
+			return false;
+		break;
+	default:
+		break;
+	}
+	return movable_value(e->a) && movable_value(e->b) && movable_value(e->index);
+}
+
+/* A register store outside every if and runtime loop, to a 32-bit word that nothing else writes and
+ * at most one expression reads, once, of a value movable_value allows: nothing is emitted here, and
+ * the read computes the value (a row loaded into registers and stored under a test per element:
+ * the load moves into the test's branch, as nvcc's route sinks it; tests/routes/residue_store.tile,
+ * 43 registers before, one per element held). Returns false where the store is emitted. */
+static bool
+deferred_store(const LStmt *s)
+{
+	const Tensor *t = s->tensor;
+	WordUse *u = etype_bits(t->type) == 32 && !s->vec && P.depth == 0 && P.pred.k == O_NONE ? word_use(t) : NULL;
+	if (!u || u->pinned || u->writes[s->slot] != 1 || u->reads[s->slot] > 1)
+		return false;
+	IExpr *v = resolve(s->value);
+	if (!movable_value(v))
+		return false;
+	if (!u->value) {
+		u->value = pool_alloc((size_t)t->words * sizeof *u->value);
+		memset(u->value, 0, (size_t)t->words * sizeof *u->value);
+	}
+	u->value[s->slot] = v;
+	return true;
+}
+
 static void
 reg_store(const LStmt *s)
 {
 	const Tensor *t = s->tensor;
 	int bits = etype_bits(t->type);
+	if (deferred_store(s))
+		return;
 	int per = 32 / bits;
 	Opnd w = {O_WORD, s->slot / per, 0, t, true};
 	int shift = (s->slot % per) * bits;
@@ -2221,6 +2293,7 @@ tc(const LStmt *s)
 /* ---------------------------------------------------------------- statements */
 
 static void stmts(const List *list);
+static void stmt(const LStmt *s);
 
 /* Whether a value is cheap to compute again anywhere later, with the same result: integer work on
  * ids, parameters and constants; no memory, no registers of local tensors, no var that is
@@ -2326,6 +2399,26 @@ assigns(const List *list, const Var *v)
 	return false;
 }
 
+static void load_addresses(const IExpr *e, const List *declared);
+
+/* The addresses of the loads of the deferred words (deferred_store) that e reads: computed before a
+ * test, they serve every element's branch (tests/routes/residue_store.tile: each branch read the
+ * parameter and built the row's address again). */
+static void
+deferred_addresses(const IExpr *e)
+{
+	if (!e)
+		return;
+	WordUse *u = e->kind == IE_REG && etype_bits(e->tensor->type) == 32 ? word_use(e->tensor) : NULL;
+	if (u && u->value && u->value[e->slot]) {
+		List none = {0};
+		load_addresses(u->value[e->slot], &none);
+	}
+	deferred_addresses(e->a);
+	deferred_addresses(e->b);
+	deferred_addresses(e->index);
+}
+
 /* Computes the address of the global access that list makes when it is one (a statement, or a run
  * of them that is one vector access) and its index reads no memory: computing it before the test
  * that guards the list is then harmless. */
@@ -2336,8 +2429,10 @@ guarded_address(const List *list)
 	const IExpr *m;
 	if (!s || (list->n > 1 && s->vec != list->n))
 		return;
-	if (s->kind == L_STORE && s->tensor->kind == TK_GLOBAL && !has_load(s->index))
+	if (s->kind == L_STORE && s->tensor->kind == TK_GLOBAL && !has_load(s->index)) {
 		(void)address(s->tensor, s->index);
+		deferred_addresses(s->value);
+	}
 	else if (s->kind == L_REG_STORE && (m = s->vec ? vector_load(s->value) : s->value)->kind == IE_LOAD &&
 	         m->tensor->kind == TK_GLOBAL && !has_load(m->index))
 		(void)address(m->tensor, m->index);
@@ -2418,6 +2513,121 @@ known_cond(const IExpr *cond)
 
 
 
+/* How many elements share one branch (predicated_run); the size of an element (predicable_size) up to
+ * which it needs no branch at all (a store of a register alone: predicated by ptxas itself, and
+ * grouped it costs more than it saves, gemm_epilogue's edge stores 1468 -> 1504 SASS instructions). */
+enum { PREDICATED_GROUP = 4, PREDICATED_CHEAP = 8 };
+
+/* The operations of an if's branch that may run as predicated code (predicated_if), or -1: global
+ * and shared stores (no vector access: vectorize.c's branches at a tensor's edge stay), lets, vars it
+ * declares and assignments to them, and ifs of those; no register store, loop, barrier or tcgen05.
+ * The lets and vars it declares go into *declared. */
+static int
+predicable_size(const List *list, List *declared)
+{
+	int size = 0;
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *b = LIST_AT(*list, LStmt, i);
+		int n;
+		switch (b->kind) {
+		case L_IF:
+			if (b->vec || b->els.n || has_load(b->cond) || (n = predicable_size(&b->body, declared)) < 0)
+				return -1;
+			size += 2 + expr_size(b->cond) + n;
+			break;
+		case L_VAR:
+		case L_LET:
+			list_push(declared, b->var);
+			size += 1 + expr_size(b->value);
+			break;
+		case L_ASSIGN:
+			if (!list_has(declared, b->var))
+				return -1;
+			size += 1 + expr_size(b->value);
+			break;
+		case L_STORE:
+			if (b->vec)
+				return -1;
+			size += 1 + expr_size(b->value); /* the address is mostly shared with the others' */
+			break;
+		default:
+			return -1;
+		}
+	}
+	return size;
+}
+
+/* Whether e names a var of the list (declared in a branch, by predicable_size). */
+static bool
+names_any(const IExpr *e, const List *vars)
+{
+	if (!e)
+		return false;
+	if (e->kind == IE_VAR && list_has(vars, e->var))
+		return true;
+	return names_any(e->a, vars) || names_any(e->b, vars) || names_any(e->index, vars);
+}
+
+/* The addresses of e's global loads whose index names only what holds before the branch. */
+static void
+load_addresses(const IExpr *e, const List *declared)
+{
+	if (!e)
+		return;
+	if (e->kind == IE_LOAD && e->tensor->kind == TK_GLOBAL && !has_load(e->index) && !names_any(e->index, declared))
+		(void)address(e->tensor, e->index);
+	load_addresses(e->a, declared);
+	load_addresses(e->b, declared);
+	load_addresses(e->index, declared);
+}
+
+/* The addresses of the global accesses of a branch that predicated_run writes, computed before its
+ * group's branch: the group's elements and the next groups share them (a row's base address and the
+ * parameters it reads: epilogue_kernel 5265 -> 4693 SASS instructions). */
+static void
+branch_addresses(const List *list, const List *declared)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *b = LIST_AT(*list, LStmt, i);
+		load_addresses(b->value, declared);
+		if (b->kind == L_STORE && b->tensor->kind == TK_GLOBAL && !has_load(b->index) &&
+		    !names_any(b->index, declared))
+			(void)address(b->tensor, b->index);
+		if (b->kind == L_IF)
+			branch_addresses(&b->body, declared);
+	}
+}
+
+/* An if without else whose branch is a few stores of computed values (an epilogue's element guarded
+ * by its bounds), written without a branch: the test's predicate guards each load and store of the
+ * branch, the rest runs in every thread. The elements of an unrolled loop are then one straight
+ * stretch: a row's address and the parameters are computed once, not per branch, and ptxas
+ * schedules the loads of several elements together (epilogue_kernel: 128 branch regions before;
+ * docs/performance.md). Returns false where the if is not of that form. */
+static bool
+predicated_if(const LStmt *s)
+{
+	if (P.next_pred.k == O_NONE && P.pred.k == O_NONE)
+		return false; /* alone, the branch costs fewer registers (run_unwritten: 10 -> 8, nvcc's) */
+	List declared = {0};
+	int size = s->els.n || has_load(s->cond) ? -1 : predicable_size(&s->body, &declared);
+	if (size < 0 || size > 256)
+		return false;
+	Opnd p = P.next_pred;
+	P.next_pred = NO_REG;
+	if (p.k == O_NONE) {
+		guarded_address(&s->body);
+		p = guard(s->cond);
+	}
+	Opnd outer = P.pred;
+	if (outer.k != O_NONE)
+		p = pure(O_P, "and.pred %D, %o, %o;", outer, p);
+	P.pred = p;
+	stmts(&s->body);
+	P.pred = outer;
+	return true;
+}
+
 /* An if: its test and branches, or only the branch taken where the test is known. */
 static void
 if_stmt(const LStmt *s)
@@ -2431,6 +2641,8 @@ if_stmt(const LStmt *s)
 		stmts(known ? &s->body : &s->els);
 		return;
 	}
+	if (predicated_if(s))
+		return;
 	if (!has_load(s->cond)) {
 		/* a guarded access (a masked copy's element or vector): its address first, before
 		   the test's comparisons too, so that the tests and accesses that follow share it
@@ -2492,6 +2704,258 @@ loop_invariants(size_t top)
 	ptx_loop_invariants(P.recs, top, P.nrecs, P.pure_dest, P.pure_cap, ptx_reg_index(O_D, most) + 1);
 }
 
+/* One element of a predicated run: a list of lets that read no memory and, last, an if that
+ * predicated_if writes without a branch; with the loop counter's value where a loop is written out. */
+typedef struct PredItem {
+	const List *body;
+	const Var *counter; /* NULL: none */
+	int64_t value;
+	const char *comment; /* a block's, written before its body */
+} PredItem;
+
+/* What may come before an element's if: a let that reads no memory, or the wait of the tcgen05.ld
+ * that brought the element's registers (written once, before the group's branch). */
+static bool
+pred_prefix(const LStmt *b)
+{
+	return (b->kind == L_LET && !has_load(b->value)) ||
+	       (b->kind == L_TC && (b->instr->kind == TC_WAIT_LD || b->instr->kind == TC_WAIT_ST));
+}
+
+static bool
+pred_item(const List *body)
+{
+	const LStmt *last = body->n ? LIST_AT(*body, LStmt, body->n - 1) : NULL;
+	if (!last || last->kind != L_IF || last->vec || last->els.n || has_load(last->cond))
+		return false;
+	for (int i = 0; i + 1 < body->n; i++)
+		if (!pred_prefix(LIST_AT(*body, LStmt, i)))
+			return false;
+	List declared = {0};
+	int size = predicable_size(&last->body, &declared);
+	return size > PREDICATED_CHEAP && size <= 256;
+}
+
+static void
+pred_bind(const PredItem *it)
+{
+	if (it->counter)
+		map_put(it->counter->cname, (Opnd){O_NONE, 0, 0, NULL, false})->expr = ie_int(it->value, T_I32);
+}
+
+/* Elements in a row whose ifs predicated_if writes without a branch (an epilogue's unrolled loop over a
+ * chunk's columns): PREDICATED_GROUP of them at a time, their tests first, then one branch around them
+ * taken when no test holds, then their bodies with each access predicated. Without the branches ptxas
+ * schedules a whole chunk as one stretch, the loads and math of every element at once
+ * (epilogue_kernel: 255 registers and spills); a group bounds that, and its elements still share
+ * their row addresses and parameters, computed before its branch. */
+static void
+predicated_run(const PredItem *items, int n)
+{
+	for (int g = 0; g < n; g += PREDICATED_GROUP) {
+		int m = n - g < PREDICATED_GROUP ? n - g : PREDICATED_GROUP;
+		Opnd p[PREDICATED_GROUP], any = NO_REG;
+		for (int k = 0; k < m; k++) {
+			const List *body = items[g + k].body;
+			const LStmt *last = LIST_AT(*body, LStmt, body->n - 1);
+			pred_bind(&items[g + k]);
+			for (int i = 0; i + 1 < body->n; i++) {
+				const LStmt *b = LIST_AT(*body, LStmt, i);
+				if (b->kind == L_TC) {
+					P.tc_waited = true;
+					P.interleaved = false;
+					P.tc_prev = NULL;
+				}
+				stmt(b);
+			}
+			List declared = {0};
+			(void)predicable_size(&last->body, &declared);
+			branch_addresses(&last->body, &declared);
+			p[k] = guard(last->cond);
+			any = k ? pure(O_P, "or.pred %D, %o, %o;", any, p[k]) : p[k];
+		}
+		int l_end = ++P.nlabel;
+		unsigned gen = P.cse_gen;
+		ins(PF_BRANCH, "@!%o bra %s;", any, label_name(l_end));
+		P.cse_gen = gen_new(gen);
+		P.depth++;
+		P.epoch++;
+		block_open();
+		for (int k = 0; k < m; k++) {
+			pred_bind(&items[g + k]);
+			if (items[g + k].comment)
+				comment_line("", items[g + k].comment, NO_REG);
+			const List *body = items[g + k].body;
+			for (int i = 0; i + 1 < body->n; i++)
+				if (LIST_AT(*body, LStmt, i)->kind == L_LET)
+					stmt(LIST_AT(*body, LStmt, i));
+			P.next_pred = p[k];
+			stmt(LIST_AT(*body, LStmt, body->n - 1));
+		}
+		block_close();
+		P.depth--;
+		label(l_end);
+		P.cse_gen = gen;
+	}
+}
+
+/* A written-out loop whose every iteration is a pred_item: predicated_run. */
+static bool
+predicated_loop(const LStmt *s, int64_t lo, int64_t hi)
+{
+	if (P.pred.k != O_NONE || !pred_item(&s->body) || hi - lo < 2)
+		return false;
+	PredItem *items = pool_alloc((size_t)(hi - lo) * sizeof *items);
+	for (int64_t i = lo; i < hi; i++)
+		items[i - lo] = (PredItem){&s->body, s->var, i, NULL};
+	predicated_run(items, (int)(hi - lo));
+	return true;
+}
+
+static const LStmt *
+pred_last(const PredItem *it)
+{
+	return LIST_AT(*it->body, LStmt, it->body->n - 1);
+}
+
+/* Whether two ifs' branches do the same statements to the same tensors, as the iterations of an
+ * unrolled loop do (two unrelated ifs in a row keep their branches: rearrange_ellipsis's store of
+ * lane 0 alone, predicated in every lane, took 191 SASS instructions instead of 85). */
+static bool
+same_shape(const LStmt *a, const LStmt *b)
+{
+	if (a->body.n != b->body.n)
+		return false;
+	for (int i = 0; i < a->body.n; i++) {
+		const LStmt *x = LIST_AT(a->body, LStmt, i), *y = LIST_AT(b->body, LStmt, i);
+		if (x->kind != y->kind || x->tensor != y->tensor || (x->kind == L_IF && !same_shape(x, y)))
+			return false;
+	}
+	return true;
+}
+
+static bool
+reads_register(const IExpr *e)
+{
+	return e && (e->kind == IE_REG || reads_register(e->a) || reads_register(e->b) || reads_register(e->index));
+}
+
+/* Whether a branch only stores and names values: nothing in it changes what a later test reads. */
+static bool
+stores_only(const List *list)
+{
+	for (int i = 0; i < list->n; i++) {
+		LKind k = LIST_AT(*list, LStmt, i)->kind;
+		if (k != L_STORE && k != L_LET && k != L_VAR)
+			return false;
+	}
+	return true;
+}
+
+/* The constant k of an if's test `k < x` (x the same in every if of a run: *x), else false. */
+static bool
+bound_test(const LStmt *s, const IExpr **x, int64_t *k)
+{
+	const IExpr *c = s->kind == L_IF && !s->vec && !s->els.n && stores_only(&s->body) ? s->cond : NULL;
+	if (!c || c->kind != IE_BINARY || c->op != OP_LT || !ie_is_const(c->a, k) || c->b->kind == IE_INT ||
+	    has_load(c->b) || reads_register(c->b) || (*x && !ie_equal(*x, c->b)))
+		return false;
+	*x = c->b;
+	return true;
+}
+
+/* How many ifs from list[i] on test `k < x` for one x and growing constants k (a residue: `for j in
+ * 0..32 { if (j < n) D[tid, j] = m[j]; }` unrolled); 0 where fewer than two. */
+static int
+bound_chain(const List *list, int i)
+{
+	const IExpr *x = NULL;
+	int64_t k, last = 0;
+	int n = 0;
+	while (i + n < list->n && bound_test(LIST_AT(*list, LStmt, i + n), &x, &k) && (n == 0 || k > last)) {
+		last = k;
+		n++;
+	}
+	return n >= 2 ? n : 0;
+}
+
+/* A bound_chain: where one test fails every later one fails too, so each test branches to the end of
+ * the chain rather than past its own statement, as nvcc's route does; each branch is then reached
+ * only through the ones before, whose values it reuses (tests/routes/residue_store.tile). */
+static void
+bound_chain_stmts(const List *list, int i, int n)
+{
+	int l_end = ++P.nlabel;
+	unsigned gen = P.cse_gen;
+	P.depth++;
+	for (int k = 0; k < n; k++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i + k);
+		if (s->comment)
+			comment_line("", s->comment, NO_REG);
+		guarded_address(&s->body);
+		Opnd p = guard(s->cond);
+		ins(PF_BRANCH, "@!%o bra %s;", p, label_name(l_end));
+		P.cse_gen = gen_new(P.cse_gen);
+		block_open();
+		stmts(&s->body);
+	}
+	for (int k = 0; k < n; k++)
+		block_close();
+	P.depth--;
+	label(l_end);
+	P.cse_gen = gen;
+}
+
+/* The run of statements from list[i] on that are pred_items (blocks, or lets and an if in the list
+ * itself, as the first iteration of an unrolled loop is): how many statements it takes, with its
+ * items in *out and their number in *nitems; 0 where fewer than two items follow. */
+static int
+predicated_items(const List *list, int i, PredItem **out, int *nitems)
+{
+	if (P.pred.k != O_NONE)
+		return 0;
+	PredItem *items = NULL;
+	int n = 0, j = i;
+	while (j < list->n) {
+		const LStmt *s = LIST_AT(*list, LStmt, j);
+		PredItem it = {NULL, NULL, 0, NULL};
+		int next = j + 1;
+		if (s->vec)
+			break;
+		if (s->kind == L_BLOCK) {
+			if (!pred_item(&s->body))
+				break;
+			it.body = &s->body;
+			it.comment = s->comment;
+		} else {
+			while (next - 1 < list->n && pred_prefix(LIST_AT(*list, LStmt, next - 1)))
+				next++;
+			List *part = pool_alloc(sizeof *part);
+			*part = (List){0};
+			for (int k = j; k < next && k < list->n; k++)
+				list_push(part, list->v[k]);
+			if (next > list->n || !pred_item(part))
+				break;
+			it.body = part;
+		}
+		if (n && !same_shape(pred_last(&items[0]), pred_last(&it)))
+			break;
+		if (n % 16 == 0) {
+			PredItem *more = pool_alloc((size_t)(n + 16) * sizeof *more);
+			if (n)
+				memcpy(more, items, (size_t)n * sizeof *more);
+			items = more;
+		}
+		items[n++] = it;
+		j = next;
+	}
+	if (n < 2)
+		return 0;
+	*out = items;
+	*nitems = n;
+	return j - i;
+}
+
 /* A loop: written out, unrolled by 8, 4 or 2, or a loop of one body with its invariants moved
  * before it. */
 static void
@@ -2504,6 +2968,8 @@ for_stmt(const LStmt *s)
 	if (ie_is_const(s->lo, &lo) && ie_is_const(s->hi, &hi) && unrolls(s, lo, hi)) {
 		/* straight-line code with the counter a constant: one address for all iterations,
 		   the counter in the offsets, as nvcc unrolls the CUDA C's loop */
+		if (predicated_loop(s, lo, hi))
+			return;
 		for (int64_t i = lo; i < hi; i++) {
 			map_put(s->var->cname, (Opnd){O_NONE, 0, 0, NULL, false})->expr = ie_int(i, T_I32);
 			stmts(&s->body);
@@ -2758,7 +3224,17 @@ stmts(const List *list)
 			i += s->vec ? s->vec - 1 : 0;
 			continue;
 		}
-		if (s->vec) {
+		PredItem *items;
+		int nitems = 0;
+		int run = s->kind == L_BLOCK || s->kind == L_IF || pred_prefix(s) ? predicated_items(list, i, &items, &nitems) : 0;
+		int chain = run || s->kind != L_IF ? 0 : bound_chain(list, i);
+		if (run) {
+			predicated_run(items, nitems);
+			i += run - 1;
+		} else if (chain) {
+			bound_chain_stmts(list, i, chain);
+			i += chain - 1;
+		} else if (s->vec) {
 			if (s->comment)
 				comment_line("", s->comment, NO_REG);
 			vector_access(s, list, i);
@@ -2789,6 +3265,87 @@ stmts(const List *list)
 }
 
 /* ---------------------------------------------------------------- kernels */
+
+/* The WordUse of local tensor t (NULL for another tensor), made when first asked for. */
+static WordUse *
+word_use(const Tensor *t)
+{
+	if (t->kind != TK_LOCAL)
+		return NULL;
+	for (int i = 0; i < P.word_uses.n; i++) {
+		WordUse *u = LIST_AT(P.word_uses, WordUse, i);
+		if (u->t == t)
+			return u;
+	}
+	WordUse *u = pool_alloc(sizeof *u);
+	memset(u, 0, sizeof *u);
+	u->t = t;
+	u->reads = pool_alloc((size_t)(t->words + 1) * sizeof *u->reads);
+	u->writes = pool_alloc((size_t)(t->words + 1) * sizeof *u->writes);
+	memset(u->reads, 0, (size_t)(t->words + 1) * sizeof *u->reads);
+	memset(u->writes, 0, (size_t)(t->words + 1) * sizeof *u->writes);
+	list_push(&P.word_uses, u);
+	return u;
+}
+
+static void
+pin(const Tensor *t)
+{
+	WordUse *u = t ? word_use(t) : NULL;
+	if (u)
+		u->pinned = true;
+}
+
+/* The register reads of e, each counting n; with whole, their tensors pinned. */
+static void
+scan_reads(const IExpr *e, int n, bool whole)
+{
+	if (!e)
+		return;
+	if (e->kind == IE_REG) {
+		WordUse *u = word_use(e->tensor);
+		if (u && (whole || etype_bits(e->tensor->type) != 32))
+			u->pinned = true;
+		else if (u && e->slot >= 0 && e->slot < e->tensor->words)
+			u->reads[e->slot] += n;
+	}
+	scan_reads(e->a, n, whole);
+	scan_reads(e->b, n, whole);
+	scan_reads(e->index, n, whole);
+}
+
+/* How the kernel uses its local tensors' words (deferred_store): a read inside a loop counts twice
+ * (it runs again), a write inside an if or a loop too (it may not run, or run again). */
+static void
+scan_words(const List *list, bool in_if, bool in_loop)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		int reads = in_loop ? 2 : 1;
+		bool whole = s->vec != 0;
+		scan_reads(s->value, reads, whole);
+		scan_reads(s->index, reads, whole);
+		scan_reads(s->cond, reads, whole);
+		scan_reads(s->lo, reads, whole);
+		scan_reads(s->hi, 2, whole);
+		if (s->kind == L_REG_STORE) {
+			WordUse *u = word_use(s->tensor);
+			if (u && (whole || etype_bits(s->tensor->type) != 32 || s->slot < 0 || s->slot >= s->tensor->words))
+				u->pinned = true;
+			else if (u)
+				u->writes[s->slot] += in_if || in_loop ? 2 : 1;
+		}
+		if (s->kind == L_COPY) {
+			pin(s->regs[0].tensor);
+			pin(s->regs[1].tensor);
+		}
+		for (int k = 0; (s->kind == L_TC || s->kind == L_FENCE) && k < s->nops; k++)
+			for (int r = 0; r < s->ops[k].nregs; r++)
+				pin(s->ops[k].regs[r].tensor);
+		scan_words(&s->body, in_if || s->kind == L_IF, in_loop || s->kind == L_FOR);
+		scan_words(&s->els, true, in_loop);
+	}
+}
 
 /* Which global tensors and which vars the kernel writes. */
 static void
@@ -2864,6 +3421,7 @@ kernel(KernelIR *k, int ki, Buf *out)
 	P.param_of = pool_alloc(sizeof(Var *) * (size_t)(k->params.n + 1));
 	P.param_written = pool_alloc(sizeof(bool) * (size_t)(k->params.n + 1));
 	scan(&k->body);
+	scan_words(&k->body, false, false);
 	P.cse_gen = gen_new(0);
 	P.tc_addresses = thread_addresses(&k->body);
 	P.has_ld = has_ld(&k->body);
