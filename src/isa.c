@@ -61,10 +61,11 @@ static const IsaInstr instrs[] = {
 /* The lowest PTX ISA version that ptxas (CUDA 13.0) accepts for each target with every tcgen05
  * instruction tilec emits: tcgen05 needs 8.6; the f variants of sm_100 and both of sm_103 need 8.8;
  * sm_110 needs 9.0 (each checked with `ptxas -arch=...` on the lower versions, which it rejects).
- * The first row is the default. */
+ * The first row is the default. f32x2: ptxas (CUDA 13.0) makes FADD2, FMUL2 and FFMA2 of the packed
+ * f32 operations for sm_100 and sm_103 and splits them into scalar ones for sm_110. */
 static const Arch archs[] = {
-	{"sm_100a", "8.6"}, {"sm_100f", "8.8"}, {"sm_103a", "8.8"},
-	{"sm_103f", "8.8"}, {"sm_110a", "9.0"}, {"sm_110f", "9.0"},
+	{"sm_100a", "8.6", true}, {"sm_100f", "8.8", true}, {"sm_103a", "8.8", true},
+	{"sm_103f", "8.8", true}, {"sm_110a", "9.0", false}, {"sm_110f", "9.0", false},
 };
 
 int isa_count(void) { return (int)(sizeof instrs / sizeof instrs[0]); }
