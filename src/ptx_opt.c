@@ -505,15 +505,19 @@ ptx_pack_f32x2(PtxRec **recs, size_t n, int *nd)
 	PtxRec *in = *recs;
 	PtxRec *out = malloc((3 * n + 1) * sizeof *out); /* two records become at most 3 + 3 */
 	RegUse *use = malloc(2 * F32X2_SPAN * sizeof *use);
-	if (!out || !use)
+	size_t *next_op = malloc((n + 1) * sizeof *next_op); /* the first record from i on that packs */
+	if (!out || !use || !next_op)
 		out_of_memory();
+	next_op[n] = n;
+	for (size_t i = n; i-- > 0;)
+		next_op[i] = f32x2_row(&in[i]) >= 0 ? i : next_op[i + 1];
 	size_t m = 0, i = 0;
 	while (i < n) {
 		size_t len = 0;
-		if (f32x2_row(&in[i]) >= 0 || in[i].kind == RK_INSTR)
-			for (size_t l = 1; l <= F32X2_SPAN && i + 2 * l <= n && !len; l++)
-				if (isomorphic(&in[i], &in[i + l]) && iterations(in, i, l, use))
-					len = l;
+		/* an iteration holds an operation to pack: it is at least next_op[i] - i + 1 records long */
+		for (size_t l = next_op[i] - i + 1; in[i].kind == RK_INSTR && l <= F32X2_SPAN && i + 2 * l <= n && !len; l++)
+			if (isomorphic(&in[i], &in[i + l]) && iterations(in, i, l, use))
+				len = l;
 		bool packs = false;
 		for (size_t k = 0; k < len && !packs; k++)
 			packs = f32x2_row(&in[i + k]) >= 0 && f32x2_worth(&in[i + k], &in[i + len + k]);
@@ -534,6 +538,7 @@ ptx_pack_f32x2(PtxRec **recs, size_t n, int *nd)
 		i += 2 * len;
 	}
 	free(use);
+	free(next_op);
 	free(in);
 	*recs = out;
 	return m;
