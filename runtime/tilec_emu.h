@@ -129,6 +129,32 @@ tl_cpu_runnable(TlCpuThread *t)
 	s->tail = s->tail == s->cap ? 0 : s->tail + 1;
 }
 
+// Makes t the running thread: its index and race epoch in the globals that the kernel reads.
+static inline void
+tl_cpu_enter(TlCpuThread *t)
+{
+	tl_cpu_sched.running = t;
+	tl_cpu_tid = t->tid;
+	threadIdx.x = (unsigned)t->tid % blockDim.x;
+	threadIdx.y = (unsigned)t->tid / blockDim.x % blockDim.y;
+	threadIdx.z = (unsigned)t->tid / (blockDim.x * blockDim.y);
+	tl_race_wep = t->wep;
+}
+
+// The next runnable thread, taken from the queue; NULL when none can run.
+static inline TlCpuThread *
+tl_cpu_next(void)
+{
+	TlCpuSched *s = &tl_cpu_sched;
+	if (s->head == s->tail)
+		return NULL;
+	TlCpuThread *t = &s->thread[s->queue[s->head]];
+	s->head = s->head == s->cap ? 0 : s->head + 1;
+	return t;
+}
+
+// A waiting thread switches straight to the next runnable one (each switch through the scheduler
+// cost two swapcontexts, each a sigprocmask system call); with none, to the scheduler.
 static int
 tl_cpu_cond_wait(pthread_cond_t *cv, pthread_mutex_t *mu)
 {
@@ -142,8 +168,15 @@ tl_cpu_cond_wait(pthread_cond_t *cv, pthread_mutex_t *mu)
 	*b = self;
 	self->wep = tl_race_wep;
 	pthread_mutex_unlock(mu);
-	swapcontext(&self->ctx, &s->main);
-	pthread_mutex_lock(mu);
+	TlCpuThread *next = tl_cpu_next();
+	if (next) {
+		tl_cpu_enter(next);
+		swapcontext(&self->ctx, &next->ctx);
+	} else {
+		s->running = NULL;
+		swapcontext(&self->ctx, &s->main);
+	}
+	pthread_mutex_lock(mu); // resumed: whoever switched here made this thread the running one
 	return 0;
 }
 
@@ -778,15 +811,9 @@ tl_cpu_run_block(int n, TlDim3 block)
 		makecontext(&th->ctx, tl_cpu_thread, 0);
 		tl_cpu_runnable(th);
 	}
-	while (s->head != s->tail) {
-		TlCpuThread *th = &s->thread[s->queue[s->head]];
-		s->head = s->head == s->cap ? 0 : s->head + 1;
-		s->running = th;
-		tl_cpu_tid = th->tid;
-		threadIdx.x = (unsigned)th->tid % blockDim.x;
-		threadIdx.y = (unsigned)th->tid / blockDim.x % blockDim.y;
-		threadIdx.z = (unsigned)th->tid / (blockDim.x * blockDim.y);
-		tl_race_wep = th->wep;
+	// back here when a thread ends (uc_link) or waits with no other to run
+	for (TlCpuThread *th; (th = tl_cpu_next());) {
+		tl_cpu_enter(th);
 		swapcontext(&s->main, &th->ctx);
 		s->running = NULL;
 	}
