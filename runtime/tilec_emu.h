@@ -10,9 +10,10 @@
 
 #ifndef __CUDACC__
 // ------------------------------------------------------------------ CPU prelude: CUDA on pthreads
-// Each thread of a block is a pthread; the blocks of a grid run one after another, so a __shared__
-// variable (a function-level static) is the shared memory of the running block. Barriers count the
-// threads that finished the kernel: a barrier that can no longer complete stops the program.
+// Each thread of a block is a coroutine (a ucontext with a stack of its own) of the one OS thread that
+// runs the grid; the blocks of a grid run one after another, so a __shared__ variable (a
+// function-level static) is the shared memory of the running block. Barriers count the threads that
+// finished the kernel: a barrier that can no longer complete stops the program.
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -20,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #define __global__
@@ -35,8 +38,9 @@
 struct TlDim3 {
 	unsigned x, y, z;
 };
-static thread_local TlDim3 threadIdx;
-static thread_local TlDim3 blockIdx;
+// The running thread's: the scheduler below sets them at each switch.
+static TlDim3 threadIdx;
+static TlDim3 blockIdx;
 static TlDim3 blockDim, gridDim;
 
 // A barrier wakes only its own waiters: with one condition variable for the block, each warp's barrier
@@ -57,7 +61,8 @@ struct TlCpuBlock {
 };
 
 static TlCpuBlock *tl_cpu_block;
-static thread_local int tl_cpu_tid;
+static int tl_cpu_tid;
+static unsigned short tl_race_wep; // the warp_syncs this thread passed
 static pthread_mutex_t tl_cpu_fail_mu = PTHREAD_MUTEX_INITIALIZER;
 static void tl_race_epoch(void);
 static FILE *tl_race_out; // tilec run's race report file; NULL: no race detection
@@ -77,6 +82,127 @@ tl_cpu_fail(const char *fmt, ...)
 	fflush(stderr);
 	_exit(TL_EMU_TRAP_STATUS);
 }
+
+// The threads of a block are coroutines, not pthreads: with one OS thread per CUDA thread (768 in
+// examples/embed/epilogue_test) every barrier was a storm of futex calls and context switches (132,000
+// a run, 90% of it system time); a switch between coroutines is a swapcontext. Threads run in turn
+// from a FIFO of runnable ones, each until it waits at a barrier or ends, so a run is deterministic.
+// A thread waits by pthread_cond_wait, which the macros below make a switch: the emulator's barriers
+// (and any code written for pthreads that waits on a condition variable with its mutex, as
+// tl_cpu_named_bar does) work unchanged; no thread may hold a mutex while it waits otherwise.
+struct TlCpuThread {
+	ucontext_t ctx;
+	const void *cond;      // the condition variable it waits on; NULL: it can run, or it ended
+	TlCpuThread *next;     // the next waiter of its bucket
+	unsigned short wep;    // tl_race_wep, kept while another thread runs
+	int tid;
+};
+
+#define TL_CPU_STACK (1 << 20)
+#define TL_CPU_BUCKETS 64
+
+struct TlCpuSched {
+	TlCpuThread *thread;   // [cap]
+	char *stacks;          // cap stacks of TL_CPU_STACK bytes, each after a guard page; kept from block to block
+	int cap;
+	int *queue;            // the runnable threads, a ring of cap + 1 places
+	int head, tail;
+	TlCpuThread *running;  // NULL: the scheduler runs
+	TlCpuThread *bucket[TL_CPU_BUCKETS]; // the waiters, by condition variable
+	ucontext_t main;
+	void (*entry)(void **);
+	void **args;
+};
+static TlCpuSched tl_cpu_sched;
+
+static inline TlCpuThread **
+tl_cpu_bucket(const void *cond)
+{
+	return &tl_cpu_sched.bucket[((unsigned long long)(size_t)cond >> 4) % TL_CPU_BUCKETS];
+}
+
+static inline void
+tl_cpu_runnable(TlCpuThread *t)
+{
+	TlCpuSched *s = &tl_cpu_sched;
+	s->queue[s->tail] = t->tid;
+	s->tail = s->tail == s->cap ? 0 : s->tail + 1;
+}
+
+// Makes t the running thread: its index and race epoch in the globals that the kernel reads.
+static inline void
+tl_cpu_enter(TlCpuThread *t)
+{
+	tl_cpu_sched.running = t;
+	tl_cpu_tid = t->tid;
+	threadIdx.x = (unsigned)t->tid % blockDim.x;
+	threadIdx.y = (unsigned)t->tid / blockDim.x % blockDim.y;
+	threadIdx.z = (unsigned)t->tid / (blockDim.x * blockDim.y);
+	tl_race_wep = t->wep;
+}
+
+// The next runnable thread, taken from the queue; NULL when none can run.
+static inline TlCpuThread *
+tl_cpu_next(void)
+{
+	TlCpuSched *s = &tl_cpu_sched;
+	if (s->head == s->tail)
+		return NULL;
+	TlCpuThread *t = &s->thread[s->queue[s->head]];
+	s->head = s->head == s->cap ? 0 : s->head + 1;
+	return t;
+}
+
+// A waiting thread switches straight to the next runnable one (each switch through the scheduler
+// cost two swapcontexts, each a sigprocmask system call); with none, to the scheduler.
+static int
+tl_cpu_cond_wait(pthread_cond_t *cv, pthread_mutex_t *mu)
+{
+	TlCpuSched *s = &tl_cpu_sched;
+	TlCpuThread *self = s->running;
+	if (!self)
+		tl_cpu_fail("tilec emu: internal error: the scheduler waits on a condition variable\n");
+	TlCpuThread **b = tl_cpu_bucket(cv);
+	self->cond = cv;
+	self->next = *b;
+	*b = self;
+	self->wep = tl_race_wep;
+	pthread_mutex_unlock(mu);
+	TlCpuThread *next = tl_cpu_next();
+	if (next) {
+		tl_cpu_enter(next);
+		swapcontext(&self->ctx, &next->ctx);
+	} else {
+		s->running = NULL;
+		swapcontext(&self->ctx, &s->main);
+	}
+	pthread_mutex_lock(mu); // resumed: whoever switched here made this thread the running one
+	return 0;
+}
+
+// Makes the waiters of cv runnable, all of them or (one) the first found.
+static int
+tl_cpu_cond_wake(pthread_cond_t *cv, int one)
+{
+	TlCpuThread **p = tl_cpu_bucket(cv);
+	while (*p) {
+		TlCpuThread *t = *p;
+		if (t->cond != cv) {
+			p = &t->next;
+			continue;
+		}
+		*p = t->next;
+		t->cond = NULL;
+		tl_cpu_runnable(t);
+		if (one)
+			break;
+	}
+	return 0;
+}
+
+#define pthread_cond_wait(cv, mu) tl_cpu_cond_wait(cv, mu)
+#define pthread_cond_broadcast(cv) tl_cpu_cond_wake(cv, 0)
+#define pthread_cond_signal(cv) tl_cpu_cond_wake(cv, 1)
 
 // Called with the block's mutex held, by a thread that found a barrier incomplete.
 static void
@@ -128,7 +254,6 @@ static inline void __syncwarp(unsigned mask)
 	(void)mask;
 	tl_cpu_barrier(&tl_cpu_block->warp[tl_cpu_tid >> 5], "__syncwarp");
 }
-static thread_local unsigned short tl_race_wep; // the warp_syncs this thread passed
 static inline void __syncwarp(void)
 {
 	__syncwarp(0xffffffffu);
@@ -628,33 +753,79 @@ tl_emu_parts(unsigned info, unsigned per)
 	return parts | (info & ~15u);
 }
 
-struct TlCpuStart {
-	void (*entry)(void **);
-	void **args;
-	TlDim3 block;
-	int tid;
-};
-
-static void *
-tl_cpu_thread(void *p)
+static void
+tl_cpu_thread(void)
 {
-	TlCpuStart *s = (TlCpuStart *)p;
-	tl_cpu_tid = s->tid;
-	blockIdx = s->block;
-	threadIdx.x = (unsigned)s->tid % blockDim.x;
-	threadIdx.y = (unsigned)s->tid / blockDim.x % blockDim.y;
-	threadIdx.z = (unsigned)s->tid / (blockDim.x * blockDim.y);
-	s->entry(s->args);
+	TlCpuThread *self = tl_cpu_sched.running;
+	tl_cpu_sched.entry(tl_cpu_sched.args);
+	self->wep = tl_race_wep;
 	TlCpuBlock *b = tl_cpu_block;
 	pthread_mutex_lock(&b->mu);
 	b->finished++;
 	tl_cpu_check_deadlock();
 	pthread_mutex_unlock(&b->mu);
-	return NULL;
+} // back to the scheduler (uc_link)
+
+// n threads, each with a stack (a guard page below it): made once, larger when a block needs more.
+static void
+tl_cpu_threads(int n)
+{
+	TlCpuSched *s = &tl_cpu_sched;
+	if (n <= s->cap)
+		return;
+	long page = sysconf(_SC_PAGESIZE);
+	size_t each = TL_CPU_STACK + (size_t)page;
+	if (s->stacks)
+		munmap(s->stacks, (size_t)s->cap * each);
+	free(s->thread);
+	free(s->queue);
+	s->thread = (TlCpuThread *)calloc((size_t)n, sizeof *s->thread);
+	s->queue = (int *)malloc((size_t)(n + 1) * sizeof *s->queue);
+	void *m = mmap(NULL, (size_t)n * each, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (!s->thread || !s->queue || m == MAP_FAILED)
+		tl_cpu_fail("tilec emu: no memory for the stacks of %d threads\n", n);
+	s->stacks = (char *)m;
+	s->cap = n;
+	for (int t = 0; t < n; t++)
+		mprotect(s->stacks + (size_t)t * each, (size_t)page, PROT_NONE);
+}
+
+// Runs the block's n threads until every one ended.
+static void
+tl_cpu_run_block(int n, TlDim3 block)
+{
+	TlCpuSched *s = &tl_cpu_sched;
+	size_t each = TL_CPU_STACK + (size_t)sysconf(_SC_PAGESIZE);
+	s->head = s->tail = 0;
+	memset(s->bucket, 0, sizeof s->bucket);
+	blockIdx = block;
+	for (int t = 0; t < n; t++) {
+		TlCpuThread *th = &s->thread[t];
+		th->tid = t;
+		th->cond = NULL;
+		th->wep = 0;
+		getcontext(&th->ctx);
+		th->ctx.uc_stack.ss_sp = s->stacks + (size_t)t * each + (each - TL_CPU_STACK);
+		th->ctx.uc_stack.ss_size = TL_CPU_STACK;
+		th->ctx.uc_link = &s->main;
+		makecontext(&th->ctx, tl_cpu_thread, 0);
+		tl_cpu_runnable(th);
+	}
+	// back here when a thread ends (uc_link) or waits with no other to run
+	for (TlCpuThread *th; (th = tl_cpu_next());) {
+		tl_cpu_enter(th);
+		swapcontext(&s->main, &th->ctx);
+		s->running = NULL;
+	}
+	TlCpuBlock *b = tl_cpu_block;
+	if (b->finished < n)
+		tl_cpu_fail("tilec emu: block (%u, %u, %u): deadlock: %d thread(s) wait and none can go on; %d "
+		            "finished the kernel\n",
+		            block.x, block.y, block.z, n - b->finished, b->finished);
 }
 
 // Runs a grid: the blocks in order (x fastest) from block first (each coordinate from first's; tilec
-// run's probe of a larger grid runs only its new blocks), each with one pthread per thread.
+// run's probe of a larger grid runs only its new blocks), each thread a coroutine.
 static void
 tl_cpu_launch_from(const unsigned grid[3], const unsigned first[3], const unsigned block[3], void (*entry)(void **),
                    void **args)
@@ -663,11 +834,9 @@ tl_cpu_launch_from(const unsigned grid[3], const unsigned first[3], const unsign
 	blockDim = TlDim3{block[0], block[1], block[2]};
 	int n = (int)(block[0] * block[1] * block[2]);
 	static TlCpuBlock b;
-	static TlCpuStart start[1024];
-	static pthread_t th[1024];
-	pthread_attr_t attr;
-	pthread_attr_init(&attr);
-	pthread_attr_setstacksize(&attr, 1 << 20);
+	tl_cpu_threads(n);
+	tl_cpu_sched.entry = entry;
+	tl_cpu_sched.args = args;
 	for (unsigned z = first[2]; z < grid[2]; z++)
 		for (unsigned y = first[1]; y < grid[1]; y++)
 			for (unsigned x = first[0]; x < grid[0]; x++) {
@@ -683,13 +852,7 @@ tl_cpu_launch_from(const unsigned grid[3], const unsigned first[3], const unsign
 				}
 				tl_cpu_block = &b;
 				tl_race_block = ((unsigned long long)z * grid[1] + y) * grid[0] + x + 1;
-				for (int t = 0; t < n; t++) {
-					start[t] = TlCpuStart{entry, args, TlDim3{x, y, z}, t};
-					if (pthread_create(&th[t], &attr, tl_cpu_thread, &start[t]) != 0)
-						tl_cpu_fail("tilec emu: cannot start thread %d of block (%u, %u, %u)\n", t, x, y, z);
-				}
-				for (int t = 0; t < n; t++)
-					pthread_join(th[t], NULL);
+				tl_cpu_run_block(n, TlDim3{x, y, z});
 				if (tl_poison_any) {
 					blockIdx = TlDim3{x, y, z};
 					tl_poison_report();
@@ -704,7 +867,6 @@ tl_cpu_launch_from(const unsigned grid[3], const unsigned first[3], const unsign
 				for (int w = 0; w < 32; w++)
 					pthread_cond_destroy(&b.warp[w].cv);
 			}
-	pthread_attr_destroy(&attr);
 	if (tl_race_out && tl_race_full) {
 		fprintf(tl_race_out, "full %llu\n", TL_RACE_SHADOW_MAX / sizeof(TlRaceCell));
 		fflush(tl_race_out);

@@ -3412,7 +3412,7 @@ shape_text(const Tensor *t)
 }
 
 static void
-kernel(KernelIR *k, int ki, Buf *out)
+kernel(KernelIR *k, int ki, bool pack_f32x2, Buf *out)
 {
 	Buf body = {0};
 	P = (Px){0};
@@ -3437,6 +3437,8 @@ kernel(KernelIR *k, int ki, Buf *out)
 	read_tid();
 	stmts(&k->body);
 	ins(PF_BRANCH, "ret;");
+	if (pack_f32x2)
+		P.nrecs = P.recs_cap = ptx_pack_f32x2(&P.recs, P.nrecs, &P.nd);
 	ptx_print(&body, P.recs, P.nrecs, P.ki);
 	free(P.cse);
 	free(P.cse_gens);
@@ -3516,6 +3518,6 @@ emit_ptx(Program *p, const TargetOptions *opt, Buf *out)
 	           p->source_name, arch);
 	buf_printf(out, ".version %s\n.target %s\n.address_size 64\n", version, arch);
 	for (int i = 0; i < p->kernels.n; i++)
-		kernel(LIST_AT(p->kernels, KernelIR, i), i, out);
+		kernel(LIST_AT(p->kernels, KernelIR, i), i, target->f32x2, out);
 	return true;
 }

@@ -101,10 +101,11 @@ static const IsaInstr instrs[] = {
  * instruction tilec emits: tcgen05 needs 8.6; the f variants of sm_100 and both of sm_103 need 8.8;
  * sm_110 needs 9.0 (each checked with `ptxas -arch=...` on the lower versions, which it rejects).
  * tcgen05.ld.red: sm_103a/f and sm_110a/f (TCGEN05.md section 13; ptxas rejects it for sm_100a/f).
- * The first row is the default. */
+ * f32x2: ptxas (CUDA 13.0) makes FADD2, FMUL2 and FFMA2 of the packed f32 operations for sm_100 and
+ * sm_103 and splits them into scalar ones for sm_110. The first row is the default. */
 static const Arch archs[] = {
-	{"sm_100a", "8.6", false}, {"sm_100f", "8.8", false}, {"sm_103a", "8.8", true},
-	{"sm_103f", "8.8", true},  {"sm_110a", "9.0", true},  {"sm_110f", "9.0", true},
+	{"sm_100a", "8.6", false, true}, {"sm_100f", "8.8", false, true}, {"sm_103a", "8.8", true, true},
+	{"sm_103f", "8.8", true, true},  {"sm_110a", "9.0", true, false}, {"sm_110f", "9.0", true, false},
 };
 
 int isa_count(void) { return (int)(sizeof instrs / sizeof instrs[0]); }

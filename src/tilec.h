@@ -1201,6 +1201,7 @@ typedef struct Arch {
 	const char *name;
 	const char *ptx_version;
 	bool ld_red; /* has tcgen05.ld.red (TCGEN05.md section 13) */
+	bool f32x2; /* executes add/sub/mul/fma.rn.f32x2 as such (FADD2, FMUL2, FFMA2); ptxas splits them for sm_110 */
 } Arch;
 
 const Arch *arch_find(const char *name); /* NULL when tilec does not support it */
@@ -1853,6 +1854,10 @@ void ptx_print(Buf *b, const PtxRec *recs, size_t n, int ki);
  * nregs is ptx_reg_index's bound for every register of the kernel so far. */
 void ptx_loop_invariants(PtxRec *recs, size_t top, size_t end, const unsigned char *pure_dest, size_t pure_cap,
                          size_t nregs);
+/* Packs two independent f32 add, sub, mul or fma operations of straight-line code into one .f32x2
+ * operation (sm_100, sm_103: Arch.f32x2): replaces *recs (n records) by a new array, counts the
+ * 64-bit registers it adds in *nd, returns the new number of records. */
+size_t ptx_pack_f32x2(PtxRec **recs, size_t n, int *nd);
 
 /* ---------------------------------------------------------------- minifloat.c */
 /* The 8-bit and narrower floats of runtime/tilec_minifloat.h: whether t is one; its byte from f32 (to nearest

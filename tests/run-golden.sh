@@ -9,6 +9,8 @@
 #       lowered program), twice the same; a golden/NAME.tile may have an .ir and nothing else.
 #   NAME.cuh next to either kind of NAME.tile: the same with --emit=cuh prints exactly NAME.cuh (the
 #       header of its device functions), twice the same.
+#   NAME.ptx next to a golden NAME.tile: the same with --emit=ptx prints exactly NAME.ptx (tilec's
+#       PTX), twice the same; make check's ptx-routes has ptxas read it.
 #   NAME.run next to a golden NAME.tile: each of its lines is the options of one `TILEC run OPTIONS
 #       NAME.tile` inside tests/golden (an empty line: none), which must exit 0, or 1 for a line that
 #       starts with "! " (a run the emulator stops); their stderr together is exactly NAME.run.err
@@ -143,8 +145,8 @@ for tile in tests/golden/*.tile; do
 		else
 			echo "PASS $name"
 		fi
-	elif [ ! -f "$base.ir" ] && [ ! -f "$base.cuh" ] && [ ! -f "$base.run" ]; then
-		fail "neither $stem.cu nor $stem.err nor $stem.ir nor $stem.cuh nor $stem.run exists"
+	elif [ ! -f "$base.ir" ] && [ ! -f "$base.cuh" ] && [ ! -f "$base.run" ] && [ ! -f "$base.ptx" ]; then
+		fail "neither $stem.cu nor $stem.err nor $stem.ir nor $stem.cuh nor $stem.run nor $stem.ptx exists"
 	fi
 	if [ -f "$base.run" ]; then
 		name=golden/$stem.run
@@ -155,6 +157,13 @@ for tile in tests/golden/*.tile; do
 		set -f
 		# shellcheck disable=SC2086
 		expect_cu tests/golden "$base.cuh" $args --emit=cuh "$stem.tile" -o -
+		set +f
+	fi
+	if [ -f "$base.ptx" ]; then
+		name=golden/$stem.ptx
+		set -f
+		# shellcheck disable=SC2086
+		expect_cu tests/golden "$base.ptx" $args --emit=ptx "$stem.tile" -o -
 		set +f
 	fi
 	if [ -f "$base.ir" ]; then
