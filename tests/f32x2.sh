@@ -2,7 +2,7 @@
 # f32x2.sh TILEC: the packed f32x2 arithmetic of the PTX route (docs/ptx.md, Packed f32 arithmetic).
 # For every program of examples/, examples/copy/, bench/peer/ and tests/ that tilec compiles to PTX
 # with a kernel in it, one PASS/FAIL line:
-#   f32x2/NAME: tools/ptx-pack-check.py finds that the PTX for sm_100a (packed) computes what the PTX
+#   f32x2/NAME: tools/ptx-pack-check.py finds that the PTX for sm_103a (packed) computes what the PTX
 #               for sm_110a (where tilec packs nothing: ptxas would split the pairs) computes, each
 #               instruction on the same values and every load, store, branch and tcgen05 instruction in
 #               the same order; NAME.args's options are used, its -arch= replaced.
@@ -23,7 +23,7 @@ for tile in examples/*.tile examples/copy/*.tile bench/peer/*.tile $(find tests 
 	dir=$(dirname "$tile")
 	base=$(basename "$tile")
 	# shellcheck disable=SC2086 # the options of NAME.args
-	(cd "$dir" && $limit "$tilec" $args --emit=ptx -arch=sm_100a "$base" -o "$tmp/packed.ptx") >/dev/null 2>&1 || continue
+	(cd "$dir" && $limit "$tilec" $args --emit=ptx -arch=sm_103a "$base" -o "$tmp/packed.ptx") >/dev/null 2>&1 || continue
 	grep -q '^\.visible \.entry' "$tmp/packed.ptx" || continue
 	# shellcheck disable=SC2086
 	if ! (cd "$dir" && $limit "$tilec" $args --emit=ptx -arch=sm_110a "$base" -o "$tmp/scalar.ptx") >"$tmp/err" 2>&1; then

@@ -10,7 +10,9 @@ number), so a reordering that feeds an instruction another value, or a packed ha
 scalar operation it replaces, gives another expression. Every instruction that is not pure register
 arithmetic (a label, a branch, a load or store of memory other than parameters, a barrier, a tcgen05
 instruction, a guarded one) is an effect: the two files must make the same effects, in the same order,
-on the same values. A packed operation `OP.rn.f32x2 d, a, b[, c]` is the scalar `OP.rn.f32` on each
+on the same values. The warp collectives (shfl.sync, vote.sync, redux.sync) count as arithmetic: tilec
+writes them in code the whole warp runs, where every lane meets each in the same order, so each is a
+function of its operands in all lanes and may move among the others as arithmetic does. A packed operation `OP.rn.f32x2 d, a, b[, c]` is the scalar `OP.rn.f32` on each
 half; `mov.b64 d, {x, y}` and `mov.b64 {x, y}, d` make and take apart a pair. Exit status 0 when the
 files agree, 1 with the first difference, 2 on bad usage."""
 import re
@@ -18,7 +20,8 @@ import sys
 
 PURE = {"add", "sub", "mul", "fma", "mad", "div", "abs", "neg", "min", "max", "mov", "cvt", "cvta", "setp",
         "selp", "and", "or", "xor", "not", "shl", "shr", "ex2", "sqrt", "rcp", "rsqrt", "lg2", "sin", "cos",
-        "bfi", "bfe", "prmt", "copysign", "testp", "clz", "popc", "brev", "set", "slct", "cnot"}
+        "bfi", "bfe", "prmt", "copysign", "testp", "clz", "popc", "brev", "set", "slct", "cnot",
+        "shfl", "vote", "redux"}
 
 
 def operands(text):
