@@ -2077,10 +2077,39 @@ mbar(const LStmt *s)
 		label(l_skip);
 }
 
+/* A tcgen05.cp: the source's writes made visible to the async proxy, the 64-bit descriptor (its constant
+   fields or the shared tensor's start address >> 4), and the cp in the lane elect.sync picks. */
+static void
+cp_ins(const LStmt *s)
+{
+	const LOperand *t = tc_operand(s, IO_TMEM_ADDR), *d = tc_operand(s, IO_SHARED_DESC64);
+	ins(PF_SYNC | PF_SIDE, "fence.proxy.async.shared::cta;");
+	P.in_tc = true;
+	Opnd taddr = reg(ev(t->addr));
+	P.in_tc = false;
+	Opnd start = pure(O_R, "bfe.u32 %D, %o, 4, 14;", reg(ev(d->addr)));
+	Opnd desc = pure(O_D, "cvt.u64.u32 %D, %o;", start);
+	desc = pure(O_D, "or.b64 %D, %o, %s;", desc, pool_printf("0x%016llx", (unsigned long long)d->desc));
+	int l_skip = 0;
+	if (s->mbar_elect) {
+		Opnd elected = (Opnd){O_P, ++P.np, 0, NULL, false};
+		l_skip = ++P.nlabel;
+		ins(PF_SYNC | PF_SIDE, "elect.sync _|%o, -1;", elected);
+		ins(PF_BRANCH, "@!%o bra %s;", elected, label_name(l_skip));
+	}
+	ins(PF_SYNC | PF_SIDE | PF_STORE, "%s [%o], %o;", cp_form_spelling(s->cp), taddr, desc);
+	if (l_skip)
+		label(l_skip);
+}
+
 static void
 tc(const LStmt *s)
 {
 	TcKind kind = s->instr->kind;
+	if (kind == TC_CP) {
+		cp_ins(s);
+		return;
+	}
 	Opnd addr = imm(0);
 	if (kind != TC_LD && kind != TC_ST) {
 		if (tc_addr(s)) {

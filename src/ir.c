@@ -983,6 +983,16 @@ words(IrWriter *w, const LOperand *o)
 static void
 tc(IrWriter *w, const LStmt *s)
 {
+	if (s->instr->kind == TC_CP) {
+		const LOperand *t = tc_operand(s, IO_TMEM_ADDR), *d = tc_operand(s, IO_SHARED_DESC64);
+		line(w, "%s [", cp_form_spelling(s->cp));
+		expr_top(w, t->addr);
+		buf_printf(w->out, "], desc(0x%016llx | (", (unsigned long long)d->desc);
+		expr_top(w, d->addr);
+		buf_printf(w->out, ") >> 4)\t// %s, after fence.proxy.async.shared::cta%s\n", s->instr->does,
+		           s->mbar_elect ? "; in one lane of each warp (elect.sync)" : "");
+		return;
+	}
 	line(w, "%s", isa_format(s->instr, s->cta_group, &s->op));
 	for (int i = 0; i < s->nops; i++) {
 		const LOperand *o = &s->ops[i];

@@ -121,6 +121,9 @@ typedef struct ProtoAsync {
 	const Tensor *bar;       /* the commit's barrier tensor; NULL: not committed yet */
 	const IExpr *bar_index;  /* and element */
 	Loc commit_loc;
+	bool has_rect;           /* it writes TMEM (cp): the cells, which a ld may read only once it is waited */
+	TmemRect rect;
+	uint64_t waited;         /* the warps that passed a wait on its commit's barrier */
 } ProtoAsync;
 
 /* A bar_sync or bar_arrive statement and the warps that reach it (each lowering of it: a loop's too). */
@@ -877,6 +880,8 @@ supersede(Flow *f, StoreState *st)
 	index_put(f, st);
 }
 
+static bool async_written(Protocol *p, const TmemRect *r, Loc loc);
+
 void
 protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
 {
@@ -910,6 +915,8 @@ protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
 	}
 	for (int i = 0; i < ctx->rects.n && !reported; i++)
 		reported = !cells_ready(p, LIST_AT(ctx->rects, TmemRect, i), ctx->is_ld, loc);
+	for (int i = 0; i < ctx->rects.n && !reported && ctx->is_ld && p->async.n; i++)
+		reported = !async_written(p, LIST_AT(ctx->rects, TmemRect, i), loc);
 	/* one store executed by several warps (a warpgroup scope reached by two warpgroups) writes their cells at once */
 	for (int i = 0; i < ctx->rects.n && !reported && !ctx->is_ld; i++)
 		for (int j = i + 1; j < ctx->rects.n && !reported; j++) {
@@ -1573,12 +1580,16 @@ protocol_cta_group(const Protocol *p)
 }
 
 void
-protocol_async_issue(Protocol *p, const IsaInstr *in, Loc loc)
+protocol_async_issue(Protocol *p, const IsaInstr *in, const TmemRect *rect, Loc loc)
 {
 	ProtoAsync *a = pool_alloc(sizeof *a);
 	a->in = in;
 	a->loc = loc;
 	a->warps = p->warps;
+	if (rect) {
+		a->has_rect = true;
+		a->rect = *rect;
+	}
 	list_push(&p->async, a);
 }
 
@@ -1608,15 +1619,46 @@ protocol_async_pending(const Protocol *p, Loc *issued_at)
 	return false;
 }
 
-void
+bool
 protocol_mbar_wait(Protocol *p, const Tensor *bar, const IExpr *index)
 {
 	/* the waiting warps have seen the work committed to this barrier complete: it is no longer pending */
+	bool tmem_written = false;
 	for (int i = 0; i < p->async.n; i++) {
 		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
-		if (a->bar == bar && (!a->bar_index || !index || ie_equal(a->bar_index, index)))
+		if (a->bar == bar && (!a->bar_index || !index || ie_equal(a->bar_index, index))) {
 			a->warps = 0;
+			a->waited |= p->warps;
+			tmem_written |= a->has_rect;
+		}
 	}
+	return tmem_written;
+}
+
+/* A ld of cells that an asynchronous instruction (cp) writes, before the reading warp waited for it. */
+static bool
+async_written(Protocol *p, const TmemRect *r, Loc loc)
+{
+	for (int i = 0; i < p->async.n; i++) {
+		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
+		if (!a->has_rect || (a->waited >> r->warp & 1))
+			continue;
+		TmemRect mine = a->rect;
+		mine.warp = r->warp;
+		if (!rects_overlap(r, &mine))
+			continue;
+		error(loc, "%s of warp %d reads TMEM (lane %d, column %d), which the %s at line %d writes; a cp is "
+		           "complete only once commit(b) and a mbarrier.wait on b have passed", isa_name(TC_LD, 0), r->warp,
+		      r->lane0 > mine.lane0 ? r->lane0 : mine.lane0, r->col0 > mine.col0 ? r->col0 : mine.col0,
+		      isa_name(a->in->kind, 0), a->loc.first_line);
+		if (a->bar)
+			note(a->commit_loc, "committed here: wait on '%s' before the %s", a->bar->name, isa_name(TC_LD, 0));
+		else
+			note(a->loc, "issued here; put commit(b); and mbarrier.wait(b, parity); between");
+		a->waited = ~0ull;
+		return false;
+	}
+	return true;
 }
 
 /* --------------------------------------------------------------- control flow */
