@@ -201,16 +201,17 @@ cp_report(const CpForm *f, const View *tmem, const View *smem, const CpElem *ele
 		      cp_rows(f->route), cp_chunks(f->route) * CP_CHUNK_BYTES, (long long)mm->have);
 		return;
 	case CP_DECOMP_SIZE:
-		error(loc, "%s decompresses into one byte per value, but the tmem element is %lld bytes", op,
-		      (long long)mm->have);
-		return;
+	case CP_TMEM_TWICE:
+		/* the apply refuses the decompressing forms first, and a tmem layout that is not one-to-one at its
+		   declaration */
+		fatal("%s: cp_match fault %d behind the apply's own checks", op, (int)mm->fault);
 	case CP_COLUMN:
 		error(loc, "%s starts at TMEM column %lld; a cp's first column is a multiple of 4 (such as %lld)", op,
 		      (long long)mm->have, (long long)mm->want);
 		return;
 	case CP_LANES:
-		error(loc, "%s from lane %lld of '%s' passes lane 127; its first lane is at most %lld", op,
-		      (long long)mm->have + tmem->base->lane_offset, tmem->base->name, (long long)mm->want);
+		error(loc, "%s from lane %d of '%s' passes lane 127", op, (int)mm->have + tmem->base->lane_offset,
+		      tmem->base->name);
 		return;
 	case CP_REPLICAS:
 		error(loc, "%s writes each source row to %lld lane%s, but '%s' element %s has %lld TMEM place%s", op,
@@ -222,10 +223,6 @@ cp_report(const CpForm *f, const View *tmem, const View *smem, const CpElem *ele
 		           "cell", tmem->name, e, elems[mm->elem].lane[mm->replica < 0 ? 0 : mm->replica],
 		      elems[mm->elem].byte[mm->replica < 0 ? 0 : mm->replica], op);
 		note(loc, "tilec --print-image %s prints the image: source row, 16-byte chunk -> lanes, columns", op);
-		return;
-	case CP_TMEM_TWICE:
-		error(loc, "'%s' elements %s and %s take the same TMEM cell of %s", tmem->name, e, view_coord(tmem, mm->other),
-		      op);
 		return;
 	case CP_SPLIT:
 		error(loc, "the TMEM places of '%s' element %s are cells of different source rows or chunks of %s; a "

@@ -1796,7 +1796,10 @@ lower_stmt(Walk *walk, Stmt *s)
 		lower_for(walk, s);
 		return;
 	case S_APPLY:
-		if (s->opcode && isa_family(s->opcode) && isa_family(s->opcode)->kind == TC_CP) {
+		/* a cp form, or any cp spelling written without a scope; one with a scope that is no form stays the
+		   load-or-store apply it was meant as */
+		if (s->opcode && isa_family(s->opcode) && isa_family(s->opcode)->kind == TC_CP &&
+		    (s->no_scope || cp_form_parse(s->opcode, &(CpForm){0}, NULL, 0))) {
 			lower_cp(walk, s);
 			return;
 		}
