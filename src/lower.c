@@ -1804,8 +1804,8 @@ lower_stmt(Walk *walk, Stmt *s)
 			return;
 		}
 		if (s->no_scope) {
-			error(s->opcode_loc, "apply of a tcgen05.ld or tcgen05.st names the threads that execute it: apply "
-			                     "%s(...) scope warp;", s->opcode);
+			error(s->opcode_loc, "apply of a %s or %s names the threads that execute it: apply %s(...) scope warp;",
+			      isa_name(TC_LD, 0), isa_name(TC_ST, 0), s->opcode);
 			return;
 		}
 		lower_apply(walk, s);

@@ -1648,13 +1648,14 @@ async_written(Protocol *p, const TmemRect *r, Loc loc)
 		if (!rects_overlap(r, &mine))
 			continue;
 		error(loc, "%s of warp %d reads TMEM (lane %d, column %d), which the %s at line %d writes; a cp is "
-		           "complete only once commit(b) and a mbarrier.wait on b have passed", isa_name(TC_LD, 0), r->warp,
+		           "complete only once commit(b) and a %s.%s on b have passed", isa_name(TC_LD, 0), r->warp,
 		      r->lane0 > mine.lane0 ? r->lane0 : mine.lane0, r->col0 > mine.col0 ? r->col0 : mine.col0,
-		      isa_name(a->in->kind, 0), a->loc.first_line);
+		      isa_name(a->in->kind, 0), a->loc.first_line, etype_name(T_MBARRIER), mbar_op_name(MB_WAIT));
 		if (a->bar)
 			note(a->commit_loc, "committed here: wait on '%s' before the %s", a->bar->name, isa_name(TC_LD, 0));
 		else
-			note(a->loc, "issued here; put commit(b); and mbarrier.wait(b, parity); between");
+			note(a->loc, "issued here; put commit(b); and %s.%s(b, parity); between", etype_name(T_MBARRIER),
+			     mbar_op_name(MB_WAIT));
 		a->waited = ~0ull;
 		return false;
 	}
