@@ -2030,6 +2030,18 @@ tc_instr(const LStmt *s, Opnd addr)
 	rec_end();
 }
 
+/* The lane elect.sync picks goes on, the others branch to the label returned (a single-thread statement
+   that whole warps reach); the caller places the label after the statement. */
+static int
+elect_lane(void)
+{
+	Opnd elected = (Opnd){O_P, ++P.np, 0, NULL, false};
+	int l_skip = ++P.nlabel;
+	ins(PF_SYNC | PF_SIDE, "elect.sync _|%o, -1;", elected);
+	ins(PF_BRANCH, "@!%o bra %s;", elected, label_name(l_skip));
+	return l_skip;
+}
+
 /* An mbarrier statement, commit, cluster_sync or the init fence (isa.c's spellings): a single-thread
    statement that whole warps reach in the lane elect.sync picks, a wait as a try_wait loop. Shared memory
    that other threads wrote may change across a wait or a cluster barrier: values are recomputed after. */
@@ -2060,13 +2072,7 @@ mbar(const LStmt *s)
 		P.cuts++;
 		return;
 	}
-	int l_skip = 0;
-	if (s->mbar_elect) {
-		Opnd elected = (Opnd){O_P, ++P.np, 0, NULL, false};
-		l_skip = ++P.nlabel;
-		ins(PF_SYNC | PF_SIDE, "elect.sync _|%o, -1;", elected);
-		ins(PF_BRANCH, "@!%o bra %s;", elected, label_name(l_skip));
-	}
+	int l_skip = s->mbar_elect ? elect_lane() : 0;
 	if (s->mbar_op == MB_COMMIT)
 		ins(PF_SYNC | PF_SIDE | PF_STORE, "%s %a;", op, &at);
 	else if (s->mbar_op == MB_ARRIVE)
@@ -2090,13 +2096,7 @@ cp_ins(const LStmt *s)
 	Opnd start = pure(O_R, "bfe.u32 %D, %o, 4, 14;", reg(ev(d->addr)));
 	Opnd desc = pure(O_D, "cvt.u64.u32 %D, %o;", start);
 	desc = pure(O_D, "or.b64 %D, %o, %s;", desc, pool_printf("0x%016llx", (unsigned long long)d->desc));
-	int l_skip = 0;
-	if (s->mbar_elect) {
-		Opnd elected = (Opnd){O_P, ++P.np, 0, NULL, false};
-		l_skip = ++P.nlabel;
-		ins(PF_SYNC | PF_SIDE, "elect.sync _|%o, -1;", elected);
-		ins(PF_BRANCH, "@!%o bra %s;", elected, label_name(l_skip));
-	}
+	int l_skip = s->mbar_elect ? elect_lane() : 0;
 	ins(PF_SYNC | PF_SIDE | PF_STORE, "%s [%o], %o;", cp_form_spelling(s->cp), taddr, desc);
 	if (l_skip)
 		label(l_skip);
