@@ -43,7 +43,24 @@ typedef struct Walk {
 	List mbar_tensors;  /* the shared mbarrier tensors declared so far (Tensor*) */
 	struct MbarLoop *mbar_loop; /* the innermost run-time loop being lowered, for the arrivals per trip */
 	bool mbar_unpublished; /* an mbarrier.init that no cta_sync or cluster_sync has published yet */
+	List shared_writes; /* SharedWrite*: threads' stores to shared tensors since the last barrier, for cp */
 } Walk;
+
+/* Threads' stores to a shared tensor (an assignment or a copy) that no cta_sync or mbarrier wait has
+   ordered yet: a tcgen05.cp of the tensor by another warp would read it unordered (LANGUAGE 11.5). */
+typedef struct SharedWrite {
+	const Tensor *t;
+	uint64_t warps;
+	Loc loc;
+} SharedWrite;
+
+static void
+note_shared_write(Walk *walk, const Tensor *t, Loc loc)
+{
+	SharedWrite *w = pool_alloc(sizeof *w);
+	*w = (SharedWrite){t, protocol_warps(walk->proto), loc};
+	list_push(&walk->shared_writes, w);
+}
 
 #define COPY_BUDGET (1 << 21)
 
@@ -755,6 +772,8 @@ lower_assign(Walk *walk, Stmt *s)
 	} else {
 		protocol_read(walk->proto, index, t->loc); /* Out[i32(r[0]), j] = ... reads r[0] too */
 		place_waits(walk);
+		if (tensor->kind == TK_SHARED)
+			note_shared_write(walk, tensor, s->loc);
 		LStmt *l = emit(walk, L_STORE, s->loc);
 		l->tensor = tensor;
 		l->index = index;
@@ -1327,6 +1346,7 @@ lower_barrier(Walk *walk, Stmt *s, LKind kind)
 {
 	protocol_cta_sync(walk->proto, s->loc, s->writes_follow);
 	place_waits(walk);
+	walk->shared_writes.n = 0;
 	if (s->fence_before)
 		emit(walk, L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_BEFORE);
 	mbar_publish(walk, s->loc);
@@ -1441,6 +1461,8 @@ lower_mbar(Walk *walk, Stmt *s)
 	if (s->mbar_op == MB_COMMIT)
 		protocol_commit(walk->proto, t, addr->index, s->loc);
 	bool cp_waited = s->mbar_op == MB_WAIT && protocol_mbar_wait(walk->proto, t, addr->index);
+	if (s->mbar_op == MB_WAIT)
+		walk->shared_writes.n = 0; /* the arrivals it waits for order the stores before them */
 	static const TcKind rows[] = {[MB_INIT] = TC_MB_INIT, [MB_ARRIVE] = TC_MB_ARRIVE, [MB_EXPECT_TX] = TC_MB_EXPECT_TX,
 	                              [MB_WAIT] = TC_MB_TRY_WAIT, [MB_COMMIT] = TC_COMMIT};
 	LStmt *l = emit(walk, L_MBAR, s->loc);
@@ -1511,6 +1533,15 @@ lower_cp(Walk *walk, Stmt *s)
 		return;
 	}
 	Tensor *t = v[0]->base, *src = v[1]->base;
+	for (int i = 0; i < walk->shared_writes.n; i++) {
+		SharedWrite *sw = LIST_AT(walk->shared_writes, SharedWrite, i);
+		if (sw->t != src || !(sw->warps & ~warps))
+			continue;
+		error(s->loc, "%s reads '%s', which threads of other warps store to at line %d with no cta_sync between; "
+		              "the cp sees their stores only after a barrier", op, src->name, sw->loc.first_line);
+		note(sw->loc, "stored here; put cta_sync; between the stores and the cp");
+		return;
+	}
 	SmemDesc d = plan.desc;
 	uint32_t start = d.start;
 	d.start = 0;
@@ -1732,8 +1763,11 @@ lower_apply(Walk *walk, Stmt *s)
 	int at = walk->out->n;
 	if (copy && !tc && !within_copy_budget(walk, s, ops[0]->count))
 		return;
-	if (copy && copy_lower(s, ops[0], ops[1], &ctx, walk->out, &choice) && !choice.is_tc)
+	if (copy && copy_lower(s, ops[0], ops[1], &ctx, walk->out, &choice) && !choice.is_tc) {
 		copy_moves_lowered(walk, s, at);
+		if (ops[0]->base->kind == TK_SHARED)
+			note_shared_write(walk, ops[0]->base, s->loc);
+	}
 	if (copy ? choice.is_tc
 	         : (!ctx.observer || ctx.observer->apply(s, ops, s->operands.n, &ctx)) &&
 	               apply_lower(s, ops, s->operands.n, &ctx, walk->out)) {
