@@ -1018,7 +1018,9 @@ tc(IrWriter *w, const LStmt *s)
 		buf_puts(w->out, o->slot->bracketed ? "]" : "");
 	}
 	if (s->instr->use == ISA_STATEMENT)
-		buf_printf(w->out, "\t// %s\n", s->kind == L_FENCE ? "placed by tilec next to cta_sync" : s->instr->does);
+		buf_printf(w->out, "\t// %s\n", s->kind != L_FENCE        ? s->instr->does
+		                               : s->mbar_op == MB_WAIT ? "placed by tilec after the wait that completes a cp"
+		                                                       : "placed by tilec next to cta_sync");
 	else
 		buf_puts(w->out, "\n");
 }

@@ -1475,8 +1475,11 @@ lower_mbar(Walk *walk, Stmt *s)
 	l->mbar_elect = single && threads > 0;
 	l->cta_group = s->mbar_op == MB_COMMIT ? protocol_cta_group(walk->proto) : 0;
 	/* the TMEM a cp wrote is read by this thread's tcgen05.ld only after the fence (LANGUAGE 11.5) */
-	if (cp_waited)
-		emit(walk, L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_AFTER);
+	if (cp_waited) {
+		LStmt *f = emit(walk, L_FENCE, s->loc);
+		f->instr = isa_instr(TC_FENCE_AFTER);
+		f->mbar_op = MB_WAIT;
+	}
 }
 
 /* apply tcgen05.cp...(tmem_view, shared_view); (LANGUAGE 11.5): checked element by element (cp.c), issued

@@ -832,7 +832,7 @@ struct LStmt {
 	unsigned mask_lo, mask_hi;
 	int bar_id, bar_threads; /* L_NAMED_BAR: the barrier and the threads it counts */
 	bool bar_arrive;         /* L_NAMED_BAR: bar.arrive (does not wait) */
-	MbarOp mbar_op;          /* L_MBAR */
+	MbarOp mbar_op;          /* L_MBAR; L_FENCE: MB_WAIT for the fence after a wait that completes a cp */
 	IExpr *mbar;             /* L_MBAR: the barrier's shared address (IE_SADDR of tensor[index]); NULL: none */
 	bool mbar_elect;         /* L_MBAR, L_TC of cp: a single-thread statement reached by whole warps: one elected lane runs it */
 	bool align_test; /* a copy's access whose vector form may test its address's alignment at run time */
