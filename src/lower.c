@@ -1576,7 +1576,8 @@ lower_cp(Walk *walk, Stmt *s)
 	              .lanes = cp_lane(f.route, cp_rows(f.route) - 1, cp_replicas(f.route) - 1) + 1,
 	              .col0 = t->col_offset + plan.col0,
 	              .cols = cp_tmem_cols(f.route)};
-	protocol_async_issue(walk->proto, l->instr, &r, s->loc);
+	if (protocol_async_free(walk->proto, &r, s->loc))
+		protocol_async_issue(walk->proto, l->instr, &r, s->loc);
 }
 
 /* A let: a constant folded into the name, or a variable of the generated code. */

@@ -880,7 +880,7 @@ supersede(Flow *f, StoreState *st)
 	index_put(f, st);
 }
 
-static bool async_written(Protocol *p, const TmemRect *r, Loc loc);
+static bool async_written(Protocol *p, const TmemRect *r, TcKind by, Loc loc);
 
 void
 protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
@@ -916,7 +916,7 @@ protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
 	for (int i = 0; i < ctx->rects.n && !reported; i++)
 		reported = !cells_ready(p, LIST_AT(ctx->rects, TmemRect, i), ctx->is_ld, loc);
 	for (int i = 0; i < ctx->rects.n && !reported && ctx->is_ld && p->async.n; i++)
-		reported = !async_written(p, LIST_AT(ctx->rects, TmemRect, i), loc);
+		reported = !async_written(p, LIST_AT(ctx->rects, TmemRect, i), TC_LD, loc);
 	/* one store executed by several warps (a warpgroup scope reached by two warpgroups) writes their cells at once */
 	for (int i = 0; i < ctx->rects.n && !reported && !ctx->is_ld; i++)
 		for (int j = i + 1; j < ctx->rects.n && !reported; j++) {
@@ -1635,9 +1635,9 @@ protocol_mbar_wait(Protocol *p, const Tensor *bar, const IExpr *index)
 	return tmem_written;
 }
 
-/* A ld of cells that an asynchronous instruction (cp) writes, before the reading warp waited for it. */
+/* A ld (or a cp: by) of cells that an asynchronous instruction (cp) writes, before the warp waited for it. */
 static bool
-async_written(Protocol *p, const TmemRect *r, Loc loc)
+async_written(Protocol *p, const TmemRect *r, TcKind by, Loc loc)
 {
 	for (int i = 0; i < p->async.n; i++) {
 		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
@@ -1647,12 +1647,13 @@ async_written(Protocol *p, const TmemRect *r, Loc loc)
 		mine.warp = r->warp;
 		if (!rects_overlap(r, &mine))
 			continue;
-		error(loc, "%s of warp %d reads TMEM (lane %d, column %d), which the %s at line %d writes; a cp is "
-		           "complete only once commit(b) and a %s.%s on b have passed", isa_name(TC_LD, 0), r->warp,
-		      r->lane0 > mine.lane0 ? r->lane0 : mine.lane0, r->col0 > mine.col0 ? r->col0 : mine.col0,
-		      isa_name(a->in->kind, 0), a->loc.first_line, etype_name(T_MBARRIER), mbar_op_name(MB_WAIT));
+		error(loc, "%s of warp %d %s TMEM (lane %d, column %d), which the %s at line %d writes; a cp is "
+		           "complete only once commit(b) and a %s.%s on b have passed", isa_name(by, 0), r->warp,
+		      by == TC_LD ? "reads" : "writes", r->lane0 > mine.lane0 ? r->lane0 : mine.lane0,
+		      r->col0 > mine.col0 ? r->col0 : mine.col0, isa_name(a->in->kind, 0), a->loc.first_line,
+		      etype_name(T_MBARRIER), mbar_op_name(MB_WAIT));
 		if (a->bar)
-			note(a->commit_loc, "committed here: wait on '%s' before the %s", a->bar->name, isa_name(TC_LD, 0));
+			note(a->commit_loc, "committed here: wait on '%s' before the %s", a->bar->name, isa_name(by, 0));
 		else
 			note(a->loc, "issued here; put commit(b); and %s.%s(b, parity); between", etype_name(T_MBARRIER),
 			     mbar_op_name(MB_WAIT));
@@ -1660,6 +1661,12 @@ async_written(Protocol *p, const TmemRect *r, Loc loc)
 		return false;
 	}
 	return true;
+}
+
+bool
+protocol_async_free(Protocol *p, const TmemRect *r, Loc loc)
+{
+	return async_written(p, r, TC_CP, loc);
 }
 
 /* --------------------------------------------------------------- control flow */
