@@ -1545,6 +1545,16 @@ lower_cp(Walk *walk, Stmt *s)
 		note(sw->loc, "stored here; put cta_sync; between the stores and the cp");
 		return;
 	}
+	TmemRect r = {.space = t->alloc ? (const void *)t->alloc : (const void *)tmem_unknown_space,
+	              .param = t->alloc ? NULL : t->param_root ? t->param_root : t,
+	              .warp = protocol_fixed_warp(walk->proto) < 0 ? 0 : protocol_fixed_warp(walk->proto),
+	              .lane0 = t->lane_offset + plan.lane0,
+	              .lanes = cp_lane(f.route, cp_rows(f.route) - 1, cp_replicas(f.route) - 1) + 1,
+	              .col0 = t->col_offset + plan.col0,
+	              .cols = cp_tmem_cols(f.route)};
+	if (!protocol_async_free(walk->proto, &r, s->loc) || !protocol_cp_cells_free(walk->proto, &r, s->loc))
+		return;
+	place_waits(walk);
 	SmemDesc d = plan.desc;
 	uint32_t start = d.start;
 	d.start = 0;
@@ -1569,15 +1579,7 @@ lower_cp(Walk *walk, Stmt *s)
 	da->addr = start ? ie_binary(OP_ADD, saddr, ie_int(start, T_U32)) : saddr;
 	da->desc = bits;
 	da->imm = start;
-	TmemRect r = {.space = t->alloc ? (const void *)t->alloc : (const void *)tmem_unknown_space,
-	              .param = t->alloc ? NULL : t->param_root ? t->param_root : t,
-	              .warp = protocol_fixed_warp(walk->proto) < 0 ? 0 : protocol_fixed_warp(walk->proto),
-	              .lane0 = t->lane_offset + plan.lane0,
-	              .lanes = cp_lane(f.route, cp_rows(f.route) - 1, cp_replicas(f.route) - 1) + 1,
-	              .col0 = t->col_offset + plan.col0,
-	              .cols = cp_tmem_cols(f.route)};
-	if (protocol_async_free(walk->proto, &r, s->loc))
-		protocol_async_issue(walk->proto, l->instr, &r, s->loc);
+	protocol_async_issue(walk->proto, l->instr, &r, s->loc);
 }
 
 /* A let: a constant folded into the name, or a variable of the generated code. */

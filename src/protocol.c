@@ -1664,6 +1664,36 @@ async_written(Protocol *p, const TmemRect *r, TcKind by, Loc loc)
 }
 
 bool
+protocol_cp_cells_free(Protocol *p, const TmemRect *r, Loc loc)
+{
+	/* LANGUAGE 11.8: a st or ld of the issuing warp over the cp's cells completes at its wait first; a
+	   copy's gets the wait tilec places, once */
+	bool placed[2] = {false, false};
+	for (int i = 0; i < p->flow.pending.n; i++) {
+		StoreState *st = LIST_AT(p->flow.pending, StoreState, i);
+		TmemRect mine = *r;
+		mine.warp = st->rect.warp;
+		if (st->dead || !st->pending || !(p->warps >> st->rect.warp & 1) || !rects_overlap(&mine, &st->rect))
+			continue;
+		TcKind wait = st->ld ? TC_WAIT_LD : TC_WAIT_ST;
+		if (st->auto_wait && !placed[st->ld]) {
+			placed[st->ld] = true;
+			place_wait(p, wait, loc);
+			i = -1;
+			continue;
+		}
+		own_wait_missing(p, true);
+		error(loc, "%s writes %s that a %s of warp %d may still be %s; without %s in between, the two may come in "
+		           "either order", isa_name(TC_CP, 0), cells_text(&mine, st), isa_name(st->ld ? TC_LD : TC_ST, 0),
+		      st->rect.warp, st->ld ? "reading" : "writing", isa_name(wait, 0));
+		note(st->loc, "the %s is here; put %s; after it", isa_name(st->ld ? TC_LD : TC_ST, 0), isa_spelling(wait, 0));
+		own_wait_missing(p, false);
+		return false;
+	}
+	return true;
+}
+
+bool
 protocol_async_free(Protocol *p, const TmemRect *r, Loc loc)
 {
 	return async_written(p, r, TC_CP, loc);

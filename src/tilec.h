@@ -1441,6 +1441,9 @@ void protocol_commit(Protocol *p, const Tensor *bar, const IExpr *index, Loc loc
 bool protocol_mbar_wait(Protocol *p, const Tensor *bar, const IExpr *index);
 /* Whether a cp may write the cells of r: no earlier cp over them is pending for r's warp (else an error at loc). */
 bool protocol_async_free(Protocol *p, const TmemRect *r, Loc loc);
+/* Whether a cp may write the cells of r: no st or ld of the current warps over them is pending (a copy's
+   gets its wait placed; else an error at loc). */
+bool protocol_cp_cells_free(Protocol *p, const TmemRect *r, Loc loc);
 /* Whether asynchronous work of the current warps has not been seen complete; *issued_at: the first such. */
 bool protocol_async_pending(const Protocol *p, Loc *issued_at);
 /* A device function's contract (LANGUAGE.md 10.3): no tcgen05.ld or st of the current warps pending at
