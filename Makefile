@@ -70,6 +70,16 @@ build/tilec_emu_mbarriers.inc: runtime/tilec_emu_mbarriers.h
 	@mkdir -p build
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' runtime/tilec_emu_mbarriers.h >$@
 
+# The cp of --target=emu: tilec_cp.h (the walk and the decompression, which isa.c compiles too) and its
+# asynchronous glue, written into the programs that issue a cp; emit_emu.c embeds both.
+build/tilec_cp.inc: runtime/tilec_cp.h
+	@mkdir -p build
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' runtime/tilec_cp.h >$@
+
+build/tilec_emu_cp.inc: runtime/tilec_emu_cp.h
+	@mkdir -p build
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' runtime/tilec_emu_cp.h >$@
+
 # The conversions of the 8-bit and narrower floats: written once, in runtime/tilec_minifloat.h; minifloat.c
 # compiles it for tilec and embeds it as a string for the outputs that use them.
 build/tilec_minifloat.inc: runtime/tilec_minifloat.h
@@ -90,7 +100,7 @@ $(B)/obj/%.o: build/%.c
 $(B)/obj/lexer.o: build/lexer.c
 $(B)/obj/parser.o: build/parser.c
 $(OBJS): src/tilec.h build/parser.h
-$(B)/obj/emit_emu.o: build/tilec_emu.inc build/tilec_emu_mbarriers.inc
+$(B)/obj/emit_emu.o: build/tilec_emu.inc build/tilec_emu_mbarriers.inc build/tilec_cp.inc build/tilec_emu_cp.inc
 $(B)/obj/minifloat.o: build/tilec_minifloat.inc runtime/tilec_minifloat.h
 $(B)/obj/isa.o: runtime/tilec_cp.h
 

@@ -718,6 +718,17 @@ stmt
 			$$->scope_loc = $7->scope_loc;
 			$$->named = $8;
 		}
+	| APPLY OPCODE '(' viewexprs ')' ';'
+		{
+			/* a single-thread instruction (tcgen05.cp): one elected thread issues it, so no scope */
+			$$ = mk_stmt(S_APPLY, @$);
+			$$->opcode = $2.text;
+			$$->opcode_loc = @2;
+			$$->operands = $4;
+			$$->scope = SCOPE_WARP;
+			$$->scope_loc = @2;
+			$$->no_scope = true;
+		}
 	| COPY '(' viewexpr ',' viewexpr ')' ';'
 		{ $$ = mk_stmt(S_COPY, @$); $$->operands = list_of($3); list_push(&$$->operands, $5); }
 	| COPY '(' viewexpr ',' viewexpr ')' REDUCE IDENT '(' viewexpr ')' ';'

@@ -612,7 +612,12 @@ make_tc(Check *c, Issue *is, IExpr *addr)
 static IExpr *
 tensor_base(Check *c)
 {
-	Tensor *t = c->in->tmem[0]->base;
+	return tmem_base_addr(c->in->tmem[0]->base);
+}
+
+IExpr *
+tmem_base_addr(Tensor *t)
+{
 	/* Where an alloc's slot holds the address, each instruction reads the slot itself: the value
 	   cannot change while the tensor is usable (a new alloc into the slot needs a dealloc first,
 	   after which the tensor is refused), and a read next to its use keeps a register free. */

@@ -167,3 +167,137 @@ cp_choose(const CpElem *elems, int n, int elem_bytes, CpDecomp decomp, int cta_g
 	}
 	return false;
 }
+
+/* The coordinates of a view's flat element i, as "[r, c]". */
+static const char *
+view_coord(const View *v, int i)
+{
+	int c[MAX_RANK];
+	for (int d = v->rank - 1; d >= 0; d--) {
+		c[d] = i % v->dims[d];
+		i /= v->dims[d];
+	}
+	char buf[128];
+	size_t len = 0;
+	buf[len++] = '[';
+	for (int d = 0; d < v->rank && len < sizeof buf - 16; d++)
+		len += (size_t)snprintf(buf + len, sizeof buf - len, d ? ", %d" : "%d", c[d]);
+	snprintf(buf + len, sizeof buf - len, "]");
+	return pool_printf("%s", buf);
+}
+
+/* The error of a cp whose elements do not fit its form (cp_match's first mismatch), in the apply's words. */
+static void
+cp_report(const CpForm *f, const View *tmem, const View *smem, const CpElem *elems, const CpMismatch *mm, Loc loc)
+{
+	const char *op = cp_form_spelling(f);
+	const char *e = mm->elem >= 0 ? view_coord(tmem, mm->elem) : "";
+	static const char *const fields[] = {"start address", "leading byte offset (LBO)", "stride byte offset (SBO)"};
+	switch (mm->fault) {
+	case CP_FITS:
+		return;
+	case CP_SIZE:
+		error(loc, "%s moves %lld bytes (%d rows of %d bytes), but the views hold %lld", op, (long long)mm->want,
+		      cp_rows(f->route), cp_chunks(f->route) * CP_CHUNK_BYTES, (long long)mm->have);
+		return;
+	case CP_DECOMP_SIZE:
+	case CP_TMEM_TWICE:
+		/* the apply refuses the decompressing forms first, and a tmem layout that is not one-to-one at its
+		   declaration */
+		fatal("%s: cp_match fault %d behind the apply's own checks", op, (int)mm->fault);
+	case CP_COLUMN:
+		error(loc, "%s starts at TMEM column %lld; a cp's first column is a multiple of 4 (such as %lld)", op,
+		      (long long)mm->have, (long long)mm->want);
+		return;
+	case CP_LANES:
+		error(loc, "%s from lane %d of '%s' passes lane 127", op, (int)mm->have + tmem->base->lane_offset,
+		      tmem->base->name);
+		return;
+	case CP_REPLICAS:
+		error(loc, "%s writes each source row to %lld lane%s, but '%s' element %s has %lld TMEM place%s", op,
+		      (long long)mm->want, mm->want == 1 ? "" : "s", tmem->name, e, (long long)mm->have,
+		      mm->have == 1 ? "" : "s");
+		return;
+	case CP_TMEM_PLACE:
+		error(loc, "'%s' element %s is in TMEM (lane %d, byte column %d), which %s does not write from its first "
+		           "cell", tmem->name, e, elems[mm->elem].lane[mm->replica < 0 ? 0 : mm->replica],
+		      elems[mm->elem].byte[mm->replica < 0 ? 0 : mm->replica], op);
+		note(loc, "tilec --print-image %s prints the image: source row, 16-byte chunk -> lanes, columns", op);
+		return;
+	case CP_SPLIT:
+		error(loc, "the TMEM places of '%s' element %s are cells of different source rows or chunks of %s; a "
+		           "multicast writes one source byte to every replica", tmem->name, e, op);
+		return;
+	case CP_DESC:
+		error(loc, "no shared-memory descriptor reads '%s' for %s: its %s would be %lld bytes, not a multiple of 16 "
+		           "below 256 KiB", smem->name, op, fields[mm->field < 0 ? 0 : mm->field], (long long)mm->have);
+		return;
+	case CP_SHARED:
+		error(loc, "%s puts source row %d, chunk %d, byte %d in '%s' element %s, which the descriptor reads at "
+		           "shared byte %lld of '%s', but '%s' element %s is at byte %lld", op, mm->row, mm->chunk, mm->byte,
+		      tmem->name, e, (long long)mm->want / 8, smem->base->name, smem->name, view_coord(smem, mm->elem),
+		      (long long)mm->have / 8);
+		note(loc, "the rows of a cp's source are 16-byte chunks: row r's chunk c at start + (r / 8) * SBO + (r %% 8) "
+		          "* 16 + c * LBO (K-major, no swizzle)");
+		return;
+	}
+}
+
+bool
+cp_apply_check(const CpForm *f, const View *tmem, const View *smem, Loc loc, CpPlan *plan)
+{
+	const Tensor *t = tmem->base, *s = smem->base;
+	const char *op = cp_form_spelling(f);
+	if (t->kind != TK_TMEM || s->kind != TK_SHARED || smem->box) {
+		error(loc, "%s copies shared memory to TMEM: apply %s(tmem_view, shared_view);", op, op);
+		return false;
+	}
+	if (f->decomp != CPD_NONE) {
+		error(loc, "%s: the decompressing forms are not issued by apply yet; a shared tensor holds one minifloat "
+		           "value a byte, and the packed fp4 / fp6 source is not expressible", op);
+		return false;
+	}
+	if (etype_bits(t->type) != etype_bits(s->type)) {
+		error(loc, "%s copies bytes: '%s' (%s) and '%s' (%s) have elements of different sizes", op, tmem->name,
+		      etype_name(t->type), smem->name, etype_name(s->type));
+		return false;
+	}
+	if (tmem->count != smem->count) {
+		error(loc, "%s: '%s' has %d elements and '%s' %d; the apply moves each element of one to the other", op,
+		      tmem->name, tmem->count, smem->name, smem->count);
+		return false;
+	}
+	int eb = etype_bits(t->type) / 8, n = tmem->count;
+	CpElem *elems = scratch_alloc(sizeof(CpElem) * (size_t)n);
+	const Layout *l = t->layout;
+	for (int i = 0; i < n; i++) {
+		int e = tmem->map[i];
+		elems[i].smem_bit = (uint32_t)smem->map[i] * (uint32_t)eb * 8;
+		elems[i].nplaces = l->nrep < CP_MAX_REPLICAS ? l->nrep : CP_MAX_REPLICAS;
+		for (int r = 0; r < elems[i].nplaces; r++) {
+			const int32_t *place = LAYOUT_PLACE(l, e, r);
+			elems[i].lane[r] = place[AX_TLANE];
+			elems[i].byte[r] = place[AX_TCOL] * eb;
+		}
+		if (l->nrep > CP_MAX_REPLICAS)
+			elems[i].nplaces = l->nrep;
+	}
+	CpMismatch mm;
+	if (!cp_match(f, elems, n, eb, plan, &mm)) {
+		cp_report(f, tmem, smem, elems, &mm, loc);
+		return false;
+	}
+	if (t->lane_offset + plan->lane0 + cp_lane(f->route, cp_rows(f->route) - 1, cp_replicas(f->route) - 1) >=
+	    TMEM_LANES) {
+		error(loc, "%s from lane %d of '%s' passes lane 127", op, t->lane_offset + plan->lane0, t->name);
+		return false;
+	}
+	if (t->alloc && t->col_offset + plan->col0 + cp_tmem_cols(f->route) > t->alloc->ncols) {
+		error(loc, "%s writes TMEM columns %d..%d of the allocation of %d columns that '%s' lies in", op,
+		      t->col_offset + plan->col0, t->col_offset + plan->col0 + cp_tmem_cols(f->route) - 1, t->alloc->ncols,
+		      t->name);
+		note(t->alloc->loc, "allocated here");
+		return false;
+	}
+	return true;
+}

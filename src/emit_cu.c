@@ -681,11 +681,43 @@ tc_constraints(const LStmt *s, bool vector)
 	buf_puts(E.out, vector ? " : \"memory\");\n" : ": \"memory\");\n");
 }
 
+/* The lane elect.sync picks runs what follows (a single-thread statement that whole warps reach); the
+   caller closes the brace. */
+static void
+elect_open(void)
+{
+	buf_puts(E.out, "{ unsigned tl_elected; asm volatile(\"{\\n\\t.reg .pred p;\\n\\telect.sync _|p, %1;\\n\\t"
+	                "selp.u32 %0, 1, 0, p;\\n\\t}\" : \"=r\"(tl_elected) : \"r\"(__activemask())); if (tl_elected) ");
+}
+
+/* A tcgen05.cp: the source's writes made visible to the async proxy, then one elected thread issues it
+   with its 64-bit descriptor (the constant fields, and the start address of the shared tensor >> 4). */
+static void
+cp_asm(const LStmt *s)
+{
+	const LOperand *t = tc_operand(s, IO_TMEM_ADDR), *d = tc_operand(s, IO_SHARED_DESC64);
+	line_start();
+	buf_puts(E.out, "asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");\n");
+	line_start();
+	if (s->mbar_elect)
+		elect_open();
+	buf_printf(E.out, "asm volatile(\"%s [%%0], %%1;\" :: \"r\"(", cp_form_spelling(s->cp));
+	expr_top(t->addr);
+	buf_printf(E.out, "), \"l\"(0x%016llxull | (unsigned long long)((", (unsigned long long)d->desc);
+	expr_top(d->addr);
+	buf_puts(E.out, ") >> 4 & 0x3fffu)) : \"memory\");");
+	buf_puts(E.out, s->mbar_elect ? " }\n" : "\n");
+}
+
 static void
 tc(const LStmt *s)
 {
 	if (s->instr->kind == TC_WAIT_LD) {
 		wait_ld();
+		return;
+	}
+	if (s->instr->kind == TC_CP) {
+		cp_asm(s);
 		return;
 	}
 	/* the template: the operands in the row's order, numbered %0, %1, ... as they come */
@@ -1014,8 +1046,7 @@ mbar_asm(const LStmt *s)
 		break;
 	}
 	if (s->mbar_elect)
-		buf_puts(E.out, "{ unsigned tl_elected; asm volatile(\"{\\n\\t.reg .pred p;\\n\\telect.sync _|p, %1;\\n\\t"
-		                "selp.u32 %0, 1, 0, p;\\n\\t}\" : \"=r\"(tl_elected) : \"r\"(__activemask())); if (tl_elected) ");
+		elect_open();
 	if (s->instr->kind == TC_COMMIT_PAIR) {
 		/* the mask of the pair: bits (rank & ~1) and (rank | 1) of the cluster's CTAs */
 		buf_printf(E.out, "asm volatile(\"{\\n\\t.reg .b32 r, t;\\n\\t.reg .b16 m;\\n\\tmov.u32 r, %%%%cluster_ctarank;\\n\\t"

@@ -12,7 +12,10 @@ static const char emu_source[] =
 static struct {
 	List ld_tensors; /* Tensor*: local tensors that some tcgen05.ld of the kernel writes */
 	List images;     /* Opcode*: one image table per shape and .xN */
+	bool has_cp;     /* the kernel issues a cp: its commit and wait go through tilec_emu_cp.h */
 } M;
+
+static bool has_cp(const List *list);
 
 static bool
 is_ld_tensor(const Tensor *t)
@@ -356,9 +359,21 @@ emu_tc(CuWriter *w, const LStmt *s)
 	case TC_ST:
 		emu_access(w, s, at);
 		return;
-	case TC_CP:
-		/* its row and image exist (isa.c); no statement lowers to it yet (docs/cp.md, "Status") */
-		fatal("%s: no statement lowers to %s yet", at, isa_name(kind, 0));
+	case TC_CP: {
+		/* the window is the shared tensor's first byte: the CPU's shared addresses do not fit the descriptor */
+		const LOperand *t = tc_operand(s, IO_TMEM_ADDR), *d = tc_operand(s, IO_SHARED_DESC64);
+		const IExpr *sa = d->addr->kind == IE_SADDR ? d->addr : d->addr->a;
+		const CpLaneRule *rule = cp_lane_rule(s->cp->route);
+		if (s->mbar_elect)
+			buf_puts(out, "if (tl_emu_elect()) ");
+		buf_printf(out, "tl_emu_cp(&tl_emu, &%s[0], 0x%016llxull, ", sa->tensor->cname,
+		           (unsigned long long)(d->desc | d->imm >> 4));
+		cu_expr(w, t->addr);
+		buf_printf(out, ", %d, %d, %d, %d, %d, %d, %d, %d, \"%s: %s\");\n", cp_rows(s->cp->route),
+		           cp_chunks(s->cp->route), cp_replicas(s->cp->route), rule->group, rule->group_step, rule->row_step,
+		           rule->replica_step, (int)s->cp->decomp, at, cp_form_spelling(s->cp));
+		return;
+	}
 	case TC_MB_INIT: case TC_MB_ARRIVE: case TC_MB_EXPECT_TX: case TC_MB_TRY_WAIT: case TC_MB_FENCE_INIT:
 	case TC_COMMIT: case TC_CLUSTER_ARRIVE: case TC_CLUSTER_WAIT: case TC_COMMIT_PAIR:
 		fatal("emu_tc: %s is written by emu_mbar", isa_name(kind, 0));
@@ -387,6 +402,7 @@ emu_device_begin(CuWriter *w, KernelIR *k)
 {
 	M.ld_tensors = (List){0};
 	collect_ld_tensors(&k->body);
+	M.has_cp = has_cp(&k->body);
 	buf_puts(w->out, "\tTlEmuCta &tl_emu = tl_emu_hdr;\n\t(void)tl_emu;\n");
 	if (M.ld_tensors.n)
 		buf_puts(w->out, "\tconst char *tl_ld_where __attribute__((unused)) = \"\";\n");
@@ -402,6 +418,7 @@ emu_kernel_begin(CuWriter *w, KernelIR *k)
 {
 	M.ld_tensors = (List){0};
 	collect_ld_tensors(&k->body);
+	M.has_cp = has_cp(&k->body);
 	if (k->grid_expr[0] || k->grid_expr[1] || k->grid_expr[2]) {
 		buf_printf(w->out, "// the tensor memory of %s's blocks: 128 lanes x 512 columns each, for the grid computed "
 		                   "at launch\n__device__ unsigned tl_emu_tmem_%s[TL_EMU_GRID_SLOTS * TL_EMU_CELLS];\n\n",
@@ -670,6 +687,25 @@ static const char emu_mbarriers[] =
 #include "tilec_emu_mbarriers.inc"
 	;
 
+/* runtime/tilec_cp.h and tilec_emu_cp.h as C strings, for the programs that issue a cp. */
+static const char emu_cp_walk[] =
+#include "tilec_cp.inc"
+	;
+static const char emu_cp_glue[] =
+#include "tilec_emu_cp.inc"
+	;
+
+static bool
+has_cp(const List *list)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		if ((s->kind == L_TC && s->instr->kind == TC_CP) || has_cp(&s->body) || has_cp(&s->els))
+			return true;
+	}
+	return false;
+}
+
 /* An mbarrier statement as a call of tilec_emu_mbarriers.h: the barrier's element, its tensor's name and
    index, the operand and the .tile line. */
 static void
@@ -692,8 +728,9 @@ emu_mbar(CuWriter *w, const LStmt *s)
 	w->out = saved;
 	if (s->mbar_elect)
 		buf_puts(out, "if (tl_emu_elect()) ");
-	buf_printf(out, "tl_emu_mbar_%s(&%s[%s], \"%s\", %s, ", mbar_op_name(s->mbar_op), s->tensor->cname, index.data,
-	           s->tensor->name, index.data);
+	bool cp = M.has_cp && (s->mbar_op == MB_COMMIT || s->mbar_op == MB_WAIT);
+	buf_printf(out, "tl_emu_%s_%s(&%s[%s], \"%s\", %s, ", cp ? "cp" : "mbar", mbar_op_name(s->mbar_op),
+	           s->tensor->cname, index.data, s->tensor->name, index.data);
 	if (s->value) {
 		cu_expr(w, s->value);
 		buf_puts(out, ", ");
@@ -720,7 +757,10 @@ emu_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out)
 	cu_minifloat_helpers(w, out, "TL_EMU_INLINE");
 	if (program_has(p, L_NAMED_BAR))
 		buf_puts(out, emu_named_bars);
-	if (program_has(p, L_MBAR))
+	bool cp = false;
+	for (int i = 0; i < p->kernels.n; i++)
+		cp |= has_cp(&LIST_AT(p->kernels, KernelIR, i)->body);
+	if (program_has(p, L_MBAR) || cp)
 		buf_puts(out, emu_mbarriers);
 	if (w->collectives)
 		buf_puts(out, emu_collectives);
@@ -731,6 +771,11 @@ emu_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out)
 		ld_red = ld_red || has_ld_red(&LIST_AT(p->devices, KernelIR, i)->body);
 	if (ld_red)
 		buf_puts(out, emu_ld_red_source);
+	if (cp) {
+		buf_puts(out, "#define TL_CP_FN TL_EMU_INLINE\n");
+		buf_puts(out, emu_cp_walk);
+		buf_puts(out, emu_cp_glue);
+	}
 	image_tables(w, out);
 }
 

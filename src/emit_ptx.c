@@ -2179,6 +2179,19 @@ tc_instr(const LStmt *s, Opnd addr)
 	rec_end();
 }
 
+/* The lane elect.sync picks goes on, the others branch to the label returned (a single-thread statement
+   that whole warps reach); the caller places the label after the statement. */
+static int
+elect_lane(void)
+{
+	Opnd elected = (Opnd){O_P, ++P.np, 0, NULL, false}, active = new_r();
+	int l_skip = ++P.nlabel;
+	ins(PF_SYNC | PF_SIDE, "activemask.b32 %o;", active); /* a block's last warp may be short */
+	ins(PF_SYNC | PF_SIDE, "elect.sync _|%o, %o;", elected, active);
+	ins(PF_BRANCH, "@!%o bra %s;", elected, label_name(l_skip));
+	return l_skip;
+}
+
 /* An mbarrier statement, commit, cluster_sync or the init fence (isa.c's spellings): a single-thread
    statement that whole warps reach in the lane elect.sync picks, a wait as a try_wait loop. Shared memory
    that other threads wrote may change across a wait or a cluster barrier: values are recomputed after. */
@@ -2209,14 +2222,7 @@ mbar(const LStmt *s)
 		P.cuts++;
 		return;
 	}
-	int l_skip = 0;
-	if (s->mbar_elect) {
-		Opnd elected = (Opnd){O_P, ++P.np, 0, NULL, false}, active = new_r();
-		l_skip = ++P.nlabel;
-		ins(PF_SYNC | PF_SIDE, "activemask.b32 %o;", active); /* a block's last warp may be short */
-		ins(PF_SYNC | PF_SIDE, "elect.sync _|%o, %o;", elected, active);
-		ins(PF_BRANCH, "@!%o bra %s;", elected, label_name(l_skip));
-	}
+	int l_skip = s->mbar_elect ? elect_lane() : 0;
 	if (s->instr->kind == TC_COMMIT_PAIR) {
 		/* the mask of the pair: bits (rank & ~1) and (rank | 1) of the cluster's CTAs */
 		Opnd rank = new_r(), first = new_r(), mask = new_r(), mask16 = new_h();
@@ -2235,10 +2241,33 @@ mbar(const LStmt *s)
 		label(l_skip);
 }
 
+/* A tcgen05.cp: the source's writes made visible to the async proxy, the 64-bit descriptor (its constant
+   fields or the shared tensor's start address >> 4), and the cp in the lane elect.sync picks. */
+static void
+cp_ins(const LStmt *s)
+{
+	const LOperand *t = tc_operand(s, IO_TMEM_ADDR), *d = tc_operand(s, IO_SHARED_DESC64);
+	ins(PF_SYNC | PF_SIDE, "fence.proxy.async.shared::cta;");
+	P.in_tc = true;
+	Opnd taddr = reg(ev(t->addr));
+	P.in_tc = false;
+	Opnd start = pure(O_R, "bfe.u32 %D, %o, 4, 14;", reg(ev(d->addr)));
+	Opnd desc = pure(O_D, "cvt.u64.u32 %D, %o;", start);
+	desc = pure(O_D, "or.b64 %D, %o, %s;", desc, pool_printf("0x%016llx", (unsigned long long)d->desc));
+	int l_skip = s->mbar_elect ? elect_lane() : 0;
+	ins(PF_SYNC | PF_SIDE | PF_STORE, "%s [%o], %o;", cp_form_spelling(s->cp), taddr, desc);
+	if (l_skip)
+		label(l_skip);
+}
+
 static void
 tc(const LStmt *s)
 {
 	TcKind kind = s->instr->kind;
+	if (kind == TC_CP) {
+		cp_ins(s);
+		return;
+	}
 	Opnd addr = imm(0);
 	if (!tc_accesses(s)) {
 		if (tc_addr(s)) {

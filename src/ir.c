@@ -996,6 +996,16 @@ words(IrWriter *w, const LOperand *o)
 static void
 tc(IrWriter *w, const LStmt *s)
 {
+	if (s->instr->kind == TC_CP) {
+		const LOperand *t = tc_operand(s, IO_TMEM_ADDR), *d = tc_operand(s, IO_SHARED_DESC64);
+		line(w, "%s [", cp_form_spelling(s->cp));
+		expr_top(w, t->addr);
+		buf_printf(w->out, "], desc(0x%016llx | (", (unsigned long long)d->desc);
+		expr_top(w, d->addr);
+		buf_printf(w->out, ") >> 4)\t// %s, after fence.proxy.async.shared::cta%s\n", s->instr->does,
+		           s->mbar_elect ? "; in one lane of each warp (elect.sync)" : "");
+		return;
+	}
 	line(w, "%s", isa_format(s->instr, s->cta_group, &s->op));
 	for (int i = 0; i < s->nops; i++) {
 		const LOperand *o = &s->ops[i];
@@ -1024,7 +1034,9 @@ tc(IrWriter *w, const LStmt *s)
 		buf_puts(w->out, o->slot->bracketed ? "]" : "");
 	}
 	if (s->instr->use == ISA_STATEMENT)
-		buf_printf(w->out, "\t// %s\n", s->kind == L_FENCE ? "placed by tilec next to cta_sync" : s->instr->does);
+		buf_printf(w->out, "\t// %s\n", s->kind != L_FENCE        ? s->instr->does
+		                               : s->mbar_op == MB_WAIT ? "placed by tilec after the wait that completes a cp"
+		                                                       : "placed by tilec next to cta_sync");
 	else
 		buf_puts(w->out, "\n");
 }

@@ -44,7 +44,24 @@ typedef struct Walk {
 	List mbar_tensors;  /* the shared mbarrier tensors declared so far (Tensor*) */
 	struct MbarLoop *mbar_loop; /* the innermost run-time loop being lowered, for the arrivals per trip */
 	bool mbar_unpublished; /* an mbarrier.init that no cta_sync or cluster_sync has published yet */
+	List shared_writes; /* SharedWrite*: threads' stores to shared tensors since the last barrier, for cp */
 } Walk;
+
+/* Threads' stores to a shared tensor (an assignment or a copy) that no cta_sync or mbarrier wait has
+   ordered yet: a tcgen05.cp of the tensor by another warp would read it unordered (LANGUAGE 11.5). */
+typedef struct SharedWrite {
+	const Tensor *t;
+	uint64_t warps;
+	Loc loc;
+} SharedWrite;
+
+static void
+note_shared_write(Walk *walk, const Tensor *t, Loc loc)
+{
+	SharedWrite *w = pool_alloc(sizeof *w);
+	*w = (SharedWrite){t, protocol_warps(walk->proto), loc};
+	list_push(&walk->shared_writes, w);
+}
 
 #define COPY_BUDGET (1 << 21)
 
@@ -462,8 +479,10 @@ lower_instr(Walk *walk, Stmt *s)
 	if (!spec) {
 		const char *near = NULL;
 		const IsaInstr *family = isa_family(s->opcode);
-		/* cp's row holds its forms and image (docs/cp.md); no apply issues it yet, so it is not offered */
-		if (family && family->use == ISA_APPLY && family->kind != TC_CP) {
+		if (family && family->kind == TC_CP) {
+			error(s->opcode_loc, "%s is written with apply, which checks it against its image: apply %s(tmem_view, "
+			                     "shared_view);", isa_name(family->kind, 0), s->opcode);
+		} else if (family && family->use == ISA_APPLY) {
 			error(s->opcode_loc, "%s is written with apply, which checks it against its image: "
 			                     "apply %s(...) scope warpgroup;", isa_name(family->kind, 0), s->opcode);
 		} else {
@@ -755,6 +774,8 @@ lower_assign(Walk *walk, Stmt *s)
 	} else {
 		protocol_read(walk->proto, index, t->loc); /* Out[i32(r[0]), j] = ... reads r[0] too */
 		place_waits(walk);
+		if (tensor->kind == TK_SHARED)
+			note_shared_write(walk, tensor, s->loc);
 		LStmt *l = emit(walk, L_STORE, s->loc);
 		l->tensor = tensor;
 		l->index = index;
@@ -1422,6 +1443,7 @@ lower_barrier(Walk *walk, Stmt *s, LKind kind)
 {
 	protocol_cta_sync(walk->proto, s->loc, s->writes_follow);
 	place_waits(walk);
+	walk->shared_writes.n = 0;
 	if (s->fence_before)
 		emit(walk, L_FENCE, s->loc)->instr = isa_instr(TC_FENCE_BEFORE);
 	mbar_publish(walk, s->loc);
@@ -1535,8 +1557,9 @@ lower_mbar(Walk *walk, Stmt *s)
 	}
 	if (s->mbar_op == MB_COMMIT)
 		protocol_commit(walk->proto, t, addr->index, s->loc);
+	bool cp_waited = s->mbar_op == MB_WAIT && protocol_mbar_wait(walk->proto, t, addr->index);
 	if (s->mbar_op == MB_WAIT)
-		protocol_mbar_wait(walk->proto, t, addr->index);
+		walk->shared_writes.n = 0; /* the arrivals it waits for order the stores before them */
 	static const TcKind rows[] = {[MB_INIT] = TC_MB_INIT, [MB_ARRIVE] = TC_MB_ARRIVE, [MB_EXPECT_TX] = TC_MB_EXPECT_TX,
 	                              [MB_WAIT] = TC_MB_TRY_WAIT, [MB_COMMIT] = TC_COMMIT};
 	LStmt *l = emit(walk, L_MBAR, s->loc);
@@ -1550,6 +1573,112 @@ lower_mbar(Walk *walk, Stmt *s)
 	l->cta_group = s->mbar_op == MB_COMMIT ? protocol_cta_group(walk->proto) : 0;
 	if (l->cta_group == 2)
 		l->instr = isa_instr(TC_COMMIT_PAIR);
+	/* the TMEM a cp wrote is read by this thread's tcgen05.ld only after the fence (LANGUAGE 11.5) */
+	if (cp_waited) {
+		LStmt *f = emit(walk, L_FENCE, s->loc);
+		f->instr = isa_instr(TC_FENCE_AFTER);
+		f->mbar_op = MB_WAIT;
+	}
+}
+
+/* apply tcgen05.cp...(tmem_view, shared_view); (LANGUAGE 11.5): checked element by element (cp.c), issued
+   by one elected thread of the one warp that reaches it, pending until its commit's barrier is waited. */
+static void
+lower_cp(Walk *walk, Stmt *s)
+{
+	CpForm f;
+	char why[256];
+	if (!cp_form_parse(s->opcode, &f, why, sizeof why)) {
+		error(s->opcode_loc, "%s", why);
+		return;
+	}
+	const char *op = cp_form_spelling(&f);
+	if (!s->no_scope) {
+		error(s->scope_loc, "%s takes no scope: one elected thread issues it (apply %s(tmem_view, shared_view);)",
+		      op, op);
+		return;
+	}
+	if (f.cta_group != 1) {
+		error(s->opcode_loc, "%s: apply issues the cta_group::1 forms; a pair of CTAs (cta_group::2) is not "
+		                     "supported yet", op);
+		return;
+	}
+	if (walk->dev) {
+		error(s->loc, "%s in device function '%s'; a cp is issued in a kernel, where tilec follows its commit "
+		              "and wait", op, walk->dev->name);
+		return;
+	}
+	if (s->operands.n != 2) {
+		error(s->loc, "%s takes two operands: apply %s(tmem_view, shared_view);", op, op);
+		return;
+	}
+	View *v[2];
+	for (int i = 0; i < 2; i++) {
+		ViewExpr *ve = LIST_AT(s->operands, ViewExpr, i);
+		v[i] = viewexpr_eval(ve, false);
+		if (!v[i])
+			return;
+		v[i]->base->used = true;
+		if (v[i]->base->kind == TK_TMEM && !protocol_alive(walk->proto, v[i]->base, ve->base, ve->loc))
+			return;
+	}
+	CpPlan plan;
+	if (!cp_apply_check(&f, v[0], v[1], s->loc, &plan))
+		return;
+	int threads = mbar_threads(walk);
+	uint64_t warps = protocol_warps(walk->proto);
+	if (threads > 0 && (warps & (warps - 1))) {
+		error(s->loc, "%s is a single-thread statement but %d warps reach it; tilec runs it in one elected lane of "
+		              "each warp, so it would be issued %d times", op, __builtin_popcountll(warps),
+		      __builtin_popcountll(warps));
+		note(s->loc, "put it under a condition that one warp takes, such as if (warp_id == 0)");
+		return;
+	}
+	Tensor *t = v[0]->base, *src = v[1]->base;
+	for (int i = 0; i < walk->shared_writes.n; i++) {
+		SharedWrite *sw = LIST_AT(walk->shared_writes, SharedWrite, i);
+		if (sw->t != src || !(sw->warps & ~warps))
+			continue;
+		error(s->loc, "%s reads '%s', which threads of other warps store to at line %d with no cta_sync between; "
+		              "the cp sees their stores only after a barrier", op, src->name, sw->loc.first_line);
+		note(sw->loc, "stored here; put cta_sync; between the stores and the cp");
+		return;
+	}
+	TmemRect r = {.space = t->alloc ? (const void *)t->alloc : (const void *)tmem_unknown_space,
+	              .param = t->alloc ? NULL : t->param_root ? t->param_root : t,
+	              .warp = protocol_fixed_warp(walk->proto) < 0 ? 0 : protocol_fixed_warp(walk->proto),
+	              .lane0 = t->lane_offset + plan.lane0,
+	              .lanes = cp_lane(f.route, cp_rows(f.route) - 1, cp_replicas(f.route) - 1) + 1,
+	              .col0 = t->col_offset + plan.col0,
+	              .cols = cp_tmem_cols(f.route)};
+	if (!protocol_async_free(walk->proto, &r, s->loc) || !protocol_cp_cells_free(walk->proto, &r, s->loc))
+		return;
+	place_waits(walk);
+	SmemDesc d = plan.desc;
+	uint32_t start = d.start;
+	d.start = 0;
+	uint64_t bits;
+	if (!smem_desc_encode(&d, &bits))
+		fatal("%s: the descriptor cp_match derived does not encode", op);
+	LStmt *l = emit(walk, L_TC, s->loc);
+	l->instr = isa_instr(TC_CP);
+	l->cta_group = f.cta_group;
+	CpForm *form = pool_alloc(sizeof *form);
+	*form = f;
+	l->cp = form;
+	l->mbar_elect = threads > 0;
+	l->comment = source_line_of(s->loc, true);
+	LOperand *ta = tc_add_operand(l, IO_TMEM_ADDR);
+	ta->addr = ie_binary(OP_ADD, tmem_base_addr(t),
+	                     ie_int(((int64_t)plan.lane0 << 16) + plan.col0, T_U32));
+	LOperand *da = tc_add_operand(l, IO_SHARED_DESC64);
+	IExpr *saddr = ie_new(IE_SADDR, T_U32);
+	saddr->tensor = src;
+	saddr->index = ie_int(0, T_I32);
+	da->addr = start ? ie_binary(OP_ADD, saddr, ie_int(start, T_U32)) : saddr;
+	da->desc = bits;
+	da->imm = start;
+	protocol_async_issue(walk->proto, l->instr, &r, s->loc);
 }
 
 /* A let: a constant folded into the name, or a variable of the generated code. */
@@ -1768,8 +1897,11 @@ lower_apply(Walk *walk, Stmt *s)
 			return;
 		m->base->used = true;
 	}
-	if (copy && (copied = copy_lower(s, ops[0], ops[1], &ctx, walk->out, &choice)) && !choice.is_tc)
+	if (copy && (copied = copy_lower(s, ops[0], ops[1], &ctx, walk->out, &choice)) && !choice.is_tc) {
 		copy_moves_lowered(walk, s, at);
+		if (ops[0]->base->kind == TK_SHARED)
+			note_shared_write(walk, ops[0]->base, s->loc);
+	}
 	if (copy ? choice.is_tc
 	         : (!ctx.observer || ctx.observer->apply(s, ops, s->operands.n, &ctx)) &&
 	               apply_lower(s, ops, s->operands.n, &ctx, walk->out)) {
@@ -1846,6 +1978,20 @@ lower_stmt(Walk *walk, Stmt *s)
 		lower_for(walk, s);
 		return;
 	case S_APPLY:
+		/* a cp form, or any cp spelling written without a scope; one with a scope that is no form stays the
+		   load-or-store apply it was meant as */
+		if (s->opcode && isa_family(s->opcode) && isa_family(s->opcode)->kind == TC_CP &&
+		    (s->no_scope || cp_form_parse(s->opcode, &(CpForm){0}, NULL, 0))) {
+			lower_cp(walk, s);
+			return;
+		}
+		if (s->no_scope) {
+			error(s->opcode_loc, "apply of a %s or %s names the threads that execute it: apply %s(...) scope warp;",
+			      isa_name(TC_LD, 0), isa_name(TC_ST, 0), s->opcode);
+			return;
+		}
+		lower_apply(walk, s);
+		return;
 	case S_COPY:
 		lower_apply(walk, s);
 		return;

@@ -121,6 +121,9 @@ typedef struct ProtoAsync {
 	const Tensor *bar;       /* the commit's barrier tensor; NULL: not committed yet */
 	const IExpr *bar_index;  /* and element */
 	Loc commit_loc;
+	bool has_rect;           /* it writes TMEM (cp): the cells, which a ld may read only once it is waited */
+	TmemRect rect;
+	uint64_t waited;         /* the warps that passed a wait on its commit's barrier */
 } ProtoAsync;
 
 /* A bar_sync or bar_arrive statement and the warps that reach it (each lowering of it: a loop's too). */
@@ -882,6 +885,8 @@ supersede(Flow *f, StoreState *st)
 	index_put(f, st);
 }
 
+static bool async_written(Protocol *p, const TmemRect *r, TcKind by, Loc loc);
+
 void
 protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
 {
@@ -915,6 +920,8 @@ protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
 	}
 	for (int i = 0; i < ctx->rects.n && !reported; i++)
 		reported = !cells_ready(p, LIST_AT(ctx->rects, TmemRect, i), ctx->is_ld, auto_wait, loc);
+	for (int i = 0; i < ctx->rects.n && !reported && ctx->is_ld && p->async.n; i++)
+		reported = !async_written(p, LIST_AT(ctx->rects, TmemRect, i), TC_LD, loc);
 	/* one store executed by several warps (a warpgroup scope reached by two warpgroups) writes their cells at once */
 	for (int i = 0; i < ctx->rects.n && !reported && !ctx->is_ld; i++)
 		for (int j = i + 1; j < ctx->rects.n && !reported; j++) {
@@ -1584,12 +1591,16 @@ protocol_cta_group(const Protocol *p)
 }
 
 void
-protocol_async_issue(Protocol *p, const IsaInstr *in, Loc loc)
+protocol_async_issue(Protocol *p, const IsaInstr *in, const TmemRect *rect, Loc loc)
 {
 	ProtoAsync *a = pool_alloc(sizeof *a);
 	a->in = in;
 	a->loc = loc;
 	a->warps = p->warps;
+	if (rect) {
+		a->has_rect = true;
+		a->rect = *rect;
+	}
 	list_push(&p->async, a);
 }
 
@@ -1619,15 +1630,84 @@ protocol_async_pending(const Protocol *p, Loc *issued_at)
 	return false;
 }
 
-void
+bool
 protocol_mbar_wait(Protocol *p, const Tensor *bar, const IExpr *index)
 {
 	/* the waiting warps have seen the work committed to this barrier complete: it is no longer pending */
+	bool tmem_written = false;
 	for (int i = 0; i < p->async.n; i++) {
 		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
-		if (a->bar == bar && (!a->bar_index || !index || ie_equal(a->bar_index, index)))
+		if (a->bar == bar && (!a->bar_index || !index || ie_equal(a->bar_index, index))) {
 			a->warps = 0;
+			a->waited |= p->warps;
+			tmem_written |= a->has_rect;
+		}
 	}
+	return tmem_written;
+}
+
+/* A ld (or a cp: by) of cells that an asynchronous instruction (cp) writes, before the warp waited for it. */
+static bool
+async_written(Protocol *p, const TmemRect *r, TcKind by, Loc loc)
+{
+	for (int i = 0; i < p->async.n; i++) {
+		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
+		if (!a->has_rect || (a->waited >> r->warp & 1))
+			continue;
+		TmemRect mine = a->rect;
+		mine.warp = r->warp;
+		if (!rects_overlap(r, &mine))
+			continue;
+		error(loc, "%s of warp %d %s TMEM (lane %d, column %d), which the %s at line %d writes; a cp is "
+		           "complete only once commit(b) and a %s.%s on b have passed", isa_name(by, 0), r->warp,
+		      by == TC_LD ? "reads" : "writes", r->lane0 > mine.lane0 ? r->lane0 : mine.lane0,
+		      r->col0 > mine.col0 ? r->col0 : mine.col0, isa_name(a->in->kind, 0), a->loc.first_line,
+		      etype_name(T_MBARRIER), mbar_op_name(MB_WAIT));
+		if (a->bar)
+			note(a->commit_loc, "committed here: wait on '%s' before the %s", a->bar->name, isa_name(by, 0));
+		else
+			note(a->loc, "issued here; put commit(b); and %s.%s(b, parity); between", etype_name(T_MBARRIER),
+			     mbar_op_name(MB_WAIT));
+		a->waited = ~0ull;
+		return false;
+	}
+	return true;
+}
+
+bool
+protocol_cp_cells_free(Protocol *p, const TmemRect *r, Loc loc)
+{
+	/* LANGUAGE 11.8: a st or ld of the issuing warp over the cp's cells completes at its wait first; a
+	   copy's gets the wait tilec places, once */
+	bool placed[2] = {false, false};
+	for (int i = 0; i < p->flow.pending.n; i++) {
+		StoreState *st = LIST_AT(p->flow.pending, StoreState, i);
+		TmemRect mine = *r;
+		mine.warp = st->rect.warp;
+		if (st->dead || !st->pending || !(p->warps >> st->rect.warp & 1) || !rects_overlap(&mine, &st->rect))
+			continue;
+		TcKind wait = st->ld ? TC_WAIT_LD : TC_WAIT_ST;
+		if (st->auto_wait && !placed[st->ld]) {
+			placed[st->ld] = true;
+			place_wait(p, wait, loc);
+			i = -1;
+			continue;
+		}
+		own_wait_missing(p, true);
+		error(loc, "%s writes %s that a %s of warp %d may still be %s; without %s in between, the two may come in "
+		           "either order", isa_name(TC_CP, 0), cells_text(&mine, st), isa_name(st->ld ? TC_LD : TC_ST, 0),
+		      st->rect.warp, st->ld ? "reading" : "writing", isa_name(wait, 0));
+		note(st->loc, "the %s is here; put %s; after it", isa_name(st->ld ? TC_LD : TC_ST, 0), isa_spelling(wait, 0));
+		own_wait_missing(p, false);
+		return false;
+	}
+	return true;
+}
+
+bool
+protocol_async_free(Protocol *p, const TmemRect *r, Loc loc)
+{
+	return async_written(p, r, TC_CP, loc);
 }
 
 /* --------------------------------------------------------------- control flow */

@@ -222,6 +222,7 @@ struct Stmt {
 	Loc scope_loc;
 	List named;       /* apply: NamedArg* after the scope */
 	bool has_scope;   /* copy: a scope is written */
+	bool no_scope;    /* apply: written without a scope (tcgen05.cp, which one elected thread issues) */
 	bool scope_auto;  /* copy: tilec chose the scope (copy.c), none was written */
 	bool fence_before, fence_after; /* cta_sync: set by lowering */
 	bool writes_follow; /* cta_sync: a tcgen05 store or dealloc may follow it (lowering) */
@@ -914,15 +915,16 @@ struct LStmt {
 	unsigned mask_lo, mask_hi;
 	int bar_id, bar_threads; /* L_NAMED_BAR: the barrier and the threads it counts */
 	bool bar_arrive;         /* L_NAMED_BAR: bar.arrive (does not wait) */
-	MbarOp mbar_op;          /* L_MBAR */
+	MbarOp mbar_op;          /* L_MBAR; L_FENCE: MB_WAIT for the fence after a wait that completes a cp */
 	IExpr *mbar;             /* L_MBAR: the barrier's shared address (IE_SADDR of tensor[index]); NULL: none */
-	bool mbar_elect;         /* L_MBAR: a single-thread statement reached by whole warps: one elected lane runs it */
+	bool mbar_elect;         /* L_MBAR, L_TC of cp: a single-thread statement reached by whole warps: one elected lane runs it */
 	bool align_test; /* a copy's access whose vector form may test its address's alignment at run time */
 	bool owner_test; /* L_IF: a copy's test of which threads own the elements (of thread_idx.x alone) */
 	/* L_TC, L_FENCE */
 	const struct IsaInstr *instr; /* its row of isa.c */
 	int cta_group;
 	Opcode op;                    /* ld, st: shape, .xN, packing */
+	const struct CpForm *cp;      /* cp: its form */
 	struct LOperand *ops;         /* in the row's order, those the qualifiers ask for (tc_add_operand) */
 	int nops;
 	RegRef *regs; /* L_COPY: regs[0] = regs[1] */
@@ -1099,7 +1101,8 @@ typedef struct IsaOperandSlot {
 typedef struct LOperand {
 	const IsaOperandSlot *slot;
 	IExpr *addr;  /* IO_SHARED_SLOT, IO_TMEM_ADDR */
-	uint32_t imm; /* IO_NCOLS (0 where the count was wrong), IO_IMM */
+	uint32_t imm; /* IO_NCOLS (0 where the count was wrong), IO_IMM; IO_SHARED_DESC64: the start's offset in its tensor */
+	uint64_t desc; /* IO_SHARED_DESC64: the descriptor's bits but its start address, which addr (u32) gives */
 	RegRef *regs; /* IO_REG_VECTOR */
 	int nregs;
 } LOperand;
@@ -1315,6 +1318,8 @@ bool apply_lower(Stmt *s, View **operands, int noperands, ApplyCtx *ctx, List *o
 /* After the instructions of a load (ctx as apply_emit left it): -Wstale-replica where it fills some
    replicas of an element in a copy of the tensor and not the others. */
 void apply_check_replicas(Stmt *s, const ApplyCtx *ctx);
+/* The u32 TMEM address of a tmem tensor's first cell, as its instructions read it. */
+IExpr *tmem_base_addr(Tensor *t);
 
 /* One instruction over operand views, as an apply states it: what apply_match checks. */
 typedef struct ApplyInput {
@@ -1566,9 +1571,15 @@ void protocol_named_bar(Protocol *p, Loc loc, int id, int threads, bool arrive, 
    registered by protocol_async_issue as pending for the issuing warps; protocol_commit attaches the current
    warps' uncommitted ones to the barrier bar[index]; protocol_mbar_wait completes those attached to it. */
 int protocol_cta_group(const Protocol *p);
-void protocol_async_issue(Protocol *p, const IsaInstr *in, Loc loc);
+void protocol_async_issue(Protocol *p, const IsaInstr *in, const TmemRect *rect, Loc loc);
 void protocol_commit(Protocol *p, const Tensor *bar, const IExpr *index, Loc loc);
-void protocol_mbar_wait(Protocol *p, const Tensor *bar, const IExpr *index);
+/* protocol_mbar_wait: true when the wait completes TMEM writes (cp), after which tcgen05.fence::after_thread_sync goes. */
+bool protocol_mbar_wait(Protocol *p, const Tensor *bar, const IExpr *index);
+/* Whether a cp may write the cells of r: no earlier cp over them is pending for r's warp (else an error at loc). */
+bool protocol_async_free(Protocol *p, const TmemRect *r, Loc loc);
+/* Whether a cp may write the cells of r: no st or ld of the current warps over them is pending (a copy's
+   gets its wait placed; else an error at loc). */
+bool protocol_cp_cells_free(Protocol *p, const TmemRect *r, Loc loc);
 /* Whether asynchronous work of the current warps has not been seen complete; *issued_at: the first such. */
 bool protocol_async_pending(const Protocol *p, Loc *issued_at);
 /* A device function's contract (LANGUAGE.md 10.3): no tcgen05.ld or st of the current warps pending at
@@ -2120,5 +2131,9 @@ bool cp_match(const CpForm *f, const CpElem *elems, int n, int elem_bytes, CpPla
 /* The form of one cp that moves the n elements (copy's choice: a multicast where the tmem layout
    replicates rows), its plan in *plan; false when no form fits. */
 bool cp_choose(const CpElem *elems, int n, int elem_bytes, CpDecomp decomp, int cta_group, CpForm *form, CpPlan *plan);
+/* The apply of a cp of form f: every element of the tmem view against the shared view's element at the
+   same coordinates (cp_match), the footprint inside lanes 0..127 and the allocation; false after an error
+   at loc. */
+bool cp_apply_check(const CpForm *f, const View *tmem, const View *smem, Loc loc, CpPlan *plan);
 
 #endif

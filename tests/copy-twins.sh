@@ -16,7 +16,9 @@
 #   shape_16x32bx2  its two accesses sit 16 lanes and 8 columns apart; a copy takes one view of a tmem
 #                   tensor, and no view or layout moves one coordinate along both TLane and TCol, so
 #                   no copy operand names exactly those cells.
-no_twin="shape_16x32bx2"
+#   block_scale_factors  its tcgen05.cp has no copy form yet (copy(tmem, shared) is to come); it reads
+#                   back with copy already.
+no_twin="shape_16x32bx2 block_scale_factors"
 # Exits 1 when a test failed.
 runner=copy-twins
 . "$(dirname "$0")/runner.sh"

@@ -1,0 +1,117 @@
+// runtime/tilec_emu_cp.h: the shared-memory to TMEM copies (cp) of --target=emu, written after tilec_cp.h and
+// tilec_emu_mbarriers.h into the programs that issue one (src/emit_emu.c embeds it), so that no other output
+// changes. On the GPU a cp writes the emulator's cells at once (the static check has placed its commit and
+// wait). On the CPU it is asynchronous as on hardware: at the issue its cells become unwritten (a read gets
+// poison), at the issuing thread's commit it is attached to the barrier's current phase, and its values land
+// in the cells when a thread's wait on that barrier returns after the phase completed; a program that reads
+// before that reads poison, which tilec run reports with the line of the read.
+#ifndef __CUDACC__
+struct TlCpuCp {
+	TlCpuCp *next;
+	const void *bar;  // the barrier its commit arrived on; null: not committed yet
+	unsigned phase;   // it lands once the barrier's phase has passed this
+	unsigned *tmem;   // the block's cells and their shadow
+	unsigned char *ok;
+	int n;
+	unsigned cell[128 * 8], value[128 * 8]; // the largest footprint: 128 lanes of 8 columns (128x256b)
+};
+static thread_local TlCpuCp *tl_cpu_cp_issued; // this thread's cps that no commit has attached yet
+static TlCpuCp *tl_cpu_cp_committed;           // committed ones not landed yet (the block's mutex)
+#endif
+
+// One cp: the source through the descriptor (window: the shared tensor's first byte, the descriptor's start
+// relative to it), the route's lane rule; a descriptor the emulator cannot walk or cells outside the
+// allocation stop the run.
+TL_EMU_INLINE void
+tl_emu_cp(TlEmuCta *c, const void *window, unsigned long long desc, unsigned taddr, unsigned rows, unsigned chunks,
+          unsigned replicas, unsigned group, unsigned group_step, unsigned row_step, unsigned replica_step,
+          unsigned decomp, const char *where)
+{
+	unsigned col0 = taddr & 0xffffu, last = col0 + 4 * chunks - 1;
+	if (last >= TL_EMU_COLS || !(c->used >> (col0 / 32) & 1) || !(c->used >> (last / 32) & 1)) {
+		TL_EMU_FAIL(TL_EMU_AT "TMEM columns %u..%u are not allocated (in use: 0x%04x, one bit per 32 columns)\n",
+		            TL_EMU_ARGS(where), col0, last, c->used);
+		__trap();
+	}
+#ifdef __CUDACC__
+	if (tl_cp_run((const unsigned char *)window, desc, taddr, rows, chunks, replicas, group, group_step, row_step,
+	              replica_step, decomp, 0, c->tmem, TL_EMU_COLS)) {
+		TL_EMU_FAIL(TL_EMU_AT "the descriptor 0x%016llx or the address 0x%08x does not fit the cp\n",
+		            TL_EMU_ARGS(where), desc, taddr);
+		__trap();
+	}
+#else
+	static thread_local unsigned *scratch;
+	if (!scratch && !(scratch = (unsigned *)calloc(128 * TL_EMU_COLS, sizeof *scratch)))
+		tl_cpu_fail("tilec emu: %s: out of memory\n", where);
+	if (tl_cp_run((const unsigned char *)window, desc, taddr, rows, chunks, replicas, group, group_step, row_step,
+	              replica_step, decomp, 0, scratch, TL_EMU_COLS))
+		tl_cpu_fail(TL_EMU_AT "the descriptor 0x%016llx or the address 0x%08x does not fit the cp\n",
+		            TL_EMU_ARGS(where), desc, taddr);
+	TlCpuCp *p = (TlCpuCp *)calloc(1, sizeof *p);
+	if (!p)
+		tl_cpu_fail("tilec emu: %s: out of memory\n", where);
+	for (unsigned r = 0; r < rows; r++)
+		for (unsigned k = 0; k < replicas; k++) {
+			unsigned lane = (taddr >> 16) + r / group * group_step + r % group * row_step + k * replica_step;
+			for (unsigned col = col0; col <= last; col++) {
+				unsigned cell = lane * TL_EMU_COLS + col;
+				p->cell[p->n] = cell;
+				p->value[p->n++] = scratch[cell];
+				if (c->ok)
+					c->ok[cell] = 0;
+			}
+		}
+	p->tmem = c->tmem;
+	p->ok = c->ok;
+	p->next = tl_cpu_cp_issued;
+	tl_cpu_cp_issued = p;
+#endif
+}
+
+// commit in a program with cps: the thread's cps attach to the barrier's current phase, then it arrives.
+TL_EMU_INLINE void
+tl_emu_cp_commit(unsigned long long *b, const char *name, int index, const char *where)
+{
+#ifndef __CUDACC__
+	pthread_mutex_lock(&tl_cpu_block->mu);
+	TlCpuMbar *m = tl_cpu_mbar(b, name, index, where, false);
+	while (tl_cpu_cp_issued) {
+		TlCpuCp *p = tl_cpu_cp_issued;
+		tl_cpu_cp_issued = p->next;
+		p->bar = b;
+		p->phase = m->phase;
+		p->next = tl_cpu_cp_committed;
+		tl_cpu_cp_committed = p;
+	}
+	pthread_mutex_unlock(&tl_cpu_block->mu);
+#endif
+	tl_emu_mbar_commit(b, name, index, where);
+}
+
+// A wait in a program with cps: once it returns, the cps committed to a phase of the barrier that has
+// completed land in their cells.
+TL_EMU_INLINE void
+tl_emu_cp_wait(unsigned long long *b, const char *name, int index, unsigned parity, const char *where)
+{
+	tl_emu_mbar_wait(b, name, index, parity, where);
+#ifndef __CUDACC__
+	pthread_mutex_lock(&tl_cpu_block->mu);
+	TlCpuMbar *m = tl_cpu_mbar(b, name, index, where, false);
+	for (TlCpuCp **at = &tl_cpu_cp_committed; *at;) {
+		TlCpuCp *p = *at;
+		if (p->bar != b || m->phase <= p->phase) {
+			at = &p->next;
+			continue;
+		}
+		for (int i = 0; i < p->n; i++) {
+			p->tmem[p->cell[i]] = p->value[i];
+			if (p->ok)
+				p->ok[p->cell[i]] = 3;
+		}
+		*at = p->next;
+		free(p);
+	}
+	pthread_mutex_unlock(&tl_cpu_block->mu);
+#endif
+}
