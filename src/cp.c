@@ -272,7 +272,10 @@ cp_apply_check(const CpForm *f, const View *tmem, const View *smem, Loc loc, CpP
 	const Layout *l = t->layout;
 	for (int i = 0; i < n; i++) {
 		int e = tmem->map[i];
-		elems[i].smem_bit = (uint32_t)smem->map[i] * (uint32_t)eb * 8;
+		/* a shared tile's element lies where its layout puts it (swizzle included): a descriptor the
+		   walk below derives from row-major positions would read other bytes */
+		int64_t at = s->tile ? smem_tensor_element(s->tile, smem->map[i]) : smem->map[i];
+		elems[i].smem_bit = (uint32_t)at * (uint32_t)eb * 8;
 		elems[i].nplaces = l->nrep < CP_MAX_REPLICAS ? l->nrep : CP_MAX_REPLICAS;
 		for (int r = 0; r < elems[i].nplaces; r++) {
 			const int32_t *place = LAYOUT_PLACE(l, e, r);

@@ -22,8 +22,8 @@ extern "C" __global__ void __launch_bounds__(128) cp_128x256b(float *__restrict_
 	if (tl_warp_id == 0) {
 		// cp_128x256b.tile:29: apply tcgen05.cp.cta_group::1.128x256b(t, s);
 		asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, 0xffffffff;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected)); if (tl_elected) asm volatile("tcgen05.cp.cta_group::1.128x256b [%0], %1;" :: "r"(slot[0]), "l"(0x0000401000080000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&s[0])) >> 4 & 0x3fffu)) : "memory"); }
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, 0xffffffff;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected)); if (tl_elected) asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" :: "r"((unsigned)__cvta_generic_to_shared(&bar[0])) : "memory"); }
+		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("tcgen05.cp.cta_group::1.128x256b [%0], %1;" :: "r"(slot[0]), "l"(0x0000401000080000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&s[0])) >> 4 & 0x3fffu)) : "memory"); }
+		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" :: "r"((unsigned)__cvta_generic_to_shared(&bar[0])) : "memory"); }
 	}
 	asm volatile("{\n\t.reg .pred p;\n\tTL_WAIT:\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n\t@!p bra TL_WAIT;\n\t}" :: "r"((unsigned)__cvta_generic_to_shared(&bar[0])), "r"(0u) : "memory");
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
