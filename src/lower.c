@@ -1298,6 +1298,24 @@ mbar_threads(Walk *walk)
 	return n;
 }
 
+/* How many of the threads that run a statement here (whole warps: mbar_threads) name element e by index, a
+   barrier index that varies (bar[warp_id]: each warp its own); -1 where tilec cannot compute it per thread. */
+static int
+mbar_arrivers(Walk *walk, const IExpr *index, int e)
+{
+	uint64_t warps = protocol_warps(walk->proto);
+	int n = 0;
+	for (int u = 0; u < walk->k->threads; u++) {
+		int64_t v;
+		if (!(warps >> (u / 32) & 1))
+			continue;
+		if (!ie_eval_thread(index, walk->k->block, u, &v))
+			return -1;
+		n += v == e;
+	}
+	return n;
+}
+
 /* The order of LANGUAGE 11.3 for the elements a statement names (elem, or every one when -1): init
    before use and published; no init after the first use. */
 static bool
@@ -1525,14 +1543,16 @@ lower_mbar(Walk *walk, Stmt *s)
 	}
 	int from = elem < 0 ? 0 : elem, to = elem < 0 ? t->count : elem + 1;
 	if (s->mbar_op == MB_ARRIVE && threads > 0 && known > 0)
-		for (int e = from; e < to; e++)
-			if (t->mbar_count[e] && (int64_t)threads * known > t->mbar_count[e]) {
+		for (int e = from; e < to; e++) {
+			int on = elem < 0 ? mbar_arrivers(walk, addr->index, e) : threads;
+			if (t->mbar_count[e] && on > 0 && (int64_t)on * known > t->mbar_count[e]) {
 				error(s->loc, "%s on '%s[%d]' by %d thread%s counts %lld arrivals, more than the %d its init expects "
-				              "per phase", stmt, t->name, e, threads, threads == 1 ? "" : "s",
-				      (long long)threads * known, t->mbar_count[e]);
+				              "per phase", stmt, t->name, e, on, on == 1 ? "" : "s", (long long)on * known,
+				      t->mbar_count[e]);
 				note(t->mbar_init_loc, "initialised here");
 				return;
 			}
+		}
 	if (s->mbar_op == MB_WAIT && !mbar_wait_parity(walk, s, t, elem, threads > 0 ? known : -1))
 		return;
 	if (s->mbar_op == MB_ARRIVE || s->mbar_op == MB_COMMIT)

@@ -1184,6 +1184,7 @@ generalize_stmt(const LStmt *a, const LStmt *b, int64_t ka, int64_t kb)
 	GEN(cond);
 	GEN(lo);
 	GEN(hi);
+	GEN(mbar); /* an L_MBAR's address holds its index: generalized with it */
 #undef GEN
 	if (a->nops) {
 		g->ops = pool_alloc(ISA_MAX_OPERANDS * sizeof *g->ops);
@@ -1231,6 +1232,7 @@ list_in_warp(const List *t, const List *s, int64_t w)
 		if (!same_shape(a, b) || !same_in_warp(a->value, b->value, w) || !same_in_warp(a->index, b->index, w) ||
 		    !same_in_warp(a->cond, b->cond, w) || !same_in_warp(a->lo, b->lo, w) ||
 		    !same_in_warp(a->hi, b->hi, w) || !same_in_warp(tc_addr(a), tc_addr(b), w) ||
+		    !same_in_warp(a->mbar, b->mbar, w) ||
 		    !list_in_warp(&a->body, &b->body, w) || !list_in_warp(&a->els, &b->els, w))
 			return false;
 		for (int d = 0; a->coords && d < a->tensor->rank; d++)
