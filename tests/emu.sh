@@ -3,7 +3,9 @@
 #   emu/example/NAME   examples/NAME.tile runs on the CPU emulator and gives its intended result:
 #                      `--expect Out=A`, or, when tests/emu/ref/NAME.tile exists, the same tensors
 #                      (checksums included) as that reference kernel, which computes the result
-#                      without tensor memory.
+#                      without tensor memory; or, when tests/emu/NAME_dump_check.c exists, each
+#                      `// run: tilec run NAME.tile OPTIONS` line of the example runs with --dump DIR
+#                      and that C program, given DIR, checks the result against its reference.
 #   emu/cxx/NAME       its --target=emu output passes `$CXX -x c++ -Wall -Wextra -Werror`.
 #   emu/nvcc/NAME/ARCH ... and `nvcc -cubin -arch=ARCH` for each ARCH of EMU_NVCC_ARCHS (default
 #                      sm_80, the oldest GPU the emulator runs on; sm_90 instead for an example with
@@ -57,6 +59,29 @@ for tile in examples/*.tile; do
 	ref=tests/emu/ref/$stem.tile
 	if [ -f "$ref" ]; then
 		same_as_ref "$name" "$tile" "$ref"
+	elif [ -f "tests/emu/${stem}_dump_check.c" ]; then
+		# each `// run:` line of the example, its --dump checked against a reference in C
+		if ! cc -O2 -std=c11 -ffp-contract=off -o "$tmp/check" "tests/emu/${stem}_dump_check.c" -lm 2>"$tmp/err"; then
+			fail "cannot build tests/emu/${stem}_dump_check.c"
+			show "$tmp/err"
+		elif ! grep -q '^// run: tilec run ' "$tile"; then
+			fail "$tile has no '// run:' line"
+		else
+			grep '^// run: tilec run ' "$tile" | sed 's|^// run: tilec run [^ ]*||' >"$tmp/runs"
+			while IFS= read -r opts; do
+				rm -rf "$tmp/dump"
+				set -f
+				# shellcheck disable=SC2086
+				run "$tile" $opts --dump "$tmp/dump" </dev/null
+				set +f
+				if [ $rc -ne 0 ]; then
+					fail "exit status $rc (tilec run $tile $opts)"
+					show "$tmp/out"
+				else
+					"$tmp/check" "$tmp/dump" || failed=1
+				fi
+			done <"$tmp/runs"
+		fi
 	elif [ -f "tests/emu/${stem}_check.c" ]; then
 		# runtime sizes that are not multiples of the tile, checked against a reference in C
 		if ! cc -O2 -std=c11 -ffp-contract=off -o "$tmp/check" "tests/emu/${stem}_check.c" -lm 2>"$tmp/err"; then
