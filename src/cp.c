@@ -331,11 +331,6 @@ bool
 cp_copy_choose(const View *tmem, const View *smem, Loc loc, CpForm *form, CpPlan **plans, int *count)
 {
 	const Tensor *t = tmem->base, *s = smem->base;
-	if (s->kind != TK_SHARED || smem->box || tmem->per_thread) {
-		error(loc, "copy into TMEM from shared memory takes a tmem view and a view of a shared tensor, each whole: "
-		           "copy(tmem_view, shared_view);");
-		return false;
-	}
 	if (etype_bits(t->type) != etype_bits(s->type) || tmem->count != smem->count) {
 		error(loc, "copy(%s, %s) is a tcgen05.cp, which moves bytes: the views hold %d %s and %d %s elements; they "
 		           "need as many elements of one size", tmem->name, smem->name, tmem->count, etype_name(t->type),

@@ -1705,8 +1705,8 @@ lower_copy_cp(Walk *walk, Stmt *s, View *tv, View *sv)
 {
 	const char *what = pool_printf("copy(%s, %s)", tv->name, sv->name);
 	if (walk->dev) {
-		error(s->loc, "%s into TMEM in device function '%s'; a cp is issued in a kernel, where tilec follows its "
-		              "commit and wait", what, walk->dev->name);
+		error(s->loc, "%s in device function '%s'; a cp is issued in a kernel, where tilec follows its commit "
+		              "and wait", what, walk->dev->name);
 		return;
 	}
 	if (s->has_scope && !s->scope_auto) {
@@ -1739,8 +1739,9 @@ lower_copy_cp(Walk *walk, Stmt *s, View *tv, View *sv)
 	bar->cname = pool_printf("tl_cp_bar_%d_%d", s->loc.first_line, s->loc.first_column);
 	walk->shared_bytes += 16;
 	if (walk->shared_bytes > MAX_SHARED_BYTES) {
-		error(s->loc, "shared memory of kernel '%s' reaches %lld bytes with the mbarrier of %s; a block has at "
-		              "most %d bytes (227 KB)", walk->k->name, (long long)walk->shared_bytes, what, MAX_SHARED_BYTES);
+		error(s->loc, "shared memory of kernel '%s' reaches %lld bytes with '%s' (%lld bytes); a block has at "
+		              "most %d bytes (227 KB)", walk->k->name, (long long)walk->shared_bytes, bar->cname, 16LL,
+		      MAX_SHARED_BYTES);
 		return;
 	}
 	emit(walk, L_SHARED, s->loc)->tensor = bar;
