@@ -332,9 +332,9 @@ cp_copy_choose(const View *tmem, const View *smem, Loc loc, CpForm *form, CpPlan
 {
 	const Tensor *t = tmem->base, *s = smem->base;
 	if (etype_bits(t->type) != etype_bits(s->type) || tmem->count != smem->count) {
-		error(loc, "copy(%s, %s) is a tcgen05.cp, which moves bytes: the views hold %d %s and %d %s elements; they "
-		           "need as many elements of one size", tmem->name, smem->name, tmem->count, etype_name(t->type),
-		      smem->count, etype_name(s->type));
+		error(loc, "copy(%s, %s) is a %s, which moves bytes: the views hold %d %s and %d %s elements; they need "
+		           "as many elements of one size", tmem->name, smem->name, isa_name(TC_CP, 0), tmem->count,
+		      etype_name(t->type), smem->count, etype_name(s->type));
 		return false;
 	}
 	int eb = etype_bits(t->type) / 8, n = tmem->count;
@@ -373,19 +373,19 @@ cp_copy_choose(const View *tmem, const View *smem, Loc loc, CpForm *form, CpPlan
 		}
 	}
 	if (best_route < 0) {
-		error(loc, "copy(%s, %s) moves %lld bytes; a tcgen05.cp moves 4096, 2048, 1024, 512 or 128 bytes, and copy "
-		           "issues cps of one form", tmem->name, smem->name, (long long)n * eb);
+		error(loc, "copy(%s, %s) moves %lld bytes; a %s moves 4096, 2048, 1024, 512 or 128 bytes, and copy issues "
+		           "cps of one form", tmem->name, smem->name, (long long)n * eb, isa_name(TC_CP, 0));
 		return false;
 	}
 	CpForm f = {.route = by_size[best_route], .decomp = CPD_NONE, .cta_group = 1};
 	int per = cp_rows(f.route) * cp_chunks(f.route) * CP_CHUNK_BYTES / eb;
 	cp_report(&f, tmem, smem, elems + (size_t)best_cp * (size_t)per, &best_mm, loc, best_cp * per);
 	if (n == per)
-		note(loc, "no tcgen05.cp form fits copy(%s, %s); the nearest is %s, one cp of all the elements, which fails "
-		          "as said", tmem->name, smem->name, cp_form_spelling(&f));
+		note(loc, "no %s form fits copy(%s, %s); the nearest is %s, one cp of all the elements, which fails as "
+		          "said", isa_name(TC_CP, 0), tmem->name, smem->name, cp_form_spelling(&f));
 	else
-		note(loc, "no tcgen05.cp form fits copy(%s, %s); the nearest is %s, as %d cps of %d elements each in the "
-		          "views' order, and its cp %d (from element %d) fails as said", tmem->name, smem->name,
+		note(loc, "no %s form fits copy(%s, %s); the nearest is %s, as %d cps of %d elements each in the views' "
+		          "order, and its cp %d (from element %d) fails as said", isa_name(TC_CP, 0), tmem->name, smem->name,
 		     cp_form_spelling(&f), n / per, per, best_cp, best_cp * per);
 	return false;
 }
