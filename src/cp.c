@@ -385,7 +385,7 @@ cp_copy_choose(const View *tmem, const View *smem, Loc loc, CpForm *form, CpPlan
 		          "said", isa_name(TC_CP, 0), tmem->name, smem->name, cp_form_spelling(&f));
 	else
 		note(loc, "no %s form fits copy(%s, %s); the nearest is %s, as %d cps of %d elements each in the views' "
-		          "order, and its cp %d (from element %d) fails as said", isa_name(TC_CP, 0), tmem->name, smem->name,
-		     cp_form_spelling(&f), n / per, per, best_cp, best_cp * per);
+		          "order, and its cp %d (from '%s' element %s) fails as said", isa_name(TC_CP, 0), tmem->name,
+		     smem->name, cp_form_spelling(&f), n / per, per, best_cp, tmem->name, view_coord(tmem, best_cp * per));
 	return false;
 }
