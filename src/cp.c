@@ -188,10 +188,11 @@ view_coord(const View *v, int i)
 
 /* The error of a cp whose elements do not fit its form (cp_match's first mismatch), in the apply's words. */
 static void
-cp_report(const CpForm *f, const View *tmem, const View *smem, const CpElem *elems, const CpMismatch *mm, Loc loc)
+cp_report(const CpForm *f, const View *tmem, const View *smem, const CpElem *elems, const CpMismatch *mm, Loc loc,
+          int first)
 {
 	const char *op = cp_form_spelling(f);
-	const char *e = mm->elem >= 0 ? view_coord(tmem, mm->elem) : "";
+	const char *e = mm->elem >= 0 ? view_coord(tmem, first + mm->elem) : "";
 	static const char *const fields[] = {"start address", "leading byte offset (LBO)", "stride byte offset (SBO)"};
 	switch (mm->fault) {
 	case CP_FITS:
@@ -235,13 +236,41 @@ cp_report(const CpForm *f, const View *tmem, const View *smem, const CpElem *ele
 	case CP_SHARED:
 		error(loc, "%s puts source row %d, chunk %d, byte %d in '%s' element %s, which the descriptor reads at "
 		           "shared byte %lld of '%s', but '%s' element %s is at byte %lld", op, mm->row, mm->chunk, mm->byte,
-		      tmem->name, e, (long long)mm->want / 8, smem->base->name, smem->name, view_coord(smem, mm->elem),
+		      tmem->name, e, (long long)mm->want / 8, smem->base->name, smem->name, view_coord(smem, first + mm->elem),
 		      (long long)mm->have / 8);
 		note(loc, "the rows of a cp's source are 16-byte chunks: row r's chunk c at start + (r / 8) * SBO + (r %% 8) "
 		          "* 16 + c * LBO (K-major, no swizzle)");
 		return;
 	}
 }
+
+/* Each element of the views' TMEM places and shared bit, in the views' order. */
+static CpElem *
+cp_elements(const View *tmem, const View *smem)
+{
+	const Tensor *t = tmem->base, *s = smem->base;
+	int eb = etype_bits(t->type) / 8, n = tmem->count;
+	CpElem *elems = scratch_alloc(sizeof(CpElem) * (size_t)n);
+	const Layout *l = t->layout;
+	for (int i = 0; i < n; i++) {
+		int e = tmem->map[i];
+		/* a shared tile's element lies where its layout puts it (swizzle included): a descriptor the
+		   walk below derives from row-major positions would read other bytes */
+		int64_t at = s->tile ? smem_tensor_element(s->tile, smem->map[i]) : smem->map[i];
+		elems[i].smem_bit = (uint32_t)at * (uint32_t)eb * 8;
+		elems[i].nplaces = l->nrep < CP_MAX_REPLICAS ? l->nrep : CP_MAX_REPLICAS;
+		for (int r = 0; r < elems[i].nplaces; r++) {
+			const int32_t *place = LAYOUT_PLACE(l, e, r);
+			elems[i].lane[r] = place[AX_TLANE];
+			elems[i].byte[r] = place[AX_TCOL] * eb;
+		}
+		if (l->nrep > CP_MAX_REPLICAS)
+			elems[i].nplaces = l->nrep;
+	}
+	return elems;
+}
+
+static bool cp_footprint_check(const CpForm *f, const View *tmem, const CpPlan *plan, Loc loc);
 
 bool
 cp_apply_check(const CpForm *f, const View *tmem, const View *smem, Loc loc, CpPlan *plan)
@@ -268,28 +297,21 @@ cp_apply_check(const CpForm *f, const View *tmem, const View *smem, Loc loc, CpP
 		return false;
 	}
 	int eb = etype_bits(t->type) / 8, n = tmem->count;
-	CpElem *elems = scratch_alloc(sizeof(CpElem) * (size_t)n);
-	const Layout *l = t->layout;
-	for (int i = 0; i < n; i++) {
-		int e = tmem->map[i];
-		/* a shared tile's element lies where its layout puts it (swizzle included): a descriptor the
-		   walk below derives from row-major positions would read other bytes */
-		int64_t at = s->tile ? smem_tensor_element(s->tile, smem->map[i]) : smem->map[i];
-		elems[i].smem_bit = (uint32_t)at * (uint32_t)eb * 8;
-		elems[i].nplaces = l->nrep < CP_MAX_REPLICAS ? l->nrep : CP_MAX_REPLICAS;
-		for (int r = 0; r < elems[i].nplaces; r++) {
-			const int32_t *place = LAYOUT_PLACE(l, e, r);
-			elems[i].lane[r] = place[AX_TLANE];
-			elems[i].byte[r] = place[AX_TCOL] * eb;
-		}
-		if (l->nrep > CP_MAX_REPLICAS)
-			elems[i].nplaces = l->nrep;
-	}
+	CpElem *elems = cp_elements(tmem, smem);
 	CpMismatch mm;
 	if (!cp_match(f, elems, n, eb, plan, &mm)) {
-		cp_report(f, tmem, smem, elems, &mm, loc);
+		cp_report(f, tmem, smem, elems, &mm, loc, 0);
 		return false;
 	}
+	return cp_footprint_check(f, tmem, plan, loc);
+}
+
+/* The footprint of a fitting cp inside lanes 0..127 and the allocation of its tmem tensor. */
+static bool
+cp_footprint_check(const CpForm *f, const View *tmem, const CpPlan *plan, Loc loc)
+{
+	const Tensor *t = tmem->base;
+	const char *op = cp_form_spelling(f);
 	if (t->lane_offset + plan->lane0 + cp_lane(f->route, cp_rows(f->route) - 1, cp_replicas(f->route) - 1) >=
 	    TMEM_LANES) {
 		error(loc, "%s from lane %d of '%s' passes lane 127", op, t->lane_offset + plan->lane0, t->name);
@@ -303,4 +325,67 @@ cp_apply_check(const CpForm *f, const View *tmem, const View *smem, Loc loc, CpP
 		return false;
 	}
 	return true;
+}
+
+bool
+cp_copy_choose(const View *tmem, const View *smem, Loc loc, CpForm *form, CpPlan **plans, int *count)
+{
+	const Tensor *t = tmem->base, *s = smem->base;
+	if (etype_bits(t->type) != etype_bits(s->type) || tmem->count != smem->count) {
+		error(loc, "copy(%s, %s) is a %s, which moves bytes: the views hold %d %s and %d %s elements; they need "
+		           "as many elements of one size", tmem->name, smem->name, isa_name(TC_CP, 0), tmem->count,
+		      etype_name(t->type), smem->count, etype_name(s->type));
+		return false;
+	}
+	int eb = etype_bits(t->type) / 8, n = tmem->count;
+	CpElem *elems = cp_elements(tmem, smem);
+	/* the fewest instructions: the largest form whose cps, each over the next run of elements in the views'
+	   order, all fit; otherwise the error of the form that fitted the longest run of cps */
+	static const CpRoute by_size[] = {CP_128X256B, CP_128X128B, CP_64X128B_02_13, CP_64X128B_01_23,
+	                                  CP_32X128B_WARPX4, CP_4X256B};
+	int best_fits = -1, best_route = -1, best_cp = 0;
+	CpMismatch best_mm = {0};
+	for (size_t r = 0; r < sizeof by_size / sizeof by_size[0]; r++) {
+		CpForm f = {.route = by_size[r], .decomp = CPD_NONE, .cta_group = 1};
+		int bytes = cp_rows(f.route) * cp_chunks(f.route) * CP_CHUNK_BYTES, per = bytes / eb;
+		if ((int64_t)n * eb % bytes)
+			continue;
+		int cps = n / per, k;
+		CpPlan *p = pool_alloc(sizeof(CpPlan) * (size_t)cps);
+		CpMismatch mm;
+		for (k = 0; k < cps; k++)
+			if (!cp_match(&f, elems + (size_t)k * (size_t)per, per, eb, &p[k], &mm))
+				break;
+		if (k == cps) {
+			for (k = 0; k < cps; k++)
+				if (!cp_footprint_check(&f, tmem, &p[k], loc))
+					return false;
+			*form = f;
+			*plans = p;
+			*count = cps;
+			return true;
+		}
+		if (k > best_fits) {
+			best_fits = k;
+			best_route = (int)r;
+			best_cp = k;
+			best_mm = mm;
+		}
+	}
+	if (best_route < 0) {
+		error(loc, "copy(%s, %s) moves %lld bytes; a %s moves 4096, 2048, 1024, 512 or 128 bytes, and copy issues "
+		           "cps of one form", tmem->name, smem->name, (long long)n * eb, isa_name(TC_CP, 0));
+		return false;
+	}
+	CpForm f = {.route = by_size[best_route], .decomp = CPD_NONE, .cta_group = 1};
+	int per = cp_rows(f.route) * cp_chunks(f.route) * CP_CHUNK_BYTES / eb;
+	cp_report(&f, tmem, smem, elems + (size_t)best_cp * (size_t)per, &best_mm, loc, best_cp * per);
+	if (n == per)
+		note(loc, "no %s form fits copy(%s, %s); the nearest is %s, one cp of all the elements, which fails as "
+		          "said", isa_name(TC_CP, 0), tmem->name, smem->name, cp_form_spelling(&f));
+	else
+		note(loc, "no %s form fits copy(%s, %s); the nearest is %s, as %d cps of %d elements each in the views' "
+		          "order, and its cp %d (from '%s' element %s) fails as said", isa_name(TC_CP, 0), tmem->name,
+		     smem->name, cp_form_spelling(&f), n / per, per, best_cp, tmem->name, view_coord(tmem, best_cp * per));
+	return false;
 }

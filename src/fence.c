@@ -237,8 +237,8 @@ tc_use_of(const List *stmts, uint64_t cur, const KernelIR *k, TcUse *u)
 				u->ld |= cur;
 			else if (s->instr->kind == TC_ST)
 				u->st |= cur;
-			else if (s->instr->kind == TC_ALLOC || s->instr->kind == TC_DEALLOC)
-				u->whole |= cur;
+			else if (s->instr->kind == TC_ALLOC || s->instr->kind == TC_DEALLOC || s->instr->kind == TC_CP)
+				u->whole |= cur; /* a cp writes the lanes of every warp its image names */
 			u->alloc |= s->instr->kind == TC_ALLOC;
 			break;
 		case L_BARRIER:

@@ -1601,6 +1601,8 @@ lower_mbar(Walk *walk, Stmt *s)
 	}
 }
 
+static bool cp_issue(Walk *walk, Stmt *s, const CpForm *cf, const View *tv, const View *sv, const CpPlan *cp_plan);
+
 /* apply tcgen05.cp...(tmem_view, shared_view); (LANGUAGE 11.5): checked element by element (cp.c), issued
    by one elected thread of the one warp that reaches it, pending until its commit's barrier is waited. */
 static void
@@ -1654,7 +1656,19 @@ lower_cp(Walk *walk, Stmt *s)
 		note(s->loc, "put it under a condition that one warp takes, such as if (warp_id == 0)");
 		return;
 	}
-	Tensor *t = v[0]->base, *src = v[1]->base;
+	cp_issue(walk, s, &f, v[0], v[1], &plan);
+}
+
+/* One cp of a checked form and plan, after the ordering checks: its instruction, issued by one elected lane. */
+static bool
+cp_issue(Walk *walk, Stmt *s, const CpForm *cf, const View *tv, const View *sv, const CpPlan *cp_plan)
+{
+	CpForm f = *cf;
+	CpPlan plan = *cp_plan;
+	const char *op = cp_form_spelling(&f);
+	int threads = mbar_threads(walk);
+	uint64_t warps = protocol_warps(walk->proto);
+	Tensor *t = tv->base, *src = sv->base;
 	for (int i = 0; i < walk->shared_writes.n; i++) {
 		SharedWrite *sw = LIST_AT(walk->shared_writes, SharedWrite, i);
 		if (sw->t != src || !(sw->warps & ~warps))
@@ -1662,7 +1676,7 @@ lower_cp(Walk *walk, Stmt *s)
 		error(s->loc, "%s reads '%s', which threads of other warps store to at line %d with no cta_sync between; "
 		              "the cp sees their stores only after a barrier", op, src->name, sw->loc.first_line);
 		note(sw->loc, "stored here; put cta_sync; between the stores and the cp");
-		return;
+		return false;
 	}
 	TmemRect r = {.space = t->alloc ? (const void *)t->alloc : (const void *)tmem_unknown_space,
 	              .param = t->alloc ? NULL : t->param_root ? t->param_root : t,
@@ -1672,7 +1686,7 @@ lower_cp(Walk *walk, Stmt *s)
 	              .col0 = t->col_offset + plan.col0,
 	              .cols = cp_tmem_cols(f.route)};
 	if (!protocol_async_free(walk->proto, &r, s->loc) || !protocol_cp_cells_free(walk->proto, &r, s->loc))
-		return;
+		return false;
 	place_waits(walk);
 	SmemDesc d = plan.desc;
 	uint32_t start = d.start;
@@ -1699,6 +1713,93 @@ lower_cp(Walk *walk, Stmt *s)
 	da->desc = bits;
 	da->imm = start;
 	protocol_async_issue(walk->proto, l->instr, &r, s->loc);
+	return true;
+}
+
+/* copy(tmem_view, shared_view) (LANGUAGE 11.5): the cps of the form cp.c chose, issued by one elected lane of
+   the one warp that reaches it (a loop around a copy is unrolled: each trip its own barrier), completed at the copy itself through a barrier of tilec's own: init (with
+   its fence, and __syncwarp so that every lane of the warp sees it), the cps, their commit, then the warp
+   waits and fences (tcgen05.fence::after_thread_sync) before its next statement. */
+static void
+lower_copy_cp(Walk *walk, Stmt *s, View *tv, View *sv)
+{
+	const char *what = pool_printf("copy(%s, %s)", tv->name, sv->name);
+	if (walk->dev) {
+		error(s->loc, "%s in device function '%s'; a cp is issued in a kernel, where tilec follows its commit "
+		              "and wait", what, walk->dev->name);
+		return;
+	}
+	if (s->has_scope && !s->scope_auto) {
+		error(s->scope_loc, "%s into TMEM takes no scope: one elected thread issues its cps", what);
+		return;
+	}
+	if (!protocol_alive(walk->proto, tv->base, tv->base->name, s->loc))
+		return;
+	CpForm f;
+	CpPlan *plans;
+	int count;
+	if (!cp_copy_choose(tv, sv, s->loc, &f, &plans, &count))
+		return;
+	int threads = mbar_threads(walk);
+	uint64_t warps = protocol_warps(walk->proto);
+	if (threads <= 0 || (warps & (warps - 1))) {
+		error(s->loc, "%s into TMEM is reached by %s; tilec issues its cps from one warp and waits for them in "
+		              "that warp", what, threads <= 0 ? "threads tilec cannot count" :
+		                                     pool_printf("%d warps", __builtin_popcountll(warps)));
+		note(s->loc, "put it under a condition that one warp takes, such as if (warp_id == 0)");
+		return;
+	}
+	if (!protocol_uniform(walk->proto, s->loc, pool_printf("%s into TMEM (its barrier's init reaches the warp's "
+	                                                       "lanes through __syncwarp)", what)))
+		return;
+	Tensor *bar = tensor_new(TK_SHARED, pool_printf("the barrier of %s", what), s->loc, T_MBARRIER);
+	bar->rank = 1;
+	bar->dims[0] = 1;
+	bar->count = 1;
+	bar->cname = pool_printf("tl_cp_bar_%d_%d", s->loc.first_line, s->loc.first_column);
+	walk->shared_bytes += 16;
+	if (walk->shared_bytes > MAX_SHARED_BYTES) {
+		error(s->loc, "shared memory of kernel '%s' reaches %lld bytes with '%s' (%lld bytes); a block has at "
+		              "most %d bytes (227 KB)", walk->k->name, (long long)walk->shared_bytes, bar->cname, 16LL,
+		      MAX_SHARED_BYTES);
+		return;
+	}
+	emit(walk, L_SHARED, s->loc)->tensor = bar;
+	IExpr *addr = ie_new(IE_SADDR, T_U32);
+	addr->tensor = bar;
+	addr->index = ie_int(0, T_I32);
+	static const struct {
+		MbarOp op;
+		TcKind row;
+	} steps[] = {{MB_INIT, TC_MB_INIT}, {MB_FENCE_INIT, TC_MB_FENCE_INIT}, {MB_COMMIT, TC_COMMIT},
+	             {MB_WAIT, TC_MB_TRY_WAIT}};
+	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
+		if (steps[i].op == MB_COMMIT) {
+			for (int k = 0; k < count; k++)
+				if (!cp_issue(walk, s, &f, tv, sv, &plans[k]))
+					return;
+			protocol_commit(walk->proto, bar, addr->index, s->loc);
+		}
+		LStmt *l = emit(walk, L_MBAR, s->loc);
+		l->mbar_op = steps[i].op;
+		l->instr = isa_instr(steps[i].row);
+		l->tensor = bar;
+		l->index = addr->index;
+		l->mbar = addr;
+		l->value = steps[i].op == MB_INIT ? ie_int(1, T_U32) : steps[i].op == MB_WAIT ? ie_int(0, T_U32) : NULL;
+		l->mbar_elect = steps[i].op == MB_INIT || steps[i].op == MB_COMMIT;
+		l->cta_group = steps[i].op == MB_COMMIT ? 1 : 0;
+		if (steps[i].op == MB_FENCE_INIT)
+			emit(walk, L_WARP_SYNC, s->loc);
+	}
+	if (protocol_mbar_wait(walk->proto, bar, addr->index)) {
+		LStmt *fence = emit(walk, L_FENCE, s->loc);
+		fence->instr = isa_instr(TC_FENCE_AFTER);
+		fence->mbar_op = MB_WAIT;
+	}
+	walk->shared_writes.n = 0;
+	explain_note(s->loc, "%s: %d %s (%s) issued by one elected lane, committed to tilec's barrier %s and waited "
+	             "here by the warp", what, count, count == 1 ? "cp" : "cps", cp_form_spelling(&f), bar->cname);
 }
 
 /* A let: a constant folded into the name, or a variable of the generated code. */
@@ -1970,6 +2071,18 @@ lower_block(Walk *walk, Stmt *s)
 	lower_nested(walk, &l->body, &s->body);
 }
 
+/* copy(tmem, shared): a copy that tcgen05.cp makes (the names as declared; a wrong one is copy's error). */
+static bool
+copy_is_cp(const Stmt *s)
+{
+	if (s->operands.n != 2 || s->reduce_into)
+		return false;
+	Sym *d = sym_lookup(LIST_AT(s->operands, ViewExpr, 0)->base);
+	Sym *src = sym_lookup(LIST_AT(s->operands, ViewExpr, 1)->base);
+	return d && src && d->kind == SYM_TENSOR && src->kind == SYM_TENSOR && d->tensor->kind == TK_TMEM &&
+	       src->tensor->kind == TK_SHARED;
+}
+
 static void
 lower_stmt(Walk *walk, Stmt *s)
 {
@@ -2013,6 +2126,15 @@ lower_stmt(Walk *walk, Stmt *s)
 		lower_apply(walk, s);
 		return;
 	case S_COPY:
+		if (copy_is_cp(s)) {
+			View *tv = viewexpr_eval(LIST_AT(s->operands, ViewExpr, 0), false);
+			View *sv = tv ? viewexpr_eval(LIST_AT(s->operands, ViewExpr, 1), false) : NULL;
+			if (sv) {
+				tv->base->used = sv->base->used = true;
+				lower_copy_cp(walk, s, tv, sv);
+			}
+			return;
+		}
 		lower_apply(walk, s);
 		return;
 	case S_INSTR:

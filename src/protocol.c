@@ -1206,6 +1206,12 @@ protocol_cta_sync(Protocol *p, Loc loc, bool writes_follow)
 	p->flow.maybe_inert = true;
 	flow_prune(&p->flow);
 	flow_summarise(&p->flow);
+	/* a cp that a warp has waited for is complete for every warp past the barrier (its after-fence follows) */
+	for (int i = 0; i < p->async.n; i++) {
+		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
+		if (a->has_rect && a->waited && !a->warps)
+			a->waited = ~0ull;
+	}
 }
 
 /* "warps 0-3, 8": a set of warps in words. */

@@ -2135,5 +2135,8 @@ bool cp_choose(const CpElem *elems, int n, int elem_bytes, CpDecomp decomp, int 
    same coordinates (cp_match), the footprint inside lanes 0..127 and the allocation; false after an error
    at loc. */
 bool cp_apply_check(const CpForm *f, const View *tmem, const View *smem, Loc loc, CpPlan *plan);
+/* copy(tmem_view, shared_view): the form and the cps (*count of them, each over the next run of elements) that
+   move the views with the fewest instructions; false after an error naming the first element no form moves. */
+bool cp_copy_choose(const View *tmem, const View *smem, Loc loc, CpForm *form, CpPlan **plans, int *count);
 
 #endif
