@@ -1298,6 +1298,22 @@ mbar_threads(Walk *walk)
 	return n;
 }
 
+/* A single-thread statement (LANGUAGE 11.8) that whole warps reach runs in one elected lane of each: where
+   tilec knows the threads and more than one warp reaches it, an error (what repeats: `repeated`, such as
+   "it would be issued") and false. */
+static bool
+single_thread_one_warp(Walk *walk, Stmt *s, const char *stmt, const char *repeated)
+{
+	uint64_t warps = protocol_warps(walk->proto);
+	if (mbar_threads(walk) <= 0 || !(warps & (warps - 1)))
+		return true;
+	int n = __builtin_popcountll(warps);
+	error(s->loc, "%s is a single-thread statement but %d warps reach it; tilec runs it in one elected lane of "
+	              "each warp, so %s %d times", stmt, n, repeated, n);
+	note(s->loc, "put it under a condition that one warp takes, such as if (warp_id == 0)");
+	return false;
+}
+
 /* How many of the threads that run a statement here (whole warps: mbar_threads) name element e by index, a
    barrier index that varies (bar[warp_id]: each warp its own); -1 where tilec cannot compute it per thread. */
 static int
@@ -1533,14 +1549,8 @@ lower_mbar(Walk *walk, Stmt *s)
 		return;
 	bool single = s->mbar_op == MB_INIT || s->mbar_op == MB_EXPECT_TX || s->mbar_op == MB_COMMIT;
 	int threads = mbar_threads(walk);
-	uint64_t warps = protocol_warps(walk->proto);
-	if (single && threads > 0 && (warps & (warps - 1))) {
-		error(s->loc, "%s is a single-thread statement but %d warps reach it; tilec runs it in one elected lane of "
-		              "each warp, so the barrier would see it %d times", stmt, __builtin_popcountll(warps),
-		      __builtin_popcountll(warps));
-		note(s->loc, "put it under a condition that one warp takes, such as if (warp_id == 0)");
+	if (single && !single_thread_one_warp(walk, s, stmt, "the barrier would see it"))
 		return;
-	}
 	int from = elem < 0 ? 0 : elem, to = elem < 0 ? t->count : elem + 1;
 	if (s->mbar_op == MB_ARRIVE && threads > 0 && known > 0)
 		for (int e = from; e < to; e++) {
@@ -1647,15 +1657,8 @@ lower_cp(Walk *walk, Stmt *s)
 	CpPlan plan;
 	if (!cp_apply_check(&f, v[0], v[1], s->loc, &plan))
 		return;
-	int threads = mbar_threads(walk);
-	uint64_t warps = protocol_warps(walk->proto);
-	if (threads > 0 && (warps & (warps - 1))) {
-		error(s->loc, "%s is a single-thread statement but %d warps reach it; tilec runs it in one elected lane of "
-		              "each warp, so it would be issued %d times", op, __builtin_popcountll(warps),
-		      __builtin_popcountll(warps));
-		note(s->loc, "put it under a condition that one warp takes, such as if (warp_id == 0)");
+	if (!single_thread_one_warp(walk, s, op, "it would be issued"))
 		return;
-	}
 	cp_issue(walk, s, &f, v[0], v[1], &plan);
 }
 
