@@ -40,10 +40,8 @@ kernel staging(A: $type[128, $n], B: $type[128, $n]) launch(grid = 1, block = 12
 TILE
 				"$tilec" --explain "$tmp/b.tile" -o "$tmp/b.cu" 2>"$tmp/b.err" || { cat "$tmp/b.err"; exit 1; }
 				for line in 6 8; do
-					what=$(grep "^b.tile:$line:5: note: each thread" "$tmp/b.err" |
-						sed -e 's/.*accesses*//' -e 's/.* with \([^,]*\) accesses/\1/' | head -n 1)
 					full=$(grep "^.*b.tile:$line:5: note: each thread" "$tmp/b.err" | head -n 1 |
-						sed -e 's/.* with //' -e 's/ (16 contiguous.*//' -e 's/: no 16 bytes.*//')
+						sed -e 's/.* with //' -e 's/ ([^)]*)//')
 					[ $line = 6 ] && dir=store || dir=load
 					printf '%-8s %-5s %-3s %-13s %-6s %s\n' "$regs" "$type" "$major" "$swizzle" "$dir" "$full"
 				done

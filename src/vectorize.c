@@ -1436,7 +1436,7 @@ banks_text(const TileWidths *w)
 	if (!w->banks_known || !w->accesses)
 		return "";
 	if (w->degree <= 1)
-		return pool_printf(", conflict-free (%d wavefronts for %d warp accesses)", w->wavefronts, w->accesses);
+		return pool_printf("; conflict-free: %d wavefronts for %d warp accesses", w->wavefronts, w->accesses);
 	const char *order = "";
 	if (w->narrowest == w->widest && w->widest >= 4) {
 		int lanes = smem_phase_lanes(w->widest), units = 128 / w->widest;
@@ -1448,10 +1448,10 @@ banks_text(const TileWidths *w)
 					most = w->lane_load[wp * 32 + l] > most ? w->lane_load[wp * 32 + l] : most;
 				exists = smem_conflict_free_order(&w->unit_load[wp * 32 + p / lanes * units], units, most);
 			}
-		order = exists ? "; another order of each thread's accesses would have none"
-		               : "; no order of these accesses avoids them in this swizzle";
+		order = exists ? ", which another order of each thread's accesses would avoid"
+		               : ", which no order of these accesses avoids in this swizzle";
 	}
-	return pool_printf(", %d-way bank conflicts (%d wavefronts where %d would do)%s", w->degree, w->wavefronts,
+	return pool_printf("; %d-way bank conflicts: %d wavefronts where %d would do%s", w->degree, w->wavefronts,
 	                   w->ideal, order);
 }
 
@@ -1463,9 +1463,10 @@ explain_tile_widths(void)
 		const char *widths = w->narrowest == w->widest ? pool_printf("%d-byte", w->widest)
 		                                               : pool_printf("%d- to %d-byte", w->narrowest, w->widest);
 		explain_note(w->loc, "each thread %s shared tile '%s'%s with %s accesses%s%s", w->store ? "stores to" : "loads from",
-		             w->tile->name, smem_tile_text(w->tile->tile), widths, banks_text(w),
+		             w->tile->name, smem_tile_text(w->tile->tile), widths,
 		             w->widest == 16 ? " (16 contiguous bytes of a thread stay contiguous under the swizzle)"
-		                             : ": no 16 bytes of a thread are contiguous and aligned in the tile, or their registers were not written together");
+		                             : " (no 16 bytes of a thread are contiguous and aligned in the tile, or their registers were not written together)",
+		             banks_text(w));
 	}
 	tile_widths = (List){0};
 }

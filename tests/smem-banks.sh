@@ -23,7 +23,7 @@ while read -r layout type major swizzle copy what; do
 	name="$layout/$type/$major/$swizzle/$copy"
 	listed=$(grep -c "^$layout $type $major $swizzle $copy:" "$known")
 	case $what in
-	*"another order of each thread's accesses would have none"*)
+	*"which another order of each thread's accesses would avoid"*)
 		if [ "$listed" = 0 ]; then
 			echo "FAIL smem-banks/$name: $what"
 			failed=1
