@@ -163,7 +163,7 @@ check-build: $(B)/tilec $(B)/libtilert.a $(UNITS)
 
 CHECK_STEPS = emu run-golden ptx-routes asan-unit asan-run-golden embed ptxas copy-diff draw asan-fuzz-replay \
 	copy-twins emu-mutations unit asan-robustness asan-cli robustness docs fuzz-replay cli asan-draw tables install man \
-	minifloat-ptx cp-forms f32x2
+	minifloat-ptx cp-forms f32x2 smem-banks
 CHECK_LARGE_STEPS = emu-large asan-emu
 
 CHECK_JOBS = $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || nproc 2>/dev/null || echo 1)
@@ -204,7 +204,7 @@ check-unit: check-env
 check-asan-unit: check-env
 	@for t in $(UNIT_SRCS:tests/unit/%.c=%); do $(ASAN_ENV) $(STEP) asan unit/$$t build/asan/unit/$$t; done
 # Runners tests/NAME.sh TILEC, run on both binaries: a new one only needs its name here and in CHECK_STEPS.
-TILEC_RUNNERS = run-golden cli fuzz-replay robustness draw copy-diff minifloat-ptx cp-forms f32x2
+TILEC_RUNNERS = run-golden cli fuzz-replay robustness draw copy-diff minifloat-ptx cp-forms f32x2 smem-banks
 $(TILEC_RUNNERS:%=check-%): check-env
 	@$(STEP) - $(@:check-%=%) sh tests/$(@:check-%=%).sh build/tilec
 $(TILEC_RUNNERS:%=check-asan-%): check-env

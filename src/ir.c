@@ -786,6 +786,7 @@ known_factor(const IExpr *e)
 			r = ie_is_const(e->b, &v) && v >= 0 && v < 32 ? a << v : 1;
 			break;
 		case OP_BITAND: r = a > b ? a : b; break;
+		case OP_MOD: r = a < b ? a : b; break; /* x - m * q: both terms multiples of the smaller */
 		default: r = 1; break;
 		}
 		return r < top ? r : top;
@@ -1279,18 +1280,26 @@ emit_ir(Program *p, const TargetOptions *opt, Buf *out)
 	return true;
 }
 
-/* x, the index along the contiguous dimension, as a multiple of per_chunk (returned) plus the element
-   inside the chunk (*inside): where x is a sum known to be such a multiple plus a constant, the constant's
-   part goes into *inside as a constant, so neighbouring elements of a thread differ only there. */
+/* x, the index along the contiguous dimension, as the index of an element of the same chunk (returned)
+   plus the rest of the element's place inside the chunk (*inside): where x is a sum known to be a
+   multiple of f plus a constant k, the constant's part below f (k % f) goes into *inside as a constant
+   and the element returned is x less it, which lies in the same chunk (a multiple of f plus less than
+   f never carries into the next one); so neighbouring elements of a thread differ only in that
+   constant. With f at least per_chunk the rest of *inside is 0; below it, the returned element's place
+   in its chunk (a multiple of f: the 16x256b fragment's pairs of columns). */
 static IExpr *
 split_chunk(IExpr *x, int per_chunk, IExpr **inside)
 {
 	int64_t k;
 	IExpr *rest = ie_split_offset(x, &k);
-	if (rest && known_factor(rest) % per_chunk == 0) {
-		int64_t in = ((k % per_chunk) + per_chunk) % per_chunk;
-		*inside = ie_int(in, T_I32);
-		return ie_binary(OP_ADD, rest, ie_int(k - in, T_I32));
+	int64_t f = rest ? known_factor(rest) : per_chunk;
+	f = f < per_chunk ? f : per_chunk;
+	if (rest && f > 1) {
+		int64_t in = ((k % f) + f) % f;
+		IExpr *same = ie_binary(OP_ADD, rest, ie_int(k - in, T_I32));
+		*inside = f == per_chunk ? ie_int(in, T_I32)
+		                         : ie_binary(OP_ADD, ie_binary(OP_MOD, same, ie_int(per_chunk, T_I32)), ie_int(in, T_I32));
+		return same;
 	}
 	*inside = ie_binary(OP_MOD, x, ie_int(per_chunk, T_I32));
 	return x;

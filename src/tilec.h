@@ -777,6 +777,19 @@ int64_t smem_tensor_element(const SmemTile *t, int64_t flat);
 /* The row-major index of the element at index `element` of the array: smem_tensor_element's inverse. */
 int64_t smem_tensor_logical(const SmemTile *t, int64_t element);
 
+/* ---------------------------------------------------------------- smem_banks.c: shared-memory banks */
+
+/* The lanes of a warp that one phase of an access of `bytes` per lane serves (32, 16 for 8 bytes, 8 for 16). */
+int smem_phase_lanes(int bytes);
+/* The wavefronts a warp's access takes: addr[lane] its byte address (-1: the lane takes no part), every
+   lane `bytes` wide; *degree: the most wavefronts of one phase (1: no bank conflict). */
+int smem_wavefronts(const int64_t addr[32], int bytes, int *degree);
+/* For bytes >= 4: the group of banks (0 .. 128 / bytes - 1) an aligned access at addr occupies. */
+int smem_bank_unit(int64_t addr, int bytes);
+/* Whether the accesses of one phase (unit_load[u]: how many fall in bank group u; most: the most of one
+   lane) have an order per lane in which none conflicts. */
+bool smem_conflict_free_order(const int *unit_load, int units, int most);
+
 /* ---------------------------------------------------------------- view.c */
 
 View *view_of_tensor(Tensor *t);

@@ -1318,15 +1318,87 @@ vector_at(const List *list, int i, int bytes, IExpr **align_rest)
 	return n;
 }
 
-/* --explain: the widths a statement's accesses to a shared tile (smem_tile) came out at, for the note
- * vectorize_accesses writes, so that a user sees where the swizzle kept 16 bytes contiguous. */
+/* --explain: the widths a statement's accesses to a shared tile (smem_tile) came out at, and what the
+ * shared-memory banks make of them (smem_banks.c), for the note vectorize_accesses writes, so that a user
+ * sees where the swizzle kept 16 bytes contiguous and whether a warp's accesses conflict. */
 typedef struct TileWidths {
 	Loc loc;
 	const Tensor *tile;
 	bool store;
 	int narrowest, widest; /* bytes */
+	bool banks_known;      /* every address of every access was evaluated for every thread */
+	int accesses;          /* warp accesses (instructions times warps) */
+	int wavefronts, ideal; /* their wavefronts, and those they would take without conflicts */
+	int degree;            /* the most wavefronts of one phase of one access */
+	/* per warp, for one width: the accesses of each (phase, bank group) and of each lane */
+	int *unit_load, *lane_load;
 } TileWidths;
 static List tile_widths;
+static const KernelIR *vector_kernel;
+
+/* The conditions around the statement being vectorized: a thread runs it where each cond is want. */
+enum { MAX_CONDS = 64 };
+static const IExpr *around_cond[MAX_CONDS];
+static bool around_want[MAX_CONDS];
+static int n_around;
+
+/* Whether thread t runs the statement inside the conditions around it (one tilec cannot evaluate for
+   the thread, such as a test of a parameter, counts as taken). */
+static bool
+thread_runs(int t)
+{
+	for (int i = 0; i < n_around && i < MAX_CONDS; i++) {
+		int64_t v;
+		if (ie_eval_thread(around_cond[i], vector_kernel->block, t, &v) && (v != 0) != around_want[i])
+			return false;
+	}
+	return true;
+}
+
+/* Adds one access of `bytes` per thread at element index `index` of tile a to w: per warp, its byte
+   addresses through the bank model, and the loads of the bank groups and lanes for the order check. */
+static void
+count_banks(TileWidths *w, const IExpr *index, int elem, int bytes)
+{
+	int threads = vector_kernel->threads, warps = (threads + 31) / 32;
+	if (!w->banks_known)
+		return;
+	for (int wp = 0; wp < warps; wp++) {
+		int64_t addr[32];
+		bool any = false;
+		for (int l = 0; l < 32; l++) {
+			int t = wp * 32 + l;
+			addr[l] = -1;
+			if (t >= threads || !thread_runs(t))
+				continue;
+			int64_t e;
+			if (!ie_eval_thread(index, vector_kernel->block, t, &e) || e < 0) {
+				w->banks_known = false;
+				return;
+			}
+			addr[l] = e * elem;
+			any = true;
+		}
+		if (!any)
+			continue;
+		int degree, lanes = smem_phase_lanes(bytes);
+		w->accesses++;
+		w->wavefronts += smem_wavefronts(addr, bytes, &degree);
+		for (int p = 0; p < 32; p += lanes) {
+			bool active = false;
+			for (int l = p; l < p + lanes; l++)
+				active = active || addr[l] >= 0;
+			w->ideal += active;
+		}
+		w->degree = degree > w->degree ? degree : w->degree;
+		for (int l = 0; bytes >= 4 && l < 32; l++) {
+			if (addr[l] < 0)
+				continue;
+			w->lane_load[wp * 32 + l]++;
+			w->unit_load[wp * 32 + l / lanes * (128 / bytes) + smem_bank_unit(addr[l], bytes)]++;
+		}
+	}
+}
 
 static void
 note_tile_width(const LStmt *s, int n)
@@ -1335,18 +1407,52 @@ note_tile_width(const LStmt *s, int n)
 	if (!diag_explain || !access_of(s, &a) || !a.mem->tile)
 		return;
 	bool store = s->kind == L_STORE;
-	int bytes = (n ? n : 1) * (etype_bits(a.mem->type) / 8);
-	for (int i = 0; i < tile_widths.n; i++) {
-		TileWidths *w = LIST_AT(tile_widths, TileWidths, i);
-		if (w->tile == a.mem && w->store == store && !memcmp(&w->loc, &s->loc, sizeof s->loc)) {
-			w->narrowest = bytes < w->narrowest ? bytes : w->narrowest;
-			w->widest = bytes > w->widest ? bytes : w->widest;
-			return;
-		}
+	int elem = etype_bits(a.mem->type) / 8, bytes = (n ? n : 1) * elem;
+	TileWidths *w = NULL;
+	for (int i = 0; i < tile_widths.n && !w; i++) {
+		TileWidths *x = LIST_AT(tile_widths, TileWidths, i);
+		if (x->tile == a.mem && x->store == store && !memcmp(&x->loc, &s->loc, sizeof s->loc))
+			w = x;
 	}
-	TileWidths *w = pool_alloc(sizeof *w);
-	*w = (TileWidths){s->loc, a.mem, store, bytes, bytes};
-	list_push(&tile_widths, w);
+	if (!w) {
+		int warps = (vector_kernel->threads + 31) / 32;
+		w = pool_alloc(sizeof *w);
+		*w = (TileWidths){s->loc, a.mem, store, bytes, bytes, true, 0, 0, 0, 0, NULL, NULL};
+		w->unit_load = pool_alloc(sizeof(int) * 32 * (size_t)warps);
+		w->lane_load = pool_alloc(sizeof(int) * 32 * (size_t)warps);
+		list_push(&tile_widths, w);
+	}
+	w->narrowest = bytes < w->narrowest ? bytes : w->narrowest;
+	w->widest = bytes > w->widest ? bytes : w->widest;
+	const IExpr *index = store ? s->index : vector_load(s->value)->index;
+	count_banks(w, index, elem, bytes);
+}
+
+/* What the banks make of w's accesses, for its note: conflict-free, or the degree and whether an order
+   of the same accesses per thread would have none. */
+static const char *
+banks_text(const TileWidths *w)
+{
+	if (!w->banks_known || !w->accesses)
+		return "";
+	if (w->degree <= 1)
+		return pool_printf("; conflict-free: %d wavefronts for %d warp accesses", w->wavefronts, w->accesses);
+	const char *order = "";
+	if (w->narrowest == w->widest && w->widest >= 4) {
+		int lanes = smem_phase_lanes(w->widest), units = 128 / w->widest;
+		bool exists = true;
+		for (int wp = 0; wp < (vector_kernel->threads + 31) / 32 && exists; wp++)
+			for (int p = 0; p < 32 && exists; p += lanes) {
+				int most = 0;
+				for (int l = p; l < p + lanes; l++)
+					most = w->lane_load[wp * 32 + l] > most ? w->lane_load[wp * 32 + l] : most;
+				exists = smem_conflict_free_order(&w->unit_load[wp * 32 + p / lanes * units], units, most);
+			}
+		order = exists ? ", which another order of each thread's accesses would avoid"
+		               : ", which no order of these accesses avoids in this swizzle";
+	}
+	return pool_printf("; %d-way bank conflicts: %d wavefronts where %d would do%s", w->degree, w->wavefronts,
+	                   w->ideal, order);
 }
 
 static void
@@ -1356,10 +1462,11 @@ explain_tile_widths(void)
 		const TileWidths *w = LIST_AT(tile_widths, TileWidths, i);
 		const char *widths = w->narrowest == w->widest ? pool_printf("%d-byte", w->widest)
 		                                               : pool_printf("%d- to %d-byte", w->narrowest, w->widest);
-		explain_note(w->loc, "each thread %s shared tile '%s'%s with %s accesses%s", w->store ? "stores to" : "loads from",
+		explain_note(w->loc, "each thread %s shared tile '%s'%s with %s accesses%s%s", w->store ? "stores to" : "loads from",
 		             w->tile->name, smem_tile_text(w->tile->tile), widths,
 		             w->widest == 16 ? " (16 contiguous bytes of a thread stay contiguous under the swizzle)"
-		                             : ": no 16 bytes of a thread are contiguous and aligned in the tile, or their registers were not written together");
+		                             : " (no 16 bytes of a thread are contiguous and aligned in the tile, or their registers were not written together)",
+		             banks_text(w));
 	}
 	tile_widths = (List){0};
 }
@@ -1390,8 +1497,17 @@ vectorize_list(List *list)
 	List out = {0};
 	for (int i = 0; i < list->n;) {
 		LStmt *s = LIST_AT(*list, LStmt, i);
-		vectorize_list(&s->body);
-		vectorize_list(&s->els);
+		if (s->kind == L_IF && n_around < MAX_CONDS) {
+			around_cond[n_around] = s->cond;
+			around_want[n_around++] = true;
+			vectorize_list(&s->body);
+			around_want[n_around - 1] = false;
+			vectorize_list(&s->els);
+			n_around--;
+		} else {
+			vectorize_list(&s->body);
+			vectorize_list(&s->els);
+		}
 		int n = 0, bytes = 16;
 		IExpr *align_rest = NULL;
 		for (; bytes >= 4 && !n; bytes /= 2) {
@@ -1587,6 +1703,8 @@ vectorize_accesses(KernelIR *k)
 {
 	defs = (List){0};
 	def_ids = 0;
+	vector_kernel = k;
+	n_around = 0;
 	vectorize_list(&k->body);
 	explain_tile_widths();
 }

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""smem-vector-check.py EMU.cu CUDA.cu: whether the vector accesses of shared arrays in tilec's CUDA C
+(CUDA.cu: `*(uintN *)&S[I] = make_uintN(r[a], ...)` and `{ const uintN tl_v = *(const uintN *)&S[I];
+q[a] = tl_v.x; ... }`) move each register element to and from the element that the emu target's
+element-by-element code of the same program (EMU.cu: `S[I] = ...r[a]...` and `q[a] = ...S[I]...`, the
+high half of a 16-bit pair marked `>> 16` / `<< 16`) gives it, for every thread of the block, and whether
+each vector is aligned to its size. Indices are evaluated with threadIdx.x as the only variable (the
+copies of straight-line kernels, as tests/golden/smem_copy_frag_*.tile); a line with anything else
+is not read. Prints the count of vector accesses and of elements compared; exit status 0 when all
+agree, 1 at the first difference, 2 on bad usage."""
+import re
+import sys
+
+ELEM = {'float': 4, 'unsigned short': 2, 'unsigned char': 1, 'unsigned': 4}
+
+
+def bracket(s, i):
+    """The text inside the brackets that open at s[i], and the index of the closing one."""
+    depth = 0
+    for j in range(i, len(s)):
+        if s[j] == '[':
+            depth += 1
+        elif s[j] == ']':
+            depth -= 1
+            if depth == 0:
+                return s[i + 1:j], j
+    raise ValueError(s)
+
+
+def value(index, thread):
+    text = index.replace('(int)threadIdx.x', str(thread))
+    if not re.fullmatch(r'[0-9()+*/%^&|<> -]*', text):
+        return None
+    return eval(text.replace('/', '//'))
+
+
+def shared_arrays(text):
+    return {m.group(2): ELEM[m.group(1)]
+            for m in re.finditer(r'__shared__ __align__\(\d+\) (float|unsigned short|unsigned char|unsigned) (\w+)\[', text)}
+
+
+def element_moves(text, arrays):
+    """(direction, register array, word, half) -> the index expression of the emu's element access."""
+    moves = {}
+    for line in (l.strip() for l in text.split('\n')):
+        for name in arrays:
+            if line.startswith(name + '['):
+                index, end = bracket(line, len(name))
+                reg = re.search(r'\b(\w+)\[(\d+)\]( >> 16)?', line[end + 1:])
+                if reg:
+                    moves[('st', reg.group(1), int(reg.group(2)), 1 if reg.group(3) else 0)] = index
+            at = line.find(name + '[')
+            dst = re.match(r'(\w+)\[(\d+)\] = ', line)
+            if at > 0 and dst and dst.group(1) not in arrays:
+                index, end = bracket(line, at + len(name))
+                half = 1 if '<< 16' in line[end:] else 0
+                moves[('ld', dst.group(1), int(dst.group(2)), half)] = index
+    return moves
+
+
+def vector_moves(text, arrays):
+    out = []
+    for line in (l.strip() for l in text.split('\n')):
+        for name, size in arrays.items():
+            store = re.match(r'\*\(uint(\d)? \*\)&' + name + r'\[', line)
+            load = re.match(r'\{ const uint(\d)? tl_v = \*\(const uint\d? \*\)&' + name + r'\[', line)
+            if not store and not load:
+                continue
+            index, end = bracket(line, line.index(name + '[') + len(name))
+            if store:
+                regs = re.findall(r'(\w+)\[(\d+)\]', line[end:])
+            else:
+                regs = re.findall(r'(\w+)\[(\d+)\] = tl_v', line[end:])
+            out.append(('st' if store else 'ld', size, index, [(r, int(w)) for r, w in regs]))
+    return out
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__, file=sys.stderr)
+        return 2
+    emu, cuda = (open(p).read() for p in sys.argv[1:])
+    block = re.search(r'__launch_bounds__\((\d+)\)', cuda)
+    threads = int(block.group(1)) if block else 1
+    arrays = shared_arrays(cuda)
+    moves = element_moves(emu, arrays)
+    vectors = vector_moves(cuda, arrays)
+    compared = 0
+    for kind, size, index, regs in vectors:
+        per_word = 4 // size
+        for t in range(threads):
+            base = value(index, t)
+            if base is None:
+                print(f'not read: {index}')
+                return 1
+            if (base * size) % (4 * len(regs)):
+                print(f'thread {t}: {kind} of {len(regs)} words at element {base} is not aligned')
+                return 1
+            for i, (reg, word) in enumerate(regs):
+                for half in range(per_word):
+                    key = (kind, reg, word, half)
+                    if key not in moves:
+                        print(f'{reg}[{word}] half {half}: no element {kind} in the emu code')
+                        return 1
+                    want = value(moves[key], t)
+                    if want != base + i * per_word + half:
+                        print(f'thread {t}: {kind} {reg}[{word}] half {half} at element {base + i * per_word + half}, '
+                              f'the emu code at {want}')
+                        return 1
+                    compared += 1
+    print(f'{len(vectors)} vector accesses, {compared} elements agree')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
