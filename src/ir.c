@@ -1062,6 +1062,27 @@ mbar(IrWriter *w, const LStmt *s)
 	           s->mbar_elect ? "; in one lane of each warp (elect.sync)" : "");
 }
 
+/* A TMA copy: its instruction, shared destination, tensor map, coordinates and barrier. */
+static void
+tma(IrWriter *w, const LStmt *s)
+{
+	const TmaCopy *c = s->tma;
+	line(w, "%s ", tma_opcode(c));
+	buf_printf(w->out, "[&%s + %u], [%s, {", c->smem->name, c->dst, c->map->cname);
+	for (int d = 0; d < c->map->rank; d++) {
+		buf_puts(w->out, d ? ", " : "");
+		expr_top(w, c->coord[d]);
+	}
+	buf_puts(w->out, "}]");
+	if (c->mbar) {
+		buf_puts(w->out, ", [");
+		expr_top(w, c->mbar);
+		buf_puts(w->out, "]");
+	}
+	buf_printf(w->out, "\t// %d bytes%s%s\n", c->bytes, c->store ? "" : ", completing on the barrier",
+	           s->mbar_elect ? "; in one lane of each warp (elect.sync)" : "");
+}
+
 static void stmts(IrWriter *w, const List *list);
 
 bool
@@ -1189,6 +1210,9 @@ stmt(IrWriter *w, const LStmt *s)
 		break;
 	case L_MBAR:
 		mbar(w, s);
+		break;
+	case L_TMA:
+		tma(w, s);
 		break;
 	}
 }

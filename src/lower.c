@@ -1611,6 +1611,68 @@ lower_mbar(Walk *walk, Stmt *s)
 	}
 }
 
+/* copy(shared_view, global_slice) mbarrier b; (LANGUAGE 11.4): tma.c's checked pieces, each one
+   cp.async.bulk.tensor issued by one elected lane, after the expect_tx of their bytes on b, which is lowered
+   as the written mbarrier.expect_tx is (its checks, its count of the barrier's bytes). */
+static void
+lower_tma_load(Walk *walk, Stmt *s)
+{
+	ViewExpr *dve = LIST_AT(s->operands, ViewExpr, 0), *gve = LIST_AT(s->operands, ViewExpr, 1);
+	View *sv = viewexpr_eval(dve, false);
+	View *gv = sv ? viewexpr_eval(gve, true) : NULL;
+	if (!gv)
+		return;
+	if (sv->base->kind != TK_SHARED || gv->base->kind != TK_GLOBAL) {
+		error(s->loc, "a TMA load copies a global slice into a shared view: copy(shared_view, global_slice) "
+		              "mbarrier b; here '%s' is %s and '%s' is %s", dve->base,
+		      sv->base->kind == TK_SHARED ? "shared" : "not shared", gve->base,
+		      gv->base->kind == TK_GLOBAL ? "global" : "not global");
+		return;
+	}
+	if (!gv->base->tma) {
+		error(gve->base_loc, "copy(...) mbarrier is a TMA load, but '%s' is not marked tma; declare it "
+		                     "%s: %s[...] tma", gve->base, gve->base, etype_name(gv->base->type));
+		note(gv->base->loc, "'%s' is declared here", gve->base);
+		return;
+	}
+	if (s->multicast) {
+		error(s->multicast->loc, "multicast TMA loads are not supported yet; load into each CTA with its own copy");
+		return;
+	}
+	if (walk->dev) {
+		error(s->loc, "a TMA load in device function '%s'; it is a statement of a kernel, which receives the tensor "
+		              "maps", walk->dev->name);
+		return;
+	}
+	TmaPlan plan;
+	if (!tma_plan(walk->k, sv, gv, gve, false, s->loc, &plan))
+		return;
+	if (!single_thread_one_warp(walk, s, "a TMA load", "it would be issued"))
+		return;
+	int errors = error_count;
+	Expr bytes = {.kind = E_INT, .loc = s->loc, .ival = (uint32_t)plan.bytes};
+	Stmt expect = {.kind = S_MBAR, .loc = s->loc, .mbar_op = MB_EXPECT_TX, .target = s->tma_bar, .value = &bytes};
+	lower_mbar(walk, &expect);
+	if (error_count != errors)
+		return;
+	Tensor *bt;
+	int elem;
+	IExpr *bar = mbar_barrier(s->tma_bar, "a TMA load", &bt, &elem);
+	if (!bar)
+		return;
+	place_waits(walk);
+	explain_note(s->loc, "%s; barrier '%s' expects the %d bytes (expect_tx by the issuing lane)", plan.why,
+	             bt->name, plan.bytes);
+	for (int i = 0; i < plan.n; i++) {
+		plan.pieces[i].mbar = bar;
+		LStmt *l = emit(walk, L_TMA, s->loc);
+		l->tma = &plan.pieces[i];
+		l->tensor = sv->base;
+		l->mbar_elect = mbar_threads(walk) > 0;
+		l->comment = source_line_of(s->loc, true);
+	}
+}
+
 static bool cp_issue(Walk *walk, Stmt *s, const CpForm *cf, const View *tv, const View *sv, const CpPlan *cp_plan);
 
 /* apply tcgen05.cp...(tmem_view, shared_view); (LANGUAGE 11.5): checked element by element (cp.c), issued
@@ -2129,6 +2191,10 @@ lower_stmt(Walk *walk, Stmt *s)
 		lower_apply(walk, s);
 		return;
 	case S_COPY:
+		if (s->tma_bar) {
+			lower_tma_load(walk, s);
+			return;
+		}
 		if (copy_is_cp(s)) {
 			View *tv = viewexpr_eval(LIST_AT(s->operands, ViewExpr, 0), false);
 			View *sv = tv ? viewexpr_eval(LIST_AT(s->operands, ViewExpr, 1), false) : NULL;
@@ -2442,6 +2508,13 @@ lower_kernel(Walk *walk, Kernel *kd)
 					sym_poison(p->name, p->loc);
 					continue;
 				}
+				if (p->tma && t->rank > TMA_MAX_RANK) {
+					error(p->loc, "'%s' has %d dimensions; a tma tensor has 1 to %d (a tensor map's rank)", p->name,
+					      t->rank, TMA_MAX_RANK);
+					sym_poison(p->name, p->loc);
+					continue;
+				}
+				t->tma = p->tma;
 				if (!param_tensor(walk, p, t, i))
 					continue;
 				slots[i] = t;
