@@ -256,7 +256,7 @@ tma_plan(struct KernelIR *k, const View *sv, const View *gv, const ViewExpr *gve
 	if (!found.w) {
 		error(loc, "%s: TMA would place element %s of '%s' at shared byte %u, but the layout of '%s' has it at %u",
 		      what, view_coords(sv, bad), sv->name ? sv->name : st->name, got, st->name, want);
-		note(st->loc, "'%s' is declared here%s", st->name, st->tile ? smem_tile_text(st->tile) : "");
+		note(st->loc, "'%s' is declared here%s", st->name, st->tile ? pool_printf(", with%s", smem_tile_text(st->tile)) : "");
 		return false;
 	}
 	/* the innermost start: provably a multiple of 16 bytes (hardware traps otherwise) */
