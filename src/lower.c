@@ -1639,11 +1639,6 @@ lower_tma_load(Walk *walk, Stmt *s)
 		error(s->multicast->loc, "multicast TMA loads are not supported yet; load into each CTA with its own copy");
 		return;
 	}
-	if (walk->dev) {
-		error(s->loc, "a TMA load in device function '%s'; it is a statement of a kernel, which receives the tensor "
-		              "maps", walk->dev->name);
-		return;
-	}
 	TmaPlan plan;
 	if (!tma_plan(walk->k, sv, gv, gve, false, s->loc, &plan))
 		return;

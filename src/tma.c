@@ -145,11 +145,8 @@ tma_plan(struct KernelIR *k, const View *sv, const View *gv, const ViewExpr *gve
 	Tensor *gt = gv->base, *st = sv->base;
 	const char *what = store ? "TMA store" : "TMA load";
 	int bits = etype_bits(gt->type), e = bits / 8;
-	if (bits < 8) {
-		error(loc, "%s of '%s': TMA of %s (packed below a byte) is not supported yet", what, gt->name,
-		      etype_name(gt->type));
-		return false;
-	}
+	if (bits < 8) /* fp4 and fp6 are refused in global and shared declarations (minifloat.c) */
+		fatal("%s of %s: a TMA copy of elements below a byte", what, etype_name(gt->type));
 	if (st->type != gt->type) {
 		error(loc, "%s between '%s' (%s) and '%s' (%s): TMA moves bytes, so both have one element type", what,
 		      st->name, etype_name(st->type), gt->name, etype_name(gt->type));
@@ -162,7 +159,7 @@ tma_plan(struct KernelIR *k, const View *sv, const View *gv, const ViewExpr *gve
 	int rank = gt->rank;
 	SmemSwizzle sw = st->tile ? st->tile->swizzle : SW_NONE;
 	if (sw == SW_128B_BASE32B) {
-		error(loc, "%s into '%s': TMA has no 128B_base32B swizzle (TCGEN05.md 14.3)", what, st->name);
+		error(loc, "%s into '%s': TMA has no 128B_base32B swizzle; load it into a 128B tile", what, st->name);
 		return false;
 	}
 	/* the box: the extent the slice covers in each dimension, from its least coordinate */
@@ -182,11 +179,8 @@ tma_plan(struct KernelIR *k, const View *sv, const View *gv, const ViewExpr *gve
 		ext[d] = (int)(hi[d] - lo[d] + 1);
 		cells *= ext[d];
 	}
-	if (cells != gv->count) {
-		error(loc, "%s: the slice of '%s' is not a box (its %d elements do not fill the %lld of the box around "
-		           "them)", what, gt->name, gv->count, (long long)cells);
-		return false;
-	}
+	if (cells != gv->count) /* a slice selects a box, and views of it keep its elements */
+		fatal("%s: the slice of '%s' is not a box", what, gt->name);
 	/* a view relative to the box's least corner */
 	View rel = *gv;
 	rel.map = pool_alloc(sizeof(int32_t) * (size_t)gv->count);
@@ -256,7 +250,8 @@ tma_plan(struct KernelIR *k, const View *sv, const View *gv, const ViewExpr *gve
 	if (!found.w) {
 		error(loc, "%s: TMA would place element %s of '%s' at shared byte %u, but the layout of '%s' has it at %u",
 		      what, view_coords(sv, bad), sv->name ? sv->name : st->name, got, st->name, want);
-		note(st->loc, "'%s' is declared here%s", st->name, st->tile ? pool_printf(", with%s", smem_tile_text(st->tile)) : "");
+		const char *with = st->tile ? pool_printf(", with%s", smem_tile_text(st->tile)) : "";
+		note(st->loc, "'%s' is declared here%s", st->name, with);
 		return false;
 	}
 	/* the innermost start: provably a multiple of 16 bytes (hardware traps otherwise) */
@@ -285,15 +280,6 @@ tma_plan(struct KernelIR *k, const View *sv, const View *gv, const ViewExpr *gve
 		note(at, "write it as a multiple of %d, such as %d * j", 16 / e, 16 / e);
 		return false;
 	}
-	if (store)
-		for (int d = 0; d < rank; d++) {
-			int64_t v;
-			if (ie_is_const(start[d], &v) ? v < 0 : !ie_nonneg(start[d])) {
-				error(loc, "TMA store: the start of dimension %d of '%s' is not provably >= 0; TMA traps on a "
-				           "negative store coordinate", d, gt->name);
-				return false;
-			}
-		}
 	/* the map and the pieces */
 	int box[TMA_MAX_RANK] = {0};
 	for (int d = 0; d < rank; d++)
