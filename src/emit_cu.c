@@ -1051,6 +1051,8 @@ tma_asm(const LStmt *s)
 	saddr->tensor = c->smem;
 	saddr->index = ie_int(0, T_I32);
 	IExpr *dst = c->dst ? ie_binary(OP_ADD, saddr, ie_int(c->dst, T_U32)) : saddr;
+	if (c->stage)
+		dst = ie_binary(OP_ADD, dst, c->stage);
 	if (!c->store) {
 		buf_puts(E.out, "\"r\"(");
 		expr_top(dst);
@@ -1390,6 +1392,16 @@ kernel(KernelIR *k)
 		grid_program(k, prog, n);
 		buf_printf(E.out, "// the grid dimensions given as 0 above, computed at launch from the parameters (tilert.h)\n"
 		                  "extern \"C\" __device__ const unsigned tilec_grid_%s[%d] = {", k->name, n);
+		for (int i = 0; i < n; i++)
+			buf_printf(E.out, "%s%u", i ? ", " : "", prog[i]);
+		buf_puts(E.out, "};\n");
+	}
+	if (k->tma_maps.n && E.d->tma_maps) {
+		int n = tma_program(k, NULL, 0);
+		uint32_t *prog = pool_alloc(sizeof(uint32_t) * (size_t)n);
+		tma_program(k, prog, n);
+		buf_printf(E.out, "// the tensor maps libtilert encodes at launch and passes after the parameters (tilert.h)\n"
+		                  "extern \"C\" __device__ const unsigned tilec_tma_%s[%d] = {", k->name, n);
 		for (int i = 0; i < n; i++)
 			buf_printf(E.out, "%s%u", i ? ", " : "", prog[i]);
 		buf_puts(E.out, "};\n");

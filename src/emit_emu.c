@@ -774,9 +774,15 @@ emu_tma(CuWriter *w, const LStmt *s)
 	}
 	buf_printf(out, "};\n");
 	cu_line_start(w);
-	buf_printf(out, "\t%stl_emu_tma_load((unsigned char *)%s, %uu, %d, %d, %d, %d, tl_box, (const unsigned char *)%s, "
-	                "tl_dim, tl_stride, tl_at, &%s[", s->mbar_elect ? "if (tl_emu_elect()) " : "", c->smem->cname,
-	           c->dst, e, pitch, sw->xor_mask, m->rank, m->tensor->cname, c->mbar->tensor->cname);
+	buf_printf(out, "\t%stl_emu_tma_load((unsigned char *)%s, %uu", s->mbar_elect ? "if (tl_emu_elect()) " : "",
+	           c->smem->cname, c->dst);
+	if (c->stage) {
+		buf_puts(out, " + (");
+		cu_expr(w, c->stage);
+		buf_puts(out, ")");
+	}
+	buf_printf(out, ", %d, %d, %d, %d, tl_box, (const unsigned char *)%s, tl_dim, tl_stride, tl_at, &%s[", e, pitch,
+	           sw->xor_mask, m->rank, m->tensor->cname, c->mbar->tensor->cname);
 	cu_expr(w, c->mbar->index);
 	buf_printf(out, "], \"%s\", ", c->mbar->tensor->name);
 	cu_expr(w, c->mbar->index);

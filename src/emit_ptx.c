@@ -2253,7 +2253,7 @@ tma(const LStmt *s)
 	IExpr *saddr = ie_new(IE_SADDR, T_U32);
 	saddr->tensor = c->smem;
 	saddr->index = ie_int(0, T_I32);
-	Addr dst = {reg(ev(saddr)), NULL, (int64_t)c->dst};
+	Addr dst = {reg(ev(c->stage ? ie_binary(OP_ADD, saddr, c->stage) : saddr)), NULL, (int64_t)c->dst};
 	Opnd co[TMA_MAX_RANK];
 	for (int d = 0; d < TMA_MAX_RANK; d++)
 		co[d] = d < rank ? reg(ev(c->coord[d])) : imm(0);
@@ -3529,6 +3529,16 @@ kernel(KernelIR *k, int ki, bool pack_f32x2, Buf *out)
 		grid_program(k, prog, n);
 		buf_printf(out, "// the grid dimensions given as 0 above, computed at launch from the parameters (tilert.h)\n"
 		                ".visible .global .align 4 .u32 tilec_grid_%s[%d] = {", k->name, n);
+		for (int i = 0; i < n; i++)
+			buf_printf(out, "%s%u", i ? ", " : "", prog[i]);
+		buf_puts(out, "};\n\n");
+	}
+	if (k->tma_maps.n) {
+		int n = tma_program(k, NULL, 0);
+		uint32_t *prog = pool_alloc(sizeof(uint32_t) * (size_t)n);
+		tma_program(k, prog, n);
+		buf_printf(out, "// the tensor maps libtilert encodes at launch and passes after the parameters (tilert.h)\n"
+		                ".visible .global .align 4 .u32 tilec_tma_%s[%d] = {", k->name, n);
 		for (int i = 0; i < n; i++)
 			buf_printf(out, "%s%u", i ? ", " : "", prog[i]);
 		buf_puts(out, "};\n\n");

@@ -1068,7 +1068,12 @@ tma(IrWriter *w, const LStmt *s)
 {
 	const TmaCopy *c = s->tma;
 	line(w, "%s ", tma_opcode(c));
-	buf_printf(w->out, "[&%s + %u], [%s, {", c->smem->name, c->dst, c->map->cname);
+	buf_printf(w->out, "[&%s + %u", c->smem->name, c->dst);
+	if (c->stage) {
+		buf_puts(w->out, " + ");
+		expr_top(w, c->stage);
+	}
+	buf_printf(w->out, "], [%s, {", c->map->cname);
 	for (int d = 0; d < c->map->rank; d++) {
 		buf_puts(w->out, d ? ", " : "");
 		expr_top(w, c->coord[d]);

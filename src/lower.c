@@ -633,8 +633,11 @@ needs_unroll(List *stmts, bool memory_views)
 	for (int i = 0; i < stmts->n; i++) {
 		Stmt *s = LIST_AT(*stmts, Stmt, i);
 		switch (s->kind) {
-		case S_APPLY:
 		case S_COPY:
+			if (s->tma_bar) /* a TMA load moves no registers; its run-time slice starts stay run-time */
+				break;
+			return true;
+		case S_APPLY:
 		case S_REDUCE:
 		case S_VIEW:
 		case S_LOCAL:
@@ -1611,6 +1614,52 @@ lower_mbar(Walk *walk, Stmt *s)
 	}
 }
 
+/* The destination of a TMA load may pick a tile of a stack of smem_tile tiles at run time (a ring's stage,
+   sa[k % 4, :, :]): every tile of the stack has the same layout on its own swizzle period, so the view is
+   checked at tile 0 and the stage's bytes are added to the address. *dve becomes that view (NULL after an
+   error); returns the stage index, NULL when the view is a compile-time one. */
+static IExpr *
+tma_stage(ViewExpr **dve)
+{
+	ViewExpr *ve = *dve;
+	Sym *sym = sym_lookup(ve->base);
+	ViewOp *op0 = ve->ops.n ? LIST_AT(ve->ops, ViewOp, 0) : NULL;
+	if (!sym || sym->kind != SYM_TENSOR || sym->tensor->kind != TK_SHARED || !sym->tensor->tile ||
+	    sym->tensor->rank < 3 || !op0 || op0->kind != VOP_SLICE || !op0->indices.n)
+		return NULL;
+	SliceIndex *si = LIST_AT(op0->indices, SliceIndex, 0);
+	if (si->is_range || !si->index)
+		return NULL;
+	IExpr *stage = sema_expr(si->index);
+	int64_t c;
+	if (!stage) {
+		*dve = NULL;
+		return NULL;
+	}
+	if (ie_is_const(stage, &c) || stage->type == T_F32)
+		return NULL;
+	SliceIndex *zero = pool_alloc(sizeof *zero);
+	*zero = *si;
+	Expr *z = pool_alloc(sizeof *z);
+	z->kind = E_INT;
+	z->loc = si->loc;
+	zero->index = z;
+	ViewOp *op = pool_alloc(sizeof *op);
+	*op = *op0;
+	op->indices = (List){0};
+	list_push(&op->indices, zero);
+	for (int i = 1; i < op0->indices.n; i++)
+		list_push(&op->indices, LIST_AT(op0->indices, SliceIndex, i));
+	ViewExpr *at0 = pool_alloc(sizeof *at0);
+	*at0 = *ve;
+	at0->ops = (List){0};
+	list_push(&at0->ops, op);
+	for (int i = 1; i < ve->ops.n; i++)
+		list_push(&at0->ops, LIST_AT(ve->ops, ViewOp, i));
+	*dve = at0;
+	return stage;
+}
+
 /* copy(shared_view, global_slice) mbarrier b; (LANGUAGE 11.4): tma.c's checked pieces, each one
    cp.async.bulk.tensor issued by one elected lane, after the expect_tx of their bytes on b, which is lowered
    as the written mbarrier.expect_tx is (its checks, its count of the barrier's bytes). */
@@ -1618,6 +1667,9 @@ static void
 lower_tma_load(Walk *walk, Stmt *s)
 {
 	ViewExpr *dve = LIST_AT(s->operands, ViewExpr, 0), *gve = LIST_AT(s->operands, ViewExpr, 1);
+	IExpr *stage = tma_stage(&dve);
+	if (!dve)
+		return;
 	View *sv = viewexpr_eval(dve, false);
 	View *gv = sv ? viewexpr_eval(gve, true) : NULL;
 	if (!gv)
@@ -1658,8 +1710,14 @@ lower_tma_load(Walk *walk, Stmt *s)
 	place_waits(walk);
 	explain_note(s->loc, "%s; barrier '%s' expects the %d bytes (expect_tx by the issuing lane)", plan.why,
 	             bt->name, plan.bytes);
+	if (stage) {
+		const SmemTile *tile = sv->base->tile;
+		uint32_t bytes = (uint32_t)tile->rows * (uint32_t)tile->cols * (uint32_t)tile->elem_bytes;
+		stage = ie_binary(OP_MUL, ie_convert(stage, T_U32), ie_int(bytes, T_U32));
+	}
 	for (int i = 0; i < plan.n; i++) {
 		plan.pieces[i].mbar = bar;
+		plan.pieces[i].stage = stage;
 		LStmt *l = emit(walk, L_TMA, s->loc);
 		l->tma = &plan.pieces[i];
 		l->tensor = sv->base;

@@ -804,6 +804,7 @@ typedef struct TmaCopy {
 	const TmaMap *map;
 	Tensor *smem;
 	uint32_t dst;
+	IExpr *stage; /* a run-time tile of a stack: the byte offset added to dst (u32); NULL: none */
 	IExpr *coord[TMA_MAX_RANK];
 	IExpr *gdim[TMA_MAX_RANK];    /* the tensor's dimensions, innermost first (i64), for the emulator */
 	IExpr *gstride[TMA_MAX_RANK]; /* its strides in elements, innermost first (i64) */
@@ -2005,6 +2006,12 @@ int grid_program(KernelIR *k, uint32_t *out, int max);
 int grid_depth(const IExpr *e);
 /* Whether k's grid is computed at launch. */
 bool grid_at_launch(const KernelIR *k);
+/* The tensor maps of a kernel for libtilert (tilec_tma_<kernel>, runtime.md): the map count, then per map
+   the tensor's parameter index, rank, CUtensorMapDataType, swizzle, element bytes, five box dimensions,
+   nine grid programs (TILERT_GP_*: five dimensions, four strides in elements, innermost first; an empty
+   one beyond the rank) and the tensor's name (its length, then its bytes four to a word); the words
+   needed (written up to max). */
+int tma_program(KernelIR *k, uint32_t *out, int max);
 
 /* ---------------------------------------------------------------- include.c */
 
