@@ -76,3 +76,40 @@ tl_emu_tma_load(unsigned char *smem, unsigned dst, int e, int pitch, int xor_mas
 	tl_cpu_mbar_complete_tx(b, name, index, (int)(total * e), where);
 #endif
 }
+
+// A TMA store of the box at coordinates c (innermost first, >= 0: tilec proves it) of the shared tile smem
+// into the global tensor g: the elements past the tensor's end are not written. It completes at once: the
+// wait_group.read that tilec places after it has nothing to wait for.
+TL_EMU_INLINE void
+tl_emu_tma_store(unsigned char *smem, unsigned dst, int e, int pitch, int xor_mask, int rank, const int *box,
+                 unsigned char *g, const long long *dim, const long long *stride, const int *c, const char *tensor,
+                 const char *where)
+{
+	(void)tensor, (void)where;
+#ifndef __CUDACC__
+	for (int d = 1; d < rank; d++)
+		if (stride[d] * e % 16)
+			tl_cpu_fail("tilec emu: %s: the tensor map of %s: dimension %d's stride is %lld bytes, not a multiple "
+			            "of 16 (cuTensorMapEncodeTiled refuses it)\n", where, tensor, d, stride[d] * e);
+#endif
+	long long total = 1;
+	for (int d = 0; d < rank; d++)
+		total *= box[d];
+	for (long long i = 0; i < total; i++) {
+		int at[5];
+		long long rest = i, off = 0;
+		bool inside = true;
+		for (int d = 0; d < rank; d++) {
+			at[d] = (int)(rest % box[d]);
+			rest /= box[d];
+			long long x = (long long)c[d] + at[d];
+			inside = inside && x < dim[d];
+			off += x * stride[d];
+		}
+		if (!inside)
+			continue;
+		unsigned a = tl_emu_tma_place(dst, e, pitch, xor_mask, rank, box, at);
+		for (int k = 0; k < e; k++)
+			g[off * e + k] = smem[a + k];
+	}
+}

@@ -1032,11 +1032,15 @@ static void
 tma_asm(const LStmt *s)
 {
 	const TmaCopy *c = s->tma;
-	int rank = c->map->rank, n = 0;
 	line_start();
+	if (c->wait_read) {
+		buf_printf(E.out, "asm volatile(\"%s;\" ::: \"memory\");\n", tma_opcode(c));
+		return;
+	}
+	int rank = c->map->rank, n = 0;
 	if (s->mbar_elect)
 		elect_open();
-	buf_printf(E.out, "asm volatile(\"%s ", tma_opcode(c));
+	buf_printf(E.out, "asm volatile(\"%s%s ", c->store ? "fence.proxy.async.shared::cta;\\n\\t" : "", tma_opcode(c));
 	if (c->store)
 		buf_printf(E.out, "[%%%d, {", n++);
 	else
@@ -1044,7 +1048,7 @@ tma_asm(const LStmt *s)
 	for (int d = 0; d < rank; d++)
 		buf_printf(E.out, "%s%%%d", d ? ", " : "", n++);
 	if (c->store)
-		buf_printf(E.out, "}], [%%%d];\" :: ", n);
+		buf_printf(E.out, "}], [%%%d];\\n\\tcp.async.bulk.commit_group;\" :: ", n);
 	else
 		buf_printf(E.out, "}], [%%%d];\" :: ", n);
 	IExpr *saddr = ie_new(IE_SADDR, T_U32);

@@ -750,6 +750,8 @@ static void
 emu_tma(CuWriter *w, const LStmt *s)
 {
 	const TmaCopy *c = s->tma;
+	if (c->wait_read) /* the emulator's stores are complete when issued */
+		return;
 	const TmaMap *m = c->map;
 	Buf *out = w->out;
 	int e = etype_bits(c->smem->type) / 8;
@@ -774,19 +776,23 @@ emu_tma(CuWriter *w, const LStmt *s)
 	}
 	buf_printf(out, "};\n");
 	cu_line_start(w);
-	buf_printf(out, "\t%stl_emu_tma_load((unsigned char *)%s, %uu", s->mbar_elect ? "if (tl_emu_elect()) " : "",
-	           c->smem->cname, c->dst);
+	buf_printf(out, "\t%stl_emu_tma_%s((unsigned char *)%s, %uu", s->mbar_elect ? "if (tl_emu_elect()) " : "",
+	           c->store ? "store" : "load", c->smem->cname, c->dst);
 	if (c->stage) {
 		buf_puts(out, " + (");
 		cu_expr(w, c->stage);
 		buf_puts(out, ")");
 	}
-	buf_printf(out, ", %d, %d, %d, %d, tl_box, (const unsigned char *)%s, tl_dim, tl_stride, tl_at, &%s[", e, pitch,
-	           sw->xor_mask, m->rank, m->tensor->cname, c->mbar->tensor->cname);
-	cu_expr(w, c->mbar->index);
-	buf_printf(out, "], \"%s\", ", c->mbar->tensor->name);
-	cu_expr(w, c->mbar->index);
-	buf_printf(out, ", \"%s\", \"%s\");\n", m->tensor->name, where(w));
+	buf_printf(out, ", %d, %d, %d, %d, tl_box, (%sunsigned char *)%s, tl_dim, tl_stride, tl_at, ", e, pitch,
+	           sw->xor_mask, m->rank, c->store ? "" : "const ", m->tensor->cname);
+	if (!c->store) {
+		buf_printf(out, "&%s[", c->mbar->tensor->cname);
+		cu_expr(w, c->mbar->index);
+		buf_printf(out, "], \"%s\", ", c->mbar->tensor->name);
+		cu_expr(w, c->mbar->index);
+		buf_puts(out, ", ");
+	}
+	buf_printf(out, "\"%s\", \"%s\");\n", m->tensor->name, where(w));
 	cu_line_start(w);
 	buf_puts(out, "}\n");
 }
@@ -812,7 +818,7 @@ emu_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out)
 	bool cp = false;
 	for (int i = 0; i < p->kernels.n; i++)
 		cp |= has_cp(&LIST_AT(p->kernels, KernelIR, i)->body);
-	if (program_has(p, L_MBAR) || cp)
+	if (program_has(p, L_MBAR) || cp || program_has(p, L_TMA)) /* a TMA load completes on the barriers' model */
 		buf_puts(out, emu_mbarriers);
 	if (program_has(p, L_TMA))
 		buf_puts(out, emu_tma_source);

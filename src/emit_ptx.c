@@ -2248,6 +2248,10 @@ static void
 tma(const LStmt *s)
 {
 	const TmaCopy *c = s->tma;
+	if (c->wait_read) {
+		ins(PF_SYNC | PF_SIDE, "%s;", tma_opcode(c));
+		return;
+	}
 	int rank = c->map->rank;
 	Opnd map = pure(O_D, "cvta.param.u64 %D, %o;", pure(O_D, pool_printf("mov.b64 %%D, %s;", c->map->cname)));
 	IExpr *saddr = ie_new(IE_SADDR, T_U32);
@@ -2267,8 +2271,20 @@ tma(const LStmt *s)
 	buf_free(&f);
 	Addr bar = {c->store ? (Opnd){0} : ev(c->mbar), NULL, 0};
 	int l_skip = s->mbar_elect ? elect_lane() : 0;
-	if (c->store)
-		ins(PF_SYNC | PF_SIDE | PF_LOAD, fmt, map, co[0], co[1], co[2], co[3], co[4], &dst);
+	if (c->store) {
+		ins(PF_SYNC | PF_SIDE, "fence.proxy.async.shared::cta;");
+		if (rank == 1)
+			ins(PF_SYNC | PF_SIDE | PF_LOAD, fmt, map, co[0], &dst);
+		else if (rank == 2)
+			ins(PF_SYNC | PF_SIDE | PF_LOAD, fmt, map, co[0], co[1], &dst);
+		else if (rank == 3)
+			ins(PF_SYNC | PF_SIDE | PF_LOAD, fmt, map, co[0], co[1], co[2], &dst);
+		else if (rank == 4)
+			ins(PF_SYNC | PF_SIDE | PF_LOAD, fmt, map, co[0], co[1], co[2], co[3], &dst);
+		else
+			ins(PF_SYNC | PF_SIDE | PF_LOAD, fmt, map, co[0], co[1], co[2], co[3], co[4], &dst);
+		ins(PF_SYNC | PF_SIDE, "cp.async.bulk.commit_group;");
+	}
 	else if (rank == 1)
 		ins(PF_SYNC | PF_SIDE | PF_STORE, fmt, &dst, map, co[0], &bar);
 	else if (rank == 2)

@@ -1067,6 +1067,10 @@ static void
 tma(IrWriter *w, const LStmt *s)
 {
 	const TmaCopy *c = s->tma;
+	if (c->wait_read) {
+		line(w, "%s\t// the TMA stores before it have read their shared tiles\n", tma_opcode(c));
+		return;
+	}
 	line(w, "%s ", tma_opcode(c));
 	buf_printf(w->out, "[&%s + %u", c->smem->name, c->dst);
 	if (c->stage) {
@@ -1084,7 +1088,7 @@ tma(IrWriter *w, const LStmt *s)
 		expr_top(w, c->mbar);
 		buf_puts(w->out, "]");
 	}
-	buf_printf(w->out, "\t// %d bytes%s%s\n", c->bytes, c->store ? "" : ", completing on the barrier",
+	buf_printf(w->out, "\t// %d bytes%s%s\n", c->bytes, c->store ? ", after fence.proxy.async, then commit_group" : ", completing on the barrier",
 	           s->mbar_elect ? "; in one lane of each warp (elect.sync)" : "");
 }
 

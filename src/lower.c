@@ -45,6 +45,7 @@ typedef struct Walk {
 	struct MbarLoop *mbar_loop; /* the innermost run-time loop being lowered, for the arrivals per trip */
 	bool mbar_unpublished; /* an mbarrier.init that no cta_sync or cluster_sync has published yet */
 	List shared_writes; /* SharedWrite*: threads' stores to shared tensors since the last barrier, for cp */
+	List tma_stores;    /* Tensor*: the shared tiles of TMA stores that no wait_group.read has completed yet */
 } Walk;
 
 /* Threads' stores to a shared tensor (an assignment or a copy) that no cta_sync or mbarrier wait has
@@ -81,6 +82,21 @@ typedef struct MbarLoop {
 } MbarLoop;
 
 static void mbar_loop_end(Walk *walk, MbarLoop *loop);
+static void tma_wait_read(Walk *walk, Loc loc, bool end);
+
+/* The counters of the run-time loops being lowered whose first value is >= 0: they stay >= 0 in the body
+   (a TMA store's start must be provably >= 0). */
+static List nonneg_counters;
+
+static bool
+counter_nonneg(const Var *v)
+{
+	for (int i = 0; i < nonneg_counters.n; i++)
+		if (LIST_AT(nonneg_counters, Var, i) == v)
+			return true;
+	return false;
+}
+static bool copy_is_tma_store(const Stmt *s);
 
 static bool
 within_copy_budget(Walk *walk, Stmt *s, int count)
@@ -634,7 +650,7 @@ needs_unroll(List *stmts, bool memory_views)
 		Stmt *s = LIST_AT(*stmts, Stmt, i);
 		switch (s->kind) {
 		case S_COPY:
-			if (s->tma_bar) /* a TMA load moves no registers; its run-time slice starts stay run-time */
+			if (s->tma_bar || copy_is_tma_store(s)) /* TMA moves no registers; its run-time slice starts stay */
 				break;
 			return true;
 		case S_APPLY:
@@ -879,7 +895,19 @@ lower_for(Walk *walk, Stmt *s)
 	split_enter(walk, &split_list, &split_at);
 	MbarLoop loop = {s->loc, {0}, walk->mbar_loop};
 	walk->mbar_loop = &loop;
+	int stores = walk->tma_stores.n;
+	if (ie_nonneg(l->lo))
+		list_push(&nonneg_counters, v);
 	lower_branch(walk, &l->body, &s->body, s->loc);
+	if (nonneg_counters.n && LIST_AT(nonneg_counters, Var, nonneg_counters.n - 1) == v)
+		nonneg_counters.n--;
+	if (walk->tma_stores.n > stores) {
+		/* the next trip may write the tile before its own store: the wait ends each trip */
+		List *saved = walk->out;
+		walk->out = &l->body;
+		tma_wait_read(walk, s->loc, false);
+		walk->out = saved;
+	}
 	mbar_loop_end(walk, &loop);
 	split_leave(walk, split_list, split_at);
 	protocol_join(walk->proto, f);
@@ -1478,6 +1506,15 @@ mbar_end(Walk *walk)
 static LStmt *
 lower_barrier(Walk *walk, Stmt *s, LKind kind)
 {
+	if (walk->tma_stores.n) {
+		/* the TMA stores before it complete their reads here, so every write after the barrier may follow */
+		TmaCopy *w = pool_alloc(sizeof *w);
+		w->wait_read = w->store = true;
+		emit(walk, L_TMA, s->loc)->tma = w;
+		explain_note(s->loc, "cp.async.bulk.wait_group.read 0 placed before this barrier: the TMA stores of '%s' "
+		             "before it have read their tiles after it", LIST_AT(walk->tma_stores, Tensor, 0)->name);
+		walk->tma_stores.n = 0;
+	}
 	protocol_cta_sync(walk->proto, s->loc, s->writes_follow);
 	place_waits(walk);
 	walk->shared_writes.n = 0;
@@ -1614,6 +1651,135 @@ lower_mbar(Walk *walk, Stmt *s)
 	}
 }
 
+/* cp.async.bulk.wait_group.read 0 by every thread (a no-op where it issued no store): the shared tiles of the
+   TMA stores before it may be written again once the threads that write them have passed a barrier after
+   it (the CTA's where every thread is here, else __syncwarp where one warp is; at the kernel's end none). */
+static void
+tma_wait_read(Walk *walk, Loc loc, bool end)
+{
+	if (!walk->tma_stores.n)
+		return;
+	TmaCopy *w = pool_alloc(sizeof *w);
+	w->wait_read = true;
+	w->store = true;
+	LStmt *l = emit(walk, L_TMA, loc);
+	l->tma = w;
+	const char *name = LIST_AT(walk->tma_stores, Tensor, 0)->name;
+	int stores = walk->tma_stores.n;
+	walk->tma_stores.n = 0;
+	uint64_t warps = protocol_warps(walk->proto);
+	int threads = mbar_threads(walk);
+	const char *then = "";
+	if (!end && threads == walk->k->threads) {
+		Stmt sync = {.kind = S_CTA_SYNC, .loc = loc};
+		lower_barrier(walk, &sync, L_BARRIER);
+		then = ", then a barrier of the CTA";
+	} else if (!end && threads > 0 && !(warps & (warps - 1))) {
+		emit(walk, L_WARP_SYNC, loc);
+		then = ", then __syncwarp";
+	} else if (!end) {
+		error(loc, "'%s' is written here while a TMA store may still read it, and not every thread of the CTA (nor "
+		           "one warp) reaches this point, so tilec cannot put the wait and its barrier here; write "
+		           "cta_sync; between the store and this write", name);
+		note(loc, "the stores' wait goes before the first write of the tile after them");
+	}
+	explain_note(loc, "cp.async.bulk.wait_group.read 0 placed here%s: the TMA store%s of '%s' must have read the tile "
+	             "before it is written again or the kernel ends", then, stores > 1 ? "s" : "", name);
+}
+
+/* Before a statement that writes a shared tile a TMA store may still be reading (an assignment to it, a copy
+   or TMA load into it): the wait. */
+static void
+tma_wait_before_write(Walk *walk, Stmt *s)
+{
+	if (!walk->tma_stores.n)
+		return;
+	const char *name = NULL;
+	if (s->kind == S_ASSIGN && s->target && (s->target->kind == E_INDEX || s->target->kind == E_NAME))
+		name = s->target->name;
+	else if (s->kind == S_COPY && s->operands.n)
+		name = LIST_AT(s->operands, ViewExpr, 0)->base;
+	Sym *sym = name ? sym_lookup(name) : NULL;
+	const Tensor *t = sym && sym->kind == SYM_TENSOR ? sym->tensor : sym && sym->kind == SYM_VIEW ? sym->view->base : NULL;
+	for (int i = 0; t && i < walk->tma_stores.n; i++)
+		if (LIST_AT(walk->tma_stores, Tensor, i) == t) {
+			tma_wait_read(walk, s->loc, false);
+			return;
+		}
+}
+
+/* copy(global_slice, shared_view); with a tma tensor (LANGUAGE 11.4): the threads' writes of the tile ordered
+   before it (a barrier tilec inserts where every thread of the CTA, or the one warp that wrote, reaches the
+   store; else an error), then per piece, in one elected lane, fence.proxy.async, cp.async.bulk.tensor and
+   commit_group; the wait_group.read comes as late as the tile allows (tma_wait_before_write, loop ends, the
+   kernel's end). */
+static void
+lower_tma_store(Walk *walk, Stmt *s)
+{
+	ViewExpr *gve = LIST_AT(s->operands, ViewExpr, 0), *sve = LIST_AT(s->operands, ViewExpr, 1);
+	View *gv = viewexpr_eval(gve, true);
+	View *sv = gv ? viewexpr_eval(sve, false) : NULL;
+	if (!sv)
+		return;
+	TmaPlan plan;
+	if (!tma_plan(walk->k, sv, gv, gve, counter_nonneg, s->loc, &plan))
+		return;
+	uint64_t warps = protocol_warps(walk->proto), wrote = 0;
+	Loc first = {0};
+	for (int i = 0; i < walk->shared_writes.n; i++) {
+		SharedWrite *sw = LIST_AT(walk->shared_writes, SharedWrite, i);
+		if (sw->t != sv->base)
+			continue;
+		if (!wrote)
+			first = sw->loc;
+		wrote |= sw->warps;
+	}
+	if (wrote) {
+		int threads = mbar_threads(walk);
+		if (threads == walk->k->threads) {
+			Stmt sync = {.kind = S_CTA_SYNC, .loc = s->loc};
+			lower_barrier(walk, &sync, L_BARRIER);
+			explain_note(s->loc, "a barrier of the CTA inserted before the TMA store: threads stored to '%s' at line "
+			             "%d", sv->base->name, first.first_line);
+		} else if (threads > 0 && !(wrote & ~warps) && !(warps & (warps - 1))) {
+			emit(walk, L_WARP_SYNC, s->loc);
+			explain_note(s->loc, "__syncwarp inserted before the TMA store: this warp stored to '%s' at line %d",
+			             sv->base->name, first.first_line);
+		} else {
+			error(s->loc, "the TMA store of '%s' reads the tile that threads store to at line %d, and not every thread "
+			              "of the CTA reaches it, so tilec cannot put the barrier between; write cta_sync; where every "
+			              "thread reaches it", sv->base->name, first.first_line);
+			note(first, "stored here");
+			return;
+		}
+	}
+	place_waits(walk);
+	/* reached by several warps (all of them, after the barrier): the first one issues */
+	List *out = walk->out;
+	int first_warp = warps ? __builtin_ctzll(warps) : 0;
+	bool several = mbar_threads(walk) > 0 && (warps & (warps - 1));
+	if (several) {
+		LStmt *branch = emit(walk, L_IF, s->loc);
+		branch->cond = ie_binary(OP_EQ, ie_builtin(B_WARP_ID), ie_int(first_warp, T_I32));
+		walk->out = &branch->body;
+	}
+	explain_note(s->loc, "%s; fence.proxy.async.shared::cta, then the copies and cp.async.bulk.commit_group in one "
+	             "elected lane%s", plan.why, several ? pool_printf(" of warp %d", first_warp) : "");
+	for (int i = 0; i < plan.n; i++) {
+		LStmt *l = emit(walk, L_TMA, s->loc);
+		l->tma = &plan.pieces[i];
+		l->tensor = sv->base;
+		l->mbar_elect = mbar_threads(walk) > 0;
+		l->comment = source_line_of(s->loc, true);
+	}
+	walk->out = out;
+	bool listed = false;
+	for (int i = 0; i < walk->tma_stores.n; i++)
+		listed |= LIST_AT(walk->tma_stores, Tensor, i) == sv->base;
+	if (!listed)
+		list_push(&walk->tma_stores, sv->base);
+}
+
 /* The destination of a TMA load may pick a tile of a stack of smem_tile tiles at run time (a ring's stage,
    sa[k % 4, :, :]): every tile of the stack has the same layout on its own swizzle period, so the view is
    checked at tile 0 and the stage's bytes are added to the address. *dve becomes that view (NULL after an
@@ -1692,7 +1858,7 @@ lower_tma_load(Walk *walk, Stmt *s)
 		return;
 	}
 	TmaPlan plan;
-	if (!tma_plan(walk->k, sv, gv, gve, false, s->loc, &plan))
+	if (!tma_plan(walk->k, sv, gv, gve, NULL, s->loc, &plan))
 		return;
 	if (!single_thread_one_warp(walk, s, "a TMA load", "it would be issued"))
 		return;
@@ -2189,6 +2355,18 @@ lower_block(Walk *walk, Stmt *s)
 	lower_nested(walk, &l->body, &s->body);
 }
 
+/* copy(global, shared) with a tma global tensor: a TMA store (the names as declared). */
+static bool
+copy_is_tma_store(const Stmt *s)
+{
+	if (s->operands.n != 2 || s->reduce_into || s->has_scope)
+		return false;
+	Sym *d = sym_lookup(LIST_AT(s->operands, ViewExpr, 0)->base);
+	Sym *src = sym_lookup(LIST_AT(s->operands, ViewExpr, 1)->base);
+	const Tensor *st = src && src->kind == SYM_TENSOR ? src->tensor : src && src->kind == SYM_VIEW ? src->view->base : NULL;
+	return d && d->kind == SYM_TENSOR && d->tensor->kind == TK_GLOBAL && d->tensor->tma && st && st->kind == TK_SHARED;
+}
+
 /* copy(tmem, shared): a copy that tcgen05.cp makes (the names as declared; a wrong one is copy's error). */
 static bool
 copy_is_cp(const Stmt *s)
@@ -2220,6 +2398,7 @@ lower_stmt(Walk *walk, Stmt *s)
 		lower_view(s);
 		return;
 	case S_ASSIGN:
+		tma_wait_before_write(walk, s);
 		lower_assign(walk, s);
 		return;
 	case S_IF:
@@ -2244,8 +2423,13 @@ lower_stmt(Walk *walk, Stmt *s)
 		lower_apply(walk, s);
 		return;
 	case S_COPY:
+		tma_wait_before_write(walk, s);
 		if (s->tma_bar) {
 			lower_tma_load(walk, s);
+			return;
+		}
+		if (copy_is_tma_store(s)) {
+			lower_tma_store(walk, s);
 			return;
 		}
 		if (copy_is_cp(s)) {
@@ -2591,6 +2775,7 @@ lower_kernel(Walk *walk, Kernel *kd)
 	tmemplan_kernel(kd, k->threads);
 	fence_mark(kd);
 	lower_stmts(walk, &kd->body); /* parameters share the scope of the body, as in C */
+	tma_wait_read(walk, kd->loc, true);
 	scope_pop();
 	protocol_complete_copies(walk->proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, kd->loc);
 	place_waits(walk);

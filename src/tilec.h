@@ -801,6 +801,7 @@ typedef struct TmaMap {
    barrier at mbar, crediting `bytes`. */
 typedef struct TmaCopy {
 	bool store;
+	bool wait_read; /* not a copy: cp.async.bulk.wait_group.read 0 after TMA stores, by every thread */
 	const TmaMap *map;
 	Tensor *smem;
 	uint32_t dst;
@@ -821,10 +822,11 @@ typedef struct TmaPlan {
 } TmaPlan;
 
 /* A TMA copy between shared view sv and global view gv (the operand gve as written), checked (LANGUAGE
-   11.4, TCGEN05.md 14.1): box rules, the 16-byte start, and TMA's placement of every element against the
+   11.4, TCGEN05.md 14.1): box rules, the 16-byte start (a store's also >= 0, store_nonneg saying which
+   loop counters are; NULL for a load), and TMA's placement of every element against the
    shared tensor's layout; the pieces with their map in k->tma_maps. False after an error at loc. */
-bool tma_plan(struct KernelIR *k, const View *sv, const View *gv, const struct ViewExpr *gve, bool store, Loc loc,
-              TmaPlan *out);
+bool tma_plan(struct KernelIR *k, const View *sv, const View *gv, const struct ViewExpr *gve,
+              bool (*store_nonneg)(const Var *), Loc loc, TmaPlan *out);
 /* "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" and the store's. */
 const char *tma_opcode(const TmaCopy *c);
 

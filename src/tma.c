@@ -26,6 +26,17 @@ loc_source(Loc loc)
 	return pool_printf("%.*s", to - from, p + from);
 }
 
+/* Whether a slice's start is >= 0: a u32 value (widened to i64 by the box), else ie_nonneg_with. */
+static bool
+start_nonneg(const IExpr *e, bool (*var_nonneg)(const Var *))
+{
+	if (e->kind == IE_CONV && (e->a->type == T_U32 || e->a->type == T_U16 || e->a->type == T_U8))
+		return true;
+	if (e->kind == IE_CONV && e->a->type == T_I32)
+		return ie_nonneg_with(e->a, var_nonneg);
+	return ie_nonneg_with(e, var_nonneg);
+}
+
 /* The byte offset in shared tensor t's array of the element whose row-major index is flat. */
 static uint32_t
 shared_byte(const Tensor *t, int64_t flat)
@@ -140,8 +151,10 @@ view_coords(const View *v, int i)
 }
 
 bool
-tma_plan(struct KernelIR *k, const View *sv, const View *gv, const ViewExpr *gve, bool store, Loc loc, TmaPlan *out)
+tma_plan(struct KernelIR *k, const View *sv, const View *gv, const ViewExpr *gve,
+         bool (*store_nonneg)(const Var *), Loc loc, TmaPlan *out)
 {
+	bool store = store_nonneg != NULL;
 	Tensor *gt = gv->base, *st = sv->base;
 	const char *what = store ? "TMA store" : "TMA load";
 	int bits = etype_bits(gt->type), e = bits / 8;
@@ -256,9 +269,12 @@ tma_plan(struct KernelIR *k, const View *sv, const View *gv, const ViewExpr *gve
 	}
 	/* the innermost start: provably a multiple of 16 bytes (hardware traps otherwise) */
 	IExpr *start[MAX_RANK];
+	bool nonneg[MAX_RANK];
 	for (int d = 0; d < rank; d++) {
-		IExpr *s0 = gv->box && gv->box->start[d] ? ie_convert(gv->box->start[d], T_I32) : NULL;
+		IExpr *raw = gv->box ? gv->box->start[d] : NULL;
+		IExpr *s0 = raw ? ie_convert(raw, T_I32) : NULL;
 		start[d] = s0 ? (lo[d] ? ie_binary(OP_ADD, s0, ie_int(lo[d], T_I32)) : s0) : ie_int(lo[d], T_I32);
+		nonneg[d] = !raw || (store_nonneg && start_nonneg(raw, store_nonneg));
 	}
 	int64_t s0;
 	bool aligned = ie_is_const(start[rank - 1], &s0) ? s0 * e % 16 == 0 : known_factor(start[rank - 1]) * e % 16 == 0;
@@ -280,6 +296,15 @@ tma_plan(struct KernelIR *k, const View *sv, const View *gv, const ViewExpr *gve
 		note(at, "write it as a multiple of %d, such as %d * j", 16 / e, 16 / e);
 		return false;
 	}
+	if (store)
+		for (int d = 0; d < rank; d++) {
+			int64_t v;
+			if (ie_is_const(start[d], &v) ? v < 0 : !nonneg[d]) {
+				error(loc, "TMA store: the start of dimension %d of '%s' is not provably >= 0; TMA traps on a negative "
+				           "store coordinate", d, gt->name);
+				return false;
+			}
+		}
 	/* the map and the pieces */
 	int box[TMA_MAX_RANK] = {0};
 	for (int d = 0; d < rank; d++)
@@ -330,6 +355,8 @@ tma_plan(struct KernelIR *k, const View *sv, const View *gv, const ViewExpr *gve
 const char *
 tma_opcode(const TmaCopy *c)
 {
+	if (c->wait_read)
+		return "cp.async.bulk.wait_group.read 0";
 	if (c->store)
 		return pool_printf("cp.async.bulk.tensor.%dd.global.shared::cta.tile.bulk_group", c->map->rank);
 	return pool_printf("cp.async.bulk.tensor.%dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes",
