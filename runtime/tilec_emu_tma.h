@@ -31,14 +31,16 @@ tl_emu_tma_place(unsigned dst, int e, int pitch, int xor_mask, int rank, const i
 	return u ^ (((u >> 7) & (unsigned)xor_mask) << 4);
 }
 
-// A TMA load of the box at coordinates c (innermost first) of the global tensor g (dims and strides in
-// elements, innermost first) into the shared tile smem, crediting its bytes to barrier b.
+// The box at coordinates c (innermost first) of the global tensor g (dims and strides in elements,
+// innermost first) moved between g and the shared tile smem: a load writes zeros for the elements outside
+// the tensor, a store (whose coordinates tilec proves >= 0) skips those past its end. The CPU refuses a
+// stride that is not a multiple of 16 bytes, as the driver's encoding of the tensor map would.
 TL_EMU_INLINE void
-tl_emu_tma_load(unsigned char *smem, unsigned dst, int e, int pitch, int xor_mask, int rank, const int *box,
-                const unsigned char *g, const long long *dim, const long long *stride, const int *c,
-                unsigned long long *b, const char *name, int index, const char *tensor, const char *where)
+tl_emu_tma_move(bool store, unsigned char *smem, unsigned dst, int e, int pitch, int xor_mask, int rank,
+                const int *box, unsigned char *g, const long long *dim, const long long *stride, const int *c,
+                const char *tensor, const char *where)
 {
-	(void)tensor;
+	(void)tensor, (void)where;
 #ifndef __CUDACC__
 	for (int d = 1; d < rank; d++)
 		if (stride[d] * e % 16)
@@ -63,53 +65,42 @@ tl_emu_tma_load(unsigned char *smem, unsigned dst, int e, int pitch, int xor_mas
 			off += x * stride[d];
 		}
 		unsigned a = tl_emu_tma_place(dst, e, pitch, xor_mask, rank, box, at);
-		for (int k = 0; k < e; k++)
-			smem[a + k] = inside ? g[off * e + k] : 0;
+		for (int k = 0; k < e && (inside || !store); k++) {
+			if (store)
+				g[off * e + k] = smem[a + k];
+			else
+				smem[a + k] = inside ? g[off * e + k] : 0;
+		}
 	}
+}
+
+// A TMA load into smem, crediting the box's bytes to barrier b.
+TL_EMU_INLINE void
+tl_emu_tma_load(unsigned char *smem, unsigned dst, int e, int pitch, int xor_mask, int rank, const int *box,
+                const unsigned char *g, const long long *dim, const long long *stride, const int *c,
+                unsigned long long *b, const char *name, int index, const char *tensor, const char *where)
+{
+	tl_emu_tma_move(false, smem, dst, e, pitch, xor_mask, rank, box, (unsigned char *)g, dim, stride, c, tensor,
+	                where);
+	long long bytes = e;
+	for (int d = 0; d < rank; d++)
+		bytes *= box[d];
 #ifdef __CUDACC__
 	(void)name, (void)index, (void)where;
 	__threadfence_block();
 	asm volatile("mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%0], %1;" ::"r"(tl_emu_saddr(b)),
-	             "r"((unsigned)(total * e))
+	             "r"((unsigned)bytes)
 	             : "memory");
 #else
-	tl_cpu_mbar_complete_tx(b, name, index, (int)(total * e), where);
+	tl_cpu_mbar_complete_tx(b, name, index, (int)bytes, where);
 #endif
 }
 
-// A TMA store of the box at coordinates c (innermost first, >= 0: tilec proves it) of the shared tile smem
-// into the global tensor g: the elements past the tensor's end are not written. It completes at once: the
-// wait_group.read that tilec places after it has nothing to wait for.
+// A TMA store from smem: complete at once, so the wait_group.read tilec places after it has nothing to wait for.
 TL_EMU_INLINE void
 tl_emu_tma_store(unsigned char *smem, unsigned dst, int e, int pitch, int xor_mask, int rank, const int *box,
                  unsigned char *g, const long long *dim, const long long *stride, const int *c, const char *tensor,
                  const char *where)
 {
-	(void)tensor, (void)where;
-#ifndef __CUDACC__
-	for (int d = 1; d < rank; d++)
-		if (stride[d] * e % 16)
-			tl_cpu_fail("tilec emu: %s: the tensor map of %s: dimension %d's stride is %lld bytes, not a multiple "
-			            "of 16 (cuTensorMapEncodeTiled refuses it)\n", where, tensor, d, stride[d] * e);
-#endif
-	long long total = 1;
-	for (int d = 0; d < rank; d++)
-		total *= box[d];
-	for (long long i = 0; i < total; i++) {
-		int at[5];
-		long long rest = i, off = 0;
-		bool inside = true;
-		for (int d = 0; d < rank; d++) {
-			at[d] = (int)(rest % box[d]);
-			rest /= box[d];
-			long long x = (long long)c[d] + at[d];
-			inside = inside && x < dim[d];
-			off += x * stride[d];
-		}
-		if (!inside)
-			continue;
-		unsigned a = tl_emu_tma_place(dst, e, pitch, xor_mask, rank, box, at);
-		for (int k = 0; k < e; k++)
-			g[off * e + k] = smem[a + k];
-	}
+	tl_emu_tma_move(true, smem, dst, e, pitch, xor_mask, rank, box, g, dim, stride, c, tensor, where);
 }

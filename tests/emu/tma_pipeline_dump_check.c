@@ -2,49 +2,8 @@
  * must have the bits of acc = acc + A[i, k] * B[i, k] over k in 32-column tiles, the columns past K of the
  * last tile counted as the zeros TMA fills in (each product rounded, then each sum: the kernel's order).
  * M and K come from DIR/manifest. Prints one PASS or FAIL line. */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static void *
-load(const char *dir, const char *file, size_t bytes)
-{
-	char path[4096];
-	snprintf(path, sizeof path, "%s/%s", dir, file);
-	FILE *f = fopen(path, "rb");
-	void *p = malloc(bytes ? bytes : 1);
-	if (!f || !p || fread(p, 1, bytes, f) != bytes) {
-		printf("FAIL emu/example/tma_pipeline: cannot read %s\n", path);
-		exit(1);
-	}
-	fclose(f);
-	return p;
-}
-
-/* The value of scalar NAME in DIR/manifest ("scalar INDEX NAME TYPE BYTES 0xBITS"). */
-static long
-scalar(const char *dir, const char *name)
-{
-	char path[4096], line[512], word[64];
-	snprintf(path, sizeof path, "%s/manifest", dir);
-	FILE *f = fopen(path, "r");
-	if (!f) {
-		printf("FAIL emu/example/tma_pipeline: cannot read %s\n", path);
-		exit(1);
-	}
-	while (fgets(line, sizeof line, f)) {
-		unsigned index, bytes, bits;
-		char type[16];
-		if (sscanf(line, "scalar %u %63s %15s %u %x", &index, word, type, &bytes, &bits) == 5 &&
-		    strcmp(word, name) == 0) {
-			fclose(f);
-			return (long)(int32_t)bits;
-		}
-	}
-	printf("FAIL emu/example/tma_pipeline: no scalar %s in %s\n", name, path);
-	exit(1);
-}
+#define DUMP_TEST "emu/example/tma_pipeline"
+#include "dump_read.h"
 
 int
 main(int argc, char **argv)
