@@ -1355,6 +1355,19 @@ warp_id_decl(KernelIR *k)
 	                                                        : " >> 5) & 3;\n");
 }
 
+/* A table of words for libtilert that program (launch.c) writes for k, as symbol<kernel>. */
+static void
+program_table(KernelIR *k, int (*program)(KernelIR *, uint32_t *, int), const char *comment, const char *symbol)
+{
+	int n = program(k, NULL, 0);
+	uint32_t *prog = pool_alloc(sizeof(uint32_t) * (size_t)n);
+	program(k, prog, n);
+	buf_printf(E.out, "// %s (tilert.h)\nextern \"C\" __device__ const unsigned %s%s[%d] = {", comment, symbol, k->name, n);
+	for (int i = 0; i < n; i++)
+		buf_printf(E.out, "%s%u", i ? ", " : "", prog[i]);
+	buf_puts(E.out, "};\n");
+}
+
 static void
 kernel(KernelIR *k)
 {
@@ -1390,26 +1403,12 @@ kernel(KernelIR *k)
 	buf_printf(E.out, "// launch configuration for libtilert: grid x, y, z, block x, y, z\n"
 	                  "extern \"C\" __device__ const unsigned tilec_launch_%s[6] = {%d, %d, %d, %d, %d, %d};\n",
 	           k->name, k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2]);
-	if (grid_at_launch(k)) {
-		int n = grid_program(k, NULL, 0);
-		uint32_t *prog = pool_alloc(sizeof(uint32_t) * (size_t)n);
-		grid_program(k, prog, n);
-		buf_printf(E.out, "// the grid dimensions given as 0 above, computed at launch from the parameters (tilert.h)\n"
-		                  "extern \"C\" __device__ const unsigned tilec_grid_%s[%d] = {", k->name, n);
-		for (int i = 0; i < n; i++)
-			buf_printf(E.out, "%s%u", i ? ", " : "", prog[i]);
-		buf_puts(E.out, "};\n");
-	}
-	if (k->tma_maps.n && E.d->tma_maps) {
-		int n = tma_program(k, NULL, 0);
-		uint32_t *prog = pool_alloc(sizeof(uint32_t) * (size_t)n);
-		tma_program(k, prog, n);
-		buf_printf(E.out, "// the tensor maps libtilert encodes at launch and passes after the parameters (tilert.h)\n"
-		                  "extern \"C\" __device__ const unsigned tilec_tma_%s[%d] = {", k->name, n);
-		for (int i = 0; i < n; i++)
-			buf_printf(E.out, "%s%u", i ? ", " : "", prog[i]);
-		buf_puts(E.out, "};\n");
-	}
+	if (grid_at_launch(k))
+		program_table(k, grid_program, "the grid dimensions given as 0 above, computed at launch from the parameters",
+		              "tilec_grid_");
+	if (k->tma_maps.n && E.d->tma_maps)
+		program_table(k, tma_program, "the tensor maps libtilert encodes at launch and passes after the parameters",
+		              "tilec_tma_");
 	if (k->has_cluster && E.d->clusters)
 		buf_printf(E.out, "// the cluster for libtilert's launch: x, y, z\n"
 		                  "extern \"C\" __device__ const unsigned tilec_cluster_%s[3] = {%d, %d, %d};\n",

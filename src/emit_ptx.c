@@ -3501,6 +3501,20 @@ shape_text(const Tensor *t)
 	return r;
 }
 
+/* A table of words for libtilert that program (launch.c) writes for k, as symbol<kernel>. */
+static void
+program_table(Buf *out, KernelIR *k, int (*program)(KernelIR *, uint32_t *, int), const char *comment,
+              const char *symbol)
+{
+	int n = program(k, NULL, 0);
+	uint32_t *prog = pool_alloc(sizeof(uint32_t) * (size_t)n);
+	program(k, prog, n);
+	buf_printf(out, "// %s (tilert.h)\n.visible .global .align 4 .u32 %s%s[%d] = {", comment, symbol, k->name, n);
+	for (int i = 0; i < n; i++)
+		buf_printf(out, "%s%u", i ? ", " : "", prog[i]);
+	buf_puts(out, "};\n\n");
+}
+
 static void
 kernel(KernelIR *k, int ki, bool pack_f32x2, Buf *out)
 {
@@ -3539,26 +3553,12 @@ kernel(KernelIR *k, int ki, bool pack_f32x2, Buf *out)
 	buf_puts(out, "\n// launch configuration for libtilert: grid x, y, z, block x, y, z\n");
 	buf_printf(out, ".visible .global .align 4 .u32 tilec_launch_%s[6] = {%d, %d, %d, %d, %d, %d};\n\n", k->name,
 	           k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2]);
-	if (grid_at_launch(k)) {
-		int n = grid_program(k, NULL, 0);
-		uint32_t *prog = pool_alloc(sizeof(uint32_t) * (size_t)n);
-		grid_program(k, prog, n);
-		buf_printf(out, "// the grid dimensions given as 0 above, computed at launch from the parameters (tilert.h)\n"
-		                ".visible .global .align 4 .u32 tilec_grid_%s[%d] = {", k->name, n);
-		for (int i = 0; i < n; i++)
-			buf_printf(out, "%s%u", i ? ", " : "", prog[i]);
-		buf_puts(out, "};\n\n");
-	}
-	if (k->tma_maps.n) {
-		int n = tma_program(k, NULL, 0);
-		uint32_t *prog = pool_alloc(sizeof(uint32_t) * (size_t)n);
-		tma_program(k, prog, n);
-		buf_printf(out, "// the tensor maps libtilert encodes at launch and passes after the parameters (tilert.h)\n"
-		                ".visible .global .align 4 .u32 tilec_tma_%s[%d] = {", k->name, n);
-		for (int i = 0; i < n; i++)
-			buf_printf(out, "%s%u", i ? ", " : "", prog[i]);
-		buf_puts(out, "};\n\n");
-	}
+	if (grid_at_launch(k))
+		program_table(out, k, grid_program, "the grid dimensions given as 0 above, computed at launch from the "
+		              "parameters", "tilec_grid_");
+	if (k->tma_maps.n)
+		program_table(out, k, tma_program, "the tensor maps libtilert encodes at launch and passes after the "
+		              "parameters", "tilec_tma_");
 	if (k->has_cluster)
 		buf_printf(out, "// the cluster for libtilert's launch: x, y, z\n"
 		                ".visible .global .align 4 .u32 tilec_cluster_%s[3] = {%d, %d, %d};\n\n", k->name, k->cluster[0],
