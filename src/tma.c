@@ -346,9 +346,10 @@ tma_plan(struct KernelIR *k, const View *sv, const View *gv, const ViewExpr *gve
 	for (int d = 0; d < rank; d++)
 		len += (size_t)snprintf(boxes + len, sizeof boxes - len, "%s%d", d ? ", " : "{", box[d]);
 	snprintf(boxes + len, sizeof boxes - len, "}");
-	out->why = pool_printf("%s of '%s' %s '%s': box %s (innermost first), swizzle %s, %d copies of %d bytes (%d "
+	out->why = pool_printf("%s of '%s' %s '%s': box %s (innermost first), swizzle %s, %d cop%s of %d bytes (%d "
 	                       "bytes), map %s", what, st->name, store ? "to" : "from", gt->name, boxes,
-	                       smem_swizzle_info(sw)->name, out->n, piece_bytes, out->bytes, map->cname);
+	                       smem_swizzle_info(sw)->name, out->n, out->n == 1 ? "y" : "ies", piece_bytes, out->bytes,
+	                       map->cname);
 	return true;
 }
 
