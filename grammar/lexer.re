@@ -272,6 +272,8 @@ lexer_lex(YYSTYPE *lval, Loc *lloc, Lexer *lx)
 	"reduce" { TOK(REDUCE); }
 	"stride" { TOK(STRIDE); }
 	"cluster" { TOK(CLUSTER); }
+	"tma" { TOK(TMA); }
+	"multicast" { TOK(MULTICAST); }
 
 	"f32" { TYPE(T_F32); }
 	"f16" { TYPE(T_F16); }
@@ -447,7 +449,7 @@ token_kind(int tok)
 	case INCLUDE: case CONST: case LAYOUT: case KERNEL: case LAUNCH: case LET: case VAR:
 	case SHARED: case LOCAL: case TMEM: case VIEW: case AT: case APPLY: case SCOPE: case IF:
 	case ELSE: case FOR: case IN: case CTA_SYNC: case WARP_SYNC: case BAR_SYNC: case BAR_ARRIVE: case COMMIT: case CLUSTER_SYNC: case DEFAULT: case DEVICE: case COPY: case REDUCE:
-	case STRIDE: case CLUSTER:
+	case STRIDE: case CLUSTER: case TMA: case MULTICAST:
 		return "KEYWORD";
 	default:
 		return "PUNCT";

@@ -254,6 +254,25 @@ mk_mbar_stmt(Loc loc, EType type, Loc type_loc, const char *word, Loc word_loc, 
 	return NULL;
 }
 
+/* copy(shared, global) mbarrier b [multicast MASK]; (LANGUAGE 11.4): the word before b is the type name
+   mbarrier, which the lexer gives as an element type. */
+static Stmt *
+mk_tma_load(Loc loc, ViewExpr *dst, ViewExpr *src, EType type, Loc type_loc, Expr *bar, Expr *mask)
+{
+	if (type != T_MBARRIER) {
+		error(type_loc, "'%s' after copy(...); a TMA load names its barrier: copy(shared_view, global_slice) "
+		                "mbarrier b;", etype_name(type));
+		return NULL;
+	}
+	Stmt *s = mk_stmt(S_COPY, loc);
+	s->operands = (List){0};
+	list_push(&s->operands, dst);
+	list_push(&s->operands, src);
+	s->tma_bar = bar;
+	s->multicast = mask;
+	return s;
+}
+
 static ViewOp *
 mk_viewop(ViewOpKind kind, Loc loc)
 {
@@ -393,6 +412,7 @@ list_prepend(void *x, List rest)
 	Stmt *stmt;
 	Param *param;
 	Op op;
+	bool flag;
 }
 
 %token <tok> IDENT "identifier"
@@ -432,6 +452,8 @@ list_prepend(void *x, List rest)
 %token REDUCE "keyword 'reduce'"
 %token STRIDE "keyword 'stride'"
 %token CLUSTER "keyword 'cluster'"
+%token TMA "keyword 'tma'"
+%token MULTICAST "keyword 'multicast'"
 
 %token THREAD_IDX "'thread_idx'"
 %token BLOCK_IDX "'block_idx'"
@@ -481,6 +503,7 @@ list_prepend(void *x, List rest)
 %type <list> callargs sliceargs
 %type <list> strides stride_rest stride_more stride_list terms
 %type <op> assign_op
+%type <flag> opt_tma
 %type <stride> stride
 %type <layout> layout
 %type <term> term
@@ -567,7 +590,7 @@ param_list
 param
 	: IDENT ':' ETYPE
 		{ $$ = pool_alloc(sizeof *$$); $$->name = $1.text; $$->loc = @$; $$->type = $3.etype; }
-	| IDENT ':' ETYPE '[' exprs ']'
+	| IDENT ':' ETYPE '[' exprs ']' opt_tma
 		{
 			$$ = pool_alloc(sizeof *$$);
 			$$->name = $1.text;
@@ -575,8 +598,9 @@ param
 			$$->type = $3.etype;
 			$$->has_shape = true;
 			$$->dims = $5;
+			$$->tma = $7;
 		}
-	| IDENT ':' ETYPE '[' exprs ']' STRIDE '(' exprs ')'
+	| IDENT ':' ETYPE '[' exprs ']' STRIDE '(' exprs ')' opt_tma
 		{
 			$$ = pool_alloc(sizeof *$$);
 			$$->name = $1.text;
@@ -585,6 +609,7 @@ param
 			$$->has_shape = true;
 			$$->dims = $5;
 			$$->strides = $9;
+			$$->tma = $11;
 		}
 	| IDENT ':' SHARED ETYPE '[' exprs ']'
 		{ $$ = mk_param($1.text, @$, PK_SHARED, $4.etype, $6, NULL); }
@@ -592,6 +617,12 @@ param
 		{ $$ = mk_param($1.text, @$, PK_TMEM, $4.etype, $6, $9); }
 	| IDENT ':' LOCAL ETYPE '[' exprs ']' LAYOUT layout
 		{ $$ = mk_param($1.text, @$, PK_LOCAL, $4.etype, $6, $9); }
+	;
+
+/* `tma` after a global tensor's shape and strides (LANGUAGE 11.4, 11.10) */
+opt_tma
+	: %empty { $$ = false; }
+	| TMA { $$ = true; }
 	;
 
 device_block
@@ -740,6 +771,10 @@ stmt
 			$$->reduce_loc = @8;
 			$$->reduce_into = $10;
 		}
+	| COPY '(' viewexpr ',' viewexpr ')' ETYPE expr ';'
+		{ $$ = mk_tma_load(@$, $3, $5, $7.etype, @7, $8, NULL); }
+	| COPY '(' viewexpr ',' viewexpr ')' ETYPE expr MULTICAST expr ';'
+		{ $$ = mk_tma_load(@$, $3, $5, $7.etype, @7, $8, $10); }
 	| COPY '(' viewexpr ',' viewexpr ')' SCOPE scope ';'
 		{
 			$$ = mk_stmt(S_COPY, @$);

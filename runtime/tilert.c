@@ -95,6 +95,10 @@ typedef struct {
 	CUresult (*cuLaunchKernelEx)(const CUlaunchConfig *config, CUfunction fn, void **params, void **extra);
 	CUresult (*cuGetErrorName)(CUresult r, const char **name);
 	CUresult (*cuGetErrorString)(CUresult r, const char **str);
+	/* CUDA 12.0; the enums of cuda.h passed as int, the map as its 128 bytes */
+	CUresult (*cuTensorMapEncodeTiled)(void *map, int dtype, unsigned rank, void *gaddr, const uint64_t *dims,
+	                                   const uint64_t *strides, const uint32_t *box, const uint32_t *element_strides,
+	                                   int interleave, int swizzle, int l2_promotion, int oob_fill);
 } Driver;
 
 /* The versioned names are the ones cuda.h maps the plain names to; the plain symbols are the old ABI. */
@@ -127,6 +131,7 @@ static const struct {
 	{"cuLaunchKernelEx", offsetof(Driver, cuLaunchKernelEx), false},
 	{"cuGetErrorName", offsetof(Driver, cuGetErrorName), false},
 	{"cuGetErrorString", offsetof(Driver, cuGetErrorString), false},
+	{"cuTensorMapEncodeTiled", offsetof(Driver, cuTensorMapEncodeTiled), false},
 };
 
 /* Storing dlsym's void * into a function pointer slot relies on POSIX's guarantee that they have one size. */
@@ -161,6 +166,8 @@ struct tilert_kernel {
 	size_t nparams; /* the kernel's parameters (cuFuncGetParamInfo), SIZE_MAX where the driver cannot say */
 	unsigned cluster[3]; /* tilec_cluster_<name>, 1 x 1 x 1 without one */
 	bool has_cluster;
+	unsigned *tma_prog; /* tilec_tma_<name>: the tensor maps encoded at launch (launch.c's tma_program), or NULL */
+	size_t tma_prog_n;
 	tilert_kernel *next;
 };
 
@@ -353,6 +360,7 @@ free_module(tilert_module *m)
 		m->kernels = k->next;
 		free(k->name);
 		free(k->grid_prog);
+		free(k->tma_prog);
 		free(k);
 	}
 	if (m->prev)
@@ -1111,9 +1119,18 @@ tilert_kernel_get(tilert_module *module, const char *name, tilert_kernel **out)
 	k->fn = fn;
 	k->cluster[0] = k->cluster[1] = k->cluster[2] = 1;
 	status = read_launch_config(k);
+	if (!status) {
+		void *words;
+		size_t bytes;
+		char symbol[512];
+		status = read_symbol(k, "tilec_tma_", symbol, sizeof symbol, &words, &bytes);
+		k->tma_prog = words;
+		k->tma_prog_n = bytes / 4;
+	}
 	if (status) {
 		free(k->name);
 		free(k->grid_prog);
+		free(k->tma_prog);
 		free(k);
 		return status;
 	}
@@ -1142,8 +1159,147 @@ tilert_kernel_dims(tilert_kernel *kernel, unsigned grid[3], unsigned block[3])
 	return TILERT_OK;
 }
 
+/* One CUtensorMap: 128 bytes, 64-byte aligned. */
+typedef struct {
+	_Alignas(64) unsigned char bytes[128];
+} TensorMap;
+
+/* The tensor maps of tilec_tma_<name> (launch.c's tma_program) encoded for args: each tensor's device
+   address, its dimensions and strides from the arguments, the box and swizzle tilec chose; each argument is
+   checked as cuTensorMapEncodeTiled would (it says only CUDA_ERROR_INVALID_VALUE), the message naming the
+   tensor and the value. *out gets args with the maps after them (free it and *maps). */
+static int
+encode_maps(tilert_kernel *k, void **args, void ***out, TensorMap **maps)
+{
+	const unsigned *w = k->tma_prog;
+	size_t n = k->tma_prog_n, pc = 1;
+	unsigned nmaps = n ? w[0] : 0;
+	*out = NULL;
+	*maps = NULL;
+	if (k->nparams == SIZE_MAX || k->nparams < nmaps)
+		return fail(TILERT_ERR_ARG, "kernel %s takes %u tensor maps, but the driver cannot say how many parameters "
+		            "it has (cuFuncGetParamInfo, CUDA 12.4)", k->name, nmaps);
+	if (!k->module->ctx->drv->cuTensorMapEncodeTiled)
+		return fail(TILERT_ERR_CUDA, "kernel %s takes tensor maps, and the driver has no cuTensorMapEncodeTiled "
+		            "(CUDA 12.0)", k->name);
+	size_t nuser = k->nparams - nmaps;
+	void **all = calloc(k->nparams ? k->nparams : 1, sizeof *all);
+	TensorMap *tm = calloc(nmaps ? nmaps : 1, sizeof *tm);
+	if (!all || !tm) {
+		free(all);
+		free(tm);
+		return fail(TILERT_ERR_NOMEM, "out of memory");
+	}
+	memcpy(all, args, nuser * sizeof *all);
+	int status = TILERT_OK;
+	for (unsigned i = 0; i < nmaps && !status; i++) {
+		if (pc + 10 > n) {
+			status = fail(TILERT_ERR_FILE, "kernel %s: tilec_tma_%s ends early", k->name, k->name);
+			break;
+		}
+		unsigned param = w[pc], rank = w[pc + 1], dtype = w[pc + 2], swizzle = w[pc + 3], elem = w[pc + 4];
+		uint32_t box[5], estr[5] = {1, 1, 1, 1, 1};
+		for (int d = 0; d < 5; d++)
+			box[d] = w[pc + 5 + d];
+		pc += 10;
+		/* nine programs in three groups of three, as grid programs: dimensions, then strides */
+		unsigned v[9] = {0};
+		int evaluated = TILERT_OK;
+		for (int g = 0; g < 3 && !evaluated; g++) {
+			size_t start = pc;
+			for (int e = 0; e < 3; e++)
+				while (pc < n && w[pc++] != TILERT_GP_END)
+					if (w[pc - 1] == TILERT_GP_CONST || w[pc - 1] == TILERT_GP_PARAM)
+						pc++;
+			evaluated = tilert_grid_eval(w + start, pc - start, args, nuser, v + 3 * g);
+		}
+		if (pc >= n) {
+			status = fail(TILERT_ERR_FILE, "kernel %s: tilec_tma_%s ends early", k->name, k->name);
+			break;
+		}
+		unsigned len = w[pc++];
+		char name[256] = {0};
+		for (unsigned c = 0; c < len && c < sizeof name - 1 && pc + c / 4 < n; c++)
+			name[c] = (char)(w[pc + c / 4] >> (8 * (c % 4)));
+		pc += (len + 3) / 4;
+		if (evaluated) {
+			/* the evaluator words a value out of range as a grid dimension: say whose it is */
+			status = fail(evaluated, "kernel %s: the tensor map of '%s': a dimension or stride is out of range (%s)",
+			              k->name, name, tilert_last_error());
+			break;
+		}
+		if (param >= nuser || !args[param] || rank < 1 || rank > 5) {
+			status = fail(TILERT_ERR_FILE, "kernel %s: tensor map %u of '%s' names parameter %u of %zu, rank %u",
+			              k->name, i, name, param, nuser, rank);
+			break;
+		}
+		uint64_t gaddr, dims[5], strides[4];
+		memcpy(&gaddr, args[param], sizeof gaddr);
+		for (unsigned d = 0; d < rank; d++)
+			dims[d] = v[d];
+		for (unsigned d = 0; d + 1 < rank; d++)
+			strides[d] = (uint64_t)v[5 + d] * elem;
+		if (gaddr % 16)
+			status = fail(TILERT_ERR_ARG, "kernel %s: the tensor map of '%s' (parameter %u): its address 0x%llx is not "
+			              "a multiple of 16 bytes", k->name, name, param, (unsigned long long)gaddr);
+		for (unsigned d = 0; d < rank && !status; d++)
+			if (dims[d] < 1 || dims[d] > (1ull << 32))
+				status = fail(TILERT_ERR_ARG, "kernel %s: the tensor map of '%s' (parameter %u): dimension %u (innermost "
+				              "first) is %llu; a tensor map's dimensions are 1 to 2^32", k->name, name, param, d,
+				              (unsigned long long)dims[d]);
+		for (unsigned d = 0; d + 1 < rank && !status; d++)
+			if (strides[d] % 16 || strides[d] >= (1ull << 40))
+				status = fail(TILERT_ERR_ARG, "kernel %s: the tensor map of '%s' (parameter %u): the stride of dimension "
+				              "%u (innermost first) is %llu bytes; a tensor map's strides are multiples of 16 below 2^40",
+				              k->name, name, param, d + 1, (unsigned long long)strides[d]);
+		if (status)
+			break;
+		CUresult r = k->module->ctx->drv->cuTensorMapEncodeTiled(tm[i].bytes, (int)dtype, rank, (void *)(uintptr_t)gaddr,
+		                                                         dims, strides, box, estr, 0, (int)swizzle, 2, 0);
+		if (r != CUDA_SUCCESS)
+			status = cuda_fail(r, "cuTensorMapEncodeTiled", "kernel %s, the tensor map of '%s' (parameter %u): type %u, "
+			                   "rank %u, address 0x%llx, dimensions %llu %llu %llu %llu %llu, box %u %u %u %u %u, swizzle %u",
+			                   k->name, name, param, dtype, rank, (unsigned long long)gaddr,
+			                   (unsigned long long)dims[0], rank > 1 ? (unsigned long long)dims[1] : 0ull,
+			                   rank > 2 ? (unsigned long long)dims[2] : 0ull, rank > 3 ? (unsigned long long)dims[3] : 0ull,
+			                   rank > 4 ? (unsigned long long)dims[4] : 0ull, box[0], box[1], box[2], box[3], box[4],
+			                   swizzle);
+		all[nuser + i] = tm[i].bytes;
+	}
+	if (status) {
+		free(all);
+		free(tm);
+		return status;
+	}
+	*out = all;
+	*maps = tm;
+	return TILERT_OK;
+}
+
+static int launch_args(tilert_kernel *k, const unsigned grid[3], const unsigned block[3], unsigned shared,
+                       void **args);
+
+/* A launch, with the tensor maps the kernel takes encoded and passed after its parameters. */
 static int
 launch(tilert_kernel *k, const unsigned grid[3], const unsigned block[3], unsigned shared, void **args)
+{
+	if (!k->tma_prog)
+		return launch_args(k, grid, block, shared, args);
+	int status = make_current(k->module->ctx);
+	if (status)
+		return status;
+	void **all;
+	TensorMap *maps;
+	if ((status = encode_maps(k, args, &all, &maps)) != TILERT_OK)
+		return status;
+	status = launch_args(k, grid, block, shared, all);
+	free(all);
+	free(maps);
+	return status;
+}
+
+static int
+launch_args(tilert_kernel *k, const unsigned grid[3], const unsigned block[3], unsigned shared, void **args)
 {
 	tilert_ctx *ctx = k->module->ctx;
 	Driver *d = ctx->drv;

@@ -77,6 +77,7 @@ line_start(void)
 
 static void expr(const IExpr *e);
 static void expr_top(const IExpr *e);
+static void tma_asm(const LStmt *s);
 static void mbar_asm(const LStmt *s);
 static const char *unread(const char *cname);
 
@@ -1015,7 +1016,62 @@ stmt(const LStmt *s)
 		else
 			mbar_asm(s);
 		break;
+	case L_TMA:
+		if (E.d->tma)
+			E.d->tma(&E, s);
+		else
+			tma_asm(s);
+		break;
 	}
+}
+
+/* A TMA copy (tma.c) as inline PTX: its tensor map is the kernel's __grid_constant__ parameter, whose
+   generic address the instruction takes; the shared destination is the tensor's address plus the piece's
+   unswizzled offset; a load completes on its barrier. One elected lane issues it where whole warps reach it. */
+static void
+tma_asm(const LStmt *s)
+{
+	const TmaCopy *c = s->tma;
+	line_start();
+	if (c->wait_read) {
+		buf_printf(E.out, "asm volatile(\"%s;\" ::: \"memory\");\n", tma_opcode(c));
+		return;
+	}
+	int rank = c->map->rank, n = 0;
+	if (s->mbar_elect)
+		elect_open();
+	buf_printf(E.out, "asm volatile(\"%s%s ", c->store ? "fence.proxy.async.shared::cta;\\n\\t" : "", tma_opcode(c));
+	if (c->store)
+		buf_printf(E.out, "[%%%d, {", n++);
+	else
+		buf_printf(E.out, "[%%%d], [%%%d, {", n, n + 1), n += 2;
+	for (int d = 0; d < rank; d++)
+		buf_printf(E.out, "%s%%%d", d ? ", " : "", n++);
+	if (c->store)
+		buf_printf(E.out, "}], [%%%d];\\n\\tcp.async.bulk.commit_group;\" :: ", n);
+	else
+		buf_printf(E.out, "}], [%%%d];\" :: ", n);
+	IExpr *saddr = ie_new(IE_SADDR, T_U32);
+	saddr->tensor = c->smem;
+	saddr->index = ie_int(0, T_I32);
+	IExpr *dst = c->dst ? ie_binary(OP_ADD, saddr, ie_int(c->dst, T_U32)) : saddr;
+	if (c->stage)
+		dst = ie_binary(OP_ADD, dst, c->stage);
+	if (!c->store) {
+		buf_puts(E.out, "\"r\"(");
+		expr_top(dst);
+		buf_puts(E.out, "), ");
+	}
+	buf_printf(E.out, "\"l\"(&%s)", c->map->cname);
+	for (int d = 0; d < rank; d++) {
+		buf_puts(E.out, ", \"r\"(");
+		expr_top(c->coord[d]);
+		buf_puts(E.out, ")");
+	}
+	buf_puts(E.out, ", \"r\"(");
+	expr_top(c->store ? dst : c->mbar);
+	buf_puts(E.out, ") : \"memory\");");
+	buf_puts(E.out, s->mbar_elect ? " }\n" : "\n");
 }
 
 /* An mbarrier statement, commit, cluster_sync or the init fence as inline PTX (isa.c's spellings); a
@@ -1299,6 +1355,19 @@ warp_id_decl(KernelIR *k)
 	                                                        : " >> 5) & 3;\n");
 }
 
+/* A table of words for libtilert that program (launch.c) writes for k, as symbol<kernel>. */
+static void
+program_table(KernelIR *k, int (*program)(KernelIR *, uint32_t *, int), const char *comment, const char *symbol)
+{
+	int n = program(k, NULL, 0);
+	uint32_t *prog = pool_alloc(sizeof(uint32_t) * (size_t)n);
+	program(k, prog, n);
+	buf_printf(E.out, "// %s (tilert.h)\nextern \"C\" __device__ const unsigned %s%s[%d] = {", comment, symbol, k->name, n);
+	for (int i = 0; i < n; i++)
+		buf_printf(E.out, "%s%u", i ? ", " : "", prog[i]);
+	buf_puts(E.out, "};\n");
+}
+
 static void
 kernel(KernelIR *k)
 {
@@ -1320,6 +1389,9 @@ kernel(KernelIR *k)
 			buf_printf(E.out, "%s %s", etype_is_float(v->type) ? "float" : etype_ctype(v->type), v->cname);
 		}
 	}
+	for (int i = 0; i < k->tma_maps.n && E.d->tma_maps; i++)
+		buf_printf(E.out, "%sconst __grid_constant__ CUtensorMap %s", i || k->params.n ? ", " : "",
+		           LIST_AT(k->tma_maps, TmaMap, i)->cname);
 	buf_puts(E.out, ")\n{\n");
 	if (E.d->body_begin)
 		E.d->body_begin(&E, k);
@@ -1331,16 +1403,12 @@ kernel(KernelIR *k)
 	buf_printf(E.out, "// launch configuration for libtilert: grid x, y, z, block x, y, z\n"
 	                  "extern \"C\" __device__ const unsigned tilec_launch_%s[6] = {%d, %d, %d, %d, %d, %d};\n",
 	           k->name, k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2]);
-	if (grid_at_launch(k)) {
-		int n = grid_program(k, NULL, 0);
-		uint32_t *prog = pool_alloc(sizeof(uint32_t) * (size_t)n);
-		grid_program(k, prog, n);
-		buf_printf(E.out, "// the grid dimensions given as 0 above, computed at launch from the parameters (tilert.h)\n"
-		                  "extern \"C\" __device__ const unsigned tilec_grid_%s[%d] = {", k->name, n);
-		for (int i = 0; i < n; i++)
-			buf_printf(E.out, "%s%u", i ? ", " : "", prog[i]);
-		buf_puts(E.out, "};\n");
-	}
+	if (grid_at_launch(k))
+		program_table(k, grid_program, "the grid dimensions given as 0 above, computed at launch from the parameters",
+		              "tilec_grid_");
+	if (k->tma_maps.n && E.d->tma_maps)
+		program_table(k, tma_program, "the tensor maps libtilert encodes at launch and passes after the parameters",
+		              "tilec_tma_");
 	if (k->has_cluster && E.d->clusters)
 		buf_printf(E.out, "// the cluster for libtilert's launch: x, y, z\n"
 		                  "extern \"C\" __device__ const unsigned tilec_cluster_%s[3] = {%d, %d, %d};\n",
@@ -1701,6 +1769,11 @@ cuda_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out
 		           p->source_name, arch, guard, guard);
 	else
 		buf_printf(out, "// Generated by tilec %s from %s for %s. Do not edit.\n\n", TILEC_VERSION, p->source_name, arch);
+	for (int i = 0; i < p->kernels.n; i++)
+		if (LIST_AT(p->kernels, KernelIR, i)->tma_maps.n) {
+			buf_puts(out, "#include <cuda.h> // CUtensorMap: the kernels' TMA tensor maps\n\n");
+			break;
+		}
 	/* only the helpers the body calls: nvcc warns about a static function never referenced */
 	static const struct {
 		const char *name, *text;
@@ -1738,6 +1811,7 @@ static const CuDialect cuda = {
 	.clusters = true,
 	.devices = true,
 	.approx_math = true,
+	.tma_maps = true,
 	.tc = cuda_tc,
 	.file = cuda_file,
 };

@@ -739,6 +739,64 @@ emu_mbar(CuWriter *w, const LStmt *s)
 	buf_free(&index);
 }
 
+/* runtime/tilec_emu_tma.h as a C string (build/tilec_emu_tma.inc), for the programs with a TMA copy. */
+static const char emu_tma_source[] =
+#include "tilec_emu_tma.inc"
+	;
+
+/* A TMA copy as a call of tilec_emu_tma.h, by the elected lane: the box, the tensor's dimensions and strides
+   and the coordinates as arrays (innermost first), the placement (inner pitch, swizzle) and the barrier. */
+static void
+emu_tma(CuWriter *w, const LStmt *s)
+{
+	const TmaCopy *c = s->tma;
+	if (c->wait_read) /* the emulator's stores are complete when issued */
+		return;
+	const TmaMap *m = c->map;
+	Buf *out = w->out;
+	int e = etype_bits(c->smem->type) / 8;
+	const SwizzleInfo *sw = smem_swizzle_info(m->swizzle);
+	int pitch = m->swizzle == SW_NONE ? m->box[0] * e : sw->width;
+	cu_line_start(w);
+	buf_printf(out, "{\n");
+	cu_line_start(w);
+	buf_printf(out, "\tconst int tl_box[%d] = {", m->rank);
+	for (int d = 0; d < m->rank; d++)
+		buf_printf(out, "%s%d", d ? ", " : "", m->box[d]);
+	const char *arrays[3] = {"const long long tl_dim", "const long long tl_stride", "const int tl_at"};
+	IExpr *const *vals[3] = {c->gdim, c->gstride, c->coord};
+	for (int a = 0; a < 3; a++) {
+		buf_printf(out, "};\n");
+		cu_line_start(w);
+		buf_printf(out, "\t%s[%d] = {", arrays[a], m->rank);
+		for (int d = 0; d < m->rank; d++) {
+			buf_puts(out, d ? ", " : "");
+			cu_expr(w, vals[a][d]);
+		}
+	}
+	buf_printf(out, "};\n");
+	cu_line_start(w);
+	buf_printf(out, "\t%stl_emu_tma_%s((unsigned char *)%s, %uu", s->mbar_elect ? "if (tl_emu_elect()) " : "",
+	           c->store ? "store" : "load", c->smem->cname, c->dst);
+	if (c->stage) {
+		buf_puts(out, " + (");
+		cu_expr(w, c->stage);
+		buf_puts(out, ")");
+	}
+	buf_printf(out, ", %d, %d, %d, %d, tl_box, (%sunsigned char *)%s, tl_dim, tl_stride, tl_at, ", e, pitch,
+	           sw->xor_mask, m->rank, c->store ? "" : "const ", m->tensor->cname);
+	if (!c->store) {
+		buf_printf(out, "&%s[", c->mbar->tensor->cname);
+		cu_expr(w, c->mbar->index);
+		buf_printf(out, "], \"%s\", ", c->mbar->tensor->name);
+		cu_expr(w, c->mbar->index);
+		buf_puts(out, ", ");
+	}
+	buf_printf(out, "\"%s\", \"%s\");\n", m->tensor->name, where(w));
+	cu_line_start(w);
+	buf_puts(out, "}\n");
+}
+
 /* The emulator defines tl_f2h, tl_h2f, tl_f2bf and tl_bf2f for both the GPU and the CPU. */
 static void
 emu_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out)
@@ -760,8 +818,10 @@ emu_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out)
 	bool cp = false;
 	for (int i = 0; i < p->kernels.n; i++)
 		cp |= has_cp(&LIST_AT(p->kernels, KernelIR, i)->body);
-	if (program_has(p, L_MBAR) || cp)
+	if (program_has(p, L_MBAR) || cp || program_has(p, L_TMA)) /* a TMA load completes on the barriers' model */
 		buf_puts(out, emu_mbarriers);
+	if (program_has(p, L_TMA))
+		buf_puts(out, emu_tma_source);
 	if (w->collectives)
 		buf_puts(out, emu_collectives);
 	bool ld_red = false;
@@ -899,6 +959,7 @@ static const CuDialect emu = {
 	.fneg = "tl_emu_fneg",
 	.tc = emu_tc,
 	.mbar = emu_mbar,
+	.tma = emu_tma,
 	.reg = emu_reg,
 	.reg_written = emu_reg_written,
 	.reg_copied = emu_reg_copied,

@@ -2241,6 +2241,64 @@ mbar(const LStmt *s)
 		label(l_skip);
 }
 
+/* A TMA copy (tma.c): the generic address of its tensor map (the kernel's .param, cvta.param), the shared
+   destination (the tensor's address plus the piece's unswizzled offset), the coordinates innermost first,
+   in the lane elect.sync picks. */
+static void
+tma(const LStmt *s)
+{
+	const TmaCopy *c = s->tma;
+	if (c->wait_read) {
+		ins(PF_SYNC | PF_SIDE, "%s;", tma_opcode(c));
+		return;
+	}
+	int rank = c->map->rank;
+	Opnd map = pure(O_D, "cvta.param.u64 %D, %o;", pure(O_D, pool_printf("mov.b64 %%D, %s;", c->map->cname)));
+	IExpr *saddr = ie_new(IE_SADDR, T_U32);
+	saddr->tensor = c->smem;
+	saddr->index = ie_int(0, T_I32);
+	Addr dst = {reg(ev(c->stage ? ie_binary(OP_ADD, saddr, c->stage) : saddr)), NULL, (int64_t)c->dst};
+	Opnd co[TMA_MAX_RANK];
+	for (int d = 0; d < TMA_MAX_RANK; d++)
+		co[d] = d < rank ? reg(ev(c->coord[d])) : imm(0);
+	Buf f = {0};
+	buf_printf(&f, "%s ", tma_opcode(c));
+	buf_puts(&f, c->store ? "[%o, {" : "%a, [%o, {");
+	for (int d = 0; d < rank; d++)
+		buf_puts(&f, d ? ", %o" : "%o");
+	buf_puts(&f, c->store ? "}], %a;" : "}], %a;");
+	const char *fmt = pool_printf("%s", f.data);
+	buf_free(&f);
+	Addr bar = {c->store ? (Opnd){0} : ev(c->mbar), NULL, 0};
+	int l_skip = s->mbar_elect ? elect_lane() : 0;
+	if (c->store) {
+		ins(PF_SYNC | PF_SIDE, "fence.proxy.async.shared::cta;");
+		if (rank == 1)
+			ins(PF_SYNC | PF_SIDE | PF_LOAD, fmt, map, co[0], &dst);
+		else if (rank == 2)
+			ins(PF_SYNC | PF_SIDE | PF_LOAD, fmt, map, co[0], co[1], &dst);
+		else if (rank == 3)
+			ins(PF_SYNC | PF_SIDE | PF_LOAD, fmt, map, co[0], co[1], co[2], &dst);
+		else if (rank == 4)
+			ins(PF_SYNC | PF_SIDE | PF_LOAD, fmt, map, co[0], co[1], co[2], co[3], &dst);
+		else
+			ins(PF_SYNC | PF_SIDE | PF_LOAD, fmt, map, co[0], co[1], co[2], co[3], co[4], &dst);
+		ins(PF_SYNC | PF_SIDE, "cp.async.bulk.commit_group;");
+	}
+	else if (rank == 1)
+		ins(PF_SYNC | PF_SIDE | PF_STORE, fmt, &dst, map, co[0], &bar);
+	else if (rank == 2)
+		ins(PF_SYNC | PF_SIDE | PF_STORE, fmt, &dst, map, co[0], co[1], &bar);
+	else if (rank == 3)
+		ins(PF_SYNC | PF_SIDE | PF_STORE, fmt, &dst, map, co[0], co[1], co[2], &bar);
+	else if (rank == 4)
+		ins(PF_SYNC | PF_SIDE | PF_STORE, fmt, &dst, map, co[0], co[1], co[2], co[3], &bar);
+	else
+		ins(PF_SYNC | PF_SIDE | PF_STORE, fmt, &dst, map, co[0], co[1], co[2], co[3], co[4], &bar);
+	if (l_skip)
+		label(l_skip);
+}
+
 /* A tcgen05.cp: the source's writes made visible to the async proxy, the 64-bit descriptor (its constant
    fields or the shared tensor's start address >> 4), and the cp in the lane elect.sync picks. */
 static void
@@ -3140,6 +3198,9 @@ stmt(const LStmt *s)
 	case L_MBAR:
 		mbar(s);
 		break;
+	case L_TMA:
+		tma(s);
+		break;
 	}
 }
 
@@ -3440,6 +3501,20 @@ shape_text(const Tensor *t)
 	return r;
 }
 
+/* A table of words for libtilert that program (launch.c) writes for k, as symbol<kernel>. */
+static void
+program_table(Buf *out, KernelIR *k, int (*program)(KernelIR *, uint32_t *, int), const char *comment,
+              const char *symbol)
+{
+	int n = program(k, NULL, 0);
+	uint32_t *prog = pool_alloc(sizeof(uint32_t) * (size_t)n);
+	program(k, prog, n);
+	buf_printf(out, "// %s (tilert.h)\n.visible .global .align 4 .u32 %s%s[%d] = {", comment, symbol, k->name, n);
+	for (int i = 0; i < n; i++)
+		buf_printf(out, "%s%u", i ? ", " : "", prog[i]);
+	buf_puts(out, "};\n\n");
+}
+
 static void
 kernel(KernelIR *k, int ki, bool pack_f32x2, Buf *out)
 {
@@ -3478,16 +3553,12 @@ kernel(KernelIR *k, int ki, bool pack_f32x2, Buf *out)
 	buf_puts(out, "\n// launch configuration for libtilert: grid x, y, z, block x, y, z\n");
 	buf_printf(out, ".visible .global .align 4 .u32 tilec_launch_%s[6] = {%d, %d, %d, %d, %d, %d};\n\n", k->name,
 	           k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2]);
-	if (grid_at_launch(k)) {
-		int n = grid_program(k, NULL, 0);
-		uint32_t *prog = pool_alloc(sizeof(uint32_t) * (size_t)n);
-		grid_program(k, prog, n);
-		buf_printf(out, "// the grid dimensions given as 0 above, computed at launch from the parameters (tilert.h)\n"
-		                ".visible .global .align 4 .u32 tilec_grid_%s[%d] = {", k->name, n);
-		for (int i = 0; i < n; i++)
-			buf_printf(out, "%s%u", i ? ", " : "", prog[i]);
-		buf_puts(out, "};\n\n");
-	}
+	if (grid_at_launch(k))
+		program_table(out, k, grid_program, "the grid dimensions given as 0 above, computed at launch from the "
+		              "parameters", "tilec_grid_");
+	if (k->tma_maps.n)
+		program_table(out, k, tma_program, "the tensor maps libtilert encodes at launch and passes after the "
+		              "parameters", "tilec_tma_");
 	if (k->has_cluster)
 		buf_printf(out, "// the cluster for libtilert's launch: x, y, z\n"
 		                ".visible .global .align 4 .u32 tilec_cluster_%s[3] = {%d, %d, %d};\n\n", k->name, k->cluster[0],
@@ -3497,10 +3568,15 @@ kernel(KernelIR *k, int ki, bool pack_f32x2, Buf *out)
 		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
 		const char *type = t ? "u64" : param_type(LIST_AT(k->params, Var, i)->type);
 		const char *name = t ? t->name : LIST_AT(k->params, Var, i)->name;
-		buf_printf(out, "\n\t.param .%s tl_param_%d%s // %s%s", type, i, i + 1 < k->params.n ? "," : "", name,
-		           t ? pool_printf(": %s", shape_text(t)) : "");
+		buf_printf(out, "\n\t.param .%s tl_param_%d%s // %s%s", type, i, i + 1 < k->params.n || k->tma_maps.n ? "," : "",
+		           name, t ? pool_printf(": %s", shape_text(t)) : "");
 	}
-	buf_printf(out, "%s)\n.maxntid %d, %d, %d\n", k->params.n ? "\n" : "", k->block[0], k->block[1], k->block[2]);
+	for (int i = 0; i < k->tma_maps.n; i++) {
+		const TmaMap *m = LIST_AT(k->tma_maps, TmaMap, i);
+		buf_printf(out, "\n\t.param .align 64 .b8 %s[128]%s // the CUtensorMap of %s", m->cname,
+		           i + 1 < k->tma_maps.n ? "," : "", m->tensor->name);
+	}
+	buf_printf(out, "%s)\n.maxntid %d, %d, %d\n", k->params.n || k->tma_maps.n ? "\n" : "", k->block[0], k->block[1], k->block[2]);
 	if (k->has_cluster)
 		buf_printf(out, ".explicitcluster\n.reqnctapercluster %d, %d, %d\n", k->cluster[0], k->cluster[1], k->cluster[2]);
 	buf_puts(out, "{\n");

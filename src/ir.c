@@ -1063,6 +1063,36 @@ mbar(IrWriter *w, const LStmt *s)
 	           s->mbar_elect ? "; in one lane of each warp (elect.sync)" : "");
 }
 
+/* A TMA copy: its instruction, shared destination, tensor map, coordinates and barrier. */
+static void
+tma(IrWriter *w, const LStmt *s)
+{
+	const TmaCopy *c = s->tma;
+	if (c->wait_read) {
+		line(w, "%s\t// the TMA stores before it have read their shared tiles\n", tma_opcode(c));
+		return;
+	}
+	line(w, "%s ", tma_opcode(c));
+	buf_printf(w->out, "[&%s + %u", c->smem->name, c->dst);
+	if (c->stage) {
+		buf_puts(w->out, " + ");
+		expr_top(w, c->stage);
+	}
+	buf_printf(w->out, "], [%s, {", c->map->cname);
+	for (int d = 0; d < c->map->rank; d++) {
+		buf_puts(w->out, d ? ", " : "");
+		expr_top(w, c->coord[d]);
+	}
+	buf_puts(w->out, "}]");
+	if (c->mbar) {
+		buf_puts(w->out, ", [");
+		expr_top(w, c->mbar);
+		buf_puts(w->out, "]");
+	}
+	buf_printf(w->out, "\t// %d bytes%s%s\n", c->bytes, c->store ? ", after fence.proxy.async, then commit_group" : ", completing on the barrier",
+	           s->mbar_elect ? "; in one lane of each warp (elect.sync)" : "");
+}
+
 static void stmts(IrWriter *w, const List *list);
 
 bool
@@ -1190,6 +1220,9 @@ stmt(IrWriter *w, const LStmt *s)
 		break;
 	case L_MBAR:
 		mbar(w, s);
+		break;
+	case L_TMA:
+		tma(w, s);
 		break;
 	}
 }

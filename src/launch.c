@@ -1,5 +1,7 @@
 /* launch.c: a grid computed at launch as a program for libtilert (runtime/tilert.h, TILERT_GP_*): the
  * CUDA C and the PTX carry it as tilec_grid_<kernel>, and tilert_kernel_launch runs it on the arguments. */
+#include <string.h>
+
 #include "tilec.h"
 #include "tilert.h"
 
@@ -182,4 +184,69 @@ bool
 grid_at_launch(const KernelIR *k)
 {
 	return k->grid_expr[0] || k->grid_expr[1] || k->grid_expr[2];
+}
+
+/* The CUtensorMapDataType of an element type (cuda.h's numbering), or -1 where TMA has none tilec uses. */
+static int
+tma_dtype(EType t)
+{
+	switch (t) {
+	case T_U8: case T_I8: case T_E4M3: case T_E5M2: case T_UE8M0: case T_UE4M3: return 0; /* UINT8 */
+	case T_U16: case T_I16: return 1;                                                     /* UINT16 */
+	case T_U32: return 2;                                                                 /* UINT32 */
+	case T_I32: return 3;                                                                 /* INT32 */
+	case T_F16: return 6;                                                                 /* FLOAT16 */
+	case T_F32: return 7;                                                                 /* FLOAT32 */
+	case T_BF16: return 9;                                                                /* BFLOAT16 */
+	default: return -1;
+	}
+}
+
+int
+tma_program(KernelIR *k, uint32_t *out, int max)
+{
+	Prog p = {k, out, 0, max, true};
+	put(&p, (uint32_t)k->tma_maps.n);
+	for (int i = 0; i < k->tma_maps.n; i++) {
+		const TmaMap *m = LIST_AT(k->tma_maps, TmaMap, i);
+		const Tensor *t = m->tensor;
+		int dtype = tma_dtype(t->type);
+		if (dtype < 0)
+			fatal("tma_program: no tensor map type for %s", etype_name(t->type));
+		put(&p, (uint32_t)t->index);
+		put(&p, (uint32_t)m->rank);
+		put(&p, (uint32_t)dtype);
+		put(&p, (uint32_t)m->swizzle); /* SW_NONE .. SW_128B are CU_TENSOR_MAP_SWIZZLE_NONE .. 128B */
+		put(&p, (uint32_t)(etype_bits(t->type) / 8));
+		for (int d = 0; d < TMA_MAX_RANK; d++)
+			put(&p, d < m->rank ? (uint32_t)m->box[d] : 0);
+		/* the dimensions, innermost first, then the strides of dimensions 1.. in elements: nine programs */
+		for (int d = 0; d < TMA_MAX_RANK; d++) {
+			if (d < m->rank)
+				code(&p, t->rdims[m->rank - 1 - d]);
+			put(&p, TILERT_GP_END);
+		}
+		IExpr *stride = ie_int(1, T_I64);
+		for (int d = m->rank - 1; d >= 0; d--) {
+			IExpr *sd = t->rstrides[d] ? t->rstrides[d] : stride;
+			stride = ie_binary(OP_MUL, stride, ie_convert(t->rdims[d], T_I64));
+			if (d < m->rank - 1)
+				code(&p, sd);
+			if (d < m->rank - 1)
+				put(&p, TILERT_GP_END);
+		}
+		for (int d = m->rank; d < TMA_MAX_RANK; d++)
+			put(&p, TILERT_GP_END);
+		size_t len = strlen(t->name);
+		put(&p, (uint32_t)len);
+		for (size_t c = 0; c < len; c += 4) {
+			uint32_t w = 0;
+			for (size_t b = 0; b < 4 && c + b < len; b++)
+				w |= (uint32_t)(unsigned char)t->name[c + b] << (8 * b);
+			put(&p, w);
+		}
+	}
+	if (!p.ok)
+		fatal("tma_program: a dimension or stride that is not over constants and parameters");
+	return p.n;
 }

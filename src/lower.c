@@ -45,6 +45,7 @@ typedef struct Walk {
 	struct MbarLoop *mbar_loop; /* the innermost run-time loop being lowered, for the arrivals per trip */
 	bool mbar_unpublished; /* an mbarrier.init that no cta_sync or cluster_sync has published yet */
 	List shared_writes; /* SharedWrite*: threads' stores to shared tensors since the last barrier, for cp */
+	List tma_stores;    /* Tensor*: the shared tiles of TMA stores that no wait_group.read has completed yet */
 } Walk;
 
 /* Threads' stores to a shared tensor (an assignment or a copy) that no cta_sync or mbarrier wait has
@@ -81,6 +82,21 @@ typedef struct MbarLoop {
 } MbarLoop;
 
 static void mbar_loop_end(Walk *walk, MbarLoop *loop);
+static void tma_wait_read(Walk *walk, Loc loc, bool end);
+
+/* The counters of the run-time loops being lowered whose first value is >= 0: they stay >= 0 in the body
+   (a TMA store's start must be provably >= 0). */
+static List nonneg_counters;
+
+static bool
+counter_nonneg(const Var *v)
+{
+	for (int i = 0; i < nonneg_counters.n; i++)
+		if (LIST_AT(nonneg_counters, Var, i) == v)
+			return true;
+	return false;
+}
+static bool copy_is_tma_store(const Stmt *s);
 
 static bool
 within_copy_budget(Walk *walk, Stmt *s, int count)
@@ -633,8 +649,11 @@ needs_unroll(List *stmts, bool memory_views)
 	for (int i = 0; i < stmts->n; i++) {
 		Stmt *s = LIST_AT(*stmts, Stmt, i);
 		switch (s->kind) {
-		case S_APPLY:
 		case S_COPY:
+			if (s->tma_bar || copy_is_tma_store(s)) /* TMA moves no registers; its run-time slice starts stay */
+				break;
+			return true;
+		case S_APPLY:
 		case S_REDUCE:
 		case S_VIEW:
 		case S_LOCAL:
@@ -876,7 +895,19 @@ lower_for(Walk *walk, Stmt *s)
 	split_enter(walk, &split_list, &split_at);
 	MbarLoop loop = {s->loc, {0}, walk->mbar_loop};
 	walk->mbar_loop = &loop;
+	int stores = walk->tma_stores.n;
+	if (ie_nonneg(l->lo))
+		list_push(&nonneg_counters, v);
 	lower_branch(walk, &l->body, &s->body, s->loc);
+	if (nonneg_counters.n && LIST_AT(nonneg_counters, Var, nonneg_counters.n - 1) == v)
+		nonneg_counters.n--;
+	if (walk->tma_stores.n > stores) {
+		/* the next trip may write the tile before its own store: the wait ends each trip */
+		List *saved = walk->out;
+		walk->out = &l->body;
+		tma_wait_read(walk, s->loc, false);
+		walk->out = saved;
+	}
 	mbar_loop_end(walk, &loop);
 	split_leave(walk, split_list, split_at);
 	protocol_join(walk->proto, f);
@@ -1475,6 +1506,15 @@ mbar_end(Walk *walk)
 static LStmt *
 lower_barrier(Walk *walk, Stmt *s, LKind kind)
 {
+	if (walk->tma_stores.n) {
+		/* the TMA stores before it complete their reads here, so every write after the barrier may follow */
+		TmaCopy *w = pool_alloc(sizeof *w);
+		w->wait_read = w->store = true;
+		emit(walk, L_TMA, s->loc)->tma = w;
+		explain_note(s->loc, "cp.async.bulk.wait_group.read 0 placed before this barrier: the TMA stores of '%s' "
+		             "before it have read their tiles after it", LIST_AT(walk->tma_stores, Tensor, 0)->name);
+		walk->tma_stores.n = 0;
+	}
 	protocol_cta_sync(walk->proto, s->loc, s->writes_follow);
 	place_waits(walk);
 	walk->shared_writes.n = 0;
@@ -1608,6 +1648,247 @@ lower_mbar(Walk *walk, Stmt *s)
 		LStmt *f = emit(walk, L_FENCE, s->loc);
 		f->instr = isa_instr(TC_FENCE_AFTER);
 		f->mbar_op = MB_WAIT;
+	}
+}
+
+/* cp.async.bulk.wait_group.read 0 by every thread (a no-op where it issued no store): the shared tiles of the
+   TMA stores before it may be written again once the threads that write them have passed a barrier after
+   it (the CTA's where every thread is here, else __syncwarp where one warp is; at the kernel's end none). */
+static void
+tma_wait_read(Walk *walk, Loc loc, bool end)
+{
+	if (!walk->tma_stores.n)
+		return;
+	TmaCopy *w = pool_alloc(sizeof *w);
+	w->wait_read = true;
+	w->store = true;
+	LStmt *l = emit(walk, L_TMA, loc);
+	l->tma = w;
+	const char *name = LIST_AT(walk->tma_stores, Tensor, 0)->name;
+	int stores = walk->tma_stores.n;
+	walk->tma_stores.n = 0;
+	uint64_t warps = protocol_warps(walk->proto);
+	int threads = mbar_threads(walk);
+	const char *then = "";
+	if (!end && threads == walk->k->threads) {
+		Stmt sync = {.kind = S_CTA_SYNC, .loc = loc};
+		lower_barrier(walk, &sync, L_BARRIER);
+		then = ", then a barrier of the CTA";
+	} else if (!end && threads > 0 && !(warps & (warps - 1))) {
+		emit(walk, L_WARP_SYNC, loc);
+		then = ", then __syncwarp";
+	} else if (!end) {
+		error(loc, "'%s' is written here while a TMA store may still read it, and not every thread of the CTA (nor "
+		           "one warp) reaches this point, so tilec cannot put the wait and its barrier here; write "
+		           "cta_sync; between the store and this write", name);
+		note(loc, "the stores' wait goes before the first write of the tile after them");
+	}
+	explain_note(loc, "cp.async.bulk.wait_group.read 0 placed here%s: the TMA store%s of '%s' must have read the tile "
+	             "before it is written again or the kernel ends", then, stores > 1 ? "s" : "", name);
+}
+
+/* Before a statement that writes a shared tile a TMA store may still be reading (an assignment to it, a copy
+   or TMA load into it): the wait. */
+static void
+tma_wait_before_write(Walk *walk, Stmt *s)
+{
+	if (!walk->tma_stores.n)
+		return;
+	const char *name = NULL;
+	if (s->kind == S_ASSIGN && s->target && (s->target->kind == E_INDEX || s->target->kind == E_NAME))
+		name = s->target->name;
+	else if (s->kind == S_COPY && s->operands.n)
+		name = LIST_AT(s->operands, ViewExpr, 0)->base;
+	Sym *sym = name ? sym_lookup(name) : NULL;
+	const Tensor *t = sym && sym->kind == SYM_TENSOR ? sym->tensor : sym && sym->kind == SYM_VIEW ? sym->view->base : NULL;
+	for (int i = 0; t && i < walk->tma_stores.n; i++)
+		if (LIST_AT(walk->tma_stores, Tensor, i) == t) {
+			tma_wait_read(walk, s->loc, false);
+			return;
+		}
+}
+
+/* copy(global_slice, shared_view); with a tma tensor (LANGUAGE 11.4): the threads' writes of the tile ordered
+   before it (a barrier tilec inserts where every thread of the CTA, or the one warp that wrote, reaches the
+   store; else an error), then per piece, in one elected lane, fence.proxy.async, cp.async.bulk.tensor and
+   commit_group; the wait_group.read comes as late as the tile allows (tma_wait_before_write, loop ends, the
+   kernel's end). */
+static void
+lower_tma_store(Walk *walk, Stmt *s)
+{
+	ViewExpr *gve = LIST_AT(s->operands, ViewExpr, 0), *sve = LIST_AT(s->operands, ViewExpr, 1);
+	View *gv = viewexpr_eval(gve, true);
+	View *sv = gv ? viewexpr_eval(sve, false) : NULL;
+	if (!sv)
+		return;
+	TmaPlan plan;
+	if (!tma_plan(walk->k, sv, gv, gve, counter_nonneg, s->loc, &plan))
+		return;
+	uint64_t warps = protocol_warps(walk->proto), wrote = 0;
+	Loc first = {0};
+	for (int i = 0; i < walk->shared_writes.n; i++) {
+		SharedWrite *sw = LIST_AT(walk->shared_writes, SharedWrite, i);
+		if (sw->t != sv->base)
+			continue;
+		if (!wrote)
+			first = sw->loc;
+		wrote |= sw->warps;
+	}
+	if (wrote) {
+		int threads = mbar_threads(walk);
+		if (threads == walk->k->threads) {
+			Stmt sync = {.kind = S_CTA_SYNC, .loc = s->loc};
+			lower_barrier(walk, &sync, L_BARRIER);
+			explain_note(s->loc, "a barrier of the CTA inserted before the TMA store: threads stored to '%s' at line "
+			             "%d", sv->base->name, first.first_line);
+		} else if (threads > 0 && !(wrote & ~warps) && !(warps & (warps - 1))) {
+			emit(walk, L_WARP_SYNC, s->loc);
+			explain_note(s->loc, "__syncwarp inserted before the TMA store: this warp stored to '%s' at line %d",
+			             sv->base->name, first.first_line);
+		} else {
+			error(s->loc, "the TMA store of '%s' reads the tile that threads store to at line %d, and not every thread "
+			              "of the CTA reaches it, so tilec cannot put the barrier between; write cta_sync; where every "
+			              "thread reaches it", sv->base->name, first.first_line);
+			note(first, "stored here");
+			return;
+		}
+	}
+	place_waits(walk);
+	/* reached by several warps (all of them, after the barrier): the first one issues */
+	List *out = walk->out;
+	int first_warp = warps ? __builtin_ctzll(warps) : 0;
+	bool several = mbar_threads(walk) > 0 && (warps & (warps - 1));
+	if (several) {
+		LStmt *branch = emit(walk, L_IF, s->loc);
+		branch->cond = ie_binary(OP_EQ, ie_builtin(B_WARP_ID), ie_int(first_warp, T_I32));
+		walk->out = &branch->body;
+	}
+	explain_note(s->loc, "%s; fence.proxy.async.shared::cta, then the copies and cp.async.bulk.commit_group in one "
+	             "elected lane%s", plan.why, several ? pool_printf(" of warp %d", first_warp) : "");
+	for (int i = 0; i < plan.n; i++) {
+		LStmt *l = emit(walk, L_TMA, s->loc);
+		l->tma = &plan.pieces[i];
+		l->tensor = sv->base;
+		l->mbar_elect = mbar_threads(walk) > 0;
+		l->comment = source_line_of(s->loc, true);
+	}
+	walk->out = out;
+	bool listed = false;
+	for (int i = 0; i < walk->tma_stores.n; i++)
+		listed |= LIST_AT(walk->tma_stores, Tensor, i) == sv->base;
+	if (!listed)
+		list_push(&walk->tma_stores, sv->base);
+}
+
+/* The destination of a TMA load may pick a tile of a stack of smem_tile tiles at run time (a ring's stage,
+   sa[k % 4, :, :]): every tile of the stack has the same layout on its own swizzle period, so the view is
+   checked at tile 0 and the stage's bytes are added to the address. *dve becomes that view (NULL after an
+   error); returns the stage index, NULL when the view is a compile-time one. */
+static IExpr *
+tma_stage(ViewExpr **dve)
+{
+	ViewExpr *ve = *dve;
+	Sym *sym = sym_lookup(ve->base);
+	ViewOp *op0 = ve->ops.n ? LIST_AT(ve->ops, ViewOp, 0) : NULL;
+	if (!sym || sym->kind != SYM_TENSOR || sym->tensor->kind != TK_SHARED || !sym->tensor->tile ||
+	    sym->tensor->rank < 3 || !op0 || op0->kind != VOP_SLICE || !op0->indices.n)
+		return NULL;
+	SliceIndex *si = LIST_AT(op0->indices, SliceIndex, 0);
+	if (si->is_range || !si->index)
+		return NULL;
+	IExpr *stage = sema_expr(si->index);
+	int64_t c;
+	if (!stage) {
+		*dve = NULL;
+		return NULL;
+	}
+	if (ie_is_const(stage, &c) || stage->type == T_F32)
+		return NULL;
+	SliceIndex *zero = pool_alloc(sizeof *zero);
+	*zero = *si;
+	Expr *z = pool_alloc(sizeof *z);
+	z->kind = E_INT;
+	z->loc = si->loc;
+	zero->index = z;
+	ViewOp *op = pool_alloc(sizeof *op);
+	*op = *op0;
+	op->indices = (List){0};
+	list_push(&op->indices, zero);
+	for (int i = 1; i < op0->indices.n; i++)
+		list_push(&op->indices, LIST_AT(op0->indices, SliceIndex, i));
+	ViewExpr *at0 = pool_alloc(sizeof *at0);
+	*at0 = *ve;
+	at0->ops = (List){0};
+	list_push(&at0->ops, op);
+	for (int i = 1; i < ve->ops.n; i++)
+		list_push(&at0->ops, LIST_AT(ve->ops, ViewOp, i));
+	*dve = at0;
+	return stage;
+}
+
+/* copy(shared_view, global_slice) mbarrier b; (LANGUAGE 11.4): tma.c's checked pieces, each one
+   cp.async.bulk.tensor issued by one elected lane, after the expect_tx of their bytes on b, which is lowered
+   as the written mbarrier.expect_tx is (its checks, its count of the barrier's bytes). */
+static void
+lower_tma_load(Walk *walk, Stmt *s)
+{
+	ViewExpr *dve = LIST_AT(s->operands, ViewExpr, 0), *gve = LIST_AT(s->operands, ViewExpr, 1);
+	IExpr *stage = tma_stage(&dve);
+	if (!dve)
+		return;
+	View *sv = viewexpr_eval(dve, false);
+	View *gv = sv ? viewexpr_eval(gve, true) : NULL;
+	if (!gv)
+		return;
+	if (sv->base->kind != TK_SHARED || gv->base->kind != TK_GLOBAL) {
+		error(s->loc, "a TMA load copies a global slice into a shared view: copy(shared_view, global_slice) "
+		              "mbarrier b; here '%s' is %s and '%s' is %s", dve->base,
+		      sv->base->kind == TK_SHARED ? "shared" : "not shared", gve->base,
+		      gv->base->kind == TK_GLOBAL ? "global" : "not global");
+		return;
+	}
+	if (!gv->base->tma) {
+		error(gve->base_loc, "copy(...) mbarrier is a TMA load, but '%s' is not marked tma; declare it "
+		                     "%s: %s[...] tma", gve->base, gve->base, etype_name(gv->base->type));
+		note(gv->base->loc, "'%s' is declared here", gve->base);
+		return;
+	}
+	if (s->multicast) {
+		error(s->multicast->loc, "multicast TMA loads are not supported yet; load into each CTA with its own copy");
+		return;
+	}
+	TmaPlan plan;
+	if (!tma_plan(walk->k, sv, gv, gve, NULL, s->loc, &plan))
+		return;
+	if (!single_thread_one_warp(walk, s, "a TMA load", "it would be issued"))
+		return;
+	int errors = error_count;
+	Expr bytes = {.kind = E_INT, .loc = s->loc, .ival = (uint32_t)plan.bytes};
+	Stmt expect = {.kind = S_MBAR, .loc = s->loc, .mbar_op = MB_EXPECT_TX, .target = s->tma_bar, .value = &bytes};
+	lower_mbar(walk, &expect);
+	if (error_count != errors)
+		return;
+	Tensor *bt;
+	int elem;
+	IExpr *bar = mbar_barrier(s->tma_bar, "a TMA load", &bt, &elem);
+	if (!bar)
+		return;
+	place_waits(walk);
+	explain_note(s->loc, "%s; barrier '%s' expects the %d bytes (expect_tx by the issuing lane)", plan.why,
+	             bt->name, plan.bytes);
+	if (stage) {
+		const SmemTile *tile = sv->base->tile;
+		uint32_t bytes = (uint32_t)tile->rows * (uint32_t)tile->cols * (uint32_t)tile->elem_bytes;
+		stage = ie_binary(OP_MUL, ie_convert(stage, T_U32), ie_int(bytes, T_U32));
+	}
+	for (int i = 0; i < plan.n; i++) {
+		plan.pieces[i].mbar = bar;
+		plan.pieces[i].stage = stage;
+		LStmt *l = emit(walk, L_TMA, s->loc);
+		l->tma = &plan.pieces[i];
+		l->tensor = sv->base;
+		l->mbar_elect = mbar_threads(walk) > 0;
+		l->comment = source_line_of(s->loc, true);
 	}
 }
 
@@ -2074,6 +2355,18 @@ lower_block(Walk *walk, Stmt *s)
 	lower_nested(walk, &l->body, &s->body);
 }
 
+/* copy(global, shared) with a tma global tensor: a TMA store (the names as declared). */
+static bool
+copy_is_tma_store(const Stmt *s)
+{
+	if (s->operands.n != 2 || s->reduce_into || s->has_scope)
+		return false;
+	Sym *d = sym_lookup(LIST_AT(s->operands, ViewExpr, 0)->base);
+	Sym *src = sym_lookup(LIST_AT(s->operands, ViewExpr, 1)->base);
+	const Tensor *st = src && src->kind == SYM_TENSOR ? src->tensor : src && src->kind == SYM_VIEW ? src->view->base : NULL;
+	return d && d->kind == SYM_TENSOR && d->tensor->kind == TK_GLOBAL && d->tensor->tma && st && st->kind == TK_SHARED;
+}
+
 /* copy(tmem, shared): a copy that tcgen05.cp makes (the names as declared; a wrong one is copy's error). */
 static bool
 copy_is_cp(const Stmt *s)
@@ -2105,6 +2398,7 @@ lower_stmt(Walk *walk, Stmt *s)
 		lower_view(s);
 		return;
 	case S_ASSIGN:
+		tma_wait_before_write(walk, s);
 		lower_assign(walk, s);
 		return;
 	case S_IF:
@@ -2129,6 +2423,15 @@ lower_stmt(Walk *walk, Stmt *s)
 		lower_apply(walk, s);
 		return;
 	case S_COPY:
+		tma_wait_before_write(walk, s);
+		if (s->tma_bar) {
+			lower_tma_load(walk, s);
+			return;
+		}
+		if (copy_is_tma_store(s)) {
+			lower_tma_store(walk, s);
+			return;
+		}
 		if (copy_is_cp(s)) {
 			View *tv = viewexpr_eval(LIST_AT(s->operands, ViewExpr, 0), false);
 			View *sv = tv ? viewexpr_eval(LIST_AT(s->operands, ViewExpr, 1), false) : NULL;
@@ -2442,6 +2745,13 @@ lower_kernel(Walk *walk, Kernel *kd)
 					sym_poison(p->name, p->loc);
 					continue;
 				}
+				if (p->tma && t->rank > TMA_MAX_RANK) {
+					error(p->loc, "'%s' has %d dimensions; a tma tensor has 1 to %d (a tensor map's rank)", p->name,
+					      t->rank, TMA_MAX_RANK);
+					sym_poison(p->name, p->loc);
+					continue;
+				}
+				t->tma = p->tma;
 				if (!param_tensor(walk, p, t, i))
 					continue;
 				slots[i] = t;
@@ -2465,6 +2775,7 @@ lower_kernel(Walk *walk, Kernel *kd)
 	tmemplan_kernel(kd, k->threads);
 	fence_mark(kd);
 	lower_stmts(walk, &kd->body); /* parameters share the scope of the body, as in C */
+	tma_wait_read(walk, kd->loc, true);
 	scope_pop();
 	protocol_complete_copies(walk->proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, kd->loc);
 	place_waits(walk);

@@ -233,6 +233,9 @@ struct Stmt {
 	const char *reduce_op;
 	Loc reduce_loc;
 	ViewExpr *reduce_into;
+	/* copy(shared, global) mbarrier b [multicast MASK]: a TMA load (LANGUAGE 11.4); NULL: none */
+	Expr *tma_bar;
+	Expr *multicast;
 };
 
 /* What a parameter is: of a kernel, PK_VALUE only (a scalar, or a global tensor when it has a shape). */
@@ -247,6 +250,7 @@ typedef struct Param {
 	List strides; /* Expr*: empty without `stride (...)` */
 	ParamKind kind;     /* device functions: shared, tmem and local parameters */
 	LayoutExpr *layout; /* PK_TMEM, PK_LOCAL */
+	bool tma;           /* a global tensor marked `tma`: also passed as tensor maps (LANGUAGE 11.4) */
 } Param;
 
 struct KernelIR;
@@ -512,6 +516,7 @@ typedef struct Tensor {
 	Loc mbar_use_loc;     /* the first other use of an element */
 	/* TK_SHARED declared with layout smem_tile(major, swizzle): its place (smem.c); NULL: row-major */
 	struct SmemTile *tile;
+	bool tma; /* TK_GLOBAL: the parameter is marked tma (LANGUAGE 11.4) */
 } Tensor;
 
 /* The part of a global tensor that a copy's slice selects when its bounds or the tensor's shape are
@@ -790,6 +795,52 @@ int smem_bank_unit(int64_t addr, int bytes);
    lane) have an order per lane in which none conflicts. */
 bool smem_conflict_free_order(const int *unit_load, int units, int most);
 
+#define TMA_MAX_RANK 5
+/* One tensor map a kernel receives (a `const __grid_constant__ CUtensorMap` after its parameters): per
+   distinct (tensor, box, swizzle). Dimensions innermost first, as cuTensorMapEncodeTiled takes them. */
+typedef struct TmaMap {
+	Tensor *tensor;
+	int rank;
+	int box[TMA_MAX_RANK];
+	SmemSwizzle swizzle;
+	const char *cname; /* the kernel parameter: TENSOR_tmaN */
+	int index;         /* its place among the kernel's maps */
+} TmaMap;
+
+/* One cp.async.bulk.tensor (an L_TMA): the box of map at coord (innermost first, i32) between global and
+   shared byte dst of smem's array (the unswizzled address of box element 0); a load completes on the
+   barrier at mbar, crediting `bytes`. */
+typedef struct TmaCopy {
+	bool store;
+	bool wait_read; /* not a copy: cp.async.bulk.wait_group.read 0 after TMA stores, by every thread */
+	const TmaMap *map;
+	Tensor *smem;
+	uint32_t dst;
+	IExpr *stage; /* a run-time tile of a stack: the byte offset added to dst (u32); NULL: none */
+	IExpr *coord[TMA_MAX_RANK];
+	IExpr *gdim[TMA_MAX_RANK];    /* the tensor's dimensions, innermost first (i64), for the emulator */
+	IExpr *gstride[TMA_MAX_RANK]; /* its strides in elements, innermost first (i64) */
+	int bytes;
+	IExpr *mbar;
+} TmaCopy;
+
+/* The plan of one TMA copy statement: its pieces (a box per piece, all of one map). */
+typedef struct TmaPlan {
+	int n;
+	TmaCopy *pieces;
+	int bytes;        /* of all pieces: what the barrier is credited */
+	const char *why;  /* --explain: box, swizzle, bytes */
+} TmaPlan;
+
+/* A TMA copy between shared view sv and global view gv (the operand gve as written), checked (LANGUAGE
+   11.4, TCGEN05.md 14.1): box rules, the 16-byte start (a store's also >= 0, store_nonneg saying which
+   loop counters are; NULL for a load), and TMA's placement of every element against the
+   shared tensor's layout; the pieces with their map in k->tma_maps. False after an error at loc. */
+bool tma_plan(struct KernelIR *k, const View *sv, const View *gv, const struct ViewExpr *gve,
+              bool (*store_nonneg)(const Var *), Loc loc, TmaPlan *out);
+/* "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" and the store's. */
+const char *tma_opcode(const TmaCopy *c);
+
 /* ---------------------------------------------------------------- view.c */
 
 View *view_of_tensor(Tensor *t);
@@ -890,7 +941,8 @@ typedef enum LKind {
 	L_TC,        /* one tcgen05 instruction */
 	L_COPY,      /* register word regs[0] = register word regs[1] */
 	L_NAMED_BAR, /* bar.sync / bar.arrive bar_id, bar_threads */
-	L_MBAR       /* an mbarrier statement (mbar_op): tensor[index] the barrier at address mbar, value the operand */
+	L_MBAR,      /* an mbarrier statement (mbar_op): tensor[index] the barrier at address mbar, value the operand */
+	L_TMA        /* a TMA copy (tma): cp.async.bulk.tensor, issued by one elected lane where mbar_elect */
 } LKind;
 
 typedef enum TcKind {
@@ -945,6 +997,7 @@ struct LStmt {
 	int vec; /* L_STORE, L_REG_STORE: this and the next vec - 1 statements are one vector access (vectorize.c) */
 	bool live; /* L_REG_STORE: some warp reads what it writes (vectorize.c drops the others) */
 	struct CallInfo *call; /* L_BLOCK: the body of a device function inlined at a call */
+	const struct TmaCopy *tma; /* L_TMA */
 };
 
 /* One parameter of a device function, as its lowering declared it. */
@@ -1000,6 +1053,7 @@ typedef struct KernelIR {
 	bool cta_axes; /* a warp or warpgroup function whose layouts name tx, warpid or wgid: lowered for its block */
 	List dparams;
 	const char *contract; /* the comment above the function: scope, block, the register slots */
+	List tma_maps; /* TmaMap*: the tensor maps the kernel receives after its parameters (tma.c) */
 } KernelIR;
 
 typedef struct Program {
@@ -1722,6 +1776,7 @@ typedef struct CuDialect {
 	bool placed_fences;      /* write the fences tilec places around cta_sync (L_FENCE) */
 	const char *named_bar;   /* the function prefix of bar_sync / bar_arrive (_sync, _arrive); NULL: inline PTX */
 	bool vector;             /* one vector access for the runs vectorize.c marks (LStmt.vec) */
+	bool tma_maps;           /* a kernel's TMA tensor maps as __grid_constant__ CUtensorMap parameters after the others */
 	bool clusters;           /* __cluster_dims__ and tilec_cluster_<kernel> for a kernel that declares a cluster */
 	bool devices;            /* device functions as C functions, and calls of them as C calls */
 	bool f2i;                /* float to integer through tl_emu_f2s32 / tl_emu_f2u32, which saturate as cvt.rzi */
@@ -1729,6 +1784,7 @@ typedef struct CuDialect {
 	const char *fneg;        /* the function an f32 negation calls (the GPU's gives NaN as 0x7fffffff); NULL: C's - */
 	void (*tc)(CuWriter *w, const LStmt *s); /* one tcgen05 instruction */
 	void (*mbar)(CuWriter *w, const LStmt *s); /* an L_MBAR statement; NULL: inline PTX */
+	void (*tma)(CuWriter *w, const LStmt *s);  /* an L_TMA statement; NULL: inline PTX with the kernel's tensor maps */
 	/* the text of a read of register word for element slot (-1: the whole word), verb "read", "stored" or
 	   "copied" (a move into another register); NULL: plain NAME[WORD] */
 	const char *(*reg)(CuWriter *w, const Tensor *t, int word, int slot, const char *verb);
@@ -1963,6 +2019,12 @@ int grid_program(KernelIR *k, uint32_t *out, int max);
 int grid_depth(const IExpr *e);
 /* Whether k's grid is computed at launch. */
 bool grid_at_launch(const KernelIR *k);
+/* The tensor maps of a kernel for libtilert (tilec_tma_<kernel>, runtime.md): the map count, then per map
+   the tensor's parameter index, rank, CUtensorMapDataType, swizzle, element bytes, five box dimensions,
+   nine grid programs (TILERT_GP_*: five dimensions, four strides in elements, innermost first; an empty
+   one beyond the rank) and the tensor's name (its length, then its bytes four to a word); the words
+   needed (written up to max). */
+int tma_program(KernelIR *k, uint32_t *out, int max);
 
 /* ---------------------------------------------------------------- include.c */
 

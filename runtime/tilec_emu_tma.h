@@ -1,0 +1,106 @@
+// runtime/tilec_emu_tma.h: the TMA copies of --target=emu (LANGUAGE 11.4). tilec writes this text after
+// tilec_emu_mbarriers.h into the programs with a TMA copy only (src/emit_emu.c embeds it). One model for the
+// CPU and the GPU: the issuing thread moves the box itself, element by element, with the byte placement of
+// TCGEN05.md 14.1 (box element (i0, i1, ...) at dst + i0 * e + P * (i1 + B1 * (i2 + ...)), the swizzle
+// applied to the address, zeros for the elements outside the tensor), then completes the bytes of the box
+// on the barrier: on the CPU in the mbarrier model (tilec_emu_mbarriers.h), on the GPU with
+// mbarrier.complete_tx after a fence, so a thread that waits on the barrier reads the bytes.
+
+#ifndef __CUDACC__
+// The bytes of a TMA load that have landed: the phase completes once its arrivals have come too.
+static void
+tl_cpu_mbar_complete_tx(const void *addr, const char *name, int index, int bytes, const char *where)
+{
+	pthread_mutex_lock(&tl_cpu_block->mu);
+	TlCpuMbar *m = tl_cpu_mbar(addr, name, index, where, false);
+	m->tx -= bytes;
+	tl_cpu_mbar_changed(m);
+	pthread_mutex_unlock(&tl_cpu_block->mu);
+}
+#endif
+
+// The byte offset in the shared tile of box element `at` (innermost first) of a box of `rank` dimensions
+// box[], element size e, inner pitch P, swizzle XOR mask of address bits 7.. into bits 4..
+TL_EMU_INLINE unsigned
+tl_emu_tma_place(unsigned dst, int e, int pitch, int xor_mask, int rank, const int *box, const int *at)
+{
+	unsigned line = 0;
+	for (int d = rank - 1; d >= 1; d--)
+		line = line * (unsigned)box[d] + (unsigned)at[d];
+	unsigned u = dst + (unsigned)(at[0] * e) + (unsigned)pitch * line;
+	return u ^ (((u >> 7) & (unsigned)xor_mask) << 4);
+}
+
+// The box at coordinates c (innermost first) of the global tensor g (dims and strides in elements,
+// innermost first) moved between g and the shared tile smem: a load writes zeros for the elements outside
+// the tensor, a store (whose coordinates tilec proves >= 0) skips those past its end. The CPU refuses a
+// stride that is not a multiple of 16 bytes, as the driver's encoding of the tensor map would.
+TL_EMU_INLINE void
+tl_emu_tma_move(bool store, unsigned char *smem, unsigned dst, int e, int pitch, int xor_mask, int rank,
+                const int *box, unsigned char *g, const long long *dim, const long long *stride, const int *c,
+                const char *tensor, const char *where)
+{
+	(void)tensor, (void)where;
+#ifndef __CUDACC__
+	for (int d = 1; d < rank; d++)
+		if (stride[d] * e % 16)
+			tl_cpu_fail("tilec emu: %s: the tensor map of %s: dimension %d's stride is %lld bytes, not a multiple "
+			            "of 16 (cuTensorMapEncodeTiled refuses it)\n", where, tensor, d, stride[d] * e);
+	if ((unsigned long long)(size_t)g % 16)
+		tl_cpu_fail("tilec emu: %s: the tensor map of %s: its address is not a multiple of 16 bytes\n", where,
+		            tensor);
+#endif
+	long long total = 1;
+	for (int d = 0; d < rank; d++)
+		total *= box[d];
+	for (long long i = 0; i < total; i++) {
+		int at[5];
+		long long rest = i, off = 0;
+		bool inside = true;
+		for (int d = 0; d < rank; d++) {
+			at[d] = (int)(rest % box[d]);
+			rest /= box[d];
+			long long x = (long long)c[d] + at[d];
+			inside = inside && x >= 0 && x < dim[d];
+			off += x * stride[d];
+		}
+		unsigned a = tl_emu_tma_place(dst, e, pitch, xor_mask, rank, box, at);
+		for (int k = 0; k < e && (inside || !store); k++) {
+			if (store)
+				g[off * e + k] = smem[a + k];
+			else
+				smem[a + k] = inside ? g[off * e + k] : 0;
+		}
+	}
+}
+
+// A TMA load into smem, crediting the box's bytes to barrier b.
+TL_EMU_INLINE void
+tl_emu_tma_load(unsigned char *smem, unsigned dst, int e, int pitch, int xor_mask, int rank, const int *box,
+                const unsigned char *g, const long long *dim, const long long *stride, const int *c,
+                unsigned long long *b, const char *name, int index, const char *tensor, const char *where)
+{
+	tl_emu_tma_move(false, smem, dst, e, pitch, xor_mask, rank, box, (unsigned char *)g, dim, stride, c, tensor,
+	                where);
+	long long bytes = e;
+	for (int d = 0; d < rank; d++)
+		bytes *= box[d];
+#ifdef __CUDACC__
+	(void)name, (void)index, (void)where;
+	__threadfence_block();
+	asm volatile("mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%0], %1;" ::"r"(tl_emu_saddr(b)),
+	             "r"((unsigned)bytes)
+	             : "memory");
+#else
+	tl_cpu_mbar_complete_tx(b, name, index, (int)bytes, where);
+#endif
+}
+
+// A TMA store from smem: complete at once, so the wait_group.read tilec places after it has nothing to wait for.
+TL_EMU_INLINE void
+tl_emu_tma_store(unsigned char *smem, unsigned dst, int e, int pitch, int xor_mask, int rank, const int *box,
+                 unsigned char *g, const long long *dim, const long long *stride, const int *c, const char *tensor,
+                 const char *where)
+{
+	tl_emu_tma_move(true, smem, dst, e, pitch, xor_mask, rank, box, g, dim, stride, c, tensor, where);
+}
