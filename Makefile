@@ -80,6 +80,14 @@ build/tilec_emu_cp.inc: runtime/tilec_emu_cp.h
 	@mkdir -p build
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' runtime/tilec_emu_cp.h >$@
 
+build/tilec_mma.inc: runtime/tilec_mma.h
+	@mkdir -p build
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' runtime/tilec_mma.h >$@
+
+build/tilec_emu_mma.inc: runtime/tilec_emu_mma.h
+	@mkdir -p build
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' runtime/tilec_emu_mma.h >$@
+
 # The conversions of the 8-bit and narrower floats: written once, in runtime/tilec_minifloat.h; minifloat.c
 # compiles it for tilec and embeds it as a string for the outputs that use them.
 build/tilec_minifloat.inc: runtime/tilec_minifloat.h
@@ -100,7 +108,8 @@ $(B)/obj/%.o: build/%.c
 $(B)/obj/lexer.o: build/lexer.c
 $(B)/obj/parser.o: build/parser.c
 $(OBJS): src/tilec.h build/parser.h
-$(B)/obj/emit_emu.o: build/tilec_emu.inc build/tilec_emu_mbarriers.inc build/tilec_cp.inc build/tilec_emu_cp.inc
+$(B)/obj/emit_emu.o: build/tilec_emu.inc build/tilec_emu_mbarriers.inc build/tilec_cp.inc build/tilec_emu_cp.inc \
+	build/tilec_mma.inc build/tilec_emu_mma.inc
 $(B)/obj/minifloat.o: build/tilec_minifloat.inc runtime/tilec_minifloat.h
 $(B)/obj/isa.o: runtime/tilec_cp.h
 
