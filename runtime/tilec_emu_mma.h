@@ -1,7 +1,8 @@
 // runtime/tilec_emu_mma.h: tcgen05.mma of --target=emu, written after tilec_emu_cp.h into the programs that issue
 // an mma (src/emit_emu.c embeds it), so that no other output changes. The instruction is executed from its
 // encoding: the two shared-memory descriptors walked by tilec_mma.h's tl_mma_addr (written before this file), the instruction descriptor's formats, transposes, M and N
-// (TCGEN05.md 9 and 15). Arithmetic: D[i, j] = (accumulate ? D[i, j] : 0), then for k ascending one __fmaf_rn (a fused multiply-add, one rounding) of
+// (TCGEN05.md 9 and 15). Arithmetic: D[i, j] = (accumulate ? D[i, j] : -0, the identity of IEEE addition, so
+// that a product of -0 keeps its sign), then for k ascending one __fmaf_rn (a fused multiply-add, one rounding) of
 // A[i, k] * B[j, k] each (LANGUAGE 11.6; hardware's order and rounding are not documented, docs/emulator.md).
 // On the GPU the result is in the cells at once (the static check has placed the commit and wait). On the CPU it
 // is asynchronous as on hardware, like a cp: at the issue D's cells become unwritten, at the issuing thread's
@@ -75,7 +76,7 @@ tl_emu_mma(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb
 	for (unsigned i = 0; i < m; i++)
 		for (unsigned j = 0; j < n; j++) {
 			unsigned cell = (lane0 + tl_mma_lane(m, i)) * TL_EMU_COLS + col0 + j;
-			float d = accumulate ? __uint_as_float(c->tmem[cell]) : 0.0f;
+			float d = accumulate ? __uint_as_float(c->tmem[cell]) : -0.0f;
 			for (unsigned k = 0; k < kk; k++)
 				d = __fmaf_rn(tl_mma_value(pa + tl_mma_addr(adesc, amn, e, i, k), kind, afmt),
 				         tl_mma_value(pb + tl_mma_addr(bdesc, bmn, e, j, k), kind, bfmt), d);
@@ -113,7 +114,7 @@ tl_emu_mma(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb
 	pthread_mutex_unlock(&tl_cpu_block->mu);
 	for (unsigned i = 0; i < m; i++)
 		for (unsigned j = 0; j < n; j++) {
-			float d = accumulate ? __uint_as_float(base[i * n + j]) : 0.0f;
+			float d = accumulate ? __uint_as_float(base[i * n + j]) : -0.0f;
 			for (unsigned k = 0; k < kk; k++)
 				d = __fmaf_rn(tl_mma_value(pa + tl_mma_addr(adesc, amn, e, i, k), kind, afmt),
 				         tl_mma_value(pb + tl_mma_addr(bdesc, bmn, e, j, k), kind, bfmt), d);

@@ -58,6 +58,7 @@ typedef struct SharedWrite {
 static void
 note_shared_write(Walk *walk, const Tensor *t, Loc loc)
 {
+	protocol_shared_store(walk->proto, t, loc);
 	SharedWrite *w = pool_alloc(sizeof *w);
 	*w = (SharedWrite){t, protocol_warps(walk->proto), loc};
 	list_push(&walk->shared_writes, w);
@@ -1741,6 +1742,22 @@ lower_mma(Walk *walk, Stmt *s)
 	              .cols = in.n};
 	place_waits(walk);
 	int threads = mbar_threads(walk);
+	explain_note(s->loc, "%s: M %d, N %d, K %d as %d instruction%s of K %d (the first with accumulate = p, the others "
+	                     "accumulating), issued by one thread elect.sync picks; instruction descriptor %s",
+	             mma_spelling(1, in.kind), in.m, in.n, in.k * nsteps, nsteps, nsteps == 1 ? "" : "s", in.k,
+	             mma_idesc_text(in.idesc));
+	for (int k = 0; k < nsteps; k++)
+		for (int o = 0; o < 2; o++) {
+			SmemDesc d = o ? steps[k].b : steps[k].a;
+			uint64_t bits;
+			if (!smem_desc_encode(&d, &bits))
+				fatal("mma: the descriptor mma_check derived does not encode");
+			explain_note(s->loc, "K step %d, %s '%s': shared descriptor 0x%016llx plus the address of '%s' >> 4: start "
+			                     "'%s' + %u, LBO %u, SBO %u, layout %s (code %d), base offset 0",
+			             k, o ? "B" : "A", v[1 + o]->name, (unsigned long long)bits, v[1 + o]->base->name,
+			             v[1 + o]->base->name, d.start, d.lbo, d.sbo, smem_swizzle_info(d.swizzle)->name,
+			             smem_swizzle_info(d.swizzle)->code);
+		}
 	for (int k = 0; k < nsteps; k++) {
 		LStmt *l = emit(walk, L_TC, s->loc);
 		l->instr = isa_instr(TC_MMA);
@@ -1772,6 +1789,7 @@ lower_mma(Walk *walk, Stmt *s)
 		tc_add_operand(l, IO_INSTR_DESC32)->imm = in.idesc;
 		tc_add_operand(l, IO_PRED)->addr = k == 0 ? p : ie_int(1, T_U32);
 		protocol_async_issue(walk->proto, l->instr, &r, s->loc);
+		protocol_async_reads(walk->proto, v[1]->base, v[2]->base);
 	}
 }
 

@@ -83,7 +83,7 @@ d_check(const View *d, int m, int n, Loc loc, int *lane0, int *col0)
 	int abs_lane = t->lane_offset + *lane0;
 	bool lane_ok = m == 128 ? abs_lane == 0 : abs_lane == 0 || abs_lane == 16;
 	if (!lane_ok) {
-		error(loc, "mma: D '%s' starts at TMEM lane %d; with M = %d it starts at lane %s (TCGEN05.md 6, layout \"%s\")",
+		error(loc, "mma: D '%s' starts at TMEM lane %d; with M = %d it starts at lane %s (datapath layout \"%s\")",
 		      d->name, abs_lane, m, m == 128 ? "0" : "0 or 16", m == 128 ? "D" : "F");
 		return false;
 	}
@@ -92,7 +92,7 @@ d_check(const View *d, int m, int n, Loc loc, int *lane0, int *col0)
 			const int32_t *p = LAYOUT_PLACE(l, d->map[i * n + j], 0);
 			int lane = *lane0 + (m == 128 ? i : 32 * (i / 16) + i % 16), col = *col0 + j;
 			if (p[AX_TLANE] != lane || p[AX_TCOL] != col) {
-				error(loc, "mma: the M = %d mma leaves D%s in TMEM lane %d, column %d (layout \"%s\" of TCGEN05.md 6), "
+				error(loc, "mma: the M = %d mma leaves D%s in TMEM lane %d, column %d (datapath layout \"%s\"), "
 				           "but '%s' has it in lane %d, column %d",
 				      m, coord2(i, j), t->lane_offset + lane, col, m == 128 ? "D" : "F", d->name,
 				      t->lane_offset + p[AX_TLANE], p[AX_TCOL]);
@@ -200,8 +200,8 @@ mma_check(const View *d, const View *a, const View *b, Loc loc, MmaInstr *in, Mm
 		return false;
 	}
 	if (dt != T_F32) {
-		error(loc, "mma: D '%s' holds %s; tilec issues mma with an f32 accumulator (D format F32; the TMEM placement of "
-		           "an f16 accumulator is not in TCGEN05.md)", d->name, etype_name(dt));
+		error(loc, "mma: D '%s' holds %s; tilec issues mma with an f32 accumulator (the TMEM placement of "
+		           "an f16 accumulator is not documented)", d->name, etype_name(dt));
 		return false;
 	}
 	int m = a->dims[0], kfull = a->dims[1], n = b->dims[0];

@@ -1577,6 +1577,12 @@ void protocol_named_bar(Protocol *p, Loc loc, int id, int threads, bool arrive, 
 int protocol_cta_group(const Protocol *p);
 void protocol_async_issue(Protocol *p, const IsaInstr *in, const TmemRect *rect, Loc loc);
 void protocol_commit(Protocol *p, const Tensor *bar, const IExpr *index, Loc loc);
+/* The shared tensors the asynchronous instruction registered last reads (an mma's A and B), which threads may
+   store to again only once its commit's barrier has been waited (LANGUAGE 11.6). */
+void protocol_async_reads(Protocol *p, const Tensor *a, const Tensor *b);
+/* A threads' store to shared tensor t at loc: an error naming both lines where an mma reading t is not yet
+   known complete (reported once per mma). */
+bool protocol_shared_store(Protocol *p, const Tensor *t, Loc loc);
 /* protocol_mbar_wait: true when the wait completes TMEM writes (cp), after which tcgen05.fence::after_thread_sync goes. */
 bool protocol_mbar_wait(Protocol *p, const Tensor *bar, const IExpr *index);
 /* Whether a cp may write the cells of r: no earlier cp over them is pending for r's warp (else an error at loc). */
