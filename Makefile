@@ -80,13 +80,9 @@ build/tilec_emu_cp.inc: runtime/tilec_emu_cp.h
 	@mkdir -p build
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' runtime/tilec_emu_cp.h >$@
 
-build/tilec_mma.inc: runtime/tilec_mma.h
+build/tilec_mma.inc build/tilec_emu_mma.inc: build/%.inc: runtime/%.h
 	@mkdir -p build
-	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' runtime/tilec_mma.h >$@
-
-build/tilec_emu_mma.inc: runtime/tilec_emu_mma.h
-	@mkdir -p build
-	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' runtime/tilec_emu_mma.h >$@
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@
 
 # The conversions of the 8-bit and narrower floats: written once, in runtime/tilec_minifloat.h; minifloat.c
 # compiles it for tilec and embeds it as a string for the outputs that use them.

@@ -1613,6 +1613,40 @@ lower_mbar(Walk *walk, Stmt *s)
 	}
 }
 
+/* The views a cp or mma names (s->operands), each tmem one alive; false after an error. */
+static bool
+single_thread_operands(Walk *walk, Stmt *s, View **v)
+{
+	for (int i = 0; i < s->operands.n; i++) {
+		ViewExpr *ve = LIST_AT(s->operands, ViewExpr, i);
+		v[i] = viewexpr_eval(ve, false);
+		if (!v[i])
+			return false;
+		v[i]->base->used = true;
+		if (v[i]->base->kind == TK_TMEM && !protocol_alive(walk->proto, v[i]->base, ve->base, ve->loc))
+			return false;
+	}
+	return true;
+}
+
+/* Whether threads of warps other than the issuing ones stored to src with no barrier since (LANGUAGE 11.3):
+   then the cp or mma (`reader`, spelled op) would not see their stores; an error naming the store. */
+static bool
+stores_published(Walk *walk, const Tensor *src, const char *op, const char *reader, Loc loc)
+{
+	uint64_t warps = protocol_warps(walk->proto);
+	for (int i = 0; i < walk->shared_writes.n; i++) {
+		SharedWrite *sw = LIST_AT(walk->shared_writes, SharedWrite, i);
+		if (sw->t != src || !(sw->warps & ~warps))
+			continue;
+		error(loc, "%s reads '%s', which threads of other warps store to at line %d with no cta_sync between; "
+		           "the %s sees their stores only after a barrier", op, src->name, sw->loc.first_line, reader);
+		note(sw->loc, "stored here; put cta_sync; between the stores and the %s", reader);
+		return false;
+	}
+	return true;
+}
+
 static bool cp_issue(Walk *walk, Stmt *s, const CpForm *cf, const View *tv, const View *sv, const CpPlan *cp_plan);
 
 /* apply tcgen05.cp...(tmem_view, shared_view); (LANGUAGE 11.5): checked element by element (cp.c), issued
@@ -1647,15 +1681,8 @@ lower_cp(Walk *walk, Stmt *s)
 		return;
 	}
 	View *v[2];
-	for (int i = 0; i < 2; i++) {
-		ViewExpr *ve = LIST_AT(s->operands, ViewExpr, i);
-		v[i] = viewexpr_eval(ve, false);
-		if (!v[i])
-			return;
-		v[i]->base->used = true;
-		if (v[i]->base->kind == TK_TMEM && !protocol_alive(walk->proto, v[i]->base, ve->base, ve->loc))
-			return;
-	}
+	if (!single_thread_operands(walk, s, v))
+		return;
 	CpPlan plan;
 	if (!cp_apply_check(&f, v[0], v[1], s->loc, &plan))
 		return;
@@ -1698,15 +1725,8 @@ lower_mma(Walk *walk, Stmt *s)
 		return;
 	}
 	View *v[3];
-	for (int i = 0; i < 3; i++) {
-		ViewExpr *ve = LIST_AT(s->operands, ViewExpr, i);
-		v[i] = viewexpr_eval(ve, false);
-		if (!v[i])
-			return;
-		v[i]->base->used = true;
-		if (v[i]->base->kind == TK_TMEM && !protocol_alive(walk->proto, v[i]->base, ve->base, ve->loc))
-			return;
-	}
+	if (!single_thread_operands(walk, s, v))
+		return;
 	IExpr *p = sema_expr(accumulate);
 	if (!p)
 		return;
@@ -1721,17 +1741,9 @@ lower_mma(Walk *walk, Stmt *s)
 		return;
 	if (!single_thread_one_warp(walk, s, "mma", "it would be issued"))
 		return;
-	uint64_t warps = protocol_warps(walk->proto);
 	for (int k = 1; k < 3; k++)
-		for (int i = 0; i < walk->shared_writes.n; i++) {
-			SharedWrite *sw = LIST_AT(walk->shared_writes, SharedWrite, i);
-			if (sw->t != v[k]->base || !(sw->warps & ~warps))
-				continue;
-			error(s->loc, "mma reads '%s', which threads of other warps store to at line %d with no cta_sync between; "
-			              "the mma sees their stores only after a barrier", sw->t->name, sw->loc.first_line);
-			note(sw->loc, "stored here; put cta_sync; between the stores and the mma");
+		if (!stores_published(walk, v[k]->base, "mma", "mma", s->loc))
 			return;
-		}
 	Tensor *t = v[0]->base;
 	TmemRect r = {.space = t->alloc ? (const void *)t->alloc : (const void *)tmem_unknown_space,
 	              .param = t->alloc ? NULL : t->param_root ? t->param_root : t,
@@ -1801,17 +1813,9 @@ cp_issue(Walk *walk, Stmt *s, const CpForm *cf, const View *tv, const View *sv, 
 	CpPlan plan = *cp_plan;
 	const char *op = cp_form_spelling(&f);
 	int threads = mbar_threads(walk);
-	uint64_t warps = protocol_warps(walk->proto);
 	Tensor *t = tv->base, *src = sv->base;
-	for (int i = 0; i < walk->shared_writes.n; i++) {
-		SharedWrite *sw = LIST_AT(walk->shared_writes, SharedWrite, i);
-		if (sw->t != src || !(sw->warps & ~warps))
-			continue;
-		error(s->loc, "%s reads '%s', which threads of other warps store to at line %d with no cta_sync between; "
-		              "the cp sees their stores only after a barrier", op, src->name, sw->loc.first_line);
-		note(sw->loc, "stored here; put cta_sync; between the stores and the cp");
+	if (!stores_published(walk, src, op, "cp", s->loc))
 		return false;
-	}
 	TmemRect r = {.space = t->alloc ? (const void *)t->alloc : (const void *)tmem_unknown_space,
 	              .param = t->alloc ? NULL : t->param_root ? t->param_root : t,
 	              .warp = protocol_fixed_warp(walk->proto) < 0 ? 0 : protocol_fixed_warp(walk->proto),
