@@ -636,7 +636,6 @@ needs_unroll(List *stmts, bool memory_views)
 		switch (s->kind) {
 		case S_APPLY:
 		case S_COPY:
-		case S_MMA:
 		case S_REDUCE:
 		case S_VIEW:
 		case S_LOCAL:
@@ -878,7 +877,11 @@ lower_for(Walk *walk, Stmt *s)
 	split_enter(walk, &split_list, &split_at);
 	MbarLoop loop = {s->loc, {0}, walk->mbar_loop};
 	walk->mbar_loop = &loop;
+	int async_mark, store_mark;
+	protocol_loop_marks(walk->proto, &async_mark, &store_mark);
 	lower_branch(walk, &l->body, &s->body, s->loc);
+	if (repeats)
+		protocol_loop_next_trip(walk->proto, async_mark, store_mark, s->loc);
 	mbar_loop_end(walk, &loop);
 	split_leave(walk, split_list, split_at);
 	protocol_join(walk->proto, f);

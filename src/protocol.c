@@ -109,7 +109,14 @@ struct Protocol {
 	int waits_taken;
 	List named_bars;   /* NamedBarUse*: the kernel's bar_sync and bar_arrive statements */
 	List async;        /* ProtoAsync*: tcgen05 work that completes at a commit's barrier (cp, mma) */
+	List stores;       /* ProtoStore*: threads' stores to shared tensors, for the stores of a loop's next trip */
 };
+
+/* A threads' store to a shared tensor (protocol_shared_store). */
+typedef struct ProtoStore {
+	const Tensor *t;
+	Loc loc;
+} ProtoStore;
 
 /* An asynchronous tcgen05 instruction (a row that completes at commit) of a warp's issuing thread: pending
    until that thread's commit names a barrier, then complete once a wait on that barrier has passed. Not
@@ -1636,9 +1643,42 @@ protocol_async_reads(Protocol *p, const Tensor *a, const Tensor *b)
 	last->reads[1] = b;
 }
 
+void
+protocol_loop_marks(const Protocol *p, int *async, int *stores)
+{
+	*async = p->async.n;
+	*stores = p->stores.n;
+}
+
+bool
+protocol_loop_next_trip(Protocol *p, int async_mark, int store_mark, Loc loop)
+{
+	for (int i = async_mark; i < p->async.n; i++) {
+		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
+		if (a->complete || a->store_reported)
+			continue;
+		for (int k = store_mark; k < p->stores.n; k++) {
+			ProtoStore *st = LIST_AT(p->stores, ProtoStore, k);
+			if (a->reads[0] != st->t && a->reads[1] != st->t)
+				continue;
+			a->store_reported = true;
+			error(st->loc, "a store to '%s' in the next trip of the loop at line %d, while the %s at line %d may still "
+			               "be reading it: no wait on its commit's barrier follows it in the loop", st->t->name,
+			      loop.first_line, isa_name(a->in->kind, 0), a->loc.first_line);
+			note(a->bar ? a->commit_loc : a->loc, "%s here; put %s.%s on its barrier after it, in the loop",
+			     a->bar ? "committed" : "issued", etype_name(T_MBARRIER), mbar_op_name(MB_WAIT));
+			return false;
+		}
+	}
+	return true;
+}
+
 bool
 protocol_shared_store(Protocol *p, const Tensor *t, Loc loc)
 {
+	ProtoStore *st = pool_alloc(sizeof *st);
+	*st = (ProtoStore){t, loc};
+	list_push(&p->stores, st);
 	for (int i = 0; i < p->async.n; i++) {
 		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
 		if (a->complete || a->store_reported || (a->reads[0] != t && a->reads[1] != t))

@@ -1583,6 +1583,11 @@ void protocol_async_reads(Protocol *p, const Tensor *a, const Tensor *b);
 /* A threads' store to shared tensor t at loc: an error naming both lines where an mma reading t is not yet
    known complete (reported once per mma). */
 bool protocol_shared_store(Protocol *p, const Tensor *t, Loc loc);
+/* A loop whose body is lowered once (run-time bounds): the marks before its body, and after it whether a store
+   of the body to a tile that an mma of the body reads comes, in the next trip, before the mma completed (an
+   error naming both lines otherwise). */
+void protocol_loop_marks(const Protocol *p, int *async, int *stores);
+bool protocol_loop_next_trip(Protocol *p, int async_mark, int store_mark, Loc loop);
 /* protocol_mbar_wait: true when the wait completes TMEM writes (cp), after which tcgen05.fence::after_thread_sync goes. */
 bool protocol_mbar_wait(Protocol *p, const Tensor *bar, const IExpr *index);
 /* Whether a cp may write the cells of r: no earlier cp over them is pending for r's warp (else an error at loc). */
