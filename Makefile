@@ -80,10 +80,10 @@ build/tilec_emu_cp.inc: runtime/tilec_emu_cp.h
 	@mkdir -p build
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' runtime/tilec_emu_cp.h >$@
 
-# The TMA copies of --target=emu, written into the programs that issue one: emit_emu.c embeds them.
-build/tilec_emu_tma.inc: runtime/tilec_emu_tma.h
+# The TMA copies and the mma of --target=emu, written into the programs that issue one: emit_emu.c embeds them.
+build/tilec_emu_tma.inc build/tilec_mma.inc build/tilec_emu_mma.inc: build/%.inc: runtime/%.h
 	@mkdir -p build
-	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' runtime/tilec_emu_tma.h >$@
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@
 
 # The conversions of the 8-bit and narrower floats: written once, in runtime/tilec_minifloat.h; minifloat.c
 # compiles it for tilec and embeds it as a string for the outputs that use them.
@@ -106,7 +106,7 @@ $(B)/obj/lexer.o: build/lexer.c
 $(B)/obj/parser.o: build/parser.c
 $(OBJS): src/tilec.h build/parser.h
 $(B)/obj/emit_emu.o: build/tilec_emu.inc build/tilec_emu_mbarriers.inc build/tilec_cp.inc build/tilec_emu_cp.inc \
-                    build/tilec_emu_tma.inc
+                    build/tilec_emu_tma.inc build/tilec_mma.inc build/tilec_emu_mma.inc
 $(B)/obj/minifloat.o: build/tilec_minifloat.inc runtime/tilec_minifloat.h
 $(B)/obj/isa.o: runtime/tilec_cp.h
 

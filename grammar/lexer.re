@@ -269,6 +269,7 @@ lexer_lex(YYSTYPE *lval, Loc *lloc, Lexer *lx)
 	"default" { TOK(DEFAULT); }
 	"device" { TOK(DEVICE); }
 	"copy" { TOK(COPY); }
+	"mma" { TOK(MMA); }
 	"reduce" { TOK(REDUCE); }
 	"stride" { TOK(STRIDE); }
 	"cluster" { TOK(CLUSTER); }
@@ -448,7 +449,7 @@ token_kind(int tok)
 		return "BUILTIN";
 	case INCLUDE: case CONST: case LAYOUT: case KERNEL: case LAUNCH: case LET: case VAR:
 	case SHARED: case LOCAL: case TMEM: case VIEW: case AT: case APPLY: case SCOPE: case IF:
-	case ELSE: case FOR: case IN: case CTA_SYNC: case WARP_SYNC: case BAR_SYNC: case BAR_ARRIVE: case COMMIT: case CLUSTER_SYNC: case DEFAULT: case DEVICE: case COPY: case REDUCE:
+	case ELSE: case FOR: case IN: case CTA_SYNC: case WARP_SYNC: case BAR_SYNC: case BAR_ARRIVE: case COMMIT: case CLUSTER_SYNC: case DEFAULT: case DEVICE: case COPY: case MMA: case REDUCE:
 	case STRIDE: case CLUSTER: case TMA: case MULTICAST:
 		return "KEYWORD";
 	default:

@@ -449,6 +449,7 @@ list_prepend(void *x, List rest)
 %token DEFAULT "keyword 'default'"
 %token DEVICE "keyword 'device'"
 %token COPY "keyword 'copy'"
+%token MMA "keyword 'mma'"
 %token REDUCE "keyword 'reduce'"
 %token STRIDE "keyword 'stride'"
 %token CLUSTER "keyword 'cluster'"
@@ -759,6 +760,14 @@ stmt
 			$$->scope = SCOPE_WARP;
 			$$->scope_loc = @2;
 			$$->no_scope = true;
+		}
+	| MMA '(' viewexpr ',' viewexpr ',' viewexpr named_args ')' ';'
+		{
+			$$ = mk_stmt(S_MMA, @$);
+			$$->operands = list_of($3);
+			list_push(&$$->operands, $5);
+			list_push(&$$->operands, $7);
+			$$->named = $8;
 		}
 	| COPY '(' viewexpr ',' viewexpr ')' ';'
 		{ $$ = mk_stmt(S_COPY, @$); $$->operands = list_of($3); list_push(&$$->operands, $5); }

@@ -329,6 +329,7 @@ static const char *const stmt_names[] = {
 	[S_COPY] = "copy", [S_CALL] = "call", [S_NAMED_BAR] = "named_bar",
 	[S_MBAR] = "mbarrier",
 	[S_REDUCE] = "reduce",
+	[S_MMA] = "mma",
 };
 
 /* " (operands V1 V2 ...)" of a statement whose operands are views (copy, reduce) */
@@ -431,6 +432,11 @@ dump_stmt(FILE *out, Stmt *s, int indent)
 		fputc(' ', out);
 		dump_expr(out, s->scope_arg);
 		fputs(") ", out);
+		dump_named(out, "named", &s->named);
+		break;
+	case S_MMA:
+		dump_view_operands(out, s);
+		fputc(' ', out);
 		dump_named(out, "named", &s->named);
 		break;
 	case S_COPY:

@@ -710,9 +710,42 @@ cp_asm(const LStmt *s)
 	buf_puts(E.out, s->mbar_elect ? " }\n" : "\n");
 }
 
+/* A tcgen05.mma: before the first K step the threads' writes of the operands made visible to the async proxy;
+   one elected thread issues it with its two 64-bit descriptors (constant fields or'ed with each shared
+   tensor's start address >> 4), the instruction descriptor and the accumulate predicate. */
+static void
+mma_asm(const LStmt *s)
+{
+	const LOperand *t = tc_operand(s, IO_TMEM_ADDR), *p = tc_operand(s, IO_PRED);
+	const LOperand *a = tc_operand(s, IO_SHARED_DESC64), *b = a + 1;
+	line_start();
+	if (s->mma->step == 0) {
+		buf_puts(E.out, "asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");\n");
+		line_start();
+	}
+	if (s->mbar_elect)
+		elect_open();
+	buf_printf(E.out, "asm volatile(\"{\\n\\t.reg .pred p;\\n\\tsetp.ne.u32 p, %%4, 0;\\n\\t%s [%%0], %%1, %%2, %%3, "
+	                  "p;\\n\\t}\" :: \"r\"(", mma_spelling(s->cta_group, s->mma->kind));
+	expr_top(t->addr);
+	for (const LOperand *d = a; d <= b; d++) {
+		buf_printf(E.out, "), \"l\"(0x%016llxull | (unsigned long long)((", (unsigned long long)d->desc);
+		expr_top(d->addr);
+		buf_puts(E.out, ") >> 4 & 0x3fffu)");
+	}
+	buf_printf(E.out, "), \"r\"(0x%08xu), \"r\"((unsigned)(", s->mma->idesc);
+	expr_top(p->addr);
+	buf_puts(E.out, ")) : \"memory\");");
+	buf_puts(E.out, s->mbar_elect ? " }\n" : "\n");
+}
+
 static void
 tc(const LStmt *s)
 {
+	if (s->instr->kind == TC_MMA) {
+		mma_asm(s);
+		return;
+	}
 	if (s->instr->kind == TC_WAIT_LD) {
 		wait_ld();
 		return;

@@ -12,10 +12,12 @@ static const char emu_source[] =
 static struct {
 	List ld_tensors; /* Tensor*: local tensors that some tcgen05.ld of the kernel writes */
 	List images;     /* Opcode*: one image table per shape and .xN */
-	bool has_cp;     /* the kernel issues a cp: its commit and wait go through tilec_emu_cp.h */
+	bool has_cp;     /* the kernel issues a cp or mma: its commit and wait go through tilec_emu_cp.h */
+	bool has_mma;    /* the kernel issues an mma: its commit and wait go through tilec_emu_mma.h */
 } M;
 
 static bool has_cp(const List *list);
+static bool has_tc(const List *list, TcKind kind);
 
 static bool
 is_ld_tensor(const Tensor *t)
@@ -374,6 +376,23 @@ emu_tc(CuWriter *w, const LStmt *s)
 		           rule->replica_step, (int)s->cp->decomp, at, cp_form_spelling(s->cp));
 		return;
 	}
+	case TC_MMA: {
+		/* executed from its encoding (tilec_emu_mma.h); windows: the shared tensors' first bytes */
+		const LOperand *t = tc_operand(s, IO_TMEM_ADDR), *d = tc_operand(s, IO_SHARED_DESC64);
+		if (s->mbar_elect)
+			buf_puts(out, "if (tl_emu_elect()) ");
+		buf_puts(out, "tl_emu_mma(&tl_emu");
+		for (int i = 0; i < 2; i++) {
+			const IExpr *sa = d[i].addr->kind == IE_SADDR ? d[i].addr : d[i].addr->a;
+			buf_printf(out, ", &%s[0], 0x%016llxull", sa->tensor->cname, (unsigned long long)(d[i].desc | d[i].imm >> 4));
+		}
+		buf_puts(out, ", ");
+		cu_expr(w, t->addr);
+		buf_printf(out, ", 0x%08xu, %d, (unsigned)((", s->mma->idesc, (int)s->mma->kind);
+		cu_expr(w, tc_operand(s, IO_PRED)->addr);
+		buf_printf(out, ") != 0), \"%s: %s\");\n", at, mma_spelling(s->cta_group, s->mma->kind));
+		return;
+	}
 	case TC_MB_INIT: case TC_MB_ARRIVE: case TC_MB_EXPECT_TX: case TC_MB_TRY_WAIT: case TC_MB_FENCE_INIT:
 	case TC_COMMIT: case TC_CLUSTER_ARRIVE: case TC_CLUSTER_WAIT: case TC_COMMIT_PAIR:
 		fatal("emu_tc: %s is written by emu_mbar", isa_name(kind, 0));
@@ -403,6 +422,7 @@ emu_device_begin(CuWriter *w, KernelIR *k)
 	M.ld_tensors = (List){0};
 	collect_ld_tensors(&k->body);
 	M.has_cp = has_cp(&k->body);
+	M.has_mma = has_tc(&k->body, TC_MMA);
 	buf_puts(w->out, "\tTlEmuCta &tl_emu = tl_emu_hdr;\n\t(void)tl_emu;\n");
 	if (M.ld_tensors.n)
 		buf_puts(w->out, "\tconst char *tl_ld_where __attribute__((unused)) = \"\";\n");
@@ -419,6 +439,7 @@ emu_kernel_begin(CuWriter *w, KernelIR *k)
 	M.ld_tensors = (List){0};
 	collect_ld_tensors(&k->body);
 	M.has_cp = has_cp(&k->body);
+	M.has_mma = has_tc(&k->body, TC_MMA);
 	if (k->grid_expr[0] || k->grid_expr[1] || k->grid_expr[2]) {
 		buf_printf(w->out, "// the tensor memory of %s's blocks: 128 lanes x 512 columns each, for the grid computed "
 		                   "at launch\n__device__ unsigned tl_emu_tmem_%s[TL_EMU_GRID_SLOTS * TL_EMU_CELLS];\n\n",
@@ -695,15 +716,30 @@ static const char emu_cp_glue[] =
 #include "tilec_emu_cp.inc"
 	;
 
+static const char emu_mma_walk[] =
+#include "tilec_mma.inc"
+	;
+static const char emu_mma_glue[] =
+#include "tilec_emu_mma.inc"
+	;
+
+/* Whether a statement of list is a tcgen05 instruction of that kind. */
 static bool
-has_cp(const List *list)
+has_tc(const List *list, TcKind kind)
 {
 	for (int i = 0; i < list->n; i++) {
 		const LStmt *s = LIST_AT(*list, LStmt, i);
-		if ((s->kind == L_TC && s->instr->kind == TC_CP) || has_cp(&s->body) || has_cp(&s->els))
+		if ((s->kind == L_TC && s->instr->kind == kind) || has_tc(&s->body, kind) || has_tc(&s->els, kind))
 			return true;
 	}
 	return false;
+}
+
+/* A program with an mma also has the cp machinery (its commit and wait call tilec_emu_cp.h's). */
+static bool
+has_cp(const List *list)
+{
+	return has_tc(list, TC_CP) || has_tc(list, TC_MMA);
 }
 
 /* An mbarrier statement as a call of tilec_emu_mbarriers.h: the barrier's element, its tensor's name and
@@ -729,7 +765,7 @@ emu_mbar(CuWriter *w, const LStmt *s)
 	if (s->mbar_elect)
 		buf_puts(out, "if (tl_emu_elect()) ");
 	bool cp = M.has_cp && (s->mbar_op == MB_COMMIT || s->mbar_op == MB_WAIT);
-	buf_printf(out, "tl_emu_%s_%s(&%s[%s], \"%s\", %s, ", cp ? "cp" : "mbar", mbar_op_name(s->mbar_op),
+	buf_printf(out, "tl_emu_%s_%s(&%s[%s], \"%s\", %s, ", cp ? M.has_mma ? "mma" : "cp" : "mbar", mbar_op_name(s->mbar_op),
 	           s->tensor->cname, index.data, s->tensor->name, index.data);
 	if (s->value) {
 		cu_expr(w, s->value);
@@ -815,10 +851,17 @@ emu_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out)
 	cu_minifloat_helpers(w, out, "TL_EMU_INLINE");
 	if (program_has(p, L_NAMED_BAR))
 		buf_puts(out, emu_named_bars);
-	bool cp = false;
-	for (int i = 0; i < p->kernels.n; i++)
+	bool cp = false, mma = false;
+	for (int i = 0; i < p->kernels.n; i++) {
 		cp |= has_cp(&LIST_AT(p->kernels, KernelIR, i)->body);
 	if (program_has(p, L_MBAR) || cp || program_has(p, L_TMA)) /* a TMA load completes on the barriers' model */
+		mma |= has_tc(&LIST_AT(p->kernels, KernelIR, i)->body, TC_MMA);
+	}
+	if (mma && !w->minifloat) {
+		/* kind::f8f6f4's operands decode through tilec_minifloat.h */
+		w->minifloat = true;
+		cu_minifloat_helpers(w, out, "TL_EMU_INLINE");
+	}
 		buf_puts(out, emu_mbarriers);
 	if (program_has(p, L_TMA))
 		buf_puts(out, emu_tma_source);
@@ -835,6 +878,11 @@ emu_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out)
 		buf_puts(out, "#define TL_CP_FN TL_EMU_INLINE\n");
 		buf_puts(out, emu_cp_walk);
 		buf_puts(out, emu_cp_glue);
+	}
+	if (mma) {
+		buf_puts(out, "#define TL_MMA_FN TL_EMU_INLINE\n");
+		buf_puts(out, emu_mma_walk);
+		buf_puts(out, emu_mma_glue);
 	}
 	image_tables(w, out);
 }

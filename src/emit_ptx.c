@@ -2318,12 +2318,43 @@ cp_ins(const LStmt *s)
 		label(l_skip);
 }
 
+/* A tcgen05.mma: the operands' writes made visible to the async proxy before its first K step, the two
+   descriptors as cp's, the instruction descriptor as an immediate, the accumulate predicate, in the lane
+   elect.sync picks. */
+static void
+mma_ins(const LStmt *s)
+{
+	const LOperand *t = tc_operand(s, IO_TMEM_ADDR), *p = tc_operand(s, IO_PRED);
+	const LOperand *a = tc_operand(s, IO_SHARED_DESC64);
+	if (s->mma->step == 0)
+		ins(PF_SYNC | PF_SIDE, "fence.proxy.async.shared::cta;");
+	P.in_tc = true;
+	Opnd taddr = reg(ev(t->addr));
+	P.in_tc = false;
+	Opnd desc[2];
+	for (int i = 0; i < 2; i++) {
+		Opnd start = pure(O_R, "bfe.u32 %D, %o, 4, 14;", reg(ev(a[i].addr)));
+		desc[i] = pure(O_D, "cvt.u64.u32 %D, %o;", start);
+		desc[i] = pure(O_D, "or.b64 %D, %o, %s;", desc[i], pool_printf("0x%016llx", (unsigned long long)a[i].desc));
+	}
+	Opnd pred = pure(O_P, "setp.ne.s32 %D, %o, 0;", reg(ev(p->addr)));
+	int l_skip = s->mbar_elect ? elect_lane() : 0;
+	ins(PF_SYNC | PF_SIDE | PF_STORE, "%s [%o], %o, %o, %s, %o;", mma_spelling(s->cta_group, s->mma->kind), taddr,
+	    desc[0], desc[1], pool_printf("%u", s->mma->idesc), pred);
+	if (l_skip)
+		label(l_skip);
+}
+
 static void
 tc(const LStmt *s)
 {
 	TcKind kind = s->instr->kind;
 	if (kind == TC_CP) {
 		cp_ins(s);
+		return;
+	}
+	if (kind == TC_MMA) {
+		mma_ins(s);
 		return;
 	}
 	Opnd addr = imm(0);

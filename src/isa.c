@@ -12,8 +12,7 @@
  *             multicast, decompression (b8x16.b6x16_p32 | b8x16.b4x16_p64); [IO_TMEM_ADDR], IO_SHARED_DESC64;
  *             completes at commit
  *   shift     .cta_group, .down; [IO_TMEM_ADDR]; completes at commit
- *   mma       .cta_group, kind (kind::f16, kind::tf32, kind::f8f6f4, ...); [IO_TMEM_ADDR],
- *             IO_SHARED_DESC64, IO_SHARED_DESC64, IO_INSTR_DESC32, IO_PRED; completes at commit
+ *   mma       (its row is below; the block-scaled kinds add [sfa], [sfb] operands)
  *   commit    multicast (cta_group::2's pair commit); the row of commit itself is below
  *   TMA       cp.async.bulk.tensor: dimension, direction, .tile, .mbarrier::complete_tx::bytes, multicast,
  *             .cta_group; IO_TENSOR_MAP, IO_MBARRIER_ADDR */
@@ -86,6 +85,11 @@ static const IsaInstr instrs[] = {
 	  Q(IQ_RED_NAN, "NaN"), Q(IQ_RED_TYPE, "f32|u32|s32")},
 	 4, {WRITTEN_REGS, WRITTEN_REG, OPND(IO_TMEM_ADDR, true), SPLIT_IMM}, false, COMPLETES_AT_WAIT_LD,
 	 0, "loads TMEM cells as tcgen05.ld does, and each thread's min or max of them into one more register"},
+	/* TCGEN05.md 9 and 15: written by the mma statement (mma.c); D += or = A * B^T, one thread issues it */
+	{TC_MMA, "mma", ISA_SYNC, 2, {CTA_GROUP, Q(IQ_MMA_KIND, "kind::f16|kind::tf32|kind::f8f6f4")},
+	 5, {OPND(IO_TMEM_ADDR, true), OPND(IO_SHARED_DESC64, false), OPND(IO_SHARED_DESC64, false),
+	     OPND(IO_INSTR_DESC32, false), OPND(IO_PRED, false)}, false, COMPLETES_AT_COMMIT,
+	 0, "multiplies two shared-memory tiles into a TMEM accumulator (adding to it where the predicate is true)"},
 };
 #undef Q
 #undef SYNC_ALIGNED
@@ -213,6 +217,8 @@ spell(Buf *b, const IsaInstr *in, int cta_group, const Opcode *op, const CpForm 
 			else if (op->pack)
 				buf_printf(b, ".%s", q->values);
 			break;
+		case IQ_MMA_KIND:
+			fatal("tcgen05.%s is spelled by mma_spelling", in->name);
 		case IQ_CP_ROUTE:
 		case IQ_CP_DECOMP:
 			if (!cp)
@@ -1073,3 +1079,72 @@ cp_run_cells(const CpForm *f, const uint8_t *window, uint64_t desc, uint32_t tad
 	                 (unsigned)l->group, (unsigned)l->group_step, (unsigned)l->row_step, (unsigned)l->replica_step,
 	                 (unsigned)f->decomp, b6_high, cells, (unsigned)ncols) == 0;
 }
+
+/* ---------------------------------------------------------------- tcgen05.mma's kinds
+
+   TCGEN05.md 9 and 15: per kind the A / B element types and their format codes in the instruction
+   descriptor (kind::f16: F16 0, BF16 1; kind::tf32: TF32 2, read from f32 storage; kind::f8f6f4: E4M3 0,
+   E5M2 1, E2M3 3, E3M2 4, E2M1 5), and the K of one instruction: 32 bytes of every row. The kinds' names are
+   the values of the mma row's IQ_MMA_KIND slot, in MmaKind's order. */
+static const MmaKindInfo mma_kinds[] = {
+	{MMA_F16, 2, {T_F16, T_BF16}, {0, 1}, 32, "f16 or bf16"},
+	{MMA_TF32, 1, {T_F32}, {2}, 32, "f32 (read as tf32)"},
+	{MMA_F8F6F4, 5, {T_E4M3, T_E5M2, T_E2M3, T_E3M2, T_E2M1}, {0, 1, 3, 4, 5}, 32,
+	 "e4m3, e5m2, e2m3, e3m2 or e2m1"},
+};
+
+const MmaKindInfo *
+mma_kind_info(MmaKind k)
+{
+	if ((unsigned)k >= MMA_KIND_COUNT)
+		fatal("mma kind %d out of range", (int)k);
+	return &mma_kinds[k];
+}
+
+int
+mma_type_code(MmaKind k, EType t)
+{
+	const MmaKindInfo *info = mma_kind_info(k);
+	for (int i = 0; i < info->ntypes; i++)
+		if (info->types[i] == t)
+			return info->codes[i];
+	return -1;
+}
+
+bool
+mma_kind_of(EType t, MmaKind *out)
+{
+	for (int k = 0; k < MMA_KIND_COUNT; k++)
+		if (mma_type_code((MmaKind)k, t) >= 0) {
+			*out = (MmaKind)k;
+			return true;
+		}
+	return false;
+}
+
+int
+mma_d_code(EType d)
+{
+	return d == T_F32 ? 1 : d == T_F16 ? 0 : -1;
+}
+
+const char *
+mma_spelling(int cta_group, MmaKind k)
+{
+	const IsaInstr *in = isa_instr(TC_MMA);
+	Buf b = {0};
+	buf_printf(&b, "%s.%s", family(in), in->name);
+	for (int i = 0; i < in->nquals; i++) {
+		const IsaQualSlot *q = &in->quals[i];
+		if (q->kind == IQ_CTA_GROUP)
+			put_alternative(&b, q->values, cta_group - 1);
+		else if (q->kind == IQ_MMA_KIND)
+			put_alternative(&b, q->values, (int)k);
+		else
+			buf_printf(&b, ".%s", q->values);
+	}
+	const char *r = pool_strdup(b.data);
+	buf_free(&b);
+	return r;
+}
+

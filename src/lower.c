@@ -59,6 +59,7 @@ typedef struct SharedWrite {
 static void
 note_shared_write(Walk *walk, const Tensor *t, Loc loc)
 {
+	protocol_shared_store(walk->proto, t, loc);
 	SharedWrite *w = pool_alloc(sizeof *w);
 	*w = (SharedWrite){t, protocol_warps(walk->proto), loc};
 	list_push(&walk->shared_writes, w);
@@ -898,6 +899,8 @@ lower_for(Walk *walk, Stmt *s)
 	int stores = walk->tma_stores.n;
 	if (ie_nonneg(l->lo))
 		list_push(&nonneg_counters, v);
+	int async_mark, store_mark;
+	protocol_loop_marks(walk->proto, &async_mark, &store_mark);
 	lower_branch(walk, &l->body, &s->body, s->loc);
 	if (nonneg_counters.n && LIST_AT(nonneg_counters, Var, nonneg_counters.n - 1) == v)
 		nonneg_counters.n--;
@@ -908,6 +911,8 @@ lower_for(Walk *walk, Stmt *s)
 		tma_wait_read(walk, s->loc, false);
 		walk->out = saved;
 	}
+	if (repeats)
+		protocol_loop_next_trip(walk->proto, async_mark, store_mark, s->loc);
 	mbar_loop_end(walk, &loop);
 	split_leave(walk, split_list, split_at);
 	protocol_join(walk->proto, f);
@@ -1892,6 +1897,40 @@ lower_tma_load(Walk *walk, Stmt *s)
 	}
 }
 
+/* The views a cp or mma names (s->operands), each tmem one alive; false after an error. */
+static bool
+single_thread_operands(Walk *walk, Stmt *s, View **v)
+{
+	for (int i = 0; i < s->operands.n; i++) {
+		ViewExpr *ve = LIST_AT(s->operands, ViewExpr, i);
+		v[i] = viewexpr_eval(ve, false);
+		if (!v[i])
+			return false;
+		v[i]->base->used = true;
+		if (v[i]->base->kind == TK_TMEM && !protocol_alive(walk->proto, v[i]->base, ve->base, ve->loc))
+			return false;
+	}
+	return true;
+}
+
+/* Whether threads of warps other than the issuing ones stored to src with no barrier since (LANGUAGE 11.3):
+   then the cp or mma (`reader`, spelled op) would not see their stores; an error naming the store. */
+static bool
+stores_published(Walk *walk, const Tensor *src, const char *op, const char *reader, Loc loc)
+{
+	uint64_t warps = protocol_warps(walk->proto);
+	for (int i = 0; i < walk->shared_writes.n; i++) {
+		SharedWrite *sw = LIST_AT(walk->shared_writes, SharedWrite, i);
+		if (sw->t != src || !(sw->warps & ~warps))
+			continue;
+		error(loc, "%s reads '%s', which threads of other warps store to at line %d with no cta_sync between; "
+		           "the %s sees their stores only after a barrier", op, src->name, sw->loc.first_line, reader);
+		note(sw->loc, "stored here; put cta_sync; between the stores and the %s", reader);
+		return false;
+	}
+	return true;
+}
+
 static bool cp_issue(Walk *walk, Stmt *s, const CpForm *cf, const View *tv, const View *sv, const CpPlan *cp_plan);
 
 /* apply tcgen05.cp...(tmem_view, shared_view); (LANGUAGE 11.5): checked element by element (cp.c), issued
@@ -1926,21 +1965,128 @@ lower_cp(Walk *walk, Stmt *s)
 		return;
 	}
 	View *v[2];
-	for (int i = 0; i < 2; i++) {
-		ViewExpr *ve = LIST_AT(s->operands, ViewExpr, i);
-		v[i] = viewexpr_eval(ve, false);
-		if (!v[i])
-			return;
-		v[i]->base->used = true;
-		if (v[i]->base->kind == TK_TMEM && !protocol_alive(walk->proto, v[i]->base, ve->base, ve->loc))
-			return;
-	}
+	if (!single_thread_operands(walk, s, v))
+		return;
 	CpPlan plan;
 	if (!cp_apply_check(&f, v[0], v[1], s->loc, &plan))
 		return;
 	if (!single_thread_one_warp(walk, s, op, "it would be issued"))
 		return;
 	cp_issue(walk, s, &f, v[0], v[1], &plan);
+}
+
+/* mma(D, A, B, accumulate = p) (LANGUAGE 11.6): checked by mma.c (kind, shape, D's datapath layout, each K
+   step's descriptors element by element), issued by one elected thread of the one warp that reaches it: one
+   instruction per K step, the first with p and the others accumulating; D pending until the commit's barrier
+   is waited (then tcgen05.fence::after_thread_sync, as for cp). */
+static void
+lower_mma(Walk *walk, Stmt *s)
+{
+	Expr *accumulate = NULL;
+	for (int i = 0; i < s->named.n; i++) {
+		NamedArg *na = LIST_AT(s->named, NamedArg, i);
+		if (strcmp(na->name, "accumulate") == 0 && !accumulate) {
+			accumulate = na->value;
+			continue;
+		}
+		if (strcmp(na->name, "scale_a") == 0 || strcmp(na->name, "scale_b") == 0) {
+			error(na->loc, "mma: %s (a block-scaled mma) is not supported yet; tilec issues kind::f16, kind::tf32 "
+			               "and kind::f8f6f4", na->name);
+			return;
+		}
+		error(na->loc, "mma takes the named arguments accumulate = p (once), scale_a = SFA and scale_b = SFB, not '%s'",
+		      na->name);
+		return;
+	}
+	if (!accumulate) {
+		error(s->loc, "mma needs accumulate = p: true adds A * B to D, false overwrites D (mma(D, A, B, accumulate = "
+		              "0);)");
+		return;
+	}
+	if (walk->dev) {
+		error(s->loc, "mma in device function '%s'; an mma is issued in a kernel, where tilec follows its commit and "
+		              "wait", walk->dev->name);
+		return;
+	}
+	View *v[3];
+	if (!single_thread_operands(walk, s, v))
+		return;
+	IExpr *p = sema_expr(accumulate);
+	if (!p)
+		return;
+	if (p->type == T_F32) {
+		error(accumulate->loc, "mma: accumulate = p is an integer condition (nonzero: add to D), not an f32 value");
+		return;
+	}
+	MmaInstr in;
+	MmaStep *steps;
+	int nsteps, lane0, col0;
+	if (!mma_check(v[0], v[1], v[2], s->loc, &in, &steps, &nsteps, &lane0, &col0))
+		return;
+	if (!single_thread_one_warp(walk, s, "mma", "it would be issued"))
+		return;
+	for (int k = 1; k < 3; k++)
+		if (!stores_published(walk, v[k]->base, "mma", "mma", s->loc))
+			return;
+	Tensor *t = v[0]->base;
+	TmemRect r = {.space = t->alloc ? (const void *)t->alloc : (const void *)tmem_unknown_space,
+	              .param = t->alloc ? NULL : t->param_root ? t->param_root : t,
+	              .warp = protocol_fixed_warp(walk->proto) < 0 ? 0 : protocol_fixed_warp(walk->proto),
+	              .lane0 = t->lane_offset + lane0,
+	              .lanes = in.m == 128 ? 128 : 112,
+	              .col0 = t->col_offset + col0,
+	              .cols = in.n};
+	place_waits(walk);
+	int threads = mbar_threads(walk);
+	explain_note(s->loc, "%s: M %d, N %d, K %d as %d instruction%s of K %d (the first with accumulate = p, the others "
+	                     "accumulating), issued by one thread elect.sync picks; instruction descriptor %s",
+	             mma_spelling(1, in.kind), in.m, in.n, in.k * nsteps, nsteps, nsteps == 1 ? "" : "s", in.k,
+	             mma_idesc_text(in.idesc));
+	for (int k = 0; k < nsteps; k++)
+		for (int o = 0; o < 2; o++) {
+			SmemDesc d = o ? steps[k].b : steps[k].a;
+			uint64_t bits;
+			if (!smem_desc_encode(&d, &bits))
+				fatal("mma: the descriptor mma_check derived does not encode");
+			explain_note(s->loc, "K step %d, %s '%s': shared descriptor 0x%016llx plus the address of '%s' >> 4: start "
+			                     "'%s' + %u, LBO %u, SBO %u, layout %s (code %d), base offset 0",
+			             k, o ? "B" : "A", v[1 + o]->name, (unsigned long long)bits, v[1 + o]->base->name,
+			             v[1 + o]->base->name, d.start, d.lbo, d.sbo, smem_swizzle_info(d.swizzle)->name,
+			             smem_swizzle_info(d.swizzle)->code);
+		}
+	for (int k = 0; k < nsteps; k++) {
+		LStmt *l = emit(walk, L_TC, s->loc);
+		l->instr = isa_instr(TC_MMA);
+		l->cta_group = 1;
+		MmaInstr *step_in = pool_alloc(sizeof *step_in);
+		*step_in = in;
+		step_in->step = k;
+		l->mma = step_in;
+		l->mbar_elect = threads > 0;
+		l->comment = k == 0 ? source_line_of(s->loc, true) : pool_printf("K step %d", k);
+		LOperand *ta = tc_add_operand(l, IO_TMEM_ADDR);
+		ta->addr = ie_binary(OP_ADD, tmem_base_addr(t), ie_int(((int64_t)lane0 << 16) + col0, T_U32));
+		const SmemDesc *descs[2] = {&steps[k].a, &steps[k].b};
+		for (int o = 0; o < 2; o++) {
+			SmemDesc d = *descs[o];
+			uint32_t start = d.start;
+			d.start = 0;
+			uint64_t bits;
+			if (!smem_desc_encode(&d, &bits))
+				fatal("mma: the descriptor mma_check derived does not encode");
+			LOperand *da = tc_add_operand(l, IO_SHARED_DESC64);
+			IExpr *saddr = ie_new(IE_SADDR, T_U32);
+			saddr->tensor = v[1 + o]->base;
+			saddr->index = ie_int(0, T_I32);
+			da->addr = start ? ie_binary(OP_ADD, saddr, ie_int(start, T_U32)) : saddr;
+			da->desc = bits;
+			da->imm = start;
+		}
+		tc_add_operand(l, IO_INSTR_DESC32)->imm = in.idesc;
+		tc_add_operand(l, IO_PRED)->addr = k == 0 ? p : ie_int(1, T_U32);
+		protocol_async_issue(walk->proto, l->instr, &r, s->loc);
+		protocol_async_reads(walk->proto, v[1]->base, v[2]->base);
+	}
 }
 
 /* One cp of a checked form and plan, after the ordering checks: its instruction, issued by one elected lane. */
@@ -1951,17 +2097,9 @@ cp_issue(Walk *walk, Stmt *s, const CpForm *cf, const View *tv, const View *sv, 
 	CpPlan plan = *cp_plan;
 	const char *op = cp_form_spelling(&f);
 	int threads = mbar_threads(walk);
-	uint64_t warps = protocol_warps(walk->proto);
 	Tensor *t = tv->base, *src = sv->base;
-	for (int i = 0; i < walk->shared_writes.n; i++) {
-		SharedWrite *sw = LIST_AT(walk->shared_writes, SharedWrite, i);
-		if (sw->t != src || !(sw->warps & ~warps))
-			continue;
-		error(s->loc, "%s reads '%s', which threads of other warps store to at line %d with no cta_sync between; "
-		              "the cp sees their stores only after a barrier", op, src->name, sw->loc.first_line);
-		note(sw->loc, "stored here; put cta_sync; between the stores and the cp");
+	if (!stores_published(walk, src, op, "cp", s->loc))
 		return false;
-	}
 	TmemRect r = {.space = t->alloc ? (const void *)t->alloc : (const void *)tmem_unknown_space,
 	              .param = t->alloc ? NULL : t->param_root ? t->param_root : t,
 	              .warp = protocol_fixed_warp(walk->proto) < 0 ? 0 : protocol_fixed_warp(walk->proto),
@@ -2460,6 +2598,9 @@ lower_stmt(Walk *walk, Stmt *s)
 		return;
 	case S_REDUCE:
 		lower_reduce(walk, s);
+		return;
+	case S_MMA:
+		lower_mma(walk, s);
 		return;
 	case S_WARP_SYNC:
 		/* __syncwarp() names every lane: those a branch leaves out would never arrive (undefined in CUDA) */

@@ -109,7 +109,14 @@ struct Protocol {
 	int waits_taken;
 	List named_bars;   /* NamedBarUse*: the kernel's bar_sync and bar_arrive statements */
 	List async;        /* ProtoAsync*: tcgen05 work that completes at a commit's barrier (cp, mma) */
+	List stores;       /* ProtoStore*: threads' stores to shared tensors, for the stores of a loop's next trip */
 };
+
+/* A threads' store to a shared tensor (protocol_shared_store). */
+typedef struct ProtoStore {
+	const Tensor *t;
+	Loc loc;
+} ProtoStore;
 
 /* An asynchronous tcgen05 instruction (a row that completes at commit) of a warp's issuing thread: pending
    until that thread's commit names a barrier, then complete once a wait on that barrier has passed. Not
@@ -124,6 +131,9 @@ typedef struct ProtoAsync {
 	bool has_rect;           /* it writes TMEM (cp): the cells, which a ld may read only once it is waited */
 	TmemRect rect;
 	uint64_t waited;         /* the warps that passed a wait on its commit's barrier */
+	const Tensor *reads[2];  /* the shared tensors it reads (mma: A and B), NULL: none */
+	bool complete;           /* some wait on its commit's barrier has passed */
+	bool store_reported;     /* a store to what it reads was reported */
 } ProtoAsync;
 
 /* A bar_sync or bar_arrive statement and the warps that reach it (each lowering of it: a loop's too). */
@@ -1623,6 +1633,70 @@ protocol_commit(Protocol *p, const Tensor *bar, const IExpr *index, Loc loc)
 	}
 }
 
+void
+protocol_async_reads(Protocol *p, const Tensor *a, const Tensor *b)
+{
+	if (!p->async.n)
+		fatal("protocol_async_reads before any asynchronous instruction");
+	ProtoAsync *last = LIST_AT(p->async, ProtoAsync, p->async.n - 1);
+	last->reads[0] = a;
+	last->reads[1] = b;
+}
+
+void
+protocol_loop_marks(const Protocol *p, int *async, int *stores)
+{
+	*async = p->async.n;
+	*stores = p->stores.n;
+}
+
+bool
+protocol_loop_next_trip(Protocol *p, int async_mark, int store_mark, Loc loop)
+{
+	for (int i = async_mark; i < p->async.n; i++) {
+		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
+		if (a->complete || a->store_reported)
+			continue;
+		for (int k = store_mark; k < p->stores.n; k++) {
+			ProtoStore *st = LIST_AT(p->stores, ProtoStore, k);
+			if (a->reads[0] != st->t && a->reads[1] != st->t)
+				continue;
+			a->store_reported = true;
+			error(st->loc, "a store to '%s' in the next trip of the loop at line %d, while the %s at line %d may still "
+			               "be reading it: no wait on its commit's barrier follows it in the loop", st->t->name,
+			      loop.first_line, isa_name(a->in->kind, 0), a->loc.first_line);
+			note(a->bar ? a->commit_loc : a->loc, "%s here; put %s.%s on its barrier after it, in the loop",
+			     a->bar ? "committed" : "issued", etype_name(T_MBARRIER), mbar_op_name(MB_WAIT));
+			return false;
+		}
+	}
+	return true;
+}
+
+bool
+protocol_shared_store(Protocol *p, const Tensor *t, Loc loc)
+{
+	ProtoStore *st = pool_alloc(sizeof *st);
+	*st = (ProtoStore){t, loc};
+	list_push(&p->stores, st);
+	for (int i = 0; i < p->async.n; i++) {
+		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
+		if (a->complete || a->store_reported || (a->reads[0] != t && a->reads[1] != t))
+			continue;
+		a->store_reported = true;
+		error(loc, "a store to '%s', which the %s at line %d reads; the mma may still be reading it until a wait on "
+		           "its commit's barrier has passed", t->name, isa_name(a->in->kind, 0), a->loc.first_line);
+		if (a->bar)
+			note(a->commit_loc, "committed here: put %s.%s on '%s' before the store", etype_name(T_MBARRIER),
+			     mbar_op_name(MB_WAIT), a->bar->name);
+		else
+			note(a->loc, "issued here; put commit(b); and %s.%s(b, parity); before the store", etype_name(T_MBARRIER),
+			     mbar_op_name(MB_WAIT));
+		return false;
+	}
+	return true;
+}
+
 bool
 protocol_async_pending(const Protocol *p, Loc *issued_at)
 {
@@ -1646,6 +1720,7 @@ protocol_mbar_wait(Protocol *p, const Tensor *bar, const IExpr *index)
 		if (a->bar == bar && (!a->bar_index || !index || ie_equal(a->bar_index, index))) {
 			a->warps = 0;
 			a->waited |= p->warps;
+			a->complete = true;
 			tmem_written |= a->has_rect;
 		}
 	}
@@ -1664,10 +1739,11 @@ async_written(Protocol *p, const TmemRect *r, TcKind by, Loc loc)
 		mine.warp = r->warp;
 		if (!rects_overlap(r, &mine))
 			continue;
-		error(loc, "%s of warp %d %s TMEM (lane %d, column %d), which the %s at line %d writes; a cp is "
+		error(loc, "%s of warp %d %s TMEM (lane %d, column %d), which the %s at line %d writes; %s is "
 		           "complete only once commit(b) and a %s.%s on b have passed", isa_name(by, 0), r->warp,
 		      by == TC_LD ? "reads" : "writes", r->lane0 > mine.lane0 ? r->lane0 : mine.lane0,
 		      r->col0 > mine.col0 ? r->col0 : mine.col0, isa_name(a->in->kind, 0), a->loc.first_line,
+		      a->in->kind == TC_MMA ? "an mma" : "a cp",
 		      etype_name(T_MBARRIER), mbar_op_name(MB_WAIT));
 		if (a->bar)
 			note(a->commit_loc, "committed here: wait on '%s' before the %s", a->bar->name, isa_name(by, 0));

@@ -187,7 +187,8 @@ typedef enum StmtKind {
 	S_CALL,    /* name(args): a call of a device function; operands are Expr* */
 	S_NAMED_BAR, /* bar_sync(id, nthreads) or bar_arrive (bar_arrive): value is the id, hi the count */
 	S_MBAR,     /* mbarrier.OP(b, value), commit(b), cluster_sync: mbar_op; target is b, value the operand */
-	S_REDUCE     /* reduce OP(dst, src, dims): name is OP (name_loc), operands the two views, value the dims */
+	S_REDUCE,    /* reduce OP(dst, src, dims): name is OP (name_loc), operands the two views, value the dims */
+	S_MMA        /* mma(D, A, B, accumulate = p, ...): operands the three views, named the arguments */
 } StmtKind;
 
 /* The mbarrier statements (S_MBAR, L_MBAR); MB_FENCE_INIT is tilec's, the publishing fence of inits. */
@@ -950,7 +951,8 @@ typedef enum TcKind {
 	/* the synchronisation rows (ISA_SYNC): mbarriers, commit, the cluster barrier */
 	TC_MB_INIT, TC_MB_ARRIVE, TC_MB_EXPECT_TX, TC_MB_TRY_WAIT, TC_MB_FENCE_INIT, TC_COMMIT, TC_CLUSTER_ARRIVE,
 	TC_CLUSTER_WAIT, TC_COMMIT_PAIR,
-	TC_LD_RED
+	TC_LD_RED,
+	TC_MMA /* tcgen05.mma, written by the mma statement (mma.c) */
 } TcKind;
 
 typedef struct RegRef {
@@ -990,6 +992,7 @@ struct LStmt {
 	int cta_group;
 	Opcode op;                    /* ld, st: shape, .xN, packing */
 	const struct CpForm *cp;      /* cp: its form */
+	const struct MmaInstr *mma;   /* mma: its kind, types and shape (mma.c) */
 	struct LOperand *ops;         /* in the row's order, those the qualifiers ask for (tc_add_operand) */
 	int nops;
 	RegRef *regs; /* L_COPY: regs[0] = regs[1] */
@@ -1186,7 +1189,8 @@ typedef enum IsaQual {
 	IQ_RED_OP,    /* ld.red: "min|max", the opcode's choice */
 	IQ_RED_ABS,   /* ld.red: values ("abs") when the opcode asks for it */
 	IQ_RED_NAN,   /* ld.red: values ("NaN") when the opcode asks for it */
-	IQ_RED_TYPE   /* ld.red: "f32|u32|s32", the opcode's choice */
+	IQ_RED_TYPE,  /* ld.red: "f32|u32|s32", the opcode's choice */
+	IQ_MMA_KIND   /* mma: values, the kinds (kind::f16, ...) in MmaKind's order */
 	/* later rows add their slots here: multicast, decompression, kind, ... (the list in isa.c) */
 } IsaQual;
 
@@ -1207,7 +1211,7 @@ typedef enum IsaCompletion {
 typedef enum IsaUse {
 	ISA_STATEMENT, /* an instruction statement of its own, in its exact spelling */
 	ISA_APPLY,     /* through apply or copy, checked against its image (ld, st) */
-	ISA_SYNC       /* through the mbarrier statements, commit and cluster_sync (not an instruction statement) */
+	ISA_SYNC       /* through the mbarrier statements, commit, cluster_sync and mma (not an instruction statement) */
 } IsaUse;
 
 /* What an instruction does to the protocol state (protocol.c): bits. */
@@ -1220,7 +1224,7 @@ enum {
 	EFF_ORDERS = 32            /* a fence: orders tcgen05 work against a thread sync, nothing else */
 };
 
-enum { ISA_MAX_QUALS = 8, ISA_MAX_OPERANDS = 4 };
+enum { ISA_MAX_QUALS = 8, ISA_MAX_OPERANDS = 5 };
 
 /* One tcgen05 instruction family: spelled "tcgen05." name, then "." and a value for each qualifier
    slot, then its operands in order. */
@@ -1640,6 +1644,17 @@ void protocol_named_bar(Protocol *p, Loc loc, int id, int threads, bool arrive, 
 int protocol_cta_group(const Protocol *p);
 void protocol_async_issue(Protocol *p, const IsaInstr *in, const TmemRect *rect, Loc loc);
 void protocol_commit(Protocol *p, const Tensor *bar, const IExpr *index, Loc loc);
+/* The shared tensors the asynchronous instruction registered last reads (an mma's A and B), which threads may
+   store to again only once its commit's barrier has been waited (LANGUAGE 11.6). */
+void protocol_async_reads(Protocol *p, const Tensor *a, const Tensor *b);
+/* A threads' store to shared tensor t at loc: an error naming both lines where an mma reading t is not yet
+   known complete (reported once per mma). */
+bool protocol_shared_store(Protocol *p, const Tensor *t, Loc loc);
+/* A loop whose body is lowered once (run-time bounds): the marks before its body, and after it whether a store
+   of the body to a tile that an mma of the body reads comes, in the next trip, before the mma completed (an
+   error naming both lines otherwise). */
+void protocol_loop_marks(const Protocol *p, int *async, int *stores);
+bool protocol_loop_next_trip(Protocol *p, int async_mark, int store_mark, Loc loop);
 /* protocol_mbar_wait: true when the wait completes TMEM writes (cp), after which tcgen05.fence::after_thread_sync goes. */
 bool protocol_mbar_wait(Protocol *p, const Tensor *bar, const IExpr *index);
 /* Whether a cp may write the cells of r: no earlier cp over them is pending for r's warp (else an error at loc). */
@@ -2213,5 +2228,71 @@ bool cp_apply_check(const CpForm *f, const View *tmem, const View *smem, Loc loc
 /* copy(tmem_view, shared_view): the form and the cps (*count of them, each over the next run of elements) that
    move the views with the fewest instructions; false after an error naming the first element no form moves. */
 bool cp_copy_choose(const View *tmem, const View *smem, Loc loc, CpForm *form, CpPlan **plans, int *count);
+
+/* ---------------------------------------------------------------- tcgen05.mma (isa.c's kind table, mma.c) */
+
+/* The kinds of tcgen05.mma that tilec issues, chosen from the operands' element types (LANGUAGE 11.6). */
+typedef enum MmaKind { MMA_F16, MMA_TF32, MMA_F8F6F4, MMA_KIND_COUNT } MmaKind;
+
+enum { MMA_MAX_TYPES = 5 };
+
+/* One row of isa.c's kind table (TCGEN05.md 9 and 15): the A and B element types of the kind with the
+   instruction descriptor's format code of each, the accumulator types, and the K one instruction reads. */
+typedef struct MmaKindInfo {
+	MmaKind kind;
+	int ntypes;
+	EType types[MMA_MAX_TYPES];
+	int codes[MMA_MAX_TYPES]; /* bits [7,10) for A, [10,13) for B */
+	int k_bytes;              /* bytes of K a row holds in one instruction: 32 for every kind */
+	const char *types_text;   /* the A / B types in words, for an error */
+} MmaKindInfo;
+
+const MmaKindInfo *mma_kind_info(MmaKind k);
+/* The kind whose A / B types hold t, or false. */
+bool mma_kind_of(EType t, MmaKind *out);
+/* The format code of t in kind k's descriptor (-1: not one of its types). */
+int mma_type_code(MmaKind k, EType t);
+/* The accumulator format code of d (bits [4,6): F16 0, F32 1), -1 for other types. */
+int mma_d_code(EType d);
+/* "tcgen05.mma.cta_group::N.kind::K" from the row's slots. */
+const char *mma_spelling(int cta_group, MmaKind k);
+
+/* An instruction's choices, read by the emitters: the descriptor and what the emulator decodes from it. */
+typedef struct MmaInstr {
+	MmaKind kind;
+	EType atype, btype, dtype;
+	int m, n, k;          /* k: the K of one instruction */
+	bool a_mn, b_mn;      /* transposed: the operand's tile is MN-major */
+	uint32_t idesc;
+	int step;             /* this instruction's K step (0: the first, which the operand fence precedes) */
+} MmaInstr;
+
+/* The instruction descriptor's fields (TCGEN05.md 9): encoded by mma_idesc_encode, read back by
+   mma_idesc_decode (--explain and the unit test). */
+typedef struct MmaIdesc {
+	int d_format, a_format, b_format;
+	bool negate_a, negate_b, transpose_a, transpose_b;
+	int n, m; /* the shape itself: N >> 3 in [17,23), M >> 4 in [24,29) */
+	int max_shift;
+} MmaIdesc;
+uint32_t mma_idesc_encode(const MmaIdesc *d);
+MmaIdesc mma_idesc_decode(uint32_t bits);
+/* The fields of bits as "D format 1, A format 1, ..." (pool), for --explain and the docs. */
+const char *mma_idesc_text(uint32_t bits);
+
+/* Whether M x N is a legal shape of cta_group::1 (TCGEN05.md 9, the PTX ISA's shape table): false and
+   an error at loc naming the field and its legal values. */
+bool mma_shape_check(int m, int n, Loc loc);
+
+/* One K step of a checked mma: the descriptors of its A and B (start relative to the shared tensor's
+   first byte, which the code adds). */
+typedef struct MmaStep {
+	SmemDesc a, b;
+} MmaStep;
+/* mma(D, A, B): the views checked (types, kind, shape, D's datapath layout, each K step's descriptors
+   element by element); false after an error at loc. *in the instruction, *steps (*nsteps of them), and
+   D's first lane and column relative to its tmem tensor. */
+bool mma_check(const View *d, const View *a, const View *b, Loc loc, MmaInstr *in, MmaStep **steps, int *nsteps,
+               int *lane0, int *col0);
 
 #endif

@@ -588,6 +588,7 @@ walk(List *stmts)
 		}
 		case S_APPLY:
 		case S_COPY:
+		case S_MMA: /* D written (k = 0), A and B read: as a copy's operands */
 			use_operands(s, pos);
 			break;
 		case S_CALL: {

@@ -1,0 +1,196 @@
+// runtime/tilec_emu_mma.h: tcgen05.mma of --target=emu, written after tilec_emu_cp.h into the programs that issue
+// an mma (src/emit_emu.c embeds it), so that no other output changes. The instruction is executed from its
+// encoding: the two shared-memory descriptors walked by tilec_mma.h's tl_mma_addr (written before this file), the instruction descriptor's formats, transposes, M and N
+// (TCGEN05.md 9 and 15). Arithmetic: D[i, j] = (accumulate ? D[i, j] : -0, the identity of IEEE addition, so
+// that a product of -0 keeps its sign), then for k ascending one __fmaf_rn (a fused multiply-add, one rounding) of
+// A[i, k] * B[j, k] each (LANGUAGE 11.6; hardware's order and rounding are not documented, docs/emulator.md).
+// On the GPU the result is in the cells at once (the static check has placed the commit and wait). On the CPU it
+// is asynchronous as on hardware, like a cp: at the issue D's cells become unwritten, at the issuing thread's
+// commit the mma is attached to the barrier's phase, and its values land when a wait on that barrier returns
+// after the phase completed, together with every earlier mma of the same thread (a commit's arrival means all
+// of the thread's earlier mmas completed), oldest first. An mma that accumulates reads the newest value its
+// thread's earlier mmas left in each cell, landed or not (mma -> mma is pipelined).
+#ifndef __CUDACC__
+struct TlCpuMma {
+	TlCpuMma *next;
+	const void *bar;          // the barrier its commit arrived on; null: not committed yet
+	unsigned phase;           // it lands once the barrier's phase has passed this
+	unsigned long long seq;   // issue order in the block
+	const void *owner;        // the issuing thread
+	unsigned *tmem;
+	unsigned char *ok;
+	int n;
+	unsigned *cell, *value;
+};
+static thread_local TlCpuMma *tl_cpu_mma_issued; // this thread's mmas that no commit has attached yet
+static thread_local char tl_cpu_mma_me;          // its address names the thread
+static TlCpuMma *tl_cpu_mma_committed;           // committed ones not landed yet (the block's mutex)
+static unsigned long long tl_cpu_mma_seq;
+#endif
+
+// One operand element as f32: kind 0 (kind::f16: format 0 f16, 1 bf16), 1 (kind::tf32: f32 storage, the low 13
+// mantissa bits dropped), 2 (kind::f8f6f4: 0 e4m3, 1 e5m2, 3 e2m3, 4 e3m2, 5 e2m1, one byte each).
+TL_EMU_INLINE float
+tl_mma_value(const unsigned char *p, unsigned kind, unsigned format)
+{
+	if (kind == 0) {
+		unsigned short h = (unsigned short)(p[0] | p[1] << 8);
+		return format == 1 ? tl_bf2f(h) : tl_h2f(h);
+	}
+	if (kind == 1) {
+		unsigned w = (unsigned)p[0] | (unsigned)p[1] << 8 | (unsigned)p[2] << 16 | (unsigned)p[3] << 24;
+		return __uint_as_float(w & 0xffffe000u);
+	}
+	switch (format) {
+	case 0: return tl_from_e4m3(p[0]);
+	case 1: return tl_from_e5m2(p[0]);
+	case 3: return tl_from_e2m3(p[0]);
+	case 4: return tl_from_e3m2(p[0]);
+	default: return tl_from_e2m1(p[0]);
+	}
+}
+
+// One tcgen05.mma.cta_group::1 of kind (0 f16, 1 tf32, 2 f8f6f4): A and B through their descriptors (windows:
+// the shared tensors' first bytes), D at taddr, the instruction descriptor idesc, accumulate the predicate.
+TL_EMU_INLINE void
+tl_emu_mma(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb, unsigned long long bdesc,
+           unsigned taddr, unsigned idesc, unsigned kind, unsigned accumulate, const char *where)
+{
+	unsigned m = (idesc >> 24 & 31u) << 4, n = (idesc >> 17 & 63u) << 3;
+	unsigned afmt = idesc >> 7 & 7u, bfmt = idesc >> 10 & 7u, amn = idesc >> 15 & 1u, bmn = idesc >> 16 & 1u;
+	unsigned e = kind == 0 ? 2 : kind == 1 ? 4 : 1, kk = 32 / e;
+	unsigned lane0 = taddr >> 16, col0 = taddr & 0xffffu, last = col0 + n - 1;
+	if (last >= TL_EMU_COLS || !(c->used >> (col0 / 32) & 1) || !(c->used >> (last / 32) & 1)) {
+		TL_EMU_FAIL(TL_EMU_AT "TMEM columns %u..%u are not allocated (in use: 0x%04x, one bit per 32 columns)\n",
+		            TL_EMU_ARGS(where), col0, last, c->used);
+		__trap();
+	}
+	if ((m != 64 && m != 128) || lane0 + tl_mma_lane(m, m - 1) >= 128 || ((idesc >> 4) & 3u) != 1u ||
+	    tl_mma_addr(adesc, amn, e, 0, 0) == 0xffffffffu || tl_mma_addr(bdesc, bmn, e, 0, 0) == 0xffffffffu) {
+		TL_EMU_FAIL(TL_EMU_AT "the instruction descriptor 0x%08x or a shared descriptor (0x%016llx, 0x%016llx) does "
+		                      "not fit the mma\n", TL_EMU_ARGS(where), idesc, adesc, bdesc);
+		__trap();
+	}
+	const unsigned char *pa = (const unsigned char *)wa, *pb = (const unsigned char *)wb;
+#ifdef __CUDACC__
+	for (unsigned i = 0; i < m; i++)
+		for (unsigned j = 0; j < n; j++) {
+			unsigned cell = (lane0 + tl_mma_lane(m, i)) * TL_EMU_COLS + col0 + j;
+			float d = accumulate ? __uint_as_float(c->tmem[cell]) : -0.0f;
+			for (unsigned k = 0; k < kk; k++)
+				d = __fmaf_rn(tl_mma_value(pa + tl_mma_addr(adesc, amn, e, i, k), kind, afmt),
+				         tl_mma_value(pb + tl_mma_addr(bdesc, bmn, e, j, k), kind, bfmt), d);
+			c->tmem[cell] = __float_as_uint(d);
+		}
+#else
+	TlCpuMma *p = (TlCpuMma *)calloc(1, sizeof *p);
+	unsigned *base = (unsigned *)malloc(sizeof(unsigned) * m * n);
+	unsigned long long *newest = (unsigned long long *)calloc(m * n, sizeof *newest);
+	if (!p || !base || !newest || !(p->cell = (unsigned *)malloc(sizeof(unsigned) * m * n)) ||
+	    !(p->value = (unsigned *)malloc(sizeof(unsigned) * m * n)))
+		tl_cpu_fail("tilec emu: %s: out of memory\n", where);
+	pthread_mutex_lock(&tl_cpu_block->mu);
+	p->seq = ++tl_cpu_mma_seq;
+	for (unsigned i = 0; i < m; i++)
+		for (unsigned j = 0; j < n; j++)
+			base[i * n + j] = c->tmem[(lane0 + tl_mma_lane(m, i)) * TL_EMU_COLS + col0 + j];
+	// the newest value this thread's earlier mmas left in each cell of D, landed or not
+	TlCpuMma *lists[2] = {tl_cpu_mma_issued, tl_cpu_mma_committed};
+	for (int l = 0; l < 2; l++)
+		for (TlCpuMma *q = lists[l]; q; q = q->next) {
+			if (q->owner != &tl_cpu_mma_me || q->tmem != c->tmem)
+				continue;
+			for (int x = 0; x < q->n; x++) {
+				unsigned lane = q->cell[x] / TL_EMU_COLS, col = q->cell[x] % TL_EMU_COLS;
+				if (lane < lane0 || col < col0 || col > last)
+					continue;
+				unsigned r = lane - lane0, i = m == 128 ? r : r / 32 * 16 + r % 32;
+				if ((m != 128 && r % 32 >= 16) || i >= m || newest[i * n + col - col0] > q->seq)
+					continue;
+				newest[i * n + col - col0] = q->seq;
+				base[i * n + col - col0] = q->value[x];
+			}
+		}
+	pthread_mutex_unlock(&tl_cpu_block->mu);
+	for (unsigned i = 0; i < m; i++)
+		for (unsigned j = 0; j < n; j++) {
+			float d = accumulate ? __uint_as_float(base[i * n + j]) : -0.0f;
+			for (unsigned k = 0; k < kk; k++)
+				d = __fmaf_rn(tl_mma_value(pa + tl_mma_addr(adesc, amn, e, i, k), kind, afmt),
+				         tl_mma_value(pb + tl_mma_addr(bdesc, bmn, e, j, k), kind, bfmt), d);
+			unsigned cell = (lane0 + tl_mma_lane(m, i)) * TL_EMU_COLS + col0 + j;
+			p->cell[p->n] = cell;
+			p->value[p->n++] = __float_as_uint(d);
+			if (c->ok)
+				c->ok[cell] = 0;
+		}
+	free(base);
+	free(newest);
+	p->owner = &tl_cpu_mma_me;
+	p->tmem = c->tmem;
+	p->ok = c->ok;
+	p->next = tl_cpu_mma_issued;
+	tl_cpu_mma_issued = p;
+#endif
+}
+
+// commit in a program with mmas: the thread's mmas (and cps) attach to the barrier's current phase, then it
+// arrives.
+TL_EMU_INLINE void
+tl_emu_mma_commit(unsigned long long *b, const char *name, int index, const char *where)
+{
+#ifndef __CUDACC__
+	pthread_mutex_lock(&tl_cpu_block->mu);
+	TlCpuMbar *m = tl_cpu_mbar(b, name, index, where, false);
+	while (tl_cpu_mma_issued) {
+		TlCpuMma *p = tl_cpu_mma_issued;
+		tl_cpu_mma_issued = p->next;
+		p->bar = b;
+		p->phase = m->phase;
+		p->next = tl_cpu_mma_committed;
+		tl_cpu_mma_committed = p;
+	}
+	pthread_mutex_unlock(&tl_cpu_block->mu);
+#endif
+	tl_emu_cp_commit(b, name, index, where);
+}
+
+// A wait in a program with mmas: once it returns, the mmas committed to a completed phase of the barrier land,
+// each with every earlier mma of its thread, oldest first.
+TL_EMU_INLINE void
+tl_emu_mma_wait(unsigned long long *b, const char *name, int index, unsigned parity, const char *where)
+{
+	tl_emu_cp_wait(b, name, index, parity, where);
+#ifndef __CUDACC__
+	pthread_mutex_lock(&tl_cpu_block->mu);
+	TlCpuMbar *m = tl_cpu_mbar(b, name, index, where, false);
+	for (;;) {
+		// the newest completed mma on b; then the oldest pending one of its thread up to it lands, one at a time
+		TlCpuMma *top = 0;
+		for (TlCpuMma *p = tl_cpu_mma_committed; p; p = p->next)
+			if (p->bar == b && m->phase > p->phase && (!top || p->seq > top->seq))
+				top = p;
+		if (!top)
+			break;
+		for (;;) {
+			TlCpuMma **oldest = 0;
+			for (TlCpuMma **at = &tl_cpu_mma_committed; *at; at = &(*at)->next)
+				if ((*at)->owner == top->owner && (*at)->seq <= top->seq && (!oldest || (*at)->seq < (*oldest)->seq))
+					oldest = at;
+			if (!oldest)
+				break;
+			TlCpuMma *p = *oldest;
+			for (int i = 0; i < p->n; i++) {
+				p->tmem[p->cell[i]] = p->value[i];
+				if (p->ok)
+					p->ok[p->cell[i]] = 3;
+			}
+			*oldest = p->next;
+			free(p->cell);
+			free(p->value);
+			free(p);
+		}
+	}
+	pthread_mutex_unlock(&tl_cpu_block->mu);
+#endif
+}

@@ -1,0 +1,237 @@
+/* mma.c: mma(D, A, B) checked (kind from the types, shape, D's datapath layout, every K step's shared descriptors element by element) and its instruction descriptor encoded. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tilec.h"
+
+/* ---------------------------------------------------------------- the instruction descriptor
+
+   TCGEN05.md 9: [0,2) sparsity selector, 2 sparsity, 3 saturate (all 0: dense, no saturation); [4,6) D
+   format; [7,10) A format; [10,13) B format; 13 negate A; 14 negate B; 15 transpose A; 16 transpose B
+   (0 = K-major); [17,23) N >> 3; 23 reserved; [24,29) M >> 4; 29 reserved; [30,32) max shift. */
+uint32_t
+mma_idesc_encode(const MmaIdesc *d)
+{
+	return (uint32_t)(d->d_format & 3) << 4 | (uint32_t)(d->a_format & 7) << 7 | (uint32_t)(d->b_format & 7) << 10 |
+	       (uint32_t)d->negate_a << 13 | (uint32_t)d->negate_b << 14 | (uint32_t)d->transpose_a << 15 |
+	       (uint32_t)d->transpose_b << 16 | (uint32_t)((d->n >> 3) & 63) << 17 | (uint32_t)((d->m >> 4) & 31) << 24 |
+	       (uint32_t)(d->max_shift & 3) << 30;
+}
+
+MmaIdesc
+mma_idesc_decode(uint32_t bits)
+{
+	return (MmaIdesc){.d_format = (int)(bits >> 4 & 3), .a_format = (int)(bits >> 7 & 7),
+	                  .b_format = (int)(bits >> 10 & 7), .negate_a = bits >> 13 & 1, .negate_b = bits >> 14 & 1,
+	                  .transpose_a = bits >> 15 & 1, .transpose_b = bits >> 16 & 1, .n = (int)(bits >> 17 & 63) << 3,
+	                  .m = (int)(bits >> 24 & 31) << 4, .max_shift = (int)(bits >> 30 & 3)};
+}
+
+const char *
+mma_idesc_text(uint32_t bits)
+{
+	MmaIdesc d = mma_idesc_decode(bits);
+	return pool_printf("0x%08x: D format %d [4,6), A format %d [7,10), B format %d [10,13), negate A %d, negate B %d, "
+	                   "transpose A %d (bit 15), transpose B %d (bit 16), N %d (N >> 3 = %d in [17,23)), M %d (M >> 4 = "
+	                   "%d in [24,29)), max shift %d",
+	                   bits, d.d_format, d.a_format, d.b_format, d.negate_a, d.negate_b, d.transpose_a, d.transpose_b, d.n,
+	                   d.n >> 3, d.m, d.m >> 4, d.max_shift);
+}
+
+/* The shapes of cta_group::1 (TCGEN05.md 9; the PTX ISA's shape table for the dense kinds): M 64 or 128;
+   N a multiple of 8 from 8 to 256 with M = 64, a multiple of 16 from 16 to 256 with M = 128. */
+bool
+mma_shape_check(int m, int n, Loc loc)
+{
+	if (m != 64 && m != 128) {
+		error(loc, "mma: M (the rows of D and A) is %d; a cta_group::1 mma has M = 64 or 128", m);
+		return false;
+	}
+	int step = m == 128 ? 16 : 8;
+	if (n < step || n > 256 || n % step) {
+		error(loc, "mma: N (the columns of D, the rows of B) is %d; with M = %d, N is a multiple of %d from %d to 256",
+		      n, m, step, step);
+		return false;
+	}
+	return true;
+}
+
+/* ---------------------------------------------------------------- the operands */
+
+static const char *
+coord2(int r, int c)
+{
+	return pool_printf("[%d, %d]", r, c);
+}
+
+/* D [M, N]: one TMEM place per element, row i in the lane the datapath layout of M gives (TCGEN05.md 6: M =
+   128 layout "D", lane i; M = 64 layout "F", lane 32 * (i / 16) + i % 16 from a first lane 0 or 16), column
+   j in the first column + j; inside the allocation. */
+static bool
+d_check(const View *d, int m, int n, Loc loc, int *lane0, int *col0)
+{
+	const Tensor *t = d->base;
+	const Layout *l = t->layout;
+	if (l->nrep != 1) {
+		error(loc, "mma: D '%s' has %d TMEM places per element; an mma writes each element of D to one cell", d->name,
+		      l->nrep);
+		return false;
+	}
+	const int32_t *p0 = LAYOUT_PLACE(l, d->map[0], 0);
+	*lane0 = p0[AX_TLANE];
+	*col0 = p0[AX_TCOL];
+	int abs_lane = t->lane_offset + *lane0;
+	bool lane_ok = m == 128 ? abs_lane == 0 : abs_lane == 0 || abs_lane == 16;
+	if (!lane_ok) {
+		error(loc, "mma: D '%s' starts at TMEM lane %d; with M = %d it starts at lane %s (datapath layout \"%s\")",
+		      d->name, abs_lane, m, m == 128 ? "0" : "0 or 16", m == 128 ? "D" : "F");
+		return false;
+	}
+	for (int i = 0; i < m; i++)
+		for (int j = 0; j < n; j++) {
+			const int32_t *p = LAYOUT_PLACE(l, d->map[i * n + j], 0);
+			int lane = *lane0 + (m == 128 ? i : 32 * (i / 16) + i % 16), col = *col0 + j;
+			if (p[AX_TLANE] != lane || p[AX_TCOL] != col) {
+				error(loc, "mma: the M = %d mma leaves D%s in TMEM lane %d, column %d (datapath layout \"%s\"), "
+				           "but '%s' has it in lane %d, column %d",
+				      m, coord2(i, j), t->lane_offset + lane, col, m == 128 ? "D" : "F", d->name,
+				      t->lane_offset + p[AX_TLANE], p[AX_TCOL]);
+				note(loc, "declare D with a layout that puts row i in lane %s and column j in column j",
+				     m == 128 ? "i" : "32 * (i / 16) + i % 16");
+				return false;
+			}
+		}
+	if (t->alloc && t->col_offset + *col0 + n > t->alloc->ncols) {
+		error(loc, "mma: D '%s' needs TMEM columns %d..%d of the allocation of %d columns", d->name,
+		      t->col_offset + *col0, t->col_offset + *col0 + n - 1, t->alloc->ncols);
+		note(t->alloc->loc, "allocated here");
+		return false;
+	}
+	return true;
+}
+
+/* The descriptor of K step `step` of operand v ([rows, K] of a shared tile), derived from its first element
+   and checked against every element of the step (smem.c's walk): false after an error naming the first
+   element the walk reads elsewhere. */
+static bool
+step_desc(const View *v, const char *role, int rows, int kfull, int ik, int step, Loc loc, SmemDesc *out)
+{
+	const Tensor *s = v->base;
+	const SmemTile *tile = s->tile;
+	int per_tile = tile->rows * tile->cols, eb = tile->elem_bytes;
+	int f0 = v->map[step * ik];
+	int stack = f0 / per_tile, in = f0 % per_tile;
+	SmemDesc d = smem_tile_desc(tile, in / tile->cols, in % tile->cols);
+	d.start = d.start - tile->start + (uint32_t)stack * smem_tile_bytes(tile);
+	SmemTouch *touch = scratch_alloc(sizeof *touch * (size_t)rows * (size_t)ik);
+	for (int r = 0; r < rows; r++)
+		for (int k = 0; k < ik; k++) {
+			int at = r * kfull + step * ik + k;
+			touch[r * ik + k] = (SmemTouch){.mn = r, .k = k,
+			                                .addr = (uint32_t)(smem_tensor_element(tile, v->map[at]) * eb)};
+		}
+	SmemMismatch mm;
+	if (!smem_desc_check(&d, tile->major, eb, touch, rows * ik, &mm)) {
+		const SmemTouch *t = &touch[mm.index < 0 ? 0 : mm.index];
+		int kk = step * ik + t->k;
+		switch (mm.fault) {
+		case SMEM_DESC_ADDRESS:
+			error(loc, "mma: %s '%s' element %s is at byte %u of '%s' in its %s-major %s layout, but the descriptor of "
+			           "K step %d (start %u, LBO %u, SBO %u) reads byte %u for it",
+			      role, v->name, coord2(t->mn, kk), mm.tile_addr, s->name, smem_major_name(tile->major),
+			      smem_swizzle_info(tile->swizzle)->name, step, d.start, d.lbo, d.sbo, mm.desc_addr);
+			note(loc, "an mma reads %d bytes of K per row and step; its operand is a rectangle of a shared tile, "
+			          "each step starting on a 16-byte chunk", ik * eb);
+			return false;
+		default:
+			error(loc, "mma: no shared-memory descriptor reads %s '%s' for K step %d: %s", role, v->name, step,
+			      mm.fault == SMEM_DESC_SAME_BYTE ? "two of its elements lie on one byte" : "its fields do not fit");
+			return false;
+		}
+	}
+	uint64_t bits;
+	if (!smem_desc_encode(&d, &bits)) {
+		error(loc, "mma: the descriptor of %s '%s' for K step %d does not encode (start %u, LBO %u, SBO %u: multiples "
+		           "of 16 below 256 KiB)", role, v->name, step, d.start, d.lbo, d.sbo);
+		return false;
+	}
+	*out = d;
+	return true;
+}
+
+bool
+mma_check(const View *d, const View *a, const View *b, Loc loc, MmaInstr *in, MmaStep **steps, int *nsteps,
+          int *lane0, int *col0)
+{
+	if (d->base->kind != TK_TMEM || d->rank != 2) {
+		error(loc, "mma: D '%s' is a %s; D is a two-dimensional tmem view [M, N]", d->name,
+		      d->base->kind == TK_TMEM ? "tmem view of another rank" : "view of a tensor outside TMEM");
+		return false;
+	}
+	const View *ops[2] = {a, b};
+	static const char *const roles[2] = {"A", "B"}, *const shapes[2] = {"[M, K]", "[N, K]"};
+	for (int i = 0; i < 2; i++) {
+		const Tensor *s = ops[i]->base;
+		if (s->kind == TK_TMEM) {
+			error(loc, "mma: %s '%s' is in TMEM; tilec issues the mma with A and B in shared memory (A from TMEM is "
+			           "not supported yet)", roles[i], ops[i]->name);
+			return false;
+		}
+		if (s->kind != TK_SHARED || !s->tile || ops[i]->box || ops[i]->rank != 2) {
+			error(loc, "mma: %s '%s' is not a two-dimensional view %s of a shared tensor declared with layout "
+			           "smem_tile(...)", roles[i], ops[i]->name, shapes[i]);
+			note(loc, "an mma reads its operands through shared-memory descriptors: declare them with layout "
+			          "smem_tile(\"K\", \"128B\") or another canonical layout (docs/shared-tiles.md)");
+			return false;
+		}
+	}
+	EType at = a->base->type, bt = b->base->type, dt = d->base->type;
+	MmaKind kind;
+	if (!mma_kind_of(at, &kind)) {
+		error(loc, "mma: A '%s' holds %s; an mma multiplies f16 or bf16 (kind::f16), f32 (kind::tf32) or e4m3, e5m2, "
+		           "e2m3, e3m2, e2m1 (kind::f8f6f4)", a->name, etype_name(at));
+		return false;
+	}
+	const MmaKindInfo *ki = mma_kind_info(kind);
+	bool same_needed = kind != MMA_F8F6F4;
+	if (mma_type_code(kind, bt) < 0 || (same_needed && bt != at)) {
+		error(loc, "mma: A '%s' holds %s and B '%s' %s; with A of %s, B holds %s", a->name, etype_name(at), b->name,
+		      etype_name(bt), etype_name(at), same_needed ? etype_name(at) : ki->types_text);
+		return false;
+	}
+	if (dt != T_F32) {
+		error(loc, "mma: D '%s' holds %s; tilec issues mma with an f32 accumulator (the TMEM placement of "
+		           "an f16 accumulator is not documented)", d->name, etype_name(dt));
+		return false;
+	}
+	int m = a->dims[0], kfull = a->dims[1], n = b->dims[0];
+	if (d->dims[0] != m || d->dims[1] != n || b->dims[1] != kfull) {
+		error(loc, "mma: the shapes do not agree: D '%s' is [%d, %d], A '%s' [%d, %d] and B '%s' [%d, %d]; D [M, N] = "
+		           "A [M, K] * B [N, K]^T", d->name, d->dims[0], d->dims[1], a->name, a->dims[0], a->dims[1], b->name,
+		      b->dims[0], b->dims[1]);
+		return false;
+	}
+	if (!mma_shape_check(m, n, loc))
+		return false;
+	int eb = etype_bits(at) / 8, ik = ki->k_bytes / eb;
+	if (kfull % ik) {
+		error(loc, "mma: K (the columns of A and B) is %d; a %s mma reads K = %d per instruction, so K is a multiple "
+		           "of %d", kfull, mma_spelling(1, kind), ik, ik);
+		return false;
+	}
+	if (!d_check(d, m, n, loc, lane0, col0))
+		return false;
+	int count = kfull / ik;
+	MmaStep *st = pool_alloc(sizeof *st * (size_t)count);
+	for (int s = 0; s < count; s++)
+		if (!step_desc(a, "A", m, kfull, ik, s, loc, &st[s].a) || !step_desc(b, "B", n, kfull, ik, s, loc, &st[s].b))
+			return false;
+	MmaIdesc id = {.d_format = mma_d_code(dt), .a_format = mma_type_code(kind, at), .b_format = mma_type_code(kind, bt),
+	               .transpose_a = a->base->tile->major == SMEM_MN, .transpose_b = b->base->tile->major == SMEM_MN,
+	               .n = n, .m = m};
+	*in = (MmaInstr){.kind = kind, .atype = at, .btype = bt, .dtype = dt, .m = m, .n = n, .k = ik,
+	                 .a_mn = id.transpose_a, .b_mn = id.transpose_b, .idesc = mma_idesc_encode(&id)};
+	*steps = st;
+	*nsteps = count;
+	return true;
+}
