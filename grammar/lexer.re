@@ -271,6 +271,7 @@ lexer_lex(YYSTYPE *lval, Loc *lloc, Lexer *lx)
 	"copy" { TOK(COPY); }
 	"reduce" { TOK(REDUCE); }
 	"stride" { TOK(STRIDE); }
+	"align" { TOK(ALIGN); }
 	"cluster" { TOK(CLUSTER); }
 
 	"f32" { TYPE(T_F32); }

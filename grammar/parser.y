@@ -431,6 +431,7 @@ list_prepend(void *x, List rest)
 %token COPY "keyword 'copy'"
 %token REDUCE "keyword 'reduce'"
 %token STRIDE "keyword 'stride'"
+%token ALIGN "keyword 'align'"
 %token CLUSTER "keyword 'cluster'"
 
 %token THREAD_IDX "'thread_idx'"
@@ -476,7 +477,7 @@ list_prepend(void *x, List rest)
 %left '*' '/' '%'
 %precedence UNARY
 
-%type <expr> expr sexpr primary unary lvalue device_block
+%type <expr> expr sexpr primary unary lvalue device_block param_align
 %type <list> exprs block stmts params param_list launchargs named_args bindings indices viewexprs
 %type <list> callargs sliceargs
 %type <list> strides stride_rest stride_more stride_list terms
@@ -567,7 +568,7 @@ param_list
 param
 	: IDENT ':' ETYPE
 		{ $$ = pool_alloc(sizeof *$$); $$->name = $1.text; $$->loc = @$; $$->type = $3.etype; }
-	| IDENT ':' ETYPE '[' exprs ']'
+	| IDENT ':' ETYPE '[' exprs ']' param_align
 		{
 			$$ = pool_alloc(sizeof *$$);
 			$$->name = $1.text;
@@ -575,8 +576,9 @@ param
 			$$->type = $3.etype;
 			$$->has_shape = true;
 			$$->dims = $5;
+			$$->align = $7;
 		}
-	| IDENT ':' ETYPE '[' exprs ']' STRIDE '(' exprs ')'
+	| IDENT ':' ETYPE '[' exprs ']' STRIDE '(' exprs ')' param_align
 		{
 			$$ = pool_alloc(sizeof *$$);
 			$$->name = $1.text;
@@ -585,6 +587,7 @@ param
 			$$->has_shape = true;
 			$$->dims = $5;
 			$$->strides = $9;
+			$$->align = $11;
 		}
 	| IDENT ':' SHARED ETYPE '[' exprs ']'
 		{ $$ = mk_param($1.text, @$, PK_SHARED, $4.etype, $6, NULL); }
@@ -592,6 +595,12 @@ param
 		{ $$ = mk_param($1.text, @$, PK_TMEM, $4.etype, $6, $9); }
 	| IDENT ':' LOCAL ETYPE '[' exprs ']' LAYOUT layout
 		{ $$ = mk_param($1.text, @$, PK_LOCAL, $4.etype, $6, $9); }
+	;
+
+/* `align N` after a global tensor's shape (LANGUAGE 11.10): the promise, checked in lower.c */
+param_align
+	: %empty { $$ = NULL; }
+	| ALIGN INT { $$ = mk_expr(E_INT, @2); $$->ival = $2.ival; $$->usuffix = $2.usuffix; }
 	;
 
 device_block
