@@ -22,6 +22,8 @@
 # cutlass/) or without PEER_DIR (default: ../shared/bench beside the repository).
 # Usage: bench/sass_figures.sh [--markdown] [TILEC] [NAME...]  (default: build/tilec, every twin)
 #   --markdown  print the table as the rows of docs/performance.md's table
+#   epilogue_aligned_kernel (bench/peer/, the epilogue under the align 16 contract; not in the default
+#   list) is measured against epilogue_kernel's twin and peer, which do the same work
 # Exit: 0; 1 when tilec's PTX route needs more registers or more SASS instructions than the twin;
 # 3 when nvcc or tilec is missing or a build fails.
 cd "$(dirname "$0")/.." || exit 3
@@ -167,6 +169,8 @@ fi
 worse=0 err=0
 for name in "$@"; do
 	hand=bench/handwritten/$name.cu
+	# the epilogue under the align 16 contract does the same work as epilogue_kernel: the same twin and peer
+	[ "$name" = epilogue_aligned_kernel ] && hand=bench/handwritten/epilogue_kernel.cu
 	if ! tile=$(tile_of "$name") || [ ! -f "$hand" ]; then
 		echo "$0: $name: need both $hand and examples/$name.tile (or bench/peer/$name.tile)" >&2
 		err=1
@@ -176,7 +180,7 @@ for name in "$@"; do
 	: "${elems:=-}"
 	routes="ptx nvcc twin"
 	grep -q '^#ifdef ALIGN16' "$hand" && routes="$routes twin16"
-	[ "$name" = epilogue_kernel ] && find_peer && routes="$routes peer peer16"
+	case $name in epilogue_kernel | epilogue_aligned_kernel) find_peer && routes="$routes peer peer16" ;; esac
 	for route in $routes; do
 		case $route in
 		ptx) "$tilec" -Xptxas -v "$tile" -o "$tmp/$route.cubin" ;;

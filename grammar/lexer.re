@@ -272,6 +272,7 @@ lexer_lex(YYSTYPE *lval, Loc *lloc, Lexer *lx)
 	"mma" { TOK(MMA); }
 	"reduce" { TOK(REDUCE); }
 	"stride" { TOK(STRIDE); }
+	"align" { TOK(ALIGN); }
 	"cluster" { TOK(CLUSTER); }
 	"tma" { TOK(TMA); }
 	"multicast" { TOK(MULTICAST); }

@@ -452,6 +452,7 @@ list_prepend(void *x, List rest)
 %token MMA "keyword 'mma'"
 %token REDUCE "keyword 'reduce'"
 %token STRIDE "keyword 'stride'"
+%token ALIGN "keyword 'align'"
 %token CLUSTER "keyword 'cluster'"
 %token TMA "keyword 'tma'"
 %token MULTICAST "keyword 'multicast'"
@@ -499,7 +500,7 @@ list_prepend(void *x, List rest)
 %left '*' '/' '%'
 %precedence UNARY
 
-%type <expr> expr sexpr primary unary lvalue device_block
+%type <expr> expr sexpr primary unary lvalue device_block param_align
 %type <list> exprs block stmts params param_list launchargs named_args bindings indices viewexprs
 %type <list> callargs sliceargs
 %type <list> strides stride_rest stride_more stride_list terms
@@ -591,7 +592,7 @@ param_list
 param
 	: IDENT ':' ETYPE
 		{ $$ = pool_alloc(sizeof *$$); $$->name = $1.text; $$->loc = @$; $$->type = $3.etype; }
-	| IDENT ':' ETYPE '[' exprs ']' opt_tma
+	| IDENT ':' ETYPE '[' exprs ']' param_align opt_tma
 		{
 			$$ = pool_alloc(sizeof *$$);
 			$$->name = $1.text;
@@ -599,9 +600,10 @@ param
 			$$->type = $3.etype;
 			$$->has_shape = true;
 			$$->dims = $5;
-			$$->tma = $7;
+			$$->align = $7;
+			$$->tma = $8;
 		}
-	| IDENT ':' ETYPE '[' exprs ']' STRIDE '(' exprs ')' opt_tma
+	| IDENT ':' ETYPE '[' exprs ']' STRIDE '(' exprs ')' param_align opt_tma
 		{
 			$$ = pool_alloc(sizeof *$$);
 			$$->name = $1.text;
@@ -610,7 +612,8 @@ param
 			$$->has_shape = true;
 			$$->dims = $5;
 			$$->strides = $9;
-			$$->tma = $11;
+			$$->align = $11;
+			$$->tma = $12;
 		}
 	| IDENT ':' SHARED ETYPE '[' exprs ']'
 		{ $$ = mk_param($1.text, @$, PK_SHARED, $4.etype, $6, NULL); }
@@ -624,6 +627,12 @@ param
 opt_tma
 	: %empty { $$ = false; }
 	| TMA { $$ = true; }
+	;
+
+/* `align N` after a global tensor's shape (LANGUAGE 11.10): the promise, checked in lower.c */
+param_align
+	: %empty { $$ = NULL; }
+	| ALIGN INT { $$ = mk_expr(E_INT, @2); $$->ival = $2.ival; $$->usuffix = $2.usuffix; }
 	;
 
 device_block

@@ -164,6 +164,8 @@ struct tilert_kernel {
 	unsigned *grid_prog; /* tilec_grid_<name>: the grid dimensions computed at launch, or NULL */
 	size_t grid_prog_n;
 	size_t nparams; /* the kernel's parameters (cuFuncGetParamInfo), SIZE_MAX where the driver cannot say */
+	unsigned *align_prog; /* tilec_align_<name>: the tensor parameters' align promises, or NULL */
+	size_t align_prog_n;
 	unsigned cluster[3]; /* tilec_cluster_<name>, 1 x 1 x 1 without one */
 	bool has_cluster;
 	unsigned *tma_prog; /* tilec_tma_<name>: the tensor maps encoded at launch (launch.c's tma_program), or NULL */
@@ -361,6 +363,7 @@ free_module(tilert_module *m)
 		free(k->name);
 		free(k->grid_prog);
 		free(k->tma_prog);
+		free(k->align_prog);
 		free(k);
 	}
 	if (m->prev)
@@ -976,16 +979,23 @@ param_size(tilert_kernel *k, size_t index, bool *known)
 	return size;
 }
 
+/* k->nparams, from the driver; *known: whether it could say. */
+static void
+count_params(tilert_kernel *k, bool *known)
+{
+	k->nparams = 0;
+	while (k->nparams < 65536 && param_size(k, k->nparams, known))
+		k->nparams++;
+	if (!*known)
+		k->nparams = SIZE_MAX;
+}
+
 static int
 check_grid_params(tilert_kernel *k, const char *symbol)
 {
 	static const size_t kind_bytes[] = {4, 4, 2, 2, 1, 1}; /* TILERT_GP_I32 ... TILERT_GP_U8 */
 	bool known = false;
-	k->nparams = 0;
-	while (k->nparams < 65536 && param_size(k, k->nparams, &known))
-		k->nparams++;
-	if (!known)
-		k->nparams = SIZE_MAX;
+	count_params(k, &known);
 	for (size_t pc = 0; pc < k->grid_prog_n; pc++) {
 		unsigned op = k->grid_prog[pc];
 		if (op != TILERT_GP_CONST && op != TILERT_GP_PARAM && op != TILERT_GP_SKIP && op != TILERT_GP_SKIPZ)
@@ -1022,6 +1032,89 @@ read_grid_program(tilert_kernel *k, bool *found)
 	k->grid_prog = words;
 	k->grid_prog_n = bytes / 4;
 	return check_grid_params(k, symbol);
+}
+
+/* Reads tilec_align_<name> (tilert.h) when the module carries it. */
+static int
+read_align_program(tilert_kernel *k)
+{
+	char symbol[512];
+	void *words;
+	size_t bytes;
+	int status = read_symbol(k, "tilec_align_", symbol, sizeof symbol, &words, &bytes);
+	if (status || !words)
+		return status;
+	if (!bytes || bytes % 4) {
+		free(words);
+		return fail(TILERT_ERR_FILE, "module %s: %s is %zu bytes; align promises are u32 words", k->module->source,
+		            symbol, bytes);
+	}
+	k->align_prog = words;
+	k->align_prog_n = bytes / 4;
+	bool known;
+	count_params(k, &known);
+	return TILERT_OK;
+}
+
+static int gp_run(const unsigned *prog, size_t n, size_t *pc_io, void **args, size_t nargs, const char *what, int d,
+                  uint32_t *value, bool *empty);
+
+/* The next word of an align program, or false at its end (a malformed program). */
+static bool
+align_word(const tilert_kernel *k, size_t *pc, unsigned *w)
+{
+	if (*pc >= k->align_prog_n)
+		return false;
+	*w = k->align_prog[(*pc)++];
+	return true;
+}
+
+/* The align promises (tilert.h, tilec_align_<name>) checked against the arguments: each tensor's pointer and
+ * each of its outer strides times its element's bytes must be a multiple of its N. */
+static int
+check_align(tilert_kernel *k, void **args)
+{
+	size_t pc = 0;
+	while (pc < k->align_prog_n) {
+		unsigned index, n, size, len, outer;
+		char name[256];
+		if (!align_word(k, &pc, &index) || !align_word(k, &pc, &n) || !align_word(k, &pc, &size) ||
+		    !align_word(k, &pc, &len) || n == 0 || len >= sizeof name)
+			return fail(TILERT_ERR_FILE, "module %s: tilec_align_%s is malformed at word %zu", k->module->source,
+			            k->name, pc);
+		for (unsigned c = 0; c < len; c += 4) {
+			unsigned w;
+			if (!align_word(k, &pc, &w))
+				return fail(TILERT_ERR_FILE, "module %s: tilec_align_%s is malformed at word %zu", k->module->source,
+				            k->name, pc);
+			for (unsigned b = 0; b < 4 && c + b < len; b++)
+				name[c + b] = (char)(w >> (8 * b) & 0xff);
+		}
+		name[len] = 0;
+		if (!align_word(k, &pc, &outer) || (k->nparams != SIZE_MAX && index >= k->nparams))
+			return fail(TILERT_ERR_FILE, "module %s: tilec_align_%s is malformed at word %zu", k->module->source,
+			            k->name, pc);
+		if (!args || !args[index])
+			return fail(TILERT_ERR_ARG, "kernel %s: parameter %u ('%s') is missing from args", k->name, index, name);
+		CUdeviceptr ptr;
+		memcpy(&ptr, args[index], sizeof ptr);
+		if (ptr % n)
+			return fail(TILERT_ERR_ARG, "kernel %s: '%s' promises align %u, but its address 0x%llx is no multiple "
+			            "of %u", k->name, name, n, ptr, n);
+		for (unsigned d = 0; d < outer; d++) {
+			uint32_t stride;
+			bool empty;
+			int status = gp_run(k->align_prog, k->align_prog_n, &pc, args, k->nparams, "align program: stride",
+			                    (int)d, &stride, &empty);
+			if (status)
+				return status;
+			if (((unsigned long long)stride * size) % n)
+				return fail(TILERT_ERR_ARG, "kernel %s: '%s' promises align %u, but stride %u is %d elements (%lld "
+				            "bytes), which is no multiple of %u", k->name, name, n, d, (int)stride,
+				            (long long)(int)stride * (long long)size, n);
+		}
+	}
+	return TILERT_OK;
 }
 
 /* Reads tilec_cluster_<name> when the module carries it: the kernel's __cluster_dims__. */
@@ -1074,7 +1167,8 @@ read_launch_config(tilert_kernel *k)
 		              m->source, symbol, bytes, sizeof v);
 	} else if ((r = d->cuMemcpyDtoH(v, ptr, sizeof v)) != CUDA_SUCCESS) {
 		status = cuda_fail(r, "cuMemcpyDtoH", "reading %s in module %s", symbol, m->source);
-	} else if ((status = read_grid_program(k, &found)) != TILERT_OK || (status = read_cluster(k)) != TILERT_OK) {
+	} else if ((status = read_grid_program(k, &found)) != TILERT_OK || (status = read_cluster(k)) != TILERT_OK ||
+	           (status = read_align_program(k)) != TILERT_OK) {
 		/* reported */
 	} else if ((!found && (!v[0] || !v[1] || !v[2])) || !v[3] || !v[4] || !v[5]) {
 		status = fail(TILERT_ERR_FILE, "module %s: %s has a zero dimension (grid %ux%ux%u, block %ux%ux%u)",
@@ -1131,6 +1225,7 @@ tilert_kernel_get(tilert_module *module, const char *name, tilert_kernel **out)
 		free(k->name);
 		free(k->grid_prog);
 		free(k->tma_prog);
+		free(k->align_prog);
 		free(k);
 		return status;
 	}
@@ -1304,6 +1399,8 @@ launch_args(tilert_kernel *k, const unsigned grid[3], const unsigned block[3], u
 	tilert_ctx *ctx = k->module->ctx;
 	Driver *d = ctx->drv;
 	int status = make_current(ctx);
+	if (!status && k->align_prog)
+		status = check_align(k, args);
 	if (status)
 		return status;
 	CUresult r;
@@ -1444,116 +1541,133 @@ tilert_copy_to_host(tilert_ctx *ctx, void *dst, tilert_dev_ptr src, size_t bytes
 	return TILERT_OK;
 }
 
+/* Runs one program of prog (from *pc to its TILERT_GP_END) on args: *value is what it leaves, *empty
+ * whether it was TILERT_GP_END alone. what ("grid program: dimension") and d name it in messages. */
+static int
+gp_run(const unsigned *prog, size_t n, size_t *pc_io, void **args, size_t nargs, const char *what, int d,
+       uint32_t *value, bool *empty)
+{
+	uint32_t st[TILERT_GP_STACK];
+	int sp = 0;
+	size_t pc = *pc_io;
+	*empty = true;
+	for (;;) {
+		if (pc >= n)
+			return fail(TILERT_ERR_ARG, "%s %d does not end", what, d);
+		unsigned op = prog[pc++];
+		if (op == TILERT_GP_END)
+			break;
+		*empty = false;
+		if (op == TILERT_GP_CONST || op == TILERT_GP_PARAM) {
+			if (pc >= n || sp >= TILERT_GP_STACK)
+				return fail(TILERT_ERR_ARG, "grid program: malformed at word %zu", pc);
+			unsigned w = prog[pc++];
+			if (op == TILERT_GP_CONST) {
+				st[sp++] = w;
+				continue;
+			}
+			if ((w >> 8) >= nargs)
+				return fail(TILERT_ERR_ARG, "grid program: malformed at word %zu: parameter %u of %zu", pc - 2,
+				            w >> 8, nargs);
+			if (!args || !args[w >> 8])
+				return fail(TILERT_ERR_ARG, "grid program: parameter %u is missing from args", w >> 8);
+			const void *a = args[w >> 8];
+			int32_t i32;
+			int16_t i16;
+			int8_t i8;
+			switch (w & 0xff) {
+			case TILERT_GP_I32: case TILERT_GP_U32: memcpy(&i32, a, 4); st[sp++] = (uint32_t)i32; break;
+			case TILERT_GP_I16: memcpy(&i16, a, 2); st[sp++] = (uint32_t)(int32_t)i16; break;
+			case TILERT_GP_U16: memcpy(&i16, a, 2); st[sp++] = (uint16_t)i16; break;
+			case TILERT_GP_I8: memcpy(&i8, a, 1); st[sp++] = (uint32_t)(int32_t)i8; break;
+			case TILERT_GP_U8: memcpy(&i8, a, 1); st[sp++] = (uint8_t)i8; break;
+			default: return fail(TILERT_ERR_ARG, "grid program: parameter kind %u", w & 0xff);
+			}
+			continue;
+		}
+		if (op == TILERT_GP_SKIPZ || op == TILERT_GP_SKIP) {
+			if (pc >= n || (op == TILERT_GP_SKIPZ && sp < 1) || prog[pc] > n - pc - 1)
+				return fail(TILERT_ERR_ARG, "grid program: malformed at word %zu", pc - 1);
+			unsigned w = prog[pc++];
+			if (op == TILERT_GP_SKIP || st[--sp] == 0)
+				pc += w;
+			continue;
+		}
+		int need = op == TILERT_GP_SELECT ? 3 : op <= TILERT_GP_ZEXT16 ? 1 : 2;
+		if (op >= TILERT_GP_COUNT || sp < need)
+			return fail(TILERT_ERR_ARG, "grid program: malformed at word %zu", pc - 1);
+		uint32_t b = st[sp - 1], a = need > 1 ? st[sp - 2] : b, r = 0;
+		int32_t sa = (int32_t)a, sb = (int32_t)b;
+		if ((op == TILERT_GP_DIV || op == TILERT_GP_DIVU || op == TILERT_GP_REM || op == TILERT_GP_REMU) &&
+		    (b == 0 || ((op == TILERT_GP_DIV || op == TILERT_GP_REM) && sa == INT32_MIN && sb == -1)))
+			return fail(TILERT_ERR_ARG, "grid program: division by zero or overflow");
+		/* undefined in C and refused by tilec run: launching grid 1 for (1 << 32) | 1 would differ */
+		if ((op == TILERT_GP_SHL || op == TILERT_GP_SHR || op == TILERT_GP_SHRU) && b >= 32)
+			return fail(TILERT_ERR_ARG, "grid program: a shift by %d (not from 0 to 31) is undefined", sb);
+		switch (op) {
+		case TILERT_GP_NEG: r = 0u - b; break;
+		case TILERT_GP_NOT: r = !b; break;
+		case TILERT_GP_BITNOT: r = ~b; break;
+		case TILERT_GP_ABS: r = sb < 0 ? 0u - b : b; break;
+		case TILERT_GP_SEXT8: r = (uint32_t)(int32_t)(int8_t)b; break;
+		case TILERT_GP_ZEXT8: r = b & 0xffu; break;
+		case TILERT_GP_SEXT16: r = (uint32_t)(int32_t)(int16_t)b; break;
+		case TILERT_GP_ZEXT16: r = b & 0xffffu; break;
+		case TILERT_GP_ADD: r = a + b; break;
+		case TILERT_GP_SUB: r = a - b; break;
+		case TILERT_GP_MUL: r = a * b; break;
+		case TILERT_GP_DIV: r = (uint32_t)(sa / sb); break;
+		case TILERT_GP_DIVU: r = a / b; break;
+		case TILERT_GP_REM: r = (uint32_t)(sa % sb); break;
+		case TILERT_GP_REMU: r = a % b; break;
+		case TILERT_GP_SHL: r = a << b; break;
+		case TILERT_GP_SHR: r = (uint32_t)(sa < 0 ? ~(~sa >> b) : sa >> b); break;
+		case TILERT_GP_SHRU: r = a >> b; break;
+		case TILERT_GP_AND: r = a & b; break;
+		case TILERT_GP_OR: r = a | b; break;
+		case TILERT_GP_XOR: r = a ^ b; break;
+		case TILERT_GP_LT: r = sa < sb; break;
+		case TILERT_GP_LTU: r = a < b; break;
+		case TILERT_GP_LE: r = sa <= sb; break;
+		case TILERT_GP_LEU: r = a <= b; break;
+		case TILERT_GP_GT: r = sa > sb; break;
+		case TILERT_GP_GTU: r = a > b; break;
+		case TILERT_GP_GE: r = sa >= sb; break;
+		case TILERT_GP_GEU: r = a >= b; break;
+		case TILERT_GP_EQ: r = a == b; break;
+		case TILERT_GP_NE: r = a != b; break;
+		case TILERT_GP_LAND: r = a && b; break;
+		case TILERT_GP_LOR: r = a || b; break;
+		case TILERT_GP_MIN: r = sb < sa ? b : a; break;
+		case TILERT_GP_MINU: r = b < a ? b : a; break;
+		case TILERT_GP_MAX: r = sb > sa ? b : a; break;
+		case TILERT_GP_MAXU: r = b > a ? b : a; break;
+		case TILERT_GP_SELECT: r = st[sp - 3] ? a : b; break;
+		}
+		sp -= need;
+		st[sp++] = r;
+	}
+	*pc_io = pc;
+	*value = sp == 1 ? st[0] : 0; /* 0 for a malformed program: no grid dimension, a multiple of every alignment */
+	return TILERT_OK;
+}
+
 int
 tilert_grid_eval(const unsigned *prog, size_t n, void **args, size_t nargs, unsigned grid[3])
 {
 	size_t pc = 0;
 	for (int d = 0; d < 3; d++) {
-		uint32_t st[TILERT_GP_STACK];
-		int sp = 0;
-		bool empty = true;
-		for (;;) {
-			if (pc >= n)
-				return fail(TILERT_ERR_ARG, "grid program: dimension %d does not end", d);
-			unsigned op = prog[pc++];
-			if (op == TILERT_GP_END)
-				break;
-			empty = false;
-			if (op == TILERT_GP_CONST || op == TILERT_GP_PARAM) {
-				if (pc >= n || sp >= TILERT_GP_STACK)
-					return fail(TILERT_ERR_ARG, "grid program: malformed at word %zu", pc);
-				unsigned w = prog[pc++];
-				if (op == TILERT_GP_CONST) {
-					st[sp++] = w;
-					continue;
-				}
-				if ((w >> 8) >= nargs)
-					return fail(TILERT_ERR_ARG, "grid program: malformed at word %zu: parameter %u of %zu", pc - 2,
-					            w >> 8, nargs);
-				if (!args || !args[w >> 8])
-					return fail(TILERT_ERR_ARG, "grid program: parameter %u is missing from args", w >> 8);
-				const void *a = args[w >> 8];
-				int32_t i32;
-				int16_t i16;
-				int8_t i8;
-				switch (w & 0xff) {
-				case TILERT_GP_I32: case TILERT_GP_U32: memcpy(&i32, a, 4); st[sp++] = (uint32_t)i32; break;
-				case TILERT_GP_I16: memcpy(&i16, a, 2); st[sp++] = (uint32_t)(int32_t)i16; break;
-				case TILERT_GP_U16: memcpy(&i16, a, 2); st[sp++] = (uint16_t)i16; break;
-				case TILERT_GP_I8: memcpy(&i8, a, 1); st[sp++] = (uint32_t)(int32_t)i8; break;
-				case TILERT_GP_U8: memcpy(&i8, a, 1); st[sp++] = (uint8_t)i8; break;
-				default: return fail(TILERT_ERR_ARG, "grid program: parameter kind %u", w & 0xff);
-				}
-				continue;
-			}
-			if (op == TILERT_GP_SKIPZ || op == TILERT_GP_SKIP) {
-				if (pc >= n || (op == TILERT_GP_SKIPZ && sp < 1) || prog[pc] > n - pc - 1)
-					return fail(TILERT_ERR_ARG, "grid program: malformed at word %zu", pc - 1);
-				unsigned w = prog[pc++];
-				if (op == TILERT_GP_SKIP || st[--sp] == 0)
-					pc += w;
-				continue;
-			}
-			int need = op == TILERT_GP_SELECT ? 3 : op <= TILERT_GP_ZEXT16 ? 1 : 2;
-			if (op >= TILERT_GP_COUNT || sp < need)
-				return fail(TILERT_ERR_ARG, "grid program: malformed at word %zu", pc - 1);
-			uint32_t b = st[sp - 1], a = need > 1 ? st[sp - 2] : b, r = 0;
-			int32_t sa = (int32_t)a, sb = (int32_t)b;
-			if ((op == TILERT_GP_DIV || op == TILERT_GP_DIVU || op == TILERT_GP_REM || op == TILERT_GP_REMU) &&
-			    (b == 0 || ((op == TILERT_GP_DIV || op == TILERT_GP_REM) && sa == INT32_MIN && sb == -1)))
-				return fail(TILERT_ERR_ARG, "grid program: division by zero or overflow");
-			/* undefined in C and refused by tilec run: launching grid 1 for (1 << 32) | 1 would differ */
-			if ((op == TILERT_GP_SHL || op == TILERT_GP_SHR || op == TILERT_GP_SHRU) && b >= 32)
-				return fail(TILERT_ERR_ARG, "grid program: a shift by %d (not from 0 to 31) is undefined", sb);
-			switch (op) {
-			case TILERT_GP_NEG: r = 0u - b; break;
-			case TILERT_GP_NOT: r = !b; break;
-			case TILERT_GP_BITNOT: r = ~b; break;
-			case TILERT_GP_ABS: r = sb < 0 ? 0u - b : b; break;
-			case TILERT_GP_SEXT8: r = (uint32_t)(int32_t)(int8_t)b; break;
-			case TILERT_GP_ZEXT8: r = b & 0xffu; break;
-			case TILERT_GP_SEXT16: r = (uint32_t)(int32_t)(int16_t)b; break;
-			case TILERT_GP_ZEXT16: r = b & 0xffffu; break;
-			case TILERT_GP_ADD: r = a + b; break;
-			case TILERT_GP_SUB: r = a - b; break;
-			case TILERT_GP_MUL: r = a * b; break;
-			case TILERT_GP_DIV: r = (uint32_t)(sa / sb); break;
-			case TILERT_GP_DIVU: r = a / b; break;
-			case TILERT_GP_REM: r = (uint32_t)(sa % sb); break;
-			case TILERT_GP_REMU: r = a % b; break;
-			case TILERT_GP_SHL: r = a << b; break;
-			case TILERT_GP_SHR: r = (uint32_t)(sa < 0 ? ~(~sa >> b) : sa >> b); break;
-			case TILERT_GP_SHRU: r = a >> b; break;
-			case TILERT_GP_AND: r = a & b; break;
-			case TILERT_GP_OR: r = a | b; break;
-			case TILERT_GP_XOR: r = a ^ b; break;
-			case TILERT_GP_LT: r = sa < sb; break;
-			case TILERT_GP_LTU: r = a < b; break;
-			case TILERT_GP_LE: r = sa <= sb; break;
-			case TILERT_GP_LEU: r = a <= b; break;
-			case TILERT_GP_GT: r = sa > sb; break;
-			case TILERT_GP_GTU: r = a > b; break;
-			case TILERT_GP_GE: r = sa >= sb; break;
-			case TILERT_GP_GEU: r = a >= b; break;
-			case TILERT_GP_EQ: r = a == b; break;
-			case TILERT_GP_NE: r = a != b; break;
-			case TILERT_GP_LAND: r = a && b; break;
-			case TILERT_GP_LOR: r = a || b; break;
-			case TILERT_GP_MIN: r = sb < sa ? b : a; break;
-			case TILERT_GP_MINU: r = b < a ? b : a; break;
-			case TILERT_GP_MAX: r = sb > sa ? b : a; break;
-			case TILERT_GP_MAXU: r = b > a ? b : a; break;
-			case TILERT_GP_SELECT: r = st[sp - 3] ? a : b; break;
-			}
-			sp -= need;
-			st[sp++] = r;
-		}
+		uint32_t v;
+		bool empty;
+		int status = gp_run(prog, n, &pc, args, nargs, "grid program: dimension", d, &v, &empty);
+		if (status)
+			return status;
 		if (empty)
 			continue;
-		if (sp != 1 || st[0] == 0 || st[0] > 0x7fffffffu)
+		if (v == 0 || v > 0x7fffffffu)
 			return fail(TILERT_ERR_ARG, "grid dimension %c is %d with these arguments; it must be from 1 to 2^31 - 1",
-			            "xyz"[d], sp == 1 ? (int)st[0] : 0);
-		grid[d] = st[0];
+			            "xyz"[d], (int)v);
+		grid[d] = v;
 	}
 	return TILERT_OK;
 }

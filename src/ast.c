@@ -538,6 +538,8 @@ dump_kernel(FILE *out, Kernel *k)
 			dump_exprs(out, &p->strides);
 			fputc(')', out);
 		}
+		if (p->align)
+			fprintf(out, " (align %u)", p->align->ival);
 		if (p->layout) {
 			fputs(" (layout ", out);
 			dump_layout(out, p->layout);

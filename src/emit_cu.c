@@ -1388,11 +1388,14 @@ warp_id_decl(KernelIR *k)
 	                                                        : " >> 5) & 3;\n");
 }
 
-/* A table of words for libtilert that program (launch.c) writes for k, as symbol<kernel>. */
+/* A program for libtilert (launch.c) as the u32 array SYMBOL<kernel>, after its comment; nothing for an
+   empty one. */
 static void
-program_table(KernelIR *k, int (*program)(KernelIR *, uint32_t *, int), const char *comment, const char *symbol)
+program_symbol(KernelIR *k, const char *comment, const char *symbol, int (*program)(KernelIR *, uint32_t *, int))
 {
 	int n = program(k, NULL, 0);
+	if (!n)
+		return;
 	uint32_t *prog = pool_alloc(sizeof(uint32_t) * (size_t)n);
 	program(k, prog, n);
 	buf_printf(E.out, "// %s (tilert.h)\nextern \"C\" __device__ const unsigned %s%s[%d] = {", comment, symbol, k->name, n);
@@ -1407,6 +1410,11 @@ kernel(KernelIR *k)
 	function_begin(k);
 	if (E.d->kernel_begin)
 		E.d->kernel_begin(&E, k);
+	for (int i = 0; i < k->params.n; i++) {
+		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
+		if (t)
+			buf_puts(E.out, align_promise_text(t));
+	}
 	buf_printf(E.out, "extern \"C\" __global__ void __launch_bounds__(%d) ", k->threads);
 	if (k->has_cluster && E.d->clusters)
 		buf_printf(E.out, "__cluster_dims__(%d, %d, %d) ", k->cluster[0], k->cluster[1], k->cluster[2]);
@@ -1437,11 +1445,13 @@ kernel(KernelIR *k)
 	                  "extern \"C\" __device__ const unsigned tilec_launch_%s[6] = {%d, %d, %d, %d, %d, %d};\n",
 	           k->name, k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2]);
 	if (grid_at_launch(k))
-		program_table(k, grid_program, "the grid dimensions given as 0 above, computed at launch from the parameters",
-		              "tilec_grid_");
+		program_symbol(k, "the grid dimensions given as 0 above, computed at launch from the parameters", "tilec_grid_",
+		               grid_program);
 	if (k->tma_maps.n && E.d->tma_maps)
-		program_table(k, tma_program, "the tensor maps libtilert encodes at launch and passes after the parameters",
-		              "tilec_tma_");
+		program_symbol(k, "the tensor maps libtilert encodes at launch and passes after the parameters", "tilec_tma_",
+		               tma_program);
+	program_symbol(k, "the align promises of the tensor parameters, which libtilert checks at launch", "tilec_align_",
+	               align_program);
 	if (k->has_cluster && E.d->clusters)
 		buf_printf(E.out, "// the cluster for libtilert's launch: x, y, z\n"
 		                  "extern \"C\" __device__ const unsigned tilec_cluster_%s[3] = {%d, %d, %d};\n",
@@ -1490,6 +1500,7 @@ global_contract(const KernelIR *k)
 		buf_printf(E.out, "// %s: a pointer to %s in global memory, which the function %s; its address must be a multiple "
 		           "of %d bytes\n", t->name, etype_name(t->type), read_only(k, dp) ? "only reads (const)" : "writes",
 		           tensor_align(t));
+		buf_puts(E.out, align_promise_text(t));
 	}
 }
 

@@ -3532,12 +3532,15 @@ shape_text(const Tensor *t)
 	return r;
 }
 
-/* A table of words for libtilert that program (launch.c) writes for k, as symbol<kernel>. */
+/* A program for libtilert (launch.c) as the u32 array SYMBOL<kernel>, after its comment; nothing for an
+   empty one. */
 static void
-program_table(Buf *out, KernelIR *k, int (*program)(KernelIR *, uint32_t *, int), const char *comment,
-              const char *symbol)
+program_symbol(Buf *out, KernelIR *k, const char *comment, const char *symbol,
+               int (*program)(KernelIR *, uint32_t *, int))
 {
 	int n = program(k, NULL, 0);
+	if (!n)
+		return;
 	uint32_t *prog = pool_alloc(sizeof(uint32_t) * (size_t)n);
 	program(k, prog, n);
 	buf_printf(out, "// %s (tilert.h)\n.visible .global .align 4 .u32 %s%s[%d] = {", comment, symbol, k->name, n);
@@ -3585,11 +3588,18 @@ kernel(KernelIR *k, int ki, bool pack_f32x2, Buf *out)
 	buf_printf(out, ".visible .global .align 4 .u32 tilec_launch_%s[6] = {%d, %d, %d, %d, %d, %d};\n\n", k->name,
 	           k->grid[0], k->grid[1], k->grid[2], k->block[0], k->block[1], k->block[2]);
 	if (grid_at_launch(k))
-		program_table(out, k, grid_program, "the grid dimensions given as 0 above, computed at launch from the "
-		              "parameters", "tilec_grid_");
+		program_symbol(out, k, "the grid dimensions given as 0 above, computed at launch from the parameters",
+		               "tilec_grid_", grid_program);
 	if (k->tma_maps.n)
-		program_table(out, k, tma_program, "the tensor maps libtilert encodes at launch and passes after the "
-		              "parameters", "tilec_tma_");
+		program_symbol(out, k, "the tensor maps libtilert encodes at launch and passes after the parameters",
+		               "tilec_tma_", tma_program);
+	program_symbol(out, k, "the align promises of the tensor parameters, which libtilert checks at launch",
+	               "tilec_align_", align_program);
+	for (int i = 0; i < k->params.n; i++) {
+		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
+		if (t)
+			buf_puts(out, align_promise_text(t));
+	}
 	if (k->has_cluster)
 		buf_printf(out, "// the cluster for libtilert's launch: x, y, z\n"
 		                ".visible .global .align 4 .u32 tilec_cluster_%s[3] = {%d, %d, %d};\n\n", k->name, k->cluster[0],

@@ -574,7 +574,8 @@ tensor_align(const Tensor *t)
 		int b = tensor_align(LIST_AT(t->align_from, Tensor, i));
 		a = b < a ? b : a;
 	}
-	return a;
+	/* an `align N` promise holds for every pointer passed: tilec checks it at each call, the launch at run time */
+	return t->align > a ? t->align : a;
 }
 
 bool
@@ -754,30 +755,43 @@ ie_split_offset(IExpr *e, int64_t *c)
 	return e;
 }
 
-/* The largest power of two (up to 2^20) known to divide an integer value; powers of two divide
- * 2^32, so wrapping arithmetic keeps them. */
-int64_t
-known_factor(const IExpr *e)
+/* Whether e is one of the outer strides of global tensor t (the strides that its `align N` promise
+ * covers: every one but the innermost's). */
+static bool
+outer_stride(const IExpr *e, const Tensor *t)
+{
+	for (int d = 0; t->wide && d + 1 < t->rank; d++)
+		if (t->rstrides[d] && ie_equal(e, t->rstrides[d]))
+			return true;
+	return false;
+}
+
+/* known_factor, where t is not NULL: an outer stride of t counts as a multiple of the elements its
+ * `align N` promise gives (N / element size). */
+static int64_t
+factor_of(const IExpr *e, const Tensor *t)
 {
 	const int64_t top = 1 << 20;
 	int64_t v;
 	if (!e)
 		return top;
+	if (t && t->align && outer_stride(e, t))
+		return t->align / (etype_bits(t->type) / 8);
 	if (ie_is_const(e, &v)) {
 		uint32_t u = (uint32_t)v;
 		return u == 0 ? top : (int64_t)(u & -u) < top ? (int64_t)(u & -u) : top;
 	}
 	switch (e->kind) {
 	case IE_VAR:
-		return e->var->is_let && e->var->def ? known_factor(e->var->def) : 1;
+		return e->var->is_let && e->var->def ? factor_of(e->var->def, t) : 1;
 	case IE_CONV:
-		return e->to == T_I32 || e->to == T_U32 || e->to == T_I64 ? known_factor(e->a) : 1;
+		return e->to == T_I32 || e->to == T_U32 || e->to == T_I64 ? factor_of(e->a, t) : 1;
 	case IE_SELECT: {
-		int64_t b = known_factor(e->b), c = known_factor(e->index);
+		int64_t b = factor_of(e->b, t), c = factor_of(e->index, t);
 		return b < c ? b : c;
 	}
 	case IE_BINARY: {
-		int64_t a = known_factor(e->a), b = e->b ? known_factor(e->b) : 1, r = 1;
+		int64_t a = factor_of(e->a, t), b = e->b ? factor_of(e->b, t) : 1, r = 1;
 		switch (e->op) {
 		case OP_MUL: r = a * b; break;
 		case OP_ADD:
@@ -794,6 +808,33 @@ known_factor(const IExpr *e)
 	default:
 		return 1;
 	}
+}
+
+/* The largest power of two (up to 2^20) known to divide an integer value; powers of two divide
+ * 2^32, so wrapping arithmetic keeps them. */
+int64_t
+known_factor(const IExpr *e)
+{
+	return factor_of(e, NULL);
+}
+
+int64_t
+index_factor(const IExpr *e, const Tensor *t)
+{
+	return factor_of(e, t->kind == TK_GLOBAL ? t : NULL);
+}
+
+int
+tensor_row_align(const Tensor *t)
+{
+	int size = etype_bits(t->type) / 8, a = 16;
+	int64_t stride = 1;
+	for (int d = t->rank - 1; d > 0; d--) {
+		stride *= t->wide ? 1 : t->dims[d];
+		int64_t f = (t->wide ? index_factor(t->rstrides[d - 1], t) : known_factor(ie_int(stride, T_I64))) * size;
+		a = f < a ? (int)f : a;
+	}
+	return a;
 }
 
 bool

@@ -1,5 +1,8 @@
-/* launch.c: a grid computed at launch as a program for libtilert (runtime/tilert.h, TILERT_GP_*): the
- * CUDA C and the PTX carry it as tilec_grid_<kernel>, and tilert_kernel_launch runs it on the arguments. */
+/* launch.c: what libtilert computes or checks at launch, as programs (runtime/tilert.h, TILERT_GP_*) that
+ * the CUDA C and the PTX carry: the grid (tilec_grid_<kernel>) and the `align N` promises of the tensor
+ * parameters (tilec_align_<kernel>). */
+#include <string.h>
+
 #include <string.h>
 
 #include "tilec.h"
@@ -249,4 +252,47 @@ tma_program(KernelIR *k, uint32_t *out, int max)
 	if (!p.ok)
 		fatal("tma_program: a dimension or stride that is not over constants and parameters");
 	return p.n;
+}
+
+int
+align_program(KernelIR *k, uint32_t *out, int max)
+{
+	Prog p = {k, out, 0, max, true};
+	for (int i = 0; i < k->params.n; i++) {
+		Tensor *t = LIST_AT(k->param_is_tensor, Tensor, i);
+		if (!t || !t->align)
+			continue;
+		put(&p, (uint32_t)i);
+		put(&p, (uint32_t)t->align);
+		put(&p, (uint32_t)(etype_bits(t->type) / 8));
+		/* the name for libtilert's message, four bytes a word, the first in the low byte */
+		size_t len = strlen(t->name);
+		put(&p, (uint32_t)len);
+		for (size_t c = 0; c < len; c += 4) {
+			uint32_t w = 0;
+			for (size_t b = 0; b < 4 && c + b < len; b++)
+				w |= (uint32_t)(unsigned char)t->name[c + b] << (8 * b);
+			put(&p, w);
+		}
+		/* the outer strides known only at launch; lower.c checked the constant ones */
+		int outer = t->wide ? t->rank - 1 : 0;
+		put(&p, (uint32_t)outer);
+		for (int d = 0; d < outer; d++) {
+			code(&p, t->rstrides[d]);
+			put(&p, TILERT_GP_END);
+		}
+	}
+	if (!p.ok)
+		fatal("align_program: a stride that is not over constants and parameters");
+	return p.n;
+}
+
+const char *
+align_promise_text(const Tensor *t)
+{
+	if (!t->align)
+		return "";
+	return pool_printf("// %s: align %d promised: its address and the start of each row (each outer stride times %d "
+	                   "bytes) are multiples of %d bytes, so its accesses are %d bytes wide without a run-time test\n",
+	                   t->name, t->align, etype_bits(t->type) / 8, t->align, t->align);
 }

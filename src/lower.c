@@ -329,6 +329,43 @@ shape_names_tensor(const Param *p, const List *params)
 	return false;
 }
 
+/* A global tensor's `align N` (LANGUAGE 11.10), checked against its shape and kept on t: N is 4, 8 or
+   16 bytes (each at least an element: no element type is wider than 4 bytes); the promise is about
+   where rows start, so the innermost stride is 1; an outer stride known at compile time must already
+   keep it. */
+static bool
+align_promise(const Param *p, Tensor *t)
+{
+	if (!p->align)
+		return true;
+	uint32_t n = p->align->ival;
+	if (n != 4 && n != 8 && n != 16) {
+		error(p->align->loc, "align %u: the promise is 4, 8 or 16 bytes (the widths of a thread's vector accesses)", n);
+		return false;
+	}
+	int64_t c;
+	if (t->wide && p->strides.n && !(ie_is_const(t->rstrides[t->rank - 1], &c) && c == 1)) {
+		error(t->stride_src[t->rank - 1]->loc, "'%s' promises align %u for the start of each row, which needs its "
+		      "innermost stride to be 1", t->name, n);
+		return false;
+	}
+	int64_t size = etype_bits(t->type) / 8, stride = 1;
+	for (int d = t->rank - 2; d >= 0; d--) {
+		stride *= t->dims[d + 1]; /* row-major, where the shape is constant */
+		if (!t->wide)
+			c = stride;
+		else if (!ie_is_const(t->rstrides[d], &c))
+			continue; /* known at the launch, which checks it */
+		if ((c * size) % n) {
+			error(p->align->loc, "'%s' cannot keep align %u: stride %d is %lld elements, %lld bytes, which is "
+			      "no multiple of %u", t->name, n, d, (long long)c, (long long)(c * size), n);
+			return false;
+		}
+	}
+	t->align = (int)n;
+	return true;
+}
+
 /* The shape of a global tensor parameter (dims, strides, whether offsets need 64 bits). */
 static bool
 global_shape(Param *p, Tensor *t)
@@ -361,7 +398,7 @@ global_shape(Param *p, Tensor *t)
 	t->wide = !constant || p->strides.n || count >= 2147483648.0;
 	if (!t->wide) {
 		t->count = (int)count;
-		return true;
+		return align_promise(p, t);
 	}
 	/* row-major strides, each the product of the later dimensions, in 64 bits */
 	IExpr *stride = ie_int(1, T_I64);
@@ -377,7 +414,7 @@ global_shape(Param *p, Tensor *t)
 			stride = ie_binary(OP_MUL, stride, ie_convert(t->rdims[i], T_I64));
 		}
 	}
-	return true;
+	return align_promise(p, t);
 }
 
 static Tensor *
@@ -3347,6 +3384,20 @@ call_args(Walk *walk, Stmt *s, Kernel *fd, CallSite *site)
 	return ok;
 }
 
+/* Whether the argument ga (of the caller's tensor t) keeps an `align n` promise: its first element's
+   address and each of its outer strides times the element's bytes multiples of n. */
+static bool
+keeps_align(const Tensor *t, const GlobalArg *ga, int n)
+{
+	int64_t size = etype_bits(t->type) / 8;
+	if (tensor_align(t) % n || (ga->off && (index_factor(ga->off, t) * size) % n))
+		return false;
+	for (int d = 0; d + 1 < ga->rank; d++)
+		if (ga->strides[d] && (index_factor(ga->strides[d], t) * size) % n)
+			return false;
+	return true;
+}
+
 /* Each global tensor parameter of fd as a tensor of the caller, its dims and strides checked against the argument's. */
 static bool
 call_global_params(Stmt *s, Kernel *fd, CallSite *site)
@@ -3411,6 +3462,18 @@ call_global_params(Stmt *s, Kernel *fd, CallSite *site)
 				note(dp->tensor->loc, "declare '%s' with stride (...) over scalar parameters and pass the strides of "
 				                      "'%s' to them", dp->tensor->name, a->name);
 			ok = false;
+		}
+		if (dp->tensor->align && !keeps_align(t, ga, dp->tensor->align)) {
+			error(a->loc, "parameter '%s' of '%s' promises align %d, but tilec cannot show that the address and the "
+			      "start of each row of this argument are multiples of %d bytes", dp->tensor->name, s->name,
+			      dp->tensor->align, dp->tensor->align);
+			if (tensor_align(t) % dp->tensor->align || tensor_row_align(t) % dp->tensor->align)
+				note(t->loc, "declare '%s' with align %d", t->name, dp->tensor->align);
+			else
+				note(t->loc, "'%s' keeps align %d: start the slice at a multiple of %d bytes", t->name,
+				     dp->tensor->align, dp->tensor->align);
+			ok = false;
+			continue;
 		}
 		/* the pointer passed: as aligned as the caller's and the offset of the slice allow */
 		if (ga->off) {

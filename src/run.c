@@ -396,6 +396,17 @@ runtime_shapes(KernelIR *k, const uint32_t *bits, Shape64 *shapes, unsigned grid
 			s->count *= (unsigned long long)v;
 			s->storage += (unsigned long long)(v - 1) * stride;
 		}
+		/* the `align N` promise: tilec run places each tensor at a 16-byte boundary itself, so only the
+		   strides the --set values give can break it, as libtilert refuses (tilert_kernel_launch) */
+		for (int d = 0; !large && t->align && d + 1 < t->rank; d++) {
+			long long size = etype_bits(t->type) / 8, bytes_apart = (long long)s->strides[d] * size;
+			if (bytes_apart % t->align) {
+				error(t->loc, "kernel %s: '%s' promises align %d, but stride %d is %lld elements (%lld bytes) with "
+				              "these --set values, which is no multiple of %d", k->name, t->name, t->align, d,
+				      (long long)s->strides[d], bytes_apart, t->align);
+				return 1;
+			}
+		}
 		bytes += s->storage * (unsigned long long)((etype_bits(t->type) + 7) / 8);
 		if (large || bytes > RUN_TENSOR_BYTES) {
 			error(no_loc, "tensor %s is too large with these --set values: tilec run takes at most 2^33 bytes "

@@ -249,6 +249,7 @@ typedef struct Param {
 	bool has_shape;
 	List dims;    /* Expr* */
 	List strides; /* Expr*: empty without `stride (...)` */
+	Expr *align;  /* E_INT: the `align N` promise (LANGUAGE 11.10); NULL without it */
 	ParamKind kind;     /* device functions: shared, tmem and local parameters */
 	LayoutExpr *layout; /* PK_TMEM, PK_LOCAL */
 	bool tma;           /* a global tensor marked `tma`: also passed as tensor maps (LANGUAGE 11.4) */
@@ -507,6 +508,9 @@ typedef struct Tensor {
 	   kernel's), and the tensors it points into (a function's parameter passed on): tensor_align */
 	int base_align;
 	List align_from;
+	/* TK_GLOBAL: the `align N` promise in bytes (LANGUAGE 11.10: base and every start of the innermost
+	   dimension multiples of N); 0 without one */
+	int align;
 	/* TK_SHARED of mbarriers: per element, what lowering has seen so far (lower.c's MBS_* bits) */
 	unsigned char *mbar_state;
 	int *mbar_count;      /* per element: the arrivals its init expects per phase; 0 where not a constant */
@@ -1126,6 +1130,12 @@ IExpr *ie_split_offset(IExpr *e, int64_t *c);
 IExpr *ie_tile_index(const struct SmemTile *t, IExpr *stack, IExpr *row, IExpr *col);
 /* The largest power of two (up to 2^20) known to divide an integer value. */
 int64_t known_factor(const IExpr *e);
+/* known_factor of an element index of global tensor t, whose outer strides its `align N` promise
+   makes multiples of N bytes */
+int64_t index_factor(const IExpr *e, const Tensor *t);
+/* The bytes (up to 16) every start of a global tensor's innermost dimension is known to lie at,
+   relative to its base: from constant strides or its `align N` promise */
+int tensor_row_align(const Tensor *t);
 /* Whether e reads an element or the address of an element of t. */
 bool loads_from(const IExpr *e, const Tensor *t);
 /* Whether a statement of list (or of the lists inside it) reads an element of t, or its address. */
@@ -2040,6 +2050,11 @@ bool grid_at_launch(const KernelIR *k);
    one beyond the rank) and the tensor's name (its length, then its bytes four to a word); the words
    needed (written up to max). */
 int tma_program(KernelIR *k, uint32_t *out, int max);
+/* The `align N` promises of k's tensor parameters as libtilert checks them at launch (runtime/tilert.h,
+ * tilec_align_<name>) into out[0 .. max); returns the length in words, 0 for none. */
+int align_program(KernelIR *k, uint32_t *out, int max);
+/* The comment line (with its newline) that states global tensor t's `align N` promise; "" without one. */
+const char *align_promise_text(const Tensor *t);
 
 /* ---------------------------------------------------------------- include.c */
 

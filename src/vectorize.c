@@ -114,7 +114,9 @@ group_at(const List *list, int i, int bytes, IExpr **align_rest)
 	int n = bytes / size;
 	if (n < 2 || i + n > list->n)
 		return 0;
-	if ((size * a.off) % bytes || ((size * known_factor(a.rest)) % bytes && !s->align_test) ||
+	/* the rest's factor counts a tensor's outer strides as its `align N` promise makes them */
+	int64_t factor = index_factor(a.rest, a.mem);
+	if ((size * a.off) % bytes || ((size * factor) % bytes && !s->align_test) ||
 	    bytes > tensor_align(a.mem))
 		return 0;
 	if (a.reg && !a.conv && (a.slot * size * 8) % 32)
@@ -127,7 +129,7 @@ group_at(const List *list, int i, int bytes, IExpr **align_rest)
 		    t->mask_lo != s->mask_lo || t->mask_hi != s->mask_hi || t->align_test != s->align_test)
 			return 0;
 	}
-	if ((size * known_factor(a.rest)) % bytes)
+	if ((size * factor) % bytes)
 		*align_rest = a.rest;
 	return n;
 }
@@ -283,6 +285,42 @@ bounds_test(const List *list, int i, int n)
 	return cond;
 }
 
+/* A copy's load of 0 into the register that load s fills (its element lies outside the shape). */
+static LStmt *
+zero_load(const LStmt *s)
+{
+	LStmt *z = pool_alloc(sizeof *z);
+	*z = *s;
+	z->value = ie_convert(ie_int(0, T_I32), s->tensor->type);
+	return z;
+}
+
+/* Whether the n elements of a copy's vector from list[i] on lie all inside the shape or all outside:
+ * in each dimension that is tested, the vector's coordinates are n consecutive ones from a multiple of
+ * n, and the tensor's size there is known to be a multiple of n (`f32[M, 8 * n8]`), or they are one. */
+static bool
+whole_vector(const List *list, int i, int n)
+{
+	const LStmt *s = LIST_AT(*list, LStmt, i);
+	const Tensor *t = s->kind == L_STORE ? s->tensor : load_of(s->value)->tensor;
+	for (int d = 0; d < MAX_RANK; d++) {
+		if (!((s->mask_lo | s->mask_hi) >> d & 1))
+			continue;
+		int64_t k0, k;
+		IExpr *rest0 = ie_split_offset(coords_of(s)[d], &k0);
+		bool one = true, run = k0 % n == 0 && known_factor(rest0) % n == 0 &&
+		           known_factor(t->wide ? t->rdims[d] : ie_int(t->dims[d], T_I32)) % n == 0;
+		for (int j = 1; j < n; j++) {
+			IExpr *rest = ie_split_offset(coords_of(LIST_AT(*list, LStmt, i + j))[d], &k);
+			one = one && ie_equal(rest, rest0) && k == k0;
+			run = run && ie_equal(rest, rest0) && k == k0 + j;
+		}
+		if (!one && !run)
+			return false;
+	}
+	return true;
+}
+
 /* A copy's access outside the shape: a store does nothing, a load gives 0. */
 static LStmt *
 masked_one(LStmt *s)
@@ -294,17 +332,15 @@ masked_one(LStmt *s)
 	s->comment = NULL;
 	g->cond = bounds_test(&(List){.v = (void **)&s, .n = 1}, 0, 1);
 	list_push(&g->body, s);
-	if (s->kind == L_REG_STORE) {
-		LStmt *z = pool_alloc(sizeof *z);
-		*z = *s;
-		z->value = ie_convert(ie_int(0, T_I32), s->tensor->type);
-		list_push(&g->els, z);
-	}
+	if (s->kind == L_REG_STORE)
+		list_push(&g->els, zero_load(s));
 	return g;
 }
 
 /* A vector access of a copy that may cross the tensor's edge, or whose alignment is known only at
- * run time: the vector where it lies inside and is aligned, else element by element. */
+ * run time: the vector where it lies inside and is aligned, else element by element; a vector that
+ * lies whole inside or outside (whole_vector) has no elements to do one by one: outside, a store does
+ * nothing and a load gives 0. */
 static LStmt *
 vector_guard(List *list, int i, int n, IExpr *align_rest)
 {
@@ -316,13 +352,17 @@ vector_guard(List *list, int i, int n, IExpr *align_rest)
 	if (align_rest)
 		conjoin(&g->cond, ie_binary(OP_EQ, ie_binary(OP_BITAND, ie_convert(align_rest, T_I32), ie_int(n - 1, T_I32)),
 		                            ie_int(0, T_I32)));
+	bool whole = !align_rest && whole_vector(list, i, n);
 	g->comment = s->comment;
 	for (int k = 0; k < n; k++) {
 		LStmt *one = pool_alloc(sizeof *one);
 		*one = *LIST_AT(*list, LStmt, i + k);
 		one->vec = 0;
 		one->comment = NULL;
-		list_push(&g->els, one->mask_lo | one->mask_hi ? masked_one(one) : one);
+		if (!whole)
+			list_push(&g->els, one->mask_lo | one->mask_hi ? masked_one(one) : one);
+		else if (one->kind == L_REG_STORE)
+			list_push(&g->els, zero_load(one));
 		list_push(&g->body, LIST_AT(*list, LStmt, i + k));
 	}
 	s->comment = NULL;

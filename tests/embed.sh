@@ -4,6 +4,7 @@
 #   embed/epilogue/MxN   examples/embed/epilogue_test.tile (its accumulator from a global matrix, then
 #                        gemm_epilogue) under `tilec run --dump`, D checked against a reference in C
 #                        (tests/embed/epilogue_check.c), for sizes whose tiles cross the matrix edge.
+#   embed/epilogue-aligned/MxN  the same for examples/embed/epilogue_aligned_test.tile (align 16).
 #   embed/emu-header/MxN the epilogue's --target=emu header, called by the hand-written kernel of
 #                        tests/embed/emu_kernel.cu built for the CPU, on each size's inputs: the same D,
 #                        bit for bit, as tilec run; embed/emu-header/nvcc: its nvcc build for sm_80.
@@ -35,6 +36,23 @@ for size in "300 200 203 205 0.5 -1.25" "129 33 40 36 -2 0.75" "1 1 1 1 1.5 1"; 
 	dirs="$dirs $dir"
 	mkdir -p "$dir"
 	if ! $limit "$tilec" run examples/embed/epilogue_test.tile --set M="$1" --set N="$2" --set ldc="$3" \
+		--set ldd="$4" --set alpha="$5" --set beta="$6" --dump "$dir" >"$dir/run.txt" 2>&1; then
+		fail "tilec run failed"
+		show "$dir/run.txt"
+	elif [ -x "$tmp/check" ]; then
+		CHECK_NAME=$name "$tmp/check" "$dir" "$@" || failed=1
+	fi
+done
+
+# the epilogue under the align 16 contract (examples/embed/epilogue_aligned_test.tile, 16-byte accesses of
+# C and D with no run-time alignment test), with leading dimensions that keep it: the same reference
+# and N a multiple of 8 (N8 = N / 8)
+for size in "300 200 204 208 0.5 -1.25" "129 40 44 48 -2 0.75"; do
+	set -- $size
+	name=embed/epilogue-aligned/${1}x$2
+	dir=$tmp/aligned-$1x$2
+	mkdir -p "$dir"
+	if ! $limit "$tilec" run examples/embed/epilogue_aligned_test.tile --set M="$1" --set N8=$(($2 / 8)) --set ldc="$3" \
 		--set ldd="$4" --set alpha="$5" --set beta="$6" --dump "$dir" >"$dir/run.txt" 2>&1; then
 		fail "tilec run failed"
 		show "$dir/run.txt"

@@ -214,322 +214,90 @@ extern "C" __global__ void __launch_bounds__(128) block_start(float *__restrict_
 	if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
 		{ const uint4 tl_v = *(const uint4 *)&A[((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll]; r[0] = tl_v.x; r[1] = tl_v.y; r[2] = tl_v.z; r[3] = tl_v.w; }
 	} else {
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[0] = __float_as_uint(A[((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll]);
-		} else {
-			r[0] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[1] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 1ll]);
-		} else {
-			r[1] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[2] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 2ll]);
-		} else {
-			r[2] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[3] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 3ll]);
-		} else {
-			r[3] = __float_as_uint(0.0f);
-		}
+		r[0] = __float_as_uint(0.0f);
+		r[1] = __float_as_uint(0.0f);
+		r[2] = __float_as_uint(0.0f);
+		r[3] = __float_as_uint(0.0f);
 	}
 	if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
 		{ const uint4 tl_v = *(const uint4 *)&A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 4ll]; r[4] = tl_v.x; r[5] = tl_v.y; r[6] = tl_v.z; r[7] = tl_v.w; }
 	} else {
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[4] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 4ll]);
-		} else {
-			r[4] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[5] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 5ll]);
-		} else {
-			r[5] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[6] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 6ll]);
-		} else {
-			r[6] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[7] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 7ll]);
-		} else {
-			r[7] = __float_as_uint(0.0f);
-		}
+		r[4] = __float_as_uint(0.0f);
+		r[5] = __float_as_uint(0.0f);
+		r[6] = __float_as_uint(0.0f);
+		r[7] = __float_as_uint(0.0f);
 	}
 	if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
 		{ const uint4 tl_v = *(const uint4 *)&A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 8ll]; r[8] = tl_v.x; r[9] = tl_v.y; r[10] = tl_v.z; r[11] = tl_v.w; }
 	} else {
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[8] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 8ll]);
-		} else {
-			r[8] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[9] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 9ll]);
-		} else {
-			r[9] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[10] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 10ll]);
-		} else {
-			r[10] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[11] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 11ll]);
-		} else {
-			r[11] = __float_as_uint(0.0f);
-		}
+		r[8] = __float_as_uint(0.0f);
+		r[9] = __float_as_uint(0.0f);
+		r[10] = __float_as_uint(0.0f);
+		r[11] = __float_as_uint(0.0f);
 	}
 	if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
 		{ const uint4 tl_v = *(const uint4 *)&A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 12ll]; r[12] = tl_v.x; r[13] = tl_v.y; r[14] = tl_v.z; r[15] = tl_v.w; }
 	} else {
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[12] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 12ll]);
-		} else {
-			r[12] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[13] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 13ll]);
-		} else {
-			r[13] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[14] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 14ll]);
-		} else {
-			r[14] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[15] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 15ll]);
-		} else {
-			r[15] = __float_as_uint(0.0f);
-		}
+		r[12] = __float_as_uint(0.0f);
+		r[13] = __float_as_uint(0.0f);
+		r[14] = __float_as_uint(0.0f);
+		r[15] = __float_as_uint(0.0f);
 	}
 	if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
 		{ const uint4 tl_v = *(const uint4 *)&A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 16ll]; r[16] = tl_v.x; r[17] = tl_v.y; r[18] = tl_v.z; r[19] = tl_v.w; }
 	} else {
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[16] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 16ll]);
-		} else {
-			r[16] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[17] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 17ll]);
-		} else {
-			r[17] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[18] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 18ll]);
-		} else {
-			r[18] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[19] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 19ll]);
-		} else {
-			r[19] = __float_as_uint(0.0f);
-		}
+		r[16] = __float_as_uint(0.0f);
+		r[17] = __float_as_uint(0.0f);
+		r[18] = __float_as_uint(0.0f);
+		r[19] = __float_as_uint(0.0f);
 	}
 	if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
 		{ const uint4 tl_v = *(const uint4 *)&A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 20ll]; r[20] = tl_v.x; r[21] = tl_v.y; r[22] = tl_v.z; r[23] = tl_v.w; }
 	} else {
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[20] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 20ll]);
-		} else {
-			r[20] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[21] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 21ll]);
-		} else {
-			r[21] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[22] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 22ll]);
-		} else {
-			r[22] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[23] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 23ll]);
-		} else {
-			r[23] = __float_as_uint(0.0f);
-		}
+		r[20] = __float_as_uint(0.0f);
+		r[21] = __float_as_uint(0.0f);
+		r[22] = __float_as_uint(0.0f);
+		r[23] = __float_as_uint(0.0f);
 	}
 	if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
 		{ const uint4 tl_v = *(const uint4 *)&A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 24ll]; r[24] = tl_v.x; r[25] = tl_v.y; r[26] = tl_v.z; r[27] = tl_v.w; }
 	} else {
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[24] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 24ll]);
-		} else {
-			r[24] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[25] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 25ll]);
-		} else {
-			r[25] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[26] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 26ll]);
-		} else {
-			r[26] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[27] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 27ll]);
-		} else {
-			r[27] = __float_as_uint(0.0f);
-		}
+		r[24] = __float_as_uint(0.0f);
+		r[25] = __float_as_uint(0.0f);
+		r[26] = __float_as_uint(0.0f);
+		r[27] = __float_as_uint(0.0f);
 	}
 	if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
 		{ const uint4 tl_v = *(const uint4 *)&A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 28ll]; r[28] = tl_v.x; r[29] = tl_v.y; r[30] = tl_v.z; r[31] = tl_v.w; }
 	} else {
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[28] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 28ll]);
-		} else {
-			r[28] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[29] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 29ll]);
-		} else {
-			r[29] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[30] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 30ll]);
-		} else {
-			r[30] = __float_as_uint(0.0f);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			r[31] = __float_as_uint(A[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 31ll]);
-		} else {
-			r[31] = __float_as_uint(0.0f);
-		}
+		r[28] = __float_as_uint(0.0f);
+		r[29] = __float_as_uint(0.0f);
+		r[30] = __float_as_uint(0.0f);
+		r[31] = __float_as_uint(0.0f);
 	}
 	if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
 		*(uint4 *)&Out[((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll] = make_uint4(r[0], r[1], r[2], r[3]);
-	} else {
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll] = __uint_as_float(r[0]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 1ll] = __uint_as_float(r[1]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 2ll] = __uint_as_float(r[2]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 3ll] = __uint_as_float(r[3]);
-		}
 	}
 	if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
 		*(uint4 *)&Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 4ll] = make_uint4(r[4], r[5], r[6], r[7]);
-	} else {
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 4ll] = __uint_as_float(r[4]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 5ll] = __uint_as_float(r[5]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 6ll] = __uint_as_float(r[6]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 7ll] = __uint_as_float(r[7]);
-		}
 	}
 	if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
 		*(uint4 *)&Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 8ll] = make_uint4(r[8], r[9], r[10], r[11]);
-	} else {
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 8ll] = __uint_as_float(r[8]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 9ll] = __uint_as_float(r[9]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 10ll] = __uint_as_float(r[10]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 11ll] = __uint_as_float(r[11]);
-		}
 	}
 	if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
 		*(uint4 *)&Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 12ll] = make_uint4(r[12], r[13], r[14], r[15]);
-	} else {
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 12ll] = __uint_as_float(r[12]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 13ll] = __uint_as_float(r[13]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 14ll] = __uint_as_float(r[14]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 15ll] = __uint_as_float(r[15]);
-		}
 	}
 	if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
 		*(uint4 *)&Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 16ll] = make_uint4(r[16], r[17], r[18], r[19]);
-	} else {
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 16ll] = __uint_as_float(r[16]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 17ll] = __uint_as_float(r[17]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 18ll] = __uint_as_float(r[18]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 19ll] = __uint_as_float(r[19]);
-		}
 	}
 	if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
 		*(uint4 *)&Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 20ll] = make_uint4(r[20], r[21], r[22], r[23]);
-	} else {
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 20ll] = __uint_as_float(r[20]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 21ll] = __uint_as_float(r[21]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 22ll] = __uint_as_float(r[22]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 23ll] = __uint_as_float(r[23]);
-		}
 	}
 	if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
 		*(uint4 *)&Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 24ll] = make_uint4(r[24], r[25], r[26], r[27]);
-	} else {
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 24ll] = __uint_as_float(r[24]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 25ll] = __uint_as_float(r[25]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 26ll] = __uint_as_float(r[26]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 27ll] = __uint_as_float(r[27]);
-		}
 	}
 	if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
 		*(uint4 *)&Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 28ll] = make_uint4(r[28], r[29], r[30], r[31]);
-	} else {
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 28ll] = __uint_as_float(r[28]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 29ll] = __uint_as_float(r[29]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 30ll] = __uint_as_float(r[30]);
-		}
-		if (((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) < (long long)(M)) {
-			Out[(((long long)((unsigned)((int)blockIdx.x) * 128u) + (long long)((int)threadIdx.x)) * 32ll) + 31ll] = __uint_as_float(r[31]);
-		}
 	}
 }
 

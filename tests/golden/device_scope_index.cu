@@ -12,44 +12,15 @@ static __device__ __forceinline__ void rows(const float *A, float *O, int base)
 		if (((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) >= 0) && ((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) < 64)) {
 			{ const uint4 tl_v = *(const uint4 *)&A[(base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) * 4]; r[0] = tl_v.x; r[1] = tl_v.y; r[2] = tl_v.z; r[3] = tl_v.w; }
 		} else {
-			if (((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) >= 0) && ((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) < 64)) {
-				r[0] = __float_as_uint(A[(base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) * 4]);
-			} else {
-				r[0] = __float_as_uint(0.0f);
-			}
-			if (((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) >= 0) && ((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) < 64)) {
-				r[1] = __float_as_uint(A[((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) * 4) + 1]);
-			} else {
-				r[1] = __float_as_uint(0.0f);
-			}
-			if (((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) >= 0) && ((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) < 64)) {
-				r[2] = __float_as_uint(A[((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) * 4) + 2]);
-			} else {
-				r[2] = __float_as_uint(0.0f);
-			}
-			if (((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) >= 0) && ((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) < 64)) {
-				r[3] = __float_as_uint(A[((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) * 4) + 3]);
-			} else {
-				r[3] = __float_as_uint(0.0f);
-			}
+			r[0] = __float_as_uint(0.0f);
+			r[1] = __float_as_uint(0.0f);
+			r[2] = __float_as_uint(0.0f);
+			r[3] = __float_as_uint(0.0f);
 		}
 	}
 	if ((tl_warp_id & 3) == 1) {
 		if (((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) >= 0) && ((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) < 64)) {
 			*(uint4 *)&O[(base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) * 4] = make_uint4(r[0], r[1], r[2], r[3]);
-		} else {
-			if (((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) >= 0) && ((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) < 64)) {
-				O[(base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) * 4] = __uint_as_float(r[0]);
-			}
-			if (((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) >= 0) && ((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) < 64)) {
-				O[((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) * 4) + 1] = __uint_as_float(r[1]);
-			}
-			if (((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) >= 0) && ((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) < 64)) {
-				O[((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) * 4) + 2] = __uint_as_float(r[2]);
-			}
-			if (((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) >= 0) && ((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) < 64)) {
-				O[((base + (((int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u) + (tl_warp_id * 32)) & 31)) * 4) + 3] = __uint_as_float(r[3]);
-			}
 		}
 	}
 }
