@@ -1048,7 +1048,7 @@ tma_asm(const LStmt *s)
 	for (int d = 0; d < rank; d++)
 		buf_printf(E.out, "%s%%%d", d ? ", " : "", n++);
 	if (c->store)
-		buf_printf(E.out, "}], [%%%d];\\n\\tcp.async.bulk.commit_group;\" :: ", n);
+		buf_printf(E.out, "}], [%%%d];\\n\\t%s;\" :: ", n, tma_bulk_spelling(false));
 	else
 		buf_printf(E.out, "}], [%%%d];\" :: ", n);
 	IExpr *saddr = ie_new(IE_SADDR, T_U32);

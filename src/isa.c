@@ -1073,3 +1073,22 @@ cp_run_cells(const CpForm *f, const uint8_t *window, uint64_t desc, uint32_t tad
 	                 (unsigned)l->group, (unsigned)l->group_step, (unsigned)l->row_step, (unsigned)l->replica_step,
 	                 (unsigned)f->decomp, b6_high, cells, (unsigned)ncols) == 0;
 }
+
+/* The TMA instructions (TCGEN05.md 14.1, 14.2): a copy's opcode by direction and rank, and the bulk group's
+   commit and read wait, which tilec places after stores. */
+const char *
+tma_opcode(const TmaCopy *c)
+{
+	if (c->wait_read)
+		return tma_bulk_spelling(true);
+	if (c->store)
+		return pool_printf("cp.async.bulk.tensor.%dd.global.shared::cta.tile.bulk_group", c->map->rank);
+	return pool_printf("cp.async.bulk.tensor.%dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes",
+	                   c->map->rank);
+}
+
+const char *
+tma_bulk_spelling(bool wait_read)
+{
+	return wait_read ? "cp.async.bulk.wait_group.read 0" : "cp.async.bulk.commit_group";
+}
