@@ -96,6 +96,7 @@ counter_nonneg(const Var *v)
 			return true;
 	return false;
 }
+
 static bool copy_is_tma_store(const Stmt *s);
 
 static bool
