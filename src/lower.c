@@ -97,6 +97,7 @@ counter_nonneg(const Var *v)
 			return true;
 	return false;
 }
+
 static bool copy_is_tma_store(const Stmt *s);
 
 static bool
@@ -1553,8 +1554,8 @@ lower_barrier(Walk *walk, Stmt *s, LKind kind)
 		TmaCopy *w = pool_alloc(sizeof *w);
 		w->wait_read = w->store = true;
 		emit(walk, L_TMA, s->loc)->tma = w;
-		explain_note(s->loc, "cp.async.bulk.wait_group.read 0 placed before this barrier: the TMA stores of '%s' "
-		             "before it have read their tiles after it", LIST_AT(walk->tma_stores, Tensor, 0)->name);
+		explain_note(s->loc, "%s placed before this barrier: the TMA stores of '%s' before it have read their "
+		             "tiles after it", tma_bulk_spelling(true), LIST_AT(walk->tma_stores, Tensor, 0)->name);
 		walk->tma_stores.n = 0;
 	}
 	protocol_cta_sync(walk->proto, s->loc, s->writes_follow);
@@ -1725,8 +1726,8 @@ tma_wait_read(Walk *walk, Loc loc, bool end)
 		           "cta_sync; between the store and this write", name);
 		note(loc, "the stores' wait goes before the first write of the tile after them");
 	}
-	explain_note(loc, "cp.async.bulk.wait_group.read 0 placed here%s: the TMA store%s of '%s' must have read the tile "
-	             "before it is written again or the kernel ends", then, stores > 1 ? "s" : "", name);
+	explain_note(loc, "%s placed here%s: the TMA store%s of '%s' must have read the tile before it is written again "
+	             "or the kernel ends", tma_bulk_spelling(true), then, stores > 1 ? "s" : "", name);
 }
 
 /* Before a statement that writes a shared tile a TMA store may still be reading (an assignment to it, a copy
@@ -1805,8 +1806,8 @@ lower_tma_store(Walk *walk, Stmt *s)
 		branch->cond = ie_binary(OP_EQ, ie_builtin(B_WARP_ID), ie_int(first_warp, T_I32));
 		walk->out = &branch->body;
 	}
-	explain_note(s->loc, "%s; fence.proxy.async.shared::cta, then the copies and cp.async.bulk.commit_group in one "
-	             "elected lane%s", plan.why, several ? pool_printf(" of warp %d", first_warp) : "");
+	explain_note(s->loc, "%s; fence.proxy.async.shared::cta, then the copies and %s in one elected lane%s", plan.why,
+	             tma_bulk_spelling(false), several ? pool_printf(" of warp %d", first_warp) : "");
 	for (int i = 0; i < plan.n; i++) {
 		LStmt *l = emit(walk, L_TMA, s->loc);
 		l->tma = &plan.pieces[i];

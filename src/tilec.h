@@ -843,8 +843,10 @@ typedef struct TmaPlan {
    shared tensor's layout; the pieces with their map in k->tma_maps. False after an error at loc. */
 bool tma_plan(struct KernelIR *k, const View *sv, const View *gv, const struct ViewExpr *gve,
               bool (*store_nonneg)(const Var *), Loc loc, TmaPlan *out);
-/* "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" and the store's. */
+/* isa.c: a TMA copy's opcode ("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes",
+   the store's, or the read wait of a wait_read), and the bulk group's commit or its read wait of 0 groups. */
 const char *tma_opcode(const TmaCopy *c);
+const char *tma_bulk_spelling(bool wait_read);
 
 /* ---------------------------------------------------------------- view.c */
 
