@@ -8,7 +8,8 @@
 // is asynchronous as on hardware, like a cp: at the issue D's cells become unwritten, at the issuing thread's
 // commit the mma is attached to the barrier's phase, and its values land when a wait on that barrier returns
 // after the phase completed, together with every earlier mma of the same thread (a commit's arrival means all
-// of the thread's earlier mmas completed), oldest first. An mma that accumulates reads the newest value its
+// of the thread's earlier mmas completed), oldest first; a tile it read that someone wrote in between stops
+// the run (LANGUAGE 11.6: what tilec cannot decide statically, such as a ring's stage chosen at run time). An mma that accumulates reads the newest value its
 // thread's earlier mmas left in each cell, landed or not (mma -> mma is pipelined).
 #ifndef __CUDACC__
 struct TlCpuMma {
@@ -21,6 +22,11 @@ struct TlCpuMma {
 	unsigned char *ok;
 	int n;
 	unsigned *cell, *value;
+	// what it read, for the check at its landing that no one wrote the tiles before its barrier completed
+	const unsigned char *wa, *wb;
+	unsigned long long adesc, bdesc;
+	unsigned idesc, kind, sum;
+	const char *where;
 };
 static thread_local TlCpuMma *tl_cpu_mma_issued; // this thread's mmas that no commit has attached yet
 static thread_local char tl_cpu_mma_me;          // its address names the thread
@@ -49,6 +55,24 @@ tl_mma_value(const unsigned char *p, unsigned kind, unsigned format)
 	default: return tl_from_e2m1(p[0]);
 	}
 }
+
+#ifndef __CUDACC__
+// A hash of the bytes an mma reads (every element of A and B through the descriptors), in walk order.
+static unsigned
+tl_cpu_mma_sum(const unsigned char *wa, unsigned long long adesc, const unsigned char *wb, unsigned long long bdesc,
+               unsigned idesc, unsigned kind)
+{
+	unsigned m = (idesc >> 24 & 31u) << 4, n = (idesc >> 17 & 63u) << 3, amn = idesc >> 15 & 1u, bmn = idesc >> 16 & 1u;
+	unsigned e = kind == 0 ? 2 : kind == 1 ? 4 : 1, kk = 32 / e, h = 2166136261u;
+	for (unsigned r = 0; r < m + n; r++)
+		for (unsigned k = 0; k < kk; k++) {
+			const unsigned char *p = r < m ? wa + tl_mma_addr(adesc, amn, e, r, k) : wb + tl_mma_addr(bdesc, bmn, e, r - m, k);
+			for (unsigned b = 0; b < e; b++)
+				h = (h ^ p[b]) * 16777619u;
+		}
+	return h;
+}
+#endif
 
 // One tcgen05.mma.cta_group::1 of kind (0 f16, 1 tf32, 2 f8f6f4): A and B through their descriptors (windows:
 // the shared tensors' first bytes), D at taddr, the instruction descriptor idesc, accumulate the predicate.
@@ -126,6 +150,14 @@ tl_emu_mma(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb
 		}
 	free(base);
 	free(newest);
+	p->wa = pa;
+	p->wb = pb;
+	p->adesc = adesc;
+	p->bdesc = bdesc;
+	p->idesc = idesc;
+	p->kind = kind;
+	p->where = where;
+	p->sum = tl_cpu_mma_sum(pa, adesc, pb, bdesc, idesc, kind);
 	p->owner = &tl_cpu_mma_me;
 	p->tmem = c->tmem;
 	p->ok = c->ok;
@@ -180,6 +212,10 @@ tl_emu_mma_wait(unsigned long long *b, const char *name, int index, unsigned par
 			if (!oldest)
 				break;
 			TlCpuMma *p = *oldest;
+			if (tl_cpu_mma_sum(p->wa, p->adesc, p->wb, p->bdesc, p->idesc, p->kind) != p->sum)
+				tl_cpu_fail("tilec emu: %s: a shared tile this mma reads was written after its issue and before a wait "
+				            "on its commit's barrier returned (waiting at %s); the tensor core may still have been "
+				            "reading it\n", p->where, where);
 			for (int i = 0; i < p->n; i++) {
 				p->tmem[p->cell[i]] = p->value[i];
 				if (p->ok)
