@@ -10,7 +10,8 @@
 // after the phase completed, together with every earlier mma of the same thread (a commit's arrival means all
 // of the thread's earlier mmas completed), oldest first; a tile it read that someone wrote in between stops
 // the run (LANGUAGE 11.6: what tilec cannot decide statically, such as a ring's stage chosen at run time). An mma that accumulates reads the newest value its
-// thread's earlier mmas left in each cell, landed or not (mma -> mma is pipelined).
+// thread's earlier mmas left in each cell, landed or not (mma -> mma is pipelined); a cell it accumulates into
+// that nothing wrote lands as never written, so that reading it is reported as a read of poison.
 #ifndef __CUDACC__
 struct TlCpuMma {
 	TlCpuMma *next;
@@ -22,6 +23,7 @@ struct TlCpuMma {
 	unsigned char *ok;
 	int n;
 	unsigned *cell, *value;
+	unsigned char *written; // per cell: its value comes from written cells (else it lands as never written)
 	// what it read, for the check at its landing that no one wrote the tiles before its barrier completed
 	const unsigned char *wa, *wb;
 	unsigned long long adesc, bdesc;
@@ -110,14 +112,18 @@ tl_emu_mma(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb
 	TlCpuMma *p = (TlCpuMma *)calloc(1, sizeof *p);
 	unsigned *base = (unsigned *)malloc(sizeof(unsigned) * m * n);
 	unsigned long long *newest = (unsigned long long *)calloc(m * n, sizeof *newest);
-	if (!p || !base || !newest || !(p->cell = (unsigned *)malloc(sizeof(unsigned) * m * n)) ||
-	    !(p->value = (unsigned *)malloc(sizeof(unsigned) * m * n)))
+	unsigned char *known = (unsigned char *)malloc(m * n);
+	if (!p || !base || !newest || !known || !(p->cell = (unsigned *)malloc(sizeof(unsigned) * m * n)) ||
+	    !(p->value = (unsigned *)malloc(sizeof(unsigned) * m * n)) || !(p->written = (unsigned char *)malloc(m * n)))
 		tl_cpu_fail("tilec emu: %s: out of memory\n", where);
 	pthread_mutex_lock(&tl_cpu_block->mu);
 	p->seq = ++tl_cpu_mma_seq;
 	for (unsigned i = 0; i < m; i++)
-		for (unsigned j = 0; j < n; j++)
-			base[i * n + j] = c->tmem[(lane0 + tl_mma_lane(m, i)) * TL_EMU_COLS + col0 + j];
+		for (unsigned j = 0; j < n; j++) {
+			unsigned cell = (lane0 + tl_mma_lane(m, i)) * TL_EMU_COLS + col0 + j;
+			base[i * n + j] = c->tmem[cell];
+			known[i * n + j] = !c->ok || c->ok[cell] == 3;
+		}
 	// the newest value this thread's earlier mmas left in each cell of D, landed or not
 	TlCpuMma *lists[2] = {tl_cpu_mma_issued, tl_cpu_mma_committed};
 	for (int l = 0; l < 2; l++)
@@ -133,6 +139,7 @@ tl_emu_mma(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb
 					continue;
 				newest[i * n + col - col0] = q->seq;
 				base[i * n + col - col0] = q->value[x];
+				known[i * n + col - col0] = q->written[x];
 			}
 		}
 	pthread_mutex_unlock(&tl_cpu_block->mu);
@@ -144,12 +151,14 @@ tl_emu_mma(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb
 				         tl_mma_value(pb + tl_mma_addr(bdesc, bmn, e, j, k), kind, bfmt), d);
 			unsigned cell = (lane0 + tl_mma_lane(m, i)) * TL_EMU_COLS + col0 + j;
 			p->cell[p->n] = cell;
+			p->written[p->n] = !accumulate || known[i * n + j];
 			p->value[p->n++] = __float_as_uint(d);
 			if (c->ok)
 				c->ok[cell] = 0;
 		}
 	free(base);
 	free(newest);
+	free(known);
 	p->wa = pa;
 	p->wb = pb;
 	p->adesc = adesc;
@@ -219,11 +228,12 @@ tl_emu_mma_wait(unsigned long long *b, const char *name, int index, unsigned par
 			for (int i = 0; i < p->n; i++) {
 				p->tmem[p->cell[i]] = p->value[i];
 				if (p->ok)
-					p->ok[p->cell[i]] = 3;
+					p->ok[p->cell[i]] = p->written[i] ? 3 : 0;
 			}
 			*oldest = p->next;
 			free(p->cell);
 			free(p->value);
+			free(p->written);
 			free(p);
 		}
 	}
