@@ -895,7 +895,8 @@ line(IrWriter *w, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* "f32[128, 32]"; a global tensor whose shape is known at launch: "f32[M, N] stride (i64(N), 1ll)". */
+/* "f32[128, 32]"; a global tensor whose shape is known at launch: "f32[M, N] stride (i64(N), 1ll)", with
+   " align 16" after it where it promises that. */
 static void
 tensor_type(IrWriter *w, const Tensor *t)
 {
@@ -908,14 +909,16 @@ tensor_type(IrWriter *w, const Tensor *t)
 			buf_printf(w->out, "%d", t->dims[i]);
 	}
 	buf_puts(w->out, "]");
-	if (!t->wide)
-		return;
-	buf_puts(w->out, " stride (");
-	for (int i = 0; i < t->rank; i++) {
-		buf_puts(w->out, i ? ", " : "");
-		expr_top(w, t->rstrides[i]);
+	if (t->wide) {
+		buf_puts(w->out, " stride (");
+		for (int i = 0; i < t->rank; i++) {
+			buf_puts(w->out, i ? ", " : "");
+			expr_top(w, t->rstrides[i]);
+		}
+		buf_puts(w->out, ")");
 	}
-	buf_puts(w->out, ")");
+	if (t->align)
+		buf_printf(w->out, " align %d", t->align);
 }
 
 /* A copy's access that is skipped outside its tensor's shape: the coordinates tested. */
