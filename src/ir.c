@@ -775,7 +775,7 @@ factor_of(const IExpr *e, const Tensor *t)
 	int64_t v;
 	if (!e)
 		return top;
-	if (t && t->align && outer_stride(e, t))
+	if (t && t->align && etype_bits(t->type) >= 8 && outer_stride(e, t))
 		return t->align / (etype_bits(t->type) / 8);
 	if (ie_is_const(e, &v)) {
 		uint32_t u = (uint32_t)v;
