@@ -220,6 +220,8 @@ cname_for(Walk *walk, const char *want)
 	return name;
 }
 
+static int mbar_threads(Walk *walk);
+
 static LStmt *
 emit(Walk *walk, LKind kind, Loc loc)
 {
@@ -228,6 +230,8 @@ emit(Walk *walk, LKind kind, Loc loc)
 	s->kind = kind;
 	s->loc = loc;
 	list_push(walk->out, s);
+	if (walk->mbar_tensors.n) /* the pipeline checks of a kernel with mbarriers see every statement */
+		mbarcheck_stmt(protocol_mbarcheck(walk->proto), s, protocol_warps(walk->proto), mbar_threads(walk));
 	return s;
 }
 
@@ -876,7 +880,9 @@ lower_for(Walk *walk, Stmt *s)
 	split_enter(walk, &split_list, &split_at);
 	MbarLoop loop = {s->loc, {0}, walk->mbar_loop};
 	walk->mbar_loop = &loop;
+	mbarcheck_loop_begin(protocol_mbarcheck(walk->proto), l, protocol_warps(walk->proto));
 	lower_branch(walk, &l->body, &s->body, s->loc);
+	mbarcheck_loop_end(protocol_mbarcheck(walk->proto));
 	mbar_loop_end(walk, &loop);
 	split_leave(walk, split_list, split_at);
 	protocol_join(walk->proto, f);
@@ -1468,6 +1474,7 @@ mbar_end(Walk *walk)
 			note(t->mbar_use_loc, "first used here");
 		}
 	}
+	mbarcheck_end(protocol_mbarcheck(walk->proto)); /* the rings, once the statements are complete */
 }
 
 /* A barrier of every thread of the CTA (cta_sync, cluster_sync): its protocol effect, the tcgen05 fences
