@@ -34,6 +34,7 @@ typedef struct MbEvent {
 	int threads;         /* the threads that run it where lowering knows them (whole warps), else -1 */
 	Loc loc;
 	MbLoop *loop;        /* the innermost run-time loop around it; NULL: none */
+	MbLoop *ring;        /* the outermost one, whose trips the ring checks follow */
 	int at;              /* its place in program order */
 } MbEvent;
 
@@ -42,7 +43,6 @@ struct MbLoop {
 	const LStmt *l;
 	MbLoop *outer;
 	uint64_t warps;
-	bool inner;  /* holds another run-time loop */
 	int first;   /* its events: at from first to last - 1 */
 	int last;
 	int group;   /* the ring it belongs to (loops_group) */
@@ -93,8 +93,6 @@ mbarcheck_loop_begin(MbarCheck *c, const LStmt *loop, uint64_t warps)
 	m->outer = c->cur;
 	m->warps = warps;
 	m->first = c->events.n;
-	if (c->cur)
-		c->cur->inner = true;
 	c->cur = m;
 	list_push(&c->loops, m);
 }
@@ -202,10 +200,11 @@ events_of(MbarCheck *c)
 
 /* ---------------------------------------------------------------- evaluation at a trip */
 
-/* e with the loop variable v replaced by k and the lets that lead to it by their definitions; NULL where
-   e depends on another variable or on memory. */
+/* e with the ring's loop variable v replaced by k, the variable of a loop inside it by its first value (a
+   representative element: the trip's first), and the lets that lead to them by their definitions; NULL
+   where e depends on another variable or on memory. */
 static IExpr *
-at_trip(const IExpr *e, const Var *v, int64_t k)
+at_trip(const MbarCheck *c, const IExpr *e, const Var *v, int64_t k)
 {
 	if (!e)
 		return NULL;
@@ -216,14 +215,20 @@ at_trip(const IExpr *e, const Var *v, int64_t k)
 	case IE_VAR:
 		if (e->var == v)
 			return ie_int(k, T_I32);
-		return e->var->is_let && e->var->def ? at_trip(e->var->def, v, k) : NULL;
+		for (int i = 0; i < c->loops.n; i++) {
+			const LStmt *l = LIST_AT(c->loops, MbLoop, i)->l;
+			int64_t first;
+			if (l->var == e->var && ie_is_const(l->lo, &first))
+				return ie_int(first, T_I32);
+		}
+		return e->var->is_let && e->var->def ? at_trip(c, e->var->def, v, k) : NULL;
 	case IE_UNARY:
 	case IE_BINARY:
 	case IE_SELECT:
 	case IE_CONV: {
-		IExpr *a = e->a ? at_trip(e->a, v, k) : NULL;
-		IExpr *b = e->b ? at_trip(e->b, v, k) : NULL;
-		IExpr *x = e->index ? at_trip(e->index, v, k) : NULL;
+		IExpr *a = e->a ? at_trip(c, e->a, v, k) : NULL;
+		IExpr *b = e->b ? at_trip(c, e->b, v, k) : NULL;
+		IExpr *x = e->index ? at_trip(c, e->index, v, k) : NULL;
 		if ((e->a && !a) || (e->b && !b) || (e->index && !x))
 			return NULL;
 		return ie_with_children(e, a, b, x);
@@ -238,7 +243,7 @@ at_trip(const IExpr *e, const Var *v, int64_t k)
 static bool
 eval_at(const MbarCheck *c, const MbEvent *ev, const IExpr *e, int64_t k, bool uniform, int64_t *out)
 {
-	IExpr *x = at_trip(e, ev->loop ? ev->loop->l->var : NULL, k);
+	IExpr *x = at_trip(c, e, ev->ring ? ev->ring->l->var : NULL, k);
 	if (!x || !ev->warps)
 		return false;
 	int lo = __builtin_ctzll(ev->warps), hi = 63 - __builtin_clzll(ev->warps);
@@ -251,8 +256,8 @@ eval_at(const MbarCheck *c, const MbEvent *ev, const IExpr *e, int64_t k, bool u
 /* ---------------------------------------------------------------- rings: loops that run side by side */
 
 /* Run-time loops with the same constant start and the same end, run by different warps, take their trips
-   side by side: the ring of a producer's loop and a consumer's. Loops inside or around another run-time
-   loop are left out (group -1). */
+   side by side: the ring of a producer's loop and a consumer's. Loops inside another run-time loop belong
+   to the outermost one's trips (group -1). */
 static int
 loops_group(MbarCheck *c)
 {
@@ -261,7 +266,7 @@ loops_group(MbarCheck *c)
 		MbLoop *m = LIST_AT(c->loops, MbLoop, i);
 		int64_t lo;
 		m->group = -1;
-		if (m->outer || m->inner || !ie_is_const(m->l->lo, &lo) || !m->l->var)
+		if (m->outer || !ie_is_const(m->l->lo, &lo) || !m->l->var)
 			continue;
 		for (int j = 0; j < i && m->group < 0; j++) {
 			MbLoop *o = LIST_AT(c->loops, MbLoop, j);
@@ -296,7 +301,7 @@ typedef struct Ring {
 static bool
 same_side(const MbEvent *a, const MbEvent *b)
 {
-	return a->loop == b->loop && (a->warps & b->warps);
+	return a->ring == b->ring && (a->warps & b->warps);
 }
 
 /* Whether some event of the ring's loops touches the barrier or tile t as kind k, run by warps in 'warps'
@@ -506,7 +511,7 @@ phase_words(const Ring *r, const RingBar *b, int el, int64_t q, const MbEvent **
 static const char *
 var_name(const MbEvent *e)
 {
-	return e->loop->l->var->name;
+	return e->ring->l->var->name;
 }
 
 /* The parity of each wait of the ring, trip by trip, against the phase it guards (LANGUAGE 11.3). */
@@ -562,7 +567,7 @@ check_wait(Ring *r, const RingBar *b, const MbEvent *w)
 			note(why->loc, lag == 0 ? "the data the wait guards: read here, written before that arrival"
 			                        : "the stage the wait guards: written here, read before that arrival");
 	}
-	note(w->loop->l->loc, "the loop");
+	note(w->ring->l->loc, "the loop");
 	/* the usual mistake: a ring of S stages whose parity flips every trip instead of every S trips */
 	int stages = 0;
 	for (int k = 0; k < r->trips; k++)
@@ -622,7 +627,7 @@ check_ring_bytes(Ring *r, const RingBar *b)
 			const MbEvent *at = first_expect ? first_expect : first_done;
 			bytes_error(at, first_done, pool_printf("in trip %s = %lld, ", var_name(at), (long long)(r->lo + k)), before,
 			            b->t, el, expect, done);
-			note(at->loop->l->loc, "the loop");
+			note(at->ring->l->loc, "the loop");
 			return;
 		}
 }
@@ -687,7 +692,7 @@ check_tile(Ring *r, const MbEvent *acc)
 		      x->name, v, (long long)(r->lo + reuse), v, (long long)r->lo);
 		note(other->loc, "read here by other warps");
 	}
-	note(acc->loop->l->loc, "the loop");
+	note(acc->ring->l->loc, "the loop");
 }
 
 static void
@@ -696,11 +701,14 @@ check_ring(MbarCheck *c, const List *all, int group)
 	Ring r = {c, {0}, 0, TRIPS, NULL};
 	for (int i = 0; i < all->n; i++) {
 		MbEvent *e = LIST_AT(*all, MbEvent, i);
-		if (e->loop && e->loop->group == group && !e->loop->outer) {
-			list_push(&r.events, e);
-			if (!r.first || e->loop->first < r.first->first)
-				r.first = e->loop;
-		}
+		if (!e->ring || e->ring->group != group)
+			continue;
+		/* a barrier statement in a loop inside the ring's: its trips no longer complete one phase each */
+		if (e->loop != e->ring && e->kind >= EV_ARRIVE && e->kind <= EV_INIT)
+			return;
+		list_push(&r.events, e);
+		if (!r.first || e->ring->first < r.first->first)
+			r.first = e->ring;
 	}
 	if (!r.first)
 		return;
@@ -740,7 +748,7 @@ check_ring(MbarCheck *c, const List *all, int group)
 		const MbEvent *e = LIST_AT(r.events, MbEvent, i);
 		if (e->kind != EV_READ && e->kind != EV_WRITE && !(e->kind == EV_COMPLETE && e->data))
 			continue;
-		const char *key = pool_printf("%p %d %p", (const void *)tile_of(e), e->kind == EV_READ, (const void *)e->loop);
+		const char *key = pool_printf("%p %d %p", (const void *)tile_of(e), e->kind == EV_READ, (const void *)e->ring);
 		bool again = false;
 		for (int j = 0; j < done.n && !again; j++)
 			again = strcmp(LIST_AT(done, char, j), key) == 0;
@@ -826,8 +834,12 @@ mbarcheck_end(MbarCheck *c)
 	if (error_count != c->errors_before || !c->events.n)
 		return;
 	List all = events_of(c);
-	for (int i = 0; i < all.n; i++)
-		LIST_AT(all, MbEvent, i)->at = i;
+	for (int i = 0; i < all.n; i++) {
+		MbEvent *e = LIST_AT(all, MbEvent, i);
+		e->at = i;
+		for (e->ring = e->loop; e->ring && e->ring->outer; e->ring = e->ring->outer)
+			;
+	}
 	for (int i = 0; i < c->loops.n; i++) {
 		/* the loops' bounds in the renumbered events */
 		MbLoop *m = LIST_AT(c->loops, MbLoop, i);
