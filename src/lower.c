@@ -1220,15 +1220,6 @@ mbar_param_ok(const Param *p)
 	return false;
 }
 
-/* The statement as written, for messages: "mbarrier.init", "commit", "cluster_sync". */
-static const char *
-mbar_stmt_name(MbarOp op)
-{
-	if (op == MB_COMMIT || op == MB_CLUSTER_SYNC)
-		return mbar_op_name(op);
-	return pool_printf("%s.%s", etype_name(T_MBARRIER), mbar_op_name(op));
-}
-
 /* The barrier operand b (an element of a shared mbarrier tensor): its address, with *t the tensor and
    *elem its element where constant (-1 otherwise); NULL after an error. */
 static IExpr *

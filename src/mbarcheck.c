@@ -542,17 +542,17 @@ check_wait(Ring *r, const RingBar *b, const MbEvent *w)
 	const char *v = var_name(w);
 	if (lag < 0) {
 		int k0 = bad[0], k1 = bad[1];
-		error(w->loc, "the parities of this mbarrier.wait on '%s' follow neither the phases its trips complete (trip %s = "
+		error(w->loc, "the parities of this %s on '%s' follow neither the phases its trips complete (trip %s = "
 		              "%lld waits for parity %d, but completes a phase of parity %d) nor the phases completed before "
-		              "its trips (trip %s = %lld waits for parity %d, but the phase before it has parity %d)", b->t->name,
+		              "its trips (trip %s = %lld waits for parity %d, but the phase before it has parity %d)",
+		      mbar_stmt_name(MB_WAIT), b->t->name,
 		      v, (long long)(r->lo + k0), (int)parity[k0], (int)(want[0][k0] & 1), v, (long long)(r->lo + k1),
 		      (int)parity[k1], want[1][k1] < 0 ? 1 : (int)(want[1][k1] & 1));
 	} else {
 		int k = bad[lag];
 		const MbEvent *by;
 		const char *phase = phase_words(r, b, (int)el[k], want[lag][k], &by);
-		error(w->loc, "in trip %s = %lld this mbarrier.wait on '%s[%lld]' waits for parity %d, but %s is %s",
-		      v, (long long)(r->lo + k), b->t->name, (long long)el[k], (int)parity[k],
+		error(w->loc, "in trip %s = %lld this %s on '%s[%lld]' waits for parity %d, but %s is %s", v, (long long)(r->lo + k), mbar_stmt_name(MB_WAIT), b->t->name, (long long)el[k], (int)parity[k],
 		      lag == 0 ? "the phase in which the data it guards arrives" : "the phase that releases the stage", phase);
 		if (by)
 			note(by->loc, "the arrival that completes that phase");
@@ -681,15 +681,15 @@ check_tile(Ring *r, const MbEvent *acc)
 	}
 	const char *v = var_name(acc);
 	if (read) {
-		error(acc->loc, "'%s' is read here in each trip of the loop, but no mbarrier.wait before the read waits for a "
+		error(acc->loc, "'%s' is read here in each trip of the loop, but no %s before the read waits for a "
 		                "barrier that its writers arrive on after writing it: the read may see the stage before its data "
-		                "arrives", x->name);
+		                "arrives", x->name, mbar_stmt_name(MB_WAIT));
 		note(other->loc, "written here by other warps");
 	} else {
 		error(acc->loc, "'%s' is written here in each trip of the loop, from trip %s = %lld on where trip %s = %lld "
-		                "wrote it, but no mbarrier.wait before the write waits for a barrier that its readers arrive "
+		                "wrote it, but no %s before the write waits for a barrier that its readers arrive "
 		                "on after reading it: the stage may be overwritten before its readers released it",
-		      x->name, v, (long long)(r->lo + reuse), v, (long long)r->lo);
+		      x->name, v, (long long)(r->lo + reuse), v, (long long)r->lo, mbar_stmt_name(MB_WAIT));
 		note(other->loc, "read here by other warps");
 	}
 	note(acc->ring->l->loc, "the loop");
@@ -775,10 +775,10 @@ check_lonely_bytes(const List *all)
 		}
 		if (completes)
 			continue;
-		error(e->loc, "mbarrier.expect_tx announces %lld bytes on '%s', but no copy of the kernel completes bytes on "
-		              "it: the phase never completes", (long long)e->amount, e->t->name);
-		note(e->loc, "a TMA load (copy(tile, slice) mbarrier %s[...]) expects and brings its own bytes; "
-		             "mbarrier.expect_tx adds bytes beyond them", e->t->name);
+		error(e->loc, "%s announces %lld bytes on '%s', but no copy of the kernel completes bytes on "
+		              "it: the phase never completes", mbar_stmt_name(MB_EXPECT_TX), (long long)e->amount, e->t->name);
+		note(e->loc, "a TMA load (copy(tile, slice) %s %s[...]) expects and brings its own bytes; %s adds bytes beyond "
+		             "them", etype_name(T_MBARRIER), e->t->name, mbar_stmt_name(MB_EXPECT_TX));
 	}
 }
 

@@ -369,6 +369,7 @@ bool etype_is_float(EType t);
 bool etype_is_signed(EType t);
 const char *axis_name(Axis a);
 const char *mbar_op_name(MbarOp op);
+const char *mbar_stmt_name(MbarOp op); /* as written, for messages: "mbarrier.init", "commit", "cluster_sync" */
 bool axis_from_name(const char *name, Axis *out);
 const char *etype_ctype(EType t); /* the C type that stores one element */
 const char *op_text(Op op);           /* "+", "<<", "!": as .tile and C write it; "?" for OP_NONE */
@@ -1593,7 +1594,9 @@ void protocol_commit(Protocol *p, const Tensor *bar, const IExpr *index, Loc loc
 bool protocol_mbar_wait(Protocol *p, const Tensor *bar, const IExpr *index);
 /* A copy (a TMA load) completing bytes on bar[index] in the phase current where lowering issues it, writing
    the shared tensor data (NULL: none that threads read): the bytes that mbarrier.expect_tx (the written
-   statement, or the copy's own) announced for that phase (mbarcheck.c). */
+   statement, or the copy's own) announced for that phase (mbarcheck.c). Every statement that completes
+   bytes on a barrier calls it where it is lowered: without it, mbarcheck.c takes the bytes a phase
+   expects for bytes that never come. */
 void protocol_mbar_complete_tx(Protocol *p, const Tensor *bar, const IExpr *index, int64_t bytes, const Tensor *data,
                                Loc loc);
 /* The kernel's mbarrier pipeline checks (mbarcheck.c), which protocol_begin starts. */
