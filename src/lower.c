@@ -275,6 +275,8 @@ cname_for(Walk *walk, const char *want)
 	return name;
 }
 
+static int mbar_threads(Walk *walk);
+
 static LStmt *
 emit(Walk *walk, LKind kind, Loc loc)
 {
@@ -283,6 +285,8 @@ emit(Walk *walk, LKind kind, Loc loc)
 	s->kind = kind;
 	s->loc = loc;
 	list_push(walk->out, s);
+	if (walk->mbar_tensors.n) /* the pipeline checks of a kernel with mbarriers see every statement */
+		mbarcheck_stmt(protocol_mbarcheck(walk->proto), s, protocol_warps(walk->proto), mbar_threads(walk));
 	return s;
 }
 
@@ -976,6 +980,7 @@ lower_for(Walk *walk, Stmt *s)
 		list_push(&nonneg_counters, v);
 	int async_mark, store_mark;
 	protocol_loop_marks(walk->proto, &async_mark, &store_mark);
+	mbarcheck_loop_begin(protocol_mbarcheck(walk->proto), l, protocol_warps(walk->proto));
 	lower_branch(walk, &l->body, &s->body, s->loc);
 	if (nonneg_counters.n && LIST_AT(nonneg_counters, Var, nonneg_counters.n - 1) == v)
 		nonneg_counters.n--;
@@ -986,6 +991,7 @@ lower_for(Walk *walk, Stmt *s)
 		tma_wait_read(walk, s->loc, false);
 		walk->out = saved;
 	}
+	mbarcheck_loop_end(protocol_mbarcheck(walk->proto));
 	if (repeats)
 		protocol_loop_next_trip(walk->proto, async_mark, store_mark, s->loc);
 	mbar_loop_end(walk, &loop);
@@ -1325,15 +1331,6 @@ mbar_param_ok(const Param *p)
 	return false;
 }
 
-/* The statement as written, for messages: "mbarrier.init", "commit", "cluster_sync". */
-static const char *
-mbar_stmt_name(MbarOp op)
-{
-	if (op == MB_COMMIT || op == MB_CLUSTER_SYNC)
-		return mbar_op_name(op);
-	return pool_printf("%s.%s", etype_name(T_MBARRIER), mbar_op_name(op));
-}
-
 /* The barrier operand b (an element of a shared mbarrier tensor): its address, with *t the tensor and
    *elem its element where constant (-1 otherwise); NULL after an error. */
 static IExpr *
@@ -1579,6 +1576,7 @@ mbar_end(Walk *walk)
 			note(t->mbar_use_loc, "first used here");
 		}
 	}
+	mbarcheck_end(protocol_mbarcheck(walk->proto)); /* the rings, once the statements are complete */
 }
 
 /* A barrier of every thread of the CTA (cta_sync, cluster_sync): its protocol effect, the tcgen05 fences
@@ -1970,6 +1968,8 @@ lower_tma_load(Walk *walk, Stmt *s)
 		l->mbar_elect = mbar_threads(walk) > 0;
 		l->comment = source_line_of(s->loc, true);
 	}
+	/* the bytes the expect_tx above announced arrive with the copy: the ring checks count them (mbarcheck.c) */
+	protocol_mbar_complete_tx(walk->proto, bt, bar->index, plan.bytes, sv->base, s->loc);
 }
 
 static bool operand_views(Walk *walk, ViewExpr **ves, int n, View **v);
