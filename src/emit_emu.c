@@ -857,7 +857,6 @@ emu_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out)
 	bool cp = false, mma = false;
 	for (int i = 0; i < p->kernels.n; i++) {
 		cp |= has_cp(&LIST_AT(p->kernels, KernelIR, i)->body);
-	if (program_has(p, L_MBAR) || cp || program_has(p, L_TMA)) /* a TMA load completes on the barriers' model */
 		mma |= has_tc(&LIST_AT(p->kernels, KernelIR, i)->body, TC_MMA);
 	}
 	if (mma && !w->minifloat) {
@@ -865,6 +864,7 @@ emu_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out)
 		w->minifloat = true;
 		cu_minifloat_helpers(w, out, "TL_EMU_INLINE");
 	}
+	if (program_has(p, L_MBAR) || cp || program_has(p, L_TMA)) /* a TMA load completes on the barriers' model */
 		buf_puts(out, emu_mbarriers);
 	if (program_has(p, L_TMA))
 		buf_puts(out, emu_tma_source);
