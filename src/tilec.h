@@ -801,6 +801,8 @@ int smem_bank_unit(int64_t addr, int bytes);
    lane) have an order per lane in which none conflicts. */
 bool smem_conflict_free_order(const int *unit_load, int units, int most);
 
+/* ---------------------------------------------------------------- TMA (tma.c) */
+
 #define TMA_MAX_RANK 5
 /* One tensor map a kernel receives (a `const __grid_constant__ CUtensorMap` after its parameters): per
    distinct (tensor, box, swizzle). Dimensions innermost first, as cuTensorMapEncodeTiled takes them. */
