@@ -918,6 +918,7 @@ struct LStmt {
 	MbarOp mbar_op;          /* L_MBAR; L_FENCE: MB_WAIT for the fence after a wait that completes a cp */
 	IExpr *mbar;             /* L_MBAR: the barrier's shared address (IE_SADDR of tensor[index]); NULL: none */
 	bool mbar_elect;         /* L_MBAR, L_TC of cp: a single-thread statement reached by whole warps: one elected lane runs it */
+	int elect_lane;          /* mbar_elect: the lane the CPU emulator elects (the lowest of each warp that reaches it) */
 	bool align_test; /* a copy's access whose vector form may test its address's alignment at run time */
 	bool owner_test; /* L_IF: a copy's test of which threads own the elements (of thread_idx.x alone) */
 	/* L_TC, L_FENCE */
