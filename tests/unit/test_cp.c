@@ -447,6 +447,16 @@ START_TEST(match_faults)
 }
 END_TEST
 
+/* A shared-memory window of n pseudo-random bytes from seed (a linear congruential sequence). */
+static void
+fill_window(uint8_t *window, int n, uint32_t seed)
+{
+	for (int i = 0; i < n; i++) {
+		seed = seed * 1103515245u + 12345u;
+		window[i] = (uint8_t)(seed >> 16);
+	}
+}
+
 /* The emulator's cp (runtime/tilec_cp.h) through the descriptor cp_match derives, for every form: each
    TMEM byte of every replica is the source value of the element the image puts there (decompressed as
    TCGEN05.md 10.4 says, written out here), and no cell outside the footprint changes. */
@@ -455,11 +465,7 @@ START_TEST(run_every_form)
 	enum { WINDOW = 1 << 16, BASE = 4096, NCOLS = 64, COL0 = 8 };
 	static uint8_t window[WINDOW];
 	static uint32_t cells[TMEM_LANES * NCOLS];
-	uint32_t x = 12345;
-	for (int i = 0; i < WINDOW; i++) {
-		x = x * 1103515245u + 12345u;
-		window[i] = (uint8_t)(x >> 16);
-	}
+	fill_window(window, WINDOW, 12345u);
 	for (int i = 0; i < CP_FORM_COUNT; i++) {
 		CpForm f = cp_form_at(i);
 		const char *text = cp_form_spelling(&f);
@@ -522,11 +528,7 @@ START_TEST(run_swizzled_tiles)
 	enum { WINDOW = 1 << 16, BASE = 8192, NCOLS = 16 };
 	static uint8_t window[WINDOW];
 	static uint32_t cells[TMEM_LANES * NCOLS];
-	uint32_t x = 777;
-	for (int i = 0; i < WINDOW; i++) {
-		x = x * 1103515245u + 12345u;
-		window[i] = (uint8_t)(x >> 16);
-	}
+	fill_window(window, WINDOW, 777u);
 	static const SmemSwizzle sws[] = {SW_NONE, SW_32B, SW_64B, SW_128B};
 	int runs = 0;
 	for (size_t si = 0; si < sizeof sws / sizeof sws[0]; si++)
