@@ -8,8 +8,10 @@
 // is asynchronous as on hardware, like a cp: at the issue D's cells become unwritten, at the issuing thread's
 // commit the mma is attached to the barrier's phase, and its values land when a wait on that barrier returns
 // after the phase completed, together with every earlier mma of the same thread (a commit's arrival means all
-// of the thread's earlier mmas completed), oldest first. An mma that accumulates reads the newest value its
-// thread's earlier mmas left in each cell, landed or not (mma -> mma is pipelined).
+// of the thread's earlier mmas completed), oldest first; a tile it read that someone wrote in between stops
+// the run (LANGUAGE 11.6: what tilec cannot decide statically, such as a ring's stage chosen at run time). An mma that accumulates reads the newest value its
+// thread's earlier mmas left in each cell, landed or not (mma -> mma is pipelined); a cell it accumulates into
+// that nothing wrote lands as never written, so that reading it is reported as a read of poison.
 #ifndef __CUDACC__
 struct TlCpuMma {
 	TlCpuMma *next;
@@ -21,6 +23,12 @@ struct TlCpuMma {
 	unsigned char *ok;
 	int n;
 	unsigned *cell, *value;
+	unsigned char *written; // per cell: its value comes from written cells (else it lands as never written)
+	// what it read, for the check at its landing that no one wrote the tiles before its barrier completed
+	const unsigned char *wa, *wb;
+	unsigned long long adesc, bdesc;
+	unsigned idesc, kind, sum;
+	const char *where;
 };
 static thread_local TlCpuMma *tl_cpu_mma_issued; // this thread's mmas that no commit has attached yet
 static thread_local char tl_cpu_mma_me;          // its address names the thread
@@ -49,6 +57,24 @@ tl_mma_value(const unsigned char *p, unsigned kind, unsigned format)
 	default: return tl_from_e2m1(p[0]);
 	}
 }
+
+#ifndef __CUDACC__
+// A hash of the bytes an mma reads (every element of A and B through the descriptors), in walk order.
+static unsigned
+tl_cpu_mma_sum(const unsigned char *wa, unsigned long long adesc, const unsigned char *wb, unsigned long long bdesc,
+               unsigned idesc, unsigned kind)
+{
+	unsigned m = (idesc >> 24 & 31u) << 4, n = (idesc >> 17 & 63u) << 3, amn = idesc >> 15 & 1u, bmn = idesc >> 16 & 1u;
+	unsigned e = kind == 0 ? 2 : kind == 1 ? 4 : 1, kk = 32 / e, h = 2166136261u;
+	for (unsigned r = 0; r < m + n; r++)
+		for (unsigned k = 0; k < kk; k++) {
+			const unsigned char *p = r < m ? wa + tl_mma_addr(adesc, amn, e, r, k) : wb + tl_mma_addr(bdesc, bmn, e, r - m, k);
+			for (unsigned b = 0; b < e; b++)
+				h = (h ^ p[b]) * 16777619u;
+		}
+	return h;
+}
+#endif
 
 // One tcgen05.mma.cta_group::1 of kind (0 f16, 1 tf32, 2 f8f6f4): A and B through their descriptors (windows:
 // the shared tensors' first bytes), D at taddr, the instruction descriptor idesc, accumulate the predicate.
@@ -86,14 +112,18 @@ tl_emu_mma(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb
 	TlCpuMma *p = (TlCpuMma *)calloc(1, sizeof *p);
 	unsigned *base = (unsigned *)malloc(sizeof(unsigned) * m * n);
 	unsigned long long *newest = (unsigned long long *)calloc(m * n, sizeof *newest);
-	if (!p || !base || !newest || !(p->cell = (unsigned *)malloc(sizeof(unsigned) * m * n)) ||
-	    !(p->value = (unsigned *)malloc(sizeof(unsigned) * m * n)))
+	unsigned char *known = (unsigned char *)malloc(m * n);
+	if (!p || !base || !newest || !known || !(p->cell = (unsigned *)malloc(sizeof(unsigned) * m * n)) ||
+	    !(p->value = (unsigned *)malloc(sizeof(unsigned) * m * n)) || !(p->written = (unsigned char *)malloc(m * n)))
 		tl_cpu_fail("tilec emu: %s: out of memory\n", where);
 	pthread_mutex_lock(&tl_cpu_block->mu);
 	p->seq = ++tl_cpu_mma_seq;
 	for (unsigned i = 0; i < m; i++)
-		for (unsigned j = 0; j < n; j++)
-			base[i * n + j] = c->tmem[(lane0 + tl_mma_lane(m, i)) * TL_EMU_COLS + col0 + j];
+		for (unsigned j = 0; j < n; j++) {
+			unsigned cell = (lane0 + tl_mma_lane(m, i)) * TL_EMU_COLS + col0 + j;
+			base[i * n + j] = c->tmem[cell];
+			known[i * n + j] = !c->ok || c->ok[cell] == 3;
+		}
 	// the newest value this thread's earlier mmas left in each cell of D, landed or not
 	TlCpuMma *lists[2] = {tl_cpu_mma_issued, tl_cpu_mma_committed};
 	for (int l = 0; l < 2; l++)
@@ -109,6 +139,7 @@ tl_emu_mma(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb
 					continue;
 				newest[i * n + col - col0] = q->seq;
 				base[i * n + col - col0] = q->value[x];
+				known[i * n + col - col0] = q->written[x];
 			}
 		}
 	pthread_mutex_unlock(&tl_cpu_block->mu);
@@ -120,12 +151,22 @@ tl_emu_mma(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb
 				         tl_mma_value(pb + tl_mma_addr(bdesc, bmn, e, j, k), kind, bfmt), d);
 			unsigned cell = (lane0 + tl_mma_lane(m, i)) * TL_EMU_COLS + col0 + j;
 			p->cell[p->n] = cell;
+			p->written[p->n] = !accumulate || known[i * n + j];
 			p->value[p->n++] = __float_as_uint(d);
 			if (c->ok)
 				c->ok[cell] = 0;
 		}
 	free(base);
 	free(newest);
+	free(known);
+	p->wa = pa;
+	p->wb = pb;
+	p->adesc = adesc;
+	p->bdesc = bdesc;
+	p->idesc = idesc;
+	p->kind = kind;
+	p->where = where;
+	p->sum = tl_cpu_mma_sum(pa, adesc, pb, bdesc, idesc, kind);
 	p->owner = &tl_cpu_mma_me;
 	p->tmem = c->tmem;
 	p->ok = c->ok;
@@ -180,14 +221,19 @@ tl_emu_mma_wait(unsigned long long *b, const char *name, int index, unsigned par
 			if (!oldest)
 				break;
 			TlCpuMma *p = *oldest;
+			if (tl_cpu_mma_sum(p->wa, p->adesc, p->wb, p->bdesc, p->idesc, p->kind) != p->sum)
+				tl_cpu_fail("tilec emu: %s: a shared tile this mma reads was written after its issue and before a wait "
+				            "on its commit's barrier returned (waiting at %s); the tensor core may still have been "
+				            "reading it\n", p->where, where);
 			for (int i = 0; i < p->n; i++) {
 				p->tmem[p->cell[i]] = p->value[i];
 				if (p->ok)
-					p->ok[p->cell[i]] = 3;
+					p->ok[p->cell[i]] = p->written[i] ? 3 : 0;
 			}
 			*oldest = p->next;
 			free(p->cell);
 			free(p->value);
+			free(p->written);
 			free(p);
 		}
 	}

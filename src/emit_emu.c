@@ -383,8 +383,11 @@ emu_tc(CuWriter *w, const LStmt *s)
 			buf_puts(out, "if (tl_emu_elect()) ");
 		buf_puts(out, "tl_emu_mma(&tl_emu");
 		for (int i = 0; i < 2; i++) {
+			/* the window: the operand's tile (a run-time stage of a stack: its first element) */
 			const IExpr *sa = d[i].addr->kind == IE_SADDR ? d[i].addr : d[i].addr->a;
-			buf_printf(out, ", &%s[0], 0x%016llxull", sa->tensor->cname, (unsigned long long)(d[i].desc | d[i].imm >> 4));
+			buf_printf(out, ", &%s[", sa->tensor->cname);
+			cu_expr(w, sa->index);
+			buf_printf(out, "], 0x%016llxull", (unsigned long long)(d[i].desc | d[i].imm >> 4));
 		}
 		buf_puts(out, ", ");
 		cu_expr(w, t->addr);

@@ -56,10 +56,47 @@ typedef struct SharedWrite {
 	Loc loc;
 } SharedWrite;
 
-static void
-note_shared_write(Walk *walk, const Tensor *t, Loc loc)
+/* The tile of a stack of shared tiles that elements [lo, hi] of t (physical element indices) lie in: 0 for
+   an unstacked tensor, -1 where they span two or are not known (lo < 0). */
+static int
+tile_stage(const Tensor *t, int64_t lo, int64_t hi)
 {
-	protocol_shared_store(walk->proto, t, loc);
+	if (!t->tile || t->rank < 3)
+		return 0;
+	int64_t per = (int64_t)t->tile->rows * t->tile->cols;
+	return lo >= 0 && lo / per == hi / per ? (int)(lo / per) : -1;
+}
+
+/* The stack tile an element store reaches: its first coordinate where that is the same in every thread and
+   known (a constant, such as an unrolled loop's), else -1. */
+static int
+store_stage(Walk *walk, const Tensor *t, IExpr *const *coords)
+{
+	int64_t first, other;
+	if (!t->tile || t->rank < 3)
+		return 0;
+	if (!coords || !ie_eval_thread(coords[0], walk->k->block, 0, &first) || first < 0 || first >= t->dims[0])
+		return -1;
+	int threads = walk->k->block[0] * walk->k->block[1] * walk->k->block[2];
+	return ie_eval_thread(coords[0], walk->k->block, threads - 1, &other) && other == first ? (int)first : -1;
+}
+
+/* The stack tile a view's elements lie in (tile_stage). */
+static int
+view_stage(const View *v)
+{
+	int64_t lo = INT64_MAX, hi = -1;
+	for (int i = 0; i < v->count; i++) {
+		lo = v->map[i] < lo ? v->map[i] : lo;
+		hi = v->map[i] > hi ? v->map[i] : hi;
+	}
+	return tile_stage(v->base, v->count ? lo : -1, hi);
+}
+
+static void
+note_shared_write(Walk *walk, const Tensor *t, int stage, Loc loc)
+{
+	protocol_shared_store(walk->proto, t, stage, loc);
 	SharedWrite *w = pool_alloc(sizeof *w);
 	*w = (SharedWrite){t, protocol_warps(walk->proto), loc};
 	list_push(&walk->shared_writes, w);
@@ -832,7 +869,7 @@ lower_assign(Walk *walk, Stmt *s)
 		protocol_read(walk->proto, index, t->loc); /* Out[i32(r[0]), j] = ... reads r[0] too */
 		place_waits(walk);
 		if (tensor->kind == TK_SHARED)
-			note_shared_write(walk, tensor, s->loc);
+			note_shared_write(walk, tensor, store_stage(walk, tensor, target->coords), s->loc);
 		LStmt *l = emit(walk, L_STORE, s->loc);
 		l->tensor = tensor;
 		l->index = index;
@@ -1934,12 +1971,24 @@ lower_tma_load(Walk *walk, Stmt *s)
 	}
 }
 
+static bool operand_views(Walk *walk, ViewExpr **ves, int n, View **v);
+
 /* The views a cp or mma names (s->operands), each tmem one alive; false after an error. */
 static bool
 single_thread_operands(Walk *walk, Stmt *s, View **v)
 {
-	for (int i = 0; i < s->operands.n; i++) {
-		ViewExpr *ve = LIST_AT(s->operands, ViewExpr, i);
+	ViewExpr *ves[3];
+	for (int i = 0; i < s->operands.n && i < 3; i++)
+		ves[i] = LIST_AT(s->operands, ViewExpr, i);
+	return operand_views(walk, ves, s->operands.n, v);
+}
+
+/* The views of n view expressions, each tmem one alive; false after an error. */
+static bool
+operand_views(Walk *walk, ViewExpr **ves, int n, View **v)
+{
+	for (int i = 0; i < n; i++) {
+		ViewExpr *ve = ves[i];
 		v[i] = viewexpr_eval(ve, false);
 		if (!v[i])
 			return false;
@@ -2012,6 +2061,71 @@ lower_cp(Walk *walk, Stmt *s)
 	cp_issue(walk, s, &f, v[0], v[1], &plan);
 }
 
+/* An operand of an mma written as a stage of a stack of shared tiles chosen at run time (sa[k % S]: the ring
+   of a pipelined mainloop): *stage the index's value, and *vep a copy of the view expression with its first
+   index 0 (every stage has the same layout and descriptor but its start); *stage NULL for any other
+   operand. False after an error. */
+static bool
+mma_stage(ViewExpr **vep, IExpr **stage)
+{
+	ViewExpr *ve = *vep;
+	*stage = NULL;
+	if (ve->ops.n < 1)
+		return true;
+	ViewOp *op = LIST_AT(ve->ops, ViewOp, 0);
+	if (op->kind != VOP_SLICE || op->indices.n < 1 || LIST_AT(op->indices, SliceIndex, 0)->is_range)
+		return true;
+	SliceIndex *first = LIST_AT(op->indices, SliceIndex, 0);
+	IExpr *value = sema_expr(first->index);
+	int64_t c;
+	if (!value)
+		return false;
+	if (ie_is_const(value, &c))
+		return true;
+	SliceIndex *zero = pool_alloc(sizeof *zero);
+	*zero = *first;
+	zero->index = pool_alloc(sizeof *zero->index);
+	*zero->index = (Expr){.kind = E_INT, .loc = first->loc, .ival = 0};
+	ViewOp *op0 = pool_alloc(sizeof *op0);
+	*op0 = *op;
+	op0->indices = (List){0};
+	list_push(&op0->indices, zero);
+	for (int i = 1; i < op->indices.n; i++)
+		list_push(&op0->indices, LIST_AT(op->indices, SliceIndex, i));
+	List ops = {0};
+	list_push(&ops, op0);
+	for (int i = 1; i < ve->ops.n; i++)
+		list_push(&ops, LIST_AT(ve->ops, ViewOp, i));
+	ViewExpr *at_zero = pool_alloc(sizeof *at_zero);
+	*at_zero = *ve;
+	at_zero->ops = ops;
+	*vep = at_zero;
+	*stage = value;
+	return true;
+}
+
+/* A run-time stage of a stack of tiles: the operand a stage of the first dimension of a stacked shared tile,
+   its index `e % S` with S at most the stages (an index from 0 up, such as a loop's variable, stays inside);
+   false after an error at loc. */
+static bool
+mma_stage_fits(const View *v, const IExpr *stage, Loc loc)
+{
+	const Tensor *t = v->base;
+	int64_t modulus;
+	if (t->kind != TK_SHARED || !t->tile || t->rank != 3) {
+		error(loc, "mma: an operand indexed at run time is a stage of a stack of shared tiles (shared s: T[S, R, C] "
+		           "layout smem_tile(...); s[k %% S]); '%s' is not one", t->name);
+		return false;
+	}
+	if (stage->kind != IE_BINARY || stage->op != OP_MOD || !ie_is_const(stage->b, &modulus) || modulus < 1 ||
+	    modulus > t->dims[0]) {
+		error(loc, "mma: the run-time stage of '%s' is written e %% S with a constant S from 1 to %d (its stages), so "
+		           "that it stays inside the stack", t->name, t->dims[0]);
+		return false;
+	}
+	return true;
+}
+
 /* mma(D, A, B, accumulate = p) (LANGUAGE 11.6): checked by mma.c (kind, shape, D's datapath layout, each K
    step's descriptors element by element), issued by one elected thread of the one warp that reaches it: one
    instruction per K step, the first with p and the others accumulating; D pending until the commit's barrier
@@ -2045,9 +2159,19 @@ lower_mma(Walk *walk, Stmt *s)
 		              "wait", walk->dev->name);
 		return;
 	}
+	IExpr *stage[3] = {NULL, NULL, NULL};
+	ViewExpr *ves[3];
+	for (int i = 0; i < 3; i++) {
+		ves[i] = LIST_AT(s->operands, ViewExpr, i);
+		if (i > 0 && !mma_stage(&ves[i], &stage[i]))
+			return;
+	}
 	View *v[3];
-	if (!single_thread_operands(walk, s, v))
+	if (!operand_views(walk, ves, 3, v))
 		return;
+	for (int i = 1; i < 3; i++)
+		if (stage[i] && !mma_stage_fits(v[i], stage[i], LIST_AT(s->operands, ViewExpr, i)->loc))
+			return;
 	IExpr *p = sema_expr(accumulate);
 	if (!p)
 		return;
@@ -2114,7 +2238,11 @@ lower_mma(Walk *walk, Stmt *s)
 			LOperand *da = tc_add_operand(l, IO_SHARED_DESC64);
 			IExpr *saddr = ie_new(IE_SADDR, T_U32);
 			saddr->tensor = v[1 + o]->base;
-			saddr->index = ie_int(0, T_I32);
+			/* a stage chosen at run time: the address of its first element (the tiles of a stack are alike) */
+			const SmemTile *tile = v[1 + o]->base->tile;
+			saddr->index = stage[1 + o] ? ie_binary(OP_MUL, ie_convert(stage[1 + o], T_I32),
+			                                        ie_int((int64_t)tile->rows * tile->cols, T_I32))
+			                            : ie_int(0, T_I32);
 			da->addr = start ? ie_binary(OP_ADD, saddr, ie_int(start, T_U32)) : saddr;
 			da->desc = bits;
 			da->imm = start;
@@ -2122,7 +2250,8 @@ lower_mma(Walk *walk, Stmt *s)
 		tc_add_operand(l, IO_INSTR_DESC32)->imm = in.idesc;
 		tc_add_operand(l, IO_PRED)->addr = k == 0 ? p : ie_int(1, T_U32);
 		protocol_async_issue(walk->proto, l->instr, &r, s->loc);
-		protocol_async_reads(walk->proto, v[1]->base, v[2]->base);
+		protocol_async_reads(walk->proto, v[1]->base, stage[1] ? -1 : view_stage(v[1]), v[2]->base,
+		                     stage[2] ? -1 : view_stage(v[2]));
 	}
 }
 
@@ -2480,7 +2609,7 @@ lower_apply(Walk *walk, Stmt *s)
 	if (copy && (copied = copy_lower(s, ops[0], ops[1], &ctx, walk->out, &choice)) && !choice.is_tc) {
 		copy_moves_lowered(walk, s, at);
 		if (ops[0]->base->kind == TK_SHARED)
-			note_shared_write(walk, ops[0]->base, s->loc);
+			note_shared_write(walk, ops[0]->base, view_stage(ops[0]), s->loc);
 	}
 	if (copy ? choice.is_tc
 	         : (!ctx.observer || ctx.observer->apply(s, ops, s->operands.n, &ctx)) &&

@@ -115,8 +115,10 @@ struct Protocol {
 /* A threads' store to a shared tensor (protocol_shared_store). */
 typedef struct ProtoStore {
 	const Tensor *t;
+	int stage; /* the tile of a stack of tiles it writes (0 unstacked), -1: not known */
 	Loc loc;
 } ProtoStore;
+
 
 /* An asynchronous tcgen05 instruction (a row that completes at commit) of a warp's issuing thread: pending
    until that thread's commit names a barrier, then complete once a wait on that barrier has passed. Not
@@ -132,6 +134,7 @@ typedef struct ProtoAsync {
 	TmemRect rect;
 	uint64_t waited;         /* the warps that passed a wait on its commit's barrier */
 	const Tensor *reads[2];  /* the shared tensors it reads (mma: A and B), NULL: none */
+	int read_stage[2];       /* the tile of each in a stack of tiles (0 unstacked), -1: chosen at run time */
 	bool complete;           /* some wait on its commit's barrier has passed */
 	bool store_reported;     /* a store to what it reads was reported */
 } ProtoAsync;
@@ -1633,14 +1636,27 @@ protocol_commit(Protocol *p, const Tensor *bar, const IExpr *index, Loc loc)
 	}
 }
 
+/* Whether a store to tile `stage` of t overwrites what a reads. Where either tile is chosen at run time
+   tilec cannot tell (a ring's stages: the next one is another tile) and says nothing. */
+static bool
+store_hits(const ProtoAsync *a, const Tensor *t, int stage)
+{
+	for (int i = 0; i < 2; i++)
+		if (a->reads[i] == t && stage >= 0 && stage == a->read_stage[i])
+			return true;
+	return false;
+}
+
 void
-protocol_async_reads(Protocol *p, const Tensor *a, const Tensor *b)
+protocol_async_reads(Protocol *p, const Tensor *a, int a_stage, const Tensor *b, int b_stage)
 {
 	if (!p->async.n)
 		fatal("protocol_async_reads before any asynchronous instruction");
 	ProtoAsync *last = LIST_AT(p->async, ProtoAsync, p->async.n - 1);
 	last->reads[0] = a;
 	last->reads[1] = b;
+	last->read_stage[0] = a_stage;
+	last->read_stage[1] = b_stage;
 }
 
 void
@@ -1659,7 +1675,7 @@ protocol_loop_next_trip(Protocol *p, int async_mark, int store_mark, Loc loop)
 			continue;
 		for (int k = store_mark; k < p->stores.n; k++) {
 			ProtoStore *st = LIST_AT(p->stores, ProtoStore, k);
-			if (a->reads[0] != st->t && a->reads[1] != st->t)
+			if (!store_hits(a, st->t, st->stage))
 				continue;
 			a->store_reported = true;
 			error(st->loc, "a store to '%s' in the next trip of the loop at line %d, while the %s at line %d may still "
@@ -1674,14 +1690,14 @@ protocol_loop_next_trip(Protocol *p, int async_mark, int store_mark, Loc loop)
 }
 
 bool
-protocol_shared_store(Protocol *p, const Tensor *t, Loc loc)
+protocol_shared_store(Protocol *p, const Tensor *t, int stage, Loc loc)
 {
 	ProtoStore *st = pool_alloc(sizeof *st);
-	*st = (ProtoStore){t, loc};
+	*st = (ProtoStore){t, stage, loc};
 	list_push(&p->stores, st);
 	for (int i = 0; i < p->async.n; i++) {
 		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
-		if (a->complete || a->store_reported || (a->reads[0] != t && a->reads[1] != t))
+		if (a->complete || a->store_reported || !store_hits(a, t, stage))
 			continue;
 		a->store_reported = true;
 		error(loc, "a store to '%s', which the %s at line %d reads; the mma may still be reading it until a wait on "

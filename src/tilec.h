@@ -1654,12 +1654,14 @@ void protocol_named_bar(Protocol *p, Loc loc, int id, int threads, bool arrive, 
 int protocol_cta_group(const Protocol *p);
 void protocol_async_issue(Protocol *p, const IsaInstr *in, const TmemRect *rect, Loc loc);
 void protocol_commit(Protocol *p, const Tensor *bar, const IExpr *index, Loc loc);
-/* The shared tensors the asynchronous instruction registered last reads (an mma's A and B), which threads may
-   store to again only once its commit's barrier has been waited (LANGUAGE 11.6). */
-void protocol_async_reads(Protocol *p, const Tensor *a, const Tensor *b);
-/* A threads' store to shared tensor t at loc: an error naming both lines where an mma reading t is not yet
-   known complete (reported once per mma). */
-bool protocol_shared_store(Protocol *p, const Tensor *t, Loc loc);
+/* The shared tensors the asynchronous instruction registered last reads (an mma's A and B) and the tile of
+   each in its stack (0 unstacked, -1 chosen at run time), which threads may store to again only once its
+   commit's barrier has been waited (LANGUAGE 11.6). */
+void protocol_async_reads(Protocol *p, const Tensor *a, int a_stage, const Tensor *b, int b_stage);
+/* A threads' store to tile `stage` of shared tensor t (-1: not known) at loc: an error naming both lines where
+   an mma reading that tile is not yet known complete (reported once per mma); a tile chosen at run time on
+   either side is not decided. */
+bool protocol_shared_store(Protocol *p, const Tensor *t, int stage, Loc loc);
 /* A loop whose body is lowered once (run-time bounds): the marks before its body, and after it whether a store
    of the body to a tile that an mma of the body reads comes, in the next trip, before the mma completed (an
    error naming both lines otherwise). */

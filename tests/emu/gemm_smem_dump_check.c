@@ -1,7 +1,7 @@
 /* gemm_smem_dump_check.c DIR: checks what `tilec run examples/gemm_smem.tile --dump DIR` wrote. D = A * B^T
  * (A, B bf16 [128, 256], D f32 [128, 128]) must equal, bit for bit, a reference that accumulates as the
  * emulator documents (docs/emulator.md: f32, k ascending, one fmaf per multiply-add, the first product onto
- * 0), and lie within 1e-5 * sum_k |A[i, k] * B[j, k]| of the exact sum in double precision (the tolerance a
+ * -0), and lie within 1e-5 * sum_k |A[i, k] * B[j, k]| of the exact sum in double precision (the tolerance a
  * GPU run is held to, hardware's order of accumulation being undocumented). Prints one PASS or FAIL line. */
 #include <math.h>
 #include <stdint.h>
@@ -48,7 +48,7 @@ main(int argc, char **argv)
 	double worst = 0;
 	for (int i = 0; i < M; i++)
 		for (int j = 0; j < N; j++) {
-			float acc = 0.0f;
+			float acc = -0.0f; /* the identity of IEEE addition, as the emulator starts */
 			double exact = 0, mag = 0;
 			for (int k = 0; k < K; k++) {
 				float x = bf16(a[i * K + k]), y = bf16(b[j * K + k]);

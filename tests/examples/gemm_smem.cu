@@ -4,97 +4,47 @@ extern "C" __global__ void __launch_bounds__(128) gemm_smem(unsigned short *__re
 {
 	const int tl_warp_id = (int)(threadIdx.x >> 5);
 	__shared__ __align__(16) unsigned slot[1];
-	__shared__ __align__(16) unsigned long long done[1]; (void)&done[0];
-	__shared__ __align__(1024) unsigned short sa[8192]; (void)&sa[0];
-	__shared__ __align__(1024) unsigned short sb[8192]; (void)&sb[0];
+	__shared__ __align__(16) unsigned long long done[2]; (void)&done[0];
+	__shared__ __align__(512) unsigned short sa[8192]; (void)&sa[0];
+	__shared__ __align__(512) unsigned short sb[8192]; (void)&sb[0];
 	if (tl_warp_id == 0) {
 		asm volatile("tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%0], 128;" :: "r"((unsigned)__cvta_generic_to_shared(&slot[0])) : "memory");
 	}
 	if ((int)threadIdx.x == 0) {
 		asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"((unsigned)__cvta_generic_to_shared(&done[0])), "r"(1u) : "memory");
+		asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" :: "r"((unsigned)__cvta_generic_to_shared(&done[1])), "r"(1u) : "memory");
 	}
 	asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
 	asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 	__syncthreads();
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-	for (int c = 0; c < 64; c++) {
-		sa[((((((c / 64) * 1024) + ((int)threadIdx.x * 8)) + ((c % 64) / 8)) ^ ((((((c / 64) * 1024) + ((int)threadIdx.x * 8)) + ((c % 64) / 8)) >> 3) & 7)) * 8) + (c % 8)] = A[((int)threadIdx.x * 256) + c];
-		sb[((((((c / 64) * 1024) + ((int)threadIdx.x * 8)) + ((c % 64) / 8)) ^ ((((((c / 64) * 1024) + ((int)threadIdx.x * 8)) + ((c % 64) / 8)) >> 3) & 7)) * 8) + (c % 8)] = B[((int)threadIdx.x * 256) + c];
+	for (int c = 0; c < 32; c++) {
+		sa[((((((c / 32) * 512) + ((int)threadIdx.x * 4)) + ((c % 32) / 8)) ^ ((((((c / 32) * 512) + ((int)threadIdx.x * 4)) + ((c % 32) / 8)) >> 3) & 3)) * 8) + (c % 8)] = A[((int)threadIdx.x * 256) + c];
+		sb[((((((c / 32) * 512) + ((int)threadIdx.x * 4)) + ((c % 32) / 8)) ^ ((((((c / 32) * 512) + ((int)threadIdx.x * 4)) + ((c % 32) / 8)) >> 3) & 3)) * 8) + (c % 8)] = B[((int)threadIdx.x * 256) + c];
 	}
-	__syncthreads();
-	if (tl_warp_id == 0) {
-		// gemm_smem.tile:37: mma(acc, sa, sb, accumulate = kb);
-		asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %4, 0;\n\ttcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" :: "r"(slot[0]), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sa[0])) >> 4 & 0x3fffu)), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sb[0])) >> 4 & 0x3fffu)), "r"(0x08200490u), "r"((unsigned)(0)) : "memory"); }
-		// K step 1
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %4, 0;\n\ttcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" :: "r"(slot[0]), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sa[0]) + 32u) >> 4 & 0x3fffu)), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sb[0]) + 32u) >> 4 & 0x3fffu)), "r"(0x08200490u), "r"((unsigned)(1u)) : "memory"); }
-		// K step 2
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %4, 0;\n\ttcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" :: "r"(slot[0]), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sa[0]) + 64u) >> 4 & 0x3fffu)), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sb[0]) + 64u) >> 4 & 0x3fffu)), "r"(0x08200490u), "r"((unsigned)(1u)) : "memory"); }
-		// K step 3
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %4, 0;\n\ttcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" :: "r"(slot[0]), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sa[0]) + 96u) >> 4 & 0x3fffu)), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sb[0]) + 96u) >> 4 & 0x3fffu)), "r"(0x08200490u), "r"((unsigned)(1u)) : "memory"); }
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" :: "r"((unsigned)__cvta_generic_to_shared(&done[0])) : "memory"); }
+	for (int kb = 0; kb < 8; kb++) {
+		asm volatile("tcgen05.fence::before_thread_sync;" ::: "memory");
+		__syncthreads();
+		asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
+		if (tl_warp_id == 0) {
+			// gemm_smem.tile:40: mma(acc, sa[kb % 2], sb[kb % 2], accumulate = kb);
+			asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+			{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %4, 0;\n\ttcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" :: "r"(slot[0]), "l"(0x8000402000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sa[(kb % 2) * 4096])) >> 4 & 0x3fffu)), "l"(0x8000402000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sb[(kb % 2) * 4096])) >> 4 & 0x3fffu)), "r"(0x08200490u), "r"((unsigned)(kb)) : "memory"); }
+			// K step 1
+			{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %4, 0;\n\ttcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" :: "r"(slot[0]), "l"(0x8000402000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sa[(kb % 2) * 4096]) + 32u) >> 4 & 0x3fffu)), "l"(0x8000402000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sb[(kb % 2) * 4096]) + 32u) >> 4 & 0x3fffu)), "r"(0x08200490u), "r"((unsigned)(1u)) : "memory"); }
+			{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" :: "r"((unsigned)__cvta_generic_to_shared(&done[kb % 2])) : "memory"); }
+		}
+		if (kb < 7) {
+			for (int c_1 = 0; c_1 < 32; c_1++) {
+				sa[((((kb + 1) % 2) * 4096) + ((((((c_1 / 32) * 512) + ((int)threadIdx.x * 4)) + ((c_1 % 32) / 8)) ^ ((((((c_1 / 32) * 512) + ((int)threadIdx.x * 4)) + ((c_1 % 32) / 8)) >> 3) & 3)) * 8)) + (c_1 % 8)] = A[((int)threadIdx.x * 256) + ((32 * (kb + 1)) + c_1)];
+				sb[((((kb + 1) % 2) * 4096) + ((((((c_1 / 32) * 512) + ((int)threadIdx.x * 4)) + ((c_1 % 32) / 8)) ^ ((((((c_1 / 32) * 512) + ((int)threadIdx.x * 4)) + ((c_1 % 32) / 8)) >> 3) & 3)) * 8)) + (c_1 % 8)] = B[((int)threadIdx.x * 256) + ((32 * (kb + 1)) + c_1)];
+			}
+		}
+		asm volatile("{\n\t.reg .pred p;\n\tTL_WAIT:\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n\t@!p bra TL_WAIT;\n\t}" :: "r"((unsigned)__cvta_generic_to_shared(&done[kb % 2])), "r"((unsigned)((kb / 2) % 2) & 1u) : "memory");
+		asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	}
-	asm volatile("{\n\t.reg .pred p;\n\tTL_WAIT:\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n\t@!p bra TL_WAIT;\n\t}" :: "r"((unsigned)__cvta_generic_to_shared(&done[0])), "r"(0u) : "memory");
-	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-	for (int c_1 = 0; c_1 < 64; c_1++) {
-		sa[((((((c_1 / 64) * 1024) + ((int)threadIdx.x * 8)) + ((c_1 % 64) / 8)) ^ ((((((c_1 / 64) * 1024) + ((int)threadIdx.x * 8)) + ((c_1 % 64) / 8)) >> 3) & 7)) * 8) + (c_1 % 8)] = A[((int)threadIdx.x * 256) + (64 + c_1)];
-		sb[((((((c_1 / 64) * 1024) + ((int)threadIdx.x * 8)) + ((c_1 % 64) / 8)) ^ ((((((c_1 / 64) * 1024) + ((int)threadIdx.x * 8)) + ((c_1 % 64) / 8)) >> 3) & 7)) * 8) + (c_1 % 8)] = B[((int)threadIdx.x * 256) + (64 + c_1)];
-	}
-	__syncthreads();
-	if (tl_warp_id == 0) {
-		// gemm_smem.tile:37: mma(acc, sa, sb, accumulate = kb);
-		asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %4, 0;\n\ttcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" :: "r"(slot[0]), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sa[0])) >> 4 & 0x3fffu)), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sb[0])) >> 4 & 0x3fffu)), "r"(0x08200490u), "r"((unsigned)(1)) : "memory"); }
-		// K step 1
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %4, 0;\n\ttcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" :: "r"(slot[0]), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sa[0]) + 32u) >> 4 & 0x3fffu)), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sb[0]) + 32u) >> 4 & 0x3fffu)), "r"(0x08200490u), "r"((unsigned)(1u)) : "memory"); }
-		// K step 2
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %4, 0;\n\ttcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" :: "r"(slot[0]), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sa[0]) + 64u) >> 4 & 0x3fffu)), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sb[0]) + 64u) >> 4 & 0x3fffu)), "r"(0x08200490u), "r"((unsigned)(1u)) : "memory"); }
-		// K step 3
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %4, 0;\n\ttcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" :: "r"(slot[0]), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sa[0]) + 96u) >> 4 & 0x3fffu)), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sb[0]) + 96u) >> 4 & 0x3fffu)), "r"(0x08200490u), "r"((unsigned)(1u)) : "memory"); }
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" :: "r"((unsigned)__cvta_generic_to_shared(&done[0])) : "memory"); }
-	}
-	asm volatile("{\n\t.reg .pred p;\n\tTL_WAIT:\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n\t@!p bra TL_WAIT;\n\t}" :: "r"((unsigned)__cvta_generic_to_shared(&done[0])), "r"(1u) : "memory");
-	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-	for (int c_2 = 0; c_2 < 64; c_2++) {
-		sa[((((((c_2 / 64) * 1024) + ((int)threadIdx.x * 8)) + ((c_2 % 64) / 8)) ^ ((((((c_2 / 64) * 1024) + ((int)threadIdx.x * 8)) + ((c_2 % 64) / 8)) >> 3) & 7)) * 8) + (c_2 % 8)] = A[((int)threadIdx.x * 256) + (128 + c_2)];
-		sb[((((((c_2 / 64) * 1024) + ((int)threadIdx.x * 8)) + ((c_2 % 64) / 8)) ^ ((((((c_2 / 64) * 1024) + ((int)threadIdx.x * 8)) + ((c_2 % 64) / 8)) >> 3) & 7)) * 8) + (c_2 % 8)] = B[((int)threadIdx.x * 256) + (128 + c_2)];
-	}
-	__syncthreads();
-	if (tl_warp_id == 0) {
-		// gemm_smem.tile:37: mma(acc, sa, sb, accumulate = kb);
-		asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %4, 0;\n\ttcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" :: "r"(slot[0]), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sa[0])) >> 4 & 0x3fffu)), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sb[0])) >> 4 & 0x3fffu)), "r"(0x08200490u), "r"((unsigned)(2)) : "memory"); }
-		// K step 1
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %4, 0;\n\ttcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" :: "r"(slot[0]), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sa[0]) + 32u) >> 4 & 0x3fffu)), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sb[0]) + 32u) >> 4 & 0x3fffu)), "r"(0x08200490u), "r"((unsigned)(1u)) : "memory"); }
-		// K step 2
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %4, 0;\n\ttcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" :: "r"(slot[0]), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sa[0]) + 64u) >> 4 & 0x3fffu)), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sb[0]) + 64u) >> 4 & 0x3fffu)), "r"(0x08200490u), "r"((unsigned)(1u)) : "memory"); }
-		// K step 3
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %4, 0;\n\ttcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" :: "r"(slot[0]), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sa[0]) + 96u) >> 4 & 0x3fffu)), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sb[0]) + 96u) >> 4 & 0x3fffu)), "r"(0x08200490u), "r"((unsigned)(1u)) : "memory"); }
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" :: "r"((unsigned)__cvta_generic_to_shared(&done[0])) : "memory"); }
-	}
-	asm volatile("{\n\t.reg .pred p;\n\tTL_WAIT:\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n\t@!p bra TL_WAIT;\n\t}" :: "r"((unsigned)__cvta_generic_to_shared(&done[0])), "r"(0u) : "memory");
-	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
-	for (int c_3 = 0; c_3 < 64; c_3++) {
-		sa[((((((c_3 / 64) * 1024) + ((int)threadIdx.x * 8)) + ((c_3 % 64) / 8)) ^ ((((((c_3 / 64) * 1024) + ((int)threadIdx.x * 8)) + ((c_3 % 64) / 8)) >> 3) & 7)) * 8) + (c_3 % 8)] = A[((int)threadIdx.x * 256) + (192 + c_3)];
-		sb[((((((c_3 / 64) * 1024) + ((int)threadIdx.x * 8)) + ((c_3 % 64) / 8)) ^ ((((((c_3 / 64) * 1024) + ((int)threadIdx.x * 8)) + ((c_3 % 64) / 8)) >> 3) & 7)) * 8) + (c_3 % 8)] = B[((int)threadIdx.x * 256) + (192 + c_3)];
-	}
-	__syncthreads();
-	if (tl_warp_id == 0) {
-		// gemm_smem.tile:37: mma(acc, sa, sb, accumulate = kb);
-		asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %4, 0;\n\ttcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" :: "r"(slot[0]), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sa[0])) >> 4 & 0x3fffu)), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sb[0])) >> 4 & 0x3fffu)), "r"(0x08200490u), "r"((unsigned)(3)) : "memory"); }
-		// K step 1
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %4, 0;\n\ttcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" :: "r"(slot[0]), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sa[0]) + 32u) >> 4 & 0x3fffu)), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sb[0]) + 32u) >> 4 & 0x3fffu)), "r"(0x08200490u), "r"((unsigned)(1u)) : "memory"); }
-		// K step 2
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %4, 0;\n\ttcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" :: "r"(slot[0]), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sa[0]) + 64u) >> 4 & 0x3fffu)), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sb[0]) + 64u) >> 4 & 0x3fffu)), "r"(0x08200490u), "r"((unsigned)(1u)) : "memory"); }
-		// K step 3
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %4, 0;\n\ttcgen05.mma.cta_group::1.kind::f16 [%0], %1, %2, %3, p;\n\t}" :: "r"(slot[0]), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sa[0]) + 96u) >> 4 & 0x3fffu)), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sb[0]) + 96u) >> 4 & 0x3fffu)), "r"(0x08200490u), "r"((unsigned)(1u)) : "memory"); }
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" :: "r"((unsigned)__cvta_generic_to_shared(&done[0])) : "memory"); }
-	}
-	asm volatile("{\n\t.reg .pred p;\n\tTL_WAIT:\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n\t@!p bra TL_WAIT;\n\t}" :: "r"((unsigned)__cvta_generic_to_shared(&done[0])), "r"(1u) : "memory");
-	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	unsigned r[128];
-	// gemm_smem.tile:43: copy(r, acc);
+	// gemm_smem.tile:52: copy(r, acc);
 	asm volatile("tcgen05.ld.sync.aligned.32x32b.x128.b32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
 		"%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31,"
 		"%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47,"
