@@ -1012,25 +1012,39 @@ check_grid_params(tilert_kernel *k, const char *symbol)
 	return TILERT_OK;
 }
 
+/* The u32 words of symbol PREFIX<name> in a new buffer (*words NULL when the module has none); `what`
+ * begins the message about a size that is no whole number of words ("a grid program is"). */
+static int
+read_words(tilert_kernel *k, const char *prefix, const char *what, char *symbol, size_t len, unsigned **words,
+           size_t *n)
+{
+	void *v;
+	size_t bytes;
+	*words = NULL;
+	*n = 0;
+	int status = read_symbol(k, prefix, symbol, len, &v, &bytes);
+	if (status || !v)
+		return status;
+	if (!bytes || bytes % 4) {
+		free(v);
+		return fail(TILERT_ERR_FILE, "module %s: %s is %zu bytes; %s u32 words", k->module->source, symbol, bytes,
+		            what);
+	}
+	*words = v;
+	*n = bytes / 4;
+	return TILERT_OK;
+}
+
 /* Reads tilec_grid_<name> (tilert.h, TILERT_GP_*) when the module carries it. */
 static int
 read_grid_program(tilert_kernel *k, bool *found)
 {
 	char symbol[512];
-	void *words;
-	size_t bytes;
-	int status = read_symbol(k, "tilec_grid_", symbol, sizeof symbol, &words, &bytes);
-	*found = words != NULL;
-	if (status || !words)
+	int status = read_words(k, "tilec_grid_", "a grid program is", symbol, sizeof symbol, &k->grid_prog,
+	                        &k->grid_prog_n);
+	*found = k->grid_prog != NULL;
+	if (status || !k->grid_prog)
 		return status;
-	if (!bytes || bytes % 4) {
-		free(words);
-		*found = false;
-		return fail(TILERT_ERR_FILE, "module %s: %s is %zu bytes; a grid program is u32 words", k->module->source,
-		            symbol, bytes);
-	}
-	k->grid_prog = words;
-	k->grid_prog_n = bytes / 4;
 	return check_grid_params(k, symbol);
 }
 
@@ -1039,21 +1053,12 @@ static int
 read_align_program(tilert_kernel *k)
 {
 	char symbol[512];
-	void *words;
-	size_t bytes;
-	int status = read_symbol(k, "tilec_align_", symbol, sizeof symbol, &words, &bytes);
-	if (status || !words)
-		return status;
-	if (!bytes || bytes % 4) {
-		free(words);
-		return fail(TILERT_ERR_FILE, "module %s: %s is %zu bytes; align promises are u32 words", k->module->source,
-		            symbol, bytes);
-	}
-	k->align_prog = words;
-	k->align_prog_n = bytes / 4;
 	bool known;
-	count_params(k, &known);
-	return TILERT_OK;
+	int status = read_words(k, "tilec_align_", "align promises are", symbol, sizeof symbol, &k->align_prog,
+	                        &k->align_prog_n);
+	if (!status && k->align_prog)
+		count_params(k, &known);
+	return status;
 }
 
 static int gp_run(const unsigned *prog, size_t n, size_t *pc_io, void **args, size_t nargs, const char *what, int d,
@@ -1061,57 +1066,49 @@ static int gp_run(const unsigned *prog, size_t n, size_t *pc_io, void **args, si
 
 /* The next word of an align program, or false at its end (a malformed program). */
 static bool
-align_word(const tilert_kernel *k, size_t *pc, unsigned *w)
+align_word(const unsigned *prog, size_t n, size_t *pc, unsigned *w)
 {
-	if (*pc >= k->align_prog_n)
+	if (*pc >= n)
 		return false;
-	*w = k->align_prog[(*pc)++];
+	*w = prog[(*pc)++];
 	return true;
 }
 
-/* The align promises (tilert.h, tilec_align_<name>) checked against the arguments: each tensor's pointer and
- * each of its outer strides times its element's bytes must be a multiple of its N. */
-static int
-check_align(tilert_kernel *k, void **args)
+int
+tilert_align_check(const char *kernel, const unsigned *prog, size_t n, void **args, size_t nargs)
 {
 	size_t pc = 0;
-	while (pc < k->align_prog_n) {
-		unsigned index, n, size, len, outer;
+	while (pc < n) {
+		unsigned index, align, size, len, outer, w;
 		char name[256];
-		if (!align_word(k, &pc, &index) || !align_word(k, &pc, &n) || !align_word(k, &pc, &size) ||
-		    !align_word(k, &pc, &len) || n == 0 || len >= sizeof name)
-			return fail(TILERT_ERR_FILE, "module %s: tilec_align_%s is malformed at word %zu", k->module->source,
-			            k->name, pc);
-		for (unsigned c = 0; c < len; c += 4) {
-			unsigned w;
-			if (!align_word(k, &pc, &w))
-				return fail(TILERT_ERR_FILE, "module %s: tilec_align_%s is malformed at word %zu", k->module->source,
-				            k->name, pc);
-			for (unsigned b = 0; b < 4 && c + b < len; b++)
+		bool ok = align_word(prog, n, &pc, &index) && align_word(prog, n, &pc, &align) &&
+		          align_word(prog, n, &pc, &size) && align_word(prog, n, &pc, &len) && align != 0 &&
+		          len < sizeof name;
+		for (unsigned c = 0; ok && c < len; c += 4) {
+			ok = align_word(prog, n, &pc, &w);
+			for (unsigned b = 0; ok && b < 4 && c + b < len; b++)
 				name[c + b] = (char)(w >> (8 * b) & 0xff);
 		}
+		if (!ok || !align_word(prog, n, &pc, &outer) || index >= nargs)
+			return fail(TILERT_ERR_ARG, "kernel %s: align program malformed at word %zu", kernel, pc);
 		name[len] = 0;
-		if (!align_word(k, &pc, &outer) || (k->nparams != SIZE_MAX && index >= k->nparams))
-			return fail(TILERT_ERR_FILE, "module %s: tilec_align_%s is malformed at word %zu", k->module->source,
-			            k->name, pc);
 		if (!args || !args[index])
-			return fail(TILERT_ERR_ARG, "kernel %s: parameter %u ('%s') is missing from args", k->name, index, name);
+			return fail(TILERT_ERR_ARG, "kernel %s: parameter %u ('%s') is missing from args", kernel, index, name);
 		CUdeviceptr ptr;
 		memcpy(&ptr, args[index], sizeof ptr);
-		if (ptr % n)
+		if (ptr % align)
 			return fail(TILERT_ERR_ARG, "kernel %s: '%s' promises align %u, but its address 0x%llx is no multiple "
-			            "of %u", k->name, name, n, ptr, n);
+			            "of %u", kernel, name, align, ptr, align);
 		for (unsigned d = 0; d < outer; d++) {
 			uint32_t stride;
 			bool empty;
-			int status = gp_run(k->align_prog, k->align_prog_n, &pc, args, k->nparams, "align program: stride",
-			                    (int)d, &stride, &empty);
+			int status = gp_run(prog, n, &pc, args, nargs, "align program: stride", (int)d, &stride, &empty);
 			if (status)
 				return status;
-			if (((unsigned long long)stride * size) % n)
+			if (((unsigned long long)stride * size) % align)
 				return fail(TILERT_ERR_ARG, "kernel %s: '%s' promises align %u, but stride %u is %d elements (%lld "
-				            "bytes), which is no multiple of %u", k->name, name, n, d, (int)stride,
-				            (long long)(int)stride * (long long)size, n);
+				            "bytes), which is no multiple of %u", kernel, name, align, d, (int)stride,
+				            (long long)(int)stride * (long long)size, align);
 		}
 	}
 	return TILERT_OK;
@@ -1400,7 +1397,7 @@ launch_args(tilert_kernel *k, const unsigned grid[3], const unsigned block[3], u
 	Driver *d = ctx->drv;
 	int status = make_current(ctx);
 	if (!status && k->align_prog)
-		status = check_align(k, args);
+		status = tilert_align_check(k->name, k->align_prog, k->align_prog_n, args, k->nparams);
 	if (status)
 		return status;
 	CUresult r;

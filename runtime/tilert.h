@@ -92,6 +92,18 @@ enum { TILERT_GP_I32, TILERT_GP_U32, TILERT_GP_I16, TILERT_GP_U16, TILERT_GP_I8,
  * by 32 or more (undefined, as tilec run says), or a dimension that is not from 1 to 2^31 - 1. */
 int tilert_grid_eval(const unsigned *prog, size_t n, void **args, size_t nargs, unsigned grid[3]);
 
+/*
+ * A kernel whose tensor parameters promise `align N` (tilec's language.md, The alignment promise) carries
+ * tilec_align_<name>: per promise the parameter's index, N, the element's bytes, the length of the
+ * parameter's name and the name (four bytes a word, the first in the low byte), the number of its outer
+ * strides known only at launch and a grid-style program for each (ending with TILERT_GP_END). Before each
+ * launch, tilert_kernel_launch and tilert_kernel_launch_ex check the promises against args.
+ * tilert_align_check does it alone: TILERT_ERR_ARG, naming the kernel, the parameter and the value, for a
+ * pointer (args[index], 8 bytes) that is no multiple of N, a stride whose bytes are not, or a malformed
+ * program (a parameter index of nargs or more among them).
+ */
+int tilert_align_check(const char *kernel, const unsigned *prog, size_t n, void **args, size_t nargs);
+
 int tilert_alloc(tilert_ctx *ctx, size_t bytes, tilert_dev_ptr *out);
 /* Freeing 0 is a no-op. */
 int tilert_free(tilert_ctx *ctx, tilert_dev_ptr ptr);

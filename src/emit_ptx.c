@@ -2283,7 +2283,7 @@ tma(const LStmt *s)
 			ins(PF_SYNC | PF_SIDE | PF_LOAD, fmt, map, co[0], co[1], co[2], co[3], &dst);
 		else
 			ins(PF_SYNC | PF_SIDE | PF_LOAD, fmt, map, co[0], co[1], co[2], co[3], co[4], &dst);
-		ins(PF_SYNC | PF_SIDE, "cp.async.bulk.commit_group;");
+		ins(PF_SYNC | PF_SIDE, "%s;", tma_bulk_spelling(false));
 	}
 	else if (rank == 1)
 		ins(PF_SYNC | PF_SIDE | PF_STORE, fmt, &dst, map, co[0], &bar);

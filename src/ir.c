@@ -775,7 +775,7 @@ factor_of(const IExpr *e, const Tensor *t)
 	int64_t v;
 	if (!e)
 		return top;
-	if (t && t->align && outer_stride(e, t))
+	if (t && t->align && etype_bits(t->type) >= 8 && outer_stride(e, t))
 		return t->align / (etype_bits(t->type) / 8);
 	if (ie_is_const(e, &v)) {
 		uint32_t u = (uint32_t)v;
@@ -896,7 +896,8 @@ line(IrWriter *w, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* "f32[128, 32]"; a global tensor whose shape is known at launch: "f32[M, N] stride (i64(N), 1ll)". */
+/* "f32[128, 32]"; a global tensor whose shape is known at launch: "f32[M, N] stride (i64(N), 1ll)", with
+   " align 16" after it where it promises that. */
 static void
 tensor_type(IrWriter *w, const Tensor *t)
 {
@@ -909,14 +910,16 @@ tensor_type(IrWriter *w, const Tensor *t)
 			buf_printf(w->out, "%d", t->dims[i]);
 	}
 	buf_puts(w->out, "]");
-	if (!t->wide)
-		return;
-	buf_puts(w->out, " stride (");
-	for (int i = 0; i < t->rank; i++) {
-		buf_puts(w->out, i ? ", " : "");
-		expr_top(w, t->rstrides[i]);
+	if (t->wide) {
+		buf_puts(w->out, " stride (");
+		for (int i = 0; i < t->rank; i++) {
+			buf_puts(w->out, i ? ", " : "");
+			expr_top(w, t->rstrides[i]);
+		}
+		buf_puts(w->out, ")");
 	}
-	buf_puts(w->out, ")");
+	if (t->align)
+		buf_printf(w->out, " align %d", t->align);
 }
 
 /* A copy's access that is skipped outside its tensor's shape: the coordinates tested. */

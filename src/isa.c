@@ -1148,3 +1148,21 @@ mma_spelling(int cta_group, MmaKind k)
 	return r;
 }
 
+/* The TMA instructions (TCGEN05.md 14.1, 14.2): a copy's opcode by direction and rank, and the bulk group's
+   commit and read wait, which tilec places after stores. */
+const char *
+tma_opcode(const TmaCopy *c)
+{
+	if (c->wait_read)
+		return tma_bulk_spelling(true);
+	if (c->store)
+		return pool_printf("cp.async.bulk.tensor.%dd.global.shared::cta.tile.bulk_group", c->map->rank);
+	return pool_printf("cp.async.bulk.tensor.%dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes",
+	                   c->map->rank);
+}
+
+const char *
+tma_bulk_spelling(bool wait_read)
+{
+	return wait_read ? "cp.async.bulk.wait_group.read 0" : "cp.async.bulk.commit_group";
+}

@@ -134,6 +134,7 @@ counter_nonneg(const Var *v)
 			return true;
 	return false;
 }
+
 static bool copy_is_tma_store(const Stmt *s);
 
 static bool
@@ -274,6 +275,8 @@ cname_for(Walk *walk, const char *want)
 	return name;
 }
 
+static int mbar_threads(Walk *walk);
+
 static LStmt *
 emit(Walk *walk, LKind kind, Loc loc)
 {
@@ -282,6 +285,8 @@ emit(Walk *walk, LKind kind, Loc loc)
 	s->kind = kind;
 	s->loc = loc;
 	list_push(walk->out, s);
+	if (walk->mbar_tensors.n) /* the pipeline checks of a kernel with mbarriers see every statement */
+		mbarcheck_stmt(protocol_mbarcheck(walk->proto), s, protocol_warps(walk->proto), mbar_threads(walk));
 	return s;
 }
 
@@ -975,6 +980,7 @@ lower_for(Walk *walk, Stmt *s)
 		list_push(&nonneg_counters, v);
 	int async_mark, store_mark;
 	protocol_loop_marks(walk->proto, &async_mark, &store_mark);
+	mbarcheck_loop_begin(protocol_mbarcheck(walk->proto), l, protocol_warps(walk->proto));
 	lower_branch(walk, &l->body, &s->body, s->loc);
 	if (nonneg_counters.n && LIST_AT(nonneg_counters, Var, nonneg_counters.n - 1) == v)
 		nonneg_counters.n--;
@@ -985,6 +991,7 @@ lower_for(Walk *walk, Stmt *s)
 		tma_wait_read(walk, s->loc, false);
 		walk->out = saved;
 	}
+	mbarcheck_loop_end(protocol_mbarcheck(walk->proto));
 	if (repeats)
 		protocol_loop_next_trip(walk->proto, async_mark, store_mark, s->loc);
 	mbar_loop_end(walk, &loop);
@@ -1324,15 +1331,6 @@ mbar_param_ok(const Param *p)
 	return false;
 }
 
-/* The statement as written, for messages: "mbarrier.init", "commit", "cluster_sync". */
-static const char *
-mbar_stmt_name(MbarOp op)
-{
-	if (op == MB_COMMIT || op == MB_CLUSTER_SYNC)
-		return mbar_op_name(op);
-	return pool_printf("%s.%s", etype_name(T_MBARRIER), mbar_op_name(op));
-}
-
 /* The barrier operand b (an element of a shared mbarrier tensor): its address, with *t the tensor and
    *elem its element where constant (-1 otherwise); NULL after an error. */
 static IExpr *
@@ -1578,6 +1576,7 @@ mbar_end(Walk *walk)
 			note(t->mbar_use_loc, "first used here");
 		}
 	}
+	mbarcheck_end(protocol_mbarcheck(walk->proto)); /* the rings, once the statements are complete */
 }
 
 /* A barrier of every thread of the CTA (cta_sync, cluster_sync): its protocol effect, the tcgen05 fences
@@ -1590,8 +1589,8 @@ lower_barrier(Walk *walk, Stmt *s, LKind kind)
 		TmaCopy *w = pool_alloc(sizeof *w);
 		w->wait_read = w->store = true;
 		emit(walk, L_TMA, s->loc)->tma = w;
-		explain_note(s->loc, "cp.async.bulk.wait_group.read 0 placed before this barrier: the TMA stores of '%s' "
-		             "before it have read their tiles after it", LIST_AT(walk->tma_stores, Tensor, 0)->name);
+		explain_note(s->loc, "%s placed before this barrier: the TMA stores of '%s' before it have read their "
+		             "tiles after it", tma_bulk_spelling(true), LIST_AT(walk->tma_stores, Tensor, 0)->name);
 		walk->tma_stores.n = 0;
 	}
 	protocol_cta_sync(walk->proto, s->loc, s->writes_follow);
@@ -1762,8 +1761,8 @@ tma_wait_read(Walk *walk, Loc loc, bool end)
 		           "cta_sync; between the store and this write", name);
 		note(loc, "the stores' wait goes before the first write of the tile after them");
 	}
-	explain_note(loc, "cp.async.bulk.wait_group.read 0 placed here%s: the TMA store%s of '%s' must have read the tile "
-	             "before it is written again or the kernel ends", then, stores > 1 ? "s" : "", name);
+	explain_note(loc, "%s placed here%s: the TMA store%s of '%s' must have read the tile before it is written again "
+	             "or the kernel ends", tma_bulk_spelling(true), then, stores > 1 ? "s" : "", name);
 }
 
 /* Before a statement that writes a shared tile a TMA store may still be reading (an assignment to it, a copy
@@ -1842,8 +1841,8 @@ lower_tma_store(Walk *walk, Stmt *s)
 		branch->cond = ie_binary(OP_EQ, ie_builtin(B_WARP_ID), ie_int(first_warp, T_I32));
 		walk->out = &branch->body;
 	}
-	explain_note(s->loc, "%s; fence.proxy.async.shared::cta, then the copies and cp.async.bulk.commit_group in one "
-	             "elected lane%s", plan.why, several ? pool_printf(" of warp %d", first_warp) : "");
+	explain_note(s->loc, "%s; fence.proxy.async.shared::cta, then the copies and %s in one elected lane%s", plan.why,
+	             tma_bulk_spelling(false), several ? pool_printf(" of warp %d", first_warp) : "");
 	for (int i = 0; i < plan.n; i++) {
 		LStmt *l = emit(walk, L_TMA, s->loc);
 		l->tma = &plan.pieces[i];
@@ -1969,6 +1968,8 @@ lower_tma_load(Walk *walk, Stmt *s)
 		l->mbar_elect = mbar_threads(walk) > 0;
 		l->comment = source_line_of(s->loc, true);
 	}
+	/* the bytes the expect_tx above announced arrive with the copy: the ring checks count them (mbarcheck.c) */
+	protocol_mbar_complete_tx(walk->proto, bt, bar->index, plan.bytes, sv->base, s->loc);
 }
 
 static bool operand_views(Walk *walk, ViewExpr **ves, int n, View **v);

@@ -110,6 +110,7 @@ struct Protocol {
 	List named_bars;   /* NamedBarUse*: the kernel's bar_sync and bar_arrive statements */
 	List async;        /* ProtoAsync*: tcgen05 work that completes at a commit's barrier (cp, mma) */
 	List stores;       /* ProtoStore*: threads' stores to shared tensors, for the stores of a loop's next trip */
+	MbarCheck *mbarcheck; /* the mbarrier pipeline checks (mbarcheck.c) */
 };
 
 /* A threads' store to a shared tensor (protocol_shared_store). */
@@ -2072,7 +2073,21 @@ protocol_begin(KernelIR *k, bool unchecked_waits)
 	p->errors_before = error_count;
 	int nwarps = (k->threads + 31) / 32;
 	p->warps = nwarps >= 64 ? ~0ull : (1ull << nwarps) - 1;
+	p->mbarcheck = mbarcheck_begin(k);
 	return p;
+}
+
+MbarCheck *
+protocol_mbarcheck(Protocol *p)
+{
+	return p->mbarcheck;
+}
+
+void
+protocol_mbar_complete_tx(Protocol *p, const Tensor *bar, const IExpr *index, int64_t bytes, const Tensor *data,
+                          Loc loc)
+{
+	mbarcheck_complete_tx(p->mbarcheck, bar, index, bytes, data, p->warps, loc);
 }
 
 void

@@ -375,6 +375,7 @@ bool etype_is_float(EType t);
 bool etype_is_signed(EType t);
 const char *axis_name(Axis a);
 const char *mbar_op_name(MbarOp op);
+const char *mbar_stmt_name(MbarOp op); /* as written, for messages: "mbarrier.init", "commit", "cluster_sync" */
 bool axis_from_name(const char *name, Axis *out);
 const char *etype_ctype(EType t); /* the C type that stores one element */
 const char *op_text(Op op);           /* "+", "<<", "!": as .tile and C write it; "?" for OP_NONE */
@@ -843,8 +844,10 @@ typedef struct TmaPlan {
    shared tensor's layout; the pieces with their map in k->tma_maps. False after an error at loc. */
 bool tma_plan(struct KernelIR *k, const View *sv, const View *gv, const struct ViewExpr *gve,
               bool (*store_nonneg)(const Var *), Loc loc, TmaPlan *out);
-/* "cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes" and the store's. */
+/* isa.c: a TMA copy's opcode ("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes",
+   the store's, or the read wait of a wait_read), and the bulk group's commit or its read wait of 0 groups. */
 const char *tma_opcode(const TmaCopy *c);
+const char *tma_bulk_spelling(bool wait_read);
 
 /* ---------------------------------------------------------------- view.c */
 
@@ -1581,6 +1584,22 @@ bool copy_reduce_use_ld_red(const CopyReducePlan *plan, List *out, int from, App
 /* The min or max of slot k's row, folded column by column from the first (language.md section 13's min / max). */
 IExpr *copy_reduce_value(const CopyReducePlan *plan, int k);
 
+/* ---------------------------------------------------------------- mbarcheck.c */
+
+/* The static checks of mbarrier pipelines (LANGUAGE 11.3, docs/mbarrier.md "Rings"): lowering records each
+ * statement it emits in a kernel with mbarriers (with the warps that run it and their number, -1 where not
+ * known), the run-time loops around them and the copies' completed bytes; mbarcheck_end checks, once
+ * lowering has filled the statements in, the parity of each wait of a ring against the phase it guards,
+ * the bytes of each phase, and the tiles read before their data or written before their release. */
+typedef struct MbarCheck MbarCheck;
+MbarCheck *mbarcheck_begin(KernelIR *k);
+void mbarcheck_stmt(MbarCheck *c, const LStmt *l, uint64_t warps, int threads);
+void mbarcheck_loop_begin(MbarCheck *c, const LStmt *loop, uint64_t warps);
+void mbarcheck_loop_end(MbarCheck *c);
+void mbarcheck_complete_tx(MbarCheck *c, const Tensor *bar, const IExpr *index, int64_t bytes, const Tensor *data,
+                           uint64_t warps, Loc loc);
+void mbarcheck_end(MbarCheck *c);
+
 /* ---------------------------------------------------------------- protocol.c */
 
 /* The protocol checks (TCGEN05.md section 5: waits, fences, allocation, relinquish, use after dealloc, warp
@@ -1669,6 +1688,15 @@ void protocol_loop_marks(const Protocol *p, int *async, int *stores);
 bool protocol_loop_next_trip(Protocol *p, int async_mark, int store_mark, Loc loop);
 /* protocol_mbar_wait: true when the wait completes TMEM writes (cp), after which tcgen05.fence::after_thread_sync goes. */
 bool protocol_mbar_wait(Protocol *p, const Tensor *bar, const IExpr *index);
+/* A copy (a TMA load) completing bytes on bar[index] in the phase current where lowering issues it, writing
+   the shared tensor data (NULL: none that threads read): the bytes that mbarrier.expect_tx (the written
+   statement, or the copy's own) announced for that phase (mbarcheck.c). Every statement that completes
+   bytes on a barrier calls it where it is lowered: without it, mbarcheck.c takes the bytes a phase
+   expects for bytes that never come. */
+void protocol_mbar_complete_tx(Protocol *p, const Tensor *bar, const IExpr *index, int64_t bytes, const Tensor *data,
+                               Loc loc);
+/* The kernel's mbarrier pipeline checks (mbarcheck.c), which protocol_begin starts. */
+MbarCheck *protocol_mbarcheck(Protocol *p);
 /* Whether a cp may write the cells of r: no earlier cp over them is pending for r's warp (else an error at loc). */
 bool protocol_async_free(Protocol *p, const TmemRect *r, Loc loc);
 /* Whether a cp may write the cells of r: no st or ld of the current warps over them is pending (a copy's

@@ -150,6 +150,55 @@ view_coords(const View *v, int i)
 	return pool_printf("%s", buf);
 }
 
+/* The box's start in each dimension (i32, outermost first, from the slice's start and lo, the least
+   coordinate of the view); false after an error: the innermost start not provably a multiple of 16 bytes
+   (hardware traps otherwise), or a store's start not provably >= 0 (store_nonneg: which loop counters are). */
+static bool
+tma_starts(const View *gv, const ViewExpr *gve, const int64_t *lo, bool (*store_nonneg)(const Var *), Loc loc,
+           const char *what, IExpr **start)
+{
+	const Tensor *gt = gv->base;
+	int rank = gt->rank, e = etype_bits(gt->type) / 8;
+	bool store = store_nonneg != NULL;
+	bool nonneg[MAX_RANK];
+	for (int d = 0; d < rank; d++) {
+		IExpr *raw = gv->box ? gv->box->start[d] : NULL;
+		IExpr *s0 = raw ? ie_convert(raw, T_I32) : NULL;
+		start[d] = s0 ? (lo[d] ? ie_binary(OP_ADD, s0, ie_int(lo[d], T_I32)) : s0) : ie_int(lo[d], T_I32);
+		nonneg[d] = !raw || (store_nonneg && start_nonneg(raw, store_nonneg));
+	}
+	int64_t s0;
+	bool aligned = ie_is_const(start[rank - 1], &s0) ? s0 * e % 16 == 0 : known_factor(start[rank - 1]) * e % 16 == 0;
+	if (!aligned) {
+		const char *text = NULL;
+		Loc at = loc;
+		const ViewOp *op0 = gve && gve->ops.n ? LIST_AT(gve->ops, ViewOp, 0) : NULL;
+		if (op0 && op0->kind == VOP_SLICE && op0->indices.n == rank) {
+			const SliceIndex *si = LIST_AT(op0->indices, SliceIndex, rank - 1);
+			const Expr *x = si->is_range ? si->lo : si->index;
+			if (x) {
+				at = x->loc;
+				text = loc_source(x->loc);
+			}
+		}
+		error(at, "%s: the start %s of the innermost dimension of '%s' is not provably a multiple of 16 bytes "
+		          "(%d elements of %s); TMA traps on such a start", what, text ? pool_printf("'%s'", text) : "",
+		      gt->name, 16 / e, etype_name(gt->type));
+		note(at, "write it as a multiple of %d, such as %d * j", 16 / e, 16 / e);
+		return false;
+	}
+	if (store)
+		for (int d = 0; d < rank; d++) {
+			int64_t v;
+			if (ie_is_const(start[d], &v) ? v < 0 : !nonneg[d]) {
+				error(loc, "TMA store: the start of dimension %d of '%s' is not provably >= 0; TMA traps on a negative "
+				           "store coordinate", d, gt->name);
+				return false;
+			}
+		}
+	return true;
+}
+
 bool
 tma_plan(struct KernelIR *k, const View *sv, const View *gv, const ViewExpr *gve,
          bool (*store_nonneg)(const Var *), Loc loc, TmaPlan *out)
@@ -267,44 +316,9 @@ tma_plan(struct KernelIR *k, const View *sv, const View *gv, const ViewExpr *gve
 		note(st->loc, "'%s' is declared here%s", st->name, with);
 		return false;
 	}
-	/* the innermost start: provably a multiple of 16 bytes (hardware traps otherwise) */
 	IExpr *start[MAX_RANK];
-	bool nonneg[MAX_RANK];
-	for (int d = 0; d < rank; d++) {
-		IExpr *raw = gv->box ? gv->box->start[d] : NULL;
-		IExpr *s0 = raw ? ie_convert(raw, T_I32) : NULL;
-		start[d] = s0 ? (lo[d] ? ie_binary(OP_ADD, s0, ie_int(lo[d], T_I32)) : s0) : ie_int(lo[d], T_I32);
-		nonneg[d] = !raw || (store_nonneg && start_nonneg(raw, store_nonneg));
-	}
-	int64_t s0;
-	bool aligned = ie_is_const(start[rank - 1], &s0) ? s0 * e % 16 == 0 : known_factor(start[rank - 1]) * e % 16 == 0;
-	if (!aligned) {
-		const char *text = NULL;
-		Loc at = loc;
-		const ViewOp *op0 = gve && gve->ops.n ? LIST_AT(gve->ops, ViewOp, 0) : NULL;
-		if (op0 && op0->kind == VOP_SLICE && op0->indices.n == rank) {
-			const SliceIndex *si = LIST_AT(op0->indices, SliceIndex, rank - 1);
-			const Expr *x = si->is_range ? si->lo : si->index;
-			if (x) {
-				at = x->loc;
-				text = loc_source(x->loc);
-			}
-		}
-		error(at, "%s: the start %s of the innermost dimension of '%s' is not provably a multiple of 16 bytes "
-		          "(%d elements of %s); TMA traps on such a start", what, text ? pool_printf("'%s'", text) : "",
-		      gt->name, 16 / e, etype_name(gt->type));
-		note(at, "write it as a multiple of %d, such as %d * j", 16 / e, 16 / e);
+	if (!tma_starts(gv, gve, lo, store_nonneg, loc, what, start))
 		return false;
-	}
-	if (store)
-		for (int d = 0; d < rank; d++) {
-			int64_t v;
-			if (ie_is_const(start[d], &v) ? v < 0 : !nonneg[d]) {
-				error(loc, "TMA store: the start of dimension %d of '%s' is not provably >= 0; TMA traps on a negative "
-				           "store coordinate", d, gt->name);
-				return false;
-			}
-		}
 	/* the map and the pieces */
 	int box[TMA_MAX_RANK] = {0};
 	for (int d = 0; d < rank; d++)
@@ -351,15 +365,4 @@ tma_plan(struct KernelIR *k, const View *sv, const View *gv, const ViewExpr *gve
 	                       smem_swizzle_info(sw)->name, out->n, out->n == 1 ? "y" : "ies", piece_bytes, out->bytes,
 	                       map->cname);
 	return true;
-}
-
-const char *
-tma_opcode(const TmaCopy *c)
-{
-	if (c->wait_read)
-		return "cp.async.bulk.wait_group.read 0";
-	if (c->store)
-		return pool_printf("cp.async.bulk.tensor.%dd.global.shared::cta.tile.bulk_group", c->map->rank);
-	return pool_printf("cp.async.bulk.tensor.%dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes",
-	                   c->map->rank);
 }

@@ -339,6 +339,15 @@ mbar_op_name(MbarOp op)
 	return names[op];
 }
 
+/* An mbarrier statement as written, for messages: "mbarrier.init", "commit", "cluster_sync". */
+const char *
+mbar_stmt_name(MbarOp op)
+{
+	if (op == MB_COMMIT || op == MB_CLUSTER_SYNC)
+		return mbar_op_name(op);
+	return pool_printf("%s.%s", etype_name(T_MBARRIER), mbar_op_name(op));
+}
+
 bool
 axis_from_name(const char *name, Axis *out)
 {

@@ -1340,40 +1340,6 @@ uniform_dispatches(List *list)
 
 /* ---------------------------------------------------------------- vector groups */
 
-/* group_at, and for a store of register words, only words that one instruction wrote together. */
-static int
-vector_at(const List *list, int i, int bytes, IExpr **align_rest)
-{
-	const LStmt *s = LIST_AT(*list, LStmt, i);
-	int n = group_at(list, i, bytes, align_rest);
-	const IExpr *m = n && s->kind == L_STORE ? moved_bits(s->tensor->type, s->value) : NULL;
-	/* a copy's store at run-time bounds keeps its vector even so: the tile of an epilogue is
-	 * computed word by word, and the vector with its one test costs less than four stores with
-	 * a test each (examples/gemm_epilogue.tile: 2704 SASS instructions against 2904) */
-	if (m && m->kind == IE_REG) {
-		int bits = etype_bits(m->tensor->type);
-		if (!s->align_test && !written_together(m->tensor, m->slot * bits / 32, n * bits / 32))
-			return 0;
-	}
-	return n;
-}
-
-/* --explain: the widths a statement's accesses to a shared tile (smem_tile) came out at, and what the
- * shared-memory banks make of them (smem_banks.c), for the note vectorize_accesses writes, so that a user
- * sees where the swizzle kept 16 bytes contiguous and whether a warp's accesses conflict. */
-typedef struct TileWidths {
-	Loc loc;
-	const Tensor *tile;
-	bool store;
-	int narrowest, widest; /* bytes */
-	bool banks_known;      /* every address of every access was evaluated for every thread */
-	int accesses;          /* warp accesses (instructions times warps) */
-	int wavefronts, ideal; /* their wavefronts, and those they would take without conflicts */
-	int degree;            /* the most wavefronts of one phase of one access */
-	/* per warp, for one width: the accesses of each (phase, bank group) and of each lane */
-	int *unit_load, *lane_load;
-} TileWidths;
-static List tile_widths;
 static const KernelIR *vector_kernel;
 
 /* The conditions around the statement being vectorized: a thread runs it where each cond is want. */
@@ -1395,31 +1361,110 @@ thread_runs(int t)
 	return true;
 }
 
+/* The byte addresses of warp wp's access at element index `index` of a tile of elem-byte elements
+   (addr[lane]; -1: the lane does not run it). Returns 1, 0 when no lane of the warp runs it, -1 when
+   some address cannot be evaluated (a loop variable, a parameter). */
+static int
+warp_addresses(const IExpr *index, int elem, int wp, int64_t addr[32])
+{
+	int threads = vector_kernel->threads, any = 0;
+	for (int l = 0; l < 32; l++) {
+		int t = wp * 32 + l;
+		addr[l] = -1;
+		if (t >= threads || !thread_runs(t))
+			continue;
+		int64_t e;
+		if (!ie_eval_thread(index, vector_kernel->block, t, &e) || e < 0)
+			return -1;
+		addr[l] = e * elem;
+		any = 1;
+	}
+	return any;
+}
+
+/* The wavefronts of every warp's access of `bytes` per thread at index (smem_banks.c), -1: unknown. */
+static int
+access_wavefronts(const IExpr *index, int elem, int bytes)
+{
+	int total = 0, degree;
+	for (int wp = 0; wp < (vector_kernel->threads + 31) / 32; wp++) {
+		int64_t addr[32];
+		int got = warp_addresses(index, elem, wp, addr);
+		if (got < 0)
+			return -1;
+		if (got)
+			total += smem_wavefronts(addr, bytes, &degree);
+	}
+	return total;
+}
+
+/* For a store of n register words to a shared tile that separate instructions wrote: whether the
+ * vector takes fewer wavefronts than the n stores would (bank conflicts the swizzle avoids for the
+ * wider access, as an MN-major column of 16-bit elements loaded one by one from global memory). */
+static bool
+vector_saves_wavefronts(const List *list, int i, int n)
+{
+	const LStmt *s = LIST_AT(*list, LStmt, i);
+	if (!s->tensor->tile)
+		return false;
+	int elem = etype_bits(s->tensor->type) / 8, narrow = 0;
+	int wide = access_wavefronts(s->index, elem, n * elem);
+	for (int k = 0; k < n && wide >= 0; k++) {
+		int w = access_wavefronts(LIST_AT(*list, LStmt, i + k)->index, elem, elem);
+		if (w < 0)
+			return false;
+		narrow += w;
+	}
+	return wide >= 0 && wide < narrow;
+}
+
+/* group_at, and for a store of register words, only words that one instruction wrote
+ * together, or into a shared tile where the vector takes fewer wavefronts. */
+static int
+vector_at(const List *list, int i, int bytes, IExpr **align_rest)
+{
+	const LStmt *s = LIST_AT(*list, LStmt, i);
+	int n = group_at(list, i, bytes, align_rest);
+	const IExpr *m = n && s->kind == L_STORE ? moved_bits(s->tensor->type, s->value) : NULL;
+	/* a copy's store at run-time bounds keeps its vector even so: the tile of an epilogue is
+	 * computed word by word, and the vector with its one test costs less than four stores with
+	 * a test each (examples/gemm_epilogue.tile: 2704 SASS instructions against 2904) */
+	if (m && m->kind == IE_REG) {
+		int bits = etype_bits(m->tensor->type);
+		if (!s->align_test && !written_together(m->tensor, m->slot * bits / 32, n * bits / 32) &&
+		    !vector_saves_wavefronts(list, i, n))
+			return 0;
+	}
+	return n;
+}
+
+/* --explain: the widths a statement's accesses to a shared tile (smem_tile) came out at, and what the
+ * shared-memory banks make of them (smem_banks.c), for the note vectorize_accesses writes, so that a user
+ * sees where the swizzle kept 16 bytes contiguous and whether a warp's accesses conflict. */
+typedef struct TileWidths {
+	Loc loc;
+	const Tensor *tile;
+	bool store;
+	int narrowest, widest; /* bytes */
+	bool banks_known;      /* every address of every access was evaluated for every thread */
+	int accesses;          /* warp accesses (instructions times warps) */
+	int wavefronts, ideal; /* their wavefronts, and those they would take without conflicts */
+	int degree;            /* the most wavefronts of one phase of one access */
+	/* per warp, for one width: the accesses of each (phase, bank group) and of each lane */
+	int *unit_load, *lane_load;
+} TileWidths;
+static List tile_widths;
 /* Adds one access of `bytes` per thread at element index `index` of tile a to w: per warp, its byte
    addresses through the bank model, and the loads of the bank groups and lanes for the order check. */
 static void
 count_banks(TileWidths *w, const IExpr *index, int elem, int bytes)
 {
-	int threads = vector_kernel->threads, warps = (threads + 31) / 32;
-	if (!w->banks_known)
-		return;
-	for (int wp = 0; wp < warps; wp++) {
+	for (int wp = 0; w->banks_known && wp < (vector_kernel->threads + 31) / 32; wp++) {
 		int64_t addr[32];
-		bool any = false;
-		for (int l = 0; l < 32; l++) {
-			int t = wp * 32 + l;
-			addr[l] = -1;
-			if (t >= threads || !thread_runs(t))
-				continue;
-			int64_t e;
-			if (!ie_eval_thread(index, vector_kernel->block, t, &e) || e < 0) {
-				w->banks_known = false;
-				return;
-			}
-			addr[l] = e * elem;
-			any = true;
-		}
-		if (!any)
+		int got = warp_addresses(index, elem, wp, addr);
+		if (got < 0)
+			w->banks_known = false;
+		if (got <= 0)
 			continue;
 		int degree, lanes = smem_phase_lanes(bytes);
 		w->accesses++;

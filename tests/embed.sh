@@ -26,39 +26,37 @@ if ! ${CC:-cc} -std=c11 -Wall -Wextra -Werror -O2 -ffp-contract=off -o "$tmp/che
 	show "$tmp/cc.txt"
 fi
 
+# epilogue NAME DIR TILE N_NAME N_VALUE M N LDC LDD ALPHA BETA: tilec run TILE with those sizes (its
+# column count given as N_NAME=N_VALUE) into DIR, and D checked against the reference
+epilogue() {
+	name=$1 dir=$2 tile=$3 n_name=$4 n_value=$5
+	shift 5
+	mkdir -p "$dir"
+	if ! $limit "$tilec" run "$tile" --set M="$1" --set "$n_name=$n_value" --set ldc="$3" --set ldd="$4" \
+		--set alpha="$5" --set beta="$6" --dump "$dir" >"$dir/run.txt" 2>&1; then
+		fail "tilec run failed"
+		show "$dir/run.txt"
+	elif [ -x "$tmp/check" ]; then
+		CHECK_NAME=$name "$tmp/check" "$dir" "$@" || failed=1
+	fi
+}
+
 dirs=
 # M N LDC LDD ALPHA BETA: 300 x 200 is 3 x 2 tiles, both edges inside a tile; 129 x 33 one row and
 # most columns of the second tiles; 1 x 1 a single element
 for size in "300 200 203 205 0.5 -1.25" "129 33 40 36 -2 0.75" "1 1 1 1 1.5 1"; do
 	set -- $size
-	name=embed/epilogue/${1}x$2
-	dir=$tmp/$1x$2
-	dirs="$dirs $dir"
-	mkdir -p "$dir"
-	if ! $limit "$tilec" run examples/embed/epilogue_test.tile --set M="$1" --set N="$2" --set ldc="$3" \
-		--set ldd="$4" --set alpha="$5" --set beta="$6" --dump "$dir" >"$dir/run.txt" 2>&1; then
-		fail "tilec run failed"
-		show "$dir/run.txt"
-	elif [ -x "$tmp/check" ]; then
-		CHECK_NAME=$name "$tmp/check" "$dir" "$@" || failed=1
-	fi
+	dirs="$dirs $tmp/$1x$2"
+	epilogue "embed/epilogue/${1}x$2" "$tmp/$1x$2" examples/embed/epilogue_test.tile N "$2" "$@"
 done
 
 # the epilogue under the align 16 contract (examples/embed/epilogue_aligned_test.tile, 16-byte accesses of
-# C and D with no run-time alignment test), with leading dimensions that keep it: the same reference
-# and N a multiple of 8 (N8 = N / 8)
+# C, bias and D with no run-time alignment test), with leading dimensions that keep it and N a multiple
+# of 8 (N8 = N / 8): the same reference
 for size in "300 200 204 208 0.5 -1.25" "129 40 44 48 -2 0.75"; do
 	set -- $size
-	name=embed/epilogue-aligned/${1}x$2
-	dir=$tmp/aligned-$1x$2
-	mkdir -p "$dir"
-	if ! $limit "$tilec" run examples/embed/epilogue_aligned_test.tile --set M="$1" --set N8=$(($2 / 8)) --set ldc="$3" \
-		--set ldd="$4" --set alpha="$5" --set beta="$6" --dump "$dir" >"$dir/run.txt" 2>&1; then
-		fail "tilec run failed"
-		show "$dir/run.txt"
-	elif [ -x "$tmp/check" ]; then
-		CHECK_NAME=$name "$tmp/check" "$dir" "$@" || failed=1
-	fi
+	epilogue "embed/epilogue-aligned/${1}x$2" "$tmp/aligned-$1x$2" examples/embed/epilogue_aligned_test.tile N8 \
+		$(($2 / 8)) "$@"
 done
 
 # the same epilogue through the --target=emu header, called by the hand-written kernel of

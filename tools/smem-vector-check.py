@@ -5,9 +5,9 @@ q[a] = tl_v.x; ... }`) move each register element to and from the element that t
 element-by-element code of the same program (EMU.cu: `S[I] = ...r[a]...` and `q[a] = ...S[I]...`, the
 high half of a 16-bit pair marked `>> 16` / `<< 16`) gives it, for every thread of the block, and whether
 each vector is aligned to its size. Indices are evaluated with threadIdx.x as the only variable (the
-copies of straight-line kernels, as tests/golden/smem_copy_frag_*.tile); a line with anything else
-is not read. Prints the count of vector accesses and of elements compared; exit status 0 when all
-agree, 1 at the first difference, 2 on bad usage."""
+copies of straight-line kernels, as tests/golden/smem_copy_frag_*.tile), kernel by kernel; a vector
+whose index holds anything else is a difference. Prints the count of vector accesses and of elements
+compared; exit status 0 when all agree, 1 at the first difference, 2 on bad usage."""
 import re
 import sys
 
@@ -79,7 +79,24 @@ def main():
     if len(sys.argv) != 3:
         print(__doc__, file=sys.stderr)
         return 2
-    emu, cuda = (open(p).read() for p in sys.argv[1:])
+    emu, cuda = (open(p).read().split('extern "C" __global__')[1:] for p in sys.argv[1:])
+    if len(emu) != len(cuda):
+        print(f'{len(cuda)} kernels in the CUDA C, {len(emu)} in the emu code')
+        return 1
+    vectors = compared = 0
+    for emu_kernel, cuda_kernel in zip(emu, cuda):
+        result = check_kernel(emu_kernel, cuda_kernel)
+        if isinstance(result, str):
+            print(result)
+            return 1
+        vectors += result[0]
+        compared += result[1]
+    print(f'{vectors} vector accesses, {compared} elements agree')
+    return 0
+
+
+def check_kernel(emu, cuda):
+    """(vector accesses, elements compared) of one kernel, or the first difference as a sentence."""
     block = re.search(r'__launch_bounds__\((\d+)\)', cuda)
     threads = int(block.group(1)) if block else 1
     arrays = shared_arrays(cuda)
@@ -91,25 +108,20 @@ def main():
         for t in range(threads):
             base = value(index, t)
             if base is None:
-                print(f'not read: {index}')
-                return 1
+                return f'not read: {index}'
             if (base * size) % (4 * len(regs)):
-                print(f'thread {t}: {kind} of {len(regs)} words at element {base} is not aligned')
-                return 1
+                return f'thread {t}: {kind} of {len(regs)} words at element {base} is not aligned'
             for i, (reg, word) in enumerate(regs):
                 for half in range(per_word):
                     key = (kind, reg, word, half)
                     if key not in moves:
-                        print(f'{reg}[{word}] half {half}: no element {kind} in the emu code')
-                        return 1
+                        return f'{reg}[{word}] half {half}: no element {kind} in the emu code'
                     want = value(moves[key], t)
                     if want != base + i * per_word + half:
-                        print(f'thread {t}: {kind} {reg}[{word}] half {half} at element {base + i * per_word + half}, '
-                              f'the emu code at {want}')
-                        return 1
+                        return (f'thread {t}: {kind} {reg}[{word}] half {half} at element {base + i * per_word + half}, '
+                                f'the emu code at {want}')
                     compared += 1
-    print(f'{len(vectors)} vector accesses, {compared} elements agree')
-    return 0
+    return len(vectors), compared
 
 
 if __name__ == '__main__':

@@ -60,7 +60,7 @@ extern "C" __global__ void __launch_bounds__(64) stuck(float *__restrict__ Out, 
 // launch configuration for libtilert: grid x, y, z, block x, y, z
 extern "C" __device__ const unsigned tilec_launch_stuck[6] = {1, 1, 1, 64, 1, 1};
 
-extern "C" __global__ void __launch_bounds__(64) bytes(float *__restrict__ Out)
+extern "C" __global__ void __launch_bounds__(64) bytes(float *__restrict__ Out, int nbytes)
 {
 	const int tl_warp_id = (int)(threadIdx.x >> 5);
 	__shared__ __align__(16) unsigned long long bar[1]; (void)&bar[0];
@@ -70,7 +70,7 @@ extern "C" __global__ void __launch_bounds__(64) bytes(float *__restrict__ Out)
 	asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
 	__syncthreads();
 	if (tl_warp_id == 0) {
-		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;" :: "r"((unsigned)__cvta_generic_to_shared(&bar[0])), "r"(128u) : "memory"); }
+		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("mbarrier.expect_tx.relaxed.cta.shared::cta.b64 [%0], %1;" :: "r"((unsigned)__cvta_generic_to_shared(&bar[0])), "r"((unsigned)(nbytes)) : "memory"); }
 	}
 	if ((int)threadIdx.x == 0) {
 		asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0], %1;" :: "r"((unsigned)__cvta_generic_to_shared(&bar[0])), "r"(1u) : "memory");

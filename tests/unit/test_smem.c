@@ -687,6 +687,38 @@ END_TEST
 /* smem_tensor_element (and its inverse, smem_tensor_logical) and ie_tile_index (folded from constants, and evaluated for each thread with the
  * row or column from the thread's index) agree with smem_tile_addr on every element of stacked tiles of
  * every major, swizzle and element size. */
+/* ie_tile_index of a contiguous coordinate m * tid + k with m a power of two below a chunk's elements
+   (the 16x256b fragment: pairs of f32 columns, quads of 16-bit ones, m = 2 or 4): every element where
+   the tile's layout puts it, and the constant's part below m outside the rest of the index with the rest
+   a known multiple of m, so that a thread's m neighbours merge into one aligned access (vectorize.c). */
+static void
+check_below_a_chunk(const SmemTile *t, const int dims[3])
+{
+	IExpr *tid = ie_builtin(B_THREAD_X);
+	int per_chunk = 16 / t->elem_bytes;
+	/* the contiguous coordinate is the column of a K-major tile, the row of an MN one */
+	int other = t->major == SMEM_K ? t->rows : t->cols, along = t->major == SMEM_K ? t->cols : t->rows;
+	for (int m = 2; m < per_chunk; m *= 2)
+		for (int k = 0; k < 2 * m; k++) {
+			IExpr *x = ie_binary(OP_ADD, ie_binary(OP_MUL, tid, ie_int(m, T_I32)), ie_int(k, T_I32));
+			for (int o = 0; o < other; o += 3) {
+				IExpr *e = t->major == SMEM_K ? ie_tile_index(t, NULL, ie_int(o, T_I32), x)
+				                              : ie_tile_index(t, NULL, x, ie_int(o, T_I32));
+				int64_t off;
+				IExpr *rest = ie_split_offset(e, &off);
+				ck_assert_ptr_nonnull(rest);
+				ck_assert_int_eq(off, k % m);
+				ck_assert_int_eq(known_factor(rest) % m, 0);
+				for (int th = 0; th * m + k < along; th++) {
+					int64_t got;
+					int r = t->major == SMEM_K ? o : th * m + k, c = t->major == SMEM_K ? th * m + k : o;
+					ck_assert(ie_eval_thread(e, dims, th, &got));
+					ck_assert_int_eq(got, smem_tile_addr(t, r, c) / (uint32_t)t->elem_bytes);
+				}
+			}
+		}
+}
+
 START_TEST(tensor_index_matches_addr)
 {
 	static const int elem[] = {1, 2, 4};
@@ -735,6 +767,7 @@ START_TEST(tensor_index_matches_addr)
 						}
 					}
 				}
+				check_below_a_chunk(&t, dims);
 				tiles++;
 			}
 	ck_assert_int_eq(tiles, 2 * 4 * 3 + 3);

@@ -1,6 +1,7 @@
 /* test_smem_banks.c: smem_banks.c's bank model on warp accesses worked out by hand: the phases of each
  * width, broadcast of one word, inactive lanes, the swizzled rows of an epilogue's tile, and the check
- * that an order of each lane's accesses without conflicts exists. */
+ * that an order of each lane's accesses without conflicts exists. (The tile index of the 16x256b
+ * fragment's columns, which lets their accesses merge, is test_smem.c's tensor_index_matches_addr.) */
 #include "tilec.h"
 #include "unit.h"
 
@@ -84,57 +85,10 @@ START_TEST(units_and_orders)
 }
 END_TEST
 
-/* ie_tile_index of a contiguous coordinate m * tid + k with m a power of two below a chunk's elements
-   (the 16x256b fragment: pairs of f32 columns, quads of 16-bit ones, m = 2 or 4): every element where
-   the tile's layout puts it, and the constant's part below m outside the rest of the index with the rest
-   a known multiple of m, so that a thread's m neighbours merge into one aligned access (vectorize.c). */
-START_TEST(index_below_a_chunk)
-{
-	static const int elem[] = {1, 2, 4};
-	const int dims[3] = {256, 1, 1};
-	IExpr *tid = ie_builtin(B_THREAD_X);
-	int tiles = 0;
-	for (int major = 0; major < SMEM_MAJOR_COUNT; major++)
-		for (int s = 0; s < SW_COUNT; s++)
-			for (int ei = 0; ei < 3; ei++) {
-				SmemTile t = {(SmemMajor)major, (SmemSwizzle)s, elem[ei], 0, 0, 0};
-				if (smem_tile_check(&t) == SMEM_TILE_MAJOR)
-					continue;
-				int ar, ac, per_chunk = 16 / elem[ei];
-				smem_atom_shape(&t, &ar, &ac);
-				t.rows = 2 * ar;
-				t.cols = 2 * ac;
-				for (int m = 2; m < per_chunk; m *= 2)
-					for (int k = 0; k < 2 * m; k++) {
-						/* the contiguous coordinate is the column of a K-major tile, the row of an MN one */
-						IExpr *x = ie_binary(OP_ADD, ie_binary(OP_MUL, tid, ie_int(m, T_I32)), ie_int(k, T_I32));
-						int other = major == SMEM_K ? t.rows : t.cols, along = major == SMEM_K ? t.cols : t.rows;
-						for (int o = 0; o < other; o += 3) {
-							IExpr *e = major == SMEM_K ? ie_tile_index(&t, NULL, ie_int(o, T_I32), x)
-							                           : ie_tile_index(&t, NULL, x, ie_int(o, T_I32));
-							int64_t off;
-							IExpr *rest = ie_split_offset(e, &off);
-							ck_assert_ptr_nonnull(rest);
-							ck_assert_int_eq(off, k % m);
-							ck_assert_int_eq(known_factor(rest) % m, 0);
-							for (int th = 0; th * m + k < along; th++) {
-								int64_t got;
-								int r = major == SMEM_K ? o : th * m + k, c = major == SMEM_K ? th * m + k : o;
-								ck_assert(ie_eval_thread(e, dims, th, &got));
-								ck_assert_int_eq(got, smem_tile_addr(&t, r, c) / (uint32_t)t.elem_bytes);
-							}
-						}
-					}
-				tiles++;
-			}
-	ck_assert_int_eq(tiles, 2 * 4 * 3 + 3);
-}
-END_TEST
-
 static Suite *
 smem_banks_suite(void)
 {
-	static const TTest *const *tests[] = {&words_of_one_phase, &vector_phases, &units_and_orders, &index_below_a_chunk};
+	static const TTest *const *tests[] = {&words_of_one_phase, &vector_phases, &units_and_orders};
 	Suite *s = suite_create("smem_banks");
 	for (size_t i = 0; i < sizeof tests / sizeof *tests; i++) {
 		TCase *tc = tcase_create((*tests[i])->name);

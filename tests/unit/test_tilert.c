@@ -553,6 +553,32 @@ START_TEST(grid_program_lazy)
 }
 END_TEST
 
+/* The align promises of a kernel (tilert.h, tilec_align_<name>): 'A' (parameter 0) promises align 16 with
+ * its one outer stride parameter 1, as tilec writes tests/golden/align_copy.tile's. */
+START_TEST(align_program)
+{
+	static const unsigned prog[] = {0, 16, 4, 1, 'A', 1, TILERT_GP_PARAM, 1u << 8 | TILERT_GP_I32, TILERT_GP_END};
+	unsigned long long ptr = 0x7f0000001000ull;
+	int ld = 36;
+	void *args[] = {&ptr, &ld};
+	size_t n = sizeof prog / sizeof prog[0];
+	ck_assert_int_eq(tilert_align_check("k", prog, n, args, 2), 0);
+	ld = 74;
+	expect_error(tilert_align_check("k", prog, n, args, 2), TILERT_ERR_ARG,
+	             "kernel k: 'A' promises align 16, but stride 0 is 74 elements (296 bytes), which is no multiple of 16");
+	ld = 36;
+	ptr += 4;
+	expect_error(tilert_align_check("k", prog, n, args, 2), TILERT_ERR_ARG,
+	             "kernel k: 'A' promises align 16, but its address 0x7f0000001004 is no multiple of 16");
+	ptr -= 4;
+	expect_error(tilert_align_check("k", prog, n - 1, args, 2), TILERT_ERR_ARG, "does not end");
+	expect_error(tilert_align_check("k", prog, 4, args, 2), TILERT_ERR_ARG, "malformed");
+	expect_error(tilert_align_check("k", prog, n, args, 1), TILERT_ERR_ARG, "malformed");
+	void *missing[] = {NULL, &ld};
+	expect_error(tilert_align_check("k", prog, n, missing, 2), TILERT_ERR_ARG, "missing");
+}
+END_TEST
+
 #define CASE(fn)                                 \
 	do {                                         \
 		TCase *tc = tcase_create(#fn);           \
@@ -584,6 +610,7 @@ tilert_suite(void)
 	CASE(grid_program_lazy);
 	CASE(grid_program_param_bound);
 	CASE(grid_program_wide_shift);
+	CASE(align_program);
 	return s;
 }
 
