@@ -367,9 +367,13 @@ emu_tc(CuWriter *w, const LStmt *s)
 		const IExpr *sa = d->addr->kind == IE_SADDR ? d->addr : d->addr->a;
 		const CpLaneRule *rule = cp_lane_rule(s->cp->route);
 		if (s->mbar_elect)
-			buf_puts(out, "if (tl_emu_elect()) ");
-		buf_printf(out, "tl_emu_cp(&tl_emu, &%s[0], 0x%016llxull, ", sa->tensor->cname,
-		           (unsigned long long)(d->desc | d->imm >> 4));
+			buf_printf(out, "if (tl_emu_elect(%d)) ", s->elect_lane);
+		SmemSwizzle sw;
+		if (!smem_swizzle_of_code((int)(d->desc >> 61), &sw))
+			fatal("emu_tc: a cp descriptor with layout code %d", (int)(d->desc >> 61));
+		const SwizzleInfo *swi = smem_swizzle_info(sw);
+		buf_printf(out, "tl_emu_cp(&tl_emu, &%s[0], 0x%016llxull, %d, %d, %d, ", sa->tensor->cname,
+		           (unsigned long long)(d->desc | d->imm >> 4), swi->width, swi->xor_mask, swi->xor_at);
 		cu_expr(w, t->addr);
 		buf_printf(out, ", %d, %d, %d, %d, %d, %d, %d, %d, \"%s: %s\");\n", cp_rows(s->cp->route),
 		           cp_chunks(s->cp->route), cp_replicas(s->cp->route), rule->group, rule->group_step, rule->row_step,
@@ -766,7 +770,7 @@ emu_mbar(CuWriter *w, const LStmt *s)
 	cu_expr(w, s->index);
 	w->out = saved;
 	if (s->mbar_elect)
-		buf_puts(out, "if (tl_emu_elect()) ");
+		buf_printf(out, "if (tl_emu_elect(%d)) ", s->elect_lane);
 	bool cp = M.has_cp && (s->mbar_op == MB_COMMIT || s->mbar_op == MB_WAIT);
 	buf_printf(out, "tl_emu_%s_%s(&%s[%s], \"%s\", %s, ", cp ? M.has_mma ? "mma" : "cp" : "mbar", mbar_op_name(s->mbar_op),
 	           s->tensor->cname, index.data, s->tensor->name, index.data);
@@ -857,7 +861,6 @@ emu_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out)
 	bool cp = false, mma = false;
 	for (int i = 0; i < p->kernels.n; i++) {
 		cp |= has_cp(&LIST_AT(p->kernels, KernelIR, i)->body);
-	if (program_has(p, L_MBAR) || cp || program_has(p, L_TMA)) /* a TMA load completes on the barriers' model */
 		mma |= has_tc(&LIST_AT(p->kernels, KernelIR, i)->body, TC_MMA);
 	}
 	if (mma && !w->minifloat) {
@@ -865,6 +868,7 @@ emu_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out)
 		w->minifloat = true;
 		cu_minifloat_helpers(w, out, "TL_EMU_INLINE");
 	}
+	if (program_has(p, L_MBAR) || cp || program_has(p, L_TMA)) /* a TMA load completes on the barriers' model */
 		buf_puts(out, emu_mbarriers);
 	if (program_has(p, L_TMA))
 		buf_puts(out, emu_tma_source);
