@@ -384,7 +384,7 @@ emu_tc(CuWriter *w, const LStmt *s)
 		/* executed from its encoding (tilec_emu_mma.h); windows: the shared tensors' first bytes */
 		const LOperand *t = tc_operand(s, IO_TMEM_ADDR), *d = tc_operand(s, IO_SHARED_DESC64);
 		if (s->mbar_elect)
-			buf_puts(out, "if (tl_emu_elect()) ");
+			buf_printf(out, "if (tl_emu_elect(%d)) ", s->elect_lane);
 		buf_puts(out, "tl_emu_mma(&tl_emu");
 		for (int i = 0; i < 2; i++) {
 			/* the window: the operand's tile (a run-time stage of a stack: its first element) */
@@ -819,8 +819,11 @@ emu_tma(CuWriter *w, const LStmt *s)
 	}
 	buf_printf(out, "};\n");
 	cu_line_start(w);
-	buf_printf(out, "\t%stl_emu_tma_%s((unsigned char *)%s, %uu", s->mbar_elect ? "if (tl_emu_elect()) " : "",
-	           c->store ? "store" : "load", c->smem->cname, c->dst);
+	if (s->mbar_elect)
+		buf_printf(out, "\tif (tl_emu_elect(%d)) ", s->elect_lane);
+	else
+		buf_puts(out, "\t");
+	buf_printf(out, "tl_emu_tma_%s((unsigned char *)%s, %uu", c->store ? "store" : "load", c->smem->cname, c->dst);
 	if (c->stage) {
 		buf_puts(out, " + (");
 		cu_expr(w, c->stage);
