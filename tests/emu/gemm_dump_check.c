@@ -10,16 +10,6 @@
 #include <math.h>
 #include "dump_read.h"
 
-/* bf16 is the upper half of an f32 */
-static float
-bf16(uint16_t h)
-{
-	uint32_t u = (uint32_t)h << 16;
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
-}
-
 static float
 scalar_f32(const char *dir, const char *name)
 {
