@@ -175,8 +175,8 @@ tl_emu_mma(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb
 #endif
 }
 
-// commit in a program with mmas: the thread's mmas (and cps) attach to the barrier's current phase, then it
-// arrives.
+// commit in a program with mmas: the thread's mmas (and cps) attach to the barrier's current phase (those
+// attached to another one earlier through a marker), then it arrives.
 TL_EMU_INLINE void
 tl_emu_mma_commit(unsigned long long *b, const char *name, int index, const char *where)
 {
@@ -190,6 +190,23 @@ tl_emu_mma_commit(unsigned long long *b, const char *name, int index, const char
 		p->phase = m->phase;
 		p->next = tl_cpu_mma_committed;
 		tl_cpu_mma_committed = p;
+	}
+	// mmas of this thread committed earlier to another barrier (or phase) and not landed: this commit's arrival
+	// also means they completed, so a marker (no cells) on this phase lands them with it when a wait returns
+	// (a mainloop's commits to each stage's barrier, then one commit to the accumulator's barrier)
+	bool older = false;
+	for (TlCpuMma *p = tl_cpu_mma_committed; p; p = p->next)
+		older |= p->owner == &tl_cpu_mma_me && (p->bar != b || p->phase != m->phase);
+	if (older) {
+		TlCpuMma *mark = (TlCpuMma *)calloc(1, sizeof *mark);
+		if (!mark)
+			tl_cpu_fail("tilec emu: %s: out of memory\n", where);
+		mark->seq = ++tl_cpu_mma_seq;
+		mark->owner = &tl_cpu_mma_me;
+		mark->bar = b;
+		mark->phase = m->phase;
+		mark->next = tl_cpu_mma_committed;
+		tl_cpu_mma_committed = mark;
 	}
 	pthread_mutex_unlock(&tl_cpu_block->mu);
 #endif
@@ -221,7 +238,7 @@ tl_emu_mma_wait(unsigned long long *b, const char *name, int index, unsigned par
 			if (!oldest)
 				break;
 			TlCpuMma *p = *oldest;
-			if (tl_cpu_mma_sum(p->wa, p->adesc, p->wb, p->bdesc, p->idesc, p->kind) != p->sum)
+			if (p->n && tl_cpu_mma_sum(p->wa, p->adesc, p->wb, p->bdesc, p->idesc, p->kind) != p->sum)
 				tl_cpu_fail("tilec emu: %s: a shared tile this mma reads was written after its issue and before a wait "
 				            "on its commit's barrier returned (waiting at %s); the tensor core may still have been "
 				            "reading it\n", p->where, where);

@@ -2028,7 +2028,7 @@ lower_tma_load(Walk *walk, Stmt *s)
 
 static bool operand_views(Walk *walk, ViewExpr **ves, int n, View **v);
 
-/* The views a cp names (s->operands, two), each tmem one alive; false after an error. */
+/* The views a cp or mma names (s->operands), each tmem one alive; false after an error. */
 static bool
 single_thread_operands(Walk *walk, Stmt *s, View **v)
 {

@@ -120,6 +120,13 @@ typedef struct ProtoStore {
 	Loc loc;
 } ProtoStore;
 
+
+/* A commit after the first one of an asynchronous instruction's thread: it covers the instruction too. */
+typedef struct ProtoCommit {
+	const Tensor *bar;
+	const IExpr *index;
+} ProtoCommit;
+
 /* An asynchronous tcgen05 instruction (a row that completes at commit) of a warp's issuing thread: pending
    until that thread's commit names a barrier, then complete once a wait on that barrier has passed. Not
    followed per path: a commit or wait on any path counts. */
@@ -130,6 +137,9 @@ typedef struct ProtoAsync {
 	const Tensor *bar;       /* the commit's barrier tensor; NULL: not committed yet */
 	const IExpr *bar_index;  /* and element */
 	Loc commit_loc;
+	List later_commits;      /* ProtoCommit*: the thread's commits after the first: tcgen05.commit tracks every
+	                            earlier mma and cp of the thread, so a wait on any of their barriers completes it
+	                            (the accumulator-ready commit after a mainloop that commits each stage) */
 	bool has_rect;           /* it writes TMEM (cp): the cells, which a ld may read only once it is waited */
 	TmemRect rect;
 	uint64_t waited;         /* the warps that passed a wait on its commit's barrier */
@@ -1628,10 +1638,16 @@ protocol_commit(Protocol *p, const Tensor *bar, const IExpr *index, Loc loc)
 {
 	for (int i = 0; i < p->async.n; i++) {
 		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
-		if (!a->bar && (a->warps & p->warps)) {
+		if (!(a->warps & p->warps))
+			continue;
+		if (!a->bar) {
 			a->bar = bar;
 			a->bar_index = index;
 			a->commit_loc = loc;
+		} else {
+			ProtoCommit *c = pool_alloc(sizeof *c);
+			*c = (ProtoCommit){bar, index};
+			list_push(&a->later_commits, c);
 		}
 	}
 }
@@ -1726,6 +1742,20 @@ protocol_async_pending(const Protocol *p, Loc *issued_at)
 	return false;
 }
 
+/* Whether a commit of a's thread names barrier `bar` (element `index`; NULL: not known, which matches). */
+static bool
+commits_to(const ProtoAsync *a, const Tensor *bar, const IExpr *index)
+{
+	if (a->bar == bar && (!a->bar_index || !index || ie_equal(a->bar_index, index)))
+		return true;
+	for (int i = 0; i < a->later_commits.n; i++) {
+		const ProtoCommit *c = LIST_AT(a->later_commits, ProtoCommit, i);
+		if (c->bar == bar && (!c->index || !index || ie_equal(c->index, index)))
+			return true;
+	}
+	return false;
+}
+
 bool
 protocol_mbar_wait(Protocol *p, const Tensor *bar, const IExpr *index)
 {
@@ -1733,7 +1763,7 @@ protocol_mbar_wait(Protocol *p, const Tensor *bar, const IExpr *index)
 	bool tmem_written = false;
 	for (int i = 0; i < p->async.n; i++) {
 		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
-		if (a->bar == bar && (!a->bar_index || !index || ie_equal(a->bar_index, index))) {
+		if (commits_to(a, bar, index)) {
 			a->warps = 0;
 			a->waited |= p->warps;
 			a->complete = true;

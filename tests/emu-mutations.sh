@@ -48,6 +48,9 @@ never_wrote="but nothing wrote it; it holds poison"
 tmem_poison="a cell that nothing wrote; it holds poison"
 no_wait_ld="read before tcgen05.wait::ld; it was loaded by"
 no_wait_st="that no tcgen05.wait::st has completed; on hardware this load may come before or after it"
+deadlock="deadlock: 256 thread(s) wait at a barrier that can never complete"
+# examples/gemm.tile with 10 steps of K, so that its 4-stage ring goes round
+gemm_run="--set M=130 --set N=40 --set K=600 --set lda=600 --set ldb=608 --set ldc=40 --set ldd=41"
 
 # One mutation a line: NAME | FILE | LINE | TEXT | OPTIONS (the variables above expanded in TEXT).
 # Registers never written: a register fill or a tcgen05.ld deleted. Tensor memory never written: a
@@ -56,10 +59,13 @@ no_wait_st="that no tcgen05.wait::st has completed; on hardware this load may co
 # read before its load completed, a load or a dealloc of cells whose store has not landed); the last line
 # checks that without it the error stays. In wait_loop (one warp) the store lands at the wait::st
 # without --seed, so the load after it stops the run; --seed 4 lets it land before the load (0 more
-# instructions), which then reads the stored values: no message, and Out = A.
+# instructions), which then reads the stored values: no message, and Out = A. examples/gemm.tile without
+# the MMA's release of a stage, the producer's arrival or its wait for a free stage: its ring's phases no
+# longer line up (tilec cannot count a run-time loop's phases), and the emulator reports the deadlock.
 while IFS='|' read -r mname mfile mline mtext mopts; do
 	mtext=$(printf '%s' "$mtext" | sed "s/\$never_wrote/$never_wrote/; s/\$tmem_poison/$tmem_poison/;
-		s/\$no_wait_ld/$no_wait_ld/; s/\$no_wait_st/$no_wait_st/")
+		s/\$no_wait_ld/$no_wait_ld/; s/\$no_wait_st/$no_wait_st/; s/\$deadlock/$deadlock/")
+	if [ "$mopts" = GEMM ]; then mopts=$gemm_run; fi
 	# the options are words
 	mutate "$mname" "$mfile" "$mline" "$mtext" $mopts
 done <<'EOF'
@@ -92,6 +98,9 @@ trap_base_no_wait_st|tests/emu/trap_base.tile|tcgen05.wait::st|$no_wait_st|--unc
 wait_loop_no_wait_st|tests/golden/proto_ld_wait_loop.tile|tcgen05.wait::st|proto_ld_wait_loop.tile:19: tcgen05.ld.sync.aligned.32x32b.x8.b32: block (0, 0, 0), warp 0: lane 0, register 0: TMEM (lane 0, column 0) has a store of|--unchecked-waits
 wait_loop_no_wait_st_seed_4|tests/golden/proto_ld_wait_loop.tile|tcgen05.wait::st|exit 0: expect Out = A: all 256 elements equal|--unchecked-waits --seed 4 --expect Out=A
 roundtrip_no_wait_st_refused|examples/tmem_roundtrip.tile|tcgen05.wait::st|error: tcgen05.ld reads TMEM (lane 0, column 0) that warp 0 stored with tcgen05.st without tcgen05.wait::st in between|
+gemm_no_commit_empty|examples/gemm.tile|commit(empty[k % 4]);|$deadlock|GEMM
+gemm_no_arrive_full|examples/gemm.tile|mbarrier.arrive(full[s]);|$deadlock|GEMM
+gemm_no_wait_empty|examples/gemm.tile|mbarrier.wait(empty[s], (k / 4 + 1) % 2);|$deadlock|GEMM
 EOF
 
 exit $failed

@@ -1,5 +1,6 @@
 /* dump_read.h: reading what `tilec run --dump DIR` wrote, for the *_dump_check.c programs that include it
- * (define DUMP_TEST, the name their PASS and FAIL lines give, first): a file's bytes, a scalar's bits. */
+ * (define DUMP_TEST, the name their PASS and FAIL lines give, first): a file's bytes, a scalar's bits, a bf16's
+ * value. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,7 @@ load(const char *dir, const char *file, size_t bytes)
 }
 
 /* The value of scalar NAME in DIR/manifest ("scalar INDEX NAME TYPE BYTES 0xBITS"). */
-static long
+static __attribute__((unused)) long
 scalar(const char *dir, const char *name)
 {
 	char path[4096], line[512], word[64];
@@ -44,3 +45,12 @@ scalar(const char *dir, const char *name)
 	exit(1);
 }
 
+/* bf16 is the upper half of an f32 */
+static __attribute__((unused)) float
+bf16(uint16_t h)
+{
+	uint32_t u = (uint32_t)h << 16;
+	float f;
+	memcpy(&f, &u, 4);
+	return f;
+}

@@ -3,38 +3,11 @@
  * emulator documents (docs/emulator.md: f32, k ascending, one fmaf per multiply-add, the first product onto
  * -0), and lie within 1e-5 * sum_k |A[i, k] * B[j, k]| of the exact sum in double precision (the tolerance a
  * GPU run is held to, hardware's order of accumulation being undocumented). Prints one PASS or FAIL line. */
+#define DUMP_TEST "emu/example/gemm_smem"
 #include <math.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include "dump_read.h"
 
 enum { M = 128, N = 128, K = 256 };
-
-static void *
-load(const char *dir, const char *file, size_t bytes)
-{
-	char path[4096];
-	snprintf(path, sizeof path, "%s/%s", dir, file);
-	FILE *f = fopen(path, "rb");
-	void *p = malloc(bytes);
-	if (!f || !p || fread(p, 1, bytes, f) != bytes) {
-		printf("FAIL emu/example/gemm_smem: cannot read %s\n", path);
-		exit(1);
-	}
-	fclose(f);
-	return p;
-}
-
-/* bf16 is the upper half of an f32 */
-static float
-bf16(uint16_t h)
-{
-	uint32_t u = (uint32_t)h << 16;
-	float f;
-	memcpy(&f, &u, 4);
-	return f;
-}
 
 int
 main(int argc, char **argv)
