@@ -25,21 +25,26 @@ tl_cp_decompress(unsigned decomp, unsigned b6_high, const unsigned char *in, uns
 	}
 }
 
-// One tcgen05.cp on the emulator's cells (lane-major, ncols 32-bit columns a lane): the descriptor desc
-// (K-major, no swizzle: layout code 0) reads source row r's chunk c at start + (r % 8) * 16 + (r / 8) * SBO
-// + c * LBO, an address into window; each chunk, decompressed, goes to columns (taddr & 0xffff) + 4c .. + 3
-// of the lanes (taddr >> 16) + (r / group) * group_step + (r % group) * row_step + k * replica_step, k below
-// replicas (tilec's CpLaneRule of the route). Returns 0, or 1 without writing when the descriptor's fixed
-// bits are wrong, it names a swizzle (shared tiles in swizzled layouts bring their own walk), or a cell
-// falls outside lanes 0..127 or the ncols columns.
+// One tcgen05.cp on the emulator's cells (lane-major, ncols 32-bit columns a lane): the descriptor desc walks
+// the source K-major, row r's chunk c at U = start + (r % 8) * line + (r / 8) * SBO + c * step (line 16 and
+// step LBO without swizzle; line the swizzle width and step 16 with one), and reads it at the swizzled
+// absolute shared address A = base + U, A ^ (((A >> 7) & sw_mask) << sw_at) (sw_mask 0: none), where base is
+// the absolute shared address of window[0] and the walk's addresses are relative to it. sw_width, sw_mask,
+// sw_at are the swizzle's numbers from tilec's table (src/smem.c), which the descriptor's layout code names.
+// Each chunk, decompressed, goes to columns (taddr & 0xffff) + 4c .. + 3 of the lanes (taddr >> 16) +
+// (r / group) * group_step + (r % group) * row_step + k * replica_step, k below replicas (tilec's CpLaneRule
+// of the route). Returns 0, or 1 without writing when the descriptor's fixed bits are wrong, its base offset
+// or LBO mode is set, or a cell falls outside lanes 0..127 or the ncols columns.
 TL_CP_FN unsigned
-tl_cp_run(const unsigned char *window, unsigned long long desc, unsigned taddr, unsigned rows, unsigned chunks,
-          unsigned replicas, unsigned group, unsigned group_step, unsigned row_step, unsigned replica_step,
-          unsigned decomp, unsigned b6_high, unsigned *cells, unsigned ncols)
+tl_cp_run(const unsigned char *window, unsigned base, unsigned long long desc, unsigned sw_width, unsigned sw_mask,
+          unsigned sw_at, unsigned taddr, unsigned rows, unsigned chunks, unsigned replicas, unsigned group,
+          unsigned group_step, unsigned row_step, unsigned replica_step, unsigned decomp, unsigned b6_high,
+          unsigned *cells, unsigned ncols)
 {
 	unsigned start = (unsigned)(desc & 0x3fffu) << 4, lbo = (unsigned)((desc >> 16) & 0x3fffu) << 4;
 	unsigned sbo = (unsigned)((desc >> 32) & 0x3fffu) << 4, lane0 = taddr >> 16, col0 = taddr & 0xffffu;
-	if (((desc >> 46) & 7u) != 1u || (desc >> 49) != 0 || ((desc >> 14) & 3u) || ((desc >> 30) & 3u))
+	unsigned line = sw_mask ? sw_width : 16u, step = sw_mask ? 16u : lbo;
+	if (((desc >> 46) & 7u) != 1u || ((desc >> 49) & 0xfffu) != 0 || ((desc >> 14) & 3u) || ((desc >> 30) & 3u))
 		return 1;
 	for (unsigned r = 0; r < rows; r++)
 		for (unsigned k = 0; k < replicas; k++)
@@ -48,7 +53,9 @@ tl_cp_run(const unsigned char *window, unsigned long long desc, unsigned taddr, 
 	for (unsigned r = 0; r < rows; r++)
 		for (unsigned c = 0; c < chunks; c++) {
 			unsigned char out[16];
-			tl_cp_decompress(decomp, b6_high, window + start + (r % 8) * 16 + (r / 8) * sbo + c * lbo, out);
+			unsigned at = base + start + (r % 8) * line + (r / 8) * sbo + c * step;
+			at ^= ((at >> 7) & sw_mask) << sw_at;
+			tl_cp_decompress(decomp, b6_high, window + (at - base), out);
 			for (unsigned k = 0; k < replicas; k++) {
 				unsigned lane = lane0 + r / group * group_step + r % group * row_step + k * replica_step;
 				for (unsigned w = 0; w < 4; w++)

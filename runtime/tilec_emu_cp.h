@@ -20,12 +20,14 @@ static TlCpuCp *tl_cpu_cp_committed;           // committed ones not landed yet 
 #endif
 
 // One cp: the source through the descriptor (window: the shared tensor's first byte, the descriptor's start
-// relative to it), the route's lane rule; a descriptor the emulator cannot walk or cells outside the
-// allocation stop the run.
+// relative to it; the swizzle, sw_width, sw_mask, sw_at, acts on the absolute shared address, on the GPU the
+// window's shared::cta address and on the CPU its address, which the tensor's alignment to the swizzle
+// period makes the same below the period), the route's lane rule; a descriptor the emulator cannot walk or
+// cells outside the allocation stop the run.
 TL_EMU_INLINE void
-tl_emu_cp(TlEmuCta *c, const void *window, unsigned long long desc, unsigned taddr, unsigned rows, unsigned chunks,
-          unsigned replicas, unsigned group, unsigned group_step, unsigned row_step, unsigned replica_step,
-          unsigned decomp, const char *where)
+tl_emu_cp(TlEmuCta *c, const void *window, unsigned long long desc, unsigned sw_width, unsigned sw_mask,
+          unsigned sw_at, unsigned taddr, unsigned rows, unsigned chunks, unsigned replicas, unsigned group,
+          unsigned group_step, unsigned row_step, unsigned replica_step, unsigned decomp, const char *where)
 {
 	unsigned col0 = taddr & 0xffffu, last = col0 + 4 * chunks - 1;
 	if (last >= TL_EMU_COLS || !(c->used >> (col0 / 32) & 1) || !(c->used >> (last / 32) & 1)) {
@@ -34,8 +36,9 @@ tl_emu_cp(TlEmuCta *c, const void *window, unsigned long long desc, unsigned tad
 		__trap();
 	}
 #ifdef __CUDACC__
-	if (tl_cp_run((const unsigned char *)window, desc, taddr, rows, chunks, replicas, group, group_step, row_step,
-	              replica_step, decomp, 0, c->tmem, TL_EMU_COLS)) {
+	if (tl_cp_run((const unsigned char *)window, (unsigned)__cvta_generic_to_shared(window), desc, sw_width, sw_mask,
+	              sw_at, taddr, rows, chunks, replicas, group, group_step, row_step, replica_step, decomp, 0, c->tmem,
+	              TL_EMU_COLS)) {
 		TL_EMU_FAIL(TL_EMU_AT "the descriptor 0x%016llx or the address 0x%08x does not fit the cp\n",
 		            TL_EMU_ARGS(where), desc, taddr);
 		__trap();
@@ -44,8 +47,9 @@ tl_emu_cp(TlEmuCta *c, const void *window, unsigned long long desc, unsigned tad
 	static thread_local unsigned *scratch;
 	if (!scratch && !(scratch = (unsigned *)calloc(128 * TL_EMU_COLS, sizeof *scratch)))
 		tl_cpu_fail("tilec emu: %s: out of memory\n", where);
-	if (tl_cp_run((const unsigned char *)window, desc, taddr, rows, chunks, replicas, group, group_step, row_step,
-	              replica_step, decomp, 0, scratch, TL_EMU_COLS))
+	if (tl_cp_run((const unsigned char *)window, (unsigned)(uintptr_t)window, desc, sw_width, sw_mask, sw_at,
+	              taddr, rows, chunks, replicas, group, group_step, row_step, replica_step, decomp, 0, scratch,
+	              TL_EMU_COLS))
 		tl_cpu_fail(TL_EMU_AT "the descriptor 0x%016llx or the address 0x%08x does not fit the cp\n",
 		            TL_EMU_ARGS(where), desc, taddr);
 	TlCpuCp *p = (TlCpuCp *)calloc(1, sizeof *p);

@@ -158,15 +158,17 @@ tl_cpu_mbar_wait(const void *addr, const char *name, int index, unsigned parity,
 }
 #endif
 
-// One lane of the warp's threads that run the statement: the lowest.
+// One lane of the warp's threads that run the statement: the lowest, on the GPU of the active lanes; on the
+// CPU, whose threads do not see each other's branches, lane, the lowest that tilec found reaches it.
 TL_EMU_INLINE bool
-tl_emu_elect(void)
+tl_emu_elect(unsigned lane)
 {
 #ifdef __CUDACC__
+	(void)lane;
 	unsigned active = __activemask();
 	return (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % 32 == (unsigned)(__ffs(active) - 1);
 #else
-	return (tl_cpu_tid & 31) == 0;
+	return (tl_cpu_tid & 31) == lane;
 #endif
 }
 

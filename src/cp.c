@@ -22,18 +22,24 @@ fault(CpMismatch *mm, CpFault f, int elem, int64_t have, int64_t want)
 	return false;
 }
 
-/* The descriptor of the source, derived in this one place (a swizzled tile changes only this function):
-   K-major without swizzle, started at row 0's chunk 0, SBO the step from row 0 to row 8 (128, the
-   canonical value, for a route of fewer rows), LBO the step from chunk 0 to chunk 1 (0 for one chunk).
-   chunk_bit holds the shared bit where each row's chunk starts. False when a field cannot hold the
-   value: *field says which (0 start, 1 LBO, 2 SBO) and *value what it would be. */
+/* The descriptor of the source, derived in this one place from where the chunks are: the cp walks it
+   K-major (TCGEN05.md 10.2), row r's chunk c at swizzle(start + (r % 8) * line + (r / 8) * SBO + c * step),
+   line 16 and step LBO without swizzle, line the swizzle width and step 16 with one (LBO ignored: 0).
+   The swizzle is the source tile's (none for a shared tensor without smem_tile); it is an involution
+   on the tile's addresses (which start on the swizzle's period), so undoing it on each chunk's address
+   gives the walk's unswizzled one. start is row 0's chunk 0, SBO the step from row 0 to row 8 (the
+   canonical 8 lines for a route of 8 rows or fewer), LBO the step from chunk 0 to chunk 1 (0 for one
+   chunk). chunk_bit holds the shared bit where each row's chunk starts. False when a field cannot hold
+   the value: *field says which (0 start, 1 LBO, 2 SBO) and *value what it would be. */
 static bool
-source_desc(CpRoute route, const int64_t *chunk_bit, SmemDesc *d, int *field, int64_t *value)
+source_desc(CpRoute route, SmemSwizzle swizzle, const int64_t *chunk_bit, SmemDesc *d, int *field, int64_t *value)
 {
 	int chunks = cp_chunks(route);
-	int64_t start = chunk_bit[0] / 8;
-	int64_t sbo = cp_rows(route) > 8 ? chunk_bit[8 * chunks] / 8 - start : 128;
-	int64_t lbo = chunks > 1 ? chunk_bit[1] / 8 - start : 0;
+	int64_t line = smem_swizzle_info(swizzle)->width;
+	int64_t start = smem_swizzle_addr(swizzle, (uint32_t)(chunk_bit[0] / 8));
+	int64_t sbo = cp_rows(route) > 8 ? smem_swizzle_addr(swizzle, (uint32_t)(chunk_bit[8 * chunks] / 8)) - start
+	                                 : 8 * line;
+	int64_t lbo = chunks > 1 && line == 16 ? chunk_bit[1] / 8 - start : 0;
 	int64_t fields[3] = {start, lbo, sbo};
 	for (int i = 0; i < 3; i++)
 		if (fields[i] < 0 || fields[i] % 16 || fields[i] >= (1 << 18) || (i == 0 && chunk_bit[0] % 8)) {
@@ -41,7 +47,7 @@ source_desc(CpRoute route, const int64_t *chunk_bit, SmemDesc *d, int *field, in
 			*value = fields[i];
 			return false;
 		}
-	*d = (SmemDesc){.start = (uint32_t)start, .lbo = (uint32_t)lbo, .sbo = (uint32_t)sbo, .swizzle = SW_NONE};
+	*d = (SmemDesc){.start = (uint32_t)start, .lbo = (uint32_t)lbo, .sbo = (uint32_t)sbo, .swizzle = swizzle};
 	return true;
 }
 
@@ -94,7 +100,8 @@ place_elements(const CpForm *f, const CpElem *elems, int n, int lane0, int byte0
 }
 
 bool
-cp_match(const CpForm *f, const CpElem *elems, int n, int elem_bytes, CpPlan *plan, CpMismatch *mm)
+cp_match(const CpForm *f, const CpElem *elems, int n, int elem_bytes, SmemSwizzle swizzle, CpPlan *plan,
+         CpMismatch *mm)
 {
 	*mm = (CpMismatch){.fault = CP_FITS, .elem = -1, .other = -1, .replica = -1, .row = -1, .chunk = -1, .byte = -1,
 	                   .field = -1};
@@ -133,7 +140,7 @@ cp_match(const CpForm *f, const CpElem *elems, int n, int elem_bytes, CpPlan *pl
 	SmemDesc d;
 	int field;
 	int64_t value;
-	if (!source_desc(route, chunk_bit, &d, &field, &value)) {
+	if (!source_desc(route, swizzle, chunk_bit, &d, &field, &value)) {
 		mm->field = field;
 		return fault(mm, CP_DESC, -1, value, -1);
 	}
@@ -153,19 +160,27 @@ cp_match(const CpForm *f, const CpElem *elems, int n, int elem_bytes, CpPlan *pl
 }
 
 bool
-cp_choose(const CpElem *elems, int n, int elem_bytes, CpDecomp decomp, int cta_group, CpForm *form, CpPlan *plan)
+cp_choose(const CpElem *elems, int n, int elem_bytes, SmemSwizzle swizzle, CpDecomp decomp, int cta_group,
+          CpForm *form, CpPlan *plan)
 {
 	/* one instruction moves them all or none does: the form whose footprint is the elements' bytes and
 	   whose image and walk fit; no two routes have one image, so at most one fits */
 	for (int r = 0; r < CP_ROUTE_COUNT; r++) {
 		CpForm f = {.route = (CpRoute)r, .decomp = decomp, .cta_group = cta_group};
 		CpMismatch mm;
-		if (cp_match(&f, elems, n, elem_bytes, plan, &mm)) {
+		if (cp_match(&f, elems, n, elem_bytes, swizzle, plan, &mm)) {
 			*form = f;
 			return true;
 		}
 	}
 	return false;
+}
+
+/* The swizzle of a cp's source: its tile's, none for a shared tensor in v0's row-major order. */
+static SmemSwizzle
+source_swizzle(const View *smem)
+{
+	return smem->base->tile ? smem->base->tile->swizzle : SW_NONE;
 }
 
 /* The coordinates of a view's flat element i, as "[r, c]". */
@@ -238,8 +253,14 @@ cp_report(const CpForm *f, const View *tmem, const View *smem, const CpElem *ele
 		           "shared byte %lld of '%s', but '%s' element %s is at byte %lld", op, mm->row, mm->chunk, mm->byte,
 		      tmem->name, e, (long long)mm->want / 8, smem->base->name, smem->name, view_coord(smem, first + mm->elem),
 		      (long long)mm->have / 8);
-		note(loc, "the rows of a cp's source are 16-byte chunks: row r's chunk c at start + (r / 8) * SBO + (r %% 8) "
-		          "* 16 + c * LBO (K-major, no swizzle)");
+		if (source_swizzle(smem) == SW_NONE)
+			note(loc, "the rows of a cp's source are 16-byte chunks: row r's chunk c at start + (r / 8) * SBO + (r %% "
+			          "8) * 16 + c * LBO (K-major, no swizzle)");
+		else
+			note(loc, "the rows of a cp's source are 16-byte chunks: row r's chunk c at swizzle(start + (r / 8) * "
+			          "SBO + (r %% 8) * %d + c * 16) (K-major, %s swizzle of '%s'; a row reads at most %d bytes)",
+			     smem_swizzle_info(source_swizzle(smem))->width, smem_swizzle_info(source_swizzle(smem))->name,
+			     smem->base->name, smem_swizzle_info(source_swizzle(smem))->width);
 		return;
 	}
 }
@@ -299,7 +320,7 @@ cp_apply_check(const CpForm *f, const View *tmem, const View *smem, Loc loc, CpP
 	int eb = etype_bits(t->type) / 8, n = tmem->count;
 	CpElem *elems = cp_elements(tmem, smem);
 	CpMismatch mm;
-	if (!cp_match(f, elems, n, eb, plan, &mm)) {
+	if (!cp_match(f, elems, n, eb, source_swizzle(smem), plan, &mm)) {
 		cp_report(f, tmem, smem, elems, &mm, loc, 0);
 		return false;
 	}
@@ -354,7 +375,7 @@ cp_copy_choose(const View *tmem, const View *smem, Loc loc, CpForm *form, CpPlan
 		CpPlan *p = pool_alloc(sizeof(CpPlan) * (size_t)cps);
 		CpMismatch mm;
 		for (k = 0; k < cps; k++)
-			if (!cp_match(&f, elems + (size_t)k * (size_t)per, per, eb, &p[k], &mm))
+			if (!cp_match(&f, elems + (size_t)k * (size_t)per, per, eb, source_swizzle(smem), &p[k], &mm))
 				break;
 		if (k == cps) {
 			for (k = 0; k < cps; k++)

@@ -367,9 +367,13 @@ emu_tc(CuWriter *w, const LStmt *s)
 		const IExpr *sa = d->addr->kind == IE_SADDR ? d->addr : d->addr->a;
 		const CpLaneRule *rule = cp_lane_rule(s->cp->route);
 		if (s->mbar_elect)
-			buf_puts(out, "if (tl_emu_elect()) ");
-		buf_printf(out, "tl_emu_cp(&tl_emu, &%s[0], 0x%016llxull, ", sa->tensor->cname,
-		           (unsigned long long)(d->desc | d->imm >> 4));
+			buf_printf(out, "if (tl_emu_elect(%d)) ", s->elect_lane);
+		SmemSwizzle sw;
+		if (!smem_swizzle_of_code((int)(d->desc >> 61), &sw))
+			fatal("emu_tc: a cp descriptor with layout code %d", (int)(d->desc >> 61));
+		const SwizzleInfo *swi = smem_swizzle_info(sw);
+		buf_printf(out, "tl_emu_cp(&tl_emu, &%s[0], 0x%016llxull, %d, %d, %d, ", sa->tensor->cname,
+		           (unsigned long long)(d->desc | d->imm >> 4), swi->width, swi->xor_mask, swi->xor_at);
 		cu_expr(w, t->addr);
 		buf_printf(out, ", %d, %d, %d, %d, %d, %d, %d, %d, \"%s: %s\");\n", cp_rows(s->cp->route),
 		           cp_chunks(s->cp->route), cp_replicas(s->cp->route), rule->group, rule->group_step, rule->row_step,
@@ -380,7 +384,7 @@ emu_tc(CuWriter *w, const LStmt *s)
 		/* executed from its encoding (tilec_emu_mma.h); windows: the shared tensors' first bytes */
 		const LOperand *t = tc_operand(s, IO_TMEM_ADDR), *d = tc_operand(s, IO_SHARED_DESC64);
 		if (s->mbar_elect)
-			buf_puts(out, "if (tl_emu_elect()) ");
+			buf_printf(out, "if (tl_emu_elect(%d)) ", s->elect_lane);
 		buf_puts(out, "tl_emu_mma(&tl_emu");
 		for (int i = 0; i < 2; i++) {
 			/* the window: the operand's tile (a run-time stage of a stack: its first element) */
@@ -766,7 +770,7 @@ emu_mbar(CuWriter *w, const LStmt *s)
 	cu_expr(w, s->index);
 	w->out = saved;
 	if (s->mbar_elect)
-		buf_puts(out, "if (tl_emu_elect()) ");
+		buf_printf(out, "if (tl_emu_elect(%d)) ", s->elect_lane);
 	bool cp = M.has_cp && (s->mbar_op == MB_COMMIT || s->mbar_op == MB_WAIT);
 	buf_printf(out, "tl_emu_%s_%s(&%s[%s], \"%s\", %s, ", cp ? M.has_mma ? "mma" : "cp" : "mbar", mbar_op_name(s->mbar_op),
 	           s->tensor->cname, index.data, s->tensor->name, index.data);
@@ -823,8 +827,10 @@ emu_tma(CuWriter *w, const LStmt *s)
 	}
 	buf_printf(out, "};\n");
 	cu_line_start(w);
-	buf_printf(out, "\t%stl_emu_tma_%s((unsigned char *)%s, %uu", s->mbar_elect ? "if (tl_emu_elect()) " : "",
-	           c->store ? "store" : "load", c->smem->cname, c->dst);
+	buf_puts(out, "\t");
+	if (s->mbar_elect)
+		buf_printf(out, "if (tl_emu_elect(%d)) ", s->elect_lane);
+	buf_printf(out, "tl_emu_tma_%s((unsigned char *)%s, %uu", c->store ? "store" : "load", c->smem->cname, c->dst);
 	if (c->stage) {
 		buf_puts(out, " + (");
 		cu_expr(w, c->stage);

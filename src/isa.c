@@ -1070,14 +1070,19 @@ cp_decompress_chunk(CpDecomp d, bool b6_high, const uint8_t in[CP_CHUNK_BYTES], 
 }
 
 bool
-cp_run_cells(const CpForm *f, const uint8_t *window, uint64_t desc, uint32_t taddr, bool b6_high, uint32_t *cells,
-             int ncols)
+cp_run_cells(const CpForm *f, const uint8_t *window, uint32_t base, uint64_t desc, uint32_t taddr, bool b6_high,
+             uint32_t *cells, int ncols)
 {
 	const struct CpRouteInfo *info = cp_route(f->route);
 	const CpLaneRule *l = &info->lanes;
-	return tl_cp_run(window, desc, taddr, (unsigned)info->rows, (unsigned)info->chunks, (unsigned)info->replicas,
-	                 (unsigned)l->group, (unsigned)l->group_step, (unsigned)l->row_step, (unsigned)l->replica_step,
-	                 (unsigned)f->decomp, b6_high, cells, (unsigned)ncols) == 0;
+	SmemSwizzle sw;
+	if (!smem_swizzle_of_code((int)(desc >> 61), &sw))
+		return false;
+	const SwizzleInfo *swi = smem_swizzle_info(sw);
+	return tl_cp_run(window, base, desc, (unsigned)swi->width, (unsigned)swi->xor_mask, (unsigned)swi->xor_at, taddr,
+	                 (unsigned)info->rows, (unsigned)info->chunks, (unsigned)info->replicas, (unsigned)l->group,
+	                 (unsigned)l->group_step, (unsigned)l->row_step, (unsigned)l->replica_step, (unsigned)f->decomp,
+	                 b6_high, cells, (unsigned)ncols) == 0;
 }
 
 /* ---------------------------------------------------------------- tcgen05.mma's kinds

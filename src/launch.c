@@ -1,8 +1,6 @@
 /* launch.c: what libtilert computes or checks at launch, as programs (runtime/tilert.h, TILERT_GP_*) that
- * the CUDA C and the PTX carry: the grid (tilec_grid_<kernel>) and the `align N` promises of the tensor
- * parameters (tilec_align_<kernel>). */
-#include <string.h>
-
+ * the CUDA C and the PTX carry: the grid (tilec_grid_<kernel>), the tensor maps of TMA copies
+ * (tilec_tma_<kernel>) and the `align N` promises of the tensor parameters (tilec_align_<kernel>). */
 #include <string.h>
 
 #include "tilec.h"
@@ -205,6 +203,20 @@ tma_dtype(EType t)
 	}
 }
 
+/* A name for libtilert's messages: its length, then four bytes a word, the first in the low byte. */
+static void
+put_name(Prog *p, const char *name)
+{
+	size_t len = strlen(name);
+	put(p, (uint32_t)len);
+	for (size_t c = 0; c < len; c += 4) {
+		uint32_t w = 0;
+		for (size_t b = 0; b < 4 && c + b < len; b++)
+			w |= (uint32_t)(unsigned char)name[c + b] << (8 * b);
+		put(p, w);
+	}
+}
+
 int
 tma_program(KernelIR *k, uint32_t *out, int max)
 {
@@ -240,14 +252,7 @@ tma_program(KernelIR *k, uint32_t *out, int max)
 		}
 		for (int d = m->rank; d < TMA_MAX_RANK; d++)
 			put(&p, TILERT_GP_END);
-		size_t len = strlen(t->name);
-		put(&p, (uint32_t)len);
-		for (size_t c = 0; c < len; c += 4) {
-			uint32_t w = 0;
-			for (size_t b = 0; b < 4 && c + b < len; b++)
-				w |= (uint32_t)(unsigned char)t->name[c + b] << (8 * b);
-			put(&p, w);
-		}
+		put_name(&p, t->name);
 	}
 	if (!p.ok)
 		fatal("tma_program: a dimension or stride that is not over constants and parameters");
@@ -265,15 +270,7 @@ align_program(KernelIR *k, uint32_t *out, int max)
 		put(&p, (uint32_t)i);
 		put(&p, (uint32_t)t->align);
 		put(&p, (uint32_t)(etype_bits(t->type) / 8));
-		/* the name for libtilert's message, four bytes a word, the first in the low byte */
-		size_t len = strlen(t->name);
-		put(&p, (uint32_t)len);
-		for (size_t c = 0; c < len; c += 4) {
-			uint32_t w = 0;
-			for (size_t b = 0; b < 4 && c + b < len; b++)
-				w |= (uint32_t)(unsigned char)t->name[c + b] << (8 * b);
-			put(&p, w);
-		}
+		put_name(&p, t->name);
 		/* the outer strides known only at launch; lower.c checked the constant ones */
 		int outer = t->wide ? t->rank - 1 : 0;
 		put(&p, (uint32_t)outer);

@@ -25,6 +25,8 @@ typedef struct FileWalk {
 	const Arch *arch;              /* -arch */
 } FileWalk;
 
+enum { MAX_CONDS = 16 };
+
 typedef struct Walk {
 	FileWalk *file;
 	KernelIR *k;
@@ -46,6 +48,11 @@ typedef struct Walk {
 	bool mbar_unpublished; /* an mbarrier.init that no cta_sync or cluster_sync has published yet */
 	List shared_writes; /* SharedWrite*: threads' stores to shared tensors since the last barrier, for cp */
 	List tma_stores;    /* Tensor*: the shared tiles of TMA stores that no wait_group.read has completed yet */
+	/* the conditions of the ifs around the statement (negated: in the else), innermost last, for the lanes
+	   that reach a single-thread statement (elected_lane); past MAX_CONDS the lanes are unknown */
+	const IExpr *conds[MAX_CONDS];
+	bool cond_negated[MAX_CONDS];
+	int nconds;
 } Walk;
 
 /* Threads' stores to a shared tensor (an assignment or a copy) that no cta_sync or mbarrier wait has
@@ -1422,6 +1429,53 @@ single_thread_one_warp(Walk *walk, Stmt *s, const char *stmt, const char *repeat
 	return false;
 }
 
+/* Whether a single-thread statement here runs in one elected lane of each warp that reaches it (LANGUAGE
+   11.8), and which lane the CPU emulator elects (*lane: the lowest that reaches it, as elect.sync among the
+   active lanes picks on the GPU). Whole warps: yes, lane 0. Inside conditions that only some lanes take:
+   where tilec can evaluate the conditions for every thread of the warps that may reach it and the
+   statement runs in more than one lane of a warp, yes, with the lowest lane (the same in every warp);
+   where it runs in one lane of each warp (if (lane_id == 0)), no: as written. Elsewhere no (unknown). */
+static bool
+elected_lane(Walk *walk, int *lane)
+{
+	*lane = 0;
+	if (mbar_threads(walk) > 0)
+		return true;
+	if (walk->dev || walk->nconds > MAX_CONDS || walk->nconds == 0)
+		return false;
+	uint64_t warps = protocol_warps(walk->proto);
+	int lowest = -1;
+	bool several = false;
+	for (int w = 0; w < 64 && 32 * w < walk->k->threads; w++) {
+		if (!(warps >> w & 1))
+			continue;
+		int first = -1, n = 0;
+		for (int u = 32 * w; u < 32 * w + 32 && u < walk->k->threads; u++) {
+			bool reaches = true;
+			for (int c = 0; c < walk->nconds && reaches; c++) {
+				int64_t v;
+				if (!ie_eval_thread(walk->conds[c], walk->k->block, u, &v))
+					return false;
+				reaches = (v != 0) != walk->cond_negated[c];
+			}
+			if (reaches) {
+				first = first < 0 ? u % 32 : first;
+				n++;
+			}
+		}
+		if (n == 0)
+			continue;
+		if (lowest >= 0 && first != lowest)
+			return false;
+		lowest = first;
+		several |= n > 1;
+	}
+	if (!several)
+		return false;
+	*lane = lowest;
+	return true;
+}
+
 /* How many of the threads that run a statement here (whole warps: mbar_threads) name element e by index, a
    barrier index that varies (bar[warp_id]: each warp its own); -1 where tilec cannot compute it per thread. */
 static int
@@ -1717,7 +1771,7 @@ lower_mbar(Walk *walk, Stmt *s)
 	l->index = addr->index;
 	l->mbar = addr;
 	l->value = value;
-	l->mbar_elect = single && threads > 0;
+	l->mbar_elect = single && elected_lane(walk, &l->elect_lane);
 	l->cta_group = s->mbar_op == MB_COMMIT ? protocol_cta_group(walk->proto) : 0;
 	if (l->cta_group == 2)
 		l->instr = isa_instr(TC_COMMIT_PAIR);
@@ -2263,7 +2317,6 @@ cp_issue(Walk *walk, Stmt *s, const CpForm *cf, const View *tv, const View *sv, 
 	CpForm f = *cf;
 	CpPlan plan = *cp_plan;
 	const char *op = cp_form_spelling(&f);
-	int threads = mbar_threads(walk);
 	Tensor *t = tv->base, *src = sv->base;
 	if (!stores_published(walk, src, op, "cp", s->loc))
 		return false;
@@ -2289,7 +2342,7 @@ cp_issue(Walk *walk, Stmt *s, const CpForm *cf, const View *tv, const View *sv, 
 	CpForm *form = pool_alloc(sizeof *form);
 	*form = f;
 	l->cp = form;
-	l->mbar_elect = threads > 0;
+	l->mbar_elect = elected_lane(walk, &l->elect_lane);
 	l->comment = source_line_of(s->loc, true);
 	LOperand *ta = tc_add_operand(l, IO_TMEM_ADDR);
 	ta->addr = ie_binary(OP_ADD, tmem_base_addr(t),
@@ -2504,10 +2557,18 @@ lower_if(Walk *walk, Stmt *s)
 	List *split_list;
 	int split_at;
 	split_enter(walk, &split_list, &split_at);
+	int depth = walk->nconds++;
+	if (depth < MAX_CONDS) {
+		walk->conds[depth] = cond;
+		walk->cond_negated[depth] = false;
+	}
 	lower_branch(walk, &l->body, &s->body, s->loc);
 	protocol_else(walk->proto, f);
+	if (depth < MAX_CONDS)
+		walk->cond_negated[depth] = true;
 	if (s->has_else)
 		lower_branch(walk, &l->els, &s->else_body, s->loc);
+	walk->nconds = depth;
 	split_leave(walk, split_list, split_at);
 	protocol_join(walk->proto, f);
 }

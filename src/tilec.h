@@ -801,6 +801,8 @@ int smem_bank_unit(int64_t addr, int bytes);
    lane) have an order per lane in which none conflicts. */
 bool smem_conflict_free_order(const int *unit_load, int units, int most);
 
+/* ---------------------------------------------------------------- TMA (tma.c) */
+
 #define TMA_MAX_RANK 5
 /* One tensor map a kernel receives (a `const __grid_constant__ CUtensorMap` after its parameters): per
    distinct (tensor, box, swizzle). Dimensions innermost first, as cuTensorMapEncodeTiled takes them. */
@@ -992,6 +994,7 @@ struct LStmt {
 	MbarOp mbar_op;          /* L_MBAR; L_FENCE: MB_WAIT for the fence after a wait that completes a cp */
 	IExpr *mbar;             /* L_MBAR: the barrier's shared address (IE_SADDR of tensor[index]); NULL: none */
 	bool mbar_elect;         /* L_MBAR, L_TC of cp: a single-thread statement reached by whole warps: one elected lane runs it */
+	int elect_lane;          /* mbar_elect: the lane the CPU emulator elects (the lowest of each warp that reaches it) */
 	bool align_test; /* a copy's access whose vector form may test its address's alignment at run time */
 	bool owner_test; /* L_IF: a copy's test of which threads own the elements (of thread_idx.x alone) */
 	/* L_TC, L_FENCE */
@@ -2210,12 +2213,13 @@ void cp_image_print(FILE *out, const CpForm *f);
 /* One 16-byte source chunk as the form's decompression leaves it in TMEM (runtime/tilec_cp.h);
    b6_high places an fp6 value in bits 6..1 instead of 5..0 (the UNSETTLED switch of docs/cp.md). */
 void cp_decompress_chunk(CpDecomp d, bool b6_high, const uint8_t in[CP_CHUNK_BYTES], uint8_t out[CP_CHUNK_BYTES]);
-/* One cp of form f as the emulator runs it (runtime/tilec_cp.h's tl_cp_run with the route's numbers): the
-   source through the 64-bit descriptor desc, addresses into window; the result in cells (lane-major,
-   ncols columns a lane) from taddr. False, nothing written, for a descriptor it cannot walk or a
-   footprint outside the cells. */
-bool cp_run_cells(const CpForm *f, const uint8_t *window, uint64_t desc, uint32_t taddr, bool b6_high, uint32_t *cells,
-                  int ncols);
+/* One cp of form f as the emulator runs it (runtime/tilec_cp.h's tl_cp_run with the route's numbers and
+   the swizzle's of the descriptor's layout code): the source through the 64-bit descriptor desc, addresses
+   into window, whose first byte is at absolute shared address base (the swizzle acts on those); the result
+   in cells (lane-major, ncols columns a lane) from taddr. False, nothing written, for a descriptor it
+   cannot walk or a footprint outside the cells. */
+bool cp_run_cells(const CpForm *f, const uint8_t *window, uint32_t base, uint64_t desc, uint32_t taddr, bool b6_high,
+                  uint32_t *cells, int ncols);
 
 /* ---------------------------------------------------------------- cp.c: a tcgen05.cp checked element by element */
 
@@ -2262,12 +2266,14 @@ typedef struct CpPlan {
 
 /* Checks the n elements of a cp of form f, each elem_bytes in TMEM (1, 2 or 4), against its image:
    every TMEM place one cell of the footprint from one first lane and column, every replica of a
-   multicast there, and one descriptor (derived from the elements: K-major, no swizzle) whose walk
-   reads each value where the shared operand has it. True and *plan, or false and *mm. */
-bool cp_match(const CpForm *f, const CpElem *elems, int n, int elem_bytes, CpPlan *plan, CpMismatch *mm);
+   multicast there, and one descriptor (derived from the elements: K-major, the source's swizzle) whose
+   walk reads each value where the shared operand has it. True and *plan, or false and *mm. */
+bool cp_match(const CpForm *f, const CpElem *elems, int n, int elem_bytes, SmemSwizzle swizzle, CpPlan *plan,
+              CpMismatch *mm);
 /* The form of one cp that moves the n elements (copy's choice: a multicast where the tmem layout
    replicates rows), its plan in *plan; false when no form fits. */
-bool cp_choose(const CpElem *elems, int n, int elem_bytes, CpDecomp decomp, int cta_group, CpForm *form, CpPlan *plan);
+bool cp_choose(const CpElem *elems, int n, int elem_bytes, SmemSwizzle swizzle, CpDecomp decomp, int cta_group,
+               CpForm *form, CpPlan *plan);
 /* The apply of a cp of form f: every element of the tmem view against the shared view's element at the
    same coordinates (cp_match), the footprint inside lanes 0..127 and the allocation; false after an error
    at loc. */

@@ -310,7 +310,7 @@ expect_fault(const char *text, int n, int elem_bytes, CpFault want)
 	CpForm f = must_parse_cp(text);
 	CpPlan plan;
 	CpMismatch mm;
-	ck_assert_msg(!cp_match(&f, cp_elems, n, elem_bytes, &plan, &mm), "%s accepted", text);
+	ck_assert_msg(!cp_match(&f, cp_elems, n, elem_bytes, SW_NONE, &plan, &mm), "%s accepted", text);
 	ck_assert_msg(mm.fault == want, "%s: fault %d, want %d", text, (int)mm.fault, (int)want);
 	return mm;
 }
@@ -323,7 +323,7 @@ START_TEST(match_fits)
 	CpMismatch mm;
 	/* scale factors: u8 [32, 16] row-major into column 8: SBO 128, LBO 0, start 0 */
 	int n = elements(sf, 1, ROW_MAJOR, 8, 0, 8, cp_elems);
-	ck_assert(cp_match(&f, cp_elems, n, 1, &plan, &mm));
+	ck_assert(cp_match(&f, cp_elems, n, 1, SW_NONE, &plan, &mm));
 	ck_assert_int_eq(plan.lane0, 0);
 	ck_assert_int_eq(plan.col0, 8);
 	ck_assert_int_eq(plan.desc.start, 0);
@@ -334,17 +334,17 @@ START_TEST(match_fits)
 	ck_assert_uint_eq(bits, UINT64_C(8) << 32 | UINT64_C(1) << 46);
 	/* the same bytes as f32 [32, 4] */
 	n = elements(sf, 4, ROW_MAJOR, 8, 0, 8, cp_elems);
-	ck_assert(cp_match(&f, cp_elems, n, 4, &plan, &mm));
+	ck_assert(cp_match(&f, cp_elems, n, 4, SW_NONE, &plan, &mm));
 	/* 128x256b reads a row's second chunk at LBO: chunk-major [2][128][16] gives LBO 2048 */
 	f = must_parse_cp("tcgen05.cp.cta_group::2.128x256b");
 	n = elements("tcgen05.cp.cta_group::2.128x256b", 2, CHUNK_MAJOR, 8, 0, 0, cp_elems);
-	ck_assert(cp_match(&f, cp_elems, n, 2, &plan, &mm));
+	ck_assert(cp_match(&f, cp_elems, n, 2, SW_NONE, &plan, &mm));
 	ck_assert_int_eq(plan.desc.lbo, 2048);
 	ck_assert_int_eq(plan.desc.sbo, 128);
 	/* 4 rows: SBO the canonical 128 (unused), LBO 64 */
 	f = must_parse_cp("tcgen05.cp.cta_group::1.4x256b");
 	n = elements("tcgen05.cp.cta_group::1.4x256b", 4, CHUNK_MAJOR, 8, 0, 4, cp_elems);
-	ck_assert(cp_match(&f, cp_elems, n, 4, &plan, &mm));
+	ck_assert(cp_match(&f, cp_elems, n, 4, SW_NONE, &plan, &mm));
 	ck_assert_int_eq(plan.desc.lbo, 64);
 	ck_assert_int_eq(plan.col0, 4);
 	/* both warpx2 routes from a row-major [64, 16] tile, from lane 0 */
@@ -352,13 +352,13 @@ START_TEST(match_fits)
 	for (int i = 0; i < 2; i++) {
 		f = must_parse_cp(x2[i]);
 		n = elements(x2[i], 1, ROW_MAJOR, 8, 0, 0, cp_elems);
-		ck_assert(cp_match(&f, cp_elems, n, 1, &plan, &mm));
+		ck_assert(cp_match(&f, cp_elems, n, 1, SW_NONE, &plan, &mm));
 	}
 	/* fp4 values packed 16 to 8 bytes, one byte each in TMEM */
 	const char *b4 = "tcgen05.cp.cta_group::1.32x128b.warpx4.b8x16.b4x16_p64";
 	f = must_parse_cp(b4);
 	n = elements(b4, 1, ROW_MAJOR, 4, 0, 0, cp_elems);
-	ck_assert(cp_match(&f, cp_elems, n, 1, &plan, &mm));
+	ck_assert(cp_match(&f, cp_elems, n, 1, SW_NONE, &plan, &mm));
 	pool_free_all();
 }
 END_TEST
@@ -447,6 +447,16 @@ START_TEST(match_faults)
 }
 END_TEST
 
+/* A shared-memory window of n pseudo-random bytes from seed (a linear congruential sequence). */
+static void
+fill_window(uint8_t *window, int n, uint32_t seed)
+{
+	for (int i = 0; i < n; i++) {
+		seed = seed * 1103515245u + 12345u;
+		window[i] = (uint8_t)(seed >> 16);
+	}
+}
+
 /* The emulator's cp (runtime/tilec_cp.h) through the descriptor cp_match derives, for every form: each
    TMEM byte of every replica is the source value of the element the image puts there (decompressed as
    TCGEN05.md 10.4 says, written out here), and no cell outside the footprint changes. */
@@ -455,11 +465,7 @@ START_TEST(run_every_form)
 	enum { WINDOW = 1 << 16, BASE = 4096, NCOLS = 64, COL0 = 8 };
 	static uint8_t window[WINDOW];
 	static uint32_t cells[TMEM_LANES * NCOLS];
-	uint32_t x = 12345;
-	for (int i = 0; i < WINDOW; i++) {
-		x = x * 1103515245u + 12345u;
-		window[i] = (uint8_t)(x >> 16);
-	}
+	fill_window(window, WINDOW, 12345u);
 	for (int i = 0; i < CP_FORM_COUNT; i++) {
 		CpForm f = cp_form_at(i);
 		const char *text = cp_form_spelling(&f);
@@ -467,14 +473,14 @@ START_TEST(run_every_form)
 		int n = elements(text, 1, cp_chunks(f.route) > 1 ? CHUNK_MAJOR : ROW_MAJOR, vb, 0, COL0, cp_elems);
 		CpPlan plan;
 		CpMismatch mm;
-		ck_assert_msg(cp_match(&f, cp_elems, n, 1, &plan, &mm), "%s: fault %d", text, (int)mm.fault);
+		ck_assert_msg(cp_match(&f, cp_elems, n, 1, SW_NONE, &plan, &mm), "%s: fault %d", text, (int)mm.fault);
 		plan.desc.start += BASE;
 		uint64_t desc;
 		ck_assert(smem_desc_encode(&plan.desc, &desc));
 		for (int c = 0; c < TMEM_LANES * NCOLS; c++)
 			cells[c] = 0xdeadbeefu;
 		uint32_t taddr = (uint32_t)plan.lane0 << 16 | (uint32_t)plan.col0;
-		ck_assert_msg(cp_run_cells(&f, window, desc, taddr, false, cells, NCOLS), "%s refused", text);
+		ck_assert_msg(cp_run_cells(&f, window, 0, desc, taddr, false, cells, NCOLS), "%s refused", text);
 		int changed = 0;
 		for (int c = 0; c < TMEM_LANES * NCOLS; c++)
 			changed += cells[c] != 0xdeadbeefu;
@@ -492,17 +498,94 @@ START_TEST(run_every_form)
 			}
 		}
 	}
-	/* a swizzled descriptor, a footprint past lane 127: refused, nothing written */
+	/* a base offset, a footprint past lane 127: refused, nothing written */
 	CpForm f = must_parse_cp("tcgen05.cp.cta_group::1.128x128b");
-	SmemDesc d = {.start = BASE, .sbo = 128, .swizzle = SW_128B};
+	SmemDesc d = {.start = BASE, .sbo = 128, .swizzle = SW_128B, .base_offset = 1};
 	uint64_t desc;
 	ck_assert(smem_desc_encode(&d, &desc));
-	ck_assert(!cp_run_cells(&f, window, desc, 0, false, cells, NCOLS));
+	ck_assert(!cp_run_cells(&f, window, 0, desc, 0, false, cells, NCOLS));
+	d.base_offset = 0;
+	ck_assert(smem_desc_encode(&d, &desc));
+	ck_assert(cp_run_cells(&f, window, 0, desc, 0, false, cells, NCOLS));
 	d.swizzle = SW_NONE;
 	ck_assert(smem_desc_encode(&d, &desc));
-	ck_assert(cp_run_cells(&f, window, desc, 0, false, cells, NCOLS));
-	ck_assert(!cp_run_cells(&f, window, desc, 1u << 16, false, cells, NCOLS));
-	ck_assert(!cp_run_cells(&f, window, desc, NCOLS - 2, false, cells, NCOLS));
+	ck_assert(cp_run_cells(&f, window, 0, desc, 0, false, cells, NCOLS));
+	ck_assert(!cp_run_cells(&f, window, 0, desc, 1u << 16, false, cells, NCOLS));
+	ck_assert(!cp_run_cells(&f, window, 0, desc, NCOLS - 2, false, cells, NCOLS));
+	pool_free_all();
+}
+END_TEST
+
+/* A cp from a u8 shared tile in each swizzle, both majors, for every route, from the first chunks of an
+   atom line and from its last ones: cp_match derives a descriptor of the tile's swizzle, and the emulator's
+   walk of it (the swizzle on absolute addresses: the window's first byte at shared address BASE, a
+   multiple of every period) puts in each TMEM byte of every replica the tile's byte at smem_tile_addr of
+   the element the image puts there. K-major: cp row r is tile row r, its bytes columns; MN-major: cp row r
+   is tile column r (k), its bytes 16 consecutive rows (mn). The no-swizzle walk does not read a swizzled
+   tile (CP_SHARED). */
+START_TEST(run_swizzled_tiles)
+{
+	enum { WINDOW = 1 << 16, BASE = 8192, NCOLS = 16 };
+	static uint8_t window[WINDOW];
+	static uint32_t cells[TMEM_LANES * NCOLS];
+	fill_window(window, WINDOW, 777u);
+	static const SmemSwizzle sws[] = {SW_NONE, SW_32B, SW_64B, SW_128B};
+	int runs = 0;
+	for (size_t si = 0; si < sizeof sws / sizeof sws[0]; si++)
+		for (int major = 0; major < SMEM_MAJOR_COUNT; major++)
+			for (int r = 0; r < CP_ROUTE_COUNT; r++)
+				for (int last = 0; last < 2; last++) {
+					CpForm f = {.route = (CpRoute)r, .decomp = CPD_NONE, .cta_group = 1};
+					int width = smem_swizzle_info(sws[si])->width, chunks = cp_chunks(f.route);
+					/* without swizzle the line is one chunk: the tile has 2 atoms along the contiguous
+					   dimension, 4 chunks, so that both ends exist for 2-chunk routes */
+					int line_chunks = width == 16 ? 4 : width / 16;
+					SmemTile t = {.major = (SmemMajor)major, .swizzle = sws[si], .elem_bytes = 1};
+					t.rows = major == SMEM_K ? 128 : 16 * line_chunks;
+					t.cols = major == SMEM_K ? 16 * line_chunks : 128;
+					ck_assert_int_eq(smem_tile_check(&t), SMEM_TILE_FITS);
+					int j0 = last ? line_chunks - chunks : 0, n = 0;
+					for (int row = 0; row < cp_rows(f.route); row++)
+						for (int b = 0; b < 16 * chunks; b++) {
+							CpElem *e = &cp_elems[n++];
+							int contiguous = 16 * j0 + b;
+							uint32_t at = major == SMEM_K ? smem_tile_addr(&t, row, contiguous)
+							                              : smem_tile_addr(&t, contiguous, row);
+							e->smem_bit = 8 * at;
+							e->nplaces = cp_replicas(f.route);
+							for (int k = 0; k < e->nplaces; k++) {
+								e->lane[k] = cp_lane(f.route, row, k);
+								e->byte[k] = 16 + b; /* column 4 */
+							}
+						}
+					const char *what = pool_printf("%s %s-major %s from chunk %d", cp_form_spelling(&f),
+					                               smem_major_name(t.major), smem_swizzle_info(t.swizzle)->name, j0);
+					CpPlan plan;
+					CpMismatch mm;
+					if (sws[si] != SW_NONE)
+						ck_assert_msg(!cp_match(&f, cp_elems, n, 1, SW_NONE, &plan, &mm) && mm.fault == CP_SHARED,
+						              "%s: read without swizzle (fault %d)", what, (int)mm.fault);
+					ck_assert_msg(cp_match(&f, cp_elems, n, 1, sws[si], &plan, &mm), "%s: fault %d", what,
+					              (int)mm.fault);
+					ck_assert_int_eq(plan.desc.swizzle, sws[si]);
+					uint64_t desc;
+					ck_assert(smem_desc_encode(&plan.desc, &desc));
+					for (int c = 0; c < TMEM_LANES * NCOLS; c++)
+						cells[c] = 0xdeadbeefu;
+					uint32_t taddr = (uint32_t)plan.lane0 << 16 | (uint32_t)plan.col0;
+					ck_assert_msg(cp_run_cells(&f, window + BASE, BASE, desc, taddr, false, cells, NCOLS),
+					              "%s refused", what);
+					for (int e = 0; e < n; e++)
+						for (int k = 0; k < cp_elems[e].nplaces; k++) {
+							int lane = cp_elems[e].lane[k], byte = cp_elems[e].byte[k];
+							unsigned got = cells[lane * NCOLS + byte / 4] >> (8 * (byte % 4)) & 0xffu;
+							unsigned want = window[BASE + cp_elems[e].smem_bit / 8];
+							ck_assert_msg(got == want, "%s element %d replica %d: 0x%02x, want 0x%02x", what, e, k,
+							              got, want);
+						}
+					runs++;
+				}
+	ck_assert_int_eq(runs, 4 * 2 * CP_ROUTE_COUNT * 2);
 	pool_free_all();
 }
 END_TEST
@@ -515,7 +598,7 @@ START_TEST(choose_route)
 		const char *text = cp_form_spelling(&want);
 		int n = elements(text, 1, cp_chunks(want.route) > 1 ? CHUNK_MAJOR : ROW_MAJOR, 8, 0, 4, cp_elems);
 		CpPlan plan;
-		ck_assert_msg(cp_choose(cp_elems, n, 1, CPD_NONE, 1, &got, &plan), "%s: no form chosen", text);
+		ck_assert_msg(cp_choose(cp_elems, n, 1, SW_NONE, CPD_NONE, 1, &got, &plan), "%s: no form chosen", text);
 		ck_assert_msg(got.route == want.route, "%s: chose %s", text, cp_form_spelling(&got));
 		ck_assert_int_eq(plan.col0, 4);
 	}
@@ -524,7 +607,7 @@ START_TEST(choose_route)
 		cp_elems[e].nplaces = 3; /* three replicas: no route has them */
 	CpForm got;
 	CpPlan plan;
-	ck_assert(!cp_choose(cp_elems, n, 1, CPD_NONE, 1, &got, &plan));
+	ck_assert(!cp_choose(cp_elems, n, 1, SW_NONE, CPD_NONE, 1, &got, &plan));
 	pool_free_all();
 }
 END_TEST
@@ -550,6 +633,7 @@ cp_suite(void)
 	ADD_CASE(s, match_fits);
 	ADD_CASE(s, match_faults);
 	ADD_CASE(s, run_every_form);
+	ADD_CASE(s, run_swizzled_tiles);
 	ADD_CASE(s, choose_route);
 	return s;
 }
