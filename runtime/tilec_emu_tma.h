@@ -1,10 +1,11 @@
-// runtime/tilec_emu_tma.h: the TMA copies of --target=emu (LANGUAGE 11.4). tilec writes this text after
-// tilec_emu_mbarriers.h into the programs with a TMA copy only (src/emit_emu.c embeds it). One model for the
-// CPU and the GPU: the issuing thread moves the box itself, element by element, with the byte placement of
-// TCGEN05.md 14.1 (box element (i0, i1, ...) at dst + i0 * e + P * (i1 + B1 * (i2 + ...)), the swizzle
-// applied to the address, zeros for the elements outside the tensor), then completes the bytes of the box
-// on the barrier: on the CPU in the mbarrier model (tilec_emu_mbarriers.h), on the GPU with
-// mbarrier.complete_tx after a fence, so a thread that waits on the barrier reads the bytes.
+// runtime/tilec_emu_tma.h: the CPU model of the TMA copies of --target=emu (LANGUAGE 11.4). tilec writes this
+// text after tilec_emu_mbarriers.h into the programs with a TMA copy only (src/emit_emu.c embeds it). The
+// issuing thread moves the box itself, element by element, with the byte placement of TCGEN05.md 14.1 (box
+// element (i0, i1, ...) at dst + i0 * e + P * (i1 + B1 * (i2 + ...)), the swizzle applied to the address,
+// zeros for the elements outside the tensor), then completes the bytes of the box on the barrier's model
+// (tilec_emu_mbarriers.h). The GPU build has none of this: there a TMA copy is the GPU's own
+// cp.async.bulk.tensor with the kernel's tensor map, as the cuda target writes it (LANGUAGE 11.9), so that
+// tools/gpu-emu-check.sh compares this model with the hardware.
 
 #ifndef __CUDACC__
 // The bytes of a TMA load that have landed: the phase completes once its arrivals have come too.
@@ -17,7 +18,6 @@ tl_cpu_mbar_complete_tx(const void *addr, const char *name, int index, int bytes
 	tl_cpu_mbar_changed(m);
 	pthread_mutex_unlock(&tl_cpu_block->mu);
 }
-#endif
 
 // The byte offset in the shared tile of box element `at` (innermost first) of a box of `rank` dimensions
 // box[], element size e, inner pitch P, swizzle XOR mask of address bits 7.. into bits 4..
@@ -40,8 +40,6 @@ tl_emu_tma_move(bool store, unsigned char *smem, unsigned dst, int e, int pitch,
                 const int *box, unsigned char *g, const long long *dim, const long long *stride, const int *c,
                 const char *tensor, const char *where)
 {
-	(void)tensor, (void)where;
-#ifndef __CUDACC__
 	for (int d = 1; d < rank; d++)
 		if (stride[d] * e % 16)
 			tl_cpu_fail("tilec emu: %s: the tensor map of %s: dimension %d's stride is %lld bytes, not a multiple "
@@ -49,7 +47,6 @@ tl_emu_tma_move(bool store, unsigned char *smem, unsigned dst, int e, int pitch,
 	if ((unsigned long long)(size_t)g % 16)
 		tl_cpu_fail("tilec emu: %s: the tensor map of %s: its address is not a multiple of 16 bytes\n", where,
 		            tensor);
-#endif
 	long long total = 1;
 	for (int d = 0; d < rank; d++)
 		total *= box[d];
@@ -85,15 +82,7 @@ tl_emu_tma_load(unsigned char *smem, unsigned dst, int e, int pitch, int xor_mas
 	long long bytes = e;
 	for (int d = 0; d < rank; d++)
 		bytes *= box[d];
-#ifdef __CUDACC__
-	(void)name, (void)index, (void)where;
-	__threadfence_block();
-	asm volatile("mbarrier.complete_tx.relaxed.cta.shared::cta.b64 [%0], %1;" ::"r"(tl_emu_saddr(b)),
-	             "r"((unsigned)bytes)
-	             : "memory");
-#else
 	tl_cpu_mbar_complete_tx(b, name, index, (int)bytes, where);
-#endif
 }
 
 // A TMA store from smem: complete at once, so the wait_group.read tilec places after it has nothing to wait for.
@@ -104,3 +93,4 @@ tl_emu_tma_store(unsigned char *smem, unsigned dst, int e, int pitch, int xor_ma
 {
 	tl_emu_tma_move(true, smem, dst, e, pitch, xor_mask, rank, box, g, dim, stride, c, tensor, where);
 }
+#endif

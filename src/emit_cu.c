@@ -1107,6 +1107,14 @@ tma_asm(const LStmt *s)
 	buf_puts(E.out, s->mbar_elect ? " }\n" : "\n");
 }
 
+void
+cu_tma_asm(CuWriter *w, const LStmt *s)
+{
+	if (w != &E)
+		fatal("cu_tma_asm: not the writer of the running cu_write");
+	tma_asm(s);
+}
+
 /* An mbarrier statement, commit, cluster_sync or the init fence as inline PTX (isa.c's spellings); a
    single-thread statement that whole warps reach runs in the lane elect.sync picks among the active
    lanes (a block's last warp may be short), a wait loops on try_wait (the label is local to the braces). */
@@ -1430,9 +1438,14 @@ kernel(KernelIR *k)
 			buf_printf(E.out, "%s %s", etype_is_float(v->type) ? "float" : etype_ctype(v->type), v->cname);
 		}
 	}
+	bool maps_if = k->tma_maps.n && E.d->tma_maps && E.d->tma_maps_if;
+	if (maps_if)
+		buf_printf(E.out, "\n#if %s\n", E.d->tma_maps_if);
 	for (int i = 0; i < k->tma_maps.n && E.d->tma_maps; i++)
 		buf_printf(E.out, "%sconst __grid_constant__ CUtensorMap %s", i || k->params.n ? ", " : "",
 		           LIST_AT(k->tma_maps, TmaMap, i)->cname);
+	if (maps_if)
+		buf_puts(E.out, "\n#endif\n");
 	buf_puts(E.out, ")\n{\n");
 	if (E.d->body_begin)
 		E.d->body_begin(&E, k);
@@ -1447,9 +1460,13 @@ kernel(KernelIR *k)
 	if (grid_at_launch(k))
 		program_symbol(k, "the grid dimensions given as 0 above, computed at launch from the parameters", "tilec_grid_",
 		               grid_program);
+	if (maps_if)
+		buf_printf(E.out, "#if %s\n", E.d->tma_maps_if);
 	if (k->tma_maps.n && E.d->tma_maps)
 		program_symbol(k, "the tensor maps libtilert encodes at launch and passes after the parameters", "tilec_tma_",
 		               tma_program);
+	if (maps_if)
+		buf_puts(E.out, "#endif\n");
 	program_symbol(k, "the align promises of the tensor parameters, which libtilert checks at launch", "tilec_align_",
 	               align_program);
 	if (k->has_cluster && E.d->clusters)

@@ -787,16 +787,24 @@ static const char emu_tma_source[] =
 #include "tilec_emu_tma.inc"
 	;
 
-/* A TMA copy as a call of tilec_emu_tma.h, by the elected lane: the box, the tensor's dimensions and strides
-   and the coordinates as arrays (innermost first), the placement (inner pitch, swizzle) and the barrier. */
+/* A TMA copy: on the GPU (sm_90 and later) the cuda target's cp.async.bulk.tensor with the kernel's tensor
+   map, so the CPU model is checked against the hardware (LANGUAGE 11.9); on the CPU a call of
+   tilec_emu_tma.h by the elected lane: the box, the tensor's dimensions and strides and the coordinates as
+   arrays (innermost first), the placement (inner pitch, swizzle) and the barrier. A store's
+   wait_group.read is the GPU's only: the CPU model's stores are complete when issued. */
 static void
 emu_tma(CuWriter *w, const LStmt *s)
 {
 	const TmaCopy *c = s->tma;
-	if (c->wait_read) /* the emulator's stores are complete when issued */
-		return;
-	const TmaMap *m = c->map;
 	Buf *out = w->out;
+	buf_puts(out, "#ifdef __CUDACC__\n");
+	cu_tma_asm(w, s);
+	if (c->wait_read) {
+		buf_puts(out, "#endif\n");
+		return;
+	}
+	buf_puts(out, "#else\n");
+	const TmaMap *m = c->map;
 	int e = etype_bits(c->smem->type) / 8;
 	const SwizzleInfo *sw = smem_swizzle_info(m->swizzle);
 	int pitch = m->swizzle == SW_NONE ? m->box[0] * e : sw->width;
@@ -839,7 +847,7 @@ emu_tma(CuWriter *w, const LStmt *s)
 	}
 	buf_printf(out, "\"%s\", \"%s\");\n", m->tensor->name, where(w));
 	cu_line_start(w);
-	buf_puts(out, "}\n");
+	buf_puts(out, "}\n#endif\n");
 }
 
 /* The emulator defines tl_f2h, tl_h2f, tl_f2bf and tl_bf2f for both the GPU and the CPU. */
@@ -872,8 +880,12 @@ emu_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out)
 	}
 	if (program_has(p, L_MBAR) || cp || program_has(p, L_TMA)) /* a TMA load completes on the barriers' model */
 		buf_puts(out, emu_mbarriers);
-	if (program_has(p, L_TMA))
+	if (program_has(p, L_TMA)) {
+		/* the GPU build's TMA copies are the GPU's own, with the kernels' tensor maps (cuda.h's type) */
+		if (!guard)
+			buf_puts(out, "#ifdef __CUDACC__\n#include <cuda.h>\n#endif\n");
 		buf_puts(out, emu_tma_source);
+	}
 	if (w->collectives)
 		buf_puts(out, emu_collectives);
 	bool ld_red = false;
@@ -1017,6 +1029,8 @@ static const CuDialect emu = {
 	.tc = emu_tc,
 	.mbar = emu_mbar,
 	.tma = emu_tma,
+	.tma_maps = true, /* the GPU build issues the cuda target's TMA copies, with its tensor maps */
+	.tma_maps_if = "defined(__CUDACC__)",
 	.reg = emu_reg,
 	.reg_written = emu_reg_written,
 	.reg_copied = emu_reg_copied,

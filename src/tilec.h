@@ -1835,6 +1835,7 @@ typedef struct CuDialect {
 	const char *named_bar;   /* the function prefix of bar_sync / bar_arrive (_sync, _arrive); NULL: inline PTX */
 	bool vector;             /* one vector access for the runs vectorize.c marks (LStmt.vec) */
 	bool tma_maps;           /* a kernel's TMA tensor maps as __grid_constant__ CUtensorMap parameters after the others */
+	const char *tma_maps_if; /* the #if condition that holds those parameters and tilec_tma_<kernel>; NULL: none */
 	bool clusters;           /* __cluster_dims__ and tilec_cluster_<kernel> for a kernel that declares a cluster */
 	bool devices;            /* device functions as C functions, and calls of them as C calls */
 	bool f2i;                /* float to integer through tl_emu_f2s32 / tl_emu_f2u32, which saturate as cvt.rzi */
@@ -1895,6 +1896,7 @@ void cu_minifloat_helpers(CuWriter *w, Buf *out, const char *qualifiers);
 bool cu_write(Program *p, const TargetOptions *opt, const CuDialect *d, bool header, Buf *out);
 void cu_line_start(CuWriter *w);
 void cu_expr(CuWriter *w, const IExpr *e); /* an expression in a position without parentheses of its own */
+void cu_tma_asm(CuWriter *w, const LStmt *s); /* an L_TMA statement as the cuda target's inline PTX */
 
 /* ---------------------------------------------------------------- ptx_opt.c: PTX instruction records
 

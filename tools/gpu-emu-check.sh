@@ -9,7 +9,10 @@
 # One PASS/FAIL line per example; ARCH from $EMU_ARCH, default sm_90. Exits 1 when one failed.
 # Without TILEC, builds build/tilec with make first.
 # Scalar parameters take tilec run's defaults (0), or the --set options of the example's
-# `// run: tilec run FILE OPTIONS` comment line; tests/emu/trap_base.tile with off=0 is included.
+# `// run: tilec run FILE OPTIONS` comment line; tests/emu/trap_base.tile with off=0 is included, and
+# the TMA goldens' kernels with the options of their .run files (emu_list below): the GPU build's TMA
+# copies are the GPU's own (docs/tma.md), so these compare the CPU model of TMA with the hardware.
+# Before them, tools/gpu-tma-selftest.cu checks the GPU's TMA alone (a PASS/FAIL line, gpu-tma-selftest).
 # Part 2 (gpu-ptx/NAME.N, gpu-nvcc/NAME.N): the programs of routes_list below, and the examples, whose
 # sm_100a PTX has no tcgen05 instruction run through tilec's own PTX (its .target set to ARCH, then
 # ptxas) and through its CUDA C (nvcc -arch=ARCH), compared with the CPU emulator in the same way, but
@@ -115,15 +118,37 @@ route_tolerance() {
 	examples/gemm_epilogue.tile) echo "scale 4" ;;
 	esac
 }
+# Part 1 beyond the examples: a .tile and its tilec run options per line.
+emu_list='tests/emu/trap_base.tile
+tests/golden/tma_load.tile --kernel whole
+tests/golden/tma_load.tile --kernel pieces --set M=64 --set m0=0
+tests/golden/tma_load.tile --kernel pieces --set M=40 --set m0=0
+tests/golden/tma_store.tile --kernel whole --set M=128
+tests/golden/tma_store.tile --kernel whole --set M=100
+tests/golden/tma_store.tile --kernel ring --set N=96'
+# the GPU's TMA alone, where ARCH has TMA (sm_90 and later)
+case $arch in
+sm_[5-8]?*) echo "gpu-tma-selftest: skipped, $arch has no TMA" ;;
+*)
+	if "$nvcc" -arch="$arch" -o "$tmp/tma-selftest" tools/gpu-tma-selftest.cu -lcuda >"$tmp/tma-selftest.txt" 2>&1
+	then
+		"$tmp/tma-selftest" || failed=1
+	else
+		echo "FAIL gpu-tma-selftest: nvcc -arch=$arch failed"
+		sed 's/^/    /' "$tmp/tma-selftest.txt" | head -n 20
+		failed=1
+	fi
+	;;
+esac
 n=0
-for tile in examples/*.tile tests/emu/trap_base.tile "--"; do echo "$tile"; done >"$tmp/list"
+{ for tile in examples/*.tile; do echo "$tile"; done; echo "$emu_list"; echo --; } >"$tmp/list"
 echo "$routes_list" >>"$tmp/list"
 while read -r tile given; do
 	[ "$tile" != -- ] || { part2=yes; continue; }
 	n=$((n + 1))
 	stem=${tile##*/}
 	stem=${stem%.tile}
-	[ -z "${part2:-}" ] || stem=$stem.$n
+	[ -z "${part2:-}" ] && [ -z "$given" ] || stem=$stem.$n
 	name=gpu-emu/$stem
 	dir=$tmp/$stem
 	mkdir -p "$dir"
