@@ -1179,6 +1179,24 @@ read_launch_config(tilert_kernel *k)
 	return status;
 }
 
+/* The counts that open tilec_tma_<name>: the maps, then the kernel's own parameters, after which the maps
+   are passed. The parameter count is tilec's, as a driver before CUDA 12.4 cannot say it (no
+   cuFuncGetParamInfo); where the driver can, the two must agree. */
+static int
+check_tma_counts(tilert_kernel *k, const char *symbol)
+{
+	if (k->tma_prog_n < 2)
+		return fail(TILERT_ERR_FILE, "module %s: %s is %zu words; a tensor-map table starts with two counts",
+		            k->module->source, symbol, k->tma_prog_n);
+	bool known = false;
+	count_params(k, &known);
+	size_t nmaps = k->tma_prog[0], nuser = k->tma_prog[1];
+	if (known && k->nparams != nuser + nmaps)
+		return fail(TILERT_ERR_FILE, "module %s: %s says kernel %s takes %zu parameters and %zu tensor maps, but the "
+		            "driver says it has %zu parameters", k->module->source, symbol, k->name, nuser, nmaps, k->nparams);
+	return TILERT_OK;
+}
+
 int
 tilert_kernel_get(tilert_module *module, const char *name, tilert_kernel **out)
 {
@@ -1217,6 +1235,8 @@ tilert_kernel_get(tilert_module *module, const char *name, tilert_kernel **out)
 		status = read_symbol(k, "tilec_tma_", symbol, sizeof symbol, &words, &bytes);
 		k->tma_prog = words;
 		k->tma_prog_n = bytes / 4;
+		if (!status && words)
+			status = check_tma_counts(k, symbol);
 	}
 	if (status) {
 		free(k->name);
@@ -1264,18 +1284,16 @@ static int
 encode_maps(tilert_kernel *k, void **args, void ***out, TensorMap **maps)
 {
 	const unsigned *w = k->tma_prog;
-	size_t n = k->tma_prog_n, pc = 1;
-	unsigned nmaps = n ? w[0] : 0;
+	size_t n = k->tma_prog_n, pc = 2;
+	/* read_tma_program checked that both counts are there */
+	unsigned nmaps = w[0];
+	size_t nuser = w[1];
 	*out = NULL;
 	*maps = NULL;
-	if (k->nparams == SIZE_MAX || k->nparams < nmaps)
-		return fail(TILERT_ERR_ARG, "kernel %s takes %u tensor maps, but the driver cannot say how many parameters "
-		            "it has (cuFuncGetParamInfo, CUDA 12.4)", k->name, nmaps);
 	if (!k->module->ctx->drv->cuTensorMapEncodeTiled)
 		return fail(TILERT_ERR_CUDA, "kernel %s takes tensor maps, and the driver has no cuTensorMapEncodeTiled "
 		            "(CUDA 12.0)", k->name);
-	size_t nuser = k->nparams - nmaps;
-	void **all = calloc(k->nparams ? k->nparams : 1, sizeof *all);
+	void **all = calloc(nuser + nmaps ? nuser + nmaps : 1, sizeof *all);
 	TensorMap *tm = calloc(nmaps ? nmaps : 1, sizeof *tm);
 	if (!all || !tm) {
 		free(all);

@@ -222,6 +222,8 @@ tma_program(KernelIR *k, uint32_t *out, int max)
 {
 	Prog p = {k, out, 0, max, true};
 	put(&p, (uint32_t)k->tma_maps.n);
+	/* the kernel's own parameters, which the maps follow: libtilert cannot always ask the driver (#27) */
+	put(&p, (uint32_t)k->params.n);
 	for (int i = 0; i < k->tma_maps.n; i++) {
 		const TmaMap *m = LIST_AT(k->tma_maps, TmaMap, i);
 		const Tensor *t = m->tensor;

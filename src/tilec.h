@@ -2079,10 +2079,11 @@ int grid_program(KernelIR *k, uint32_t *out, int max);
 int grid_depth(const IExpr *e);
 /* Whether k's grid is computed at launch. */
 bool grid_at_launch(const KernelIR *k);
-/* The tensor maps of a kernel for libtilert (tilec_tma_<kernel>, runtime.md): the map count, then per map
-   the tensor's parameter index, rank, CUtensorMapDataType, swizzle, element bytes, five box dimensions,
-   nine grid programs (TILERT_GP_*: five dimensions, four strides in elements, innermost first; an empty
-   one beyond the rank) and the tensor's name (its length, then its bytes four to a word); the words
+/* The tensor maps of a kernel for libtilert (tilec_tma_<kernel>, runtime.md): the map count, the kernel's
+   own parameter count (the maps' place in the launch's arguments), then per map the tensor's parameter
+   index, rank, CUtensorMapDataType, swizzle, element bytes, five box dimensions, nine grid programs
+   (TILERT_GP_*: five dimensions, four strides in elements, innermost first; an empty one beyond the
+   rank) and the tensor's name (its length, then its bytes four to a word); the words
    needed (written up to max). */
 int tma_program(KernelIR *k, uint32_t *out, int max);
 /* The `align N` promises of k's tensor parameters as libtilert checks them at launch (runtime/tilert.h,

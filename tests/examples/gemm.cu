@@ -3034,4 +3034,4 @@ extern "C" __device__ const unsigned tilec_launch_gemm[6] = {0, 0, 1, 256, 1, 1}
 // the grid dimensions given as 0 above, computed at launch from the parameters (tilert.h)
 extern "C" __device__ const unsigned tilec_grid_gemm[19] = {2, 1280, 1, 255, 11, 1, 256, 14, 0, 2, 1024, 1, 127, 11, 1, 128, 14, 0, 0};
 // the tensor maps libtilert encodes at launch and passes after the parameters (tilert.h)
-extern "C" __device__ const unsigned tilec_tma_gemm[55] = {2, 0, 2, 9, 3, 2, 64, 128, 0, 0, 0, 2, 1536, 0, 2, 1024, 0, 0, 0, 0, 2, 1792, 0, 0, 0, 0, 1, 65, 1, 2, 9, 3, 2, 64, 256, 0, 0, 0, 2, 1536, 0, 2, 1280, 0, 0, 0, 0, 2, 2048, 0, 0, 0, 0, 1, 66};
+extern "C" __device__ const unsigned tilec_tma_gemm[56] = {2, 13, 0, 2, 9, 3, 2, 64, 128, 0, 0, 0, 2, 1536, 0, 2, 1024, 0, 0, 0, 0, 2, 1792, 0, 0, 0, 0, 1, 65, 1, 2, 9, 3, 2, 64, 256, 0, 0, 0, 2, 1536, 0, 2, 1280, 0, 0, 0, 0, 2, 2048, 0, 0, 0, 0, 1, 66};

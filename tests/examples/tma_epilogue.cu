@@ -171,4 +171,4 @@ extern "C" __device__ const unsigned tilec_launch_tma_epilogue[6] = {0, 0, 1, 12
 // the grid dimensions given as 0 above, computed at launch from the parameters (tilert.h)
 extern "C" __device__ const unsigned tilec_grid_tma_epilogue[19] = {2, 768, 1, 63, 11, 1, 64, 14, 0, 2, 512, 1, 127, 11, 1, 128, 14, 0, 0};
 // the tensor maps libtilert encodes at launch and passes after the parameters (tilert.h)
-extern "C" __device__ const unsigned tilec_tma_tma_epilogue[28] = {1, 1, 2, 7, 3, 4, 32, 128, 0, 0, 0, 2, 768, 0, 2, 512, 0, 0, 0, 0, 2, 768, 0, 0, 0, 0, 3, 7632207};
+extern "C" __device__ const unsigned tilec_tma_tma_epilogue[29] = {1, 5, 1, 2, 7, 3, 4, 32, 128, 0, 0, 0, 2, 768, 0, 2, 512, 0, 0, 0, 0, 2, 768, 0, 0, 0, 0, 3, 7632207};

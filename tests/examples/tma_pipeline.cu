@@ -55,4 +55,4 @@ extern "C" __device__ const unsigned tilec_launch_tma_pipeline[6] = {0, 1, 1, 64
 // the grid dimensions given as 0 above, computed at launch from the parameters (tilert.h)
 extern "C" __device__ const unsigned tilec_grid_tma_pipeline[11] = {2, 768, 1, 31, 11, 1, 32, 14, 0, 0, 0};
 // the tensor maps libtilert encodes at launch and passes after the parameters (tilert.h)
-extern "C" __device__ const unsigned tilec_tma_tma_pipeline[55] = {2, 0, 2, 7, 3, 4, 32, 32, 0, 0, 0, 2, 1024, 0, 2, 768, 0, 0, 0, 0, 2, 1024, 0, 0, 0, 0, 1, 65, 1, 2, 7, 3, 4, 32, 32, 0, 0, 0, 2, 1024, 0, 2, 768, 0, 0, 0, 0, 2, 1024, 0, 0, 0, 0, 1, 66};
+extern "C" __device__ const unsigned tilec_tma_tma_pipeline[56] = {2, 5, 0, 2, 7, 3, 4, 32, 32, 0, 0, 0, 2, 1024, 0, 2, 768, 0, 0, 0, 0, 2, 1024, 0, 0, 0, 0, 1, 65, 1, 2, 7, 3, 4, 32, 32, 0, 0, 0, 2, 1024, 0, 2, 768, 0, 0, 0, 0, 2, 1024, 0, 0, 0, 0, 1, 66};

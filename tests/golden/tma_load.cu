@@ -30,7 +30,7 @@ extern "C" __global__ void __launch_bounds__(128) whole(unsigned short *__restri
 // launch configuration for libtilert: grid x, y, z, block x, y, z
 extern "C" __device__ const unsigned tilec_launch_whole[6] = {1, 1, 1, 128, 1, 1};
 // the tensor maps libtilert encodes at launch and passes after the parameters (tilert.h)
-extern "C" __device__ const unsigned tilec_tma_whole[28] = {1, 0, 2, 9, 3, 2, 64, 128, 0, 0, 0, 1, 64, 0, 1, 128, 0, 0, 0, 0, 1, 64, 0, 0, 0, 0, 1, 65};
+extern "C" __device__ const unsigned tilec_tma_whole[29] = {1, 2, 0, 2, 9, 3, 2, 64, 128, 0, 0, 0, 1, 64, 0, 1, 128, 0, 0, 0, 0, 1, 64, 0, 0, 0, 0, 1, 65};
 
 extern "C" __global__ void __launch_bounds__(64) pieces(float *__restrict__ A, float *__restrict__ Out, int M, int m0, const __grid_constant__ CUtensorMap A_tma0)
 {
@@ -82,4 +82,4 @@ extern "C" __global__ void __launch_bounds__(64) pieces(float *__restrict__ A, f
 // launch configuration for libtilert: grid x, y, z, block x, y, z
 extern "C" __device__ const unsigned tilec_launch_pieces[6] = {1, 1, 1, 64, 1, 1};
 // the tensor maps libtilert encodes at launch and passes after the parameters (tilert.h)
-extern "C" __device__ const unsigned tilec_tma_pieces[28] = {1, 0, 2, 7, 1, 4, 8, 64, 0, 0, 0, 1, 96, 0, 2, 512, 0, 0, 0, 0, 1, 96, 0, 0, 0, 0, 1, 65};
+extern "C" __device__ const unsigned tilec_tma_pieces[29] = {1, 4, 0, 2, 7, 1, 4, 8, 64, 0, 0, 0, 1, 96, 0, 2, 512, 0, 0, 0, 0, 1, 96, 0, 0, 0, 0, 1, 65};

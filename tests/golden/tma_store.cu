@@ -34,7 +34,7 @@ extern "C" __global__ void __launch_bounds__(128) whole(unsigned short *__restri
 // launch configuration for libtilert: grid x, y, z, block x, y, z
 extern "C" __device__ const unsigned tilec_launch_whole[6] = {1, 1, 1, 128, 1, 1};
 // the tensor maps libtilert encodes at launch and passes after the parameters (tilert.h)
-extern "C" __device__ const unsigned tilec_tma_whole[28] = {1, 1, 2, 6, 3, 2, 64, 128, 0, 0, 0, 1, 64, 0, 2, 512, 0, 0, 0, 0, 1, 64, 0, 0, 0, 0, 3, 7632207};
+extern "C" __device__ const unsigned tilec_tma_whole[29] = {1, 3, 1, 2, 6, 3, 2, 64, 128, 0, 0, 0, 1, 64, 0, 2, 512, 0, 0, 0, 0, 1, 64, 0, 0, 0, 0, 3, 7632207};
 
 extern "C" __global__ void __launch_bounds__(64) ring(float *__restrict__ A, float *__restrict__ Out, int N, const __grid_constant__ CUtensorMap Out_tma0)
 {
@@ -57,4 +57,4 @@ extern "C" __global__ void __launch_bounds__(64) ring(float *__restrict__ A, flo
 // launch configuration for libtilert: grid x, y, z, block x, y, z
 extern "C" __device__ const unsigned tilec_launch_ring[6] = {1, 1, 1, 64, 1, 1};
 // the tensor maps libtilert encodes at launch and passes after the parameters (tilert.h)
-extern "C" __device__ const unsigned tilec_tma_ring[28] = {1, 1, 2, 7, 0, 4, 32, 32, 0, 0, 0, 1, 32, 0, 2, 512, 0, 0, 0, 0, 1, 32, 0, 0, 0, 0, 3, 7632207};
+extern "C" __device__ const unsigned tilec_tma_ring[29] = {1, 3, 1, 2, 7, 0, 4, 32, 32, 0, 0, 0, 1, 32, 0, 2, 512, 0, 0, 0, 0, 1, 32, 0, 0, 0, 0, 3, 7632207};
