@@ -170,6 +170,7 @@ struct tilert_kernel {
 	bool has_cluster;
 	unsigned *tma_prog; /* tilec_tma_<name>: the tensor maps encoded at launch (launch.c's tma_program), or NULL */
 	size_t tma_prog_n;
+	unsigned dynamic_shared; /* tilec_shared_<name>: the dynamic shared memory every launch needs (emulation builds) */
 	tilert_kernel *next;
 };
 
@@ -1114,6 +1115,26 @@ tilert_align_check(const char *kernel, const unsigned *prog, size_t n, void **ar
 	return TILERT_OK;
 }
 
+/* Reads tilec_shared_<name> when the module carries it: the bytes of dynamic shared memory that hold the
+   kernel's shared tensors (the emulation build's, which may be more than the 48 KB of static shared memory). */
+static int
+read_dynamic_shared(tilert_kernel *k)
+{
+	char symbol[512];
+	unsigned *words;
+	size_t n;
+	int status = read_words(k, "tilec_shared_", "a shared-memory size is one of", symbol, sizeof symbol, &words, &n);
+	if (status || !words)
+		return status;
+	if (n != 1)
+		status = fail(TILERT_ERR_FILE, "module %s: %s is %zu words; a shared-memory size is one", k->module->source,
+		              symbol, n);
+	else
+		k->dynamic_shared = words[0];
+	free(words);
+	return status;
+}
+
 /* Reads tilec_cluster_<name> when the module carries it: the kernel's __cluster_dims__. */
 static int
 read_cluster(tilert_kernel *k)
@@ -1165,7 +1186,7 @@ read_launch_config(tilert_kernel *k)
 	} else if ((r = d->cuMemcpyDtoH(v, ptr, sizeof v)) != CUDA_SUCCESS) {
 		status = cuda_fail(r, "cuMemcpyDtoH", "reading %s in module %s", symbol, m->source);
 	} else if ((status = read_grid_program(k, &found)) != TILERT_OK || (status = read_cluster(k)) != TILERT_OK ||
-	           (status = read_align_program(k)) != TILERT_OK) {
+	           (status = read_align_program(k)) != TILERT_OK || (status = read_dynamic_shared(k)) != TILERT_OK) {
 		/* reported */
 	} else if ((!found && (!v[0] || !v[1] || !v[2])) || !v[3] || !v[4] || !v[5]) {
 		status = fail(TILERT_ERR_FILE, "module %s: %s has a zero dimension (grid %ux%ux%u, block %ux%ux%u)",
@@ -1393,6 +1414,8 @@ static int launch_args(tilert_kernel *k, const unsigned grid[3], const unsigned 
 static int
 launch(tilert_kernel *k, const unsigned grid[3], const unsigned block[3], unsigned shared, void **args)
 {
+	if (shared < k->dynamic_shared)
+		shared = k->dynamic_shared;
 	if (!k->tma_prog)
 		return launch_args(k, grid, block, shared, args);
 	int status = make_current(k->module->ctx);

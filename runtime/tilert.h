@@ -53,10 +53,12 @@ int tilert_kernel_dims(tilert_kernel *kernel, unsigned grid[3], unsigned block[3
 /* The kernel's thread-block cluster (tilec_cluster_<name>, from `cluster = ...` in its launch), 1, 1, 1 without one. */
 int tilert_kernel_cluster(tilert_kernel *kernel, unsigned cluster[3]);
 /* Launch with the carried grid and block (and cluster: the grid must be a whole number of clusters, else
- * TILERT_ERR_ARG), no dynamic shared memory, on the default stream, then synchronize.
+ * TILERT_ERR_ARG), no dynamic shared memory but the bytes of tilec_shared_<name> where the module carries it
+ * (an emulation build's shared tensors), on the default stream, then synchronize.
  * args is cuLaunchKernel's kernelParams: one pointer to each argument's value; NULL for no arguments. */
 int tilert_kernel_launch(tilert_kernel *kernel, void **args);
-/* Launch with an explicit grid and block (and the kernel's cluster), then synchronize. */
+/* Launch with an explicit grid and block (and the kernel's cluster), then synchronize; shared_bytes raised to
+ * tilec_shared_<name> where that is more. */
 int tilert_kernel_launch_ex(tilert_kernel *kernel, const unsigned grid[3], const unsigned block[3],
                             unsigned shared_bytes, void **args);
 

@@ -935,6 +935,10 @@ stmt(const LStmt *s)
 		buf_puts(E.out, ";\n");
 		break;
 	case L_SHARED:
+		if (E.d->shared && !E.k->is_device) {
+			E.d->shared(&E, s);
+			break;
+		}
 		line_start();
 		buf_printf(E.out, "__shared__ __align__(%d) %s %s[%d];", smem_tensor_align(s->tensor),
 		           etype_ctype(s->tensor->type), s->tensor->cname, s->tensor->count);

@@ -14,6 +14,8 @@ static struct {
 	List images;     /* Opcode*: one image table per shape and .xN */
 	bool has_cp;     /* the kernel issues a cp or mma: its commit and wait go through tilec_emu_cp.h */
 	bool has_mma;    /* the kernel issues an mma: its commit and wait go through tilec_emu_mma.h */
+	bool has_shared; /* the kernel declares shared tensors: on the GPU in dynamic shared memory (emu_shared) */
+	long long shared_bytes; /* the dynamic shared memory that the kernel's shared tensors declared so far take */
 } M;
 
 static bool has_cp(const List *list);
@@ -440,10 +442,54 @@ emu_device_begin(CuWriter *w, KernelIR *k)
 	}
 }
 
+/* Whether a statement of list declares a shared tensor. */
+static bool
+declares_shared(const List *list)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		if (s->kind == L_SHARED || declares_shared(&s->body) || declares_shared(&s->els))
+			return true;
+	}
+	return false;
+}
+
+/* The alignment of the GPU build's dynamic shared memory, which tl_emu_shared rounds its start up to: the
+   largest a shared tensor asks (a tile's 1024-byte swizzle period, smem_tensor_align). */
+#define EMU_SHARED_ALIGN 1024
+
+/* A shared tensor of a kernel. On the GPU a pointer into dynamic shared memory: static shared memory ends at
+   48 KB, less than a GEMM's tiles (examples/gemm.tile has 193 KB); libtilert launches with the bytes
+   tilec_shared_<kernel> says (emu_kernel_end). On the CPU the static array of every other target. */
+static void
+emu_shared(CuWriter *w, const LStmt *s)
+{
+	const Tensor *t = s->tensor;
+	int align = smem_tensor_align(t);
+	int element_bytes = etype_bits(t->type) / 8; /* a sub-byte type is stored a byte per element (etype_ctype) */
+	long long offset = (M.shared_bytes + align - 1) / align * align;
+	M.shared_bytes = offset + (long long)t->count * (element_bytes ? element_bytes : 1);
+	const char *unread = list_loads(&w->k->body, t) ? "" : " (void)&";
+	cu_line_start(w);
+	buf_printf(w->out, "#ifdef __CUDACC__\n");
+	cu_line_start(w);
+	buf_printf(w->out, "%s *const %s = (%s *)(tl_emu_shared + %lld);%s%s%s\n", etype_ctype(t->type), t->cname,
+	           etype_ctype(t->type), offset, unread, *unread ? t->cname : "", *unread ? "[0];" : "");
+	cu_line_start(w);
+	buf_printf(w->out, "#else\n");
+	cu_line_start(w);
+	buf_printf(w->out, "__shared__ __align__(%d) %s %s[%d];%s%s%s\n", align, etype_ctype(t->type), t->cname, t->count,
+	           unread, *unread ? t->cname : "", *unread ? "[0];" : "");
+	cu_line_start(w);
+	buf_printf(w->out, "#endif\n");
+}
+
 static void
 emu_kernel_begin(CuWriter *w, KernelIR *k)
 {
 	M.ld_tensors = (List){0};
+	M.has_shared = declares_shared(&k->body);
+	M.shared_bytes = 0;
 	collect_ld_tensors(&k->body);
 	M.has_cp = has_cp(&k->body);
 	M.has_mma = has_tc(&k->body, TC_MMA);
@@ -464,6 +510,12 @@ emu_body_begin(CuWriter *w, KernelIR *k)
 	bool runtime_grid = k->grid_expr[0] || k->grid_expr[1] || k->grid_expr[2];
 	buf_printf(w->out, "\t__shared__ TlEmuCta tl_emu;\n\ttl_emu_begin(&tl_emu, tl_emu_tmem_%s%s);\n", k->name,
 	           runtime_grid ? ", TL_EMU_GRID_SLOTS" : "");
+	if (M.has_shared)
+		buf_printf(w->out, "#ifdef __CUDACC__\n"
+		                   "\t// the shared tensors, in dynamic shared memory from a start rounded up to %d bytes\n"
+		                   "\textern __shared__ __align__(16) unsigned char tl_emu_dynamic[];\n"
+		                   "\tunsigned char *const tl_emu_shared = tl_emu_dynamic + (-tl_emu_saddr(tl_emu_dynamic) & %du);\n"
+		                   "#endif\n", EMU_SHARED_ALIGN, EMU_SHARED_ALIGN - 1);
 	if (M.ld_tensors.n)
 		buf_puts(w->out, "\tconst char *tl_ld_where = \"\";\n\t(void)tl_ld_where;\n");
 }
@@ -478,6 +530,11 @@ emu_body_end(CuWriter *w, KernelIR *k)
 static void
 emu_kernel_end(CuWriter *w, KernelIR *k)
 {
+	if (M.has_shared)
+		buf_printf(w->out, "#ifdef __CUDACC__\n"
+		                   "// the dynamic shared memory of %s's shared tensors, for libtilert's launch\n"
+		                   "extern \"C\" __device__ const unsigned tilec_shared_%s[1] = {%lldu};\n#endif\n",
+		           k->name, k->name, M.shared_bytes + EMU_SHARED_ALIGN - 16);
 	buf_printf(w->out, "\n#ifndef __CUDACC__\n"
 	                   "static void tl_emu_entry_%s(void **tl_args)\n{\n\t%s(", k->name, k->name);
 	for (int i = 0; i < k->params.n; i++) {
@@ -1029,6 +1086,7 @@ static const CuDialect emu = {
 	.tc = emu_tc,
 	.mbar = emu_mbar,
 	.tma = emu_tma,
+	.shared = emu_shared,
 	.tma_maps = true, /* the GPU build issues the cuda target's TMA copies, with its tensor maps */
 	.tma_maps_if = "defined(__CUDACC__)",
 	.reg = emu_reg,

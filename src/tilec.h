@@ -1844,6 +1844,7 @@ typedef struct CuDialect {
 	void (*tc)(CuWriter *w, const LStmt *s); /* one tcgen05 instruction */
 	void (*mbar)(CuWriter *w, const LStmt *s); /* an L_MBAR statement; NULL: inline PTX */
 	void (*tma)(CuWriter *w, const LStmt *s);  /* an L_TMA statement; NULL: inline PTX with the kernel's tensor maps */
+	void (*shared)(CuWriter *w, const LStmt *s); /* a kernel's L_SHARED declaration; NULL: a static __shared__ array */
 	/* the text of a read of register word for element slot (-1: the whole word), verb "read", "stored" or
 	   "copied" (a move into another register); NULL: plain NAME[WORD] */
 	const char *(*reg)(CuWriter *w, const Tensor *t, int word, int slot, const char *verb);

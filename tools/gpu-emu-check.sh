@@ -1,5 +1,5 @@
 #!/bin/sh
-# gpu-emu-check.sh [TILEC]: on a machine with an NVIDIA GPU (sm_80 or later; made for the H200,
+# gpu-emu-check.sh [--part I/N] [TILEC]: on a machine with an NVIDIA GPU (sm_80 or later; made for the H200,
 # sm_90) and nvcc: for every examples/*.tile, runs the --target=emu program on the GPU and on the
 # CPU emulator with the same inputs and compares every tensor bit for bit. Not part of make check.
 #   1. tilec run FILE --dump DIR          the CPU run: DIR/manifest, DIR/N.in, DIR/N.out
@@ -7,6 +7,9 @@
 #   3. emu-gpu-runner CUBIN DIR           the same launch through libtilert: DIR/N.gpu
 #   4. cmp DIR/N.out DIR/N.gpu            for each tensor
 # One PASS/FAIL line per example; ARCH from $EMU_ARCH, default sm_90. Exits 1 when one failed.
+# --part I/N runs only the I-th of N parts (1 <= I <= N): the programs whose place in the lists below, counted
+# from 0, is I-1 modulo N, and the TMA self-test in part 1; all parts together are the whole check, each
+# within a device command's ten minutes on the H200 where the whole takes longer (docs/emulator.md).
 # Without TILEC, builds build/tilec with make first.
 # Scalar parameters take tilec run's defaults (0), or the --set options of the example's
 # `// run: tilec run FILE OPTIONS` comment line; tests/emu/trap_base.tile with off=0 is included, and
@@ -21,6 +24,15 @@
 # bound that follows (route_tolerance).
 cd "$(dirname "$0")/.." || exit 2
 script=gpu-emu-check
+part=1 parts=1
+if [ "${1-}" = --part ]; then
+	part=${2%%/*} parts=${2#*/}
+	case $part/$parts in
+	*[!0-9/]* | /* | */ | 0/* | */0) echo "$script: --part wants I/N with 1 <= I <= N, not '${2-}'" >&2; exit 2 ;;
+	esac
+	[ "$part" -le "$parts" ] || { echo "$script: --part $2: I is above N" >&2; exit 2; }
+	shift 2
+fi
 . tools/gpu-setup.sh
 # Part 2: programs without tcgen05 also run as tilec's own PTX and as its CUDA C (the same kernels
 # as for sm_100a with the target retold): each line is a .tile and its tilec run options. Not listed:
@@ -127,7 +139,9 @@ tests/golden/tma_store.tile --kernel whole --set M=128
 tests/golden/tma_store.tile --kernel whole --set M=100
 tests/golden/tma_store.tile --kernel ring --set N=96'
 # the GPU's TMA alone, where ARCH has TMA (sm_90 and later)
-case $arch in
+[ "$part" -eq 1 ] || arch_tma=part
+case ${arch_tma:-$arch} in
+part) echo "gpu-tma-selftest: in part 1" ;;
 sm_[5-8]?*) echo "gpu-tma-selftest: skipped, $arch has no TMA" ;;
 *)
 	if "$nvcc" -arch="$arch" -o "$tmp/tma-selftest" tools/gpu-tma-selftest.cu -lcuda >"$tmp/tma-selftest.txt" 2>&1
@@ -146,6 +160,7 @@ echo "$routes_list" >>"$tmp/list"
 while read -r tile given; do
 	[ "$tile" != -- ] || { part2=yes; continue; }
 	n=$((n + 1))
+	[ $(((n - 1) % parts + 1)) -eq "$part" ] || continue
 	stem=${tile##*/}
 	stem=${stem%.tile}
 	[ -z "${part2:-}" ] && [ -z "$given" ] || stem=$stem.$n
