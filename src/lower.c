@@ -1901,7 +1901,7 @@ lower_tma_store(Walk *walk, Stmt *s)
 		LStmt *l = emit(walk, L_TMA, s->loc);
 		l->tma = &plan.pieces[i];
 		l->tensor = sv->base;
-		l->mbar_elect = mbar_threads(walk) > 0;
+		l->mbar_elect = elected_lane(walk, &l->elect_lane);
 		l->comment = source_line_of(s->loc, true);
 	}
 	walk->out = out;
@@ -2019,7 +2019,7 @@ lower_tma_load(Walk *walk, Stmt *s)
 		LStmt *l = emit(walk, L_TMA, s->loc);
 		l->tma = &plan.pieces[i];
 		l->tensor = sv->base;
-		l->mbar_elect = mbar_threads(walk) > 0;
+		l->mbar_elect = elected_lane(walk, &l->elect_lane);
 		l->comment = source_line_of(s->loc, true);
 	}
 	/* the bytes the expect_tx above announced arrive with the copy: the ring checks count them (mbarcheck.c) */
@@ -2253,7 +2253,6 @@ lower_mma(Walk *walk, Stmt *s)
 	              .col0 = t->col_offset + col0,
 	              .cols = in.n};
 	place_waits(walk);
-	int threads = mbar_threads(walk);
 	explain_note(s->loc, "%s: M %d, N %d, K %d as %d instruction%s of K %d (the first with accumulate = p, the others "
 	                     "accumulating), issued by one thread elect.sync picks; instruction descriptor %s",
 	             mma_spelling(1, in.kind), in.m, in.n, in.k * nsteps, nsteps, nsteps == 1 ? "" : "s", in.k,
@@ -2278,7 +2277,7 @@ lower_mma(Walk *walk, Stmt *s)
 		*step_in = in;
 		step_in->step = k;
 		l->mma = step_in;
-		l->mbar_elect = threads > 0;
+		l->mbar_elect = elected_lane(walk, &l->elect_lane);
 		l->comment = k == 0 ? source_line_of(s->loc, true) : pool_printf("K step %d", k);
 		LOperand *ta = tc_add_operand(l, IO_TMEM_ADDR);
 		ta->addr = ie_binary(OP_ADD, tmem_base_addr(t), ie_int(((int64_t)lane0 << 16) + col0, T_U32));
