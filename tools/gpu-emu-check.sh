@@ -137,7 +137,11 @@ tests/golden/tma_load.tile --kernel pieces --set M=64 --set m0=0
 tests/golden/tma_load.tile --kernel pieces --set M=40 --set m0=0
 tests/golden/tma_store.tile --kernel whole --set M=128
 tests/golden/tma_store.tile --kernel whole --set M=100
-tests/golden/tma_store.tile --kernel ring --set N=96'
+tests/golden/tma_store.tile --kernel ring --set N=96
+tests/golden/elect_tma_mma.tile --kernel tma_lanes
+tests/golden/elect_tma_mma.tile --kernel tma_lane0
+tests/golden/elect_tma_mma.tile --kernel mma_lanes
+tests/golden/elect_tma_mma.tile --kernel mma_lane0'
 # the GPU's TMA alone, where ARCH has TMA (sm_90 and later)
 [ "$part" -eq 1 ] || arch_tma=part
 case ${arch_tma:-$arch} in
