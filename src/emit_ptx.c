@@ -3290,7 +3290,21 @@ writes_read(const List *list, int from, const IExpr *e)
 	return false;
 }
 
-/* Whether the kernel reads shared array t (or takes an element's address), asked once per array. */
+/* Whether a TMA store of list reads shared array t (through the async proxy: no load names it). */
+static bool
+tma_stores_from(const List *list, const Tensor *t)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		if ((s->kind == L_TMA && s->tma->store && s->tma->smem == t) || tma_stores_from(&s->body, t) ||
+		    tma_stores_from(&s->els, t))
+			return true;
+	}
+	return false;
+}
+
+/* Whether the kernel reads shared array t (or takes an element's address, or a TMA store copies it out),
+   asked once per array. */
 static bool
 shared_read(const Tensor *t)
 {
@@ -3298,7 +3312,7 @@ shared_read(const Tensor *t)
 		if (LIST_AT(P.shared_seen, Tensor, i) == t)
 			return list_has(&P.shared_read, t);
 	list_push(&P.shared_seen, (void *)t);
-	if (list_loads(&P.k->body, t))
+	if (list_loads(&P.k->body, t) || tma_stores_from(&P.k->body, t))
 		list_push(&P.shared_read, (void *)t);
 	return list_has(&P.shared_read, t);
 }

@@ -2357,10 +2357,37 @@ cp_issue(Walk *walk, Stmt *s, const CpForm *cf, const View *tv, const View *sv, 
 	return true;
 }
 
+/* One step of the barrier of a copy into TMEM: the init and the commit in one elected lane, the fence of the
+   init and the wait in every thread that runs it. */
+static void
+cp_barrier_step(Walk *walk, Loc loc, IExpr *addr, MbarOp op, TcKind row)
+{
+	LStmt *l = emit(walk, L_MBAR, loc);
+	l->mbar_op = op;
+	l->instr = isa_instr(row);
+	l->tensor = addr->tensor;
+	l->index = addr->index;
+	l->mbar = addr;
+	l->value = op == MB_INIT ? ie_int(1, T_U32) : op == MB_WAIT ? ie_int(0, T_U32) : NULL;
+	l->mbar_elect = op == MB_INIT || op == MB_COMMIT;
+	l->cta_group = op == MB_COMMIT ? 1 : 0;
+}
+
+/* if (warp_id == first) { ... }: what follows, until walk->out is set back, in that warp only. */
+static void
+cp_first_warp(Walk *walk, Loc loc, int first)
+{
+	LStmt *branch = emit(walk, L_IF, loc);
+	branch->cond = ie_binary(OP_EQ, ie_builtin(B_WARP_ID), ie_int(first, T_I32));
+	walk->out = &branch->body;
+}
+
 /* copy(tmem_view, shared_view) (LANGUAGE 11.5): the cps of the form cp.c chose, issued by one elected lane of
-   the one warp that reaches it (a loop around a copy is unrolled: each trip its own barrier), completed at the copy itself through a barrier of tilec's own: init (with
-   its fence, and __syncwarp so that every lane of the warp sees it), the cps, their commit, then the warp
-   waits and fences (tcgen05.fence::after_thread_sync) before its next statement. */
+   the one warp that reaches it, or of the first warp where every warp of the CTA does (a loop around a copy is
+   unrolled: each trip its own barrier), completed at the copy itself through a barrier of tilec's own: init
+   (with its fence, and __syncwarp so that every lane of the warp sees it, or a barrier of the CTA so that
+   every warp does), the cps, their commit, then each thread that reached the copy waits and fences
+   (tcgen05.fence::after_thread_sync) before its next statement. */
 static void
 lower_copy_cp(Walk *walk, Stmt *s, View *tv, View *sv)
 {
@@ -2383,11 +2410,16 @@ lower_copy_cp(Walk *walk, Stmt *s, View *tv, View *sv)
 		return;
 	int threads = mbar_threads(walk);
 	uint64_t warps = protocol_warps(walk->proto);
-	if (threads <= 0 || (warps & (warps - 1))) {
-		error(s->loc, "%s into TMEM is reached by %s; tilec issues its cps from one warp and waits for them in "
-		              "that warp", what, threads <= 0 ? "threads tilec cannot count" :
-		                                     pool_printf("%d warps", __builtin_popcountll(warps)));
-		note(s->loc, "put it under a condition that one warp takes, such as if (warp_id == 0)");
+	/* several warps: every warp of the CTA, as a barrier of the CTA publishes the init of tilec's barrier */
+	bool several = threads > 0 && (warps & (warps - 1));
+	if (threads <= 0 || (several && threads != walk->k->threads)) {
+		error(s->loc, "%s into TMEM is reached by %s; tilec issues its cps from one warp and waits for them in that "
+		              "warp, or in every warp of the CTA after a barrier of the CTA", what,
+		      threads <= 0 ? "threads tilec cannot count"
+		                   : pool_printf("%d of the CTA's %d warps", __builtin_popcountll(warps),
+		                                 (walk->k->threads + 31) / 32));
+		note(s->loc, "put it under a condition that one warp takes, such as if (warp_id == 0), or where every "
+		             "thread of the CTA reaches it");
 		return;
 	}
 	if (!protocol_uniform(walk->proto, s->loc, pool_printf("%s into TMEM (its barrier's init reaches the warp's "
@@ -2409,38 +2441,40 @@ lower_copy_cp(Walk *walk, Stmt *s, View *tv, View *sv)
 	IExpr *addr = ie_new(IE_SADDR, T_U32);
 	addr->tensor = bar;
 	addr->index = ie_int(0, T_I32);
-	static const struct {
-		MbarOp op;
-		TcKind row;
-	} steps[] = {{MB_INIT, TC_MB_INIT}, {MB_FENCE_INIT, TC_MB_FENCE_INIT}, {MB_COMMIT, TC_COMMIT},
-	             {MB_WAIT, TC_MB_TRY_WAIT}};
-	for (size_t i = 0; i < sizeof steps / sizeof steps[0]; i++) {
-		if (steps[i].op == MB_COMMIT) {
-			for (int k = 0; k < count; k++)
-				if (!cp_issue(walk, s, &f, tv, sv, &plans[k]))
-					return;
-			protocol_commit(walk->proto, bar, addr->index, s->loc);
-		}
-		LStmt *l = emit(walk, L_MBAR, s->loc);
-		l->mbar_op = steps[i].op;
-		l->instr = isa_instr(steps[i].row);
-		l->tensor = bar;
-		l->index = addr->index;
-		l->mbar = addr;
-		l->value = steps[i].op == MB_INIT ? ie_int(1, T_U32) : steps[i].op == MB_WAIT ? ie_int(0, T_U32) : NULL;
-		l->mbar_elect = steps[i].op == MB_INIT || steps[i].op == MB_COMMIT;
-		l->cta_group = steps[i].op == MB_COMMIT ? 1 : 0;
-		if (steps[i].op == MB_FENCE_INIT)
-			emit(walk, L_WARP_SYNC, s->loc);
+	List *out = walk->out;
+	int first_warp = __builtin_ctzll(warps);
+	if (several)
+		cp_first_warp(walk, s->loc, first_warp);
+	cp_barrier_step(walk, s->loc, addr, MB_INIT, TC_MB_INIT);
+	cp_barrier_step(walk, s->loc, addr, MB_FENCE_INIT, TC_MB_FENCE_INIT);
+	if (several) {
+		/* the init reaches the other warps, and the threads' stores to the source the cps, through the barrier */
+		walk->out = out;
+		Stmt sync = {.kind = S_CTA_SYNC, .loc = s->loc};
+		lower_barrier(walk, &sync, L_BARRIER);
+		cp_first_warp(walk, s->loc, first_warp);
+	} else {
+		emit(walk, L_WARP_SYNC, s->loc);
 	}
+	for (int k = 0; k < count; k++)
+		if (!cp_issue(walk, s, &f, tv, sv, &plans[k])) {
+			walk->out = out;
+			return;
+		}
+	protocol_commit(walk->proto, bar, addr->index, s->loc);
+	cp_barrier_step(walk, s->loc, addr, MB_COMMIT, TC_COMMIT);
+	walk->out = out;
+	cp_barrier_step(walk, s->loc, addr, MB_WAIT, TC_MB_TRY_WAIT);
 	if (protocol_mbar_wait(walk->proto, bar, addr->index)) {
 		LStmt *fence = emit(walk, L_FENCE, s->loc);
 		fence->instr = isa_instr(TC_FENCE_AFTER);
 		fence->mbar_op = MB_WAIT;
 	}
 	walk->shared_writes.n = 0;
-	explain_note(s->loc, "%s: %d %s (%s) issued by one elected lane, committed to tilec's barrier %s and waited "
-	             "here by the warp", what, count, count == 1 ? "cp" : "cps", cp_form_spelling(&f), bar->cname);
+	explain_note(s->loc, "%s: %d %s (%s) issued by one elected lane%s, committed to tilec's barrier %s and waited "
+	             "here by %s", what, count, count == 1 ? "cp" : "cps", cp_form_spelling(&f),
+	             several ? pool_printf(" of warp %d (its init published by a barrier of the CTA)", first_warp) : "",
+	             bar->cname, several ? "every warp" : "the warp");
 }
 
 /* A let: a constant folded into the name, or a variable of the generated code. */
