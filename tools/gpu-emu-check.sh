@@ -1,5 +1,5 @@
 #!/bin/sh
-# gpu-emu-check.sh [--part I/N] [TILEC]: on a machine with an NVIDIA GPU (sm_80 or later; made for the H200,
+# gpu-emu-check.sh [--part I/N] [--only REGEX] [TILEC]: on a machine with an NVIDIA GPU (sm_80 or later; made for the H200,
 # sm_90) and nvcc: for every examples/*.tile, runs the --target=emu program on the GPU and on the
 # CPU emulator with the same inputs and compares every tensor bit for bit. Not part of make check.
 #   1. tilec run FILE --dump DIR          the CPU run: DIR/manifest, DIR/N.in, DIR/N.out
@@ -10,6 +10,7 @@
 # --part I/N runs only the I-th of N parts (1 <= I <= N): the programs whose place in the lists below, counted
 # from 0, is I-1 modulo N, and the TMA self-test in part 1; all parts together are the whole check, each
 # within a device command's ten minutes on the H200 where the whole takes longer (docs/emulator.md).
+# --only REGEX (grep's): only the programs whose line ("FILE OPTIONS") matches it.
 # Without TILEC, builds build/tilec with make first.
 # Scalar parameters take tilec run's defaults (0), or the --set options of the example's
 # `// run: tilec run FILE OPTIONS` comment line; tests/emu/trap_base.tile with off=0 is included, and
@@ -31,6 +32,11 @@ if [ "${1-}" = --part ]; then
 	*[!0-9/]* | /* | */ | 0/* | */0) echo "$script: --part wants I/N with 1 <= I <= N, not '${2-}'" >&2; exit 2 ;;
 	esac
 	[ "$part" -le "$parts" ] || { echo "$script: --part $2: I is above N" >&2; exit 2; }
+	shift 2
+fi
+only=
+if [ "${1-}" = --only ]; then
+	only=$2
 	shift 2
 fi
 . tools/gpu-setup.sh
@@ -141,7 +147,8 @@ tests/golden/tma_store.tile --kernel ring --set N=96
 tests/golden/elect_tma_mma.tile --kernel tma_lanes
 tests/golden/elect_tma_mma.tile --kernel tma_lane0
 tests/golden/elect_tma_mma.tile --kernel mma_lanes
-tests/golden/elect_tma_mma.tile --kernel mma_lane0'
+tests/golden/elect_tma_mma.tile --kernel mma_lane0
+tests/golden/cp_copy_all_warps.tile'
 # the GPU's TMA alone, where ARCH has TMA (sm_90 and later)
 [ "$part" -eq 1 ] || arch_tma=part
 case ${arch_tma:-$arch} in
@@ -161,6 +168,10 @@ esac
 n=0
 { for tile in examples/*.tile; do echo "$tile"; done; echo "$emu_list"; echo --; } >"$tmp/list"
 echo "$routes_list" >>"$tmp/list"
+if [ -n "$only" ]; then
+	grep -e "$only" -e '^--$' "$tmp/list" >"$tmp/only"
+	mv "$tmp/only" "$tmp/list"
+fi
 while read -r tile given; do
 	[ "$tile" != -- ] || { part2=yes; continue; }
 	n=$((n + 1))
