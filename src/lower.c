@@ -2269,7 +2269,9 @@ lower_mma(Walk *walk, Stmt *s)
 			      v[0]->name, v[1]->name, ar.col0 > r.col0 ? ar.col0 : r.col0);
 			return;
 		}
-		if (!protocol_mma_a_ready(walk->proto, &ar, s->loc))
+		bool ready = protocol_mma_a_ready(walk->proto, &ar, s->loc);
+		place_waits(walk); /* the copies' waits it placed, also before an error about another warp */
+		if (!ready)
 			return;
 	}
 	if (!protocol_async_reads_free(walk->proto, &r, "the mma's D", s->loc))

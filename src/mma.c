@@ -167,8 +167,8 @@ a_tmem_check(const View *a, int m, int kfull, Loc loc)
 	const int32_t *p0 = LAYOUT_PLACE(l, a->map[0], 0);
 	int lane0 = p0[AX_TLANE], col0 = p0[AX_TCOL], per = 32 / etype_bits(t->type);
 	if (t->lane_offset + lane0 != 0 || col0 % per) {
-		error(loc, "mma: A '%s' starts at TMEM lane %d, %s of column %d; an A in TMEM starts at lane 0 on a whole "
-		           "32-bit column", a->name, t->lane_offset + lane0, col0 % per ? "inside" : "the start",
+		error(loc, "mma: A '%s' starts at TMEM lane %d, %s column %d; an A in TMEM starts at lane 0 on a whole "
+		           "32-bit column", a->name, t->lane_offset + lane0, col0 % per ? "inside" : "at",
 		      t->col_offset + col0 / per);
 		return false;
 	}
