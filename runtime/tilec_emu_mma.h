@@ -26,6 +26,8 @@ struct TlCpuMma {
 	unsigned char *written; // per cell: its value comes from written cells (else it lands as never written)
 	// what it read, for the check at its landing that no one wrote the tiles before its barrier completed
 	const unsigned char *wa, *wb;
+	const unsigned *ta;   // A from TMEM: the block's cells (wa unused), A at a_taddr
+	unsigned a_taddr;
 	unsigned long long adesc, bdesc;
 	unsigned idesc, kind, sum;
 	const char *where;
@@ -58,17 +60,30 @@ tl_mma_value(const unsigned char *p, unsigned kind, unsigned format)
 	}
 }
 
+// The bytes of A[i, k] (e bytes each): through A's descriptor in its window, or, A from TMEM (ta non-null), in
+// lane a_lane + i of the cells, K packed along the 32-bit columns from a_col, lowest byte first (TCGEN05.md 15).
+TL_EMU_INLINE const unsigned char *
+tl_mma_a_at(const unsigned char *wa, unsigned long long adesc, unsigned amn, const unsigned *ta, unsigned a_taddr,
+            unsigned e, unsigned i, unsigned k)
+{
+	if (!ta)
+		return wa + tl_mma_addr(adesc, amn, e, i, k);
+	return (const unsigned char *)(ta + ((a_taddr >> 16) + i) * TL_EMU_COLS + (a_taddr & 0xffffu) + k * e / 4) +
+	       k * e % 4;
+}
+
 #ifndef __CUDACC__
 // A hash of the bytes an mma reads (every element of A and B through the descriptors), in walk order.
 static unsigned
-tl_cpu_mma_sum(const unsigned char *wa, unsigned long long adesc, const unsigned char *wb, unsigned long long bdesc,
-               unsigned idesc, unsigned kind)
+tl_cpu_mma_sum(const unsigned char *wa, unsigned long long adesc, const unsigned *ta, unsigned a_taddr,
+               const unsigned char *wb, unsigned long long bdesc, unsigned idesc, unsigned kind)
 {
 	unsigned m = (idesc >> 24 & 31u) << 4, n = (idesc >> 17 & 63u) << 3, amn = idesc >> 15 & 1u, bmn = idesc >> 16 & 1u;
 	unsigned e = kind == 0 ? 2 : kind == 1 ? 4 : 1, kk = 32 / e, h = 2166136261u;
 	for (unsigned r = 0; r < m + n; r++)
 		for (unsigned k = 0; k < kk; k++) {
-			const unsigned char *p = r < m ? wa + tl_mma_addr(adesc, amn, e, r, k) : wb + tl_mma_addr(bdesc, bmn, e, r - m, k);
+			const unsigned char *p = r < m ? tl_mma_a_at(wa, adesc, amn, ta, a_taddr, e, r, k)
+			                               : wb + tl_mma_addr(bdesc, bmn, e, r - m, k);
 			for (unsigned b = 0; b < e; b++)
 				h = (h ^ p[b]) * 16777619u;
 		}
@@ -76,23 +91,63 @@ tl_cpu_mma_sum(const unsigned char *wa, unsigned long long adesc, const unsigned
 }
 #endif
 
-// One tcgen05.mma.cta_group::1 of kind (0 f16, 1 tf32, 2 f8f6f4): A and B through their descriptors (windows:
-// the shared tensors' first bytes), D at taddr, the instruction descriptor idesc, accumulate the predicate.
-TL_EMU_INLINE void
-tl_emu_mma(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb, unsigned long long bdesc,
-           unsigned taddr, unsigned idesc, unsigned kind, unsigned accumulate, const char *where)
+// One element of D: from its cell's word (f32, or the half `half` of an f16 D), for k ascending one __fmaf_rn of
+// A[i, k] * B[j, k] each (f32, one rounding), then back to the cell's format (f16: rounded to nearest even once,
+// after the instruction's K: TCGEN05.md 15 leaves the internal width undocumented).
+TL_EMU_INLINE unsigned
+tl_mma_element(unsigned word, unsigned f16_half, unsigned accumulate, const unsigned char *wa, unsigned long long adesc,
+               const unsigned *ta, unsigned a_taddr, const unsigned char *wb, unsigned long long bdesc, unsigned idesc,
+               unsigned kind, unsigned i, unsigned j)
 {
-	unsigned m = (idesc >> 24 & 31u) << 4, n = (idesc >> 17 & 63u) << 3;
 	unsigned afmt = idesc >> 7 & 7u, bfmt = idesc >> 10 & 7u, amn = idesc >> 15 & 1u, bmn = idesc >> 16 & 1u;
-	unsigned e = kind == 0 ? 2 : kind == 1 ? 4 : 1, kk = 32 / e;
-	unsigned lane0 = taddr >> 16, col0 = taddr & 0xffffu, last = col0 + n - 1;
-	if (last >= TL_EMU_COLS || !(c->used >> (col0 / 32) & 1) || !(c->used >> (last / 32) & 1)) {
-		TL_EMU_FAIL(TL_EMU_AT "TMEM columns %u..%u are not allocated (in use: 0x%04x, one bit per 32 columns)\n",
-		            TL_EMU_ARGS(where), col0, last, c->used);
+	unsigned e = kind == 0 ? 2 : kind == 1 ? 4 : 1, kk = 32 / e, f16 = f16_half < 2;
+	unsigned short h = (unsigned short)(word >> 16 * (f16_half & 1));
+	float d = !accumulate ? -0.0f : f16 ? tl_h2f(h) : __uint_as_float(word);
+	for (unsigned k = 0; k < kk; k++)
+		d = __fmaf_rn(tl_mma_value(tl_mma_a_at(wa, adesc, amn, ta, a_taddr, e, i, k), kind, afmt),
+		              tl_mma_value(wb + tl_mma_addr(bdesc, bmn, e, j, k), kind, bfmt), d);
+	if (!f16)
+		return __float_as_uint(d);
+	unsigned shift = 16 * f16_half;
+	return (word & ~(0xffffu << shift)) | (unsigned)tl_f2h(d) << shift;
+}
+
+// D's cell (row i, 32-bit column cj from its first) from its word: each element of D it holds (two for f16).
+TL_EMU_INLINE unsigned
+tl_mma_cell(unsigned word, unsigned accumulate, const unsigned char *wa, unsigned long long adesc, const unsigned *ta,
+            unsigned a_taddr, const unsigned char *wb, unsigned long long bdesc, unsigned idesc, unsigned kind,
+            unsigned i, unsigned cj)
+{
+	if (((idesc >> 4) & 3u) == 1u)
+		return tl_mma_element(word, 2, accumulate, wa, adesc, ta, a_taddr, wb, bdesc, idesc, kind, i, cj);
+	for (unsigned half = 0; half < 2; half++)
+		word = tl_mma_element(word, half, accumulate, wa, adesc, ta, a_taddr, wb, bdesc, idesc, kind, i, 2 * cj + half);
+	return word;
+}
+
+// One tcgen05.mma.cta_group::1 of kind (0 f16, 1 tf32, 2 f8f6f4): A through its descriptor (window wa: the shared
+// tensor's first bytes) or, where a_taddr is not ~0u, from TMEM at a_taddr (the ts form); B through its
+// descriptor; D at taddr (f32, or f16 two to a cell: the D format field); the instruction descriptor idesc,
+// accumulate the predicate.
+TL_EMU_INLINE void
+tl_emu_mma_run(TlEmuCta *c, unsigned a_taddr, const void *wa, unsigned long long adesc, const void *wb,
+               unsigned long long bdesc, unsigned taddr, unsigned idesc, unsigned kind, unsigned accumulate,
+               const char *where)
+{
+	unsigned m = (idesc >> 24 & 31u) << 4, n = (idesc >> 17 & 63u) << 3, amn = idesc >> 15 & 1u, dfmt = idesc >> 4 & 3u;
+	unsigned e = kind == 0 ? 2 : kind == 1 ? 4 : 1, ncols = dfmt == 0 ? n / 2 : n;
+	unsigned lane0 = taddr >> 16, col0 = taddr & 0xffffu, last = col0 + ncols - 1;
+	const unsigned *ta = a_taddr == ~0u ? 0 : c->tmem;
+	unsigned a_col0 = a_taddr & 0xffffu, a_last = a_col0 + 8 - 1;
+	if (last >= TL_EMU_COLS || !(c->used >> (col0 / 32) & 1) || !(c->used >> (last / 32) & 1) ||
+	    (ta && (a_last >= TL_EMU_COLS || !(c->used >> (a_col0 / 32) & 1) || !(c->used >> (a_last / 32) & 1)))) {
+		TL_EMU_FAIL(TL_EMU_AT "TMEM columns %u..%u%s are not allocated (in use: 0x%04x, one bit per 32 columns)\n",
+		            TL_EMU_ARGS(where), ta ? a_col0 : col0, ta ? a_last : last, ta ? " (D, or A)" : "", c->used);
 		__trap();
 	}
-	if ((m != 64 && m != 128) || lane0 + tl_mma_lane(m, m - 1) >= 128 || ((idesc >> 4) & 3u) != 1u ||
-	    tl_mma_addr(adesc, amn, e, 0, 0) == 0xffffffffu || tl_mma_addr(bdesc, bmn, e, 0, 0) == 0xffffffffu) {
+	if ((m != 64 && m != 128) || lane0 + tl_mma_lane(m, m - 1) >= 128 || dfmt > 1u || (kind == 1 && dfmt != 1u) ||
+	    (ta && (m != 128 || amn || (a_taddr >> 16) != 0)) ||
+	    (!ta && tl_mma_addr(adesc, amn, e, 0, 0) == 0xffffffffu) || tl_mma_addr(bdesc, idesc >> 16 & 1u, e, 0, 0) == 0xffffffffu) {
 		TL_EMU_FAIL(TL_EMU_AT "the instruction descriptor 0x%08x or a shared descriptor (0x%016llx, 0x%016llx) does "
 		                      "not fit the mma\n", TL_EMU_ARGS(where), idesc, adesc, bdesc);
 		__trap();
@@ -100,29 +155,39 @@ tl_emu_mma(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb
 	const unsigned char *pa = (const unsigned char *)wa, *pb = (const unsigned char *)wb;
 #ifdef __CUDACC__
 	for (unsigned i = 0; i < m; i++)
-		for (unsigned j = 0; j < n; j++) {
-			unsigned cell = (lane0 + tl_mma_lane(m, i)) * TL_EMU_COLS + col0 + j;
-			float d = accumulate ? __uint_as_float(c->tmem[cell]) : -0.0f;
-			for (unsigned k = 0; k < kk; k++)
-				d = __fmaf_rn(tl_mma_value(pa + tl_mma_addr(adesc, amn, e, i, k), kind, afmt),
-				         tl_mma_value(pb + tl_mma_addr(bdesc, bmn, e, j, k), kind, bfmt), d);
-			c->tmem[cell] = __float_as_uint(d);
+		for (unsigned cj = 0; cj < ncols; cj++) {
+			unsigned cell = (lane0 + tl_mma_lane(m, i)) * TL_EMU_COLS + col0 + cj;
+			c->tmem[cell] = tl_mma_cell(c->tmem[cell], accumulate, pa, adesc, ta, a_taddr, pb, bdesc, idesc, kind, i, cj);
 		}
 #else
+	// A from TMEM: every cell it reads holds a completed value (LANGUAGE 11.6: st waited, cp or mma committed and
+	// waited); what tilec could not decide statically stops here
+	for (unsigned i = 0; ta && i < m; i++)
+		for (unsigned cj = 0; cj < 8; cj++) {
+			unsigned cell = i * TL_EMU_COLS + a_col0 + cj;
+			if (tl_st_count[cell])
+				tl_cpu_fail("tilec emu: %s: the mma reads A from TMEM (lane %u, column %u), which has a store of %s that "
+				            "no tcgen05.wait::st has completed\n", where, i, a_col0 + cj,
+				            tl_st_where[cell] ? tl_st_where[cell] : "?");
+			if (c->ok && c->ok[cell] != 3)
+				tl_cpu_fail("tilec emu: %s: the mma reads A from TMEM (lane %u, column %u), which holds no completed "
+				            "value (never written, or written by an mma or cp whose commit no wait has seen)\n", where,
+				            i, a_col0 + cj);
+		}
 	TlCpuMma *p = (TlCpuMma *)calloc(1, sizeof *p);
-	unsigned *base = (unsigned *)malloc(sizeof(unsigned) * m * n);
-	unsigned long long *newest = (unsigned long long *)calloc(m * n, sizeof *newest);
-	unsigned char *known = (unsigned char *)malloc(m * n);
-	if (!p || !base || !newest || !known || !(p->cell = (unsigned *)malloc(sizeof(unsigned) * m * n)) ||
-	    !(p->value = (unsigned *)malloc(sizeof(unsigned) * m * n)) || !(p->written = (unsigned char *)malloc(m * n)))
+	unsigned *base = (unsigned *)malloc(sizeof(unsigned) * m * ncols);
+	unsigned long long *newest = (unsigned long long *)calloc(m * ncols, sizeof *newest);
+	unsigned char *known = (unsigned char *)malloc(m * ncols);
+	if (!p || !base || !newest || !known || !(p->cell = (unsigned *)malloc(sizeof(unsigned) * m * ncols)) ||
+	    !(p->value = (unsigned *)malloc(sizeof(unsigned) * m * ncols)) || !(p->written = (unsigned char *)malloc(m * ncols)))
 		tl_cpu_fail("tilec emu: %s: out of memory\n", where);
 	pthread_mutex_lock(&tl_cpu_block->mu);
 	p->seq = ++tl_cpu_mma_seq;
 	for (unsigned i = 0; i < m; i++)
-		for (unsigned j = 0; j < n; j++) {
+		for (unsigned j = 0; j < ncols; j++) {
 			unsigned cell = (lane0 + tl_mma_lane(m, i)) * TL_EMU_COLS + col0 + j;
-			base[i * n + j] = c->tmem[cell];
-			known[i * n + j] = !c->ok || c->ok[cell] == 3;
+			base[i * ncols + j] = c->tmem[cell];
+			known[i * ncols + j] = !c->ok || c->ok[cell] == 3;
 		}
 	// the newest value this thread's earlier mmas left in each cell of D, landed or not
 	TlCpuMma *lists[2] = {tl_cpu_mma_issued, tl_cpu_mma_committed};
@@ -135,24 +200,21 @@ tl_emu_mma(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb
 				if (lane < lane0 || col < col0 || col > last)
 					continue;
 				unsigned r = lane - lane0, i = m == 128 ? r : r / 32 * 16 + r % 32;
-				if ((m != 128 && r % 32 >= 16) || i >= m || newest[i * n + col - col0] > q->seq)
+				if ((m != 128 && r % 32 >= 16) || i >= m || newest[i * ncols + col - col0] > q->seq)
 					continue;
-				newest[i * n + col - col0] = q->seq;
-				base[i * n + col - col0] = q->value[x];
-				known[i * n + col - col0] = q->written[x];
+				newest[i * ncols + col - col0] = q->seq;
+				base[i * ncols + col - col0] = q->value[x];
+				known[i * ncols + col - col0] = q->written[x];
 			}
 		}
 	pthread_mutex_unlock(&tl_cpu_block->mu);
 	for (unsigned i = 0; i < m; i++)
-		for (unsigned j = 0; j < n; j++) {
-			float d = accumulate ? __uint_as_float(base[i * n + j]) : -0.0f;
-			for (unsigned k = 0; k < kk; k++)
-				d = __fmaf_rn(tl_mma_value(pa + tl_mma_addr(adesc, amn, e, i, k), kind, afmt),
-				         tl_mma_value(pb + tl_mma_addr(bdesc, bmn, e, j, k), kind, bfmt), d);
+		for (unsigned j = 0; j < ncols; j++) {
 			unsigned cell = (lane0 + tl_mma_lane(m, i)) * TL_EMU_COLS + col0 + j;
 			p->cell[p->n] = cell;
-			p->written[p->n] = !accumulate || known[i * n + j];
-			p->value[p->n++] = __float_as_uint(d);
+			p->written[p->n] = !accumulate || known[i * ncols + j];
+			p->value[p->n++] = tl_mma_cell(base[i * ncols + j], accumulate, pa, adesc, ta, a_taddr, pb, bdesc, idesc, kind,
+			                               i, j);
 			if (c->ok)
 				c->ok[cell] = 0;
 		}
@@ -161,18 +223,36 @@ tl_emu_mma(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb
 	free(known);
 	p->wa = pa;
 	p->wb = pb;
+	p->ta = ta;
+	p->a_taddr = a_taddr;
 	p->adesc = adesc;
 	p->bdesc = bdesc;
 	p->idesc = idesc;
 	p->kind = kind;
 	p->where = where;
-	p->sum = tl_cpu_mma_sum(pa, adesc, pb, bdesc, idesc, kind);
+	p->sum = tl_cpu_mma_sum(pa, adesc, ta, a_taddr, pb, bdesc, idesc, kind);
 	p->owner = &tl_cpu_mma_me;
 	p->tmem = c->tmem;
 	p->ok = c->ok;
 	p->next = tl_cpu_mma_issued;
 	tl_cpu_mma_issued = p;
 #endif
+}
+
+// A and B through their descriptors (the ss form).
+TL_EMU_INLINE void
+tl_emu_mma(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb, unsigned long long bdesc,
+           unsigned taddr, unsigned idesc, unsigned kind, unsigned accumulate, const char *where)
+{
+	tl_emu_mma_run(c, ~0u, wa, adesc, wb, bdesc, taddr, idesc, kind, accumulate, where);
+}
+
+// A from TMEM at a_taddr, B through its descriptor (the ts form).
+TL_EMU_INLINE void
+tl_emu_mma_ts(TlEmuCta *c, unsigned a_taddr, const void *wb, unsigned long long bdesc, unsigned taddr, unsigned idesc,
+              unsigned kind, unsigned accumulate, const char *where)
+{
+	tl_emu_mma_run(c, a_taddr, 0, 0, wb, bdesc, taddr, idesc, kind, accumulate, where);
 }
 
 // commit in a program with mmas: the thread's mmas (and cps) attach to the barrier's current phase (those
@@ -238,10 +318,10 @@ tl_emu_mma_wait(unsigned long long *b, const char *name, int index, unsigned par
 			if (!oldest)
 				break;
 			TlCpuMma *p = *oldest;
-			if (p->n && tl_cpu_mma_sum(p->wa, p->adesc, p->wb, p->bdesc, p->idesc, p->kind) != p->sum)
-				tl_cpu_fail("tilec emu: %s: a shared tile this mma reads was written after its issue and before a wait "
-				            "on its commit's barrier returned (waiting at %s); the tensor core may still have been "
-				            "reading it\n", p->where, where);
+			if (p->n && tl_cpu_mma_sum(p->wa, p->adesc, p->ta, p->a_taddr, p->wb, p->bdesc, p->idesc, p->kind) != p->sum)
+				tl_cpu_fail("tilec emu: %s: %s written after its issue and before a wait on its commit's barrier "
+				            "returned (waiting at %s); the tensor core may still have been reading it\n", p->where,
+				            p->ta ? "TMEM cells this mma reads as A were" : "a shared tile this mma reads was", where);
 			for (int i = 0; i < p->n; i++) {
 				p->tmem[p->cell[i]] = p->value[i];
 				if (p->ok)

@@ -711,13 +711,14 @@ cp_asm(const LStmt *s)
 }
 
 /* A tcgen05.mma: before the first K step the threads' writes of the operands made visible to the async proxy;
-   one elected thread issues it with its two 64-bit descriptors (constant fields or'ed with each shared
+   one elected thread issues it with its two 64-bit descriptors (A from TMEM: its TMEM address and B's) (constant fields or'ed with each shared
    tensor's start address >> 4), the instruction descriptor and the accumulate predicate. */
 static void
 mma_asm(const LStmt *s)
 {
 	const LOperand *t = tc_operand(s, IO_TMEM_ADDR), *p = tc_operand(s, IO_PRED);
-	const LOperand *a = tc_operand(s, IO_SHARED_DESC64), *b = a + 1;
+	/* the shared descriptors: A's (unless A is in TMEM) and B's */
+	const LOperand *first = tc_operand(s, IO_SHARED_DESC64), *last = s->mma->a_tmem ? first : first + 1;
 	line_start();
 	if (s->mma->step == 0) {
 		buf_puts(E.out, "asm volatile(\"fence.proxy.async.shared::cta;\" ::: \"memory\");\n");
@@ -725,10 +726,15 @@ mma_asm(const LStmt *s)
 	}
 	if (s->mbar_elect)
 		elect_open();
-	buf_printf(E.out, "asm volatile(\"{\\n\\t.reg .pred p;\\n\\tsetp.ne.u32 p, %%4, 0;\\n\\t%s [%%0], %%1, %%2, %%3, "
-	                  "p;\\n\\t}\" :: \"r\"(", mma_spelling(s->cta_group, s->mma->kind));
+	/* A from TMEM (the ts form): its address in brackets where A's descriptor goes */
+	buf_printf(E.out, "asm volatile(\"{\\n\\t.reg .pred p;\\n\\tsetp.ne.u32 p, %%4, 0;\\n\\t%s [%%0], %s, %%2, %%3, "
+	                  "p;\\n\\t}\" :: \"r\"(", mma_spelling(s->cta_group, s->mma->kind), s->mma->a_tmem ? "[%1]" : "%1");
 	expr_top(t->addr);
-	for (const LOperand *d = a; d <= b; d++) {
+	if (s->mma->a_tmem) {
+		buf_puts(E.out, "), \"r\"(");
+		expr_top(t[1].addr);
+	}
+	for (const LOperand *d = first; d <= last; d++) {
 		buf_printf(E.out, "), \"l\"(0x%016llxull | (unsigned long long)((", (unsigned long long)d->desc);
 		expr_top(d->addr);
 		buf_puts(E.out, ") >> 4 & 0x3fffu)");

@@ -387,8 +387,13 @@ emu_tc(CuWriter *w, const LStmt *s)
 		const LOperand *t = tc_operand(s, IO_TMEM_ADDR), *d = tc_operand(s, IO_SHARED_DESC64);
 		if (s->mbar_elect)
 			buf_printf(out, "if (tl_emu_elect(%d)) ", s->elect_lane);
-		buf_puts(out, "tl_emu_mma(&tl_emu");
-		for (int i = 0; i < 2; i++) {
+		if (s->mma->a_tmem) { /* A from TMEM: its address, then B's window and descriptor */
+			buf_puts(out, "tl_emu_mma_ts(&tl_emu, ");
+			cu_expr(w, t[1].addr);
+		} else {
+			buf_puts(out, "tl_emu_mma(&tl_emu");
+		}
+		for (int i = 0; i < 2 - s->mma->a_tmem; i++) {
 			/* the window: the operand's tile (a run-time stage of a stack: its first element) */
 			const IExpr *sa = d[i].addr->kind == IE_SADDR ? d[i].addr : d[i].addr->a;
 			buf_printf(out, ", &%s[", sa->tensor->cname);

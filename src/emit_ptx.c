@@ -2326,21 +2326,26 @@ mma_ins(const LStmt *s)
 {
 	const LOperand *t = tc_operand(s, IO_TMEM_ADDR), *p = tc_operand(s, IO_PRED);
 	const LOperand *a = tc_operand(s, IO_SHARED_DESC64);
+	bool a_tmem = s->mma->a_tmem; /* the ts form: A's TMEM address, and B's descriptor the only one */
 	if (s->mma->step == 0)
 		ins(PF_SYNC | PF_SIDE, "fence.proxy.async.shared::cta;");
 	P.in_tc = true;
-	Opnd taddr = reg(ev(t->addr));
+	Opnd taddr = reg(ev(t->addr)), a_taddr = a_tmem ? reg(ev(t[1].addr)) : imm(0);
 	P.in_tc = false;
 	Opnd desc[2];
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < 2 - a_tmem; i++) {
 		Opnd start = pure(O_R, "bfe.u32 %D, %o, 4, 14;", reg(ev(a[i].addr)));
 		desc[i] = pure(O_D, "cvt.u64.u32 %D, %o;", start);
 		desc[i] = pure(O_D, "or.b64 %D, %o, %s;", desc[i], pool_printf("0x%016llx", (unsigned long long)a[i].desc));
 	}
 	Opnd pred = pure(O_P, "setp.ne.s32 %D, %o, 0;", reg(ev(p->addr)));
 	int l_skip = s->mbar_elect ? elect_lane() : 0;
-	ins(PF_SYNC | PF_SIDE | PF_STORE, "%s [%o], %o, %o, %s, %o;", mma_spelling(s->cta_group, s->mma->kind), taddr,
-	    desc[0], desc[1], pool_printf("%u", s->mma->idesc), pred);
+	if (a_tmem)
+		ins(PF_SYNC | PF_SIDE | PF_STORE, "%s [%o], [%o], %o, %s, %o;", mma_spelling(s->cta_group, s->mma->kind),
+		    taddr, a_taddr, desc[0], pool_printf("%u", s->mma->idesc), pred);
+	else
+		ins(PF_SYNC | PF_SIDE | PF_STORE, "%s [%o], %o, %o, %s, %o;", mma_spelling(s->cta_group, s->mma->kind), taddr,
+		    desc[0], desc[1], pool_printf("%u", s->mma->idesc), pred);
 	if (l_skip)
 		label(l_skip);
 }

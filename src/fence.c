@@ -237,8 +237,10 @@ tc_use_of(const List *stmts, uint64_t cur, const KernelIR *k, TcUse *u)
 				u->ld |= cur;
 			else if (s->instr->kind == TC_ST)
 				u->st |= cur;
-			else if (s->instr->kind == TC_ALLOC || s->instr->kind == TC_DEALLOC || s->instr->kind == TC_CP)
-				u->whole |= cur; /* a cp writes the lanes of every warp its image names */
+			else if (s->instr->kind == TC_ALLOC || s->instr->kind == TC_DEALLOC || s->instr->kind == TC_CP ||
+			         (s->instr->kind == TC_MMA && s->mma->a_tmem))
+				u->whole |= cur; /* a cp writes the lanes of every warp its image names, an mma with A from
+				                    TMEM reads them */
 			u->alloc |= s->instr->kind == TC_ALLOC;
 			break;
 		case L_BARRIER:

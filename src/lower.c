@@ -2181,6 +2181,20 @@ mma_stage_fits(const View *v, const IExpr *stage, Loc loc)
 	return true;
 }
 
+/* The TMEM cells [lane0, lane0 + lanes) x [col0, col0 + cols) of tmem tensor t (lane0, col0 relative to it) that
+   an mma issued by the current warp writes or reads, for the protocol. */
+static TmemRect
+mma_tmem_rect(Walk *walk, const Tensor *t, int lane0, int col0, int lanes, int cols)
+{
+	return (TmemRect){.space = t->alloc ? (const void *)t->alloc : (const void *)tmem_unknown_space,
+	                  .param = t->alloc ? NULL : t->param_root ? t->param_root : t,
+	                  .warp = protocol_fixed_warp(walk->proto) < 0 ? 0 : protocol_fixed_warp(walk->proto),
+	                  .lane0 = t->lane_offset + lane0,
+	                  .lanes = lanes,
+	                  .col0 = t->col_offset + col0,
+	                  .cols = cols};
+}
+
 /* mma(D, A, B, accumulate = p) (LANGUAGE 11.6): checked by mma.c (kind, shape, D's datapath layout, each K
    step's descriptors element by element), issued by one elected thread of the one warp that reaches it: one
    instruction per K step, the first with p and the others accumulating; D pending until the commit's barrier
@@ -2241,24 +2255,39 @@ lower_mma(Walk *walk, Stmt *s)
 		return;
 	if (!single_thread_one_warp(walk, s, "mma", "it would be issued"))
 		return;
-	for (int k = 1; k < 3; k++)
+	for (int k = in.a_tmem ? 2 : 1; k < 3; k++)
 		if (!stores_published(walk, v[k]->base, "mma", "mma", s->loc))
 			return;
 	Tensor *t = v[0]->base;
-	TmemRect r = {.space = t->alloc ? (const void *)t->alloc : (const void *)tmem_unknown_space,
-	              .param = t->alloc ? NULL : t->param_root ? t->param_root : t,
-	              .warp = protocol_fixed_warp(walk->proto) < 0 ? 0 : protocol_fixed_warp(walk->proto),
-	              .lane0 = t->lane_offset + lane0,
-	              .lanes = in.m == 128 ? 128 : 112,
-	              .col0 = t->col_offset + col0,
-	              .cols = in.n};
+	TmemRect r = mma_tmem_rect(walk, t, lane0, col0, in.m == 128 ? 128 : 112, in.n * etype_bits(in.dtype) / 32);
+	int a_lane0 = 0, a_col0 = 0;
+	TmemRect ar = {0};
+	if (mma_a_tmem_origin(v[1], &a_lane0, &a_col0)) {
+		ar = mma_tmem_rect(walk, v[1]->base, a_lane0, a_col0, 128, in.k * nsteps * etype_bits(in.atype) / 32);
+		if (ar.space == r.space && ar.param == r.param && ar.col0 < r.col0 + r.cols && r.col0 < ar.col0 + ar.cols) {
+			error(s->loc, "mma: D '%s' and A '%s' share TMEM column %d; the mma would write cells it reads",
+			      v[0]->name, v[1]->name, ar.col0 > r.col0 ? ar.col0 : r.col0);
+			return;
+		}
+		bool ready = protocol_mma_a_ready(walk->proto, &ar, s->loc);
+		place_waits(walk); /* the copies' waits it placed, also before an error about another warp */
+		if (!ready)
+			return;
+	}
+	if (!protocol_async_reads_free(walk->proto, &r, "the mma's D", s->loc))
+		return;
 	place_waits(walk);
 	explain_note(s->loc, "%s: M %d, N %d, K %d as %d instruction%s of K %d (the first with accumulate = p, the others "
 	                     "accumulating), issued by one thread elect.sync picks; instruction descriptor %s",
 	             mma_spelling(1, in.kind), in.m, in.n, in.k * nsteps, nsteps, nsteps == 1 ? "" : "s", in.k,
 	             mma_idesc_text(in.idesc));
+	if (in.a_tmem)
+		explain_note(s->loc, "A '%s' from TMEM (the ts form): K step k reads lanes 0..127, columns %d + %d k .. "
+		                     "%d + %d k of '%s' (%d elements of %s per 32-bit column)",
+		             v[1]->name, a_col0, ar.cols / nsteps, a_col0 + ar.cols / nsteps - 1, ar.cols / nsteps,
+		             v[1]->base->name, 32 / etype_bits(in.atype), etype_name(in.atype));
 	for (int k = 0; k < nsteps; k++)
-		for (int o = 0; o < 2; o++) {
+		for (int o = in.a_tmem; o < 2; o++) {
 			SmemDesc d = o ? steps[k].b : steps[k].a;
 			uint64_t bits;
 			if (!smem_desc_encode(&d, &bits))
@@ -2281,8 +2310,14 @@ lower_mma(Walk *walk, Stmt *s)
 		l->comment = k == 0 ? source_line_of(s->loc, true) : pool_printf("K step %d", k);
 		LOperand *ta = tc_add_operand(l, IO_TMEM_ADDR);
 		ta->addr = ie_binary(OP_ADD, tmem_base_addr(t), ie_int(((int64_t)lane0 << 16) + col0, T_U32));
+		if (in.a_tmem) /* a second TMEM address, after D's (isa.c's row names D's); each K step reads the next 32
+		                  bytes of every row: 8 columns */
+			l->ops[l->nops++] = (LOperand){.slot = ta->slot,
+			                               .addr = ie_binary(OP_ADD, tmem_base_addr(v[1]->base),
+			                                                 ie_int(((int64_t)a_lane0 << 16) + a_col0 +
+			                                                            k * (ar.cols / nsteps), T_U32))};
 		const SmemDesc *descs[2] = {&steps[k].a, &steps[k].b};
-		for (int o = 0; o < 2; o++) {
+		for (int o = in.a_tmem; o < 2; o++) {
 			SmemDesc d = *descs[o];
 			uint32_t start = d.start;
 			d.start = 0;
@@ -2304,8 +2339,10 @@ lower_mma(Walk *walk, Stmt *s)
 		tc_add_operand(l, IO_INSTR_DESC32)->imm = in.idesc;
 		tc_add_operand(l, IO_PRED)->addr = k == 0 ? p : ie_int(1, T_U32);
 		protocol_async_issue(walk->proto, l->instr, &r, s->loc);
-		protocol_async_reads(walk->proto, v[1]->base, stage[1] ? -1 : view_stage(v[1]), v[2]->base,
-		                     stage[2] ? -1 : view_stage(v[2]));
+		protocol_async_reads(walk->proto, in.a_tmem ? NULL : v[1]->base, stage[1] ? -1 : view_stage(v[1]),
+		                     v[2]->base, stage[2] ? -1 : view_stage(v[2]));
+		if (in.a_tmem)
+			protocol_async_reads_tmem(walk->proto, &ar);
 	}
 }
 

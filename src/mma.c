@@ -64,6 +64,17 @@ coord2(int r, int c)
 	return pool_printf("[%d, %d]", r, c);
 }
 
+/* ", byte 2" / ", high half": the part of a 32-bit cell an element of 1 / per of it takes ("" for a whole cell). */
+static const char *
+part_text(int part, int per)
+{
+	if (per == 1)
+		return "";
+	if (per == 2)
+		return part ? " (high half)" : " (low half)";
+	return pool_printf(" (byte %d)", part);
+}
+
 /* D [M, N]: one TMEM place per element, row i in the lane the datapath layout of M gives (TCGEN05.md 6: M =
    128 layout "D", lane i; M = 64 layout "F", lane 32 * (i / 16) + i % 16 from a first lane 0 or 16), column
    j in the first column + j; inside the allocation. */
@@ -92,21 +103,106 @@ d_check(const View *d, int m, int n, Loc loc, int *lane0, int *col0)
 			const int32_t *p = LAYOUT_PLACE(l, d->map[i * n + j], 0);
 			int lane = *lane0 + (m == 128 ? i : 32 * (i / 16) + i % 16), col = *col0 + j;
 			if (p[AX_TLANE] != lane || p[AX_TCOL] != col) {
-				error(loc, "mma: the M = %d mma leaves D%s in TMEM lane %d, column %d (datapath layout \"%s\"), "
-				           "but '%s' has it in lane %d, column %d",
-				      m, coord2(i, j), t->lane_offset + lane, col, m == 128 ? "D" : "F", d->name,
-				      t->lane_offset + p[AX_TLANE], p[AX_TCOL]);
+				int per = 32 / etype_bits(t->type);
+				error(loc, "mma: the M = %d mma leaves D%s in TMEM lane %d, column %d%s (datapath layout \"%s\"), "
+				           "but '%s' has it in lane %d, column %d%s",
+				      m, coord2(i, j), t->lane_offset + lane, col / per, part_text(col % per, per),
+				      m == 128 ? "D" : "F", d->name, t->lane_offset + p[AX_TLANE], p[AX_TCOL] / per,
+				      part_text(p[AX_TCOL] % per, per));
 				note(loc, "declare D with a layout that puts row i in lane %s and column j in column j",
 				     m == 128 ? "i" : "32 * (i / 16) + i % 16");
 				return false;
 			}
 		}
-	if (t->alloc && t->col_offset + *col0 + n > t->alloc->ncols) {
+	/* an f16 D: two elements per 32-bit cell, D[i, 2c] in the low half (columns count elements, layout.c) */
+	int per = 32 / etype_bits(t->type);
+	if (*col0 % per) {
+		error(loc, "mma: D '%s' starts in the high half of TMEM column %d; an f16 D starts on a whole 32-bit column",
+		      d->name, t->col_offset + *col0 / per);
+		return false;
+	}
+	*col0 /= per;
+	if (t->alloc && t->col_offset + *col0 + n / per > t->alloc->ncols) {
 		error(loc, "mma: D '%s' needs TMEM columns %d..%d of the allocation of %d columns", d->name,
-		      t->col_offset + *col0, t->col_offset + *col0 + n - 1, t->alloc->ncols);
+		      t->col_offset + *col0, t->col_offset + *col0 + n / per - 1, t->alloc->ncols);
 		note(t->alloc->loc, "allocated here");
 		return false;
 	}
+	return true;
+}
+
+/* D's element type: f32 for every kind, f16 also for kind::f16 and kind::f8f6f4 (TCGEN05.md 9: the D format
+   field, F16 0, F32 1; kind::tf32 accumulates in f32 only). */
+static bool
+d_type_check(const View *d, MmaKind kind, Loc loc)
+{
+	EType dt = d->base->type;
+	if (dt == T_F32 || (dt == T_F16 && kind != MMA_TF32))
+		return true;
+	error(loc, "mma: D '%s' holds %s; a %s mma accumulates in f32%s", d->name, etype_name(dt), mma_spelling(1, kind),
+	      kind == MMA_TF32 ? "" : " or f16");
+	return false;
+}
+
+/* A from TMEM [M, K] (the ts form, TCGEN05.md 15: kind::f16, tf32, f8f6f4): the tensor core reads row i from
+   lane i and the K elements of a row packed in consecutive 32-bit columns, as many per column as fit
+   (two 16-bit, four 8-bit; columns of a tmem tensor count elements, so element k sits in column c0 + k
+   of the tensor, c0 on a whole 32-bit column). Each K step reads the next 32 bytes of every row. M = 128
+   only: the lanes of an M = 64 A in TMEM are not in TCGEN05.md. */
+static bool
+a_tmem_check(const View *a, int m, int kfull, Loc loc)
+{
+	const Tensor *t = a->base;
+	const Layout *l = t->layout;
+	if (m != 128) {
+		error(loc, "mma: A '%s' is in TMEM with M = %d; tilec reads A from TMEM for M = 128 (the lanes of an M = 64 A "
+		           "in TMEM are not documented)", a->name, m);
+		return false;
+	}
+	if (l->nrep != 1) {
+		error(loc, "mma: A '%s' has %d TMEM places per element; the mma reads each element of A from one place",
+		      a->name, l->nrep);
+		return false;
+	}
+	const int32_t *p0 = LAYOUT_PLACE(l, a->map[0], 0);
+	int lane0 = p0[AX_TLANE], col0 = p0[AX_TCOL], per = 32 / etype_bits(t->type);
+	if (t->lane_offset + lane0 != 0 || col0 % per) {
+		error(loc, "mma: A '%s' starts at TMEM lane %d, %s column %d; an A in TMEM starts at lane 0 on a whole "
+		           "32-bit column", a->name, t->lane_offset + lane0, col0 % per ? "inside" : "at",
+		      t->col_offset + col0 / per);
+		return false;
+	}
+	for (int i = 0; i < m; i++)
+		for (int k = 0; k < kfull; k++) {
+			const int32_t *p = LAYOUT_PLACE(l, a->map[i * kfull + k], 0);
+			int col = col0 + k;
+			if (p[AX_TLANE] != lane0 + i || p[AX_TCOL] != col) {
+				error(loc, "mma: the mma reads A%s from TMEM lane %d, column %d%s, but '%s' has it in lane %d, column "
+				           "%d%s", coord2(i, k), t->lane_offset + lane0 + i, t->col_offset + col / per,
+				      part_text(col % per, per), a->name, t->lane_offset + p[AX_TLANE], t->col_offset + p[AX_TCOL] / per,
+				      part_text(p[AX_TCOL] % per, per));
+				note(loc, "declare A with row i in lane i and its K elements packed along the columns (layout "
+				          "S[(128, K) : (1@TLane, 1@TCol)])");
+				return false;
+			}
+		}
+	if (t->alloc && t->col_offset + col0 / per + kfull / per > t->alloc->ncols) {
+		error(loc, "mma: A '%s' needs TMEM columns %d..%d of the allocation of %d columns", a->name,
+		      t->col_offset + col0 / per, t->col_offset + col0 / per + kfull / per - 1, t->alloc->ncols);
+		note(t->alloc->loc, "allocated here");
+		return false;
+	}
+	return true;
+}
+
+bool
+mma_a_tmem_origin(const View *a, int *lane0, int *col0)
+{
+	if (a->base->kind != TK_TMEM)
+		return false;
+	const int32_t *p0 = LAYOUT_PLACE(a->base->layout, a->map[0], 0);
+	*lane0 = p0[AX_TLANE];
+	*col0 = p0[AX_TCOL] * etype_bits(a->base->type) / 32;
 	return true;
 }
 
@@ -170,11 +266,14 @@ mma_check(const View *d, const View *a, const View *b, Loc loc, MmaInstr *in, Mm
 	}
 	const View *ops[2] = {a, b};
 	static const char *const roles[2] = {"A", "B"}, *const shapes[2] = {"[M, K]", "[N, K]"};
+	bool a_tmem = a->base->kind == TK_TMEM;
 	for (int i = 0; i < 2; i++) {
 		const Tensor *s = ops[i]->base;
+		if (s->kind == TK_TMEM && i == 0)
+			continue; /* A from TMEM: a_tmem_check */
 		if (s->kind == TK_TMEM) {
-			error(loc, "mma: %s '%s' is in TMEM; tilec issues the mma with A and B in shared memory (A from TMEM is "
-			           "not supported yet)", roles[i], ops[i]->name);
+			error(loc, "mma: B '%s' is in TMEM; B is read from shared memory (only A may come from TMEM)",
+			      ops[i]->name);
 			return false;
 		}
 		if (s->kind != TK_SHARED || !s->tile || ops[i]->box || ops[i]->rank != 2) {
@@ -199,11 +298,8 @@ mma_check(const View *d, const View *a, const View *b, Loc loc, MmaInstr *in, Mm
 		      etype_name(bt), etype_name(at), same_needed ? etype_name(at) : ki->types_text);
 		return false;
 	}
-	if (dt != T_F32) {
-		error(loc, "mma: D '%s' holds %s; tilec issues mma with an f32 accumulator (the TMEM placement of "
-		           "an f16 accumulator is not documented)", d->name, etype_name(dt));
+	if (!d_type_check(d, kind, loc))
 		return false;
-	}
 	int m = a->dims[0], kfull = a->dims[1], n = b->dims[0];
 	if (d->dims[0] != m || d->dims[1] != n || b->dims[1] != kfull) {
 		error(loc, "mma: the shapes do not agree: D '%s' is [%d, %d], A '%s' [%d, %d] and B '%s' [%d, %d]; D [M, N] = "
@@ -221,16 +317,19 @@ mma_check(const View *d, const View *a, const View *b, Loc loc, MmaInstr *in, Mm
 	}
 	if (!d_check(d, m, n, loc, lane0, col0))
 		return false;
+	if (a_tmem && !a_tmem_check(a, m, kfull, loc))
+		return false;
 	int count = kfull / ik;
 	MmaStep *st = pool_alloc(sizeof *st * (size_t)count);
 	for (int s = 0; s < count; s++)
-		if (!step_desc(a, "A", m, kfull, ik, s, loc, &st[s].a) || !step_desc(b, "B", n, kfull, ik, s, loc, &st[s].b))
+		if ((!a_tmem && !step_desc(a, "A", m, kfull, ik, s, loc, &st[s].a)) ||
+		    !step_desc(b, "B", n, kfull, ik, s, loc, &st[s].b))
 			return false;
 	MmaIdesc id = {.d_format = mma_d_code(dt), .a_format = mma_type_code(kind, at), .b_format = mma_type_code(kind, bt),
-	               .transpose_a = a->base->tile->major == SMEM_MN, .transpose_b = b->base->tile->major == SMEM_MN,
-	               .n = n, .m = m};
+	               .transpose_a = !a_tmem && a->base->tile->major == SMEM_MN,
+	               .transpose_b = b->base->tile->major == SMEM_MN, .n = n, .m = m};
 	*in = (MmaInstr){.kind = kind, .atype = at, .btype = bt, .dtype = dt, .m = m, .n = n, .k = ik,
-	                 .a_mn = id.transpose_a, .b_mn = id.transpose_b, .idesc = mma_idesc_encode(&id)};
+	                 .a_mn = id.transpose_a, .b_mn = id.transpose_b, .a_tmem = a_tmem, .idesc = mma_idesc_encode(&id)};
 	*steps = st;
 	*nsteps = count;
 	return true;

@@ -146,6 +146,8 @@ typedef struct ProtoAsync {
 	const Tensor *reads[2];  /* the shared tensors it reads (mma: A and B), NULL: none */
 	int read_stage[2];       /* the tile of each in a stack of tiles (0 unstacked), -1: chosen at run time */
 	bool complete;           /* some wait on its commit's barrier has passed */
+	bool reads_tmem;         /* an mma with A from TMEM: the cells it reads, which no st, cp or mma may write */
+	TmemRect read_rect;      /* until a wait on its commit's barrier has passed (LANGUAGE 11.8) */
 	bool store_reported;     /* a store to what it reads was reported */
 } ProtoAsync;
 
@@ -773,7 +775,7 @@ cells_text(const TmemRect *r, const StoreState *st)
 /* auto_wait: the access is a copy's, which places the wait::ld a store over cells a pending load of its
    own warp reads needs, whoever wrote that load (LANGUAGE 11.8: the PTX ISA orders ld -> st only so). */
 static bool
-cells_ready(Protocol *p, const TmemRect *r, bool ld, bool auto_wait, Loc loc)
+cells_ready_for(Protocol *p, const TmemRect *r, bool ld, bool auto_wait, bool mma, Loc loc)
 {
 	const List *records = cells_may_be_held(&p->flow, r, ld);
 	for (int j = 0; records && j < records->n; j++) {
@@ -792,7 +794,10 @@ cells_ready(Protocol *p, const TmemRect *r, bool ld, bool auto_wait, Loc loc)
 		if (st->rect.warp == r->warp && st->pending) {
 			const char *cells = cells_text(r, st);
 			own_wait_missing(p, true);
-			if (ld)
+			if (mma)
+				error(loc, "the mma reads A from %s that warp %d stored with %s without %s in between", cells,
+				      r->warp, isa_name(TC_ST, 0), isa_name(TC_WAIT_ST, 0));
+			else if (ld)
 				error(loc, "%s reads %s that warp %d stored with %s without %s in between", isa_name(TC_LD, 0),
 				      cells, r->warp, isa_name(TC_ST, 0), isa_name(TC_WAIT_ST, 0));
 			else if (st->ld)
@@ -811,7 +816,11 @@ cells_ready(Protocol *p, const TmemRect *r, bool ld, bool auto_wait, Loc loc)
 		}
 		if (st->rect.warp != r->warp && st->unsynced && !(st->ordered_for >> r->warp & 1)) {
 			const char *cells = cells_text(r, st);
-			if (ld)
+			if (mma)
+				error(loc, "the mma of warp %d reads A from %s that warp %d stored; warp %d must execute %s and then "
+				           "a barrier (cta_sync) before the mma", r->warp, cells, st->rect.warp, st->rect.warp,
+				      isa_name(TC_WAIT_ST, 0));
+			else if (ld)
 				error(loc, "warp %d reads %s that warp %d stored; warp %d must execute %s and then cta_sync before "
 				           "this load", r->warp, cells, st->rect.warp, st->rect.warp, isa_name(TC_WAIT_ST, 0));
 			else
@@ -825,6 +834,12 @@ cells_ready(Protocol *p, const TmemRect *r, bool ld, bool auto_wait, Loc loc)
 		}
 	}
 	return true;
+}
+
+static bool
+cells_ready(Protocol *p, const TmemRect *r, bool ld, bool auto_wait, Loc loc)
+{
+	return cells_ready_for(p, r, ld, auto_wait, false, loc);
 }
 
 /* TCGEN05.md 4: other warps read the address an alloc wrote into its shared slot only after a barrier. */
@@ -943,6 +958,8 @@ protocol_apply(Protocol *p, Loc loc, const ApplyCtx *ctx, bool auto_wait)
 	}
 	for (int i = 0; i < ctx->rects.n && !reported; i++)
 		reported = !cells_ready(p, LIST_AT(ctx->rects, TmemRect, i), ctx->is_ld, auto_wait, loc);
+	for (int i = 0; i < ctx->rects.n && !reported && !ctx->is_ld && p->async.n; i++)
+		reported = !protocol_async_reads_free(p, LIST_AT(ctx->rects, TmemRect, i), isa_name(TC_ST, 0), loc);
 	for (int i = 0; i < ctx->rects.n && !reported && ctx->is_ld && p->async.n; i++)
 		reported = !async_written(p, LIST_AT(ctx->rects, TmemRect, i), TC_LD, loc);
 	/* one store executed by several warps (a warpgroup scope reached by two warpgroups) writes their cells at once */
@@ -1835,7 +1852,70 @@ protocol_cp_cells_free(Protocol *p, const TmemRect *r, Loc loc)
 bool
 protocol_async_free(Protocol *p, const TmemRect *r, Loc loc)
 {
-	return async_written(p, r, TC_CP, loc);
+	return async_written(p, r, TC_CP, loc) && protocol_async_reads_free(p, r, isa_name(TC_CP, 0), loc);
+}
+
+void
+protocol_async_reads_tmem(Protocol *p, const TmemRect *r)
+{
+	if (!p->async.n)
+		fatal("protocol_async_reads_tmem before any asynchronous instruction");
+	ProtoAsync *last = LIST_AT(p->async, ProtoAsync, p->async.n - 1);
+	last->reads_tmem = true;
+	last->read_rect = *r;
+}
+
+bool
+protocol_async_reads_free(Protocol *p, const TmemRect *r, const char *writer, Loc loc)
+{
+	for (int i = 0; i < p->async.n; i++) {
+		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
+		if (!a->reads_tmem || a->complete || a->store_reported || !rects_overlap(r, &a->read_rect))
+			continue;
+		a->store_reported = true;
+		error(loc, "%s writes TMEM (lane %d, column %d), which the mma at line %d reads as A; the mma may still be "
+		           "reading it until a wait on its commit's barrier has passed", writer,
+		      r->lane0 > a->read_rect.lane0 ? r->lane0 : a->read_rect.lane0,
+		      r->col0 > a->read_rect.col0 ? r->col0 : a->read_rect.col0, a->loc.first_line);
+		if (a->bar)
+			note(a->commit_loc, "committed here: put %s.%s on '%s' before the write", etype_name(T_MBARRIER),
+			     mbar_op_name(MB_WAIT), a->bar->name);
+		else
+			note(a->loc, "issued here; put commit(b); and %s.%s(b, parity); before the write", etype_name(T_MBARRIER),
+			     mbar_op_name(MB_WAIT));
+		return false;
+	}
+	return true;
+}
+
+bool
+protocol_mma_a_ready(Protocol *p, const TmemRect *r, Loc loc)
+{
+	if (!cells_ready_for(p, r, true, true, true, loc))
+		return false;
+	/* cells an earlier cp or mma writes: a cp of the issuing thread is pipelined with the mma (TCGEN05.md 12);
+	   anything else (another mma's D, another warp's cp) completes only at its commit's barrier */
+	for (int i = 0; i < p->async.n; i++) {
+		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
+		if (!a->has_rect || (a->waited >> r->warp & 1) || (a->in->kind == TC_CP && (a->warps & p->warps)))
+			continue;
+		TmemRect mine = a->rect;
+		mine.warp = r->warp;
+		if (!rects_overlap(r, &mine))
+			continue;
+		error(loc, "the mma reads A from TMEM (lane %d, column %d), which the %s at line %d writes; it is complete "
+		           "only once commit(b) and a %s.%s on b have passed", r->lane0 > mine.lane0 ? r->lane0 : mine.lane0,
+		      r->col0 > mine.col0 ? r->col0 : mine.col0, isa_name(a->in->kind, 0), a->loc.first_line,
+		      etype_name(T_MBARRIER), mbar_op_name(MB_WAIT));
+		if (a->bar)
+			note(a->commit_loc, "committed here: wait on '%s' before the mma", a->bar->name);
+		else
+			note(a->loc, "issued here; put commit(b); and %s.%s(b, parity); between", etype_name(T_MBARRIER),
+			     mbar_op_name(MB_WAIT));
+		a->waited = ~0ull;
+		return false;
+	}
+	return true;
 }
 
 /* --------------------------------------------------------------- control flow */

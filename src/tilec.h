@@ -1705,6 +1705,15 @@ bool protocol_async_free(Protocol *p, const TmemRect *r, Loc loc);
 /* Whether a cp may write the cells of r: no st or ld of the current warps over them is pending (a copy's
    gets its wait placed; else an error at loc). */
 bool protocol_cp_cells_free(Protocol *p, const TmemRect *r, Loc loc);
+/* An mma with A from TMEM (LANGUAGE 11.6, 11.8): r, the cells it reads (warp: the issuing one), are complete:
+   st waited (a copy's wait placed) and, from other warps, followed by a barrier; no cp of another thread or
+   mma writing them pending. False after an error at loc naming both lines. */
+bool protocol_mma_a_ready(Protocol *p, const TmemRect *r, Loc loc);
+/* The asynchronous instruction registered last (an mma) reads A from the cells of r. */
+void protocol_async_reads_tmem(Protocol *p, const TmemRect *r);
+/* Whether `writer` (a st, cp or mma's D) may write the cells of r: no mma reading them as A is pending (its
+   commit's barrier not waited); else an error at loc naming both lines. */
+bool protocol_async_reads_free(Protocol *p, const TmemRect *r, const char *writer, Loc loc);
 /* Whether asynchronous work of the current warps has not been seen complete; *issued_at: the first such. */
 bool protocol_async_pending(const Protocol *p, Loc *issued_at);
 /* A device function's contract (LANGUAGE.md 10.3): no tcgen05.ld or st of the current warps pending at
@@ -2318,6 +2327,7 @@ typedef struct MmaInstr {
 	EType atype, btype, dtype;
 	int m, n, k;          /* k: the K of one instruction */
 	bool a_mn, b_mn;      /* transposed: the operand's tile is MN-major */
+	bool a_tmem;          /* A from TMEM (the ts form: [a_tmem] in place of A's descriptor) */
 	uint32_t idesc;
 	int step;             /* this instruction's K step (0: the first, which the operand fence precedes) */
 } MmaInstr;
@@ -2349,5 +2359,8 @@ typedef struct MmaStep {
    D's first lane and column relative to its tmem tensor. */
 bool mma_check(const View *d, const View *a, const View *b, Loc loc, MmaInstr *in, MmaStep **steps, int *nsteps,
                int *lane0, int *col0);
+/* A in TMEM (after mma_check): its first lane and 32-bit column relative to its tmem tensor; false when A is
+   in shared memory. */
+bool mma_a_tmem_origin(const View *a, int *lane0, int *col0);
 
 #endif
