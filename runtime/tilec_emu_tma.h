@@ -19,6 +19,86 @@ tl_cpu_mbar_complete_tx(const void *addr, const char *name, int index, int bytes
 	pthread_mutex_unlock(&tl_cpu_block->mu);
 }
 
+// The TMA loads of the running block whose phase may not have completed: the bytes they wrote (from lo to
+// hi, host addresses) and the phase of their barrier that completes them. A thread's read of those bytes
+// before that phase completes (a missing wait, or a wait for the wrong phase, that tilec could not see
+// statically) stops the run: on the GPU it would read the tile before the data lands (LANGUAGE 11.4).
+struct TlCpuTmaPending {
+	const unsigned char *lo, *hi;
+	const void *bar;
+	unsigned phase;
+	const char *where; // the copy's .tile line
+};
+static struct {
+	TlDim3 at; // the block whose loads these are
+	int n;
+	TlCpuTmaPending load[256];
+} tl_cpu_tma_pending;
+
+// Drops the loads of another block and those whose phase has completed; false when none is left.
+static bool
+tl_cpu_tma_prune(void)
+{
+	if (tl_cpu_tma_pending.at.x != blockIdx.x || tl_cpu_tma_pending.at.y != blockIdx.y ||
+	    tl_cpu_tma_pending.at.z != blockIdx.z) {
+		tl_cpu_tma_pending.n = 0;
+		tl_cpu_tma_pending.at = blockIdx;
+	}
+	int n = 0;
+	for (int i = 0; i < tl_cpu_tma_pending.n; i++) {
+		TlCpuTmaPending *p = &tl_cpu_tma_pending.load[i];
+		TlCpuMbar *m = tl_cpu_mbar(p->bar, "?", 0, p->where, false);
+		if (m->phase == p->phase)
+			tl_cpu_tma_pending.load[n++] = *p;
+	}
+	tl_cpu_tma_pending.n = n;
+	return n > 0;
+}
+
+// A TMA load of the bytes lo .. hi completing on b: pending until b's current phase completes.
+static void
+tl_cpu_tma_issued(const unsigned char *lo, const unsigned char *hi, const void *b, const char *where)
+{
+	pthread_mutex_lock(&tl_cpu_block->mu);
+	tl_cpu_tma_prune();
+	if (tl_cpu_tma_pending.n < 256) { // more than 256 loads in flight: the later ones are not followed
+		TlCpuMbar *m = tl_cpu_mbar(b, "?", 0, where, false);
+		tl_cpu_tma_pending.load[tl_cpu_tma_pending.n++] = TlCpuTmaPending{lo, hi, b, m->phase, where};
+	}
+	pthread_mutex_unlock(&tl_cpu_block->mu);
+}
+#endif
+
+// A thread's read of element idx (size bytes) of the shared tensor at base, which TMA loads: the offset idx,
+// after the CPU's test that no pending load wrote it.
+TL_EMU_INLINE long long
+tl_emu_tma_read(const void *base, size_t size, const char *where, long long idx)
+{
+#ifndef __CUDACC__
+	if (!tl_cpu_tma_pending.n)
+		return idx;
+	const unsigned char *at = (const unsigned char *)base + idx * (long long)size;
+	pthread_mutex_lock(&tl_cpu_block->mu);
+	if (tl_cpu_tma_prune())
+		for (int i = 0; i < tl_cpu_tma_pending.n; i++) {
+			const TlCpuTmaPending *p = &tl_cpu_tma_pending.load[i];
+			if (at + size <= p->lo || at >= p->hi)
+				continue;
+			const TlCpuMbar *m = tl_cpu_mbar(p->bar, "?", 0, where, false);
+			tl_cpu_fail("tilec emu: block (%u, %u, %u): thread %d: %s: reads shared bytes that the TMA load at %s "
+			            "brings in phase %u of %s[%d] (parity %u), which has not completed (%d of %d arrivals and %lld "
+			            "bytes pending): no mbarrier.wait for that phase came before the read\n",
+			            blockIdx.x, blockIdx.y, blockIdx.z, tl_cpu_tid, where, p->where, m->phase, m->name, m->index,
+			            m->phase & 1, m->pending, m->expected, m->tx);
+		}
+	pthread_mutex_unlock(&tl_cpu_block->mu);
+#else
+	(void)base, (void)size, (void)where;
+#endif
+	return idx;
+}
+
+#ifndef __CUDACC__
 // The byte offset in the shared tile of box element `at` (innermost first) of a box of `rank` dimensions
 // box[], element size e, inner pitch P, swizzle XOR mask of address bits 7.. into bits 4..
 TL_EMU_INLINE unsigned
@@ -82,6 +162,10 @@ tl_emu_tma_load(unsigned char *smem, unsigned dst, int e, int pitch, int xor_mas
 	long long bytes = e;
 	for (int d = 0; d < rank; d++)
 		bytes *= box[d];
+	// the box's bytes: the swizzle moves 16-byte chunks within their 128-byte line
+	unsigned first = xor_mask ? dst & ~127u : dst;
+	unsigned last = xor_mask ? (dst + (unsigned)bytes + 127u) & ~127u : dst + (unsigned)bytes;
+	tl_cpu_tma_issued(smem + first, smem + last, b, where);
 	tl_cpu_mbar_complete_tx(b, name, index, (int)bytes, where);
 }
 

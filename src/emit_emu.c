@@ -995,6 +995,19 @@ race_key(CuWriter *w, const Tensor *t, int *site)
 	return (unsigned long long)tensor << 40 | (unsigned long long)(t->kind == TK_SHARED) << 63;
 }
 
+/* Whether a TMA load of list writes shared tensor t. */
+static bool
+tma_loads_into(const List *list, const Tensor *t)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		if ((s->kind == L_TMA && s->tma && !s->tma->store && !s->tma->wait_read && s->tma->smem == t) ||
+		    tma_loads_into(&s->body, t) || tma_loads_into(&s->els, t))
+			return true;
+	}
+	return false;
+}
+
 /* tl_emu_bounds<RANK>("file:LINE", "NAME", {coordinates}, {shape}) + (offset), for a global or shared tensor,
    after the same test of the indices of the view it is accessed through (named "VIEW (a view of NAME)");
    for tilec run, inside tl_emu_race(tensor, site, write, ...), which logs the access. */
@@ -1003,6 +1016,10 @@ emu_global_access(CuWriter *w, const Tensor *t, IExpr *const *coords, const View
                   bool write)
 {
 	int site = 0;
+	/* a thread's read of a tile that TMA loads: the CPU emulator stops it while the load's phase is pending */
+	bool tma_read = !write && t->kind == TK_SHARED && w->k && tma_loads_into(&w->k->body, t);
+	if (tma_read)
+		buf_printf(w->out, "tl_emu_tma_read(%s, sizeof %s[0], \"%s\", ", t->cname, t->cname, where(w));
 	if (w->opt->race) {
 		unsigned long long key = race_key(w, t, &site);
 		buf_printf(w->out, "tl_emu_race(0x%llxull, %du, %d, ", key, site, write ? 1 : 0);
@@ -1048,6 +1065,8 @@ emu_global_access(CuWriter *w, const Tensor *t, IExpr *const *coords, const View
 	cu_expr(w, index);
 	buf_puts(w->out, checked ? ")" : "");
 	if (w->opt->race)
+		buf_puts(w->out, ")");
+	if (tma_read)
 		buf_puts(w->out, ")");
 }
 

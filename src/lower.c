@@ -283,6 +283,7 @@ cname_for(Walk *walk, const char *want)
 }
 
 static int mbar_threads(Walk *walk);
+static int mbar_counted_threads(Walk *walk);
 
 static LStmt *
 emit(Walk *walk, LKind kind, Loc loc)
@@ -293,7 +294,7 @@ emit(Walk *walk, LKind kind, Loc loc)
 	s->loc = loc;
 	list_push(walk->out, s);
 	if (walk->mbar_tensors.n) /* the pipeline checks of a kernel with mbarriers see every statement */
-		mbarcheck_stmt(protocol_mbarcheck(walk->proto), s, protocol_warps(walk->proto), mbar_threads(walk));
+		mbarcheck_stmt(protocol_mbarcheck(walk->proto), s, protocol_warps(walk->proto), mbar_counted_threads(walk));
 	return s;
 }
 
@@ -1411,6 +1412,30 @@ mbar_threads(Walk *walk)
 		if (warps >> w & 1)
 			n += walk->k->threads - 32 * w < 32 ? walk->k->threads - 32 * w : 32;
 	return n;
+}
+
+/* The threads that run a statement here, for the pipeline checks (mbarcheck.c): whole warps (mbar_threads),
+   or, inside conditions that tilec can evaluate for every thread of the warps that may reach it (the
+   producer's if (lane_id == 0) around its arrival), those that take them; -1 where it cannot tell. */
+static int
+mbar_counted_threads(Walk *walk)
+{
+	int n = mbar_threads(walk);
+	if (n > 0 || walk->dev || walk->nconds == 0 || walk->nconds > MAX_CONDS)
+		return n;
+	uint64_t warps = protocol_warps(walk->proto);
+	n = 0;
+	for (int u = 0; u < walk->k->threads; u++) {
+		bool reaches = warps >> (u / 32) & 1;
+		for (int c = 0; c < walk->nconds && reaches; c++) {
+			int64_t v;
+			if (!ie_eval_thread(walk->conds[c], walk->k->block, u, &v))
+				return -1;
+			reaches = (v != 0) != walk->cond_negated[c];
+		}
+		n += reaches;
+	}
+	return n > 0 ? n : -1;
 }
 
 /* A single-thread statement (LANGUAGE 11.8) that whole warps reach runs in one elected lane of each: where

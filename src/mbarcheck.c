@@ -136,6 +136,27 @@ note_reads(MbarCheck *c, const MbEvent *from, const IExpr *e, List *out)
 	note_reads(c, from, e->index, out);
 }
 
+/* The shared tiles that a tcgen05.mma or tcgen05.cp reads through its descriptors (the IE_SADDR in each
+   descriptor's start address), as read events: the ring checks then know which stage an mma consumes. */
+static void
+note_operand_reads(const MbEvent *from, const IExpr *e, List *out)
+{
+	if (!e)
+		return;
+	if (e->kind == IE_SADDR && e->tensor && e->tensor->type != T_MBARRIER) {
+		MbEvent *r = pool_alloc(sizeof *r);
+		*r = *from;
+		r->kind = EV_READ;
+		r->t = e->tensor;
+		r->index = e->index;
+		list_push(out, r);
+		return;
+	}
+	note_operand_reads(from, e->a, out);
+	note_operand_reads(from, e->b, out);
+	note_operand_reads(from, e->index, out);
+}
+
 /* The recorded statements turned into events, in program order (a statement's reads before its write). */
 static List
 events_of(MbarCheck *c)
@@ -151,6 +172,10 @@ events_of(MbarCheck *c)
 		note_reads(c, e, l->value, &out);
 		note_reads(c, e, l->index, &out);
 		note_reads(c, e, l->cond, &out);
+		if (l->kind == L_TC && l->instr && (l->instr->kind == TC_MMA || l->instr->kind == TC_CP))
+			for (int o = 0; o < l->nops; o++)
+				if (l->ops[o].slot->kind == IO_SHARED_DESC64)
+					note_operand_reads(e, l->ops[o].addr, &out);
 		if (l->kind == L_STORE && l->tensor && l->tensor->kind == TK_SHARED && l->tensor->type != T_MBARRIER) {
 			e->kind = EV_WRITE;
 			e->t = l->tensor;
