@@ -1980,6 +1980,22 @@ reg_store(const LStmt *s)
 	ins(0, "bfi.b32 %o, %o, %o, %d, %d;", w, v, w, shift, bits);
 }
 
+/* The f32 value that s, one of paired_halves, rounds. */
+static Opnd
+half_source(const LStmt *s)
+{
+	const IExpr *h = rounded_half(s->tensor->type, s->value);
+	return reg(to_f32(ev(h), h->type));
+}
+
+/* The word of paired_halves a and b, from the values they round. */
+static void
+paired_reg_store(const LStmt *a, Opnd lo, Opnd hi)
+{
+	Opnd w = {O_WORD, a->slot / 2, 0, a->tensor, true};
+	ins(0, "cvt.rn.%s.f32 %o, %o, %o;", a->tensor->type == T_F16 ? "f16x2" : "bf16x2", w, hi, lo);
+}
+
 /* Element `part` of type t of the word w of a converting vector load, widened: word_element, but the
  * low and the high integer field as nvcc writes them (cvt / and, shr), of which ptxas keeps fewer
  * registers live than of bfe (i16 to f32 loads then stores: 32 registers instead of 35, as nvcc's). */
@@ -2077,6 +2093,15 @@ vector_access(const LStmt *s, const List *list, int i)
 		const LStmt *e = LIST_AT(*list, LStmt, i + k);
 		P.vec_load = vector_load(e->value);
 		P.vec_elem = vector_element(v[k / per], t->type, k % per);
+		if (k + 1 < s->vec && paired_halves(list, i + k, true)) {
+			Opnd lo = half_source(e);
+			const LStmt *f = LIST_AT(*list, LStmt, i + k + 1);
+			P.vec_load = vector_load(f->value);
+			P.vec_elem = vector_element(v[(k + 1) / per], t->type, (k + 1) % per);
+			paired_reg_store(e, lo, half_source(f));
+			k++;
+			continue;
+		}
 		reg_store(e);
 	}
 	P.vec_load = NULL;
@@ -3448,6 +3473,12 @@ stmts(const List *list)
 				comment_line("", s->comment, NO_REG);
 			vector_access(s, list, i);
 			i += s->vec - 1;
+		} else if (paired_halves(list, i, false)) {
+			if (s->comment)
+				comment_line("", s->comment, NO_REG);
+			Opnd lo = half_source(s);
+			paired_reg_store(s, lo, half_source(LIST_AT(*list, LStmt, i + 1)));
+			i++;
 		} else if (same > 1) {
 			/* ifs in a row that test the same ids: one if, as nvcc threads them (copy_box_start:
 			   the vectors of a copy whose bounds test only the row) */
