@@ -328,6 +328,8 @@ char *pool_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pool_free_all(void);
 /* Scratch memory for one kernel's checks, freed by scratch_free_all at the end of each kernel (and by pool_free_all). */
 void *scratch_alloc(size_t size);
+/* Gives back p, size bytes of scratch_alloc, when nothing was allocated after it; else keeps it. */
+void scratch_release(void *p, size_t size);
 void scratch_free_all(void);
 void scratch_hold(bool hold); /* while held, scratch_free_all keeps everything (--draw, tilec run --tmem) */
 /* An index (size bytes of bucket pointers) into scratch memory, emptied when scratch memory was given
