@@ -1175,6 +1175,28 @@ mbar_asm(const LStmt *s)
 	buf_puts(E.out, s->mbar_elect ? " }\n" : "\n");
 }
 
+/* paired_halves list[i] and list[i + 1] (elements k and k + 1 of a converting vector load where k >= 0):
+ * the word written whole by tl_f2h2 / tl_f2bf2, one conversion. The CUDA C's vector dialect only: the
+ * emulator follows each element's write (reg_written). */
+static void
+paired_reg_store(const List *list, int i, int k)
+{
+	const LStmt *a = LIST_AT(*list, LStmt, i), *b = LIST_AT(*list, LStmt, i + 1);
+	const Tensor *t = a->tensor;
+	E.helpers |= 1u << (t->type == T_F16 ? H_F2H2 : H_F2BF2);
+	line_start();
+	buf_printf(E.out, "%s[%d] = %s((float)(", t->cname, a->slot / 2, t->type == T_F16 ? "tl_f2h2" : "tl_f2bf2");
+	for (int h = 0; h < 2; h++) {
+		const LStmt *e = h ? b : a;
+		if (k >= 0) {
+			vector_elem_load = vector_load(e->value);
+			vector_elem = k + h;
+		}
+		expr_top(rounded_half(t->type, e->value));
+		buf_puts(E.out, h ? "));\n" : "), (float)(");
+	}
+}
+
 /* Statements list[i] .. list[i + vec - 1] as one vector access (vectorize.c): uint4, uint2 or one
  * unsigned of whole register words, or of elements converted one by one (vector_converts) as the
  * statements alone would: a load then stores each element's value into its register, a store packs
@@ -1199,6 +1221,11 @@ vector_access(const LStmt *s, List *list, int i)
 		vector_elem_words = words;
 		for (int k = 0; k < s->vec; k++) {
 			const LStmt *e = LIST_AT(*list, LStmt, i + k);
+			if (k + 1 < s->vec && !E.d->reg_written && paired_halves(list, i + k, true)) {
+				paired_reg_store(list, i + k, k);
+				k++;
+				continue;
+			}
 			vector_elem_load = vector_load(e->value);
 			vector_elem = k;
 			reg_store(e);
@@ -1276,7 +1303,12 @@ stmts(List *list)
 {
 	for (int i = 0; i < list->n; i++) {
 		LStmt *s = LIST_AT(*list, LStmt, i);
-		if (s->vec && E.d->vector) {
+		if (E.d->vector && !E.d->reg_written && paired_halves(list, i, false)) {
+			E.cur = s;
+			comment(s);
+			paired_reg_store(list, i, -1);
+			i++;
+		} else if (s->vec && E.d->vector) {
 			E.cur = s;
 			comment(s);
 			vector_access(s, list, i);

@@ -1229,6 +1229,7 @@ typedef struct PGen {
 	Opnd v[512];
 	int n;
 	int not_nan; /* a value known not to be NaN (an integer converted), else -1 */
+	int and_of[512][2]; /* the operands (handle + 1) of a value made by MO_IAND, else 0 */
 } PGen;
 
 static int
@@ -1272,7 +1273,16 @@ pgen_op(MathGen *g, MOp o, int a, int b, int c)
 	case MO_IADD: r = pure(O_R, "add.s32 %D, %o, %o;", reg(x), y); break;
 	case MO_ISUB: r = pure(O_R, "sub.s32 %D, %o, %o;", reg(x), y); break;
 	case MO_IAND: r = pure(O_R, "and.b32 %D, %o, %o;", reg(x), y); break;
-	case MO_IOR: r = pure(O_R, "or.b32 %D, %o, %o;", reg(x), y); break;
+	case MO_IOR:
+		if (b >= 0 && (pg->and_of[a][0] || pg->and_of[b][0])) {
+			/* (p & q) | y in one lop3 (0xEA: a & b | c): with_sign's sign bit and or, which ptxas
+			   leaves two LOP3s (epilogue_kernel: one instruction an erf) */
+			const int *pq = pg->and_of[a][0] ? pg->and_of[a] : pg->and_of[b];
+			Opnd other = pg->and_of[a][0] ? y : x;
+			r = pure(O_R, "lop3.b32 %D, %o, %o, %o, 0xEA;", reg(pg->v[pq[0] - 1]), pg->v[pq[1] - 1], reg(other));
+		} else
+			r = pure(O_R, "or.b32 %D, %o, %o;", reg(x), y);
+		break;
 	case MO_IXOR: r = pure(O_R, "xor.b32 %D, %o, %o;", reg(x), y); break;
 	case MO_SHL: r = pure(O_R, "shl.b32 %D, %o, %o;", reg(x), y); break;
 	case MO_SHRA: r = pure(O_R, "shr.s32 %D, %o, %o;", reg(x), y); break;
@@ -1295,7 +1305,12 @@ pgen_op(MathGen *g, MOp o, int a, int b, int c)
 	case MO_SQRT: r = pure(O_F, "sqrt.rn.f32 %D, %o;", reg(x)); break;
 	default: fatal("emit_ptx: math operation %d", (int)o);
 	}
-	return pgen_put(pg, r);
+	int h = pgen_put(pg, r);
+	if (o == MO_IAND) {
+		pg->and_of[h][0] = a + 1;
+		pg->and_of[h][1] = b + 1;
+	}
+	return h;
 }
 
 /* An integer converted to f32, or a constant other than NaN. */
@@ -1751,6 +1766,25 @@ ev(const IExpr *e)
 }
 
 /* A predicate that is true where C's truth value of e is nonzero. */
+/* x + k < b (i32, k a positive constant) as k < b - x, the difference saturated (sub.sat.s32: the
+ * same test wherever x + k does not overflow, which C leaves undefined, as language.md's operators
+ * do): the difference is one register for all the k of an unrolled loop and each test one comparison
+ * with a constant (epilogue_kernel: each element's column test was an addition and a comparison).
+ * NO_REG where e is not of that form. */
+static Opnd
+offset_difference(const IExpr *e)
+{
+	int64_t k, c;
+	if (e->op != OP_LT || e->a->type != T_I32 || e->b->type != T_I32 || ie_is_const(e->b, &c) || has_load(e->a) ||
+	    has_load(e->b))
+		return NO_REG;
+	const IExpr *x = ie_split_offset(resolve(e->a), &k);
+	if (!x || k <= 0 || k >= INT32_MAX)
+		return NO_REG;
+	Opnd d = pure(O_R, "sub.sat.s32 %D, %o, %o;", reg(ev(e->b)), reg(ev(x)));
+	return pure(O_P, "setp.gt.s32 %D, %o, %d;", d, (int)k);
+}
+
 static Opnd
 pred(const IExpr *e)
 {
@@ -1769,6 +1803,9 @@ pred(const IExpr *e)
 			Opnd x = sx ? reg(ev(sx)) : linear_tid();
 			return pure(O_P, "setp.%s.u32 %D, %o, %d;", e->op == OP_EQ ? "lt" : "ge", x, 1 << sa);
 		}
+		Opnd d = offset_difference(e);
+		if (d.k != O_NONE)
+			return d;
 		Opnd a = ev(e->a), b = ev(e->b);
 		const char *c = cmp[e->op];
 		if (is_imm(a) && !is_imm(b)) {
@@ -1943,6 +1980,22 @@ reg_store(const LStmt *s)
 	ins(0, "bfi.b32 %o, %o, %o, %d, %d;", w, v, w, shift, bits);
 }
 
+/* The f32 value that s, one of paired_halves, rounds. */
+static Opnd
+half_source(const LStmt *s)
+{
+	const IExpr *h = rounded_half(s->tensor->type, s->value);
+	return reg(to_f32(ev(h), h->type));
+}
+
+/* The word of paired_halves a and b, from the values they round. */
+static void
+paired_reg_store(const LStmt *a, Opnd lo, Opnd hi)
+{
+	Opnd w = {O_WORD, a->slot / 2, 0, a->tensor, true};
+	ins(0, "cvt.rn.%s.f32 %o, %o, %o;", a->tensor->type == T_F16 ? "f16x2" : "bf16x2", w, hi, lo);
+}
+
 /* Element `part` of type t of the word w of a converting vector load, widened: word_element, but the
  * low and the high integer field as nvcc writes them (cvt / and, shr), of which ptxas keeps fewer
  * registers live than of bfe (i16 to f32 loads then stores: 32 registers instead of 35, as nvcc's). */
@@ -2040,6 +2093,15 @@ vector_access(const LStmt *s, const List *list, int i)
 		const LStmt *e = LIST_AT(*list, LStmt, i + k);
 		P.vec_load = vector_load(e->value);
 		P.vec_elem = vector_element(v[k / per], t->type, k % per);
+		if (k + 1 < s->vec && paired_halves(list, i + k, true)) {
+			Opnd lo = half_source(e);
+			const LStmt *f = LIST_AT(*list, LStmt, i + k + 1);
+			P.vec_load = vector_load(f->value);
+			P.vec_elem = vector_element(v[(k + 1) / per], t->type, (k + 1) % per);
+			paired_reg_store(e, lo, half_source(f));
+			k++;
+			continue;
+		}
 		reg_store(e);
 	}
 	P.vec_load = NULL;
@@ -2866,6 +2928,55 @@ pred_bind(const PredItem *it)
 		map_put(it->counter->cname, (Opnd){O_NONE, 0, 0, NULL, false})->expr = ie_int(it->value, T_I32);
 }
 
+/* Whether test b holds only where test a does because it is a with larger offsets: both resolved, the
+ * same but for comparisons x + kb < y where a has x + ka < y, ka <= kb (x + k not overflowing, as
+ * offset_difference assumes). a's comparisons that differ from b's go into *varies, once each. */
+static bool
+stronger_offsets(const IExpr *a, const IExpr *b, List *varies)
+{
+	if (a->kind == IE_BINARY && b->kind == IE_BINARY && a->op == OP_LAND && b->op == OP_LAND)
+		return stronger_offsets(a->a, b->a, varies) && stronger_offsets(a->b, b->b, varies);
+	if (ie_equal(a, b))
+		return true;
+	if (a->kind != IE_BINARY || b->kind != IE_BINARY || a->op != OP_LT || b->op != OP_LT ||
+	    a->a->type != T_I32 || b->a->type != T_I32 || !ie_equal(a->b, b->b))
+		return false;
+	int64_t ka, kb;
+	const IExpr *xa = ie_split_offset(a->a, &ka), *xb = ie_split_offset(b->a, &kb);
+	if (!xa || !xb || !ie_equal(xa, xb) || kb < ka)
+		return false;
+	if (!list_has(varies, a))
+		list_push(varies, (void *)a);
+	return true;
+}
+
+/* The test of a group's branch: where each element's test is the first's with larger offsets (an
+ * unrolled loop's `i < M && col0 + j < N`), the first's comparisons that differ (col0 + j0 < N): every
+ * element's test implies them, and each access keeps its own predicate. They read no thread index
+ * there, so the branch is uniform: no or.pred of every test, no reconvergence region, no registers
+ * reloaded inside it (epilogue_kernel: 9 instructions a group of four). Else the or of the tests. */
+static Opnd
+group_test(const IExpr *const *tests, const Opnd *p, int m)
+{
+	List varies = {0};
+	bool implied = true;
+	for (int k = 1; k < m && implied; k++)
+		implied = stronger_offsets(tests[0], tests[k], &varies);
+	if (implied && varies.n == 0)
+		return p[0];
+	Opnd any = p[0];
+	if (implied) {
+		for (int i = 0; i < varies.n; i++) {
+			Opnd t = pred(LIST_AT(varies, IExpr, i));
+			any = i ? pure(O_P, "and.pred %D, %o, %o;", any, t) : t;
+		}
+		return any;
+	}
+	for (int k = 1; k < m; k++)
+		any = pure(O_P, "or.pred %D, %o, %o;", any, p[k]);
+	return any;
+}
+
 /* Elements in a row whose ifs predicated_if writes without a branch (an epilogue's unrolled loop over a
  * chunk's columns): PREDICATED_GROUP of them at a time, their tests first, then one branch around them
  * taken when no test holds, then their bodies with each access predicated. Without the branches ptxas
@@ -2877,7 +2988,8 @@ predicated_run(const PredItem *items, int n)
 {
 	for (int g = 0; g < n; g += PREDICATED_GROUP) {
 		int m = n - g < PREDICATED_GROUP ? n - g : PREDICATED_GROUP;
-		Opnd p[PREDICATED_GROUP], any = NO_REG;
+		Opnd p[PREDICATED_GROUP];
+		const IExpr *tests[PREDICATED_GROUP];
 		for (int k = 0; k < m; k++) {
 			const List *body = items[g + k].body;
 			const LStmt *last = LIST_AT(*body, LStmt, body->n - 1);
@@ -2895,8 +3007,9 @@ predicated_run(const PredItem *items, int n)
 			(void)predicable_size(&last->body, &declared);
 			branch_addresses(&last->body, &declared);
 			p[k] = guard(last->cond);
-			any = k ? pure(O_P, "or.pred %D, %o, %o;", any, p[k]) : p[k];
+			tests[k] = resolve(last->cond);
 		}
+		Opnd any = group_test(tests, p, m);
 		int l_end = ++P.nlabel;
 		unsigned gen = P.cse_gen;
 		ins(PF_BRANCH, "@!%o bra %s;", any, label_name(l_end));
@@ -3379,6 +3492,12 @@ stmts(const List *list)
 				comment_line("", s->comment, NO_REG);
 			vector_access(s, list, i);
 			i += s->vec - 1;
+		} else if (paired_halves(list, i, false)) {
+			if (s->comment)
+				comment_line("", s->comment, NO_REG);
+			Opnd lo = half_source(s);
+			paired_reg_store(s, lo, half_source(LIST_AT(*list, LStmt, i + 1)));
+			i++;
 		} else if (same > 1) {
 			/* ifs in a row that test the same ids: one if, as nvcc threads them (copy_box_start:
 			   the vectors of a copy whose bounds test only the row) */

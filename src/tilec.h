@@ -328,6 +328,8 @@ char *pool_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void pool_free_all(void);
 /* Scratch memory for one kernel's checks, freed by scratch_free_all at the end of each kernel (and by pool_free_all). */
 void *scratch_alloc(size_t size);
+/* Gives back p, size bytes of scratch_alloc, when nothing was allocated after it; else keeps it. */
+void scratch_release(void *p, size_t size);
 void scratch_free_all(void);
 void scratch_hold(bool hold); /* while held, scratch_free_all keeps everything (--draw, tilec run --tmem) */
 /* An index (size bytes of bucket pointers) into scratch memory, emptied when scratch memory was given
@@ -1768,6 +1770,12 @@ bool vector_converts(const LStmt *s);
 /* The value that storing value as an element of type t rounds to f16 or bf16 (the emitters' stored_bits);
  * NULL when t is no 16-bit float, or the bits are only moved (moved_bits) or a constant's. */
 const IExpr *rounded_half(EType t, const IExpr *value);
+/* Whether list[i] and list[i + 1] are register stores of two f16 or bf16 rounded from values into the
+ * low and the high half of one register word, the second value not reading that word: the emitters
+ * write the word with one cvt.rn.f16x2.f32 (bf16x2), the same rounding as two conversions. in_vector:
+ * both are elements of one converting vector load (the first may carry its LStmt.vec), else neither
+ * is a vector access. */
+bool paired_halves(const List *list, int i, bool in_vector);
 /* Whether cond is warp_id == K (through lets), and K. */
 bool ie_warp_test(const IExpr *cond, int64_t *k);
 

@@ -62,6 +62,14 @@ scratch_alloc(size_t size)
 	return arena_alloc(&scratch_head, size);
 }
 
+void
+scratch_release(void *p, size_t size)
+{
+	size = (size + sizeof(max_align_t) - 1) / sizeof(max_align_t) * sizeof(max_align_t);
+	if (scratch_head && scratch_head->used >= size && (char *)scratch_head->data + scratch_head->used - size == (char *)p)
+		scratch_head->used -= size;
+}
+
 static bool scratch_held;
 static unsigned scratch_frees; /* how many times the scratch pool was given back */
 

@@ -34,6 +34,29 @@ rounded_half(EType t, const IExpr *value)
 	return value;
 }
 
+/* Whether e reads register word w of t. */
+static bool
+reads_word(const IExpr *e, const Tensor *t, int w)
+{
+	if (!e)
+		return false;
+	if (e->kind == IE_REG && e->tensor == t && e->slot * etype_bits(t->type) / 32 == w)
+		return true;
+	return reads_word(e->a, t, w) || reads_word(e->b, t, w) || reads_word(e->index, t, w);
+}
+
+bool
+paired_halves(const List *list, int i, bool in_vector)
+{
+	if (i + 1 >= list->n)
+		return false;
+	const LStmt *a = LIST_AT(*list, LStmt, i), *b = LIST_AT(*list, LStmt, i + 1);
+	return a->kind == L_REG_STORE && b->kind == L_REG_STORE && (in_vector || (!a->vec && !b->vec)) &&
+	       a->tensor == b->tensor && (a->tensor->type == T_F16 || a->tensor->type == T_BF16) && a->slot % 2 == 0 &&
+	       b->slot == a->slot + 1 && rounded_half(a->tensor->type, a->value) &&
+	       rounded_half(a->tensor->type, b->value) && !reads_word(b->value, a->tensor, a->slot / 2) && !b->comment;
+}
+
 static bool
 reads_registers(const IExpr *e)
 {

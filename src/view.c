@@ -46,6 +46,39 @@ gather(View *r, const View *v, int n, const int *ext, const int64_t *st, int64_t
 	}
 }
 
+/* The maps built while one kernel is checked, by content: views of equal maps share one (a device
+ * function's parameter views are the same at every call of it: 10,000 calls kept 10,000 copies). */
+enum { MAP_BUCKETS = 4096 };
+typedef struct SharedMap {
+	struct SharedMap *next;
+	uint64_t hash;
+	int count;
+	int32_t *map;
+} SharedMap;
+static SharedMap *shared_maps[MAP_BUCKETS];
+static unsigned shared_maps_epoch;
+
+/* v's map, just built (the latest scratch allocation), replaced by an equal one built before, if any. */
+static View *
+share_map(View *v)
+{
+	scratch_index_fresh(shared_maps, sizeof shared_maps, &shared_maps_epoch);
+	uint64_t h = 1469598103934665603ull ^ (uint64_t)v->count;
+	for (int i = 0; i < v->count; i++)
+		h = (h ^ (uint32_t)v->map[i]) * 1099511628211ull;
+	SharedMap **bucket = &shared_maps[(h ^ h >> 29) % MAP_BUCKETS];
+	for (SharedMap *m = *bucket; m; m = m->next)
+		if (m->hash == h && m->count == v->count && !memcmp(m->map, v->map, (size_t)v->count * sizeof *v->map)) {
+			scratch_release(v->map, (size_t)(v->count ? v->count : 1) * sizeof *v->map);
+			v->map = m->map;
+			return v;
+		}
+	SharedMap *m = scratch_alloc(sizeof *m);
+	*m = (SharedMap){*bucket, h, v->count, v->map};
+	*bucket = m;
+	return v;
+}
+
 static View *
 view_new(View *from, int rank, const int *dims)
 {
@@ -99,7 +132,7 @@ view_per_thread(Tensor *t, int n, Loc loc)
 	v->per_thread = true;
 	for (int i = 0; i < n; i++)
 		v->map[i] = i;
-	return v;
+	return share_map(v);
 }
 
 View *
@@ -110,7 +143,7 @@ view_of_box(Tensor *t, const Box *box, int rank, const int *dims)
 	v->box = box;
 	for (int i = 0; i < v->count; i++)
 		v->map[i] = i;
-	return v;
+	return share_map(v);
 }
 
 View *
@@ -132,7 +165,7 @@ view_reshape(View *v, int rank, const int *dims, Loc loc)
 	}
 	View *r = view_new(v, rank, dims);
 	memcpy(r->map, v->map, (size_t)v->count * sizeof(int32_t));
-	return r;
+	return share_map(r);
 }
 
 /* One side of a rearrange pattern: a sequence of groups, each a list of names. */
@@ -370,7 +403,7 @@ view_rearrange(View *v, const char *pattern, Loc loc, const char **names, const 
 		st[k] = li < 0 ? 0 : lhs_stride[li];
 	}
 	gather(r, v, rhs.nnames, ext, st, 0);
-	return r;
+	return share_map(r);
 }
 
 View *
@@ -419,7 +452,7 @@ view_slice(View *v, const SliceSpec *spec, int n)
 		mul *= v->dims[i];
 	}
 	gather(r, v, v->rank, step_dims, st, base);
-	return r;
+	return share_map(r);
 }
 
 bool
