@@ -801,7 +801,7 @@ tl_emu_parts(unsigned info, unsigned per)
 
 // barrier.cluster arrive + wait: every thread of every CTA of the cluster (a cluster of one: __syncthreads).
 // Each CTA's accesses before it are all made, as at a cta_sync: the race detection closes each CTA's epoch.
-static void
+static __attribute__((unused)) void
 tl_cpu_cluster_barrier(const char *where)
 {
 	TlCpuCluster *c = &tl_cpu_cluster;
