@@ -129,8 +129,8 @@ pair_published(Walk *walk, const Tensor *src, const char *op, Loc loc)
 		error(loc, "%s reads '%s' in both CTAs of the pair, which is written at line %d with no cluster_sync between; "
 		           "the even CTA issues it and sees the other CTA's writes only after a cluster_sync", op, src->name,
 		      sw->loc.first_line);
-		note(sw->loc, "written here; put cluster_sync; after the writes (and after the wait of a TMA load), before "
-		              "the %s", op);
+		note(sw->loc, "written here; put cluster_sync; after the writes (and after the wait of a TMA load) and "
+		              "before it");
 		return false;
 	}
 	return true;
@@ -2154,8 +2154,8 @@ lower_cp(Walk *walk, Stmt *s)
 			if (walk->k->has_cluster)
 				note(walk->k->cluster_loc, "the cluster's x extent is %d here", walk->k->cluster[0]);
 		} else
-			error(s->opcode_loc, "%s in kernel '%s', whose tcgen05 instructions are cta_group::%d; write "
-			                     "tcgen05.cp.cta_group::%d...", op, walk->k->name, kernel_group, kernel_group);
+			error(s->opcode_loc, "%s in kernel '%s', whose tcgen05 instructions are cta_group::%d; write %s...", op,
+			      walk->k->name, kernel_group, isa_name(TC_CP, kernel_group));
 		return;
 	}
 	if (walk->dev) {
@@ -2452,8 +2452,9 @@ lower_copy_cp(Walk *walk, Stmt *s, View *tv, View *sv)
 		   by a cluster_sync that one warp cannot run */
 		error(s->loc, "%s into TMEM in kernel '%s', a cta_group::2 kernel: copy does not issue the pair's cp yet", what,
 		      walk->k->name);
-		note(s->loc, "write apply tcgen05.cp.cta_group::2...(tmem_view, shared_view); then commit(b); on a barrier "
-		             "that a cluster_sync published, and mbarrier.wait(b, parity); in both CTAs (docs/cp.md)");
+		note(s->loc, "write apply %s...(tmem_view, shared_view); then commit(b); on a barrier that a cluster_sync "
+		             "published, and %s.%s(b, parity); in both CTAs (docs/cp.md)", isa_name(TC_CP, 2),
+		     etype_name(T_MBARRIER), mbar_op_name(MB_WAIT));
 		return;
 	}
 	CpForm f;

@@ -6,7 +6,8 @@
 /* What a kernel's statements say about its cta_group: instructions written with either one, and the pair
    organisations of D (tmem tensors in datapath layout "A" or "B") next to an mma. */
 typedef struct PairScan {
-	bool written1, written2;
+	bool instr1, instr2; /* alloc, dealloc, relinquish written with cta_group::1 or ::2 */
+	bool cp1, cp2;       /* apply tcgen05.cp.cta_group::1 or ::2 */
 	bool pair_layout, mma;
 } PairScan;
 
@@ -29,8 +30,11 @@ scan(const List *stmts, PairScan *ps)
 		if (s->kind == S_INSTR || s->kind == S_APPLY) {
 			int group = s->instr ? s->cta_group : !s->opcode ? 0 : strstr(s->opcode, "cta_group::2") ? 2
 			                                      : strstr(s->opcode, "cta_group::1") ? 1 : 0;
-			ps->written1 |= group == 1;
-			ps->written2 |= group == 2;
+			bool cp = s->kind == S_APPLY;
+			ps->instr1 |= !cp && group == 1;
+			ps->instr2 |= !cp && group == 2;
+			ps->cp1 |= cp && group == 1;
+			ps->cp2 |= cp && group == 2;
 		}
 		if (s->kind == S_TMEM && s->layout) {
 			const LayoutExpr *le = layout_target(s->layout);
@@ -50,9 +54,12 @@ pair_kernel_group(const Kernel *kd, const KernelIR *k)
 		return 1;
 	PairScan ps = {0};
 	scan(&kd->body, &ps);
-	if (ps.written1)
-		return 1;
-	return ps.written2 || (ps.pair_layout && ps.mma) ? 2 : 1;
+	/* the allocation's cta_group decides, then the cps' (a mix is an error at the cp that differs) */
+	if (ps.instr1 || ps.instr2)
+		return ps.instr1 ? 1 : 2;
+	if (ps.cp1 || ps.cp2)
+		return ps.cp1 ? 1 : 2;
+	return ps.pair_layout && ps.mma ? 2 : 1;
 }
 
 IExpr *
