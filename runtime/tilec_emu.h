@@ -11,9 +11,12 @@
 #ifndef __CUDACC__
 // ------------------------------------------------------------------ CPU prelude: CUDA on pthreads
 // Each thread of a block is a coroutine (a ucontext with a stack of its own) of the one OS thread that
-// runs the grid; the blocks of a grid run one after another, so a __shared__ variable (a
-// function-level static) is the shared memory of the running block. Barriers count the threads that
-// finished the kernel: a barrier that can no longer complete stops the program.
+// runs the grid; the clusters of a grid run one after another, the threads of all CTAs of a cluster
+// together (a block without `cluster =` is a cluster of one), so a __shared__ variable (a function-level
+// static, in the section tl_emu_smem) is the shared memory of the running CTA: when a thread of another
+// CTA of the cluster runs, the scheduler swaps the section's bytes with that CTA's copy (never for a
+// cluster of one). Barriers count the threads that finished the kernel: a barrier that can no longer
+// complete stops the program.
 #include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -28,10 +31,11 @@
 #define __global__
 #define __device__
 #define __host__
-#define __shared__ static
+#define __shared__ static __attribute__((section("tl_emu_smem")))
 #define __forceinline__ inline
 #define __launch_bounds__(...)
 #define __align__(n) __attribute__((aligned(n)))
+#define __cluster_dims__(...) // the CPU runs the CTAs of a cluster together (tl_cpu_launch_cluster)
 
 #define TL_EMU_TRAP_STATUS 70 // the exit status of a CPU program stopped by the emulator
 
@@ -55,6 +59,10 @@ struct TlCpuBlock {
 	pthread_mutex_t mu;
 	pthread_cond_t cv; // the named barriers' (bar_sync, bar_arrive)
 	int nthreads, waiting, finished;
+	int rank;          // %cluster_ctarank: x fastest within the cluster
+	int first;         // its threads' place in the cluster's: tl_race_logs, tl_st_queues, the scheduler's
+	TlDim3 idx;        // its blockIdx
+	unsigned long long race_block; // tl_race_block while it runs
 	TlCpuBar warp[32], cta;
 	unsigned long long xchg[32][32];
 	const char *where[1024]; // what each waiting thread waits at
@@ -62,6 +70,7 @@ struct TlCpuBlock {
 
 static TlCpuBlock *tl_cpu_block;
 static int tl_cpu_tid;
+static int tl_cpu_gid; // tl_cpu_block->first + tl_cpu_tid
 static unsigned short tl_race_wep; // the warp_syncs this thread passed
 static pthread_mutex_t tl_cpu_fail_mu = PTHREAD_MUTEX_INITIALIZER;
 static void tl_race_epoch(void);
@@ -95,7 +104,8 @@ struct TlCpuThread {
 	const void *cond;      // the condition variable it waits on; NULL: it can run, or it ended
 	TlCpuThread *next;     // the next waiter of its bucket
 	unsigned short wep;    // tl_race_wep, kept while another thread runs
-	int tid;
+	int tid;               // in its block
+	int cta;               // its block's rank in the cluster
 };
 
 #define TL_CPU_STACK (1 << 20)
@@ -115,6 +125,25 @@ struct TlCpuSched {
 };
 static TlCpuSched tl_cpu_sched;
 
+// The running cluster: the blocks of its CTAs, the copies of the shared memory of those not resident
+// (the section tl_emu_smem holds the resident one's), and the cluster barrier (cluster_sync).
+#define TL_CPU_CLUSTER_MAX 16
+struct TlCpuCluster {
+	int nctas;
+	int resident;
+	unsigned dim[3];
+	TlCpuBlock block[TL_CPU_CLUSTER_MAX];
+	unsigned char *saved[TL_CPU_CLUSTER_MAX]; // at the section's address modulo 4096 (swizzles see the same bits)
+	void *saved_alloc[TL_CPU_CLUSTER_MAX];
+	size_t smem_bytes;
+	TlCpuBar bar;
+	int bar_waiting[TL_CPU_CLUSTER_MAX]; // the threads of each CTA waiting at it
+	unsigned long long serial; // clusters started so far: a new one has no mbarrier yet
+};
+static TlCpuCluster tl_cpu_cluster; // nctas set by the launch
+extern "C" char __start_tl_emu_smem[] __attribute__((weak)), __stop_tl_emu_smem[] __attribute__((weak));
+static void tl_cpu_cta_switch(int rank);
+
 static inline TlCpuThread **
 tl_cpu_bucket(const void *cond)
 {
@@ -125,7 +154,7 @@ static inline void
 tl_cpu_runnable(TlCpuThread *t)
 {
 	TlCpuSched *s = &tl_cpu_sched;
-	s->queue[s->tail] = t->tid;
+	s->queue[s->tail] = (int)(t - s->thread);
 	s->tail = s->tail == s->cap ? 0 : s->tail + 1;
 }
 
@@ -134,7 +163,10 @@ static inline void
 tl_cpu_enter(TlCpuThread *t)
 {
 	tl_cpu_sched.running = t;
+	if (t->cta != tl_cpu_cluster.resident)
+		tl_cpu_cta_switch(t->cta);
 	tl_cpu_tid = t->tid;
+	tl_cpu_gid = (int)(t - tl_cpu_sched.thread);
 	threadIdx.x = (unsigned)t->tid % blockDim.x;
 	threadIdx.y = (unsigned)t->tid / blockDim.x % blockDim.y;
 	threadIdx.z = (unsigned)t->tid / (blockDim.x * blockDim.y);
@@ -204,22 +236,33 @@ tl_cpu_cond_wake(pthread_cond_t *cv, int one)
 #define pthread_cond_broadcast(cv) tl_cpu_cond_wake(cv, 0)
 #define pthread_cond_signal(cv) tl_cpu_cond_wake(cv, 1)
 
-// Called with the block's mutex held, by a thread that found a barrier incomplete.
+// Called with the block's mutex held, by a thread that found a barrier incomplete: a deadlock when every
+// thread of the cluster waits or ended. The report names the block of the first thread that waits.
 static void
 tl_cpu_check_deadlock(void)
 {
-	TlCpuBlock *b = tl_cpu_block;
-	if (b->waiting == 0 || b->waiting + b->finished < b->nthreads)
+	TlCpuCluster *c = &tl_cpu_cluster;
+	int waiting = 0, finished = 0, nthreads = 0;
+	for (int r = 0; r < c->nctas; r++) {
+		waiting += c->block[r].waiting;
+		finished += c->block[r].finished;
+		nthreads += c->block[r].nthreads;
+	}
+	if (waiting == 0 || waiting + finished < nthreads)
 		return;
+	TlCpuBlock *b = tl_cpu_block;
 	int first = -1;
-	for (int t = 0; t < b->nthreads && first < 0; t++)
-		if (b->where[t])
-			first = t;
+	for (int r = 0; r < c->nctas && first < 0; r++)
+		for (int t = 0; t < c->block[r].nthreads && first < 0; t++)
+			if (c->block[r].where[t]) {
+				b = &c->block[r];
+				first = t;
+			}
 	tl_cpu_fail("tilec emu: block (%u, %u, %u): deadlock: %d thread(s) wait at a barrier that can never "
-	            "complete (thread %d, warp %d, lane %d waits at %s) and %d finished the kernel; a barrier or "
+	            "complete (thread %d, warp %d, lane %d waits at %s) and %d finished the kernel%s; a barrier or "
 	            "a .sync.aligned tcgen05 instruction was not reached by every thread it needs\n",
-	            blockIdx.x, blockIdx.y, blockIdx.z, b->waiting, first, first / 32, first % 32,
-	            first >= 0 ? b->where[first] : "?", b->finished);
+	            b->idx.x, b->idx.y, b->idx.z, waiting, first, first / 32, first % 32,
+	            first >= 0 ? b->where[first] : "?", finished, c->nctas > 1 ? " (counted over the cluster's CTAs)" : "");
 }
 
 static void
@@ -247,6 +290,7 @@ tl_cpu_barrier(TlCpuBar *bar, const char *where)
 }
 
 static inline void __syncthreads(void) { tl_cpu_barrier(&tl_cpu_block->cta, "__syncthreads (cta_sync)"); }
+
 // The emulator's own warp barriers (a mask always given) order nothing for the race detection; the
 // program's warp_sync (__syncwarp()) orders the accesses of its warp.
 static inline void __syncwarp(unsigned mask)
@@ -363,7 +407,7 @@ struct TlRaceLog {
 	TlRaceAccess *a;
 	size_t n, cap;
 };
-static TlRaceLog tl_race_logs[1024];
+static TlRaceLog tl_race_logs[TL_CPU_CLUSTER_MAX * 1024]; // by thread of the cluster (tl_cpu_gid)
 static unsigned long long tl_race_block; // the running block, linear (x fastest) + 1
 
 static bool
@@ -421,7 +465,7 @@ tl_emu_race(unsigned long long key, unsigned site, int write, long long idx)
 {
 	if (!tl_race_out)
 		return idx;
-	TlRaceLog *l = &tl_race_logs[tl_cpu_tid];
+	TlRaceLog *l = &tl_race_logs[tl_cpu_gid];
 	TlRaceAccess x = {key | ((unsigned long long)idx & 0xffffffffffull), site << 1 | (unsigned)(write != 0),
 	                  (unsigned short)tl_cpu_tid, tl_race_wep};
 	if (l->n && tl_race_same(l->a[l->n - 1], x))
@@ -637,8 +681,9 @@ tl_race_epoch(void)
 {
 	size_t n = 0;
 	int nthreads = tl_cpu_block->nthreads;
+	TlRaceLog *logs = tl_race_logs + tl_cpu_block->first;
 	for (int t = 0; t < nthreads; t++)
-		n += tl_race_logs[t].n;
+		n += logs[t].n;
 	if (n > tl_race_all_cap) {
 		tl_race_all_cap = n;
 		free(tl_race_all);
@@ -650,9 +695,9 @@ tl_race_epoch(void)
 	}
 	n = 0;
 	for (int t = 0; t < nthreads; t++) {
-		memcpy(tl_race_all + n, tl_race_logs[t].a, tl_race_logs[t].n * sizeof *tl_race_all);
-		n += tl_race_logs[t].n;
-		tl_race_logs[t].n = 0;
+		memcpy(tl_race_all + n, logs[t].a, logs[t].n * sizeof *tl_race_all);
+		n += logs[t].n;
+		logs[t].n = 0;
 	}
 	n = tl_race_sort(tl_race_all, tl_race_tmp, n);
 	for (size_t i = 0, j; i < n; i = j) {
@@ -681,7 +726,8 @@ static unsigned tl_poison_nsites;
 static TlPoisonHit *tl_poison_hits;   // per site: the lowest thread of this block (tid -1: none)
 static unsigned char *tl_poison_done; // per site: reported by an earlier block
 static int tl_poison_any;             // a hit in this block
-static unsigned char tl_poison_cells[128 * 512]; // the shadow of the running block's tensor memory
+static unsigned char tl_poison_shadow[TL_CPU_CLUSTER_MAX][128 * 512]; // each CTA's of the running cluster
+static unsigned char *tl_poison_cells = tl_poison_shadow[0]; // the shadow of the running block's tensor memory
 static pthread_mutex_t tl_poison_mu = PTHREAD_MUTEX_INITIALIZER;
 
 // Called by tilec run's main before the launch: nsites statements read registers.
@@ -753,6 +799,45 @@ tl_emu_parts(unsigned info, unsigned per)
 	return parts | (info & ~15u);
 }
 
+// barrier.cluster arrive + wait: every thread of every CTA of the cluster (a cluster of one: __syncthreads).
+// Each CTA's accesses before it are all made, as at a cta_sync: the race detection closes each CTA's epoch.
+static __attribute__((unused)) void
+tl_cpu_cluster_barrier(const char *where)
+{
+	TlCpuCluster *c = &tl_cpu_cluster;
+	if (c->nctas == 1) {
+		tl_cpu_barrier(&tl_cpu_block->cta, where);
+		return;
+	}
+	TlCpuBlock *b = tl_cpu_block;
+	pthread_mutex_lock(&b->mu);
+	unsigned gen = c->bar.gen;
+	if (++c->bar.arrived == c->bar.count) {
+		for (int r = 0; r < c->nctas; r++) {
+			c->block[r].waiting -= c->bar_waiting[r]; // the others are released now, before they run again
+			c->bar_waiting[r] = 0;
+			if (tl_race_out) {
+				tl_cpu_block = &c->block[r];
+				tl_race_block = c->block[r].race_block;
+				tl_race_epoch();
+			}
+		}
+		tl_cpu_block = b;
+		tl_race_block = b->race_block;
+		c->bar.arrived = 0;
+		c->bar.gen++;
+		pthread_cond_broadcast(&c->bar.cv);
+	} else {
+		b->waiting++;
+		c->bar_waiting[b->rank]++;
+		b->where[tl_cpu_tid] = where;
+		tl_cpu_check_deadlock();
+		while (c->bar.gen == gen)
+			pthread_cond_wait(&c->bar.cv, &b->mu);
+		b->where[tl_cpu_tid] = NULL;
+	}
+	pthread_mutex_unlock(&b->mu);
+}
 static void
 tl_cpu_thread(void)
 {
@@ -790,22 +875,26 @@ tl_cpu_threads(int n)
 		mprotect(s->stacks + (size_t)t * each, (size_t)page, PROT_NONE);
 }
 
-// Runs the block's n threads until every one ended.
+// Runs the nctas * n threads of the cluster's blocks until every one ended (thread r * n + t: thread t of
+// the CTA of rank r), starting with CTA 0 resident.
 static void
-tl_cpu_run_block(int n, TlDim3 block)
+tl_cpu_run_cluster(int n, int nctas)
 {
 	TlCpuSched *s = &tl_cpu_sched;
+	TlCpuCluster *c = &tl_cpu_cluster;
 	size_t each = TL_CPU_STACK + (size_t)sysconf(_SC_PAGESIZE);
 	s->head = s->tail = 0;
 	memset(s->bucket, 0, sizeof s->bucket);
-	blockIdx = block;
-	for (int t = 0; t < n; t++) {
-		TlCpuThread *th = &s->thread[t];
-		th->tid = t;
+	c->resident = 0;
+	tl_cpu_cta_switch(0);
+	for (int g = 0; g < n * nctas; g++) {
+		TlCpuThread *th = &s->thread[g];
+		th->tid = g % n;
+		th->cta = g / n;
 		th->cond = NULL;
 		th->wep = 0;
 		getcontext(&th->ctx);
-		th->ctx.uc_stack.ss_sp = s->stacks + (size_t)t * each + (each - TL_CPU_STACK);
+		th->ctx.uc_stack.ss_sp = s->stacks + (size_t)g * each + (each - TL_CPU_STACK);
 		th->ctx.uc_stack.ss_size = TL_CPU_STACK;
 		th->ctx.uc_link = &s->main;
 		makecontext(&th->ctx, tl_cpu_thread, 0);
@@ -817,67 +906,149 @@ tl_cpu_run_block(int n, TlDim3 block)
 		swapcontext(&s->main, &th->ctx);
 		s->running = NULL;
 	}
-	TlCpuBlock *b = tl_cpu_block;
-	if (b->finished < n)
-		tl_cpu_fail("tilec emu: block (%u, %u, %u): deadlock: %d thread(s) wait and none can go on; %d "
-		            "finished the kernel\n",
-		            block.x, block.y, block.z, n - b->finished, b->finished);
+	for (int r = 0; r < nctas; r++) {
+		TlCpuBlock *b = &c->block[r];
+		if (b->finished < n)
+			tl_cpu_fail("tilec emu: block (%u, %u, %u): deadlock: %d thread(s) wait and none can go on; %d "
+			            "finished the kernel\n",
+			            b->idx.x, b->idx.y, b->idx.z, n - b->finished, b->finished);
+	}
 }
 
-// Runs a grid: the blocks in order (x fastest) from block first (each coordinate from first's; tilec
-// run's probe of a larger grid runs only its new blocks), each thread a coroutine.
+// A block of n threads, empty, as the CTA of rank `rank` of the cluster at block idx.
 static void
-tl_cpu_launch_from(const unsigned grid[3], const unsigned first[3], const unsigned block[3], void (*entry)(void **),
-                   void **args)
+tl_cpu_block_start(TlCpuBlock *b, int n, int rank, TlDim3 idx, const unsigned grid[3])
+{
+	memset(b, 0, sizeof *b);
+	pthread_mutex_init(&b->mu, NULL);
+	pthread_cond_init(&b->cv, NULL);
+	pthread_cond_init(&b->cta.cv, NULL);
+	b->nthreads = n;
+	b->cta.count = n;
+	for (int w = 0; w < 32; w++) {
+		b->warp[w].count = n - 32 * w >= 32 ? 32 : n - 32 * w;
+		pthread_cond_init(&b->warp[w].cv, NULL);
+	}
+	b->rank = rank;
+	b->first = rank * n;
+	b->idx = idx;
+	b->race_block = ((unsigned long long)idx.z * grid[1] + idx.y) * grid[0] + idx.x + 1;
+}
+
+static void
+tl_cpu_block_end(TlCpuBlock *b)
+{
+	pthread_mutex_destroy(&b->mu);
+	pthread_cond_destroy(&b->cv);
+	pthread_cond_destroy(&b->cta.cv);
+	for (int w = 0; w < 32; w++)
+		pthread_cond_destroy(&b->warp[w].cv);
+}
+
+// The copies of shared memory for the CTAs of a cluster of nctas (none for a cluster of one: its CTA
+// stays resident), each at the section's address modulo 4096.
+static void
+tl_cpu_cluster_smem(int nctas)
+{
+	TlCpuCluster *c = &tl_cpu_cluster;
+	for (int r = 0; r < TL_CPU_CLUSTER_MAX; r++) {
+		free(c->saved_alloc[r]);
+		c->saved_alloc[r] = NULL;
+		c->saved[r] = NULL;
+	}
+	c->smem_bytes = nctas > 1 && __start_tl_emu_smem ? (size_t)(__stop_tl_emu_smem - __start_tl_emu_smem) : 0;
+	if (!c->smem_bytes)
+		return;
+	size_t skew = (size_t)(unsigned long long)__start_tl_emu_smem % 4096;
+	for (int r = 0; r < nctas; r++) {
+		if (posix_memalign(&c->saved_alloc[r], 4096, c->smem_bytes + 4096))
+			tl_cpu_fail("tilec emu: no memory for the shared memory of a cluster of %d CTAs\n", nctas);
+		c->saved[r] = (unsigned char *)c->saved_alloc[r] + skew;
+		memcpy(c->saved[r], __start_tl_emu_smem, c->smem_bytes);
+	}
+}
+
+// Runs a grid of clusters of cluster[0] x cluster[1] x cluster[2] blocks (each grid dimension a multiple
+// of the cluster's): the clusters in order (x fastest) from the one of block first (each coordinate from
+// first's; tilec run's probe of a larger grid runs only its new blocks), the threads of a cluster's CTAs
+// together, each a coroutine. A CTA's rank in its cluster is x fastest, as %cluster_ctarank.
+static void
+tl_cpu_launch_cluster_from(const unsigned grid[3], const unsigned first[3], const unsigned block[3],
+                           const unsigned cluster[3], void (*entry)(void **), void **args)
 {
 	gridDim = TlDim3{grid[0], grid[1], grid[2]};
 	blockDim = TlDim3{block[0], block[1], block[2]};
 	int n = (int)(block[0] * block[1] * block[2]);
-	static TlCpuBlock b;
-	tl_cpu_threads(n);
+	int nctas = (int)(cluster[0] * cluster[1] * cluster[2]);
+	for (int d = 0; d < 3; d++)
+		if (grid[d] % cluster[d] || first[d] % cluster[d] || nctas > TL_CPU_CLUSTER_MAX)
+			tl_cpu_fail("tilec emu: a grid of (%u, %u, %u) blocks from (%u, %u, %u) is not made of clusters of "
+			            "(%u, %u, %u) (at most %d CTAs)\n", grid[0], grid[1], grid[2], first[0], first[1], first[2],
+			            cluster[0], cluster[1], cluster[2], TL_CPU_CLUSTER_MAX);
+	TlCpuCluster *c = &tl_cpu_cluster;
+	c->nctas = nctas;
+	memcpy(c->dim, cluster, sizeof c->dim);
+	tl_cpu_threads(n * nctas);
+	tl_cpu_cluster_smem(nctas);
 	tl_cpu_sched.entry = entry;
 	tl_cpu_sched.args = args;
-	for (unsigned z = first[2]; z < grid[2]; z++)
-		for (unsigned y = first[1]; y < grid[1]; y++)
-			for (unsigned x = first[0]; x < grid[0]; x++) {
-				memset(&b, 0, sizeof b);
-				pthread_mutex_init(&b.mu, NULL);
-				pthread_cond_init(&b.cv, NULL);
-				pthread_cond_init(&b.cta.cv, NULL);
-				b.nthreads = n;
-				b.cta.count = n;
-				for (int w = 0; w < 32; w++) {
-					b.warp[w].count = n - 32 * w >= 32 ? 32 : n - 32 * w;
-					pthread_cond_init(&b.warp[w].cv, NULL);
+	for (unsigned z = first[2]; z < grid[2]; z += cluster[2])
+		for (unsigned y = first[1]; y < grid[1]; y += cluster[1])
+			for (unsigned x = first[0]; x < grid[0]; x += cluster[0]) {
+				for (int r = 0; r < nctas; r++) {
+					TlDim3 idx = {x + r % cluster[0], y + r / cluster[0] % cluster[1], z + r / (cluster[0] * cluster[1])};
+					tl_cpu_block_start(&c->block[r], n, r, idx, grid);
 				}
-				tl_cpu_block = &b;
-				tl_race_block = ((unsigned long long)z * grid[1] + y) * grid[0] + x + 1;
-				tl_cpu_run_block(n, TlDim3{x, y, z});
+				memset(&c->bar, 0, sizeof c->bar);
+				pthread_cond_init(&c->bar.cv, NULL);
+				c->bar.count = n * nctas;
+				c->serial++;
+				tl_cpu_run_cluster(n, nctas);
 				if (tl_poison_any) {
 					blockIdx = TlDim3{x, y, z};
 					tl_poison_report();
 					if (!tl_poison_allow)
 						_exit(TL_EMU_TRAP_STATUS);
 				}
-				if (tl_race_out)
-					tl_race_epoch();
-				pthread_mutex_destroy(&b.mu);
-				pthread_cond_destroy(&b.cv);
-				pthread_cond_destroy(&b.cta.cv);
-				for (int w = 0; w < 32; w++)
-					pthread_cond_destroy(&b.warp[w].cv);
+				for (int r = 0; r < nctas; r++) {
+					if (tl_race_out) {
+						tl_cpu_block = &c->block[r];
+						tl_race_block = c->block[r].race_block;
+						tl_race_epoch();
+					}
+					tl_cpu_block_end(&c->block[r]);
+				}
+				pthread_cond_destroy(&c->bar.cv);
 			}
+	c->nctas = 1;
 	if (tl_race_out && tl_race_full) {
 		fprintf(tl_race_out, "full %llu\n", TL_RACE_SHADOW_MAX / sizeof(TlRaceCell));
 		fflush(tl_race_out);
 	}
 }
 
+// Runs a grid of blocks without a cluster, each a cluster of one.
 static void
+tl_cpu_launch_from(const unsigned grid[3], const unsigned first[3], const unsigned block[3], void (*entry)(void **),
+                   void **args)
+{
+	const unsigned one[3] = {1, 1, 1};
+	tl_cpu_launch_cluster_from(grid, first, block, one, entry, args);
+}
+
+static __attribute__((unused)) void
 tl_cpu_launch(const unsigned grid[3], const unsigned block[3], void (*entry)(void **), void **args)
 {
 	const unsigned first[3] = {0, 0, 0};
 	tl_cpu_launch_from(grid, first, block, entry, args);
+}
+
+static __attribute__((unused)) void
+tl_cpu_launch_cluster(const unsigned grid[3], const unsigned block[3], const unsigned cluster[3],
+                      void (*entry)(void **), void **args)
+{
+	const unsigned first[3] = {0, 0, 0};
+	tl_cpu_launch_cluster_from(grid, first, block, cluster, entry, args);
 }
 
 #define TL_EMU_FAIL(...) tl_cpu_fail(__VA_ARGS__)
@@ -890,6 +1061,13 @@ tl_cpu_launch(const unsigned grid[3], const unsigned block[3], void (*entry)(voi
 #else
 // nvcc's host pass over the device functions (nvcc -c): they never run on the host.
 #define TL_EMU_FAIL(...) __trap()
+#endif
+
+#if defined(__CUDACC__) && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ < 900)
+// A GPU before sm_90 has no clusters (nvcc refuses the attribute there): the blocks run alone, as the kernel's
+// cluster_sync then synchronises one CTA. The host pass has no __CUDA_ARCH__: launches read the cubin's.
+#undef __cluster_dims__
+#define __cluster_dims__(...)
 #endif
 
 // Every function may go unused by one program: no warning for that, from nvcc or a C++ compiler.
@@ -990,7 +1168,7 @@ tl_bf2f(unsigned short h)
 #define TL_EMU_UNPACK_HIGH 0xbad00000u // the high 16 bits of a cell written by .unpack::16b (undefined)
 
 // The cells of the blocks, tl_emu_tmem_<kernel>[TL_EMU_TMEM_BLOCKS(blocks) * TL_EMU_CELLS]: on the CPU, which
-// runs one block after another, one block's; on the GPU one per block up to TL_EMU_SLOTS blocks, and for
+// runs one cluster after another, a cluster's (CTA rank r has the r-th); on the GPU one per block up to TL_EMU_SLOTS blocks, and for
 // larger grids TL_EMU_SLOTS that blocks take at tl_emu_begin and give back at tl_emu_end (a GPU holds
 // far fewer blocks than that at once, and a block never waits for a block that waits for a slot).
 #define TL_EMU_SLOTS 1024
@@ -998,7 +1176,7 @@ tl_bf2f(unsigned short h)
 #define TL_EMU_TMEM_BLOCKS(n) ((n) < TL_EMU_SLOTS ? (n) : TL_EMU_SLOTS)
 static __device__ int tl_emu_slot_busy[TL_EMU_SLOTS];
 #else
-#define TL_EMU_TMEM_BLOCKS(n) 1ull
+#define TL_EMU_TMEM_BLOCKS(n) ((n) < TL_CPU_CLUSTER_MAX ? (n) : (unsigned long long)TL_CPU_CLUSTER_MAX) // a cluster's
 #endif
 
 struct TlEmuCta {
@@ -1073,7 +1251,7 @@ tl_emu_begin(TlEmuCta *c, unsigned *tmem_all, unsigned nslots = 0)
 			b = (unsigned long long)slot;
 		}
 #else
-		b = nslots ? b % nslots : 0; // one block at a time: a grid known at compile time has one block's cells
+		b = nslots ? b % nslots : (unsigned long long)tl_cpu_block->rank; // one cluster at a time: a grid known at compile time has a cluster's cells
 #endif
 		tl_emu_init(c, tmem_all + b * TL_EMU_CELLS);
 		c->slot = slot_taken;
@@ -1115,10 +1293,12 @@ struct TlStQueue {
 // By thread of the block; the arrays (and seq) are kept from block to block, but no store is left in
 // them at a block's end: it was to columns allocated then, tl_emu_end stops a block that exits with
 // columns allocated, and tl_emu_dealloc stops at a dealloc of columns with a store not landed.
-static TlStQueue tl_st_queues[1024];
-static unsigned short tl_st_count[128 * 512];
-static unsigned tl_st_total; // the stores of the block not landed yet
-static const char *tl_st_where[128 * 512]; // the latest store to the cell not landed yet
+static TlStQueue tl_st_queues[TL_CPU_CLUSTER_MAX * 1024]; // by thread of the cluster (tl_cpu_gid)
+static unsigned short tl_st_counts[TL_CPU_CLUSTER_MAX][128 * 512];
+static unsigned short *tl_st_count = tl_st_counts[0]; // the running block's
+static unsigned tl_st_total; // the stores of the cluster not landed yet
+static const char *tl_st_wheres[TL_CPU_CLUSTER_MAX][128 * 512];
+static const char **tl_st_where = tl_st_wheres[0]; // the latest store to the cell not landed yet
 static unsigned long long tl_st_seed;      // tilec run --seed S: S + 1; 0: stores land at their wait
 static __attribute__((unused)) void tl_st_seeded(unsigned long long seed) { tl_st_seed = seed + 1; }
 
@@ -1130,7 +1310,7 @@ tl_st_countdown(void)
 	if (!tl_st_seed)
 		return 255;
 	unsigned long long s = tl_st_seed ^ (0x9e3779b97f4a7c15ull * (unsigned long long)((tl_cpu_tid >> 5) + 1)) ^
-	                       (tl_st_queues[tl_cpu_tid].seq++ << 20);
+	                       (tl_st_queues[tl_cpu_gid].seq++ << 20);
 	return (unsigned char)(tl_host_splitmix_st(&s) % 4);
 }
 
@@ -1138,7 +1318,7 @@ static void
 tl_st_push(unsigned *cell, unsigned char *ok, unsigned index, unsigned value, unsigned char shadow,
            unsigned char countdown, const char *where)
 {
-	TlStQueue *sq = &tl_st_queues[tl_cpu_tid];
+	TlStQueue *sq = &tl_st_queues[tl_cpu_gid];
 	if (sq->n == sq->cap) {
 		sq->cap = sq->cap ? 2 * sq->cap : 256;
 		sq->q = (TlStPending *)realloc(sq->q, (size_t)sq->cap * sizeof *sq->q);
@@ -1155,7 +1335,7 @@ tl_st_push(unsigned *cell, unsigned char *ok, unsigned index, unsigned value, un
 static void
 tl_st_land(int all)
 {
-	TlStQueue *sq = &tl_st_queues[tl_cpu_tid];
+	TlStQueue *sq = &tl_st_queues[tl_cpu_gid];
 	int n = 0;
 	for (int i = 0; i < sq->n; i++) {
 		TlStPending *p = &sq->q[i];
@@ -1173,6 +1353,25 @@ tl_st_land(int all)
 	}
 	sq->n = n;
 }
+
+// Makes CTA rank of the cluster the running one: its shared memory into the section (the resident one's
+// saved), its block, blockIdx and shadows in the globals the emulator reads.
+static void
+tl_cpu_cta_switch(int rank)
+{
+	TlCpuCluster *c = &tl_cpu_cluster;
+	if (c->smem_bytes) {
+		memcpy(c->saved[c->resident], __start_tl_emu_smem, c->smem_bytes);
+		memcpy(__start_tl_emu_smem, c->saved[rank], c->smem_bytes);
+	}
+	c->resident = rank;
+	tl_cpu_block = &c->block[rank];
+	blockIdx = tl_cpu_block->idx;
+	tl_race_block = tl_cpu_block->race_block;
+	tl_poison_cells = tl_poison_shadow[rank];
+	tl_st_count = tl_st_counts[rank];
+	tl_st_where = tl_st_wheres[rank];
+}
 #endif
 
 TL_EMU_FN void
@@ -1182,7 +1381,7 @@ tl_emu_collective(const char *where)
 	(void)where;
 	__syncwarp(tl_emu_lanes_mask());
 #else
-	if (tl_st_queues[tl_cpu_tid].n)
+	if (tl_st_queues[tl_cpu_gid].n)
 		tl_st_land(0);
 	tl_cpu_barrier(&tl_cpu_block->warp[tl_cpu_tid >> 5], where);
 #endif
@@ -1740,6 +1939,68 @@ tl_emu_saddr(const void *p)
 	return (unsigned)__cvta_generic_to_shared(p);
 #else
 	return (unsigned)(unsigned long long)p;
+#endif
+}
+
+// ------------------------------------------------------------------ clusters
+// The API of the cluster model for the emulator's other parts (TMA multicast, the CTA pair): a CTA's rank
+// in its cluster (%cluster_ctarank, x fastest), the cluster's size (%cluster_nctarank), and the address of
+// a byte of another CTA's shared memory (mapa): p points into this CTA's shared memory (a __shared__
+// variable), the result to the same byte of CTA rank's. On the CPU that CTA's copy is where its shared
+// memory lies while a thread of another CTA runs (tl_cpu_cta_switch), and a thread runs until it waits,
+// so the pointer is good until the calling thread next waits at a barrier. sm_90 and later on the GPU.
+TL_EMU_INLINE unsigned
+tl_emu_cluster_rank(void)
+{
+#ifdef __CUDACC__
+	unsigned r = 0;
+#if __CUDA_ARCH__ >= 900
+	asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+#endif
+	return r;
+#else
+	return (unsigned)tl_cpu_block->rank;
+#endif
+}
+
+TL_EMU_INLINE unsigned
+tl_emu_cluster_ctas(void)
+{
+#ifdef __CUDACC__
+	unsigned n = 1;
+#if __CUDA_ARCH__ >= 900
+	asm volatile("mov.u32 %0, %%cluster_nctarank;" : "=r"(n));
+#endif
+	return n;
+#else
+	return (unsigned)tl_cpu_cluster.nctas;
+#endif
+}
+
+template <class T>
+TL_EMU_INLINE T *
+tl_emu_cta_smem(unsigned rank, T *p)
+{
+#ifdef __CUDACC__
+#if __CUDA_ARCH__ >= 900
+	unsigned long long r;
+	asm volatile("mapa.u64 %0, %1, %2;" : "=l"(r) : "l"((unsigned long long)p), "r"(rank));
+	return (T *)r;
+#else
+	(void)rank;
+	return p;
+#endif
+#else
+	TlCpuCluster *c = &tl_cpu_cluster;
+	if ((int)rank == c->resident)
+		return p;
+	unsigned char *b = (unsigned char *)(void *)p;
+	if ((int)rank >= c->nctas || !c->smem_bytes || b < (unsigned char *)__start_tl_emu_smem ||
+	    b >= (unsigned char *)__stop_tl_emu_smem)
+		tl_cpu_fail("tilec emu: block (%u, %u, %u): thread %d: shared memory of CTA rank %u of a cluster of %d asked "
+		            "for an address that is not a __shared__ variable's\n", blockIdx.x, blockIdx.y, blockIdx.z,
+		            tl_cpu_tid, rank, c->nctas);
+	return (T *)(void *)(c->saved[rank] + (b - (unsigned char *)__start_tl_emu_smem));
 #endif
 }
 

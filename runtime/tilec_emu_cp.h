@@ -8,7 +8,7 @@
 #ifndef __CUDACC__
 struct TlCpuCp {
 	TlCpuCp *next;
-	const void *bar;  // the barrier its commit arrived on; null: not committed yet
+	const void *bar;  // the barrier (its TlCpuMbar) its commit arrived on; null: not committed yet
 	unsigned phase;   // it lands once the barrier's phase has passed this
 	unsigned *tmem;   // the block's cells and their shadow
 	unsigned char *ok;
@@ -79,11 +79,11 @@ tl_emu_cp_commit(unsigned long long *b, const char *name, int index, const char 
 {
 #ifndef __CUDACC__
 	pthread_mutex_lock(&tl_cpu_block->mu);
-	TlCpuMbar *m = tl_cpu_mbar(b, name, index, where, false);
+	TlCpuMbar *m = tl_cpu_mbar(tl_cpu_block->rank, b, name, index, where, false);
 	while (tl_cpu_cp_issued) {
 		TlCpuCp *p = tl_cpu_cp_issued;
 		tl_cpu_cp_issued = p->next;
-		p->bar = b;
+		p->bar = m; // the model, not the address: each CTA of a cluster has a barrier at that address
 		p->phase = m->phase;
 		p->next = tl_cpu_cp_committed;
 		tl_cpu_cp_committed = p;
@@ -101,10 +101,10 @@ tl_emu_cp_wait(unsigned long long *b, const char *name, int index, unsigned pari
 	tl_emu_mbar_wait(b, name, index, parity, where);
 #ifndef __CUDACC__
 	pthread_mutex_lock(&tl_cpu_block->mu);
-	TlCpuMbar *m = tl_cpu_mbar(b, name, index, where, false);
+	TlCpuMbar *m = tl_cpu_mbar(tl_cpu_block->rank, b, name, index, where, false);
 	for (TlCpuCp **at = &tl_cpu_cp_committed; *at;) {
 		TlCpuCp *p = *at;
-		if (p->bar != b || m->phase <= p->phase) {
+		if (p->bar != m || m->phase <= p->phase) {
 			at = &p->next;
 			continue;
 		}

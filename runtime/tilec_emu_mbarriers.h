@@ -5,7 +5,9 @@
 // phase semantics of the PTX ISA: a phase completes when its pending arrivals and its expected bytes are
 // both zero, then the phase advances and the arrivals start again from the init count. A wait for parity
 // P returns once the phase of that parity has completed (the current phase's parity is not P). A run that
-// cannot go on (every thread waiting) stops with the state of each barrier and the .tile lines.
+// cannot go on (every thread waiting) stops with the state of each barrier and the .tile lines. Each CTA of a
+// cluster has its barriers; a thread may arrive on, and complete bytes of, another CTA's (its rank's), as a
+// multicast TMA load or a remote arrive (tl_emu_mbar_arrive_cta) does.
 // tcgen05.commit arrives at once: the emulator has no tcgen05.mma or tcgen05.cp pending.
 #ifndef __CUDACC__
 struct TlCpuMbar {
@@ -18,24 +20,25 @@ struct TlCpuMbar {
 	int waiters;          // threads blocked on it now
 	unsigned wait_parity; // the parity of the latest wait that blocked
 	const char *init_at, *arrive_at, *expect_at, *wait_at; // the .tile lines of the latest of each (a wait: that blocked)
+	int rank;             // the CTA whose barrier it is
 };
 
 struct TlCpuMbars {
-	TlDim3 at; // the block whose barriers these are: a new block starts with none
+	unsigned long long serial; // the cluster whose barriers these are (tl_cpu_cluster.serial): a new one starts with none
 	int n;
 	TlCpuMbar bar[256];
 };
-static TlCpuMbars tl_cpu_mbars;
-// The state of every barrier of the block, as the waiting threads' place in tilec_emu.h's deadlock
-// report; rewritten whenever a barrier changes while a thread waits.
-static char tl_cpu_mbar_text[4096];
+static TlCpuMbars tl_cpu_mbars[TL_CPU_CLUSTER_MAX]; // by CTA rank
+// The state of every barrier of a CTA, as its waiting threads' place in tilec_emu.h's deadlock report;
+// rewritten whenever a barrier changes while a thread waits.
+static char tl_cpu_mbar_text[TL_CPU_CLUSTER_MAX][4096];
 
 static void
-tl_cpu_mbar_describe(char *out, size_t size)
+tl_cpu_mbar_describe(int rank, char *out, size_t size)
 {
 	size_t len = (size_t)snprintf(out, size, "an mbarrier wait; the block's mbarriers:");
-	for (int i = 0; i < tl_cpu_mbars.n && len < size; i++) {
-		const TlCpuMbar *m = &tl_cpu_mbars.bar[i];
+	for (int i = 0; i < tl_cpu_mbars[rank].n && len < size; i++) {
+		const TlCpuMbar *m = &tl_cpu_mbars[rank].bar[i];
 		len += (size_t)snprintf(out + len, size - len,
 		                        "\n  %s[%d]: phase %u (parity %u), %d of %d arrivals and %lld bytes pending; init at %s",
 		                        m->name, m->index, m->phase, m->phase & 1, m->pending, m->expected, m->tx, m->init_at);
@@ -51,14 +54,14 @@ tl_cpu_mbar_describe(char *out, size_t size)
 		snprintf(out + len, size - len, "\n ");
 }
 
-// The barrier at addr, with the block's mutex held; init: create it (or start it again).
+// The barrier at addr of CTA rank, with that CTA's mutex held; init: create it (or start it again).
 static TlCpuMbar *
-tl_cpu_mbar(const void *addr, const char *name, int index, const char *where, bool init)
+tl_cpu_mbar(int rank, const void *addr, const char *name, int index, const char *where, bool init)
 {
-	TlCpuMbars *s = &tl_cpu_mbars;
-	if (s->at.x != blockIdx.x || s->at.y != blockIdx.y || s->at.z != blockIdx.z) {
+	TlCpuMbars *s = &tl_cpu_mbars[rank];
+	if (s->serial != tl_cpu_cluster.serial) {
 		memset(s, 0, sizeof *s);
-		s->at = blockIdx;
+		s->serial = tl_cpu_cluster.serial;
 	}
 	for (int i = 0; i < s->n; i++)
 		if (s->bar[i].addr == addr)
@@ -70,6 +73,7 @@ tl_cpu_mbar(const void *addr, const char *name, int index, const char *where, bo
 		tl_cpu_fail("tilec emu: %s: more than 256 mbarriers in one block\n", where);
 	TlCpuMbar *m = &s->bar[s->n++];
 	memset(m, 0, sizeof *m);
+	m->rank = rank;
 	m->addr = addr;
 	m->name = name;
 	m->index = index;
@@ -80,7 +84,7 @@ tl_cpu_mbar(const void *addr, const char *name, int index, const char *where, bo
 static void
 tl_cpu_mbar_changed(TlCpuMbar *m)
 {
-	TlCpuBlock *b = tl_cpu_block;
+	TlCpuBlock *b = &tl_cpu_cluster.block[m->rank];
 	if (m->pending == 0 && m->tx == 0) {
 		m->phase++;
 		m->pending = m->expected;
@@ -89,14 +93,14 @@ tl_cpu_mbar_changed(TlCpuMbar *m)
 		pthread_cond_broadcast(&b->cv);
 	}
 	if (b->waiting)
-		tl_cpu_mbar_describe(tl_cpu_mbar_text, sizeof tl_cpu_mbar_text);
+		tl_cpu_mbar_describe(m->rank, tl_cpu_mbar_text[m->rank], sizeof tl_cpu_mbar_text[m->rank]);
 }
 
 static void
 tl_cpu_mbar_init(const void *addr, const char *name, int index, int count, const char *where)
 {
 	pthread_mutex_lock(&tl_cpu_block->mu);
-	TlCpuMbar *m = tl_cpu_mbar(addr, name, index, where, true);
+	TlCpuMbar *m = tl_cpu_mbar(tl_cpu_block->rank, addr, name, index, where, true);
 	if (m->waiters)
 		tl_cpu_fail("tilec emu: block (%u, %u, %u): %s: init of %s[%d] while %d thread(s) wait on it\n", blockIdx.x,
 		            blockIdx.y, blockIdx.z, where, name, index, m->waiters);
@@ -108,27 +112,35 @@ tl_cpu_mbar_init(const void *addr, const char *name, int index, int count, const
 	pthread_mutex_unlock(&tl_cpu_block->mu);
 }
 
+// count arrivals on the barrier at addr of CTA rank (the arriving thread's own or another of its cluster).
 static void
-tl_cpu_mbar_arrive(const void *addr, const char *name, int index, int count, const char *where)
+tl_cpu_mbar_arrive_at(int rank, const void *addr, const char *name, int index, int count, const char *where)
 {
-	pthread_mutex_lock(&tl_cpu_block->mu);
-	TlCpuMbar *m = tl_cpu_mbar(addr, name, index, where, false);
+	TlCpuBlock *owner = &tl_cpu_cluster.block[rank];
+	pthread_mutex_lock(&owner->mu);
+	TlCpuMbar *m = tl_cpu_mbar(rank, addr, name, index, where, false);
 	if (count > m->pending)
-		tl_cpu_fail("tilec emu: block (%u, %u, %u): thread %d: %s: %d arrival(s) on %s[%d] in phase %u, which has "
+		tl_cpu_fail("tilec emu: block (%u, %u, %u): thread %d: %s: %d arrival(s) on %s[%d]%s in phase %u, which has "
 		            "only %d of its %d pending: more arrivals than its init counts per phase\n",
-		            blockIdx.x, blockIdx.y, blockIdx.z, tl_cpu_tid, where, count, name, index, m->phase, m->pending,
-		            m->expected);
+		            blockIdx.x, blockIdx.y, blockIdx.z, tl_cpu_tid, where, count, name, index,
+		            rank == tl_cpu_block->rank ? "" : " of another CTA", m->phase, m->pending, m->expected);
 	m->pending -= count;
 	m->arrive_at = where;
 	tl_cpu_mbar_changed(m);
-	pthread_mutex_unlock(&tl_cpu_block->mu);
+	pthread_mutex_unlock(&owner->mu);
+}
+
+static void
+tl_cpu_mbar_arrive(const void *addr, const char *name, int index, int count, const char *where)
+{
+	tl_cpu_mbar_arrive_at(tl_cpu_block->rank, addr, name, index, count, where);
 }
 
 static void
 tl_cpu_mbar_expect_tx(const void *addr, const char *name, int index, int bytes, const char *where)
 {
 	pthread_mutex_lock(&tl_cpu_block->mu);
-	TlCpuMbar *m = tl_cpu_mbar(addr, name, index, where, false);
+	TlCpuMbar *m = tl_cpu_mbar(tl_cpu_block->rank, addr, name, index, where, false);
 	m->tx += bytes;
 	m->expect_at = where;
 	tl_cpu_mbar_changed(m);
@@ -140,15 +152,15 @@ tl_cpu_mbar_wait(const void *addr, const char *name, int index, unsigned parity,
 {
 	TlCpuBlock *b = tl_cpu_block;
 	pthread_mutex_lock(&b->mu);
-	TlCpuMbar *m = tl_cpu_mbar(addr, name, index, where, false);
+	TlCpuMbar *m = tl_cpu_mbar(b->rank, addr, name, index, where, false);
 	while ((m->phase & 1) == (parity & 1)) {
 		unsigned start = m->phase;
 		b->waiting++;
 		m->waiters++;
 		m->wait_at = where;
 		m->wait_parity = parity & 1;
-		tl_cpu_mbar_describe(tl_cpu_mbar_text, sizeof tl_cpu_mbar_text);
-		b->where[tl_cpu_tid] = tl_cpu_mbar_text;
+		tl_cpu_mbar_describe(b->rank, tl_cpu_mbar_text[b->rank], sizeof tl_cpu_mbar_text[b->rank]);
+		b->where[tl_cpu_tid] = tl_cpu_mbar_text[b->rank];
 		tl_cpu_check_deadlock();
 		while (m->phase == start)
 			pthread_cond_wait(&b->cv, &b->mu);
@@ -218,6 +230,33 @@ tl_emu_mbar_wait(unsigned long long *b, const char *name, int index, unsigned pa
 #endif
 }
 
+// count arrivals on the barrier of CTA rank of the cluster at b's place (b: this CTA's barrier at that offset),
+// with release semantics at cluster scope: what the thread wrote before (to any CTA's shared memory) is
+// visible to the threads that wait on that barrier's phase. The cluster model's remote arrive (sm_90).
+TL_EMU_INLINE void
+tl_emu_mbar_arrive_cta(unsigned long long *b, unsigned rank, const char *name, int index, unsigned count,
+                       const char *where)
+{
+#ifdef __CUDACC__
+	(void)name, (void)index, (void)where;
+#if __CUDA_ARCH__ >= 900
+	unsigned remote;
+	asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(tl_emu_saddr(b)), "r"(rank));
+	asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0], %1;" ::"r"(remote), "r"(count)
+	             : "memory");
+#else
+	(void)b, (void)rank, (void)count;
+	__trap();
+#endif
+#else
+	if ((int)rank >= tl_cpu_cluster.nctas)
+		tl_cpu_fail("tilec emu: block (%u, %u, %u): thread %d: %s: an arrival on %s[%d] of CTA rank %u, outside the "
+		            "cluster of %d CTA(s)\n", blockIdx.x, blockIdx.y, blockIdx.z, tl_cpu_tid, where, name, index, rank,
+		            tl_cpu_cluster.nctas);
+	tl_cpu_mbar_arrive_at((int)rank, b, name, index, (int)count, where);
+#endif
+}
+
 // tcgen05.commit: one arrival once the thread's earlier mma and cp have completed; none is pending here.
 TL_EMU_INLINE void
 tl_emu_mbar_commit(unsigned long long *b, const char *name, int index, const char *where)
@@ -234,14 +273,15 @@ tl_emu_mbar_fence_init(void)
 #endif
 }
 
-// cluster_sync: on the GPU the cluster barrier; the CPU runs each CTA alone, so it synchronises the CTA.
+// cluster_sync: on the GPU the cluster barrier; on the CPU the barrier of every thread of the cluster's CTAs
+// (of a cluster of one: __syncthreads).
 TL_EMU_INLINE void
 tl_emu_cluster_sync(void)
 {
 #ifdef __CUDACC__
 	asm volatile("barrier.cluster.arrive.release;\n\tbarrier.cluster.wait.acquire;" ::: "memory");
 #else
-	__syncthreads();
+	tl_cpu_cluster_barrier("cluster_sync");
 #endif
 }
 

@@ -15,7 +15,7 @@
 #ifndef __CUDACC__
 struct TlCpuMma {
 	TlCpuMma *next;
-	const void *bar;          // the barrier its commit arrived on; null: not committed yet
+	const void *bar;          // the barrier (its TlCpuMbar) its commit arrived on; null: not committed yet
 	unsigned phase;           // it lands once the barrier's phase has passed this
 	unsigned long long seq;   // issue order in the block
 	const void *owner;        // the issuing thread
@@ -182,11 +182,11 @@ tl_emu_mma_commit(unsigned long long *b, const char *name, int index, const char
 {
 #ifndef __CUDACC__
 	pthread_mutex_lock(&tl_cpu_block->mu);
-	TlCpuMbar *m = tl_cpu_mbar(b, name, index, where, false);
+	TlCpuMbar *m = tl_cpu_mbar(tl_cpu_block->rank, b, name, index, where, false);
 	while (tl_cpu_mma_issued) {
 		TlCpuMma *p = tl_cpu_mma_issued;
 		tl_cpu_mma_issued = p->next;
-		p->bar = b;
+		p->bar = m; // the model, not the address: each CTA of a cluster has a barrier at that address
 		p->phase = m->phase;
 		p->next = tl_cpu_mma_committed;
 		tl_cpu_mma_committed = p;
@@ -196,14 +196,14 @@ tl_emu_mma_commit(unsigned long long *b, const char *name, int index, const char
 	// (a mainloop's commits to each stage's barrier, then one commit to the accumulator's barrier)
 	bool older = false;
 	for (TlCpuMma *p = tl_cpu_mma_committed; p; p = p->next)
-		older |= p->owner == &tl_cpu_mma_me && (p->bar != b || p->phase != m->phase);
+		older |= p->owner == &tl_cpu_mma_me && (p->bar != m || p->phase != m->phase);
 	if (older) {
 		TlCpuMma *mark = (TlCpuMma *)calloc(1, sizeof *mark);
 		if (!mark)
 			tl_cpu_fail("tilec emu: %s: out of memory\n", where);
 		mark->seq = ++tl_cpu_mma_seq;
 		mark->owner = &tl_cpu_mma_me;
-		mark->bar = b;
+		mark->bar = m;
 		mark->phase = m->phase;
 		mark->next = tl_cpu_mma_committed;
 		tl_cpu_mma_committed = mark;
@@ -221,12 +221,12 @@ tl_emu_mma_wait(unsigned long long *b, const char *name, int index, unsigned par
 	tl_emu_cp_wait(b, name, index, parity, where);
 #ifndef __CUDACC__
 	pthread_mutex_lock(&tl_cpu_block->mu);
-	TlCpuMbar *m = tl_cpu_mbar(b, name, index, where, false);
+	TlCpuMbar *m = tl_cpu_mbar(tl_cpu_block->rank, b, name, index, where, false);
 	for (;;) {
 		// the newest completed mma on b; then the oldest pending one of its thread up to it lands, one at a time
 		TlCpuMma *top = 0;
 		for (TlCpuMma *p = tl_cpu_mma_committed; p; p = p->next)
-			if (p->bar == b && m->phase > p->phase && (!top || p->seq > top->seq))
+			if (p->bar == m && m->phase > p->phase && (!top || p->seq > top->seq))
 				top = p;
 		if (!top)
 			break;

@@ -8,15 +8,17 @@
 // tools/gpu-emu-check.sh compares this model with the hardware.
 
 #ifndef __CUDACC__
-// The bytes of a TMA load that have landed: the phase completes once its arrivals have come too.
+// The bytes of a TMA load that have landed in CTA rank (the issuing thread's, or one of a multicast's mask):
+// the phase of that CTA's barrier at addr completes once its arrivals have come too.
 static void
-tl_cpu_mbar_complete_tx(const void *addr, const char *name, int index, int bytes, const char *where)
+tl_cpu_mbar_complete_tx(int rank, const void *addr, const char *name, int index, int bytes, const char *where)
 {
-	pthread_mutex_lock(&tl_cpu_block->mu);
-	TlCpuMbar *m = tl_cpu_mbar(addr, name, index, where, false);
+	TlCpuBlock *owner = &tl_cpu_cluster.block[rank];
+	pthread_mutex_lock(&owner->mu);
+	TlCpuMbar *m = tl_cpu_mbar(rank, addr, name, index, where, false);
 	m->tx -= bytes;
 	tl_cpu_mbar_changed(m);
-	pthread_mutex_unlock(&tl_cpu_block->mu);
+	pthread_mutex_unlock(&owner->mu);
 }
 
 // The byte offset in the shared tile of box element `at` (innermost first) of a box of `rank` dimensions

@@ -505,9 +505,14 @@ emu_kernel_end(CuWriter *w, KernelIR *k)
 		else
 			buf_printf(w->out, "%du", k->grid[d]);
 	}
-	buf_printf(w->out, "}, block[3] = {%du, %du, %du};\n"
-	                   "\ttl_cpu_launch(grid, block, tl_emu_entry_%s, tl_args);\n}\n#endif\n",
-	           k->block[0], k->block[1], k->block[2], k->name);
+	buf_printf(w->out, "}, block[3] = {%du, %du, %du};\n", k->block[0], k->block[1], k->block[2]);
+	if (k->cluster[0] * k->cluster[1] * k->cluster[2] > 1)
+		/* the CTAs of a cluster run together (tilec_emu.h's cluster model) */
+		buf_printf(w->out, "\tconst unsigned cluster[3] = {%du, %du, %du};\n"
+		                   "\ttl_cpu_launch_cluster(grid, block, cluster, tl_emu_entry_%s, tl_args);\n}\n#endif\n",
+		           k->cluster[0], k->cluster[1], k->cluster[2], k->name);
+	else
+		buf_printf(w->out, "\ttl_cpu_launch(grid, block, tl_emu_entry_%s, tl_args);\n}\n#endif\n", k->name);
 }
 
 /* bar_sync / bar_arrive, written after the emulator into the programs that use them only (so that the
@@ -1031,6 +1036,7 @@ static const CuDialect emu = {
 	.tma = emu_tma,
 	.tma_maps = true, /* the GPU build issues the cuda target's TMA copies, with its tensor maps */
 	.tma_maps_if = "defined(__CUDACC__)",
+	.clusters = true, /* launched as a cluster on sm_90 and later (TMA multicast); tilec_emu.h drops it before */
 	.reg = emu_reg,
 	.reg_written = emu_reg_written,
 	.reg_copied = emu_reg_copied,

@@ -794,7 +794,7 @@ probe_function(Buf *b, KernelIR *k, const unsigned grid[3])
 	              "\t\t\talarm(TL_PROBE_SECONDS);\n"
 	              "\t\t\tunsigned g[3] = {grid[0], grid[1], grid[2]}, first[3] = {0, 0, 0};\n"
 	              "\t\t\tfirst[d] = grid[d];\n\t\t\tg[d] += step[d];\n"
-	              "\t\t\ttl_cpu_launch_from(g, first, block, tl_emu_entry_%s, args);\n"
+	              "\t\t\ttl_cpu_launch_cluster_from(g, first, block, step, tl_emu_entry_%s, args);\n"
 	              "\t\t\tfor (int i = 0; i < TL_PROBE_TENSORS; i++) {\n"
 	              "\t\t\t\tsize_t size = (size_t)tl_host_sizes[t[i].type], n = 0, at0 = 0, unchanged = 0;\n"
 	              "\t\t\t\tfor (size_t e = 0; same[i] && e < t[i].count; e++) {\n"

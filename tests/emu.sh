@@ -22,6 +22,8 @@
 #                      the emulator's message and exit status 1.
 #   emu/direct/...     the traps that the static checks keep .tile programs from reaching, driven
 #                      through the emulator's functions by tests/emu/direct.cc.
+#   emu/cluster/...    the cluster model through its functions (tests/emu/cluster.cc): a CTA writes the
+#                      shared memory of another and arrives on its mbarrier; ranks and tensor memory per CTA.
 #   emu/copy_edge/...  copies that cross the edges of a tensor of run-time shape give what
 #                      tests/emu/copy_edge_ref.tile gives element by element.
 #   emu/run/...        tilec run's usage errors and determinism; -Werror, -Wno-race and --dump with races.
@@ -336,6 +338,41 @@ else
 7-write_before_wait_ld|70|register 3 of 'r' written before tcgen05.wait::ld
 8-alloc_not_free|70|tcgen05.alloc of 512 columns: no 512 free consecutive columns
 EOF
+	fi
+fi
+
+# ---------------------------------------------------------------- the cluster model
+# tests/emu/cluster.cc on the emulator of tests/golden/cluster_run.tile's output: remote shared memory and
+# remote arrives in clusters of 4 x 1 (case 0) and 2 x 2 (case 2); case 1 misses one arrival: a deadlock
+name=emu/cluster/build
+if ! "$tilec" --target=emu tests/golden/cluster_run.tile -o "$tmp/cluster.cu" 2>"$tmp/err"; then
+	fail "tilec --target=emu tests/golden/cluster_run.tile failed"
+	show "$tmp/err"
+else
+	cat "$tmp/cluster.cu" tests/emu/cluster.cc >"$tmp/cluster.cc"
+	if ! "$cxx" -std=c++11 -Wall -Wextra -Werror -pthread -o "$tmp/cluster" "$tmp/cluster.cc" >"$tmp/err" 2>&1; then
+		fail "$cxx rejects tests/emu/cluster.cc"
+		show "$tmp/err"
+	else
+		echo "PASS $name"
+		for case in 0 2; do
+			name=emu/cluster/$case
+			if $limit "$tmp/cluster" $case >"$tmp/out" 2>&1 && grep -q "^PASS $name:" "$tmp/out"; then
+				echo "PASS $name"
+			else
+				fail "$(head -n 3 "$tmp/out")"
+			fi
+		done
+		name=emu/cluster/1-missing_arrival
+		$limit "$tmp/cluster" 1 >"$tmp/out" 2>&1
+		rc=$?
+		if [ $rc -ne 70 ] || ! grep -qF "bar[0]: phase 0 (parity 0), 1 of 64 arrivals and 0 bytes pending" "$tmp/out" ||
+			! grep -qF "(counted over the cluster's CTAs)" "$tmp/out"; then
+			fail "exit status $rc, expected 70 and the deadlock report"
+			show "$tmp/out"
+		else
+			echo "PASS $name"
+		fi
 	fi
 fi
 
