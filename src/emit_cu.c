@@ -1138,8 +1138,8 @@ mbar_asm(const LStmt *s)
 		buf_printf(E.out, "asm volatile(\"%s;\" ::: \"memory\");\n", op);
 		return;
 	case MB_CLUSTER_SYNC:
-		buf_printf(E.out, "asm volatile(\"%s;\\n\\t%s;\" ::: \"memory\");\n", op,
-		           isa_spelling(TC_CLUSTER_WAIT, 0));
+		buf_printf(E.out, "asm volatile(\"%s%s;\\n\\t%s;\" ::: \"memory\");\n",
+		           s->proxy_fence ? "fence.proxy.async.shared::cta;\\n\\t" : "", op, isa_spelling(TC_CLUSTER_WAIT, 0));
 		return;
 	case MB_WAIT:
 		buf_printf(E.out, "asm volatile(\"{\\n\\t.reg .pred p;\\n\\tTL_WAIT:\\n\\t%s p, [%%0], %%1;\\n\\t@!p bra "

@@ -2268,6 +2268,8 @@ mbar(const LStmt *s)
 	if (s->mbar_op == MB_CLUSTER_SYNC) {
 		P.cse_gen = gen_new(0);
 		P.cuts++;
+		if (s->proxy_fence)
+			ins(PF_SYNC | PF_SIDE, "fence.proxy.async.shared::cta;");
 		ins(PF_SYNC | PF_SIDE, "%s;", op);
 		ins(PF_SYNC | PF_SIDE, "%s;", isa_spelling(TC_CLUSTER_WAIT, 0));
 		return;

@@ -1090,7 +1090,7 @@ tc(IrWriter *w, const LStmt *s)
 static void
 mbar(IrWriter *w, const LStmt *s)
 {
-	line(w, "%s", isa_format(s->instr, s->cta_group, NULL));
+	line(w, "%s%s", s->proxy_fence ? "fence.proxy.async.shared::cta; " : "", isa_format(s->instr, s->cta_group, NULL));
 	if (s->mbar_op == MB_CLUSTER_SYNC)
 		buf_printf(w->out, "; %s", isa_spelling(TC_CLUSTER_WAIT, 0));
 	if (s->mbar) {

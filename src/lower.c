@@ -48,6 +48,9 @@ typedef struct Walk {
 	bool mbar_unpublished; /* an mbarrier.init that no cta_sync or cluster_sync has published yet */
 	List shared_writes; /* SharedWrite*: threads' stores to shared tensors since the last barrier, for cp */
 	List tma_stores;    /* Tensor*: the shared tiles of TMA stores that no wait_group.read has completed yet */
+	int pair_group;     /* the kernel's cta_group (pair_kernel_group): 2 issues mma and cp for the CTA pair */
+	bool pair_issued;   /* a pair mma or cp was issued before: its commits are the even CTA's */
+	List pair_writes;   /* SharedWrite*: stores and TMA loads into shared tensors since the last cluster_sync */
 	/* the conditions of the ifs around the statement (negated: in the else), innermost last, for the lanes
 	   that reach a single-thread statement (elected_lane); past MAX_CONDS the lanes are unknown */
 	const IExpr *conds[MAX_CONDS];
@@ -61,6 +64,7 @@ typedef struct SharedWrite {
 	const Tensor *t;
 	uint64_t warps;
 	Loc loc;
+	bool thread_store; /* false: a TMA load (pair_writes) */
 } SharedWrite;
 
 /* The tile of a stack of shared tiles that elements [lo, hi] of t (physical element indices) lie in: 0 for
@@ -105,8 +109,43 @@ note_shared_write(Walk *walk, const Tensor *t, int stage, Loc loc)
 {
 	protocol_shared_store(walk->proto, t, stage, loc);
 	SharedWrite *w = pool_alloc(sizeof *w);
-	*w = (SharedWrite){t, protocol_warps(walk->proto), loc};
+	*w = (SharedWrite){t, protocol_warps(walk->proto), loc, true};
 	list_push(&walk->shared_writes, w);
+	list_push(&walk->pair_writes, w);
+}
+
+static LStmt *emit(Walk *walk, LKind kind, Loc loc);
+
+/* A pair mma or cp (`op`) reads src in both CTAs of the pair: the odd CTA's stores and TMA loads into it
+   reach the even CTA's instruction only through a cluster_sync after them (LANGUAGE 11.6); an error naming
+   the write otherwise. */
+static bool
+pair_published(Walk *walk, const Tensor *src, const char *op, Loc loc)
+{
+	for (int i = 0; i < walk->pair_writes.n; i++) {
+		SharedWrite *sw = LIST_AT(walk->pair_writes, SharedWrite, i);
+		if (sw->t != src)
+			continue;
+		error(loc, "%s reads '%s' in both CTAs of the pair, which is written at line %d with no cluster_sync between; "
+		           "the even CTA issues it and sees the other CTA's writes only after a cluster_sync", op, src->name,
+		      sw->loc.first_line);
+		note(sw->loc, "written here; put cluster_sync; after the writes (and after the wait of a TMA load) and "
+		              "before it");
+		return false;
+	}
+	return true;
+}
+
+/* Where a pair instruction goes: inside `if (the even CTA)`, whose body becomes walk->out; returns the
+   list to restore. */
+static List *
+pair_even_open(Walk *walk, Loc loc)
+{
+	List *out = walk->out;
+	LStmt *branch = emit(walk, L_IF, loc);
+	branch->cond = pair_even_cta();
+	walk->out = &branch->body;
+	return out;
 }
 
 #define COPY_BUDGET (1 << 21)
@@ -1694,7 +1733,13 @@ lower_cluster_sync(Walk *walk, Stmt *s)
 		              "of every CTA of the cluster reaches", walk->dev->name);
 		return;
 	}
+	/* the threads' stores a pair's mma or cp reads reach the async proxy of the other CTA through this barrier */
+	bool stores = false;
+	for (int i = 0; i < walk->pair_writes.n; i++)
+		stores |= walk->pair_group == 2 && LIST_AT(walk->pair_writes, SharedWrite, i)->thread_store;
 	LStmt *l = lower_barrier(walk, s, L_MBAR);
+	walk->pair_writes.n = 0;
+	l->proxy_fence = stores;
 	l->mbar_op = MB_CLUSTER_SYNC;
 	l->instr = isa_instr(TC_CLUSTER_ARRIVE);
 }
@@ -1764,7 +1809,8 @@ lower_mbar(Walk *walk, Stmt *s)
 		return;
 	if (s->mbar_op == MB_ARRIVE || s->mbar_op == MB_COMMIT)
 		mbar_count_arrivals(walk, s, t, elem, threads > 0 && known > 0 ? (int64_t)threads * known : -1,
-		                    s->mbar_op == MB_COMMIT && threads > 0 && protocol_cta_group(walk->proto) == 1 ? 1 : -1);
+		                    s->mbar_op == MB_COMMIT && threads > 0 &&
+		                    (protocol_cta_group(walk->proto) == 1 || walk->pair_issued) ? 1 : -1);
 	for (int e = from; e < to; e++) {
 		if (s->mbar_op == MB_INIT) {
 			t->mbar_state[e] = MBS_INIT;
@@ -1789,6 +1835,9 @@ lower_mbar(Walk *walk, Stmt *s)
 		walk->shared_writes.n = 0; /* the arrivals it waits for order the stores before them */
 	static const TcKind rows[] = {[MB_INIT] = TC_MB_INIT, [MB_ARRIVE] = TC_MB_ARRIVE, [MB_EXPECT_TX] = TC_MB_EXPECT_TX,
 	                              [MB_WAIT] = TC_MB_TRY_WAIT, [MB_COMMIT] = TC_COMMIT};
+	/* the commit of a pair's mma or cp: the even CTA's thread that issued them, arriving in both CTAs */
+	bool pair_commit = s->mbar_op == MB_COMMIT && walk->pair_issued && protocol_cta_group(walk->proto) == 2;
+	List *out = pair_commit ? pair_even_open(walk, s->loc) : walk->out;
 	LStmt *l = emit(walk, L_MBAR, s->loc);
 	l->mbar_op = s->mbar_op;
 	l->instr = isa_instr(rows[s->mbar_op]);
@@ -1800,6 +1849,7 @@ lower_mbar(Walk *walk, Stmt *s)
 	l->cta_group = s->mbar_op == MB_COMMIT ? protocol_cta_group(walk->proto) : 0;
 	if (l->cta_group == 2)
 		l->instr = isa_instr(TC_COMMIT_PAIR);
+	walk->out = out;
 	/* the TMEM a cp wrote is read by this thread's tcgen05.ld only after the fence (LANGUAGE 11.5) */
 	if (cp_waited) {
 		LStmt *f = emit(walk, L_FENCE, s->loc);
@@ -2049,6 +2099,11 @@ lower_tma_load(Walk *walk, Stmt *s)
 	}
 	/* the bytes the expect_tx above announced arrive with the copy: the ring checks count them (mbarcheck.c) */
 	protocol_mbar_complete_tx(walk->proto, bt, bar->index, plan.bytes, sv->base, s->loc);
+	if (walk->pair_group == 2) {
+		SharedWrite *w = pool_alloc(sizeof *w);
+		*w = (SharedWrite){sv->base, protocol_warps(walk->proto), s->loc, false};
+		list_push(&walk->pair_writes, w);
+	}
 }
 
 static bool operand_views(Walk *walk, ViewExpr **ves, int n, View **v);
@@ -2116,9 +2171,16 @@ lower_cp(Walk *walk, Stmt *s)
 		      op, op);
 		return;
 	}
-	if (f.cta_group != 1) {
-		error(s->opcode_loc, "%s: apply issues the cta_group::1 forms; a pair of CTAs (cta_group::2) is not "
-		                     "supported yet", op);
+	int kernel_group = walk->pair_group == 2 ? 2 : 1;
+	if (f.cta_group != kernel_group) {
+		if (f.cta_group == 2 && (!walk->k->has_cluster || walk->k->cluster[0] % 2)) {
+			error(s->opcode_loc, "%s works on a pair of CTAs of a cluster; kernel '%s' needs a cluster whose x extent "
+			                     "is even, e.g. cluster = (2, 1, 1) in its launch(...)", op, walk->k->name);
+			if (walk->k->has_cluster)
+				note(walk->k->cluster_loc, "the cluster's x extent is %d here", walk->k->cluster[0]);
+		} else
+			error(s->opcode_loc, "%s in kernel '%s', whose tcgen05 instructions are cta_group::%d; write %s...", op,
+			      walk->k->name, kernel_group, isa_name(TC_CP, kernel_group));
 		return;
 	}
 	if (walk->dev) {
@@ -2275,16 +2337,19 @@ lower_mma(Walk *walk, Stmt *s)
 	}
 	MmaInstr in;
 	MmaStep *steps;
-	int nsteps, lane0, col0;
-	if (!mma_check(v[0], v[1], v[2], s->loc, &in, &steps, &nsteps, &lane0, &col0))
+	int nsteps, lane0, col0, group = walk->pair_group == 2 ? 2 : 1;
+	if (!mma_check(v[0], v[1], v[2], s->loc, &in, &steps, &nsteps, &lane0, &col0, group))
 		return;
 	if (!single_thread_one_warp(walk, s, "mma", "it would be issued"))
 		return;
 	for (int k = in.a_tmem ? 2 : 1; k < 3; k++)
-		if (!stores_published(walk, v[k]->base, "mma", "mma", s->loc))
+		if ((group == 2 && !pair_published(walk, v[k]->base, "the cta_group::2 mma", s->loc)) ||
+		    !stores_published(walk, v[k]->base, "mma", "mma", s->loc))
 			return;
 	Tensor *t = v[0]->base;
-	TmemRect r = mma_tmem_rect(walk, t, lane0, col0, in.m == 128 ? 128 : 112, in.n * etype_bits(in.dtype) / 32);
+	int d_cols = group == 2 && in.m == 128 ? in.n / 2 : in.n;
+	TmemRect r = mma_tmem_rect(walk, t, lane0, col0, in.m == 128 || group == 2 ? 128 : 112,
+	                           d_cols * etype_bits(in.dtype) / 32);
 	int a_lane0 = 0, a_col0 = 0;
 	TmemRect ar = {0};
 	if (mma_a_tmem_origin(v[1], &a_lane0, &a_col0)) {
@@ -2303,8 +2368,9 @@ lower_mma(Walk *walk, Stmt *s)
 		return;
 	place_waits(walk);
 	explain_note(s->loc, "%s: M %d, N %d, K %d as %d instruction%s of K %d (the first with accumulate = p, the others "
-	                     "accumulating), issued by one thread elect.sync picks; instruction descriptor %s",
-	             mma_spelling(1, in.kind), in.m, in.n, in.k * nsteps, nsteps, nsteps == 1 ? "" : "s", in.k,
+	                     "accumulating), issued by one thread elect.sync picks%s; instruction descriptor %s",
+	             mma_spelling(group, in.kind), in.m, in.n, in.k * nsteps, nsteps, nsteps == 1 ? "" : "s", in.k,
+	             group == 2 ? " in the even CTA of the pair (block_idx.x % 2 == 0), writing D in both CTAs' TMEM" : "",
 	             mma_idesc_text(in.idesc));
 	if (in.a_tmem)
 		explain_note(s->loc, "A '%s' from TMEM (the ts form): K step k reads lanes 0..127, columns %d + %d k .. "
@@ -2323,10 +2389,12 @@ lower_mma(Walk *walk, Stmt *s)
 			             v[1 + o]->base->name, d.start, d.lbo, d.sbo, smem_swizzle_info(d.swizzle)->name,
 			             smem_swizzle_info(d.swizzle)->code);
 		}
+	List *out = group == 2 ? pair_even_open(walk, s->loc) : walk->out;
+	walk->pair_issued |= group == 2;
 	for (int k = 0; k < nsteps; k++) {
 		LStmt *l = emit(walk, L_TC, s->loc);
 		l->instr = isa_instr(TC_MMA);
-		l->cta_group = 1;
+		l->cta_group = group;
 		MmaInstr *step_in = pool_alloc(sizeof *step_in);
 		*step_in = in;
 		step_in->step = k;
@@ -2369,6 +2437,7 @@ lower_mma(Walk *walk, Stmt *s)
 		if (in.a_tmem)
 			protocol_async_reads_tmem(walk->proto, &ar);
 	}
+	walk->out = out;
 }
 
 /* One cp of a checked form and plan, after the ordering checks: its instruction, issued by one elected lane. */
@@ -2379,7 +2448,7 @@ cp_issue(Walk *walk, Stmt *s, const CpForm *cf, const View *tv, const View *sv, 
 	CpPlan plan = *cp_plan;
 	const char *op = cp_form_spelling(&f);
 	Tensor *t = tv->base, *src = sv->base;
-	if (!stores_published(walk, src, op, "cp", s->loc))
+	if ((f.cta_group == 2 && !pair_published(walk, src, op, s->loc)) || !stores_published(walk, src, op, "cp", s->loc))
 		return false;
 	TmemRect r = {.space = t->alloc ? (const void *)t->alloc : (const void *)tmem_unknown_space,
 	              .param = t->alloc ? NULL : t->param_root ? t->param_root : t,
@@ -2397,6 +2466,8 @@ cp_issue(Walk *walk, Stmt *s, const CpForm *cf, const View *tv, const View *sv, 
 	uint64_t bits;
 	if (!smem_desc_encode(&d, &bits))
 		fatal("%s: the descriptor cp_match derived does not encode", op);
+	List *out = f.cta_group == 2 ? pair_even_open(walk, s->loc) : walk->out;
+	walk->pair_issued |= f.cta_group == 2;
 	LStmt *l = emit(walk, L_TC, s->loc);
 	l->instr = isa_instr(TC_CP);
 	l->cta_group = f.cta_group;
@@ -2415,6 +2486,7 @@ cp_issue(Walk *walk, Stmt *s, const CpForm *cf, const View *tv, const View *sv, 
 	da->addr = start ? ie_binary(OP_ADD, saddr, ie_int(start, T_U32)) : saddr;
 	da->desc = bits;
 	da->imm = start;
+	walk->out = out;
 	protocol_async_issue(walk->proto, l->instr, &r, s->loc);
 	return true;
 }
@@ -2465,6 +2537,16 @@ lower_copy_cp(Walk *walk, Stmt *s, View *tv, View *sv)
 	}
 	if (!protocol_alive(walk->proto, tv->base, tv->base->name, s->loc))
 		return;
+	if (walk->pair_group == 2) {
+		/* the pair's cp is the even CTA's, and the barrier it completes on must be the odd CTA's too, published
+		   by a cluster_sync that one warp cannot run */
+		error(s->loc, "%s into TMEM in kernel '%s', a cta_group::2 kernel: copy does not issue the pair's cp yet", what,
+		      walk->k->name);
+		note(s->loc, "write apply %s...(tmem_view, shared_view); then commit(b); on a barrier that a cluster_sync "
+		             "published, and %s.%s(b, parity); in both CTAs (docs/cp.md)", isa_name(TC_CP, 2),
+		     etype_name(T_MBARRIER), mbar_op_name(MB_WAIT));
+		return;
+	}
 	CpForm f;
 	CpPlan *plans;
 	int count;
@@ -3236,7 +3318,8 @@ lower_kernel(Walk *walk, Kernel *kd)
 		if (strcmp(a->name, "grid") == 0 && (!launch_dims(a, k->grid, k) || !grid_fits_cluster(k, a)))
 			return NULL;
 	}
-	tmemplan_kernel(kd, k->threads);
+	walk->pair_group = pair_kernel_group(kd, k);
+	tmemplan_kernel(kd, k->threads, walk->pair_group);
 	fence_mark(kd);
 	lower_stmts(walk, &kd->body); /* parameters share the scope of the body, as in C */
 	tma_wait_read(walk, kd->loc, true);

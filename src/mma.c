@@ -56,6 +56,25 @@ mma_shape_check(int m, int n, Loc loc)
 	return true;
 }
 
+/* The shapes of cta_group::2, the CTA pair (CUTLASS's SM100_MMA_*_2x1SM atoms; TCGEN05.md 6): M 128 (layout "B",
+   64 rows of D in each CTA) or 256 (layout "A", 128 rows in each), N a multiple of 16 from 16 to 256, each CTA
+   holding N / 2 rows of B. */
+static bool
+mma_pair_shape_check(int m, int n, Loc loc)
+{
+	if (m != 128 && m != 256) {
+		error(loc, "mma: M (the rows of D and A over the CTA pair) is %d (%d in each CTA); a cta_group::2 mma has M = "
+		           "256 (128 rows in each CTA, D in layout \"A\") or 128 (64 rows in each CTA, layout \"B\")", m, m / 2);
+		return false;
+	}
+	if (n < 16 || n > 256 || n % 16) {
+		error(loc, "mma: N (the columns of D, the rows of B over the CTA pair) is %d (B holds %d rows in each CTA); a "
+		           "cta_group::2 mma has N a multiple of 16 from 16 to 256, N / 2 rows of B in each CTA", n, n / 2);
+		return false;
+	}
+	return true;
+}
+
 /* ---------------------------------------------------------------- the operands */
 
 static const char *
@@ -195,6 +214,51 @@ a_tmem_check(const View *a, int m, int kfull, Loc loc)
 	return true;
 }
 
+/* D of a cta_group::2 mma, this CTA's rows [rows, N]: TCGEN05.md 6 layout "A" (rows 128: lane i, column j) or
+   "B" (rows 64: lane i + 64 * (j / (N / 2)), column j % (N / 2)), from lane 0 and the first column; inside the
+   allocation. The even CTA's mma writes the same cells in both CTAs' TMEM. */
+static bool
+pair_d_check(const View *d, int rows, int n, Loc loc, int *lane0, int *col0)
+{
+	const Tensor *t = d->base;
+	const Layout *l = t->layout;
+	const char *letter = rows == 128 ? "A" : "B";
+	if (l->nrep != 1) {
+		error(loc, "mma: D '%s' has %d TMEM places per element; an mma writes each element of D to one cell", d->name,
+		      l->nrep);
+		return false;
+	}
+	const int32_t *p0 = LAYOUT_PLACE(l, d->map[0], 0);
+	*lane0 = p0[AX_TLANE];
+	*col0 = p0[AX_TCOL];
+	if (t->lane_offset + *lane0 != 0) {
+		error(loc, "mma: D '%s' starts at TMEM lane %d; a cta_group::2 mma with M = %d starts at lane 0 (datapath "
+		           "layout \"%s\")", d->name, t->lane_offset + *lane0, 2 * rows, letter);
+		return false;
+	}
+	int half = rows == 128 ? n : n / 2;
+	for (int i = 0; i < rows; i++)
+		for (int j = 0; j < n; j++) {
+			const int32_t *p = LAYOUT_PLACE(l, d->map[i * n + j], 0);
+			int lane = i + rows * (j / half), col = *col0 + j % half;
+			if (p[AX_TLANE] != lane || p[AX_TCOL] != col) {
+				error(loc, "mma: the cta_group::2 mma with M = %d leaves this CTA's D%s in TMEM lane %d, column %d "
+				           "(datapath layout \"%s\"), but '%s' has it in lane %d, column %d",
+				      2 * rows, coord2(i, j), t->lane_offset + lane, col, letter, d->name,
+				      t->lane_offset + p[AX_TLANE], p[AX_TCOL]);
+				note(loc, "declare D with tmem_datapath_layout(\"%s\", %d, %d)", letter, rows, n);
+				return false;
+			}
+		}
+	if (t->alloc && t->col_offset + *col0 + half > t->alloc->ncols) {
+		error(loc, "mma: D '%s' needs TMEM columns %d..%d of the allocation of %d columns", d->name,
+		      t->col_offset + *col0, t->col_offset + *col0 + half - 1, t->alloc->ncols);
+		note(t->alloc->loc, "allocated here");
+		return false;
+	}
+	return true;
+}
+
 bool
 mma_a_tmem_origin(const View *a, int *lane0, int *col0)
 {
@@ -257,7 +321,7 @@ step_desc(const View *v, const char *role, int rows, int kfull, int ik, int step
 
 bool
 mma_check(const View *d, const View *a, const View *b, Loc loc, MmaInstr *in, MmaStep **steps, int *nsteps,
-          int *lane0, int *col0)
+          int *lane0, int *col0, int cta_group)
 {
 	if (d->base->kind != TK_TMEM || d->rank != 2) {
 		error(loc, "mma: D '%s' is a %s; D is a two-dimensional tmem view [M, N]", d->name,
@@ -300,30 +364,33 @@ mma_check(const View *d, const View *a, const View *b, Loc loc, MmaInstr *in, Mm
 	}
 	if (!d_type_check(d, kind, loc))
 		return false;
-	int m = a->dims[0], kfull = a->dims[1], n = b->dims[0];
-	if (d->dims[0] != m || d->dims[1] != n || b->dims[1] != kfull) {
-		error(loc, "mma: the shapes do not agree: D '%s' is [%d, %d], A '%s' [%d, %d] and B '%s' [%d, %d]; D [M, N] = "
-		           "A [M, K] * B [N, K]^T", d->name, d->dims[0], d->dims[1], a->name, a->dims[0], a->dims[1], b->name,
-		      b->dims[0], b->dims[1]);
+	/* cta_group::2: each CTA's program names its own rows of A and D and its half of B's rows */
+	int rows = a->dims[0], kfull = a->dims[1], m = rows * cta_group, n = b->dims[0] * cta_group;
+	if (d->dims[0] != rows || d->dims[1] != n || b->dims[1] != kfull) {
+		error(loc, "mma: the shapes do not agree: D '%s' is [%d, %d], A '%s' [%d, %d] and B '%s' [%d, %d]; %s", d->name,
+		      d->dims[0], d->dims[1], a->name, a->dims[0], a->dims[1], b->name, b->dims[0], b->dims[1],
+		      cta_group == 2 ? "in each CTA of a cta_group::2 pair, D [M / 2, N] = A [M / 2, K] * B [N / 2, K]^T "
+		                       "(the even CTA's mma multiplies by both CTAs' halves of B)"
+		                     : "D [M, N] = A [M, K] * B [N, K]^T");
 		return false;
 	}
-	if (!mma_shape_check(m, n, loc))
+	if (cta_group == 2 ? !mma_pair_shape_check(m, n, loc) : !mma_shape_check(m, n, loc))
 		return false;
 	int eb = etype_bits(at) / 8, ik = ki->k_bytes / eb;
 	if (kfull % ik) {
 		error(loc, "mma: K (the columns of A and B) is %d; a %s mma reads K = %d per instruction, so K is a multiple "
-		           "of %d", kfull, mma_spelling(1, kind), ik, ik);
+		           "of %d", kfull, mma_spelling(cta_group, kind), ik, ik);
 		return false;
 	}
-	if (!d_check(d, m, n, loc, lane0, col0))
+	if (cta_group == 2 ? !pair_d_check(d, rows, n, loc, lane0, col0) : !d_check(d, m, n, loc, lane0, col0))
 		return false;
-	if (a_tmem && !a_tmem_check(a, m, kfull, loc))
+	if (a_tmem && !a_tmem_check(a, rows, kfull, loc))
 		return false;
 	int count = kfull / ik;
 	MmaStep *st = pool_alloc(sizeof *st * (size_t)count);
 	for (int s = 0; s < count; s++)
-		if ((!a_tmem && !step_desc(a, "A", m, kfull, ik, s, loc, &st[s].a)) ||
-		    !step_desc(b, "B", n, kfull, ik, s, loc, &st[s].b))
+		if ((!a_tmem && !step_desc(a, "A", rows, kfull, ik, s, loc, &st[s].a)) ||
+		    !step_desc(b, "B", b->dims[0], kfull, ik, s, loc, &st[s].b))
 			return false;
 	MmaIdesc id = {.d_format = mma_d_code(dt), .a_format = mma_type_code(kind, at), .b_format = mma_type_code(kind, bt),
 	               .transpose_a = !a_tmem && a->base->tile->major == SMEM_MN,

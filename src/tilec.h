@@ -999,6 +999,8 @@ struct LStmt {
 	int elect_lane;          /* mbar_elect: the lane the CPU emulator elects (the lowest of each warp that reaches it) */
 	bool align_test; /* a copy's access whose vector form may test its address's alignment at run time */
 	bool owner_test; /* L_IF: a copy's test of which threads own the elements (of thread_idx.x alone) */
+	bool proxy_fence; /* L_MBAR cluster_sync: fence.proxy.async.shared::cta first (threads' stores that a pair's
+	                     mma or cp of the other CTA reads, LANGUAGE 11.6) */
 	/* L_TC, L_FENCE */
 	const struct IsaInstr *instr; /* its row of isa.c */
 	int cta_group;
@@ -1363,9 +1365,19 @@ int fence_count_syncs_and_instrs(List *stmts);
 /* The shared slot of the planned allocation: a keyword, so no program can name it. */
 #define PLANNED_SLOT_NAME "tmem"
 
+/* ---------------------------------------------------------------- pair.c: cta_group::2 kernels */
+
+/* The cta_group of kernel kd (k its launch): 2 where its cluster's x extent is even and it writes a
+   cta_group::2 instruction (and none of cta_group::1) or declares a tmem tensor in datapath layout "A" or
+   "B" next to an mma (LANGUAGE 11.6); else 1. Automatic TMEM allocates with it; its mma and cp are pair
+   instructions. */
+int pair_kernel_group(const Kernel *kd, const struct KernelIR *k);
+/* The condition of the even CTA of the pair, which issues the pair's mma, cp and their commit. */
+IExpr *pair_even_cta(void);
+
 /* Plans the columns of the kernel's tmem tensors without `at` and writes the allocation into its
    body (before lowering, with the parameters in scope); reports what keeps it from doing so. */
-void tmemplan_kernel(Kernel *kd, int threads);
+void tmemplan_kernel(Kernel *kd, int threads, int cta_group);
 
 /* ---------------------------------------------------------------- apply.c */
 
@@ -2364,9 +2376,10 @@ typedef struct MmaStep {
 } MmaStep;
 /* mma(D, A, B): the views checked (types, kind, shape, D's datapath layout, each K step's descriptors
    element by element); false after an error at loc. *in the instruction, *steps (*nsteps of them), and
-   D's first lane and column relative to its tmem tensor. */
+   D's first lane and column relative to its tmem tensor. cta_group 2: the pair mma (LANGUAGE 11.6), D and A
+   this CTA's rows, B this CTA's half of B's rows; in->m and in->n are the pair's. */
 bool mma_check(const View *d, const View *a, const View *b, Loc loc, MmaInstr *in, MmaStep **steps, int *nsteps,
-               int *lane0, int *col0);
+               int *lane0, int *col0, int cta_group);
 /* A in TMEM (after mma_check): its first lane and 32-bit column relative to its tmem tensor; false when A is
    in shared memory. */
 bool mma_a_tmem_origin(const View *a, int *lane0, int *col0);

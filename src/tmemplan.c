@@ -1005,7 +1005,7 @@ mk_warp0(Loc loc)
    and the relinquish by warp 0 and the barrier that publishes the address; at the end (a
    kernel has no early exit) the barrier after the last use and the dealloc. lower.c adds the fences. */
 static void
-write_allocation(Kernel *kd, int ncols)
+write_allocation(Kernel *kd, int ncols, int cta_group)
 {
 	Loc start = kd->name_loc, end = kd->loc;
 	end.first_line = end.last_line;
@@ -1015,13 +1015,13 @@ write_allocation(Kernel *kd, int ncols)
 	slot->name_loc = start;
 	slot->type = T_U32;
 	list_push(&slot->dims, mk_int(1, start));
-	Stmt *alloc = mk_instr(TC_ALLOC, 1, start);
+	Stmt *alloc = mk_instr(TC_ALLOC, cta_group, start);
 	list_push(&alloc->operands, mk_slot(E_ADDR, start));
 	list_push(&alloc->operands, mk_int(ncols, start));
 	Stmt *first = mk_warp0(start);
 	list_push(&first->body, alloc);
-	list_push(&first->body, mk_instr(TC_RELINQUISH, 1, start));
-	Stmt *dealloc = mk_instr(TC_DEALLOC, 1, end);
+	list_push(&first->body, mk_instr(TC_RELINQUISH, cta_group, start));
+	Stmt *dealloc = mk_instr(TC_DEALLOC, cta_group, end);
 	list_push(&dealloc->operands, mk_slot(E_INDEX, end));
 	list_push(&dealloc->operands, mk_int(ncols, end));
 	Stmt *last = mk_warp0(end);
@@ -1033,7 +1033,10 @@ write_allocation(Kernel *kd, int ncols)
 	list_push(&body, mk_stmt(S_CTA_SYNC, start));
 	for (int i = 0; i < kd->body.n; i++)
 		list_push(&body, kd->body.v[i]);
-	list_push(&body, mk_stmt(S_CTA_SYNC, end));
+	/* a pair's dealloc waits for both CTAs: the even CTA's mma and cp write the odd CTA's columns too */
+	Stmt *final = mk_stmt(cta_group == 2 ? S_MBAR : S_CTA_SYNC, end);
+	final->mbar_op = MB_CLUSTER_SYNC;
+	list_push(&body, final);
 	list_push(&body, last);
 	kd->body = body;
 
@@ -1128,12 +1131,13 @@ report_too_large(Kernel *kd, int bound)
 }
 
 static void
-explain(Kernel *kd, int ncols, int used)
+explain(Kernel *kd, int ncols, int used, int cta_group)
 {
 	explain_note(kd->name_loc, "kernel '%s': tilec allocates %d columns of tensor memory (the plan uses %d) for %d "
-	             "tmem tensor%s without 'at': %s by warp 0 at the kernel start, then %s, and %s after a final "
-	             "cta_sync", kd->name, ncols, used, P.planned.n, P.planned.n == 1 ? "" : "s", isa_name(TC_ALLOC, 0),
-	             isa_instr(TC_RELINQUISH)->name, isa_name(TC_DEALLOC, 0));
+	             "tmem tensor%s without 'at': %s by warp 0 at the kernel start%s, then %s, and %s after a final "
+	             "%s", kd->name, ncols, used, P.planned.n, P.planned.n == 1 ? "" : "s", isa_name(TC_ALLOC, cta_group == 2 ? 2 : 0),
+	             cta_group == 2 ? " (of both CTAs of the pair)" : "", isa_instr(TC_RELINQUISH)->name,
+	             isa_name(TC_DEALLOC, cta_group == 2 ? 2 : 0), cta_group == 2 ? "cluster_sync" : "cta_sync");
 	for (int i = 0; i < P.planned.n; i++) {
 		Planned *p = planned(i);
 		const char *with = others(i, true);
@@ -1145,7 +1149,7 @@ explain(Kernel *kd, int ncols, int used)
 /* --------------------------------------------------------------- the entry */
 
 void
-tmemplan_kernel(Kernel *kd, int threads)
+tmemplan_kernel(Kernel *kd, int threads, int cta_group)
 {
 	P = (PlanState){0};
 	P.threads = threads;
@@ -1186,6 +1190,6 @@ tmemplan_kernel(Kernel *kd, int threads)
 		report_too_large(kd, bound);
 		return;
 	}
-	explain(kd, ncols, used);
-	write_allocation(kd, ncols);
+	explain(kd, ncols, used, cta_group);
+	write_allocation(kd, ncols, cta_group);
 }
