@@ -506,6 +506,19 @@ param_tensor(Walk *walk, Param *p, Tensor *t, int i)
 	return true;
 }
 
+/* A global tensor parameter's `tma` mark (LANGUAGE 11.4) on t; false after an error (a rank no map has). */
+static bool
+tma_param(const Param *p, Tensor *t)
+{
+	if (p->tma && t->rank > TMA_MAX_RANK) {
+		error(p->loc, "'%s' has %d dimensions; a tma tensor has 1 to %d (a tensor map's rank)", p->name, t->rank,
+		      TMA_MAX_RANK);
+		return false;
+	}
+	t->tma = p->tma;
+	return true;
+}
+
 /* A read of a u32 variable of the generated code (a TMEM address), with a variable of its own. */
 static IExpr *
 u32_ref(const char *name, const char *cname, bool is_param)
@@ -1037,6 +1050,20 @@ lower_decl(Walk *walk, Stmt *s)
 		sym_poison(s->name, s->name_loc);
 }
 
+/* The per-element tracking of shared mbarrier tensor t (LANGUAGE 11.3), each element starting in state
+   entry (lower.c's MBS_* bits; 0 for a declaration). */
+static void
+mbar_track(Walk *walk, Tensor *t, unsigned char entry)
+{
+	t->mbar_state = pool_alloc((size_t)t->count);
+	t->mbar_count = pool_alloc(sizeof(int) * (size_t)t->count);
+	t->mbar_arrivals = pool_alloc(sizeof(int64_t) * (size_t)t->count);
+	t->mbar_waits = pool_alloc(sizeof(short) * 64 * (size_t)t->count);
+	t->mbar_uncounted = pool_alloc((size_t)t->count);
+	memset(t->mbar_state, entry, (size_t)t->count);
+	list_push(&walk->mbar_tensors, t);
+}
+
 /* Declares a shared, local or tmem tensor; false when it could not. */
 static bool
 lower_decl_checked(Walk *walk, Stmt *s)
@@ -1124,14 +1151,8 @@ lower_decl_checked(Walk *walk, Stmt *s)
 	if (kind == TK_TMEM)
 		list_push(&walk->k->tmem_tensors, t);
 	if (kind == TK_SHARED) {
-		if (t->type == T_MBARRIER) {
-			t->mbar_state = pool_alloc((size_t)t->count);
-			t->mbar_count = pool_alloc(sizeof(int) * (size_t)t->count);
-			t->mbar_arrivals = pool_alloc(sizeof(int64_t) * (size_t)t->count);
-			t->mbar_waits = pool_alloc(sizeof(short) * 64 * (size_t)t->count);
-			t->mbar_uncounted = pool_alloc((size_t)t->count);
-			list_push(&walk->mbar_tensors, t);
-		}
+		if (t->type == T_MBARRIER)
+			mbar_track(walk, t, 0);
 		emit(walk, L_SHARED, s->loc)->tensor = t;
 	} else if (kind == TK_LOCAL) {
 		emit(walk, L_REGS, s->loc)->tensor = t;
@@ -1683,11 +1704,6 @@ lower_mbar(Walk *walk, Stmt *s)
 		return;
 	}
 	const char *stmt = mbar_stmt_name(s->mbar_op);
-	if (walk->dev) {
-		error(s->loc, "%s in device function '%s'; mbarriers are declared and used in kernels, where tilec follows "
-		              "their inits and uses", stmt, walk->dev->name);
-		return;
-	}
 	Tensor *t;
 	int elem;
 	IExpr *addr = mbar_barrier(s->target, stmt, &t, &elem);
@@ -2207,11 +2223,6 @@ lower_mma(Walk *walk, Stmt *s)
 	if (!accumulate) {
 		error(s->loc, "mma needs accumulate = p: true adds A * B to D, false overwrites D (mma(D, A, B, accumulate = "
 		              "0);)");
-		return;
-	}
-	if (walk->dev) {
-		error(s->loc, "mma in device function '%s'; an mma is issued in a kernel, where tilec follows its commit and "
-		              "wait", walk->dev->name);
 		return;
 	}
 	IExpr *stage[3] = {NULL, NULL, NULL};
@@ -3114,13 +3125,10 @@ lower_kernel(Walk *walk, Kernel *kd)
 					sym_poison(p->name, p->loc);
 					continue;
 				}
-				if (p->tma && t->rank > TMA_MAX_RANK) {
-					error(p->loc, "'%s' has %d dimensions; a tma tensor has 1 to %d (a tensor map's rank)", p->name,
-					      t->rank, TMA_MAX_RANK);
+				if (!tma_param(p, t)) {
 					sym_poison(p->name, p->loc);
 					continue;
 				}
-				t->tma = p->tma;
 				if (!param_tensor(walk, p, t, i))
 					continue;
 				slots[i] = t;
@@ -3164,6 +3172,39 @@ static const char *
 scope_word(ScopeKind s)
 {
 	return s == SCOPE_WARP ? "warp" : s == SCOPE_WARPGROUP ? "warpgroup" : "cta";
+}
+
+/* Whether shared tensor t (the argument a, symbol as) lies in the layout of shared parameter p (its tensor
+   pt, position i of callee): the same smem_tile, or both row-major; an error otherwise. */
+static bool
+arg_tile_fits(const Expr *a, const Sym *as, const Tensor *t, const Tensor *pt, const Param *p, int i,
+              const char *callee)
+{
+	const SmemTile *want = pt->tile, *got = t->tile;
+	if (!want && !got)
+		return true;
+	if (want && got && want->major == got->major && want->swizzle == got->swizzle && want->rows == got->rows &&
+	    want->cols == got->cols && want->elem_bytes == got->elem_bytes)
+		return true;
+	error(a->loc, "argument %d of '%s' is shared tensor parameter '%s', which is%s, but '%s' is%s; pass a tile of "
+	              "the parameter's layout", i + 1, callee, p->name, want ? smem_tile_text(want) : " row-major", a->name,
+	      got ? smem_tile_text(got) : " row-major");
+	note(as->loc, "'%s' is defined here", a->name);
+	return false;
+}
+
+/* Whether the argument a (symbol as, tensor t) of tma parameter p can lend p its tensor maps: a tma tensor of
+   the caller, whole (a map describes the whole tensor); an error otherwise. */
+static bool
+arg_tma_fits(const Expr *a, const Sym *as, const Tensor *t, const Param *p, int i, const char *callee)
+{
+	if (t->tma && a->kind == E_NAME)
+		return true;
+	error(a->loc, "argument %d of '%s' is tma parameter '%s', but '%s' is %s; pass a whole tma tensor by its "
+	              "name, whose tensor maps the function's copies use", i + 1, callee, p->name,
+	      a->kind == E_NAME ? a->name : a->view->base, t->tma ? "a slice of one" : "not marked tma");
+	note(as->loc, "'%s' is defined here", t->name);
+	return false;
 }
 
 /* The tensor a call argument names (a view for tmem), or NULL after an error. */
@@ -3511,11 +3552,11 @@ call_args(Walk *walk, Stmt *s, Kernel *fd, CallSite *site)
 			ok = false;
 			continue;
 		}
-		if (t->tile) {
-			error(a->loc, "argument %d of '%s' is shared tensor parameter '%s', which is row-major, but '%s' lies in "
-			              "layout smem_tile(\"%s\", \"%s\"); index the tile in the caller", i + 1, s->name, p->name, a->name,
-			      smem_major_name(t->tile->major), smem_swizzle_info(t->tile->swizzle)->name);
-			note(as->loc, "'%s' is defined here", a->name);
+		if (p->kind == PK_SHARED && !arg_tile_fits(a, as, t, dp->tensor, p, i, s->name)) {
+			ok = false;
+			continue;
+		}
+		if (p->kind == PK_VALUE && dp->tensor->tma && !arg_tma_fits(a, as, t, p, i, s->name)) {
 			ok = false;
 			continue;
 		}
@@ -3901,6 +3942,22 @@ subst(IExpr *e, Var **from, IExpr **to, int n)
 	return ie_with_children(e, a, b, index);
 }
 
+/* The contract's line of shared parameter t (dims: its shape as text): what a barrier or a tile needs from
+   the caller; "" for a row-major tensor. */
+static const char *
+shared_param_contract(const Tensor *t, const char *dims)
+{
+	if (t->type == T_MBARRIER)
+		return pool_printf("// %s: %d %s%s in shared memory (8 bytes each), initialised by the caller and published "
+		                   "(by a barrier after the init) before the call; the caller chose their arrival counts\n", t->name,
+		                   t->count, etype_name(T_MBARRIER), t->count == 1 ? "" : "s");
+	if (t->tile)
+		return pool_printf("// %s: a pointer to %s%s in shared memory,%s, aligned to %d bytes (the swizzle applies to the "
+		                   "absolute address)\n", t->name, etype_name(t->type), dims, smem_tile_text(t->tile),
+		                   smem_tensor_align(t));
+	return "";
+}
+
 /* The comment above a device function: its contract in words (LANGUAGE.md 10.3). */
 static const char *
 device_contract(Kernel *kd, KernelIR *k)
@@ -3948,6 +4005,8 @@ device_contract(Kernel *kd, KernelIR *k)
 			           etype_name(t->type), dims, lane0, lane1, col0, col1);
 			continue;
 		}
+		if (dp->kind == PK_SHARED)
+			buf_puts(&b, shared_param_contract(t, dims));
 		if (dp->kind != PK_LOCAL)
 			continue;
 		int per = 32 / etype_bits(t->type);
@@ -3985,6 +4044,29 @@ device_contract(Kernel *kd, KernelIR *k)
 	const char *r = pool_strdup(b.data);
 	buf_free(&b);
 	return r;
+}
+
+/* A device function's shared parameter t (LANGUAGE 10.3): a tile where a layout is written (11.2, the caller
+   passes a tile of that layout), row-major otherwise; a tensor of mbarriers starts as its caller passes it,
+   initialised and published, with an arrival count tilec does not know. False after an error. */
+static bool
+shared_param_tile(Walk *walk, const Param *p, Tensor *t)
+{
+	if (p->layout && t->type == T_MBARRIER) {
+		error(p->loc, "shared parameter '%s' is a tensor of mbarriers; barriers have no layout (%s: shared %s[%d])",
+		      p->name, p->name, etype_name(T_MBARRIER), t->count);
+		return false;
+	}
+	if (p->layout) {
+		LayoutExpr *le = layout_follow_names(p->layout);
+		return le && (t->tile = smem_tensor_tile(t, p->layout, le, p->loc));
+	}
+	if (t->type == T_MBARRIER) {
+		mbar_track(walk, t, MBS_INIT | MBS_PUBLISHED | MBS_USED);
+		memset(t->mbar_uncounted, 1, (size_t)t->count);
+		t->mbar_use_loc = p->loc;
+	}
+	return true;
 }
 
 static KernelIR *
@@ -4051,7 +4133,8 @@ lower_device(Walk *walk, Kernel *kd)
 				continue;
 			bool scalar = p->kind == PK_VALUE && !p->has_shape;
 			TensorKind where = p->kind == PK_SHARED ? TK_SHARED : p->kind == PK_VALUE ? TK_GLOBAL : TK_LOCAL;
-			if (!mbar_param_ok(p) || !minifloat_storage_ok(p->type, where, scalar, p->name, p->loc)) {
+			if ((p->kind != PK_SHARED && !mbar_param_ok(p)) ||
+			    !minifloat_storage_ok(p->type, where, scalar, p->name, p->loc)) {
 				sym_poison(p->name, p->loc);
 				continue;
 			}
@@ -4071,12 +4154,14 @@ lower_device(Walk *walk, Kernel *kd)
 				sym_poison(p->name, p->loc);
 				continue;
 			}
-			if (p->layout) {
-				t->layout = layout_eval(p->layout, t, k->threads);
-				if (!t->layout) {
-					sym_poison(p->name, p->loc);
-					continue;
-				}
+			if (tk == TK_GLOBAL && !tma_param(p, t)) {
+				sym_poison(p->name, p->loc);
+				continue;
+			}
+			if (tk == TK_SHARED ? !shared_param_tile(walk, p, t) : p->layout && !(t->layout = layout_eval(p->layout, t,
+			                                                                                                k->threads))) {
+				sym_poison(p->name, p->loc);
+				continue;
 			}
 			if (!param_tensor(walk, p, t, i))
 				continue;
