@@ -1555,8 +1555,8 @@ tma_contract(const KernelIR *k, const Tensor *t)
 	buf_printf(E.out, ", box [");
 	for (int d = m->rank - 1; d >= 0; d--)
 		buf_printf(E.out, "%d%s", m->box[d], d ? ", " : "]");
-	buf_printf(E.out, ", swizzle %s: encode it with %s_%s_tensormap (below)\n", smem_swizzle_info(m->swizzle)->name,
-	           k->name, t->name);
+	buf_printf(E.out, ", swizzle %s", smem_swizzle_info(m->swizzle)->name);
+	buf_puts(E.out, E.header ? pool_printf(": encode it with %s_%s_tensormap (below)\n", k->name, t->name) : "\n");
 }
 
 /* In a header, after device function k: per tensor map, the host function that encodes it (LANGUAGE 11.4),
@@ -1889,6 +1889,26 @@ cu_header_guard(const char *source_name, const char *body)
 	return r;
 }
 
+/* An emulation header (a dialect whose maps are the GPU build's only) has no tensor maps for the CPU to
+   read: a tma parameter is an error there (at the first one). */
+static bool
+emu_header_maps_ok(const Program *p)
+{
+	for (int i = 0; i < p->devices.n; i++) {
+		const KernelIR *k = LIST_AT(p->devices, KernelIR, i);
+		for (int j = 0; j < k->dparams.n; j++) {
+			const DevParam *dp = LIST_AT(k->dparams, DevParam, j);
+			if (dp->kind != PK_VALUE || !dp->tensor || !dp->tensor->tma)
+				continue;
+			error(dp->tensor->loc, "tma parameter '%s' of device function '%s': a --target=emu header has no tensor "
+			                       "maps to pass it; emulate the function through a .tile kernel that calls it "
+			                       "(tilec run), or take the tensor without tma", dp->tensor->name, k->name);
+			return false;
+		}
+	}
+	return true;
+}
+
 bool
 cu_write(Program *p, const TargetOptions *opt, const CuDialect *d, bool header, Buf *out)
 {
@@ -1898,6 +1918,8 @@ cu_write(Program *p, const TargetOptions *opt, const CuDialect *d, bool header, 
 	E.opt = opt;
 	E.out = &body;
 	E.header = header;
+	if (header && d->tma_maps_if && !emu_header_maps_ok(p))
+		return false;
 	for (int i = 0; (d->devices || header) && i < p->devices.n; i++) {
 		KernelIR *k = LIST_AT(p->devices, KernelIR, i);
 		if (!header) {

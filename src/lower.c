@@ -3722,7 +3722,9 @@ call_global_params(Stmt *s, Kernel *fd, CallSite *site)
 		list_push(&g->align_from, t);
 		if (!list_has(&dp->tensor->align_from, t))
 			list_push(&dp->tensor->align_from, t);
-		bound[i] = g;
+		/* a tma tensor (passed whole) is the caller's own: its copies use the caller's tensor maps, which
+		   describe the caller's tensor */
+		bound[i] = dp->tensor->tma ? t : g;
 	}
 	return ok;
 }
@@ -3859,7 +3861,9 @@ call_inline(Walk *walk, Stmt *s, Kernel *fd, CallSite *site)
 				var->cname = cname_for(walk, p->name);
 				var->type = p->type;
 				var->varying = ie_varying(ci->values[i]) || protocol_varying(walk->proto);
-				var->per_thread = ie_per_thread(ci->values[i]) || protocol_split(walk->proto);
+				/* every thread that calls computes the same value where the argument is the same in each: the
+				   threads that skip the call (a split around it) never read the parameter */
+				var->per_thread = ie_per_thread(ci->values[i]);
 				ps->var = var;
 				LStmt *l = emit(walk, L_VAR, s->loc);
 				l->var = var;
@@ -4046,6 +4050,52 @@ device_contract(Kernel *kd, KernelIR *k)
 	return r;
 }
 
+/* Whether e reads tensor t. */
+static bool
+expr_names(const IExpr *e, const Tensor *t)
+{
+	return e && (e->tensor == t || expr_names(e->a, t) || expr_names(e->b, t) || expr_names(e->index, t));
+}
+
+/* The statement of list that reads or writes global tensor t other than by a TMA copy (a call passing it to
+   a parameter without tma included), or NULL. */
+static const LStmt *
+plain_use(const List *list, const Tensor *t)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		if ((s->kind != L_TMA && s->tensor == t) || expr_names(s->value, t) || expr_names(s->index, t) ||
+		    expr_names(s->cond, t) || expr_names(s->lo, t) || expr_names(s->hi, t))
+			return s;
+		for (int a = 0; s->call && a < s->call->nargs; a++)
+			if (s->call->tensors[a] == t && !LIST_AT(s->call->callee->dparams, DevParam, a)->tensor->tma)
+				return s;
+		const LStmt *in = plain_use(&s->body, t);
+		if (!in)
+			in = plain_use(&s->els, t);
+		if (in)
+			return in;
+	}
+	return NULL;
+}
+
+/* A device function receives a tma parameter as its tensor map only (a const CUtensorMap * in a header,
+   LANGUAGE 11.4): an error at a statement of k that reads or writes one otherwise. */
+static void
+tma_params_copied_only(const KernelIR *k)
+{
+	for (int i = 0; i < k->dparams.n; i++) {
+		const DevParam *dp = LIST_AT(k->dparams, DevParam, i);
+		const LStmt *s = dp->kind == PK_VALUE && dp->tensor && dp->tensor->tma ? plain_use(&k->body, dp->tensor) : NULL;
+		if (!s)
+			continue;
+		error(s->loc, "'%s' is a tma parameter of device function '%s', passed as its tensor map only (const "
+		              "CUtensorMap * in a header); only TMA copies may use it: take the tensor a second time, as a "
+		              "parameter without tma, for other accesses", dp->tensor->name, k->name);
+		note(dp->tensor->loc, "'%s' is declared here", dp->tensor->name);
+	}
+}
+
 /* A device function's shared parameter t (LANGUAGE 10.3): a tile where a layout is written (11.2, the caller
    passes a tile of that layout), row-major otherwise; a tensor of mbarriers starts as its caller passes it,
    initialised and published, with an arrival count tilec does not know. False after an error. */
@@ -4203,6 +4253,8 @@ lower_device(Walk *walk, Kernel *kd)
 		kd->lowering = false;
 		protocol_complete_copies(walk->proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, kd->loc);
 		place_waits(walk);
+		if (error_count == errors)
+			tma_params_copied_only(k);
 		if (error_count == errors)
 			protocol_settled(walk->proto, kd->name_loc, pool_printf("at the return of '%s'", kd->name));
 		protocol_end(walk->proto, kd->name, kd->name_loc);
