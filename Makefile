@@ -80,8 +80,9 @@ build/tilec_emu_cp.inc: runtime/tilec_emu_cp.h
 	@mkdir -p build
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' runtime/tilec_emu_cp.h >$@
 
-# The TMA copies and the mma of --target=emu, written into the programs that issue one: emit_emu.c embeds them.
-build/tilec_emu_tma.inc build/tilec_mma.inc build/tilec_emu_mma.inc: build/%.inc: runtime/%.h
+# The TMA copies and the mma of --target=emu, written into the programs that issue one: emit_emu.c embeds them;
+# the encoding of tensor maps, which emit_cu.c embeds in the headers' host functions (and tilert.c includes).
+build/tilec_emu_tma.inc build/tilec_mma.inc build/tilec_emu_mma.inc build/tilec_tensormap.inc: build/%.inc: runtime/%.h
 	@mkdir -p build
 	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< >$@
 
@@ -108,6 +109,7 @@ $(OBJS): src/tilec.h build/parser.h
 $(B)/obj/emit_emu.o: build/tilec_emu.inc build/tilec_emu_mbarriers.inc build/tilec_cp.inc build/tilec_emu_cp.inc \
                     build/tilec_emu_tma.inc build/tilec_mma.inc build/tilec_emu_mma.inc
 $(B)/obj/minifloat.o: build/tilec_minifloat.inc runtime/tilec_minifloat.h
+$(B)/obj/emit_cu.o: build/tilec_tensormap.inc
 $(B)/obj/isa.o: runtime/tilec_cp.h
 
 $(B)/tilec: $(OBJS)
@@ -115,11 +117,11 @@ $(B)/tilec: $(OBJS)
 
 # ---------------------------------------------------------------- libtilert
 
-$(B)/rt/%.o: runtime/%.c runtime/tilert.h
+$(B)/rt/%.o: runtime/%.c runtime/tilert.h runtime/tilec_tensormap.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN) $(RT_CPPFLAGS) -c -o $@ $<
 
-$(B)/rt/%.pic.o: runtime/%.c runtime/tilert.h
+$(B)/rt/%.pic.o: runtime/%.c runtime/tilert.h runtime/tilec_tensormap.h
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) $(SAN) $(RT_CPPFLAGS) -fPIC -c -o $@ $<
 

@@ -617,6 +617,8 @@ param
 		}
 	| IDENT ':' SHARED ETYPE '[' exprs ']'
 		{ $$ = mk_param($1.text, @$, PK_SHARED, $4.etype, $6, NULL); }
+	| IDENT ':' SHARED ETYPE '[' exprs ']' LAYOUT layout
+		{ $$ = mk_param($1.text, @$, PK_SHARED, $4.etype, $6, $9); }
 	| IDENT ':' TMEM ETYPE '[' exprs ']' LAYOUT layout
 		{ $$ = mk_param($1.text, @$, PK_TMEM, $4.etype, $6, $9); }
 	| IDENT ':' LOCAL ETYPE '[' exprs ']' LAYOUT layout

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "tilert.h"
+#include "tilec_tensormap.h"
 
 /*
  * The Driver API types we use, declared here rather than taken from cuda.h so that the library builds
@@ -96,9 +97,7 @@ typedef struct {
 	CUresult (*cuGetErrorName)(CUresult r, const char **name);
 	CUresult (*cuGetErrorString)(CUresult r, const char **str);
 	/* CUDA 12.0; the enums of cuda.h passed as int, the map as its 128 bytes */
-	CUresult (*cuTensorMapEncodeTiled)(void *map, int dtype, unsigned rank, void *gaddr, const uint64_t *dims,
-	                                   const uint64_t *strides, const uint32_t *box, const uint32_t *element_strides,
-	                                   int interleave, int swizzle, int l2_promotion, int oob_fill);
+	tilec_tensormap_encoder cuTensorMapEncodeTiled;
 } Driver;
 
 /* The versioned names are the ones cuda.h maps the plain names to; the plain symbols are the old ABI. */
@@ -1329,7 +1328,7 @@ encode_maps(tilert_kernel *k, void **args, void ***out, TensorMap **maps)
 			break;
 		}
 		unsigned param = w[pc], rank = w[pc + 1], dtype = w[pc + 2], swizzle = w[pc + 3], elem = w[pc + 4];
-		uint32_t box[5], estr[5] = {1, 1, 1, 1, 1};
+		uint32_t box[5];
 		for (int d = 0; d < 5; d++)
 			box[d] = w[pc + 5 + d];
 		pc += 10;
@@ -1385,8 +1384,8 @@ encode_maps(tilert_kernel *k, void **args, void ***out, TensorMap **maps)
 				              k->name, name, param, d + 1, (unsigned long long)strides[d]);
 		if (status)
 			break;
-		CUresult r = k->module->ctx->drv->cuTensorMapEncodeTiled(tm[i].bytes, (int)dtype, rank, (void *)(uintptr_t)gaddr,
-		                                                         dims, strides, box, estr, 0, (int)swizzle, 2, 0);
+		CUresult r = tilec_tensormap_encode(k->module->ctx->drv->cuTensorMapEncodeTiled, tm[i].bytes, (int)dtype, rank,
+		                                    (void *)(uintptr_t)gaddr, dims, strides, box, (int)swizzle);
 		if (r != CUDA_SUCCESS)
 			status = cuda_fail(r, "cuTensorMapEncodeTiled", "kernel %s, the tensor map of '%s' (parameter %u): type %u, "
 			                   "rank %u, address 0x%llx, dimensions %llu %llu %llu %llu %llu, box %u %u %u %u %u, swizzle %u",

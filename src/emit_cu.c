@@ -874,8 +874,33 @@ param_ctype(EType t, bool pointer)
 	case T_I16: return "int16_t";
 	case T_I8: return "int8_t";
 	case T_U8: return "uint8_t";
+	case T_MBARRIER: return "uint64_t";
 	default: return "uint16_t";
 	}
+}
+
+/* The map that a call passes for tma parameter p of callee (LANGUAGE 11.4): the caller's map of its tensor t
+   with the box and swizzle of p's map (lowering the call in place made it); a null pointer where the callee
+   copies nothing through p. */
+static void
+map_arg(const KernelIR *callee, const Tensor *p, const Tensor *t)
+{
+	const TmaMap *want = NULL;
+	for (int i = 0; i < callee->tma_maps.n && !want; i++)
+		if (LIST_AT(callee->tma_maps, TmaMap, i)->tensor == p)
+			want = LIST_AT(callee->tma_maps, TmaMap, i);
+	if (!want) {
+		buf_puts(E.out, "(const CUtensorMap *)0");
+		return;
+	}
+	for (int i = 0; i < E.k->tma_maps.n; i++) {
+		const TmaMap *m = LIST_AT(E.k->tma_maps, TmaMap, i);
+		if (m->tensor == t && m->swizzle == want->swizzle && memcmp(m->box, want->box, sizeof m->box) == 0) {
+			buf_printf(E.out, "%s%s", m->pointer ? "" : "&", m->cname);
+			return;
+		}
+	}
+	fatal("map_arg: %s has no map of %s for the call of %s", E.k->name, t->name, callee->name);
 }
 
 /* A call of a device function: the tensors by name, the registers by reference, the rest as values. */
@@ -890,6 +915,8 @@ call(const CallInfo *c)
 		Tensor *t = c->tensors[i];
 		if (!t) {
 			expr_top(c->values[i]);
+		} else if (dp->kind == PK_VALUE && dp->tensor->tma) {
+			map_arg(c->callee, dp->tensor, t);
 		} else if (c->offsets[i]) { /* a slice: a pointer to its first element */
 			buf_printf(E.out, "%s + ", t->cname);
 			expr(c->offsets[i]);
@@ -1105,7 +1132,7 @@ tma_asm(const LStmt *s)
 		expr_top(dst);
 		buf_puts(E.out, "), ");
 	}
-	buf_printf(E.out, "\"l\"(&%s)", c->map->cname);
+	buf_printf(E.out, "\"l\"(%s%s)", c->map->pointer ? "" : "&", c->map->cname);
 	for (int d = 0; d < rank; d++) {
 		buf_puts(E.out, ", \"r\"(");
 		expr_top(c->coord[d]);
@@ -1546,6 +1573,79 @@ read_only(const KernelIR *k, const DevParam *dp)
 	return dp->kind == PK_VALUE && dp->tensor && !stores_to(&k->body, dp->tensor);
 }
 
+/* Device function k's map of tma parameter t, or NULL where no copy uses t. */
+static const TmaMap *
+param_map(const KernelIR *k, const Tensor *t)
+{
+	for (int i = 0; i < k->tma_maps.n; i++)
+		if (LIST_AT(k->tma_maps, TmaMap, i)->tensor == t)
+			return LIST_AT(k->tma_maps, TmaMap, i);
+	return NULL;
+}
+
+/* The contract's line of tma parameter t: the map it is, and the host function that encodes it. */
+static void
+tma_contract(const KernelIR *k, const Tensor *t)
+{
+	const TmaMap *m = param_map(k, t);
+	buf_printf(E.out, "// %s: the tensor map (const CUtensorMap *, in kernel parameter, constant or global memory) of "
+	                  "a %s tensor of rank %d", t->name, etype_name(t->type), t->rank);
+	if (!m) {
+		buf_puts(E.out, "; the function copies nothing through it (a null pointer will do)\n");
+		return;
+	}
+	buf_printf(E.out, ", box [");
+	for (int d = m->rank - 1; d >= 0; d--)
+		buf_printf(E.out, "%d%s", m->box[d], d ? ", " : "]");
+	buf_printf(E.out, ", swizzle %s", smem_swizzle_info(m->swizzle)->name);
+	buf_puts(E.out, E.header ? pool_printf(": encode it with %s_%s_tensormap (below)\n", k->name, t->name) : "\n");
+}
+
+/* In a header, after device function k: per tensor map, the host function that encodes it (LANGUAGE 11.4),
+   NAME_PARAM_tensormap(map, base, dims..., strides...), with the dimensions and the strides in elements in
+   the order the .tile file declares them (outermost first, the last stride 1), through the encoding
+   libtilert uses (runtime/tilec_tensormap.h). */
+static void
+tensormap_functions(const KernelIR *k)
+{
+	for (int i = 0; i < k->tma_maps.n; i++) {
+		const TmaMap *m = LIST_AT(k->tma_maps, TmaMap, i);
+		const Tensor *t = m->tensor;
+		int rank = m->rank, bytes = etype_bits(t->type) / 8;
+		buf_printf(E.out, "// %s_%s_tensormap: the tensor map of %s's parameter %s, %s", k->name, t->name, k->name,
+		           t->name, etype_name(t->type));
+		for (int d = 0; d < rank; d++) {
+			const Expr *x = t->dim_src[d];
+			buf_printf(E.out, "%s", d ? ", " : "[");
+			if (x && x->kind == E_NAME)
+				buf_puts(E.out, x->name);
+			else if (x && x->kind == E_INT)
+				buf_printf(E.out, "%lld", (long long)x->ival);
+			else
+				buf_printf(E.out, "dim%d", d);
+		}
+		buf_puts(E.out, "]; base its first element (16-byte aligned); dims and strides (in elements) as declared, "
+		                "outermost first, the last stride 1. Returns cuTensorMapEncodeTiled's CUresult (link with -lcuda)\n");
+		buf_printf(E.out, "static inline CUresult %s_%s_tensormap(CUtensorMap *map, void *base", k->name, t->name);
+		for (int d = 0; d < rank; d++)
+			buf_printf(E.out, ", uint64_t dim%d", d);
+		for (int d = 0; d < rank; d++)
+			buf_printf(E.out, ", uint64_t stride%d", d);
+		buf_printf(E.out, ")\n{\n\tif (stride%d != 1)\n\t\treturn CUDA_ERROR_INVALID_VALUE;\n", rank - 1);
+		buf_puts(E.out, "\tconst uint64_t dims[] = {");
+		for (int d = rank - 1; d >= 0; d--)
+			buf_printf(E.out, "dim%d%s", d, d ? ", " : "};\n");
+		buf_puts(E.out, "\tconst uint64_t strides[] = {");
+		for (int d = rank - 2; d >= 0; d--)
+			buf_printf(E.out, "stride%d * %d, ", d, bytes);
+		buf_puts(E.out, "0};\n\tconst uint32_t box[] = {");
+		for (int d = 0; d < rank; d++)
+			buf_printf(E.out, "%d%s", m->box[d], d + 1 < rank ? ", " : "};\n");
+		buf_printf(E.out, "\treturn (CUresult)tilec_tensormap_encode((tilec_tensormap_encoder)cuTensorMapEncodeTiled, "
+		                  "map, %d, %d, base, dims, strides, box, %d);\n}\n\n", tma_dtype(t->type), rank, (int)m->swizzle);
+	}
+}
+
 /* The contract's lines for global tensor parameters: how the function accesses each, and the alignment its
    vector accesses assume (known once every call in the file is lowered). */
 static void
@@ -1556,11 +1656,29 @@ global_contract(const KernelIR *k)
 		if (dp->kind != PK_VALUE || !dp->tensor)
 			continue;
 		const Tensor *t = dp->tensor;
+		if (t->tma) {
+			tma_contract(k, t);
+			continue;
+		}
 		buf_printf(E.out, "// %s: a pointer to %s in global memory, which the function %s; its address must be a multiple "
 		           "of %d bytes\n", t->name, etype_name(t->type), read_only(k, dp) ? "only reads (const)" : "writes",
 		           tensor_align(t));
 		buf_puts(E.out, align_promise_text(t));
 	}
+}
+
+/* The C declaration of a scalar or global tensor parameter named cname: a tma tensor as its tensor map
+   (LANGUAGE 11.4), another tensor as a pointer to its elements. */
+static void
+value_param(const KernelIR *k, const DevParam *dp, const char *cname)
+{
+	const Tensor *t = dp->tensor;
+	if (!t)
+		buf_printf(E.out, "%s %s", param_ctype(dp->var->type, false), cname);
+	else if (t->tma)
+		buf_printf(E.out, "const CUtensorMap *%s", cname);
+	else
+		buf_printf(E.out, "%s%s *%s", read_only(k, dp) ? "const " : "", param_ctype(t->type, true), cname);
 }
 
 /* A device function: the comment with its contract, then a C function over its parameters. */
@@ -1577,10 +1695,7 @@ device_fn(KernelIR *k)
 		buf_puts(E.out, i ? ", " : "");
 		switch (dp->kind) {
 		case PK_VALUE:
-			if (t)
-				buf_printf(E.out, "%s%s *%s", read_only(k, dp) ? "const " : "", param_ctype(t->type, true), t->cname);
-			else
-				buf_printf(E.out, "%s %s", param_ctype(dp->var->type, false), dp->var->cname);
+			value_param(k, dp, t ? t->cname : dp->var->cname);
 			break;
 		case PK_SHARED:
 			buf_printf(E.out, "%s *%s", param_ctype(t->type, true), t->cname);
@@ -1634,10 +1749,7 @@ device_fn_typed(KernelIR *k)
 		buf_puts(&call, i ? ", " : "");
 		switch (dp->kind) {
 		case PK_VALUE:
-			if (t)
-				buf_printf(E.out, "%s%s *%s", read_only(k, dp) ? "const " : "", param_ctype(t->type, true), cname);
-			else
-				buf_printf(E.out, "%s %s", param_ctype(dp->var->type, false), cname);
+			value_param(k, dp, cname);
 			break;
 		case PK_SHARED:
 			buf_printf(E.out, "%s *%s", param_ctype(t->type, true), cname);
@@ -1819,6 +1931,26 @@ cu_header_guard(const char *source_name, const char *body)
 	return r;
 }
 
+/* An emulation header (a dialect whose maps are the GPU build's only) has no tensor maps for the CPU to
+   read: a tma parameter is an error there (at the first one). */
+static bool
+emu_header_maps_ok(const Program *p)
+{
+	for (int i = 0; i < p->devices.n; i++) {
+		const KernelIR *k = LIST_AT(p->devices, KernelIR, i);
+		for (int j = 0; j < k->dparams.n; j++) {
+			const DevParam *dp = LIST_AT(k->dparams, DevParam, j);
+			if (dp->kind != PK_VALUE || !dp->tensor || !dp->tensor->tma)
+				continue;
+			error(dp->tensor->loc, "tma parameter '%s' of device function '%s': a --target=emu header has no tensor "
+			                       "maps to pass it; emulate the function through a .tile kernel that calls it "
+			                       "(tilec run), or take the tensor without tma", dp->tensor->name, k->name);
+			return false;
+		}
+	}
+	return true;
+}
+
 bool
 cu_write(Program *p, const TargetOptions *opt, const CuDialect *d, bool header, Buf *out)
 {
@@ -1828,6 +1960,8 @@ cu_write(Program *p, const TargetOptions *opt, const CuDialect *d, bool header, 
 	E.opt = opt;
 	E.out = &body;
 	E.header = header;
+	if (header && d->tma_maps_if && !emu_header_maps_ok(p))
+		return false;
 	for (int i = 0; (d->devices || header) && i < p->devices.n; i++) {
 		KernelIR *k = LIST_AT(p->devices, KernelIR, i);
 		if (!header) {
@@ -1840,6 +1974,7 @@ cu_write(Program *p, const TargetOptions *opt, const CuDialect *d, bool header, 
 		E.out = &fn;
 		device_fn(k);
 		device_fn_typed(k);
+		tensormap_functions(k);
 		E.out = &body;
 		unsigned long long h = (unsigned long long)str_hash(fn.data ? fn.data : "");
 		buf_printf(&body, "#ifndef TILEC_FN_%s_%016llX\n#define TILEC_FN_%s_%016llX\n", k->name, h, k->name, h);
@@ -1862,6 +1997,23 @@ cu_write(Program *p, const TargetOptions *opt, const CuDialect *d, bool header, 
 	return true;
 }
 
+/* runtime/tilec_tensormap.h as a C string (build/tilec_tensormap.inc): the encoding of a header's maps. */
+static const char tensormap_source[] =
+#include "tilec_tensormap.inc"
+	;
+
+/* Whether device function k has a tma parameter (LANGUAGE 11.4). */
+static bool
+has_tma_param(const KernelIR *k)
+{
+	for (int i = 0; i < k->dparams.n; i++) {
+		const DevParam *dp = LIST_AT(k->dparams, DevParam, i);
+		if (dp->kind == PK_VALUE && dp->tensor && dp->tensor->tma)
+			return true;
+	}
+	return false;
+}
+
 /* The start of the cuda target's file: its comment, and the conversion helpers the body calls. */
 static void
 cuda_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out)
@@ -1872,9 +2024,15 @@ cuda_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out
 		           p->source_name, arch, guard, guard);
 	else
 		buf_printf(out, "// Generated by tilec %s from %s for %s. Do not edit.\n\n", TILEC_VERSION, p->source_name, arch);
-	for (int i = 0; i < p->kernels.n && !guard; i++) /* a header holds device functions only, never a map */
+	for (int i = 0; i < p->kernels.n && !guard; i++)
 		if (LIST_AT(p->kernels, KernelIR, i)->tma_maps.n) {
 			buf_puts(out, "#include <cuda.h> // CUtensorMap: the kernels' TMA tensor maps\n\n");
+			break;
+		}
+	for (int i = 0; i < p->devices.n && guard; i++) /* a header's maps: the device functions' tma parameters */
+		if (has_tma_param(LIST_AT(p->devices, KernelIR, i))) {
+			buf_printf(out, "#include <cuda.h> // CUtensorMap, cuTensorMapEncodeTiled: the tma parameters' maps\n%s\n",
+			           tensormap_source);
 			break;
 		}
 	/* only the helpers the body calls: nvcc warns about a static function never referenced */

@@ -430,13 +430,26 @@ collect_ld_tensors(List *list)
 
 /* A device function of a header: the emulator of the calling CTA (tl_emu_hdr, which the hand-written
    kernel sets up with tilec_emu_begin), and the pending bits of the registers it loads. */
+/* Whether device function k takes mbarriers: its waits may be on a commit of mmas issued elsewhere (another
+   function, the caller), so they go through tilec_emu_mma.h, which lands those mmas. */
+static bool
+has_mbar_param(const KernelIR *k)
+{
+	for (int i = 0; i < k->dparams.n; i++) {
+		const DevParam *dp = LIST_AT(k->dparams, DevParam, i);
+		if (dp->kind == PK_SHARED && dp->tensor->type == T_MBARRIER)
+			return true;
+	}
+	return false;
+}
+
 static void
 emu_device_begin(CuWriter *w, KernelIR *k)
 {
 	M.ld_tensors = (List){0};
 	collect_ld_tensors(&k->body);
-	M.has_cp = has_cp(&k->body);
-	M.has_mma = has_tc(&k->body, TC_MMA);
+	M.has_cp = has_cp(&k->body) || has_mbar_param(k);
+	M.has_mma = has_tc(&k->body, TC_MMA) || has_mbar_param(k);
 	buf_puts(w->out, "\tTlEmuCta &tl_emu = tl_emu_hdr;\n\t(void)tl_emu;\n");
 	if (M.ld_tensors.n)
 		buf_puts(w->out, "\tconst char *tl_ld_where __attribute__((unused)) = \"\";\n");
@@ -939,6 +952,11 @@ emu_file(CuWriter *w, Program *p, const char *arch, const char *guard, Buf *out)
 	for (int i = 0; i < p->kernels.n; i++) {
 		cp |= has_cp(&LIST_AT(p->kernels, KernelIR, i)->body);
 		mma |= has_tc(&LIST_AT(p->kernels, KernelIR, i)->body, TC_MMA);
+	}
+	for (int i = 0; i < p->devices.n; i++) { /* a header's functions: what they issue, or wait for */
+		const KernelIR *k = LIST_AT(p->devices, KernelIR, i);
+		cp |= has_cp(&k->body) || has_mbar_param(k);
+		mma |= has_tc(&k->body, TC_MMA) || has_mbar_param(k);
 	}
 	if (mma && !w->minifloat) {
 		/* kind::f8f6f4's operands decode through tilec_minifloat.h */

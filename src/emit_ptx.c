@@ -52,6 +52,12 @@ typedef struct Px {
 	KernelIR *k;
 	int ki;
 	int nr, nf, nh, np, nd, nlabel;
+	int elect_open; /* the skip label of an elected region that the next single-thread statement may join; 0: none */
+	List folded_tx; /* LStmt*: expect_tx statements whose bytes an earlier one of the region announces */
+	int64_t tx_total; /* the bytes of the expect_tx being written, with those folded into it; -1: its own */
+	const IExpr *mma_base[2]; /* the shared addresses of the last mma's first K step, and its descriptors */
+	Opnd mma_desc[2];
+	const LStmt *mma_last;    /* that mma's last K step written */
 	MapEntry *map;
 	size_t map_cap, map_n;
 	MapEntry *cse; /* instruction text with '#' for the destination -> destination */
@@ -2246,12 +2252,83 @@ tc_instr(const LStmt *s, Opnd addr)
 static int
 elect_lane(void)
 {
+	if (P.elect_open) { /* the previous statement's region: one elect for a run of them, as CUTLASS writes it */
+		int l_skip = P.elect_open;
+		P.elect_open = 0;
+		return l_skip;
+	}
 	Opnd elected = (Opnd){O_P, ++P.np, 0, NULL, false}, active = new_r();
 	int l_skip = ++P.nlabel;
 	ins(PF_SYNC | PF_SIDE, "activemask.b32 %o;", active); /* a block's last warp may be short */
 	ins(PF_SYNC | PF_SIDE, "elect.sync _|%o, %o;", elected, active);
 	ins(PF_BRANCH, "@!%o bra %s;", elected, label_name(l_skip));
 	return l_skip;
+}
+
+/* After a single-thread statement in the elected lane: its region stays open for the next statement to join
+   (elect_join closes it where that statement does not). */
+static void
+elect_keep(int l_skip)
+{
+	if (l_skip)
+		P.elect_open = l_skip;
+}
+
+/* Whether s can join an open elected region: a single-thread statement in the elected lane whose operands
+   may be computed by that lane alone (a TMA load, an expect_tx or commit, an mma after its first K step:
+   the first's proxy fence is every lane's). */
+static bool
+elect_joins(const LStmt *s)
+{
+	if (!s->mbar_elect)
+		return false;
+	if (s->kind == L_TMA)
+		return !s->tma->store && !s->tma->wait_read;
+	if (s->kind == L_MBAR)
+		return s->mbar_op == MB_EXPECT_TX || s->mbar_op == MB_COMMIT;
+	return s->kind == L_TC && s->instr->kind == TC_MMA && s->mma->step > 0;
+}
+
+/* At expect_tx statement list[i]: the bytes of the later expect_tx on the same barrier that join its elected
+   region with only TMA loads between (a stage's copies: one expect_tx of their sum before them, as CUTLASS
+   announces a stage's bytes once), recorded in P.folded_tx; P.tx_total their sum with list[i]'s, or -1. */
+static void
+fold_expect_tx(const List *list, int i)
+{
+	const LStmt *s = LIST_AT(*list, LStmt, i);
+	int64_t total, bytes;
+	P.tx_total = -1;
+	if (s->kind != L_MBAR || s->mbar_op != MB_EXPECT_TX || !s->mbar_elect || !ie_is_const(s->value, &total))
+		return;
+	int folded = 0;
+	for (int j = i + 1; j < list->n; j++) {
+		const LStmt *t = LIST_AT(*list, LStmt, j);
+		if (!elect_joins(t) || (t->kind != L_TMA && t->kind != L_MBAR))
+			break;
+		if (t->kind == L_MBAR && (t->mbar_op != MB_EXPECT_TX || !ie_equal(t->mbar, s->mbar) ||
+		                          !ie_is_const(t->value, &bytes)))
+			break;
+		if (t->kind == L_MBAR) {
+			list_push(&P.folded_tx, (void *)t);
+			total += bytes;
+			folded++;
+		}
+	}
+	if (folded && total < (1 << 20))
+		P.tx_total = total;
+	else
+		P.folded_tx.n -= folded;
+}
+
+/* Before statement s (NULL: the end of a statement list): the open elected region ends unless s joins it.
+   The label starts a new generation of values: what the elected lane computed is not the others'. */
+static void
+elect_join(const LStmt *s)
+{
+	if (!P.elect_open || (s && elect_joins(s)))
+		return;
+	label(P.elect_open);
+	P.elect_open = 0;
 }
 
 /* An mbarrier statement, commit, cluster_sync or the init fence (isa.c's spellings): a single-thread
@@ -2274,8 +2351,12 @@ mbar(const LStmt *s)
 		ins(PF_SYNC | PF_SIDE, "%s;", isa_spelling(TC_CLUSTER_WAIT, 0));
 		return;
 	}
+	if (list_has(&P.folded_tx, s)) { /* announced by the region's first expect_tx on its barrier */
+		elect_keep(elect_lane());
+		return;
+	}
 	Addr at = {ev(s->mbar), NULL, 0};
-	Opnd value = s->value ? ev(s->value) : imm(0);
+	Opnd value = P.tx_total >= 0 && s->mbar_op == MB_EXPECT_TX ? imm(P.tx_total) : s->value ? ev(s->value) : imm(0);
 	if (s->mbar_op == MB_WAIT) {
 		int l_top = ++P.nlabel;
 		label(l_top);
@@ -2301,8 +2382,7 @@ mbar(const LStmt *s)
 		ins(PF_SYNC | PF_SIDE | PF_STORE, "%s _, %a, %o;", op, &at, value);
 	else
 		ins(PF_SYNC | PF_SIDE | PF_STORE, "%s %a, %o;", op, &at, value);
-	if (l_skip)
-		label(l_skip);
+	elect_keep(l_skip);
 }
 
 /* A TMA copy (tma.c): the generic address of its tensor map (the kernel's .param, cvta.param), the shared
@@ -2359,8 +2439,7 @@ tma(const LStmt *s)
 		ins(PF_SYNC | PF_SIDE | PF_STORE, fmt, &dst, map, co[0], co[1], co[2], co[3], &bar);
 	else
 		ins(PF_SYNC | PF_SIDE | PF_STORE, fmt, &dst, map, co[0], co[1], co[2], co[3], co[4], &bar);
-	if (l_skip)
-		label(l_skip);
+	elect_keep(l_skip);
 }
 
 /* A tcgen05.cp: the source's writes made visible to the async proxy, the 64-bit descriptor (its constant
@@ -2398,10 +2477,25 @@ mma_ins(const LStmt *s)
 	P.in_tc = false;
 	Opnd desc[2];
 	for (int i = 0; i < 2 - a_tmem; i++) {
-		Opnd start = pure(O_R, "bfe.u32 %D, %o, 4, 14;", reg(ev(a[i].addr)));
+		/* a later K step of the same mma starts c bytes further: its descriptor is the first step's plus
+		   c >> 4 (start addresses stay below 2^18, so the 14-bit field does not carry), as CUTLASS
+		   advances a descriptor */
+		const IExpr *x = a[i].addr;
+		int64_t c;
+		if (s->mma->step > 0 && P.mma_last && P.mma_last->mma->step == s->mma->step - 1 && x->kind == IE_BINARY &&
+		    x->op == OP_ADD && ie_is_const(x->b, &c) && c > 0 && c % 16 == 0 && ie_equal(x->a, P.mma_base[i])) {
+			desc[i] = pure(O_D, "add.s64 %D, %o, %s;", P.mma_desc[i], pool_printf("%lld", (long long)(c >> 4)));
+			continue;
+		}
+		Opnd start = pure(O_R, "bfe.u32 %D, %o, 4, 14;", reg(ev(x)));
 		desc[i] = pure(O_D, "cvt.u64.u32 %D, %o;", start);
 		desc[i] = pure(O_D, "or.b64 %D, %o, %s;", desc[i], pool_printf("0x%016llx", (unsigned long long)a[i].desc));
+		if (s->mma->step == 0) {
+			P.mma_base[i] = x;
+			P.mma_desc[i] = desc[i];
+		}
 	}
+	P.mma_last = s;
 	Opnd pred = pure(O_P, "setp.ne.s32 %D, %o, 0;", reg(ev(p->addr)));
 	int l_skip = s->mbar_elect ? elect_lane() : 0;
 	if (a_tmem)
@@ -2410,8 +2504,7 @@ mma_ins(const LStmt *s)
 	else
 		ins(PF_SYNC | PF_SIDE | PF_STORE, "%s [%o], %o, %o, %s, %o;", mma_spelling(s->cta_group, s->mma->kind), taddr,
 		    desc[0], desc[1], pool_printf("%u", s->mma->idesc), pred);
-	if (l_skip)
-		label(l_skip);
+	elect_keep(l_skip);
 }
 
 static void
@@ -3460,6 +3553,8 @@ stmts(const List *list)
 {
 	for (int i = 0; i < list->n; i++) {
 		const LStmt *s = LIST_AT(*list, LStmt, i);
+		elect_join(s);
+		fold_expect_tx(list, i);
 		bool tc_step = tc_accesses(s);
 		if (s->kind == L_TC && (s->instr->kind == TC_WAIT_LD || s->instr->kind == TC_WAIT_ST)) {
 			P.tc_waited = true;
@@ -3522,6 +3617,7 @@ stmts(const List *list)
 		if (!tc_step && s->kind != L_TC)
 			P.tc_prev = NULL;
 	}
+	elect_join(NULL);
 	P.tc_prev = NULL; /* the end of a branch or loop body */
 }
 

@@ -187,8 +187,7 @@ grid_at_launch(const KernelIR *k)
 	return k->grid_expr[0] || k->grid_expr[1] || k->grid_expr[2];
 }
 
-/* The CUtensorMapDataType of an element type (cuda.h's numbering), or -1 where TMA has none tilec uses. */
-static int
+int
 tma_dtype(EType t)
 {
 	switch (t) {

@@ -546,6 +546,19 @@ param_tensor(Walk *walk, Param *p, Tensor *t, int i)
 	return true;
 }
 
+/* A global tensor parameter's `tma` mark (LANGUAGE 11.4) on t; false after an error (a rank no map has). */
+static bool
+tma_param(const Param *p, Tensor *t)
+{
+	if (p->tma && t->rank > TMA_MAX_RANK) {
+		error(p->loc, "'%s' has %d dimensions; a tma tensor has 1 to %d (a tensor map's rank)", p->name, t->rank,
+		      TMA_MAX_RANK);
+		return false;
+	}
+	t->tma = p->tma;
+	return true;
+}
+
 /* A read of a u32 variable of the generated code (a TMEM address), with a variable of its own. */
 static IExpr *
 u32_ref(const char *name, const char *cname, bool is_param)
@@ -1077,6 +1090,20 @@ lower_decl(Walk *walk, Stmt *s)
 		sym_poison(s->name, s->name_loc);
 }
 
+/* The per-element tracking of shared mbarrier tensor t (LANGUAGE 11.3), each element starting in state
+   entry (lower.c's MBS_* bits; 0 for a declaration). */
+static void
+mbar_track(Walk *walk, Tensor *t, unsigned char entry)
+{
+	t->mbar_state = pool_alloc((size_t)t->count);
+	t->mbar_count = pool_alloc(sizeof(int) * (size_t)t->count);
+	t->mbar_arrivals = pool_alloc(sizeof(int64_t) * (size_t)t->count);
+	t->mbar_waits = pool_alloc(sizeof(short) * 64 * (size_t)t->count);
+	t->mbar_uncounted = pool_alloc((size_t)t->count);
+	memset(t->mbar_state, entry, (size_t)t->count);
+	list_push(&walk->mbar_tensors, t);
+}
+
 /* Declares a shared, local or tmem tensor; false when it could not. */
 static bool
 lower_decl_checked(Walk *walk, Stmt *s)
@@ -1164,14 +1191,8 @@ lower_decl_checked(Walk *walk, Stmt *s)
 	if (kind == TK_TMEM)
 		list_push(&walk->k->tmem_tensors, t);
 	if (kind == TK_SHARED) {
-		if (t->type == T_MBARRIER) {
-			t->mbar_state = pool_alloc((size_t)t->count);
-			t->mbar_count = pool_alloc(sizeof(int) * (size_t)t->count);
-			t->mbar_arrivals = pool_alloc(sizeof(int64_t) * (size_t)t->count);
-			t->mbar_waits = pool_alloc(sizeof(short) * 64 * (size_t)t->count);
-			t->mbar_uncounted = pool_alloc((size_t)t->count);
-			list_push(&walk->mbar_tensors, t);
-		}
+		if (t->type == T_MBARRIER)
+			mbar_track(walk, t, 0);
 		emit(walk, L_SHARED, s->loc)->tensor = t;
 	} else if (kind == TK_LOCAL) {
 		emit(walk, L_REGS, s->loc)->tensor = t;
@@ -1753,11 +1774,6 @@ lower_mbar(Walk *walk, Stmt *s)
 		return;
 	}
 	const char *stmt = mbar_stmt_name(s->mbar_op);
-	if (walk->dev) {
-		error(s->loc, "%s in device function '%s'; mbarriers are declared and used in kernels, where tilec follows "
-		              "their inits and uses", stmt, walk->dev->name);
-		return;
-	}
 	Tensor *t;
 	int elem;
 	IExpr *addr = mbar_barrier(s->target, stmt, &t, &elem);
@@ -2308,11 +2324,6 @@ lower_mma(Walk *walk, Stmt *s)
 	if (!accumulate) {
 		error(s->loc, "mma needs accumulate = p: true adds A * B to D, false overwrites D (mma(D, A, B, accumulate = "
 		              "0);)");
-		return;
-	}
-	if (walk->dev) {
-		error(s->loc, "mma in device function '%s'; an mma is issued in a kernel, where tilec follows its commit and "
-		              "wait", walk->dev->name);
 		return;
 	}
 	IExpr *stage[3] = {NULL, NULL, NULL};
@@ -3291,13 +3302,10 @@ lower_kernel(Walk *walk, Kernel *kd)
 					sym_poison(p->name, p->loc);
 					continue;
 				}
-				if (p->tma && t->rank > TMA_MAX_RANK) {
-					error(p->loc, "'%s' has %d dimensions; a tma tensor has 1 to %d (a tensor map's rank)", p->name,
-					      t->rank, TMA_MAX_RANK);
+				if (!tma_param(p, t)) {
 					sym_poison(p->name, p->loc);
 					continue;
 				}
-				t->tma = p->tma;
 				if (!param_tensor(walk, p, t, i))
 					continue;
 				slots[i] = t;
@@ -3342,6 +3350,39 @@ static const char *
 scope_word(ScopeKind s)
 {
 	return s == SCOPE_WARP ? "warp" : s == SCOPE_WARPGROUP ? "warpgroup" : "cta";
+}
+
+/* Whether shared tensor t (the argument a, symbol as) lies in the layout of shared parameter p (its tensor
+   pt, position i of callee): the same smem_tile, or both row-major; an error otherwise. */
+static bool
+arg_tile_fits(const Expr *a, const Sym *as, const Tensor *t, const Tensor *pt, const Param *p, int i,
+              const char *callee)
+{
+	const SmemTile *want = pt->tile, *got = t->tile;
+	if (!want && !got)
+		return true;
+	if (want && got && want->major == got->major && want->swizzle == got->swizzle && want->rows == got->rows &&
+	    want->cols == got->cols && want->elem_bytes == got->elem_bytes)
+		return true;
+	error(a->loc, "argument %d of '%s' is shared tensor parameter '%s', which is%s, but '%s' is%s; pass a tile of "
+	              "the parameter's layout", i + 1, callee, p->name, want ? smem_tile_text(want) : " row-major", a->name,
+	      got ? smem_tile_text(got) : " row-major");
+	note(as->loc, "'%s' is defined here", a->name);
+	return false;
+}
+
+/* Whether the argument a (symbol as, tensor t) of tma parameter p can lend p its tensor maps: a tma tensor of
+   the caller, whole (a map describes the whole tensor); an error otherwise. */
+static bool
+arg_tma_fits(const Expr *a, const Sym *as, const Tensor *t, const Param *p, int i, const char *callee)
+{
+	if (t->tma && a->kind == E_NAME)
+		return true;
+	error(a->loc, "argument %d of '%s' is tma parameter '%s', but '%s' is %s; pass a whole tma tensor by its "
+	              "name, whose tensor maps the function's copies use", i + 1, callee, p->name,
+	      a->kind == E_NAME ? a->name : a->view->base, t->tma ? "a slice of one" : "not marked tma");
+	note(as->loc, "'%s' is defined here", t->name);
+	return false;
 }
 
 /* The tensor a call argument names (a view for tmem), or NULL after an error. */
@@ -3689,11 +3730,11 @@ call_args(Walk *walk, Stmt *s, Kernel *fd, CallSite *site)
 			ok = false;
 			continue;
 		}
-		if (t->tile) {
-			error(a->loc, "argument %d of '%s' is shared tensor parameter '%s', which is row-major, but '%s' lies in "
-			              "layout smem_tile(\"%s\", \"%s\"); index the tile in the caller", i + 1, s->name, p->name, a->name,
-			      smem_major_name(t->tile->major), smem_swizzle_info(t->tile->swizzle)->name);
-			note(as->loc, "'%s' is defined here", a->name);
+		if (p->kind == PK_SHARED && !arg_tile_fits(a, as, t, dp->tensor, p, i, s->name)) {
+			ok = false;
+			continue;
+		}
+		if (p->kind == PK_VALUE && dp->tensor->tma && !arg_tma_fits(a, as, t, p, i, s->name)) {
 			ok = false;
 			continue;
 		}
@@ -3859,7 +3900,9 @@ call_global_params(Stmt *s, Kernel *fd, CallSite *site)
 		list_push(&g->align_from, t);
 		if (!list_has(&dp->tensor->align_from, t))
 			list_push(&dp->tensor->align_from, t);
-		bound[i] = g;
+		/* a tma tensor (passed whole) is the caller's own: its copies use the caller's tensor maps, which
+		   describe the caller's tensor */
+		bound[i] = dp->tensor->tma ? t : g;
 	}
 	return ok;
 }
@@ -3996,7 +4039,9 @@ call_inline(Walk *walk, Stmt *s, Kernel *fd, CallSite *site)
 				var->cname = cname_for(walk, p->name);
 				var->type = p->type;
 				var->varying = ie_varying(ci->values[i]) || protocol_varying(walk->proto);
-				var->per_thread = ie_per_thread(ci->values[i]) || protocol_split(walk->proto);
+				/* every thread that calls computes the same value where the argument is the same in each: the
+				   threads that skip the call (a split around it) never read the parameter */
+				var->per_thread = ie_per_thread(ci->values[i]);
 				ps->var = var;
 				LStmt *l = emit(walk, L_VAR, s->loc);
 				l->var = var;
@@ -4079,6 +4124,22 @@ subst(IExpr *e, Var **from, IExpr **to, int n)
 	return ie_with_children(e, a, b, index);
 }
 
+/* The contract's line of shared parameter t (dims: its shape as text): what a barrier or a tile needs from
+   the caller; "" for a row-major tensor. */
+static const char *
+shared_param_contract(const Tensor *t, const char *dims)
+{
+	if (t->type == T_MBARRIER)
+		return pool_printf("// %s: %d %s%s in shared memory (8 bytes each), initialised by the caller and published "
+		                   "(by a barrier after the init) before the call; the caller chose their arrival counts\n", t->name,
+		                   t->count, etype_name(T_MBARRIER), t->count == 1 ? "" : "s");
+	if (t->tile)
+		return pool_printf("// %s: a pointer to %s%s in shared memory,%s, aligned to %d bytes (the swizzle applies to the "
+		                   "absolute address)\n", t->name, etype_name(t->type), dims, smem_tile_text(t->tile),
+		                   smem_tensor_align(t));
+	return "";
+}
+
 /* The comment above a device function: its contract in words (LANGUAGE.md 10.3). */
 static const char *
 device_contract(Kernel *kd, KernelIR *k)
@@ -4126,6 +4187,8 @@ device_contract(Kernel *kd, KernelIR *k)
 			           etype_name(t->type), dims, lane0, lane1, col0, col1);
 			continue;
 		}
+		if (dp->kind == PK_SHARED)
+			buf_puts(&b, shared_param_contract(t, dims));
 		if (dp->kind != PK_LOCAL)
 			continue;
 		int per = 32 / etype_bits(t->type);
@@ -4163,6 +4226,75 @@ device_contract(Kernel *kd, KernelIR *k)
 	const char *r = pool_strdup(b.data);
 	buf_free(&b);
 	return r;
+}
+
+/* Whether e reads tensor t. */
+static bool
+expr_names(const IExpr *e, const Tensor *t)
+{
+	return e && (e->tensor == t || expr_names(e->a, t) || expr_names(e->b, t) || expr_names(e->index, t));
+}
+
+/* The statement of list that reads or writes global tensor t other than by a TMA copy (a call passing it to
+   a parameter without tma included), or NULL. */
+static const LStmt *
+plain_use(const List *list, const Tensor *t)
+{
+	for (int i = 0; i < list->n; i++) {
+		const LStmt *s = LIST_AT(*list, LStmt, i);
+		if ((s->kind != L_TMA && s->tensor == t) || expr_names(s->value, t) || expr_names(s->index, t) ||
+		    expr_names(s->cond, t) || expr_names(s->lo, t) || expr_names(s->hi, t))
+			return s;
+		for (int a = 0; s->call && a < s->call->nargs; a++)
+			if (s->call->tensors[a] == t && !LIST_AT(s->call->callee->dparams, DevParam, a)->tensor->tma)
+				return s;
+		const LStmt *in = plain_use(&s->body, t);
+		if (!in)
+			in = plain_use(&s->els, t);
+		if (in)
+			return in;
+	}
+	return NULL;
+}
+
+/* A device function receives a tma parameter as its tensor map only (a const CUtensorMap * in a header,
+   LANGUAGE 11.4): an error at a statement of k that reads or writes one otherwise. */
+static void
+tma_params_copied_only(const KernelIR *k)
+{
+	for (int i = 0; i < k->dparams.n; i++) {
+		const DevParam *dp = LIST_AT(k->dparams, DevParam, i);
+		const LStmt *s = dp->kind == PK_VALUE && dp->tensor && dp->tensor->tma ? plain_use(&k->body, dp->tensor) : NULL;
+		if (!s)
+			continue;
+		error(s->loc, "'%s' is a tma parameter of device function '%s', passed as its tensor map only (const "
+		              "CUtensorMap * in a header); only TMA copies may use it: take the tensor a second time, as a "
+		              "parameter without tma, for other accesses", dp->tensor->name, k->name);
+		note(dp->tensor->loc, "'%s' is declared here", dp->tensor->name);
+	}
+}
+
+/* A device function's shared parameter t (LANGUAGE 10.3): a tile where a layout is written (11.2, the caller
+   passes a tile of that layout), row-major otherwise; a tensor of mbarriers starts as its caller passes it,
+   initialised and published, with an arrival count tilec does not know. False after an error. */
+static bool
+shared_param_tile(Walk *walk, const Param *p, Tensor *t)
+{
+	if (p->layout && t->type == T_MBARRIER) {
+		error(p->loc, "shared parameter '%s' is a tensor of mbarriers; barriers have no layout (%s: shared %s[%d])",
+		      p->name, p->name, etype_name(T_MBARRIER), t->count);
+		return false;
+	}
+	if (p->layout) {
+		LayoutExpr *le = layout_follow_names(p->layout);
+		return le && (t->tile = smem_tensor_tile(t, p->layout, le, p->loc));
+	}
+	if (t->type == T_MBARRIER) {
+		mbar_track(walk, t, MBS_INIT | MBS_PUBLISHED | MBS_USED);
+		memset(t->mbar_uncounted, 1, (size_t)t->count);
+		t->mbar_use_loc = p->loc;
+	}
+	return true;
 }
 
 static KernelIR *
@@ -4229,7 +4361,8 @@ lower_device(Walk *walk, Kernel *kd)
 				continue;
 			bool scalar = p->kind == PK_VALUE && !p->has_shape;
 			TensorKind where = p->kind == PK_SHARED ? TK_SHARED : p->kind == PK_VALUE ? TK_GLOBAL : TK_LOCAL;
-			if (!mbar_param_ok(p) || !minifloat_storage_ok(p->type, where, scalar, p->name, p->loc)) {
+			if ((p->kind != PK_SHARED && !mbar_param_ok(p)) ||
+			    !minifloat_storage_ok(p->type, where, scalar, p->name, p->loc)) {
 				sym_poison(p->name, p->loc);
 				continue;
 			}
@@ -4249,12 +4382,14 @@ lower_device(Walk *walk, Kernel *kd)
 				sym_poison(p->name, p->loc);
 				continue;
 			}
-			if (p->layout) {
-				t->layout = layout_eval(p->layout, t, k->threads);
-				if (!t->layout) {
-					sym_poison(p->name, p->loc);
-					continue;
-				}
+			if (tk == TK_GLOBAL && !tma_param(p, t)) {
+				sym_poison(p->name, p->loc);
+				continue;
+			}
+			if (tk == TK_SHARED ? !shared_param_tile(walk, p, t) : p->layout && !(t->layout = layout_eval(p->layout, t,
+			                                                                                                k->threads))) {
+				sym_poison(p->name, p->loc);
+				continue;
 			}
 			if (!param_tensor(walk, p, t, i))
 				continue;
@@ -4296,6 +4431,8 @@ lower_device(Walk *walk, Kernel *kd)
 		kd->lowering = false;
 		protocol_complete_copies(walk->proto, EFF_COMPLETES_LOADS | EFF_COMPLETES_STORES, kd->loc);
 		place_waits(walk);
+		if (error_count == errors)
+			tma_params_copied_only(k);
 		if (error_count == errors)
 			protocol_settled(walk->proto, kd->name_loc, pool_printf("at the return of '%s'", kd->name));
 		protocol_end(walk->proto, kd->name, kd->name_loc);

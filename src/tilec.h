@@ -813,7 +813,8 @@ typedef struct TmaMap {
 	int rank;
 	int box[TMA_MAX_RANK];
 	SmemSwizzle swizzle;
-	const char *cname; /* the kernel parameter: TENSOR_tmaN */
+	const char *cname; /* the kernel parameter: TENSOR_tmaN; a device function's: its tma parameter */
+	bool pointer;      /* a device function's map: cname is a const CUtensorMap * (a kernel's: the map) */
 	int index;         /* its place among the kernel's maps */
 } TmaMap;
 
@@ -2116,6 +2117,8 @@ bool grid_at_launch(const KernelIR *k);
    rank) and the tensor's name (its length, then its bytes four to a word); the words
    needed (written up to max). */
 int tma_program(KernelIR *k, uint32_t *out, int max);
+/* The CUtensorMapDataType of an element type (cuda.h's numbering), or -1 where TMA has none tilec uses. */
+int tma_dtype(EType t);
 /* The `align N` promises of k's tensor parameters as libtilert checks them at launch (runtime/tilert.h,
  * tilec_align_<name>) into out[0 .. max); returns the length in words, 0 for none. */
 int align_program(KernelIR *k, uint32_t *out, int max);

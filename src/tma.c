@@ -59,16 +59,23 @@ global_coords(const View *gv, int i, int64_t *c)
 	}
 }
 
-/* The tensor map of (t, box, swizzle) in k, made on first use. */
+/* The tensor map of (t, box, swizzle) in k, made on first use. A device function receives one map per tma
+   parameter, the parameter itself (a const CUtensorMap *, LANGUAGE 11.4): NULL where t has a map of another
+   box or swizzle already, *other that map. */
 static const TmaMap *
-map_for(struct KernelIR *k, Tensor *t, const int *box, SmemSwizzle sw)
+map_for(struct KernelIR *k, Tensor *t, const int *box, SmemSwizzle sw, const TmaMap **other)
 {
 	for (int i = 0; i < k->tma_maps.n; i++) {
 		TmaMap *m = LIST_AT(k->tma_maps, TmaMap, i);
 		if (m->tensor == t && m->swizzle == sw && memcmp(m->box, box, sizeof m->box) == 0)
 			return m;
+		if (m->tensor == t && k->is_device) {
+			*other = m;
+			return NULL;
+		}
 	}
 	TmaMap *m = pool_alloc(sizeof *m);
+	m->pointer = k->is_device;
 	m->tensor = t;
 	m->rank = t->rank;
 	memcpy(m->box, box, sizeof m->box);
@@ -76,10 +83,20 @@ map_for(struct KernelIR *k, Tensor *t, const int *box, SmemSwizzle sw)
 	int n = 0;
 	for (int i = 0; i < k->tma_maps.n; i++)
 		n += LIST_AT(k->tma_maps, TmaMap, i)->tensor == t;
-	m->cname = pool_printf("%s_tma%d", t->cname ? t->cname : t->name, n);
+	m->cname = m->pointer ? t->cname : pool_printf("%s_tma%d", t->cname ? t->cname : t->name, n);
 	m->index = k->tma_maps.n;
 	list_push(&k->tma_maps, m);
 	return m;
+}
+
+/* A box (innermost first) as written in a slice: outermost first, "[128, 64]". */
+static const char *
+tma_box_text(const int *box, int rank)
+{
+	const char *text = "[";
+	for (int d = rank - 1; d >= 0; d--)
+		text = pool_printf("%s%d%s", text, box[d], d ? ", " : "]");
+	return text;
 }
 
 /* A candidate cut of the copy's box into pieces: w elements of the innermost dimension and h of the next
@@ -326,7 +343,14 @@ tma_plan(struct KernelIR *k, const View *sv, const View *gv, const ViewExpr *gve
 	box[0] = found.w;
 	if (rank > 1)
 		box[1] = found.h;
-	const TmaMap *map = map_for(k, gt, box, sw);
+	const TmaMap *other = NULL, *map = map_for(k, gt, box, sw, &other);
+	if (!map) {
+		error(loc, "%s needs a tensor map of '%s' with box %s and swizzle %s, but device function '%s' receives "
+		           "one map per tma parameter, and an earlier copy's has box %s and swizzle %s; copy boxes of one "
+		           "shape (or pass the tensor twice, as two parameters)", what, gt->name, tma_box_text(box, rank),
+		      smem_swizzle_info(sw)->name, k->name, tma_box_text(other->box, rank), smem_swizzle_info(other->swizzle)->name);
+		return false;
+	}
 	int nw = ext[rank - 1] / found.w, nh = rank > 1 ? ext[rank - 2] / found.h : 1;
 	int piece_bytes = e;
 	for (int d = 0; d < rank; d++)

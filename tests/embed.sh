@@ -5,6 +5,13 @@
 #                        gemm_epilogue) under `tilec run --dump`, D checked against a reference in C
 #                        (tests/embed/epilogue_check.c), for sizes whose tiles cross the matrix edge.
 #   embed/epilogue-aligned/MxN  the same for examples/embed/epilogue_aligned_test.tile (align 16).
+#   embed/mainloop/MxNxK examples/embed/mainloop_test.tile (the GEMM of examples/gemm.tile with its mainloop
+#                        from the device functions of examples/embed/mainloop.tile: TMA ring, mbarriers, mma and
+#                        commit inside functions) for each `// run:` line, D checked by tests/emu/gemm_dump_check.c.
+#   embed/mainloop-header the header of mainloop.tile declares each tma parameter as const CUtensorMap * and a
+#                        host function NAME_PARAM_tensormap per map; with nvcc, tests/embed/tensormap_check.cu
+#                        (which encodes a map through it and through runtime/tilec_tensormap.h's table of
+#                        libtilert) compiles and links (tools/gpu-embed-check.sh runs it on a GPU).
 #   embed/emu-header/MxN the epilogue's --target=emu header, called by the hand-written kernel of
 #                        tests/embed/emu_kernel.cu built for the CPU, on each size's inputs: the same D,
 #                        bit for bit, as tilec run; embed/emu-header/nvcc: its nvcc build for sm_80.
@@ -58,6 +65,40 @@ for size in "300 200 204 208 0.5 -1.25" "129 40 44 48 -2 0.75"; do
 	epilogue "embed/epilogue-aligned/${1}x$2" "$tmp/aligned-$1x$2" examples/embed/epilogue_aligned_test.tile N8 \
 		$(($2 / 8)) "$@"
 done
+
+# the mainloop in device functions: each run line of mainloop_test.tile, D against gemm_dump_check.c's reference
+if ! ${CC:-cc} -std=c11 -Wall -Wextra -Werror -O2 -ffp-contract=off -DDUMP_TEST='"embed/mainloop"' -Itests/emu \
+	-o "$tmp/gemm_check" tests/emu/gemm_dump_check.c -lm 2>"$tmp/cc.txt"; then
+	name=embed/mainloop
+	fail "tests/emu/gemm_dump_check.c does not compile"
+	show "$tmp/cc.txt"
+fi
+grep '^// run: tilec run ' examples/embed/mainloop_test.tile | sed 's|^// run: tilec run [^ ]*||' >"$tmp/runs.txt"
+while read -r options; do
+	set -- $options
+	size=$(echo "$options" | sed 's/.*M=\([0-9]*\) --set N=\([0-9]*\) --set K=\([0-9]*\).*/\1x\2x\3/')
+	name=embed/mainloop/$size
+	rm -rf "$tmp/mainloop"
+	mkdir -p "$tmp/mainloop"
+	if ! $limit "$tilec" run examples/embed/mainloop_test.tile "$@" --dump "$tmp/mainloop" >"$tmp/mainloop.txt" 2>&1; then
+		fail "tilec run failed"
+		show "$tmp/mainloop.txt"
+	elif [ -x "$tmp/gemm_check" ]; then
+		"$tmp/gemm_check" "$tmp/mainloop" | sed "s|embed/mainloop|$name|" | tee "$tmp/check.txt"
+		grep -q '^PASS' "$tmp/check.txt" || failed=1
+	fi
+done <"$tmp/runs.txt"
+
+name=embed/mainloop-header
+if ! "$tilec" --emit=cuh examples/embed/mainloop.tile -o "$tmp/mainloop.cuh" 2>"$tmp/err.txt"; then
+	fail "tilec --emit=cuh examples/embed/mainloop.tile failed"
+	show "$tmp/err.txt"
+elif ! grep -q 'const CUtensorMap \*A, const CUtensorMap \*B' "$tmp/mainloop.cuh" ||
+	! grep -q '^static inline CUresult gemm_producer_A_tensormap(CUtensorMap \*map, void \*base, uint64_t dim0, uint64_t dim1, uint64_t stride0, uint64_t stride1)$' "$tmp/mainloop.cuh"; then
+	fail "the header lacks the tensor map parameters or gemm_producer_A_tensormap"
+else
+	echo "PASS $name"
+fi
 
 # the same epilogue through the --target=emu header, called by the hand-written kernel of
 # tests/embed/emu_kernel.cu (built for the CPU), on the inputs of each tilec run above: D bit for bit

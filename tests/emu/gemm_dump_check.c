@@ -6,7 +6,9 @@
  * 1e-5 * (|alpha| sum_k |A[i, k] B[j, k]| + |beta C[i, j]|) of the exact value in double precision (the
  * tolerance a GPU run is held to: hardware's order of accumulation is not documented). D's elements outside
  * M x N (the columns N .. ldd - 1) must be unchanged. Prints one PASS or FAIL line. */
+#ifndef DUMP_TEST
 #define DUMP_TEST "emu/example/gemm"
+#endif
 #include <math.h>
 #include "dump_read.h"
 
