@@ -10,6 +10,8 @@
 #                        commit inside functions) for each `// run:` line, D checked by tests/emu/gemm_dump_check.c.
 #   embed/mainloop-header the header of mainloop.tile declares each tma parameter as const CUtensorMap * and a
 #                        host function NAME_PARAM_tensormap per map.
+#   embed/mainloop/cuda  the CUDA C of mainloop_test.tile (its calls pass the kernel's tensor maps to the
+#                        functions) builds with nvcc for sm_100a without a message.
 #   embed/tensormap/build tests/embed/tensormap_check.cu (each map through the header's function and as libtilert
 #                        encodes it from the kernel's tilec_tma_ table) builds with nvcc and -lcuda;
 #                        tools/gpu-embed-check.sh runs it where a driver is.
@@ -126,6 +128,7 @@ fi
 if ! nvcc=$(sh tools/find-nvcc.sh); then
 	echo "SKIP embed/emu-header/nvcc: no nvcc"
 	echo "SKIP embed/tensormap/build: no nvcc"
+	echo "SKIP embed/mainloop/cuda: no nvcc"
 	echo "SKIP embed/gemm: no nvcc"
 	echo "SKIP embed/depfiles: no nvcc"
 	exit $failed
@@ -157,6 +160,15 @@ elif ! "$nvcc" -std=c++17 -include "$tmp/tm/table.h" -I"$tmp/tm" -Iruntime -o "$
 	show "$tmp/tm/nvcc.txt"
 else
 	echo "PASS $name"
+fi
+# the kernel's CUDA C, whose calls pass the functions its tensor maps (&A_tma0): nvcc builds it without a word
+name=embed/mainloop/cuda
+if [ -f "$tmp/tm/k.cu" ] && "$nvcc" -gencode arch=compute_100a,code=sm_100a -cubin -o "$tmp/tm/k.cubin" "$tmp/tm/k.cu" \
+	>"$tmp/tm/k.txt" 2>&1 && ! grep -q . "$tmp/tm/k.txt"; then
+	echo "PASS $name"
+else
+	fail "nvcc -cubin of the CUDA C of mainloop_test.tile failed or printed something"
+	show "$tmp/tm/k.txt"
 fi
 
 name=embed/gemm
