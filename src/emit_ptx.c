@@ -54,7 +54,8 @@ typedef struct Px {
 	int nr, nf, nh, np, nd, nlabel;
 	int elect_open; /* the skip label of an elected region that the next single-thread statement may join; 0: none */
 	List folded_tx; /* LStmt*: expect_tx statements whose bytes an earlier one of the region announces */
-	int64_t tx_total; /* the bytes of the expect_tx being written, with those folded into it; -1: its own */
+	int64_t tx_total; /* the bytes of expect_tx tx_stmt, with those folded into it */
+	const LStmt *tx_stmt; /* the expect_tx that announces the bytes of later ones; NULL: none */
 	const IExpr *mma_base[2]; /* the shared addresses of the last mma's first K step, and its descriptors */
 	Opnd mma_desc[2];
 	const LStmt *mma_last;    /* that mma's last K step written */
@@ -2291,13 +2292,13 @@ elect_joins(const LStmt *s)
 
 /* At expect_tx statement list[i]: the bytes of the later expect_tx on the same barrier that join its elected
    region with only TMA loads between (a stage's copies: one expect_tx of their sum before them, as CUTLASS
-   announces a stage's bytes once), recorded in P.folded_tx; P.tx_total their sum with list[i]'s, or -1. */
+   announces a stage's bytes once), recorded in P.folded_tx; P.tx_stmt list[i] and P.tx_total the sum where
+   there are such. */
 static void
 fold_expect_tx(const List *list, int i)
 {
 	const LStmt *s = LIST_AT(*list, LStmt, i);
 	int64_t total, bytes;
-	P.tx_total = -1;
 	if (s->kind != L_MBAR || s->mbar_op != MB_EXPECT_TX || !s->mbar_elect || !ie_is_const(s->value, &total))
 		return;
 	int folded = 0;
@@ -2314,10 +2315,12 @@ fold_expect_tx(const List *list, int i)
 			folded++;
 		}
 	}
-	if (folded && total < (1 << 20))
+	if (folded && total < (1 << 20)) {
+		P.tx_stmt = s;
 		P.tx_total = total;
-	else
+	} else {
 		P.folded_tx.n -= folded;
+	}
 }
 
 /* Before statement s (NULL: the end of a statement list): the open elected region ends unless s joins it.
@@ -2356,7 +2359,7 @@ mbar(const LStmt *s)
 		return;
 	}
 	Addr at = {ev(s->mbar), NULL, 0};
-	Opnd value = P.tx_total >= 0 && s->mbar_op == MB_EXPECT_TX ? imm(P.tx_total) : s->value ? ev(s->value) : imm(0);
+	Opnd value = s == P.tx_stmt ? imm(P.tx_total) : s->value ? ev(s->value) : imm(0);
 	if (s->mbar_op == MB_WAIT) {
 		int l_top = ++P.nlabel;
 		label(l_top);

@@ -9,9 +9,12 @@
 #                        from the device functions of examples/embed/mainloop.tile: TMA ring, mbarriers, mma and
 #                        commit inside functions) for each `// run:` line, D checked by tests/emu/gemm_dump_check.c.
 #   embed/mainloop-header the header of mainloop.tile declares each tma parameter as const CUtensorMap * and a
-#                        host function NAME_PARAM_tensormap per map; with nvcc, tests/embed/tensormap_check.cu
-#                        (which encodes a map through it and through runtime/tilec_tensormap.h's table of
-#                        libtilert) compiles and links (tools/gpu-embed-check.sh runs it on a GPU).
+#                        host function NAME_PARAM_tensormap per map.
+#   embed/mainloop/cuda  the CUDA C of mainloop_test.tile (its calls pass the kernel's tensor maps to the
+#                        functions) builds with nvcc for sm_100a without a message.
+#   embed/tensormap/build tests/embed/tensormap_check.cu (each map through the header's function and as libtilert
+#                        encodes it from the kernel's tilec_tma_ table) builds with nvcc and -lcuda;
+#                        tools/gpu-embed-check.sh runs it where a driver is.
 #   embed/emu-header/MxN the epilogue's --target=emu header, called by the hand-written kernel of
 #                        tests/embed/emu_kernel.cu built for the CPU, on each size's inputs: the same D,
 #                        bit for bit, as tilec run; embed/emu-header/nvcc: its nvcc build for sm_80.
@@ -124,6 +127,8 @@ fi
 
 if ! nvcc=$(sh tools/find-nvcc.sh); then
 	echo "SKIP embed/emu-header/nvcc: no nvcc"
+	echo "SKIP embed/tensormap/build: no nvcc"
+	echo "SKIP embed/mainloop/cuda: no nvcc"
 	echo "SKIP embed/gemm: no nvcc"
 	echo "SKIP embed/depfiles: no nvcc"
 	exit $failed
@@ -136,6 +141,34 @@ if [ -f "$tmp/emu/epilogue.cuh" ] && "$nvcc" -arch=sm_80 -fmad=false -I"$tmp/emu
 else
 	fail "nvcc -arch=sm_80 failed or printed something"
 	show "$tmp/emu/nvcc.txt"
+fi
+
+# the header's tensor map functions against libtilert's encoding (tests/embed/tensormap_check.cu): built here
+# (host code, linked with the driver library); tools/gpu-embed-check.sh runs it where a driver is
+name=embed/tensormap/build
+mkdir -p "$tmp/tm"
+if ! "$tilec" examples/embed/mainloop_test.tile -o "$tmp/tm/k.cu" 2>"$tmp/tm/err.txt" ||
+	! "$tilec" --emit=cuh examples/embed/mainloop.tile -o "$tmp/tm/mainloop.cuh" 2>>"$tmp/tm/err.txt"; then
+	fail "tilec failed"
+	show "$tmp/tm/err.txt"
+elif ! sed -n 's/^extern "C" __device__ const unsigned tilec_tma_mainloop_test\[[0-9]*\] = \({.*}\);$/static const unsigned tma_table[] = \1;/p' \
+	"$tmp/tm/k.cu" >"$tmp/tm/table.h" || ! grep -q tma_table "$tmp/tm/table.h"; then
+	fail "no tilec_tma_mainloop_test table in the kernel's CUDA C"
+elif ! "$nvcc" -std=c++17 -include "$tmp/tm/table.h" -I"$tmp/tm" -Iruntime -o "$tmp/tm/check" \
+	tests/embed/tensormap_check.cu -lcuda >"$tmp/tm/nvcc.txt" 2>&1 || grep -q . "$tmp/tm/nvcc.txt"; then
+	fail "nvcc failed or printed something"
+	show "$tmp/tm/nvcc.txt"
+else
+	echo "PASS $name"
+fi
+# the kernel's CUDA C, whose calls pass the functions its tensor maps (&A_tma0): nvcc builds it without a word
+name=embed/mainloop/cuda
+if [ -f "$tmp/tm/k.cu" ] && "$nvcc" -gencode arch=compute_100a,code=sm_100a -cubin -o "$tmp/tm/k.cubin" "$tmp/tm/k.cu" \
+	>"$tmp/tm/k.txt" 2>&1 && ! grep -q . "$tmp/tm/k.txt"; then
+	echo "PASS $name"
+else
+	fail "nvcc -cubin of the CUDA C of mainloop_test.tile failed or printed something"
+	show "$tmp/tm/k.txt"
 fi
 
 name=embed/gemm

@@ -8,6 +8,8 @@
 #   gpu-cluster/grid     the same kernel with a grid of 3 CTAs: libtilert refuses the launch.
 #   gpu-cluster/ranks    a kernel carrying tilec_cluster_ranks = {2, 1, 1}, launched by libtilert:
 #                        each CTA reads %cluster_ctarank and %cluster_nctarank, proving the clusters.
+#   gpu-embed/tensormap  tests/embed/tensormap_check.cu: the tensor maps of examples/embed/mainloop.tile's header
+#                        functions equal, byte for byte, those libtilert encodes from the kernel's table.
 #   gpu-embed/emu-header/MxN  the --target=emu header of examples/embed/epilogue.tile called by the
 #                        hand-written kernel of tests/embed/emu_kernel.cu on the GPU: the same D, bit
 #                        for bit, as `tilec run examples/embed/epilogue_test.tile` on the CPU.
@@ -114,5 +116,25 @@ else
 			fail "$(head -n 3 "$run/gpu.txt")"
 		fi
 	done
+fi
+
+# ---------------------------------------------------------------- the header's tensor maps
+# tests/embed/tensormap_check.cu: each map of examples/embed/mainloop.tile's header function against the map
+# libtilert encodes from the kernel's table (mainloop_test.tile), byte for byte; needs the driver, not tcgen05
+dir=$tmp/tensormap
+mkdir -p "$dir"
+name=gpu-embed/tensormap
+if ! "$tilec" examples/embed/mainloop_test.tile -o "$dir/k.cu" 2>"$dir/nvcc.txt" ||
+   ! "$tilec" --emit=cuh examples/embed/mainloop.tile -o "$dir/mainloop.cuh" 2>>"$dir/nvcc.txt" ||
+   ! sed -n 's/^extern "C" __device__ const unsigned tilec_tma_mainloop_test\[[0-9]*\] = \({.*}\);$/static const unsigned tma_table[] = \1;/p' \
+	"$dir/k.cu" >"$dir/table.h" ||
+   ! "$nvcc" -std=c++17 -include "$dir/table.h" -I"$dir" -Iruntime -o "$dir/check" tests/embed/tensormap_check.cu -lcuda \
+	>>"$dir/nvcc.txt" 2>&1; then
+	fail "tilec or nvcc failed"
+	indent "$dir/nvcc.txt"
+elif "$dir/check" >"$dir/out.txt" 2>&1 && grep -q '^PASS' "$dir/out.txt"; then
+	echo "PASS $name"
+else
+	fail "$(head -n 3 "$dir/out.txt")"
 fi
 exit $failed
