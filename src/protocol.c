@@ -1699,9 +1699,36 @@ protocol_loop_marks(const Protocol *p, int *async, int *stores)
 	*stores = p->stores.n;
 }
 
+/* The next trip of a loop lowered once: an mma of the body (w) writing its D over cells that a later mma of the
+   body (a) reads as A, while no wait on a's commit's barrier follows a in the body. */
+static bool
+loop_tmem_a_next_trip(Protocol *p, int async_mark, Loc loop)
+{
+	for (int i = async_mark; i < p->async.n; i++) {
+		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
+		if (!a->reads_tmem || a->complete || a->store_reported)
+			continue;
+		for (int j = async_mark; j < i; j++) {
+			ProtoAsync *w = LIST_AT(p->async, ProtoAsync, j);
+			if (!w->has_rect || !rects_overlap(&w->rect, &a->read_rect))
+				continue;
+			a->store_reported = true;
+			error(w->loc, "the %s at line %d writes D over TMEM that the mma at line %d reads as A, in the next trip of "
+			              "the loop at line %d: no wait on that mma's commit's barrier follows it in the loop",
+			      isa_name(w->in->kind, 0), w->loc.first_line, a->loc.first_line, loop.first_line);
+			note(a->bar ? a->commit_loc : a->loc, "%s here; put %s.%s on its barrier after it, in the loop",
+			     a->bar ? "committed" : "issued", etype_name(T_MBARRIER), mbar_op_name(MB_WAIT));
+			return false;
+		}
+	}
+	return true;
+}
+
 bool
 protocol_loop_next_trip(Protocol *p, int async_mark, int store_mark, Loc loop)
 {
+	if (!loop_tmem_a_next_trip(p, async_mark, loop))
+		return false;
 	for (int i = async_mark; i < p->async.n; i++) {
 		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
 		if (a->complete || a->store_reported)
