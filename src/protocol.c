@@ -1699,9 +1699,36 @@ protocol_loop_marks(const Protocol *p, int *async, int *stores)
 	*stores = p->stores.n;
 }
 
+/* The next trip of a loop lowered once: an mma of the body (w) writing its D over cells that a later mma of the
+   body (a) reads as A, while no wait on a's commit's barrier follows a in the body. */
+static bool
+loop_tmem_a_next_trip(Protocol *p, int async_mark, Loc loop)
+{
+	for (int i = async_mark; i < p->async.n; i++) {
+		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
+		if (!a->reads_tmem || a->complete || a->store_reported)
+			continue;
+		for (int j = async_mark; j < i; j++) {
+			ProtoAsync *w = LIST_AT(p->async, ProtoAsync, j);
+			if (!w->has_rect || !rects_overlap(&w->rect, &a->read_rect))
+				continue;
+			a->store_reported = true;
+			error(w->loc, "the %s at line %d writes D over TMEM that the mma at line %d reads as A, in the next trip of "
+			              "the loop at line %d: no wait on that mma's commit's barrier follows it in the loop",
+			      isa_name(w->in->kind, 0), w->loc.first_line, a->loc.first_line, loop.first_line);
+			note(a->bar ? a->commit_loc : a->loc, "%s here; put %s.%s on its barrier after it, in the loop",
+			     a->bar ? "committed" : "issued", etype_name(T_MBARRIER), mbar_op_name(MB_WAIT));
+			return false;
+		}
+	}
+	return true;
+}
+
 bool
 protocol_loop_next_trip(Protocol *p, int async_mark, int store_mark, Loc loop)
 {
+	if (!loop_tmem_a_next_trip(p, async_mark, loop))
+		return false;
 	for (int i = async_mark; i < p->async.n; i++) {
 		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
 		if (a->complete || a->store_reported)
@@ -1722,6 +1749,18 @@ protocol_loop_next_trip(Protocol *p, int async_mark, int store_mark, Loc loop)
 	return true;
 }
 
+/* The note of an error about a write (`what`: "store", "write") to what the asynchronous a may still read. */
+static void
+note_wait_before(const ProtoAsync *a, const char *what)
+{
+	if (a->bar)
+		note(a->commit_loc, "committed here: put %s.%s on '%s' before the %s", etype_name(T_MBARRIER),
+		     mbar_op_name(MB_WAIT), a->bar->name, what);
+	else
+		note(a->loc, "issued here; put commit(b); and %s.%s(b, parity); before the %s", etype_name(T_MBARRIER),
+		     mbar_op_name(MB_WAIT), what);
+}
+
 bool
 protocol_shared_store(Protocol *p, const Tensor *t, int stage, Loc loc)
 {
@@ -1735,12 +1774,7 @@ protocol_shared_store(Protocol *p, const Tensor *t, int stage, Loc loc)
 		a->store_reported = true;
 		error(loc, "a store to '%s', which the %s at line %d reads; the mma may still be reading it until a wait on "
 		           "its commit's barrier has passed", t->name, isa_name(a->in->kind, 0), a->loc.first_line);
-		if (a->bar)
-			note(a->commit_loc, "committed here: put %s.%s on '%s' before the store", etype_name(T_MBARRIER),
-			     mbar_op_name(MB_WAIT), a->bar->name);
-		else
-			note(a->loc, "issued here; put commit(b); and %s.%s(b, parity); before the store", etype_name(T_MBARRIER),
-			     mbar_op_name(MB_WAIT));
+		note_wait_before(a, "store");
 		return false;
 	}
 	return true;
@@ -1790,7 +1824,8 @@ protocol_mbar_wait(Protocol *p, const Tensor *bar, const IExpr *index)
 	return tmem_written;
 }
 
-/* A ld (or a cp: by) of cells that an asynchronous instruction (cp) writes, before the warp waited for it. */
+/* A ld (or a cp, or an mma reading A: by) of cells that an asynchronous instruction (cp, mma) writes, before the
+   warp waited for it. */
 static bool
 async_written(Protocol *p, const TmemRect *r, TcKind by, Loc loc)
 {
@@ -1798,13 +1833,15 @@ async_written(Protocol *p, const TmemRect *r, TcKind by, Loc loc)
 		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
 		if (!a->has_rect || (a->waited >> r->warp & 1))
 			continue;
+		if (by == TC_MMA && a->in->kind == TC_CP && (a->warps & p->warps))
+			continue; /* an mma reading A that a cp of its thread writes: pipelined (TCGEN05.md 12) */
 		TmemRect mine = a->rect;
 		mine.warp = r->warp;
 		if (!rects_overlap(r, &mine))
 			continue;
 		error(loc, "%s of warp %d %s TMEM (lane %d, column %d), which the %s at line %d writes; %s is "
 		           "complete only once commit(b) and a %s.%s on b have passed", isa_name(by, 0), r->warp,
-		      by == TC_LD ? "reads" : "writes", r->lane0 > mine.lane0 ? r->lane0 : mine.lane0,
+		      by == TC_CP ? "writes" : "reads", r->lane0 > mine.lane0 ? r->lane0 : mine.lane0,
 		      r->col0 > mine.col0 ? r->col0 : mine.col0, isa_name(a->in->kind, 0), a->loc.first_line,
 		      a->in->kind == TC_MMA ? "an mma" : "a cp",
 		      etype_name(T_MBARRIER), mbar_op_name(MB_WAIT));
@@ -1877,12 +1914,7 @@ protocol_async_reads_free(Protocol *p, const TmemRect *r, const char *writer, Lo
 		           "reading it until a wait on its commit's barrier has passed", writer,
 		      r->lane0 > a->read_rect.lane0 ? r->lane0 : a->read_rect.lane0,
 		      r->col0 > a->read_rect.col0 ? r->col0 : a->read_rect.col0, a->loc.first_line);
-		if (a->bar)
-			note(a->commit_loc, "committed here: put %s.%s on '%s' before the write", etype_name(T_MBARRIER),
-			     mbar_op_name(MB_WAIT), a->bar->name);
-		else
-			note(a->loc, "issued here; put commit(b); and %s.%s(b, parity); before the write", etype_name(T_MBARRIER),
-			     mbar_op_name(MB_WAIT));
+		note_wait_before(a, "write");
 		return false;
 	}
 	return true;
@@ -1893,29 +1925,9 @@ protocol_mma_a_ready(Protocol *p, const TmemRect *r, Loc loc)
 {
 	if (!cells_ready_for(p, r, true, true, true, loc))
 		return false;
-	/* cells an earlier cp or mma writes: a cp of the issuing thread is pipelined with the mma (TCGEN05.md 12);
-	   anything else (another mma's D, another warp's cp) completes only at its commit's barrier */
-	for (int i = 0; i < p->async.n; i++) {
-		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
-		if (!a->has_rect || (a->waited >> r->warp & 1) || (a->in->kind == TC_CP && (a->warps & p->warps)))
-			continue;
-		TmemRect mine = a->rect;
-		mine.warp = r->warp;
-		if (!rects_overlap(r, &mine))
-			continue;
-		error(loc, "the mma reads A from TMEM (lane %d, column %d), which the %s at line %d writes; it is complete "
-		           "only once commit(b) and a %s.%s on b have passed", r->lane0 > mine.lane0 ? r->lane0 : mine.lane0,
-		      r->col0 > mine.col0 ? r->col0 : mine.col0, isa_name(a->in->kind, 0), a->loc.first_line,
-		      etype_name(T_MBARRIER), mbar_op_name(MB_WAIT));
-		if (a->bar)
-			note(a->commit_loc, "committed here: wait on '%s' before the mma", a->bar->name);
-		else
-			note(a->loc, "issued here; put commit(b); and %s.%s(b, parity); between", etype_name(T_MBARRIER),
-			     mbar_op_name(MB_WAIT));
-		a->waited = ~0ull;
-		return false;
-	}
-	return true;
+	/* cells an earlier cp or mma writes: complete only at its commit's barrier wait, but for a cp of the issuing
+	   thread (cp -> mma is pipelined) */
+	return !p->async.n || async_written(p, r, TC_MMA, loc);
 }
 
 /* --------------------------------------------------------------- control flow */

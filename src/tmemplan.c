@@ -45,7 +45,8 @@ typedef struct TmemAccess {
    wait of its kind, then (and for a copy or a call, whose waits tilec owns, at once) until a cta_sync
    orders it before other warps. A wait or cta_sync completes it only where it is sure to follow it:
    in the same statement list or one around it (depth), not inside an if or loop of its own. */
-typedef enum PendKind { PEND_LD, PEND_ST, PEND_SYNC } PendKind;
+typedef enum PendKind { PEND_LD, PEND_ST, PEND_SYNC, PEND_MMA } PendKind; /* PEND_MMA: an mma's D or A, in use
+                                                                            until an mbarrier.wait (its commit's) */
 
 typedef struct Pending {
 	Planned *p;
@@ -588,8 +589,19 @@ walk(List *stmts)
 		}
 		case S_APPLY:
 		case S_COPY:
-		case S_MMA: /* D written (k = 0), A and B read: as a copy's operands */
 			use_operands(s, pos);
+			break;
+		case S_MMA: /* D written (k = 0), A and B read: as a copy's operands, and the tensor core's until a wait */
+			use_operands(s, pos);
+			for (int k = 0; k < s->operands.n; k++) {
+				Binding *b = lookup(LIST_AT(s->operands, ViewExpr, k)->base);
+				if (b && b->p)
+					pend(b->p, PEND_MMA);
+			}
+			break;
+		case S_MBAR:
+			if (s->mbar_op == MB_WAIT)
+				complete(PEND_MMA, s, pos);
 			break;
 		case S_CALL: {
 			/* a device function's tmem argument: a name, or a view written in place (its base, also of mem[k]); the
