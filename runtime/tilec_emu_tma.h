@@ -84,7 +84,7 @@ tl_emu_tma_load(unsigned char *smem, unsigned dst, int e, int pitch, int xor_mas
 	long long bytes = e;
 	for (int d = 0; d < rank; d++)
 		bytes *= box[d];
-	tl_cpu_mbar_complete_tx(b, name, index, (int)bytes, where);
+	tl_cpu_mbar_complete_tx(tl_cpu_block->rank, b, name, index, (int)bytes, where);
 }
 
 // A TMA store from smem: complete at once, so the wait_group.read tilec places after it has nothing to wait for.
