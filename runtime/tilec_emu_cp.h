@@ -119,3 +119,52 @@ tl_emu_cp_wait(unsigned long long *b, const char *name, int index, unsigned pari
 	pthread_mutex_unlock(&tl_cpu_block->mu);
 #endif
 }
+
+// tcgen05.cp.cta_group::2, issued by the even CTA of the pair: each CTA's rows, read from its own shared memory
+// through the same descriptor, land in its own tensor memory (TCGEN05.md 10.2), so the cp is the one of each
+// CTA (tl_emu_cta_smem gives the other's allocator and window). On the GPU a window of another CTA's shared
+// memory does not fit the cp walk's shared address: the run stops there.
+TL_EMU_INLINE void
+tl_emu_cp_pair(TlEmuCta *c, const void *window, unsigned long long desc, unsigned sw_width, unsigned sw_mask,
+               unsigned sw_at, unsigned taddr, unsigned rows, unsigned chunks, unsigned replicas, unsigned group,
+               unsigned group_step, unsigned row_step, unsigned replica_step, unsigned decomp, const char *where)
+{
+	unsigned rank = tl_emu_cluster_rank();
+#ifdef __CUDACC__
+	(void)c, (void)window, (void)desc, (void)sw_width, (void)sw_mask, (void)sw_at, (void)taddr, (void)rows;
+	(void)chunks, (void)replicas, (void)group, (void)group_step, (void)row_step, (void)replica_step, (void)decomp;
+	TL_EMU_FAIL(TL_EMU_AT "the GPU build of the emulator does not emulate cta_group::2 cp (tilec run does)\n",
+	            TL_EMU_ARGS(where));
+	__trap();
+#else
+	for (unsigned q = 0; q < 2; q++)
+		tl_emu_cp(tl_emu_cta_smem(rank + q, c), tl_emu_cta_smem(rank + q, window), desc, sw_width, sw_mask, sw_at,
+		          taddr, rows, chunks, replicas, group, group_step, row_step, replica_step, decomp, where);
+#endif
+}
+
+// The pair commit in a program with cps: the thread's cps attach to the current phase of the barrier of the
+// CTA whose tensor memory they write (c's or the other CTA's of the pair), then it arrives on both.
+TL_EMU_INLINE void
+tl_emu_cp_commit_pair(TlEmuCta *c, unsigned long long *b, const char *name, int index, const char *where)
+{
+#ifndef __CUDACC__
+	pthread_mutex_lock(&tl_cpu_block->mu);
+	int rank = tl_cpu_block->rank;
+	TlCpuMbar *mine = tl_cpu_mbar(rank, b, name, index, where, false);
+	TlCpuMbar *other = tl_cpu_mbar(rank ^ 1, b, name, index, where, false);
+	while (tl_cpu_cp_issued) {
+		TlCpuCp *p = tl_cpu_cp_issued;
+		tl_cpu_cp_issued = p->next;
+		TlCpuMbar *m = p->tmem == c->tmem ? mine : other;
+		p->bar = m;
+		p->phase = m->phase;
+		p->next = tl_cpu_cp_committed;
+		tl_cpu_cp_committed = p;
+	}
+	pthread_mutex_unlock(&tl_cpu_block->mu);
+#else
+	(void)c;
+#endif
+	tl_emu_mbar_commit_pair(b, name, index, where);
+}

@@ -264,6 +264,20 @@ tl_emu_mbar_commit(unsigned long long *b, const char *name, int index, const cha
 	tl_emu_mbar_arrive(b, name, index, 1u, where);
 }
 
+// The pair commit (tcgen05.commit.cta_group::2 ... multicast::cluster with the pair's mask): one arrival on
+// the barrier at b's offset in each CTA of the pair. On the GPU the issuing thread's global writes (the
+// emulated tensor memory of the other CTA, which a pair's mma or cp wrote) are made visible first.
+TL_EMU_INLINE void
+tl_emu_mbar_commit_pair(unsigned long long *b, const char *name, int index, const char *where)
+{
+	unsigned rank = tl_emu_cluster_rank();
+#ifdef __CUDACC__
+	__threadfence();
+#endif
+	tl_emu_mbar_arrive_cta(b, rank & ~1u, name, index, 1u, where);
+	tl_emu_mbar_arrive_cta(b, rank | 1u, name, index, 1u, where);
+}
+
 // The fence that publishes inits to the barrier after it (tilec places it at the next cta_sync).
 TL_EMU_INLINE void
 tl_emu_mbar_fence_init(void)

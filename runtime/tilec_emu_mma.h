@@ -318,7 +318,7 @@ tl_emu_mma_wait(unsigned long long *b, const char *name, int index, unsigned par
 			if (!oldest)
 				break;
 			TlCpuMma *p = *oldest;
-			if (p->n && tl_cpu_mma_sum(p->wa, p->adesc, p->ta, p->a_taddr, p->wb, p->bdesc, p->idesc, p->kind) != p->sum)
+			if (p->n && (p->wa || p->ta) && tl_cpu_mma_sum(p->wa, p->adesc, p->ta, p->a_taddr, p->wb, p->bdesc, p->idesc, p->kind) != p->sum)
 				tl_cpu_fail("tilec emu: %s: %s written after its issue and before a wait on its commit's barrier "
 				            "returned (waiting at %s); the tensor core may still have been reading it\n", p->where,
 				            p->ta ? "TMEM cells this mma reads as A were" : "a shared tile this mma reads was", where);
@@ -336,4 +336,55 @@ tl_emu_mma_wait(unsigned long long *b, const char *name, int index, unsigned par
 	}
 	pthread_mutex_unlock(&tl_cpu_block->mu);
 #endif
+}
+
+// tcgen05.mma.cta_group::2 with M = 256, issued by the even CTA of the pair (LANGUAGE 11.6): A is the two CTAs'
+// [128, K] tiles stacked, B their [N / 2, K] halves, and each CTA's D [128, N] (layout "A", as "D") is its rows of
+// the product. That is four mmas of M = 128 and N / 2 (CTA q's rows of D by CTA r's half of B, into columns
+// r * N / 2 on), each on the windows and allocator of the CTAs it names (tl_emu_cta_smem), so that the
+// arithmetic, the asynchrony and the landing are tl_emu_mma's. The tiles of another CTA are read at the issue:
+// the check at the landing that no one wrote them in between is not made for a pair's mma.
+TL_EMU_INLINE void
+tl_emu_mma_pair(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb, unsigned long long bdesc,
+                unsigned taddr, unsigned idesc, unsigned kind, unsigned accumulate, const char *where)
+{
+	unsigned m = (idesc >> 24 & 31u) << 4, n = (idesc >> 17 & 63u) << 3, rank = tl_emu_cluster_rank();
+	if (m != 256 || n < 16 || n % 16 || (rank & 1u)) {
+		TL_EMU_FAIL(TL_EMU_AT "a cta_group::2 mma with M %u and N %u from CTA rank %u; the emulator runs M = 256, N a "
+		                      "multiple of 16, from the even CTA of the pair\n", TL_EMU_ARGS(where), m, n, rank);
+		__trap();
+	}
+	unsigned half = (idesc & ~(31u << 24 | 63u << 17)) | (128u >> 4) << 24 | (n / 2 >> 3) << 17;
+	for (unsigned q = 0; q < 2; q++)
+		for (unsigned r = 0; r < 2; r++) {
+			tl_emu_mma(tl_emu_cta_smem(rank + q, c), tl_emu_cta_smem(rank + q, wa), adesc, tl_emu_cta_smem(rank + r, wb),
+			           bdesc, taddr + r * (n / 2), half, kind, accumulate, where);
+#ifndef __CUDACC__
+			tl_cpu_mma_issued->wa = 0;
+#endif
+		}
+}
+
+// The pair commit in a program with mmas: the thread's mmas attach to the current phase of the barrier of the
+// CTA whose tensor memory they write, then its cps do and it arrives on the barrier of both CTAs.
+TL_EMU_INLINE void
+tl_emu_mma_commit_pair(TlEmuCta *c, unsigned long long *b, const char *name, int index, const char *where)
+{
+#ifndef __CUDACC__
+	pthread_mutex_lock(&tl_cpu_block->mu);
+	int rank = tl_cpu_block->rank;
+	TlCpuMbar *mine = tl_cpu_mbar(rank, b, name, index, where, false);
+	TlCpuMbar *other = tl_cpu_mbar(rank ^ 1, b, name, index, where, false);
+	while (tl_cpu_mma_issued) {
+		TlCpuMma *p = tl_cpu_mma_issued;
+		tl_cpu_mma_issued = p->next;
+		TlCpuMbar *m = p->tmem == c->tmem ? mine : other;
+		p->bar = m;
+		p->phase = m->phase;
+		p->next = tl_cpu_mma_committed;
+		tl_cpu_mma_committed = p;
+	}
+	pthread_mutex_unlock(&tl_cpu_block->mu);
+#endif
+	tl_emu_cp_commit_pair(c, b, name, index, where);
 }

@@ -31,11 +31,13 @@ struct TlCpuTmaPending {
 	unsigned phase;
 	const char *where; // the copy's .tile line
 };
-static struct {
+struct TlCpuTmaPendingList {
 	TlDim3 at; // the block whose loads these are
 	int n;
 	TlCpuTmaPending load[256];
-} tl_cpu_tma_pending;
+};
+static TlCpuTmaPendingList tl_cpu_tma_pending_of[TL_CPU_CLUSTER_MAX]; // by the CTA's rank in its cluster
+#define tl_cpu_tma_pending tl_cpu_tma_pending_of[tl_cpu_block->rank]
 
 // Drops the loads of another block and those whose phase has completed; false when none is left.
 static bool
@@ -49,7 +51,7 @@ tl_cpu_tma_prune(void)
 	int n = 0;
 	for (int i = 0; i < tl_cpu_tma_pending.n; i++) {
 		TlCpuTmaPending *p = &tl_cpu_tma_pending.load[i];
-		TlCpuMbar *m = tl_cpu_mbar(p->bar, "?", 0, p->where, false);
+		TlCpuMbar *m = tl_cpu_mbar(tl_cpu_block->rank, p->bar, "?", 0, p->where, false);
 		if (m->phase == p->phase)
 			tl_cpu_tma_pending.load[n++] = *p;
 	}
@@ -64,7 +66,7 @@ tl_cpu_tma_issued(const unsigned char *lo, const unsigned char *hi, const void *
 	pthread_mutex_lock(&tl_cpu_block->mu);
 	tl_cpu_tma_prune();
 	if (tl_cpu_tma_pending.n < 256) { // more than 256 loads in flight: the later ones are not followed
-		TlCpuMbar *m = tl_cpu_mbar(b, "?", 0, where, false);
+		TlCpuMbar *m = tl_cpu_mbar(tl_cpu_block->rank, b, "?", 0, where, false);
 		tl_cpu_tma_pending.load[tl_cpu_tma_pending.n++] = TlCpuTmaPending{lo, hi, b, m->phase, where};
 	}
 	pthread_mutex_unlock(&tl_cpu_block->mu);
@@ -86,7 +88,7 @@ tl_emu_tma_read(const void *base, size_t size, const char *where, long long idx)
 			const TlCpuTmaPending *p = &tl_cpu_tma_pending.load[i];
 			if (at + size <= p->lo || at >= p->hi)
 				continue;
-			const TlCpuMbar *m = tl_cpu_mbar(p->bar, "?", 0, where, false);
+			const TlCpuMbar *m = tl_cpu_mbar(tl_cpu_block->rank, p->bar, "?", 0, where, false);
 			tl_cpu_fail("tilec emu: block (%u, %u, %u): thread %d: %s: reads shared bytes that the TMA load at %s "
 			            "brings in phase %u of %s[%d] (parity %u), which has not completed (%d of %d arrivals and %lld "
 			            "bytes pending): no mbarrier.wait for that phase came before the read\n",
@@ -168,7 +170,7 @@ tl_emu_tma_load(unsigned char *smem, unsigned dst, int e, int pitch, int xor_mas
 	unsigned first = xor_mask ? dst & ~127u : dst;
 	unsigned last = xor_mask ? (dst + (unsigned)bytes + 127u) & ~127u : dst + (unsigned)bytes;
 	tl_cpu_tma_issued(smem + first, smem + last, b, where);
-	tl_cpu_mbar_complete_tx(b, name, index, (int)bytes, where);
+	tl_cpu_mbar_complete_tx(tl_cpu_block->rank, b, name, index, (int)bytes, where);
 }
 
 // A TMA store from smem: complete at once, so the wait_group.read tilec places after it has nothing to wait for.

@@ -374,7 +374,8 @@ emu_tc(CuWriter *w, const LStmt *s)
 		if (!smem_swizzle_of_code((int)(d->desc >> 61), &sw))
 			fatal("emu_tc: a cp descriptor with layout code %d", (int)(d->desc >> 61));
 		const SwizzleInfo *swi = smem_swizzle_info(sw);
-		buf_printf(out, "tl_emu_cp(&tl_emu, &%s[0], 0x%016llxull, %d, %d, %d, ", sa->tensor->cname,
+		buf_printf(out, "tl_emu_cp%s(&tl_emu, &%s[0], 0x%016llxull, %d, %d, %d, ", s->cta_group == 2 ? "_pair" : "",
+		           sa->tensor->cname,
 		           (unsigned long long)(d->desc | d->imm >> 4), swi->width, swi->xor_mask, swi->xor_at);
 		cu_expr(w, t->addr);
 		buf_printf(out, ", %d, %d, %d, %d, %d, %d, %d, %d, \"%s: %s\");\n", cp_rows(s->cp->route),
@@ -391,7 +392,7 @@ emu_tc(CuWriter *w, const LStmt *s)
 			buf_puts(out, "tl_emu_mma_ts(&tl_emu, ");
 			cu_expr(w, t[1].addr);
 		} else {
-			buf_puts(out, "tl_emu_mma(&tl_emu");
+			buf_puts(out, s->cta_group == 2 ? "tl_emu_mma_pair(&tl_emu" : "tl_emu_mma(&tl_emu");
 		}
 		for (int i = 0; i < 2 - s->mma->a_tmem; i++) {
 			/* the window: the operand's tile (a run-time stage of a stack: its first element) */
@@ -852,8 +853,11 @@ emu_mbar(CuWriter *w, const LStmt *s)
 	if (s->mbar_elect)
 		buf_printf(out, "if (tl_emu_elect(%d)) ", s->elect_lane);
 	bool cp = M.has_cp && (s->mbar_op == MB_COMMIT || s->mbar_op == MB_WAIT);
-	buf_printf(out, "tl_emu_%s_%s(&%s[%s], \"%s\", %s, ", cp ? M.has_mma ? "mma" : "cp" : "mbar", mbar_op_name(s->mbar_op),
-	           s->tensor->cname, index.data, s->tensor->name, index.data);
+	/* the pair commit arrives on the barrier of both CTAs of the pair (tilec_emu_cp.h, tilec_emu_mma.h) */
+	bool pair = s->instr->kind == TC_COMMIT_PAIR;
+	buf_printf(out, "tl_emu_%s_%s%s(%s&%s[%s], \"%s\", %s, ", cp ? M.has_mma ? "mma" : "cp" : "mbar", mbar_op_name(s->mbar_op),
+	           pair ? "_pair" : "", pair && cp ? "&tl_emu, " : "", s->tensor->cname, index.data, s->tensor->name,
+	           index.data);
 	if (s->value) {
 		cu_expr(w, s->value);
 		buf_puts(out, ", ");
@@ -1151,13 +1155,14 @@ static const CuDialect emu = {
 	.file = emu_file,
 };
 
-/* The first cta_group::2 instruction of a statement list, or NULL. */
+/* The first cta_group::2 instruction of a statement list that the emulator does not run (an mma of M = 128 over
+   the pair, whose D is in layout "B"), or NULL. */
 static const LStmt *
 first_pair_instr(const List *list)
 {
 	for (int i = 0; i < list->n; i++) {
 		const LStmt *s = LIST_AT(*list, LStmt, i), *in;
-		if (s->kind == L_TC && s->cta_group == 2)
+		if (s->kind == L_TC && s->cta_group == 2 && s->instr->kind == TC_MMA && s->mma->m != 256)
 			return s;
 		if ((in = first_pair_instr(&s->body)) || (in = first_pair_instr(&s->els)))
 			return in;
@@ -1165,8 +1170,9 @@ first_pair_instr(const List *list)
 	return NULL;
 }
 
-/* The emulator gives each CTA a tensor memory of its own and runs the CTAs one by one; the CTA pair of
-   cta_group::2 (an allocation made together by a warp of each CTA) is not emulated: an error, once per kernel. */
+/* The emulator gives each CTA of a cluster a tensor memory of its own and runs them together (tilec_emu.h): the
+   CTA pair's allocation, mma of M = 256, cp and commit are emulated; its mma of M = 128 (D in layout "B") is
+   not: an error, once per kernel. */
 bool
 emu_refuses(const Program *p)
 {
@@ -1176,8 +1182,8 @@ emu_refuses(const Program *p)
 		const LStmt *s = first_pair_instr(&k->body);
 		if (!s)
 			continue;
-		error(s->loc, "the emulator (--target=emu, tilec run) does not emulate cta_group::2, the CTA pair that "
-		              "allocates tensor memory together; kernel '%s' runs only on a Blackwell GPU", k->name);
+		error(s->loc, "the emulator (--target=emu, tilec run) does not emulate the cta_group::2 mma of M = 128 (D in "
+		              "layout \"B\"); kernel '%s' runs only on a Blackwell GPU", k->name);
 		refused = true;
 	}
 	return refused;

@@ -384,6 +384,11 @@ mma_check(const View *d, const View *a, const View *b, Loc loc, MmaInstr *in, Mm
 	}
 	if (cta_group == 2 ? !pair_d_check(d, rows, n, loc, lane0, col0) : !d_check(d, m, n, loc, lane0, col0))
 		return false;
+	if (a_tmem && cta_group == 2) {
+		error(loc, "mma: A '%s' is in TMEM in a cta_group::2 mma; tilec reads a pair's A from shared tiles only",
+		      a->name);
+		return false;
+	}
 	if (a_tmem && !a_tmem_check(a, rows, kfull, loc))
 		return false;
 	int count = kfull / ik;

@@ -865,18 +865,24 @@ if status cluster-ptx 0 --emit=ptx tests/golden/cluster_pair.tile -o -; then
 		fail cluster-ptx "no .explicitcluster / .reqnctapercluster 2, 1, 1 / tilec_cluster_pair in the PTX"
 	fi
 fi
-pair_refused="cluster_pair.tile:11:9: error: the emulator (--target=emu, tilec run) does not emulate cta_group::2"
-status emu-refuses-pair 1 --target=emu tests/golden/cluster_pair.tile -o "$tmp/pair.cu" &&
+pair_refused="mma_pair_m128.tile:29:9: error: the emulator (--target=emu, tilec run) does not emulate the cta_group::2 mma of M = 128"
+status emu-refuses-pair 1 --target=emu tests/golden/mma_pair_m128.tile -o "$tmp/pair.cu" &&
 	lacks emu-refuses-pair "$tmp/pair.cu" && if [ "$(grep -c error: "$tmp/err")" = 1 ] &&
 	grep -q "$pair_refused" "$tmp/err"; then
 	pass emu-refuses-pair
 else
-	fail emu-refuses-pair "not one error saying that cta_group::2 is not emulated"
+	fail emu-refuses-pair "not one error saying that the cta_group::2 mma of M = 128 is not emulated"
 fi
-status run-refuses-pair 1 run tests/golden/cluster_pair.tile && if grep -q "$pair_refused" "$tmp/err"; then
+status run-refuses-pair 1 run tests/golden/mma_pair_m128.tile && if grep -q "$pair_refused" "$tmp/err"; then
 	pass run-refuses-pair
 else
-	fail run-refuses-pair "tilec run does not say that cta_group::2 is not emulated"
+	fail run-refuses-pair "tilec run does not say that the cta_group::2 mma of M = 128 is not emulated"
+fi
+# the pair's allocation, the CTAs' own tensor memories and the pair commit run on the CPU (cluster model)
+status run-pair 0 run tests/golden/cluster_pair.tile --expect Out=A && if grep -q 'all 8192 elements equal' "$tmp/out" "$tmp/err"; then
+	pass run-pair
+else
+	fail run-pair "cluster_pair.tile (a cta_group::2 allocation) does not run with Out = A"
 fi
 status run-cluster-grid 1 run tests/golden/cluster_runtime.tile --set N=96 && if grep -q \
 	"tilec run: error: grid dimension x of kernel scale is 3 with these --set values; it must be a multiple of the cluster's 2" \
