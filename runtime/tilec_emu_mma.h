@@ -109,6 +109,15 @@ tl_emu_mma(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb
 			c->tmem[cell] = __float_as_uint(d);
 		}
 #else
+#ifdef TL_CPU_TMA_CHECK_READ
+	// operands that a TMA load brings in a phase not yet completed (tilec_emu_tma.h, in programs with TMA)
+	for (unsigned k = 0; k < kk; k++) {
+		for (unsigned i = 0; i < m; i++)
+			TL_CPU_TMA_CHECK_READ(pa + tl_mma_addr(adesc, amn, e, i, k), e, where);
+		for (unsigned j = 0; j < n; j++)
+			TL_CPU_TMA_CHECK_READ(pb + tl_mma_addr(bdesc, bmn, e, j, k), e, where);
+	}
+#endif
 	TlCpuMma *p = (TlCpuMma *)calloc(1, sizeof *p);
 	unsigned *base = (unsigned *)malloc(sizeof(unsigned) * m * n);
 	unsigned long long *newest = (unsigned long long *)calloc(m * n, sizeof *newest);
