@@ -125,7 +125,9 @@ tests/golden/tma_load.tile --kernel pieces --set M=64 --set m0=0
 tests/golden/tma_load.tile --kernel pieces --set M=40 --set m0=0
 tests/golden/tma_store.tile --kernel whole --set M=128
 tests/golden/tma_store.tile --kernel whole --set M=100
-tests/golden/tma_store.tile --kernel ring --set N=96'
+tests/golden/tma_store.tile --kernel ring --set N=96
+tests/golden/tma_early_read.tile --kernel wrong_phase --set M=32 --set parity=0
+tests/golden/tma_early_read.tile --kernel skipped_wait --set M=64 --set waits=1'
 # the GPU's TMA alone, where ARCH has TMA (sm_90 and later)
 case $arch in
 sm_[5-8]?*) echo "gpu-tma-selftest: skipped, $arch has no TMA" ;;
