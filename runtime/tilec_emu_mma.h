@@ -174,6 +174,15 @@ tl_emu_mma_run(TlEmuCta *c, unsigned a_taddr, const void *wa, unsigned long long
 				            "value (never written, or written by an mma or cp whose commit no wait has seen)\n", where,
 				            i, a_col0 + cj);
 		}
+#ifdef TL_CPU_TMA_CHECK_READ
+	// operands that a TMA load brings in a phase not yet completed (tilec_emu_tma.h, in programs with TMA)
+	for (unsigned k = 0, kk = 32 / e, bmn = idesc >> 16 & 1u; k < kk; k++) {
+		for (unsigned i = 0; !ta && i < m; i++)
+			TL_CPU_TMA_CHECK_READ(pa + tl_mma_addr(adesc, amn, e, i, k), e, where);
+		for (unsigned j = 0; j < n; j++)
+			TL_CPU_TMA_CHECK_READ(pb + tl_mma_addr(bdesc, bmn, e, j, k), e, where);
+	}
+#endif
 	TlCpuMma *p = (TlCpuMma *)calloc(1, sizeof *p);
 	unsigned *base = (unsigned *)malloc(sizeof(unsigned) * m * ncols);
 	unsigned long long *newest = (unsigned long long *)calloc(m * ncols, sizeof *newest);

@@ -71,17 +71,12 @@ tl_cpu_tma_issued(const unsigned char *lo, const unsigned char *hi, const void *
 	}
 	pthread_mutex_unlock(&tl_cpu_block->mu);
 }
-#endif
 
-// A thread's read of element idx (size bytes) of the shared tensor at base, which TMA loads: the offset idx,
-// after the CPU's test that no pending load wrote it.
-TL_EMU_INLINE long long
-tl_emu_tma_read(const void *base, size_t size, const char *where, long long idx)
+// A read of the size bytes at `at` by the statement at `where` (a thread's load, or the operands of a
+// tcgen05.mma): stops the run where a pending TMA load wrote them. Takes the block's mutex.
+static void
+tl_cpu_tma_check_read(const unsigned char *at, unsigned size, const char *where)
 {
-#ifndef __CUDACC__
-	if (!tl_cpu_tma_pending.n)
-		return idx;
-	const unsigned char *at = (const unsigned char *)base + idx * (long long)size;
 	pthread_mutex_lock(&tl_cpu_block->mu);
 	if (tl_cpu_tma_prune())
 		for (int i = 0; i < tl_cpu_tma_pending.n; i++) {
@@ -92,10 +87,26 @@ tl_emu_tma_read(const void *base, size_t size, const char *where, long long idx)
 			tl_cpu_fail("tilec emu: block (%u, %u, %u): thread %d: %s: reads shared bytes that the TMA load at %s "
 			            "brings in phase %u of %s[%d] (parity %u), which has not completed (%d of %d arrivals and %lld "
 			            "bytes pending): no mbarrier.wait for that phase came before the read\n",
-			            blockIdx.x, blockIdx.y, blockIdx.z, tl_cpu_tid, where, p->where, m->phase, m->name, m->index,
-			            m->phase & 1, m->pending, m->expected, m->tx);
+			            blockIdx.x, blockIdx.y, blockIdx.z, tl_cpu_tid, where, p->where, m->phase, m->name,
+			            m->index, m->phase & 1, m->pending, m->expected, m->tx);
 		}
 	pthread_mutex_unlock(&tl_cpu_block->mu);
+}
+// tilec_emu_mma.h checks the bytes an mma reads with it
+#define TL_CPU_TMA_CHECK_READ(at, size, where) \
+	do { \
+		if (tl_cpu_tma_pending.n) \
+			tl_cpu_tma_check_read(at, size, where); \
+	} while (0)
+#endif
+
+// A thread's read of element idx (size bytes) of the shared tensor at base, which TMA loads: the offset idx,
+// after the CPU's test that no pending load wrote it.
+TL_EMU_INLINE long long
+tl_emu_tma_read(const void *base, size_t size, const char *where, long long idx)
+{
+#ifndef __CUDACC__
+	TL_CPU_TMA_CHECK_READ((const unsigned char *)base + idx * (long long)size, (unsigned)size, where);
 #else
 	(void)base, (void)size, (void)where;
 #endif

@@ -198,14 +198,15 @@ events_of(MbarCheck *c)
 				if (known && e->threads > 0)
 					e->amount = v * e->threads;
 				break;
+			/* a single-thread statement runs once in each warp that reaches it: counted where that is one */
 			case MB_COMMIT:
 				e->kind = EV_ARRIVE;
-				if (e->threads > 0 && l->cta_group == 1)
+				if (e->threads > 0 && l->cta_group == 1 && !(e->warps & (e->warps - 1)))
 					e->amount = 1;
 				break;
 			case MB_EXPECT_TX:
 				e->kind = EV_EXPECT;
-				if (known && e->threads > 0)
+				if (known && e->threads > 0 && !(e->warps & (e->warps - 1)))
 					e->amount = v;
 				break;
 			case MB_WAIT:

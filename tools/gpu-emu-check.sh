@@ -148,7 +148,10 @@ tests/golden/elect_tma_mma.tile --kernel tma_lanes
 tests/golden/elect_tma_mma.tile --kernel tma_lane0
 tests/golden/elect_tma_mma.tile --kernel mma_lanes
 tests/golden/elect_tma_mma.tile --kernel mma_lane0
-tests/golden/cp_copy_all_warps.tile'
+tests/golden/cp_copy_all_warps.tile
+
+tests/golden/tma_early_read.tile --kernel wrong_phase --set M=32 --set parity=0
+tests/golden/tma_early_read.tile --kernel skipped_wait --set M=64 --set waits=1'
 # the GPU's TMA alone, where ARCH has TMA (sm_90 and later)
 [ "$part" -eq 1 ] || arch_tma=part
 case ${arch_tma:-$arch} in
