@@ -141,7 +141,7 @@ struct TlCpuCluster {
 	unsigned long long serial; // clusters started so far: a new one has no mbarrier yet
 };
 static TlCpuCluster tl_cpu_cluster; // nctas set by the launch
-extern "C" char __start_tl_emu_smem[] __attribute__((weak)), __stop_tl_emu_smem[] __attribute__((weak));
+extern char __start_tl_emu_smem[] __attribute__((weak)), __stop_tl_emu_smem[] __attribute__((weak)); // the linker's (unmangled)
 static void tl_cpu_cta_switch(int rank);
 
 static inline TlCpuThread **

@@ -184,6 +184,38 @@ tl_emu_tma_load(unsigned char *smem, unsigned dst, int e, int pitch, int xor_mas
 	tl_cpu_mbar_complete_tx(tl_cpu_block->rank, b, name, index, (int)bytes, where);
 }
 
+// A multicast TMA load (LANGUAGE 11.4): every CTA of mask runs the statement (its expect_tx before this);
+// the elected lane of the CTA of lowest rank in mask writes the box into the shared memory of each CTA of
+// mask at smem's offset (tilec_emu.h's tl_emu_cta_smem) and completes the box's bytes on each one's barrier
+// at b's offset, as TCGEN05.md 14.1 says the hardware does; the others' lanes do nothing. A mask naming a
+// CTA outside the cluster, or a CTA that runs the statement without being in its mask, stops the run.
+TL_EMU_INLINE void
+tl_emu_tma_load_multicast(unsigned mask, unsigned char *smem, unsigned dst, int e, int pitch, int xor_mask, int rank,
+                          const int *box, const unsigned char *g, const long long *dim, const long long *stride,
+                          const int *c, unsigned long long *b, const char *name, int index, const char *tensor,
+                          const char *where)
+{
+	unsigned me = tl_emu_cluster_rank(), n = tl_emu_cluster_ctas();
+	if (!mask || (n < 32 && mask >> n) || mask >> 16)
+		tl_cpu_fail("tilec emu: block (%u, %u, %u): %s: the multicast mask 0x%x of the TMA load of %s names no CTA or "
+		            "one outside the cluster of %u CTA(s)\n", blockIdx.x, blockIdx.y, blockIdx.z, where, mask, tensor, n);
+	if (!(mask >> me & 1))
+		tl_cpu_fail("tilec emu: block (%u, %u, %u): %s: the CTA of rank %u runs the multicast TMA load of %s, but its "
+		            "mask 0x%x does not name it: its barrier %s[%d] would wait for bytes that no copy brings\n",
+		            blockIdx.x, blockIdx.y, blockIdx.z, where, me, tensor, mask, name, index);
+	if (me != (unsigned)__builtin_ctz(mask))
+		return;
+	long long bytes = e;
+	for (int d = 0; d < rank; d++)
+		bytes *= box[d];
+	for (unsigned r = 0; r < n; r++)
+		if (mask >> r & 1) {
+			tl_emu_tma_move(false, tl_emu_cta_smem(r, smem), dst, e, pitch, xor_mask, rank, box, (unsigned char *)g,
+			                dim, stride, c, tensor, where);
+			tl_cpu_mbar_complete_tx((int)r, b, name, index, (int)bytes, where);
+		}
+}
+
 // A TMA store from smem: complete at once, so the wait_group.read tilec places after it has nothing to wait for.
 TL_EMU_INLINE void
 tl_emu_tma_store(unsigned char *smem, unsigned dst, int e, int pitch, int xor_mask, int rank, const int *box,

@@ -1110,7 +1110,15 @@ tma_asm(const LStmt *s)
 	int rank = c->map->rank, n = 0;
 	if (s->mbar_elect)
 		elect_open();
-	buf_printf(E.out, "asm volatile(\"%s%s ", c->store ? "fence.proxy.async.shared::cta;\\n\\t" : "", tma_opcode(c));
+	/* multicast: the CTA of lowest rank in the mask (ctz = bfind.shiftamt of the bit-reversed mask) issues the
+	   copy for every CTA of it, with the mask as 16 bits; the mask is the last operand */
+	if (c->multicast)
+		buf_printf(E.out, "asm volatile(\"{\\n\\t.reg .b32 r, l;\\n\\t.reg .b16 m;\\n\\t.reg .pred p;\\n\\t"
+		                  "mov.u32 r, %%%%cluster_ctarank;\\n\\tbrev.b32 l, %%%d;\\n\\tbfind.shiftamt.u32 l, l;\\n\\t"
+		                  "cvt.u16.u32 m, %%%d;\\n\\tsetp.eq.u32 p, r, l;\\n\\t@p ", rank + 3, rank + 3);
+	else
+		buf_puts(E.out, "asm volatile(\"");
+	buf_printf(E.out, "%s%s ", c->store ? "fence.proxy.async.shared::cta;\\n\\t" : "", tma_opcode(c));
 	if (c->store)
 		buf_printf(E.out, "[%%%d, {", n++);
 	else
@@ -1120,7 +1128,7 @@ tma_asm(const LStmt *s)
 	if (c->store)
 		buf_printf(E.out, "}], [%%%d];\\n\\t%s;\" :: ", n, tma_bulk_spelling(false));
 	else
-		buf_printf(E.out, "}], [%%%d];\" :: ", n);
+		buf_printf(E.out, "}], [%%%d]%s;%s\" :: ", n, c->multicast ? ", m" : "", c->multicast ? "\\n\\t}" : "");
 	IExpr *saddr = ie_new(IE_SADDR, T_U32);
 	saddr->tensor = c->smem;
 	saddr->index = ie_int(0, T_I32);
@@ -1140,6 +1148,10 @@ tma_asm(const LStmt *s)
 	}
 	buf_puts(E.out, ", \"r\"(");
 	expr_top(c->store ? dst : c->mbar);
+	if (c->multicast) {
+		buf_puts(E.out, "), \"r\"(");
+		expr_top(c->multicast);
+	}
 	buf_puts(E.out, ") : \"memory\");");
 	buf_puts(E.out, s->mbar_elect ? " }\n" : "\n");
 }

@@ -914,7 +914,14 @@ emu_tma(CuWriter *w, const LStmt *s)
 	buf_puts(out, "\t");
 	if (s->mbar_elect)
 		buf_printf(out, "if (tl_emu_elect(%d)) ", s->elect_lane);
-	buf_printf(out, "tl_emu_tma_%s((unsigned char *)%s, %uu", c->store ? "store" : "load", c->smem->cname, c->dst);
+	if (c->multicast) {
+		/* every CTA of the mask runs it; the one of lowest rank writes the box into each (tilec_emu_tma.h) */
+		buf_puts(out, "tl_emu_tma_load_multicast(");
+		cu_expr(w, c->multicast);
+		buf_puts(out, ", ");
+	} else
+		buf_printf(out, "tl_emu_tma_%s(", c->store ? "store" : "load");
+	buf_printf(out, "(unsigned char *)%s, %uu", c->smem->cname, c->dst);
 	if (c->stage) {
 		buf_puts(out, " + (");
 		cu_expr(w, c->stage);

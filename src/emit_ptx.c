@@ -2413,11 +2413,25 @@ tma(const LStmt *s)
 	buf_puts(&f, c->store ? "[%o, {" : "%a, [%o, {");
 	for (int d = 0; d < rank; d++)
 		buf_puts(&f, d ? ", %o" : "%o");
-	buf_puts(&f, c->store ? "}], %a;" : "}], %a;");
+	buf_puts(&f, c->multicast ? "}], %a, %o;" : "}], %a;");
 	const char *fmt = pool_printf("%s", f.data);
 	buf_free(&f);
 	Addr bar = {c->store ? (Opnd){0} : ev(c->mbar), NULL, 0};
-	int l_skip = s->mbar_elect ? elect_lane() : 0;
+	Opnd mask = c->multicast ? reg(ev(c->multicast)) : (Opnd){0}, mask16 = {0};
+	int l_skip = s->mbar_elect ? elect_lane() : 0, l_other = 0;
+	if (c->multicast) {
+		/* the CTA of lowest rank in the mask (ctz: bfind.shiftamt of the bit-reversed mask) issues the copy for
+		   every CTA of it; the others skip it (their expect_tx is before it) */
+		Opnd rank = new_r(), low = new_r(), other = (Opnd){O_P, ++P.np, 0, NULL, false};
+		mask16 = new_h();
+		l_other = ++P.nlabel;
+		ins(0, "mov.u32 %o, %%cluster_ctarank;", rank);
+		ins(0, "brev.b32 %o, %o;", low, mask);
+		ins(0, "bfind.shiftamt.u32 %o, %o;", low, low);
+		ins(0, "cvt.u16.u32 %o, %o;", mask16, mask);
+		ins(0, "setp.ne.u32 %o, %o, %o;", other, rank, low);
+		ins(PF_BRANCH, "@%o bra %s;", other, label_name(l_other));
+	}
 	if (c->store) {
 		ins(PF_SYNC | PF_SIDE, "fence.proxy.async.shared::cta;");
 		if (rank == 1)
@@ -2433,15 +2447,17 @@ tma(const LStmt *s)
 		ins(PF_SYNC | PF_SIDE, "%s;", tma_bulk_spelling(false));
 	}
 	else if (rank == 1)
-		ins(PF_SYNC | PF_SIDE | PF_STORE, fmt, &dst, map, co[0], &bar);
+		ins(PF_SYNC | PF_SIDE | PF_STORE, fmt, &dst, map, co[0], &bar, mask16);
 	else if (rank == 2)
-		ins(PF_SYNC | PF_SIDE | PF_STORE, fmt, &dst, map, co[0], co[1], &bar);
+		ins(PF_SYNC | PF_SIDE | PF_STORE, fmt, &dst, map, co[0], co[1], &bar, mask16);
 	else if (rank == 3)
-		ins(PF_SYNC | PF_SIDE | PF_STORE, fmt, &dst, map, co[0], co[1], co[2], &bar);
+		ins(PF_SYNC | PF_SIDE | PF_STORE, fmt, &dst, map, co[0], co[1], co[2], &bar, mask16);
 	else if (rank == 4)
-		ins(PF_SYNC | PF_SIDE | PF_STORE, fmt, &dst, map, co[0], co[1], co[2], co[3], &bar);
+		ins(PF_SYNC | PF_SIDE | PF_STORE, fmt, &dst, map, co[0], co[1], co[2], co[3], &bar, mask16);
 	else
-		ins(PF_SYNC | PF_SIDE | PF_STORE, fmt, &dst, map, co[0], co[1], co[2], co[3], co[4], &bar);
+		ins(PF_SYNC | PF_SIDE | PF_STORE, fmt, &dst, map, co[0], co[1], co[2], co[3], co[4], &bar, mask16);
+	if (l_other)
+		label(l_other);
 	elect_keep(l_skip);
 }
 

@@ -1162,8 +1162,8 @@ tma_opcode(const TmaCopy *c)
 		return tma_bulk_spelling(true);
 	if (c->store)
 		return pool_printf("cp.async.bulk.tensor.%dd.global.shared::cta.tile.bulk_group", c->map->rank);
-	return pool_printf("cp.async.bulk.tensor.%dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes",
-	                   c->map->rank);
+	return pool_printf("cp.async.bulk.tensor.%dd.shared::cluster.global.tile.mbarrier::complete_tx::bytes%s",
+	                   c->map->rank, c->multicast ? ".multicast::cluster" : "");
 }
 
 const char *

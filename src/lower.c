@@ -2076,10 +2076,9 @@ lower_tma_load(Walk *walk, Stmt *s)
 		note(gv->base->loc, "'%s' is declared here", gve->base);
 		return;
 	}
-	if (s->multicast) {
-		error(s->multicast->loc, "multicast TMA loads are not supported yet; load into each CTA with its own copy");
+	IExpr *mask = NULL;
+	if (s->multicast && !(mask = tma_multicast_mask(walk->dev ? NULL : walk->k, s->multicast)))
 		return;
-	}
 	TmaPlan plan;
 	if (!tma_plan(walk->k, sv, gv, gve, NULL, s->loc, &plan))
 		return;
@@ -2097,8 +2096,10 @@ lower_tma_load(Walk *walk, Stmt *s)
 	if (!bar)
 		return;
 	place_waits(walk);
-	explain_note(s->loc, "%s; barrier '%s' expects the %d bytes (expect_tx by the issuing lane)", plan.why,
-	             bt->name, plan.bytes);
+	explain_note(s->loc, "%s; barrier '%s' expects the %d bytes (expect_tx by the issuing lane)%s", plan.why,
+	             bt->name, plan.bytes,
+	             mask ? "; multicast: each CTA of the mask expects them on its own barrier, the CTA of lowest "
+	                    "rank in the mask issues one copy for all (.multicast::cluster)" : "");
 	if (stage) {
 		const SmemTile *tile = sv->base->tile;
 		uint32_t bytes = (uint32_t)tile->rows * (uint32_t)tile->cols * (uint32_t)tile->elem_bytes;
@@ -2107,6 +2108,7 @@ lower_tma_load(Walk *walk, Stmt *s)
 	for (int i = 0; i < plan.n; i++) {
 		plan.pieces[i].mbar = bar;
 		plan.pieces[i].stage = stage;
+		plan.pieces[i].multicast = mask;
 		LStmt *l = emit(walk, L_TMA, s->loc);
 		l->tma = &plan.pieces[i];
 		l->tensor = sv->base;

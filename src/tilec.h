@@ -833,6 +833,7 @@ typedef struct TmaCopy {
 	IExpr *gstride[TMA_MAX_RANK]; /* its strides in elements, innermost first (i64) */
 	int bytes;
 	IExpr *mbar;
+	IExpr *multicast; /* a load's CTA mask (u32, bit r: the CTA of rank r); NULL: this CTA's alone */
 } TmaCopy;
 
 /* The plan of one TMA copy statement: its pieces (a box per piece, all of one map). */
@@ -849,7 +850,11 @@ typedef struct TmaPlan {
    shared tensor's layout; the pieces with their map in k->tma_maps. False after an error at loc. */
 bool tma_plan(struct KernelIR *k, const View *sv, const View *gv, const struct ViewExpr *gve,
               bool (*store_nonneg)(const Var *), Loc loc, TmaPlan *out);
+/* The CTA mask of `multicast MASK` (LANGUAGE 11.4) in kernel k (NULL in a device function): u32, checked
+   against k's cluster where constant; NULL after an error at the mask. */
+IExpr *tma_multicast_mask(const struct KernelIR *k, struct Expr *mask);
 /* isa.c: a TMA copy's opcode ("cp.async.bulk.tensor.2d.shared::cluster.global.tile.mbarrier::complete_tx::bytes",
+   with ".multicast::cluster" for a multicast load,
    the store's, or the read wait of a wait_read), and the bulk group's commit or its read wait of 0 groups. */
 const char *tma_opcode(const TmaCopy *c);
 const char *tma_bulk_spelling(bool wait_read);

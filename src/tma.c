@@ -390,3 +390,38 @@ tma_plan(struct KernelIR *k, const View *sv, const View *gv, const ViewExpr *gve
 	                       map->cname);
 	return true;
 }
+
+/* `multicast MASK` (LANGUAGE 11.4, TCGEN05.md 14.1): bit r of the 16-bit mask is the CTA of rank r in the
+   kernel's cluster, so a kernel without a cluster has none to name, and a constant mask must name at least
+   one CTA and none past the cluster's last rank. A run-time mask is checked by the emulator. */
+IExpr *
+tma_multicast_mask(const KernelIR *k, Expr *mask)
+{
+	if (!k || !k->has_cluster) {
+		error(mask->loc, "a multicast TMA load writes into the CTAs of a thread-block cluster; %s%s%s has none: "
+		                 "declare one with cluster = (x, y, z) in the kernel's launch(...)", k ? "kernel '" : "a device function",
+		      k ? k->name : "", k ? "'" : "");
+		return NULL;
+	}
+	IExpr *v = sema_expr(mask);
+	if (!v)
+		return NULL;
+	if (v->type == T_F32) {
+		error(mask->loc, "the multicast mask is an integer (bit r: the CTA of rank r in the cluster), not a float");
+		return NULL;
+	}
+	int ctas = k->cluster[0] * k->cluster[1] * k->cluster[2];
+	int64_t m;
+	if (ie_is_const(v, &m) && (m <= 0 || m >> ctas)) {
+		if (m <= 0)
+			error(mask->loc, "the multicast mask is %lld; it must name at least one CTA of the cluster (bit r: the CTA "
+			                 "of rank r, here 0 to %d)", (long long)m, ctas - 1);
+		else
+			error(mask->loc, "the multicast mask 0x%llx names the CTA of rank %d, outside the cluster of %d CTA%s "
+			                 "(ranks 0 to %d)", (unsigned long long)m, 63 - __builtin_clzll((unsigned long long)m), ctas,
+			      ctas == 1 ? "" : "s", ctas - 1);
+		note(k->cluster_loc, "the cluster (%d, %d, %d) is declared here", k->cluster[0], k->cluster[1], k->cluster[2]);
+		return NULL;
+	}
+	return ie_convert(v, T_U32);
+}

@@ -9,9 +9,10 @@
 #   emu/cxx/NAME       its --target=emu output passes `$CXX -x c++ -Wall -Wextra -Werror`.
 #   emu/nvcc/NAME/ARCH ... and `nvcc -cubin -arch=ARCH` for each ARCH of EMU_NVCC_ARCHS (default
 #                      sm_80, the oldest GPU the emulator runs on; sm_90 instead for an example with
-#                      mbarriers or TMA, which the emulator takes from the GPU; make check-large builds for sm_90
-#                      too) (SKIP without nvcc, or with EMU_NVCC=0, or for examples/gemm.tile, whose build
-#                      takes nvcc many minutes; tools/gpu-emu-check.sh builds it); emu/nvcc/host_pass: `nvcc -c` of
+#                      mbarriers or TMA, which the emulator takes from the GPU, sm_90a for one with a
+#                      multicast TMA load (ptxas advises it); make check-large builds for sm_90
+#                      too) (SKIP without nvcc, or with EMU_NVCC=0, or for examples/gemm.tile, whose shared
+#                      tiles take nvcc many minutes; tools/gpu-emu-check.sh builds it); emu/nvcc/host_pass: `nvcc -c` of
 #                      one example.
 #   emu/cxx/index_precedence  tests/emu/index_precedence.tile's --target=emu output, whose indices have
 #                      ^ and & on top (lower than the + that adds the bounds check), passes the same check.
@@ -134,6 +135,8 @@ for tile in examples/*.tile; do
 	archs=${EMU_NVCC_ARCHS:-sm_80}
 	# the emulator's mbarriers are the GPU's own, from sm_90 on (TMA copies use them too)
 	if grep -qE 'mbarrier|[] ]tma[,)]' "$tile"; then archs=$(echo "$archs" | sed 's/sm_80/sm_90/'); fi
+	# ptxas advises sm_90a for a multicast TMA load (.multicast::cluster is slow on some later GPUs)
+	if grep -q ' multicast ' "$tile"; then archs=$(echo "$archs" | sed -E 's/sm_90( |$)/sm_90a\1/g'); fi
 	for arch in $archs; do
 		name=emu/nvcc/$stem/$arch
 		if "$nvcc" -cubin -arch=$arch -o "$tmp/$stem.cubin" "$tmp/$stem.cu" >"$tmp/err" 2>&1 && ! grep -q . "$tmp/err"; then

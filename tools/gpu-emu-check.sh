@@ -15,7 +15,10 @@
 # Scalar parameters take tilec run's defaults (0), or the --set options of the example's
 # `// run: tilec run FILE OPTIONS` comment line; tests/emu/trap_base.tile with off=0 is included, and
 # the TMA goldens' kernels with the options of their .run files (emu_list below): the GPU build's TMA
-# copies are the GPU's own (docs/tma.md), so these compare the CPU model of TMA with the hardware.
+# copies are the GPU's own (docs/tma.md), so these compare the CPU model of TMA with the hardware; the
+# kernels with a cluster (examples/tma_multicast.tile, tests/golden/tma_multicast.tile, cluster_run.tile)
+# run as clusters there (libtilert reads tilec_cluster_<kernel>), so they check the CPU's cluster model
+# and its multicast TMA.
 # Before them, tools/gpu-tma-selftest.cu checks the GPU's TMA alone (a PASS/FAIL line, gpu-tma-selftest).
 # Part 2 (gpu-ptx/NAME.N, gpu-nvcc/NAME.N): the programs of routes_list below, and the examples, whose
 # sm_100a PTX has no tcgen05 instruction run through tilec's own PTX (its .target set to ARCH, then
@@ -149,9 +152,10 @@ tests/golden/elect_tma_mma.tile --kernel tma_lane0
 tests/golden/elect_tma_mma.tile --kernel mma_lanes
 tests/golden/elect_tma_mma.tile --kernel mma_lane0
 tests/golden/cp_copy_all_warps.tile
-
 tests/golden/tma_early_read.tile --kernel wrong_phase --set M=32 --set parity=0
-tests/golden/tma_early_read.tile --kernel skipped_wait --set M=64 --set waits=1'
+tests/golden/tma_early_read.tile --kernel skipped_wait --set M=64 --set waits=1
+tests/golden/tma_multicast.tile --set mask=15
+tests/golden/cluster_run.tile --kernel exchange'
 # the GPU's TMA alone, where ARCH has TMA (sm_90 and later)
 [ "$part" -eq 1 ] || arch_tma=part
 case ${arch_tma:-$arch} in
