@@ -76,13 +76,50 @@ tl_cpu_mma_sum(const unsigned char *wa, unsigned long long adesc, const unsigned
 }
 #endif
 
+// The block scale of row r (of A, or of B for b) for a block-scaled mma (TCGEN05.md 15): the byte SF_ID of the
+// cell in lane r % 32 + 32 (r / 32 % 4) (every 32-lane partition holds it), column sf + r / 32; ue8m0 (scale
+// format bit 23 set) 2^(e - 127), else ue4m3. 1 for a plain mma (sf = ~0u).
+TL_EMU_INLINE float
+tl_emu_mma_scale(TlEmuCta *c, unsigned sf, unsigned idesc, unsigned r, unsigned b, const char *where)
+{
+	if (sf == ~0u)
+		return 1.0f;
+	if ((sf & 0xffffu) + r / 32 >= TL_EMU_COLS) {
+		TL_EMU_FAIL(TL_EMU_AT "the scale factors at TMEM address 0x%08x lie outside TMEM\n", TL_EMU_ARGS(where), sf);
+		__trap();
+	}
+	unsigned id = b ? idesc >> 4 & 3u : idesc >> 29 & 3u;
+	unsigned cell = (r % 32 + 32 * (r / 32 % 4)) * TL_EMU_COLS + (sf & 0xffffu) + r / 32;
+	unsigned char e = (unsigned char)(tl_emu_cp_cell(c, cell, where) >> 8 * id);
+	return idesc >> 23 & 1u ? tl_from_ue8m0(e) : tl_from_ue4m3(e);
+}
+
 // One tcgen05.mma.cta_group::1 of kind (0 f16, 1 tf32, 2 f8f6f4): A and B through their descriptors (windows:
 // the shared tensors' first bytes), D at taddr, the instruction descriptor idesc, accumulate the predicate.
+TL_EMU_INLINE void tl_emu_mma_scaled(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb,
+                                     unsigned long long bdesc, unsigned taddr, unsigned idesc, unsigned kind,
+                                     unsigned accumulate, unsigned sfa, unsigned sfb, const char *where);
 TL_EMU_INLINE void
 tl_emu_mma(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb, unsigned long long bdesc,
            unsigned taddr, unsigned idesc, unsigned kind, unsigned accumulate, const char *where)
 {
+	tl_emu_mma_scaled(c, wa, adesc, wb, bdesc, taddr, idesc, kind, accumulate, ~0u, ~0u, where);
+}
+
+// The block-scaled kind::mxf8f6f4 (scale_vec::1X, kind 2's operands) with its scale factors at TMEM addresses sfa
+// and sfb: each product of K step's A[i, k] B[j, k] times the scales of row i and column j, as
+// fmaf(a * sa, b * sb, d) (the scaling exact for ue8m0 in f32's normal range, LANGUAGE 11.6); sfa = sfb = ~0u:
+// a plain mma.
+TL_EMU_INLINE void
+tl_emu_mma_scaled(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb, unsigned long long bdesc,
+                  unsigned taddr, unsigned idesc, unsigned kind, unsigned accumulate, unsigned sfa, unsigned sfb,
+                  const char *where)
+{
 	unsigned m = (idesc >> 24 & 31u) << 4, n = (idesc >> 17 & 63u) << 3;
+	unsigned scaled = sfa != ~0u;
+	float sa[128 + 256], *sb = sa + m; // M and N are at most 128 and 256 (checked below)
+	for (unsigned r = 0; r < m + n && m <= 128 && n <= 256; r++)
+		sa[r] = tl_emu_mma_scale(c, r < m ? sfa : sfb, idesc, r < m ? r : r - m, r >= m, where);
 	unsigned afmt = idesc >> 7 & 7u, bfmt = idesc >> 10 & 7u, amn = idesc >> 15 & 1u, bmn = idesc >> 16 & 1u;
 	unsigned e = kind == 0 ? 2 : kind == 1 ? 4 : 1, kk = 32 / e;
 	unsigned lane0 = taddr >> 16, col0 = taddr & 0xffffu, last = col0 + n - 1;
@@ -91,7 +128,8 @@ tl_emu_mma(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb
 		            TL_EMU_ARGS(where), col0, last, c->used);
 		__trap();
 	}
-	if ((m != 64 && m != 128) || lane0 + tl_mma_lane(m, m - 1) >= 128 || ((idesc >> 4) & 3u) != 1u ||
+	if ((m != 64 && m != 128) || n > 256 || lane0 + tl_mma_lane(m, m - 1) >= 128 ||
+	    (!scaled && ((idesc >> 4) & 3u) != 1u) ||
 	    tl_mma_addr(adesc, amn, e, 0, 0) == 0xffffffffu || tl_mma_addr(bdesc, bmn, e, 0, 0) == 0xffffffffu) {
 		TL_EMU_FAIL(TL_EMU_AT "the instruction descriptor 0x%08x or a shared descriptor (0x%016llx, 0x%016llx) does "
 		                      "not fit the mma\n", TL_EMU_ARGS(where), idesc, adesc, bdesc);
@@ -104,8 +142,8 @@ tl_emu_mma(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb
 			unsigned cell = (lane0 + tl_mma_lane(m, i)) * TL_EMU_COLS + col0 + j;
 			float d = accumulate ? __uint_as_float(c->tmem[cell]) : -0.0f;
 			for (unsigned k = 0; k < kk; k++)
-				d = __fmaf_rn(tl_mma_value(pa + tl_mma_addr(adesc, amn, e, i, k), kind, afmt),
-				         tl_mma_value(pb + tl_mma_addr(bdesc, bmn, e, j, k), kind, bfmt), d);
+				d = __fmaf_rn(tl_mma_value(pa + tl_mma_addr(adesc, amn, e, i, k), kind, afmt) * sa[i],
+				         tl_mma_value(pb + tl_mma_addr(bdesc, bmn, e, j, k), kind, bfmt) * sb[j], d);
 			c->tmem[cell] = __float_as_uint(d);
 		}
 #else
@@ -147,8 +185,8 @@ tl_emu_mma(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb
 		for (unsigned j = 0; j < n; j++) {
 			float d = accumulate ? __uint_as_float(base[i * n + j]) : -0.0f;
 			for (unsigned k = 0; k < kk; k++)
-				d = __fmaf_rn(tl_mma_value(pa + tl_mma_addr(adesc, amn, e, i, k), kind, afmt),
-				         tl_mma_value(pb + tl_mma_addr(bdesc, bmn, e, j, k), kind, bfmt), d);
+				d = __fmaf_rn(tl_mma_value(pa + tl_mma_addr(adesc, amn, e, i, k), kind, afmt) * sa[i],
+				         tl_mma_value(pb + tl_mma_addr(bdesc, bmn, e, j, k), kind, bfmt) * sb[j], d);
 			unsigned cell = (lane0 + tl_mma_lane(m, i)) * TL_EMU_COLS + col0 + j;
 			p->cell[p->n] = cell;
 			p->written[p->n] = !accumulate || known[i * n + j];

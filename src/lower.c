@@ -2181,6 +2181,67 @@ mma_stage_fits(const View *v, const IExpr *stage, Loc loc)
 	return true;
 }
 
+/* The view an mma's scale_a / scale_b names: a tensor, an element-indexed one (sft[s]) or a view expression. */
+static bool
+scale_views(Walk *walk, NamedArg **scale, View **sv)
+{
+	ViewExpr *ves[2];
+	for (int i = 0; i < 2; i++) {
+		Expr *e = scale[i]->value;
+		if (e->kind == E_VIEW) {
+			ves[i] = e->view;
+			continue;
+		}
+		if (e->kind != E_NAME && e->kind != E_INDEX) {
+			error(e->loc, "mma: %s is a tmem tensor or a view of one (a name, name[i] or name.view(...)), not an "
+			              "expression", scale[i]->name);
+			return false;
+		}
+		ViewExpr *v = pool_alloc(sizeof *v);
+		v->base = e->name;
+		v->loc = v->base_loc = e->loc;
+		if (e->kind == E_INDEX) {
+			ViewOp *op = pool_alloc(sizeof *op);
+			op->kind = VOP_SLICE;
+			op->loc = e->loc;
+			for (int k = 0; k < e->args.n; k++) {
+				SliceIndex *x = pool_alloc(sizeof *x);
+				x->index = LIST_AT(e->args, Expr, k);
+				x->loc = x->index->loc;
+				list_push(&op->indices, x);
+			}
+			list_push(&v->ops, op);
+		}
+		ves[i] = v;
+	}
+	return operand_views(walk, ves, 2, sv);
+}
+
+/* The scale factors an mma reads are complete (LANGUAGE 11.6): a cp that writes them was issued by the same
+   warp (cp -> mma of one thread is pipelined) or waited; false after an error naming both lines. */
+static bool
+scales_complete(Walk *walk, View **sv, Loc loc)
+{
+	for (int i = 0; i < 2; i++) {
+		const Tensor *t = sv[i]->base;
+		int lo = INT32_MAX, hi = -1, count = sv[i]->dims[0] * sv[i]->dims[1];
+		for (int e = 0; e < count; e++)
+			for (int k = 0; k < t->layout->nrep; k++) {
+				int cell = LAYOUT_PLACE(t->layout, sv[i]->map[e], k)[AX_TCOL] / 4;
+				lo = cell < lo ? cell : lo;
+				hi = cell > hi ? cell : hi;
+			}
+		TmemRect r = {.space = t->alloc ? (const void *)t->alloc : (const void *)tmem_unknown_space,
+		              .param = t->alloc ? NULL : t->param_root ? t->param_root : t,
+		              .warp = protocol_fixed_warp(walk->proto) < 0 ? 0 : protocol_fixed_warp(walk->proto),
+		              .lane0 = t->lane_offset, .lanes = 128 - t->lane_offset, .col0 = t->col_offset + lo,
+		              .cols = hi - lo + 1};
+		if (!protocol_scales_ready(walk->proto, &r, i ? "scale_b" : "scale_a", loc))
+			return false;
+	}
+	return true;
+}
+
 /* mma(D, A, B, accumulate = p) (LANGUAGE 11.6): checked by mma.c (kind, shape, D's datapath layout, each K
    step's descriptors element by element), issued by one elected thread of the one warp that reaches it: one
    instruction per K step, the first with p and the others accumulating; D pending until the commit's barrier
@@ -2189,16 +2250,17 @@ static void
 lower_mma(Walk *walk, Stmt *s)
 {
 	Expr *accumulate = NULL;
+	NamedArg *scale[2] = {NULL, NULL};
 	for (int i = 0; i < s->named.n; i++) {
 		NamedArg *na = LIST_AT(s->named, NamedArg, i);
 		if (strcmp(na->name, "accumulate") == 0 && !accumulate) {
 			accumulate = na->value;
 			continue;
 		}
-		if (strcmp(na->name, "scale_a") == 0 || strcmp(na->name, "scale_b") == 0) {
-			error(na->loc, "mma: %s (a block-scaled mma) is not supported yet; tilec issues kind::f16, kind::tf32 "
-			               "and kind::f8f6f4", na->name);
-			return;
+		bool is_a = strcmp(na->name, "scale_a") == 0;
+		if ((is_a || strcmp(na->name, "scale_b") == 0) && !scale[is_a ? 0 : 1]) {
+			scale[is_a ? 0 : 1] = na;
+			continue;
 		}
 		error(na->loc, "mma takes the named arguments accumulate = p (once), scale_a = SFA and scale_b = SFB, not '%s'",
 		      na->name);
@@ -2207,6 +2269,12 @@ lower_mma(Walk *walk, Stmt *s)
 	if (!accumulate) {
 		error(s->loc, "mma needs accumulate = p: true adds A * B to D, false overwrites D (mma(D, A, B, accumulate = "
 		              "0);)");
+		return;
+	}
+	if (!scale[0] != !scale[1]) {
+		error(scale[0] ? scale[0]->loc : scale[1]->loc, "mma: %s without %s; a block-scaled mma takes both "
+		      "(mma(D, A, B, accumulate = p, scale_a = SFA, scale_b = SFB);)", scale[0] ? "scale_a" : "scale_b",
+		      scale[0] ? "scale_b" : "scale_a");
 		return;
 	}
 	if (walk->dev) {
@@ -2239,6 +2307,10 @@ lower_mma(Walk *walk, Stmt *s)
 	int nsteps, lane0, col0;
 	if (!mma_check(v[0], v[1], v[2], s->loc, &in, &steps, &nsteps, &lane0, &col0))
 		return;
+	View *sv[2] = {NULL, NULL};
+	if (scale[0] && (!scale_views(walk, scale, sv) || !mma_scale_check(sv[0], sv[1], nsteps, s->loc, &in, steps) ||
+	                 !scales_complete(walk, sv, s->loc)))
+		return;
 	if (!single_thread_one_warp(walk, s, "mma", "it would be issued"))
 		return;
 	for (int k = 1; k < 3; k++)
@@ -2256,8 +2328,12 @@ lower_mma(Walk *walk, Stmt *s)
 	int threads = mbar_threads(walk);
 	explain_note(s->loc, "%s: M %d, N %d, K %d as %d instruction%s of K %d (the first with accumulate = p, the others "
 	                     "accumulating), issued by one thread elect.sync picks; instruction descriptor %s",
-	             mma_spelling(1, in.kind), in.m, in.n, in.k * nsteps, nsteps, nsteps == 1 ? "" : "s", in.k,
-	             mma_idesc_text(in.idesc));
+	             mma_instr_spelling(1, &in), in.m, in.n, in.k * nsteps, nsteps, nsteps == 1 ? "" : "s", in.k,
+	             in.scale_vec ? mma_scaled_idesc_text(in.idesc) : mma_idesc_text(in.idesc));
+	for (int k = 0; in.scale_vec && k < nsteps; k++)
+		explain_note(s->loc, "K step %d: scale_a '%s' at TMEM cell column %d, scale_b '%s' at cell column %d (relative "
+		                     "to their bases), instruction descriptor %s", k, sv[0]->name, steps[k].sf_col[0],
+		             sv[1]->name, steps[k].sf_col[1], mma_scaled_idesc_text(steps[k].idesc));
 	for (int k = 0; k < nsteps; k++)
 		for (int o = 0; o < 2; o++) {
 			SmemDesc d = o ? steps[k].b : steps[k].a;
@@ -2302,8 +2378,13 @@ lower_mma(Walk *walk, Stmt *s)
 			da->desc = bits;
 			da->imm = start;
 		}
-		tc_add_operand(l, IO_INSTR_DESC32)->imm = in.idesc;
+		if (in.scale_vec)
+			step_in->idesc = steps[k].idesc;
+		tc_add_operand(l, IO_INSTR_DESC32)->imm = step_in->idesc;
 		tc_add_operand(l, IO_PRED)->addr = k == 0 ? p : ie_int(1, T_U32);
+		for (int o = 0; in.scale_vec && o < 2; o++)
+			tc_add_operand(l, IO_TMEM_ADDR)->addr =
+				ie_binary(OP_ADD, tmem_base_addr(sv[o]->base), ie_int(steps[k].sf_col[o], T_U32));
 		protocol_async_issue(walk->proto, l->instr, &r, s->loc);
 		protocol_async_reads(walk->proto, v[1]->base, stage[1] ? -1 : view_stage(v[1]), v[2]->base,
 		                     stage[2] ? -1 : view_stage(v[2]));

@@ -1832,6 +1832,32 @@ protocol_cp_cells_free(Protocol *p, const TmemRect *r, Loc loc)
 	return true;
 }
 
+/* LANGUAGE 11.6: the scale factors an mma reads (cells r) are complete: a cp that writes them was issued by the
+   issuing warp's elected thread (cp -> mma of one thread is pipelined, TCGEN05.md 10.3) or its commit's barrier
+   was waited; an mma still writing them (as D) is never complete. */
+bool
+protocol_scales_ready(Protocol *p, const TmemRect *r, const char *role, Loc loc)
+{
+	for (int i = 0; i < p->async.n; i++) {
+		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
+		if (!a->has_rect || !(p->warps & ~a->waited))
+			continue;
+		TmemRect mine = a->rect;
+		mine.warp = r->warp;
+		if (!rects_overlap(r, &mine))
+			continue;
+		if (a->in->kind == TC_CP && a->warps == p->warps && !(p->warps & (p->warps - 1)))
+			continue;
+		error(loc, "the mma reads %s in TMEM (lane %d, column %d), which the %s at line %d writes from another "
+		           "thread; it is complete for the mma only once commit(b) and a %s.%s on b have passed", role,
+		      r->lane0 > mine.lane0 ? r->lane0 : mine.lane0, r->col0 > mine.col0 ? r->col0 : mine.col0,
+		      isa_name(a->in->kind, 0), a->loc.first_line, etype_name(T_MBARRIER), mbar_op_name(MB_WAIT));
+		note(a->loc, "issued here; issue it from the mma's warp, or commit it and wait on the barrier before the mma");
+		return false;
+	}
+	return true;
+}
+
 bool
 protocol_async_free(Protocol *p, const TmemRect *r, Loc loc)
 {
