@@ -271,15 +271,11 @@ mma_scaled_idesc_text(uint32_t bits)
 	                   d.n >> 3, d.scale_ue8m0, d.scale_ue8m0 ? "ue8m0" : "ue4m3", d.m, d.m >> 4, d.sfa_id, d.k_size);
 }
 
-/* The block-scaled kind of A and B of types at, bt with scales of type sf, one per `block` K values: false after
-   an error at loc naming what is not legal and the legal combinations (TCGEN05.md 15). */
+/* The block-scaled kind of A and B of type at with scales of type sf, one per `block` K values: false after an
+   error at loc naming what is not legal and the legal combinations (TCGEN05.md 15). */
 static bool
 scaled_kind(EType at, EType sf, int block, const View *sfa, Loc loc, MmaKind *kind, int *vec)
 {
-	if (sf != T_UE8M0 && sf != T_UE4M3) {
-		error(loc, "mma: scale_a '%s' holds %s; block scales are ue8m0 or ue4m3", sfa->name, etype_name(sf));
-		return false;
-	}
 	if (block == 32 && sf == T_UE8M0) {
 		*kind = MMA_MXF8F6F4;
 		*vec = 1;
@@ -293,73 +289,39 @@ scaled_kind(EType at, EType sf, int block, const View *sfa, Loc loc, MmaKind *ki
 	return false;
 }
 
-/* One scale operand v [rows, K / block] (role "scale_a" or "scale_b"): each element (r, b) of step s = b / vec
-   in the four lanes r % 32 + 32 w, in cell column col[s] + r / 32 and byte id[s] + b % vec of the cell, with
-   id[s] a multiple of vec; false after an error naming the first element elsewhere. */
+/* The place of element (r, b) of scale operand v in block-scaled step s (scale_vec::1X: b = s): all four lanes
+   r % 32 + 32 w, cell column col + r / 32, byte id; false after an error naming the element and its places. */
 static bool
-scale_places(const View *v, const char *role, int rows, int nsteps, int vec, Loc loc, int *col, int *id)
+scale_place(const View *v, const char *role, int nb, int r, int b, int col, int id, Loc loc)
 {
 	const Tensor *t = v->base;
 	const Layout *l = t->layout;
-	if (l->nrep != 4) {
-		error(loc, "mma: %s '%s' has %d TMEM place%s per element; a scale factor sits in all four 32-lane "
-		           "partitions of TMEM (lanes r %% 32, r %% 32 + 32, r %% 32 + 64, r %% 32 + 96)", role, v->name,
-		      l->nrep, l->nrep == 1 ? "" : "s");
-		note(loc, "fill it with tcgen05.cp 32x128b.warpx4 (copy from a shared tile does) into a layout with "
-		          "R[4 : 32@TLane]");
-		return false;
+	int want = 4 * (col + r / 32) + id, lanes = 0;
+	bool ok = l->nrep == 4;
+	for (int k = 0; k < l->nrep && ok; k++) {
+		const int32_t *p = LAYOUT_PLACE(l, v->map[r * nb + b], k);
+		int lane = t->lane_offset + p[AX_TLANE];
+		ok = p[AX_TCOL] == want && lane % 32 == r % 32 && !(lanes >> (lane / 32) & 1);
+		lanes |= 1 << (lane / 32);
 	}
-	int nb = nsteps * vec;
-	for (int s = 0; s < nsteps; s++) {
-		const int32_t *p0 = LAYOUT_PLACE(l, v->map[s * vec], 0);
-		col[s] = p0[AX_TCOL] / 4;
-		id[s] = p0[AX_TCOL] % 4;
-		if (id[s] % vec) {
-			error(loc, "mma: %s '%s' element [0, %d] is byte %d of its TMEM cell; the first scale of a K step is "
-			           "byte %s (SF_ID, scale_vec::%dX)", role, v->name, s * vec, id[s], vec == 1 ? "0, 1, 2 or 3" :
-			           vec == 2 ? "0 or 2" : "0", vec);
-			return false;
-		}
-		for (int r = 0; r < rows; r++)
-			for (int b = s * vec; b < s * vec + vec; b++) {
-				int lanes = 0, want_col = 4 * (col[s] + r / 32) + id[s] + b % vec;
-				for (int k = 0; k < 4; k++) {
-					const int32_t *p = LAYOUT_PLACE(l, v->map[r * nb + b], k);
-					int lane = t->lane_offset + p[AX_TLANE];
-					if (p[AX_TCOL] != want_col || lane % 32 != r % 32) {
-						error(loc, "mma: %s '%s' has element %s in TMEM lane %d, cell column %d, byte %d; the mma reads "
-						           "it in lane %d (and + 32, + 64, + 96), cell column %d, byte %d", role, v->name,
-						      coord2(r, b), lane, p[AX_TCOL] / 4, p[AX_TCOL] % 4, r % 32, col[s] + r / 32,
-						      want_col % 4);
-						note(loc, "row r of %s sits in lane r %% 32 of every 32-lane partition, cell column first + "
-						          "r / 32 (TCGEN05.md 15)", role);
-						return false;
-					}
-					lanes |= 1 << (lane / 32);
-				}
-				if (lanes != 15) {
-					error(loc, "mma: %s '%s' has element %s in only some of the four 32-lane partitions of TMEM; the "
-					           "mma needs it in lanes %d, %d, %d and %d", role, v->name, coord2(r, b), r % 32,
-					      r % 32 + 32, r % 32 + 64, r % 32 + 96);
-					return false;
-				}
-			}
-		int last = t->col_offset + col[s] + (rows - 1) / 32;
-		if (t->alloc && last >= t->alloc->ncols) {
-			error(loc, "mma: %s '%s' needs TMEM columns up to %d of the allocation of %d columns", role, v->name, last,
-			      t->alloc->ncols);
-			note(t->alloc->loc, "allocated here");
-			return false;
-		}
-	}
-	return true;
+	if (ok)
+		return true;
+	const int32_t *p = LAYOUT_PLACE(l, v->map[r * nb + b], 0);
+	error(loc, "mma: %s '%s' has element %s in TMEM lane %d, cell column %d, byte %d (%d place%s); the mma reads it "
+	           "in lanes %d, %d, %d and %d, cell column %d, byte %d", role, v->name, coord2(r, b),
+	      t->lane_offset + p[AX_TLANE], p[AX_TCOL] / 4, p[AX_TCOL] % 4, l->nrep, l->nrep == 1 ? "" : "s", r % 32,
+	      r % 32 + 32, r % 32 + 64, r % 32 + 96, col + r / 32, id);
+	note(loc, "row r of a scale operand sits in lane r %% 32 of all four 32-lane partitions, in cell column first + "
+	          "r / 32, and K block s of the mma in byte SF_ID of those cells: fill it with tcgen05.cp "
+	          "32x128b.warpx4 into a layout such as S[(4, 32, 4) : (4@TCol, 1@TLane, 1@TCol)] + R[4 : 32@TLane]");
+	return false;
 }
 
 bool
 mma_scale_check(const View *sfa, const View *sfb, int nsteps, Loc loc, MmaInstr *in, MmaStep *steps)
 {
 	const View *ops[2] = {sfa, sfb};
-	static const char *const roles[2] = {"scale_a", "scale_b"}, *const shapes[2] = {"[M, K / 32]", "[N, K / 32]"};
+	static const char *const roles[2] = {"scale_a", "scale_b"};
 	int rows[2] = {in->m, in->n};
 	if (in->kind != MMA_F8F6F4) {
 		error(loc, "mma: scale_a and scale_b make a block-scaled mma, whose A and B hold e4m3, e5m2, e2m3, e3m2 or "
@@ -368,54 +330,48 @@ mma_scale_check(const View *sfa, const View *sfb, int nsteps, Loc loc, MmaInstr 
 	}
 	for (int i = 0; i < 2; i++)
 		if (ops[i]->base->kind != TK_TMEM || ops[i]->rank != 2) {
-			error(loc, "mma: %s '%s' is not a two-dimensional tmem view %s; block scales are read from TMEM",
-			      roles[i], ops[i]->name, shapes[i]);
-			note(loc, "copy them from a shared tile into a tmem tensor with copy(sft, s) or tcgen05.cp");
+			error(loc, "mma: %s '%s' is not a two-dimensional tmem view; block scales are read from TMEM", roles[i],
+			      ops[i]->name);
+			note(loc, "copy them from a shared tile into a tmem tensor with tcgen05.cp (apply or copy)");
 			return false;
 		}
 	EType sf = sfa->base->type;
-	if (sfb->base->type != sf) {
-		error(loc, "mma: scale_a '%s' holds %s and scale_b '%s' %s; one mma takes one scale type (bit 23 of its "
-		           "descriptor)", sfa->name, etype_name(sf), sfb->name, etype_name(sfb->base->type));
-		return false;
-	}
 	int kfull = in->k * nsteps, nb = sfa->dims[1];
-	if (nb < 1 || kfull % nb) {
-		error(loc, "mma: scale_a '%s' has %d columns, which do not divide K = %d into blocks", sfa->name, nb, kfull);
+	if (nb < 1 || kfull % nb || sfb->base->type != sf || sfa->dims[0] != in->m || sfb->dims[0] != in->n ||
+	    sfb->dims[1] != nb) {
+		error(loc, "mma: scale_a '%s' is %s [%d, %d] and scale_b '%s' %s [%d, %d]; with M = %d, N = %d and K = %d "
+		           "they hold one type, [M, K / B] and [N, K / B] for a block of B K values", sfa->name,
+		      etype_name(sf), sfa->dims[0], nb, sfb->name, etype_name(sfb->base->type), sfb->dims[0], sfb->dims[1],
+		      in->m, in->n, kfull);
 		return false;
 	}
 	MmaKind kind;
 	int vec;
 	if (!scaled_kind(in->atype, sf, kfull / nb, sfa, loc, &kind, &vec))
 		return false;
-	for (int i = 0; i < 2; i++)
-		if (ops[i]->dims[0] != rows[i] || ops[i]->dims[1] != nb) {
-			error(loc, "mma: %s '%s' is [%d, %d]; with M = %d, N = %d and K = %d it is %s = [%d, %d]", roles[i],
-			      ops[i]->name, ops[i]->dims[0], ops[i]->dims[1], in->m, in->n, kfull, shapes[i], rows[i], nb);
-			return false;
-		}
 	if (in->m != 128) {
-		error(loc, "mma: a block-scaled mma has M = %d; tilec issues it with M = 128 (the scale placement of "
-		           "TCGEN05.md 15)", in->m);
+		error(loc, "mma: a block-scaled mma has M = %d; tilec issues it with M = 128 (the scale factors of 128 rows "
+		           "fill the four 32-lane partitions of TMEM)", in->m);
 		return false;
 	}
-	int *col[2], *id[2];
-	for (int i = 0; i < 2; i++) {
-		col[i] = scratch_alloc(sizeof(int) * (size_t)nsteps);
-		id[i] = scratch_alloc(sizeof(int) * (size_t)nsteps);
-		if (!scale_places(ops[i], roles[i], rows[i], nsteps, vec, loc, col[i], id[i]))
-			return false;
+	for (int s = 0; s < nsteps; s++) {
+		int col[2], id[2];
+		for (int i = 0; i < 2; i++) {
+			int tcol = LAYOUT_PLACE(ops[i]->base->layout, ops[i]->map[s], 0)[AX_TCOL];
+			col[i] = tcol / 4;
+			id[i] = tcol % 4;
+			for (int r = 0; r < rows[i]; r++)
+				if (!scale_place(ops[i], roles[i], nb, r, s, col[i], id[i], loc))
+					return false;
+			steps[s].sf_col[i] = col[i];
+		}
+		MmaScaledIdesc d = {.a_format = mma_type_code(kind, in->atype), .b_format = mma_type_code(kind, in->btype),
+		                    .transpose_a = in->a_mn, .transpose_b = in->b_mn, .n = in->n, .m = in->m,
+		                    .scale_ue8m0 = sf == T_UE8M0, .sfa_id = id[0], .sfb_id = id[1]};
+		steps[s].idesc = mma_scaled_idesc_encode(&d);
 	}
 	in->kind = kind;
 	in->scale_vec = vec;
-	for (int s = 0; s < nsteps; s++) {
-		MmaScaledIdesc d = {.a_format = mma_type_code(kind, in->atype), .b_format = mma_type_code(kind, in->btype),
-		                    .transpose_a = in->a_mn, .transpose_b = in->b_mn, .n = in->n, .m = in->m,
-		                    .scale_ue8m0 = sf == T_UE8M0, .sfa_id = id[0][s], .sfb_id = id[1][s]};
-		steps[s].idesc = mma_scaled_idesc_encode(&d);
-		steps[s].sf_col[0] = col[0][s];
-		steps[s].sf_col[1] = col[1][s];
-	}
 	in->idesc = steps[0].idesc;
 	return true;
 }
