@@ -2181,6 +2181,28 @@ mma_stage_fits(const View *v, const IExpr *stage, Loc loc)
 	return true;
 }
 
+/* The view expression of name (E_NAME) or name[i, ...] (E_INDEX: a slice of integers). */
+static ViewExpr *
+index_view_expr(const Expr *a)
+{
+	ViewExpr *v = pool_alloc(sizeof *v);
+	v->base = a->name;
+	v->loc = v->base_loc = a->loc;
+	if (a->kind != E_INDEX)
+		return v;
+	ViewOp *op = pool_alloc(sizeof *op);
+	op->kind = VOP_SLICE;
+	op->loc = a->loc;
+	for (int k = 0; k < a->args.n; k++) {
+		SliceIndex *x = pool_alloc(sizeof *x);
+		x->index = LIST_AT(a->args, Expr, k);
+		x->loc = x->index->loc;
+		list_push(&op->indices, x);
+	}
+	list_push(&v->ops, op);
+	return v;
+}
+
 /* The view an mma's scale_a / scale_b names: a tensor, an element-indexed one (sft[s]) or a view expression. */
 static bool
 scale_views(Walk *walk, NamedArg **scale, View **sv)
@@ -2197,24 +2219,28 @@ scale_views(Walk *walk, NamedArg **scale, View **sv)
 			              "expression", scale[i]->name);
 			return false;
 		}
-		ViewExpr *v = pool_alloc(sizeof *v);
-		v->base = e->name;
-		v->loc = v->base_loc = e->loc;
-		if (e->kind == E_INDEX) {
-			ViewOp *op = pool_alloc(sizeof *op);
-			op->kind = VOP_SLICE;
-			op->loc = e->loc;
-			for (int k = 0; k < e->args.n; k++) {
-				SliceIndex *x = pool_alloc(sizeof *x);
-				x->index = LIST_AT(e->args, Expr, k);
-				x->loc = x->index->loc;
-				list_push(&op->indices, x);
-			}
-			list_push(&v->ops, op);
-		}
-		ves[i] = v;
+		ves[i] = index_view_expr(e);
 	}
 	return operand_views(walk, ves, 2, sv);
+}
+
+/* The TMEM cells of scale operand v: every lane from its tensor's first, the columns its elements touch. */
+static TmemRect
+scale_rect(Walk *walk, const View *v)
+{
+	const Tensor *t = v->base;
+	int lo = INT32_MAX, hi = -1, count = v->dims[0] * v->dims[1];
+	for (int e = 0; e < count; e++)
+		for (int k = 0; k < t->layout->nrep; k++) {
+			int cell = LAYOUT_PLACE(t->layout, v->map[e], k)[AX_TCOL] / 4;
+			lo = cell < lo ? cell : lo;
+			hi = cell > hi ? cell : hi;
+		}
+	return (TmemRect){.space = t->alloc ? (const void *)t->alloc : (const void *)tmem_unknown_space,
+	                  .param = t->alloc ? NULL : t->param_root ? t->param_root : t,
+	                  .warp = protocol_fixed_warp(walk->proto) < 0 ? 0 : protocol_fixed_warp(walk->proto),
+	                  .lane0 = t->lane_offset, .lanes = 128 - t->lane_offset, .col0 = t->col_offset + lo,
+	                  .cols = hi - lo + 1};
 }
 
 /* The scale factors an mma reads are complete (LANGUAGE 11.6): a cp that writes them was issued by the same
@@ -2223,19 +2249,7 @@ static bool
 scales_complete(Walk *walk, View **sv, Loc loc)
 {
 	for (int i = 0; i < 2; i++) {
-		const Tensor *t = sv[i]->base;
-		int lo = INT32_MAX, hi = -1, count = sv[i]->dims[0] * sv[i]->dims[1];
-		for (int e = 0; e < count; e++)
-			for (int k = 0; k < t->layout->nrep; k++) {
-				int cell = LAYOUT_PLACE(t->layout, sv[i]->map[e], k)[AX_TCOL] / 4;
-				lo = cell < lo ? cell : lo;
-				hi = cell > hi ? cell : hi;
-			}
-		TmemRect r = {.space = t->alloc ? (const void *)t->alloc : (const void *)tmem_unknown_space,
-		              .param = t->alloc ? NULL : t->param_root ? t->param_root : t,
-		              .warp = protocol_fixed_warp(walk->proto) < 0 ? 0 : protocol_fixed_warp(walk->proto),
-		              .lane0 = t->lane_offset, .lanes = 128 - t->lane_offset, .col0 = t->col_offset + lo,
-		              .cols = hi - lo + 1};
+		TmemRect r = scale_rect(walk, sv[i]);
 		if (!protocol_scales_ready(walk->proto, &r, i ? "scale_b" : "scale_a", loc))
 			return false;
 	}
@@ -2388,6 +2402,10 @@ lower_mma(Walk *walk, Stmt *s)
 		protocol_async_issue(walk->proto, l->instr, &r, s->loc);
 		protocol_async_reads(walk->proto, v[1]->base, stage[1] ? -1 : view_stage(v[1]), v[2]->base,
 		                     stage[2] ? -1 : view_stage(v[2]));
+		for (int o = 0; in.scale_vec && o < 2; o++) {
+			TmemRect sr = scale_rect(walk, sv[o]);
+			protocol_async_scale_reads(walk->proto, &sr, s->loc);
+		}
 	}
 }
 
@@ -3253,21 +3271,8 @@ arg_tensor(Expr *a, Param *p, int i, const char *callee, const char *what)
 {
 	bool viewable = p->kind != PK_SHARED;
 	if (a->kind == E_INDEX && viewable) { /* mem[k]: a slice of integers, a view (mem[k, :]) */
-		ViewExpr *v = pool_alloc(sizeof *v);
-		ViewOp *op = pool_alloc(sizeof *op);
-		v->base = a->name;
-		v->loc = v->base_loc = a->loc;
-		op->kind = VOP_SLICE;
-		op->loc = a->loc;
-		for (int k = 0; k < a->args.n; k++) {
-			SliceIndex *x = pool_alloc(sizeof *x);
-			x->index = LIST_AT(a->args, Expr, k);
-			x->loc = x->index->loc;
-			list_push(&op->indices, x);
-		}
-		list_push(&v->ops, op);
+		a->view = index_view_expr(a);
 		a->kind = E_VIEW;
-		a->view = v;
 	}
 	if (a->kind != E_NAME && !(a->kind == E_VIEW && viewable)) {
 		error(a->loc, "argument %d of '%s' is %s parameter '%s': pass a tensor%s by its name", i + 1, callee, what,

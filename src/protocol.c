@@ -141,6 +141,7 @@ typedef struct ProtoAsync {
 	                            earlier mma and cp of the thread, so a wait on any of their barriers completes it
 	                            (the accumulator-ready commit after a mainloop that commits each stage) */
 	bool has_rect;           /* it writes TMEM (cp): the cells, which a ld may read only once it is waited */
+	bool reads_only;         /* the rect holds the scale factors an mma reads: a cp over them waits for the mma */
 	TmemRect rect;
 	uint64_t waited;         /* the warps that passed a wait on its commit's barrier */
 	const Tensor *reads[2];  /* the shared tensors it reads (mma: A and B), NULL: none */
@@ -1634,6 +1635,13 @@ protocol_async_issue(Protocol *p, const IsaInstr *in, const TmemRect *rect, Loc 
 }
 
 void
+protocol_async_scale_reads(Protocol *p, const TmemRect *rect, Loc loc)
+{
+	protocol_async_issue(p, isa_instr(TC_MMA), rect, loc);
+	LIST_AT(p->async, ProtoAsync, p->async.n - 1)->reads_only = true;
+}
+
+void
 protocol_commit(Protocol *p, const Tensor *bar, const IExpr *index, Loc loc)
 {
 	for (int i = 0; i < p->async.n; i++) {
@@ -1783,14 +1791,21 @@ async_written(Protocol *p, const TmemRect *r, TcKind by, Loc loc)
 			continue;
 		TmemRect mine = a->rect;
 		mine.warp = r->warp;
-		if (!rects_overlap(r, &mine))
+		if (!rects_overlap(r, &mine) || (a->reads_only && by == TC_LD))
 			continue;
-		error(loc, "%s of warp %d %s TMEM (lane %d, column %d), which the %s at line %d writes; %s is "
-		           "complete only once commit(b) and a %s.%s on b have passed", isa_name(by, 0), r->warp,
-		      by == TC_LD ? "reads" : "writes", r->lane0 > mine.lane0 ? r->lane0 : mine.lane0,
-		      r->col0 > mine.col0 ? r->col0 : mine.col0, isa_name(a->in->kind, 0), a->loc.first_line,
-		      a->in->kind == TC_MMA ? "an mma" : "a cp",
-		      etype_name(T_MBARRIER), mbar_op_name(MB_WAIT));
+		if (a->reads_only)
+			error(loc, "%s of warp %d writes TMEM (lane %d, column %d), which the mma at line %d reads as scale "
+			           "factors; the cells are free again only once the mma's commit(b) and a %s.%s on b have passed",
+			      isa_name(by, 0), r->warp, r->lane0 > mine.lane0 ? r->lane0 : mine.lane0,
+			      r->col0 > mine.col0 ? r->col0 : mine.col0, a->loc.first_line, etype_name(T_MBARRIER),
+			      mbar_op_name(MB_WAIT));
+		else
+			error(loc, "%s of warp %d %s TMEM (lane %d, column %d), which the %s at line %d writes; %s is "
+			           "complete only once commit(b) and a %s.%s on b have passed", isa_name(by, 0), r->warp,
+			      by == TC_LD ? "reads" : "writes", r->lane0 > mine.lane0 ? r->lane0 : mine.lane0,
+			      r->col0 > mine.col0 ? r->col0 : mine.col0, isa_name(a->in->kind, 0), a->loc.first_line,
+			      a->in->kind == TC_MMA ? "an mma" : "a cp",
+			      etype_name(T_MBARRIER), mbar_op_name(MB_WAIT));
 		if (a->bar)
 			note(a->commit_loc, "committed here: wait on '%s' before the %s", a->bar->name, isa_name(by, 0));
 		else
@@ -1840,7 +1855,7 @@ protocol_scales_ready(Protocol *p, const TmemRect *r, const char *role, Loc loc)
 {
 	for (int i = 0; i < p->async.n; i++) {
 		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
-		if (!a->has_rect || !(p->warps & ~a->waited))
+		if (!a->has_rect || a->reads_only || !(p->warps & ~a->waited))
 			continue;
 		TmemRect mine = a->rect;
 		mine.warp = r->warp;

@@ -1705,6 +1705,9 @@ bool protocol_async_free(Protocol *p, const TmemRect *r, Loc loc);
 /* The scale factors (cells r, named role) an mma reads are complete: written by a cp of the issuing thread or
    waited (LANGUAGE 11.6); false after an error naming both lines. */
 bool protocol_scales_ready(Protocol *p, const TmemRect *r, const char *role, Loc loc);
+/* The mma just issued reads scale factors in cells r: a later cp over them before a wait on its commit is an
+   error (async_written). */
+void protocol_async_scale_reads(Protocol *p, const TmemRect *rect, Loc loc);
 /* Whether a cp may write the cells of r: no st or ld of the current warps over them is pending (a copy's
    gets its wait placed; else an error at loc). */
 bool protocol_cp_cells_free(Protocol *p, const TmemRect *r, Loc loc);
