@@ -312,8 +312,9 @@ scale_place(const View *v, const char *role, int nb, int r, int b, int col, int 
 	      t->lane_offset + p[AX_TLANE], p[AX_TCOL] / 4, p[AX_TCOL] % 4, l->nrep, l->nrep == 1 ? "" : "s", r % 32,
 	      r % 32 + 32, r % 32 + 64, r % 32 + 96, col + r / 32, id);
 	note(loc, "row r of a scale operand sits in lane r %% 32 of all four 32-lane partitions, in cell column first + "
-	          "r / 32, and K block s of the mma in byte SF_ID of those cells: fill it with tcgen05.cp "
-	          "32x128b.warpx4 into a layout such as S[(4, 32, 4) : (4@TCol, 1@TLane, 1@TCol)] + R[4 : 32@TLane]");
+	          "r / 32, and K block s of the mma in byte SF_ID of those cells: fill it with %s "
+	          "32x128b.warpx4 into a layout such as S[(4, 32, 4) : (4@TCol, 1@TLane, 1@TCol)] + R[4 : 32@TLane]",
+	     isa_name(TC_CP, 0));
 	return false;
 }
 
@@ -332,7 +333,7 @@ mma_scale_check(const View *sfa, const View *sfb, int nsteps, Loc loc, MmaInstr 
 		if (ops[i]->base->kind != TK_TMEM || ops[i]->rank != 2) {
 			error(loc, "mma: %s '%s' is not a two-dimensional tmem view; block scales are read from TMEM", roles[i],
 			      ops[i]->name);
-			note(loc, "copy them from a shared tile into a tmem tensor with tcgen05.cp (apply or copy)");
+			note(loc, "copy them from a shared tile into a tmem tensor with %s (apply or copy)", isa_name(TC_CP, 0));
 			return false;
 		}
 	EType sf = sfa->base->type;
