@@ -196,11 +196,18 @@ extern "C" __global__ void __launch_bounds__(128) mma_mxf8(unsigned char *__rest
 		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("{\n\t.reg .pred p;\n\tsetp.ne.u32 p, %4, 0;\n\ttcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X [%0], %1, %2, %3, [%5], [%6], p;\n\t}" :: "r"(slot[0]), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sa[0]) + 96u) >> 4 & 0x3fffu)), "l"(0x4000404000000000ull | (unsigned long long)(((unsigned)__cvta_generic_to_shared(&sb[0]) + 96u) >> 4 & 0x3fffu)), "r"(0x68c00030u), "r"((unsigned)(1u)), "r"(slot[0] + 256u), "r"(slot[0] + 260u) : "memory"); }
 		{ unsigned tl_elected; asm volatile("{\n\t.reg .pred p;\n\telect.sync _|p, %1;\n\tselp.u32 %0, 1, 0, p;\n\t}" : "=r"(tl_elected) : "r"(__activemask())); if (tl_elected) asm volatile("tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [%0];" :: "r"((unsigned)__cvta_generic_to_shared(&bar[0])) : "memory"); }
 	}
+	for (int n = 0; n < 256; n++) {
+		float acc = -0.0f;
+		for (int k = 0; k < 128; k++) {
+			acc = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k % 128) / 16)) ^ ((((((k / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k % 128) / 16)) >> 3) & 7)) * 16) + (k % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k / 128) * 2048) + (n * 8)) + ((k % 128) / 16)) ^ ((((((k / 128) * 2048) + (n * 8)) + ((k % 128) / 16)) >> 3) & 7)) * 16) + (k % 16)]), tl_from_ue8m0(ssb[((((((n / 128) * 32) + (n % 32)) * 4) + ((n % 128) / 32)) * 4) + (k / 32)])), acc);
+		}
+		Out[((int)threadIdx.x * 256) + n] = acc;
+	}
 	asm volatile("{\n\t.reg .pred p;\n\tTL_WAIT:\n\tmbarrier.try_wait.parity.shared::cta.b64 p, [%0], %1;\n\t@!p bra TL_WAIT;\n\t}" :: "r"((unsigned)__cvta_generic_to_shared(&bar[0])), "r"(0u) : "memory");
 	asm volatile("tcgen05.fence::after_thread_sync;" ::: "memory");
 	{
 		unsigned r[32];
-		// mma_mxf8.tile:59: copy(r, d[:, 32 * j : 32 * j + 32]);
+		// mma_mxf8.tile:68: copy(r, d[:, 32 * j : 32 * j + 32]);
 		asm volatile("tcgen05.ld.sync.aligned.32x32b.x32.b32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
 		"%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, [%32];"
 			:
@@ -209,235 +216,43 @@ extern "C" __global__ void __launch_bounds__(128) mma_mxf8(unsigned char *__rest
 			  "=r"(r[16]), "=r"(r[17]), "=r"(r[18]), "=r"(r[19]), "=r"(r[20]), "=r"(r[21]), "=r"(r[22]), "=r"(r[23]),
 			  "=r"(r[24]), "=r"(r[25]), "=r"(r[26]), "=r"(r[27]), "=r"(r[28]), "=r"(r[29]), "=r"(r[30]), "=r"(r[31])
 			: "r"(slot[0] + ((unsigned)(tl_warp_id & 3) * 2097152u)) : "memory");
-		{
-			float acc = -0.0f;
-			for (int k = 0; k < 128; k++) {
-				acc = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k % 128) / 16)) ^ ((((((k / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k % 128) / 16)) >> 3) & 7)) * 16) + (k % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k / 32)])), __fmul_rn(tl_from_e4m3(sb[(((((k / 128) * 2048) + ((k % 128) / 16)) ^ (((((k / 128) * 2048) + ((k % 128) / 16)) >> 3) & 7)) * 16) + (k % 16)]), tl_from_ue8m0(ssb[k / 32])), acc);
-			}
-			asm volatile("tcgen05.wait::ld.sync.aligned;" :
-				  "+r"(r[0]), "+r"(r[1]), "+r"(r[2]), "+r"(r[3]), "+r"(r[4]), "+r"(r[5]), "+r"(r[6]), "+r"(r[7]),
-				  "+r"(r[8]), "+r"(r[9]), "+r"(r[10]), "+r"(r[11]), "+r"(r[12]), "+r"(r[13]), "+r"(r[14]), "+r"(r[15]),
-				  "+r"(r[16]), "+r"(r[17]), "+r"(r[18]), "+r"(r[19]), "+r"(r[20]), "+r"(r[21]), "+r"(r[22]), "+r"(r[23]),
-				  "+r"(r[24]), "+r"(r[25]), "+r"(r[26]), "+r"(r[27]), "+r"(r[28]), "+r"(r[29]), "+r"(r[30]), "+r"(r[31]) :: "memory");
-			r[0] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[0]), acc), R[(int)threadIdx.x * 256]));
-		}
-		{
-			float acc_1 = -0.0f;
-			for (int k_1 = 0; k_1 < 128; k_1++) {
-				acc_1 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_1 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_1 % 128) / 16)) ^ ((((((k_1 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_1 % 128) / 16)) >> 3) & 7)) * 16) + (k_1 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_1 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_1 / 128) * 2048) + 8) + ((k_1 % 128) / 16)) ^ ((((((k_1 / 128) * 2048) + 8) + ((k_1 % 128) / 16)) >> 3) & 7)) * 16) + (k_1 % 16)]), tl_from_ue8m0(ssb[16 + (k_1 / 32)])), acc_1);
-			}
-			r[1] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[1]), acc_1), R[((int)threadIdx.x * 256) + 1]));
-		}
-		{
-			float acc_2 = -0.0f;
-			for (int k_2 = 0; k_2 < 128; k_2++) {
-				acc_2 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_2 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_2 % 128) / 16)) ^ ((((((k_2 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_2 % 128) / 16)) >> 3) & 7)) * 16) + (k_2 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_2 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_2 / 128) * 2048) + 16) + ((k_2 % 128) / 16)) ^ ((((((k_2 / 128) * 2048) + 16) + ((k_2 % 128) / 16)) >> 3) & 7)) * 16) + (k_2 % 16)]), tl_from_ue8m0(ssb[32 + (k_2 / 32)])), acc_2);
-			}
-			r[2] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[2]), acc_2), R[((int)threadIdx.x * 256) + 2]));
-		}
-		{
-			float acc_3 = -0.0f;
-			for (int k_3 = 0; k_3 < 128; k_3++) {
-				acc_3 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_3 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_3 % 128) / 16)) ^ ((((((k_3 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_3 % 128) / 16)) >> 3) & 7)) * 16) + (k_3 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_3 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_3 / 128) * 2048) + 24) + ((k_3 % 128) / 16)) ^ ((((((k_3 / 128) * 2048) + 24) + ((k_3 % 128) / 16)) >> 3) & 7)) * 16) + (k_3 % 16)]), tl_from_ue8m0(ssb[48 + (k_3 / 32)])), acc_3);
-			}
-			r[3] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[3]), acc_3), R[((int)threadIdx.x * 256) + 3]));
-		}
-		{
-			float acc_4 = -0.0f;
-			for (int k_4 = 0; k_4 < 128; k_4++) {
-				acc_4 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_4 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_4 % 128) / 16)) ^ ((((((k_4 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_4 % 128) / 16)) >> 3) & 7)) * 16) + (k_4 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_4 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_4 / 128) * 2048) + 32) + ((k_4 % 128) / 16)) ^ ((((((k_4 / 128) * 2048) + 32) + ((k_4 % 128) / 16)) >> 3) & 7)) * 16) + (k_4 % 16)]), tl_from_ue8m0(ssb[64 + (k_4 / 32)])), acc_4);
-			}
-			r[4] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[4]), acc_4), R[((int)threadIdx.x * 256) + 4]));
-		}
-		{
-			float acc_5 = -0.0f;
-			for (int k_5 = 0; k_5 < 128; k_5++) {
-				acc_5 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_5 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_5 % 128) / 16)) ^ ((((((k_5 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_5 % 128) / 16)) >> 3) & 7)) * 16) + (k_5 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_5 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_5 / 128) * 2048) + 40) + ((k_5 % 128) / 16)) ^ ((((((k_5 / 128) * 2048) + 40) + ((k_5 % 128) / 16)) >> 3) & 7)) * 16) + (k_5 % 16)]), tl_from_ue8m0(ssb[80 + (k_5 / 32)])), acc_5);
-			}
-			r[5] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[5]), acc_5), R[((int)threadIdx.x * 256) + 5]));
-		}
-		{
-			float acc_6 = -0.0f;
-			for (int k_6 = 0; k_6 < 128; k_6++) {
-				acc_6 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_6 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_6 % 128) / 16)) ^ ((((((k_6 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_6 % 128) / 16)) >> 3) & 7)) * 16) + (k_6 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_6 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_6 / 128) * 2048) + 48) + ((k_6 % 128) / 16)) ^ ((((((k_6 / 128) * 2048) + 48) + ((k_6 % 128) / 16)) >> 3) & 7)) * 16) + (k_6 % 16)]), tl_from_ue8m0(ssb[96 + (k_6 / 32)])), acc_6);
-			}
-			r[6] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[6]), acc_6), R[((int)threadIdx.x * 256) + 6]));
-		}
-		{
-			float acc_7 = -0.0f;
-			for (int k_7 = 0; k_7 < 128; k_7++) {
-				acc_7 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_7 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_7 % 128) / 16)) ^ ((((((k_7 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_7 % 128) / 16)) >> 3) & 7)) * 16) + (k_7 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_7 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_7 / 128) * 2048) + 56) + ((k_7 % 128) / 16)) ^ ((((((k_7 / 128) * 2048) + 56) + ((k_7 % 128) / 16)) >> 3) & 7)) * 16) + (k_7 % 16)]), tl_from_ue8m0(ssb[112 + (k_7 / 32)])), acc_7);
-			}
-			r[7] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[7]), acc_7), R[((int)threadIdx.x * 256) + 7]));
-		}
-		{
-			float acc_8 = -0.0f;
-			for (int k_8 = 0; k_8 < 128; k_8++) {
-				acc_8 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_8 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_8 % 128) / 16)) ^ ((((((k_8 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_8 % 128) / 16)) >> 3) & 7)) * 16) + (k_8 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_8 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_8 / 128) * 2048) + 64) + ((k_8 % 128) / 16)) ^ ((((((k_8 / 128) * 2048) + 64) + ((k_8 % 128) / 16)) >> 3) & 7)) * 16) + (k_8 % 16)]), tl_from_ue8m0(ssb[128 + (k_8 / 32)])), acc_8);
-			}
-			r[8] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[8]), acc_8), R[((int)threadIdx.x * 256) + 8]));
-		}
-		{
-			float acc_9 = -0.0f;
-			for (int k_9 = 0; k_9 < 128; k_9++) {
-				acc_9 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_9 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_9 % 128) / 16)) ^ ((((((k_9 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_9 % 128) / 16)) >> 3) & 7)) * 16) + (k_9 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_9 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_9 / 128) * 2048) + 72) + ((k_9 % 128) / 16)) ^ ((((((k_9 / 128) * 2048) + 72) + ((k_9 % 128) / 16)) >> 3) & 7)) * 16) + (k_9 % 16)]), tl_from_ue8m0(ssb[144 + (k_9 / 32)])), acc_9);
-			}
-			r[9] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[9]), acc_9), R[((int)threadIdx.x * 256) + 9]));
-		}
-		{
-			float acc_10 = -0.0f;
-			for (int k_10 = 0; k_10 < 128; k_10++) {
-				acc_10 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_10 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_10 % 128) / 16)) ^ ((((((k_10 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_10 % 128) / 16)) >> 3) & 7)) * 16) + (k_10 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_10 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_10 / 128) * 2048) + 80) + ((k_10 % 128) / 16)) ^ ((((((k_10 / 128) * 2048) + 80) + ((k_10 % 128) / 16)) >> 3) & 7)) * 16) + (k_10 % 16)]), tl_from_ue8m0(ssb[160 + (k_10 / 32)])), acc_10);
-			}
-			r[10] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[10]), acc_10), R[((int)threadIdx.x * 256) + 10]));
-		}
-		{
-			float acc_11 = -0.0f;
-			for (int k_11 = 0; k_11 < 128; k_11++) {
-				acc_11 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_11 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_11 % 128) / 16)) ^ ((((((k_11 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_11 % 128) / 16)) >> 3) & 7)) * 16) + (k_11 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_11 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_11 / 128) * 2048) + 88) + ((k_11 % 128) / 16)) ^ ((((((k_11 / 128) * 2048) + 88) + ((k_11 % 128) / 16)) >> 3) & 7)) * 16) + (k_11 % 16)]), tl_from_ue8m0(ssb[176 + (k_11 / 32)])), acc_11);
-			}
-			r[11] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[11]), acc_11), R[((int)threadIdx.x * 256) + 11]));
-		}
-		{
-			float acc_12 = -0.0f;
-			for (int k_12 = 0; k_12 < 128; k_12++) {
-				acc_12 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_12 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_12 % 128) / 16)) ^ ((((((k_12 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_12 % 128) / 16)) >> 3) & 7)) * 16) + (k_12 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_12 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_12 / 128) * 2048) + 96) + ((k_12 % 128) / 16)) ^ ((((((k_12 / 128) * 2048) + 96) + ((k_12 % 128) / 16)) >> 3) & 7)) * 16) + (k_12 % 16)]), tl_from_ue8m0(ssb[192 + (k_12 / 32)])), acc_12);
-			}
-			r[12] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[12]), acc_12), R[((int)threadIdx.x * 256) + 12]));
-		}
-		{
-			float acc_13 = -0.0f;
-			for (int k_13 = 0; k_13 < 128; k_13++) {
-				acc_13 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_13 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_13 % 128) / 16)) ^ ((((((k_13 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_13 % 128) / 16)) >> 3) & 7)) * 16) + (k_13 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_13 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_13 / 128) * 2048) + 104) + ((k_13 % 128) / 16)) ^ ((((((k_13 / 128) * 2048) + 104) + ((k_13 % 128) / 16)) >> 3) & 7)) * 16) + (k_13 % 16)]), tl_from_ue8m0(ssb[208 + (k_13 / 32)])), acc_13);
-			}
-			r[13] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[13]), acc_13), R[((int)threadIdx.x * 256) + 13]));
-		}
-		{
-			float acc_14 = -0.0f;
-			for (int k_14 = 0; k_14 < 128; k_14++) {
-				acc_14 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_14 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_14 % 128) / 16)) ^ ((((((k_14 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_14 % 128) / 16)) >> 3) & 7)) * 16) + (k_14 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_14 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_14 / 128) * 2048) + 112) + ((k_14 % 128) / 16)) ^ ((((((k_14 / 128) * 2048) + 112) + ((k_14 % 128) / 16)) >> 3) & 7)) * 16) + (k_14 % 16)]), tl_from_ue8m0(ssb[224 + (k_14 / 32)])), acc_14);
-			}
-			r[14] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[14]), acc_14), R[((int)threadIdx.x * 256) + 14]));
-		}
-		{
-			float acc_15 = -0.0f;
-			for (int k_15 = 0; k_15 < 128; k_15++) {
-				acc_15 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_15 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_15 % 128) / 16)) ^ ((((((k_15 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_15 % 128) / 16)) >> 3) & 7)) * 16) + (k_15 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_15 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_15 / 128) * 2048) + 120) + ((k_15 % 128) / 16)) ^ ((((((k_15 / 128) * 2048) + 120) + ((k_15 % 128) / 16)) >> 3) & 7)) * 16) + (k_15 % 16)]), tl_from_ue8m0(ssb[240 + (k_15 / 32)])), acc_15);
-			}
-			r[15] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[15]), acc_15), R[((int)threadIdx.x * 256) + 15]));
-		}
-		{
-			float acc_16 = -0.0f;
-			for (int k_16 = 0; k_16 < 128; k_16++) {
-				acc_16 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_16 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_16 % 128) / 16)) ^ ((((((k_16 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_16 % 128) / 16)) >> 3) & 7)) * 16) + (k_16 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_16 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_16 / 128) * 2048) + 128) + ((k_16 % 128) / 16)) ^ ((((((k_16 / 128) * 2048) + 128) + ((k_16 % 128) / 16)) >> 3) & 7)) * 16) + (k_16 % 16)]), tl_from_ue8m0(ssb[256 + (k_16 / 32)])), acc_16);
-			}
-			r[16] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[16]), acc_16), R[((int)threadIdx.x * 256) + 16]));
-		}
-		{
-			float acc_17 = -0.0f;
-			for (int k_17 = 0; k_17 < 128; k_17++) {
-				acc_17 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_17 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_17 % 128) / 16)) ^ ((((((k_17 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_17 % 128) / 16)) >> 3) & 7)) * 16) + (k_17 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_17 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_17 / 128) * 2048) + 136) + ((k_17 % 128) / 16)) ^ ((((((k_17 / 128) * 2048) + 136) + ((k_17 % 128) / 16)) >> 3) & 7)) * 16) + (k_17 % 16)]), tl_from_ue8m0(ssb[272 + (k_17 / 32)])), acc_17);
-			}
-			r[17] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[17]), acc_17), R[((int)threadIdx.x * 256) + 17]));
-		}
-		{
-			float acc_18 = -0.0f;
-			for (int k_18 = 0; k_18 < 128; k_18++) {
-				acc_18 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_18 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_18 % 128) / 16)) ^ ((((((k_18 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_18 % 128) / 16)) >> 3) & 7)) * 16) + (k_18 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_18 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_18 / 128) * 2048) + 144) + ((k_18 % 128) / 16)) ^ ((((((k_18 / 128) * 2048) + 144) + ((k_18 % 128) / 16)) >> 3) & 7)) * 16) + (k_18 % 16)]), tl_from_ue8m0(ssb[288 + (k_18 / 32)])), acc_18);
-			}
-			r[18] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[18]), acc_18), R[((int)threadIdx.x * 256) + 18]));
-		}
-		{
-			float acc_19 = -0.0f;
-			for (int k_19 = 0; k_19 < 128; k_19++) {
-				acc_19 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_19 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_19 % 128) / 16)) ^ ((((((k_19 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_19 % 128) / 16)) >> 3) & 7)) * 16) + (k_19 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_19 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_19 / 128) * 2048) + 152) + ((k_19 % 128) / 16)) ^ ((((((k_19 / 128) * 2048) + 152) + ((k_19 % 128) / 16)) >> 3) & 7)) * 16) + (k_19 % 16)]), tl_from_ue8m0(ssb[304 + (k_19 / 32)])), acc_19);
-			}
-			r[19] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[19]), acc_19), R[((int)threadIdx.x * 256) + 19]));
-		}
-		{
-			float acc_20 = -0.0f;
-			for (int k_20 = 0; k_20 < 128; k_20++) {
-				acc_20 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_20 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_20 % 128) / 16)) ^ ((((((k_20 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_20 % 128) / 16)) >> 3) & 7)) * 16) + (k_20 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_20 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_20 / 128) * 2048) + 160) + ((k_20 % 128) / 16)) ^ ((((((k_20 / 128) * 2048) + 160) + ((k_20 % 128) / 16)) >> 3) & 7)) * 16) + (k_20 % 16)]), tl_from_ue8m0(ssb[320 + (k_20 / 32)])), acc_20);
-			}
-			r[20] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[20]), acc_20), R[((int)threadIdx.x * 256) + 20]));
-		}
-		{
-			float acc_21 = -0.0f;
-			for (int k_21 = 0; k_21 < 128; k_21++) {
-				acc_21 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_21 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_21 % 128) / 16)) ^ ((((((k_21 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_21 % 128) / 16)) >> 3) & 7)) * 16) + (k_21 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_21 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_21 / 128) * 2048) + 168) + ((k_21 % 128) / 16)) ^ ((((((k_21 / 128) * 2048) + 168) + ((k_21 % 128) / 16)) >> 3) & 7)) * 16) + (k_21 % 16)]), tl_from_ue8m0(ssb[336 + (k_21 / 32)])), acc_21);
-			}
-			r[21] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[21]), acc_21), R[((int)threadIdx.x * 256) + 21]));
-		}
-		{
-			float acc_22 = -0.0f;
-			for (int k_22 = 0; k_22 < 128; k_22++) {
-				acc_22 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_22 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_22 % 128) / 16)) ^ ((((((k_22 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_22 % 128) / 16)) >> 3) & 7)) * 16) + (k_22 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_22 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_22 / 128) * 2048) + 176) + ((k_22 % 128) / 16)) ^ ((((((k_22 / 128) * 2048) + 176) + ((k_22 % 128) / 16)) >> 3) & 7)) * 16) + (k_22 % 16)]), tl_from_ue8m0(ssb[352 + (k_22 / 32)])), acc_22);
-			}
-			r[22] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[22]), acc_22), R[((int)threadIdx.x * 256) + 22]));
-		}
-		{
-			float acc_23 = -0.0f;
-			for (int k_23 = 0; k_23 < 128; k_23++) {
-				acc_23 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_23 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_23 % 128) / 16)) ^ ((((((k_23 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_23 % 128) / 16)) >> 3) & 7)) * 16) + (k_23 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_23 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_23 / 128) * 2048) + 184) + ((k_23 % 128) / 16)) ^ ((((((k_23 / 128) * 2048) + 184) + ((k_23 % 128) / 16)) >> 3) & 7)) * 16) + (k_23 % 16)]), tl_from_ue8m0(ssb[368 + (k_23 / 32)])), acc_23);
-			}
-			r[23] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[23]), acc_23), R[((int)threadIdx.x * 256) + 23]));
-		}
-		{
-			float acc_24 = -0.0f;
-			for (int k_24 = 0; k_24 < 128; k_24++) {
-				acc_24 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_24 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_24 % 128) / 16)) ^ ((((((k_24 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_24 % 128) / 16)) >> 3) & 7)) * 16) + (k_24 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_24 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_24 / 128) * 2048) + 192) + ((k_24 % 128) / 16)) ^ ((((((k_24 / 128) * 2048) + 192) + ((k_24 % 128) / 16)) >> 3) & 7)) * 16) + (k_24 % 16)]), tl_from_ue8m0(ssb[384 + (k_24 / 32)])), acc_24);
-			}
-			r[24] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[24]), acc_24), R[((int)threadIdx.x * 256) + 24]));
-		}
-		{
-			float acc_25 = -0.0f;
-			for (int k_25 = 0; k_25 < 128; k_25++) {
-				acc_25 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_25 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_25 % 128) / 16)) ^ ((((((k_25 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_25 % 128) / 16)) >> 3) & 7)) * 16) + (k_25 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_25 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_25 / 128) * 2048) + 200) + ((k_25 % 128) / 16)) ^ ((((((k_25 / 128) * 2048) + 200) + ((k_25 % 128) / 16)) >> 3) & 7)) * 16) + (k_25 % 16)]), tl_from_ue8m0(ssb[400 + (k_25 / 32)])), acc_25);
-			}
-			r[25] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[25]), acc_25), R[((int)threadIdx.x * 256) + 25]));
-		}
-		{
-			float acc_26 = -0.0f;
-			for (int k_26 = 0; k_26 < 128; k_26++) {
-				acc_26 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_26 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_26 % 128) / 16)) ^ ((((((k_26 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_26 % 128) / 16)) >> 3) & 7)) * 16) + (k_26 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_26 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_26 / 128) * 2048) + 208) + ((k_26 % 128) / 16)) ^ ((((((k_26 / 128) * 2048) + 208) + ((k_26 % 128) / 16)) >> 3) & 7)) * 16) + (k_26 % 16)]), tl_from_ue8m0(ssb[416 + (k_26 / 32)])), acc_26);
-			}
-			r[26] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[26]), acc_26), R[((int)threadIdx.x * 256) + 26]));
-		}
-		{
-			float acc_27 = -0.0f;
-			for (int k_27 = 0; k_27 < 128; k_27++) {
-				acc_27 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_27 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_27 % 128) / 16)) ^ ((((((k_27 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_27 % 128) / 16)) >> 3) & 7)) * 16) + (k_27 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_27 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_27 / 128) * 2048) + 216) + ((k_27 % 128) / 16)) ^ ((((((k_27 / 128) * 2048) + 216) + ((k_27 % 128) / 16)) >> 3) & 7)) * 16) + (k_27 % 16)]), tl_from_ue8m0(ssb[432 + (k_27 / 32)])), acc_27);
-			}
-			r[27] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[27]), acc_27), R[((int)threadIdx.x * 256) + 27]));
-		}
-		{
-			float acc_28 = -0.0f;
-			for (int k_28 = 0; k_28 < 128; k_28++) {
-				acc_28 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_28 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_28 % 128) / 16)) ^ ((((((k_28 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_28 % 128) / 16)) >> 3) & 7)) * 16) + (k_28 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_28 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_28 / 128) * 2048) + 224) + ((k_28 % 128) / 16)) ^ ((((((k_28 / 128) * 2048) + 224) + ((k_28 % 128) / 16)) >> 3) & 7)) * 16) + (k_28 % 16)]), tl_from_ue8m0(ssb[448 + (k_28 / 32)])), acc_28);
-			}
-			r[28] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[28]), acc_28), R[((int)threadIdx.x * 256) + 28]));
-		}
-		{
-			float acc_29 = -0.0f;
-			for (int k_29 = 0; k_29 < 128; k_29++) {
-				acc_29 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_29 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_29 % 128) / 16)) ^ ((((((k_29 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_29 % 128) / 16)) >> 3) & 7)) * 16) + (k_29 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_29 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_29 / 128) * 2048) + 232) + ((k_29 % 128) / 16)) ^ ((((((k_29 / 128) * 2048) + 232) + ((k_29 % 128) / 16)) >> 3) & 7)) * 16) + (k_29 % 16)]), tl_from_ue8m0(ssb[464 + (k_29 / 32)])), acc_29);
-			}
-			r[29] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[29]), acc_29), R[((int)threadIdx.x * 256) + 29]));
-		}
-		{
-			float acc_30 = -0.0f;
-			for (int k_30 = 0; k_30 < 128; k_30++) {
-				acc_30 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_30 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_30 % 128) / 16)) ^ ((((((k_30 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_30 % 128) / 16)) >> 3) & 7)) * 16) + (k_30 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_30 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_30 / 128) * 2048) + 240) + ((k_30 % 128) / 16)) ^ ((((((k_30 / 128) * 2048) + 240) + ((k_30 % 128) / 16)) >> 3) & 7)) * 16) + (k_30 % 16)]), tl_from_ue8m0(ssb[480 + (k_30 / 32)])), acc_30);
-			}
-			r[30] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[30]), acc_30), R[((int)threadIdx.x * 256) + 30]));
-		}
-		{
-			float acc_31 = -0.0f;
-			for (int k_31 = 0; k_31 < 128; k_31++) {
-				acc_31 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_31 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_31 % 128) / 16)) ^ ((((((k_31 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_31 % 128) / 16)) >> 3) & 7)) * 16) + (k_31 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_31 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_31 / 128) * 2048) + 248) + ((k_31 % 128) / 16)) ^ ((((((k_31 / 128) * 2048) + 248) + ((k_31 % 128) / 16)) >> 3) & 7)) * 16) + (k_31 % 16)]), tl_from_ue8m0(ssb[496 + (k_31 / 32)])), acc_31);
-			}
-			r[31] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[31]), acc_31), R[((int)threadIdx.x * 256) + 31]));
-		}
+		asm volatile("tcgen05.wait::ld.sync.aligned;" :
+			  "+r"(r[0]), "+r"(r[1]), "+r"(r[2]), "+r"(r[3]), "+r"(r[4]), "+r"(r[5]), "+r"(r[6]), "+r"(r[7]),
+			  "+r"(r[8]), "+r"(r[9]), "+r"(r[10]), "+r"(r[11]), "+r"(r[12]), "+r"(r[13]), "+r"(r[14]), "+r"(r[15]),
+			  "+r"(r[16]), "+r"(r[17]), "+r"(r[18]), "+r"(r[19]), "+r"(r[20]), "+r"(r[21]), "+r"(r[22]), "+r"(r[23]),
+			  "+r"(r[24]), "+r"(r[25]), "+r"(r[26]), "+r"(r[27]), "+r"(r[28]), "+r"(r[29]), "+r"(r[30]), "+r"(r[31]) :: "memory");
+		r[0] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[0]), Out[(int)threadIdx.x * 256]), R[(int)threadIdx.x * 256]));
+		r[1] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[1]), Out[((int)threadIdx.x * 256) + 1]), R[((int)threadIdx.x * 256) + 1]));
+		r[2] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[2]), Out[((int)threadIdx.x * 256) + 2]), R[((int)threadIdx.x * 256) + 2]));
+		r[3] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[3]), Out[((int)threadIdx.x * 256) + 3]), R[((int)threadIdx.x * 256) + 3]));
+		r[4] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[4]), Out[((int)threadIdx.x * 256) + 4]), R[((int)threadIdx.x * 256) + 4]));
+		r[5] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[5]), Out[((int)threadIdx.x * 256) + 5]), R[((int)threadIdx.x * 256) + 5]));
+		r[6] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[6]), Out[((int)threadIdx.x * 256) + 6]), R[((int)threadIdx.x * 256) + 6]));
+		r[7] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[7]), Out[((int)threadIdx.x * 256) + 7]), R[((int)threadIdx.x * 256) + 7]));
+		r[8] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[8]), Out[((int)threadIdx.x * 256) + 8]), R[((int)threadIdx.x * 256) + 8]));
+		r[9] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[9]), Out[((int)threadIdx.x * 256) + 9]), R[((int)threadIdx.x * 256) + 9]));
+		r[10] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[10]), Out[((int)threadIdx.x * 256) + 10]), R[((int)threadIdx.x * 256) + 10]));
+		r[11] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[11]), Out[((int)threadIdx.x * 256) + 11]), R[((int)threadIdx.x * 256) + 11]));
+		r[12] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[12]), Out[((int)threadIdx.x * 256) + 12]), R[((int)threadIdx.x * 256) + 12]));
+		r[13] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[13]), Out[((int)threadIdx.x * 256) + 13]), R[((int)threadIdx.x * 256) + 13]));
+		r[14] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[14]), Out[((int)threadIdx.x * 256) + 14]), R[((int)threadIdx.x * 256) + 14]));
+		r[15] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[15]), Out[((int)threadIdx.x * 256) + 15]), R[((int)threadIdx.x * 256) + 15]));
+		r[16] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[16]), Out[((int)threadIdx.x * 256) + 16]), R[((int)threadIdx.x * 256) + 16]));
+		r[17] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[17]), Out[((int)threadIdx.x * 256) + 17]), R[((int)threadIdx.x * 256) + 17]));
+		r[18] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[18]), Out[((int)threadIdx.x * 256) + 18]), R[((int)threadIdx.x * 256) + 18]));
+		r[19] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[19]), Out[((int)threadIdx.x * 256) + 19]), R[((int)threadIdx.x * 256) + 19]));
+		r[20] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[20]), Out[((int)threadIdx.x * 256) + 20]), R[((int)threadIdx.x * 256) + 20]));
+		r[21] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[21]), Out[((int)threadIdx.x * 256) + 21]), R[((int)threadIdx.x * 256) + 21]));
+		r[22] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[22]), Out[((int)threadIdx.x * 256) + 22]), R[((int)threadIdx.x * 256) + 22]));
+		r[23] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[23]), Out[((int)threadIdx.x * 256) + 23]), R[((int)threadIdx.x * 256) + 23]));
+		r[24] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[24]), Out[((int)threadIdx.x * 256) + 24]), R[((int)threadIdx.x * 256) + 24]));
+		r[25] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[25]), Out[((int)threadIdx.x * 256) + 25]), R[((int)threadIdx.x * 256) + 25]));
+		r[26] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[26]), Out[((int)threadIdx.x * 256) + 26]), R[((int)threadIdx.x * 256) + 26]));
+		r[27] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[27]), Out[((int)threadIdx.x * 256) + 27]), R[((int)threadIdx.x * 256) + 27]));
+		r[28] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[28]), Out[((int)threadIdx.x * 256) + 28]), R[((int)threadIdx.x * 256) + 28]));
+		r[29] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[29]), Out[((int)threadIdx.x * 256) + 29]), R[((int)threadIdx.x * 256) + 29]));
+		r[30] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[30]), Out[((int)threadIdx.x * 256) + 30]), R[((int)threadIdx.x * 256) + 30]));
+		r[31] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r[31]), Out[((int)threadIdx.x * 256) + 31]), R[((int)threadIdx.x * 256) + 31]));
 		Out[(int)threadIdx.x * 256] = __uint_as_float(r[0]);
 		Out[1 + ((int)threadIdx.x * 256)] = __uint_as_float(r[1]);
 		Out[2 + ((int)threadIdx.x * 256)] = __uint_as_float(r[2]);
@@ -473,7 +288,7 @@ extern "C" __global__ void __launch_bounds__(128) mma_mxf8(unsigned char *__rest
 	}
 	{
 		unsigned r_1[32];
-		// mma_mxf8.tile:59: copy(r, d[:, 32 * j : 32 * j + 32]);
+		// mma_mxf8.tile:68: copy(r, d[:, 32 * j : 32 * j + 32]);
 		asm volatile("tcgen05.ld.sync.aligned.32x32b.x32.b32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
 		"%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, [%32];"
 			:
@@ -482,235 +297,43 @@ extern "C" __global__ void __launch_bounds__(128) mma_mxf8(unsigned char *__rest
 			  "=r"(r_1[16]), "=r"(r_1[17]), "=r"(r_1[18]), "=r"(r_1[19]), "=r"(r_1[20]), "=r"(r_1[21]), "=r"(r_1[22]), "=r"(r_1[23]),
 			  "=r"(r_1[24]), "=r"(r_1[25]), "=r"(r_1[26]), "=r"(r_1[27]), "=r"(r_1[28]), "=r"(r_1[29]), "=r"(r_1[30]), "=r"(r_1[31])
 			: "r"(slot[0] + (32u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
-		{
-			float acc_32 = -0.0f;
-			for (int k_32 = 0; k_32 < 128; k_32++) {
-				acc_32 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_32 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_32 % 128) / 16)) ^ ((((((k_32 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_32 % 128) / 16)) >> 3) & 7)) * 16) + (k_32 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_32 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_32 / 128) * 2048) + 256) + ((k_32 % 128) / 16)) ^ ((((((k_32 / 128) * 2048) + 256) + ((k_32 % 128) / 16)) >> 3) & 7)) * 16) + (k_32 % 16)]), tl_from_ue8m0(ssb[4 + (k_32 / 32)])), acc_32);
-			}
-			asm volatile("tcgen05.wait::ld.sync.aligned;" :
-				  "+r"(r_1[0]), "+r"(r_1[1]), "+r"(r_1[2]), "+r"(r_1[3]), "+r"(r_1[4]), "+r"(r_1[5]), "+r"(r_1[6]), "+r"(r_1[7]),
-				  "+r"(r_1[8]), "+r"(r_1[9]), "+r"(r_1[10]), "+r"(r_1[11]), "+r"(r_1[12]), "+r"(r_1[13]), "+r"(r_1[14]), "+r"(r_1[15]),
-				  "+r"(r_1[16]), "+r"(r_1[17]), "+r"(r_1[18]), "+r"(r_1[19]), "+r"(r_1[20]), "+r"(r_1[21]), "+r"(r_1[22]), "+r"(r_1[23]),
-				  "+r"(r_1[24]), "+r"(r_1[25]), "+r"(r_1[26]), "+r"(r_1[27]), "+r"(r_1[28]), "+r"(r_1[29]), "+r"(r_1[30]), "+r"(r_1[31]) :: "memory");
-			r_1[0] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[0]), acc_32), R[((int)threadIdx.x * 256) + 32]));
-		}
-		{
-			float acc_33 = -0.0f;
-			for (int k_33 = 0; k_33 < 128; k_33++) {
-				acc_33 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_33 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_33 % 128) / 16)) ^ ((((((k_33 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_33 % 128) / 16)) >> 3) & 7)) * 16) + (k_33 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_33 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_33 / 128) * 2048) + 264) + ((k_33 % 128) / 16)) ^ ((((((k_33 / 128) * 2048) + 264) + ((k_33 % 128) / 16)) >> 3) & 7)) * 16) + (k_33 % 16)]), tl_from_ue8m0(ssb[20 + (k_33 / 32)])), acc_33);
-			}
-			r_1[1] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[1]), acc_33), R[((int)threadIdx.x * 256) + 33]));
-		}
-		{
-			float acc_34 = -0.0f;
-			for (int k_34 = 0; k_34 < 128; k_34++) {
-				acc_34 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_34 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_34 % 128) / 16)) ^ ((((((k_34 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_34 % 128) / 16)) >> 3) & 7)) * 16) + (k_34 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_34 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_34 / 128) * 2048) + 272) + ((k_34 % 128) / 16)) ^ ((((((k_34 / 128) * 2048) + 272) + ((k_34 % 128) / 16)) >> 3) & 7)) * 16) + (k_34 % 16)]), tl_from_ue8m0(ssb[36 + (k_34 / 32)])), acc_34);
-			}
-			r_1[2] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[2]), acc_34), R[((int)threadIdx.x * 256) + 34]));
-		}
-		{
-			float acc_35 = -0.0f;
-			for (int k_35 = 0; k_35 < 128; k_35++) {
-				acc_35 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_35 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_35 % 128) / 16)) ^ ((((((k_35 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_35 % 128) / 16)) >> 3) & 7)) * 16) + (k_35 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_35 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_35 / 128) * 2048) + 280) + ((k_35 % 128) / 16)) ^ ((((((k_35 / 128) * 2048) + 280) + ((k_35 % 128) / 16)) >> 3) & 7)) * 16) + (k_35 % 16)]), tl_from_ue8m0(ssb[52 + (k_35 / 32)])), acc_35);
-			}
-			r_1[3] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[3]), acc_35), R[((int)threadIdx.x * 256) + 35]));
-		}
-		{
-			float acc_36 = -0.0f;
-			for (int k_36 = 0; k_36 < 128; k_36++) {
-				acc_36 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_36 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_36 % 128) / 16)) ^ ((((((k_36 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_36 % 128) / 16)) >> 3) & 7)) * 16) + (k_36 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_36 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_36 / 128) * 2048) + 288) + ((k_36 % 128) / 16)) ^ ((((((k_36 / 128) * 2048) + 288) + ((k_36 % 128) / 16)) >> 3) & 7)) * 16) + (k_36 % 16)]), tl_from_ue8m0(ssb[68 + (k_36 / 32)])), acc_36);
-			}
-			r_1[4] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[4]), acc_36), R[((int)threadIdx.x * 256) + 36]));
-		}
-		{
-			float acc_37 = -0.0f;
-			for (int k_37 = 0; k_37 < 128; k_37++) {
-				acc_37 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_37 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_37 % 128) / 16)) ^ ((((((k_37 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_37 % 128) / 16)) >> 3) & 7)) * 16) + (k_37 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_37 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_37 / 128) * 2048) + 296) + ((k_37 % 128) / 16)) ^ ((((((k_37 / 128) * 2048) + 296) + ((k_37 % 128) / 16)) >> 3) & 7)) * 16) + (k_37 % 16)]), tl_from_ue8m0(ssb[84 + (k_37 / 32)])), acc_37);
-			}
-			r_1[5] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[5]), acc_37), R[((int)threadIdx.x * 256) + 37]));
-		}
-		{
-			float acc_38 = -0.0f;
-			for (int k_38 = 0; k_38 < 128; k_38++) {
-				acc_38 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_38 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_38 % 128) / 16)) ^ ((((((k_38 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_38 % 128) / 16)) >> 3) & 7)) * 16) + (k_38 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_38 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_38 / 128) * 2048) + 304) + ((k_38 % 128) / 16)) ^ ((((((k_38 / 128) * 2048) + 304) + ((k_38 % 128) / 16)) >> 3) & 7)) * 16) + (k_38 % 16)]), tl_from_ue8m0(ssb[100 + (k_38 / 32)])), acc_38);
-			}
-			r_1[6] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[6]), acc_38), R[((int)threadIdx.x * 256) + 38]));
-		}
-		{
-			float acc_39 = -0.0f;
-			for (int k_39 = 0; k_39 < 128; k_39++) {
-				acc_39 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_39 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_39 % 128) / 16)) ^ ((((((k_39 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_39 % 128) / 16)) >> 3) & 7)) * 16) + (k_39 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_39 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_39 / 128) * 2048) + 312) + ((k_39 % 128) / 16)) ^ ((((((k_39 / 128) * 2048) + 312) + ((k_39 % 128) / 16)) >> 3) & 7)) * 16) + (k_39 % 16)]), tl_from_ue8m0(ssb[116 + (k_39 / 32)])), acc_39);
-			}
-			r_1[7] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[7]), acc_39), R[((int)threadIdx.x * 256) + 39]));
-		}
-		{
-			float acc_40 = -0.0f;
-			for (int k_40 = 0; k_40 < 128; k_40++) {
-				acc_40 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_40 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_40 % 128) / 16)) ^ ((((((k_40 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_40 % 128) / 16)) >> 3) & 7)) * 16) + (k_40 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_40 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_40 / 128) * 2048) + 320) + ((k_40 % 128) / 16)) ^ ((((((k_40 / 128) * 2048) + 320) + ((k_40 % 128) / 16)) >> 3) & 7)) * 16) + (k_40 % 16)]), tl_from_ue8m0(ssb[132 + (k_40 / 32)])), acc_40);
-			}
-			r_1[8] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[8]), acc_40), R[((int)threadIdx.x * 256) + 40]));
-		}
-		{
-			float acc_41 = -0.0f;
-			for (int k_41 = 0; k_41 < 128; k_41++) {
-				acc_41 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_41 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_41 % 128) / 16)) ^ ((((((k_41 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_41 % 128) / 16)) >> 3) & 7)) * 16) + (k_41 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_41 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_41 / 128) * 2048) + 328) + ((k_41 % 128) / 16)) ^ ((((((k_41 / 128) * 2048) + 328) + ((k_41 % 128) / 16)) >> 3) & 7)) * 16) + (k_41 % 16)]), tl_from_ue8m0(ssb[148 + (k_41 / 32)])), acc_41);
-			}
-			r_1[9] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[9]), acc_41), R[((int)threadIdx.x * 256) + 41]));
-		}
-		{
-			float acc_42 = -0.0f;
-			for (int k_42 = 0; k_42 < 128; k_42++) {
-				acc_42 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_42 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_42 % 128) / 16)) ^ ((((((k_42 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_42 % 128) / 16)) >> 3) & 7)) * 16) + (k_42 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_42 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_42 / 128) * 2048) + 336) + ((k_42 % 128) / 16)) ^ ((((((k_42 / 128) * 2048) + 336) + ((k_42 % 128) / 16)) >> 3) & 7)) * 16) + (k_42 % 16)]), tl_from_ue8m0(ssb[164 + (k_42 / 32)])), acc_42);
-			}
-			r_1[10] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[10]), acc_42), R[((int)threadIdx.x * 256) + 42]));
-		}
-		{
-			float acc_43 = -0.0f;
-			for (int k_43 = 0; k_43 < 128; k_43++) {
-				acc_43 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_43 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_43 % 128) / 16)) ^ ((((((k_43 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_43 % 128) / 16)) >> 3) & 7)) * 16) + (k_43 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_43 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_43 / 128) * 2048) + 344) + ((k_43 % 128) / 16)) ^ ((((((k_43 / 128) * 2048) + 344) + ((k_43 % 128) / 16)) >> 3) & 7)) * 16) + (k_43 % 16)]), tl_from_ue8m0(ssb[180 + (k_43 / 32)])), acc_43);
-			}
-			r_1[11] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[11]), acc_43), R[((int)threadIdx.x * 256) + 43]));
-		}
-		{
-			float acc_44 = -0.0f;
-			for (int k_44 = 0; k_44 < 128; k_44++) {
-				acc_44 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_44 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_44 % 128) / 16)) ^ ((((((k_44 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_44 % 128) / 16)) >> 3) & 7)) * 16) + (k_44 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_44 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_44 / 128) * 2048) + 352) + ((k_44 % 128) / 16)) ^ ((((((k_44 / 128) * 2048) + 352) + ((k_44 % 128) / 16)) >> 3) & 7)) * 16) + (k_44 % 16)]), tl_from_ue8m0(ssb[196 + (k_44 / 32)])), acc_44);
-			}
-			r_1[12] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[12]), acc_44), R[((int)threadIdx.x * 256) + 44]));
-		}
-		{
-			float acc_45 = -0.0f;
-			for (int k_45 = 0; k_45 < 128; k_45++) {
-				acc_45 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_45 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_45 % 128) / 16)) ^ ((((((k_45 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_45 % 128) / 16)) >> 3) & 7)) * 16) + (k_45 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_45 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_45 / 128) * 2048) + 360) + ((k_45 % 128) / 16)) ^ ((((((k_45 / 128) * 2048) + 360) + ((k_45 % 128) / 16)) >> 3) & 7)) * 16) + (k_45 % 16)]), tl_from_ue8m0(ssb[212 + (k_45 / 32)])), acc_45);
-			}
-			r_1[13] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[13]), acc_45), R[((int)threadIdx.x * 256) + 45]));
-		}
-		{
-			float acc_46 = -0.0f;
-			for (int k_46 = 0; k_46 < 128; k_46++) {
-				acc_46 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_46 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_46 % 128) / 16)) ^ ((((((k_46 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_46 % 128) / 16)) >> 3) & 7)) * 16) + (k_46 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_46 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_46 / 128) * 2048) + 368) + ((k_46 % 128) / 16)) ^ ((((((k_46 / 128) * 2048) + 368) + ((k_46 % 128) / 16)) >> 3) & 7)) * 16) + (k_46 % 16)]), tl_from_ue8m0(ssb[228 + (k_46 / 32)])), acc_46);
-			}
-			r_1[14] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[14]), acc_46), R[((int)threadIdx.x * 256) + 46]));
-		}
-		{
-			float acc_47 = -0.0f;
-			for (int k_47 = 0; k_47 < 128; k_47++) {
-				acc_47 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_47 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_47 % 128) / 16)) ^ ((((((k_47 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_47 % 128) / 16)) >> 3) & 7)) * 16) + (k_47 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_47 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_47 / 128) * 2048) + 376) + ((k_47 % 128) / 16)) ^ ((((((k_47 / 128) * 2048) + 376) + ((k_47 % 128) / 16)) >> 3) & 7)) * 16) + (k_47 % 16)]), tl_from_ue8m0(ssb[244 + (k_47 / 32)])), acc_47);
-			}
-			r_1[15] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[15]), acc_47), R[((int)threadIdx.x * 256) + 47]));
-		}
-		{
-			float acc_48 = -0.0f;
-			for (int k_48 = 0; k_48 < 128; k_48++) {
-				acc_48 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_48 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_48 % 128) / 16)) ^ ((((((k_48 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_48 % 128) / 16)) >> 3) & 7)) * 16) + (k_48 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_48 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_48 / 128) * 2048) + 384) + ((k_48 % 128) / 16)) ^ ((((((k_48 / 128) * 2048) + 384) + ((k_48 % 128) / 16)) >> 3) & 7)) * 16) + (k_48 % 16)]), tl_from_ue8m0(ssb[260 + (k_48 / 32)])), acc_48);
-			}
-			r_1[16] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[16]), acc_48), R[((int)threadIdx.x * 256) + 48]));
-		}
-		{
-			float acc_49 = -0.0f;
-			for (int k_49 = 0; k_49 < 128; k_49++) {
-				acc_49 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_49 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_49 % 128) / 16)) ^ ((((((k_49 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_49 % 128) / 16)) >> 3) & 7)) * 16) + (k_49 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_49 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_49 / 128) * 2048) + 392) + ((k_49 % 128) / 16)) ^ ((((((k_49 / 128) * 2048) + 392) + ((k_49 % 128) / 16)) >> 3) & 7)) * 16) + (k_49 % 16)]), tl_from_ue8m0(ssb[276 + (k_49 / 32)])), acc_49);
-			}
-			r_1[17] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[17]), acc_49), R[((int)threadIdx.x * 256) + 49]));
-		}
-		{
-			float acc_50 = -0.0f;
-			for (int k_50 = 0; k_50 < 128; k_50++) {
-				acc_50 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_50 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_50 % 128) / 16)) ^ ((((((k_50 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_50 % 128) / 16)) >> 3) & 7)) * 16) + (k_50 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_50 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_50 / 128) * 2048) + 400) + ((k_50 % 128) / 16)) ^ ((((((k_50 / 128) * 2048) + 400) + ((k_50 % 128) / 16)) >> 3) & 7)) * 16) + (k_50 % 16)]), tl_from_ue8m0(ssb[292 + (k_50 / 32)])), acc_50);
-			}
-			r_1[18] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[18]), acc_50), R[((int)threadIdx.x * 256) + 50]));
-		}
-		{
-			float acc_51 = -0.0f;
-			for (int k_51 = 0; k_51 < 128; k_51++) {
-				acc_51 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_51 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_51 % 128) / 16)) ^ ((((((k_51 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_51 % 128) / 16)) >> 3) & 7)) * 16) + (k_51 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_51 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_51 / 128) * 2048) + 408) + ((k_51 % 128) / 16)) ^ ((((((k_51 / 128) * 2048) + 408) + ((k_51 % 128) / 16)) >> 3) & 7)) * 16) + (k_51 % 16)]), tl_from_ue8m0(ssb[308 + (k_51 / 32)])), acc_51);
-			}
-			r_1[19] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[19]), acc_51), R[((int)threadIdx.x * 256) + 51]));
-		}
-		{
-			float acc_52 = -0.0f;
-			for (int k_52 = 0; k_52 < 128; k_52++) {
-				acc_52 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_52 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_52 % 128) / 16)) ^ ((((((k_52 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_52 % 128) / 16)) >> 3) & 7)) * 16) + (k_52 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_52 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_52 / 128) * 2048) + 416) + ((k_52 % 128) / 16)) ^ ((((((k_52 / 128) * 2048) + 416) + ((k_52 % 128) / 16)) >> 3) & 7)) * 16) + (k_52 % 16)]), tl_from_ue8m0(ssb[324 + (k_52 / 32)])), acc_52);
-			}
-			r_1[20] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[20]), acc_52), R[((int)threadIdx.x * 256) + 52]));
-		}
-		{
-			float acc_53 = -0.0f;
-			for (int k_53 = 0; k_53 < 128; k_53++) {
-				acc_53 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_53 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_53 % 128) / 16)) ^ ((((((k_53 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_53 % 128) / 16)) >> 3) & 7)) * 16) + (k_53 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_53 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_53 / 128) * 2048) + 424) + ((k_53 % 128) / 16)) ^ ((((((k_53 / 128) * 2048) + 424) + ((k_53 % 128) / 16)) >> 3) & 7)) * 16) + (k_53 % 16)]), tl_from_ue8m0(ssb[340 + (k_53 / 32)])), acc_53);
-			}
-			r_1[21] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[21]), acc_53), R[((int)threadIdx.x * 256) + 53]));
-		}
-		{
-			float acc_54 = -0.0f;
-			for (int k_54 = 0; k_54 < 128; k_54++) {
-				acc_54 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_54 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_54 % 128) / 16)) ^ ((((((k_54 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_54 % 128) / 16)) >> 3) & 7)) * 16) + (k_54 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_54 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_54 / 128) * 2048) + 432) + ((k_54 % 128) / 16)) ^ ((((((k_54 / 128) * 2048) + 432) + ((k_54 % 128) / 16)) >> 3) & 7)) * 16) + (k_54 % 16)]), tl_from_ue8m0(ssb[356 + (k_54 / 32)])), acc_54);
-			}
-			r_1[22] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[22]), acc_54), R[((int)threadIdx.x * 256) + 54]));
-		}
-		{
-			float acc_55 = -0.0f;
-			for (int k_55 = 0; k_55 < 128; k_55++) {
-				acc_55 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_55 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_55 % 128) / 16)) ^ ((((((k_55 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_55 % 128) / 16)) >> 3) & 7)) * 16) + (k_55 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_55 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_55 / 128) * 2048) + 440) + ((k_55 % 128) / 16)) ^ ((((((k_55 / 128) * 2048) + 440) + ((k_55 % 128) / 16)) >> 3) & 7)) * 16) + (k_55 % 16)]), tl_from_ue8m0(ssb[372 + (k_55 / 32)])), acc_55);
-			}
-			r_1[23] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[23]), acc_55), R[((int)threadIdx.x * 256) + 55]));
-		}
-		{
-			float acc_56 = -0.0f;
-			for (int k_56 = 0; k_56 < 128; k_56++) {
-				acc_56 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_56 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_56 % 128) / 16)) ^ ((((((k_56 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_56 % 128) / 16)) >> 3) & 7)) * 16) + (k_56 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_56 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_56 / 128) * 2048) + 448) + ((k_56 % 128) / 16)) ^ ((((((k_56 / 128) * 2048) + 448) + ((k_56 % 128) / 16)) >> 3) & 7)) * 16) + (k_56 % 16)]), tl_from_ue8m0(ssb[388 + (k_56 / 32)])), acc_56);
-			}
-			r_1[24] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[24]), acc_56), R[((int)threadIdx.x * 256) + 56]));
-		}
-		{
-			float acc_57 = -0.0f;
-			for (int k_57 = 0; k_57 < 128; k_57++) {
-				acc_57 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_57 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_57 % 128) / 16)) ^ ((((((k_57 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_57 % 128) / 16)) >> 3) & 7)) * 16) + (k_57 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_57 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_57 / 128) * 2048) + 456) + ((k_57 % 128) / 16)) ^ ((((((k_57 / 128) * 2048) + 456) + ((k_57 % 128) / 16)) >> 3) & 7)) * 16) + (k_57 % 16)]), tl_from_ue8m0(ssb[404 + (k_57 / 32)])), acc_57);
-			}
-			r_1[25] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[25]), acc_57), R[((int)threadIdx.x * 256) + 57]));
-		}
-		{
-			float acc_58 = -0.0f;
-			for (int k_58 = 0; k_58 < 128; k_58++) {
-				acc_58 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_58 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_58 % 128) / 16)) ^ ((((((k_58 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_58 % 128) / 16)) >> 3) & 7)) * 16) + (k_58 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_58 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_58 / 128) * 2048) + 464) + ((k_58 % 128) / 16)) ^ ((((((k_58 / 128) * 2048) + 464) + ((k_58 % 128) / 16)) >> 3) & 7)) * 16) + (k_58 % 16)]), tl_from_ue8m0(ssb[420 + (k_58 / 32)])), acc_58);
-			}
-			r_1[26] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[26]), acc_58), R[((int)threadIdx.x * 256) + 58]));
-		}
-		{
-			float acc_59 = -0.0f;
-			for (int k_59 = 0; k_59 < 128; k_59++) {
-				acc_59 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_59 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_59 % 128) / 16)) ^ ((((((k_59 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_59 % 128) / 16)) >> 3) & 7)) * 16) + (k_59 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_59 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_59 / 128) * 2048) + 472) + ((k_59 % 128) / 16)) ^ ((((((k_59 / 128) * 2048) + 472) + ((k_59 % 128) / 16)) >> 3) & 7)) * 16) + (k_59 % 16)]), tl_from_ue8m0(ssb[436 + (k_59 / 32)])), acc_59);
-			}
-			r_1[27] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[27]), acc_59), R[((int)threadIdx.x * 256) + 59]));
-		}
-		{
-			float acc_60 = -0.0f;
-			for (int k_60 = 0; k_60 < 128; k_60++) {
-				acc_60 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_60 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_60 % 128) / 16)) ^ ((((((k_60 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_60 % 128) / 16)) >> 3) & 7)) * 16) + (k_60 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_60 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_60 / 128) * 2048) + 480) + ((k_60 % 128) / 16)) ^ ((((((k_60 / 128) * 2048) + 480) + ((k_60 % 128) / 16)) >> 3) & 7)) * 16) + (k_60 % 16)]), tl_from_ue8m0(ssb[452 + (k_60 / 32)])), acc_60);
-			}
-			r_1[28] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[28]), acc_60), R[((int)threadIdx.x * 256) + 60]));
-		}
-		{
-			float acc_61 = -0.0f;
-			for (int k_61 = 0; k_61 < 128; k_61++) {
-				acc_61 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_61 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_61 % 128) / 16)) ^ ((((((k_61 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_61 % 128) / 16)) >> 3) & 7)) * 16) + (k_61 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_61 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_61 / 128) * 2048) + 488) + ((k_61 % 128) / 16)) ^ ((((((k_61 / 128) * 2048) + 488) + ((k_61 % 128) / 16)) >> 3) & 7)) * 16) + (k_61 % 16)]), tl_from_ue8m0(ssb[468 + (k_61 / 32)])), acc_61);
-			}
-			r_1[29] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[29]), acc_61), R[((int)threadIdx.x * 256) + 61]));
-		}
-		{
-			float acc_62 = -0.0f;
-			for (int k_62 = 0; k_62 < 128; k_62++) {
-				acc_62 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_62 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_62 % 128) / 16)) ^ ((((((k_62 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_62 % 128) / 16)) >> 3) & 7)) * 16) + (k_62 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_62 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_62 / 128) * 2048) + 496) + ((k_62 % 128) / 16)) ^ ((((((k_62 / 128) * 2048) + 496) + ((k_62 % 128) / 16)) >> 3) & 7)) * 16) + (k_62 % 16)]), tl_from_ue8m0(ssb[484 + (k_62 / 32)])), acc_62);
-			}
-			r_1[30] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[30]), acc_62), R[((int)threadIdx.x * 256) + 62]));
-		}
-		{
-			float acc_63 = -0.0f;
-			for (int k_63 = 0; k_63 < 128; k_63++) {
-				acc_63 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_63 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_63 % 128) / 16)) ^ ((((((k_63 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_63 % 128) / 16)) >> 3) & 7)) * 16) + (k_63 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_63 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_63 / 128) * 2048) + 504) + ((k_63 % 128) / 16)) ^ ((((((k_63 / 128) * 2048) + 504) + ((k_63 % 128) / 16)) >> 3) & 7)) * 16) + (k_63 % 16)]), tl_from_ue8m0(ssb[500 + (k_63 / 32)])), acc_63);
-			}
-			r_1[31] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[31]), acc_63), R[((int)threadIdx.x * 256) + 63]));
-		}
+		asm volatile("tcgen05.wait::ld.sync.aligned;" :
+			  "+r"(r_1[0]), "+r"(r_1[1]), "+r"(r_1[2]), "+r"(r_1[3]), "+r"(r_1[4]), "+r"(r_1[5]), "+r"(r_1[6]), "+r"(r_1[7]),
+			  "+r"(r_1[8]), "+r"(r_1[9]), "+r"(r_1[10]), "+r"(r_1[11]), "+r"(r_1[12]), "+r"(r_1[13]), "+r"(r_1[14]), "+r"(r_1[15]),
+			  "+r"(r_1[16]), "+r"(r_1[17]), "+r"(r_1[18]), "+r"(r_1[19]), "+r"(r_1[20]), "+r"(r_1[21]), "+r"(r_1[22]), "+r"(r_1[23]),
+			  "+r"(r_1[24]), "+r"(r_1[25]), "+r"(r_1[26]), "+r"(r_1[27]), "+r"(r_1[28]), "+r"(r_1[29]), "+r"(r_1[30]), "+r"(r_1[31]) :: "memory");
+		r_1[0] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[0]), Out[((int)threadIdx.x * 256) + 32]), R[((int)threadIdx.x * 256) + 32]));
+		r_1[1] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[1]), Out[((int)threadIdx.x * 256) + 33]), R[((int)threadIdx.x * 256) + 33]));
+		r_1[2] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[2]), Out[((int)threadIdx.x * 256) + 34]), R[((int)threadIdx.x * 256) + 34]));
+		r_1[3] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[3]), Out[((int)threadIdx.x * 256) + 35]), R[((int)threadIdx.x * 256) + 35]));
+		r_1[4] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[4]), Out[((int)threadIdx.x * 256) + 36]), R[((int)threadIdx.x * 256) + 36]));
+		r_1[5] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[5]), Out[((int)threadIdx.x * 256) + 37]), R[((int)threadIdx.x * 256) + 37]));
+		r_1[6] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[6]), Out[((int)threadIdx.x * 256) + 38]), R[((int)threadIdx.x * 256) + 38]));
+		r_1[7] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[7]), Out[((int)threadIdx.x * 256) + 39]), R[((int)threadIdx.x * 256) + 39]));
+		r_1[8] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[8]), Out[((int)threadIdx.x * 256) + 40]), R[((int)threadIdx.x * 256) + 40]));
+		r_1[9] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[9]), Out[((int)threadIdx.x * 256) + 41]), R[((int)threadIdx.x * 256) + 41]));
+		r_1[10] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[10]), Out[((int)threadIdx.x * 256) + 42]), R[((int)threadIdx.x * 256) + 42]));
+		r_1[11] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[11]), Out[((int)threadIdx.x * 256) + 43]), R[((int)threadIdx.x * 256) + 43]));
+		r_1[12] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[12]), Out[((int)threadIdx.x * 256) + 44]), R[((int)threadIdx.x * 256) + 44]));
+		r_1[13] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[13]), Out[((int)threadIdx.x * 256) + 45]), R[((int)threadIdx.x * 256) + 45]));
+		r_1[14] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[14]), Out[((int)threadIdx.x * 256) + 46]), R[((int)threadIdx.x * 256) + 46]));
+		r_1[15] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[15]), Out[((int)threadIdx.x * 256) + 47]), R[((int)threadIdx.x * 256) + 47]));
+		r_1[16] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[16]), Out[((int)threadIdx.x * 256) + 48]), R[((int)threadIdx.x * 256) + 48]));
+		r_1[17] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[17]), Out[((int)threadIdx.x * 256) + 49]), R[((int)threadIdx.x * 256) + 49]));
+		r_1[18] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[18]), Out[((int)threadIdx.x * 256) + 50]), R[((int)threadIdx.x * 256) + 50]));
+		r_1[19] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[19]), Out[((int)threadIdx.x * 256) + 51]), R[((int)threadIdx.x * 256) + 51]));
+		r_1[20] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[20]), Out[((int)threadIdx.x * 256) + 52]), R[((int)threadIdx.x * 256) + 52]));
+		r_1[21] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[21]), Out[((int)threadIdx.x * 256) + 53]), R[((int)threadIdx.x * 256) + 53]));
+		r_1[22] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[22]), Out[((int)threadIdx.x * 256) + 54]), R[((int)threadIdx.x * 256) + 54]));
+		r_1[23] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[23]), Out[((int)threadIdx.x * 256) + 55]), R[((int)threadIdx.x * 256) + 55]));
+		r_1[24] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[24]), Out[((int)threadIdx.x * 256) + 56]), R[((int)threadIdx.x * 256) + 56]));
+		r_1[25] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[25]), Out[((int)threadIdx.x * 256) + 57]), R[((int)threadIdx.x * 256) + 57]));
+		r_1[26] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[26]), Out[((int)threadIdx.x * 256) + 58]), R[((int)threadIdx.x * 256) + 58]));
+		r_1[27] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[27]), Out[((int)threadIdx.x * 256) + 59]), R[((int)threadIdx.x * 256) + 59]));
+		r_1[28] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[28]), Out[((int)threadIdx.x * 256) + 60]), R[((int)threadIdx.x * 256) + 60]));
+		r_1[29] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[29]), Out[((int)threadIdx.x * 256) + 61]), R[((int)threadIdx.x * 256) + 61]));
+		r_1[30] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[30]), Out[((int)threadIdx.x * 256) + 62]), R[((int)threadIdx.x * 256) + 62]));
+		r_1[31] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_1[31]), Out[((int)threadIdx.x * 256) + 63]), R[((int)threadIdx.x * 256) + 63]));
 		Out[32 + ((int)threadIdx.x * 256)] = __uint_as_float(r_1[0]);
 		Out[33 + ((int)threadIdx.x * 256)] = __uint_as_float(r_1[1]);
 		Out[34 + ((int)threadIdx.x * 256)] = __uint_as_float(r_1[2]);
@@ -746,7 +369,7 @@ extern "C" __global__ void __launch_bounds__(128) mma_mxf8(unsigned char *__rest
 	}
 	{
 		unsigned r_2[32];
-		// mma_mxf8.tile:59: copy(r, d[:, 32 * j : 32 * j + 32]);
+		// mma_mxf8.tile:68: copy(r, d[:, 32 * j : 32 * j + 32]);
 		asm volatile("tcgen05.ld.sync.aligned.32x32b.x32.b32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
 		"%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, [%32];"
 			:
@@ -755,235 +378,43 @@ extern "C" __global__ void __launch_bounds__(128) mma_mxf8(unsigned char *__rest
 			  "=r"(r_2[16]), "=r"(r_2[17]), "=r"(r_2[18]), "=r"(r_2[19]), "=r"(r_2[20]), "=r"(r_2[21]), "=r"(r_2[22]), "=r"(r_2[23]),
 			  "=r"(r_2[24]), "=r"(r_2[25]), "=r"(r_2[26]), "=r"(r_2[27]), "=r"(r_2[28]), "=r"(r_2[29]), "=r"(r_2[30]), "=r"(r_2[31])
 			: "r"(slot[0] + (64u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
-		{
-			float acc_64 = -0.0f;
-			for (int k_64 = 0; k_64 < 128; k_64++) {
-				acc_64 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_64 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_64 % 128) / 16)) ^ ((((((k_64 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_64 % 128) / 16)) >> 3) & 7)) * 16) + (k_64 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_64 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_64 / 128) * 2048) + 512) + ((k_64 % 128) / 16)) ^ ((((((k_64 / 128) * 2048) + 512) + ((k_64 % 128) / 16)) >> 3) & 7)) * 16) + (k_64 % 16)]), tl_from_ue8m0(ssb[8 + (k_64 / 32)])), acc_64);
-			}
-			asm volatile("tcgen05.wait::ld.sync.aligned;" :
-				  "+r"(r_2[0]), "+r"(r_2[1]), "+r"(r_2[2]), "+r"(r_2[3]), "+r"(r_2[4]), "+r"(r_2[5]), "+r"(r_2[6]), "+r"(r_2[7]),
-				  "+r"(r_2[8]), "+r"(r_2[9]), "+r"(r_2[10]), "+r"(r_2[11]), "+r"(r_2[12]), "+r"(r_2[13]), "+r"(r_2[14]), "+r"(r_2[15]),
-				  "+r"(r_2[16]), "+r"(r_2[17]), "+r"(r_2[18]), "+r"(r_2[19]), "+r"(r_2[20]), "+r"(r_2[21]), "+r"(r_2[22]), "+r"(r_2[23]),
-				  "+r"(r_2[24]), "+r"(r_2[25]), "+r"(r_2[26]), "+r"(r_2[27]), "+r"(r_2[28]), "+r"(r_2[29]), "+r"(r_2[30]), "+r"(r_2[31]) :: "memory");
-			r_2[0] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[0]), acc_64), R[((int)threadIdx.x * 256) + 64]));
-		}
-		{
-			float acc_65 = -0.0f;
-			for (int k_65 = 0; k_65 < 128; k_65++) {
-				acc_65 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_65 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_65 % 128) / 16)) ^ ((((((k_65 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_65 % 128) / 16)) >> 3) & 7)) * 16) + (k_65 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_65 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_65 / 128) * 2048) + 520) + ((k_65 % 128) / 16)) ^ ((((((k_65 / 128) * 2048) + 520) + ((k_65 % 128) / 16)) >> 3) & 7)) * 16) + (k_65 % 16)]), tl_from_ue8m0(ssb[24 + (k_65 / 32)])), acc_65);
-			}
-			r_2[1] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[1]), acc_65), R[((int)threadIdx.x * 256) + 65]));
-		}
-		{
-			float acc_66 = -0.0f;
-			for (int k_66 = 0; k_66 < 128; k_66++) {
-				acc_66 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_66 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_66 % 128) / 16)) ^ ((((((k_66 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_66 % 128) / 16)) >> 3) & 7)) * 16) + (k_66 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_66 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_66 / 128) * 2048) + 528) + ((k_66 % 128) / 16)) ^ ((((((k_66 / 128) * 2048) + 528) + ((k_66 % 128) / 16)) >> 3) & 7)) * 16) + (k_66 % 16)]), tl_from_ue8m0(ssb[40 + (k_66 / 32)])), acc_66);
-			}
-			r_2[2] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[2]), acc_66), R[((int)threadIdx.x * 256) + 66]));
-		}
-		{
-			float acc_67 = -0.0f;
-			for (int k_67 = 0; k_67 < 128; k_67++) {
-				acc_67 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_67 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_67 % 128) / 16)) ^ ((((((k_67 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_67 % 128) / 16)) >> 3) & 7)) * 16) + (k_67 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_67 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_67 / 128) * 2048) + 536) + ((k_67 % 128) / 16)) ^ ((((((k_67 / 128) * 2048) + 536) + ((k_67 % 128) / 16)) >> 3) & 7)) * 16) + (k_67 % 16)]), tl_from_ue8m0(ssb[56 + (k_67 / 32)])), acc_67);
-			}
-			r_2[3] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[3]), acc_67), R[((int)threadIdx.x * 256) + 67]));
-		}
-		{
-			float acc_68 = -0.0f;
-			for (int k_68 = 0; k_68 < 128; k_68++) {
-				acc_68 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_68 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_68 % 128) / 16)) ^ ((((((k_68 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_68 % 128) / 16)) >> 3) & 7)) * 16) + (k_68 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_68 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_68 / 128) * 2048) + 544) + ((k_68 % 128) / 16)) ^ ((((((k_68 / 128) * 2048) + 544) + ((k_68 % 128) / 16)) >> 3) & 7)) * 16) + (k_68 % 16)]), tl_from_ue8m0(ssb[72 + (k_68 / 32)])), acc_68);
-			}
-			r_2[4] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[4]), acc_68), R[((int)threadIdx.x * 256) + 68]));
-		}
-		{
-			float acc_69 = -0.0f;
-			for (int k_69 = 0; k_69 < 128; k_69++) {
-				acc_69 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_69 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_69 % 128) / 16)) ^ ((((((k_69 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_69 % 128) / 16)) >> 3) & 7)) * 16) + (k_69 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_69 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_69 / 128) * 2048) + 552) + ((k_69 % 128) / 16)) ^ ((((((k_69 / 128) * 2048) + 552) + ((k_69 % 128) / 16)) >> 3) & 7)) * 16) + (k_69 % 16)]), tl_from_ue8m0(ssb[88 + (k_69 / 32)])), acc_69);
-			}
-			r_2[5] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[5]), acc_69), R[((int)threadIdx.x * 256) + 69]));
-		}
-		{
-			float acc_70 = -0.0f;
-			for (int k_70 = 0; k_70 < 128; k_70++) {
-				acc_70 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_70 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_70 % 128) / 16)) ^ ((((((k_70 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_70 % 128) / 16)) >> 3) & 7)) * 16) + (k_70 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_70 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_70 / 128) * 2048) + 560) + ((k_70 % 128) / 16)) ^ ((((((k_70 / 128) * 2048) + 560) + ((k_70 % 128) / 16)) >> 3) & 7)) * 16) + (k_70 % 16)]), tl_from_ue8m0(ssb[104 + (k_70 / 32)])), acc_70);
-			}
-			r_2[6] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[6]), acc_70), R[((int)threadIdx.x * 256) + 70]));
-		}
-		{
-			float acc_71 = -0.0f;
-			for (int k_71 = 0; k_71 < 128; k_71++) {
-				acc_71 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_71 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_71 % 128) / 16)) ^ ((((((k_71 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_71 % 128) / 16)) >> 3) & 7)) * 16) + (k_71 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_71 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_71 / 128) * 2048) + 568) + ((k_71 % 128) / 16)) ^ ((((((k_71 / 128) * 2048) + 568) + ((k_71 % 128) / 16)) >> 3) & 7)) * 16) + (k_71 % 16)]), tl_from_ue8m0(ssb[120 + (k_71 / 32)])), acc_71);
-			}
-			r_2[7] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[7]), acc_71), R[((int)threadIdx.x * 256) + 71]));
-		}
-		{
-			float acc_72 = -0.0f;
-			for (int k_72 = 0; k_72 < 128; k_72++) {
-				acc_72 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_72 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_72 % 128) / 16)) ^ ((((((k_72 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_72 % 128) / 16)) >> 3) & 7)) * 16) + (k_72 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_72 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_72 / 128) * 2048) + 576) + ((k_72 % 128) / 16)) ^ ((((((k_72 / 128) * 2048) + 576) + ((k_72 % 128) / 16)) >> 3) & 7)) * 16) + (k_72 % 16)]), tl_from_ue8m0(ssb[136 + (k_72 / 32)])), acc_72);
-			}
-			r_2[8] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[8]), acc_72), R[((int)threadIdx.x * 256) + 72]));
-		}
-		{
-			float acc_73 = -0.0f;
-			for (int k_73 = 0; k_73 < 128; k_73++) {
-				acc_73 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_73 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_73 % 128) / 16)) ^ ((((((k_73 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_73 % 128) / 16)) >> 3) & 7)) * 16) + (k_73 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_73 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_73 / 128) * 2048) + 584) + ((k_73 % 128) / 16)) ^ ((((((k_73 / 128) * 2048) + 584) + ((k_73 % 128) / 16)) >> 3) & 7)) * 16) + (k_73 % 16)]), tl_from_ue8m0(ssb[152 + (k_73 / 32)])), acc_73);
-			}
-			r_2[9] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[9]), acc_73), R[((int)threadIdx.x * 256) + 73]));
-		}
-		{
-			float acc_74 = -0.0f;
-			for (int k_74 = 0; k_74 < 128; k_74++) {
-				acc_74 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_74 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_74 % 128) / 16)) ^ ((((((k_74 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_74 % 128) / 16)) >> 3) & 7)) * 16) + (k_74 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_74 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_74 / 128) * 2048) + 592) + ((k_74 % 128) / 16)) ^ ((((((k_74 / 128) * 2048) + 592) + ((k_74 % 128) / 16)) >> 3) & 7)) * 16) + (k_74 % 16)]), tl_from_ue8m0(ssb[168 + (k_74 / 32)])), acc_74);
-			}
-			r_2[10] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[10]), acc_74), R[((int)threadIdx.x * 256) + 74]));
-		}
-		{
-			float acc_75 = -0.0f;
-			for (int k_75 = 0; k_75 < 128; k_75++) {
-				acc_75 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_75 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_75 % 128) / 16)) ^ ((((((k_75 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_75 % 128) / 16)) >> 3) & 7)) * 16) + (k_75 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_75 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_75 / 128) * 2048) + 600) + ((k_75 % 128) / 16)) ^ ((((((k_75 / 128) * 2048) + 600) + ((k_75 % 128) / 16)) >> 3) & 7)) * 16) + (k_75 % 16)]), tl_from_ue8m0(ssb[184 + (k_75 / 32)])), acc_75);
-			}
-			r_2[11] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[11]), acc_75), R[((int)threadIdx.x * 256) + 75]));
-		}
-		{
-			float acc_76 = -0.0f;
-			for (int k_76 = 0; k_76 < 128; k_76++) {
-				acc_76 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_76 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_76 % 128) / 16)) ^ ((((((k_76 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_76 % 128) / 16)) >> 3) & 7)) * 16) + (k_76 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_76 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_76 / 128) * 2048) + 608) + ((k_76 % 128) / 16)) ^ ((((((k_76 / 128) * 2048) + 608) + ((k_76 % 128) / 16)) >> 3) & 7)) * 16) + (k_76 % 16)]), tl_from_ue8m0(ssb[200 + (k_76 / 32)])), acc_76);
-			}
-			r_2[12] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[12]), acc_76), R[((int)threadIdx.x * 256) + 76]));
-		}
-		{
-			float acc_77 = -0.0f;
-			for (int k_77 = 0; k_77 < 128; k_77++) {
-				acc_77 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_77 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_77 % 128) / 16)) ^ ((((((k_77 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_77 % 128) / 16)) >> 3) & 7)) * 16) + (k_77 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_77 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_77 / 128) * 2048) + 616) + ((k_77 % 128) / 16)) ^ ((((((k_77 / 128) * 2048) + 616) + ((k_77 % 128) / 16)) >> 3) & 7)) * 16) + (k_77 % 16)]), tl_from_ue8m0(ssb[216 + (k_77 / 32)])), acc_77);
-			}
-			r_2[13] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[13]), acc_77), R[((int)threadIdx.x * 256) + 77]));
-		}
-		{
-			float acc_78 = -0.0f;
-			for (int k_78 = 0; k_78 < 128; k_78++) {
-				acc_78 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_78 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_78 % 128) / 16)) ^ ((((((k_78 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_78 % 128) / 16)) >> 3) & 7)) * 16) + (k_78 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_78 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_78 / 128) * 2048) + 624) + ((k_78 % 128) / 16)) ^ ((((((k_78 / 128) * 2048) + 624) + ((k_78 % 128) / 16)) >> 3) & 7)) * 16) + (k_78 % 16)]), tl_from_ue8m0(ssb[232 + (k_78 / 32)])), acc_78);
-			}
-			r_2[14] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[14]), acc_78), R[((int)threadIdx.x * 256) + 78]));
-		}
-		{
-			float acc_79 = -0.0f;
-			for (int k_79 = 0; k_79 < 128; k_79++) {
-				acc_79 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_79 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_79 % 128) / 16)) ^ ((((((k_79 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_79 % 128) / 16)) >> 3) & 7)) * 16) + (k_79 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_79 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_79 / 128) * 2048) + 632) + ((k_79 % 128) / 16)) ^ ((((((k_79 / 128) * 2048) + 632) + ((k_79 % 128) / 16)) >> 3) & 7)) * 16) + (k_79 % 16)]), tl_from_ue8m0(ssb[248 + (k_79 / 32)])), acc_79);
-			}
-			r_2[15] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[15]), acc_79), R[((int)threadIdx.x * 256) + 79]));
-		}
-		{
-			float acc_80 = -0.0f;
-			for (int k_80 = 0; k_80 < 128; k_80++) {
-				acc_80 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_80 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_80 % 128) / 16)) ^ ((((((k_80 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_80 % 128) / 16)) >> 3) & 7)) * 16) + (k_80 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_80 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_80 / 128) * 2048) + 640) + ((k_80 % 128) / 16)) ^ ((((((k_80 / 128) * 2048) + 640) + ((k_80 % 128) / 16)) >> 3) & 7)) * 16) + (k_80 % 16)]), tl_from_ue8m0(ssb[264 + (k_80 / 32)])), acc_80);
-			}
-			r_2[16] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[16]), acc_80), R[((int)threadIdx.x * 256) + 80]));
-		}
-		{
-			float acc_81 = -0.0f;
-			for (int k_81 = 0; k_81 < 128; k_81++) {
-				acc_81 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_81 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_81 % 128) / 16)) ^ ((((((k_81 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_81 % 128) / 16)) >> 3) & 7)) * 16) + (k_81 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_81 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_81 / 128) * 2048) + 648) + ((k_81 % 128) / 16)) ^ ((((((k_81 / 128) * 2048) + 648) + ((k_81 % 128) / 16)) >> 3) & 7)) * 16) + (k_81 % 16)]), tl_from_ue8m0(ssb[280 + (k_81 / 32)])), acc_81);
-			}
-			r_2[17] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[17]), acc_81), R[((int)threadIdx.x * 256) + 81]));
-		}
-		{
-			float acc_82 = -0.0f;
-			for (int k_82 = 0; k_82 < 128; k_82++) {
-				acc_82 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_82 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_82 % 128) / 16)) ^ ((((((k_82 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_82 % 128) / 16)) >> 3) & 7)) * 16) + (k_82 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_82 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_82 / 128) * 2048) + 656) + ((k_82 % 128) / 16)) ^ ((((((k_82 / 128) * 2048) + 656) + ((k_82 % 128) / 16)) >> 3) & 7)) * 16) + (k_82 % 16)]), tl_from_ue8m0(ssb[296 + (k_82 / 32)])), acc_82);
-			}
-			r_2[18] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[18]), acc_82), R[((int)threadIdx.x * 256) + 82]));
-		}
-		{
-			float acc_83 = -0.0f;
-			for (int k_83 = 0; k_83 < 128; k_83++) {
-				acc_83 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_83 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_83 % 128) / 16)) ^ ((((((k_83 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_83 % 128) / 16)) >> 3) & 7)) * 16) + (k_83 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_83 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_83 / 128) * 2048) + 664) + ((k_83 % 128) / 16)) ^ ((((((k_83 / 128) * 2048) + 664) + ((k_83 % 128) / 16)) >> 3) & 7)) * 16) + (k_83 % 16)]), tl_from_ue8m0(ssb[312 + (k_83 / 32)])), acc_83);
-			}
-			r_2[19] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[19]), acc_83), R[((int)threadIdx.x * 256) + 83]));
-		}
-		{
-			float acc_84 = -0.0f;
-			for (int k_84 = 0; k_84 < 128; k_84++) {
-				acc_84 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_84 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_84 % 128) / 16)) ^ ((((((k_84 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_84 % 128) / 16)) >> 3) & 7)) * 16) + (k_84 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_84 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_84 / 128) * 2048) + 672) + ((k_84 % 128) / 16)) ^ ((((((k_84 / 128) * 2048) + 672) + ((k_84 % 128) / 16)) >> 3) & 7)) * 16) + (k_84 % 16)]), tl_from_ue8m0(ssb[328 + (k_84 / 32)])), acc_84);
-			}
-			r_2[20] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[20]), acc_84), R[((int)threadIdx.x * 256) + 84]));
-		}
-		{
-			float acc_85 = -0.0f;
-			for (int k_85 = 0; k_85 < 128; k_85++) {
-				acc_85 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_85 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_85 % 128) / 16)) ^ ((((((k_85 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_85 % 128) / 16)) >> 3) & 7)) * 16) + (k_85 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_85 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_85 / 128) * 2048) + 680) + ((k_85 % 128) / 16)) ^ ((((((k_85 / 128) * 2048) + 680) + ((k_85 % 128) / 16)) >> 3) & 7)) * 16) + (k_85 % 16)]), tl_from_ue8m0(ssb[344 + (k_85 / 32)])), acc_85);
-			}
-			r_2[21] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[21]), acc_85), R[((int)threadIdx.x * 256) + 85]));
-		}
-		{
-			float acc_86 = -0.0f;
-			for (int k_86 = 0; k_86 < 128; k_86++) {
-				acc_86 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_86 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_86 % 128) / 16)) ^ ((((((k_86 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_86 % 128) / 16)) >> 3) & 7)) * 16) + (k_86 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_86 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_86 / 128) * 2048) + 688) + ((k_86 % 128) / 16)) ^ ((((((k_86 / 128) * 2048) + 688) + ((k_86 % 128) / 16)) >> 3) & 7)) * 16) + (k_86 % 16)]), tl_from_ue8m0(ssb[360 + (k_86 / 32)])), acc_86);
-			}
-			r_2[22] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[22]), acc_86), R[((int)threadIdx.x * 256) + 86]));
-		}
-		{
-			float acc_87 = -0.0f;
-			for (int k_87 = 0; k_87 < 128; k_87++) {
-				acc_87 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_87 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_87 % 128) / 16)) ^ ((((((k_87 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_87 % 128) / 16)) >> 3) & 7)) * 16) + (k_87 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_87 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_87 / 128) * 2048) + 696) + ((k_87 % 128) / 16)) ^ ((((((k_87 / 128) * 2048) + 696) + ((k_87 % 128) / 16)) >> 3) & 7)) * 16) + (k_87 % 16)]), tl_from_ue8m0(ssb[376 + (k_87 / 32)])), acc_87);
-			}
-			r_2[23] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[23]), acc_87), R[((int)threadIdx.x * 256) + 87]));
-		}
-		{
-			float acc_88 = -0.0f;
-			for (int k_88 = 0; k_88 < 128; k_88++) {
-				acc_88 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_88 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_88 % 128) / 16)) ^ ((((((k_88 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_88 % 128) / 16)) >> 3) & 7)) * 16) + (k_88 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_88 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_88 / 128) * 2048) + 704) + ((k_88 % 128) / 16)) ^ ((((((k_88 / 128) * 2048) + 704) + ((k_88 % 128) / 16)) >> 3) & 7)) * 16) + (k_88 % 16)]), tl_from_ue8m0(ssb[392 + (k_88 / 32)])), acc_88);
-			}
-			r_2[24] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[24]), acc_88), R[((int)threadIdx.x * 256) + 88]));
-		}
-		{
-			float acc_89 = -0.0f;
-			for (int k_89 = 0; k_89 < 128; k_89++) {
-				acc_89 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_89 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_89 % 128) / 16)) ^ ((((((k_89 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_89 % 128) / 16)) >> 3) & 7)) * 16) + (k_89 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_89 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_89 / 128) * 2048) + 712) + ((k_89 % 128) / 16)) ^ ((((((k_89 / 128) * 2048) + 712) + ((k_89 % 128) / 16)) >> 3) & 7)) * 16) + (k_89 % 16)]), tl_from_ue8m0(ssb[408 + (k_89 / 32)])), acc_89);
-			}
-			r_2[25] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[25]), acc_89), R[((int)threadIdx.x * 256) + 89]));
-		}
-		{
-			float acc_90 = -0.0f;
-			for (int k_90 = 0; k_90 < 128; k_90++) {
-				acc_90 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_90 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_90 % 128) / 16)) ^ ((((((k_90 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_90 % 128) / 16)) >> 3) & 7)) * 16) + (k_90 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_90 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_90 / 128) * 2048) + 720) + ((k_90 % 128) / 16)) ^ ((((((k_90 / 128) * 2048) + 720) + ((k_90 % 128) / 16)) >> 3) & 7)) * 16) + (k_90 % 16)]), tl_from_ue8m0(ssb[424 + (k_90 / 32)])), acc_90);
-			}
-			r_2[26] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[26]), acc_90), R[((int)threadIdx.x * 256) + 90]));
-		}
-		{
-			float acc_91 = -0.0f;
-			for (int k_91 = 0; k_91 < 128; k_91++) {
-				acc_91 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_91 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_91 % 128) / 16)) ^ ((((((k_91 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_91 % 128) / 16)) >> 3) & 7)) * 16) + (k_91 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_91 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_91 / 128) * 2048) + 728) + ((k_91 % 128) / 16)) ^ ((((((k_91 / 128) * 2048) + 728) + ((k_91 % 128) / 16)) >> 3) & 7)) * 16) + (k_91 % 16)]), tl_from_ue8m0(ssb[440 + (k_91 / 32)])), acc_91);
-			}
-			r_2[27] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[27]), acc_91), R[((int)threadIdx.x * 256) + 91]));
-		}
-		{
-			float acc_92 = -0.0f;
-			for (int k_92 = 0; k_92 < 128; k_92++) {
-				acc_92 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_92 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_92 % 128) / 16)) ^ ((((((k_92 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_92 % 128) / 16)) >> 3) & 7)) * 16) + (k_92 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_92 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_92 / 128) * 2048) + 736) + ((k_92 % 128) / 16)) ^ ((((((k_92 / 128) * 2048) + 736) + ((k_92 % 128) / 16)) >> 3) & 7)) * 16) + (k_92 % 16)]), tl_from_ue8m0(ssb[456 + (k_92 / 32)])), acc_92);
-			}
-			r_2[28] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[28]), acc_92), R[((int)threadIdx.x * 256) + 92]));
-		}
-		{
-			float acc_93 = -0.0f;
-			for (int k_93 = 0; k_93 < 128; k_93++) {
-				acc_93 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_93 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_93 % 128) / 16)) ^ ((((((k_93 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_93 % 128) / 16)) >> 3) & 7)) * 16) + (k_93 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_93 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_93 / 128) * 2048) + 744) + ((k_93 % 128) / 16)) ^ ((((((k_93 / 128) * 2048) + 744) + ((k_93 % 128) / 16)) >> 3) & 7)) * 16) + (k_93 % 16)]), tl_from_ue8m0(ssb[472 + (k_93 / 32)])), acc_93);
-			}
-			r_2[29] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[29]), acc_93), R[((int)threadIdx.x * 256) + 93]));
-		}
-		{
-			float acc_94 = -0.0f;
-			for (int k_94 = 0; k_94 < 128; k_94++) {
-				acc_94 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_94 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_94 % 128) / 16)) ^ ((((((k_94 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_94 % 128) / 16)) >> 3) & 7)) * 16) + (k_94 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_94 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_94 / 128) * 2048) + 752) + ((k_94 % 128) / 16)) ^ ((((((k_94 / 128) * 2048) + 752) + ((k_94 % 128) / 16)) >> 3) & 7)) * 16) + (k_94 % 16)]), tl_from_ue8m0(ssb[488 + (k_94 / 32)])), acc_94);
-			}
-			r_2[30] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[30]), acc_94), R[((int)threadIdx.x * 256) + 94]));
-		}
-		{
-			float acc_95 = -0.0f;
-			for (int k_95 = 0; k_95 < 128; k_95++) {
-				acc_95 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_95 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_95 % 128) / 16)) ^ ((((((k_95 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_95 % 128) / 16)) >> 3) & 7)) * 16) + (k_95 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_95 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_95 / 128) * 2048) + 760) + ((k_95 % 128) / 16)) ^ ((((((k_95 / 128) * 2048) + 760) + ((k_95 % 128) / 16)) >> 3) & 7)) * 16) + (k_95 % 16)]), tl_from_ue8m0(ssb[504 + (k_95 / 32)])), acc_95);
-			}
-			r_2[31] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[31]), acc_95), R[((int)threadIdx.x * 256) + 95]));
-		}
+		asm volatile("tcgen05.wait::ld.sync.aligned;" :
+			  "+r"(r_2[0]), "+r"(r_2[1]), "+r"(r_2[2]), "+r"(r_2[3]), "+r"(r_2[4]), "+r"(r_2[5]), "+r"(r_2[6]), "+r"(r_2[7]),
+			  "+r"(r_2[8]), "+r"(r_2[9]), "+r"(r_2[10]), "+r"(r_2[11]), "+r"(r_2[12]), "+r"(r_2[13]), "+r"(r_2[14]), "+r"(r_2[15]),
+			  "+r"(r_2[16]), "+r"(r_2[17]), "+r"(r_2[18]), "+r"(r_2[19]), "+r"(r_2[20]), "+r"(r_2[21]), "+r"(r_2[22]), "+r"(r_2[23]),
+			  "+r"(r_2[24]), "+r"(r_2[25]), "+r"(r_2[26]), "+r"(r_2[27]), "+r"(r_2[28]), "+r"(r_2[29]), "+r"(r_2[30]), "+r"(r_2[31]) :: "memory");
+		r_2[0] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[0]), Out[((int)threadIdx.x * 256) + 64]), R[((int)threadIdx.x * 256) + 64]));
+		r_2[1] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[1]), Out[((int)threadIdx.x * 256) + 65]), R[((int)threadIdx.x * 256) + 65]));
+		r_2[2] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[2]), Out[((int)threadIdx.x * 256) + 66]), R[((int)threadIdx.x * 256) + 66]));
+		r_2[3] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[3]), Out[((int)threadIdx.x * 256) + 67]), R[((int)threadIdx.x * 256) + 67]));
+		r_2[4] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[4]), Out[((int)threadIdx.x * 256) + 68]), R[((int)threadIdx.x * 256) + 68]));
+		r_2[5] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[5]), Out[((int)threadIdx.x * 256) + 69]), R[((int)threadIdx.x * 256) + 69]));
+		r_2[6] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[6]), Out[((int)threadIdx.x * 256) + 70]), R[((int)threadIdx.x * 256) + 70]));
+		r_2[7] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[7]), Out[((int)threadIdx.x * 256) + 71]), R[((int)threadIdx.x * 256) + 71]));
+		r_2[8] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[8]), Out[((int)threadIdx.x * 256) + 72]), R[((int)threadIdx.x * 256) + 72]));
+		r_2[9] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[9]), Out[((int)threadIdx.x * 256) + 73]), R[((int)threadIdx.x * 256) + 73]));
+		r_2[10] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[10]), Out[((int)threadIdx.x * 256) + 74]), R[((int)threadIdx.x * 256) + 74]));
+		r_2[11] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[11]), Out[((int)threadIdx.x * 256) + 75]), R[((int)threadIdx.x * 256) + 75]));
+		r_2[12] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[12]), Out[((int)threadIdx.x * 256) + 76]), R[((int)threadIdx.x * 256) + 76]));
+		r_2[13] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[13]), Out[((int)threadIdx.x * 256) + 77]), R[((int)threadIdx.x * 256) + 77]));
+		r_2[14] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[14]), Out[((int)threadIdx.x * 256) + 78]), R[((int)threadIdx.x * 256) + 78]));
+		r_2[15] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[15]), Out[((int)threadIdx.x * 256) + 79]), R[((int)threadIdx.x * 256) + 79]));
+		r_2[16] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[16]), Out[((int)threadIdx.x * 256) + 80]), R[((int)threadIdx.x * 256) + 80]));
+		r_2[17] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[17]), Out[((int)threadIdx.x * 256) + 81]), R[((int)threadIdx.x * 256) + 81]));
+		r_2[18] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[18]), Out[((int)threadIdx.x * 256) + 82]), R[((int)threadIdx.x * 256) + 82]));
+		r_2[19] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[19]), Out[((int)threadIdx.x * 256) + 83]), R[((int)threadIdx.x * 256) + 83]));
+		r_2[20] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[20]), Out[((int)threadIdx.x * 256) + 84]), R[((int)threadIdx.x * 256) + 84]));
+		r_2[21] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[21]), Out[((int)threadIdx.x * 256) + 85]), R[((int)threadIdx.x * 256) + 85]));
+		r_2[22] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[22]), Out[((int)threadIdx.x * 256) + 86]), R[((int)threadIdx.x * 256) + 86]));
+		r_2[23] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[23]), Out[((int)threadIdx.x * 256) + 87]), R[((int)threadIdx.x * 256) + 87]));
+		r_2[24] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[24]), Out[((int)threadIdx.x * 256) + 88]), R[((int)threadIdx.x * 256) + 88]));
+		r_2[25] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[25]), Out[((int)threadIdx.x * 256) + 89]), R[((int)threadIdx.x * 256) + 89]));
+		r_2[26] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[26]), Out[((int)threadIdx.x * 256) + 90]), R[((int)threadIdx.x * 256) + 90]));
+		r_2[27] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[27]), Out[((int)threadIdx.x * 256) + 91]), R[((int)threadIdx.x * 256) + 91]));
+		r_2[28] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[28]), Out[((int)threadIdx.x * 256) + 92]), R[((int)threadIdx.x * 256) + 92]));
+		r_2[29] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[29]), Out[((int)threadIdx.x * 256) + 93]), R[((int)threadIdx.x * 256) + 93]));
+		r_2[30] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[30]), Out[((int)threadIdx.x * 256) + 94]), R[((int)threadIdx.x * 256) + 94]));
+		r_2[31] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_2[31]), Out[((int)threadIdx.x * 256) + 95]), R[((int)threadIdx.x * 256) + 95]));
 		Out[64 + ((int)threadIdx.x * 256)] = __uint_as_float(r_2[0]);
 		Out[65 + ((int)threadIdx.x * 256)] = __uint_as_float(r_2[1]);
 		Out[66 + ((int)threadIdx.x * 256)] = __uint_as_float(r_2[2]);
@@ -1019,7 +450,7 @@ extern "C" __global__ void __launch_bounds__(128) mma_mxf8(unsigned char *__rest
 	}
 	{
 		unsigned r_3[32];
-		// mma_mxf8.tile:59: copy(r, d[:, 32 * j : 32 * j + 32]);
+		// mma_mxf8.tile:68: copy(r, d[:, 32 * j : 32 * j + 32]);
 		asm volatile("tcgen05.ld.sync.aligned.32x32b.x32.b32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
 		"%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, [%32];"
 			:
@@ -1028,235 +459,43 @@ extern "C" __global__ void __launch_bounds__(128) mma_mxf8(unsigned char *__rest
 			  "=r"(r_3[16]), "=r"(r_3[17]), "=r"(r_3[18]), "=r"(r_3[19]), "=r"(r_3[20]), "=r"(r_3[21]), "=r"(r_3[22]), "=r"(r_3[23]),
 			  "=r"(r_3[24]), "=r"(r_3[25]), "=r"(r_3[26]), "=r"(r_3[27]), "=r"(r_3[28]), "=r"(r_3[29]), "=r"(r_3[30]), "=r"(r_3[31])
 			: "r"(slot[0] + (96u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
-		{
-			float acc_96 = -0.0f;
-			for (int k_96 = 0; k_96 < 128; k_96++) {
-				acc_96 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_96 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_96 % 128) / 16)) ^ ((((((k_96 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_96 % 128) / 16)) >> 3) & 7)) * 16) + (k_96 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_96 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_96 / 128) * 2048) + 768) + ((k_96 % 128) / 16)) ^ ((((((k_96 / 128) * 2048) + 768) + ((k_96 % 128) / 16)) >> 3) & 7)) * 16) + (k_96 % 16)]), tl_from_ue8m0(ssb[12 + (k_96 / 32)])), acc_96);
-			}
-			asm volatile("tcgen05.wait::ld.sync.aligned;" :
-				  "+r"(r_3[0]), "+r"(r_3[1]), "+r"(r_3[2]), "+r"(r_3[3]), "+r"(r_3[4]), "+r"(r_3[5]), "+r"(r_3[6]), "+r"(r_3[7]),
-				  "+r"(r_3[8]), "+r"(r_3[9]), "+r"(r_3[10]), "+r"(r_3[11]), "+r"(r_3[12]), "+r"(r_3[13]), "+r"(r_3[14]), "+r"(r_3[15]),
-				  "+r"(r_3[16]), "+r"(r_3[17]), "+r"(r_3[18]), "+r"(r_3[19]), "+r"(r_3[20]), "+r"(r_3[21]), "+r"(r_3[22]), "+r"(r_3[23]),
-				  "+r"(r_3[24]), "+r"(r_3[25]), "+r"(r_3[26]), "+r"(r_3[27]), "+r"(r_3[28]), "+r"(r_3[29]), "+r"(r_3[30]), "+r"(r_3[31]) :: "memory");
-			r_3[0] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[0]), acc_96), R[((int)threadIdx.x * 256) + 96]));
-		}
-		{
-			float acc_97 = -0.0f;
-			for (int k_97 = 0; k_97 < 128; k_97++) {
-				acc_97 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_97 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_97 % 128) / 16)) ^ ((((((k_97 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_97 % 128) / 16)) >> 3) & 7)) * 16) + (k_97 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_97 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_97 / 128) * 2048) + 776) + ((k_97 % 128) / 16)) ^ ((((((k_97 / 128) * 2048) + 776) + ((k_97 % 128) / 16)) >> 3) & 7)) * 16) + (k_97 % 16)]), tl_from_ue8m0(ssb[28 + (k_97 / 32)])), acc_97);
-			}
-			r_3[1] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[1]), acc_97), R[((int)threadIdx.x * 256) + 97]));
-		}
-		{
-			float acc_98 = -0.0f;
-			for (int k_98 = 0; k_98 < 128; k_98++) {
-				acc_98 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_98 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_98 % 128) / 16)) ^ ((((((k_98 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_98 % 128) / 16)) >> 3) & 7)) * 16) + (k_98 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_98 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_98 / 128) * 2048) + 784) + ((k_98 % 128) / 16)) ^ ((((((k_98 / 128) * 2048) + 784) + ((k_98 % 128) / 16)) >> 3) & 7)) * 16) + (k_98 % 16)]), tl_from_ue8m0(ssb[44 + (k_98 / 32)])), acc_98);
-			}
-			r_3[2] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[2]), acc_98), R[((int)threadIdx.x * 256) + 98]));
-		}
-		{
-			float acc_99 = -0.0f;
-			for (int k_99 = 0; k_99 < 128; k_99++) {
-				acc_99 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_99 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_99 % 128) / 16)) ^ ((((((k_99 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_99 % 128) / 16)) >> 3) & 7)) * 16) + (k_99 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_99 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_99 / 128) * 2048) + 792) + ((k_99 % 128) / 16)) ^ ((((((k_99 / 128) * 2048) + 792) + ((k_99 % 128) / 16)) >> 3) & 7)) * 16) + (k_99 % 16)]), tl_from_ue8m0(ssb[60 + (k_99 / 32)])), acc_99);
-			}
-			r_3[3] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[3]), acc_99), R[((int)threadIdx.x * 256) + 99]));
-		}
-		{
-			float acc_100 = -0.0f;
-			for (int k_100 = 0; k_100 < 128; k_100++) {
-				acc_100 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_100 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_100 % 128) / 16)) ^ ((((((k_100 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_100 % 128) / 16)) >> 3) & 7)) * 16) + (k_100 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_100 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_100 / 128) * 2048) + 800) + ((k_100 % 128) / 16)) ^ ((((((k_100 / 128) * 2048) + 800) + ((k_100 % 128) / 16)) >> 3) & 7)) * 16) + (k_100 % 16)]), tl_from_ue8m0(ssb[76 + (k_100 / 32)])), acc_100);
-			}
-			r_3[4] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[4]), acc_100), R[((int)threadIdx.x * 256) + 100]));
-		}
-		{
-			float acc_101 = -0.0f;
-			for (int k_101 = 0; k_101 < 128; k_101++) {
-				acc_101 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_101 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_101 % 128) / 16)) ^ ((((((k_101 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_101 % 128) / 16)) >> 3) & 7)) * 16) + (k_101 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_101 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_101 / 128) * 2048) + 808) + ((k_101 % 128) / 16)) ^ ((((((k_101 / 128) * 2048) + 808) + ((k_101 % 128) / 16)) >> 3) & 7)) * 16) + (k_101 % 16)]), tl_from_ue8m0(ssb[92 + (k_101 / 32)])), acc_101);
-			}
-			r_3[5] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[5]), acc_101), R[((int)threadIdx.x * 256) + 101]));
-		}
-		{
-			float acc_102 = -0.0f;
-			for (int k_102 = 0; k_102 < 128; k_102++) {
-				acc_102 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_102 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_102 % 128) / 16)) ^ ((((((k_102 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_102 % 128) / 16)) >> 3) & 7)) * 16) + (k_102 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_102 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_102 / 128) * 2048) + 816) + ((k_102 % 128) / 16)) ^ ((((((k_102 / 128) * 2048) + 816) + ((k_102 % 128) / 16)) >> 3) & 7)) * 16) + (k_102 % 16)]), tl_from_ue8m0(ssb[108 + (k_102 / 32)])), acc_102);
-			}
-			r_3[6] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[6]), acc_102), R[((int)threadIdx.x * 256) + 102]));
-		}
-		{
-			float acc_103 = -0.0f;
-			for (int k_103 = 0; k_103 < 128; k_103++) {
-				acc_103 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_103 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_103 % 128) / 16)) ^ ((((((k_103 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_103 % 128) / 16)) >> 3) & 7)) * 16) + (k_103 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_103 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_103 / 128) * 2048) + 824) + ((k_103 % 128) / 16)) ^ ((((((k_103 / 128) * 2048) + 824) + ((k_103 % 128) / 16)) >> 3) & 7)) * 16) + (k_103 % 16)]), tl_from_ue8m0(ssb[124 + (k_103 / 32)])), acc_103);
-			}
-			r_3[7] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[7]), acc_103), R[((int)threadIdx.x * 256) + 103]));
-		}
-		{
-			float acc_104 = -0.0f;
-			for (int k_104 = 0; k_104 < 128; k_104++) {
-				acc_104 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_104 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_104 % 128) / 16)) ^ ((((((k_104 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_104 % 128) / 16)) >> 3) & 7)) * 16) + (k_104 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_104 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_104 / 128) * 2048) + 832) + ((k_104 % 128) / 16)) ^ ((((((k_104 / 128) * 2048) + 832) + ((k_104 % 128) / 16)) >> 3) & 7)) * 16) + (k_104 % 16)]), tl_from_ue8m0(ssb[140 + (k_104 / 32)])), acc_104);
-			}
-			r_3[8] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[8]), acc_104), R[((int)threadIdx.x * 256) + 104]));
-		}
-		{
-			float acc_105 = -0.0f;
-			for (int k_105 = 0; k_105 < 128; k_105++) {
-				acc_105 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_105 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_105 % 128) / 16)) ^ ((((((k_105 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_105 % 128) / 16)) >> 3) & 7)) * 16) + (k_105 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_105 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_105 / 128) * 2048) + 840) + ((k_105 % 128) / 16)) ^ ((((((k_105 / 128) * 2048) + 840) + ((k_105 % 128) / 16)) >> 3) & 7)) * 16) + (k_105 % 16)]), tl_from_ue8m0(ssb[156 + (k_105 / 32)])), acc_105);
-			}
-			r_3[9] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[9]), acc_105), R[((int)threadIdx.x * 256) + 105]));
-		}
-		{
-			float acc_106 = -0.0f;
-			for (int k_106 = 0; k_106 < 128; k_106++) {
-				acc_106 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_106 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_106 % 128) / 16)) ^ ((((((k_106 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_106 % 128) / 16)) >> 3) & 7)) * 16) + (k_106 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_106 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_106 / 128) * 2048) + 848) + ((k_106 % 128) / 16)) ^ ((((((k_106 / 128) * 2048) + 848) + ((k_106 % 128) / 16)) >> 3) & 7)) * 16) + (k_106 % 16)]), tl_from_ue8m0(ssb[172 + (k_106 / 32)])), acc_106);
-			}
-			r_3[10] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[10]), acc_106), R[((int)threadIdx.x * 256) + 106]));
-		}
-		{
-			float acc_107 = -0.0f;
-			for (int k_107 = 0; k_107 < 128; k_107++) {
-				acc_107 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_107 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_107 % 128) / 16)) ^ ((((((k_107 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_107 % 128) / 16)) >> 3) & 7)) * 16) + (k_107 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_107 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_107 / 128) * 2048) + 856) + ((k_107 % 128) / 16)) ^ ((((((k_107 / 128) * 2048) + 856) + ((k_107 % 128) / 16)) >> 3) & 7)) * 16) + (k_107 % 16)]), tl_from_ue8m0(ssb[188 + (k_107 / 32)])), acc_107);
-			}
-			r_3[11] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[11]), acc_107), R[((int)threadIdx.x * 256) + 107]));
-		}
-		{
-			float acc_108 = -0.0f;
-			for (int k_108 = 0; k_108 < 128; k_108++) {
-				acc_108 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_108 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_108 % 128) / 16)) ^ ((((((k_108 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_108 % 128) / 16)) >> 3) & 7)) * 16) + (k_108 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_108 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_108 / 128) * 2048) + 864) + ((k_108 % 128) / 16)) ^ ((((((k_108 / 128) * 2048) + 864) + ((k_108 % 128) / 16)) >> 3) & 7)) * 16) + (k_108 % 16)]), tl_from_ue8m0(ssb[204 + (k_108 / 32)])), acc_108);
-			}
-			r_3[12] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[12]), acc_108), R[((int)threadIdx.x * 256) + 108]));
-		}
-		{
-			float acc_109 = -0.0f;
-			for (int k_109 = 0; k_109 < 128; k_109++) {
-				acc_109 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_109 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_109 % 128) / 16)) ^ ((((((k_109 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_109 % 128) / 16)) >> 3) & 7)) * 16) + (k_109 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_109 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_109 / 128) * 2048) + 872) + ((k_109 % 128) / 16)) ^ ((((((k_109 / 128) * 2048) + 872) + ((k_109 % 128) / 16)) >> 3) & 7)) * 16) + (k_109 % 16)]), tl_from_ue8m0(ssb[220 + (k_109 / 32)])), acc_109);
-			}
-			r_3[13] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[13]), acc_109), R[((int)threadIdx.x * 256) + 109]));
-		}
-		{
-			float acc_110 = -0.0f;
-			for (int k_110 = 0; k_110 < 128; k_110++) {
-				acc_110 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_110 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_110 % 128) / 16)) ^ ((((((k_110 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_110 % 128) / 16)) >> 3) & 7)) * 16) + (k_110 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_110 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_110 / 128) * 2048) + 880) + ((k_110 % 128) / 16)) ^ ((((((k_110 / 128) * 2048) + 880) + ((k_110 % 128) / 16)) >> 3) & 7)) * 16) + (k_110 % 16)]), tl_from_ue8m0(ssb[236 + (k_110 / 32)])), acc_110);
-			}
-			r_3[14] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[14]), acc_110), R[((int)threadIdx.x * 256) + 110]));
-		}
-		{
-			float acc_111 = -0.0f;
-			for (int k_111 = 0; k_111 < 128; k_111++) {
-				acc_111 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_111 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_111 % 128) / 16)) ^ ((((((k_111 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_111 % 128) / 16)) >> 3) & 7)) * 16) + (k_111 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_111 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_111 / 128) * 2048) + 888) + ((k_111 % 128) / 16)) ^ ((((((k_111 / 128) * 2048) + 888) + ((k_111 % 128) / 16)) >> 3) & 7)) * 16) + (k_111 % 16)]), tl_from_ue8m0(ssb[252 + (k_111 / 32)])), acc_111);
-			}
-			r_3[15] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[15]), acc_111), R[((int)threadIdx.x * 256) + 111]));
-		}
-		{
-			float acc_112 = -0.0f;
-			for (int k_112 = 0; k_112 < 128; k_112++) {
-				acc_112 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_112 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_112 % 128) / 16)) ^ ((((((k_112 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_112 % 128) / 16)) >> 3) & 7)) * 16) + (k_112 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_112 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_112 / 128) * 2048) + 896) + ((k_112 % 128) / 16)) ^ ((((((k_112 / 128) * 2048) + 896) + ((k_112 % 128) / 16)) >> 3) & 7)) * 16) + (k_112 % 16)]), tl_from_ue8m0(ssb[268 + (k_112 / 32)])), acc_112);
-			}
-			r_3[16] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[16]), acc_112), R[((int)threadIdx.x * 256) + 112]));
-		}
-		{
-			float acc_113 = -0.0f;
-			for (int k_113 = 0; k_113 < 128; k_113++) {
-				acc_113 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_113 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_113 % 128) / 16)) ^ ((((((k_113 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_113 % 128) / 16)) >> 3) & 7)) * 16) + (k_113 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_113 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_113 / 128) * 2048) + 904) + ((k_113 % 128) / 16)) ^ ((((((k_113 / 128) * 2048) + 904) + ((k_113 % 128) / 16)) >> 3) & 7)) * 16) + (k_113 % 16)]), tl_from_ue8m0(ssb[284 + (k_113 / 32)])), acc_113);
-			}
-			r_3[17] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[17]), acc_113), R[((int)threadIdx.x * 256) + 113]));
-		}
-		{
-			float acc_114 = -0.0f;
-			for (int k_114 = 0; k_114 < 128; k_114++) {
-				acc_114 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_114 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_114 % 128) / 16)) ^ ((((((k_114 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_114 % 128) / 16)) >> 3) & 7)) * 16) + (k_114 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_114 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_114 / 128) * 2048) + 912) + ((k_114 % 128) / 16)) ^ ((((((k_114 / 128) * 2048) + 912) + ((k_114 % 128) / 16)) >> 3) & 7)) * 16) + (k_114 % 16)]), tl_from_ue8m0(ssb[300 + (k_114 / 32)])), acc_114);
-			}
-			r_3[18] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[18]), acc_114), R[((int)threadIdx.x * 256) + 114]));
-		}
-		{
-			float acc_115 = -0.0f;
-			for (int k_115 = 0; k_115 < 128; k_115++) {
-				acc_115 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_115 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_115 % 128) / 16)) ^ ((((((k_115 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_115 % 128) / 16)) >> 3) & 7)) * 16) + (k_115 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_115 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_115 / 128) * 2048) + 920) + ((k_115 % 128) / 16)) ^ ((((((k_115 / 128) * 2048) + 920) + ((k_115 % 128) / 16)) >> 3) & 7)) * 16) + (k_115 % 16)]), tl_from_ue8m0(ssb[316 + (k_115 / 32)])), acc_115);
-			}
-			r_3[19] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[19]), acc_115), R[((int)threadIdx.x * 256) + 115]));
-		}
-		{
-			float acc_116 = -0.0f;
-			for (int k_116 = 0; k_116 < 128; k_116++) {
-				acc_116 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_116 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_116 % 128) / 16)) ^ ((((((k_116 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_116 % 128) / 16)) >> 3) & 7)) * 16) + (k_116 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_116 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_116 / 128) * 2048) + 928) + ((k_116 % 128) / 16)) ^ ((((((k_116 / 128) * 2048) + 928) + ((k_116 % 128) / 16)) >> 3) & 7)) * 16) + (k_116 % 16)]), tl_from_ue8m0(ssb[332 + (k_116 / 32)])), acc_116);
-			}
-			r_3[20] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[20]), acc_116), R[((int)threadIdx.x * 256) + 116]));
-		}
-		{
-			float acc_117 = -0.0f;
-			for (int k_117 = 0; k_117 < 128; k_117++) {
-				acc_117 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_117 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_117 % 128) / 16)) ^ ((((((k_117 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_117 % 128) / 16)) >> 3) & 7)) * 16) + (k_117 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_117 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_117 / 128) * 2048) + 936) + ((k_117 % 128) / 16)) ^ ((((((k_117 / 128) * 2048) + 936) + ((k_117 % 128) / 16)) >> 3) & 7)) * 16) + (k_117 % 16)]), tl_from_ue8m0(ssb[348 + (k_117 / 32)])), acc_117);
-			}
-			r_3[21] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[21]), acc_117), R[((int)threadIdx.x * 256) + 117]));
-		}
-		{
-			float acc_118 = -0.0f;
-			for (int k_118 = 0; k_118 < 128; k_118++) {
-				acc_118 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_118 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_118 % 128) / 16)) ^ ((((((k_118 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_118 % 128) / 16)) >> 3) & 7)) * 16) + (k_118 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_118 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_118 / 128) * 2048) + 944) + ((k_118 % 128) / 16)) ^ ((((((k_118 / 128) * 2048) + 944) + ((k_118 % 128) / 16)) >> 3) & 7)) * 16) + (k_118 % 16)]), tl_from_ue8m0(ssb[364 + (k_118 / 32)])), acc_118);
-			}
-			r_3[22] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[22]), acc_118), R[((int)threadIdx.x * 256) + 118]));
-		}
-		{
-			float acc_119 = -0.0f;
-			for (int k_119 = 0; k_119 < 128; k_119++) {
-				acc_119 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_119 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_119 % 128) / 16)) ^ ((((((k_119 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_119 % 128) / 16)) >> 3) & 7)) * 16) + (k_119 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_119 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_119 / 128) * 2048) + 952) + ((k_119 % 128) / 16)) ^ ((((((k_119 / 128) * 2048) + 952) + ((k_119 % 128) / 16)) >> 3) & 7)) * 16) + (k_119 % 16)]), tl_from_ue8m0(ssb[380 + (k_119 / 32)])), acc_119);
-			}
-			r_3[23] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[23]), acc_119), R[((int)threadIdx.x * 256) + 119]));
-		}
-		{
-			float acc_120 = -0.0f;
-			for (int k_120 = 0; k_120 < 128; k_120++) {
-				acc_120 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_120 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_120 % 128) / 16)) ^ ((((((k_120 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_120 % 128) / 16)) >> 3) & 7)) * 16) + (k_120 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_120 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_120 / 128) * 2048) + 960) + ((k_120 % 128) / 16)) ^ ((((((k_120 / 128) * 2048) + 960) + ((k_120 % 128) / 16)) >> 3) & 7)) * 16) + (k_120 % 16)]), tl_from_ue8m0(ssb[396 + (k_120 / 32)])), acc_120);
-			}
-			r_3[24] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[24]), acc_120), R[((int)threadIdx.x * 256) + 120]));
-		}
-		{
-			float acc_121 = -0.0f;
-			for (int k_121 = 0; k_121 < 128; k_121++) {
-				acc_121 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_121 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_121 % 128) / 16)) ^ ((((((k_121 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_121 % 128) / 16)) >> 3) & 7)) * 16) + (k_121 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_121 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_121 / 128) * 2048) + 968) + ((k_121 % 128) / 16)) ^ ((((((k_121 / 128) * 2048) + 968) + ((k_121 % 128) / 16)) >> 3) & 7)) * 16) + (k_121 % 16)]), tl_from_ue8m0(ssb[412 + (k_121 / 32)])), acc_121);
-			}
-			r_3[25] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[25]), acc_121), R[((int)threadIdx.x * 256) + 121]));
-		}
-		{
-			float acc_122 = -0.0f;
-			for (int k_122 = 0; k_122 < 128; k_122++) {
-				acc_122 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_122 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_122 % 128) / 16)) ^ ((((((k_122 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_122 % 128) / 16)) >> 3) & 7)) * 16) + (k_122 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_122 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_122 / 128) * 2048) + 976) + ((k_122 % 128) / 16)) ^ ((((((k_122 / 128) * 2048) + 976) + ((k_122 % 128) / 16)) >> 3) & 7)) * 16) + (k_122 % 16)]), tl_from_ue8m0(ssb[428 + (k_122 / 32)])), acc_122);
-			}
-			r_3[26] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[26]), acc_122), R[((int)threadIdx.x * 256) + 122]));
-		}
-		{
-			float acc_123 = -0.0f;
-			for (int k_123 = 0; k_123 < 128; k_123++) {
-				acc_123 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_123 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_123 % 128) / 16)) ^ ((((((k_123 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_123 % 128) / 16)) >> 3) & 7)) * 16) + (k_123 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_123 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_123 / 128) * 2048) + 984) + ((k_123 % 128) / 16)) ^ ((((((k_123 / 128) * 2048) + 984) + ((k_123 % 128) / 16)) >> 3) & 7)) * 16) + (k_123 % 16)]), tl_from_ue8m0(ssb[444 + (k_123 / 32)])), acc_123);
-			}
-			r_3[27] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[27]), acc_123), R[((int)threadIdx.x * 256) + 123]));
-		}
-		{
-			float acc_124 = -0.0f;
-			for (int k_124 = 0; k_124 < 128; k_124++) {
-				acc_124 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_124 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_124 % 128) / 16)) ^ ((((((k_124 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_124 % 128) / 16)) >> 3) & 7)) * 16) + (k_124 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_124 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_124 / 128) * 2048) + 992) + ((k_124 % 128) / 16)) ^ ((((((k_124 / 128) * 2048) + 992) + ((k_124 % 128) / 16)) >> 3) & 7)) * 16) + (k_124 % 16)]), tl_from_ue8m0(ssb[460 + (k_124 / 32)])), acc_124);
-			}
-			r_3[28] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[28]), acc_124), R[((int)threadIdx.x * 256) + 124]));
-		}
-		{
-			float acc_125 = -0.0f;
-			for (int k_125 = 0; k_125 < 128; k_125++) {
-				acc_125 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_125 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_125 % 128) / 16)) ^ ((((((k_125 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_125 % 128) / 16)) >> 3) & 7)) * 16) + (k_125 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_125 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_125 / 128) * 2048) + 1000) + ((k_125 % 128) / 16)) ^ ((((((k_125 / 128) * 2048) + 1000) + ((k_125 % 128) / 16)) >> 3) & 7)) * 16) + (k_125 % 16)]), tl_from_ue8m0(ssb[476 + (k_125 / 32)])), acc_125);
-			}
-			r_3[29] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[29]), acc_125), R[((int)threadIdx.x * 256) + 125]));
-		}
-		{
-			float acc_126 = -0.0f;
-			for (int k_126 = 0; k_126 < 128; k_126++) {
-				acc_126 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_126 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_126 % 128) / 16)) ^ ((((((k_126 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_126 % 128) / 16)) >> 3) & 7)) * 16) + (k_126 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_126 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_126 / 128) * 2048) + 1008) + ((k_126 % 128) / 16)) ^ ((((((k_126 / 128) * 2048) + 1008) + ((k_126 % 128) / 16)) >> 3) & 7)) * 16) + (k_126 % 16)]), tl_from_ue8m0(ssb[492 + (k_126 / 32)])), acc_126);
-			}
-			r_3[30] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[30]), acc_126), R[((int)threadIdx.x * 256) + 126]));
-		}
-		{
-			float acc_127 = -0.0f;
-			for (int k_127 = 0; k_127 < 128; k_127++) {
-				acc_127 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_127 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_127 % 128) / 16)) ^ ((((((k_127 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_127 % 128) / 16)) >> 3) & 7)) * 16) + (k_127 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_127 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_127 / 128) * 2048) + 1016) + ((k_127 % 128) / 16)) ^ ((((((k_127 / 128) * 2048) + 1016) + ((k_127 % 128) / 16)) >> 3) & 7)) * 16) + (k_127 % 16)]), tl_from_ue8m0(ssb[508 + (k_127 / 32)])), acc_127);
-			}
-			r_3[31] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[31]), acc_127), R[((int)threadIdx.x * 256) + 127]));
-		}
+		asm volatile("tcgen05.wait::ld.sync.aligned;" :
+			  "+r"(r_3[0]), "+r"(r_3[1]), "+r"(r_3[2]), "+r"(r_3[3]), "+r"(r_3[4]), "+r"(r_3[5]), "+r"(r_3[6]), "+r"(r_3[7]),
+			  "+r"(r_3[8]), "+r"(r_3[9]), "+r"(r_3[10]), "+r"(r_3[11]), "+r"(r_3[12]), "+r"(r_3[13]), "+r"(r_3[14]), "+r"(r_3[15]),
+			  "+r"(r_3[16]), "+r"(r_3[17]), "+r"(r_3[18]), "+r"(r_3[19]), "+r"(r_3[20]), "+r"(r_3[21]), "+r"(r_3[22]), "+r"(r_3[23]),
+			  "+r"(r_3[24]), "+r"(r_3[25]), "+r"(r_3[26]), "+r"(r_3[27]), "+r"(r_3[28]), "+r"(r_3[29]), "+r"(r_3[30]), "+r"(r_3[31]) :: "memory");
+		r_3[0] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[0]), Out[((int)threadIdx.x * 256) + 96]), R[((int)threadIdx.x * 256) + 96]));
+		r_3[1] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[1]), Out[((int)threadIdx.x * 256) + 97]), R[((int)threadIdx.x * 256) + 97]));
+		r_3[2] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[2]), Out[((int)threadIdx.x * 256) + 98]), R[((int)threadIdx.x * 256) + 98]));
+		r_3[3] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[3]), Out[((int)threadIdx.x * 256) + 99]), R[((int)threadIdx.x * 256) + 99]));
+		r_3[4] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[4]), Out[((int)threadIdx.x * 256) + 100]), R[((int)threadIdx.x * 256) + 100]));
+		r_3[5] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[5]), Out[((int)threadIdx.x * 256) + 101]), R[((int)threadIdx.x * 256) + 101]));
+		r_3[6] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[6]), Out[((int)threadIdx.x * 256) + 102]), R[((int)threadIdx.x * 256) + 102]));
+		r_3[7] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[7]), Out[((int)threadIdx.x * 256) + 103]), R[((int)threadIdx.x * 256) + 103]));
+		r_3[8] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[8]), Out[((int)threadIdx.x * 256) + 104]), R[((int)threadIdx.x * 256) + 104]));
+		r_3[9] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[9]), Out[((int)threadIdx.x * 256) + 105]), R[((int)threadIdx.x * 256) + 105]));
+		r_3[10] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[10]), Out[((int)threadIdx.x * 256) + 106]), R[((int)threadIdx.x * 256) + 106]));
+		r_3[11] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[11]), Out[((int)threadIdx.x * 256) + 107]), R[((int)threadIdx.x * 256) + 107]));
+		r_3[12] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[12]), Out[((int)threadIdx.x * 256) + 108]), R[((int)threadIdx.x * 256) + 108]));
+		r_3[13] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[13]), Out[((int)threadIdx.x * 256) + 109]), R[((int)threadIdx.x * 256) + 109]));
+		r_3[14] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[14]), Out[((int)threadIdx.x * 256) + 110]), R[((int)threadIdx.x * 256) + 110]));
+		r_3[15] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[15]), Out[((int)threadIdx.x * 256) + 111]), R[((int)threadIdx.x * 256) + 111]));
+		r_3[16] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[16]), Out[((int)threadIdx.x * 256) + 112]), R[((int)threadIdx.x * 256) + 112]));
+		r_3[17] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[17]), Out[((int)threadIdx.x * 256) + 113]), R[((int)threadIdx.x * 256) + 113]));
+		r_3[18] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[18]), Out[((int)threadIdx.x * 256) + 114]), R[((int)threadIdx.x * 256) + 114]));
+		r_3[19] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[19]), Out[((int)threadIdx.x * 256) + 115]), R[((int)threadIdx.x * 256) + 115]));
+		r_3[20] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[20]), Out[((int)threadIdx.x * 256) + 116]), R[((int)threadIdx.x * 256) + 116]));
+		r_3[21] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[21]), Out[((int)threadIdx.x * 256) + 117]), R[((int)threadIdx.x * 256) + 117]));
+		r_3[22] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[22]), Out[((int)threadIdx.x * 256) + 118]), R[((int)threadIdx.x * 256) + 118]));
+		r_3[23] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[23]), Out[((int)threadIdx.x * 256) + 119]), R[((int)threadIdx.x * 256) + 119]));
+		r_3[24] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[24]), Out[((int)threadIdx.x * 256) + 120]), R[((int)threadIdx.x * 256) + 120]));
+		r_3[25] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[25]), Out[((int)threadIdx.x * 256) + 121]), R[((int)threadIdx.x * 256) + 121]));
+		r_3[26] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[26]), Out[((int)threadIdx.x * 256) + 122]), R[((int)threadIdx.x * 256) + 122]));
+		r_3[27] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[27]), Out[((int)threadIdx.x * 256) + 123]), R[((int)threadIdx.x * 256) + 123]));
+		r_3[28] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[28]), Out[((int)threadIdx.x * 256) + 124]), R[((int)threadIdx.x * 256) + 124]));
+		r_3[29] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[29]), Out[((int)threadIdx.x * 256) + 125]), R[((int)threadIdx.x * 256) + 125]));
+		r_3[30] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[30]), Out[((int)threadIdx.x * 256) + 126]), R[((int)threadIdx.x * 256) + 126]));
+		r_3[31] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_3[31]), Out[((int)threadIdx.x * 256) + 127]), R[((int)threadIdx.x * 256) + 127]));
 		Out[96 + ((int)threadIdx.x * 256)] = __uint_as_float(r_3[0]);
 		Out[97 + ((int)threadIdx.x * 256)] = __uint_as_float(r_3[1]);
 		Out[98 + ((int)threadIdx.x * 256)] = __uint_as_float(r_3[2]);
@@ -1292,7 +531,7 @@ extern "C" __global__ void __launch_bounds__(128) mma_mxf8(unsigned char *__rest
 	}
 	{
 		unsigned r_4[32];
-		// mma_mxf8.tile:59: copy(r, d[:, 32 * j : 32 * j + 32]);
+		// mma_mxf8.tile:68: copy(r, d[:, 32 * j : 32 * j + 32]);
 		asm volatile("tcgen05.ld.sync.aligned.32x32b.x32.b32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
 		"%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, [%32];"
 			:
@@ -1301,235 +540,43 @@ extern "C" __global__ void __launch_bounds__(128) mma_mxf8(unsigned char *__rest
 			  "=r"(r_4[16]), "=r"(r_4[17]), "=r"(r_4[18]), "=r"(r_4[19]), "=r"(r_4[20]), "=r"(r_4[21]), "=r"(r_4[22]), "=r"(r_4[23]),
 			  "=r"(r_4[24]), "=r"(r_4[25]), "=r"(r_4[26]), "=r"(r_4[27]), "=r"(r_4[28]), "=r"(r_4[29]), "=r"(r_4[30]), "=r"(r_4[31])
 			: "r"(slot[0] + (128u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
-		{
-			float acc_128 = -0.0f;
-			for (int k_128 = 0; k_128 < 128; k_128++) {
-				acc_128 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_128 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_128 % 128) / 16)) ^ ((((((k_128 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_128 % 128) / 16)) >> 3) & 7)) * 16) + (k_128 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_128 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_128 / 128) * 2048) + 1024) + ((k_128 % 128) / 16)) ^ ((((((k_128 / 128) * 2048) + 1024) + ((k_128 % 128) / 16)) >> 3) & 7)) * 16) + (k_128 % 16)]), tl_from_ue8m0(ssb[512 + (k_128 / 32)])), acc_128);
-			}
-			asm volatile("tcgen05.wait::ld.sync.aligned;" :
-				  "+r"(r_4[0]), "+r"(r_4[1]), "+r"(r_4[2]), "+r"(r_4[3]), "+r"(r_4[4]), "+r"(r_4[5]), "+r"(r_4[6]), "+r"(r_4[7]),
-				  "+r"(r_4[8]), "+r"(r_4[9]), "+r"(r_4[10]), "+r"(r_4[11]), "+r"(r_4[12]), "+r"(r_4[13]), "+r"(r_4[14]), "+r"(r_4[15]),
-				  "+r"(r_4[16]), "+r"(r_4[17]), "+r"(r_4[18]), "+r"(r_4[19]), "+r"(r_4[20]), "+r"(r_4[21]), "+r"(r_4[22]), "+r"(r_4[23]),
-				  "+r"(r_4[24]), "+r"(r_4[25]), "+r"(r_4[26]), "+r"(r_4[27]), "+r"(r_4[28]), "+r"(r_4[29]), "+r"(r_4[30]), "+r"(r_4[31]) :: "memory");
-			r_4[0] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[0]), acc_128), R[((int)threadIdx.x * 256) + 128]));
-		}
-		{
-			float acc_129 = -0.0f;
-			for (int k_129 = 0; k_129 < 128; k_129++) {
-				acc_129 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_129 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_129 % 128) / 16)) ^ ((((((k_129 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_129 % 128) / 16)) >> 3) & 7)) * 16) + (k_129 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_129 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_129 / 128) * 2048) + 1032) + ((k_129 % 128) / 16)) ^ ((((((k_129 / 128) * 2048) + 1032) + ((k_129 % 128) / 16)) >> 3) & 7)) * 16) + (k_129 % 16)]), tl_from_ue8m0(ssb[528 + (k_129 / 32)])), acc_129);
-			}
-			r_4[1] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[1]), acc_129), R[((int)threadIdx.x * 256) + 129]));
-		}
-		{
-			float acc_130 = -0.0f;
-			for (int k_130 = 0; k_130 < 128; k_130++) {
-				acc_130 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_130 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_130 % 128) / 16)) ^ ((((((k_130 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_130 % 128) / 16)) >> 3) & 7)) * 16) + (k_130 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_130 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_130 / 128) * 2048) + 1040) + ((k_130 % 128) / 16)) ^ ((((((k_130 / 128) * 2048) + 1040) + ((k_130 % 128) / 16)) >> 3) & 7)) * 16) + (k_130 % 16)]), tl_from_ue8m0(ssb[544 + (k_130 / 32)])), acc_130);
-			}
-			r_4[2] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[2]), acc_130), R[((int)threadIdx.x * 256) + 130]));
-		}
-		{
-			float acc_131 = -0.0f;
-			for (int k_131 = 0; k_131 < 128; k_131++) {
-				acc_131 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_131 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_131 % 128) / 16)) ^ ((((((k_131 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_131 % 128) / 16)) >> 3) & 7)) * 16) + (k_131 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_131 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_131 / 128) * 2048) + 1048) + ((k_131 % 128) / 16)) ^ ((((((k_131 / 128) * 2048) + 1048) + ((k_131 % 128) / 16)) >> 3) & 7)) * 16) + (k_131 % 16)]), tl_from_ue8m0(ssb[560 + (k_131 / 32)])), acc_131);
-			}
-			r_4[3] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[3]), acc_131), R[((int)threadIdx.x * 256) + 131]));
-		}
-		{
-			float acc_132 = -0.0f;
-			for (int k_132 = 0; k_132 < 128; k_132++) {
-				acc_132 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_132 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_132 % 128) / 16)) ^ ((((((k_132 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_132 % 128) / 16)) >> 3) & 7)) * 16) + (k_132 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_132 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_132 / 128) * 2048) + 1056) + ((k_132 % 128) / 16)) ^ ((((((k_132 / 128) * 2048) + 1056) + ((k_132 % 128) / 16)) >> 3) & 7)) * 16) + (k_132 % 16)]), tl_from_ue8m0(ssb[576 + (k_132 / 32)])), acc_132);
-			}
-			r_4[4] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[4]), acc_132), R[((int)threadIdx.x * 256) + 132]));
-		}
-		{
-			float acc_133 = -0.0f;
-			for (int k_133 = 0; k_133 < 128; k_133++) {
-				acc_133 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_133 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_133 % 128) / 16)) ^ ((((((k_133 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_133 % 128) / 16)) >> 3) & 7)) * 16) + (k_133 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_133 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_133 / 128) * 2048) + 1064) + ((k_133 % 128) / 16)) ^ ((((((k_133 / 128) * 2048) + 1064) + ((k_133 % 128) / 16)) >> 3) & 7)) * 16) + (k_133 % 16)]), tl_from_ue8m0(ssb[592 + (k_133 / 32)])), acc_133);
-			}
-			r_4[5] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[5]), acc_133), R[((int)threadIdx.x * 256) + 133]));
-		}
-		{
-			float acc_134 = -0.0f;
-			for (int k_134 = 0; k_134 < 128; k_134++) {
-				acc_134 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_134 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_134 % 128) / 16)) ^ ((((((k_134 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_134 % 128) / 16)) >> 3) & 7)) * 16) + (k_134 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_134 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_134 / 128) * 2048) + 1072) + ((k_134 % 128) / 16)) ^ ((((((k_134 / 128) * 2048) + 1072) + ((k_134 % 128) / 16)) >> 3) & 7)) * 16) + (k_134 % 16)]), tl_from_ue8m0(ssb[608 + (k_134 / 32)])), acc_134);
-			}
-			r_4[6] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[6]), acc_134), R[((int)threadIdx.x * 256) + 134]));
-		}
-		{
-			float acc_135 = -0.0f;
-			for (int k_135 = 0; k_135 < 128; k_135++) {
-				acc_135 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_135 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_135 % 128) / 16)) ^ ((((((k_135 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_135 % 128) / 16)) >> 3) & 7)) * 16) + (k_135 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_135 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_135 / 128) * 2048) + 1080) + ((k_135 % 128) / 16)) ^ ((((((k_135 / 128) * 2048) + 1080) + ((k_135 % 128) / 16)) >> 3) & 7)) * 16) + (k_135 % 16)]), tl_from_ue8m0(ssb[624 + (k_135 / 32)])), acc_135);
-			}
-			r_4[7] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[7]), acc_135), R[((int)threadIdx.x * 256) + 135]));
-		}
-		{
-			float acc_136 = -0.0f;
-			for (int k_136 = 0; k_136 < 128; k_136++) {
-				acc_136 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_136 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_136 % 128) / 16)) ^ ((((((k_136 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_136 % 128) / 16)) >> 3) & 7)) * 16) + (k_136 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_136 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_136 / 128) * 2048) + 1088) + ((k_136 % 128) / 16)) ^ ((((((k_136 / 128) * 2048) + 1088) + ((k_136 % 128) / 16)) >> 3) & 7)) * 16) + (k_136 % 16)]), tl_from_ue8m0(ssb[640 + (k_136 / 32)])), acc_136);
-			}
-			r_4[8] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[8]), acc_136), R[((int)threadIdx.x * 256) + 136]));
-		}
-		{
-			float acc_137 = -0.0f;
-			for (int k_137 = 0; k_137 < 128; k_137++) {
-				acc_137 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_137 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_137 % 128) / 16)) ^ ((((((k_137 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_137 % 128) / 16)) >> 3) & 7)) * 16) + (k_137 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_137 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_137 / 128) * 2048) + 1096) + ((k_137 % 128) / 16)) ^ ((((((k_137 / 128) * 2048) + 1096) + ((k_137 % 128) / 16)) >> 3) & 7)) * 16) + (k_137 % 16)]), tl_from_ue8m0(ssb[656 + (k_137 / 32)])), acc_137);
-			}
-			r_4[9] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[9]), acc_137), R[((int)threadIdx.x * 256) + 137]));
-		}
-		{
-			float acc_138 = -0.0f;
-			for (int k_138 = 0; k_138 < 128; k_138++) {
-				acc_138 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_138 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_138 % 128) / 16)) ^ ((((((k_138 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_138 % 128) / 16)) >> 3) & 7)) * 16) + (k_138 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_138 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_138 / 128) * 2048) + 1104) + ((k_138 % 128) / 16)) ^ ((((((k_138 / 128) * 2048) + 1104) + ((k_138 % 128) / 16)) >> 3) & 7)) * 16) + (k_138 % 16)]), tl_from_ue8m0(ssb[672 + (k_138 / 32)])), acc_138);
-			}
-			r_4[10] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[10]), acc_138), R[((int)threadIdx.x * 256) + 138]));
-		}
-		{
-			float acc_139 = -0.0f;
-			for (int k_139 = 0; k_139 < 128; k_139++) {
-				acc_139 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_139 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_139 % 128) / 16)) ^ ((((((k_139 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_139 % 128) / 16)) >> 3) & 7)) * 16) + (k_139 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_139 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_139 / 128) * 2048) + 1112) + ((k_139 % 128) / 16)) ^ ((((((k_139 / 128) * 2048) + 1112) + ((k_139 % 128) / 16)) >> 3) & 7)) * 16) + (k_139 % 16)]), tl_from_ue8m0(ssb[688 + (k_139 / 32)])), acc_139);
-			}
-			r_4[11] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[11]), acc_139), R[((int)threadIdx.x * 256) + 139]));
-		}
-		{
-			float acc_140 = -0.0f;
-			for (int k_140 = 0; k_140 < 128; k_140++) {
-				acc_140 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_140 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_140 % 128) / 16)) ^ ((((((k_140 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_140 % 128) / 16)) >> 3) & 7)) * 16) + (k_140 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_140 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_140 / 128) * 2048) + 1120) + ((k_140 % 128) / 16)) ^ ((((((k_140 / 128) * 2048) + 1120) + ((k_140 % 128) / 16)) >> 3) & 7)) * 16) + (k_140 % 16)]), tl_from_ue8m0(ssb[704 + (k_140 / 32)])), acc_140);
-			}
-			r_4[12] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[12]), acc_140), R[((int)threadIdx.x * 256) + 140]));
-		}
-		{
-			float acc_141 = -0.0f;
-			for (int k_141 = 0; k_141 < 128; k_141++) {
-				acc_141 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_141 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_141 % 128) / 16)) ^ ((((((k_141 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_141 % 128) / 16)) >> 3) & 7)) * 16) + (k_141 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_141 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_141 / 128) * 2048) + 1128) + ((k_141 % 128) / 16)) ^ ((((((k_141 / 128) * 2048) + 1128) + ((k_141 % 128) / 16)) >> 3) & 7)) * 16) + (k_141 % 16)]), tl_from_ue8m0(ssb[720 + (k_141 / 32)])), acc_141);
-			}
-			r_4[13] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[13]), acc_141), R[((int)threadIdx.x * 256) + 141]));
-		}
-		{
-			float acc_142 = -0.0f;
-			for (int k_142 = 0; k_142 < 128; k_142++) {
-				acc_142 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_142 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_142 % 128) / 16)) ^ ((((((k_142 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_142 % 128) / 16)) >> 3) & 7)) * 16) + (k_142 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_142 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_142 / 128) * 2048) + 1136) + ((k_142 % 128) / 16)) ^ ((((((k_142 / 128) * 2048) + 1136) + ((k_142 % 128) / 16)) >> 3) & 7)) * 16) + (k_142 % 16)]), tl_from_ue8m0(ssb[736 + (k_142 / 32)])), acc_142);
-			}
-			r_4[14] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[14]), acc_142), R[((int)threadIdx.x * 256) + 142]));
-		}
-		{
-			float acc_143 = -0.0f;
-			for (int k_143 = 0; k_143 < 128; k_143++) {
-				acc_143 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_143 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_143 % 128) / 16)) ^ ((((((k_143 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_143 % 128) / 16)) >> 3) & 7)) * 16) + (k_143 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_143 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_143 / 128) * 2048) + 1144) + ((k_143 % 128) / 16)) ^ ((((((k_143 / 128) * 2048) + 1144) + ((k_143 % 128) / 16)) >> 3) & 7)) * 16) + (k_143 % 16)]), tl_from_ue8m0(ssb[752 + (k_143 / 32)])), acc_143);
-			}
-			r_4[15] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[15]), acc_143), R[((int)threadIdx.x * 256) + 143]));
-		}
-		{
-			float acc_144 = -0.0f;
-			for (int k_144 = 0; k_144 < 128; k_144++) {
-				acc_144 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_144 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_144 % 128) / 16)) ^ ((((((k_144 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_144 % 128) / 16)) >> 3) & 7)) * 16) + (k_144 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_144 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_144 / 128) * 2048) + 1152) + ((k_144 % 128) / 16)) ^ ((((((k_144 / 128) * 2048) + 1152) + ((k_144 % 128) / 16)) >> 3) & 7)) * 16) + (k_144 % 16)]), tl_from_ue8m0(ssb[768 + (k_144 / 32)])), acc_144);
-			}
-			r_4[16] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[16]), acc_144), R[((int)threadIdx.x * 256) + 144]));
-		}
-		{
-			float acc_145 = -0.0f;
-			for (int k_145 = 0; k_145 < 128; k_145++) {
-				acc_145 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_145 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_145 % 128) / 16)) ^ ((((((k_145 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_145 % 128) / 16)) >> 3) & 7)) * 16) + (k_145 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_145 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_145 / 128) * 2048) + 1160) + ((k_145 % 128) / 16)) ^ ((((((k_145 / 128) * 2048) + 1160) + ((k_145 % 128) / 16)) >> 3) & 7)) * 16) + (k_145 % 16)]), tl_from_ue8m0(ssb[784 + (k_145 / 32)])), acc_145);
-			}
-			r_4[17] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[17]), acc_145), R[((int)threadIdx.x * 256) + 145]));
-		}
-		{
-			float acc_146 = -0.0f;
-			for (int k_146 = 0; k_146 < 128; k_146++) {
-				acc_146 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_146 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_146 % 128) / 16)) ^ ((((((k_146 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_146 % 128) / 16)) >> 3) & 7)) * 16) + (k_146 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_146 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_146 / 128) * 2048) + 1168) + ((k_146 % 128) / 16)) ^ ((((((k_146 / 128) * 2048) + 1168) + ((k_146 % 128) / 16)) >> 3) & 7)) * 16) + (k_146 % 16)]), tl_from_ue8m0(ssb[800 + (k_146 / 32)])), acc_146);
-			}
-			r_4[18] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[18]), acc_146), R[((int)threadIdx.x * 256) + 146]));
-		}
-		{
-			float acc_147 = -0.0f;
-			for (int k_147 = 0; k_147 < 128; k_147++) {
-				acc_147 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_147 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_147 % 128) / 16)) ^ ((((((k_147 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_147 % 128) / 16)) >> 3) & 7)) * 16) + (k_147 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_147 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_147 / 128) * 2048) + 1176) + ((k_147 % 128) / 16)) ^ ((((((k_147 / 128) * 2048) + 1176) + ((k_147 % 128) / 16)) >> 3) & 7)) * 16) + (k_147 % 16)]), tl_from_ue8m0(ssb[816 + (k_147 / 32)])), acc_147);
-			}
-			r_4[19] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[19]), acc_147), R[((int)threadIdx.x * 256) + 147]));
-		}
-		{
-			float acc_148 = -0.0f;
-			for (int k_148 = 0; k_148 < 128; k_148++) {
-				acc_148 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_148 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_148 % 128) / 16)) ^ ((((((k_148 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_148 % 128) / 16)) >> 3) & 7)) * 16) + (k_148 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_148 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_148 / 128) * 2048) + 1184) + ((k_148 % 128) / 16)) ^ ((((((k_148 / 128) * 2048) + 1184) + ((k_148 % 128) / 16)) >> 3) & 7)) * 16) + (k_148 % 16)]), tl_from_ue8m0(ssb[832 + (k_148 / 32)])), acc_148);
-			}
-			r_4[20] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[20]), acc_148), R[((int)threadIdx.x * 256) + 148]));
-		}
-		{
-			float acc_149 = -0.0f;
-			for (int k_149 = 0; k_149 < 128; k_149++) {
-				acc_149 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_149 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_149 % 128) / 16)) ^ ((((((k_149 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_149 % 128) / 16)) >> 3) & 7)) * 16) + (k_149 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_149 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_149 / 128) * 2048) + 1192) + ((k_149 % 128) / 16)) ^ ((((((k_149 / 128) * 2048) + 1192) + ((k_149 % 128) / 16)) >> 3) & 7)) * 16) + (k_149 % 16)]), tl_from_ue8m0(ssb[848 + (k_149 / 32)])), acc_149);
-			}
-			r_4[21] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[21]), acc_149), R[((int)threadIdx.x * 256) + 149]));
-		}
-		{
-			float acc_150 = -0.0f;
-			for (int k_150 = 0; k_150 < 128; k_150++) {
-				acc_150 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_150 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_150 % 128) / 16)) ^ ((((((k_150 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_150 % 128) / 16)) >> 3) & 7)) * 16) + (k_150 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_150 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_150 / 128) * 2048) + 1200) + ((k_150 % 128) / 16)) ^ ((((((k_150 / 128) * 2048) + 1200) + ((k_150 % 128) / 16)) >> 3) & 7)) * 16) + (k_150 % 16)]), tl_from_ue8m0(ssb[864 + (k_150 / 32)])), acc_150);
-			}
-			r_4[22] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[22]), acc_150), R[((int)threadIdx.x * 256) + 150]));
-		}
-		{
-			float acc_151 = -0.0f;
-			for (int k_151 = 0; k_151 < 128; k_151++) {
-				acc_151 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_151 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_151 % 128) / 16)) ^ ((((((k_151 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_151 % 128) / 16)) >> 3) & 7)) * 16) + (k_151 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_151 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_151 / 128) * 2048) + 1208) + ((k_151 % 128) / 16)) ^ ((((((k_151 / 128) * 2048) + 1208) + ((k_151 % 128) / 16)) >> 3) & 7)) * 16) + (k_151 % 16)]), tl_from_ue8m0(ssb[880 + (k_151 / 32)])), acc_151);
-			}
-			r_4[23] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[23]), acc_151), R[((int)threadIdx.x * 256) + 151]));
-		}
-		{
-			float acc_152 = -0.0f;
-			for (int k_152 = 0; k_152 < 128; k_152++) {
-				acc_152 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_152 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_152 % 128) / 16)) ^ ((((((k_152 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_152 % 128) / 16)) >> 3) & 7)) * 16) + (k_152 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_152 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_152 / 128) * 2048) + 1216) + ((k_152 % 128) / 16)) ^ ((((((k_152 / 128) * 2048) + 1216) + ((k_152 % 128) / 16)) >> 3) & 7)) * 16) + (k_152 % 16)]), tl_from_ue8m0(ssb[896 + (k_152 / 32)])), acc_152);
-			}
-			r_4[24] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[24]), acc_152), R[((int)threadIdx.x * 256) + 152]));
-		}
-		{
-			float acc_153 = -0.0f;
-			for (int k_153 = 0; k_153 < 128; k_153++) {
-				acc_153 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_153 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_153 % 128) / 16)) ^ ((((((k_153 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_153 % 128) / 16)) >> 3) & 7)) * 16) + (k_153 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_153 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_153 / 128) * 2048) + 1224) + ((k_153 % 128) / 16)) ^ ((((((k_153 / 128) * 2048) + 1224) + ((k_153 % 128) / 16)) >> 3) & 7)) * 16) + (k_153 % 16)]), tl_from_ue8m0(ssb[912 + (k_153 / 32)])), acc_153);
-			}
-			r_4[25] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[25]), acc_153), R[((int)threadIdx.x * 256) + 153]));
-		}
-		{
-			float acc_154 = -0.0f;
-			for (int k_154 = 0; k_154 < 128; k_154++) {
-				acc_154 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_154 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_154 % 128) / 16)) ^ ((((((k_154 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_154 % 128) / 16)) >> 3) & 7)) * 16) + (k_154 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_154 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_154 / 128) * 2048) + 1232) + ((k_154 % 128) / 16)) ^ ((((((k_154 / 128) * 2048) + 1232) + ((k_154 % 128) / 16)) >> 3) & 7)) * 16) + (k_154 % 16)]), tl_from_ue8m0(ssb[928 + (k_154 / 32)])), acc_154);
-			}
-			r_4[26] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[26]), acc_154), R[((int)threadIdx.x * 256) + 154]));
-		}
-		{
-			float acc_155 = -0.0f;
-			for (int k_155 = 0; k_155 < 128; k_155++) {
-				acc_155 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_155 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_155 % 128) / 16)) ^ ((((((k_155 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_155 % 128) / 16)) >> 3) & 7)) * 16) + (k_155 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_155 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_155 / 128) * 2048) + 1240) + ((k_155 % 128) / 16)) ^ ((((((k_155 / 128) * 2048) + 1240) + ((k_155 % 128) / 16)) >> 3) & 7)) * 16) + (k_155 % 16)]), tl_from_ue8m0(ssb[944 + (k_155 / 32)])), acc_155);
-			}
-			r_4[27] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[27]), acc_155), R[((int)threadIdx.x * 256) + 155]));
-		}
-		{
-			float acc_156 = -0.0f;
-			for (int k_156 = 0; k_156 < 128; k_156++) {
-				acc_156 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_156 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_156 % 128) / 16)) ^ ((((((k_156 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_156 % 128) / 16)) >> 3) & 7)) * 16) + (k_156 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_156 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_156 / 128) * 2048) + 1248) + ((k_156 % 128) / 16)) ^ ((((((k_156 / 128) * 2048) + 1248) + ((k_156 % 128) / 16)) >> 3) & 7)) * 16) + (k_156 % 16)]), tl_from_ue8m0(ssb[960 + (k_156 / 32)])), acc_156);
-			}
-			r_4[28] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[28]), acc_156), R[((int)threadIdx.x * 256) + 156]));
-		}
-		{
-			float acc_157 = -0.0f;
-			for (int k_157 = 0; k_157 < 128; k_157++) {
-				acc_157 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_157 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_157 % 128) / 16)) ^ ((((((k_157 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_157 % 128) / 16)) >> 3) & 7)) * 16) + (k_157 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_157 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_157 / 128) * 2048) + 1256) + ((k_157 % 128) / 16)) ^ ((((((k_157 / 128) * 2048) + 1256) + ((k_157 % 128) / 16)) >> 3) & 7)) * 16) + (k_157 % 16)]), tl_from_ue8m0(ssb[976 + (k_157 / 32)])), acc_157);
-			}
-			r_4[29] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[29]), acc_157), R[((int)threadIdx.x * 256) + 157]));
-		}
-		{
-			float acc_158 = -0.0f;
-			for (int k_158 = 0; k_158 < 128; k_158++) {
-				acc_158 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_158 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_158 % 128) / 16)) ^ ((((((k_158 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_158 % 128) / 16)) >> 3) & 7)) * 16) + (k_158 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_158 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_158 / 128) * 2048) + 1264) + ((k_158 % 128) / 16)) ^ ((((((k_158 / 128) * 2048) + 1264) + ((k_158 % 128) / 16)) >> 3) & 7)) * 16) + (k_158 % 16)]), tl_from_ue8m0(ssb[992 + (k_158 / 32)])), acc_158);
-			}
-			r_4[30] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[30]), acc_158), R[((int)threadIdx.x * 256) + 158]));
-		}
-		{
-			float acc_159 = -0.0f;
-			for (int k_159 = 0; k_159 < 128; k_159++) {
-				acc_159 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_159 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_159 % 128) / 16)) ^ ((((((k_159 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_159 % 128) / 16)) >> 3) & 7)) * 16) + (k_159 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_159 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_159 / 128) * 2048) + 1272) + ((k_159 % 128) / 16)) ^ ((((((k_159 / 128) * 2048) + 1272) + ((k_159 % 128) / 16)) >> 3) & 7)) * 16) + (k_159 % 16)]), tl_from_ue8m0(ssb[1008 + (k_159 / 32)])), acc_159);
-			}
-			r_4[31] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[31]), acc_159), R[((int)threadIdx.x * 256) + 159]));
-		}
+		asm volatile("tcgen05.wait::ld.sync.aligned;" :
+			  "+r"(r_4[0]), "+r"(r_4[1]), "+r"(r_4[2]), "+r"(r_4[3]), "+r"(r_4[4]), "+r"(r_4[5]), "+r"(r_4[6]), "+r"(r_4[7]),
+			  "+r"(r_4[8]), "+r"(r_4[9]), "+r"(r_4[10]), "+r"(r_4[11]), "+r"(r_4[12]), "+r"(r_4[13]), "+r"(r_4[14]), "+r"(r_4[15]),
+			  "+r"(r_4[16]), "+r"(r_4[17]), "+r"(r_4[18]), "+r"(r_4[19]), "+r"(r_4[20]), "+r"(r_4[21]), "+r"(r_4[22]), "+r"(r_4[23]),
+			  "+r"(r_4[24]), "+r"(r_4[25]), "+r"(r_4[26]), "+r"(r_4[27]), "+r"(r_4[28]), "+r"(r_4[29]), "+r"(r_4[30]), "+r"(r_4[31]) :: "memory");
+		r_4[0] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[0]), Out[((int)threadIdx.x * 256) + 128]), R[((int)threadIdx.x * 256) + 128]));
+		r_4[1] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[1]), Out[((int)threadIdx.x * 256) + 129]), R[((int)threadIdx.x * 256) + 129]));
+		r_4[2] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[2]), Out[((int)threadIdx.x * 256) + 130]), R[((int)threadIdx.x * 256) + 130]));
+		r_4[3] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[3]), Out[((int)threadIdx.x * 256) + 131]), R[((int)threadIdx.x * 256) + 131]));
+		r_4[4] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[4]), Out[((int)threadIdx.x * 256) + 132]), R[((int)threadIdx.x * 256) + 132]));
+		r_4[5] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[5]), Out[((int)threadIdx.x * 256) + 133]), R[((int)threadIdx.x * 256) + 133]));
+		r_4[6] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[6]), Out[((int)threadIdx.x * 256) + 134]), R[((int)threadIdx.x * 256) + 134]));
+		r_4[7] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[7]), Out[((int)threadIdx.x * 256) + 135]), R[((int)threadIdx.x * 256) + 135]));
+		r_4[8] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[8]), Out[((int)threadIdx.x * 256) + 136]), R[((int)threadIdx.x * 256) + 136]));
+		r_4[9] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[9]), Out[((int)threadIdx.x * 256) + 137]), R[((int)threadIdx.x * 256) + 137]));
+		r_4[10] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[10]), Out[((int)threadIdx.x * 256) + 138]), R[((int)threadIdx.x * 256) + 138]));
+		r_4[11] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[11]), Out[((int)threadIdx.x * 256) + 139]), R[((int)threadIdx.x * 256) + 139]));
+		r_4[12] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[12]), Out[((int)threadIdx.x * 256) + 140]), R[((int)threadIdx.x * 256) + 140]));
+		r_4[13] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[13]), Out[((int)threadIdx.x * 256) + 141]), R[((int)threadIdx.x * 256) + 141]));
+		r_4[14] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[14]), Out[((int)threadIdx.x * 256) + 142]), R[((int)threadIdx.x * 256) + 142]));
+		r_4[15] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[15]), Out[((int)threadIdx.x * 256) + 143]), R[((int)threadIdx.x * 256) + 143]));
+		r_4[16] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[16]), Out[((int)threadIdx.x * 256) + 144]), R[((int)threadIdx.x * 256) + 144]));
+		r_4[17] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[17]), Out[((int)threadIdx.x * 256) + 145]), R[((int)threadIdx.x * 256) + 145]));
+		r_4[18] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[18]), Out[((int)threadIdx.x * 256) + 146]), R[((int)threadIdx.x * 256) + 146]));
+		r_4[19] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[19]), Out[((int)threadIdx.x * 256) + 147]), R[((int)threadIdx.x * 256) + 147]));
+		r_4[20] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[20]), Out[((int)threadIdx.x * 256) + 148]), R[((int)threadIdx.x * 256) + 148]));
+		r_4[21] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[21]), Out[((int)threadIdx.x * 256) + 149]), R[((int)threadIdx.x * 256) + 149]));
+		r_4[22] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[22]), Out[((int)threadIdx.x * 256) + 150]), R[((int)threadIdx.x * 256) + 150]));
+		r_4[23] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[23]), Out[((int)threadIdx.x * 256) + 151]), R[((int)threadIdx.x * 256) + 151]));
+		r_4[24] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[24]), Out[((int)threadIdx.x * 256) + 152]), R[((int)threadIdx.x * 256) + 152]));
+		r_4[25] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[25]), Out[((int)threadIdx.x * 256) + 153]), R[((int)threadIdx.x * 256) + 153]));
+		r_4[26] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[26]), Out[((int)threadIdx.x * 256) + 154]), R[((int)threadIdx.x * 256) + 154]));
+		r_4[27] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[27]), Out[((int)threadIdx.x * 256) + 155]), R[((int)threadIdx.x * 256) + 155]));
+		r_4[28] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[28]), Out[((int)threadIdx.x * 256) + 156]), R[((int)threadIdx.x * 256) + 156]));
+		r_4[29] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[29]), Out[((int)threadIdx.x * 256) + 157]), R[((int)threadIdx.x * 256) + 157]));
+		r_4[30] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[30]), Out[((int)threadIdx.x * 256) + 158]), R[((int)threadIdx.x * 256) + 158]));
+		r_4[31] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_4[31]), Out[((int)threadIdx.x * 256) + 159]), R[((int)threadIdx.x * 256) + 159]));
 		Out[128 + ((int)threadIdx.x * 256)] = __uint_as_float(r_4[0]);
 		Out[129 + ((int)threadIdx.x * 256)] = __uint_as_float(r_4[1]);
 		Out[130 + ((int)threadIdx.x * 256)] = __uint_as_float(r_4[2]);
@@ -1565,7 +612,7 @@ extern "C" __global__ void __launch_bounds__(128) mma_mxf8(unsigned char *__rest
 	}
 	{
 		unsigned r_5[32];
-		// mma_mxf8.tile:59: copy(r, d[:, 32 * j : 32 * j + 32]);
+		// mma_mxf8.tile:68: copy(r, d[:, 32 * j : 32 * j + 32]);
 		asm volatile("tcgen05.ld.sync.aligned.32x32b.x32.b32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
 		"%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, [%32];"
 			:
@@ -1574,235 +621,43 @@ extern "C" __global__ void __launch_bounds__(128) mma_mxf8(unsigned char *__rest
 			  "=r"(r_5[16]), "=r"(r_5[17]), "=r"(r_5[18]), "=r"(r_5[19]), "=r"(r_5[20]), "=r"(r_5[21]), "=r"(r_5[22]), "=r"(r_5[23]),
 			  "=r"(r_5[24]), "=r"(r_5[25]), "=r"(r_5[26]), "=r"(r_5[27]), "=r"(r_5[28]), "=r"(r_5[29]), "=r"(r_5[30]), "=r"(r_5[31])
 			: "r"(slot[0] + (160u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
-		{
-			float acc_160 = -0.0f;
-			for (int k_160 = 0; k_160 < 128; k_160++) {
-				acc_160 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_160 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_160 % 128) / 16)) ^ ((((((k_160 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_160 % 128) / 16)) >> 3) & 7)) * 16) + (k_160 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_160 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_160 / 128) * 2048) + 1280) + ((k_160 % 128) / 16)) ^ ((((((k_160 / 128) * 2048) + 1280) + ((k_160 % 128) / 16)) >> 3) & 7)) * 16) + (k_160 % 16)]), tl_from_ue8m0(ssb[516 + (k_160 / 32)])), acc_160);
-			}
-			asm volatile("tcgen05.wait::ld.sync.aligned;" :
-				  "+r"(r_5[0]), "+r"(r_5[1]), "+r"(r_5[2]), "+r"(r_5[3]), "+r"(r_5[4]), "+r"(r_5[5]), "+r"(r_5[6]), "+r"(r_5[7]),
-				  "+r"(r_5[8]), "+r"(r_5[9]), "+r"(r_5[10]), "+r"(r_5[11]), "+r"(r_5[12]), "+r"(r_5[13]), "+r"(r_5[14]), "+r"(r_5[15]),
-				  "+r"(r_5[16]), "+r"(r_5[17]), "+r"(r_5[18]), "+r"(r_5[19]), "+r"(r_5[20]), "+r"(r_5[21]), "+r"(r_5[22]), "+r"(r_5[23]),
-				  "+r"(r_5[24]), "+r"(r_5[25]), "+r"(r_5[26]), "+r"(r_5[27]), "+r"(r_5[28]), "+r"(r_5[29]), "+r"(r_5[30]), "+r"(r_5[31]) :: "memory");
-			r_5[0] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[0]), acc_160), R[((int)threadIdx.x * 256) + 160]));
-		}
-		{
-			float acc_161 = -0.0f;
-			for (int k_161 = 0; k_161 < 128; k_161++) {
-				acc_161 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_161 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_161 % 128) / 16)) ^ ((((((k_161 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_161 % 128) / 16)) >> 3) & 7)) * 16) + (k_161 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_161 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_161 / 128) * 2048) + 1288) + ((k_161 % 128) / 16)) ^ ((((((k_161 / 128) * 2048) + 1288) + ((k_161 % 128) / 16)) >> 3) & 7)) * 16) + (k_161 % 16)]), tl_from_ue8m0(ssb[532 + (k_161 / 32)])), acc_161);
-			}
-			r_5[1] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[1]), acc_161), R[((int)threadIdx.x * 256) + 161]));
-		}
-		{
-			float acc_162 = -0.0f;
-			for (int k_162 = 0; k_162 < 128; k_162++) {
-				acc_162 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_162 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_162 % 128) / 16)) ^ ((((((k_162 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_162 % 128) / 16)) >> 3) & 7)) * 16) + (k_162 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_162 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_162 / 128) * 2048) + 1296) + ((k_162 % 128) / 16)) ^ ((((((k_162 / 128) * 2048) + 1296) + ((k_162 % 128) / 16)) >> 3) & 7)) * 16) + (k_162 % 16)]), tl_from_ue8m0(ssb[548 + (k_162 / 32)])), acc_162);
-			}
-			r_5[2] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[2]), acc_162), R[((int)threadIdx.x * 256) + 162]));
-		}
-		{
-			float acc_163 = -0.0f;
-			for (int k_163 = 0; k_163 < 128; k_163++) {
-				acc_163 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_163 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_163 % 128) / 16)) ^ ((((((k_163 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_163 % 128) / 16)) >> 3) & 7)) * 16) + (k_163 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_163 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_163 / 128) * 2048) + 1304) + ((k_163 % 128) / 16)) ^ ((((((k_163 / 128) * 2048) + 1304) + ((k_163 % 128) / 16)) >> 3) & 7)) * 16) + (k_163 % 16)]), tl_from_ue8m0(ssb[564 + (k_163 / 32)])), acc_163);
-			}
-			r_5[3] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[3]), acc_163), R[((int)threadIdx.x * 256) + 163]));
-		}
-		{
-			float acc_164 = -0.0f;
-			for (int k_164 = 0; k_164 < 128; k_164++) {
-				acc_164 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_164 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_164 % 128) / 16)) ^ ((((((k_164 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_164 % 128) / 16)) >> 3) & 7)) * 16) + (k_164 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_164 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_164 / 128) * 2048) + 1312) + ((k_164 % 128) / 16)) ^ ((((((k_164 / 128) * 2048) + 1312) + ((k_164 % 128) / 16)) >> 3) & 7)) * 16) + (k_164 % 16)]), tl_from_ue8m0(ssb[580 + (k_164 / 32)])), acc_164);
-			}
-			r_5[4] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[4]), acc_164), R[((int)threadIdx.x * 256) + 164]));
-		}
-		{
-			float acc_165 = -0.0f;
-			for (int k_165 = 0; k_165 < 128; k_165++) {
-				acc_165 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_165 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_165 % 128) / 16)) ^ ((((((k_165 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_165 % 128) / 16)) >> 3) & 7)) * 16) + (k_165 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_165 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_165 / 128) * 2048) + 1320) + ((k_165 % 128) / 16)) ^ ((((((k_165 / 128) * 2048) + 1320) + ((k_165 % 128) / 16)) >> 3) & 7)) * 16) + (k_165 % 16)]), tl_from_ue8m0(ssb[596 + (k_165 / 32)])), acc_165);
-			}
-			r_5[5] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[5]), acc_165), R[((int)threadIdx.x * 256) + 165]));
-		}
-		{
-			float acc_166 = -0.0f;
-			for (int k_166 = 0; k_166 < 128; k_166++) {
-				acc_166 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_166 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_166 % 128) / 16)) ^ ((((((k_166 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_166 % 128) / 16)) >> 3) & 7)) * 16) + (k_166 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_166 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_166 / 128) * 2048) + 1328) + ((k_166 % 128) / 16)) ^ ((((((k_166 / 128) * 2048) + 1328) + ((k_166 % 128) / 16)) >> 3) & 7)) * 16) + (k_166 % 16)]), tl_from_ue8m0(ssb[612 + (k_166 / 32)])), acc_166);
-			}
-			r_5[6] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[6]), acc_166), R[((int)threadIdx.x * 256) + 166]));
-		}
-		{
-			float acc_167 = -0.0f;
-			for (int k_167 = 0; k_167 < 128; k_167++) {
-				acc_167 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_167 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_167 % 128) / 16)) ^ ((((((k_167 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_167 % 128) / 16)) >> 3) & 7)) * 16) + (k_167 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_167 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_167 / 128) * 2048) + 1336) + ((k_167 % 128) / 16)) ^ ((((((k_167 / 128) * 2048) + 1336) + ((k_167 % 128) / 16)) >> 3) & 7)) * 16) + (k_167 % 16)]), tl_from_ue8m0(ssb[628 + (k_167 / 32)])), acc_167);
-			}
-			r_5[7] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[7]), acc_167), R[((int)threadIdx.x * 256) + 167]));
-		}
-		{
-			float acc_168 = -0.0f;
-			for (int k_168 = 0; k_168 < 128; k_168++) {
-				acc_168 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_168 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_168 % 128) / 16)) ^ ((((((k_168 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_168 % 128) / 16)) >> 3) & 7)) * 16) + (k_168 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_168 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_168 / 128) * 2048) + 1344) + ((k_168 % 128) / 16)) ^ ((((((k_168 / 128) * 2048) + 1344) + ((k_168 % 128) / 16)) >> 3) & 7)) * 16) + (k_168 % 16)]), tl_from_ue8m0(ssb[644 + (k_168 / 32)])), acc_168);
-			}
-			r_5[8] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[8]), acc_168), R[((int)threadIdx.x * 256) + 168]));
-		}
-		{
-			float acc_169 = -0.0f;
-			for (int k_169 = 0; k_169 < 128; k_169++) {
-				acc_169 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_169 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_169 % 128) / 16)) ^ ((((((k_169 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_169 % 128) / 16)) >> 3) & 7)) * 16) + (k_169 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_169 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_169 / 128) * 2048) + 1352) + ((k_169 % 128) / 16)) ^ ((((((k_169 / 128) * 2048) + 1352) + ((k_169 % 128) / 16)) >> 3) & 7)) * 16) + (k_169 % 16)]), tl_from_ue8m0(ssb[660 + (k_169 / 32)])), acc_169);
-			}
-			r_5[9] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[9]), acc_169), R[((int)threadIdx.x * 256) + 169]));
-		}
-		{
-			float acc_170 = -0.0f;
-			for (int k_170 = 0; k_170 < 128; k_170++) {
-				acc_170 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_170 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_170 % 128) / 16)) ^ ((((((k_170 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_170 % 128) / 16)) >> 3) & 7)) * 16) + (k_170 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_170 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_170 / 128) * 2048) + 1360) + ((k_170 % 128) / 16)) ^ ((((((k_170 / 128) * 2048) + 1360) + ((k_170 % 128) / 16)) >> 3) & 7)) * 16) + (k_170 % 16)]), tl_from_ue8m0(ssb[676 + (k_170 / 32)])), acc_170);
-			}
-			r_5[10] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[10]), acc_170), R[((int)threadIdx.x * 256) + 170]));
-		}
-		{
-			float acc_171 = -0.0f;
-			for (int k_171 = 0; k_171 < 128; k_171++) {
-				acc_171 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_171 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_171 % 128) / 16)) ^ ((((((k_171 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_171 % 128) / 16)) >> 3) & 7)) * 16) + (k_171 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_171 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_171 / 128) * 2048) + 1368) + ((k_171 % 128) / 16)) ^ ((((((k_171 / 128) * 2048) + 1368) + ((k_171 % 128) / 16)) >> 3) & 7)) * 16) + (k_171 % 16)]), tl_from_ue8m0(ssb[692 + (k_171 / 32)])), acc_171);
-			}
-			r_5[11] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[11]), acc_171), R[((int)threadIdx.x * 256) + 171]));
-		}
-		{
-			float acc_172 = -0.0f;
-			for (int k_172 = 0; k_172 < 128; k_172++) {
-				acc_172 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_172 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_172 % 128) / 16)) ^ ((((((k_172 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_172 % 128) / 16)) >> 3) & 7)) * 16) + (k_172 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_172 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_172 / 128) * 2048) + 1376) + ((k_172 % 128) / 16)) ^ ((((((k_172 / 128) * 2048) + 1376) + ((k_172 % 128) / 16)) >> 3) & 7)) * 16) + (k_172 % 16)]), tl_from_ue8m0(ssb[708 + (k_172 / 32)])), acc_172);
-			}
-			r_5[12] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[12]), acc_172), R[((int)threadIdx.x * 256) + 172]));
-		}
-		{
-			float acc_173 = -0.0f;
-			for (int k_173 = 0; k_173 < 128; k_173++) {
-				acc_173 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_173 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_173 % 128) / 16)) ^ ((((((k_173 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_173 % 128) / 16)) >> 3) & 7)) * 16) + (k_173 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_173 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_173 / 128) * 2048) + 1384) + ((k_173 % 128) / 16)) ^ ((((((k_173 / 128) * 2048) + 1384) + ((k_173 % 128) / 16)) >> 3) & 7)) * 16) + (k_173 % 16)]), tl_from_ue8m0(ssb[724 + (k_173 / 32)])), acc_173);
-			}
-			r_5[13] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[13]), acc_173), R[((int)threadIdx.x * 256) + 173]));
-		}
-		{
-			float acc_174 = -0.0f;
-			for (int k_174 = 0; k_174 < 128; k_174++) {
-				acc_174 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_174 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_174 % 128) / 16)) ^ ((((((k_174 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_174 % 128) / 16)) >> 3) & 7)) * 16) + (k_174 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_174 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_174 / 128) * 2048) + 1392) + ((k_174 % 128) / 16)) ^ ((((((k_174 / 128) * 2048) + 1392) + ((k_174 % 128) / 16)) >> 3) & 7)) * 16) + (k_174 % 16)]), tl_from_ue8m0(ssb[740 + (k_174 / 32)])), acc_174);
-			}
-			r_5[14] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[14]), acc_174), R[((int)threadIdx.x * 256) + 174]));
-		}
-		{
-			float acc_175 = -0.0f;
-			for (int k_175 = 0; k_175 < 128; k_175++) {
-				acc_175 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_175 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_175 % 128) / 16)) ^ ((((((k_175 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_175 % 128) / 16)) >> 3) & 7)) * 16) + (k_175 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_175 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_175 / 128) * 2048) + 1400) + ((k_175 % 128) / 16)) ^ ((((((k_175 / 128) * 2048) + 1400) + ((k_175 % 128) / 16)) >> 3) & 7)) * 16) + (k_175 % 16)]), tl_from_ue8m0(ssb[756 + (k_175 / 32)])), acc_175);
-			}
-			r_5[15] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[15]), acc_175), R[((int)threadIdx.x * 256) + 175]));
-		}
-		{
-			float acc_176 = -0.0f;
-			for (int k_176 = 0; k_176 < 128; k_176++) {
-				acc_176 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_176 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_176 % 128) / 16)) ^ ((((((k_176 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_176 % 128) / 16)) >> 3) & 7)) * 16) + (k_176 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_176 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_176 / 128) * 2048) + 1408) + ((k_176 % 128) / 16)) ^ ((((((k_176 / 128) * 2048) + 1408) + ((k_176 % 128) / 16)) >> 3) & 7)) * 16) + (k_176 % 16)]), tl_from_ue8m0(ssb[772 + (k_176 / 32)])), acc_176);
-			}
-			r_5[16] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[16]), acc_176), R[((int)threadIdx.x * 256) + 176]));
-		}
-		{
-			float acc_177 = -0.0f;
-			for (int k_177 = 0; k_177 < 128; k_177++) {
-				acc_177 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_177 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_177 % 128) / 16)) ^ ((((((k_177 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_177 % 128) / 16)) >> 3) & 7)) * 16) + (k_177 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_177 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_177 / 128) * 2048) + 1416) + ((k_177 % 128) / 16)) ^ ((((((k_177 / 128) * 2048) + 1416) + ((k_177 % 128) / 16)) >> 3) & 7)) * 16) + (k_177 % 16)]), tl_from_ue8m0(ssb[788 + (k_177 / 32)])), acc_177);
-			}
-			r_5[17] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[17]), acc_177), R[((int)threadIdx.x * 256) + 177]));
-		}
-		{
-			float acc_178 = -0.0f;
-			for (int k_178 = 0; k_178 < 128; k_178++) {
-				acc_178 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_178 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_178 % 128) / 16)) ^ ((((((k_178 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_178 % 128) / 16)) >> 3) & 7)) * 16) + (k_178 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_178 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_178 / 128) * 2048) + 1424) + ((k_178 % 128) / 16)) ^ ((((((k_178 / 128) * 2048) + 1424) + ((k_178 % 128) / 16)) >> 3) & 7)) * 16) + (k_178 % 16)]), tl_from_ue8m0(ssb[804 + (k_178 / 32)])), acc_178);
-			}
-			r_5[18] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[18]), acc_178), R[((int)threadIdx.x * 256) + 178]));
-		}
-		{
-			float acc_179 = -0.0f;
-			for (int k_179 = 0; k_179 < 128; k_179++) {
-				acc_179 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_179 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_179 % 128) / 16)) ^ ((((((k_179 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_179 % 128) / 16)) >> 3) & 7)) * 16) + (k_179 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_179 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_179 / 128) * 2048) + 1432) + ((k_179 % 128) / 16)) ^ ((((((k_179 / 128) * 2048) + 1432) + ((k_179 % 128) / 16)) >> 3) & 7)) * 16) + (k_179 % 16)]), tl_from_ue8m0(ssb[820 + (k_179 / 32)])), acc_179);
-			}
-			r_5[19] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[19]), acc_179), R[((int)threadIdx.x * 256) + 179]));
-		}
-		{
-			float acc_180 = -0.0f;
-			for (int k_180 = 0; k_180 < 128; k_180++) {
-				acc_180 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_180 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_180 % 128) / 16)) ^ ((((((k_180 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_180 % 128) / 16)) >> 3) & 7)) * 16) + (k_180 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_180 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_180 / 128) * 2048) + 1440) + ((k_180 % 128) / 16)) ^ ((((((k_180 / 128) * 2048) + 1440) + ((k_180 % 128) / 16)) >> 3) & 7)) * 16) + (k_180 % 16)]), tl_from_ue8m0(ssb[836 + (k_180 / 32)])), acc_180);
-			}
-			r_5[20] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[20]), acc_180), R[((int)threadIdx.x * 256) + 180]));
-		}
-		{
-			float acc_181 = -0.0f;
-			for (int k_181 = 0; k_181 < 128; k_181++) {
-				acc_181 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_181 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_181 % 128) / 16)) ^ ((((((k_181 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_181 % 128) / 16)) >> 3) & 7)) * 16) + (k_181 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_181 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_181 / 128) * 2048) + 1448) + ((k_181 % 128) / 16)) ^ ((((((k_181 / 128) * 2048) + 1448) + ((k_181 % 128) / 16)) >> 3) & 7)) * 16) + (k_181 % 16)]), tl_from_ue8m0(ssb[852 + (k_181 / 32)])), acc_181);
-			}
-			r_5[21] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[21]), acc_181), R[((int)threadIdx.x * 256) + 181]));
-		}
-		{
-			float acc_182 = -0.0f;
-			for (int k_182 = 0; k_182 < 128; k_182++) {
-				acc_182 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_182 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_182 % 128) / 16)) ^ ((((((k_182 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_182 % 128) / 16)) >> 3) & 7)) * 16) + (k_182 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_182 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_182 / 128) * 2048) + 1456) + ((k_182 % 128) / 16)) ^ ((((((k_182 / 128) * 2048) + 1456) + ((k_182 % 128) / 16)) >> 3) & 7)) * 16) + (k_182 % 16)]), tl_from_ue8m0(ssb[868 + (k_182 / 32)])), acc_182);
-			}
-			r_5[22] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[22]), acc_182), R[((int)threadIdx.x * 256) + 182]));
-		}
-		{
-			float acc_183 = -0.0f;
-			for (int k_183 = 0; k_183 < 128; k_183++) {
-				acc_183 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_183 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_183 % 128) / 16)) ^ ((((((k_183 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_183 % 128) / 16)) >> 3) & 7)) * 16) + (k_183 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_183 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_183 / 128) * 2048) + 1464) + ((k_183 % 128) / 16)) ^ ((((((k_183 / 128) * 2048) + 1464) + ((k_183 % 128) / 16)) >> 3) & 7)) * 16) + (k_183 % 16)]), tl_from_ue8m0(ssb[884 + (k_183 / 32)])), acc_183);
-			}
-			r_5[23] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[23]), acc_183), R[((int)threadIdx.x * 256) + 183]));
-		}
-		{
-			float acc_184 = -0.0f;
-			for (int k_184 = 0; k_184 < 128; k_184++) {
-				acc_184 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_184 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_184 % 128) / 16)) ^ ((((((k_184 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_184 % 128) / 16)) >> 3) & 7)) * 16) + (k_184 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_184 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_184 / 128) * 2048) + 1472) + ((k_184 % 128) / 16)) ^ ((((((k_184 / 128) * 2048) + 1472) + ((k_184 % 128) / 16)) >> 3) & 7)) * 16) + (k_184 % 16)]), tl_from_ue8m0(ssb[900 + (k_184 / 32)])), acc_184);
-			}
-			r_5[24] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[24]), acc_184), R[((int)threadIdx.x * 256) + 184]));
-		}
-		{
-			float acc_185 = -0.0f;
-			for (int k_185 = 0; k_185 < 128; k_185++) {
-				acc_185 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_185 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_185 % 128) / 16)) ^ ((((((k_185 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_185 % 128) / 16)) >> 3) & 7)) * 16) + (k_185 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_185 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_185 / 128) * 2048) + 1480) + ((k_185 % 128) / 16)) ^ ((((((k_185 / 128) * 2048) + 1480) + ((k_185 % 128) / 16)) >> 3) & 7)) * 16) + (k_185 % 16)]), tl_from_ue8m0(ssb[916 + (k_185 / 32)])), acc_185);
-			}
-			r_5[25] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[25]), acc_185), R[((int)threadIdx.x * 256) + 185]));
-		}
-		{
-			float acc_186 = -0.0f;
-			for (int k_186 = 0; k_186 < 128; k_186++) {
-				acc_186 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_186 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_186 % 128) / 16)) ^ ((((((k_186 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_186 % 128) / 16)) >> 3) & 7)) * 16) + (k_186 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_186 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_186 / 128) * 2048) + 1488) + ((k_186 % 128) / 16)) ^ ((((((k_186 / 128) * 2048) + 1488) + ((k_186 % 128) / 16)) >> 3) & 7)) * 16) + (k_186 % 16)]), tl_from_ue8m0(ssb[932 + (k_186 / 32)])), acc_186);
-			}
-			r_5[26] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[26]), acc_186), R[((int)threadIdx.x * 256) + 186]));
-		}
-		{
-			float acc_187 = -0.0f;
-			for (int k_187 = 0; k_187 < 128; k_187++) {
-				acc_187 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_187 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_187 % 128) / 16)) ^ ((((((k_187 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_187 % 128) / 16)) >> 3) & 7)) * 16) + (k_187 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_187 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_187 / 128) * 2048) + 1496) + ((k_187 % 128) / 16)) ^ ((((((k_187 / 128) * 2048) + 1496) + ((k_187 % 128) / 16)) >> 3) & 7)) * 16) + (k_187 % 16)]), tl_from_ue8m0(ssb[948 + (k_187 / 32)])), acc_187);
-			}
-			r_5[27] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[27]), acc_187), R[((int)threadIdx.x * 256) + 187]));
-		}
-		{
-			float acc_188 = -0.0f;
-			for (int k_188 = 0; k_188 < 128; k_188++) {
-				acc_188 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_188 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_188 % 128) / 16)) ^ ((((((k_188 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_188 % 128) / 16)) >> 3) & 7)) * 16) + (k_188 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_188 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_188 / 128) * 2048) + 1504) + ((k_188 % 128) / 16)) ^ ((((((k_188 / 128) * 2048) + 1504) + ((k_188 % 128) / 16)) >> 3) & 7)) * 16) + (k_188 % 16)]), tl_from_ue8m0(ssb[964 + (k_188 / 32)])), acc_188);
-			}
-			r_5[28] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[28]), acc_188), R[((int)threadIdx.x * 256) + 188]));
-		}
-		{
-			float acc_189 = -0.0f;
-			for (int k_189 = 0; k_189 < 128; k_189++) {
-				acc_189 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_189 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_189 % 128) / 16)) ^ ((((((k_189 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_189 % 128) / 16)) >> 3) & 7)) * 16) + (k_189 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_189 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_189 / 128) * 2048) + 1512) + ((k_189 % 128) / 16)) ^ ((((((k_189 / 128) * 2048) + 1512) + ((k_189 % 128) / 16)) >> 3) & 7)) * 16) + (k_189 % 16)]), tl_from_ue8m0(ssb[980 + (k_189 / 32)])), acc_189);
-			}
-			r_5[29] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[29]), acc_189), R[((int)threadIdx.x * 256) + 189]));
-		}
-		{
-			float acc_190 = -0.0f;
-			for (int k_190 = 0; k_190 < 128; k_190++) {
-				acc_190 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_190 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_190 % 128) / 16)) ^ ((((((k_190 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_190 % 128) / 16)) >> 3) & 7)) * 16) + (k_190 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_190 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_190 / 128) * 2048) + 1520) + ((k_190 % 128) / 16)) ^ ((((((k_190 / 128) * 2048) + 1520) + ((k_190 % 128) / 16)) >> 3) & 7)) * 16) + (k_190 % 16)]), tl_from_ue8m0(ssb[996 + (k_190 / 32)])), acc_190);
-			}
-			r_5[30] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[30]), acc_190), R[((int)threadIdx.x * 256) + 190]));
-		}
-		{
-			float acc_191 = -0.0f;
-			for (int k_191 = 0; k_191 < 128; k_191++) {
-				acc_191 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_191 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_191 % 128) / 16)) ^ ((((((k_191 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_191 % 128) / 16)) >> 3) & 7)) * 16) + (k_191 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_191 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_191 / 128) * 2048) + 1528) + ((k_191 % 128) / 16)) ^ ((((((k_191 / 128) * 2048) + 1528) + ((k_191 % 128) / 16)) >> 3) & 7)) * 16) + (k_191 % 16)]), tl_from_ue8m0(ssb[1012 + (k_191 / 32)])), acc_191);
-			}
-			r_5[31] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[31]), acc_191), R[((int)threadIdx.x * 256) + 191]));
-		}
+		asm volatile("tcgen05.wait::ld.sync.aligned;" :
+			  "+r"(r_5[0]), "+r"(r_5[1]), "+r"(r_5[2]), "+r"(r_5[3]), "+r"(r_5[4]), "+r"(r_5[5]), "+r"(r_5[6]), "+r"(r_5[7]),
+			  "+r"(r_5[8]), "+r"(r_5[9]), "+r"(r_5[10]), "+r"(r_5[11]), "+r"(r_5[12]), "+r"(r_5[13]), "+r"(r_5[14]), "+r"(r_5[15]),
+			  "+r"(r_5[16]), "+r"(r_5[17]), "+r"(r_5[18]), "+r"(r_5[19]), "+r"(r_5[20]), "+r"(r_5[21]), "+r"(r_5[22]), "+r"(r_5[23]),
+			  "+r"(r_5[24]), "+r"(r_5[25]), "+r"(r_5[26]), "+r"(r_5[27]), "+r"(r_5[28]), "+r"(r_5[29]), "+r"(r_5[30]), "+r"(r_5[31]) :: "memory");
+		r_5[0] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[0]), Out[((int)threadIdx.x * 256) + 160]), R[((int)threadIdx.x * 256) + 160]));
+		r_5[1] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[1]), Out[((int)threadIdx.x * 256) + 161]), R[((int)threadIdx.x * 256) + 161]));
+		r_5[2] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[2]), Out[((int)threadIdx.x * 256) + 162]), R[((int)threadIdx.x * 256) + 162]));
+		r_5[3] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[3]), Out[((int)threadIdx.x * 256) + 163]), R[((int)threadIdx.x * 256) + 163]));
+		r_5[4] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[4]), Out[((int)threadIdx.x * 256) + 164]), R[((int)threadIdx.x * 256) + 164]));
+		r_5[5] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[5]), Out[((int)threadIdx.x * 256) + 165]), R[((int)threadIdx.x * 256) + 165]));
+		r_5[6] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[6]), Out[((int)threadIdx.x * 256) + 166]), R[((int)threadIdx.x * 256) + 166]));
+		r_5[7] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[7]), Out[((int)threadIdx.x * 256) + 167]), R[((int)threadIdx.x * 256) + 167]));
+		r_5[8] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[8]), Out[((int)threadIdx.x * 256) + 168]), R[((int)threadIdx.x * 256) + 168]));
+		r_5[9] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[9]), Out[((int)threadIdx.x * 256) + 169]), R[((int)threadIdx.x * 256) + 169]));
+		r_5[10] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[10]), Out[((int)threadIdx.x * 256) + 170]), R[((int)threadIdx.x * 256) + 170]));
+		r_5[11] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[11]), Out[((int)threadIdx.x * 256) + 171]), R[((int)threadIdx.x * 256) + 171]));
+		r_5[12] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[12]), Out[((int)threadIdx.x * 256) + 172]), R[((int)threadIdx.x * 256) + 172]));
+		r_5[13] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[13]), Out[((int)threadIdx.x * 256) + 173]), R[((int)threadIdx.x * 256) + 173]));
+		r_5[14] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[14]), Out[((int)threadIdx.x * 256) + 174]), R[((int)threadIdx.x * 256) + 174]));
+		r_5[15] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[15]), Out[((int)threadIdx.x * 256) + 175]), R[((int)threadIdx.x * 256) + 175]));
+		r_5[16] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[16]), Out[((int)threadIdx.x * 256) + 176]), R[((int)threadIdx.x * 256) + 176]));
+		r_5[17] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[17]), Out[((int)threadIdx.x * 256) + 177]), R[((int)threadIdx.x * 256) + 177]));
+		r_5[18] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[18]), Out[((int)threadIdx.x * 256) + 178]), R[((int)threadIdx.x * 256) + 178]));
+		r_5[19] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[19]), Out[((int)threadIdx.x * 256) + 179]), R[((int)threadIdx.x * 256) + 179]));
+		r_5[20] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[20]), Out[((int)threadIdx.x * 256) + 180]), R[((int)threadIdx.x * 256) + 180]));
+		r_5[21] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[21]), Out[((int)threadIdx.x * 256) + 181]), R[((int)threadIdx.x * 256) + 181]));
+		r_5[22] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[22]), Out[((int)threadIdx.x * 256) + 182]), R[((int)threadIdx.x * 256) + 182]));
+		r_5[23] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[23]), Out[((int)threadIdx.x * 256) + 183]), R[((int)threadIdx.x * 256) + 183]));
+		r_5[24] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[24]), Out[((int)threadIdx.x * 256) + 184]), R[((int)threadIdx.x * 256) + 184]));
+		r_5[25] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[25]), Out[((int)threadIdx.x * 256) + 185]), R[((int)threadIdx.x * 256) + 185]));
+		r_5[26] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[26]), Out[((int)threadIdx.x * 256) + 186]), R[((int)threadIdx.x * 256) + 186]));
+		r_5[27] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[27]), Out[((int)threadIdx.x * 256) + 187]), R[((int)threadIdx.x * 256) + 187]));
+		r_5[28] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[28]), Out[((int)threadIdx.x * 256) + 188]), R[((int)threadIdx.x * 256) + 188]));
+		r_5[29] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[29]), Out[((int)threadIdx.x * 256) + 189]), R[((int)threadIdx.x * 256) + 189]));
+		r_5[30] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[30]), Out[((int)threadIdx.x * 256) + 190]), R[((int)threadIdx.x * 256) + 190]));
+		r_5[31] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_5[31]), Out[((int)threadIdx.x * 256) + 191]), R[((int)threadIdx.x * 256) + 191]));
 		Out[160 + ((int)threadIdx.x * 256)] = __uint_as_float(r_5[0]);
 		Out[161 + ((int)threadIdx.x * 256)] = __uint_as_float(r_5[1]);
 		Out[162 + ((int)threadIdx.x * 256)] = __uint_as_float(r_5[2]);
@@ -1838,7 +693,7 @@ extern "C" __global__ void __launch_bounds__(128) mma_mxf8(unsigned char *__rest
 	}
 	{
 		unsigned r_6[32];
-		// mma_mxf8.tile:59: copy(r, d[:, 32 * j : 32 * j + 32]);
+		// mma_mxf8.tile:68: copy(r, d[:, 32 * j : 32 * j + 32]);
 		asm volatile("tcgen05.ld.sync.aligned.32x32b.x32.b32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
 		"%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, [%32];"
 			:
@@ -1847,235 +702,43 @@ extern "C" __global__ void __launch_bounds__(128) mma_mxf8(unsigned char *__rest
 			  "=r"(r_6[16]), "=r"(r_6[17]), "=r"(r_6[18]), "=r"(r_6[19]), "=r"(r_6[20]), "=r"(r_6[21]), "=r"(r_6[22]), "=r"(r_6[23]),
 			  "=r"(r_6[24]), "=r"(r_6[25]), "=r"(r_6[26]), "=r"(r_6[27]), "=r"(r_6[28]), "=r"(r_6[29]), "=r"(r_6[30]), "=r"(r_6[31])
 			: "r"(slot[0] + (192u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
-		{
-			float acc_192 = -0.0f;
-			for (int k_192 = 0; k_192 < 128; k_192++) {
-				acc_192 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_192 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_192 % 128) / 16)) ^ ((((((k_192 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_192 % 128) / 16)) >> 3) & 7)) * 16) + (k_192 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_192 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_192 / 128) * 2048) + 1536) + ((k_192 % 128) / 16)) ^ ((((((k_192 / 128) * 2048) + 1536) + ((k_192 % 128) / 16)) >> 3) & 7)) * 16) + (k_192 % 16)]), tl_from_ue8m0(ssb[520 + (k_192 / 32)])), acc_192);
-			}
-			asm volatile("tcgen05.wait::ld.sync.aligned;" :
-				  "+r"(r_6[0]), "+r"(r_6[1]), "+r"(r_6[2]), "+r"(r_6[3]), "+r"(r_6[4]), "+r"(r_6[5]), "+r"(r_6[6]), "+r"(r_6[7]),
-				  "+r"(r_6[8]), "+r"(r_6[9]), "+r"(r_6[10]), "+r"(r_6[11]), "+r"(r_6[12]), "+r"(r_6[13]), "+r"(r_6[14]), "+r"(r_6[15]),
-				  "+r"(r_6[16]), "+r"(r_6[17]), "+r"(r_6[18]), "+r"(r_6[19]), "+r"(r_6[20]), "+r"(r_6[21]), "+r"(r_6[22]), "+r"(r_6[23]),
-				  "+r"(r_6[24]), "+r"(r_6[25]), "+r"(r_6[26]), "+r"(r_6[27]), "+r"(r_6[28]), "+r"(r_6[29]), "+r"(r_6[30]), "+r"(r_6[31]) :: "memory");
-			r_6[0] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[0]), acc_192), R[((int)threadIdx.x * 256) + 192]));
-		}
-		{
-			float acc_193 = -0.0f;
-			for (int k_193 = 0; k_193 < 128; k_193++) {
-				acc_193 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_193 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_193 % 128) / 16)) ^ ((((((k_193 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_193 % 128) / 16)) >> 3) & 7)) * 16) + (k_193 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_193 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_193 / 128) * 2048) + 1544) + ((k_193 % 128) / 16)) ^ ((((((k_193 / 128) * 2048) + 1544) + ((k_193 % 128) / 16)) >> 3) & 7)) * 16) + (k_193 % 16)]), tl_from_ue8m0(ssb[536 + (k_193 / 32)])), acc_193);
-			}
-			r_6[1] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[1]), acc_193), R[((int)threadIdx.x * 256) + 193]));
-		}
-		{
-			float acc_194 = -0.0f;
-			for (int k_194 = 0; k_194 < 128; k_194++) {
-				acc_194 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_194 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_194 % 128) / 16)) ^ ((((((k_194 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_194 % 128) / 16)) >> 3) & 7)) * 16) + (k_194 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_194 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_194 / 128) * 2048) + 1552) + ((k_194 % 128) / 16)) ^ ((((((k_194 / 128) * 2048) + 1552) + ((k_194 % 128) / 16)) >> 3) & 7)) * 16) + (k_194 % 16)]), tl_from_ue8m0(ssb[552 + (k_194 / 32)])), acc_194);
-			}
-			r_6[2] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[2]), acc_194), R[((int)threadIdx.x * 256) + 194]));
-		}
-		{
-			float acc_195 = -0.0f;
-			for (int k_195 = 0; k_195 < 128; k_195++) {
-				acc_195 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_195 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_195 % 128) / 16)) ^ ((((((k_195 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_195 % 128) / 16)) >> 3) & 7)) * 16) + (k_195 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_195 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_195 / 128) * 2048) + 1560) + ((k_195 % 128) / 16)) ^ ((((((k_195 / 128) * 2048) + 1560) + ((k_195 % 128) / 16)) >> 3) & 7)) * 16) + (k_195 % 16)]), tl_from_ue8m0(ssb[568 + (k_195 / 32)])), acc_195);
-			}
-			r_6[3] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[3]), acc_195), R[((int)threadIdx.x * 256) + 195]));
-		}
-		{
-			float acc_196 = -0.0f;
-			for (int k_196 = 0; k_196 < 128; k_196++) {
-				acc_196 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_196 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_196 % 128) / 16)) ^ ((((((k_196 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_196 % 128) / 16)) >> 3) & 7)) * 16) + (k_196 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_196 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_196 / 128) * 2048) + 1568) + ((k_196 % 128) / 16)) ^ ((((((k_196 / 128) * 2048) + 1568) + ((k_196 % 128) / 16)) >> 3) & 7)) * 16) + (k_196 % 16)]), tl_from_ue8m0(ssb[584 + (k_196 / 32)])), acc_196);
-			}
-			r_6[4] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[4]), acc_196), R[((int)threadIdx.x * 256) + 196]));
-		}
-		{
-			float acc_197 = -0.0f;
-			for (int k_197 = 0; k_197 < 128; k_197++) {
-				acc_197 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_197 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_197 % 128) / 16)) ^ ((((((k_197 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_197 % 128) / 16)) >> 3) & 7)) * 16) + (k_197 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_197 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_197 / 128) * 2048) + 1576) + ((k_197 % 128) / 16)) ^ ((((((k_197 / 128) * 2048) + 1576) + ((k_197 % 128) / 16)) >> 3) & 7)) * 16) + (k_197 % 16)]), tl_from_ue8m0(ssb[600 + (k_197 / 32)])), acc_197);
-			}
-			r_6[5] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[5]), acc_197), R[((int)threadIdx.x * 256) + 197]));
-		}
-		{
-			float acc_198 = -0.0f;
-			for (int k_198 = 0; k_198 < 128; k_198++) {
-				acc_198 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_198 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_198 % 128) / 16)) ^ ((((((k_198 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_198 % 128) / 16)) >> 3) & 7)) * 16) + (k_198 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_198 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_198 / 128) * 2048) + 1584) + ((k_198 % 128) / 16)) ^ ((((((k_198 / 128) * 2048) + 1584) + ((k_198 % 128) / 16)) >> 3) & 7)) * 16) + (k_198 % 16)]), tl_from_ue8m0(ssb[616 + (k_198 / 32)])), acc_198);
-			}
-			r_6[6] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[6]), acc_198), R[((int)threadIdx.x * 256) + 198]));
-		}
-		{
-			float acc_199 = -0.0f;
-			for (int k_199 = 0; k_199 < 128; k_199++) {
-				acc_199 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_199 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_199 % 128) / 16)) ^ ((((((k_199 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_199 % 128) / 16)) >> 3) & 7)) * 16) + (k_199 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_199 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_199 / 128) * 2048) + 1592) + ((k_199 % 128) / 16)) ^ ((((((k_199 / 128) * 2048) + 1592) + ((k_199 % 128) / 16)) >> 3) & 7)) * 16) + (k_199 % 16)]), tl_from_ue8m0(ssb[632 + (k_199 / 32)])), acc_199);
-			}
-			r_6[7] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[7]), acc_199), R[((int)threadIdx.x * 256) + 199]));
-		}
-		{
-			float acc_200 = -0.0f;
-			for (int k_200 = 0; k_200 < 128; k_200++) {
-				acc_200 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_200 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_200 % 128) / 16)) ^ ((((((k_200 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_200 % 128) / 16)) >> 3) & 7)) * 16) + (k_200 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_200 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_200 / 128) * 2048) + 1600) + ((k_200 % 128) / 16)) ^ ((((((k_200 / 128) * 2048) + 1600) + ((k_200 % 128) / 16)) >> 3) & 7)) * 16) + (k_200 % 16)]), tl_from_ue8m0(ssb[648 + (k_200 / 32)])), acc_200);
-			}
-			r_6[8] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[8]), acc_200), R[((int)threadIdx.x * 256) + 200]));
-		}
-		{
-			float acc_201 = -0.0f;
-			for (int k_201 = 0; k_201 < 128; k_201++) {
-				acc_201 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_201 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_201 % 128) / 16)) ^ ((((((k_201 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_201 % 128) / 16)) >> 3) & 7)) * 16) + (k_201 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_201 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_201 / 128) * 2048) + 1608) + ((k_201 % 128) / 16)) ^ ((((((k_201 / 128) * 2048) + 1608) + ((k_201 % 128) / 16)) >> 3) & 7)) * 16) + (k_201 % 16)]), tl_from_ue8m0(ssb[664 + (k_201 / 32)])), acc_201);
-			}
-			r_6[9] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[9]), acc_201), R[((int)threadIdx.x * 256) + 201]));
-		}
-		{
-			float acc_202 = -0.0f;
-			for (int k_202 = 0; k_202 < 128; k_202++) {
-				acc_202 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_202 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_202 % 128) / 16)) ^ ((((((k_202 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_202 % 128) / 16)) >> 3) & 7)) * 16) + (k_202 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_202 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_202 / 128) * 2048) + 1616) + ((k_202 % 128) / 16)) ^ ((((((k_202 / 128) * 2048) + 1616) + ((k_202 % 128) / 16)) >> 3) & 7)) * 16) + (k_202 % 16)]), tl_from_ue8m0(ssb[680 + (k_202 / 32)])), acc_202);
-			}
-			r_6[10] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[10]), acc_202), R[((int)threadIdx.x * 256) + 202]));
-		}
-		{
-			float acc_203 = -0.0f;
-			for (int k_203 = 0; k_203 < 128; k_203++) {
-				acc_203 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_203 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_203 % 128) / 16)) ^ ((((((k_203 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_203 % 128) / 16)) >> 3) & 7)) * 16) + (k_203 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_203 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_203 / 128) * 2048) + 1624) + ((k_203 % 128) / 16)) ^ ((((((k_203 / 128) * 2048) + 1624) + ((k_203 % 128) / 16)) >> 3) & 7)) * 16) + (k_203 % 16)]), tl_from_ue8m0(ssb[696 + (k_203 / 32)])), acc_203);
-			}
-			r_6[11] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[11]), acc_203), R[((int)threadIdx.x * 256) + 203]));
-		}
-		{
-			float acc_204 = -0.0f;
-			for (int k_204 = 0; k_204 < 128; k_204++) {
-				acc_204 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_204 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_204 % 128) / 16)) ^ ((((((k_204 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_204 % 128) / 16)) >> 3) & 7)) * 16) + (k_204 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_204 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_204 / 128) * 2048) + 1632) + ((k_204 % 128) / 16)) ^ ((((((k_204 / 128) * 2048) + 1632) + ((k_204 % 128) / 16)) >> 3) & 7)) * 16) + (k_204 % 16)]), tl_from_ue8m0(ssb[712 + (k_204 / 32)])), acc_204);
-			}
-			r_6[12] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[12]), acc_204), R[((int)threadIdx.x * 256) + 204]));
-		}
-		{
-			float acc_205 = -0.0f;
-			for (int k_205 = 0; k_205 < 128; k_205++) {
-				acc_205 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_205 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_205 % 128) / 16)) ^ ((((((k_205 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_205 % 128) / 16)) >> 3) & 7)) * 16) + (k_205 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_205 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_205 / 128) * 2048) + 1640) + ((k_205 % 128) / 16)) ^ ((((((k_205 / 128) * 2048) + 1640) + ((k_205 % 128) / 16)) >> 3) & 7)) * 16) + (k_205 % 16)]), tl_from_ue8m0(ssb[728 + (k_205 / 32)])), acc_205);
-			}
-			r_6[13] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[13]), acc_205), R[((int)threadIdx.x * 256) + 205]));
-		}
-		{
-			float acc_206 = -0.0f;
-			for (int k_206 = 0; k_206 < 128; k_206++) {
-				acc_206 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_206 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_206 % 128) / 16)) ^ ((((((k_206 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_206 % 128) / 16)) >> 3) & 7)) * 16) + (k_206 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_206 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_206 / 128) * 2048) + 1648) + ((k_206 % 128) / 16)) ^ ((((((k_206 / 128) * 2048) + 1648) + ((k_206 % 128) / 16)) >> 3) & 7)) * 16) + (k_206 % 16)]), tl_from_ue8m0(ssb[744 + (k_206 / 32)])), acc_206);
-			}
-			r_6[14] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[14]), acc_206), R[((int)threadIdx.x * 256) + 206]));
-		}
-		{
-			float acc_207 = -0.0f;
-			for (int k_207 = 0; k_207 < 128; k_207++) {
-				acc_207 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_207 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_207 % 128) / 16)) ^ ((((((k_207 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_207 % 128) / 16)) >> 3) & 7)) * 16) + (k_207 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_207 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_207 / 128) * 2048) + 1656) + ((k_207 % 128) / 16)) ^ ((((((k_207 / 128) * 2048) + 1656) + ((k_207 % 128) / 16)) >> 3) & 7)) * 16) + (k_207 % 16)]), tl_from_ue8m0(ssb[760 + (k_207 / 32)])), acc_207);
-			}
-			r_6[15] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[15]), acc_207), R[((int)threadIdx.x * 256) + 207]));
-		}
-		{
-			float acc_208 = -0.0f;
-			for (int k_208 = 0; k_208 < 128; k_208++) {
-				acc_208 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_208 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_208 % 128) / 16)) ^ ((((((k_208 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_208 % 128) / 16)) >> 3) & 7)) * 16) + (k_208 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_208 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_208 / 128) * 2048) + 1664) + ((k_208 % 128) / 16)) ^ ((((((k_208 / 128) * 2048) + 1664) + ((k_208 % 128) / 16)) >> 3) & 7)) * 16) + (k_208 % 16)]), tl_from_ue8m0(ssb[776 + (k_208 / 32)])), acc_208);
-			}
-			r_6[16] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[16]), acc_208), R[((int)threadIdx.x * 256) + 208]));
-		}
-		{
-			float acc_209 = -0.0f;
-			for (int k_209 = 0; k_209 < 128; k_209++) {
-				acc_209 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_209 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_209 % 128) / 16)) ^ ((((((k_209 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_209 % 128) / 16)) >> 3) & 7)) * 16) + (k_209 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_209 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_209 / 128) * 2048) + 1672) + ((k_209 % 128) / 16)) ^ ((((((k_209 / 128) * 2048) + 1672) + ((k_209 % 128) / 16)) >> 3) & 7)) * 16) + (k_209 % 16)]), tl_from_ue8m0(ssb[792 + (k_209 / 32)])), acc_209);
-			}
-			r_6[17] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[17]), acc_209), R[((int)threadIdx.x * 256) + 209]));
-		}
-		{
-			float acc_210 = -0.0f;
-			for (int k_210 = 0; k_210 < 128; k_210++) {
-				acc_210 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_210 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_210 % 128) / 16)) ^ ((((((k_210 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_210 % 128) / 16)) >> 3) & 7)) * 16) + (k_210 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_210 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_210 / 128) * 2048) + 1680) + ((k_210 % 128) / 16)) ^ ((((((k_210 / 128) * 2048) + 1680) + ((k_210 % 128) / 16)) >> 3) & 7)) * 16) + (k_210 % 16)]), tl_from_ue8m0(ssb[808 + (k_210 / 32)])), acc_210);
-			}
-			r_6[18] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[18]), acc_210), R[((int)threadIdx.x * 256) + 210]));
-		}
-		{
-			float acc_211 = -0.0f;
-			for (int k_211 = 0; k_211 < 128; k_211++) {
-				acc_211 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_211 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_211 % 128) / 16)) ^ ((((((k_211 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_211 % 128) / 16)) >> 3) & 7)) * 16) + (k_211 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_211 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_211 / 128) * 2048) + 1688) + ((k_211 % 128) / 16)) ^ ((((((k_211 / 128) * 2048) + 1688) + ((k_211 % 128) / 16)) >> 3) & 7)) * 16) + (k_211 % 16)]), tl_from_ue8m0(ssb[824 + (k_211 / 32)])), acc_211);
-			}
-			r_6[19] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[19]), acc_211), R[((int)threadIdx.x * 256) + 211]));
-		}
-		{
-			float acc_212 = -0.0f;
-			for (int k_212 = 0; k_212 < 128; k_212++) {
-				acc_212 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_212 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_212 % 128) / 16)) ^ ((((((k_212 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_212 % 128) / 16)) >> 3) & 7)) * 16) + (k_212 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_212 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_212 / 128) * 2048) + 1696) + ((k_212 % 128) / 16)) ^ ((((((k_212 / 128) * 2048) + 1696) + ((k_212 % 128) / 16)) >> 3) & 7)) * 16) + (k_212 % 16)]), tl_from_ue8m0(ssb[840 + (k_212 / 32)])), acc_212);
-			}
-			r_6[20] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[20]), acc_212), R[((int)threadIdx.x * 256) + 212]));
-		}
-		{
-			float acc_213 = -0.0f;
-			for (int k_213 = 0; k_213 < 128; k_213++) {
-				acc_213 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_213 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_213 % 128) / 16)) ^ ((((((k_213 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_213 % 128) / 16)) >> 3) & 7)) * 16) + (k_213 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_213 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_213 / 128) * 2048) + 1704) + ((k_213 % 128) / 16)) ^ ((((((k_213 / 128) * 2048) + 1704) + ((k_213 % 128) / 16)) >> 3) & 7)) * 16) + (k_213 % 16)]), tl_from_ue8m0(ssb[856 + (k_213 / 32)])), acc_213);
-			}
-			r_6[21] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[21]), acc_213), R[((int)threadIdx.x * 256) + 213]));
-		}
-		{
-			float acc_214 = -0.0f;
-			for (int k_214 = 0; k_214 < 128; k_214++) {
-				acc_214 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_214 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_214 % 128) / 16)) ^ ((((((k_214 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_214 % 128) / 16)) >> 3) & 7)) * 16) + (k_214 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_214 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_214 / 128) * 2048) + 1712) + ((k_214 % 128) / 16)) ^ ((((((k_214 / 128) * 2048) + 1712) + ((k_214 % 128) / 16)) >> 3) & 7)) * 16) + (k_214 % 16)]), tl_from_ue8m0(ssb[872 + (k_214 / 32)])), acc_214);
-			}
-			r_6[22] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[22]), acc_214), R[((int)threadIdx.x * 256) + 214]));
-		}
-		{
-			float acc_215 = -0.0f;
-			for (int k_215 = 0; k_215 < 128; k_215++) {
-				acc_215 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_215 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_215 % 128) / 16)) ^ ((((((k_215 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_215 % 128) / 16)) >> 3) & 7)) * 16) + (k_215 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_215 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_215 / 128) * 2048) + 1720) + ((k_215 % 128) / 16)) ^ ((((((k_215 / 128) * 2048) + 1720) + ((k_215 % 128) / 16)) >> 3) & 7)) * 16) + (k_215 % 16)]), tl_from_ue8m0(ssb[888 + (k_215 / 32)])), acc_215);
-			}
-			r_6[23] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[23]), acc_215), R[((int)threadIdx.x * 256) + 215]));
-		}
-		{
-			float acc_216 = -0.0f;
-			for (int k_216 = 0; k_216 < 128; k_216++) {
-				acc_216 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_216 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_216 % 128) / 16)) ^ ((((((k_216 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_216 % 128) / 16)) >> 3) & 7)) * 16) + (k_216 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_216 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_216 / 128) * 2048) + 1728) + ((k_216 % 128) / 16)) ^ ((((((k_216 / 128) * 2048) + 1728) + ((k_216 % 128) / 16)) >> 3) & 7)) * 16) + (k_216 % 16)]), tl_from_ue8m0(ssb[904 + (k_216 / 32)])), acc_216);
-			}
-			r_6[24] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[24]), acc_216), R[((int)threadIdx.x * 256) + 216]));
-		}
-		{
-			float acc_217 = -0.0f;
-			for (int k_217 = 0; k_217 < 128; k_217++) {
-				acc_217 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_217 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_217 % 128) / 16)) ^ ((((((k_217 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_217 % 128) / 16)) >> 3) & 7)) * 16) + (k_217 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_217 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_217 / 128) * 2048) + 1736) + ((k_217 % 128) / 16)) ^ ((((((k_217 / 128) * 2048) + 1736) + ((k_217 % 128) / 16)) >> 3) & 7)) * 16) + (k_217 % 16)]), tl_from_ue8m0(ssb[920 + (k_217 / 32)])), acc_217);
-			}
-			r_6[25] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[25]), acc_217), R[((int)threadIdx.x * 256) + 217]));
-		}
-		{
-			float acc_218 = -0.0f;
-			for (int k_218 = 0; k_218 < 128; k_218++) {
-				acc_218 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_218 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_218 % 128) / 16)) ^ ((((((k_218 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_218 % 128) / 16)) >> 3) & 7)) * 16) + (k_218 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_218 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_218 / 128) * 2048) + 1744) + ((k_218 % 128) / 16)) ^ ((((((k_218 / 128) * 2048) + 1744) + ((k_218 % 128) / 16)) >> 3) & 7)) * 16) + (k_218 % 16)]), tl_from_ue8m0(ssb[936 + (k_218 / 32)])), acc_218);
-			}
-			r_6[26] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[26]), acc_218), R[((int)threadIdx.x * 256) + 218]));
-		}
-		{
-			float acc_219 = -0.0f;
-			for (int k_219 = 0; k_219 < 128; k_219++) {
-				acc_219 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_219 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_219 % 128) / 16)) ^ ((((((k_219 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_219 % 128) / 16)) >> 3) & 7)) * 16) + (k_219 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_219 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_219 / 128) * 2048) + 1752) + ((k_219 % 128) / 16)) ^ ((((((k_219 / 128) * 2048) + 1752) + ((k_219 % 128) / 16)) >> 3) & 7)) * 16) + (k_219 % 16)]), tl_from_ue8m0(ssb[952 + (k_219 / 32)])), acc_219);
-			}
-			r_6[27] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[27]), acc_219), R[((int)threadIdx.x * 256) + 219]));
-		}
-		{
-			float acc_220 = -0.0f;
-			for (int k_220 = 0; k_220 < 128; k_220++) {
-				acc_220 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_220 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_220 % 128) / 16)) ^ ((((((k_220 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_220 % 128) / 16)) >> 3) & 7)) * 16) + (k_220 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_220 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_220 / 128) * 2048) + 1760) + ((k_220 % 128) / 16)) ^ ((((((k_220 / 128) * 2048) + 1760) + ((k_220 % 128) / 16)) >> 3) & 7)) * 16) + (k_220 % 16)]), tl_from_ue8m0(ssb[968 + (k_220 / 32)])), acc_220);
-			}
-			r_6[28] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[28]), acc_220), R[((int)threadIdx.x * 256) + 220]));
-		}
-		{
-			float acc_221 = -0.0f;
-			for (int k_221 = 0; k_221 < 128; k_221++) {
-				acc_221 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_221 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_221 % 128) / 16)) ^ ((((((k_221 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_221 % 128) / 16)) >> 3) & 7)) * 16) + (k_221 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_221 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_221 / 128) * 2048) + 1768) + ((k_221 % 128) / 16)) ^ ((((((k_221 / 128) * 2048) + 1768) + ((k_221 % 128) / 16)) >> 3) & 7)) * 16) + (k_221 % 16)]), tl_from_ue8m0(ssb[984 + (k_221 / 32)])), acc_221);
-			}
-			r_6[29] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[29]), acc_221), R[((int)threadIdx.x * 256) + 221]));
-		}
-		{
-			float acc_222 = -0.0f;
-			for (int k_222 = 0; k_222 < 128; k_222++) {
-				acc_222 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_222 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_222 % 128) / 16)) ^ ((((((k_222 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_222 % 128) / 16)) >> 3) & 7)) * 16) + (k_222 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_222 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_222 / 128) * 2048) + 1776) + ((k_222 % 128) / 16)) ^ ((((((k_222 / 128) * 2048) + 1776) + ((k_222 % 128) / 16)) >> 3) & 7)) * 16) + (k_222 % 16)]), tl_from_ue8m0(ssb[1000 + (k_222 / 32)])), acc_222);
-			}
-			r_6[30] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[30]), acc_222), R[((int)threadIdx.x * 256) + 222]));
-		}
-		{
-			float acc_223 = -0.0f;
-			for (int k_223 = 0; k_223 < 128; k_223++) {
-				acc_223 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_223 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_223 % 128) / 16)) ^ ((((((k_223 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_223 % 128) / 16)) >> 3) & 7)) * 16) + (k_223 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_223 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_223 / 128) * 2048) + 1784) + ((k_223 % 128) / 16)) ^ ((((((k_223 / 128) * 2048) + 1784) + ((k_223 % 128) / 16)) >> 3) & 7)) * 16) + (k_223 % 16)]), tl_from_ue8m0(ssb[1016 + (k_223 / 32)])), acc_223);
-			}
-			r_6[31] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[31]), acc_223), R[((int)threadIdx.x * 256) + 223]));
-		}
+		asm volatile("tcgen05.wait::ld.sync.aligned;" :
+			  "+r"(r_6[0]), "+r"(r_6[1]), "+r"(r_6[2]), "+r"(r_6[3]), "+r"(r_6[4]), "+r"(r_6[5]), "+r"(r_6[6]), "+r"(r_6[7]),
+			  "+r"(r_6[8]), "+r"(r_6[9]), "+r"(r_6[10]), "+r"(r_6[11]), "+r"(r_6[12]), "+r"(r_6[13]), "+r"(r_6[14]), "+r"(r_6[15]),
+			  "+r"(r_6[16]), "+r"(r_6[17]), "+r"(r_6[18]), "+r"(r_6[19]), "+r"(r_6[20]), "+r"(r_6[21]), "+r"(r_6[22]), "+r"(r_6[23]),
+			  "+r"(r_6[24]), "+r"(r_6[25]), "+r"(r_6[26]), "+r"(r_6[27]), "+r"(r_6[28]), "+r"(r_6[29]), "+r"(r_6[30]), "+r"(r_6[31]) :: "memory");
+		r_6[0] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[0]), Out[((int)threadIdx.x * 256) + 192]), R[((int)threadIdx.x * 256) + 192]));
+		r_6[1] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[1]), Out[((int)threadIdx.x * 256) + 193]), R[((int)threadIdx.x * 256) + 193]));
+		r_6[2] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[2]), Out[((int)threadIdx.x * 256) + 194]), R[((int)threadIdx.x * 256) + 194]));
+		r_6[3] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[3]), Out[((int)threadIdx.x * 256) + 195]), R[((int)threadIdx.x * 256) + 195]));
+		r_6[4] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[4]), Out[((int)threadIdx.x * 256) + 196]), R[((int)threadIdx.x * 256) + 196]));
+		r_6[5] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[5]), Out[((int)threadIdx.x * 256) + 197]), R[((int)threadIdx.x * 256) + 197]));
+		r_6[6] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[6]), Out[((int)threadIdx.x * 256) + 198]), R[((int)threadIdx.x * 256) + 198]));
+		r_6[7] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[7]), Out[((int)threadIdx.x * 256) + 199]), R[((int)threadIdx.x * 256) + 199]));
+		r_6[8] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[8]), Out[((int)threadIdx.x * 256) + 200]), R[((int)threadIdx.x * 256) + 200]));
+		r_6[9] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[9]), Out[((int)threadIdx.x * 256) + 201]), R[((int)threadIdx.x * 256) + 201]));
+		r_6[10] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[10]), Out[((int)threadIdx.x * 256) + 202]), R[((int)threadIdx.x * 256) + 202]));
+		r_6[11] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[11]), Out[((int)threadIdx.x * 256) + 203]), R[((int)threadIdx.x * 256) + 203]));
+		r_6[12] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[12]), Out[((int)threadIdx.x * 256) + 204]), R[((int)threadIdx.x * 256) + 204]));
+		r_6[13] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[13]), Out[((int)threadIdx.x * 256) + 205]), R[((int)threadIdx.x * 256) + 205]));
+		r_6[14] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[14]), Out[((int)threadIdx.x * 256) + 206]), R[((int)threadIdx.x * 256) + 206]));
+		r_6[15] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[15]), Out[((int)threadIdx.x * 256) + 207]), R[((int)threadIdx.x * 256) + 207]));
+		r_6[16] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[16]), Out[((int)threadIdx.x * 256) + 208]), R[((int)threadIdx.x * 256) + 208]));
+		r_6[17] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[17]), Out[((int)threadIdx.x * 256) + 209]), R[((int)threadIdx.x * 256) + 209]));
+		r_6[18] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[18]), Out[((int)threadIdx.x * 256) + 210]), R[((int)threadIdx.x * 256) + 210]));
+		r_6[19] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[19]), Out[((int)threadIdx.x * 256) + 211]), R[((int)threadIdx.x * 256) + 211]));
+		r_6[20] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[20]), Out[((int)threadIdx.x * 256) + 212]), R[((int)threadIdx.x * 256) + 212]));
+		r_6[21] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[21]), Out[((int)threadIdx.x * 256) + 213]), R[((int)threadIdx.x * 256) + 213]));
+		r_6[22] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[22]), Out[((int)threadIdx.x * 256) + 214]), R[((int)threadIdx.x * 256) + 214]));
+		r_6[23] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[23]), Out[((int)threadIdx.x * 256) + 215]), R[((int)threadIdx.x * 256) + 215]));
+		r_6[24] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[24]), Out[((int)threadIdx.x * 256) + 216]), R[((int)threadIdx.x * 256) + 216]));
+		r_6[25] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[25]), Out[((int)threadIdx.x * 256) + 217]), R[((int)threadIdx.x * 256) + 217]));
+		r_6[26] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[26]), Out[((int)threadIdx.x * 256) + 218]), R[((int)threadIdx.x * 256) + 218]));
+		r_6[27] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[27]), Out[((int)threadIdx.x * 256) + 219]), R[((int)threadIdx.x * 256) + 219]));
+		r_6[28] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[28]), Out[((int)threadIdx.x * 256) + 220]), R[((int)threadIdx.x * 256) + 220]));
+		r_6[29] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[29]), Out[((int)threadIdx.x * 256) + 221]), R[((int)threadIdx.x * 256) + 221]));
+		r_6[30] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[30]), Out[((int)threadIdx.x * 256) + 222]), R[((int)threadIdx.x * 256) + 222]));
+		r_6[31] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_6[31]), Out[((int)threadIdx.x * 256) + 223]), R[((int)threadIdx.x * 256) + 223]));
 		Out[192 + ((int)threadIdx.x * 256)] = __uint_as_float(r_6[0]);
 		Out[193 + ((int)threadIdx.x * 256)] = __uint_as_float(r_6[1]);
 		Out[194 + ((int)threadIdx.x * 256)] = __uint_as_float(r_6[2]);
@@ -2111,7 +774,7 @@ extern "C" __global__ void __launch_bounds__(128) mma_mxf8(unsigned char *__rest
 	}
 	{
 		unsigned r_7[32];
-		// mma_mxf8.tile:59: copy(r, d[:, 32 * j : 32 * j + 32]);
+		// mma_mxf8.tile:68: copy(r, d[:, 32 * j : 32 * j + 32]);
 		asm volatile("tcgen05.ld.sync.aligned.32x32b.x32.b32 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15,"
 		"%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, [%32];"
 			:
@@ -2120,235 +783,43 @@ extern "C" __global__ void __launch_bounds__(128) mma_mxf8(unsigned char *__rest
 			  "=r"(r_7[16]), "=r"(r_7[17]), "=r"(r_7[18]), "=r"(r_7[19]), "=r"(r_7[20]), "=r"(r_7[21]), "=r"(r_7[22]), "=r"(r_7[23]),
 			  "=r"(r_7[24]), "=r"(r_7[25]), "=r"(r_7[26]), "=r"(r_7[27]), "=r"(r_7[28]), "=r"(r_7[29]), "=r"(r_7[30]), "=r"(r_7[31])
 			: "r"(slot[0] + (224u + ((unsigned)(tl_warp_id & 3) * 2097152u))) : "memory");
-		{
-			float acc_224 = -0.0f;
-			for (int k_224 = 0; k_224 < 128; k_224++) {
-				acc_224 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_224 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_224 % 128) / 16)) ^ ((((((k_224 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_224 % 128) / 16)) >> 3) & 7)) * 16) + (k_224 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_224 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_224 / 128) * 2048) + 1792) + ((k_224 % 128) / 16)) ^ ((((((k_224 / 128) * 2048) + 1792) + ((k_224 % 128) / 16)) >> 3) & 7)) * 16) + (k_224 % 16)]), tl_from_ue8m0(ssb[524 + (k_224 / 32)])), acc_224);
-			}
-			asm volatile("tcgen05.wait::ld.sync.aligned;" :
-				  "+r"(r_7[0]), "+r"(r_7[1]), "+r"(r_7[2]), "+r"(r_7[3]), "+r"(r_7[4]), "+r"(r_7[5]), "+r"(r_7[6]), "+r"(r_7[7]),
-				  "+r"(r_7[8]), "+r"(r_7[9]), "+r"(r_7[10]), "+r"(r_7[11]), "+r"(r_7[12]), "+r"(r_7[13]), "+r"(r_7[14]), "+r"(r_7[15]),
-				  "+r"(r_7[16]), "+r"(r_7[17]), "+r"(r_7[18]), "+r"(r_7[19]), "+r"(r_7[20]), "+r"(r_7[21]), "+r"(r_7[22]), "+r"(r_7[23]),
-				  "+r"(r_7[24]), "+r"(r_7[25]), "+r"(r_7[26]), "+r"(r_7[27]), "+r"(r_7[28]), "+r"(r_7[29]), "+r"(r_7[30]), "+r"(r_7[31]) :: "memory");
-			r_7[0] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[0]), acc_224), R[((int)threadIdx.x * 256) + 224]));
-		}
-		{
-			float acc_225 = -0.0f;
-			for (int k_225 = 0; k_225 < 128; k_225++) {
-				acc_225 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_225 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_225 % 128) / 16)) ^ ((((((k_225 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_225 % 128) / 16)) >> 3) & 7)) * 16) + (k_225 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_225 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_225 / 128) * 2048) + 1800) + ((k_225 % 128) / 16)) ^ ((((((k_225 / 128) * 2048) + 1800) + ((k_225 % 128) / 16)) >> 3) & 7)) * 16) + (k_225 % 16)]), tl_from_ue8m0(ssb[540 + (k_225 / 32)])), acc_225);
-			}
-			r_7[1] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[1]), acc_225), R[((int)threadIdx.x * 256) + 225]));
-		}
-		{
-			float acc_226 = -0.0f;
-			for (int k_226 = 0; k_226 < 128; k_226++) {
-				acc_226 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_226 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_226 % 128) / 16)) ^ ((((((k_226 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_226 % 128) / 16)) >> 3) & 7)) * 16) + (k_226 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_226 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_226 / 128) * 2048) + 1808) + ((k_226 % 128) / 16)) ^ ((((((k_226 / 128) * 2048) + 1808) + ((k_226 % 128) / 16)) >> 3) & 7)) * 16) + (k_226 % 16)]), tl_from_ue8m0(ssb[556 + (k_226 / 32)])), acc_226);
-			}
-			r_7[2] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[2]), acc_226), R[((int)threadIdx.x * 256) + 226]));
-		}
-		{
-			float acc_227 = -0.0f;
-			for (int k_227 = 0; k_227 < 128; k_227++) {
-				acc_227 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_227 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_227 % 128) / 16)) ^ ((((((k_227 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_227 % 128) / 16)) >> 3) & 7)) * 16) + (k_227 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_227 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_227 / 128) * 2048) + 1816) + ((k_227 % 128) / 16)) ^ ((((((k_227 / 128) * 2048) + 1816) + ((k_227 % 128) / 16)) >> 3) & 7)) * 16) + (k_227 % 16)]), tl_from_ue8m0(ssb[572 + (k_227 / 32)])), acc_227);
-			}
-			r_7[3] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[3]), acc_227), R[((int)threadIdx.x * 256) + 227]));
-		}
-		{
-			float acc_228 = -0.0f;
-			for (int k_228 = 0; k_228 < 128; k_228++) {
-				acc_228 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_228 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_228 % 128) / 16)) ^ ((((((k_228 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_228 % 128) / 16)) >> 3) & 7)) * 16) + (k_228 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_228 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_228 / 128) * 2048) + 1824) + ((k_228 % 128) / 16)) ^ ((((((k_228 / 128) * 2048) + 1824) + ((k_228 % 128) / 16)) >> 3) & 7)) * 16) + (k_228 % 16)]), tl_from_ue8m0(ssb[588 + (k_228 / 32)])), acc_228);
-			}
-			r_7[4] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[4]), acc_228), R[((int)threadIdx.x * 256) + 228]));
-		}
-		{
-			float acc_229 = -0.0f;
-			for (int k_229 = 0; k_229 < 128; k_229++) {
-				acc_229 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_229 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_229 % 128) / 16)) ^ ((((((k_229 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_229 % 128) / 16)) >> 3) & 7)) * 16) + (k_229 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_229 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_229 / 128) * 2048) + 1832) + ((k_229 % 128) / 16)) ^ ((((((k_229 / 128) * 2048) + 1832) + ((k_229 % 128) / 16)) >> 3) & 7)) * 16) + (k_229 % 16)]), tl_from_ue8m0(ssb[604 + (k_229 / 32)])), acc_229);
-			}
-			r_7[5] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[5]), acc_229), R[((int)threadIdx.x * 256) + 229]));
-		}
-		{
-			float acc_230 = -0.0f;
-			for (int k_230 = 0; k_230 < 128; k_230++) {
-				acc_230 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_230 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_230 % 128) / 16)) ^ ((((((k_230 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_230 % 128) / 16)) >> 3) & 7)) * 16) + (k_230 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_230 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_230 / 128) * 2048) + 1840) + ((k_230 % 128) / 16)) ^ ((((((k_230 / 128) * 2048) + 1840) + ((k_230 % 128) / 16)) >> 3) & 7)) * 16) + (k_230 % 16)]), tl_from_ue8m0(ssb[620 + (k_230 / 32)])), acc_230);
-			}
-			r_7[6] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[6]), acc_230), R[((int)threadIdx.x * 256) + 230]));
-		}
-		{
-			float acc_231 = -0.0f;
-			for (int k_231 = 0; k_231 < 128; k_231++) {
-				acc_231 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_231 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_231 % 128) / 16)) ^ ((((((k_231 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_231 % 128) / 16)) >> 3) & 7)) * 16) + (k_231 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_231 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_231 / 128) * 2048) + 1848) + ((k_231 % 128) / 16)) ^ ((((((k_231 / 128) * 2048) + 1848) + ((k_231 % 128) / 16)) >> 3) & 7)) * 16) + (k_231 % 16)]), tl_from_ue8m0(ssb[636 + (k_231 / 32)])), acc_231);
-			}
-			r_7[7] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[7]), acc_231), R[((int)threadIdx.x * 256) + 231]));
-		}
-		{
-			float acc_232 = -0.0f;
-			for (int k_232 = 0; k_232 < 128; k_232++) {
-				acc_232 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_232 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_232 % 128) / 16)) ^ ((((((k_232 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_232 % 128) / 16)) >> 3) & 7)) * 16) + (k_232 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_232 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_232 / 128) * 2048) + 1856) + ((k_232 % 128) / 16)) ^ ((((((k_232 / 128) * 2048) + 1856) + ((k_232 % 128) / 16)) >> 3) & 7)) * 16) + (k_232 % 16)]), tl_from_ue8m0(ssb[652 + (k_232 / 32)])), acc_232);
-			}
-			r_7[8] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[8]), acc_232), R[((int)threadIdx.x * 256) + 232]));
-		}
-		{
-			float acc_233 = -0.0f;
-			for (int k_233 = 0; k_233 < 128; k_233++) {
-				acc_233 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_233 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_233 % 128) / 16)) ^ ((((((k_233 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_233 % 128) / 16)) >> 3) & 7)) * 16) + (k_233 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_233 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_233 / 128) * 2048) + 1864) + ((k_233 % 128) / 16)) ^ ((((((k_233 / 128) * 2048) + 1864) + ((k_233 % 128) / 16)) >> 3) & 7)) * 16) + (k_233 % 16)]), tl_from_ue8m0(ssb[668 + (k_233 / 32)])), acc_233);
-			}
-			r_7[9] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[9]), acc_233), R[((int)threadIdx.x * 256) + 233]));
-		}
-		{
-			float acc_234 = -0.0f;
-			for (int k_234 = 0; k_234 < 128; k_234++) {
-				acc_234 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_234 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_234 % 128) / 16)) ^ ((((((k_234 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_234 % 128) / 16)) >> 3) & 7)) * 16) + (k_234 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_234 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_234 / 128) * 2048) + 1872) + ((k_234 % 128) / 16)) ^ ((((((k_234 / 128) * 2048) + 1872) + ((k_234 % 128) / 16)) >> 3) & 7)) * 16) + (k_234 % 16)]), tl_from_ue8m0(ssb[684 + (k_234 / 32)])), acc_234);
-			}
-			r_7[10] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[10]), acc_234), R[((int)threadIdx.x * 256) + 234]));
-		}
-		{
-			float acc_235 = -0.0f;
-			for (int k_235 = 0; k_235 < 128; k_235++) {
-				acc_235 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_235 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_235 % 128) / 16)) ^ ((((((k_235 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_235 % 128) / 16)) >> 3) & 7)) * 16) + (k_235 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_235 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_235 / 128) * 2048) + 1880) + ((k_235 % 128) / 16)) ^ ((((((k_235 / 128) * 2048) + 1880) + ((k_235 % 128) / 16)) >> 3) & 7)) * 16) + (k_235 % 16)]), tl_from_ue8m0(ssb[700 + (k_235 / 32)])), acc_235);
-			}
-			r_7[11] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[11]), acc_235), R[((int)threadIdx.x * 256) + 235]));
-		}
-		{
-			float acc_236 = -0.0f;
-			for (int k_236 = 0; k_236 < 128; k_236++) {
-				acc_236 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_236 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_236 % 128) / 16)) ^ ((((((k_236 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_236 % 128) / 16)) >> 3) & 7)) * 16) + (k_236 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_236 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_236 / 128) * 2048) + 1888) + ((k_236 % 128) / 16)) ^ ((((((k_236 / 128) * 2048) + 1888) + ((k_236 % 128) / 16)) >> 3) & 7)) * 16) + (k_236 % 16)]), tl_from_ue8m0(ssb[716 + (k_236 / 32)])), acc_236);
-			}
-			r_7[12] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[12]), acc_236), R[((int)threadIdx.x * 256) + 236]));
-		}
-		{
-			float acc_237 = -0.0f;
-			for (int k_237 = 0; k_237 < 128; k_237++) {
-				acc_237 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_237 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_237 % 128) / 16)) ^ ((((((k_237 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_237 % 128) / 16)) >> 3) & 7)) * 16) + (k_237 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_237 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_237 / 128) * 2048) + 1896) + ((k_237 % 128) / 16)) ^ ((((((k_237 / 128) * 2048) + 1896) + ((k_237 % 128) / 16)) >> 3) & 7)) * 16) + (k_237 % 16)]), tl_from_ue8m0(ssb[732 + (k_237 / 32)])), acc_237);
-			}
-			r_7[13] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[13]), acc_237), R[((int)threadIdx.x * 256) + 237]));
-		}
-		{
-			float acc_238 = -0.0f;
-			for (int k_238 = 0; k_238 < 128; k_238++) {
-				acc_238 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_238 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_238 % 128) / 16)) ^ ((((((k_238 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_238 % 128) / 16)) >> 3) & 7)) * 16) + (k_238 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_238 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_238 / 128) * 2048) + 1904) + ((k_238 % 128) / 16)) ^ ((((((k_238 / 128) * 2048) + 1904) + ((k_238 % 128) / 16)) >> 3) & 7)) * 16) + (k_238 % 16)]), tl_from_ue8m0(ssb[748 + (k_238 / 32)])), acc_238);
-			}
-			r_7[14] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[14]), acc_238), R[((int)threadIdx.x * 256) + 238]));
-		}
-		{
-			float acc_239 = -0.0f;
-			for (int k_239 = 0; k_239 < 128; k_239++) {
-				acc_239 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_239 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_239 % 128) / 16)) ^ ((((((k_239 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_239 % 128) / 16)) >> 3) & 7)) * 16) + (k_239 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_239 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_239 / 128) * 2048) + 1912) + ((k_239 % 128) / 16)) ^ ((((((k_239 / 128) * 2048) + 1912) + ((k_239 % 128) / 16)) >> 3) & 7)) * 16) + (k_239 % 16)]), tl_from_ue8m0(ssb[764 + (k_239 / 32)])), acc_239);
-			}
-			r_7[15] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[15]), acc_239), R[((int)threadIdx.x * 256) + 239]));
-		}
-		{
-			float acc_240 = -0.0f;
-			for (int k_240 = 0; k_240 < 128; k_240++) {
-				acc_240 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_240 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_240 % 128) / 16)) ^ ((((((k_240 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_240 % 128) / 16)) >> 3) & 7)) * 16) + (k_240 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_240 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_240 / 128) * 2048) + 1920) + ((k_240 % 128) / 16)) ^ ((((((k_240 / 128) * 2048) + 1920) + ((k_240 % 128) / 16)) >> 3) & 7)) * 16) + (k_240 % 16)]), tl_from_ue8m0(ssb[780 + (k_240 / 32)])), acc_240);
-			}
-			r_7[16] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[16]), acc_240), R[((int)threadIdx.x * 256) + 240]));
-		}
-		{
-			float acc_241 = -0.0f;
-			for (int k_241 = 0; k_241 < 128; k_241++) {
-				acc_241 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_241 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_241 % 128) / 16)) ^ ((((((k_241 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_241 % 128) / 16)) >> 3) & 7)) * 16) + (k_241 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_241 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_241 / 128) * 2048) + 1928) + ((k_241 % 128) / 16)) ^ ((((((k_241 / 128) * 2048) + 1928) + ((k_241 % 128) / 16)) >> 3) & 7)) * 16) + (k_241 % 16)]), tl_from_ue8m0(ssb[796 + (k_241 / 32)])), acc_241);
-			}
-			r_7[17] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[17]), acc_241), R[((int)threadIdx.x * 256) + 241]));
-		}
-		{
-			float acc_242 = -0.0f;
-			for (int k_242 = 0; k_242 < 128; k_242++) {
-				acc_242 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_242 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_242 % 128) / 16)) ^ ((((((k_242 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_242 % 128) / 16)) >> 3) & 7)) * 16) + (k_242 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_242 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_242 / 128) * 2048) + 1936) + ((k_242 % 128) / 16)) ^ ((((((k_242 / 128) * 2048) + 1936) + ((k_242 % 128) / 16)) >> 3) & 7)) * 16) + (k_242 % 16)]), tl_from_ue8m0(ssb[812 + (k_242 / 32)])), acc_242);
-			}
-			r_7[18] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[18]), acc_242), R[((int)threadIdx.x * 256) + 242]));
-		}
-		{
-			float acc_243 = -0.0f;
-			for (int k_243 = 0; k_243 < 128; k_243++) {
-				acc_243 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_243 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_243 % 128) / 16)) ^ ((((((k_243 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_243 % 128) / 16)) >> 3) & 7)) * 16) + (k_243 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_243 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_243 / 128) * 2048) + 1944) + ((k_243 % 128) / 16)) ^ ((((((k_243 / 128) * 2048) + 1944) + ((k_243 % 128) / 16)) >> 3) & 7)) * 16) + (k_243 % 16)]), tl_from_ue8m0(ssb[828 + (k_243 / 32)])), acc_243);
-			}
-			r_7[19] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[19]), acc_243), R[((int)threadIdx.x * 256) + 243]));
-		}
-		{
-			float acc_244 = -0.0f;
-			for (int k_244 = 0; k_244 < 128; k_244++) {
-				acc_244 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_244 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_244 % 128) / 16)) ^ ((((((k_244 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_244 % 128) / 16)) >> 3) & 7)) * 16) + (k_244 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_244 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_244 / 128) * 2048) + 1952) + ((k_244 % 128) / 16)) ^ ((((((k_244 / 128) * 2048) + 1952) + ((k_244 % 128) / 16)) >> 3) & 7)) * 16) + (k_244 % 16)]), tl_from_ue8m0(ssb[844 + (k_244 / 32)])), acc_244);
-			}
-			r_7[20] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[20]), acc_244), R[((int)threadIdx.x * 256) + 244]));
-		}
-		{
-			float acc_245 = -0.0f;
-			for (int k_245 = 0; k_245 < 128; k_245++) {
-				acc_245 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_245 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_245 % 128) / 16)) ^ ((((((k_245 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_245 % 128) / 16)) >> 3) & 7)) * 16) + (k_245 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_245 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_245 / 128) * 2048) + 1960) + ((k_245 % 128) / 16)) ^ ((((((k_245 / 128) * 2048) + 1960) + ((k_245 % 128) / 16)) >> 3) & 7)) * 16) + (k_245 % 16)]), tl_from_ue8m0(ssb[860 + (k_245 / 32)])), acc_245);
-			}
-			r_7[21] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[21]), acc_245), R[((int)threadIdx.x * 256) + 245]));
-		}
-		{
-			float acc_246 = -0.0f;
-			for (int k_246 = 0; k_246 < 128; k_246++) {
-				acc_246 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_246 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_246 % 128) / 16)) ^ ((((((k_246 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_246 % 128) / 16)) >> 3) & 7)) * 16) + (k_246 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_246 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_246 / 128) * 2048) + 1968) + ((k_246 % 128) / 16)) ^ ((((((k_246 / 128) * 2048) + 1968) + ((k_246 % 128) / 16)) >> 3) & 7)) * 16) + (k_246 % 16)]), tl_from_ue8m0(ssb[876 + (k_246 / 32)])), acc_246);
-			}
-			r_7[22] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[22]), acc_246), R[((int)threadIdx.x * 256) + 246]));
-		}
-		{
-			float acc_247 = -0.0f;
-			for (int k_247 = 0; k_247 < 128; k_247++) {
-				acc_247 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_247 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_247 % 128) / 16)) ^ ((((((k_247 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_247 % 128) / 16)) >> 3) & 7)) * 16) + (k_247 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_247 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_247 / 128) * 2048) + 1976) + ((k_247 % 128) / 16)) ^ ((((((k_247 / 128) * 2048) + 1976) + ((k_247 % 128) / 16)) >> 3) & 7)) * 16) + (k_247 % 16)]), tl_from_ue8m0(ssb[892 + (k_247 / 32)])), acc_247);
-			}
-			r_7[23] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[23]), acc_247), R[((int)threadIdx.x * 256) + 247]));
-		}
-		{
-			float acc_248 = -0.0f;
-			for (int k_248 = 0; k_248 < 128; k_248++) {
-				acc_248 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_248 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_248 % 128) / 16)) ^ ((((((k_248 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_248 % 128) / 16)) >> 3) & 7)) * 16) + (k_248 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_248 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_248 / 128) * 2048) + 1984) + ((k_248 % 128) / 16)) ^ ((((((k_248 / 128) * 2048) + 1984) + ((k_248 % 128) / 16)) >> 3) & 7)) * 16) + (k_248 % 16)]), tl_from_ue8m0(ssb[908 + (k_248 / 32)])), acc_248);
-			}
-			r_7[24] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[24]), acc_248), R[((int)threadIdx.x * 256) + 248]));
-		}
-		{
-			float acc_249 = -0.0f;
-			for (int k_249 = 0; k_249 < 128; k_249++) {
-				acc_249 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_249 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_249 % 128) / 16)) ^ ((((((k_249 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_249 % 128) / 16)) >> 3) & 7)) * 16) + (k_249 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_249 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_249 / 128) * 2048) + 1992) + ((k_249 % 128) / 16)) ^ ((((((k_249 / 128) * 2048) + 1992) + ((k_249 % 128) / 16)) >> 3) & 7)) * 16) + (k_249 % 16)]), tl_from_ue8m0(ssb[924 + (k_249 / 32)])), acc_249);
-			}
-			r_7[25] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[25]), acc_249), R[((int)threadIdx.x * 256) + 249]));
-		}
-		{
-			float acc_250 = -0.0f;
-			for (int k_250 = 0; k_250 < 128; k_250++) {
-				acc_250 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_250 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_250 % 128) / 16)) ^ ((((((k_250 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_250 % 128) / 16)) >> 3) & 7)) * 16) + (k_250 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_250 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_250 / 128) * 2048) + 2000) + ((k_250 % 128) / 16)) ^ ((((((k_250 / 128) * 2048) + 2000) + ((k_250 % 128) / 16)) >> 3) & 7)) * 16) + (k_250 % 16)]), tl_from_ue8m0(ssb[940 + (k_250 / 32)])), acc_250);
-			}
-			r_7[26] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[26]), acc_250), R[((int)threadIdx.x * 256) + 250]));
-		}
-		{
-			float acc_251 = -0.0f;
-			for (int k_251 = 0; k_251 < 128; k_251++) {
-				acc_251 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_251 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_251 % 128) / 16)) ^ ((((((k_251 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_251 % 128) / 16)) >> 3) & 7)) * 16) + (k_251 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_251 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_251 / 128) * 2048) + 2008) + ((k_251 % 128) / 16)) ^ ((((((k_251 / 128) * 2048) + 2008) + ((k_251 % 128) / 16)) >> 3) & 7)) * 16) + (k_251 % 16)]), tl_from_ue8m0(ssb[956 + (k_251 / 32)])), acc_251);
-			}
-			r_7[27] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[27]), acc_251), R[((int)threadIdx.x * 256) + 251]));
-		}
-		{
-			float acc_252 = -0.0f;
-			for (int k_252 = 0; k_252 < 128; k_252++) {
-				acc_252 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_252 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_252 % 128) / 16)) ^ ((((((k_252 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_252 % 128) / 16)) >> 3) & 7)) * 16) + (k_252 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_252 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_252 / 128) * 2048) + 2016) + ((k_252 % 128) / 16)) ^ ((((((k_252 / 128) * 2048) + 2016) + ((k_252 % 128) / 16)) >> 3) & 7)) * 16) + (k_252 % 16)]), tl_from_ue8m0(ssb[972 + (k_252 / 32)])), acc_252);
-			}
-			r_7[28] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[28]), acc_252), R[((int)threadIdx.x * 256) + 252]));
-		}
-		{
-			float acc_253 = -0.0f;
-			for (int k_253 = 0; k_253 < 128; k_253++) {
-				acc_253 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_253 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_253 % 128) / 16)) ^ ((((((k_253 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_253 % 128) / 16)) >> 3) & 7)) * 16) + (k_253 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_253 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_253 / 128) * 2048) + 2024) + ((k_253 % 128) / 16)) ^ ((((((k_253 / 128) * 2048) + 2024) + ((k_253 % 128) / 16)) >> 3) & 7)) * 16) + (k_253 % 16)]), tl_from_ue8m0(ssb[988 + (k_253 / 32)])), acc_253);
-			}
-			r_7[29] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[29]), acc_253), R[((int)threadIdx.x * 256) + 253]));
-		}
-		{
-			float acc_254 = -0.0f;
-			for (int k_254 = 0; k_254 < 128; k_254++) {
-				acc_254 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_254 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_254 % 128) / 16)) ^ ((((((k_254 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_254 % 128) / 16)) >> 3) & 7)) * 16) + (k_254 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_254 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_254 / 128) * 2048) + 2032) + ((k_254 % 128) / 16)) ^ ((((((k_254 / 128) * 2048) + 2032) + ((k_254 % 128) / 16)) >> 3) & 7)) * 16) + (k_254 % 16)]), tl_from_ue8m0(ssb[1004 + (k_254 / 32)])), acc_254);
-			}
-			r_7[30] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[30]), acc_254), R[((int)threadIdx.x * 256) + 254]));
-		}
-		{
-			float acc_255 = -0.0f;
-			for (int k_255 = 0; k_255 < 128; k_255++) {
-				acc_255 = __fmaf_rn(__fmul_rn(tl_from_e4m3(sa[((((((k_255 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_255 % 128) / 16)) ^ ((((((k_255 / 128) * 1024) + ((int)threadIdx.x * 8)) + ((k_255 % 128) / 16)) >> 3) & 7)) * 16) + (k_255 % 16)]), tl_from_ue8m0(ssa[(((((int)threadIdx.x % 32) * 4) + ((int)threadIdx.x / 32)) * 4) + (k_255 / 32)])), __fmul_rn(tl_from_e4m3(sb[((((((k_255 / 128) * 2048) + 2040) + ((k_255 % 128) / 16)) ^ ((((((k_255 / 128) * 2048) + 2040) + ((k_255 % 128) / 16)) >> 3) & 7)) * 16) + (k_255 % 16)]), tl_from_ue8m0(ssb[1020 + (k_255 / 32)])), acc_255);
-			}
-			r_7[31] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[31]), acc_255), R[((int)threadIdx.x * 256) + 255]));
-		}
+		asm volatile("tcgen05.wait::ld.sync.aligned;" :
+			  "+r"(r_7[0]), "+r"(r_7[1]), "+r"(r_7[2]), "+r"(r_7[3]), "+r"(r_7[4]), "+r"(r_7[5]), "+r"(r_7[6]), "+r"(r_7[7]),
+			  "+r"(r_7[8]), "+r"(r_7[9]), "+r"(r_7[10]), "+r"(r_7[11]), "+r"(r_7[12]), "+r"(r_7[13]), "+r"(r_7[14]), "+r"(r_7[15]),
+			  "+r"(r_7[16]), "+r"(r_7[17]), "+r"(r_7[18]), "+r"(r_7[19]), "+r"(r_7[20]), "+r"(r_7[21]), "+r"(r_7[22]), "+r"(r_7[23]),
+			  "+r"(r_7[24]), "+r"(r_7[25]), "+r"(r_7[26]), "+r"(r_7[27]), "+r"(r_7[28]), "+r"(r_7[29]), "+r"(r_7[30]), "+r"(r_7[31]) :: "memory");
+		r_7[0] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[0]), Out[((int)threadIdx.x * 256) + 224]), R[((int)threadIdx.x * 256) + 224]));
+		r_7[1] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[1]), Out[((int)threadIdx.x * 256) + 225]), R[((int)threadIdx.x * 256) + 225]));
+		r_7[2] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[2]), Out[((int)threadIdx.x * 256) + 226]), R[((int)threadIdx.x * 256) + 226]));
+		r_7[3] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[3]), Out[((int)threadIdx.x * 256) + 227]), R[((int)threadIdx.x * 256) + 227]));
+		r_7[4] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[4]), Out[((int)threadIdx.x * 256) + 228]), R[((int)threadIdx.x * 256) + 228]));
+		r_7[5] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[5]), Out[((int)threadIdx.x * 256) + 229]), R[((int)threadIdx.x * 256) + 229]));
+		r_7[6] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[6]), Out[((int)threadIdx.x * 256) + 230]), R[((int)threadIdx.x * 256) + 230]));
+		r_7[7] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[7]), Out[((int)threadIdx.x * 256) + 231]), R[((int)threadIdx.x * 256) + 231]));
+		r_7[8] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[8]), Out[((int)threadIdx.x * 256) + 232]), R[((int)threadIdx.x * 256) + 232]));
+		r_7[9] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[9]), Out[((int)threadIdx.x * 256) + 233]), R[((int)threadIdx.x * 256) + 233]));
+		r_7[10] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[10]), Out[((int)threadIdx.x * 256) + 234]), R[((int)threadIdx.x * 256) + 234]));
+		r_7[11] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[11]), Out[((int)threadIdx.x * 256) + 235]), R[((int)threadIdx.x * 256) + 235]));
+		r_7[12] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[12]), Out[((int)threadIdx.x * 256) + 236]), R[((int)threadIdx.x * 256) + 236]));
+		r_7[13] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[13]), Out[((int)threadIdx.x * 256) + 237]), R[((int)threadIdx.x * 256) + 237]));
+		r_7[14] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[14]), Out[((int)threadIdx.x * 256) + 238]), R[((int)threadIdx.x * 256) + 238]));
+		r_7[15] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[15]), Out[((int)threadIdx.x * 256) + 239]), R[((int)threadIdx.x * 256) + 239]));
+		r_7[16] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[16]), Out[((int)threadIdx.x * 256) + 240]), R[((int)threadIdx.x * 256) + 240]));
+		r_7[17] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[17]), Out[((int)threadIdx.x * 256) + 241]), R[((int)threadIdx.x * 256) + 241]));
+		r_7[18] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[18]), Out[((int)threadIdx.x * 256) + 242]), R[((int)threadIdx.x * 256) + 242]));
+		r_7[19] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[19]), Out[((int)threadIdx.x * 256) + 243]), R[((int)threadIdx.x * 256) + 243]));
+		r_7[20] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[20]), Out[((int)threadIdx.x * 256) + 244]), R[((int)threadIdx.x * 256) + 244]));
+		r_7[21] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[21]), Out[((int)threadIdx.x * 256) + 245]), R[((int)threadIdx.x * 256) + 245]));
+		r_7[22] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[22]), Out[((int)threadIdx.x * 256) + 246]), R[((int)threadIdx.x * 256) + 246]));
+		r_7[23] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[23]), Out[((int)threadIdx.x * 256) + 247]), R[((int)threadIdx.x * 256) + 247]));
+		r_7[24] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[24]), Out[((int)threadIdx.x * 256) + 248]), R[((int)threadIdx.x * 256) + 248]));
+		r_7[25] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[25]), Out[((int)threadIdx.x * 256) + 249]), R[((int)threadIdx.x * 256) + 249]));
+		r_7[26] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[26]), Out[((int)threadIdx.x * 256) + 250]), R[((int)threadIdx.x * 256) + 250]));
+		r_7[27] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[27]), Out[((int)threadIdx.x * 256) + 251]), R[((int)threadIdx.x * 256) + 251]));
+		r_7[28] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[28]), Out[((int)threadIdx.x * 256) + 252]), R[((int)threadIdx.x * 256) + 252]));
+		r_7[29] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[29]), Out[((int)threadIdx.x * 256) + 253]), R[((int)threadIdx.x * 256) + 253]));
+		r_7[30] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[30]), Out[((int)threadIdx.x * 256) + 254]), R[((int)threadIdx.x * 256) + 254]));
+		r_7[31] = __float_as_uint(__fadd_rn(__fsub_rn(__uint_as_float(r_7[31]), Out[((int)threadIdx.x * 256) + 255]), R[((int)threadIdx.x * 256) + 255]));
 		Out[224 + ((int)threadIdx.x * 256)] = __uint_as_float(r_7[0]);
 		Out[225 + ((int)threadIdx.x * 256)] = __uint_as_float(r_7[1]);
 		Out[226 + ((int)threadIdx.x * 256)] = __uint_as_float(r_7[2]);
