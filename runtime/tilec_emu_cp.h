@@ -14,9 +14,13 @@ struct TlCpuCp {
 	unsigned char *ok;
 	int n;
 	unsigned cell[128 * 8], value[128 * 8]; // the largest footprint: 128 lanes of 8 columns (128x256b)
+	const void *owner;       // the issuing thread (a block-scaled mma of that thread reads its cells at once)
+	unsigned long long seq;  // issue order
 };
 static thread_local TlCpuCp *tl_cpu_cp_issued; // this thread's cps that no commit has attached yet
 static TlCpuCp *tl_cpu_cp_committed;           // committed ones not landed yet (the block's mutex)
+static thread_local char tl_cpu_cp_me;         // its address names the thread
+static unsigned long long tl_cpu_cp_seq;
 #endif
 
 // One cp: the source through the descriptor (window: the shared tensor's first byte, the descriptor's start
@@ -68,9 +72,45 @@ tl_emu_cp(TlEmuCta *c, const void *window, unsigned long long desc, unsigned sw_
 		}
 	p->tmem = c->tmem;
 	p->ok = c->ok;
+	p->owner = &tl_cpu_cp_me;
+	p->seq = __atomic_add_fetch(&tl_cpu_cp_seq, 1, __ATOMIC_RELAXED);
 	p->next = tl_cpu_cp_issued;
 	tl_cpu_cp_issued = p;
 #endif
+}
+
+// The cell a block-scaled mma reads a scale factor from (LANGUAGE 11.6): on the GPU the cell itself; on the CPU
+// the newest value a cp of this thread left there, landed or not (cp -> mma of one thread is pipelined), else
+// the landed value; a cell no completed cp or st wrote stops the run.
+TL_EMU_INLINE unsigned
+tl_emu_cp_cell(TlEmuCta *c, unsigned cell, const char *where)
+{
+#ifndef __CUDACC__
+	unsigned long long best = 0;
+	unsigned value = 0;
+	pthread_mutex_lock(&tl_cpu_block->mu);
+	TlCpuCp *lists[2] = {tl_cpu_cp_issued, tl_cpu_cp_committed};
+	for (int l = 0; l < 2; l++)
+		for (TlCpuCp *p = lists[l]; p; p = p->next) {
+			if (p->owner != &tl_cpu_cp_me || p->tmem != c->tmem || p->seq < best)
+				continue;
+			for (int i = 0; i < p->n; i++)
+				if (p->cell[i] == cell) {
+					best = p->seq;
+					value = p->value[i];
+				}
+		}
+	pthread_mutex_unlock(&tl_cpu_block->mu);
+	if (best)
+		return value;
+	if (c->ok && c->ok[cell] != 3)
+		tl_cpu_fail("tilec emu: %s: the mma reads a scale factor in TMEM lane %u, column %u, which no completed cp "
+		            "or st wrote (a cp of another thread is complete only once a wait on its commit's barrier "
+		            "returned)\n", where, cell / TL_EMU_COLS, cell % TL_EMU_COLS);
+#else
+	(void)where;
+#endif
+	return c->tmem[cell];
 }
 
 // commit in a program with cps: the thread's cps attach to the barrier's current phase, then it arrives.

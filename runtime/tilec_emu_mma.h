@@ -91,50 +91,78 @@ tl_cpu_mma_sum(const unsigned char *wa, unsigned long long adesc, const unsigned
 }
 #endif
 
+// The block scale of row r (of A, or of B for b) for a block-scaled mma (TCGEN05.md 15): the byte SF_ID of the
+// cell in lane r % 32 + 32 (r / 32 % 4) (every 32-lane partition holds it), column sf + r / 32; ue8m0 (scale
+// format bit 23 set) 2^(e - 127), else ue4m3. 1 for a plain mma (sf = ~0u).
+TL_EMU_INLINE float
+tl_emu_mma_scale(TlEmuCta *c, unsigned sf, unsigned idesc, unsigned r, unsigned b, const char *where)
+{
+	if (sf == ~0u)
+		return 1.0f;
+	if ((sf & 0xffffu) + r / 32 >= TL_EMU_COLS) {
+		TL_EMU_FAIL(TL_EMU_AT "the scale factors at TMEM address 0x%08x lie outside TMEM\n", TL_EMU_ARGS(where), sf);
+		__trap();
+	}
+	unsigned id = b ? idesc >> 4 & 3u : idesc >> 29 & 3u;
+	unsigned cell = (r % 32 + 32 * (r / 32 % 4)) * TL_EMU_COLS + (sf & 0xffffu) + r / 32;
+	unsigned char e = (unsigned char)(tl_emu_cp_cell(c, cell, where) >> 8 * id);
+	return idesc >> 23 & 1u ? tl_from_ue8m0(e) : tl_from_ue4m3(e);
+}
+
 // One element of D: from its cell's word (f32, or the half `half` of an f16 D), for k ascending one __fmaf_rn of
 // A[i, k] * B[j, k] each (f32, one rounding), then back to the cell's format (f16: rounded to nearest even once,
 // after the instruction's K: TCGEN05.md 15 leaves the internal width undocumented).
 TL_EMU_INLINE unsigned
 tl_mma_element(unsigned word, unsigned f16_half, unsigned accumulate, const unsigned char *wa, unsigned long long adesc,
                const unsigned *ta, unsigned a_taddr, const unsigned char *wb, unsigned long long bdesc, unsigned idesc,
-               unsigned kind, unsigned i, unsigned j)
+               unsigned kind, unsigned i, unsigned j, float sa, float sb)
 {
 	unsigned afmt = idesc >> 7 & 7u, bfmt = idesc >> 10 & 7u, amn = idesc >> 15 & 1u, bmn = idesc >> 16 & 1u;
 	unsigned e = kind == 0 ? 2 : kind == 1 ? 4 : 1, kk = 32 / e, f16 = f16_half < 2;
 	unsigned short h = (unsigned short)(word >> 16 * (f16_half & 1));
 	float d = !accumulate ? -0.0f : f16 ? tl_h2f(h) : __uint_as_float(word);
 	for (unsigned k = 0; k < kk; k++)
-		d = __fmaf_rn(tl_mma_value(tl_mma_a_at(wa, adesc, amn, ta, a_taddr, e, i, k), kind, afmt),
-		              tl_mma_value(wb + tl_mma_addr(bdesc, bmn, e, j, k), kind, bfmt), d);
+		d = __fmaf_rn(tl_mma_value(tl_mma_a_at(wa, adesc, amn, ta, a_taddr, e, i, k), kind, afmt) * sa,
+		              tl_mma_value(wb + tl_mma_addr(bdesc, bmn, e, j, k), kind, bfmt) * sb, d);
 	if (!f16)
 		return __float_as_uint(d);
 	unsigned shift = 16 * f16_half;
 	return (word & ~(0xffffu << shift)) | (unsigned)tl_f2h(d) << shift;
 }
 
-// D's cell (row i, 32-bit column cj from its first) from its word: each element of D it holds (two for f16).
+// D's cell (row i, 32-bit column cj from its first) from its word: each element of D it holds (two for f16, dfmt
+// 0); sa the scale of row i, sb the scales of D's columns (1 for a plain mma).
 TL_EMU_INLINE unsigned
 tl_mma_cell(unsigned word, unsigned accumulate, const unsigned char *wa, unsigned long long adesc, const unsigned *ta,
             unsigned a_taddr, const unsigned char *wb, unsigned long long bdesc, unsigned idesc, unsigned kind,
-            unsigned i, unsigned cj)
+            unsigned dfmt, unsigned i, unsigned cj, float sa, const float *sb)
 {
-	if (((idesc >> 4) & 3u) == 1u)
-		return tl_mma_element(word, 2, accumulate, wa, adesc, ta, a_taddr, wb, bdesc, idesc, kind, i, cj);
+	if (dfmt == 1u)
+		return tl_mma_element(word, 2, accumulate, wa, adesc, ta, a_taddr, wb, bdesc, idesc, kind, i, cj, sa, sb[cj]);
 	for (unsigned half = 0; half < 2; half++)
-		word = tl_mma_element(word, half, accumulate, wa, adesc, ta, a_taddr, wb, bdesc, idesc, kind, i, 2 * cj + half);
+		word = tl_mma_element(word, half, accumulate, wa, adesc, ta, a_taddr, wb, bdesc, idesc, kind, i, 2 * cj + half,
+		                      sa, sb[2 * cj + half]);
 	return word;
 }
 
 // One tcgen05.mma.cta_group::1 of kind (0 f16, 1 tf32, 2 f8f6f4): A through its descriptor (window wa: the shared
 // tensor's first bytes) or, where a_taddr is not ~0u, from TMEM at a_taddr (the ts form); B through its
 // descriptor; D at taddr (f32, or f16 two to a cell: the D format field); the instruction descriptor idesc,
-// accumulate the predicate.
+// accumulate the predicate; sfa and sfb the TMEM addresses of a block-scaled mma's scale factors (~0u: a plain
+// mma): each product of A[i, k] B[j, k] times the scales of row i and column j, as fmaf(a * sa, b * sb, d) (the
+// scaling exact for ue8m0 in f32's normal range, LANGUAGE 11.6); a block-scaled instruction descriptor has no D
+// format field (D is f32).
 TL_EMU_INLINE void
 tl_emu_mma_run(TlEmuCta *c, unsigned a_taddr, const void *wa, unsigned long long adesc, const void *wb,
                unsigned long long bdesc, unsigned taddr, unsigned idesc, unsigned kind, unsigned accumulate,
-               const char *where)
+               unsigned sfa, unsigned sfb, const char *where)
 {
-	unsigned m = (idesc >> 24 & 31u) << 4, n = (idesc >> 17 & 63u) << 3, amn = idesc >> 15 & 1u, dfmt = idesc >> 4 & 3u;
+	unsigned scaled = sfa != ~0u;
+	unsigned m = (idesc >> 24 & 31u) << 4, n = (idesc >> 17 & 63u) << 3, amn = idesc >> 15 & 1u;
+	unsigned dfmt = scaled ? 1u : idesc >> 4 & 3u;
+	float sa[128 + 256], *sb = sa + m; // M and N are at most 128 and 256 (checked below)
+	for (unsigned r = 0; r < m + n && m <= 128 && n <= 256; r++)
+		sa[r] = tl_emu_mma_scale(c, r < m ? sfa : sfb, idesc, r < m ? r : r - m, r >= m, where);
 	unsigned e = kind == 0 ? 2 : kind == 1 ? 4 : 1, ncols = dfmt == 0 ? n / 2 : n;
 	unsigned lane0 = taddr >> 16, col0 = taddr & 0xffffu, last = col0 + ncols - 1;
 	const unsigned *ta = a_taddr == ~0u ? 0 : c->tmem;
@@ -145,7 +173,7 @@ tl_emu_mma_run(TlEmuCta *c, unsigned a_taddr, const void *wa, unsigned long long
 		            TL_EMU_ARGS(where), ta ? a_col0 : col0, ta ? a_last : last, ta ? " (D, or A)" : "", c->used);
 		__trap();
 	}
-	if ((m != 64 && m != 128) || lane0 + tl_mma_lane(m, m - 1) >= 128 || dfmt > 1u || (kind == 1 && dfmt != 1u) ||
+	if ((m != 64 && m != 128) || n > 256 || lane0 + tl_mma_lane(m, m - 1) >= 128 || dfmt > 1u || (kind == 1 && dfmt != 1u) ||
 	    (ta && (m != 128 || amn || (a_taddr >> 16) != 0)) ||
 	    (!ta && tl_mma_addr(adesc, amn, e, 0, 0) == 0xffffffffu) || tl_mma_addr(bdesc, idesc >> 16 & 1u, e, 0, 0) == 0xffffffffu) {
 		TL_EMU_FAIL(TL_EMU_AT "the instruction descriptor 0x%08x or a shared descriptor (0x%016llx, 0x%016llx) does "
@@ -157,7 +185,8 @@ tl_emu_mma_run(TlEmuCta *c, unsigned a_taddr, const void *wa, unsigned long long
 	for (unsigned i = 0; i < m; i++)
 		for (unsigned cj = 0; cj < ncols; cj++) {
 			unsigned cell = (lane0 + tl_mma_lane(m, i)) * TL_EMU_COLS + col0 + cj;
-			c->tmem[cell] = tl_mma_cell(c->tmem[cell], accumulate, pa, adesc, ta, a_taddr, pb, bdesc, idesc, kind, i, cj);
+			c->tmem[cell] = tl_mma_cell(c->tmem[cell], accumulate, pa, adesc, ta, a_taddr, pb, bdesc, idesc, kind, dfmt, i,
+			                            cj, sa[i], sb);
 		}
 #else
 	// A from TMEM: every cell it reads holds a completed value (LANGUAGE 11.6: st waited, cp or mma committed and
@@ -223,7 +252,7 @@ tl_emu_mma_run(TlEmuCta *c, unsigned a_taddr, const void *wa, unsigned long long
 			p->cell[p->n] = cell;
 			p->written[p->n] = !accumulate || known[i * ncols + j];
 			p->value[p->n++] = tl_mma_cell(base[i * ncols + j], accumulate, pa, adesc, ta, a_taddr, pb, bdesc, idesc, kind,
-			                               i, j);
+			                               dfmt, i, j, sa[i], sb);
 			if (c->ok)
 				c->ok[cell] = 0;
 		}
@@ -253,7 +282,17 @@ TL_EMU_INLINE void
 tl_emu_mma(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb, unsigned long long bdesc,
            unsigned taddr, unsigned idesc, unsigned kind, unsigned accumulate, const char *where)
 {
-	tl_emu_mma_run(c, ~0u, wa, adesc, wb, bdesc, taddr, idesc, kind, accumulate, where);
+	tl_emu_mma_run(c, ~0u, wa, adesc, wb, bdesc, taddr, idesc, kind, accumulate, ~0u, ~0u, where);
+}
+
+// The block-scaled kind::mxf8f6f4 (scale_vec::1X, kind 2's operands), A and B through their descriptors, with its
+// scale factors at TMEM addresses sfa and sfb.
+TL_EMU_INLINE void
+tl_emu_mma_scaled(TlEmuCta *c, const void *wa, unsigned long long adesc, const void *wb, unsigned long long bdesc,
+                  unsigned taddr, unsigned idesc, unsigned kind, unsigned accumulate, unsigned sfa, unsigned sfb,
+                  const char *where)
+{
+	tl_emu_mma_run(c, ~0u, wa, adesc, wb, bdesc, taddr, idesc, kind, accumulate, sfa, sfb, where);
 }
 
 // A from TMEM at a_taddr, B through its descriptor (the ts form).
@@ -261,7 +300,7 @@ TL_EMU_INLINE void
 tl_emu_mma_ts(TlEmuCta *c, unsigned a_taddr, const void *wb, unsigned long long bdesc, unsigned taddr, unsigned idesc,
               unsigned kind, unsigned accumulate, const char *where)
 {
-	tl_emu_mma_run(c, a_taddr, 0, 0, wb, bdesc, taddr, idesc, kind, accumulate, where);
+	tl_emu_mma_run(c, a_taddr, 0, 0, wb, bdesc, taddr, idesc, kind, accumulate, ~0u, ~0u, where);
 }
 
 // commit in a program with mmas: the thread's mmas (and cps) attach to the barrier's current phase (those

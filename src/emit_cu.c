@@ -728,7 +728,8 @@ mma_asm(const LStmt *s)
 		elect_open();
 	/* A from TMEM (the ts form): its address in brackets where A's descriptor goes */
 	buf_printf(E.out, "asm volatile(\"{\\n\\t.reg .pred p;\\n\\tsetp.ne.u32 p, %%4, 0;\\n\\t%s [%%0], %s, %%2, %%3, "
-	                  "p;\\n\\t}\" :: \"r\"(", mma_spelling(s->cta_group, s->mma->kind), s->mma->a_tmem ? "[%1]" : "%1");
+	                  "%sp;\\n\\t}\" :: \"r\"(", mma_instr_spelling(s->cta_group, s->mma), s->mma->a_tmem ? "[%1]" : "%1",
+	           s->mma->scale_vec ? "[%5], [%6], " : "");
 	expr_top(t->addr);
 	if (s->mma->a_tmem) {
 		buf_puts(E.out, "), \"r\"(");
@@ -741,7 +742,14 @@ mma_asm(const LStmt *s)
 	}
 	buf_printf(E.out, "), \"r\"(0x%08xu), \"r\"((unsigned)(", s->mma->idesc);
 	expr_top(p->addr);
-	buf_puts(E.out, ")) : \"memory\");");
+	buf_puts(E.out, "))");
+	/* block-scaled: [sfa] and [sfb], the TMEM addresses after the predicate */
+	for (const LOperand *sf = p + 1; s->mma->scale_vec && sf <= p + 2; sf++) {
+		buf_puts(E.out, ", \"r\"(");
+		expr_top(sf->addr);
+		buf_puts(E.out, ")");
+	}
+	buf_puts(E.out, " : \"memory\");");
 	buf_puts(E.out, s->mbar_elect ? " }\n" : "\n");
 }
 

@@ -392,7 +392,8 @@ emu_tc(CuWriter *w, const LStmt *s)
 			buf_puts(out, "tl_emu_mma_ts(&tl_emu, ");
 			cu_expr(w, t[1].addr);
 		} else {
-			buf_puts(out, s->cta_group == 2 ? "tl_emu_mma_pair(&tl_emu" : "tl_emu_mma(&tl_emu");
+			buf_puts(out, s->mma->scale_vec ? "tl_emu_mma_scaled(&tl_emu"
+			              : s->cta_group == 2 ? "tl_emu_mma_pair(&tl_emu" : "tl_emu_mma(&tl_emu");
 		}
 		for (int i = 0; i < 2 - s->mma->a_tmem; i++) {
 			/* the window: the operand's tile (a run-time stage of a stack: its first element) */
@@ -403,9 +404,17 @@ emu_tc(CuWriter *w, const LStmt *s)
 		}
 		buf_puts(out, ", ");
 		cu_expr(w, t->addr);
-		buf_printf(out, ", 0x%08xu, %d, (unsigned)((", s->mma->idesc, (int)s->mma->kind);
-		cu_expr(w, tc_operand(s, IO_PRED)->addr);
-		buf_printf(out, ") != 0), \"%s: %s\");\n", at, mma_spelling(s->cta_group, s->mma->kind));
+		/* the block-scaled kind::mxf8f6f4 reads its operands as kind::f8f6f4 (2), its scales at [sfa], [sfb] */
+		const LOperand *pred = tc_operand(s, IO_PRED);
+		buf_printf(out, ", 0x%08xu, %d, (unsigned)((", s->mma->idesc,
+		           (int)(s->mma->scale_vec ? MMA_F8F6F4 : s->mma->kind));
+		cu_expr(w, pred->addr);
+		buf_puts(out, ") != 0)");
+		for (int i = 1; s->mma->scale_vec && i <= 2; i++) {
+			buf_puts(out, ", ");
+			cu_expr(w, pred[i].addr);
+		}
+		buf_printf(out, ", \"%s: %s\");\n", at, mma_instr_spelling(s->cta_group, s->mma));
 		return;
 	}
 	case TC_MB_INIT: case TC_MB_ARRIVE: case TC_MB_EXPECT_TX: case TC_MB_TRY_WAIT: case TC_MB_FENCE_INIT:

@@ -2516,10 +2516,19 @@ mma_ins(const LStmt *s)
 	}
 	P.mma_last = s;
 	Opnd pred = pure(O_P, "setp.ne.s32 %D, %o, 0;", reg(ev(p->addr)));
+	Opnd sf[2];
+	for (int i = 0; s->mma->scale_vec && i < 2; i++) {
+		P.in_tc = true;
+		sf[i] = reg(ev(p[1 + i].addr));
+		P.in_tc = false;
+	}
 	int l_skip = s->mbar_elect ? elect_lane() : 0;
 	if (a_tmem)
 		ins(PF_SYNC | PF_SIDE | PF_STORE, "%s [%o], [%o], %o, %s, %o;", mma_spelling(s->cta_group, s->mma->kind),
 		    taddr, a_taddr, desc[0], pool_printf("%u", s->mma->idesc), pred);
+	else if (s->mma->scale_vec)
+		ins(PF_SYNC | PF_SIDE | PF_STORE, "%s [%o], %o, %o, %s, [%o], [%o], %o;", mma_instr_spelling(s->cta_group, s->mma),
+		    taddr, desc[0], desc[1], pool_printf("%u", s->mma->idesc), sf[0], sf[1], pred);
 	else
 		ins(PF_SYNC | PF_SIDE | PF_STORE, "%s [%o], %o, %o, %s, %o;", mma_spelling(s->cta_group, s->mma->kind), taddr,
 		    desc[0], desc[1], pool_printf("%u", s->mma->idesc), pred);

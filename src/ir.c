@@ -1037,10 +1037,40 @@ words(IrWriter *w, const LOperand *o)
 	buf_puts(w->out, "}");
 }
 
+/* A tcgen05.mma in PTX order: [d], the two shared descriptors, the instruction descriptor, for the block-scaled
+   kinds [sfa] and [sfb], the accumulate predicate. */
+static void
+mma_ir(IrWriter *w, const LStmt *s)
+{
+	const LOperand *t = tc_operand(s, IO_TMEM_ADDR), *d = tc_operand(s, IO_SHARED_DESC64),
+	               *p = tc_operand(s, IO_PRED);
+	line(w, "%s [", mma_instr_spelling(s->cta_group, s->mma));
+	expr_top(w, t->addr);
+	buf_puts(w->out, "]");
+	for (int i = 0; i < 2; i++) {
+		buf_printf(w->out, ", desc(0x%016llx | (", (unsigned long long)d[i].desc);
+		expr_top(w, d[i].addr);
+		buf_puts(w->out, ") >> 4)");
+	}
+	buf_printf(w->out, ", 0x%08x", s->mma->idesc);
+	for (int i = 1; s->mma->scale_vec && i <= 2; i++) {
+		buf_puts(w->out, ", [");
+		expr_top(w, p[i].addr);
+		buf_puts(w->out, "]");
+	}
+	buf_puts(w->out, ", ");
+	expr_top(w, p->addr);
+	buf_printf(w->out, "\t// %s%s\n", s->instr->does, s->mbar_elect ? "; in one lane (elect.sync)" : "");
+}
+
 /* A tcgen05 instruction, with isa.c's spelling and the operands in PTX order. */
 static void
 tc(IrWriter *w, const LStmt *s)
 {
+	if (s->instr->kind == TC_MMA) {
+		mma_ir(w, s);
+		return;
+	}
 	if (s->instr->kind == TC_CP) {
 		const LOperand *t = tc_operand(s, IO_TMEM_ADDR), *d = tc_operand(s, IO_SHARED_DESC64);
 		line(w, "%s [", cp_form_spelling(s->cp));

@@ -86,9 +86,12 @@ static const IsaInstr instrs[] = {
 	 4, {WRITTEN_REGS, WRITTEN_REG, OPND(IO_TMEM_ADDR, true), SPLIT_IMM}, false, COMPLETES_AT_WAIT_LD,
 	 0, "loads TMEM cells as tcgen05.ld does, and each thread's min or max of them into one more register"},
 	/* TCGEN05.md 9 and 15: written by the mma statement (mma.c); D += or = A * B^T, one thread issues it */
-	{TC_MMA, "mma", ISA_SYNC, 2, {CTA_GROUP, Q(IQ_MMA_KIND, "kind::f16|kind::tf32|kind::f8f6f4")},
-	 5, {OPND(IO_TMEM_ADDR, true), OPND(IO_SHARED_DESC64, false), OPND(IO_SHARED_DESC64, false),
-	     OPND(IO_INSTR_DESC32, false), OPND(IO_PRED, false)}, false, COMPLETES_AT_COMMIT,
+	/* the block-scaled kinds add [sfa], [sfb]: the TMEM addresses of the scale factors (the last two operands) */
+	{TC_MMA, "mma", ISA_SYNC, 2,
+	 {CTA_GROUP, Q(IQ_MMA_KIND, "kind::f16|kind::tf32|kind::f8f6f4|kind::mxf8f6f4|kind::mxf4|kind::mxf4nvf4")},
+	 7, {OPND(IO_TMEM_ADDR, true), OPND(IO_SHARED_DESC64, false), OPND(IO_SHARED_DESC64, false),
+	     OPND(IO_INSTR_DESC32, false), OPND(IO_PRED, false), OPND(IO_TMEM_ADDR, true), OPND(IO_TMEM_ADDR, true)},
+	 false, COMPLETES_AT_COMMIT,
 	 0, "multiplies two shared-memory tiles into a TMEM accumulator (adding to it where the predicate is true)"},
 };
 #undef Q
@@ -1090,12 +1093,18 @@ cp_run_cells(const CpForm *f, const uint8_t *window, uint32_t base, uint64_t des
    TCGEN05.md 9 and 15: per kind the A / B element types and their format codes in the instruction
    descriptor (kind::f16: F16 0, BF16 1; kind::tf32: TF32 2, read from f32 storage; kind::f8f6f4: E4M3 0,
    E5M2 1, E2M3 3, E3M2 4, E2M1 5), and the K of one instruction: 32 bytes of every row. The kinds' names are
-   the values of the mma row's IQ_MMA_KIND slot, in MmaKind's order. */
+   the values of the mma row's IQ_MMA_KIND slot, in MmaKind's order. The block-scaled kinds (TCGEN05.md 15):
+   kind::mxf8f6f4 takes the types and codes of kind::f8f6f4 (one byte each); kind::mxf4 and kind::mxf4nvf4 take
+   e2m1 packed two to a byte (MXF4 format code E2M1 = 1, CUTLASS), 64 values in 32 bytes. */
 static const MmaKindInfo mma_kinds[] = {
 	{MMA_F16, 2, {T_F16, T_BF16}, {0, 1}, 32, "f16 or bf16"},
 	{MMA_TF32, 1, {T_F32}, {2}, 32, "f32 (read as tf32)"},
 	{MMA_F8F6F4, 5, {T_E4M3, T_E5M2, T_E2M3, T_E3M2, T_E2M1}, {0, 1, 3, 4, 5}, 32,
 	 "e4m3, e5m2, e2m3, e3m2 or e2m1"},
+	{MMA_MXF8F6F4, 5, {T_E4M3, T_E5M2, T_E2M3, T_E3M2, T_E2M1}, {0, 1, 3, 4, 5}, 32,
+	 "e4m3, e5m2, e2m3, e3m2 or e2m1"},
+	{MMA_MXF4, 1, {T_E2M1}, {1}, 32, "e2m1 (packed)"},
+	{MMA_MXF4NVF4, 1, {T_E2M1}, {1}, 32, "e2m1 (packed)"},
 };
 
 const MmaKindInfo *
@@ -1151,6 +1160,22 @@ mma_spelling(int cta_group, MmaKind k)
 	const char *r = pool_strdup(b.data);
 	buf_free(&b);
 	return r;
+}
+
+/* TCGEN05.md 15: a block-scaled kind's spelling adds .block_scale and the scale vector size (scale_vec::1X for
+   kind::mxf8f6f4, 2X for kind::mxf4, 2X or 4X for kind::mxf4nvf4). */
+const char *
+mma_scaled_spelling(int cta_group, MmaKind k, int scale_vec)
+{
+	if (k < MMA_MXF8F6F4 || (scale_vec != 1 && scale_vec != 2 && scale_vec != 4))
+		fatal("mma_scaled_spelling: kind %d with scale_vec %d", (int)k, scale_vec);
+	return pool_printf("%s.block_scale.scale_vec::%dX", mma_spelling(cta_group, k), scale_vec);
+}
+
+const char *
+mma_instr_spelling(int cta_group, const MmaInstr *in)
+{
+	return in->scale_vec ? mma_scaled_spelling(cta_group, in->kind, in->scale_vec) : mma_spelling(cta_group, in->kind);
 }
 
 /* The TMA instructions (TCGEN05.md 14.1, 14.2): a copy's opcode by direction and rank, and the bulk group's

@@ -2300,6 +2300,77 @@ mma_tmem_rect(Walk *walk, const Tensor *t, int lane0, int col0, int lanes, int c
 	                  .cols = cols};
 }
 
+/* The view expression of name (E_NAME) or name[i, ...] (E_INDEX: a slice of integers). */
+static ViewExpr *
+index_view_expr(const Expr *a)
+{
+	ViewExpr *v = pool_alloc(sizeof *v);
+	v->base = a->name;
+	v->loc = v->base_loc = a->loc;
+	if (a->kind != E_INDEX)
+		return v;
+	ViewOp *op = pool_alloc(sizeof *op);
+	op->kind = VOP_SLICE;
+	op->loc = a->loc;
+	for (int k = 0; k < a->args.n; k++) {
+		SliceIndex *x = pool_alloc(sizeof *x);
+		x->index = LIST_AT(a->args, Expr, k);
+		x->loc = x->index->loc;
+		list_push(&op->indices, x);
+	}
+	list_push(&v->ops, op);
+	return v;
+}
+
+/* The view an mma's scale_a / scale_b names: a tensor, an element-indexed one (sft[s]) or a view expression. */
+static bool
+scale_views(Walk *walk, NamedArg **scale, View **sv)
+{
+	ViewExpr *ves[2];
+	for (int i = 0; i < 2; i++) {
+		Expr *e = scale[i]->value;
+		if (e->kind == E_VIEW) {
+			ves[i] = e->view;
+			continue;
+		}
+		if (e->kind != E_NAME && e->kind != E_INDEX) {
+			error(e->loc, "mma: %s is a tmem tensor or a view of one (a name, name[i] or name.view(...)), not an "
+			              "expression", scale[i]->name);
+			return false;
+		}
+		ves[i] = index_view_expr(e);
+	}
+	return operand_views(walk, ves, 2, sv);
+}
+
+/* The TMEM cells of scale operand v: every lane from its tensor's first, the columns its elements touch. */
+static TmemRect
+scale_rect(Walk *walk, const View *v)
+{
+	const Tensor *t = v->base;
+	int lo = INT32_MAX, hi = -1, count = v->dims[0] * v->dims[1];
+	for (int e = 0; e < count; e++)
+		for (int k = 0; k < t->layout->nrep; k++) {
+			int cell = LAYOUT_PLACE(t->layout, v->map[e], k)[AX_TCOL] / 4;
+			lo = cell < lo ? cell : lo;
+			hi = cell > hi ? cell : hi;
+		}
+	return mma_tmem_rect(walk, t, 0, lo, 128 - t->lane_offset, hi - lo + 1);
+}
+
+/* The scale factors an mma reads are complete (LANGUAGE 11.6): a cp that writes them was issued by the same
+   warp (cp -> mma of one thread is pipelined) or waited; false after an error naming both lines. */
+static bool
+scales_complete(Walk *walk, View **sv, Loc loc)
+{
+	for (int i = 0; i < 2; i++) {
+		TmemRect r = scale_rect(walk, sv[i]);
+		if (!protocol_scales_ready(walk->proto, &r, i ? "scale_b" : "scale_a", loc))
+			return false;
+	}
+	return true;
+}
+
 /* mma(D, A, B, accumulate = p) (LANGUAGE 11.6): checked by mma.c (kind, shape, D's datapath layout, each K
    step's descriptors element by element), issued by one elected thread of the one warp that reaches it: one
    instruction per K step, the first with p and the others accumulating; D pending until the commit's barrier
@@ -2308,16 +2379,17 @@ static void
 lower_mma(Walk *walk, Stmt *s)
 {
 	Expr *accumulate = NULL;
+	NamedArg *scale[2] = {NULL, NULL};
 	for (int i = 0; i < s->named.n; i++) {
 		NamedArg *na = LIST_AT(s->named, NamedArg, i);
 		if (strcmp(na->name, "accumulate") == 0 && !accumulate) {
 			accumulate = na->value;
 			continue;
 		}
-		if (strcmp(na->name, "scale_a") == 0 || strcmp(na->name, "scale_b") == 0) {
-			error(na->loc, "mma: %s (a block-scaled mma) is not supported yet; tilec issues kind::f16, kind::tf32 "
-			               "and kind::f8f6f4", na->name);
-			return;
+		bool is_a = strcmp(na->name, "scale_a") == 0;
+		if ((is_a || strcmp(na->name, "scale_b") == 0) && !scale[is_a ? 0 : 1]) {
+			scale[is_a ? 0 : 1] = na;
+			continue;
 		}
 		error(na->loc, "mma takes the named arguments accumulate = p (once), scale_a = SFA and scale_b = SFB, not '%s'",
 		      na->name);
@@ -2326,6 +2398,12 @@ lower_mma(Walk *walk, Stmt *s)
 	if (!accumulate) {
 		error(s->loc, "mma needs accumulate = p: true adds A * B to D, false overwrites D (mma(D, A, B, accumulate = "
 		              "0);)");
+		return;
+	}
+	if (!scale[0] != !scale[1]) {
+		error(scale[0] ? scale[0]->loc : scale[1]->loc, "mma: %s without %s; a block-scaled mma takes both "
+		      "(mma(D, A, B, accumulate = p, scale_a = SFA, scale_b = SFB);)", scale[0] ? "scale_a" : "scale_b",
+		      scale[0] ? "scale_b" : "scale_a");
 		return;
 	}
 	IExpr *stage[3] = {NULL, NULL, NULL};
@@ -2352,6 +2430,15 @@ lower_mma(Walk *walk, Stmt *s)
 	MmaStep *steps;
 	int nsteps, lane0, col0, group = walk->pair_group == 2 ? 2 : 1;
 	if (!mma_check(v[0], v[1], v[2], s->loc, &in, &steps, &nsteps, &lane0, &col0, group))
+		return;
+	View *sv[2] = {NULL, NULL};
+	if (scale[0] && (in.a_tmem || group == 2)) {
+		error(s->loc, "mma: a block-scaled mma %s; tilec issues block-scaled mmas with A from a shared tile, "
+		              "cta_group::1", in.a_tmem ? "with A in TMEM" : "in a cta_group::2 kernel");
+		return;
+	}
+	if (scale[0] && (!scale_views(walk, scale, sv) || !mma_scale_check(sv[0], sv[1], nsteps, s->loc, &in, steps) ||
+	                 !scales_complete(walk, sv, s->loc)))
 		return;
 	if (!single_thread_one_warp(walk, s, "mma", "it would be issued"))
 		return;
@@ -2382,14 +2469,18 @@ lower_mma(Walk *walk, Stmt *s)
 	place_waits(walk);
 	explain_note(s->loc, "%s: M %d, N %d, K %d as %d instruction%s of K %d (the first with accumulate = p, the others "
 	                     "accumulating), issued by one thread elect.sync picks%s; instruction descriptor %s",
-	             mma_spelling(group, in.kind), in.m, in.n, in.k * nsteps, nsteps, nsteps == 1 ? "" : "s", in.k,
+	             mma_instr_spelling(group, &in), in.m, in.n, in.k * nsteps, nsteps, nsteps == 1 ? "" : "s", in.k,
 	             group == 2 ? " in the even CTA of the pair (block_idx.x % 2 == 0), writing D in both CTAs' TMEM" : "",
-	             mma_idesc_text(in.idesc));
+	             in.scale_vec ? mma_scaled_idesc_text(in.idesc) : mma_idesc_text(in.idesc));
 	if (in.a_tmem)
 		explain_note(s->loc, "A '%s' from TMEM (the ts form): K step k reads lanes 0..127, columns %d + %d k .. "
 		                     "%d + %d k of '%s' (%d elements of %s per 32-bit column)",
 		             v[1]->name, a_col0, ar.cols / nsteps, a_col0 + ar.cols / nsteps - 1, ar.cols / nsteps,
 		             v[1]->base->name, 32 / etype_bits(in.atype), etype_name(in.atype));
+	for (int k = 0; in.scale_vec && k < nsteps; k++)
+		explain_note(s->loc, "K step %d: scale_a '%s' at TMEM cell column %d, scale_b '%s' at cell column %d (relative "
+		                     "to their bases), instruction descriptor %s", k, sv[0]->name, steps[k].sf_col[0],
+		             sv[1]->name, steps[k].sf_col[1], mma_scaled_idesc_text(steps[k].idesc));
 	for (int k = 0; k < nsteps; k++)
 		for (int o = in.a_tmem; o < 2; o++) {
 			SmemDesc d = o ? steps[k].b : steps[k].a;
@@ -2442,13 +2533,22 @@ lower_mma(Walk *walk, Stmt *s)
 			da->desc = bits;
 			da->imm = start;
 		}
-		tc_add_operand(l, IO_INSTR_DESC32)->imm = in.idesc;
+		if (in.scale_vec)
+			step_in->idesc = steps[k].idesc;
+		tc_add_operand(l, IO_INSTR_DESC32)->imm = step_in->idesc;
 		tc_add_operand(l, IO_PRED)->addr = k == 0 ? p : ie_int(1, T_U32);
+		for (int o = 0; in.scale_vec && o < 2; o++)
+			tc_add_operand(l, IO_TMEM_ADDR)->addr =
+				ie_binary(OP_ADD, tmem_base_addr(sv[o]->base), ie_int(steps[k].sf_col[o], T_U32));
 		protocol_async_issue(walk->proto, l->instr, &r, s->loc);
 		protocol_async_reads(walk->proto, in.a_tmem ? NULL : v[1]->base, stage[1] ? -1 : view_stage(v[1]),
 		                     v[2]->base, stage[2] ? -1 : view_stage(v[2]));
 		if (in.a_tmem)
 			protocol_async_reads_tmem(walk->proto, &ar);
+		for (int o = 0; in.scale_vec && o < 2; o++) {
+			TmemRect sr = scale_rect(walk, sv[o]);
+			protocol_async_scale_reads(walk->proto, &sr, s->loc);
+		}
 	}
 	walk->out = out;
 }
@@ -3393,21 +3493,8 @@ arg_tensor(Expr *a, Param *p, int i, const char *callee, const char *what)
 {
 	bool viewable = p->kind != PK_SHARED;
 	if (a->kind == E_INDEX && viewable) { /* mem[k]: a slice of integers, a view (mem[k, :]) */
-		ViewExpr *v = pool_alloc(sizeof *v);
-		ViewOp *op = pool_alloc(sizeof *op);
-		v->base = a->name;
-		v->loc = v->base_loc = a->loc;
-		op->kind = VOP_SLICE;
-		op->loc = a->loc;
-		for (int k = 0; k < a->args.n; k++) {
-			SliceIndex *x = pool_alloc(sizeof *x);
-			x->index = LIST_AT(a->args, Expr, k);
-			x->loc = x->index->loc;
-			list_push(&op->indices, x);
-		}
-		list_push(&v->ops, op);
+		a->view = index_view_expr(a);
 		a->kind = E_VIEW;
-		a->view = v;
 	}
 	if (a->kind != E_NAME && !(a->kind == E_VIEW && viewable)) {
 		error(a->loc, "argument %d of '%s' is %s parameter '%s': pass a tensor%s by its name", i + 1, callee, what,

@@ -406,3 +406,144 @@ mma_check(const View *d, const View *a, const View *b, Loc loc, MmaInstr *in, Mm
 	*nsteps = count;
 	return true;
 }
+
+/* ---------------------------------------------------------------- block scaling (scale_a, scale_b)
+
+   TCGEN05.md 15 and CUTLASS's block-scaled descriptor: [0,4) sparsity (0: dense); [4,6) SFB_ID; [7,10) A
+   format; [10,13) B format; 13 negate A; 14 negate B; 15 transpose A; 16 transpose B; [17,23) N >> 3; 23 scale
+   format (0 ue4m3, 1 ue8m0); [24,29) M >> 4; [29,31) SFA_ID; 31 K size. */
+uint32_t
+mma_scaled_idesc_encode(const MmaScaledIdesc *d)
+{
+	return (uint32_t)(d->sfb_id & 3) << 4 | (uint32_t)(d->a_format & 7) << 7 | (uint32_t)(d->b_format & 7) << 10 |
+	       (uint32_t)d->negate_a << 13 | (uint32_t)d->negate_b << 14 | (uint32_t)d->transpose_a << 15 |
+	       (uint32_t)d->transpose_b << 16 | (uint32_t)((d->n >> 3) & 63) << 17 | (uint32_t)d->scale_ue8m0 << 23 |
+	       (uint32_t)((d->m >> 4) & 31) << 24 | (uint32_t)(d->sfa_id & 3) << 29 | (uint32_t)(d->k_size & 1) << 31;
+}
+
+MmaScaledIdesc
+mma_scaled_idesc_decode(uint32_t bits)
+{
+	return (MmaScaledIdesc){.sfb_id = (int)(bits >> 4 & 3), .a_format = (int)(bits >> 7 & 7),
+	                        .b_format = (int)(bits >> 10 & 7), .negate_a = bits >> 13 & 1, .negate_b = bits >> 14 & 1,
+	                        .transpose_a = bits >> 15 & 1, .transpose_b = bits >> 16 & 1,
+	                        .n = (int)(bits >> 17 & 63) << 3, .scale_ue8m0 = bits >> 23 & 1,
+	                        .m = (int)(bits >> 24 & 31) << 4, .sfa_id = (int)(bits >> 29 & 3), .k_size = (int)(bits >> 31)};
+}
+
+const char *
+mma_scaled_idesc_text(uint32_t bits)
+{
+	MmaScaledIdesc d = mma_scaled_idesc_decode(bits);
+	return pool_printf("0x%08x: SFB_ID %d [4,6), A format %d [7,10), B format %d [10,13), negate A %d, negate B %d, "
+	                   "transpose A %d (bit 15), transpose B %d (bit 16), N %d (N >> 3 = %d in [17,23)), scale format "
+	                   "%d (bit 23: %s), M %d (M >> 4 = %d in [24,29)), SFA_ID %d [29,31), K size %d (bit 31)",
+	                   bits, d.sfb_id, d.a_format, d.b_format, d.negate_a, d.negate_b, d.transpose_a, d.transpose_b, d.n,
+	                   d.n >> 3, d.scale_ue8m0, d.scale_ue8m0 ? "ue8m0" : "ue4m3", d.m, d.m >> 4, d.sfa_id, d.k_size);
+}
+
+/* The block-scaled kind of A and B of type at with scales of type sf, one per `block` K values: false after an
+   error at loc naming what is not legal and the legal combinations (TCGEN05.md 15). */
+static bool
+scaled_kind(EType at, EType sf, int block, const View *sfa, Loc loc, MmaKind *kind, int *vec)
+{
+	if (block == 32 && sf == T_UE8M0) {
+		*kind = MMA_MXF8F6F4;
+		*vec = 1;
+		return true;
+	}
+	error(loc, "mma: scale_a '%s' gives one %s scale per %d K values; with A of %s (one element a byte) the "
+	           "block-scaled kind is kind::mxf8f6f4: ue8m0 scales, one per 32 K values (scale_a [M, K / 32], scale_b "
+	           "[N, K / 32])", sfa->name, etype_name(sf), block, etype_name(at));
+	note(loc, "kind::mxf4 (ue8m0 per 32) and kind::mxf4nvf4 (ue8m0 per 32, ue8m0 or ue4m3 per 16) read e2m1 packed "
+	          "two to a byte from shared memory, which tilec does not store yet");
+	return false;
+}
+
+/* The place of element (r, b) of scale operand v in block-scaled step s (scale_vec::1X: b = s): all four lanes
+   r % 32 + 32 w, cell column col + r / 32, byte id; false after an error naming the element and its places. */
+static bool
+scale_place(const View *v, const char *role, int nb, int r, int b, int col, int id, Loc loc)
+{
+	const Tensor *t = v->base;
+	const Layout *l = t->layout;
+	int want = 4 * (col + r / 32) + id, lanes = 0;
+	bool ok = l->nrep == 4;
+	for (int k = 0; k < l->nrep && ok; k++) {
+		const int32_t *p = LAYOUT_PLACE(l, v->map[r * nb + b], k);
+		int lane = t->lane_offset + p[AX_TLANE];
+		ok = p[AX_TCOL] == want && lane % 32 == r % 32 && !(lanes >> (lane / 32) & 1);
+		lanes |= 1 << (lane / 32);
+	}
+	if (ok)
+		return true;
+	const int32_t *p = LAYOUT_PLACE(l, v->map[r * nb + b], 0);
+	error(loc, "mma: %s '%s' has element %s in TMEM lane %d, cell column %d, byte %d (%d place%s); the mma reads it "
+	           "in lanes %d, %d, %d and %d, cell column %d, byte %d", role, v->name, coord2(r, b),
+	      t->lane_offset + p[AX_TLANE], p[AX_TCOL] / 4, p[AX_TCOL] % 4, l->nrep, l->nrep == 1 ? "" : "s", r % 32,
+	      r % 32 + 32, r % 32 + 64, r % 32 + 96, col + r / 32, id);
+	note(loc, "row r of a scale operand sits in lane r %% 32 of all four 32-lane partitions, in cell column first + "
+	          "r / 32, and K block s of the mma in byte SF_ID of those cells: fill it with %s "
+	          "32x128b.warpx4 into a layout such as S[(4, 32, 4) : (4@TCol, 1@TLane, 1@TCol)] + R[4 : 32@TLane]",
+	     isa_name(TC_CP, 0));
+	return false;
+}
+
+bool
+mma_scale_check(const View *sfa, const View *sfb, int nsteps, Loc loc, MmaInstr *in, MmaStep *steps)
+{
+	const View *ops[2] = {sfa, sfb};
+	static const char *const roles[2] = {"scale_a", "scale_b"};
+	int rows[2] = {in->m, in->n};
+	if (in->kind != MMA_F8F6F4) {
+		error(loc, "mma: scale_a and scale_b make a block-scaled mma, whose A and B hold e4m3, e5m2, e2m3, e3m2 or "
+		           "e2m1; these hold %s", etype_name(in->atype));
+		return false;
+	}
+	for (int i = 0; i < 2; i++)
+		if (ops[i]->base->kind != TK_TMEM || ops[i]->rank != 2) {
+			error(loc, "mma: %s '%s' is not a two-dimensional tmem view; block scales are read from TMEM", roles[i],
+			      ops[i]->name);
+			note(loc, "copy them from a shared tile into a tmem tensor with %s (apply or copy)", isa_name(TC_CP, 0));
+			return false;
+		}
+	EType sf = sfa->base->type;
+	int kfull = in->k * nsteps, nb = sfa->dims[1];
+	if (nb < 1 || kfull % nb || sfb->base->type != sf || sfa->dims[0] != in->m || sfb->dims[0] != in->n ||
+	    sfb->dims[1] != nb) {
+		error(loc, "mma: scale_a '%s' is %s [%d, %d] and scale_b '%s' %s [%d, %d]; with M = %d, N = %d and K = %d "
+		           "they hold one type, [M, K / B] and [N, K / B] for a block of B K values", sfa->name,
+		      etype_name(sf), sfa->dims[0], nb, sfb->name, etype_name(sfb->base->type), sfb->dims[0], sfb->dims[1],
+		      in->m, in->n, kfull);
+		return false;
+	}
+	MmaKind kind;
+	int vec;
+	if (!scaled_kind(in->atype, sf, kfull / nb, sfa, loc, &kind, &vec))
+		return false;
+	if (in->m != 128) {
+		error(loc, "mma: a block-scaled mma has M = %d; tilec issues it with M = 128 (the scale factors of 128 rows "
+		           "fill the four 32-lane partitions of TMEM)", in->m);
+		return false;
+	}
+	for (int s = 0; s < nsteps; s++) {
+		int col[2], id[2];
+		for (int i = 0; i < 2; i++) {
+			int tcol = LAYOUT_PLACE(ops[i]->base->layout, ops[i]->map[s], 0)[AX_TCOL];
+			col[i] = tcol / 4;
+			id[i] = tcol % 4;
+			for (int r = 0; r < rows[i]; r++)
+				if (!scale_place(ops[i], roles[i], nb, r, s, col[i], id[i], loc))
+					return false;
+			steps[s].sf_col[i] = col[i];
+		}
+		MmaScaledIdesc d = {.a_format = mma_type_code(kind, in->atype), .b_format = mma_type_code(kind, in->btype),
+		                    .transpose_a = in->a_mn, .transpose_b = in->b_mn, .n = in->n, .m = in->m,
+		                    .scale_ue8m0 = sf == T_UE8M0, .sfa_id = id[0], .sfb_id = id[1]};
+		steps[s].idesc = mma_scaled_idesc_encode(&d);
+	}
+	in->kind = kind;
+	in->scale_vec = vec;
+	in->idesc = steps[0].idesc;
+	return true;
+}

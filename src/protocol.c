@@ -141,6 +141,7 @@ typedef struct ProtoAsync {
 	                            earlier mma and cp of the thread, so a wait on any of their barriers completes it
 	                            (the accumulator-ready commit after a mainloop that commits each stage) */
 	bool has_rect;           /* it writes TMEM (cp): the cells, which a ld may read only once it is waited */
+	bool reads_only;         /* the rect holds the scale factors an mma reads: a cp over them waits for the mma */
 	TmemRect rect;
 	uint64_t waited;         /* the warps that passed a wait on its commit's barrier */
 	const Tensor *reads[2];  /* the shared tensors it reads (mma: A and B), NULL: none */
@@ -1651,6 +1652,13 @@ protocol_async_issue(Protocol *p, const IsaInstr *in, const TmemRect *rect, Loc 
 }
 
 void
+protocol_async_scale_reads(Protocol *p, const TmemRect *rect, Loc loc)
+{
+	protocol_async_issue(p, isa_instr(TC_MMA), rect, loc);
+	LIST_AT(p->async, ProtoAsync, p->async.n - 1)->reads_only = true;
+}
+
+void
 protocol_commit(Protocol *p, const Tensor *bar, const IExpr *index, Loc loc)
 {
 	for (int i = 0; i < p->async.n; i++) {
@@ -1837,14 +1845,21 @@ async_written(Protocol *p, const TmemRect *r, TcKind by, Loc loc)
 			continue; /* an mma reading A that a cp of its thread writes: pipelined (TCGEN05.md 12) */
 		TmemRect mine = a->rect;
 		mine.warp = r->warp;
-		if (!rects_overlap(r, &mine))
+		if (!rects_overlap(r, &mine) || (a->reads_only && by == TC_LD))
 			continue;
-		error(loc, "%s of warp %d %s TMEM (lane %d, column %d), which the %s at line %d writes; %s is "
-		           "complete only once commit(b) and a %s.%s on b have passed", isa_name(by, 0), r->warp,
-		      by == TC_CP ? "writes" : "reads", r->lane0 > mine.lane0 ? r->lane0 : mine.lane0,
-		      r->col0 > mine.col0 ? r->col0 : mine.col0, isa_name(a->in->kind, 0), a->loc.first_line,
-		      a->in->kind == TC_MMA ? "an mma" : "a cp",
-		      etype_name(T_MBARRIER), mbar_op_name(MB_WAIT));
+		if (a->reads_only)
+			error(loc, "%s of warp %d writes TMEM (lane %d, column %d), which the mma at line %d reads as scale "
+			           "factors; the cells are free again only once the mma's commit(b) and a %s.%s on b have passed",
+			      isa_name(by, 0), r->warp, r->lane0 > mine.lane0 ? r->lane0 : mine.lane0,
+			      r->col0 > mine.col0 ? r->col0 : mine.col0, a->loc.first_line, etype_name(T_MBARRIER),
+			      mbar_op_name(MB_WAIT));
+		else
+			error(loc, "%s of warp %d %s TMEM (lane %d, column %d), which the %s at line %d writes; %s is "
+			           "complete only once commit(b) and a %s.%s on b have passed", isa_name(by, 0), r->warp,
+			      by == TC_LD || by == TC_MMA ? "reads" : "writes", r->lane0 > mine.lane0 ? r->lane0 : mine.lane0,
+			      r->col0 > mine.col0 ? r->col0 : mine.col0, isa_name(a->in->kind, 0), a->loc.first_line,
+			      a->in->kind == TC_MMA ? "an mma" : "a cp",
+			      etype_name(T_MBARRIER), mbar_op_name(MB_WAIT));
 		if (a->bar)
 			note(a->commit_loc, "committed here: wait on '%s' before the %s", a->bar->name, isa_name(by, 0));
 		else
@@ -1881,6 +1896,32 @@ protocol_cp_cells_free(Protocol *p, const TmemRect *r, Loc loc)
 		      st->rect.warp, st->ld ? "reading" : "writing", isa_name(wait, 0));
 		note(st->loc, "the %s is here; put %s; after it", isa_name(st->ld ? TC_LD : TC_ST, 0), isa_spelling(wait, 0));
 		own_wait_missing(p, false);
+		return false;
+	}
+	return true;
+}
+
+/* LANGUAGE 11.6: the scale factors an mma reads (cells r) are complete: a cp that writes them was issued by the
+   issuing warp's elected thread (cp -> mma of one thread is pipelined, TCGEN05.md 10.3) or its commit's barrier
+   was waited; an mma still writing them (as D) is never complete. */
+bool
+protocol_scales_ready(Protocol *p, const TmemRect *r, const char *role, Loc loc)
+{
+	for (int i = 0; i < p->async.n; i++) {
+		ProtoAsync *a = LIST_AT(p->async, ProtoAsync, i);
+		if (!a->has_rect || a->reads_only || !(p->warps & ~a->waited))
+			continue;
+		TmemRect mine = a->rect;
+		mine.warp = r->warp;
+		if (!rects_overlap(r, &mine))
+			continue;
+		if (a->in->kind == TC_CP && a->warps == p->warps && !(p->warps & (p->warps - 1)))
+			continue;
+		error(loc, "the mma reads %s in TMEM (lane %d, column %d), which the %s at line %d writes from another "
+		           "thread; it is complete for the mma only once commit(b) and a %s.%s on b have passed", role,
+		      r->lane0 > mine.lane0 ? r->lane0 : mine.lane0, r->col0 > mine.col0 ? r->col0 : mine.col0,
+		      isa_name(a->in->kind, 0), a->loc.first_line, etype_name(T_MBARRIER), mbar_op_name(MB_WAIT));
+		note(a->loc, "issued here; issue it from the mma's warp, or commit it and wait on the barrier before the mma");
 		return false;
 	}
 	return true;

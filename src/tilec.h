@@ -1250,7 +1250,7 @@ enum {
 	EFF_ORDERS = 32            /* a fence: orders tcgen05 work against a thread sync, nothing else */
 };
 
-enum { ISA_MAX_QUALS = 8, ISA_MAX_OPERANDS = 5 };
+enum { ISA_MAX_QUALS = 8, ISA_MAX_OPERANDS = 7 };
 
 /* One tcgen05 instruction family: spelled "tcgen05." name, then "." and a value for each qualifier
    slot, then its operands in order. */
@@ -1722,6 +1722,12 @@ void protocol_mbar_complete_tx(Protocol *p, const Tensor *bar, const IExpr *inde
 MbarCheck *protocol_mbarcheck(Protocol *p);
 /* Whether a cp may write the cells of r: no earlier cp over them is pending for r's warp (else an error at loc). */
 bool protocol_async_free(Protocol *p, const TmemRect *r, Loc loc);
+/* The scale factors (cells r, named role) an mma reads are complete: written by a cp of the issuing thread or
+   waited (LANGUAGE 11.6); false after an error naming both lines. */
+bool protocol_scales_ready(Protocol *p, const TmemRect *r, const char *role, Loc loc);
+/* The mma just issued reads scale factors in cells r: a later cp over them before a wait on its commit is an
+   error (async_written). */
+void protocol_async_scale_reads(Protocol *p, const TmemRect *rect, Loc loc);
 /* Whether a cp may write the cells of r: no st or ld of the current warps over them is pending (a copy's
    gets its wait placed; else an error at loc). */
 bool protocol_cp_cells_free(Protocol *p, const TmemRect *r, Loc loc);
@@ -2324,7 +2330,8 @@ bool cp_copy_choose(const View *tmem, const View *smem, Loc loc, CpForm *form, C
 /* ---------------------------------------------------------------- tcgen05.mma (isa.c's kind table, mma.c) */
 
 /* The kinds of tcgen05.mma that tilec issues, chosen from the operands' element types (LANGUAGE 11.6). */
-typedef enum MmaKind { MMA_F16, MMA_TF32, MMA_F8F6F4, MMA_KIND_COUNT } MmaKind;
+/* The block-scaled kinds (scale_a, scale_b) follow the plain ones; MMA_MXF8F6F4 is the first. */
+typedef enum MmaKind { MMA_F16, MMA_TF32, MMA_F8F6F4, MMA_MXF8F6F4, MMA_MXF4, MMA_MXF4NVF4, MMA_KIND_COUNT } MmaKind;
 
 enum { MMA_MAX_TYPES = 5 };
 
@@ -2358,6 +2365,7 @@ typedef struct MmaInstr {
 	bool a_tmem;          /* A from TMEM (the ts form: [a_tmem] in place of A's descriptor) */
 	uint32_t idesc;
 	int step;             /* this instruction's K step (0: the first, which the operand fence precedes) */
+	int scale_vec;        /* block-scaled kinds: scales per 32 bytes of K (1, 2 or 4: scale_vec::NX); 0 plain */
 } MmaInstr;
 
 /* The instruction descriptor's fields (TCGEN05.md 9): encoded by mma_idesc_encode, read back by
@@ -2381,6 +2389,10 @@ bool mma_shape_check(int m, int n, Loc loc);
    first byte, which the code adds). */
 typedef struct MmaStep {
 	SmemDesc a, b;
+	/* block-scaled: the step's instruction descriptor (its SFA_ID / SFB_ID) and the TMEM cell columns of its
+	   scale factors relative to the scale tensors' bases (mma_scale_check) */
+	uint32_t idesc;
+	int sf_col[2];
 } MmaStep;
 /* mma(D, A, B): the views checked (types, kind, shape, D's datapath layout, each K step's descriptors
    element by element); false after an error at loc. *in the instruction, *steps (*nsteps of them), and
@@ -2391,5 +2403,31 @@ bool mma_check(const View *d, const View *a, const View *b, Loc loc, MmaInstr *i
 /* A in TMEM (after mma_check): its first lane and 32-bit column relative to its tmem tensor; false when A is
    in shared memory. */
 bool mma_a_tmem_origin(const View *a, int *lane0, int *col0);
+
+/* The instruction descriptor of the block-scaled kinds (TCGEN05.md 15, CUTLASS's block-scaled descriptor):
+   [4,6) SFB_ID, [7,10) A format, [10,13) B format, 13/14 negate, 15/16 transpose, [17,23) N >> 3, 23 scale
+   format (0 ue4m3, 1 ue8m0), [24,29) M >> 4, [29,31) SFA_ID, 31 K size (mxf4 kinds: 0 K = 64). No D format:
+   D is f32. */
+typedef struct MmaScaledIdesc {
+	int a_format, b_format;
+	bool negate_a, negate_b, transpose_a, transpose_b;
+	int n, m;
+	bool scale_ue8m0;
+	int sfa_id, sfb_id; /* the byte of each TMEM cell where the step's first scale factor sits */
+	int k_size;
+} MmaScaledIdesc;
+uint32_t mma_scaled_idesc_encode(const MmaScaledIdesc *d);
+MmaScaledIdesc mma_scaled_idesc_decode(uint32_t bits);
+const char *mma_scaled_idesc_text(uint32_t bits);
+/* "tcgen05.mma.cta_group::N.kind::K.block_scale.scale_vec::VX" (isa.c). */
+const char *mma_scaled_spelling(int cta_group, MmaKind k, int scale_vec);
+/* The spelling of an mma instruction in, plain or block-scaled. */
+const char *mma_instr_spelling(int cta_group, const MmaInstr *in);
+/* scale_a = sfa, scale_b = sfb of a checked mma *in (nsteps K steps): the block-scaled kind from the types and
+   the scale vector size, M, and each scale factor's TMEM place (TCGEN05.md 15: row r of a 128-row group in lane
+   r % 32 of every 32-lane partition, cell column first + r / 32, the byte SFA_ID / SFB_ID + v of scale v of the
+   step); *in and steps[] updated (kind, scale_vec, each step's idesc and scale columns); false after an error
+   at loc naming the field and its legal values. */
+bool mma_scale_check(const View *sfa, const View *sfb, int nsteps, Loc loc, MmaInstr *in, MmaStep *steps);
 
 #endif

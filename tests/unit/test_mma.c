@@ -41,6 +41,54 @@ START_TEST(idesc_by_hand)
 }
 END_TEST
 
+/* The block-scaled descriptor (TCGEN05.md 15, CUTLASS's block-scaled layout), composed by hand: [4,6) SFB_ID,
+   [7,10) A, [10,13) B, 15 / 16 transpose, [17,23) N >> 3, 23 scale format (1 ue8m0), [24,29) M >> 4, [29,31)
+   SFA_ID, 31 K size. */
+START_TEST(scaled_idesc_by_hand)
+{
+	static const struct {
+		MmaScaledIdesc d;
+		uint32_t bits;
+	} cases[] = {
+		/* e4m3 x e4m3, ue8m0, M 128, N 128, K step 0: 16 << 17 | 1 << 23 | 8 << 24 */
+		{{.n = 128, .m = 128, .scale_ue8m0 = true}, 0x08a00000u},
+		/* the same, K step 1 (SFA_ID = SFB_ID = 1): | 1 << 4 | 1 << 29 */
+		{{.n = 128, .m = 128, .scale_ue8m0 = true, .sfa_id = 1, .sfb_id = 1}, 0x28a00010u},
+		/* e5m2 (1) x e2m1 (5), ue4m3 (0), M 128, N 256, SFA_ID 3, SFB_ID 2:
+		   2 << 4 | 1 << 7 | 5 << 10 | 32 << 17 | 8 << 24 | 3 << 29 */
+		{{.a_format = 1, .b_format = 5, .n = 256, .m = 128, .sfa_id = 3, .sfb_id = 2}, 0x684014a0u},
+		/* kind::mxf4's E2M1 (1) both, ue8m0, M 128, N 64, B MN-major, K size 1:
+		   1 << 7 | 1 << 10 | 1 << 16 | 8 << 17 | 1 << 23 | 8 << 24 | 1 << 31 */
+		{{.a_format = 1, .b_format = 1, .transpose_b = true, .n = 64, .m = 128, .scale_ue8m0 = true, .k_size = 1},
+		 0x88910480u},
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		ck_assert_uint_eq(mma_scaled_idesc_encode(&cases[i].d), cases[i].bits);
+		/* field by field: the struct has padding after scale_ue8m0 */
+		MmaScaledIdesc back = mma_scaled_idesc_decode(cases[i].bits);
+		const MmaScaledIdesc *d = &cases[i].d;
+		ck_assert(back.a_format == d->a_format && back.b_format == d->b_format && back.negate_a == d->negate_a &&
+		          back.negate_b == d->negate_b && back.transpose_a == d->transpose_a &&
+		          back.transpose_b == d->transpose_b && back.n == d->n && back.m == d->m &&
+		          back.scale_ue8m0 == d->scale_ue8m0 && back.sfa_id == d->sfa_id && back.sfb_id == d->sfb_id &&
+		          back.k_size == d->k_size);
+	}
+	ck_assert_str_eq(mma_scaled_idesc_text(0x28a00010u),
+	                 "0x28a00010: SFB_ID 1 [4,6), A format 0 [7,10), B format 0 [10,13), negate A 0, negate B 0, "
+	                 "transpose A 0 (bit 15), transpose B 0 (bit 16), N 128 (N >> 3 = 16 in [17,23)), scale format 1 "
+	                 "(bit 23: ue8m0), M 128 (M >> 4 = 8 in [24,29)), SFA_ID 1 [29,31), K size 0 (bit 31)");
+	/* the block-scaled kinds' types and spellings (PTX ISA: mxf8f6f4 takes 1X only, the mxf4 kinds 2X / 4X) */
+	ck_assert_int_eq(mma_type_code(MMA_MXF8F6F4, T_E3M2), 4);
+	ck_assert_int_eq(mma_type_code(MMA_MXF4, T_E2M1), 1);
+	ck_assert_int_eq(mma_type_code(MMA_MXF4NVF4, T_E4M3), -1);
+	ck_assert_str_eq(mma_scaled_spelling(1, MMA_MXF8F6F4, 1),
+	                 "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.scale_vec::1X");
+	ck_assert_str_eq(mma_scaled_spelling(1, MMA_MXF4, 2), "tcgen05.mma.cta_group::1.kind::mxf4.block_scale.scale_vec::2X");
+	ck_assert_str_eq(mma_scaled_spelling(2, MMA_MXF4NVF4, 4),
+	                 "tcgen05.mma.cta_group::2.kind::mxf4nvf4.block_scale.scale_vec::4X");
+}
+END_TEST
+
 /* TCGEN05.md 15: the kind of each input type and its format code; the spellings from the row's slots */
 START_TEST(kinds)
 {
@@ -111,7 +159,7 @@ END_TEST
 static Suite *
 mma_suite(void)
 {
-	static const TTest *const *tests[] = {&idesc_by_hand, &kinds, &walk_matches_smem};
+	static const TTest *const *tests[] = {&idesc_by_hand, &scaled_idesc_by_hand, &kinds, &walk_matches_smem};
 	Suite *s = suite_create("mma");
 	for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
 		TCase *tc = tcase_create((*tests[i])->name);
