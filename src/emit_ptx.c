@@ -1231,6 +1231,7 @@ typedef struct PGen {
 	int n;
 	int not_nan; /* a value known not to be NaN (an integer converted), else -1 */
 	int and_of[512][2]; /* the operands (handle + 1) of a value made by MO_IAND, else 0 */
+	Func fn;            /* the function being built */
 } PGen;
 
 static int
@@ -1275,9 +1276,10 @@ pgen_op(MathGen *g, MOp o, int a, int b, int c)
 	case MO_ISUB: r = pure(O_R, "sub.s32 %D, %o, %o;", reg(x), y); break;
 	case MO_IAND: r = pure(O_R, "and.b32 %D, %o, %o;", reg(x), y); break;
 	case MO_IOR:
-		if (b >= 0 && (pg->and_of[a][0] || pg->and_of[b][0])) {
-			/* (p & q) | y in one lop3 (0xEA: a & b | c): with_sign's sign bit and or, which ptxas
-			   leaves two LOP3s (epilogue_kernel: one instruction an erf) */
+		if (pg->fn == F_ERF && b >= 0 && (pg->and_of[a][0] || pg->and_of[b][0])) {
+			/* (p & q) | y in one lop3 (0xEA: a & b | c): erf's sign bit and or, which ptxas leaves
+			   two LOP3s (epilogue_kernel: one instruction an erf); not tanh's, where the argument's
+			   bits then stay live across its division (expr_funcs: 26 registers, 30 so) */
 			const int *pq = pg->and_of[a][0] ? pg->and_of[a] : pg->and_of[b];
 			Opnd other = pg->and_of[a][0] ? y : x;
 			r = pure(O_R, "lop3.b32 %D, %o, %o, %o, 0xEA;", reg(pg->v[pq[0] - 1]), pg->v[pq[1] - 1], reg(other));
@@ -1431,6 +1433,7 @@ func_call(const IExpr *e)
 		pg->g.kf = pgen_kf;
 		pg->g.ki = pgen_ki;
 		pg->g.approx = true; /* the PTX runs on the GPU only */
+		pg->fn = e->fn;
 		int x = pgen_put(pg, a);
 		pg->not_nan = never_nan(e->a) ? x : -1;
 		return pg->v[math_build(&pg->g, e->fn, x)];
