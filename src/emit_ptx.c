@@ -107,6 +107,7 @@ typedef struct Px {
 	Opnd pred;      /* inside an if written as predicated code (predicated_if): its predicate, which
 	                   every memory access takes; O_NONE elsewhere */
 	Opnd next_pred; /* the predicate of the next predicated if, tested before it (predicated_run) */
+	bool run_tests; /* the tests of a predicated_run's elements are being written (offset_difference) */
 	List word_uses; /* WordUse*: per local tensor, how its words are used (scan_words) */
 	const LStmt *tc_prev; /* the last tcgen05.ld / st while nothing but its wait followed it (see tc()) */
 	Opnd tc_prev_addr;    /* its TMEM address register */
@@ -1237,6 +1238,7 @@ typedef struct PGen {
 	int n;
 	int not_nan; /* a value known not to be NaN (an integer converted), else -1 */
 	int and_of[512][2]; /* the operands (handle + 1) of a value made by MO_IAND, else 0 */
+	Func fn;            /* the function being built */
 } PGen;
 
 static int
@@ -1281,9 +1283,10 @@ pgen_op(MathGen *g, MOp o, int a, int b, int c)
 	case MO_ISUB: r = pure(O_R, "sub.s32 %D, %o, %o;", reg(x), y); break;
 	case MO_IAND: r = pure(O_R, "and.b32 %D, %o, %o;", reg(x), y); break;
 	case MO_IOR:
-		if (b >= 0 && (pg->and_of[a][0] || pg->and_of[b][0])) {
-			/* (p & q) | y in one lop3 (0xEA: a & b | c): with_sign's sign bit and or, which ptxas
-			   leaves two LOP3s (epilogue_kernel: one instruction an erf) */
+		if (pg->fn == F_ERF && b >= 0 && (pg->and_of[a][0] || pg->and_of[b][0])) {
+			/* (p & q) | y in one lop3 (0xEA: a & b | c): erf's sign bit and or, which ptxas leaves
+			   two LOP3s (epilogue_kernel: one instruction an erf); not tanh's, where the argument's
+			   bits then stay live across its division (expr_funcs: 26 registers, 30 so) */
 			const int *pq = pg->and_of[a][0] ? pg->and_of[a] : pg->and_of[b];
 			Opnd other = pg->and_of[a][0] ? y : x;
 			r = pure(O_R, "lop3.b32 %D, %o, %o, %o, 0xEA;", reg(pg->v[pq[0] - 1]), pg->v[pq[1] - 1], reg(other));
@@ -1437,6 +1440,7 @@ func_call(const IExpr *e)
 		pg->g.kf = pgen_kf;
 		pg->g.ki = pgen_ki;
 		pg->g.approx = true; /* the PTX runs on the GPU only */
+		pg->fn = e->fn;
 		int x = pgen_put(pg, a);
 		pg->not_nan = never_nan(e->a) ? x : -1;
 		return pg->v[math_build(&pg->g, e->fn, x)];
@@ -1775,14 +1779,15 @@ ev(const IExpr *e)
 /* A predicate that is true where C's truth value of e is nonzero. */
 /* x + k < b (i32, k a positive constant) as k < b - x, the difference saturated (sub.sat.s32: the
  * same test wherever x + k does not overflow, which C leaves undefined, as language.md's operators
- * do): the difference is one register for all the k of an unrolled loop and each test one comparison
+ * do): the difference is one register for all the k of a predicated run and each test one comparison
  * with a constant (epilogue_kernel: each element's column test was an addition and a comparison).
- * NO_REG where e is not of that form. */
+ * Only there: tests in branches of their own compute the difference again in each (gemm_epilogue's
+ * masked copies: 96 SASS instructions more). NO_REG where e is not of that form. */
 static Opnd
 offset_difference(const IExpr *e)
 {
 	int64_t k, c;
-	if (e->op != OP_LT || e->a->type != T_I32 || e->b->type != T_I32 || ie_is_const(e->b, &c) || has_load(e->a) ||
+	if (!P.run_tests || e->op != OP_LT || e->a->type != T_I32 || e->b->type != T_I32 || ie_is_const(e->b, &c) || has_load(e->a) ||
 	    has_load(e->b))
 		return NO_REG;
 	const IExpr *x = ie_split_offset(resolve(e->a), &k);
@@ -3129,10 +3134,14 @@ predicated_run(const PredItem *items, int n)
 			List declared = {0};
 			(void)predicable_size(&last->body, &declared);
 			branch_addresses(&last->body, &declared);
+			P.run_tests = true;
 			p[k] = guard(last->cond);
+			P.run_tests = false;
 			tests[k] = resolve(last->cond);
 		}
+		P.run_tests = true;
 		Opnd any = group_test(tests, p, m);
+		P.run_tests = false;
 		int l_end = ++P.nlabel;
 		unsigned gen = P.cse_gen;
 		ins(PF_BRANCH, "@!%o bra %s;", any, label_name(l_end));

@@ -20,7 +20,7 @@ import sys
 
 PURE = {"add", "sub", "mul", "fma", "mad", "div", "abs", "neg", "min", "max", "mov", "cvt", "cvta", "setp",
         "selp", "and", "or", "xor", "not", "shl", "shr", "ex2", "sqrt", "rcp", "rsqrt", "lg2", "sin", "cos",
-        "bfi", "bfe", "prmt", "copysign", "testp", "clz", "popc", "brev", "set", "slct", "cnot",
+        "bfi", "bfe", "prmt", "lop3", "copysign", "testp", "clz", "popc", "brev", "set", "slct", "cnot",
         "shfl", "vote", "redux"}
 
 
