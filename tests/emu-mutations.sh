@@ -98,9 +98,9 @@ trap_base_no_wait_st|tests/emu/trap_base.tile|tcgen05.wait::st|$no_wait_st|--unc
 wait_loop_no_wait_st|tests/golden/proto_ld_wait_loop.tile|tcgen05.wait::st|proto_ld_wait_loop.tile:19: tcgen05.ld.sync.aligned.32x32b.x8.b32: block (0, 0, 0), warp 0: lane 0, register 0: TMEM (lane 0, column 0) has a store of|--unchecked-waits
 wait_loop_no_wait_st_seed_4|tests/golden/proto_ld_wait_loop.tile|tcgen05.wait::st|exit 0: expect Out = A: all 256 elements equal|--unchecked-waits --seed 4 --expect Out=A
 roundtrip_no_wait_st_refused|examples/tmem_roundtrip.tile|tcgen05.wait::st|error: tcgen05.ld reads TMEM (lane 0, column 0) that warp 0 stored with tcgen05.st without tcgen05.wait::st in between|
-gemm_no_commit_empty|examples/gemm.tile|commit(empty[k % 4]);|$deadlock|GEMM
+gemm_no_commit_empty_refused|examples/gemm.tile|commit(empty[k % 4]);|error: 'sa' is written here in each trip of the loop, from trip k = 4 on where trip k = 0 wrote it, but no mbarrier.wait before the write waits for a barrier that its readers arrive on after reading it|GEMM
 gemm_no_arrive_full|examples/gemm.tile|mbarrier.arrive(full[s]);|$deadlock|GEMM
-gemm_no_wait_empty|examples/gemm.tile|mbarrier.wait(empty[s], (k / 4 + 1) % 2);|$deadlock|GEMM
+gemm_no_wait_empty_refused|examples/gemm.tile|mbarrier.wait(empty[s], (k / 4 + 1) % 2);|error: 'sa' is written here in each trip of the loop, from trip k = 4 on where trip k = 0 wrote it, but no mbarrier.wait before the write waits for a barrier that its readers arrive on after reading it|GEMM
 EOF
 
 exit $failed
