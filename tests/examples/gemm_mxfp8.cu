@@ -956,4 +956,4 @@ extern "C" __device__ const unsigned tilec_launch_gemm_mxfp8[6] = {0, 0, 1, 128,
 // the grid dimensions given as 0 above, computed at launch from the parameters (tilert.h)
 extern "C" __device__ const unsigned tilec_grid_gemm_mxfp8[19] = {2, 1536, 1, 127, 11, 1, 128, 14, 0, 2, 1280, 1, 127, 11, 1, 128, 14, 0, 0};
 // the tensor maps libtilert encodes at launch and passes after the parameters (tilert.h)
-extern "C" __device__ const unsigned tilec_tma_gemm_mxfp8[55] = {2, 0, 2, 0, 3, 1, 128, 128, 0, 0, 0, 2, 1792, 0, 2, 1280, 0, 0, 0, 0, 2, 2304, 0, 0, 0, 0, 1, 65, 1, 2, 0, 3, 1, 128, 128, 0, 0, 0, 2, 1792, 0, 2, 1536, 0, 0, 0, 0, 2, 2560, 0, 0, 0, 0, 1, 66};
+extern "C" __device__ const unsigned tilec_tma_gemm_mxfp8[56] = {2, 13, 0, 2, 0, 3, 1, 128, 128, 0, 0, 0, 2, 1792, 0, 2, 1280, 0, 0, 0, 0, 2, 2304, 0, 0, 0, 0, 1, 65, 1, 2, 0, 3, 1, 128, 128, 0, 0, 0, 2, 1792, 0, 2, 1536, 0, 0, 0, 0, 2, 2560, 0, 0, 0, 0, 1, 66};

@@ -43,6 +43,6 @@ extern "C" __device__ const unsigned tilec_launch_tma_multicast[6] = {0, 1, 1, 3
 // the grid dimensions given as 0 above, computed at launch from the parameters (tilert.h)
 extern "C" __device__ const unsigned tilec_grid_tma_multicast[14] = {1, 2, 2, 768, 1, 63, 11, 1, 64, 14, 13, 0, 0, 0};
 // the tensor maps libtilert encodes at launch and passes after the parameters (tilert.h)
-extern "C" __device__ const unsigned tilec_tma_tma_multicast[55] = {2, 0, 2, 7, 3, 4, 32, 32, 0, 0, 0, 2, 1024, 0, 2, 768, 0, 0, 0, 0, 2, 1024, 0, 0, 0, 0, 1, 65, 1, 2, 7, 3, 4, 32, 32, 0, 0, 0, 2, 1024, 0, 1, 32, 0, 0, 0, 0, 2, 1024, 0, 0, 0, 0, 1, 66};
+extern "C" __device__ const unsigned tilec_tma_tma_multicast[56] = {2, 5, 0, 2, 7, 3, 4, 32, 32, 0, 0, 0, 2, 1024, 0, 2, 768, 0, 0, 0, 0, 2, 1024, 0, 0, 0, 0, 1, 65, 1, 2, 7, 3, 4, 32, 32, 0, 0, 0, 2, 1024, 0, 1, 32, 0, 0, 0, 0, 2, 1024, 0, 0, 0, 0, 1, 66};
 // the cluster for libtilert's launch: x, y, z
 extern "C" __device__ const unsigned tilec_cluster_tma_multicast[3] = {2, 1, 1};

@@ -32,6 +32,6 @@ extern "C" __global__ void __launch_bounds__(64) __cluster_dims__(4, 1, 1) bcast
 // launch configuration for libtilert: grid x, y, z, block x, y, z
 extern "C" __device__ const unsigned tilec_launch_bcast[6] = {4, 1, 1, 64, 1, 1};
 // the tensor maps libtilert encodes at launch and passes after the parameters (tilert.h)
-extern "C" __device__ const unsigned tilec_tma_bcast[28] = {1, 0, 2, 9, 3, 2, 64, 64, 0, 0, 0, 1, 64, 0, 1, 64, 0, 0, 0, 0, 1, 64, 0, 0, 0, 0, 1, 65};
+extern "C" __device__ const unsigned tilec_tma_bcast[29] = {1, 3, 0, 2, 9, 3, 2, 64, 64, 0, 0, 0, 1, 64, 0, 1, 64, 0, 0, 0, 0, 1, 64, 0, 0, 0, 0, 1, 65};
 // the cluster for libtilert's launch: x, y, z
 extern "C" __device__ const unsigned tilec_cluster_bcast[3] = {4, 1, 1};
