@@ -1244,6 +1244,28 @@ paired_reg_store(const List *list, int i, int k)
 	}
 }
 
+/* Statements list[i] .. list[i + 7] as one stmatrix / ldmatrix (vectorize.c: LStmt.matrix): inline PTX on
+ * the four register words of the slots and the shared address of the matrix row this lane gives. */
+static void
+matrix_access(const LStmt *s)
+{
+	bool ld = s->kind == L_REG_STORE;
+	const Tensor *reg;
+	int w0;
+	const Tensor *t = matrix_operands(s, &reg, &w0);
+	line_start();
+	buf_printf(E.out, "asm volatile(\"%s %s;\" :", isa_matrix(!ld, s->matrix == 2),
+	           ld ? "{%0, %1, %2, %3}, [%4]" : "[%0], {%1, %2, %3, %4}");
+	for (int k = 0; ld && k < 4; k++)
+		buf_printf(E.out, "%s \"=r\"(%s)", k ? "," : "", reg_text(reg, w0 + k, -1, "stored"));
+	buf_printf(E.out, " : \"r\"(%s(&%s[", E.d->shared_addr, t->cname);
+	expr_top(global_index(t, s->matrix_index));
+	buf_puts(E.out, "]))");
+	for (int k = 0; !ld && k < 4; k++)
+		buf_printf(E.out, ", \"r\"(%s)", reg_text(reg, w0 + k, -1, "read"));
+	buf_puts(E.out, " : \"memory\");\n");
+}
+
 /* Statements list[i] .. list[i + vec - 1] as one vector access (vectorize.c): uint4, uint2 or one
  * unsigned of whole register words, or of elements converted one by one (vector_converts) as the
  * statements alone would: a load then stores each element's value into its register, a store packs
@@ -1355,6 +1377,11 @@ stmts(List *list)
 			comment(s);
 			paired_reg_store(list, i, -1);
 			i++;
+		} else if (s->matrix && E.d->vector) {
+			E.cur = s;
+			comment(s);
+			matrix_access(s);
+			i += s->vec - 1;
 		} else if (s->vec && E.d->vector) {
 			E.cur = s;
 			comment(s);

@@ -2057,6 +2057,35 @@ packed_word(EType t, const List *list, int i)
 	return w;
 }
 
+/* Statements list[i] .. list[i + 7], one stmatrix / ldmatrix (vectorize.c: LStmt.matrix): the four register
+ * words of the slots and the shared address of the matrix row this lane gives. */
+static void
+matrix_access(const LStmt *s)
+{
+	bool ld = s->kind == L_REG_STORE;
+	const Tensor *reg;
+	int w0;
+	const Tensor *t = matrix_operands(s, &reg, &w0);
+	Addr a = address(t, s->matrix_index);
+	rec_begin(ld ? PF_LOAD : PF_STORE, isa_matrix(!ld, s->matrix == 2));
+	if (!ld) {
+		rec_addr(&a);
+		rec_comma();
+	}
+	rec_text("{");
+	for (int k = 0; k < 4; k++) {
+		if (k)
+			rec_text(", ");
+		rec_op((Opnd){O_WORD, w0 + k, 0, reg, true});
+	}
+	rec_text("}");
+	if (ld) {
+		rec_comma();
+		rec_addr(&a);
+	}
+	rec_end();
+}
+
 /* Statements list[i] .. list[i + vec - 1], one vector access (vectorize.c) moved as .b32: whole
  * register words, or elements converted one by one (vector_converts) as the statements alone would:
  * a load then stores each element's value into its register, a store packs the bits each value
@@ -3621,6 +3650,11 @@ stmts(const List *list)
 		} else if (chain) {
 			bound_chain_stmts(list, i, chain);
 			i += chain - 1;
+		} else if (s->matrix) {
+			if (s->comment)
+				comment_line("", s->comment, NO_REG);
+			matrix_access(s);
+			i += s->vec - 1;
 		} else if (s->vec) {
 			if (s->comment)
 				comment_line("", s->comment, NO_REG);

@@ -1196,3 +1196,12 @@ tma_bulk_spelling(bool wait_read)
 {
 	return wait_read ? "cp.async.bulk.wait_group.read 0" : "cp.async.bulk.commit_group";
 }
+
+/* The warp's matrix copy between registers and shared memory that vectorize.c chooses (TCGEN05.md 14.5):
+   x4, four 8 x 8 matrices of 16-bit elements, a register word of each per lane. */
+const char *
+isa_matrix(bool store, bool trans)
+{
+	return store ? (trans ? "stmatrix.sync.aligned.m8n8.x4.trans.shared.b16" : "stmatrix.sync.aligned.m8n8.x4.shared.b16")
+	             : (trans ? "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16" : "ldmatrix.sync.aligned.m8n8.x4.shared.b16");
+}

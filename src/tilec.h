@@ -1018,6 +1018,8 @@ struct LStmt {
 	RegRef *regs; /* L_COPY: regs[0] = regs[1] */
 	const char *comment; /* apply: its source line */
 	int vec; /* L_STORE, L_REG_STORE: this and the next vec - 1 statements are one vector access (vectorize.c) */
+	int matrix; /* with vec 8: the 8 are one stmatrix / ldmatrix of 16-bit elements in slot order; 2: .trans */
+	IExpr *matrix_index; /* matrix: the tile element index whose address the lane gives (a matrix row) */
 	bool live; /* L_REG_STORE: some warp reads what it writes (vectorize.c drops the others) */
 	struct CallInfo *call; /* L_BLOCK: the body of a device function inlined at a call */
 	const struct TmaCopy *tma; /* L_TMA */
@@ -1280,6 +1282,7 @@ const char *isa_name(TcKind kind, int cta_group);     /* "tcgen05." name [".cta_
 const char *isa_spelling(TcKind kind, int cta_group); /* the whole PTX spelling of a row without a shape */
 /* The whole PTX spelling of row in with the statement's choices: cta_group, and op for ld / st (else NULL). */
 const char *isa_format(const IsaInstr *in, int cta_group, const Opcode *op);
+const char *isa_matrix(bool store, bool trans); /* "stmatrix" / "ldmatrix" .sync.aligned.m8n8.x4[.trans].shared.b16 */
 const char *isa_known(void); /* the instruction statements, in words, for a message */
 /* Appends to s (whose instr is set) the operand of its row's next slot of that kind. */
 LOperand *tc_add_operand(LStmt *s, IsaOperand kind);
@@ -1791,6 +1794,8 @@ const IExpr *vector_load(const IExpr *value);
  * access's 32-bit words and its values (a load into registers of a value of the loaded element, a
  * store of computed values), rather than moving whole register words as they are. */
 bool vector_converts(const LStmt *s);
+/* Of a stmatrix / ldmatrix statement (LStmt.matrix): its shared tile, register tensor and first register word. */
+const Tensor *matrix_operands(const LStmt *s, const Tensor **reg, int *word);
 /* The value that storing value as an element of type t rounds to f16 or bf16 (the emitters' stored_bits);
  * NULL when t is no 16-bit float, or the bits are only moved (moved_bits) or a constant's. */
 const IExpr *rounded_half(EType t, const IExpr *value);

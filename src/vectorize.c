@@ -1370,6 +1370,7 @@ enum { MAX_CONDS = 64 };
 static const IExpr *around_cond[MAX_CONDS];
 static bool around_want[MAX_CONDS];
 static int n_around;
+static int divergent_loops; /* loops around it whose bounds may differ between threads */
 
 /* Whether thread t runs the statement inside the conditions around it (one tilec cannot evaluate for
    the thread, such as a test of a parameter, counts as taken). */
@@ -1461,6 +1462,213 @@ vector_at(const List *list, int i, int bytes, IExpr **align_rest)
 	return n;
 }
 
+/* ---------------------------------------------------------------- stmatrix / ldmatrix */
+
+/* The PTX ISA's m8n8 x4 fragment of 16-bit elements: lane l's register word k holds two elements of
+ * matrix k, and lanes 8k .. 8k + 7 give the shared addresses of matrix k's 8 rows of 16 bytes. Plain:
+ * word k of lane l is row l / 4, columns 2 (l % 4) and + 1; .trans: column l / 4 of rows 2 (l % 4) and
+ * + 1. A copy's 8 elements from a register slot that is a multiple of 8 are one instruction where every
+ * lane's addresses are those, so tilec evaluates them for every thread (as the bank model does). */
+enum { MATRIX_PLAIN = 1, MATRIX_TRANS = 2 };
+
+/* e with the calling thread's lane replaced by `lane` (an expression of the thread): its thread index
+ * changes by lane - lane_id, nothing else does (the block's x extent is a multiple of 32). NULL: e
+ * reads something else of the thread (a variable, memory). */
+static IExpr *
+at_lane(const IExpr *e, IExpr *lane)
+{
+	if (!e)
+		return NULL;
+	switch (e->kind) {
+	case IE_INT:
+		return (IExpr *)e;
+	case IE_BUILTIN:
+		if (e->builtin == B_LANE_ID)
+			return lane;
+		if (e->builtin == B_THREAD_X)
+			return ie_binary(OP_ADD, ie_binary(OP_SUB, (IExpr *)e, ie_builtin(B_LANE_ID)), lane);
+		return (IExpr *)e;
+	case IE_UNARY:
+	case IE_BINARY:
+	case IE_SELECT:
+	case IE_CONV: {
+		IExpr *a = at_lane(e->a, lane), *b = at_lane(e->b, lane), *index = at_lane(e->index, lane);
+		if ((e->a && !a) || (e->b && !b) || (e->index && !index))
+			return NULL;
+		return ie_with_children(e, a, b, index);
+	}
+	default:
+		return NULL;
+	}
+}
+
+/* choices[c] for c = the value of `which` (0 .. n - 1), as a chain of selects. */
+static IExpr *
+select_of(IExpr *which, IExpr **choices, int n)
+{
+	IExpr *e = choices[n - 1];
+	for (int c = n - 2; c >= 0; c--) {
+		IExpr *s = ie_new(IE_SELECT, e->type);
+		s->a = ie_binary(OP_EQ, which, ie_int(c, which->type));
+		s->b = choices[c];
+		s->index = e;
+		e = s;
+	}
+	return e;
+}
+
+/* The element index whose address each lane gives: plain, matrix l / 8's row l % 8 is where lane
+ * 4 (l % 8) has element 2 (l / 8) (its column 0); .trans, where lane (l % 8) / 2 has element 2 (l / 8) +
+ * l % 2 (row l % 8 of the matrix, column 0). */
+static IExpr *
+matrix_row_index(const IExpr *const idx[8], int form)
+{
+	IExpr *lane = ie_builtin(B_LANE_ID), *row = ie_binary(OP_BITAND, lane, ie_int(7, T_I32));
+	IExpr *source = form == MATRIX_PLAIN ? ie_binary(OP_MUL, row, ie_int(4, T_I32))
+	                                     : ie_binary(OP_SHR, row, ie_int(1, T_I32));
+	IExpr *choices[8];
+	int n = form == MATRIX_PLAIN ? 4 : 8;
+	for (int c = 0; c < n; c++)
+		if (!(choices[c] = at_lane(idx[form == MATRIX_PLAIN ? 2 * c : c], source)))
+			return NULL;
+	IExpr *which = form == MATRIX_PLAIN
+	                   ? ie_binary(OP_SHR, lane, ie_int(3, T_I32))
+	                   : ie_binary(OP_BITOR, ie_binary(OP_SHL, ie_binary(OP_SHR, lane, ie_int(3, T_I32)), ie_int(1, T_I32)),
+	                               ie_binary(OP_BITAND, lane, ie_int(1, T_I32)));
+	return select_of(which, choices, n);
+}
+
+/* Whether warp addresses A (bytes, of elements 0 .. 7) are the fragment `form`; rows[k * 8 + r]: the
+ * address of matrix k's row r. */
+static bool
+matrix_fragment(int64_t A[8][32], int form, int64_t rows[32])
+{
+	for (int k = 0; k < 4; k++)
+		for (int r = 0; r < 8; r++) {
+			int64_t a = form == MATRIX_PLAIN ? A[2 * k][4 * r] : A[2 * k + (r & 1)][r >> 1];
+			if (a < 0 || a % 16)
+				return false;
+			rows[k * 8 + r] = a;
+		}
+	for (int k = 0; k < 4; k++)
+		for (int l = 0; l < 32; l++)
+			for (int d = 0; d < 2; d++) {
+				int64_t want = form == MATRIX_PLAIN ? rows[k * 8 + l / 4] + 4 * (l % 4) + 2 * d
+				                                    : rows[k * 8 + 2 * (l % 4) + d] + 2 * (l / 4);
+				if (A[2 * k + d][l] != want)
+					return false;
+			}
+	return true;
+}
+
+/* Whether list[i] .. list[i + 7] move whole 16-bit register elements of one slot group (a multiple of 8,
+ * in any order) between registers and a tile, unmasked; idx[e]: the tile index of element slot0 + e. */
+static bool
+matrix_candidates(const List *list, int i, const IExpr *idx[8])
+{
+	Access a, b;
+	const LStmt *s = LIST_AT(*list, LStmt, i);
+	if (i + 8 > list->n || !access_of(s, &a) || a.mem->kind != TK_SHARED || !a.mem->tile || !a.reg || a.reg->kind != TK_LOCAL || a.conv ||
+	    etype_bits(a.mem->type) != 16 || a.slot % 8 || vector_kernel->block[0] % 32)
+		return false;
+	memset(idx, 0, 8 * sizeof *idx);
+	for (int k = 0; k < 8; k++) {
+		const LStmt *u = LIST_AT(*list, LStmt, i + k);
+		if (u->kind != s->kind || !access_of(u, &b) || b.mem != a.mem || b.reg != a.reg || b.conv ||
+		    b.slot < a.slot || b.slot >= a.slot + 8 || idx[b.slot - a.slot] || u->mask_lo | u->mask_hi ||
+		    u->align_test || etype_bits(b.reg->type) != 16)
+			return false;
+		idx[b.slot - a.slot] = s->kind == L_STORE ? u->index : vector_load(u->value)->index;
+	}
+	return true;
+}
+
+/* The form (MATRIX_PLAIN, MATRIX_TRANS; 0: none) in which list[i] .. list[i + 7] are one stmatrix /
+ * ldmatrix: the fragment holds in every warp, every lane of a warp runs them or none does, the lanes'
+ * row addresses (*row_index) are checked against it, and the banks take no more wavefronts than the
+ * widest accesses of the same elements (4 bytes plain: a word's two columns; 2 bytes .trans). */
+static int
+matrix_at(const List *list, int i, IExpr **row_index)
+{
+	const IExpr *idx[8];
+	if (divergent_loops || n_around >= MAX_CONDS || !matrix_candidates(list, i, idx))
+		return 0;
+	for (int c = 0; c < n_around; c++) { /* a branch that tilec cannot evaluate for a thread may diverge */
+		int64_t v;
+		if (ie_per_thread(around_cond[c]) && !ie_eval_thread(around_cond[c], vector_kernel->block, 0, &v))
+			return 0;
+	}
+	for (int form = MATRIX_PLAIN; form <= MATRIX_TRANS; form++) {
+		IExpr *ri = NULL;
+		int matrix_wf = 0, element_wf = 0, ran = 0, degree;
+		bool ok = true;
+		for (int wp = 0; ok && wp < (vector_kernel->threads + 31) / 32; wp++) {
+			int64_t A[8][32], rows[32], given[32];
+			/* the 8 statements are in one list: the same lanes run them; .aligned wants all or none */
+			int got = 1;
+			for (int e = 0; e < 8 && ok && got > 0; e++) {
+				got = warp_addresses(idx[e], 2, wp, A[e]);
+				ok = got >= 0;
+				for (int l = 0; ok && got > 0 && l < 32; l++)
+					ok = A[e][l] >= 0;
+			}
+			if (!ok || !got)
+				continue;
+			ran = 1;
+			if (!(ok = matrix_fragment(A, form, rows)))
+				break;
+			if (!ri && !(ri = matrix_row_index(idx, form))) {
+				ok = false;
+				break;
+			}
+			ok = warp_addresses(ri, 2, wp, given) > 0;
+			for (int l = 0; ok && l < 32; l++)
+				ok = given[l] == rows[l];
+			matrix_wf += smem_wavefronts(given, 16, &degree);
+			for (int e = 0; ok && e < 8; e += form == MATRIX_PLAIN ? 2 : 1)
+				element_wf += smem_wavefronts(A[e], form == MATRIX_PLAIN ? 4 : 2, &degree);
+		}
+		if (ok && ran && matrix_wf <= element_wf) {
+			*row_index = ri;
+			return form;
+		}
+	}
+	return 0;
+}
+
+const Tensor *
+matrix_operands(const LStmt *s, const Tensor **reg, int *word)
+{
+	bool ld = s->kind == L_REG_STORE;
+	const IExpr *m = ld ? vector_load(s->value) : moved_bits(s->tensor->type, s->value);
+	*reg = ld ? s->tensor : m->tensor;
+	*word = (ld ? s->slot : m->slot) / 2;
+	return ld ? m->tensor : s->tensor;
+}
+
+/* Pushes list[i] .. list[i + 7] onto out in slot order, the first one the instruction (its vec 8). */
+static void
+matrix_group(List *out, const List *list, int i, int form, IExpr *row_index)
+{
+	LStmt *group[8];
+	for (int k = 0; k < 8; k++) {
+		LStmt *u = LIST_AT(*list, LStmt, i + k);
+		Access a;
+		access_of(u, &a);
+		group[a.slot % 8] = u;
+	}
+	group[0]->vec = 8;
+	group[0]->matrix = form == MATRIX_TRANS ? 2 : 1;
+	group[0]->matrix_index = row_index;
+	if (group[0]->kind == L_REG_STORE) { /* ldmatrix writes the 4 words together */
+		int id = ++def_ids;
+		for (int k = 0; k < 4; k++)
+			define(group[0]->tensor, group[0]->slot / 2 + k, id, k);
+	}
+	for (int k = 0; k < 8; k++)
+		list_push(out, group[k]);
+}
+
 /* --explain: the widths a statement's accesses to a shared tile (smem_tile) came out at, and what the
  * shared-memory banks make of them (smem_banks.c), for the note vectorize_accesses writes, so that a user
  * sees where the swizzle kept 16 bytes contiguous and whether a warp's accesses conflict. */
@@ -1475,6 +1683,8 @@ typedef struct TileWidths {
 	int degree;            /* the most wavefronts of one phase of one access */
 	/* per warp, for one width: the accesses of each (phase, bank group) and of each lane */
 	int *unit_load, *lane_load;
+	bool elements;          /* some accesses move elements (not a matrix instruction) */
+	const char *matrix;     /* the stmatrix / ldmatrix some accesses are */
 } TileWidths;
 static List tile_widths;
 /* Adds one access of `bytes` per thread at element index `index` of tile a to w: per warp, its byte
@@ -1508,14 +1718,14 @@ count_banks(TileWidths *w, const IExpr *index, int elem, int bytes)
 	}
 }
 
-static void
-note_tile_width(const LStmt *s, int n)
+/* The note's record of the copy statement s belongs to (NULL: none, or no --explain). */
+static TileWidths *
+tile_widths_of(const LStmt *s)
 {
 	Access a;
 	if (!diag_explain || !access_of(s, &a) || !a.mem->tile)
-		return;
+		return NULL;
 	bool store = s->kind == L_STORE;
-	int elem = etype_bits(a.mem->type) / 8, bytes = (n ? n : 1) * elem;
 	TileWidths *w = NULL;
 	for (int i = 0; i < tile_widths.n && !w; i++) {
 		TileWidths *x = LIST_AT(tile_widths, TileWidths, i);
@@ -1525,15 +1735,37 @@ note_tile_width(const LStmt *s, int n)
 	if (!w) {
 		int warps = (vector_kernel->threads + 31) / 32;
 		w = pool_alloc(sizeof *w);
-		*w = (TileWidths){s->loc, a.mem, store, bytes, bytes, true, 0, 0, 0, 0, NULL, NULL};
+		*w = (TileWidths){s->loc, a.mem, store, 1 << 30, 0, true, 0, 0, 0, 0, NULL, NULL, false, NULL};
 		w->unit_load = pool_alloc(sizeof(int) * 32 * (size_t)warps);
 		w->lane_load = pool_alloc(sizeof(int) * 32 * (size_t)warps);
 		list_push(&tile_widths, w);
 	}
+	return w;
+}
+
+static void
+note_tile_width(const LStmt *s, int n)
+{
+	TileWidths *w = tile_widths_of(s);
+	if (!w)
+		return;
+	int elem = etype_bits(w->tile->type) / 8, bytes = (n ? n : 1) * elem;
+	w->elements = true;
 	w->narrowest = bytes < w->narrowest ? bytes : w->narrowest;
 	w->widest = bytes > w->widest ? bytes : w->widest;
-	const IExpr *index = store ? s->index : vector_load(s->value)->index;
+	const IExpr *index = w->store ? s->index : vector_load(s->value)->index;
 	count_banks(w, index, elem, bytes);
+}
+
+/* A stmatrix / ldmatrix: each phase of 8 lanes at 16 bytes is one matrix's 8 rows (its wavefronts). */
+static void
+note_matrix(const LStmt *s, int form, const IExpr *row_index)
+{
+	TileWidths *w = tile_widths_of(s);
+	if (!w)
+		return;
+	w->matrix = isa_matrix(w->store, form == MATRIX_TRANS);
+	count_banks(w, row_index, 2, 16);
 }
 
 /* What the banks make of w's accesses, for its note: conflict-free, or the degree and whether an order
@@ -1546,7 +1778,7 @@ banks_text(const TileWidths *w)
 	if (w->degree <= 1)
 		return pool_printf("; conflict-free: %d wavefronts for %d warp accesses", w->wavefronts, w->accesses);
 	const char *order = "";
-	if (w->narrowest == w->widest && w->widest >= 4) {
+	if (w->narrowest == w->widest && w->widest >= 4 && !w->matrix) {
 		int lanes = smem_phase_lanes(w->widest), units = 128 / w->widest;
 		bool exists = true;
 		for (int wp = 0; wp < (vector_kernel->threads + 31) / 32 && exists; wp++)
@@ -1568,6 +1800,12 @@ explain_tile_widths(void)
 {
 	for (int i = 0; i < tile_widths.n; i++) {
 		const TileWidths *w = LIST_AT(tile_widths, TileWidths, i);
+		if (w->matrix) {
+			explain_note(w->loc, "each thread %s shared tile '%s'%s with %s%s (the registers are the instruction's fragment: a warp moves four 8 x 8 matrices of 16-bit elements, a row of 16 bytes from one lane's address)%s",
+			             w->store ? "stores to" : "loads from", w->tile->name, smem_tile_text(w->tile->tile), w->matrix,
+			             w->elements ? pool_printf(" and %d- to %d-byte accesses", w->narrowest, w->widest) : "", banks_text(w));
+			continue;
+		}
 		const char *widths = w->narrowest == w->widest ? pool_printf("%d-byte", w->widest)
 		                                               : pool_printf("%d- to %d-byte", w->narrowest, w->widest);
 		explain_note(w->loc, "each thread %s shared tile '%s'%s with %s accesses%s%s", w->store ? "stores to" : "loads from",
@@ -1613,8 +1851,19 @@ vectorize_list(List *list)
 			vectorize_list(&s->els);
 			n_around--;
 		} else {
+			bool diverges = s->kind == L_FOR && (ie_per_thread(s->lo) || ie_per_thread(s->hi));
+			divergent_loops += diverges;
 			vectorize_list(&s->body);
 			vectorize_list(&s->els);
+			divergent_loops -= diverges;
+		}
+		IExpr *row_index = NULL;
+		int form = matrix_at(list, i, &row_index);
+		if (form) {
+			note_matrix(s, form, row_index);
+			matrix_group(&out, list, i, form, row_index);
+			i += 8;
+			continue;
 		}
 		int n = 0, bytes = 16;
 		IExpr *align_rest = NULL;
@@ -1813,6 +2062,7 @@ vectorize_accesses(KernelIR *k)
 	def_ids = 0;
 	vector_kernel = k;
 	n_around = 0;
+	divergent_loops = 0;
 	vectorize_list(&k->body);
 	explain_tile_widths();
 }

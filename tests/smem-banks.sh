@@ -6,8 +6,9 @@
 #       another order of each thread's same accesses would have none (smem_banks.c's check), unless
 #       the line is in tests/smem-banks.known, which says why tilec does not take that order yet; and
 #       FAIL for a line of smem-banks.known whose copy no longer has such conflicts (the list stays true).
-#   smem-banks/vectors/NAME  for tests/golden/smem_copy_frag_*.tile and smem_tile_copy.tile: every vector access of a shared tile in
-#       tilec's CUDA C moves each register element to and from the element the emu target's
+#   smem-banks/vectors/NAME  for tests/golden/smem_copy_frag_*.tile, smem_tile_copy.tile and smem_matrix_copy.tile: every
+#       vector access of a shared tile in tilec's CUDA C, and every stmatrix / ldmatrix as the PTX ISA's
+#       fragment defines it, moves each register element to and from the element the emu target's
 #       element-by-element code gives it, for every thread, aligned (tools/smem-vector-check.py); the
 #       emulator's round trips (NAME.run) check that placement against the input.
 # Exits 1 when a test failed.
@@ -45,7 +46,7 @@ while read -r layout type major swizzle copy what; do
 		;;
 	esac
 done <"$tmp/rows"
-for tile in tests/golden/smem_copy_frag_*.tile tests/golden/smem_tile_copy.tile; do
+for tile in tests/golden/smem_copy_frag_*.tile tests/golden/smem_tile_copy.tile tests/golden/smem_matrix_copy.tile; do
 	name=$(basename "$tile" .tile)
 	if ! "$tilec" "$tile" -o "$tmp/v.cu" 2>"$tmp/err" || ! "$tilec" --target=emu "$tile" -o "$tmp/e.cu" 2>>"$tmp/err"; then
 		echo "FAIL smem-banks/vectors/$name: $(head -n 1 "$tmp/err")"
