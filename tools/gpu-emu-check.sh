@@ -48,6 +48,8 @@ fi
 # guarded_loads and expr_select, where two threads store to one element (their GPU result depends on
 # which store lands last; tilec run warns about both races, -Wrace).
 routes_list='tests/golden/copy_owner_threads.tile --kernel half_block
+tests/golden/smem_matrix_copy.tile --kernel k_major
+tests/golden/smem_matrix_copy.tile --kernel mn_major
 tests/golden/copy_broadcast.tile --kernel every_thread
 tests/golden/copy_broadcast.tile --kernel own_row
 tests/golden/copy_broadcast.tile --kernel own_row_store
