@@ -21,7 +21,7 @@ const uint64_t M = 300, N = 200, K = 256, lda = 264, ldb = 272;
 // bytes, the box and swizzle tilec wrote. False where the table ends early.
 bool libtilert_map(const unsigned *w, size_t n, unsigned i, CUtensorMap *map, unsigned *param)
 {
-	size_t pc = 1;
+	size_t pc = 2; // after the counts of maps and of the kernel's own parameters
 	for (unsigned m = 0; m <= i; m++) {
 		if (pc + 10 > n)
 			return false;
