@@ -1672,7 +1672,8 @@ tensormap_functions(const KernelIR *k)
 				buf_printf(E.out, "dim%d", d);
 		}
 		buf_puts(E.out, "]; base its first element (16-byte aligned); dims and strides (in elements) as declared, "
-		                "outermost first, the last stride 1. Returns cuTensorMapEncodeTiled's CUresult (link with -lcuda)\n");
+		                "outermost first, the last stride 1. Returns cuTensorMapEncodeTiled's CUresult (link with -lcuda; a "
+		                "context must be current, as after any CUDA runtime call)\n");
 		buf_printf(E.out, "static inline CUresult %s_%s_tensormap(CUtensorMap *map, void *base", k->name, t->name);
 		for (int d = 0; d < rank; d++)
 			buf_printf(E.out, ", uint64_t dim%d", d);

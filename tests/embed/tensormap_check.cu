@@ -5,7 +5,7 @@
 // encoded the way it encodes (tilec_tensormap_encode) with the tensors' dimensions and strides: the 128 bytes of
 // each map must be equal. Built by tests/embed.sh with nvcc (host code only; -include the table as
 // `static const unsigned tma_table[]`, -I the header's directory and runtime/); run by tools/gpu-embed-check.sh
-// where a driver is (cuTensorMapEncodeTiled needs one, not a GPU context). Prints one PASS or FAIL line.
+// on a GPU (cuTensorMapEncodeTiled needs a current context: 201, CUDA_ERROR_INVALID_CONTEXT, without one on the H200's driver). Prints one PASS or FAIL line.
 #include <cstdio>
 #include <cstring>
 
@@ -18,9 +18,11 @@ namespace {
 const uint64_t M = 300, N = 200, K = 256, lda = 264, ldb = 272;
 
 // Map i of the table, encoded as libtilert does: its parameter's dimensions (innermost first) and strides in
-// bytes, the box and swizzle tilec wrote. False where the table ends early.
-bool libtilert_map(const unsigned *w, size_t n, unsigned i, CUtensorMap *map, unsigned *param)
+// bytes, the box and swizzle tilec wrote. False where the table ends early or the driver refuses the map (why:
+// in why).
+bool libtilert_map(const unsigned *w, size_t n, unsigned i, CUtensorMap *map, unsigned *param, char *why, size_t len)
 {
+	snprintf(why, len, "the table ends early");
 	size_t pc = 2; // after the counts of maps and of the kernel's own parameters
 	for (unsigned m = 0; m <= i; m++) {
 		if (pc + 10 > n)
@@ -43,8 +45,11 @@ bool libtilert_map(const unsigned *w, size_t n, unsigned i, CUtensorMap *map, un
 		const uint64_t strides[1] = {(p == 0 ? lda : ldb) * elem};
 		void *base = reinterpret_cast<void *>((uintptr_t)(p == 0 ? 0x7f0000000000ull : 0x7f0000100000ull));
 		*param = p;
-		return rank == 2 && tilec_tensormap_encode((tilec_tensormap_encoder)cuTensorMapEncodeTiled, map, (int)dtype,
-		                                           rank, base, dims, strides, box, (int)swizzle) == CUDA_SUCCESS;
+		int r = rank == 2 ? tilec_tensormap_encode((tilec_tensormap_encoder)cuTensorMapEncodeTiled, map, (int)dtype,
+		                                           rank, base, dims, strides, box, (int)swizzle) : -1;
+		snprintf(why, len, "parameter %u, rank %u, data type %u, swizzle %u, element %u bytes, box %u x %u: "
+		         "cuTensorMapEncodeTiled returns %d", p, rank, dtype, swizzle, elem, box[0], box[1], r);
+		return r == CUDA_SUCCESS;
 	}
 	return false;
 }
@@ -53,8 +58,11 @@ bool libtilert_map(const unsigned *w, size_t n, unsigned i, CUtensorMap *map, un
 
 int main()
 {
-	if (cuInit(0) != CUDA_SUCCESS) {
-		printf("FAIL embed/tensormap: cuInit failed (no driver)\n");
+	CUdevice dev;
+	CUcontext ctx;
+	if (cuInit(0) != CUDA_SUCCESS || cuDeviceGet(&dev, 0) != CUDA_SUCCESS ||
+	    cuDevicePrimaryCtxRetain(&ctx, dev) != CUDA_SUCCESS || cuCtxSetCurrent(ctx) != CUDA_SUCCESS) {
+		printf("FAIL embed/tensormap: no driver, GPU or context\n");
 		return 1;
 	}
 	const size_t n = sizeof tma_table / sizeof tma_table[0];
@@ -65,10 +73,11 @@ int main()
 	for (unsigned i = 0; i < 2; i++) {
 		CUtensorMap want, got;
 		unsigned param = 0;
+		char why[256];
 		memset(&want, 0, sizeof want);
 		memset(&got, 0, sizeof got);
-		if (!libtilert_map(tma_table, n, i, &want, &param)) {
-			printf("FAIL embed/tensormap: map %u of the table does not encode\n", i);
+		if (!libtilert_map(tma_table, n, i, &want, &param, why, sizeof why)) {
+			printf("FAIL embed/tensormap: map %u of the table does not encode: %s\n", i, why);
 			return 1;
 		}
 		CUresult r = param == 0
